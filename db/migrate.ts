@@ -1,0 +1,86 @@
+// The migration runner: numbered .sql files under db/migrations/<schema>/, applied in number order, each in its
+// own transaction and recorded with its checksum. Safe to re-run and to run concurrently (advisory lock).
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type pg from 'pg';
+
+const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
+const LOCK_KEY = 0x686c6467; // "hldg"
+
+export interface Migration {
+  version: string; // "0003"
+  name: string; // "accounts/0003_accounts.sql"
+  sql: string;
+  checksum: string;
+}
+
+export async function listMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+  const found: Migration[] = [];
+  for (const schema of await fs.readdir(dir, { withFileTypes: true })) {
+    if (!schema.isDirectory()) continue;
+    for (const file of await fs.readdir(path.join(dir, schema.name))) {
+      const match = /^(\d{4})_[\w-]+\.sql$/.exec(file);
+      if (!match) continue;
+      const sql = await fs.readFile(path.join(dir, schema.name, file), 'utf8');
+      found.push({
+        version: match[1] as string,
+        name: `${schema.name}/${file}`,
+        sql,
+        checksum: createHash('sha256').update(sql).digest('hex'),
+      });
+    }
+  }
+  found.sort((a, b) => a.version.localeCompare(b.version));
+  for (let i = 1; i < found.length; i++) {
+    if (found[i]?.version === found[i - 1]?.version) {
+      throw new Error(`two migrations share version ${found[i]?.version}: ${found[i - 1]?.name}, ${found[i]?.name}`);
+    }
+  }
+  return found;
+}
+
+/** Applies pending migrations; returns the names applied. Refuses to run if an applied file was edited. */
+export async function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const migrations = await listMigrations(dir);
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS platform;
+      CREATE TABLE IF NOT EXISTS platform.schema_migrations (
+        version text PRIMARY KEY, name text NOT NULL, checksum text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now())`);
+    const { rows } = await client.query<{ version: string; name: string; checksum: string }>(
+      'SELECT version, name, checksum FROM platform.schema_migrations',
+    );
+    const applied = new Map(rows.map((r) => [r.version, r]));
+    const done: string[] = [];
+    for (const m of migrations) {
+      const prior = applied.get(m.version);
+      if (prior) {
+        if (prior.checksum !== m.checksum) {
+          throw new Error(`migration ${m.name} was changed after it was applied; add a new migration instead`);
+        }
+        continue;
+      }
+      await client.query('BEGIN');
+      try {
+        await client.query(m.sql);
+        await client.query('INSERT INTO platform.schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
+          m.version,
+          m.name,
+          m.checksum,
+        ]);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw new Error(`migration ${m.name} failed: ${(err as Error).message}`);
+      }
+      done.push(m.name);
+    }
+    return done;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {});
+    client.release();
+  }
+}

@@ -1,0 +1,76 @@
+// The `pg` pool and the one way the app reaches its database: DATABASE_URL, or the embedded cluster.
+import pg from 'pg';
+import type { Config } from '../platform/config.ts';
+import { startEmbedded } from './embedded.ts';
+import { migrate } from './migrate.ts';
+
+// Return int8 as a JS number only where it is safe; numeric stays a string (never a float on the way through).
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => {
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : v;
+});
+
+export type Pool = pg.Pool;
+
+export const EMBEDDED_DATABASE = 'hyperliquid';
+
+export function createPool(url: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, application_name: 'hl-data-graph' });
+  // An idle client losing its connection (server restart) must not crash the process.
+  pool.on('error', (err) => console.error(`postgres: idle client error: ${err.message}`));
+  return pool;
+}
+
+export interface Database {
+  pool: pg.Pool;
+  url: string;
+  close: () => Promise<void>;
+}
+
+/** Opens the service database: the configured server, or the embedded cluster (started here), migrated. */
+export async function openDatabase(config: Config, log: (line: string) => void = console.log): Promise<Database> {
+  let url = config.databaseUrl;
+  let stopCluster = async () => {};
+  if (!url) {
+    const cluster = await startEmbedded({ dataDir: config.pgDataDir, port: config.pgPort, log });
+    stopCluster = cluster.stop;
+    try {
+      await ensureDatabase(cluster.url(), EMBEDDED_DATABASE);
+    } catch (err) {
+      await cluster.stop();
+      throw err;
+    }
+    url = cluster.url(EMBEDDED_DATABASE);
+  }
+  const pool = createPool(url);
+  try {
+    const applied = await migrate(pool);
+    if (applied.length) log(`migrations applied: ${applied.join(', ')}`);
+  } catch (err) {
+    await pool.end();
+    await stopCluster();
+    throw err;
+  }
+  return {
+    pool,
+    url,
+    close: async () => {
+      await pool.end();
+      await stopCluster();
+    },
+  };
+}
+
+export async function ensureDatabase(adminUrl: string, name: string, template?: string): Promise<void> {
+  const client = new pg.Client(adminUrl);
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) {
+      const from = template ? ` TEMPLATE ${client.escapeIdentifier(template)}` : '';
+      await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}${from}`);
+    }
+  } finally {
+    await client.end();
+  }
+}

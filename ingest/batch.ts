@@ -1,0 +1,136 @@
+// A batch of rows on its way to Postgres: encoded as COPY text as rows arrive, written in one transaction with
+// the stream's checkpoint, and the rows' live events published once that transaction commits.
+
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { TableSpec } from '../db/rows.ts';
+
+type AnySpec = TableSpec<never>;
+
+interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+export interface BatchMark {
+  lengths: Map<AnySpec, number>;
+  statements: number;
+  events: Map<string, number>;
+  rows: number;
+}
+
+const ESCAPE = /[\\\t\n\r]/g;
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+function copyValue(v: unknown): string {
+  switch (typeof v) {
+    case 'string':
+      return ESCAPE.test(v) ? v.replace(ESCAPE, (c) => ESCAPES[c] as string) : v;
+    case 'number':
+      return String(v);
+    case 'boolean':
+      return v ? 't' : 'f';
+    case 'undefined':
+      return '\\N';
+    default:
+      return v === null ? '\\N' : copyValue(JSON.stringify(v));
+  }
+}
+
+/** One row as a line of COPY text format. */
+export function copyLine<R>(spec: TableSpec<R>, row: R): string {
+  let line = '';
+  const cols = spec.columns;
+  for (let i = 0; i < cols.length; i++) {
+    if (i) line += '\t';
+    line += copyValue(row[cols[i] as keyof R]);
+  }
+  return `${line}\n`;
+}
+
+export class Batch {
+  private readonly lines = new Map<AnySpec, string[]>();
+  private readonly statements: Statement[] = [];
+  private readonly events = new Map<string, unknown[]>();
+  rows = 0;
+
+  add<R>(spec: TableSpec<R>, row: R): void {
+    const key = spec as unknown as AnySpec;
+    let lines = this.lines.get(key);
+    if (!lines) {
+      lines = [];
+      this.lines.set(key, lines);
+    }
+    lines.push(copyLine(spec, row));
+    this.rows++;
+  }
+
+  /** A statement run inside the batch's transaction, after the COPYs (upserts of registries and balances). */
+  exec(sql: string, params: unknown[]): void {
+    this.statements.push({ sql, params });
+  }
+
+  /** Queues a live event, published only after the batch commits. */
+  publish(topic: string, item: unknown): void {
+    let items = this.events.get(topic);
+    if (!items) {
+      items = [];
+      this.events.set(topic, items);
+    }
+    items.push(item);
+  }
+
+  mark(): BatchMark {
+    return {
+      lengths: new Map([...this.lines].map(([k, v]) => [k, v.length])),
+      statements: this.statements.length,
+      events: new Map([...this.events].map(([k, v]) => [k, v.length])),
+      rows: this.rows,
+    };
+  }
+
+  /** Drops everything added since `mark` (a line that turned out malformed halfway through). */
+  rollback(mark: BatchMark): void {
+    for (const [k, v] of this.lines) v.length = mark.lengths.get(k) ?? 0;
+    for (const [k, v] of this.events) v.length = mark.events.get(k) ?? 0;
+    this.statements.length = mark.statements;
+    this.rows = mark.rows;
+  }
+
+  get empty(): boolean {
+    return this.rows === 0 && this.statements.length === 0 && this.events.size === 0;
+  }
+
+  /** Writes every table's rows and runs the statements; the caller owns the transaction. */
+  async write(client: pg.PoolClient): Promise<void> {
+    for (const [spec, lines] of this.lines) {
+      if (!lines.length) continue;
+      const cols = spec.columns.join(', ');
+      if (spec.conflict === 'append') {
+        await copyInto(client, `${spec.table} (${cols})`, lines);
+      } else {
+        const stage = `stage_${spec.table.replace('.', '_')}`;
+        await client.query(
+          `CREATE TEMP TABLE IF NOT EXISTS ${stage} (LIKE ${spec.table} INCLUDING DEFAULTS) ON COMMIT DELETE ROWS`,
+        );
+        await copyInto(client, `${stage} (${cols})`, lines);
+        await client.query(`INSERT INTO ${spec.table} (${cols}) SELECT ${cols} FROM ${stage} ON CONFLICT DO NOTHING`);
+      }
+    }
+    for (const s of this.statements) await client.query(s.sql, s.params);
+  }
+
+  eventsByTopic(): Map<string, unknown[]> {
+    return this.events;
+  }
+}
+
+async function copyInto(client: pg.PoolClient, target: string, lines: string[]): Promise<void> {
+  const CHUNK = 2000;
+  async function* chunks() {
+    for (let i = 0; i < lines.length; i += CHUNK) yield lines.slice(i, i + CHUNK).join('');
+  }
+  await pipeline(Readable.from(chunks()), client.query(copyFrom(`COPY ${target} FROM STDIN`)));
+}

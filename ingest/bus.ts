@@ -1,0 +1,96 @@
+// The event bus between ingest and the live parts (books, candles, subscriptions). In-process by default: one
+// Node process hosts every part. Items are the same row types the tables hold (db/rows.ts), delivered in batches
+// in the order they were committed.
+import type {
+  AssetCtxRow,
+  BookDiffRow,
+  EvmBlockRow,
+  FillRow,
+  FundingPaymentRow,
+  Hip4FillRow,
+  LedgerTransferRow,
+  LedgerUpdateRow,
+  LiquidationRow,
+  OrderStatusRow,
+  ReserveSampleRow,
+  TokenTransferRow,
+  TradeRow,
+  TwapStatusRow,
+} from '../db/rows.ts';
+
+export interface Hip4RegistryEvent {
+  block_number: number;
+  time: number;
+  kind: string; // VenueRegistered | QuestionRegistered | OutcomeRegistered | OutcomeSettled | QuestionSettled
+  data: Record<string, unknown>;
+}
+
+/** Misc events we store nowhere yet (staking, validator rewards...), kept live for whoever wants them. */
+export interface OtherMiscEvent {
+  block_number: number;
+  time: number;
+  hash: string;
+  kind: string;
+  data: unknown;
+}
+
+export interface Topics {
+  fills: FillRow;
+  trades: TradeRow;
+  orderStatuses: OrderStatusRow;
+  bookDiffs: BookDiffRow;
+  twapStatuses: TwapStatusRow;
+  fundingPayments: FundingPaymentRow;
+  ledgerUpdates: LedgerUpdateRow;
+  ledgerTransfers: LedgerTransferRow;
+  liquidations: LiquidationRow;
+  assetCtxs: AssetCtxRow;
+  reserves: ReserveSampleRow;
+  hip4Registry: Hip4RegistryEvent;
+  hip4Fills: Hip4FillRow;
+  evmBlocks: EvmBlockRow;
+  evmTransfers: TokenTransferRow;
+  otherMisc: OtherMiscEvent;
+}
+
+export type Topic = keyof Topics;
+export type Handler<T extends Topic> = (items: readonly Topics[T][]) => void;
+
+export interface EventBus {
+  publish<T extends Topic>(topic: T, items: readonly Topics[T][]): void;
+  /** Returns the function that unsubscribes. */
+  subscribe<T extends Topic>(topic: T, handler: Handler<T>): () => void;
+}
+
+export class InProcessBus implements EventBus {
+  private readonly handlers = new Map<Topic, Set<Handler<Topic>>>();
+
+  constructor(private readonly onHandlerError: (err: unknown, topic: Topic) => void = logHandlerError) {}
+
+  publish<T extends Topic>(topic: T, items: readonly Topics[T][]): void {
+    const set = this.handlers.get(topic);
+    if (!set || items.length === 0) return;
+    for (const handler of set) {
+      // A failing subscriber must not stop ingest nor the other subscribers.
+      try {
+        (handler as Handler<T>)(items);
+      } catch (err) {
+        this.onHandlerError(err, topic);
+      }
+    }
+  }
+
+  subscribe<T extends Topic>(topic: T, handler: Handler<T>): () => void {
+    let set = this.handlers.get(topic);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(topic, set);
+    }
+    set.add(handler as Handler<Topic>);
+    return () => set.delete(handler as Handler<Topic>);
+  }
+}
+
+function logHandlerError(err: unknown, topic: Topic): void {
+  console.error(`event bus: a ${topic} subscriber failed: ${err instanceof Error ? err.message : String(err)}`);
+}

@@ -1,0 +1,63 @@
+// `npm run ingest -- --data-dir DIR [--follow] [--streams a,b] [--batch-rows N]`: loads hl-node output files into
+// Postgres (DATABASE_URL, or the embedded cluster), resumably.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../db/pool.ts';
+import { loadConfig } from '../platform/config.ts';
+import { InProcessBus } from './bus.ts';
+import { STREAMS, type StreamName } from './formats/types.ts';
+import { Ingest } from './pipeline.ts';
+import { reportProgress } from './progress.ts';
+
+function usage(message: string): never {
+  console.error(
+    `${message}\nusage: npm run ingest -- --data-dir DIR [--follow] [--streams ${STREAMS[0]},...] [--batch-rows N]`,
+  );
+  process.exit(2);
+}
+
+const { values } = parseArgs({
+  options: {
+    'data-dir': { type: 'string' },
+    follow: { type: 'boolean', default: false },
+    streams: { type: 'string' },
+    'batch-rows': { type: 'string' },
+  },
+}).valueOf() as { values: { 'data-dir'?: string; follow: boolean; streams?: string; 'batch-rows'?: string } };
+
+const config = loadConfig();
+const dataDir = values['data-dir'] ?? config.hlDataDir ?? config.simDataDir;
+const streams = values.streams?.split(',').map((s) => s.trim()) ?? [...STREAMS];
+for (const s of streams) if (!STREAMS.includes(s as StreamName)) usage(`unknown stream ${s}`);
+const batchRows = values['batch-rows'] === undefined ? undefined : Number(values['batch-rows']);
+if (batchRows !== undefined && !(Number.isInteger(batchRows) && batchRows > 0))
+  usage('--batch-rows must be a positive integer');
+
+const db = await openDatabase(config, (line) => console.error(line));
+const ingest = new Ingest({
+  dataDir: path.resolve(dataDir),
+  pool: db.pool,
+  bus: new InProcessBus(),
+  follow: values.follow,
+  streams: streams as StreamName[],
+  ...(batchRows ? { batchRows } : {}),
+});
+console.error(`ingesting ${path.resolve(dataDir)}${values.follow ? ' (following)' : ''}`);
+const progress = reportProgress(() => ingest.stats);
+
+let exitCode = 0;
+const shutdown = async () => {
+  await ingest.stop();
+};
+process.once('SIGINT', shutdown);
+process.once('SIGTERM', shutdown);
+try {
+  await ingest.run();
+} catch (err) {
+  console.error(`ingest failed: ${err instanceof Error ? err.message : String(err)}`);
+  exitCode = 1;
+} finally {
+  progress.stop();
+  await db.close();
+}
+process.exit(exitCode);

@@ -1,0 +1,169 @@
+// node_fills_by_block: every fill row, the trades paired from the two sides of a match, liquidation rows and the
+// HIP-4 outcome fills.
+import type { FillRow, LiquidationRow, TradeRow } from '../../db/rows.ts';
+import { fillsTable, hip4FillsTable, liquidationsTable, tradesTable } from '../../db/rows.ts';
+import type { StreamLoader } from './loader.ts';
+import {
+  address,
+  addressValue,
+  array,
+  bool,
+  dec,
+  int,
+  MalformedLine,
+  object,
+  optDec,
+  optInt,
+  optStr,
+  side,
+  str,
+} from './validate.ts';
+
+export function parseFill(event: unknown, blockNumber: number): FillRow {
+  const pair = array(event, 'event');
+  if (pair.length !== 2) throw new MalformedLine('event: must be [user, fill]');
+  const user = addressValue(pair[0], 'user');
+  const f = object(pair[1], 'fill');
+  const liq = f.liquidation === undefined || f.liquidation === null ? null : object(f.liquidation, 'liquidation');
+  const builder = optStr(f, 'builder');
+  return {
+    block_number: blockNumber,
+    address: user,
+    coin: str(f, 'coin'),
+    px: dec(f, 'px'),
+    sz: dec(f, 'sz'),
+    side: side(f, 'side'),
+    time: int(f, 'time'),
+    start_position: dec(f, 'startPosition'),
+    dir: str(f, 'dir'),
+    closed_pnl: dec(f, 'closedPnl'),
+    hash: str(f, 'hash'),
+    oid: int(f, 'oid'),
+    crossed: bool(f, 'crossed'),
+    fee: dec(f, 'fee'),
+    tid: int(f, 'tid'),
+    fee_token: str(f, 'feeToken'),
+    cloid: optStr(f, 'cloid'),
+    twap_id: optInt(f, 'twapId'),
+    builder: builder === null ? null : builder.toLowerCase(),
+    builder_fee: optDec(f, 'builderFee'),
+    deployer_fee: optDec(f, 'deployerFee'),
+    priority_gas: optDec(f, 'priorityGas'),
+    liquidated_user: liq ? address(liq, 'liquidatedUser') : null,
+    liquidation_mark_px: liq ? dec(liq, 'markPx') : null,
+    liquidation_method: liq ? str(liq, 'method') : null,
+  };
+}
+
+/** Exact decimal product of two decimal strings (no float on the way through). */
+export function mulDecimal(a: string, b: string): string {
+  const scale = (s: string) => {
+    const i = s.indexOf('.');
+    return i < 0 ? 0 : s.length - i - 1;
+  };
+  const sa = scale(a);
+  const sb = scale(b);
+  const product = BigInt(a.replace('.', '')) * BigInt(b.replace('.', ''));
+  const s = sa + sb;
+  const neg = product < 0n;
+  const digits = (neg ? -product : product).toString().padStart(s + 1, '0');
+  const out = s ? `${digits.slice(0, -s)}.${digits.slice(-s)}` : digits;
+  return neg ? `-${out}` : out;
+}
+
+/** The trade a matched pair of fills makes: the taker's side, buyer and seller. */
+function pairTrades(fills: FillRow[]): TradeRow[] {
+  const byKey = new Map<string, FillRow[]>();
+  for (const f of fills) {
+    const key = `${f.coin}\u0000${f.tid}`;
+    const group = byKey.get(key);
+    if (group) group.push(f);
+    else byKey.set(key, [f]);
+  }
+  const trades: TradeRow[] = [];
+  for (const group of byKey.values()) {
+    const first = group[0] as FillRow;
+    const taker = group.find((f) => f.crossed) ?? first;
+    trades.push({
+      block_number: first.block_number,
+      time: taker.time,
+      coin: taker.coin,
+      side: taker.side,
+      px: taker.px,
+      sz: taker.sz,
+      hash: taker.hash,
+      tid: taker.tid,
+      buyer: group.find((f) => f.side === 'B')?.address ?? null,
+      seller: group.find((f) => f.side === 'A')?.address ?? null,
+    });
+  }
+  return trades;
+}
+
+function liquidationOf(f: FillRow): LiquidationRow | null {
+  if (!f.liquidated_user || f.liquidated_user === f.address) return null;
+  return {
+    block_number: f.block_number,
+    time: f.time,
+    hash: f.hash,
+    tid: f.tid,
+    coin: f.coin,
+    liquidated_user: f.liquidated_user,
+    liquidator: f.address,
+    side: f.side,
+    px: f.px,
+    sz: f.sz,
+    notional: mulDecimal(f.px, f.sz),
+    mark_px: f.liquidation_mark_px,
+    method: f.liquidation_method ?? 'market',
+    builder: f.builder,
+  };
+}
+
+const OUTCOME_COIN = /^#(\d+)$/;
+
+export const fillsLoader: StreamLoader = {
+  stream: 'node_fills_by_block',
+  loadBlock(ctx, events, batch) {
+    const fills = events.map((e) => parseFill(e, ctx.blockNumber));
+    for (const f of fills) {
+      batch.add(fillsTable, f);
+      batch.publish('fills', f);
+      const liquidation = liquidationOf(f);
+      if (liquidation) {
+        batch.add(liquidationsTable, liquidation);
+        batch.publish('liquidations', liquidation);
+      }
+      const outcome = OUTCOME_COIN.exec(f.coin);
+      if (outcome) {
+        const n = Number(outcome[1]);
+        const row = {
+          block_number: f.block_number,
+          time: f.time,
+          address: f.address,
+          coin: f.coin,
+          outcome_id: Math.floor(n / 10),
+          side_index: n % 10,
+          px: f.px,
+          sz: f.sz,
+          side: f.side,
+          dir: f.dir,
+          closed_pnl: f.closed_pnl,
+          hash: f.hash,
+          oid: f.oid,
+          tid: f.tid,
+          fee: f.fee,
+          fee_token: f.fee_token,
+          crossed: f.crossed,
+          is_settlement: f.dir === 'Settlement',
+        };
+        batch.add(hip4FillsTable, row);
+        batch.publish('hip4Fills', row);
+      }
+    }
+    for (const t of pairTrades(fills)) {
+      batch.add(tradesTable, t);
+      batch.publish('trades', t);
+    }
+  },
+};

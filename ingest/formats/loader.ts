@@ -1,0 +1,16 @@
+// What a stream parser is: it turns one block line's events into rows and live events on a batch, or throws
+// MalformedLine. Everything a block has in common is in BlockContext.
+import type { Batch } from '../batch.ts';
+import type { StreamName } from './types.ts';
+
+export interface BlockContext {
+  blockNumber: number;
+  blockTime: number; // ms
+}
+
+export interface StreamLoader {
+  stream: StreamName;
+  /** Not stored: ingest tails it from the current end and only publishes it. */
+  liveOnly?: boolean;
+  loadBlock(ctx: BlockContext, events: unknown[], batch: Batch): void;
+}

@@ -1,0 +1,91 @@
+// Field readers that check a node line as they read it. Anything COPY would reject (a non-decimal price, a
+// fractional id) is caught here, so that a bad line is reported and skipped instead of failing its whole batch.
+
+export class MalformedLine extends Error {}
+
+type Obj = Record<string, unknown>;
+
+const DECIMAL = /^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+function fail(key: string, rule: string, value: unknown): never {
+  const shown = JSON.stringify(value);
+  throw new MalformedLine(`${key}: ${rule}, got ${shown === undefined ? 'nothing' : shown.slice(0, 60)}`);
+}
+
+export function object(value: unknown, key: string): Obj {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(key, 'must be an object', value);
+  return value as Obj;
+}
+
+export function array(value: unknown, key: string): unknown[] {
+  if (!Array.isArray(value)) fail(key, 'must be an array', value);
+  return value;
+}
+
+export function str(o: Obj, key: string): string {
+  const v = o[key];
+  if (typeof v !== 'string') fail(key, 'must be a string', v);
+  return v;
+}
+
+export function optStr(o: Obj, key: string): string | null {
+  const v = o[key];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string') fail(key, 'must be a string or null', v);
+  return v;
+}
+
+export function dec(o: Obj, key: string): string {
+  const v = o[key];
+  if (typeof v === 'string' && DECIMAL.test(v)) return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return fail(key, 'must be a decimal string', v);
+}
+
+export function optDec(o: Obj, key: string): string | null {
+  const v = o[key];
+  return v === undefined || v === null || v === '' ? null : dec(o, key);
+}
+
+export function int(o: Obj, key: string): number {
+  const v = o[key];
+  if (typeof v !== 'number' || !Number.isSafeInteger(v)) fail(key, 'must be an integer', v);
+  return v;
+}
+
+export function optInt(o: Obj, key: string): number | null {
+  const v = o[key];
+  return v === undefined || v === null ? null : int(o, key);
+}
+
+export function bool(o: Obj, key: string): boolean {
+  const v = o[key];
+  if (typeof v !== 'boolean') fail(key, 'must be a boolean', v);
+  return v;
+}
+
+/** A 0x address, lowercased (the API prints addresses lowercase). */
+export function address(o: Obj, key: string): string {
+  const v = o[key];
+  if (typeof v !== 'string' || !ADDRESS.test(v)) fail(key, 'must be a 0x address', v);
+  return v.toLowerCase();
+}
+
+export function addressValue(v: unknown, key: string): string {
+  return address({ [key]: v }, key);
+}
+
+export function side(o: Obj, key: string): 'A' | 'B' {
+  const v = o[key];
+  if (v === 'A' || v === 'Ask') return 'A';
+  if (v === 'B' || v === 'Bid') return 'B';
+  return fail(key, 'must be "A" or "B"', v);
+}
+
+/** The node's ISO-ns time text → epoch ms. */
+export function isoTime(o: Obj, key: string, parse: (text: string) => number): number {
+  const ms = parse(str(o, key));
+  if (Number.isNaN(ms)) fail(key, 'must be an ISO-8601 time', o[key]);
+  return ms;
+}

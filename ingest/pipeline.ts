@@ -1,0 +1,342 @@
+// The checkpointed loader: one reader per stream walks its hourly files in order from the stream's checkpoint,
+// parses each complete line, and commits rows + checkpoint in one transaction per batch, so that a crash at any
+// point followed by a restart loads every row exactly once. Committed rows are then published on the event bus.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { decompressFrameSync } from 'lz4-napi';
+import type pg from 'pg';
+import { Batch } from './batch.ts';
+import type { EventBus, Topic, Topics } from './bus.ts';
+import { hourlyOrder, parseIsoNs } from './files.ts';
+import { LOADERS } from './formats/index.ts';
+import type { StreamLoader } from './formats/loader.ts';
+import { STREAMS, type StreamName } from './formats/types.ts';
+import { int, MalformedLine, object } from './formats/validate.ts';
+
+export interface IngestOptions {
+  dataDir: string;
+  pool: pg.Pool;
+  bus?: EventBus;
+  /** Keep tailing files after catching up. */
+  follow?: boolean;
+  streams?: readonly StreamName[];
+  /** Rows per transaction. */
+  batchRows?: number;
+  pollMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface StreamStats {
+  stream: StreamName;
+  file: string | null;
+  rows: number;
+  lines: number;
+  malformed: number;
+  rewound: number;
+  filesDone: number;
+  lastBlock: number | null;
+  lastBlockTime: number | null;
+  caughtUp: boolean;
+}
+
+interface Checkpoint {
+  file: string;
+  offset: number;
+  lineNo: number;
+  lastBlock: number | null;
+}
+
+interface LineError {
+  file: string;
+  lineNo: number;
+  error: string;
+  sample: string;
+}
+
+const CHUNK = 1 << 20;
+
+/** Files of a stream dir, relative (`hourly/YYYYMMDD/H[.lz4]`), in time order. */
+export async function listStreamFiles(streamDir: string): Promise<string[]> {
+  const days = await fs.readdir(path.join(streamDir, 'hourly')).catch(() => [] as string[]);
+  const files: string[] = [];
+  for (const day of days) {
+    if (!/^\d{8}$/.test(day)) continue;
+    for (const hour of await fs.readdir(path.join(streamDir, 'hourly', day)).catch(() => [] as string[])) {
+      const rel = `hourly/${day}/${hour}`;
+      if (!Number.isNaN(hourlyOrder(rel))) files.push(rel);
+    }
+  }
+  return files.sort((a, b) => hourlyOrder(a) - hourlyOrder(b));
+}
+
+/** Bytes of a file from `offset`, or the whole decompressed content of an archived `.lz4` file. */
+class FileSource {
+  private archive: Buffer | undefined;
+  constructor(readonly absolute: string) {}
+
+  async read(offset: number, into: Buffer): Promise<number> {
+    if (this.absolute.endsWith('.lz4')) {
+      this.archive ??= decompressFrameSync(await fs.readFile(this.absolute));
+      return this.archive.copy(into, 0, offset, Math.min(this.archive.length, offset + into.length));
+    }
+    const handle = await fs.open(this.absolute, 'r');
+    try {
+      const { bytesRead } = await handle.read(into, 0, into.length, offset);
+      return bytesRead;
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+class StreamReader {
+  readonly stats: StreamStats;
+  private checkpoint: Checkpoint | null = null;
+  private batch = new Batch();
+  private errors: LineError[] = [];
+  private pending = { lines: 0, malformed: 0 };
+  private readonly dir: string;
+
+  constructor(
+    private readonly loader: StreamLoader,
+    private readonly opts: Required<Omit<IngestOptions, 'streams' | 'bus'>> & { bus?: EventBus },
+    private readonly stopped: () => boolean,
+  ) {
+    this.dir = path.join(opts.dataDir, loader.stream);
+    this.stats = {
+      stream: loader.stream,
+      file: null,
+      rows: 0,
+      lines: 0,
+      malformed: 0,
+      rewound: 0,
+      filesDone: 0,
+      lastBlock: null,
+      lastBlockTime: null,
+      caughtUp: false,
+    };
+  }
+
+  async run(): Promise<void> {
+    this.checkpoint = this.loader.liveOnly ? await this.tailPosition() : await this.loadCheckpoint();
+    const buf = Buffer.allocUnsafe(CHUNK);
+    while (!this.stopped()) {
+      const files = await listStreamFiles(this.dir);
+      let index = this.checkpoint ? files.indexOf(this.checkpoint.file) : 0;
+      if (index < 0) {
+        // The checkpoint's file is gone (pruned): continue with the first file after it.
+        const order = hourlyOrder(this.checkpoint?.file ?? '');
+        index = files.findIndex((f) => hourlyOrder(f) > order);
+        if (index < 0) index = files.length;
+        this.checkpoint = null;
+      }
+      let progressed = false;
+      for (; index < files.length && !this.stopped(); index++) {
+        const file = files[index] as string;
+        const isLast = index === files.length - 1;
+        const start = this.checkpoint?.file === file ? this.checkpoint : { offset: 0, lineNo: 0 };
+        this.stats.file = file;
+        progressed = (await this.readFile(file, start.offset, start.lineNo, buf)) || progressed;
+        if (!isLast) this.stats.filesDone++;
+        // Only the newest file may still grow; stay on it.
+        if (isLast) break;
+      }
+      await this.flush();
+      if (!progressed) {
+        this.stats.caughtUp = true;
+        if (!this.opts.follow) return;
+        await sleep(this.opts.pollMs);
+      }
+    }
+    await this.flush();
+  }
+
+  /** Reads complete lines of `file` from `offset`; returns whether any line was consumed. */
+  private async readFile(file: string, offset: number, lineNo: number, buf: Buffer): Promise<boolean> {
+    const source = new FileSource(path.join(this.dir, file));
+    let consumed = false;
+    let carry: Buffer | null = null;
+    let position = offset;
+    for (;;) {
+      const n = await source.read(position + (carry?.length ?? 0), buf);
+      if (n === 0) break;
+      const chunk: Buffer = carry ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
+      let start = 0;
+      for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
+        lineNo++;
+        const text = chunk.toString('utf8', start, nl);
+        start = nl + 1;
+        this.loadLine(file, lineNo, text);
+        consumed = true;
+        this.checkpoint = { file, offset: position + start, lineNo, lastBlock: this.checkpoint?.lastBlock ?? null };
+        if (this.batch.rows >= this.opts.batchRows) await this.flush();
+      }
+      position += start;
+      // A trailing partial line waits for its newline (the node is still writing it).
+      carry = start < chunk.length ? Buffer.from(chunk.subarray(start)) : null;
+      if (carry && carry.length > 64 * CHUNK) {
+        throw new Error(`${this.loader.stream}/${file}: a line longer than ${64 * CHUNK} bytes`);
+      }
+    }
+    if (!consumed && this.checkpoint?.file !== file) {
+      this.checkpoint = { file, offset: position, lineNo, lastBlock: this.checkpoint?.lastBlock ?? null };
+    }
+    return consumed;
+  }
+
+  private loadLine(file: string, lineNo: number, text: string): void {
+    if (text.trim() === '') return;
+    this.pending.lines++;
+    const mark = this.batch.mark();
+    try {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new MalformedLine('not valid JSON');
+      }
+      const line = object(parsed, 'line');
+      const blockNumber = int(line, 'block_number');
+      const blockTime = parseIsoNs(typeof line.block_time === 'string' ? line.block_time : '');
+      if (Number.isNaN(blockTime)) throw new MalformedLine('block_time: must be an ISO-8601 time');
+      if (!Array.isArray(line.events)) throw new MalformedLine('events: must be an array');
+      const last = this.checkpoint?.lastBlock ?? null;
+      if (last !== null && blockNumber <= last) {
+        // The node re-emitted an older block after a restart: it is already loaded.
+        this.stats.rewound++;
+        return;
+      }
+      this.loader.loadBlock({ blockNumber, blockTime }, line.events, this.batch);
+      if (this.checkpoint) this.checkpoint.lastBlock = blockNumber;
+      else this.checkpoint = { file, offset: 0, lineNo, lastBlock: blockNumber };
+      this.stats.lastBlock = blockNumber;
+      this.stats.lastBlockTime = blockTime;
+    } catch (err) {
+      if (!(err instanceof MalformedLine)) throw err;
+      this.batch.rollback(mark);
+      this.pending.malformed++;
+      this.errors.push({ file, lineNo, error: err.message, sample: text.slice(0, 500) });
+      this.opts.log(`${this.loader.stream}/${file}:${lineNo}: malformed line skipped: ${err.message}`);
+    }
+  }
+
+  /** Commits the batch and the checkpoint together, then publishes the batch's events. */
+  private async flush(): Promise<void> {
+    const cp = this.checkpoint;
+    if (!cp || (this.batch.empty && this.pending.lines === 0 && this.errors.length === 0)) return;
+    const batch = this.batch;
+    if (!this.loader.liveOnly) {
+      const client = await this.opts.pool.connect();
+      try {
+        await client.query('BEGIN');
+        await batch.write(client);
+        for (const e of this.errors) {
+          await client.query(
+            `INSERT INTO platform.ingest_errors (stream, file, line_no, error, sample) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (stream, file, line_no) DO NOTHING`,
+            [this.loader.stream, e.file, e.lineNo, e.error, e.sample],
+          );
+        }
+        await client.query(
+          `INSERT INTO platform.ingest_checkpoints AS c (stream, file, byte_offset, line_no, last_block, rows_loaded, malformed)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)
+           ON CONFLICT (stream) DO UPDATE SET file = EXCLUDED.file, byte_offset = EXCLUDED.byte_offset,
+             line_no = EXCLUDED.line_no, last_block = EXCLUDED.last_block,
+             rows_loaded = c.rows_loaded + EXCLUDED.rows_loaded, malformed = c.malformed + EXCLUDED.malformed,
+             updated_at = now()`,
+          [this.loader.stream, cp.file, cp.offset, cp.lineNo, cp.lastBlock, batch.rows, this.pending.malformed],
+        );
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    }
+    this.stats.rows += batch.rows;
+    this.stats.lines += this.pending.lines;
+    this.stats.malformed += this.pending.malformed;
+    this.batch = new Batch();
+    this.errors = [];
+    this.pending = { lines: 0, malformed: 0 };
+    if (this.opts.bus) {
+      for (const [topic, items] of batch.eventsByTopic()) {
+        this.opts.bus.publish(topic as Topic, items as Topics[Topic][]);
+      }
+    }
+  }
+
+  private async loadCheckpoint(): Promise<Checkpoint | null> {
+    const { rows } = await this.opts.pool.query<{
+      file: string;
+      byte_offset: number;
+      line_no: number;
+      last_block: number | null;
+    }>('SELECT file, byte_offset, line_no, last_block FROM platform.ingest_checkpoints WHERE stream = $1', [
+      this.loader.stream,
+    ]);
+    const row = rows[0];
+    return row ? { file: row.file, offset: row.byte_offset, lineNo: row.line_no, lastBlock: row.last_block } : null;
+  }
+
+  /** Live-only streams start at the current end of their newest file. */
+  private async tailPosition(): Promise<Checkpoint | null> {
+    const files = await listStreamFiles(this.dir);
+    const newest = files.at(-1);
+    if (!newest) return null;
+    const { size } = await fs.stat(path.join(this.dir, newest));
+    const head = Buffer.allocUnsafe(Math.min(size, CHUNK));
+    const fd = await fs.open(path.join(this.dir, newest), 'r');
+    try {
+      // Start after the last complete line, so a line being written is read whole.
+      const from = Math.max(0, size - head.length);
+      const { bytesRead } = await fd.read(head, 0, head.length, from);
+      const lastNl = head.subarray(0, bytesRead).lastIndexOf(10);
+      return { file: newest, offset: lastNl < 0 ? from : from + lastNl + 1, lineNo: 0, lastBlock: null };
+    } finally {
+      await fd.close();
+    }
+  }
+}
+
+export class Ingest {
+  private readonly readers: StreamReader[];
+  private stopping = false;
+  private running: Promise<void> | undefined;
+
+  constructor(opts: IngestOptions) {
+    const full = {
+      follow: false,
+      batchRows: 20_000,
+      pollMs: 200,
+      log: (line: string) => console.error(line),
+      ...opts,
+    };
+    this.readers = (opts.streams ?? STREAMS).map((s) => new StreamReader(LOADERS[s], full, () => this.stopping));
+  }
+
+  get stats(): StreamStats[] {
+    return this.readers.map((r) => r.stats);
+  }
+
+  /** Runs every stream; resolves when all have caught up (or, when following, once stopped). */
+  run(): Promise<void> {
+    this.running ??= Promise.all(this.readers.map((r) => r.run())).then(() => {});
+    return this.running;
+  }
+
+  /** Resolves once every stream has read all that exists now (the rest follows in the background). */
+  async caughtUp(pollMs = 50): Promise<void> {
+    while (!this.readers.every((r) => r.stats.caughtUp)) {
+      if (this.stopping) return;
+      await sleep(pollMs);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.running;
+  }
+}
