@@ -1,0 +1,54 @@
+// A crash at any point followed by a restart loads every row exactly once: the real CLI, killed with -9 while
+// it loads, then run again to the end.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, startCli, waitCli } from './cli.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+import { tempDataDir, writeSyntheticFills } from './node-files.ts';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+async function loadedFills(): Promise<number> {
+  const { rows } = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts.fills');
+  return rows[0]?.n ?? 0;
+}
+
+describe('ingest after kill -9', () => {
+  it('loads every fill exactly once across two crashes and a restart', async () => {
+    const dataDir = await tempDataDir();
+    const total = await writeSyntheticFills(dataDir, { hours: 3, blocksPerHour: 400, fillsPerBlock: 20 });
+    const args = ['--data-dir', dataDir, '--streams', 'node_fills_by_block', '--batch-rows', '400'];
+    const env = { DATABASE_URL: db.url };
+
+    const killPoints = [total * 0.2, total * 0.6];
+    for (const point of killPoints) {
+      const child = startCli('ingest/cli.ts', args, env);
+      const done = waitCli(child);
+      const deadline = Date.now() + 60_000;
+      while ((await loadedFills()) < point && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      child.kill('SIGKILL');
+      const result = await done;
+      expect(result.signal).toBe('SIGKILL');
+    }
+    const partial = await loadedFills();
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(total);
+
+    const finish = await runCli('ingest/cli.ts', args, env);
+    expect(finish.code).toBe(0);
+    expect(await loadedFills()).toBe(total);
+    const { rows } = await db.pool.query(
+      'SELECT count(*)::int AS n FROM (SELECT DISTINCT block_number, tid, address FROM accounts.fills) d',
+    );
+    expect(rows[0].n).toBe(total);
+    const trades = await db.pool.query('SELECT count(*)::int AS n, count(DISTINCT tid)::int AS d FROM markets.trades');
+    expect(trades.rows[0]).toEqual({ n: total / 2, d: total / 2 });
+    const cp = await db.pool.query('SELECT rows_loaded, malformed, file FROM platform.ingest_checkpoints');
+    expect(cp.rows).toEqual([{ rows_loaded: total + total / 2, malformed: 0, file: 'hourly/20261122/9' }]);
+  });
+});
