@@ -96,6 +96,7 @@ class StreamReader {
   private batch = new Batch();
   private errors: LineError[] = [];
   private pending = { lines: 0, malformed: 0 };
+  private inflight: Promise<void> | undefined;
   private readonly dir: string;
 
   constructor(
@@ -142,14 +143,14 @@ class StreamReader {
         // Only the newest file may still grow; stay on it.
         if (isLast) break;
       }
-      await this.flush();
+      await this.drain();
       if (!progressed) {
         this.stats.caughtUp = true;
         if (!this.opts.follow) return;
         await sleep(this.opts.pollMs);
       }
     }
-    await this.flush();
+    await this.drain();
   }
 
   /** Reads complete lines of `file` from `offset`; returns whether any line was consumed. */
@@ -221,50 +222,71 @@ class StreamReader {
     }
   }
 
-  /** Commits the batch and the checkpoint together, then publishes the batch's events. */
+  /**
+   * Hands the batch to the committer and starts a new one, so that parsing the next batch overlaps with
+   * Postgres writing this one. Commits stay strictly in order, one at a time, each with its own checkpoint.
+   */
   private async flush(): Promise<void> {
     const cp = this.checkpoint;
     if (!cp || (this.batch.empty && this.pending.lines === 0 && this.errors.length === 0)) return;
-    const batch = this.batch;
-    if (!this.loader.liveOnly) {
-      const client = await this.opts.pool.connect();
-      try {
-        await client.query('BEGIN');
-        await batch.write(client);
-        for (const e of this.errors) {
-          await client.query(
-            `INSERT INTO platform.ingest_errors (stream, file, line_no, error, sample) VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (stream, file, line_no) DO NOTHING`,
-            [this.loader.stream, e.file, e.lineNo, e.error, e.sample],
-          );
-        }
-        await client.query(
-          `INSERT INTO platform.ingest_checkpoints AS c (stream, file, byte_offset, line_no, last_block, rows_loaded, malformed)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)
-           ON CONFLICT (stream) DO UPDATE SET file = EXCLUDED.file, byte_offset = EXCLUDED.byte_offset,
-             line_no = EXCLUDED.line_no, last_block = EXCLUDED.last_block,
-             rows_loaded = c.rows_loaded + EXCLUDED.rows_loaded, malformed = c.malformed + EXCLUDED.malformed,
-             updated_at = now()`,
-          [this.loader.stream, cp.file, cp.offset, cp.lineNo, cp.lastBlock, batch.rows, this.pending.malformed],
-        );
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw err;
-      } finally {
-        client.release();
-      }
-    }
-    this.stats.rows += batch.rows;
-    this.stats.lines += this.pending.lines;
-    this.stats.malformed += this.pending.malformed;
+    const work = { batch: this.batch, errors: this.errors, pending: this.pending, cp: { ...cp } };
     this.batch = new Batch();
     this.errors = [];
     this.pending = { lines: 0, malformed: 0 };
-    if (this.opts.bus) {
-      for (const [topic, items] of batch.eventsByTopic()) {
-        this.opts.bus.publish(topic as Topic, items as Topics[Topic][]);
+    const previous = this.inflight;
+    this.inflight = (async () => {
+      await previous;
+      await this.commit(work.batch, work.errors, work.pending.malformed, work.cp);
+      this.stats.rows += work.batch.rows;
+      this.stats.lines += work.pending.lines;
+      this.stats.malformed += work.pending.malformed;
+      if (this.opts.bus) {
+        for (const [topic, items] of work.batch.eventsByTopic()) {
+          this.opts.bus.publish(topic as Topic, items as Topics[Topic][]);
+        }
       }
+    })();
+    // Marked handled here; the failure is rethrown to whoever awaits it next (the next flush or drain).
+    this.inflight.catch(() => {});
+    // Keep at most one batch in flight: wait for the one before this (its failure surfaces here).
+    await previous;
+  }
+
+  /** Waits for every handed-over batch to be committed. */
+  private async drain(): Promise<void> {
+    await this.flush();
+    await this.inflight;
+  }
+
+  /** Rows, malformed-line records and the checkpoint, in one transaction. */
+  private async commit(batch: Batch, errors: LineError[], malformed: number, cp: Checkpoint): Promise<void> {
+    if (this.loader.liveOnly) return;
+    const client = await this.opts.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await batch.write(client);
+      for (const e of errors) {
+        await client.query(
+          `INSERT INTO platform.ingest_errors (stream, file, line_no, error, sample) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (stream, file, line_no) DO NOTHING`,
+          [this.loader.stream, e.file, e.lineNo, e.error, e.sample],
+        );
+      }
+      await client.query(
+        `INSERT INTO platform.ingest_checkpoints AS c (stream, file, byte_offset, line_no, last_block, rows_loaded, malformed)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (stream) DO UPDATE SET file = EXCLUDED.file, byte_offset = EXCLUDED.byte_offset,
+           line_no = EXCLUDED.line_no, last_block = EXCLUDED.last_block,
+           rows_loaded = c.rows_loaded + EXCLUDED.rows_loaded, malformed = c.malformed + EXCLUDED.malformed,
+           updated_at = now()`,
+        [this.loader.stream, cp.file, cp.offset, cp.lineNo, cp.lastBlock, batch.rows, malformed],
+      );
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
     }
   }
 

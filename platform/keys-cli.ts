@@ -67,7 +67,9 @@ try {
     for (const k of await listKeys(db.pool)) {
       const credit = k.credits === null ? 'unlimited' : String(k.credits);
       const state = k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
-      console.log(`${k.id}\t${k.prefix}…\t${k.scope}\t${k.rateLimitPerMin}/min\tcredits ${credit}\t${state}\t${k.label ?? ''}`);
+      console.log(
+        `${k.id}\t${k.prefix}…\t${k.scope}\t${k.rateLimitPerMin}/min\tcredits ${credit}\t${state}\t${k.label ?? ''}`,
+      );
     }
   } else {
     const n = await revokeKey(db.pool, arg as string);

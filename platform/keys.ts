@@ -61,7 +61,14 @@ export async function createKey(pool: pg.Pool, opts: CreateKeyOptions): Promise<
   const { rows } = await pool.query<KeyRow>(
     `INSERT INTO platform.api_keys (key_hash, key_prefix, scope, label, rate_limit_per_min, credits)
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-    [hashKey(key), key.slice(0, KEY_PREFIX.length + 6), opts.scope, opts.label ?? null, opts.rateLimitPerMin ?? 1200, opts.credits ?? null],
+    [
+      hashKey(key),
+      key.slice(0, KEY_PREFIX.length + 6),
+      opts.scope,
+      opts.label ?? null,
+      opts.rateLimitPerMin ?? 1200,
+      opts.credits ?? null,
+    ],
   );
   return { key, record: toApiKey(rows[0] as KeyRow) };
 }

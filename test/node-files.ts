@@ -58,8 +58,33 @@ export async function writeSyntheticFills(
       for (let i = 0; i < opts.fillsPerBlock; i += 2, tid++) {
         const px = `${90000 + (tid % 500)}.5`;
         const common = { coin: 'BTC', px, sz: '0.01', time, hash: hash(tid), tid, feeToken: 'USDC', closedPnl: '0.0' };
-        events.push([addr(1 + (tid % 300)), { ...common, side: 'B', startPosition: '0.0', dir: 'Open Long', oid: tid * 2, crossed: true, fee: '0.4', cloid: null, twapId: null }]);
-        events.push([addr(301 + (tid % 300)), { ...common, side: 'A', startPosition: '0.0', dir: 'Open Short', oid: tid * 2 + 1, crossed: false, fee: '-0.01', twapId: null }]);
+        events.push([
+          addr(1 + (tid % 300)),
+          {
+            ...common,
+            side: 'B',
+            startPosition: '0.0',
+            dir: 'Open Long',
+            oid: tid * 2,
+            crossed: true,
+            fee: '0.4',
+            cloid: null,
+            twapId: null,
+          },
+        ]);
+        events.push([
+          addr(301 + (tid % 300)),
+          {
+            ...common,
+            side: 'A',
+            startPosition: '0.0',
+            dir: 'Open Short',
+            oid: tid * 2 + 1,
+            crossed: false,
+            fee: '-0.01',
+            twapId: null,
+          },
+        ]);
       }
       written += events.length;
       lines.push(JSON.stringify(block(blockNumber++, time, events)));

@@ -1,0 +1,41 @@
+// Databases for benchmarks: BENCH_DATABASE_URL's server, or a dedicated embedded cluster (.data/bench-pg, fsync
+// on, as in production). Each benchmark gets a freshly migrated database.
+import path from 'node:path';
+import pg from 'pg';
+import { startEmbedded } from '../db/embedded.ts';
+import { migrate } from '../db/migrate.ts';
+import { createPool, ensureDatabase } from '../db/pool.ts';
+
+export interface BenchServer {
+  freshDatabase(name: string): Promise<{ url: string; pool: pg.Pool }>;
+  stop(): Promise<void>;
+}
+
+export async function benchServer(): Promise<BenchServer> {
+  let adminUrl = process.env.BENCH_DATABASE_URL;
+  let stop = async () => {};
+  if (!adminUrl) {
+    const cluster = await startEmbedded({
+      dataDir: path.resolve(import.meta.dirname, '../.data/bench-pg'),
+      port: Number(process.env.BENCH_PG_PORT ?? 54339),
+    });
+    adminUrl = cluster.url();
+    stop = cluster.stop;
+  }
+  const admin = adminUrl;
+  return {
+    async freshDatabase(name) {
+      const c = new pg.Client(admin);
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+      await ensureDatabase(admin, name);
+      const url = new URL(admin);
+      url.pathname = `/${name}`;
+      const pool = createPool(url.toString(), 12);
+      await migrate(pool);
+      return { url: url.toString(), pool };
+    },
+    stop,
+  };
+}
