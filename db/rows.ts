@@ -238,6 +238,8 @@ export const liquidationsTable = table<LiquidationRow>(
 
 export interface TradeRow {
   block_number: number;
+  /** Execution order inside the block. */
+  seq: number;
   time: number;
   coin: string;
   side: 'A' | 'B';
@@ -250,7 +252,7 @@ export interface TradeRow {
 }
 export const tradesTable = table<TradeRow>(
   'markets.trades',
-  ['block_number', 'time', 'coin', 'side', 'px', 'sz', 'hash', 'tid', 'buyer', 'seller'],
+  ['block_number', 'seq', 'time', 'coin', 'side', 'px', 'sz', 'hash', 'tid', 'buyer', 'seller'],
   'append',
 );
 

@@ -154,6 +154,7 @@ describe('node_fills_by_block', () => {
     expect(trades.rows).toEqual([
       {
         block_number: 1000,
+        seq: 0,
         time: T0 + 100,
         coin: 'BTC',
         side: 'B',

@@ -34,7 +34,6 @@ export interface Config {
   simSeed: number;
   simHistory: string | undefined;
   upstreamInfoUrl: string;
-  natsUrl: string | undefined;
 }
 
 export function loadConfig(): Config {
@@ -50,6 +49,5 @@ export function loadConfig(): Config {
     simSeed: int('SIM_SEED', 42),
     simHistory: str('SIM_HISTORY'),
     upstreamInfoUrl: str('UPSTREAM_INFO_URL') ?? `http://127.0.0.1:${simPort}/info`,
-    natsUrl: str('NATS_URL'),
   };
 }

@@ -2,6 +2,7 @@
 // HIP-4 outcome fills.
 import type { FillRow, LiquidationRow, TradeRow } from '../../db/rows.ts';
 import { fillsTable, hip4FillsTable, liquidationsTable, tradesTable } from '../../db/rows.ts';
+import { mulDecimal } from '../../platform/decimal.ts';
 import type { StreamLoader } from './loader.ts';
 import {
   address,
@@ -55,24 +56,9 @@ export function parseFill(event: unknown, blockNumber: number): FillRow {
   };
 }
 
-/** Exact decimal product of two decimal strings (no float on the way through). */
-export function mulDecimal(a: string, b: string): string {
-  const scale = (s: string) => {
-    const i = s.indexOf('.');
-    return i < 0 ? 0 : s.length - i - 1;
-  };
-  const sa = scale(a);
-  const sb = scale(b);
-  const product = BigInt(a.replace('.', '')) * BigInt(b.replace('.', ''));
-  const s = sa + sb;
-  const neg = product < 0n;
-  const digits = (neg ? -product : product).toString().padStart(s + 1, '0');
-  const out = s ? `${digits.slice(0, -s)}.${digits.slice(-s)}` : digits;
-  return neg ? `-${out}` : out;
-}
-
 /** The trade a matched pair of fills makes: the taker's side, buyer and seller. */
 function pairTrades(fills: FillRow[]): TradeRow[] {
+  // Insertion order of the map = order of each match's first fill in the block = execution order.
   const byKey = new Map<string, FillRow[]>();
   for (const f of fills) {
     const key = `${f.coin}\u0000${f.tid}`;
@@ -81,11 +67,13 @@ function pairTrades(fills: FillRow[]): TradeRow[] {
     else byKey.set(key, [f]);
   }
   const trades: TradeRow[] = [];
+  let seq = 0;
   for (const group of byKey.values()) {
     const first = group[0] as FillRow;
     const taker = group.find((f) => f.crossed) ?? first;
     trades.push({
       block_number: first.block_number,
+      seq: seq++,
       time: taker.time,
       coin: taker.coin,
       side: taker.side,

@@ -5,7 +5,7 @@ export class MalformedLine extends Error {}
 
 type Obj = Record<string, unknown>;
 
-const DECIMAL = /^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 function fail(key: string, rule: string, value: unknown): never {
@@ -39,7 +39,8 @@ export function optStr(o: Obj, key: string): string | null {
 export function dec(o: Obj, key: string): string {
   const v = o[key];
   if (typeof v === 'string' && DECIMAL.test(v)) return v;
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  // Some writers print small values as JSON numbers; accept those that have a plain decimal form.
+  if (typeof v === 'number' && DECIMAL.test(String(v))) return String(v);
   return fail(key, 'must be a decimal string', v);
 }
 

@@ -6,6 +6,7 @@ CREATE SCHEMA IF NOT EXISTS markets;
 -- One row per matched trade, paired from the two fills sharing (block_number, coin, tid).
 CREATE TABLE markets.trades (
   block_number   bigint NOT NULL,
+  seq            integer NOT NULL,          -- execution order inside the block (candle open/close)
   time           bigint NOT NULL,
   coin           text NOT NULL,
   side           char(1) NOT NULL CHECK (side IN ('A', 'B')),  -- aggressor side
