@@ -1,0 +1,307 @@
+// The candle aggregator: open candles of every coin and interval kept in memory from the trade stream, one update
+// frame per touched bucket per batch, and one final frame about 2 s after each bucket closes, recomputed from
+// stored trades (`reconciled: true`). When storage is unavailable the final frame carries the live values with
+// `reconciled: false` and a later closed frame for the same `t` supersedes it. 5s and 30s buckets are final at
+// their closed frame with `reconciled: false`.
+import type pg from 'pg';
+import type { TradeRow } from '../../../db/rows.ts';
+import { addDecimal, compareDecimal } from '../../../platform/decimal.ts';
+import {
+  bucketClose,
+  bucketSql,
+  bucketStart,
+  CANDLE_INTERVALS,
+  type CandleInterval,
+  LIVE_ONLY_INTERVALS,
+} from './intervals.ts';
+
+export interface CandleValues {
+  o: string;
+  h: string;
+  l: string;
+  c: string;
+  v: string;
+  n: number;
+}
+
+/** The exchange's candle (`t, T, s, i, o, c, h, l, v, n`) plus the service's `closed` and `reconciled`. */
+export interface CandleFrame extends CandleValues {
+  t: number;
+  T: number;
+  s: string;
+  i: CandleInterval;
+  closed: boolean;
+  reconciled: boolean;
+}
+
+export interface CandleStore {
+  /** Values recomputed from stored trades of the bucket; null when none is stored. Throws when storage fails. */
+  recompute(coin: string, interval: CandleInterval, t: number): Promise<CandleValues | null>;
+  save(frame: CandleFrame): Promise<void>;
+}
+
+/** Execution order of a trade: time, then block, then position in the block. */
+type OrderKey = readonly [number, number, number];
+
+function before(a: OrderKey, b: OrderKey): boolean {
+  return a[0] !== b[0] ? a[0] < b[0] : a[1] !== b[1] ? a[1] < b[1] : a[2] < b[2];
+}
+
+interface LiveCandle extends CandleFrame {
+  first: OrderKey;
+  last: OrderKey;
+  /** When the bucket's final frame is due (close + delay), or the next retry after a failed recompute. */
+  dueAt: number;
+  /** Set once a closed frame went out: later changes re-close it. */
+  final: boolean;
+  closing: boolean;
+  /** A closed frame with `reconciled: false` went out and storage still fails: wait quietly for it. */
+  unreconciledSent: boolean;
+}
+
+export interface CandleAggregatorOptions {
+  store: CandleStore;
+  emit: (frames: CandleFrame[]) => void;
+  now?: () => number;
+  intervals?: readonly CandleInterval[];
+  /** Delay after a bucket's close before its final frame. */
+  closeDelayMs?: number;
+  /** Delay before recomputing again after storage failed. */
+  retryMs?: number;
+  /** How long a final candle is kept for late trades before it is dropped from memory. */
+  retainMs?: number;
+}
+
+function frameOf(c: LiveCandle): CandleFrame {
+  return {
+    t: c.t,
+    T: c.T,
+    s: c.s,
+    i: c.i,
+    o: c.o,
+    c: c.c,
+    h: c.h,
+    l: c.l,
+    v: c.v,
+    n: c.n,
+    closed: c.closed,
+    reconciled: c.reconciled,
+  };
+}
+
+export class CandleAggregator {
+  private readonly candles = new Map<string, LiveCandle>();
+  private readonly now: () => number;
+  private readonly intervals: readonly CandleInterval[];
+  private readonly closeDelayMs: number;
+  private readonly retryMs: number;
+  private readonly retainMs: number;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly opts: CandleAggregatorOptions) {
+    this.now = opts.now ?? Date.now;
+    this.intervals = opts.intervals ?? CANDLE_INTERVALS;
+    this.closeDelayMs = opts.closeDelayMs ?? 2000;
+    this.retryMs = opts.retryMs ?? 5000;
+    this.retainMs = opts.retainMs ?? 10 * 60_000;
+  }
+
+  /** Applies a batch of trades; emits one update frame per bucket it touched (a late trade re-closes its bucket). */
+  onTrades(trades: readonly TradeRow[]): void {
+    const touched = new Set<LiveCandle>();
+    // Buckets already reported final (or long gone from memory) are not reopened on the wire: they are
+    // recomputed and reported final again.
+    const late = new Set<LiveCandle>();
+    const now = this.now();
+    for (const trade of trades) {
+      const key: OrderKey = [trade.time, trade.block_number, trade.seq];
+      for (const interval of this.intervals) {
+        const t = bucketStart(interval, trade.time);
+        const id = `${trade.coin}|${interval}|${t}`;
+        let c = this.candles.get(id);
+        if (!c) {
+          const T = bucketClose(interval, t);
+          c = {
+            t,
+            T,
+            s: trade.coin,
+            i: interval,
+            o: trade.px,
+            h: trade.px,
+            l: trade.px,
+            c: trade.px,
+            v: '0',
+            n: 0,
+            closed: false,
+            reconciled: false,
+            first: key,
+            last: key,
+            dueAt: T + 1 + this.closeDelayMs,
+            final: false,
+            closing: false,
+            unreconciledSent: false,
+          };
+          this.candles.set(id, c);
+          if (now > c.dueAt) late.add(c);
+        }
+        if (before(key, c.first)) {
+          c.first = key;
+          c.o = trade.px;
+        }
+        if (!before(key, c.last)) {
+          c.last = key;
+          c.c = trade.px;
+        }
+        if (compareDecimal(trade.px, c.h) > 0) c.h = trade.px;
+        if (compareDecimal(trade.px, c.l) < 0) c.l = trade.px;
+        c.v = addDecimal(c.v, trade.sz);
+        c.n++;
+        if (c.final) {
+          c.final = false;
+          c.reconciled = false;
+          c.dueAt = now + this.closeDelayMs;
+          late.add(c);
+        }
+        touched.add(c);
+      }
+    }
+    const frames = [...touched].filter((c) => !late.has(c)).map(frameOf);
+    if (frames.length) this.opts.emit(frames);
+  }
+
+  /** The open candle of a coin and interval, if it has traded in the current bucket. */
+  current(coin: string, interval: CandleInterval): CandleFrame | undefined {
+    const c = this.candles.get(`${coin}|${interval}|${bucketStart(interval, this.now())}`);
+    return c ? frameOf(c) : undefined;
+  }
+
+  /** Candles held in memory for a coin and interval (the open one and recent final ones), oldest first. */
+  recent(coin: string, interval: CandleInterval): CandleFrame[] {
+    return [...this.candles.values()]
+      .filter((c) => c.s === coin && c.i === interval)
+      .sort((a, b) => a.t - b.t)
+      .map(frameOf);
+  }
+
+  /** Sends the final frames that are due; resolves when they went out. Called by the timer, or by tests. */
+  async tick(): Promise<void> {
+    const now = this.now();
+    const due: LiveCandle[] = [];
+    for (const [id, c] of this.candles) {
+      if (c.final && now > c.T + this.retainMs) this.candles.delete(id);
+      else if (!c.final && !c.closing && now >= c.dueAt) due.push(c);
+    }
+    await Promise.all(due.map((c) => this.close(c)));
+  }
+
+  start(intervalMs = 250): void {
+    this.timer ??= setInterval(() => {
+      this.tick().catch((err) => console.error(`candles: ${err instanceof Error ? err.message : String(err)}`));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private async close(c: LiveCandle): Promise<void> {
+    c.closing = true;
+    let send = true;
+    try {
+      c.closed = true;
+      if (LIVE_ONLY_INTERVALS.has(c.i)) {
+        c.reconciled = false;
+        c.final = true;
+      } else {
+        try {
+          const stored = await this.opts.store.recompute(c.s, c.i, c.t);
+          if (stored) Object.assign(c, stored);
+          c.reconciled = true;
+          c.final = true;
+          c.unreconciledSent = false;
+        } catch {
+          // Storage unavailable: report the live values once, recompute later and report again.
+          c.reconciled = false;
+          c.dueAt = this.now() + this.retryMs;
+          send = !c.unreconciledSent;
+          c.unreconciledSent = true;
+        }
+      }
+      const frame = frameOf(c);
+      if (send) this.opts.emit([frame]);
+      await this.opts.store.save(frame).catch(() => {
+        // Saved on the next successful close of this bucket; the live frame already went out.
+      });
+    } finally {
+      c.closing = false;
+    }
+  }
+}
+
+/** Candle values of trades grouped by bucket, in execution order for open and close. */
+function candleSelect(interval: CandleInterval): string {
+  const bucket = bucketSql(interval, 'time');
+  return `SELECT coin, ${bucket} AS t,
+      (array_agg(px ORDER BY time, block_number, seq))[1]::text AS o,
+      max(px)::text AS h, min(px)::text AS l,
+      (array_agg(px ORDER BY time DESC, block_number DESC, seq DESC))[1]::text AS c,
+      sum(sz)::text AS v, count(*)::int AS n
+    FROM markets.trades`;
+}
+
+/** The markets schema as a candle store: recompute from `markets.trades`, save into `markets.candles`. */
+export function pgCandleStore(pool: pg.Pool): CandleStore {
+  return {
+    async recompute(coin, interval, t) {
+      const { rows } = await pool.query<CandleValues>(
+        `${candleSelect(interval)} WHERE coin = $1 AND time >= $2 AND time <= $3 GROUP BY coin, t`,
+        [coin, t, bucketClose(interval, t)],
+      );
+      const row = rows[0];
+      return row ? { o: row.o, h: row.h, l: row.l, c: row.c, v: row.v, n: row.n } : null;
+    },
+    async save(f) {
+      await pool.query(
+        `INSERT INTO markets.candles (coin, interval, t, close_time, o, h, l, c, v, n, closed, reconciled)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         ON CONFLICT (coin, interval, t) DO UPDATE SET close_time = EXCLUDED.close_time, o = EXCLUDED.o,
+           h = EXCLUDED.h, l = EXCLUDED.l, c = EXCLUDED.c, v = EXCLUDED.v, n = EXCLUDED.n,
+           closed = EXCLUDED.closed, reconciled = EXCLUDED.reconciled`,
+        [f.s, f.i, f.t, f.T, f.o, f.h, f.l, f.c, f.v, f.n, f.closed, f.reconciled],
+      );
+    },
+  };
+}
+
+/**
+ * Builds the closed candles of every interval from stored trades since `from` (after a bulk load, or at start-up
+ * for history the live aggregator never saw). Buckets still open at `now` are left to the aggregator.
+ */
+export async function backfillCandles(
+  pool: pg.Pool,
+  from: number,
+  now: number,
+  intervals = CANDLE_INTERVALS,
+): Promise<number> {
+  let written = 0;
+  for (const interval of intervals) {
+    const start = bucketStart(interval, from);
+    const open = bucketStart(interval, now);
+    const closeExpr =
+      interval === '1M'
+        ? `(extract(epoch FROM (to_timestamp(t / 1000.0) AT TIME ZONE 'UTC' + interval '1 month')) * 1000)::bigint - 1`
+        : `t + ${bucketClose(interval, 0)}`;
+    const { rowCount } = await pool.query(
+      `INSERT INTO markets.candles (coin, interval, t, close_time, o, h, l, c, v, n, closed, reconciled)
+       SELECT coin, $1, t, ${closeExpr}, o::numeric, h::numeric, l::numeric, c::numeric, v::numeric, n, true, $4
+       FROM (${candleSelect(interval)} WHERE time >= $2 AND time < $3 GROUP BY coin, t) b
+       ON CONFLICT (coin, interval, t) DO UPDATE SET o = EXCLUDED.o, h = EXCLUDED.h, l = EXCLUDED.l, c = EXCLUDED.c,
+         v = EXCLUDED.v, n = EXCLUDED.n, closed = true, reconciled = EXCLUDED.reconciled`,
+      [interval, start, open, !LIVE_ONLY_INTERVALS.has(interval)],
+    );
+    written += rowCount ?? 0;
+  }
+  return written;
+}
