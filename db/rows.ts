@@ -270,6 +270,8 @@ export interface AssetCtxRow {
   mid_px: string | null;
   impact_bid_px: string | null;
   impact_ask_px: string | null;
+  circulating_supply: string | null;
+  total_supply: string | null;
 }
 export const assetCtxsTable = table<AssetCtxRow>(
   'markets.asset_ctxs',
@@ -287,6 +289,8 @@ export const assetCtxsTable = table<AssetCtxRow>(
     'mid_px',
     'impact_bid_px',
     'impact_ask_px',
+    'circulating_supply',
+    'total_supply',
   ],
   'ignore',
 );

@@ -50,6 +50,8 @@ export const assetCtxsLoader: StreamLoader = {
         mid_px: optDec(e, 'mid_px'),
         impact_bid_px: optDec(e, 'impact_bid_px'),
         impact_ask_px: optDec(e, 'impact_ask_px'),
+        circulating_supply: optDec(e, 'circulating_supply'),
+        total_supply: optDec(e, 'total_supply'),
       };
       batch.add(assetCtxsTable, row);
       batch.publish('assetCtxs', row);

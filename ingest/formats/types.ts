@@ -149,6 +149,9 @@ export interface AssetCtxEvent {
   mid_px: string | null;
   impact_bid_px: string | null;
   impact_ask_px: string | null;
+  /** Spot coins only. */
+  circulating_supply?: string;
+  total_supply?: string;
 }
 
 /** borrow_lend_reserves_by_block event: one per token per minute. */

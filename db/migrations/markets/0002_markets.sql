@@ -52,6 +52,8 @@ CREATE TABLE markets.asset_ctxs (
   mid_px         numeric,
   impact_bid_px  numeric,
   impact_ask_px  numeric,
+  circulating_supply numeric,               -- spot coins
+  total_supply   numeric,                   -- spot coins
   PRIMARY KEY (coin, time)
 );
 CREATE INDEX asset_ctxs_time ON markets.asset_ctxs (time);

@@ -283,7 +283,7 @@ export async function backfillCandles(
   pool: pg.Pool,
   from: number,
   now: number,
-  intervals = CANDLE_INTERVALS,
+  intervals: readonly CandleInterval[] = CANDLE_INTERVALS,
 ): Promise<number> {
   let written = 0;
   for (const interval of intervals) {
