@@ -34,7 +34,7 @@ export interface OtherMiscEvent {
   data: unknown;
 }
 
-export interface Topics {
+export type Topics = {
   fills: FillRow;
   trades: TradeRow;
   orderStatuses: OrderStatusRow;
@@ -51,46 +51,50 @@ export interface Topics {
   evmBlocks: EvmBlockRow;
   evmTransfers: TokenTransferRow;
   otherMisc: OtherMiscEvent;
-}
+};
 
 export type Topic = keyof Topics;
-export type Handler<T extends Topic> = (items: readonly Topics[T][]) => void;
 
-export interface EventBus {
-  publish<T extends Topic>(topic: T, items: readonly Topics[T][]): void;
+/** Topic name → item type; items travel in batches. */
+export type TopicMap = { [topic: string]: unknown };
+export type Handler<M extends TopicMap, T extends keyof M> = (items: readonly M[T][]) => void;
+
+export interface EventBus<M extends TopicMap = Topics> {
+  publish<T extends keyof M & string>(topic: T, items: readonly M[T][]): void;
   /** Returns the function that unsubscribes. */
-  subscribe<T extends Topic>(topic: T, handler: Handler<T>): () => void;
+  subscribe<T extends keyof M & string>(topic: T, handler: Handler<M, T>): () => void;
 }
 
-export class InProcessBus implements EventBus {
-  private readonly handlers = new Map<Topic, Set<Handler<Topic>>>();
+/** Synchronous fan-out inside one process; also used by the domain services for their own live events. */
+export class InProcessBus<M extends TopicMap = Topics> implements EventBus<M> {
+  private readonly handlers = new Map<keyof M, Set<Handler<M, keyof M>>>();
 
-  constructor(private readonly onHandlerError: (err: unknown, topic: Topic) => void = logHandlerError) {}
+  constructor(private readonly onHandlerError: (err: unknown, topic: string) => void = logHandlerError) {}
 
-  publish<T extends Topic>(topic: T, items: readonly Topics[T][]): void {
+  publish<T extends keyof M & string>(topic: T, items: readonly M[T][]): void {
     const set = this.handlers.get(topic);
     if (!set || items.length === 0) return;
     for (const handler of set) {
-      // A failing subscriber must not stop ingest nor the other subscribers.
+      // A failing subscriber must not stop the publisher nor the other subscribers.
       try {
-        (handler as Handler<T>)(items);
+        (handler as Handler<M, T>)(items);
       } catch (err) {
         this.onHandlerError(err, topic);
       }
     }
   }
 
-  subscribe<T extends Topic>(topic: T, handler: Handler<T>): () => void {
+  subscribe<T extends keyof M & string>(topic: T, handler: Handler<M, T>): () => void {
     let set = this.handlers.get(topic);
     if (!set) {
       set = new Set();
       this.handlers.set(topic, set);
     }
-    set.add(handler as Handler<Topic>);
-    return () => set.delete(handler as Handler<Topic>);
+    set.add(handler as Handler<M, keyof M>);
+    return () => set.delete(handler as Handler<M, keyof M>);
   }
 }
 
-function logHandlerError(err: unknown, topic: Topic): void {
+function logHandlerError(err: unknown, topic: string): void {
   console.error(`event bus: a ${topic} subscriber failed: ${err instanceof Error ? err.message : String(err)}`);
 }

@@ -6,13 +6,13 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decompressFrameSync } from 'lz4-napi';
 import type pg from 'pg';
+import { FieldError, int, object } from '../platform/fields.ts';
 import { Batch } from './batch.ts';
 import type { EventBus, Topic, Topics } from './bus.ts';
 import { hourlyOrder, parseIsoNs } from './files.ts';
 import { LOADERS } from './formats/index.ts';
 import type { StreamLoader } from './formats/loader.ts';
 import { STREAMS, type StreamName } from './formats/types.ts';
-import { int, MalformedLine, object } from './formats/validate.ts';
 
 export interface IngestOptions {
   dataDir: string;
@@ -195,13 +195,13 @@ class StreamReader {
       try {
         parsed = JSON.parse(text);
       } catch {
-        throw new MalformedLine('not valid JSON');
+        throw new FieldError('not valid JSON');
       }
       const line = object(parsed, 'line');
       const blockNumber = int(line, 'block_number');
       const blockTime = parseIsoNs(typeof line.block_time === 'string' ? line.block_time : '');
-      if (Number.isNaN(blockTime)) throw new MalformedLine('block_time: must be an ISO-8601 time');
-      if (!Array.isArray(line.events)) throw new MalformedLine('events: must be an array');
+      if (Number.isNaN(blockTime)) throw new FieldError('block_time: must be an ISO-8601 time');
+      if (!Array.isArray(line.events)) throw new FieldError('events: must be an array');
       const last = this.checkpoint?.lastBlock ?? null;
       if (last !== null && blockNumber <= last) {
         // The node re-emitted an older block after a restart: it is already loaded.
@@ -214,7 +214,7 @@ class StreamReader {
       this.stats.lastBlock = blockNumber;
       this.stats.lastBlockTime = blockTime;
     } catch (err) {
-      if (!(err instanceof MalformedLine)) throw err;
+      if (!(err instanceof FieldError)) throw err;
       this.batch.rollback(mark);
       this.pending.malformed++;
       this.errors.push({ file, lineNo, error: err.message, sample: text.slice(0, 500) });

@@ -34,6 +34,11 @@ export interface Config {
   simSeed: number;
   simHistory: string | undefined;
   upstreamInfoUrl: string;
+  /** Address the servers bind to; only loopback is allowed while no API key exists. */
+  host: string;
+  compatPort: number;
+  routerPort: number;
+  marketsPort: number;
 }
 
 export function loadConfig(): Config {
@@ -49,5 +54,18 @@ export function loadConfig(): Config {
     simSeed: int('SIM_SEED', 42),
     simHistory: str('SIM_HISTORY'),
     upstreamInfoUrl: str('UPSTREAM_INFO_URL') ?? `http://127.0.0.1:${simPort}/info`,
+    host: str('HOST') ?? '127.0.0.1',
+    compatPort: int('COMPAT_PORT', 8080),
+    routerPort: int('ROUTER_PORT', 4000),
+    marketsPort: int('MARKETS_PORT', 4001),
   };
+}
+
+/** `7d`, `36h`, `90m`, `30s` or `0` → milliseconds. */
+export function parseDuration(text: string): number {
+  if (text === '0') return 0;
+  const m = /^(\d+)(s|m|h|d)$/.exec(text.trim());
+  if (!m) throw new Error(`not a duration: ${JSON.stringify(text)} (expected e.g. 7d, 36h, 90m, 0)`);
+  const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd'];
+  return Number(m[1]) * unit;
 }

@@ -1,7 +1,7 @@
 // node_raw_book_diffs_by_block: not stored; each diff is published for the live order books.
 import type { BookDiffRow } from '../../db/rows.ts';
+import { address, dec, FieldError, int, object, side, str } from '../../platform/fields.ts';
 import type { StreamLoader } from './loader.ts';
-import { address, dec, int, MalformedLine, object, side, str } from './validate.ts';
 
 export function parseBookDiff(event: unknown, blockNumber: number, time: number): BookDiffRow {
   const e = object(event, 'event');
@@ -22,7 +22,7 @@ export function parseBookDiff(event: unknown, blockNumber: number, time: number)
     const u = object(d.update, 'update');
     return { ...base, kind: 'update', sz: dec(u, 'newSz'), orig_sz: dec(u, 'origSz') };
   }
-  throw new MalformedLine('raw_book_diff: must be new, update or "remove"');
+  throw new FieldError('raw_book_diff: must be new, update or "remove"');
 }
 
 export const bookDiffsLoader: StreamLoader = {

@@ -11,22 +11,22 @@ import {
   reserveSamplesTable,
   tokenTransfersTable,
 } from '../../db/rows.ts';
-import { parseIsoNs } from '../files.ts';
-import type { StreamLoader } from './loader.ts';
 import {
   address,
   array,
   bool,
   dec,
+  FieldError,
   int,
   isoTime,
-  MalformedLine,
   object,
   optDec,
   optInt,
   optStr,
   str,
-} from './validate.ts';
+} from '../../platform/fields.ts';
+import { parseIsoNs } from '../files.ts';
+import type { StreamLoader } from './loader.ts';
 
 const HOUR = 3_600_000;
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
@@ -74,7 +74,7 @@ export const reservesLoader: StreamLoader = {
     for (const event of events) {
       const e = object(event, 'event');
       const token = int(e, 'token');
-      if (token < 0) throw new MalformedLine('token: must be >= 0');
+      if (token < 0) throw new FieldError('token: must be >= 0');
       const row = {
         token,
         time: int(e, 'time'),
@@ -112,7 +112,7 @@ export const hip4RegistryLoader: StreamLoader = {
       const time = isoTime(e, 'time', parseIsoNs);
       const inner = object(e.inner, 'inner');
       const kinds = Object.keys(inner);
-      if (kinds.length !== 1) throw new MalformedLine('inner: must hold exactly one event kind');
+      if (kinds.length !== 1) throw new FieldError('inner: must hold exactly one event kind');
       const kind = kinds[0] as string;
       const b = object(inner[kind], kind);
       switch (kind) {
@@ -192,7 +192,7 @@ export const hip4RegistryLoader: StreamLoader = {
           ]);
           break;
         default:
-          throw new MalformedLine(`inner: unknown HIP-4 registry event ${kind}`);
+          throw new FieldError(`inner: unknown HIP-4 registry event ${kind}`);
       }
       batch.publish('hip4Registry', { block_number: ctx.blockNumber, time, kind, data: b });
     }
@@ -257,7 +257,7 @@ export const evmBlocksLoader: StreamLoader = {
           value_raw: dec(x, 'value'),
           token_id: optDec(x, 'tokenId'),
         };
-        if (!/^\d+$/.test(row.value_raw)) throw new MalformedLine('value: must be a non-negative integer');
+        if (!/^\d+$/.test(row.value_raw)) throw new FieldError('value: must be a non-negative integer');
         batch.add(tokenTransfersTable, row);
         batch.publish('evmTransfers', row);
         credit(row.token, row.from_addr, -BigInt(row.value_raw));

@@ -3,26 +3,26 @@
 import type { FillRow, LiquidationRow, TradeRow } from '../../db/rows.ts';
 import { fillsTable, hip4FillsTable, liquidationsTable, tradesTable } from '../../db/rows.ts';
 import { mulDecimal } from '../../platform/decimal.ts';
-import type { StreamLoader } from './loader.ts';
 import {
   address,
   addressValue,
   array,
   bool,
   dec,
+  FieldError,
   int,
-  MalformedLine,
   object,
   optDec,
   optInt,
   optStr,
   side,
   str,
-} from './validate.ts';
+} from '../../platform/fields.ts';
+import type { StreamLoader } from './loader.ts';
 
 export function parseFill(event: unknown, blockNumber: number): FillRow {
   const pair = array(event, 'event');
-  if (pair.length !== 2) throw new MalformedLine('event: must be [user, fill]');
+  if (pair.length !== 2) throw new FieldError('event: must be [user, fill]');
   const user = addressValue(pair[0], 'user');
   const f = object(pair[1], 'fill');
   const liq = f.liquidation === undefined || f.liquidation === null ? null : object(f.liquidation, 'liquidation');

@@ -1,5 +1,5 @@
 // What a stream parser is: it turns one block line's events into rows and live events on a batch, or throws
-// MalformedLine. Everything a block has in common is in BlockContext.
+// FieldError. Everything a block has in common is in BlockContext.
 import type { Batch } from '../batch.ts';
 import type { StreamName } from './types.ts';
 

@@ -3,10 +3,10 @@
 
 import type { LedgerTransferRow } from '../../db/rows.ts';
 import { fundingPaymentsTable, ledgerTransfersTable, ledgerUpdatesTable } from '../../db/rows.ts';
+import { address, addressValue, array, dec, FieldError, isoTime, object, optDec, str } from '../../platform/fields.ts';
 import type { Batch } from '../batch.ts';
 import { parseIsoNs } from '../files.ts';
 import type { BlockContext, StreamLoader } from './loader.ts';
-import { address, addressValue, array, dec, isoTime, MalformedLine, object, optDec, str } from './validate.ts';
 
 /** Ledger delta types that move value from one address to another. */
 const TRANSFER_TYPES = new Set(['send', 'spotTransfer', 'internalTransfer', 'subAccountTransfer']);
@@ -41,7 +41,7 @@ function loadEvent(ctx: BlockContext, event: unknown, batch: Batch): void {
   const hash = str(e, 'hash');
   const inner = object(e.inner, 'inner');
   const kinds = Object.keys(inner);
-  if (kinds.length !== 1) throw new MalformedLine('inner: must hold exactly one event kind');
+  if (kinds.length !== 1) throw new FieldError('inner: must hold exactly one event kind');
   const kind = kinds[0] as string;
   const body = inner[kind];
 

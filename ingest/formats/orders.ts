@@ -2,9 +2,9 @@
 
 import type { OrderStatusRow, TwapStatusRow } from '../../db/rows.ts';
 import { orderStatusesTable, twapStatusesTable } from '../../db/rows.ts';
+import { address, array, bool, dec, int, isoTime, object, optStr, side, str } from '../../platform/fields.ts';
 import { parseIsoNs } from '../files.ts';
 import type { StreamLoader } from './loader.ts';
-import { address, array, bool, dec, int, isoTime, object, optStr, side, str } from './validate.ts';
 
 export function parseOrderStatus(event: unknown, blockNumber: number): OrderStatusRow {
   const e = object(event, 'event');

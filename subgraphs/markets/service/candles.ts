@@ -40,6 +40,15 @@ export interface CandleStore {
   save(frame: CandleFrame): Promise<void>;
 }
 
+/** An open bucket's values so far, rolled up from stored closed minutes. */
+export interface SeedCandle extends CandleValues {
+  coin: string;
+  interval: CandleInterval;
+  t: number;
+  firstTime: number;
+  lastTime: number;
+}
+
 /** Execution order of a trade: time, then block, then position in the block. */
 type OrderKey = readonly [number, number, number];
 
@@ -108,6 +117,43 @@ export class CandleAggregator {
 
   /** Applies a batch of trades; emits one update frame per bucket it touched (a late trade re-closes its bucket). */
   onTrades(trades: readonly TradeRow[]): void {
+    const frames = this.apply(trades);
+    if (frames.length) this.opts.emit(frames);
+  }
+
+  /**
+   * Rebuilds open buckets after a restart, without emitting: `rollups` carry what stored closed minutes hold, then
+   * `trades` (those of the current minute) are applied on top.
+   */
+  seed(rollups: readonly SeedCandle[], trades: readonly TradeRow[]): void {
+    for (const r of rollups) {
+      if (!this.intervals.includes(r.interval)) continue;
+      const T = bucketClose(r.interval, r.t);
+      this.candles.set(`${r.coin}|${r.interval}|${r.t}`, {
+        t: r.t,
+        T,
+        s: r.coin,
+        i: r.interval,
+        o: r.o,
+        h: r.h,
+        l: r.l,
+        c: r.c,
+        v: r.v,
+        n: r.n,
+        closed: false,
+        reconciled: false,
+        first: [r.firstTime, -1, -1],
+        last: [r.lastTime, Number.MAX_SAFE_INTEGER, 0],
+        dueAt: T + 1 + this.closeDelayMs,
+        final: false,
+        closing: false,
+        unreconciledSent: false,
+      });
+    }
+    this.apply(trades);
+  }
+
+  private apply(trades: readonly TradeRow[]): CandleFrame[] {
     const touched = new Set<LiveCandle>();
     // Buckets already reported final (or long gone from memory) are not reopened on the wire: they are
     // recomputed and reported final again.
@@ -165,8 +211,7 @@ export class CandleAggregator {
         touched.add(c);
       }
     }
-    const frames = [...touched].filter((c) => !late.has(c)).map(frameOf);
-    if (frames.length) this.opts.emit(frames);
+    return [...touched].filter((c) => !late.has(c)).map(frameOf);
   }
 
   /** The open candle of a coin and interval, if it has traded in the current bucket. */
@@ -304,4 +349,36 @@ export async function backfillCandles(
     written += rowCount ?? 0;
   }
   return written;
+}
+
+/**
+ * What a restarted aggregator needs: for every interval of a minute or more, the open bucket's values rolled up
+ * from stored closed 1m candles; and the trades of the current minute (which also make the 5s and 30s buckets).
+ */
+export async function openCandleSeeds(
+  pool: pg.Pool,
+  now: number,
+  intervals: readonly CandleInterval[] = CANDLE_INTERVALS,
+): Promise<{ rollups: SeedCandle[]; trades: TradeRow[] }> {
+  const minute = bucketStart('1m', now);
+  const rollups: SeedCandle[] = [];
+  for (const interval of intervals) {
+    if (LIVE_ONLY_INTERVALS.has(interval) || interval === '1m') continue;
+    const t = bucketStart(interval, now);
+    if (t === minute) continue;
+    const { rows } = await pool.query<SeedCandle>(
+      `SELECT coin, (array_agg(o ORDER BY t))[1]::text AS o, max(h)::text AS h, min(l)::text AS l,
+         (array_agg(c ORDER BY t DESC))[1]::text AS c, sum(v)::text AS v, sum(n)::int AS n,
+         min(t) AS "firstTime", max(t) AS "lastTime"
+       FROM markets.candles WHERE interval = '1m' AND t >= $1 AND t < $2 GROUP BY coin`,
+      [t, minute],
+    );
+    for (const r of rows) rollups.push({ ...r, interval, t });
+  }
+  const { rows: trades } = await pool.query<TradeRow>(
+    `SELECT block_number, seq, time, coin, side, px::text AS px, sz::text AS sz, hash, tid, buyer, seller
+     FROM markets.trades WHERE time >= $1 ORDER BY time, block_number, seq`,
+    [minute],
+  );
+  return { rollups, trades };
 }

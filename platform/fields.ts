@@ -1,7 +1,8 @@
-// Field readers that check a node line as they read it. Anything COPY would reject (a non-decimal price, a
-// fractional id) is caught here, so that a bad line is reported and skipped instead of failing its whole batch.
+// Field readers that check untrusted JSON as they read it and name the field and the rule when it is wrong. Ingest
+// uses them on node lines (anything COPY would reject is caught, so a bad line is reported and skipped instead
+// of failing its batch); compat-rest uses them on request bodies (a FieldError becomes a 400).
 
-export class MalformedLine extends Error {}
+export class FieldError extends Error {}
 
 type Obj = Record<string, unknown>;
 
@@ -10,7 +11,7 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 function fail(key: string, rule: string, value: unknown): never {
   const shown = JSON.stringify(value);
-  throw new MalformedLine(`${key}: ${rule}, got ${shown === undefined ? 'nothing' : shown.slice(0, 60)}`);
+  throw new FieldError(`${key}: ${rule}, got ${shown === undefined ? 'nothing' : shown.slice(0, 60)}`);
 }
 
 export function object(value: unknown, key: string): Obj {
@@ -89,4 +90,52 @@ export function isoTime(o: Obj, key: string, parse: (text: string) => number): n
   const ms = parse(str(o, key));
   if (Number.isNaN(ms)) fail(key, 'must be an ISO-8601 time', o[key]);
   return ms;
+}
+
+// ---- request parameters: absent and null mean "not given" (the Python SDK sends explicit nulls) ----
+
+export function optIntIn(o: Obj, key: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
+    fail(key, `must be an integer ${range}`, v);
+  }
+  return v;
+}
+
+export function intIn(o: Obj, key: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const v = optIntIn(o, key, min, max);
+  if (v === undefined) fail(key, 'is required', o[key]);
+  return v;
+}
+
+export function optOneOf<T extends string>(o: Obj, key: string, values: readonly T[]): T | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) {
+    fail(key, `must be one of ${values.join(', ')}`, v);
+  }
+  return v as T;
+}
+
+export function optBool(o: Obj, key: string): boolean | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') fail(key, 'must be a boolean', v);
+  return v;
+}
+
+/** A required non-empty string. */
+export function nonEmpty(o: Obj, key: string): string {
+  const v = o[key];
+  if (typeof v !== 'string' || v === '') fail(key, 'must be a non-empty string', v);
+  return v;
+}
+
+/** `startTime` <= `endTime` when both are given. */
+export function orderedWindow(startKey: string, start: number | undefined, end: number | undefined): void {
+  if (start !== undefined && end !== undefined && start > end) {
+    throw new FieldError(`${startKey}: must not be after endTime`);
+  }
 }

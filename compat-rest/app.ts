@@ -1,0 +1,76 @@
+// The compatibility layer's HTTP app (fastify): POST /info, the path endpoints and, on the same server, /ws.
+// Cross-cutting concerns live here once: CORS headers, API keys (spec §5), JSON parsing and the error contract.
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { Authenticator } from '../platform/auth.ts';
+import { HttpError } from './errors.ts';
+import { dispatchInfo } from './info/index.ts';
+import type { CompatServices } from './info/types.ts';
+
+export interface CompatAppOptions {
+  services: CompatServices;
+  auth: Authenticator;
+  log?: (line: string) => void;
+}
+
+const PUBLIC_PATHS = new Set(['/health']);
+
+function queryOf(req: FastifyRequest): URLSearchParams {
+  const i = req.url.indexOf('?');
+  return new URLSearchParams(i < 0 ? '' : req.url.slice(i + 1));
+}
+
+export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyInstance> {
+  const log = opts.log ?? ((line: string) => console.error(line));
+  const app = Fastify({ logger: false, bodyLimit: 1 << 20, return503OnClosing: true });
+
+  // Clients send JSON with or without a content type; anything unparsable is the same 400.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+    if (typeof body !== 'string' || body.trim() === '') return done(new HttpError(400, 'JSON body required'));
+    try {
+      done(null, JSON.parse(body));
+    } catch {
+      done(new HttpError(400, 'JSON body required'));
+    }
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('access-control-allow-origin', '*');
+    reply.header('access-control-expose-headers', '*');
+    if (PUBLIC_PATHS.has(req.url.split('?')[0] as string) || req.method === 'OPTIONS') return;
+    const outcome = await opts.auth.check({ headers: req.headers, query: queryOf(req) }, 'rest');
+    if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
+  });
+
+  app.setErrorHandler((err, _req, reply) => {
+    if (err instanceof HttpError) return reply.code(err.status).send({ error: err.message });
+    const e = err as { statusCode?: number; code?: string; message?: string };
+    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ error: 'body too large (max 1 MiB)' });
+    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+      return reply.code(400).send({ error: e.message ?? 'bad request' });
+    }
+    log(`compat: ${e.message ?? String(err)}`);
+    return reply.code(500).send({ error: 'internal error' });
+  });
+  app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: `no such endpoint: ${req.method} ${req.url.split('?')[0]}` }));
+
+  app.options('/*', async (_req, reply) =>
+    reply
+      .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+      .header('access-control-allow-headers', 'content-type, authorization, x-api-key')
+      .code(204)
+      .send(),
+  );
+
+  app.get('/health', async () => ({ ok: true }));
+
+  // `/info#<type>` is only a label: the fragment never reaches the server.
+  app.post('/info', async (req, reply) => {
+    const answer = await dispatchInfo(req.body, opts.services);
+    if (answer.kind === 'relay') return reply.code(answer.status).type(answer.contentType).send(answer.body);
+    if (answer.headers) reply.headers(answer.headers);
+    return reply.type('application/json').send(JSON.stringify(answer.body));
+  });
+
+  return app;
+}

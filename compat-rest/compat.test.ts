@@ -1,0 +1,174 @@
+// compat-rest's contract at its edges: every 400 names the field and the rule, a dead node is a bounded 502, and
+// every authentication outcome of spec §5 on REST, /ws and GraphQL.
+import net from 'node:net';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey } from '../platform/keys.ts';
+import { type Stack, startStack } from '../stack.ts';
+import { createTestDatabase, type TestDatabase } from '../test/db.ts';
+
+let db: TestDatabase;
+let stack: Stack;
+
+/** A port nothing listens on: the node is down. */
+async function deadPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  stack = await startStack({
+    pool: db.pool,
+    upstreamInfoUrl: `http://127.0.0.1:${await deadPort()}/info`,
+    ports: { compat: 0, router: 0, markets: 0 },
+    upstreamTimeoutMs: 1000,
+    log: () => {},
+  });
+});
+afterAll(async () => {
+  await stack?.close();
+  await db?.drop();
+});
+
+async function post(body: unknown, headers: Record<string, string> = {}, raw?: string) {
+  const res = await fetch(`${stack.urls.compat}/info`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: raw ?? JSON.stringify(body),
+  });
+  return { status: res.status, type: res.headers.get('content-type'), body: await res.json() };
+}
+
+describe('POST /info bad input', () => {
+  it.each([
+    ['an empty body', undefined, '', 'JSON body required'],
+    ['malformed JSON', undefined, '{"type": "allMids"', 'JSON body required'],
+    ['an array', [], undefined, 'JSON body required'],
+    ['no type', {}, undefined, 'type: must be a non-empty string'],
+    ['an unknown type', { type: 'everything' }, undefined, 'Unknown type: everything'],
+    ['a missing coin', { type: 'l2Book' }, undefined, 'coin: must be a non-empty string, got nothing'],
+    ['nSigFigs 7', { type: 'l2Book', coin: 'BTC', nSigFigs: 7 }, undefined, 'nSigFigs: must be an integer from 2 to 5, got 7'],
+    ['mantissa without nSigFigs 5', { type: 'l2Book', coin: 'BTC', nSigFigs: 4, mantissa: 2 }, undefined, 'mantissa'],
+    ['candleSnapshot without req', { type: 'candleSnapshot' }, undefined, 'req: must be an object, got nothing'],
+    [
+      'an unknown interval',
+      { type: 'candleSnapshot', req: { coin: 'BTC', interval: '2m', startTime: 0 } },
+      undefined,
+      'interval: must be one of 5s, 30s, 1m',
+    ],
+    [
+      'a window ending before it starts',
+      { type: 'candleSnapshot', req: { coin: 'BTC', interval: '1m', startTime: 2000, endTime: 1000 } },
+      undefined,
+      'req.startTime: must not be after endTime',
+    ],
+    ['fundingHistory without startTime', { type: 'fundingHistory', coin: 'BTC' }, undefined, 'startTime: is required'],
+    ['limit 0', { type: 'borrowLendReserveHistory', limit: 0 }, undefined, 'limit: must be an integer from 1 to 10000, got 0'],
+    ['limit 10001', { type: 'borrowLendReserveHistory', limit: 10001 }, undefined, 'limit: must be an integer from 1 to 10000'],
+    ['a negative token', { type: 'borrowLendReserveHistory', token: -1 }, undefined, 'token: must be an integer >= 0, got -1'],
+    ['a string startTime', { type: 'borrowLendReserveHistory', startTime: 'yesterday' }, undefined, 'startTime: must be an integer'],
+    ['a reserve interval of 2h', { type: 'borrowLendReserveHistory', interval: '2h' }, undefined, 'interval: must be one of 1m, 5m, 15m, 1h, 4h, 1d'],
+    ['trades limit 1001', { type: 'trades', coin: 'BTC', limit: 1001 }, undefined, 'limit: must be an integer from 1 to 1000'],
+  ])('answers 400 for %s', async (_what, body, raw, message) => {
+    const r = await post(body, {}, raw);
+    expect(r.status).toBe(400);
+    expect(r.type).toMatch(/^application\/json/);
+    expect(r.body.error).toContain(message);
+  });
+
+  it('accepts the limit edges 1 and 10000', async () => {
+    for (const limit of [1, 10_000]) {
+      const r = await post({ type: 'borrowLendReserveHistory', limit });
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ token: null, interval: null, history: [] });
+    }
+  });
+});
+
+describe('a proxied type while the node is down', () => {
+  it('answers 502 Upstream unreachable within the timeout', async () => {
+    const started = Date.now();
+    const r = await post({ type: 'meta' });
+    expect(r.status).toBe(502);
+    expect(r.body.error).toMatch(/^Upstream unreachable: ECONNREFUSED/);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+});
+
+describe('authentication', () => {
+  let dataKey: string;
+  let mcpKey: string;
+  let slowKey: string;
+
+  it('serves without a key while no key is configured', async () => {
+    expect((await post({ type: 'allMids' })).status).toBe(200);
+  });
+
+  it('requires a key once one is configured', async () => {
+    dataKey = (await createKey(db.pool, { scope: 'data' })).key;
+    mcpKey = (await createKey(db.pool, { scope: 'mcp' })).key;
+    slowKey = (await createKey(db.pool, { scope: 'data', rateLimitPerMin: 2 })).key;
+    stack.auth.invalidate();
+
+    expect(await post({ type: 'allMids' })).toMatchObject({ status: 401, body: { error: 'missing api key' } });
+    expect(await post({ type: 'allMids' }, { authorization: 'Bearer nope' })).toMatchObject({
+      status: 401,
+      body: { error: 'invalid api key' },
+    });
+    expect((await post({ type: 'allMids' }, { authorization: `Bearer ${dataKey}` })).status).toBe(200);
+    expect((await post({ type: 'allMids' }, { 'x-api-key': dataKey })).status).toBe(200);
+    const viaQuery = await fetch(`${stack.urls.compat}/info?api_key=${dataKey}`, {
+      method: 'POST',
+      body: JSON.stringify({ type: 'allMids' }),
+    });
+    expect(viaQuery.status).toBe(200);
+  });
+
+  it('refuses an mcp-only key on REST and GraphQL with 403 mcp_only_key', async () => {
+    expect(await post({ type: 'allMids' }, { authorization: `Bearer ${mcpKey}` })).toMatchObject({
+      status: 403,
+      body: { error: 'mcp_only_key' },
+    });
+    const gql = await fetch(stack.urls.router, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${mcpKey}` },
+      body: JSON.stringify({ query: '{ allMids { coin } }' }),
+    });
+    expect(gql.status).toBe(403);
+    expect(await gql.json()).toEqual({ error: 'mcp_only_key' });
+  });
+
+  it('limits requests per key per minute with 429', async () => {
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await post({ type: 'allMids' }, { 'x-api-key': slowKey })).status);
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+
+  it('applies the same rules to GraphQL and to /ws upgrades', async () => {
+    const gql = (headers: Record<string, string>) =>
+      fetch(stack.urls.router, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ query: '{ allMids { coin } }' }),
+      });
+    expect((await gql({})).status).toBe(401);
+    expect((await gql({ authorization: `Bearer ${dataKey}` })).status).toBe(200);
+
+    const upgrade = (url: string) =>
+      new Promise<number>((resolve) => {
+        const socket = new WebSocket(url);
+        socket.on('open', () => {
+          socket.close();
+          resolve(101);
+        });
+        socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        socket.on('error', () => {});
+      });
+    expect(await upgrade(stack.urls.ws)).toBe(401);
+    expect(await upgrade(`${stack.urls.ws}?api_key=${dataKey}`)).toBe(101);
+  });
+});

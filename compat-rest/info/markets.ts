@@ -1,0 +1,110 @@
+// /info types of the markets domain. Types the exchange itself answers keep the exchange's shape (so its SDKs
+// work unchanged); the service's own types (currentDepth, trades, dataCoverage) use the result envelope.
+import {
+  FieldError,
+  intIn,
+  nonEmpty,
+  object,
+  optIntIn,
+  optOneOf,
+  optStr,
+  orderedWindow,
+} from '../../platform/fields.ts';
+import { BookQueryError } from '../../subgraphs/markets/service/book.ts';
+import { CANDLE_INTERVALS } from '../../subgraphs/markets/service/intervals.ts';
+import { RESERVE_INTERVALS } from '../../subgraphs/markets/service/reserves.ts';
+import { resultEnvelope } from '../envelopes.ts';
+import { proxied } from './proxy.ts';
+import { type InfoHandler, json } from './types.ts';
+
+const DAY = 86_400_000;
+const META_TTL_MS = 30_000;
+
+function coinOf(body: Record<string, unknown>): string {
+  return nonEmpty(body, 'coin');
+}
+
+export const marketsInfo: Record<string, InfoHandler> = {
+  meta: proxied(META_TTL_MS),
+  spotMeta: proxied(META_TTL_MS),
+  perpDexs: proxied(META_TTL_MS),
+  marginTable: proxied(META_TTL_MS),
+  maxMarketOrderNtls: proxied(META_TTL_MS),
+  leadingVaults: proxied(10_000),
+
+  async metaAndAssetCtxs(body, { markets }) {
+    return json(await markets.metaAndAssetCtxs(optStr(body, 'dex') ?? ''));
+  },
+
+  async spotMetaAndAssetCtxs(_body, { markets }) {
+    return json(await markets.spotMetaAndAssetCtxs());
+  },
+
+  async allMids(body, { markets }) {
+    const dex = optStr(body, 'dex') ?? '';
+    if (dex === '') return json(markets.allMids());
+    const meta = await markets.meta(dex);
+    return json(markets.allMids(meta.universe.map((u) => u.name)));
+  },
+
+  async l2Book(body, { markets }) {
+    const nSigFigs = optIntIn(body, 'nSigFigs', 2, 5) as 2 | 3 | 4 | 5 | undefined;
+    const mantissa = optIntIn(body, 'mantissa', 1, 5) as 1 | 2 | 5 | undefined;
+    try {
+      return json(markets.books.l2(coinOf(body), { nSigFigs: nSigFigs ?? null, mantissa: mantissa ?? null }));
+    } catch (err) {
+      if (err instanceof BookQueryError) throw new FieldError(err.message);
+      throw err;
+    }
+  },
+
+  async candleSnapshot(body, { markets }) {
+    const req = object(body.req, 'req');
+    const coin = nonEmpty(req, 'coin');
+    const interval = optOneOf(req, 'interval', CANDLE_INTERVALS);
+    if (!interval) throw new FieldError(`req.interval: is required, one of ${CANDLE_INTERVALS.join(', ')}`);
+    const startTime = intIn(req, 'startTime', 0);
+    const endTime = optIntIn(req, 'endTime', 0) ?? markets.now();
+    orderedWindow('req.startTime', startTime, endTime);
+    return json(await markets.candleSnapshot(coin, interval, startTime, endTime));
+  },
+
+  async recentTrades(body, { markets }) {
+    return json(await markets.recentTrades(coinOf(body), 100));
+  },
+
+  async trades(body, { markets }) {
+    const startTime = optIntIn(body, 'startTime', 0);
+    const endTime = optIntIn(body, 'endTime', 0);
+    orderedWindow('startTime', startTime, endTime);
+    const limit = optIntIn(body, 'limit', 1, 1000) ?? 100;
+    return json(resultEnvelope(await markets.trades({ coin: coinOf(body), limit, startTime, endTime })));
+  },
+
+  async fundingHistory(body, { markets }) {
+    const coin = coinOf(body);
+    const startTime = intIn(body, 'startTime', 0);
+    const endTime = optIntIn(body, 'endTime', 0) ?? markets.now();
+    orderedWindow('startTime', startTime, endTime);
+    return json(await markets.fundingHistory(coin, startTime, endTime));
+  },
+
+  async currentDepth(body, { markets }) {
+    return json(resultEnvelope(markets.books.depth(coinOf(body))));
+  },
+
+  async allBorrowLendReserveStates(_body, { markets }) {
+    return json(await markets.allReserveStates());
+  },
+
+  async borrowLendReserveHistory(body, { markets }) {
+    const now = markets.now();
+    const token = optIntIn(body, 'token', 0);
+    const startTime = optIntIn(body, 'startTime', 0) ?? now - 7 * DAY;
+    const endTime = optIntIn(body, 'endTime', 0) ?? now;
+    orderedWindow('startTime', startTime, endTime);
+    const interval = optOneOf(body, 'interval', RESERVE_INTERVALS);
+    const limit = optIntIn(body, 'limit', 1, 10_000) ?? 1000;
+    return json(await markets.reserveHistory({ token, startTime, endTime, interval, limit }));
+  },
+};

@@ -1,0 +1,22 @@
+// What an /info type handler is: request body in, a reply out. Compat-rest dispatches POST /info and WS `post`
+// requests through one table of these (info/index.ts).
+import type { Upstream } from '../../platform/upstream.ts';
+import type { MarketsService } from '../../subgraphs/markets/service/index.ts';
+
+export interface CompatServices {
+  markets: MarketsService;
+  upstream: Upstream;
+}
+
+/** A JSON answer (with optional response headers), or an upstream answer relayed byte for byte. */
+export type InfoReply =
+  | { kind: 'json'; body: unknown; headers?: Record<string, string> }
+  | { kind: 'relay'; status: number; contentType: string; body: string };
+
+export type InfoHandler = (body: Record<string, unknown>, services: CompatServices) => Promise<InfoReply>;
+
+export const json = (body: unknown, headers?: Record<string, string>): InfoReply => ({
+  kind: 'json',
+  body,
+  ...(headers ? { headers } : {}),
+});

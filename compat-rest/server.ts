@@ -1,0 +1,57 @@
+// compat-rest as a running server: the fastify app (POST /info, path endpoints) and /ws on one port (8080).
+import type { Authenticator } from '../platform/auth.ts';
+import { buildCompatApp } from './app.ts';
+import { marketChannels } from './channels/markets.ts';
+import { HttpError } from './errors.ts';
+import { dispatchInfo } from './info/index.ts';
+import type { CompatServices } from './info/types.ts';
+import { attachWsServer } from './ws/protocol.ts';
+
+export interface CompatServerOptions {
+  services: CompatServices;
+  auth: Authenticator;
+  port: number;
+  host?: string;
+  log?: (line: string) => void;
+}
+
+export async function startCompatServer(opts: CompatServerOptions) {
+  const app = await buildCompatApp(opts);
+  const ws = attachWsServer(app.server, {
+    channels: marketChannels(opts.services.markets),
+    authenticate: async (req) => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const outcome = await opts.auth.check({ headers: req.headers, query: url.searchParams }, 'rest');
+      return outcome.ok ? { keyId: outcome.key?.id ?? null } : { status: outcome.status, error: outcome.error };
+    },
+    info: async (payload) => {
+      try {
+        const answer = await dispatchInfo(payload, opts.services);
+        if (answer.kind === 'json') return { status: 200, body: answer.body };
+        let body: unknown = answer.body;
+        try {
+          body = JSON.parse(answer.body);
+        } catch {
+          // a plain-text upstream answer (e.g. the node's 422) is passed on as text
+        }
+        return { status: answer.status, body };
+      } catch (err) {
+        if (err instanceof HttpError) return { status: err.status, body: { error: err.message } };
+        throw err;
+      }
+    },
+    log: opts.log,
+  });
+  const host = opts.host ?? '127.0.0.1';
+  await app.listen({ port: opts.port, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+  return {
+    url: `http://${host}:${port}`,
+    wsUrl: `ws://${host}:${port}/ws`,
+    async close() {
+      await ws.close();
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,52 @@
+// Wire texts of the /ws protocol: server frames, error messages, and the identity key of a subscription.
+import type { RawData } from 'ws';
+
+/** The one frame without `data`; clients match it byte for byte. */
+export const PONG_FRAME = '{"channel":"pong"}';
+
+export function encodeFrame(channel: string, data: unknown): string {
+  return JSON.stringify({ channel, data });
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Text of a client frame; clients send text, but a binary frame carrying JSON is accepted as well. */
+export function frameText(raw: RawData): string {
+  if (Array.isArray(raw)) return Buffer.concat(raw).toString('utf8');
+  if (Buffer.isBuffer(raw)) return raw.toString('utf8');
+  return Buffer.from(raw).toString('utf8');
+}
+
+/**
+ * Identity of a normalised subscription: JSON with object keys sorted at every level, so that key order in the
+ * client's frame does not make `{coin, type}` and `{type, coin}` two subscriptions.
+ */
+export function subscriptionKey(sub: Record<string, unknown>): string {
+  return JSON.stringify(sortKeys(sub));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (!isRecord(value)) return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) sorted[key] = sortKeys(value[key]);
+  return sorted;
+}
+
+/**
+ * Free text inside an error frame must not contain braces: the nktkas SDK takes the greedy `{.*}` of every error
+ * message and JSON.parses it (to find the request it belongs to), and a parse failure there is an uncaught
+ * exception in the client. Only a JSON object we embed on purpose may carry braces.
+ */
+export function braceFree(text: string): string {
+  return text.replace(/[{]/g, '(').replace(/[}]/g, ')');
+}
+
+/** `{"error": "..."}`'s message, or the body itself when it is a string (the 422 text), for a post error. */
+export function errorMessageOf(body: unknown): string {
+  if (isRecord(body) && typeof body.error === 'string') return body.error;
+  if (typeof body === 'string') return body;
+  return JSON.stringify(body) ?? 'no body';
+}

@@ -1,0 +1,293 @@
+// One /ws connection: parses the client's frames, owns this connection's subscriptions and their teardowns,
+// answers pings and `post` info requests, and enforces the per-connection limits (subscriptions, idle, backlog).
+import type { RawData, WebSocket } from 'ws';
+import { braceFree, encodeFrame, errorMessageOf, frameText, isRecord, PONG_FRAME, subscriptionKey } from './frames.ts';
+import { type Channel, type ChannelContext, SubscriptionError, type WsAuth, type WsServerOptions } from './types.ts';
+
+/** The exchange's limit on in-flight posts per connection; more are refused with its own message. */
+const MAX_PENDING_POSTS = 100;
+
+/** How long a shutting-down client gets to answer our close frame before its socket is cut. */
+const SHUTDOWN_GRACE_MS = 2_000;
+
+export interface SessionSettings {
+  channels: ReadonlyMap<string, Channel>;
+  info: WsServerOptions['info'];
+  maxSubscriptions: number;
+  idleTimeoutMs: number;
+  maxBufferedBytes: number;
+  log: (line: string) => void;
+}
+
+interface Subscription {
+  readonly channel: Channel;
+  readonly normalized: Record<string, unknown>;
+  readonly dataChannel: string;
+  /** False once unsubscribed, failed or the connection went away: sends are dropped, a late teardown runs at once. */
+  live: boolean;
+  teardown: (() => void) | null;
+}
+
+export class WsSession {
+  /** Resolves when the socket has closed (for any reason). */
+  readonly finished: Promise<void>;
+  private readonly socket: WebSocket;
+  private readonly auth: WsAuth;
+  private readonly settings: SessionSettings;
+  private readonly subscriptions = new Map<string, Subscription>();
+  private readonly idleTimer: NodeJS.Timeout;
+  private pendingPosts = 0;
+  private disposed = false;
+
+  constructor(socket: WebSocket, auth: WsAuth, settings: SessionSettings) {
+    this.socket = socket;
+    this.auth = auth;
+    this.settings = settings;
+    this.finished = new Promise((resolve) => socket.once('close', () => resolve()));
+    this.idleTimer = setTimeout(() => this.closeWith(1000, 'idle timeout'), settings.idleTimeoutMs);
+    socket.on('message', (raw) => this.onMessage(raw));
+    // A protocol-level ping is a sign of life too (the exchange's clients use the JSON ping, others may not).
+    socket.on('ping', () => this.idleTimer.refresh());
+    socket.on('error', (err) => settings.log(`ws: socket error: ${err.message}`));
+    socket.on('close', () => this.dispose());
+  }
+
+  /** Closes with 1001 (server going away) and waits for the socket to be gone, cutting it after a grace period. */
+  async shutdown(): Promise<void> {
+    this.closeWith(1001, 'server shutting down');
+    const cut = setTimeout(() => this.socket.terminate(), SHUTDOWN_GRACE_MS);
+    await this.finished;
+    clearTimeout(cut);
+  }
+
+  private onMessage(raw: RawData): void {
+    this.idleTimer.refresh();
+    let message: unknown;
+    try {
+      message = JSON.parse(frameText(raw));
+    } catch {
+      this.sendError('Invalid message: not valid JSON');
+      return;
+    }
+    if (!isRecord(message)) {
+      this.sendError('Invalid message: expected a JSON object with a "method"');
+      return;
+    }
+    switch (message.method) {
+      case 'ping':
+        this.sendText(PONG_FRAME);
+        return;
+      case 'subscribe':
+        this.subscribe(message.subscription);
+        return;
+      case 'unsubscribe':
+        this.unsubscribe(message.subscription);
+        return;
+      case 'post':
+        void this.post(message.id, message.request);
+        return;
+      default:
+        this.sendError(`Unknown method: ${braceFree(String(JSON.stringify(message.method)))}`);
+    }
+  }
+
+  private subscribe(sent: unknown): void {
+    if (!isRecord(sent)) {
+      this.sendError('Invalid subscription: expected an object with a "type"');
+      return;
+    }
+    // Errors quote the subscription as sent: the SDK finds its pending request by that echo.
+    const sentJson = JSON.stringify(sent);
+    const channel = typeof sent.type === 'string' ? this.settings.channels.get(sent.type) : undefined;
+    if (!channel) {
+      this.sendError(`Invalid subscription ${sentJson}`);
+      return;
+    }
+    let normalized: Record<string, unknown>;
+    let dataChannel: string;
+    try {
+      normalized = channel.normalize(sent);
+      dataChannel = channel.channelName?.(normalized) ?? channel.type;
+    } catch (err) {
+      this.sendError(`Invalid subscription ${sentJson}: ${this.reasonOf(err, `normalize ${channel.type}`)}`);
+      return;
+    }
+    const key = subscriptionKey(normalized);
+    if (this.subscriptions.has(key)) {
+      this.sendError(`Already subscribed: ${sentJson}`);
+      return;
+    }
+    if (this.subscriptions.size >= this.settings.maxSubscriptions) {
+      // Embedding the whole request envelope lets the SDK reject the matching pending subscribe.
+      const request = JSON.stringify({ method: 'subscribe', subscription: sent });
+      this.sendError(`Too many subscriptions (at most ${this.settings.maxSubscriptions} per connection): ${request}`);
+      return;
+    }
+    const subscription: Subscription = { channel, normalized, dataChannel, live: true, teardown: null };
+    this.subscriptions.set(key, subscription);
+    this.sendFrame('subscriptionResponse', { method: 'subscribe', subscription: normalized });
+    this.start(key, subscription);
+  }
+
+  private start(key: string, subscription: Subscription): void {
+    // The ack itself may have tripped the backlog limit and closed the connection.
+    if (!subscription.live) return;
+    const ctx: ChannelContext = {
+      send: (data) => {
+        if (subscription.live) this.sendFrame(subscription.dataChannel, data);
+      },
+    };
+    let started: (() => void) | Promise<() => void>;
+    try {
+      started = subscription.channel.start(subscription.normalized, ctx);
+    } catch (err) {
+      this.startFailed(key, subscription, err);
+      return;
+    }
+    if (typeof started === 'function') {
+      this.adoptTeardown(subscription, started);
+      return;
+    }
+    started.then(
+      (teardown) => this.adoptTeardown(subscription, teardown),
+      (err: unknown) => this.startFailed(key, subscription, err),
+    );
+  }
+
+  private adoptTeardown(subscription: Subscription, teardown: () => void): void {
+    if (subscription.live) subscription.teardown = teardown;
+    else this.runTeardown(subscription.channel, teardown);
+  }
+
+  private startFailed(key: string, subscription: Subscription, err: unknown): void {
+    const reason = this.reasonOf(err, `start ${subscription.channel.type}`);
+    if (!subscription.live) return;
+    subscription.live = false;
+    this.subscriptions.delete(key);
+    // No recognised prefix, so the SDK (whose subscribe already resolved on the ack) does not match it to a request.
+    this.sendError(`Subscription failed and was removed: ${JSON.stringify(subscription.normalized)}: ${reason}`);
+  }
+
+  private unsubscribe(sent: unknown): void {
+    if (!isRecord(sent)) {
+      this.sendError('Invalid subscription: expected an object with a "type"');
+      return;
+    }
+    const sentJson = JSON.stringify(sent);
+    const channel = typeof sent.type === 'string' ? this.settings.channels.get(sent.type) : undefined;
+    let normalized: Record<string, unknown> | undefined;
+    try {
+      normalized = channel?.normalize(sent);
+    } catch {
+      // A subscription that does not normalise was never accepted, so it is not subscribed either; saying so
+      // (rather than "Invalid subscription") makes the SDK reject the pending unsubscribe, not a subscribe.
+    }
+    const key = normalized && subscriptionKey(normalized);
+    const subscription = key === undefined ? undefined : this.subscriptions.get(key);
+    if (!normalized || key === undefined || !subscription) {
+      this.sendError(`Already unsubscribed: ${sentJson}`);
+      return;
+    }
+    this.subscriptions.delete(key);
+    subscription.live = false;
+    this.sendFrame('subscriptionResponse', { method: 'unsubscribe', subscription: normalized });
+    if (subscription.teardown) this.runTeardown(subscription.channel, subscription.teardown);
+  }
+
+  private async post(id: unknown, request: unknown): Promise<void> {
+    if (typeof id !== 'number' || !Number.isFinite(id)) {
+      this.sendError('Invalid post request: "id" must be a number');
+      return;
+    }
+    if (!isRecord(request)) {
+      this.sendPostError(id, 'invalid post request: expected "request" with a "type" and a "payload"');
+      return;
+    }
+    if (request.type === 'action') {
+      this.sendPostError(id, 'action requests are not supported: this is a read-only data service');
+      return;
+    }
+    if (request.type !== 'info') {
+      this.sendPostError(id, `unsupported request type: ${String(JSON.stringify(request.type))}`);
+      return;
+    }
+    if (this.pendingPosts >= MAX_PENDING_POSTS) {
+      // The exchange's wording; the SDK rejects the request named by the trailing id.
+      this.sendError(`too many pending post requests id=${id}`);
+      return;
+    }
+    const payload = request.payload;
+    this.pendingPosts++;
+    try {
+      const { status, body } = await this.settings.info(payload, this.auth);
+      if (status === 200) {
+        const infoType = isRecord(payload) ? payload.type : undefined;
+        this.sendFrame('post', { id, response: { type: 'info', payload: { type: infoType, data: body } } });
+      } else {
+        this.sendPostError(id, `${status} ${errorMessageOf(body)}`);
+      }
+    } catch (err) {
+      this.settings.log(`ws: post info failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      this.sendPostError(id, '500 internal error');
+    } finally {
+      this.pendingPosts--;
+    }
+  }
+
+  private sendPostError(id: number, message: string): void {
+    this.sendFrame('post', { id, response: { type: 'error', payload: message } });
+  }
+
+  private sendError(message: string): void {
+    this.sendFrame('error', message);
+  }
+
+  private sendFrame(channel: string, data: unknown): void {
+    if (this.disposed) return;
+    this.sendText(encodeFrame(channel, data));
+  }
+
+  private sendText(text: string): void {
+    if (this.disposed || this.socket.readyState !== this.socket.OPEN) return;
+    this.socket.send(text);
+    // A client that does not read would otherwise make us buffer its feed without bound.
+    if (this.socket.bufferedAmount > this.settings.maxBufferedBytes) {
+      this.settings.log(`ws: closing slow consumer (${this.socket.bufferedAmount} bytes unsent)`);
+      this.closeWith(1013, 'slow consumer');
+    }
+  }
+
+  /** Stops all delivery at once (not when the close handshake ends), then starts the close handshake. */
+  private closeWith(code: number, reason: string): void {
+    if (this.disposed) return;
+    this.dispose();
+    this.socket.close(code, reason);
+  }
+
+  private dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    clearTimeout(this.idleTimer);
+    const subscriptions = [...this.subscriptions.values()];
+    this.subscriptions.clear();
+    for (const subscription of subscriptions) {
+      subscription.live = false;
+      if (subscription.teardown) this.runTeardown(subscription.channel, subscription.teardown);
+    }
+  }
+
+  private runTeardown(channel: Channel, teardown: () => void): void {
+    try {
+      teardown();
+    } catch (err) {
+      this.settings.log(`ws: teardown of ${channel.type} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** The client-facing reason for a channel failure; anything but a SubscriptionError is our bug, logged, not shown. */
+  private reasonOf(err: unknown, what: string): string {
+    if (err instanceof SubscriptionError) return braceFree(err.message);
+    this.settings.log(`ws: ${what} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return 'internal error';
+  }
+}

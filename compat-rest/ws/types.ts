@@ -1,0 +1,53 @@
+// The contract between the /ws transport and the channel modules plugged into it: what a channel implements and
+// what the server needs from its host (info handler, upgrade authentication).
+import type { IncomingMessage } from 'node:http';
+
+/** Bad subscription parameters; thrown by a channel's normalize() and reported to the client on channel "error". */
+export class SubscriptionError extends Error {
+  override name = 'SubscriptionError';
+}
+
+export interface ChannelContext {
+  /** Sends `{channel, data}` on this subscription's data channel; a no-op once it was unsubscribed or closed. */
+  send(data: unknown): void;
+}
+
+export interface Channel {
+  /** `subscription.type`, e.g. "trades", "userEvents". */
+  type: string;
+  /**
+   * Data channel name when it differs from `type` (userEvents → "user"); may depend on the subscription
+   * (activeAssetCtx on a spot coin → "activeSpotAssetCtx").
+   */
+  channelName?: (sub: Record<string, unknown>) => string;
+  /**
+   * Validates and normalises the subscription (lower-cases addresses, adds defaults); the result is what the ack
+   * echoes (it must contain every key the client sent, with equal values) and the identity used for duplicate
+   * detection and unsubscribe. Throws SubscriptionError for bad params.
+   */
+  normalize(sub: Record<string, unknown>): Record<string, unknown>;
+  /** Starts delivery after the ack went out; may send a snapshot first. Returns the teardown. */
+  start(sub: Record<string, unknown>, ctx: ChannelContext): (() => void) | Promise<() => void>;
+}
+
+export type WsAuth = { keyId: number | null };
+
+export type WsRefusal = { status: number; error: string };
+
+export interface WsServerOptions {
+  channels: readonly Channel[];
+  /** Answers a `post` request of type "info": the same handler as POST /info. Returns status + JSON body. */
+  info(payload: unknown, auth: WsAuth): Promise<{ status: number; body: unknown }>;
+  /**
+   * Decides whether an upgrade is allowed (API key from `Authorization: Bearer`, `X-API-Key` or `?api_key=`);
+   * returns WsAuth or an {status, error} refusal.
+   */
+  authenticate(req: IncomingMessage): Promise<WsAuth | WsRefusal>;
+  /** Default 1000, the exchange's own limit. */
+  maxSubscriptionsPerConnection?: number;
+  /** Default 60_000: close a connection that sent nothing (not even a ping) for that long. */
+  idleTimeoutMs?: number;
+  /** Default 8 MiB: a connection whose unsent backlog grows past this is closed with 1013 (slow consumer). */
+  maxBufferedBytes?: number;
+  log?: (line: string) => void;
+}

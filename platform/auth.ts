@@ -1,0 +1,112 @@
+// Authentication and per-key limits of spec §5, shared by compat-rest, the router and the tool server: the key
+// comes as `Authorization: Bearer`, `X-API-Key` or `?api_key=`; with no key configured, no key is needed (and
+// the servers listen on loopback only); an `mcp` key is refused on REST and GraphQL; requests per minute are
+// limited per key.
+import type pg from 'pg';
+import { type ApiKey, anyKeyConfigured, findKey, hashKey } from './keys.ts';
+
+export type Surface = 'rest' | 'graphql' | 'mcp';
+
+export type AuthOutcome = { ok: true; key: ApiKey | null } | { ok: false; status: 401 | 403 | 429; error: string };
+
+export interface AuthRequest {
+  headers: Record<string, string | string[] | undefined>;
+  /** The raw query string or URL search params, for `api_key`. */
+  query?: URLSearchParams;
+}
+
+/** The key a request presents, if any. */
+export function presentedKey(req: AuthRequest): string | null {
+  const header = (name: string) => {
+    const v = req.headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const auth = header('authorization');
+  if (auth) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    if (m) return m[1] as string;
+  }
+  return header('x-api-key') || req.query?.get('api_key') || null;
+}
+
+interface Cached<T> {
+  at: number;
+  value: T;
+}
+
+export interface AuthenticatorOptions {
+  /** How long a key lookup (or "no key configured") is trusted; revocation takes effect within it. */
+  cacheMs?: number;
+  now?: () => number;
+}
+
+export class Authenticator {
+  private readonly keys = new Map<string, Cached<ApiKey | null>>();
+  private configured: Cached<boolean> | undefined;
+  private readonly windows = new Map<number, { minute: number; count: number }>();
+  private readonly cacheMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    opts: AuthenticatorOptions = {},
+  ) {
+    this.cacheMs = opts.cacheMs ?? 10_000;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Whether a key is required (some active key exists). */
+  async keyRequired(): Promise<boolean> {
+    const now = this.now();
+    if (!this.configured || now - this.configured.at > this.cacheMs) {
+      this.configured = { at: now, value: await anyKeyConfigured(this.pool) };
+    }
+    return this.configured.value;
+  }
+
+  async check(req: AuthRequest, surface: Surface): Promise<AuthOutcome> {
+    const presented = presentedKey(req);
+    if (!presented) {
+      return (await this.keyRequired())
+        ? { ok: false, status: 401, error: 'missing api key' }
+        : { ok: true, key: null };
+    }
+    const key = await this.lookup(presented);
+    if (!key) return { ok: false, status: 401, error: 'invalid api key' };
+    if (key.scope === 'mcp' && surface !== 'mcp') return { ok: false, status: 403, error: 'mcp_only_key' };
+    if (!this.admit(key)) {
+      return { ok: false, status: 429, error: `rate limit exceeded: ${key.rateLimitPerMin} requests per minute` };
+    }
+    return { ok: true, key };
+  }
+
+  /** Forgets cached lookups (after a key was created or revoked in this process). */
+  invalidate(): void {
+    this.keys.clear();
+    this.configured = undefined;
+  }
+
+  private async lookup(presented: string): Promise<ApiKey | null> {
+    const hash = hashKey(presented);
+    const now = this.now();
+    const hit = this.keys.get(hash);
+    if (hit && now - hit.at <= this.cacheMs) return hit.value;
+    const value = await findKey(this.pool, presented);
+    if (this.keys.size > 100_000) this.keys.clear();
+    this.keys.set(hash, { at: now, value });
+    return value;
+  }
+
+  /** Fixed one-minute windows per key. */
+  private admit(key: ApiKey): boolean {
+    const minute = Math.floor(this.now() / 60_000);
+    const w = this.windows.get(key.id);
+    if (!w || w.minute !== minute) {
+      this.windows.set(key.id, { minute, count: 1 });
+      return true;
+    }
+    if (w.count >= key.rateLimitPerMin) return false;
+    w.count++;
+    return true;
+  }
+}

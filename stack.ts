@@ -1,0 +1,76 @@
+// The servers of the service wired together over one database and one event bus: the domain services, the
+// subgraphs, the router and compat-rest. `npm start` runs it on the configured ports; tests run it on ephemeral
+// ones against their own database.
+import type pg from 'pg';
+import { type EventBus, InProcessBus } from './ingest/bus.ts';
+import { Authenticator } from './platform/auth.ts';
+import { Upstream } from './platform/upstream.ts';
+import { startCompatServer } from './compat-rest/server.ts';
+import { composeSupergraph } from './router/compose.ts';
+import { type RouterLimits, startRouter } from './router/server.ts';
+import { marketsSchema } from './subgraphs/markets/schema/index.ts';
+import { startMarketsSubgraph } from './subgraphs/markets/server.ts';
+import { MarketsService } from './subgraphs/markets/service/index.ts';
+
+export interface StackPorts {
+  compat: number;
+  router: number;
+  markets: number;
+}
+
+export interface StackOptions {
+  pool: pg.Pool;
+  bus?: EventBus;
+  upstreamInfoUrl: string;
+  ports: StackPorts;
+  host?: string;
+  routerLimits?: RouterLimits;
+  upstreamTimeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface Stack {
+  markets: MarketsService;
+  auth: Authenticator;
+  upstream: Upstream;
+  urls: { compat: string; ws: string; router: string; markets: string };
+  close(): Promise<void>;
+}
+
+export async function startStack(opts: StackOptions): Promise<Stack> {
+  const host = opts.host ?? '127.0.0.1';
+  const closers: (() => Promise<void> | void)[] = [];
+  const close = async () => {
+    for (const c of closers.reverse()) await c();
+  };
+  try {
+    const upstream = new Upstream(opts.upstreamInfoUrl, { timeoutMs: opts.upstreamTimeoutMs ?? 5000 });
+    const auth = new Authenticator(opts.pool);
+    const markets = new MarketsService({ pool: opts.pool, upstream, bus: opts.bus ?? new InProcessBus() });
+    await markets.start();
+    closers.push(() => markets.stop());
+
+    const marketsSubgraph = await startMarketsSubgraph(markets, { port: opts.ports.markets, host });
+    closers.push(marketsSubgraph.close);
+    const router = await startRouter({
+      supergraphSdl: composeSupergraph([{ name: 'markets', url: marketsSubgraph.url, schema: marketsSchema }]),
+      port: opts.ports.router,
+      host,
+      auth,
+      limits: opts.routerLimits,
+    });
+    closers.push(router.close);
+    const compat = await startCompatServer({ services: { markets, upstream }, auth, port: opts.ports.compat, host, log: opts.log });
+    closers.push(compat.close);
+    return {
+      markets,
+      auth,
+      upstream,
+      urls: { compat: compat.url, ws: compat.wsUrl, router: router.url, markets: marketsSubgraph.url },
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

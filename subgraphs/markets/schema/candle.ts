@@ -1,0 +1,54 @@
+// Candle: the exchange's OHLCV fields plus `closed` and `reconciled` (spec §2.3), and the candle subscriptions.
+import { subscribeTopic } from '../../live.ts';
+import { builder } from '../builder.ts';
+import type { CandleFrame } from '../service/candles.ts';
+import { CANDLE_INTERVALS, type CandleInterval } from '../service/intervals.ts';
+
+export const CandleIntervalEnum = builder.enumType('CandleInterval', {
+  description: "The exchange's 14 intervals plus 5s and 30s (enum names: _5s, _1m, ..., _1M)",
+  values: Object.fromEntries(CANDLE_INTERVALS.map((i) => [`_${i}`, { value: i }])) as Record<
+    string,
+    { value: CandleInterval }
+  >,
+});
+
+export type CandleParent = CandleFrame | (Omit<CandleFrame, 'closed' | 'reconciled'> & { closed?: boolean; reconciled?: boolean });
+
+export const CandleRef = builder.objectRef<CandleParent>('Candle').implement({
+  fields: (t) => ({
+    coin: t.exposeString('s'),
+    interval: t.field({ type: CandleIntervalEnum, resolve: (c) => c.i }),
+    t: t.expose('t', { type: 'Timestamp', description: 'Bucket open' }),
+    T: t.expose('T', { type: 'Timestamp', description: 'Bucket close (next open minus 1 ms)' }),
+    o: t.expose('o', { type: 'Decimal' }),
+    h: t.expose('h', { type: 'Decimal' }),
+    l: t.expose('l', { type: 'Decimal' }),
+    c: t.expose('c', { type: 'Decimal' }),
+    v: t.expose('v', { type: 'Decimal', description: 'Base volume' }),
+    n: t.exposeInt('n', { description: 'Number of trades' }),
+    closed: t.boolean({ description: 'The bucket is over', resolve: (c) => c.closed ?? true }),
+    reconciled: t.boolean({
+      description: 'Values recomputed from stored trades (false: live state only)',
+      resolve: (c) => c.reconciled ?? true,
+    }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  candle: t.field({
+    type: CandleRef,
+    description: 'Updates of one coin and interval; each bucket ends with one closed frame',
+    args: { coin: t.arg.string({ required: true }), interval: t.arg({ type: CandleIntervalEnum, required: true }) },
+    subscribe: (_root, { coin, interval }, ctx) =>
+      subscribeTopic(ctx.markets.live, 'candles', (frames) => frames.filter((f) => f.s === coin && f.i === interval)),
+    resolve: (frame) => frame,
+  }),
+  allCandles: t.field({
+    type: CandleRef,
+    description: 'Updates of every coin for one interval',
+    args: { interval: t.arg({ type: CandleIntervalEnum, required: true }) },
+    subscribe: (_root, { interval }, ctx) =>
+      subscribeTopic(ctx.markets.live, 'candles', (frames) => frames.filter((f) => f.i === interval)),
+    resolve: (frame) => frame,
+  }),
+}));

@@ -1,0 +1,12 @@
+// The markets subgraph schema: every type file registers itself on the builder; this builds the SDL.
+import { builder } from '../builder.ts';
+import './candle.ts';
+import './market.ts';
+import './token.ts';
+import './trade.ts';
+import './user.ts';
+
+builder.queryType({});
+builder.subscriptionType({});
+
+export const marketsSchema = builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.9' });

@@ -1,0 +1,264 @@
+// Market @key(coin): metadata-free view of one coin's live book, mid, trades, candles, asset context and
+// funding history; the root fields that return markets; and the live book/mid/context subscriptions.
+import { GraphQLError } from 'graphql';
+import { subscribeTopic } from '../../live.ts';
+import { builder } from '../builder.ts';
+import type { L2BookAnswer, L2Level } from '../service/book.ts';
+import type { FundingRate } from '../service/market-data.ts';
+import type { PerpAssetCtx } from '../service/index.ts';
+import { CandleIntervalEnum, CandleRef } from './candle.ts';
+import { TradeRef } from './trade.ts';
+
+export interface MarketParent {
+  coin: string;
+}
+
+function limitArg(value: number, max: number, name = 'limit'): number {
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new GraphQLError(`${name}: must be an integer from 1 to ${max}`, { extensions: { code: 'BAD_USER_INPUT' } });
+  }
+  return value;
+}
+
+const LevelRef = builder.objectRef<L2Level>('BookLevel').implement({
+  fields: (t) => ({
+    px: t.expose('px', { type: 'Decimal' }),
+    sz: t.expose('sz', { type: 'Decimal' }),
+    n: t.exposeInt('n', { description: 'Orders at this level' }),
+  }),
+});
+
+const BookRef = builder.objectRef<L2BookAnswer>('L2Book').implement({
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    time: t.expose('time', { type: 'Timestamp' }),
+    bids: t.field({ type: [LevelRef], listSize: { assumedSize: 20 }, resolve: (b) => b.levels[0] }),
+    asks: t.field({ type: [LevelRef], listSize: { assumedSize: 20 }, resolve: (b) => b.levels[1] }),
+  }),
+});
+
+interface BboParent {
+  coin: string;
+  time: number;
+  bid: L2Level | null;
+  ask: L2Level | null;
+}
+
+const BboRef = builder.objectRef<BboParent>('Bbo').implement({
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    time: t.expose('time', { type: 'Timestamp' }),
+    bid: t.field({ type: LevelRef, nullable: true, resolve: (b) => b.bid }),
+    ask: t.field({ type: LevelRef, nullable: true, resolve: (b) => b.ask }),
+  }),
+});
+
+const AssetCtxRef = builder.objectRef<PerpAssetCtx & { coin: string }>('AssetCtx').implement({
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    funding: t.expose('funding', { type: 'Decimal' }),
+    openInterest: t.expose('openInterest', { type: 'Decimal' }),
+    prevDayPx: t.expose('prevDayPx', { type: 'Decimal' }),
+    dayNtlVlm: t.expose('dayNtlVlm', { type: 'Decimal' }),
+    dayBaseVlm: t.expose('dayBaseVlm', { type: 'Decimal' }),
+    premium: t.expose('premium', { type: 'Decimal', nullable: true }),
+    oraclePx: t.expose('oraclePx', { type: 'Decimal' }),
+    markPx: t.expose('markPx', { type: 'Decimal' }),
+    midPx: t.expose('midPx', { type: 'Decimal', nullable: true }),
+    impactPxs: t.expose('impactPxs', { type: ['Decimal'], nullable: true, listSize: { assumedSize: 2 } }),
+  }),
+});
+
+const FundingRateRef = builder.objectRef<FundingRate>('FundingRate').implement({
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    fundingRate: t.expose('fundingRate', { type: 'Decimal' }),
+    premium: t.expose('premium', { type: 'Decimal' }),
+    time: t.expose('time', { type: 'Timestamp' }),
+  }),
+});
+
+interface DepthBand {
+  bps: number;
+  bidDepthUsd: string;
+  askDepthUsd: string;
+}
+
+const DepthBandRef = builder.objectRef<DepthBand>('DepthBand').implement({
+  description: 'Cumulative notional (USD) resting within `bps` basis points of the mid',
+  fields: (t) => ({
+    bps: t.exposeInt('bps'),
+    bidDepthUsd: t.expose('bidDepthUsd', { type: 'Decimal' }),
+    askDepthUsd: t.expose('askDepthUsd', { type: 'Decimal' }),
+  }),
+});
+
+function bookArgs(nSigFigs: number | null | undefined, mantissa: number | null | undefined) {
+  if (nSigFigs != null && ![2, 3, 4, 5].includes(nSigFigs)) {
+    throw new GraphQLError('nSigFigs: must be 2, 3, 4 or 5', { extensions: { code: 'BAD_USER_INPUT' } });
+  }
+  if (mantissa != null && (nSigFigs !== 5 || ![1, 2, 5].includes(mantissa))) {
+    throw new GraphQLError('mantissa: must be 1, 2 or 5, and only with nSigFigs 5', { extensions: { code: 'BAD_USER_INPUT' } });
+  }
+  return { nSigFigs: (nSigFigs ?? null) as 2 | 3 | 4 | 5 | null, mantissa: (mantissa ?? null) as 1 | 2 | 5 | null };
+}
+
+export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
+  description: 'A tradable coin (perp, spot pair, HIP-3 dex coin or outcome side)',
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    mid: t.field({ type: 'Decimal', nullable: true, resolve: (m, _a, ctx) => ctx.markets.mid(m.coin) }),
+    book: t.field({
+      type: BookRef,
+      nullable: true,
+      args: { nSigFigs: t.arg.int(), mantissa: t.arg.int() },
+      resolve: (m, a, ctx) => ctx.markets.books.l2(m.coin, bookArgs(a.nSigFigs, a.mantissa)),
+    }),
+    bbo: t.field({
+      type: BboRef,
+      nullable: true,
+      resolve: (m, _a, ctx) => {
+        const b = ctx.markets.books.bbo(m.coin);
+        return b ? { coin: b.coin, time: b.time, bid: b.bbo[0], ask: b.bbo[1] } : null;
+      },
+    }),
+    depth: t.field({
+      type: [DepthBandRef],
+      listSize: { assumedSize: 6 },
+      resolve: (m, _a, ctx) => {
+        const d = ctx.markets.books.depth(m.coin);
+        return d ? Object.entries(d.depth).map(([bps, v]) => ({ bps: Number(bps), ...v })) : [];
+      },
+    }),
+    trades: t.field({
+      type: [TradeRef],
+      description: 'Most recent first',
+      args: {
+        limit: t.arg.int({ required: true, defaultValue: 100 }),
+        startTime: t.arg({ type: 'Timestamp' }),
+        endTime: t.arg({ type: 'Timestamp' }),
+      },
+      listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
+      resolve: (m, a, ctx) =>
+        ctx.markets.trades({
+          coin: m.coin,
+          limit: limitArg(a.limit, 1000),
+          startTime: a.startTime ?? undefined,
+          endTime: a.endTime ?? undefined,
+        }),
+    }),
+    candles: t.field({
+      type: [CandleRef],
+      description: 'Oldest first; at most the 5000 most recent candles of the window',
+      args: {
+        interval: t.arg({ type: CandleIntervalEnum, required: true }),
+        startTime: t.arg({ type: 'Timestamp', required: true }),
+        endTime: t.arg({ type: 'Timestamp' }),
+      },
+      listSize: { assumedSize: 500 },
+      resolve: (m, a, ctx) => ctx.markets.candleSnapshot(m.coin, a.interval, a.startTime, a.endTime ?? ctx.markets.now()),
+    }),
+    assetCtx: t.field({
+      type: AssetCtxRef,
+      nullable: true,
+      resolve: (m, _a, ctx) => (ctx.markets.hasCtx(m.coin) ? { coin: m.coin, ...ctx.markets.perpAssetCtx(m.coin) } : null),
+    }),
+    fundingHistory: t.field({
+      type: [FundingRateRef],
+      description: 'Hourly rates, oldest first, at most 500',
+      args: { startTime: t.arg({ type: 'Timestamp', required: true }), endTime: t.arg({ type: 'Timestamp' }) },
+      listSize: { assumedSize: 500 },
+      resolve: (m, a, ctx) => ctx.markets.fundingHistory(m.coin, a.startTime, a.endTime ?? ctx.markets.now()),
+    }),
+  }),
+});
+
+builder.asEntity(MarketRef, {
+  key: builder.selection<{ coin: string }>('coin'),
+  resolveReference: (ref) => ({ coin: ref.coin }),
+});
+
+const MidRef = builder.objectRef<{ coin: string; mid: string }>('Mid').implement({
+  fields: (t) => ({ coin: t.exposeString('coin'), mid: t.expose('mid', { type: 'Decimal' }) }),
+});
+
+const midsList = (mids: Record<string, string>) => Object.entries(mids).map(([coin, mid]) => ({ coin, mid }));
+
+builder.queryFields((t) => ({
+  market: t.field({
+    type: MarketRef,
+    nullable: true,
+    description: 'A market by coin name ("BTC", "PURR/USDC", "@1", "xyz:XYZ100", "#2901"); null when unknown',
+    args: { coin: t.arg.string({ required: true }) },
+    resolve: (_r, { coin }, ctx) => (ctx.markets.mid(coin) !== null || ctx.markets.hasCtx(coin) ? { coin } : null),
+  }),
+  markets: t.field({
+    type: [MarketRef],
+    description: 'Every market with a price',
+    listSize: { assumedSize: 200 },
+    resolve: (_r, _a, ctx) => Object.keys(ctx.markets.allMids()).map((coin) => ({ coin })),
+  }),
+  allMids: t.field({
+    type: [MidRef],
+    listSize: { assumedSize: 200 },
+    resolve: (_r, _a, ctx) => midsList(ctx.markets.allMids()),
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  allMids: t.field({
+    type: [MidRef],
+    description: 'Every mid, each time a book changes',
+    listSize: { assumedSize: 200 },
+    subscribe: (_r, _a, ctx) => subscribeTopic(ctx.markets.live, 'books', () => [midsList(ctx.markets.allMids())], 10),
+    resolve: (mids) => mids,
+  }),
+  l2Book: t.field({
+    type: BookRef,
+    args: { coin: t.arg.string({ required: true }), nSigFigs: t.arg.int(), mantissa: t.arg.int() },
+    subscribe: (_r, a, ctx) => {
+      const opts = bookArgs(a.nSigFigs, a.mantissa);
+      return subscribeTopic(
+        ctx.markets.live,
+        'books',
+        (coins) => {
+          const book = coins.includes(a.coin) ? ctx.markets.books.l2(a.coin, opts) : null;
+          return book ? [book] : [];
+        },
+        10,
+      );
+    },
+    resolve: (book) => book,
+  }),
+  bbo: t.field({
+    type: BboRef,
+    description: 'The best bid and offer of a coin, when they change',
+    args: { coin: t.arg.string({ required: true }) },
+    subscribe: (_r, a, ctx) => {
+      let last = '';
+      return subscribeTopic(
+        ctx.markets.live,
+        'books',
+        (coins) => {
+          const b = coins.includes(a.coin) ? ctx.markets.books.bbo(a.coin) : null;
+          if (!b) return [];
+          const key = JSON.stringify(b.bbo);
+          if (key === last) return [];
+          last = key;
+          return [{ coin: b.coin, time: b.time, bid: b.bbo[0], ask: b.bbo[1] }];
+        },
+        10,
+      );
+    },
+    resolve: (b) => b,
+  }),
+  activeAssetCtx: t.field({
+    type: AssetCtxRef,
+    args: { coin: t.arg.string({ required: true }) },
+    subscribe: (_r, a, ctx) =>
+      subscribeTopic(ctx.markets.live, 'assetCtxs', (rows) =>
+        rows.some((r) => r.coin === a.coin) ? [{ coin: a.coin, ...ctx.markets.perpAssetCtx(a.coin) }] : [],
+      ),
+    resolve: (c) => c,
+  }),
+}));

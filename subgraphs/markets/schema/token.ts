@@ -1,0 +1,83 @@
+// Token @key(index): a borrow/lend reserve's latest state and its history (spec §4.2).
+import { GraphQLError } from 'graphql';
+import { builder } from '../builder.ts';
+import { RESERVE_INTERVALS, type ReserveSample } from '../service/reserves.ts';
+
+const ReserveRef = builder.objectRef<ReserveSample>('ReserveSample').implement({
+  fields: (t) => ({
+    time: t.expose('time', { type: 'Timestamp' }),
+    token: t.exposeInt('token'),
+    tokenName: t.exposeString('tokenName'),
+    borrowYearlyRate: t.expose('borrowYearlyRate', { type: 'Decimal' }),
+    supplyYearlyRate: t.expose('supplyYearlyRate', { type: 'Decimal' }),
+    balance: t.expose('balance', { type: 'Decimal' }),
+    utilization: t.expose('utilization', { type: 'Decimal' }),
+    oraclePx: t.expose('oraclePx', { type: 'Decimal' }),
+    ltv: t.expose('ltv', { type: 'Decimal' }),
+    totalSupplied: t.expose('totalSupplied', { type: 'Decimal' }),
+    totalBorrowed: t.expose('totalBorrowed', { type: 'Decimal' }),
+  }),
+});
+
+const ReserveIntervalEnum = builder.enumType('ReserveInterval', {
+  values: Object.fromEntries(RESERVE_INTERVALS.map((i) => [`_${i}`, { value: i }])) as Record<
+    string,
+    { value: (typeof RESERVE_INTERVALS)[number] }
+  >,
+});
+
+export const TokenRef = builder.objectRef<{ index: number; latest?: ReserveSample }>('Token').implement({
+  fields: (t) => ({
+    index: t.exposeInt('index'),
+    reserve: t.field({
+      type: ReserveRef,
+      nullable: true,
+      description: 'The latest borrow/lend reserve sample',
+      resolve: async (tok, _a, ctx) => tok.latest ?? (await ctx.markets.latestReserve(tok.index)),
+    }),
+    reserveHistory: t.field({
+      type: [ReserveRef],
+      description: 'Raw one-minute samples, or the last sample per bucket; oldest first',
+      args: {
+        startTime: t.arg({ type: 'Timestamp' }),
+        endTime: t.arg({ type: 'Timestamp' }),
+        interval: t.arg({ type: ReserveIntervalEnum }),
+        limit: t.arg.int({ required: true, defaultValue: 1000 }),
+      },
+      listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
+      resolve: async (tok, a, ctx) => {
+        if (a.limit < 1 || a.limit > 10_000) {
+          throw new GraphQLError('limit: must be an integer from 1 to 10000', { extensions: { code: 'BAD_USER_INPUT' } });
+        }
+        const now = ctx.markets.now();
+        const r = await ctx.markets.reserveHistory({
+          token: tok.index,
+          startTime: a.startTime ?? now - 7 * 86_400_000,
+          endTime: a.endTime ?? now,
+          interval: a.interval ?? undefined,
+          limit: a.limit,
+        });
+        return r.history;
+      },
+    }),
+  }),
+});
+
+builder.asEntity(TokenRef, {
+  key: builder.selection<{ index: number }>('index'),
+  resolveReference: (ref) => ({ index: ref.index }),
+});
+
+builder.queryFields((t) => ({
+  tokens: t.field({
+    type: [TokenRef],
+    description: 'Every token with a borrow/lend reserve',
+    listSize: { assumedSize: 10 },
+    resolve: async (_r, _a, ctx) => (await ctx.markets.latestReserves()).map((s) => ({ index: s.token, latest: s })),
+  }),
+  token: t.field({
+    type: TokenRef,
+    args: { index: t.arg.int({ required: true }) },
+    resolve: (_r, a) => ({ index: a.index }),
+  }),
+}));

@@ -1,0 +1,284 @@
+// The markets domain service: live state (order books from raw diffs, mids, open candles, latest asset contexts)
+// fed by the event bus and rebuilt from Postgres and the node's /info after a restart, plus the stored history.
+// The markets subgraph and compat-rest both call it; it knows nothing of GraphQL or HTTP.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type pg from 'pg';
+import type { AssetCtxRow, TradeRow } from '../../../db/rows.ts';
+import { type EventBus, InProcessBus } from '../../../ingest/bus.ts';
+import type { Upstream } from '../../../platform/upstream.ts';
+import { OrderBooks } from './book.ts';
+import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
+import type { CandleInterval } from './intervals.ts';
+import { candleSnapshot, fundingHistory, tradesOf, type WireTrade } from './market-data.ts';
+import { allReserveStates, latestReserves, reserveHistory } from './reserves.ts';
+import { latestPerKey } from './sql.ts';
+
+/** Live events the service emits for subscriptions (GraphQL and /ws alike). */
+export type MarketEvents = {
+  trades: WireTrade;
+  candles: CandleFrame;
+  /** Coins whose book changed. */
+  books: string;
+  assetCtxs: AssetCtxRow;
+};
+
+export interface PerpAssetCtx {
+  funding: string;
+  openInterest: string;
+  prevDayPx: string;
+  dayNtlVlm: string;
+  premium: string | null;
+  oraclePx: string;
+  markPx: string;
+  midPx: string | null;
+  impactPxs: [string, string] | null;
+  dayBaseVlm: string;
+}
+
+export interface SpotAssetCtx {
+  prevDayPx: string;
+  dayNtlVlm: string;
+  markPx: string;
+  midPx: string | null;
+  circulatingSupply: string;
+  totalSupply: string;
+  coin: string;
+  dayBaseVlm: string;
+}
+
+export interface PerpMeta {
+  universe: { name: string; szDecimals: number; maxLeverage: number; [k: string]: unknown }[];
+  [k: string]: unknown;
+}
+
+export interface SpotMeta {
+  universe: { name: string; tokens: number[]; index: number; isCanonical: boolean }[];
+  tokens: { name: string; index: number; [k: string]: unknown }[];
+}
+
+export interface MarketsServiceOptions {
+  pool: pg.Pool;
+  upstream: Upstream;
+  bus?: EventBus;
+  now?: () => number;
+  /** How long meta answers from the node are reused. */
+  metaTtlMs?: number;
+}
+
+const META_TTL_MS = 30_000;
+
+function toWireTrade(t: TradeRow): WireTrade {
+  return {
+    coin: t.coin,
+    side: t.side,
+    px: t.px,
+    sz: t.sz,
+    time: t.time,
+    hash: t.hash,
+    tid: t.tid,
+    users: [t.buyer ?? '', t.seller ?? ''],
+  };
+}
+
+export class MarketsService {
+  readonly books = new OrderBooks();
+  readonly live = new InProcessBus<MarketEvents>();
+  readonly candles: CandleAggregator;
+  private readonly ctxs = new Map<string, AssetCtxRow>();
+  private readonly lastTradePx = new Map<string, string>();
+  private readonly unsubscribe: (() => void)[] = [];
+  private readonly pool: pg.Pool;
+  private readonly upstream: Upstream;
+  private readonly metaTtlMs: number;
+  readonly now: () => number;
+
+  constructor(opts: MarketsServiceOptions) {
+    this.pool = opts.pool;
+    this.upstream = opts.upstream;
+    this.now = opts.now ?? Date.now;
+    this.metaTtlMs = opts.metaTtlMs ?? META_TTL_MS;
+    this.candles = new CandleAggregator({
+      store: pgCandleStore(opts.pool),
+      emit: (frames) => this.live.publish('candles', frames),
+      now: this.now,
+    });
+    if (opts.bus) this.attach(opts.bus);
+  }
+
+  /** Follows the ingest bus: trades feed candles, mids and trade subscribers; diffs the books; contexts. */
+  private attach(bus: EventBus): void {
+    this.unsubscribe.push(
+      bus.subscribe('trades', (trades) => {
+        this.candles.onTrades(trades);
+        for (const t of trades) this.lastTradePx.set(t.coin, t.px);
+        this.live.publish('trades', trades.map(toWireTrade));
+      }),
+      bus.subscribe('bookDiffs', (diffs) => {
+        const changed = this.books.applyDiffs(diffs);
+        if (changed.size) this.live.publish('books', [...changed]);
+      }),
+      bus.subscribe('assetCtxs', (rows) => {
+        for (const r of rows) {
+          const prior = this.ctxs.get(r.coin);
+          if (!prior || prior.time <= r.time) this.ctxs.set(r.coin, r);
+        }
+        this.live.publish('assetCtxs', rows);
+      }),
+    );
+  }
+
+  /** Rebuilds live state after a (re)start: latest contexts and last prices, open candles, the books. */
+  async start(): Promise<void> {
+    const now = this.now();
+    const { rows: ctxs } = await this.pool.query<AssetCtxRow>(
+      latestPerKey('markets.asset_ctxs', 'coin', 't.*', `t.time > ${Math.floor(now - 86_400_000)}`),
+    );
+    for (const r of ctxs) if (!this.ctxs.has(r.coin)) this.ctxs.set(r.coin, r);
+    const { rows: last } = await this.pool.query<{ coin: string; px: string }>(
+      latestPerKey('markets.trades', 'coin', 'coin, px::text AS px'),
+    );
+    for (const r of last) if (!this.lastTradePx.has(r.coin)) this.lastTradePx.set(r.coin, r.px);
+    // Closed buckets the aggregator never saw (history loaded while it was down), then the open ones.
+    const { rows: latest } = await this.pool.query<{ t: number | null }>(
+      `SELECT max(t) AS t FROM markets.candles WHERE interval = '1m'`,
+    );
+    await backfillCandles(this.pool, latest[0]?.t ?? 0, now);
+    const seeds = await openCandleSeeds(this.pool, now);
+    this.candles.seed(seeds.rollups, seeds.trades);
+    this.candles.start();
+    await this.loadBookSnapshot().catch((err) => {
+      console.error(`markets: no book snapshot from the node (${err instanceof Error ? err.message : String(err)}); books fill from live diffs`);
+      this.books.loadSnapshot([], 0, now);
+    });
+  }
+
+  /** Asks the node for an L4 snapshot file (what hl-node's --serve-info offers) and loads it. */
+  private async loadBookSnapshot(): Promise<void> {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hl-l4-'));
+    const outPath = path.join(dir, 'l4.json');
+    try {
+      await fs.chmod(dir, 0o777);
+      await this.upstream.json({
+        type: 'fileSnapshot',
+        request: { type: 'l4Snapshots', includeUsers: true, includeTriggerOrders: false },
+        outPath,
+        includeHeightInOutput: true,
+      });
+      const [height, snapshot] = JSON.parse(await fs.readFile(outPath, 'utf8')) as [number, unknown];
+      this.books.loadSnapshot(OrderBooks.parseL4Snapshot(snapshot), height, this.now());
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  stop(): void {
+    for (const u of this.unsubscribe.splice(0)) u();
+    this.candles.stop();
+  }
+
+  // ---- metadata (from the node) ----
+
+  meta(dex = ''): Promise<PerpMeta> {
+    return this.upstream.json<PerpMeta>({ type: 'meta', dex }, this.metaTtlMs);
+  }
+
+  spotMeta(): Promise<SpotMeta> {
+    return this.upstream.json<SpotMeta>({ type: 'spotMeta' }, this.metaTtlMs);
+  }
+
+  // ---- live state ----
+
+  /** Mid of every coin with a two-sided book, falling back to the last trade price (as the exchange does). */
+  allMids(coins?: readonly string[]): Record<string, string> {
+    const mids: Record<string, string> = {};
+    for (const [coin, px] of this.lastTradePx) mids[coin] = px;
+    Object.assign(mids, this.books.mids());
+    if (!coins) return mids;
+    return Object.fromEntries(coins.filter((c) => mids[c] !== undefined).map((c) => [c, mids[c] as string]));
+  }
+
+  mid(coin: string): string | null {
+    return this.books.mid(coin) ?? this.lastTradePx.get(coin) ?? null;
+  }
+
+  perpAssetCtx(coin: string): PerpAssetCtx {
+    const c = this.ctxs.get(coin);
+    const impact = c?.impact_bid_px && c.impact_ask_px ? ([c.impact_bid_px, c.impact_ask_px] as [string, string]) : null;
+    return {
+      funding: c?.funding ?? '0.0',
+      openInterest: c?.open_interest ?? '0.0',
+      prevDayPx: c?.prev_day_px ?? '0.0',
+      dayNtlVlm: c?.day_ntl_vlm ?? '0.0',
+      premium: c?.premium ?? null,
+      oraclePx: c?.oracle_px ?? '0.0',
+      markPx: c?.mark_px ?? this.mid(coin) ?? '0.0',
+      midPx: this.books.mid(coin) ?? c?.mid_px ?? null,
+      impactPxs: impact,
+      dayBaseVlm: c?.day_base_vlm ?? '0.0',
+    };
+  }
+
+  spotAssetCtx(coin: string): SpotAssetCtx {
+    const c = this.ctxs.get(coin);
+    return {
+      prevDayPx: c?.prev_day_px ?? '0.0',
+      dayNtlVlm: c?.day_ntl_vlm ?? '0.0',
+      markPx: c?.mark_px ?? this.mid(coin) ?? '0.0',
+      midPx: this.books.mid(coin) ?? c?.mid_px ?? null,
+      circulatingSupply: c?.circulating_supply ?? '0.0',
+      totalSupply: c?.total_supply ?? '0.0',
+      coin,
+      dayBaseVlm: c?.day_base_vlm ?? '0.0',
+    };
+  }
+
+  async metaAndAssetCtxs(dex = ''): Promise<[PerpMeta, PerpAssetCtx[]]> {
+    const meta = await this.meta(dex);
+    return [meta, meta.universe.map((u) => this.perpAssetCtx(u.name))];
+  }
+
+  async spotMetaAndAssetCtxs(): Promise<[SpotMeta, SpotAssetCtx[]]> {
+    const meta = await this.spotMeta();
+    return [meta, meta.universe.map((u) => this.spotAssetCtx(u.name))];
+  }
+
+  hasCtx(coin: string): boolean {
+    return this.ctxs.has(coin);
+  }
+
+  // ---- stored history ----
+
+  recentTrades(coin: string, limit = 100): Promise<WireTrade[]> {
+    return tradesOf(this.pool, { coin, limit });
+  }
+
+  trades(q: { coin: string; limit: number; startTime?: number; endTime?: number }): Promise<WireTrade[]> {
+    return tradesOf(this.pool, q);
+  }
+
+  candleSnapshot(coin: string, interval: CandleInterval, startTime: number, endTime: number) {
+    return candleSnapshot(this.pool, { coin, interval, startTime, endTime }, this.candles.recent(coin, interval));
+  }
+
+  fundingHistory(coin: string, startTime: number, endTime: number) {
+    return fundingHistory(this.pool, coin, startTime, endTime);
+  }
+
+  allReserveStates() {
+    return allReserveStates(this.pool);
+  }
+
+  latestReserves() {
+    return latestReserves(this.pool);
+  }
+
+  async latestReserve(token: number) {
+    return (await latestReserves(this.pool)).find((r) => r.token === token) ?? null;
+  }
+
+  reserveHistory(q: Parameters<typeof reserveHistory>[1]) {
+    return reserveHistory(this.pool, q);
+  }
+}

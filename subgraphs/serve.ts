@@ -1,0 +1,67 @@
+// Serves one subgraph schema: graphql-yoga over HTTP (queries, and subscriptions over SSE) and graphql-ws on the
+// same `/graphql` path, every operation going through yoga's plugins with a fresh context (dataloaders cache on it).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { GraphQLSchema } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { createYoga } from 'graphql-yoga';
+import { WebSocketServer } from 'ws';
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function serveSubgraph(
+  name: string,
+  schema: GraphQLSchema,
+  opts: { port: number; host?: string; context?: Record<string, unknown> },
+): Promise<RunningServer> {
+  const yoga = createYoga({
+    schema,
+    context: opts.context ?? {},
+    graphqlEndpoint: '/graphql',
+    graphiql: { title: `${name} subgraph` },
+    landingPage: false,
+    logging: 'warn',
+  });
+  const server = createServer(yoga);
+  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
+  type Enveloped = ReturnType<typeof yoga.getEnveloped>;
+  type Args = { rootValue: unknown } & Parameters<Enveloped['execute']>[0];
+  const ws = useServer(
+    {
+      execute: (args) => ((args as Args).rootValue as Enveloped).execute(args as Args),
+      subscribe: (args) => ((args as Args).rootValue as Enveloped).subscribe(args as Args),
+      onSubscribe: async (ctx, _id, payload) => {
+        const env = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: payload });
+        const document = env.parse(payload.query);
+        const errors = env.validate(env.schema, document);
+        if (errors.length) return errors;
+        return {
+          schema: env.schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: await env.contextFactory(),
+          rootValue: env,
+        };
+      },
+    },
+    wss,
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host ?? '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${opts.host ?? '127.0.0.1'}:${port}/graphql`,
+    async close() {
+      await ws.dispose();
+      await new Promise<void>((r) => wss.close(() => r()));
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

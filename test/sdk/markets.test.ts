@@ -1,0 +1,141 @@
+// The exchange's own client, @nktkas/hyperliquid, against compat-rest over a simulated node: every market /info
+// type and every market channel answers in the shape the SDK publishes (checked field by field).
+import { HttpTransport, InfoClient, SubscriptionClient, WebSocketTransport } from '@nktkas/hyperliquid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack, type TestStack } from '../stack.ts';
+import { expectEventShape, expectInfoShape } from './schemas.ts';
+
+let stack: TestStack;
+let info: InfoClient;
+let subs: SubscriptionClient;
+let ws: WebSocketTransport;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  info = new InfoClient({ transport: new HttpTransport({ apiUrl: stack.urls.compat, timeout: 10_000 }) });
+  ws = new WebSocketTransport({ url: stack.urls.ws, timeout: 10_000 });
+  subs = new SubscriptionClient({ transport: ws });
+}, 120_000);
+
+afterAll(async () => {
+  await ws?.close();
+  await stack?.close();
+});
+
+/** Resolves with the first event a subscription delivers. */
+async function firstEvent<T>(subscribe: (listener: (e: T) => void) => Promise<{ unsubscribe(): Promise<void> }>): Promise<T> {
+  let resolve!: (e: T) => void;
+  const got = new Promise<T>((r) => {
+    resolve = r;
+  });
+  const sub = await subscribe((e) => resolve(e));
+  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no event within 15 s')), 15_000));
+  try {
+    return await Promise.race([got, timeout]);
+  } finally {
+    await sub.unsubscribe();
+  }
+}
+
+describe('POST /info market types through the SDK', () => {
+  it('answers meta, spotMeta and their asset contexts', async () => {
+    const meta = await info.meta();
+    expectInfoShape('meta', meta);
+    expect(meta.universe.map((u) => u.name)).toContain('BTC');
+    expectInfoShape('spotMeta', await info.spotMeta());
+    const [m, ctxs] = await info.metaAndAssetCtxs();
+    expectInfoShape('metaAndAssetCtxs', [m, ctxs]);
+    expect(ctxs).toHaveLength(m.universe.length);
+    expectInfoShape('spotMetaAndAssetCtxs', await info.spotMetaAndAssetCtxs());
+  });
+
+  it('answers allMids with perps and spot coins', async () => {
+    const mids = await info.allMids();
+    expectInfoShape('allMids', mids);
+    expect(Number(mids.BTC)).toBeGreaterThan(0);
+  });
+
+  it('answers l2Book, aggregated and not, and null for an unknown coin', async () => {
+    const book = await info.l2Book({ coin: 'ETH' });
+    expectInfoShape('l2Book', book);
+    expect(book?.levels[0].length).toBeGreaterThan(0);
+    const coarse = await info.l2Book({ coin: 'BTC', nSigFigs: 2 });
+    expectInfoShape('l2Book', coarse);
+    expect(await info.l2Book({ coin: 'NOPE' })).toBeNull();
+  });
+
+  it('answers candleSnapshot for the exchange intervals and 5s/30s', async () => {
+    const now = Date.now();
+    for (const interval of ['1m', '15m', '1h'] as const) {
+      const candles = await info.candleSnapshot({ coin: 'BTC', interval, startTime: now - 2 * 3_600_000 });
+      expectInfoShape('candleSnapshot', candles);
+      expect(candles.length).toBeGreaterThan(0);
+      expect(candles.every((c, i) => i === 0 || (candles[i - 1]?.t ?? 0) < c.t)).toBe(true);
+    }
+    const res = await fetch(`${stack.urls.compat}/info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'candleSnapshot', req: { coin: 'BTC', interval: '5s', startTime: now - 600_000 } }),
+    });
+    expect(res.status).toBe(200);
+    const fine = await res.json();
+    expectInfoShape('candleSnapshot', fine);
+    expect(fine.length).toBeGreaterThan(0);
+  });
+
+  it('answers recentTrades and fundingHistory', async () => {
+    const trades = await info.recentTrades({ coin: 'BTC' });
+    expectInfoShape('recentTrades', trades);
+    expect(trades.length).toBeGreaterThan(0);
+    const funding = await info.fundingHistory({ coin: 'BTC', startTime: Date.now() - 3 * 3_600_000 });
+    expectInfoShape('fundingHistory', funding);
+    expect(funding.length).toBeGreaterThan(0);
+  });
+
+  it('answers the borrow/lend reserves', async () => {
+    const states = await info.allBorrowLendReserveStates();
+    expectInfoShape('allBorrowLendReserveStates', states);
+    expect(states.map(([token]) => token)).toEqual([0, 150, 197, 268, 360]);
+  });
+
+  it('relays the proxied types from the node', async () => {
+    expectInfoShape('marginTable', await info.marginTable({ id: 1 }));
+    expectInfoShape('maxMarketOrderNtls', await info.maxMarketOrderNtls());
+    expectInfoShape('leadingVaults', await info.leadingVaults({ user: '0x0000000000000000000000000000000000000001' }));
+    expectInfoShape('perpDexs', await info.perpDexs());
+  });
+});
+
+describe('/ws market channels through the SDK', () => {
+  it('delivers allMids, l2Book, bbo and trades', async () => {
+    expectEventShape('allMids', await firstEvent((l) => subs.allMids(l)));
+    expectEventShape('l2Book', await firstEvent((l) => subs.l2Book({ coin: 'BTC' }, l)));
+    expectEventShape('bbo', await firstEvent((l) => subs.bbo({ coin: 'BTC' }, l)));
+    const trades = await firstEvent<{ coin: string }[]>((l) => subs.trades({ coin: 'BTC' }, l));
+    expectEventShape('trades', trades);
+    expect(trades[0]?.coin).toBe('BTC');
+  });
+
+  it('delivers candle frames with closed and reconciled', async () => {
+    const frame = (await firstEvent((l) => subs.candle({ coin: 'BTC', interval: '1m' }, l))) as unknown as Record<
+      string,
+      unknown
+    >;
+    const { closed, reconciled, ...candle } = frame;
+    expectEventShape('candle', candle);
+    expect(typeof closed).toBe('boolean');
+    expect(typeof reconciled).toBe('boolean');
+  });
+
+  it('delivers activeAssetCtx for a perp and activeSpotAssetCtx for a spot coin', async () => {
+    expectEventShape('activeAssetCtx', await firstEvent((l) => subs.activeAssetCtx({ coin: 'ETH' }, l)));
+    const spot = await firstEvent((l) => subs.activeAssetCtx({ coin: 'PURR/USDC' }, l));
+    expectEventShape('activeSpotAssetCtx', spot);
+  });
+
+  it('answers info requests posted over the socket', async () => {
+    const overWs = new InfoClient({ transport: ws });
+    const mids = await overWs.allMids();
+    expect(Number(mids.ETH)).toBeGreaterThan(0);
+  });
+});

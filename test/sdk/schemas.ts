@@ -1,0 +1,48 @@
+// Response shapes of the exchange's SDK, checked at run time: the SDK ships them as TypeScript types only, so a
+// JSON Schema is generated from its .d.ts files (strict: no extra keys, exact tuples, its @pattern tags) and
+// validated with Ajv, as the SDK's own test suite does.
+import path from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { createGenerator } from 'ts-json-schema-generator';
+
+const METHODS = path.join(import.meta.dirname, 'node_modules/@nktkas/hyperliquid/esm/api');
+const ajv = new Ajv({ allErrors: true, strict: false });
+const cache = new Map<string, ValidateFunction>();
+
+function validator(kind: 'info' | 'subscription', method: string, typeName: string): ValidateFunction {
+  const key = `${kind}/${method}/${typeName}`;
+  const known = cache.get(key);
+  if (known) return known;
+  const schema = createGenerator({
+    path: path.join(METHODS, kind, '_methods', `${method}.d.ts`),
+    type: typeName,
+    jsDoc: 'extended',
+    skipTypeCheck: true,
+    additionalProperties: false,
+    strictTuples: true,
+    expose: 'all',
+    topRef: true,
+  }).createSchema(typeName);
+  const compiled = ajv.compile(schema);
+  cache.set(key, compiled);
+  return compiled;
+}
+
+function check(v: ValidateFunction, body: unknown, what: string): void {
+  if (!v(body)) {
+    const errors = (v.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+    throw new Error(`${what} does not match the SDK's type:\n  ${errors.join('\n  ')}\n  body: ${JSON.stringify(body).slice(0, 400)}`);
+  }
+}
+
+/** Checks an /info answer against `<Method>Response` of the SDK. */
+export function expectInfoShape(method: string, body: unknown): void {
+  const type = `${method[0]?.toUpperCase()}${method.slice(1)}Response`;
+  check(validator('info', method, type), body, `${method} answer`);
+}
+
+/** Checks a subscription event against `<Method>Event` of the SDK. */
+export function expectEventShape(method: string, event: unknown): void {
+  const type = `${method[0]?.toUpperCase()}${method.slice(1)}Event`;
+  check(validator('subscription', method, type), event, `${method} event`);
+}

@@ -1,0 +1,53 @@
+// The whole service for end-to-end tests: a simulated node (seeded history + real time), ingest following its
+// files, and every server of stack.ts on ephemeral ports, over a test database of its own.
+import { InProcessBus } from '../ingest/bus.ts';
+import { Ingest } from '../ingest/pipeline.ts';
+import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';
+import { type Stack, startStack } from '../stack.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+import { tempDataDir } from './node-files.ts';
+
+export interface TestStack extends Stack {
+  db: TestDatabase;
+  sim: Simulator;
+  ingest: Ingest;
+  nodeInfoUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startTestStack(opts: { historyMs?: number; seed?: number } = {}): Promise<TestStack> {
+  const db = await createTestDatabase();
+  const dataDir = await tempDataDir();
+  const sim = new Simulator({ dataDir, seed: opts.seed ?? 7, fillsPerSecond: 20, blocksPerSecond: 10 });
+  const now = Date.now();
+  await sim.writeHistory(now - (opts.historyMs ?? 2 * 3_600_000), now);
+  const nodeInfo = await startNodeInfoServer(sim, { port: 0 });
+  const bus = new InProcessBus();
+  const ingest = new Ingest({ dataDir, pool: db.pool, bus, follow: true, pollMs: 25, log: () => {} });
+  const running = ingest.run();
+  await ingest.caughtUp();
+  const stack = await startStack({
+    pool: db.pool,
+    bus,
+    upstreamInfoUrl: `${nodeInfo.url}/info`,
+    ports: { compat: 0, router: 0, markets: 0 },
+    upstreamTimeoutMs: 2000,
+    log: () => {},
+  });
+  sim.startRealtime();
+  return {
+    ...stack,
+    db,
+    sim,
+    ingest,
+    nodeInfoUrl: `${nodeInfo.url}/info`,
+    async close() {
+      await stack.close();
+      await sim.stop();
+      await ingest.stop();
+      await running;
+      await nodeInfo.close();
+      await db.drop();
+    },
+  };
+}
