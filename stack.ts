@@ -2,10 +2,10 @@
 // subgraphs, the router and compat-rest. `npm start` runs it on the configured ports; tests run it on ephemeral
 // ones against their own database.
 import type pg from 'pg';
+import { startCompatServer } from './compat-rest/server.ts';
 import { type EventBus, InProcessBus } from './ingest/bus.ts';
 import { Authenticator } from './platform/auth.ts';
 import { Upstream } from './platform/upstream.ts';
-import { startCompatServer } from './compat-rest/server.ts';
 import { composeSupergraph } from './router/compose.ts';
 import { type RouterLimits, startRouter } from './router/server.ts';
 import { marketsSchema } from './subgraphs/markets/schema/index.ts';
@@ -60,7 +60,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       limits: opts.routerLimits,
     });
     closers.push(router.close);
-    const compat = await startCompatServer({ services: { markets, upstream }, auth, port: opts.ports.compat, host, log: opts.log });
+    const compat = await startCompatServer({
+      services: { markets, upstream },
+      auth,
+      port: opts.ports.compat,
+      host,
+      log: opts.log,
+    });
     closers.push(compat.close);
     return {
       markets,

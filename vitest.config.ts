@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
-    exclude: ["**/node_modules/**", '.data/**', 'scratch/**'],
+    exclude: ['**/node_modules/**', '.data/**', 'scratch/**'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

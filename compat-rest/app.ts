@@ -52,7 +52,9 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     log(`compat: ${e.message ?? String(err)}`);
     return reply.code(500).send({ error: 'internal error' });
   });
-  app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: `no such endpoint: ${req.method} ${req.url.split('?')[0]}` }));
+  app.setNotFoundHandler((req, reply) =>
+    reply.code(404).send({ error: `no such endpoint: ${req.method} ${req.url.split('?')[0]}` }),
+  );
 
   app.options('/*', async (_req, reply) =>
     reply

@@ -1,8 +1,8 @@
 // compat-rest's contract at its edges: every 400 names the field and the rule, a dead node is a bounded 502, and
 // every authentication outcome of spec §5 on REST, /ws and GraphQL.
 import net from 'node:net';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { createKey } from '../platform/keys.ts';
 import { type Stack, startStack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
@@ -51,7 +51,12 @@ describe('POST /info bad input', () => {
     ['no type', {}, undefined, 'type: must be a non-empty string'],
     ['an unknown type', { type: 'everything' }, undefined, 'Unknown type: everything'],
     ['a missing coin', { type: 'l2Book' }, undefined, 'coin: must be a non-empty string, got nothing'],
-    ['nSigFigs 7', { type: 'l2Book', coin: 'BTC', nSigFigs: 7 }, undefined, 'nSigFigs: must be an integer from 2 to 5, got 7'],
+    [
+      'nSigFigs 7',
+      { type: 'l2Book', coin: 'BTC', nSigFigs: 7 },
+      undefined,
+      'nSigFigs: must be an integer from 2 to 5, got 7',
+    ],
     ['mantissa without nSigFigs 5', { type: 'l2Book', coin: 'BTC', nSigFigs: 4, mantissa: 2 }, undefined, 'mantissa'],
     ['candleSnapshot without req', { type: 'candleSnapshot' }, undefined, 'req: must be an object, got nothing'],
     [
@@ -67,12 +72,42 @@ describe('POST /info bad input', () => {
       'req.startTime: must not be after endTime',
     ],
     ['fundingHistory without startTime', { type: 'fundingHistory', coin: 'BTC' }, undefined, 'startTime: is required'],
-    ['limit 0', { type: 'borrowLendReserveHistory', limit: 0 }, undefined, 'limit: must be an integer from 1 to 10000, got 0'],
-    ['limit 10001', { type: 'borrowLendReserveHistory', limit: 10001 }, undefined, 'limit: must be an integer from 1 to 10000'],
-    ['a negative token', { type: 'borrowLendReserveHistory', token: -1 }, undefined, 'token: must be an integer >= 0, got -1'],
-    ['a string startTime', { type: 'borrowLendReserveHistory', startTime: 'yesterday' }, undefined, 'startTime: must be an integer'],
-    ['a reserve interval of 2h', { type: 'borrowLendReserveHistory', interval: '2h' }, undefined, 'interval: must be one of 1m, 5m, 15m, 1h, 4h, 1d'],
-    ['trades limit 1001', { type: 'trades', coin: 'BTC', limit: 1001 }, undefined, 'limit: must be an integer from 1 to 1000'],
+    [
+      'limit 0',
+      { type: 'borrowLendReserveHistory', limit: 0 },
+      undefined,
+      'limit: must be an integer from 1 to 10000, got 0',
+    ],
+    [
+      'limit 10001',
+      { type: 'borrowLendReserveHistory', limit: 10001 },
+      undefined,
+      'limit: must be an integer from 1 to 10000',
+    ],
+    [
+      'a negative token',
+      { type: 'borrowLendReserveHistory', token: -1 },
+      undefined,
+      'token: must be an integer >= 0, got -1',
+    ],
+    [
+      'a string startTime',
+      { type: 'borrowLendReserveHistory', startTime: 'yesterday' },
+      undefined,
+      'startTime: must be an integer',
+    ],
+    [
+      'a reserve interval of 2h',
+      { type: 'borrowLendReserveHistory', interval: '2h' },
+      undefined,
+      'interval: must be one of 1m, 5m, 15m, 1h, 4h, 1d',
+    ],
+    [
+      'trades limit 1001',
+      { type: 'trades', coin: 'BTC', limit: 1001 },
+      undefined,
+      'limit: must be an integer from 1 to 1000',
+    ],
   ])('answers 400 for %s', async (_what, body, raw, message) => {
     const r = await post(body, {}, raw);
     expect(r.status).toBe(400);

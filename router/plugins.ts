@@ -8,7 +8,10 @@ export function useApiKeys(auth: Authenticator): GatewayPlugin {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       const wantsPage = request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
       if (wantsPage) return;
-      const outcome = await auth.check({ headers: Object.fromEntries(request.headers), query: url.searchParams }, 'graphql');
+      const outcome = await auth.check(
+        { headers: Object.fromEntries(request.headers), query: url.searchParams },
+        'graphql',
+      );
       if (!outcome.ok) {
         endResponse(
           new fetchAPI.Response(JSON.stringify({ error: outcome.error }), {

@@ -25,6 +25,7 @@ export async function startTestStack(opts: { historyMs?: number; seed?: number }
   const bus = new InProcessBus();
   const ingest = new Ingest({ dataDir, pool: db.pool, bus, follow: true, pollMs: 25, log: () => {} });
   const running = ingest.run();
+  running.catch(() => {}); // surfaced by close()
   await ingest.caughtUp();
   const stack = await startStack({
     pool: db.pool,
@@ -42,12 +43,12 @@ export async function startTestStack(opts: { historyMs?: number; seed?: number }
     ingest,
     nodeInfoUrl: `${nodeInfo.url}/info`,
     async close() {
-      await stack.close();
       await sim.stop();
       await ingest.stop();
-      await running;
+      await stack.close();
       await nodeInfo.close();
       await db.drop();
+      await running;
     },
   };
 }

@@ -1,7 +1,8 @@
 // The market-data channels of /ws, in the exchange's shapes: allMids, l2Book, trades, bbo, candle, allCandles
 // and activeAssetCtx (activeSpotAssetCtx on spot coins).
-import { CANDLE_INTERVALS } from '../../subgraphs/markets/service/intervals.ts';
+
 import type { MarketsService } from '../../subgraphs/markets/service/index.ts';
+import { CANDLE_INTERVALS } from '../../subgraphs/markets/service/intervals.ts';
 import type { Channel } from '../ws/protocol.ts';
 import { SubscriptionError } from '../ws/protocol.ts';
 import { optionalIn, requireString, throttled } from './helpers.ts';
@@ -126,7 +127,7 @@ export function marketChannels(markets: MarketsService): Channel[] {
         const coin = sub.coin as string;
         const frame = () =>
           ctx.send({ coin, ctx: isSpot(coin) ? markets.spotAssetCtx(coin) : markets.perpAssetCtx(coin) });
-        if (markets.hasCtx(coin)) frame();
+        if (markets.hasCtx(coin) || markets.mid(coin) !== null) frame();
         return live.subscribe('assetCtxs', (rows) => rows.some((r) => r.coin === coin) && frame());
       },
     },

@@ -30,8 +30,12 @@ function validator(kind: 'info' | 'subscription', method: string, typeName: stri
 
 function check(v: ValidateFunction, body: unknown, what: string): void {
   if (!v(body)) {
-    const errors = (v.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
-    throw new Error(`${what} does not match the SDK's type:\n  ${errors.join('\n  ')}\n  body: ${JSON.stringify(body).slice(0, 400)}`);
+    const errors = (v.errors ?? [])
+      .slice(0, 5)
+      .map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+    throw new Error(
+      `${what} does not match the SDK's type:\n  ${errors.join('\n  ')}\n  body: ${JSON.stringify(body).slice(0, 400)}`,
+    );
   }
 }
 

@@ -12,7 +12,9 @@ export const CandleIntervalEnum = builder.enumType('CandleInterval', {
   >,
 });
 
-export type CandleParent = CandleFrame | (Omit<CandleFrame, 'closed' | 'reconciled'> & { closed?: boolean; reconciled?: boolean });
+export type CandleParent =
+  | CandleFrame
+  | (Omit<CandleFrame, 'closed' | 'reconciled'> & { closed?: boolean; reconciled?: boolean });
 
 export const CandleRef = builder.objectRef<CandleParent>('Candle').implement({
   fields: (t) => ({

@@ -4,8 +4,8 @@ import { GraphQLError } from 'graphql';
 import { subscribeTopic } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { L2BookAnswer, L2Level } from '../service/book.ts';
-import type { FundingRate } from '../service/market-data.ts';
 import type { PerpAssetCtx } from '../service/index.ts';
+import type { FundingRate } from '../service/market-data.ts';
 import { CandleIntervalEnum, CandleRef } from './candle.ts';
 import { TradeRef } from './trade.ts';
 
@@ -98,7 +98,9 @@ function bookArgs(nSigFigs: number | null | undefined, mantissa: number | null |
     throw new GraphQLError('nSigFigs: must be 2, 3, 4 or 5', { extensions: { code: 'BAD_USER_INPUT' } });
   }
   if (mantissa != null && (nSigFigs !== 5 || ![1, 2, 5].includes(mantissa))) {
-    throw new GraphQLError('mantissa: must be 1, 2 or 5, and only with nSigFigs 5', { extensions: { code: 'BAD_USER_INPUT' } });
+    throw new GraphQLError('mantissa: must be 1, 2 or 5, and only with nSigFigs 5', {
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
   }
   return { nSigFigs: (nSigFigs ?? null) as 2 | 3 | 4 | 5 | null, mantissa: (mantissa ?? null) as 1 | 2 | 5 | null };
 }
@@ -156,12 +158,14 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
         endTime: t.arg({ type: 'Timestamp' }),
       },
       listSize: { assumedSize: 500 },
-      resolve: (m, a, ctx) => ctx.markets.candleSnapshot(m.coin, a.interval, a.startTime, a.endTime ?? ctx.markets.now()),
+      resolve: (m, a, ctx) =>
+        ctx.markets.candleSnapshot(m.coin, a.interval, a.startTime, a.endTime ?? ctx.markets.now()),
     }),
     assetCtx: t.field({
       type: AssetCtxRef,
       nullable: true,
-      resolve: (m, _a, ctx) => (ctx.markets.hasCtx(m.coin) ? { coin: m.coin, ...ctx.markets.perpAssetCtx(m.coin) } : null),
+      resolve: (m, _a, ctx) =>
+        ctx.markets.hasCtx(m.coin) ? { coin: m.coin, ...ctx.markets.perpAssetCtx(m.coin) } : null,
     }),
     fundingHistory: t.field({
       type: [FundingRateRef],

@@ -47,7 +47,9 @@ export const TokenRef = builder.objectRef<{ index: number; latest?: ReserveSampl
       listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
       resolve: async (tok, a, ctx) => {
         if (a.limit < 1 || a.limit > 10_000) {
-          throw new GraphQLError('limit: must be an integer from 1 to 10000', { extensions: { code: 'BAD_USER_INPUT' } });
+          throw new GraphQLError('limit: must be an integer from 1 to 10000', {
+            extensions: { code: 'BAD_USER_INPUT' },
+          });
         }
         const now = ctx.markets.now();
         const r = await ctx.markets.reserveHistory({

@@ -149,7 +149,9 @@ export class MarketsService {
     this.candles.seed(seeds.rollups, seeds.trades);
     this.candles.start();
     await this.loadBookSnapshot().catch((err) => {
-      console.error(`markets: no book snapshot from the node (${err instanceof Error ? err.message : String(err)}); books fill from live diffs`);
+      console.error(
+        `markets: no book snapshot from the node (${err instanceof Error ? err.message : String(err)}); books fill from live diffs`,
+      );
       this.books.loadSnapshot([], 0, now);
     });
   }
@@ -205,7 +207,8 @@ export class MarketsService {
 
   perpAssetCtx(coin: string): PerpAssetCtx {
     const c = this.ctxs.get(coin);
-    const impact = c?.impact_bid_px && c.impact_ask_px ? ([c.impact_bid_px, c.impact_ask_px] as [string, string]) : null;
+    const impact =
+      c?.impact_bid_px && c.impact_ask_px ? ([c.impact_bid_px, c.impact_ask_px] as [string, string]) : null;
     return {
       funding: c?.funding ?? '0.0',
       openInterest: c?.open_interest ?? '0.0',
