@@ -61,12 +61,13 @@ export async function reserveHistory(pool: pg.Pool, q: ReserveHistoryQuery): Pro
   const filter = '($1::int IS NULL OR token = $1) AND time >= $2 AND time <= $3';
   let sql: string;
   if (q.interval) {
-    const bucket = bucketSql(q.interval as CandleInterval, 'time');
-    // The last sample of each bucket, reported at the bucket start.
+    const bucket = bucketSql(q.interval as CandleInterval, 'r.time');
+    // The last sample of each bucket, reported at the bucket start. `r.time` is the sample's own time: a bare
+    // `time` in ORDER BY would name the output column (the bucket).
     sql = `SELECT * FROM (
         SELECT DISTINCT ON (token, ${bucket}) ${SAMPLE_COLUMNS.replace(/^time,/, `${bucket} AS time,`)}
-        FROM markets.reserve_samples WHERE ${filter}
-        ORDER BY token, ${bucket}, time DESC
+        FROM markets.reserve_samples r WHERE ${filter}
+        ORDER BY token, ${bucket}, r.time DESC
       ) b ORDER BY time DESC, token LIMIT $4`;
   } else {
     sql = `SELECT ${SAMPLE_COLUMNS} FROM markets.reserve_samples WHERE ${filter} ORDER BY time DESC, token LIMIT $4`;

@@ -1,0 +1,143 @@
+// The router over the markets subgraph: a query over HTTP, a subscription over graphql-ws reaching the subgraph
+// over graphql-ws, SSE, the operation limits; and the same subgraph under Apollo Gateway.
+import { ApolloGateway } from '@apollo/gateway';
+import { ApolloServer } from '@apollo/server';
+import { startStandaloneServer } from '@apollo/server/standalone';
+import { createClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
+import { startTestStack, type TestStack } from '../test/stack.ts';
+import { composeSupergraph } from './compose.ts';
+import { startRouter } from './server.ts';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack({ historyMs: 3_600_000 });
+}, 120_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+async function gql(url: string, query: string, variables?: Record<string, unknown>) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: res.status, body: (await res.json()) as { data?: any; errors?: { message: string }[] } };
+}
+
+const MARKET_QUERY = `query ($coin: String!) {
+  market(coin: $coin) {
+    coin mid
+    book(nSigFigs: 3) { bids { px sz n } asks { px sz n } }
+    trades(limit: 5) { coin side px sz time tid users { address } }
+    candles(interval: _1m, startTime: 0) { t T o h l c v n closed reconciled }
+    assetCtx { funding openInterest markPx }
+  }
+  tokens { index reserve { tokenName utilization } }
+}`;
+
+describe('router', () => {
+  it('answers a markets query over HTTP', async () => {
+    const { status, body } = await gql(stack.urls.router, MARKET_QUERY, { coin: 'BTC' });
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    const m = body.data.market;
+    expect(m.coin).toBe('BTC');
+    expect(Number(m.mid)).toBeGreaterThan(0);
+    expect(m.trades).toHaveLength(5);
+    expect(typeof m.trades[0].time).toBe('number');
+    expect(m.trades[0].users[0].address).toMatch(/^0x[0-9a-f]{40}$/);
+    expect(m.candles.length).toBeGreaterThan(10);
+    expect(m.book.bids.length).toBeGreaterThan(0);
+    expect(body.data.tokens.map((t: { index: number }) => t.index)).toEqual([0, 150, 197, 268, 360]);
+  });
+
+  it('delivers trades over graphql-ws, from the subgraph over graphql-ws', async () => {
+    const client = createClient({
+      url: stack.urls.router.replace(/^http/, 'ws'),
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
+    try {
+      const batch = await new Promise<{ coin: string; px: string }[]>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no trades within 20 s')), 20_000);
+        client.subscribe<{ trades: { coin: string; px: string }[] }>(
+          { query: 'subscription { trades(coin: "BTC") { coin px time users { address } } }' },
+          {
+            next: (r) => {
+              clearTimeout(timer);
+              if (r.errors) reject(new Error(JSON.stringify(r.errors)));
+              else resolve(r.data?.trades ?? []);
+            },
+            error: reject,
+            complete: () => {},
+          },
+        );
+      });
+      expect(batch.length).toBeGreaterThan(0);
+      expect(batch[0]?.coin).toBe('BTC');
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('delivers candle frames over SSE', async () => {
+    const ac = new AbortController();
+    const res = await fetch(stack.urls.router, {
+      method: 'POST',
+      signal: ac.signal,
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({
+        query: 'subscription { candle(coin: "BTC", interval: _5s) { t o c closed reconciled } }',
+      }),
+    });
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const decoder = new TextDecoder();
+    let text = '';
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      text += decoder.decode(chunk, { stream: true });
+      if (text.includes('event: next')) break;
+    }
+    ac.abort();
+    const data = JSON.parse(/data: (.*)/.exec(text.slice(text.indexOf('event: next')))?.[1] ?? '{}');
+    expect(data.data.candle).toMatchObject({ closed: expect.any(Boolean), reconciled: expect.any(Boolean) });
+  });
+
+  it('rejects an operation that is too deep, too long or too costly', async () => {
+    const supergraphSdl = composeSupergraph([{ name: 'markets', url: stack.urls.markets, schema: marketsSchema }]);
+    const router = await startRouter({
+      supergraphSdl,
+      port: 0,
+      limits: { maxDepth: 3, maxTokens: 300, maxCost: 5000 },
+    });
+    try {
+      expect((await gql(router.url, '{ allMids { coin mid } }')).body.errors).toBeUndefined();
+      const deep = await gql(router.url, '{ market(coin: "BTC") { trades { users { address } } } }');
+      expect(deep.body.errors?.[0]?.message).toMatch(/depth limit of 3 exceeded/);
+      const aliases = Array.from({ length: 100 }, (_, i) => `m${i}: market(coin: "BTC") { coin }`).join(' ');
+      const long = await gql(router.url, `{ ${aliases} }`);
+      expect(long.body.errors?.[0]?.message).toMatch(/Token limit of 300 exceeded/);
+      const costly = await gql(router.url, '{ markets { trades(limit: 1000) { px } } }');
+      expect(costly.body.errors?.[0]?.message).toMatch(/cost .* exceeded/);
+    } finally {
+      await router.close();
+    }
+  });
+
+  it('serves the same subgraph under Apollo Gateway', async () => {
+    const supergraphSdl = composeSupergraph([{ name: 'markets', url: stack.urls.markets, schema: marketsSchema }]);
+    const server = new ApolloServer({ gateway: new ApolloGateway({ supergraphSdl }) });
+    const { url } = await startStandaloneServer(server, { listen: { port: 0, host: '127.0.0.1' } });
+    try {
+      const { body } = await gql(url, MARKET_QUERY, { coin: 'ETH' });
+      expect(body.errors).toBeUndefined();
+      expect(body.data.market.coin).toBe('ETH');
+      expect(body.data.market.trades).toHaveLength(5);
+    } finally {
+      await server.stop();
+    }
+  });
+});
