@@ -1,13 +1,15 @@
 // `npm start`: the whole service on one machine. Postgres (embedded unless DATABASE_URL), migrations, the data
-// feed (the simulator writing node files, or a real node's HL_DATA_DIR), ingest in follow mode, and the servers.
+// feed (the simulator writing node files, or a real node's HL_DATA_DIR), ingest in follow mode, then the servers.
 // Prints one line per listening endpoint; Ctrl-C (SIGINT) or SIGTERM stops everything in reverse order.
-import fs from 'node:fs/promises';
 import { openDatabase } from './db/pool.ts';
 import { InProcessBus } from './ingest/bus.ts';
 import { Ingest } from './ingest/pipeline.ts';
 import { reportProgress } from './ingest/progress.ts';
-import { Simulator, startNodeInfoServer } from './ingest/simulator/index.ts';
+import { startNodeInfoServer } from './ingest/simulator/index.ts';
+import { openTimeline } from './ingest/simulator/timeline.ts';
 import { loadConfig, parseDuration } from './platform/config.ts';
+import { anyKeyConfigured } from './platform/keys.ts';
+import { startStack } from './stack.ts';
 
 const config = loadConfig();
 const log = (line: string) => console.log(line);
@@ -30,27 +32,36 @@ async function shutdown(code: number) {
 process.once('SIGINT', () => void shutdown(0));
 process.once('SIGTERM', () => void shutdown(0));
 
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
 try {
   const db = await openDatabase(config, log);
   stops.push(db.close);
-  log(`postgres      ${db.url.replace(/:[^:@/]+@/, ':***@')}`);
+  log(`postgres          ${db.url.replace(/:[^:@/]+@/, ':***@')}`);
+
+  let host = config.host;
+  if (!(await anyKeyConfigured(db.pool))) {
+    if (!LOOPBACK.has(host)) log(`no API key configured: serving on loopback only, not ${host}`);
+    else log('no API key configured: serving on loopback only (create one: npm run keys -- create --scope data)');
+    host = '127.0.0.1';
+  }
 
   let dataDir = config.hlDataDir;
+  let upstreamInfoUrl = config.upstreamInfoUrl;
   if (!dataDir) {
     dataDir = config.simDataDir;
-    const fresh = !(await fs.readdir(dataDir).catch(() => [])).length;
-    const sim = new Simulator({ dataDir, seed: config.simSeed });
+    const params = { seed: config.simSeed, users: 300, blocksPerSecond: 5, fillsPerSecond: 1 };
+    const { sim, startMs, resuming } = openTimeline(dataDir, params, parseDuration(config.simHistory));
     stops.push(() => sim.stop());
-    const historyMs = parseDuration(config.simHistory ?? '6h');
-    if (fresh && historyMs > 0) {
-      const now = Date.now();
-      log(`simulator     writing ${config.simHistory ?? '6h'} of history into ${dataDir}`);
-      await sim.writeHistory(now - historyMs, now);
-    }
+    log(
+      `simulator         ${resuming ? 'resuming' : 'writing'} the timeline from ${new Date(startMs).toISOString()} in ${dataDir}`,
+    );
+    await sim.writeHistory(startMs, Date.now());
     sim.startRealtime();
     const nodeInfo = await startNodeInfoServer(sim, { port: config.simPort, host: '127.0.0.1' });
     stops.push(nodeInfo.close);
-    log(`node /info    ${nodeInfo.url} (simulator, seed ${config.simSeed})`);
+    upstreamInfoUrl = process.env.UPSTREAM_INFO_URL ? upstreamInfoUrl : `${nodeInfo.url}/info`;
+    log(`node /info        ${nodeInfo.url}/info (simulator, seed ${config.simSeed})`);
   }
 
   const bus = new InProcessBus();
@@ -61,10 +72,23 @@ try {
     console.error(`ingest failed: ${err instanceof Error ? err.message : String(err)}`);
     void shutdown(1);
   });
+  log(`ingest            following ${dataDir}`);
   const progress = reportProgress(() => ingest.stats);
-  stops.push(() => progress.stop());
-  log(`ingest        following ${dataDir}`);
   await ingest.caughtUp();
+  progress.stop();
+
+  const stack = await startStack({
+    pool: db.pool,
+    bus,
+    upstreamInfoUrl,
+    host,
+    ports: { compat: config.compatPort, router: config.routerPort, markets: config.marketsPort },
+  });
+  stops.push(stack.close);
+  log(`compat REST       ${stack.urls.compat}/info`);
+  log(`compat WebSocket  ${stack.urls.ws}`);
+  log(`router GraphQL    ${stack.urls.router} (graphql-ws and SSE on the same path)`);
+  log(`markets subgraph  ${stack.urls.markets}`);
   log('ready');
 } catch (err) {
   console.error(`start failed: ${err instanceof Error ? err.message : String(err)}`);

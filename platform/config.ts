@@ -32,7 +32,8 @@ export interface Config {
   simDataDir: string;
   simPort: number;
   simSeed: number;
-  simHistory: string | undefined;
+  /** History the simulator writes before real time, on a fresh data dir. */
+  simHistory: string;
   upstreamInfoUrl: string;
   /** Address the servers bind to; only loopback is allowed while no API key exists. */
   host: string;
@@ -52,7 +53,7 @@ export function loadConfig(): Config {
     simDataDir: path.resolve(root, str('SIM_DATA_DIR') ?? '.data/hl/data'),
     simPort,
     simSeed: int('SIM_SEED', 42),
-    simHistory: str('SIM_HISTORY'),
+    simHistory: str('SIM_HISTORY') ?? '6h',
     upstreamInfoUrl: str('UPSTREAM_INFO_URL') ?? `http://127.0.0.1:${simPort}/info`,
     host: str('HOST') ?? '127.0.0.1',
     compatPort: int('COMPAT_PORT', 8080),

@@ -19,13 +19,16 @@ afterAll(async () => {
   await stack?.close();
 });
 
+// biome-ignore lint/suspicious/noExplicitAny: GraphQL answers are checked field by field below
+type Answer = { data?: any; errors?: { message: string }[] };
+
 async function gql(url: string, query: string, variables?: Record<string, unknown>) {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
     body: JSON.stringify({ query, variables }),
   });
-  return { status: res.status, body: (await res.json()) as { data?: any; errors?: { message: string }[] } };
+  return { status: res.status, body: (await res.json()) as Answer };
 }
 
 const MARKET_QUERY = `query ($coin: String!) {

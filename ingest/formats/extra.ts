@@ -30,6 +30,9 @@ import type { StreamLoader } from './loader.ts';
 
 const HOUR = 3_600_000;
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+/** HyperCore's system addresses (0x20…<token index>, and 0x2222…2222 for HYPE) bridge tokens in and out: like the
+ * zero address they mint and burn, so no balance is kept for them. */
+const SYSTEM_ADDRESS = /^0x20{29}[0-9a-f]{10}$|^0x(22){20}$/;
 
 export const assetCtxsLoader: StreamLoader = {
   stream: 'asset_ctxs_by_block',
@@ -240,7 +243,7 @@ export const evmBlocksLoader: StreamLoader = {
       // Holder balances move with each transfer; one statement per block applies the block's net changes.
       const holders = new Map<string, bigint>();
       const credit = (token: string, who: string, amount: bigint) => {
-        if (who === ZERO_ADDRESS) return;
+        if (who === ZERO_ADDRESS || SYSTEM_ADDRESS.test(who)) return;
         const key = `${token} ${who}`;
         holders.set(key, (holders.get(key) ?? 0n) + amount);
       };

@@ -10,7 +10,7 @@ import {
   type CandleValues,
   pgCandleStore,
 } from './candles.ts';
-import { bucketClose, bucketStart, type CandleInterval } from './intervals.ts';
+import { bucketClose, bucketStart } from './intervals.ts';
 
 const T = Date.UTC(2026, 10, 22, 7, 0, 0); // a minute boundary
 

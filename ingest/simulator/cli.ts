@@ -1,0 +1,100 @@
+// `npm run simulate`: writes history ending now into the node data dir, then serves the node's /info and keeps
+// producing blocks in real time. A restart with the same parameters resumes the same timeline where the files
+// end (the simulation is a pure function of seed, start and options), so ingest checkpoints stay valid.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseDuration } from '../../platform/config.ts';
+import { type NodeInfoServer, startNodeInfoServer } from './index.ts';
+import { openTimeline, resetTimeline, type TimelineParams } from './timeline.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+const USAGE = `usage: node --import tsx ingest/simulator/cli.ts [options]
+  --data-dir DIR            node data dir to write (default .data/hl/data, env SIM_DATA_DIR)
+  --seed N                  random seed (default 42, env SIM_SEED)
+  --history D               history to write before now: 7d, 36h, 90m, 30s, 0 (default 6h, env SIM_HISTORY)
+  --fills-per-second N      average fills per simulated second (default 1)
+  --users N                 traders (default 300)
+  --blocks-per-second N     L1 blocks per second (default 5)
+  --port N                  node /info port (default 3001, env SIM_PORT; 0 = any free port)
+  --host H                  listen address (default 127.0.0.1)
+  --no-realtime             write the history and exit
+  --reset                   delete the streams already in the data dir and start a new timeline
+  --help`;
+
+function positiveNumber(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0)
+    throw new Error(`--${name} must be a non-negative number, got ${JSON.stringify(text)}`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      'data-dir': { type: 'string' },
+      seed: { type: 'string' },
+      history: { type: 'string' },
+      'fills-per-second': { type: 'string' },
+      users: { type: 'string' },
+      'blocks-per-second': { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'no-realtime': { type: 'boolean', default: false },
+      reset: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const env = process.env;
+  const dataDir = path.resolve(root, values['data-dir'] ?? (env.SIM_DATA_DIR || '.data/hl/data'));
+  const wanted: TimelineParams = {
+    seed: Math.floor(positiveNumber('seed', values.seed ?? env.SIM_SEED, 42)),
+    users: Math.max(2, Math.floor(positiveNumber('users', values.users, 300))),
+    blocksPerSecond: positiveNumber('blocks-per-second', values['blocks-per-second'], 5) || 5,
+    fillsPerSecond: positiveNumber('fills-per-second', values['fills-per-second'], 1),
+  };
+  const historyMs = parseDuration(values.history ?? (env.SIM_HISTORY || '6h'));
+  const port = Math.floor(positiveNumber('port', values.port ?? env.SIM_PORT, 3001));
+  const host = values.host ?? '127.0.0.1';
+
+  if (values.reset) resetTimeline(dataDir);
+  const { sim, startMs, resuming } = openTimeline(dataDir, wanted, historyMs);
+  let server: NodeInfoServer | null = null;
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`simulator: ${signal}, stopping`);
+    await server?.close();
+    await sim.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  console.log(
+    `simulator: seed ${wanted.seed}, ${wanted.users} users, ${wanted.fillsPerSecond} fills/s, timeline from ${new Date(startMs).toISOString()}${resuming ? ' (resuming after the blocks on disk)' : ''}`,
+  );
+  const stats = await sim.writeHistory(startMs, Date.now());
+  if (stopping) return;
+  console.log(
+    `simulator: history ${stats.blocks} blocks, ${stats.fills} fills, ${stats.orderStatuses} order statuses, ${(stats.bytes / 1e6).toFixed(1)} MB written in ${(stats.wallMs / 1000).toFixed(1)} s → ${dataDir}`,
+  );
+  if (values['no-realtime']) {
+    await sim.stop();
+    return;
+  }
+  server = await startNodeInfoServer(sim, { port, host });
+  console.log(`simulator: node /info listening on ${server.url}/info`);
+  sim.startRealtime();
+}
+
+main().catch((err: unknown) => {
+  console.error(`simulator: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,339 @@
+// The simulated non-validator node: drives the exchange block by block, writes the nine `_by_block` streams as
+// history (fast, buffered) or in real time (paced by the wall clock), and answers `/info` from its state.
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { STREAMS, type StreamName } from '../formats/types.ts';
+import { TraderBehaviour } from './behaviour.ts';
+import { BlockClock } from './clock.ts';
+import { BlockEvents } from './events.ts';
+import { EvmChain } from './evm.ts';
+import { Exchange } from './exchange.ts';
+import { OutcomeRegistry } from './hip4.ts';
+import { answerInfo, InfoRequestError, l4Snapshot } from './info.ts';
+import { LedgerActivity } from './ledger.ts';
+import { MarketData } from './market-data.ts';
+import { RiskEngine } from './risk.ts';
+import { eventsJson } from './serialize.ts';
+import { HourlyFileWriter, type ResumePoints } from './writer.ts';
+
+export { InfoRequestError, SUPPORTED_INFO_TYPES } from './info.ts';
+export { type NodeInfoServer, startNodeInfoServer } from './node-info.ts';
+export { type ResumePoints, scanResumePoints } from './writer.ts';
+
+export interface SimulatorOptions {
+  /** The node data dir the streams are written under (`<dataDir>/<stream>/hourly/...`). */
+  dataDir: string;
+  seed: number;
+  /** Regular traders (default 300); market makers, HLP and the HIP-3 backstop come on top. */
+  users?: number;
+  /** L1 blocks per second (default 5). */
+  blocksPerSecond?: number;
+  /** Average fills written per simulated second (default 1; both sides of a trade count). */
+  fillsPerSecond?: number;
+  marketMakers?: number;
+  /** Ledger updates (deposits, transfers...) per simulated minute (default 3). */
+  ledgerPerMinute?: number;
+  /** Mean HyperEVM block interval (default 2000 ms). */
+  evmBlockIntervalMs?: number;
+  /** Skip blocks an earlier run already wrote (see scanResumePoints). */
+  resumeAfter?: ResumePoints;
+  /** Write buffer per stream (default 4 MiB); real time flushes after every tick anyway. */
+  flushBytes?: number;
+}
+
+/**
+ * Counts for a writeHistory call (or cumulative, `stats`). `blocks` counts every block produced, including blocks
+ * replayed silently on resume; event counts, `lines` and `bytes` count what was written.
+ */
+export interface SimulatorStats {
+  blocks: number;
+  firstBlock: number | null;
+  lastBlock: number | null;
+  fills: number;
+  orderStatuses: number;
+  bookDiffs: number;
+  twapStatuses: number;
+  miscEvents: number;
+  assetCtxs: number;
+  reserveSamples: number;
+  hip4Events: number;
+  evmBlocks: number;
+  liquidations: number;
+  lines: number;
+  bytes: number;
+  simulatedMs: number;
+  wallMs: number;
+}
+
+/** Stats field counting each stream's written events. */
+const STREAM_STAT: Record<StreamName, keyof SimulatorStats> = {
+  node_fills_by_block: 'fills',
+  node_order_statuses_by_block: 'orderStatuses',
+  node_raw_book_diffs_by_block: 'bookDiffs',
+  node_twap_statuses_by_block: 'twapStatuses',
+  misc_events_by_block: 'miscEvents',
+  asset_ctxs_by_block: 'assetCtxs',
+  borrow_lend_reserves_by_block: 'reserveSamples',
+  hip4_registry_by_block: 'hip4Events',
+  evm_blocks_by_block: 'evmBlocks',
+};
+
+/** Fills per trader action at the default mix: the starting point of the rate controller. */
+const FILLS_PER_ACTION = 0.95;
+/** Longest stretch of synchronous work before yielding to the event loop (signals, /info requests). */
+const SLICE_MS = 100;
+
+export class Simulator {
+  readonly exchange: Exchange;
+  private readonly opts: Required<Omit<SimulatorOptions, 'resumeAfter'>>;
+  private readonly behaviour: TraderBehaviour;
+  private readonly risk: RiskEngine;
+  private readonly ledger: LedgerActivity;
+  private readonly marketData: MarketData;
+  private readonly outcomes: OutcomeRegistry;
+  private readonly evm: EvmChain;
+  private readonly writer: HourlyFileWriter;
+  private readonly ev = new BlockEvents();
+  private clock: BlockClock | null = null;
+  private lastMinute = 0;
+  private lastHour = 0;
+  private activity = 1;
+  /** Rate controller: actions are scaled so that cumulative fills track fillsPerSecond over time. */
+  private fillTarget = 0;
+  private fillActual = 0;
+  private rateScale = 1;
+  private readonly actionsPerMs: number;
+  private readonly ledgerPerMs: number;
+  private realtime = false;
+  private stopped = false;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly totals: SimulatorStats = emptyStats();
+
+  constructor(opts: SimulatorOptions) {
+    this.opts = {
+      dataDir: opts.dataDir,
+      seed: opts.seed,
+      users: opts.users ?? 300,
+      blocksPerSecond: opts.blocksPerSecond ?? 5,
+      fillsPerSecond: opts.fillsPerSecond ?? 1,
+      marketMakers: opts.marketMakers ?? 6,
+      ledgerPerMinute: opts.ledgerPerMinute ?? 3,
+      evmBlockIntervalMs: opts.evmBlockIntervalMs ?? 2000,
+      flushBytes: opts.flushBytes ?? 4 << 20,
+    };
+    const { seed } = this.opts;
+    this.exchange = new Exchange({ seed, users: this.opts.users, marketMakers: this.opts.marketMakers });
+    this.behaviour = new TraderBehaviour(this.exchange, this.opts.fillsPerSecond);
+    this.risk = new RiskEngine(this.exchange);
+    this.ledger = new LedgerActivity(this.exchange);
+    this.marketData = new MarketData(this.exchange, seed);
+    this.outcomes = new OutcomeRegistry(this.exchange, seed);
+    this.evm = new EvmChain(this.exchange, { seed, blockIntervalMs: this.opts.evmBlockIntervalMs });
+    this.writer = new HourlyFileWriter(this.opts.dataDir, {
+      flushBytes: this.opts.flushBytes,
+      resumeAfter: opts.resumeAfter,
+    });
+    this.actionsPerMs = this.opts.fillsPerSecond / FILLS_PER_ACTION / 1000;
+    this.ledgerPerMs = this.opts.ledgerPerMinute / 60_000;
+  }
+
+  /** Time of the last produced block (ms), or null before the first. */
+  get currentTimeMs(): number | null {
+    return this.clock && this.totals.blocks > 0 ? this.ev.timeMs : null;
+  }
+
+  /** Cumulative counts since construction. */
+  get stats(): SimulatorStats {
+    return {
+      ...this.totals,
+      lines: this.writer.linesWritten,
+      bytes: this.writer.bytesWritten,
+      liquidations: this.risk.liquidations,
+    };
+  }
+
+  /**
+   * Writes blocks from `fromMs` to `toMs` as fast as possible. The block grid starts at `fromMs` on the first
+   * call; later calls continue from the last block.
+   */
+  async writeHistory(fromMs: number, toMs: number): Promise<SimulatorStats> {
+    const clock = this.ensureClock(fromMs);
+    const before = this.stats;
+    const started = performance.now();
+    let sliceStart = started;
+    let produced = 0;
+    while (!this.stopped && clock.nextTimeMs < toMs) {
+      this.produceBlock();
+      if ((++produced & 255) === 0 && performance.now() - sliceStart > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+    if (!this.stopped) this.writer.flush();
+    const after = this.stats;
+    const delta = diffStats(after, before);
+    delta.wallMs = performance.now() - started;
+    delta.firstBlock = produced > 0 ? after.lastBlock! - produced + 1 : null;
+    delta.lastBlock = produced > 0 ? after.lastBlock : null;
+    return delta;
+  }
+
+  /** Produces blocks in real time from now on (the wall clock only paces the fixed block grid), until stop(). */
+  startRealtime(): void {
+    if (this.realtime || this.stopped) return;
+    this.ensureClock(Date.now());
+    this.realtime = true;
+    this.tick();
+  }
+
+  /** Stops real time, flushes and closes files. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.realtime = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.writer.close();
+  }
+
+  /** Answers a node /info body; throws InfoRequestError for bodies a node refuses. */
+  info(body: unknown): unknown {
+    const req = body as { type?: unknown } | null;
+    if (req && typeof req === 'object' && req.type === 'fileSnapshot')
+      return this.fileSnapshot(req as Record<string, unknown>);
+    return answerInfo(this.exchange, this.currentTimeMs ?? 0, body);
+  }
+
+  /**
+   * `fileSnapshot` as hl-node's --serve-info offers it: writes the L4 books at the last produced block to
+   * `outPath` (as `[height, books]` with `includeHeightInOutput`) and answers null.
+   */
+  private fileSnapshot(req: Record<string, unknown>): null {
+    const request = req.request as { type?: unknown } | undefined;
+    if (request?.type !== 'l4Snapshots' || typeof req.outPath !== 'string' || !path.isAbsolute(req.outPath)) {
+      throw new InfoRequestError();
+    }
+    const books = l4Snapshot(this.exchange);
+    const content = req.includeHeightInOutput === true ? [this.stats.lastBlock ?? 0, books] : books;
+    fs.writeFileSync(req.outPath, JSON.stringify(content));
+    return null;
+  }
+
+  private tick = (): void => {
+    this.timer = null;
+    if (!this.realtime || !this.clock) return;
+    const clock = this.clock;
+    const sliceStart = performance.now();
+    let produced = 0;
+    while (clock.nextTimeMs <= Date.now() && performance.now() - sliceStart < SLICE_MS) {
+      this.produceBlock();
+      produced++;
+    }
+    if (produced > 0) this.writer.flush();
+    this.timer = setTimeout(this.tick, Math.max(0, clock.nextTimeMs - Date.now()));
+  };
+
+  private ensureClock(startMs: number): BlockClock {
+    if (!this.clock) {
+      this.clock = new BlockClock(startMs, this.opts.blocksPerSecond, this.opts.seed);
+      this.lastMinute = Math.floor(this.clock.nextTimeMs / 60_000);
+      this.lastHour = Math.floor(this.clock.nextTimeMs / 3600_000);
+      this.activity = diurnal(this.clock.nextTimeMs);
+    }
+    return this.clock;
+  }
+
+  private produceBlock(): void {
+    const ev = this.ev;
+    const x = this.exchange;
+    const clock = this.clock!;
+    const first = this.totals.blocks === 0;
+    const previousMs = first ? clock.nextTimeMs : ev.timeMs;
+    ev.clear();
+    clock.advance(ev);
+    x.beginBlock(ev);
+    if (first) this.outcomes.start(ev.streams.hip4_registry_by_block);
+
+    const minute = Math.floor(ev.timeMs / 60_000);
+    if (minute !== this.lastMinute) {
+      const hour = Math.floor(ev.timeMs / 3600_000);
+      if (hour !== this.lastHour) {
+        this.lastHour = hour;
+        this.risk.payFunding();
+      }
+      this.lastMinute = minute;
+      this.activity = diurnal(ev.timeMs);
+      // Integral control: the backlog, in minutes of target fills, nudges the action rate each minute.
+      const backlog = (this.fillTarget - this.fillActual) / Math.max(1, this.opts.fillsPerSecond * 60);
+      this.rateScale = Math.min(5, Math.max(0.2, this.rateScale * Math.exp(0.03 * Math.max(-5, Math.min(5, backlog)))));
+      this.risk.minuteTick(minute);
+      this.marketData.sample(minute * 60_000, ev.streams.asset_ctxs_by_block, ev.streams.borrow_lend_reserves_by_block);
+      this.outcomes.minuteTick(ev.streams.hip4_registry_by_block);
+    }
+    const elapsed = Math.max(0, ev.timeMs - previousMs);
+    this.behaviour.runTwaps();
+    this.behaviour.act(x.rng.poisson(this.actionsPerMs * elapsed * this.activity * this.rateScale));
+    this.fillTarget += (this.opts.fillsPerSecond / 1000) * elapsed * this.activity;
+    this.fillActual += ev.fills.length;
+    this.ledger.act(x.rng.poisson(this.ledgerPerMs * elapsed));
+    this.evm.step(ev.streams.evm_blocks_by_block);
+    this.write(ev);
+  }
+
+  private write(ev: BlockEvents): void {
+    const totals = this.totals;
+    totals.blocks++;
+    totals.lastBlock = ev.blockNumber;
+    totals.firstBlock ??= ev.blockNumber;
+    totals.simulatedMs = ev.timeMs - this.clock!.startMs;
+    let prefix: string | null = null;
+    for (const stream of STREAMS) {
+      const events = ev.streams[stream];
+      if (events.length === 0 || !this.writer.wants(stream, ev.blockNumber)) continue;
+      (totals[STREAM_STAT[stream]] as number) += events.length;
+      prefix ??= `{"local_time":"${ev.localIso}","block_time":"${ev.iso}","block_number":${ev.blockNumber},"events":`;
+      this.writer.append(stream, ev.timeMs, `${prefix}${eventsJson(stream, events)}}\n`);
+    }
+  }
+}
+
+/** Activity peaks in the US/EU overlap and dips in the Asian night (±35 %). */
+function diurnal(timeMs: number): number {
+  const hourOfDay = (timeMs % 86_400_000) / 3600_000;
+  return 1 + 0.35 * Math.sin((2 * Math.PI * (hourOfDay - 9)) / 24);
+}
+
+function emptyStats(): SimulatorStats {
+  return {
+    blocks: 0,
+    firstBlock: null,
+    lastBlock: null,
+    fills: 0,
+    orderStatuses: 0,
+    bookDiffs: 0,
+    twapStatuses: 0,
+    miscEvents: 0,
+    assetCtxs: 0,
+    reserveSamples: 0,
+    hip4Events: 0,
+    evmBlocks: 0,
+    liquidations: 0,
+    lines: 0,
+    bytes: 0,
+    simulatedMs: 0,
+    wallMs: 0,
+  };
+}
+
+function diffStats(after: SimulatorStats, before: SimulatorStats): SimulatorStats {
+  const out = { ...after };
+  for (const key of Object.keys(out) as (keyof SimulatorStats)[]) {
+    const a = after[key];
+    const b = before[key];
+    if (typeof a === 'number' && typeof b === 'number' && key !== 'firstBlock' && key !== 'lastBlock') {
+      (out[key] as number) = a - b;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,223 @@
+// Periodic account-level processes: funding rates and the hourly Funding payment, margin checks that liquidate
+// under-margined positions (market or backstop), and expiry of stale orders so memory stays bounded.
+import type { FundingDelta } from '../formats/types.ts';
+import type { Account, PerpPosition } from './account.ts';
+import { fmtNum, fmtRate, fmtUnits } from './decimal.ts';
+import type { Exchange } from './exchange.ts';
+import type { Market } from './market.ts';
+import { ZERO_HASH } from './rng.ts';
+
+const BASE_FUNDING = 0.0000125;
+const STALE_ORDER_MS = 6 * 3600_000;
+const STALE_TRIGGER_MS = 24 * 3600_000;
+
+export class RiskEngine {
+  private readonly x: Exchange;
+  liquidations = 0;
+
+  constructor(exchange: Exchange) {
+    this.x = exchange;
+  }
+
+  /** Each minute: perps move and are requoted, funding rates drift, margins are checked. */
+  minuteTick(minuteIndex: number): void {
+    const x = this.x;
+    const rng = x.rng;
+    for (const m of x.perps) {
+      x.touch(m);
+      const premium = m.midPx() === null ? 0 : (m.midPx()! - m.oraclePx) / m.oraclePx;
+      const target = BASE_FUNDING + Math.max(-0.0005, Math.min(0.0005, premium * 0.05)) + 0.00001 * rng.normal();
+      m.fundingRate = Math.max(-0.004, Math.min(0.004, 0.8 * m.fundingRate + 0.2 * target));
+    }
+    this.checkMargins();
+    if (minuteIndex % 10 === 0) this.expireStale();
+  }
+
+  /** One Funding event for every open perp position (+ = received). */
+  payFunding(): void {
+    const x = this.x;
+    const deltas: FundingDelta[] = [];
+    for (const acct of x.accounts) {
+      for (const pos of acct.positions.values()) {
+        const m = pos.market;
+        m.advance(x.now, x.rng);
+        const size = pos.szi / m.szScale;
+        const amount = -size * m.markPx() * m.fundingRate;
+        acct.addUsdc(m.dex, amount);
+        // cumFunding counts funding paid, the clearinghouse's sign.
+        pos.fundingAllTime -= amount;
+        pos.fundingSinceOpen -= amount;
+        pos.fundingSinceChange -= amount;
+        deltas.push({
+          user: acct.address,
+          coin: m.coin,
+          funding_amount: fmtNum(amount, 6),
+          szi: fmtUnits(pos.szi, m.szDecimals),
+          funding_rate: fmtRate(m.fundingRate, 6),
+        });
+      }
+    }
+    x.ev.misc.push({ time: x.ev.iso, hash: ZERO_HASH, inner: { Funding: { deltas } } });
+  }
+
+  private checkMargins(): void {
+    for (const acct of this.x.traders) {
+      if (acct.positions.size === 0) continue;
+      let dexes: Set<string> | null = null;
+      for (const pos of acct.positions.values()) {
+        if (!pos.isCross) {
+          const mark = pos.market.markPx();
+          const size = pos.szi / pos.market.szScale;
+          const equity = pos.isolatedMargin + size * (mark - pos.entryPx);
+          const maintenance = (Math.abs(size) * mark) / (2 * pos.market.maxLeverage);
+          if (equity < maintenance) {
+            this.liquidate(acct, pos.market.dex, [pos], 'Isolated', equity);
+            continue;
+          }
+        }
+        dexes ??= new Set();
+        dexes.add(pos.market.dex);
+      }
+      if (!dexes) continue;
+      for (const dex of dexes) {
+        const e = acct.exposure(dex);
+        if (e.maintenance === 0) continue;
+        const accountValue = acct.usdc(dex) - e.isolatedMargin + e.crossUpnl;
+        if (accountValue < e.maintenance) {
+          const cross = [...acct.positions.values()].filter((p) => p.isCross && p.market.dex === dex);
+          this.liquidate(acct, dex, cross, 'Cross', accountValue);
+        }
+      }
+    }
+  }
+
+  /**
+   * Closes `positions` of `victim`: through the book (method "market") or against the liquidator — HLP for the
+   * native dex, the dex's backstop address for HIP-3 — at the mark price (method "backstop").
+   */
+  private liquidate(
+    victim: Account,
+    dex: string,
+    positions: PerpPosition[],
+    leverageType: 'Cross' | 'Isolated',
+    accountValue: number,
+  ): void {
+    const x = this.x;
+    const rng = x.rng;
+    this.liquidations++;
+    const hash = rng.txHash();
+    for (const order of victim.orders.slice()) {
+      if (order.market.dex === dex) x.cancelResting(order, 'liquidatedCanceled', null);
+    }
+    for (const trigger of victim.triggers.slice()) {
+      if (trigger.market.dex === dex) x.cancelTrigger(trigger, 'liquidatedCanceled', null);
+    }
+    let liquidatedNtl = 0;
+    const liquidatedPositions: { coin: string; szi: string }[] = [];
+    const useBackstop = rng.chance(0.2);
+    for (const pos of positions) {
+      const m = pos.market;
+      const markTicks = m.markTicks();
+      const sziText = fmtUnits(pos.szi, m.szDecimals);
+      liquidatedPositions.push({ coin: m.coin, szi: sziText });
+      liquidatedNtl += Math.abs(pos.szi / m.szScale) * (markTicks / m.pxScale);
+      const isBuy = pos.szi < 0;
+      const lots = Math.abs(pos.szi);
+      const dirText = `Liquidated ${leverageType} ${pos.szi > 0 ? 'Long' : 'Short'}`;
+      const markPx = fmtUnits(markTicks, m.pxDecimals);
+      const oid = x.newOid();
+      let remaining = lots;
+      let limitPx = x.slippagePx(m, isBuy, 0.1);
+      if (!useBackstop) {
+        const result = x.executeTaker({
+          user: victim,
+          market: m,
+          isBuy,
+          sz: lots,
+          limitPx,
+          oid,
+          hash,
+          cloid: null,
+          builder: null,
+          twapId: null,
+          liquidation: { liquidatedUser: victim.address, markPx, method: 'market' },
+          liquidatedDir: dirText,
+        });
+        remaining -= result.lots;
+      }
+      if (remaining > 0) {
+        limitPx = markTicks;
+        const liquidator = dex === '' ? x.hlp : x.backstop;
+        x.fillPair(
+          {
+            user: victim,
+            market: m,
+            isBuy,
+            sz: remaining,
+            limitPx,
+            oid,
+            hash,
+            cloid: null,
+            builder: null,
+            twapId: null,
+            liquidation: { liquidatedUser: victim.address, markPx, method: 'backstop' },
+            liquidatedDir: dirText,
+          },
+          liquidator,
+          x.newOid(),
+          null,
+          null,
+          markTicks,
+          remaining,
+        );
+      }
+      x.emitStatus(
+        victim,
+        hash,
+        null,
+        'filled',
+        x.takerNodeOrder(m, isBuy, limitPx, 0, lots, oid, 'Market', 'LiquidationMarket', null, true),
+      );
+    }
+    x.ev.misc.push({
+      time: x.ev.iso,
+      hash,
+      inner: {
+        LedgerUpdate: {
+          users: [victim.address],
+          delta: {
+            type: 'liquidation',
+            liquidatedNtlPos: fmtNum(liquidatedNtl, 6),
+            accountValue: fmtNum(accountValue, 6),
+            leverageType,
+            liquidatedPositions,
+          },
+        },
+      },
+    });
+  }
+
+  /** Traders cancel orders they forgot about; trigger orders time out. */
+  private expireStale(): void {
+    const x = this.x;
+    const now = x.now;
+    for (const m of x.markets.slice()) {
+      for (const side of [m.bids, m.asks]) {
+        for (let i = 0; i < side.length; i++) {
+          const o = side[i]!;
+          if (!o.isQuote && now - o.timestamp > STALE_ORDER_MS) {
+            x.cancelResting(o, 'canceled', x.rng.txHash());
+            i--;
+          }
+        }
+      }
+      this.expireTriggers(m, now);
+    }
+  }
+
+  private expireTriggers(m: Market, now: number): void {
+    for (const t of m.triggers.slice()) {
+      if (now - t.timestamp > STALE_TRIGGER_MS) this.x.cancelTrigger(t, 'canceled', this.x.rng.txHash());
+    }
+  }
+}
