@@ -28,7 +28,11 @@ export function subscribeTopic<M extends TopicMap, T extends keyof M & string, R
       return this;
     },
     async next() {
-      while (!queue.length && !done) await new Promise<void>((r) => (wake = r));
+      while (!queue.length && !done) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
       wake = undefined;
       if (done && !queue.length) return { value: undefined, done: true };
       return { value: queue.shift() as R, done: false };

@@ -50,7 +50,10 @@ function setup(
     now: () => now,
     intervals,
   });
-  return { agg, frames, calls, setNow: (ms: number) => (now = ms) };
+  const setNow = (ms: number) => {
+    now = ms;
+  };
+  return { agg, frames, calls, setNow };
 }
 
 describe('candle aggregator', () => {
