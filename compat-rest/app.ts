@@ -2,9 +2,12 @@
 // Cross-cutting concerns live here once: CORS headers, API keys (spec §5), JSON parsing and the error contract.
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Authenticator } from '../platform/auth.ts';
+import { FieldError } from '../platform/fields.ts';
 import { HttpError } from './errors.ts';
 import { dispatchInfo } from './info/index.ts';
 import type { CompatServices } from './info/types.ts';
+import { hip3Routes } from './routes/hip3.ts';
+import { marketRoutes } from './routes/market.ts';
 
 export interface CompatAppOptions {
   services: CompatServices;
@@ -44,6 +47,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
 
   app.setErrorHandler((err, _req, reply) => {
     if (err instanceof HttpError) return reply.code(err.status).send({ error: err.message });
+    if (err instanceof FieldError) return reply.code(400).send({ error: err.message });
     const e = err as { statusCode?: number; code?: string; message?: string };
     if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ error: 'body too large (max 1 MiB)' });
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
@@ -73,6 +77,9 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     if (answer.headers) reply.headers(answer.headers);
     return reply.type('application/json').send(JSON.stringify(answer.body));
   });
+
+  await app.register(marketRoutes, { prefix: '/market', services: opts.services });
+  await app.register(hip3Routes, { prefix: '/hip3', services: opts.services });
 
   return app;
 }

@@ -249,10 +249,12 @@ export interface TradeRow {
   tid: number;
   buyer: string | null;
   seller: string | null;
+  /** Fees of both sides (maker rebates negative). */
+  fees: string;
 }
 export const tradesTable = table<TradeRow>(
   'markets.trades',
-  ['block_number', 'seq', 'time', 'coin', 'side', 'px', 'sz', 'hash', 'tid', 'buyer', 'seller'],
+  ['block_number', 'seq', 'time', 'coin', 'side', 'px', 'sz', 'hash', 'tid', 'buyer', 'seller', 'fees'],
   'append',
 );
 

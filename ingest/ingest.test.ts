@@ -164,6 +164,7 @@ describe('node_fills_by_block', () => {
         tid: 123456789012345,
         buyer: ALICE,
         seller: BOB,
+        fees: '0.396',
       },
     ]);
     expect(seen).toHaveLength(1);

@@ -1,5 +1,7 @@
 // /info types of the markets domain. Types the exchange itself answers keep the exchange's shape (so its SDKs
 // work unchanged); the service's own types (currentDepth, trades, dataCoverage) use the result envelope.
+
+import { dataCoverage } from '../../platform/coverage.ts';
 import {
   FieldError,
   intIn,
@@ -91,6 +93,11 @@ export const marketsInfo: Record<string, InfoHandler> = {
 
   async currentDepth(body, { markets }) {
     return json(resultEnvelope(markets.books.depth(coinOf(body))));
+  },
+
+  async dataCoverage(_body, { markets }) {
+    const datasets = await dataCoverage(markets.pool, markets.now());
+    return json(resultEnvelope({ region: process.env.REGION ?? 'local', datasets }));
   },
 
   async allBorrowLendReserveStates(_body, { markets }) {

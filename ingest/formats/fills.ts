@@ -2,7 +2,7 @@
 // HIP-4 outcome fills.
 import type { FillRow, LiquidationRow, TradeRow } from '../../db/rows.ts';
 import { fillsTable, hip4FillsTable, liquidationsTable, tradesTable } from '../../db/rows.ts';
-import { mulDecimal } from '../../platform/decimal.ts';
+import { addDecimal, mulDecimal } from '../../platform/decimal.ts';
 import {
   address,
   addressValue,
@@ -83,6 +83,7 @@ function pairTrades(fills: FillRow[]): TradeRow[] {
       tid: taker.tid,
       buyer: group.find((f) => f.side === 'B')?.address ?? null,
       seller: group.find((f) => f.side === 'A')?.address ?? null,
+      fees: group.reduce((sum, f) => addDecimal(sum, f.fee), '0'),
     });
   }
   return trades;

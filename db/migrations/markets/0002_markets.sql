@@ -15,7 +15,8 @@ CREATE TABLE markets.trades (
   hash           text NOT NULL,
   tid            bigint NOT NULL,
   buyer          text,
-  seller         text
+  seller         text,
+  fees           numeric NOT NULL           -- both sides' fees (maker rebates negative)
 );
 CREATE INDEX trades_coin_time ON markets.trades (coin, time DESC);
 CREATE INDEX trades_time ON markets.trades (time);

@@ -27,6 +27,7 @@ function trade(time: number, px: string, sz = '1', block = time, seq = 0): Trade
     tid: time,
     buyer: null,
     seller: null,
+    fees: '0',
   };
 }
 
@@ -176,7 +177,7 @@ describe('candle store on Postgres', () => {
     ];
     for (const r of rows) {
       await db.pool.query(
-        'INSERT INTO markets.trades (block_number, seq, time, coin, side, px, sz, hash, tid) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)',
+        'INSERT INTO markets.trades (block_number, seq, time, coin, side, px, sz, hash, tid, fees) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,0)',
         [r.block_number, r.seq, r.time, r.coin, r.side, r.px, r.sz, r.hash, r.tid],
       );
     }

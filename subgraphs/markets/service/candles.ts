@@ -376,7 +376,7 @@ export async function openCandleSeeds(
     for (const r of rows) rollups.push({ ...r, interval, t });
   }
   const { rows: trades } = await pool.query<TradeRow>(
-    `SELECT block_number, seq, time, coin, side, px::text AS px, sz::text AS sz, hash, tid, buyer, seller
+    `SELECT block_number, seq, time, coin, side, px::text AS px, sz::text AS sz, hash, tid, buyer, seller, fees::text AS fees
      FROM markets.trades WHERE time >= $1 ORDER BY time, block_number, seq`,
     [minute],
   );

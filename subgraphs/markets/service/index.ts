@@ -10,6 +10,8 @@ import { type EventBus, InProcessBus } from '../../../ingest/bus.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
+import { type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
+import { HistorySampler } from './history.ts';
 import type { CandleInterval } from './intervals.ts';
 import { candleSnapshot, fundingHistory, tradesOf, type WireTrade } from './market-data.ts';
 import { allReserveStates, latestReserves, reserveHistory } from './reserves.ts';
@@ -65,6 +67,8 @@ export interface MarketsServiceOptions {
   now?: () => number;
   /** How long meta answers from the node are reused. */
   metaTtlMs?: number;
+  /** Period of the market-history archive's samples. */
+  historySampleMs?: number;
 }
 
 const META_TTL_MS = 30_000;
@@ -86,10 +90,11 @@ export class MarketsService {
   readonly books = new OrderBooks();
   readonly live = new InProcessBus<MarketEvents>();
   readonly candles: CandleAggregator;
+  readonly history: HistorySampler;
   private readonly ctxs = new Map<string, AssetCtxRow>();
   private readonly lastTradePx = new Map<string, string>();
   private readonly unsubscribe: (() => void)[] = [];
-  private readonly pool: pg.Pool;
+  readonly pool: pg.Pool;
   private readonly upstream: Upstream;
   private readonly metaTtlMs: number;
   readonly now: () => number;
@@ -104,6 +109,7 @@ export class MarketsService {
       emit: (frames) => this.live.publish('candles', frames),
       now: this.now,
     });
+    this.history = new HistorySampler(opts.pool, this.books, opts.historySampleMs ?? 10_000, this.now);
     if (opts.bus) this.attach(opts.bus);
   }
 
@@ -148,6 +154,7 @@ export class MarketsService {
     const seeds = await openCandleSeeds(this.pool, now);
     this.candles.seed(seeds.rollups, seeds.trades);
     this.candles.start();
+    this.history.start();
     await this.loadBookSnapshot().catch((err) => {
       console.error(
         `markets: no book snapshot from the node (${err instanceof Error ? err.message : String(err)}); books fill from live diffs`,
@@ -175,9 +182,10 @@ export class MarketsService {
     }
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     for (const u of this.unsubscribe.splice(0)) u();
     this.candles.stop();
+    await this.history.stop();
   }
 
   // ---- metadata (from the node) ----
@@ -283,5 +291,16 @@ export class MarketsService {
 
   reserveHistory(q: Parameters<typeof reserveHistory>[1]) {
     return reserveHistory(this.pool, q);
+  }
+
+  hip3Snapshots(filter: { dexId?: string; coin?: string } = {}): Promise<Hip3Snapshot[]> {
+    return hip3Snapshots(this.pool, this.ctxs, this.now(), filter);
+  }
+
+  /** HIP-3 coins ranked by the size of their 24 h price move, largest first. */
+  async hip3TopMovers(limit: number): Promise<Hip3Snapshot[]> {
+    const rows = await this.hip3Snapshots();
+    const move = (r: Hip3Snapshot) => Math.abs(priceMove(this.ctxs.get(r.coin)));
+    return rows.sort((a, b) => move(b) - move(a)).slice(0, limit);
   }
 }

@@ -1,0 +1,113 @@
+// Path endpoints of the markets domain (/market/*, /hip3/*) and dataCoverage over a simulated node: the data
+// envelope, paging, and a 400 naming the parameter at every limit's edge.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack, type TestStack } from '../test/stack.ts';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack({ historyMs: 3_600_000 });
+  // Three archive samples a second apart (the sampler's own timer runs every 10 s).
+  for (let i = 0; i < 3; i++) {
+    await stack.markets.history.sampleOnce();
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}, 120_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+async function get(path: string) {
+  const res = await fetch(`${stack.urls.compat}${path}`);
+  return { status: res.status, body: await res.json() };
+}
+
+describe('/market/*', () => {
+  it('lists the coins with history', async () => {
+    const { status, body } = await get('/market/coins');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ success: true, message: 'ok', execution_time_ms: expect.any(Number) });
+    expect(body.data).toContain('BTC');
+  });
+
+  it('pages a series newest first with has_more', async () => {
+    const first = await get('/market/bbo/BTC?limit=2');
+    expect(first.status).toBe(200);
+    expect(first.body.data).toHaveLength(2);
+    expect(first.body.has_more).toBe(true);
+    const [a, b] = first.body.data;
+    expect(a.time).toBeGreaterThan(b.time);
+    expect(Number(a.ask_px)).toBeGreaterThan(Number(a.bid_px));
+    const all = await get('/market/bbo/BTC?limit=1000');
+    expect(all.body.has_more).toBe(false);
+    expect(all.body.data).toHaveLength(3);
+  });
+
+  it('serves spread, depth, slippage, book and the liquidity report', async () => {
+    const spread = await get('/market/spread/ETH');
+    expect(Number(spread.body.data[0].spread_bps)).toBeGreaterThan(0);
+    const depth = await get('/market/depth/ETH?limit=1');
+    expect(Object.keys(depth.body.data[0].bands)).toEqual(['10', '25', '50', '100', '200', '500']);
+    const slippage = await get('/market/slippage/ETH?limit=1');
+    expect(slippage.body.data.map((r: { notional: string }) => r.notional)).toEqual(['1000', '10000', '100000']);
+    const book = await get('/market/book/ETH?limit=1');
+    expect(book.body.data[0].levels).toHaveLength(2);
+    const report = await get(
+      `/market/liquidity-report/ETH?start_time=${new Date(Date.now() - 3_600_000).toISOString()}`,
+    );
+    expect(report.body.data).toMatchObject({ coin: 'ETH', samples: 3, spread_bps: { avg: expect.any(String) } });
+  });
+
+  it.each([
+    ['/market/bbo/BTC?limit=0', 'querystring/limit must be >= 1'],
+    ['/market/bbo/BTC?limit=1001', 'querystring/limit must be <= 1000'],
+    ['/market/bbo/BTC?start_time=yesterday', 'start_time: must be an ISO 8601 datetime or epoch milliseconds'],
+    [
+      '/market/bbo/BTC?start_time=2026-11-22T10:00:00&end_time=2026-11-22T09:00:00',
+      'start_time: must not be after end_time',
+    ],
+    ['/hip3/top-movers?limit=0', 'querystring/limit must be >= 1'],
+    ['/hip3/top-movers?limit=101', 'querystring/limit must be <= 100'],
+  ])('answers 400 for %s', async (path, message) => {
+    const { status, body } = await get(path);
+    expect(status).toBe(400);
+    expect(body.error).toContain(message);
+  });
+
+  it('answers 404 with a JSON error for an unknown path', async () => {
+    expect(await get('/market/nope')).toEqual({ status: 404, body: { error: 'no such endpoint: GET /market/nope' } });
+  });
+});
+
+describe('/hip3/*', () => {
+  it('lists the HIP-3 coins with their 24 h and cumulative figures', async () => {
+    const { body } = await get('/hip3/snapshots');
+    const coins = body.data.map((r: { coin: string }) => r.coin);
+    expect(coins.length).toBeGreaterThan(0);
+    expect(coins.every((c: string) => c.startsWith('xyz:'))).toBe(true);
+    expect(body.data[0]).toMatchObject({ dex_id: 'xyz', is_halted: false, trades_24h: expect.any(Number) });
+    const one = await get(`/hip3/snapshots?coin=${encodeURIComponent(coins[0])}`);
+    expect(one.body.data).toHaveLength(1);
+  });
+
+  it('ranks the top movers, at most `limit` of them', async () => {
+    const edge = await get('/hip3/top-movers?limit=1');
+    expect(edge.body.data).toHaveLength(1);
+    const all = await get('/hip3/top-movers?limit=100');
+    expect(all.status).toBe(200);
+  });
+});
+
+describe('dataCoverage', () => {
+  it('reports every dataset with its start, latest event and delay', async () => {
+    const res = await fetch(`${stack.urls.compat}/info`, {
+      method: 'POST',
+      body: JSON.stringify({ type: 'dataCoverage' }),
+    });
+    const { result, cursor } = await res.json();
+    expect(cursor).toBeNull();
+    expect(result.region).toBe('local');
+    expect(result.datasets.fills).toMatchObject({ start: expect.any(Number), latest: expect.any(Number) });
+    expect(result.datasets.fills.delaySeconds).toBeLessThan(120);
+    expect(result.datasets.accountSnapshots).toEqual({ start: null, latest: null, delaySeconds: null });
+  });
+});

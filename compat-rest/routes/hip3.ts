@@ -1,0 +1,38 @@
+// /hip3/*: HIP-3 dex coins' latest snapshots and the top movers, in the data envelope.
+import type { FastifyPluginAsync } from 'fastify';
+import { dataEnvelope } from '../envelopes.ts';
+import type { CompatServices } from '../info/types.ts';
+import { limitSchema } from '../params.ts';
+
+export const hip3Routes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
+  const { markets } = services;
+
+  app.get<{ Querystring: { dex_id?: string; coin?: string } }>(
+    '/snapshots',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: { dex_id: { type: 'string' }, coin: { type: 'string' } },
+        },
+      },
+    },
+    async (req) => {
+      const started = performance.now();
+      return dataEnvelope(await markets.hip3Snapshots({ dexId: req.query.dex_id, coin: req.query.coin }), started);
+    },
+  );
+
+  app.get<{ Querystring: { limit: number } }>(
+    '/top-movers',
+    {
+      schema: {
+        querystring: { type: 'object', properties: { limit: limitSchema(100, 10) } },
+      },
+    },
+    async (req) => {
+      const started = performance.now();
+      return dataEnvelope(await markets.hip3TopMovers(req.query.limit), started);
+    },
+  );
+};
