@@ -40,6 +40,8 @@ const MARKET_QUERY = `query ($coin: String!) {
     assetCtx { funding openInterest markPx }
   }
   tokens { index reserve { tokenName utilization } }
+  dexes { name snapshots { coin markPx volume24h trades24h market { mid } } }
+  hip3TopMovers(limit: 2) { coin }
 }`;
 
 describe('router', () => {
@@ -56,6 +58,9 @@ describe('router', () => {
     expect(m.candles.length).toBeGreaterThan(10);
     expect(m.book.bids.length).toBeGreaterThan(0);
     expect(body.data.tokens.map((t: { index: number }) => t.index)).toEqual([0, 150, 197, 268, 360]);
+    expect(body.data.dexes).toEqual([{ name: 'xyz', snapshots: expect.any(Array) }]);
+    expect(body.data.dexes[0].snapshots[0].coin).toMatch(/^xyz:/);
+    expect(body.data.hip3TopMovers).toHaveLength(2);
   });
 
   it('delivers trades over graphql-ws, from the subgraph over graphql-ws', async () => {

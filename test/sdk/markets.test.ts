@@ -2,6 +2,7 @@
 // type and every market channel answers in the shape the SDK publishes (checked field by field).
 import { HttpTransport, InfoClient, SubscriptionClient, WebSocketTransport } from '@nktkas/hyperliquid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { startTestStack, type TestStack } from '../stack.ts';
 import { expectEventShape, expectInfoShape } from './schemas.ts';
 
@@ -141,6 +142,27 @@ describe('/ws market channels through the SDK', () => {
     expectEventShape('activeAssetCtx', await firstEvent((l) => subs.activeAssetCtx({ coin: 'ETH' }, l)));
     const spot = await firstEvent((l) => subs.activeSpotAssetCtx({ coin: 'PURR/USDC' }, l));
     expectEventShape('activeSpotAssetCtx', spot);
+  });
+
+  it('delivers allCandles frames and a closed 5s frame reconciled false (a raw socket: not an SDK method)', async () => {
+    const socket = new WebSocket(stack.urls.ws);
+    await new Promise((r) => socket.once('open', r));
+    const frames: { channel: string; data: Record<string, unknown> }[] = [];
+    socket.on('message', (m) => frames.push(JSON.parse(String(m))));
+    socket.send(JSON.stringify({ method: 'subscribe', subscription: { type: 'allCandles', interval: '5s' } }));
+    const deadline = Date.now() + 15_000;
+    while (!frames.some((f) => f.channel === 'allCandles' && f.data.closed === true) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    socket.close();
+    expect(frames[0]).toEqual({
+      channel: 'subscriptionResponse',
+      data: { method: 'subscribe', subscription: { type: 'allCandles', interval: '5s' } },
+    });
+    const closed = frames.find((f) => f.channel === 'allCandles' && f.data.closed === true);
+    expect(closed?.data).toMatchObject({ i: '5s', closed: true, reconciled: false });
+    const coins = new Set(frames.filter((f) => f.channel === 'allCandles').map((f) => f.data.s));
+    expect(coins.size).toBeGreaterThan(1);
   });
 
   it('answers info requests posted over the socket', async () => {

@@ -1,6 +1,7 @@
 // The markets subgraph schema: every type file registers itself on the builder; this builds the SDL.
 import { builder } from '../builder.ts';
 import './candle.ts';
+import './hip3.ts';
 import './market.ts';
 import './token.ts';
 import './trade.ts';
