@@ -1,29 +1,18 @@
 // Borrow/lend reserves: the latest state per token and the history of spec §4.2 (raw one-minute samples, or the
 // last sample of each bucket with the bucket start as `time`; `limit` keeps the most recent; oldest first).
 import type pg from 'pg';
+import type { ReserveEvent } from '../../../ingest/formats/types.ts';
 import { bucketSql, type CandleInterval } from './intervals.ts';
 import { latestPerKey } from './sql.ts';
 
 export const RESERVE_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
 export type ReserveInterval = (typeof RESERVE_INTERVALS)[number];
 
-/** The exchange's ReserveState (allBorrowLendReserveStates, borrowLendReserveState). */
-export interface ReserveState {
-  borrowYearlyRate: string;
-  supplyYearlyRate: string;
-  balance: string;
-  utilization: string;
-  oraclePx: string;
-  ltv: string;
-  totalSupplied: string;
-  totalBorrowed: string;
-}
+/** A sample as the service prints it: the same shape the reserve stream carries (ingest/FORMATS.md). */
+export type ReserveSample = ReserveEvent;
 
-export interface ReserveSample extends ReserveState {
-  time: number;
-  token: number;
-  tokenName: string;
-}
+/** The exchange's ReserveState (allBorrowLendReserveStates, borrowLendReserveState). */
+export type ReserveState = Omit<ReserveSample, 'time' | 'token' | 'tokenName'>;
 
 export interface ReserveHistory {
   token: number | null;
