@@ -1,0 +1,404 @@
+// Stored fills in the exchange's shapes: userFills / userFillsByTime (wire Fill, optional aggregateByTime), the
+// compact keyset-paged rows of `/info` fills|recentFills and `/fills/*`, and userTwapSliceFills.
+import type pg from 'pg';
+import type { FillRow } from '../../../db/rows.ts';
+import { compareDecimal } from '../../../platform/decimal.ts';
+import { add, checkInt, div, InvalidQueryError, isoMs, mul, type Ratio, ratio, toDecimal, ZERO } from './shared.ts';
+
+/** The exchange's cap on userFills, userFillsByTime and userTwapSliceFills answers. */
+export const MAX_WIRE_FILLS = 2000;
+/** The cap on one page of compact fill rows. */
+export const MAX_FILL_ROWS = 1000;
+
+export interface FillLiquidation {
+  liquidatedUser: string;
+  markPx: string;
+  method: 'market' | 'backstop';
+}
+
+/** The exchange's Fill (wire §2.1). Optional keys are absent, not null. */
+export interface WireFill {
+  coin: string;
+  px: string;
+  sz: string;
+  side: 'A' | 'B';
+  time: number;
+  startPosition: string;
+  dir: string;
+  closedPnl: string;
+  hash: string;
+  oid: number;
+  crossed: boolean;
+  fee: string;
+  tid: number;
+  feeToken: string;
+  builderFee?: string;
+  twapId: number | null;
+  cloid?: string;
+  liquidation?: FillLiquidation;
+}
+
+/** Every column of `accounts.fills` under alias `a`, decimals as text exactly as stored ("93604.0"). */
+function fillColumns(a = 'f'): string {
+  return `${a}.block_number, ${a}.address, ${a}.coin, ${a}.px::text AS px, ${a}.sz::text AS sz, ${a}.side, ${a}.time,
+    ${a}.start_position::text AS start_position, ${a}.dir, ${a}.closed_pnl::text AS closed_pnl, ${a}.hash, ${a}.oid,
+    ${a}.crossed, ${a}.fee::text AS fee, ${a}.tid, ${a}.fee_token, ${a}.cloid, ${a}.twap_id, ${a}.builder,
+    ${a}.builder_fee::text AS builder_fee, ${a}.deployer_fee::text AS deployer_fee,
+    ${a}.priority_gas::text AS priority_gas, ${a}.liquidated_user,
+    ${a}.liquidation_mark_px::text AS liquidation_mark_px, ${a}.liquidation_method`;
+}
+
+/**
+ * Newest first, but fills of one timestamp in execution order, as the exchange lists a crossing order's partial
+ * fills. Fills keep no sequence number; a crossing order walks its position monotonically though: a buy's start
+ * positions rise, a sell's fall.
+ */
+const NEWEST_FIRST = `f.time DESC, f.block_number DESC,
+  CASE WHEN f.side = 'B' THEN f.start_position ELSE -f.start_position END, f.tid`;
+
+/** A stored fill (or one published live on the bus) in the exchange's shape. */
+export function toWireFill(r: FillRow): WireFill {
+  return {
+    coin: r.coin,
+    px: r.px,
+    sz: r.sz,
+    side: r.side,
+    time: r.time,
+    startPosition: r.start_position,
+    dir: r.dir,
+    closedPnl: r.closed_pnl,
+    hash: r.hash,
+    oid: r.oid,
+    crossed: r.crossed,
+    fee: r.fee,
+    tid: r.tid,
+    feeToken: r.fee_token,
+    ...(r.builder_fee !== null && { builderFee: r.builder_fee }),
+    twapId: r.twap_id,
+    ...(r.cloid !== null && { cloid: r.cloid }),
+    ...(r.liquidation_mark_px !== null && {
+      liquidation: {
+        liquidatedUser: r.liquidated_user ?? '',
+        markPx: r.liquidation_mark_px,
+        method: r.liquidation_method === 'backstop' ? 'backstop' : 'market',
+      },
+    }),
+  };
+}
+
+/**
+ * aggregateByTime as the exchange documents it: the partial fills of one crossing order (same order, same time,
+ * same transaction) become one fill; a resting order hit by several takers is never merged. Sizes, fees, closed
+ * PnL and builder fees are summed exactly; px is the size-weighted average (exact when it terminates within ten
+ * more digits than the inputs carry, else rounded there); start position, dir, tid and the rest come from the
+ * first executed fill. `fills` must be in NEWEST_FIRST order; the output keeps that order.
+ */
+export function aggregateFillsByTime(fills: readonly WireFill[]): WireFill[] {
+  const groups = new Map<string, WireFill[]>();
+  const out: (WireFill | WireFill[])[] = [];
+  for (const f of fills) {
+    if (!f.crossed) {
+      out.push(f);
+      continue;
+    }
+    const key = `${f.coin}\u0000${f.oid}\u0000${f.time}\u0000${f.hash}`;
+    const group = groups.get(key);
+    if (group) group.push(f);
+    else {
+      const g = [f];
+      groups.set(key, g);
+      out.push(g);
+    }
+  }
+  return out.map((g) => (Array.isArray(g) ? mergeFills(g) : g));
+}
+
+function scaleOf(s: string): number {
+  const i = s.indexOf('.');
+  return i < 0 ? 0 : s.length - i - 1;
+}
+
+function mergeFills(group: WireFill[]): WireFill {
+  const first = group[0] as WireFill;
+  if (group.length === 1) return first;
+  let sz: Ratio = ZERO;
+  let ntl: Ratio = ZERO;
+  let fee: Ratio = ZERO;
+  let pnl: Ratio = ZERO;
+  let builderFee: Ratio | null = null;
+  let pxScale = 0;
+  let szScale = 0;
+  let feeScale = 0;
+  let pnlScale = 0;
+  for (const f of group) {
+    sz = add(sz, ratio(f.sz));
+    ntl = add(ntl, mul(ratio(f.px), ratio(f.sz)));
+    fee = add(fee, ratio(f.fee));
+    pnl = add(pnl, ratio(f.closedPnl));
+    if (f.builderFee !== undefined) builderFee = add(builderFee ?? ZERO, ratio(f.builderFee));
+    pxScale = Math.max(pxScale, scaleOf(f.px));
+    szScale = Math.max(szScale, scaleOf(f.sz));
+    feeScale = Math.max(feeScale, scaleOf(f.fee), scaleOf(f.builderFee ?? ''));
+    pnlScale = Math.max(pnlScale, scaleOf(f.closedPnl));
+  }
+  const samePx = group.every((f) => compareDecimal(f.px, first.px) === 0);
+  const merged: WireFill = {
+    ...first,
+    // Sums of exact decimals are exact at the inputs' largest scale.
+    px: samePx ? first.px : toDecimal(div(ntl, sz), pxScale + 10),
+    sz: toDecimal(sz, szScale),
+    closedPnl: toDecimal(pnl, pnlScale),
+    fee: toDecimal(fee, feeScale),
+  };
+  if (builderFee) merged.builderFee = toDecimal(builderFee, feeScale);
+  return merged;
+}
+
+async function queryWireFills(pool: pg.Pool, where: string, params: unknown[], limit: number): Promise<WireFill[]> {
+  const { rows } = await pool.query<FillRow>(
+    `SELECT ${fillColumns()} FROM accounts.fills f WHERE ${where} ORDER BY ${NEWEST_FIRST} LIMIT ${limit}`,
+    params,
+  );
+  return rows.map(toWireFill);
+}
+
+/**
+ * Newest `limit` fills matching `where`, aggregated when asked. When aggregating, the fills sharing the last
+ * fetched timestamp are fetched whole so that the group at the cut is not merged from half its parts.
+ */
+async function newestFills(
+  pool: pg.Pool,
+  where: string,
+  params: unknown[],
+  limit: number,
+  aggregate: boolean,
+): Promise<WireFill[]> {
+  let fills = await queryWireFills(pool, where, params, limit);
+  if (!aggregate) return fills;
+  const last = fills.at(-1);
+  if (fills.length === limit && last) {
+    const p = params.length + 1;
+    fills = await queryWireFills(pool, `${where} AND f.time >= $${p}`, [...params, last.time], limit * 5);
+  }
+  return aggregateFillsByTime(fills).slice(0, limit);
+}
+
+export interface UserFillsQuery {
+  user: string;
+  aggregateByTime?: boolean;
+}
+
+/** userFills: the user's 2000 most recent fills, newest first. */
+export function userFills(pool: pg.Pool, q: UserFillsQuery): Promise<WireFill[]> {
+  return newestFills(pool, 'f.address = $1', [q.user.toLowerCase()], MAX_WIRE_FILLS, q.aggregateByTime === true);
+}
+
+export interface UserFillsByTimeQuery {
+  user: string;
+  startTime: number;
+  endTime?: number;
+  aggregateByTime?: boolean;
+  /** At most 2000 (the exchange's cap; larger values are capped, as the exchange does). */
+  limit?: number;
+}
+
+/** userFillsByTime: fills with startTime <= time <= endTime, newest first, at most 2000. */
+export function userFillsByTime(pool: pg.Pool, q: UserFillsByTimeQuery): Promise<WireFill[]> {
+  const limit = Math.max(1, Math.min(Math.floor(q.limit ?? MAX_WIRE_FILLS), MAX_WIRE_FILLS));
+  return newestFills(
+    pool,
+    'f.address = $1 AND f.time >= $2 AND ($3::bigint IS NULL OR f.time <= $3)',
+    [q.user.toLowerCase(), q.startTime, q.endTime ?? null],
+    limit,
+    q.aggregateByTime === true,
+  );
+}
+
+// ---- compact rows ----
+
+/** A compact fill row (spec §2.3): `orderType` only when asked for; `time` as ISO 8601 with exact ms. */
+export interface CompactFillRow {
+  user: string;
+  coin: string;
+  px: string;
+  sz: string;
+  side: 'A' | 'B';
+  time: string;
+  dir: string;
+  closedPnl: string;
+  hash: string;
+  oid: number;
+  tid: number;
+  fee: string;
+  feeToken: string;
+  crossed: 0 | 1;
+  cloid: string | null;
+  twapId: number | null;
+  builder: string | null;
+  builderFee: string | null;
+  orderType?: string | null;
+}
+
+export interface FillRowsQuery {
+  user?: string;
+  coin?: string;
+  side?: 'A' | 'B';
+  /** Inclusive epoch-ms bounds on the fill time. */
+  startTime?: number;
+  endTime?: number;
+  /** 1 to 1000. */
+  limit: number;
+  /** `"<time>:<tid>"` of the last row of the previous page (the `nextCursor` it returned). */
+  cursor?: string;
+  order: 'asc' | 'desc';
+  includeOrderType: boolean;
+  /** Also count every row matching the filters (not the cursor). Default: only when filtered by user. */
+  withTotal?: boolean;
+}
+
+export interface FillRowsPage {
+  rows: CompactFillRow[];
+  hasMore: boolean;
+  /** `"<time>:<tid>"` of the last row when there is a next page, else null. */
+  nextCursor: string | null;
+  totalCount?: number;
+}
+
+interface CompactSqlRow extends FillRow {
+  order_type?: string | null;
+}
+
+export function parseFillCursor(cursor: string): { time: string; tid: string } {
+  const m = /^(\d{1,16}):(\d{1,20})$/.exec(cursor);
+  if (!m) throw new InvalidQueryError(`invalid cursor: ${cursor} (expected "<epoch_ms>:<tid>")`);
+  return { time: m[1] as string, tid: m[2] as string };
+}
+
+function toCompact(r: CompactSqlRow, includeOrderType: boolean): CompactFillRow {
+  const row: CompactFillRow = {
+    user: r.address,
+    coin: r.coin,
+    px: r.px,
+    sz: r.sz,
+    side: r.side,
+    time: isoMs(r.time),
+    dir: r.dir,
+    closedPnl: r.closed_pnl,
+    hash: r.hash,
+    oid: r.oid,
+    tid: r.tid,
+    fee: r.fee,
+    feeToken: r.fee_token,
+    crossed: r.crossed ? 1 : 0,
+    cloid: r.cloid,
+    twapId: r.twap_id,
+    builder: r.builder,
+    builderFee: r.builder_fee,
+  };
+  if (includeOrderType) row.orderType = r.order_type ?? null;
+  return row;
+}
+
+const sameKey = (a: FillRow, b: FillRow) => a.time === b.time && a.tid === b.tid;
+
+/**
+ * Compact fill rows, keyset-paged on (time, tid) in the direction `order` asks for, the address breaking ties.
+ * The two fills of one trade share (time, tid) when no user is given, so a page never ends between them: it stops
+ * before the pair (or, when the pair alone fills the page, takes both), and the cursor `"<time>:<tid>"` of the
+ * page's last row resumes strictly after it.
+ */
+export async function fillRows(pool: pg.Pool, q: FillRowsQuery): Promise<FillRowsPage> {
+  const limit = checkInt('limit', q.limit, 1, MAX_FILL_ROWS);
+  const desc = q.order === 'desc';
+  const dir = desc ? 'DESC' : 'ASC';
+  const params: unknown[] = [];
+  const param = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const filters: string[] = [];
+  if (q.user !== undefined) filters.push(`f.address = ${param(q.user.toLowerCase())}`);
+  if (q.coin !== undefined) filters.push(`f.coin = ${param(q.coin)}`);
+  if (q.side !== undefined) filters.push(`f.side = ${param(q.side)}`);
+  if (q.startTime !== undefined) filters.push(`f.time >= ${param(q.startTime)}`);
+  if (q.endTime !== undefined) filters.push(`f.time <= ${param(q.endTime)}`);
+  const filterParams = [...params];
+  const after = (time: string | number, tid: string | number) =>
+    `(f.time, f.tid) ${desc ? '<' : '>'} (${param(time)}::bigint, ${param(tid)}::bigint)`;
+  // Any status row of the order gives its type; none (orders before order-status coverage) → null.
+  const orderType = q.includeOrderType
+    ? `, (SELECT o.order_type FROM accounts.order_statuses o WHERE o.address = f.address AND o.oid = f.oid
+         LIMIT 1) AS order_type`
+    : '';
+  const select = (where: string[], lim: number | null) =>
+    `SELECT ${fillColumns()}${orderType} FROM accounts.fills f WHERE ${where.length ? where.join(' AND ') : 'true'}
+     ORDER BY f.time ${dir}, f.tid ${dir}, f.address ${dir}${lim === null ? '' : ` LIMIT ${lim}`}`;
+
+  const where = [...filters];
+  if (q.cursor !== undefined) {
+    const c = parseFillCursor(q.cursor);
+    where.push(after(c.time, c.tid));
+  }
+  const { rows } = await pool.query<CompactSqlRow>(select(where, limit + 1), params);
+  let page = rows.slice(0, limit);
+  let hasMore = rows.length > limit;
+  const next = rows[limit];
+  if (next && sameKey(page.at(-1) as FillRow, next)) {
+    const cut = page.filter((r) => !sameKey(r, next));
+    if (cut.length) page = cut;
+    else {
+      // The page is one trade's fills and more: take all of them, then see whether anything follows.
+      params.length = filterParams.length;
+      const same = [...filters, `f.time = ${param(next.time)}`, `f.tid = ${param(next.tid)}`];
+      page = (await pool.query<CompactSqlRow>(select(same, null), params)).rows;
+      params.length = filterParams.length;
+      const rest = await pool.query(select([...filters, after(next.time, next.tid)], 1), params);
+      hasMore = (rest.rowCount ?? 0) > 0;
+    }
+  }
+  const lastRow = page.at(-1);
+  const result: FillRowsPage = {
+    rows: page.map((r) => toCompact(r, q.includeOrderType)),
+    hasMore,
+    nextCursor: hasMore && lastRow ? `${lastRow.time}:${lastRow.tid}` : null,
+  };
+  if (q.withTotal ?? q.user !== undefined) {
+    const { rows: n } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM accounts.fills f WHERE ${filters.length ? filters.join(' AND ') : 'true'}`,
+      filterParams,
+    );
+    result.totalCount = n[0]?.n ?? 0;
+  }
+  return result;
+}
+
+// ---- TWAP slices ----
+
+export interface TwapSliceFill {
+  fill: Omit<WireFill, 'cloid' | 'liquidation'>;
+  twapId: number;
+}
+
+export interface TwapSliceFillsQuery {
+  user: string;
+  /** Only the slices of this TWAP. */
+  twapId?: number;
+  /** Inclusive epoch-ms bounds on the fill time. */
+  startTime?: number;
+  endTime?: number;
+}
+
+/** userTwapSliceFills: the user's TWAP slice fills, newest first, at most 2000. */
+export async function twapSliceFills(pool: pg.Pool, q: TwapSliceFillsQuery): Promise<TwapSliceFill[]> {
+  const { rows } = await pool.query<FillRow>(
+    `SELECT ${fillColumns()} FROM accounts.fills f
+     WHERE f.address = $1 AND f.twap_id IS NOT NULL AND ($2::bigint IS NULL OR f.twap_id = $2)
+       AND ($3::bigint IS NULL OR f.time >= $3) AND ($4::bigint IS NULL OR f.time <= $4)
+     ORDER BY ${NEWEST_FIRST} LIMIT ${MAX_WIRE_FILLS}`,
+    [q.user.toLowerCase(), q.twapId ?? null, q.startTime ?? null, q.endTime ?? null],
+  );
+  return rows.map((r) => {
+    const { cloid: _c, liquidation: _l, ...fill } = toWireFill(r);
+    return { fill, twapId: r.twap_id as number };
+  });
+}

@@ -1,0 +1,113 @@
+// userFunding / recentFundings on settlements loaded from hand-made misc_events files, around the coverage start.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isoNs } from '../../../ingest/files.ts';
+import type { MiscEvent } from '../../../ingest/formats/types.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
+import { addr, ZERO_HASH } from '../../../test/node-files.ts';
+import { FUNDING_COVERAGE_START, recentFundings, userFunding } from './funding.ts';
+import { NodeFiles } from './test-support.ts';
+
+const ALICE = addr(0xa1);
+const BOB = addr(0xb2);
+const H = 3_600_000;
+const C = FUNDING_COVERAGE_START; // 2025-09-27 10:00 UTC
+
+let db: TestDatabase;
+
+function settlement(time: number, deltas: [string, string, string, string][]): MiscEvent {
+  return {
+    time: isoNs(time, 50_000),
+    hash: ZERO_HASH,
+    inner: {
+      Funding: {
+        deltas: deltas.map(([user, coin, amount, szi]) => ({
+          user,
+          coin,
+          funding_amount: amount,
+          szi,
+          funding_rate: '0.0000125',
+        })),
+      },
+    },
+  };
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const files = new NodeFiles();
+  files.add('misc_events_by_block', C - H, [settlement(C - H, [[ALICE, 'BTC', '-1.0', '0.5']])]);
+  files.add('misc_events_by_block', C, [
+    settlement(C, [
+      [ALICE, 'BTC', '-1.234567', '0.5'],
+      [BOB, 'BTC', '1.234567', '-0.5'],
+    ]),
+  ]);
+  files.add('misc_events_by_block', C + H, [
+    settlement(C + H, [
+      [ALICE, 'BTC', '-1.3', '0.5'],
+      [ALICE, 'ETH', '0.25', '-2.0'],
+    ]),
+  ]);
+  files.add('misc_events_by_block', C + 2 * H, [settlement(C + 2 * H, [[ALICE, 'BTC', '-1.4', '0.5']])]);
+  await files.load(db);
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+describe('userFunding', () => {
+  it('is empty for a window ending before the coverage start, even over stored payments', async () => {
+    expect(FUNDING_COVERAGE_START).toBe(Date.UTC(2025, 8, 27, 10));
+    expect(await userFunding(db.pool, { user: ALICE, startTime: 0, endTime: C - 1, limit: 500 })).toEqual([]);
+  });
+
+  it('lists payments oldest first in the exchange shape, bounds inclusive', async () => {
+    const entries = await userFunding(db.pool, { user: ALICE, startTime: C, endTime: C + H, limit: 500 });
+    expect(entries).toStrictEqual([
+      {
+        time: C,
+        hash: ZERO_HASH,
+        delta: {
+          type: 'funding',
+          coin: 'BTC',
+          usdc: '-1.234567',
+          szi: '0.5',
+          fundingRate: '0.0000125',
+          nSamples: null,
+        },
+      },
+      {
+        time: C + H,
+        hash: ZERO_HASH,
+        delta: { type: 'funding', coin: 'BTC', usdc: '-1.3', szi: '0.5', fundingRate: '0.0000125', nSamples: null },
+      },
+      {
+        time: C + H,
+        hash: ZERO_HASH,
+        delta: { type: 'funding', coin: 'ETH', usdc: '0.25', szi: '-2.0', fundingRate: '0.0000125', nSamples: null },
+      },
+    ]);
+  });
+
+  it('keeps the oldest `limit` payments and reaches the latest without endTime', async () => {
+    const first = await userFunding(db.pool, { user: ALICE, startTime: C, limit: 2 });
+    expect(first.map((e) => [e.time, e.delta.coin])).toEqual([
+      [C, 'BTC'],
+      [C + H, 'BTC'],
+    ]);
+    const rest = await userFunding(db.pool, { user: ALICE, startTime: C + H + 1, limit: 10_000 });
+    expect(rest.map((e) => [e.time, e.delta.usdc])).toEqual([[C + 2 * H, '-1.4']]);
+    const bob = await userFunding(db.pool, { user: BOB, limit: 500 });
+    expect(bob.map((e) => e.delta.usdc)).toEqual(['1.234567']);
+  });
+});
+
+describe('recentFundings (userFundings snapshot)', () => {
+  it('gives the newest payments, oldest first, in the WebSocket item shape', async () => {
+    expect(await recentFundings(db.pool, ALICE, 2)).toStrictEqual([
+      { time: C + H, coin: 'ETH', usdc: '0.25', szi: '-2.0', fundingRate: '0.0000125', nSamples: null },
+      { time: C + 2 * H, coin: 'BTC', usdc: '-1.4', szi: '0.5', fundingRate: '0.0000125', nSamples: null },
+    ]);
+    expect(await recentFundings(db.pool, ALICE)).toHaveLength(5);
+  });
+});

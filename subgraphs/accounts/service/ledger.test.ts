@@ -1,0 +1,90 @@
+// userNonFundingLedgerUpdates / recentLedgerUpdates on ledger events loaded from hand-made misc_events files.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
+import { addr, hash } from '../../../test/node-files.ts';
+import { LEDGER_COVERAGE_START, recentLedgerUpdates, userNonFundingLedgerUpdates } from './ledger.ts';
+import { ledgerEvent, NodeFiles } from './test-support.ts';
+
+const ALICE = addr(0xa1);
+const BOB = addr(0xb2);
+const C = LEDGER_COVERAGE_START; // 2025-09-27 09:29 UTC
+const MIN = 60_000;
+
+const SEND = {
+  type: 'send',
+  user: ALICE,
+  destination: BOB,
+  sourceDex: '',
+  destinationDex: 'spot',
+  token: 'USDC',
+  amount: '25.0',
+  usdcValue: '25.0',
+  fee: '0.0',
+  nativeTokenFee: '0.0',
+  nonce: 1759000000000,
+  feeToken: '',
+};
+
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const files = new NodeFiles();
+  files.add('misc_events_by_block', C - 10 * MIN, [
+    ledgerEvent(C - 10 * MIN, hash(1), [ALICE], { type: 'deposit', usdc: '5.0' }),
+  ]);
+  files.add('misc_events_by_block', C, [ledgerEvent(C, hash(2), [ALICE], { type: 'deposit', usdc: '1000.0' })]);
+  files.add('misc_events_by_block', C + MIN, [ledgerEvent(C + MIN, hash(3), [ALICE, BOB], SEND)]);
+  files.add('misc_events_by_block', C + 2 * MIN, [
+    ledgerEvent(C + 2 * MIN, hash(4), [ALICE], { type: 'withdraw', usdc: '100.0', nonce: 7, fee: '1.0' }),
+  ]);
+  await files.load(db);
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+describe('userNonFundingLedgerUpdates', () => {
+  it('is empty for a window ending before the coverage start', async () => {
+    expect(LEDGER_COVERAGE_START).toBe(Date.UTC(2025, 8, 27, 9, 29));
+    expect(
+      await userNonFundingLedgerUpdates(db.pool, { user: ALICE, startTime: 0, endTime: C - 1, limit: 500 }),
+    ).toEqual([]);
+  });
+
+  it('lists entries oldest first as {time, hash, delta}', async () => {
+    expect(await userNonFundingLedgerUpdates(db.pool, { user: ALICE, startTime: C, limit: 500 })).toStrictEqual([
+      { time: C, hash: hash(2), delta: { type: 'deposit', usdc: '1000.0' } },
+      { time: C + MIN, hash: hash(3), delta: SEND },
+      { time: C + 2 * MIN, hash: hash(4), delta: { type: 'withdraw', usdc: '100.0', nonce: 7, fee: '1.0' } },
+    ]);
+  });
+
+  it('lists a send once for each address involved', async () => {
+    const bob = await userNonFundingLedgerUpdates(db.pool, { user: BOB, limit: 500 });
+    expect(bob).toStrictEqual([{ time: C + MIN, hash: hash(3), delta: SEND }]);
+    const alice = await userNonFundingLedgerUpdates(db.pool, {
+      user: ALICE,
+      startTime: C + MIN,
+      endTime: C + MIN,
+      limit: 500,
+    });
+    expect(alice).toStrictEqual(bob);
+  });
+
+  it('keeps the oldest `limit` entries of the window', async () => {
+    const first = await userNonFundingLedgerUpdates(db.pool, { user: ALICE, limit: 2 });
+    expect(first.map((e) => e.hash)).toEqual([hash(1), hash(2)]);
+  });
+});
+
+describe('recentLedgerUpdates (channel snapshot)', () => {
+  it('gives the newest entries, oldest first', async () => {
+    const recent = await recentLedgerUpdates(db.pool, ALICE, 2);
+    expect(recent.map((e) => [e.time, e.delta.type])).toEqual([
+      [C + MIN, 'send'],
+      [C + 2 * MIN, 'withdraw'],
+    ]);
+    expect(await recentLedgerUpdates(db.pool, BOB)).toHaveLength(1);
+  });
+});

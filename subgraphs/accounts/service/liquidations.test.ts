@@ -1,0 +1,83 @@
+// The liquidations channel filter over liquidation rows written by ingest, and the event shape.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LiquidationRow } from '../../../db/rows.ts';
+import type { FillEvent } from '../../../ingest/formats/types.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
+import { addr, hash, T0 } from '../../../test/node-files.ts';
+import { liquidationsMatching, toWsLiquidation } from './liquidations.ts';
+import { NodeFiles, nodeFill } from './test-support.ts';
+
+const VICTIM = addr(0xa1);
+const OTHER_VICTIM = addr(0xa2);
+const LIQUIDATOR = addr(0xb2);
+const BACKSTOP = addr(0xb3);
+const BUILDER = addr(0xb111d);
+
+let db: TestDatabase;
+let rows: LiquidationRow[];
+
+function liquidation(tid: number, victim: string, liquidator: string, px: string, sz: string, builder?: string) {
+  const liq = { liquidatedUser: victim, markPx: px, method: 'market' as const };
+  const common = { coin: 'ETH', px, sz, time: T0 + tid, hash: hash(tid), tid, liquidation: liq };
+  return [
+    [victim, nodeFill({ ...common, side: 'A', oid: tid * 2, dir: 'Close Long' })],
+    [liquidator, nodeFill({ ...common, side: 'B', oid: tid * 2 + 1, crossed: false, ...(builder && { builder }) })],
+  ] satisfies FillEvent[];
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const files = new NodeFiles();
+  files.add('node_fills_by_block', T0 + 1, liquidation(1, VICTIM, LIQUIDATOR, '3000.0', '0.5'));
+  files.add('node_fills_by_block', T0 + 2, liquidation(2, OTHER_VICTIM, BACKSTOP, '3000.0', '10.0', BUILDER));
+  files.add('node_fills_by_block', T0 + 3, liquidation(3, VICTIM, BACKSTOP, '2990.0', '2.0'));
+  await files.load(db);
+  ({ rows } = await db.pool.query<LiquidationRow>(
+    `SELECT block_number, time, hash, tid, coin, liquidated_user, liquidator, side, px::text AS px, sz::text AS sz,
+       notional::text AS notional, mark_px::text AS mark_px, method, builder
+     FROM accounts.liquidations ORDER BY time`,
+  ));
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+const tids = (filter: Parameters<typeof liquidationsMatching>[0]) =>
+  rows.filter(liquidationsMatching(filter)).map((r) => r.tid);
+
+describe('liquidationsMatching', () => {
+  it('matches every row without filters', () => {
+    expect(tids({})).toEqual([1, 2, 3]);
+  });
+
+  it('matches user and users against the liquidated user or the liquidator', () => {
+    expect(tids({ user: VICTIM })).toEqual([1, 3]);
+    expect(tids({ user: BACKSTOP.toUpperCase().replace('0X', '0x') })).toEqual([2, 3]);
+    expect(tids({ users: [OTHER_VICTIM, LIQUIDATOR] })).toEqual([1, 2]);
+  });
+
+  it('applies a minimum notional and a builder, all filters combined', () => {
+    expect(tids({ amountDollars: 5980 })).toEqual([2, 3]);
+    expect(tids({ amountDollars: '5980.01' })).toEqual([2]);
+    expect(tids({ builder: BUILDER })).toEqual([2]);
+    expect(tids({ user: BACKSTOP, amountDollars: 1000, builder: BUILDER })).toEqual([2]);
+    expect(tids({ user: VICTIM, builder: BUILDER })).toEqual([]);
+  });
+
+  it('refuses more than 50 users', () => {
+    expect(() => liquidationsMatching({ users: Array.from({ length: 51 }, (_, i) => addr(i)) })).toThrow(/50/);
+  });
+});
+
+describe('toWsLiquidation', () => {
+  it('gives the exchange event, account value "0.0" when unknown', () => {
+    expect(toWsLiquidation(rows[0] as LiquidationRow, 7)).toStrictEqual({
+      lid: 7,
+      liquidator: LIQUIDATOR,
+      liquidated_user: VICTIM,
+      liquidated_ntl_pos: '1500.00',
+      liquidated_account_value: '0.0',
+    });
+    expect(toWsLiquidation(rows[0] as LiquidationRow, 7, '12.5').liquidated_account_value).toBe('12.5');
+  });
+});

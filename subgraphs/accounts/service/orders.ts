@@ -1,0 +1,253 @@
+// Indexed order history: historicalOrders (spec §4.1, all four rules) and the history step of orderStatus, both
+// in the exchange's FrontendOpenOrder shape.
+//
+// How rules 2 and 4 combine (one "row" = one {order, status, statusTimestamp} entry):
+// - An ordinary order gives ONE row: its latest status inside the window (rule 2).
+// - A trigger order (any of its status rows has isTrigger) gives ONE ROW PER DISTINCT STATUS inside the window,
+//   each the latest row of that status: an executed stop shows open, triggered and filled (spec §3), each row
+//   with the order as the node printed it at that status (open/triggered: triggerPx, triggerCondition, creation
+//   timestamp; filled: triggerPx "0.0" and the execution timestamp).
+// - `limit` counts orders (rule 4): a trigger order's rows count once, and its rows are never split across pages.
+// - Without startTime/endTime/cursor (rule 1) the window is [now - lookbackDays, +inf) (unbounded without
+//   lookbackDays); the `limit` orders with the most recent status in it are taken, and all their rows come back
+//   newest first (statusTimestamp desc, oid desc), as the exchange lists them. That mode is not paged:
+//   `nextCursor` is null, `hasMore` only says that older orders exist.
+// - In window mode (rule 3) orders come by oid descending, each order's rows newest first; the cursor is the last
+//   oid returned as a decimal string, and the next page holds orders with a strictly smaller oid that have a status
+//   in the same window. lookbackDays, when given, also bounds the window's start there.
+import type pg from 'pg';
+import type { OrderStatusRow } from '../../../db/rows.ts';
+import { checkInt, InvalidQueryError } from './shared.ts';
+
+export const HISTORICAL_ORDERS_DEFAULT_LIMIT = 2000;
+export const HISTORICAL_ORDERS_MAX_LIMIT = 5000;
+const DAY_MS = 86_400_000;
+
+/** The exchange's FrontendOpenOrder (wire §2.2); `tif` and `cloid` always present, null when absent. */
+export interface FrontendOpenOrder {
+  coin: string;
+  side: 'A' | 'B';
+  limitPx: string;
+  sz: string;
+  oid: number;
+  timestamp: number;
+  triggerCondition: string;
+  isTrigger: boolean;
+  triggerPx: string;
+  children: FrontendOpenOrder[];
+  isPositionTpsl: boolean;
+  reduceOnly: boolean;
+  orderType: string;
+  origSz: string;
+  tif: string | null;
+  cloid: string | null;
+}
+
+export interface HistoricalOrder {
+  order: FrontendOpenOrder;
+  status: string;
+  statusTimestamp: number;
+}
+
+export interface HistoricalOrdersQuery {
+  user: string;
+  /** Orders (not rows) per answer: 1 to 5000, default 2000. */
+  limit?: number;
+  /** 1 to 365: only statuses from the last `lookbackDays` days before `now`. */
+  lookbackDays?: number;
+  /** Window mode: inclusive epoch-ms bounds on the status timestamp. */
+  startTime?: number;
+  endTime?: number;
+  /** Window mode: the `nextCursor` of the previous page (an oid). */
+  cursor?: string;
+  now: number;
+}
+
+export interface HistoricalOrdersPage {
+  rows: HistoricalOrder[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/** A status row as the queries select it (the order's columns of `accounts.order_statuses`). */
+type StatusSqlRow = Omit<OrderStatusRow, 'address' | 'hash' | 'builder' | 'builder_fee'>;
+
+const STATUS_COLUMNS = `s.time, s.block_number, s.status, s.oid, s.cloid, s.coin, s.side, s.limit_px::text AS limit_px,
+  s.sz::text AS sz, s.orig_sz::text AS orig_sz, s.order_time, s.trigger_condition, s.is_trigger,
+  s.trigger_px::text AS trigger_px, s.is_position_tpsl, s.reduce_only, s.order_type, s.tif, s.children`;
+
+/** Among rows of equal time and block, the later lifecycle step wins (a stop triggered and filled together). */
+const LIFECYCLE_RANK = `CASE s.status WHEN 'open' THEN 0 WHEN 'triggered' THEN 1 ELSE 2 END`;
+
+function toOrder(r: StatusSqlRow): HistoricalOrder {
+  return {
+    order: {
+      coin: r.coin,
+      side: r.side,
+      limitPx: r.limit_px,
+      sz: r.sz,
+      oid: r.oid,
+      timestamp: r.order_time,
+      triggerCondition: r.trigger_condition,
+      isTrigger: r.is_trigger,
+      triggerPx: r.trigger_px,
+      // Stored as the node printed them: already FrontendOpenOrder objects.
+      children: r.children as FrontendOpenOrder[],
+      isPositionTpsl: r.is_position_tpsl,
+      reduceOnly: r.reduce_only,
+      orderType: r.order_type,
+      origSz: r.orig_sz,
+      tif: r.tif,
+      cloid: r.cloid,
+    },
+    status: r.status,
+    statusTimestamp: r.time,
+  };
+}
+
+const rank = (status: string) => (status === 'open' ? 0 : status === 'triggered' ? 1 : 2);
+
+/** Newest first: status time, then block, then lifecycle step. */
+function newestFirst(a: StatusSqlRow, b: StatusSqlRow): number {
+  return b.time - a.time || b.block_number - a.block_number || rank(b.status) - rank(a.status);
+}
+
+export async function historicalOrders(pool: pg.Pool, q: HistoricalOrdersQuery): Promise<HistoricalOrdersPage> {
+  const user = q.user.toLowerCase();
+  const limit = checkInt('limit', q.limit ?? HISTORICAL_ORDERS_DEFAULT_LIMIT, 1, HISTORICAL_ORDERS_MAX_LIMIT);
+  const lookbackStart =
+    q.lookbackDays === undefined ? null : q.now - checkInt('lookbackDays', q.lookbackDays, 1, 365) * DAY_MS;
+  if (q.cursor !== undefined && !/^\d{1,20}$/.test(q.cursor)) {
+    throw new InvalidQueryError(`invalid cursor: ${q.cursor} (expected an oid)`);
+  }
+  const windowMode = q.startTime !== undefined || q.endTime !== undefined || q.cursor !== undefined;
+  const lo = maxOrNull(q.startTime ?? null, lookbackStart);
+  const hi = windowMode ? (q.endTime ?? null) : null;
+
+  let oids: number[];
+  let hasMore: boolean;
+  if (windowMode) {
+    // Rule 2 + 3: every order with a status in the window, by oid descending, after the cursor.
+    const { rows } = await pool.query<{ oid: number }>(
+      `SELECT DISTINCT oid FROM accounts.order_statuses
+       WHERE address = $1 AND ($2::bigint IS NULL OR time >= $2) AND ($3::bigint IS NULL OR time <= $3)
+         AND ($4::bigint IS NULL OR oid < $4)
+       ORDER BY oid DESC LIMIT $5`,
+      [user, lo, hi, q.cursor ?? null, limit + 1],
+    );
+    hasMore = rows.length > limit;
+    oids = rows.slice(0, limit).map((r) => r.oid);
+  } else {
+    ({ oids, hasMore } = await mostRecentOrders(pool, user, lo, limit));
+  }
+  if (!oids.length) return { rows: [], hasMore: false, nextCursor: null };
+
+  const rows = await windowRows(pool, user, oids, lo, hi);
+  if (windowMode) {
+    const position = new Map(oids.map((oid, i) => [oid, i]));
+    rows.sort((a, b) => (position.get(a.oid) ?? 0) - (position.get(b.oid) ?? 0) || newestFirst(a, b));
+  } else {
+    rows.sort((a, b) => newestFirst(a, b) || b.oid - a.oid);
+  }
+  return {
+    rows: rows.map(toOrder),
+    hasMore,
+    nextCursor: windowMode && hasMore ? String(oids.at(-1)) : null,
+  };
+}
+
+function maxOrNull(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Math.max(a, b);
+}
+
+/**
+ * Rule 1: the `limit` orders whose latest status (at or after `since`) is the most recent. Walks the user's
+ * statuses newest first in growing slices instead of grouping the whole history: in a newest-first scan, every
+ * order whose latest status is newer than the slice's oldest row is complete and correctly ranked.
+ */
+async function mostRecentOrders(
+  pool: pg.Pool,
+  user: string,
+  since: number | null,
+  limit: number,
+): Promise<{ oids: number[]; hasMore: boolean }> {
+  for (let budget = Math.max(4 * limit, 256); ; budget *= 4) {
+    const { rows } = await pool.query<{ oid: number; time: number }>(
+      `SELECT oid, time FROM accounts.order_statuses WHERE address = $1 AND ($2::bigint IS NULL OR time >= $2)
+       ORDER BY time DESC LIMIT $3`,
+      [user, since, budget],
+    );
+    const truncated = rows.length === budget;
+    const cut = truncated ? (rows.at(-1)?.time ?? 0) : Number.NEGATIVE_INFINITY;
+    const latest = new Map<number, number>();
+    for (const r of rows) if (!latest.has(r.oid)) latest.set(r.oid, r.time);
+    const ranked = [...latest]
+      .filter(([, time]) => time > cut)
+      .sort((a, b) => b[1] - a[1] || b[0] - a[0])
+      .map(([oid]) => oid);
+    if (!truncated || ranked.length > limit) {
+      return { oids: ranked.slice(0, limit), hasMore: ranked.length > limit };
+    }
+  }
+}
+
+/**
+ * The rows of the given orders inside [lo, hi]: per ordinary order its latest status, per trigger order the latest
+ * row of each distinct status (see the file header).
+ */
+async function windowRows(
+  pool: pg.Pool,
+  user: string,
+  oids: number[],
+  lo: number | null,
+  hi: number | null,
+): Promise<StatusSqlRow[]> {
+  const { rows } = await pool.query<StatusSqlRow>(
+    `WITH kind AS (
+       SELECT oid, bool_or(is_trigger) AS trigger_order FROM accounts.order_statuses
+       WHERE address = $1 AND oid = ANY($2::bigint[]) GROUP BY oid
+     )
+     SELECT DISTINCT ON (s.oid, CASE WHEN k.trigger_order THEN s.status ELSE '' END) ${STATUS_COLUMNS}
+     FROM accounts.order_statuses s JOIN kind k USING (oid)
+     WHERE s.address = $1 AND s.oid = ANY($2::bigint[])
+       AND ($3::bigint IS NULL OR s.time >= $3) AND ($4::bigint IS NULL OR s.time <= $4)
+     ORDER BY s.oid, CASE WHEN k.trigger_order THEN s.status ELSE '' END, s.time DESC, s.block_number DESC,
+       ${LIFECYCLE_RANK} DESC`,
+    [user, oids, lo, hi],
+  );
+  return rows;
+}
+
+export type OrderStatusAnswer = { status: 'order'; order: HistoricalOrder } | { status: 'unknownOid' };
+
+export interface OrderStatusQuery {
+  user: string;
+  oid?: number;
+  cloid?: string;
+}
+
+/**
+ * orderStatus from indexed history: the latest status row of the user's order with that oid (or, by cloid, of the
+ * user's most recent order carrying it); `unknownOid` when none. Live state and the node come first, in the caller.
+ */
+export async function orderStatus(pool: pg.Pool, q: OrderStatusQuery): Promise<OrderStatusAnswer> {
+  const user = q.user.toLowerCase();
+  let key: string;
+  let value: number | string;
+  if (q.oid !== undefined) {
+    key = 's.oid';
+    value = q.oid;
+  } else if (q.cloid !== undefined) {
+    key = 's.cloid';
+    value = q.cloid.toLowerCase();
+  } else throw new InvalidQueryError('orderStatus needs an oid or a cloid');
+  const { rows } = await pool.query<StatusSqlRow>(
+    `SELECT ${STATUS_COLUMNS} FROM accounts.order_statuses s WHERE s.address = $1 AND ${key} = $2
+     ORDER BY s.time DESC, s.block_number DESC, ${LIFECYCLE_RANK} DESC LIMIT 1`,
+    [user, value],
+  );
+  const row = rows[0];
+  return row ? { status: 'order', order: toOrder(row) } : { status: 'unknownOid' };
+}

@@ -1,0 +1,302 @@
+// The latest perp account state of `/users/{user}/account` (spec §2.3 "Account state"), rebuilt from stored fills,
+// funding payments and ledger updates, valued at the caller's mark prices. Exact decimal arithmetic throughout.
+//
+// Approximations (the node's clearinghouse is the truth; this is what stored history allows):
+// - Perp coins only: no '/', '@' or '#' (spot and outcomes), and no ':' (HIP-3 dexes keep their own margin; spec
+//   §8 says account_value covers the perp account only).
+// - Position of a coin = end position of its latest fill (startPosition + sz for B, − sz for A). When several
+//   fills share that timestamp, the one whose end is no other's start is the last executed.
+// - Entry price = average cost since the position was last opened from flat or flipped: increases add px × sz,
+//   reductions keep the average; when the data starts mid-position, the first fill's start is taken at its px.
+// - Cash = ledger (deposit, withdraw [usdc taken to include its fee], internalTransfer [sender pays usdc + fee],
+//   subAccountTransfer, accountClassTransfer, USDC `send` from/to the perp dex [fee ignored], vault deposits,
+//   withdrawals, distributions, commissions) + Σ(closedPnl − fee) of perp fills + Σ funding. Events before the
+//   ledger's coverage start (2025-09-27 09:29 UTC) are missing, so older accounts read low.
+// - Leverage is not in the node's fills: `leverage` is null, `leverage_type` 'cross', and `roe` is unrealized PnL
+//   over the entry notional (i.e. at 1x). `funding` is the funding accrued since open, + = received.
+// - No mark price from the caller → the last fill price of the coin.
+import type pg from 'pg';
+import type { FillRow } from '../../../db/rows.ts';
+import {
+  abs,
+  add,
+  cmp,
+  div,
+  isDecimal,
+  mul,
+  naiveIso,
+  type Ratio,
+  ratio,
+  sign,
+  sub,
+  toDecimal,
+  ZERO,
+} from './shared.ts';
+
+export interface AccountPosition {
+  coin: string;
+  szi: string;
+  side: 'long' | 'short';
+  leverage: number | null;
+  leverage_type: 'cross' | 'isolated';
+  entry_px: string;
+  mark_px: string;
+  position_value: string;
+  unrealized_pnl: string;
+  roe: string;
+  /** Funding accrued since the position opened; + = received. */
+  funding: string;
+  /** When the position was opened (naive UTC ISO), null when that is before the stored history. */
+  opened_at: string | null;
+}
+
+export interface AccountState {
+  user: string;
+  /** Naive UTC ISO time the state is valued at. */
+  as_of: string;
+  account_value: string;
+  cash: string;
+  position_value: string;
+  unrealized_pnl: string;
+  /** Open notional / account value; null when the account value is <= 0. */
+  account_leverage: string | null;
+  n_positions: number;
+  perp_account_empty: boolean;
+  positions: AccountPosition[];
+}
+
+export interface AccountStateQuery {
+  user: string;
+  markPx: (coin: string) => string | null;
+  now: number;
+}
+
+const PERP_COIN = `coin !~ '[/@#:]'`;
+const MONEY_SCALE = 6;
+const PRICE_SCALE = 8;
+const EXACT_SCALE = 12;
+
+type PositionFill = Pick<FillRow, 'coin' | 'side' | 'px' | 'sz' | 'start_position' | 'time' | 'block_number'>;
+
+const POSITION_FILL_COLUMNS = `f.coin, f.side, f.px::text AS px, f.sz::text AS sz,
+  f.start_position::text AS start_position, f.time, f.block_number`;
+
+function endOf(f: PositionFill): Ratio {
+  const sz = ratio(f.sz);
+  return add(ratio(f.start_position), f.side === 'B' ? sz : { n: -sz.n, d: sz.d });
+}
+
+/** The position after the last executed of fills sharing one timestamp. */
+function finalPosition(group: PositionFill[]): Ratio {
+  const starts = group.map((f) => ratio(f.start_position));
+  const ends = group.map(endOf);
+  const last = ends.filter((e) => !starts.some((s) => cmp(s, e) === 0));
+  return last.length === 1 ? (last[0] as Ratio) : (ends.at(-1) ?? ZERO);
+}
+
+export async function accountState(pool: pg.Pool, q: AccountStateQuery): Promise<AccountState> {
+  const user = q.user.toLowerCase();
+  const [latest, realized, funding, ledger] = await Promise.all([
+    pool.query<PositionFill>(
+      `SELECT ${POSITION_FILL_COLUMNS} FROM accounts.fills f
+       JOIN (SELECT coin, max(time) AS t FROM accounts.fills WHERE address = $1 AND ${PERP_COIN} GROUP BY coin) l
+         ON l.coin = f.coin AND l.t = f.time
+       WHERE f.address = $1
+       ORDER BY f.coin, f.block_number, CASE WHEN f.side = 'B' THEN f.start_position ELSE -f.start_position END`,
+      [user],
+    ),
+    pool.query<{ v: string }>(
+      `SELECT coalesce(sum(closed_pnl - fee), 0)::text AS v FROM accounts.fills WHERE address = $1 AND ${PERP_COIN}`,
+      [user],
+    ),
+    pool.query<{ v: string }>(
+      `SELECT coalesce(sum(usdc), 0)::text AS v FROM accounts.funding_payments WHERE address = $1 AND ${PERP_COIN}`,
+      [user],
+    ),
+    pool.query<{ delta_type: string; delta: Record<string, unknown> }>(
+      `SELECT delta_type, delta FROM accounts.ledger_updates WHERE address = $1 AND delta_type = ANY($2)`,
+      [user, CASH_TYPES],
+    ),
+  ]);
+
+  let cash = add(ratio(realized.rows[0]?.v ?? '0'), ratio(funding.rows[0]?.v ?? '0'));
+  for (const r of ledger.rows) cash = add(cash, ledgerCash(user, r.delta_type, r.delta));
+
+  const byCoin = new Map<string, PositionFill[]>();
+  for (const f of latest.rows) byCoin.set(f.coin, [...(byCoin.get(f.coin) ?? []), f]);
+  const positions: AccountPosition[] = [];
+  let unrealizedTotal = ZERO;
+  let notionalTotal = ZERO;
+  for (const [coin, group] of byCoin) {
+    const szi = finalPosition(group);
+    if (sign(szi) === 0) continue;
+    const lastPx = (group.at(-1) as PositionFill).px;
+    const quoted = q.markPx(coin);
+    const mark = isDecimal(quoted) ? quoted : lastPx;
+    const p = await openPosition(pool, user, coin, szi, ratio(mark));
+    unrealizedTotal = add(unrealizedTotal, p.unrealized);
+    notionalTotal = add(notionalTotal, p.notional);
+    positions.push(p.view);
+  }
+
+  if (!positions.length && sign(cash) === 0) {
+    return {
+      user,
+      as_of: naiveIso(q.now),
+      account_value: '0',
+      cash: '0',
+      position_value: '0',
+      unrealized_pnl: '0',
+      account_leverage: null,
+      n_positions: 0,
+      perp_account_empty: true,
+      positions: [],
+    };
+  }
+  const accountValue = add(cash, unrealizedTotal);
+  return {
+    user,
+    as_of: naiveIso(q.now),
+    account_value: toDecimal(accountValue, MONEY_SCALE),
+    cash: toDecimal(cash, EXACT_SCALE),
+    position_value: toDecimal(notionalTotal, MONEY_SCALE),
+    unrealized_pnl: toDecimal(unrealizedTotal, MONEY_SCALE),
+    account_leverage: sign(accountValue) > 0 ? toDecimal(div(notionalTotal, accountValue), MONEY_SCALE) : null,
+    n_positions: positions.length,
+    perp_account_empty: false,
+    positions,
+  };
+}
+
+/** Entry price (average cost since open), PnL and funding of one open position. */
+async function openPosition(
+  pool: pg.Pool,
+  user: string,
+  coin: string,
+  szi: Ratio,
+  mark: Ratio,
+): Promise<{ view: AccountPosition; unrealized: Ratio; notional: Ratio }> {
+  // The latest fill that opened the position from flat or flipped it.
+  const { rows: opened } = await pool.query<{ t: number | null }>(
+    `SELECT max(time) AS t FROM accounts.fills
+     WHERE address = $1 AND coin = $2
+       AND sign(start_position + CASE WHEN side = 'B' THEN sz ELSE -sz END) NOT IN (0, sign(start_position))`,
+    [user, coin],
+  );
+  const openedAt = opened[0]?.t ?? null;
+  const [{ rows: fills }, { rows: fund }] = await Promise.all([
+    pool.query<PositionFill>(
+      `SELECT ${POSITION_FILL_COLUMNS} FROM accounts.fills f
+       WHERE f.address = $1 AND f.coin = $2 AND ($3::bigint IS NULL OR f.time >= $3)
+       ORDER BY f.time, f.block_number, CASE WHEN f.side = 'B' THEN f.start_position ELSE -f.start_position END`,
+      [user, coin, openedAt],
+    ),
+    pool.query<{ v: string }>(
+      `SELECT coalesce(sum(usdc), 0)::text AS v FROM accounts.funding_payments
+       WHERE address = $1 AND coin = $2 AND ($3::bigint IS NULL OR time >= $3)`,
+      [user, coin, openedAt],
+    ),
+  ]);
+
+  // cost = entry × |position|, kept exact.
+  let pos = ZERO;
+  let cost = ZERO;
+  for (const f of fills) {
+    const px = ratio(f.px);
+    const start = ratio(f.start_position);
+    const end = endOf(f);
+    if (sign(end) === 0) cost = ZERO;
+    else if (sign(start) === 0 || sign(start) !== sign(end)) cost = mul(abs(end), px);
+    else {
+      // Fills missing before this one (history starting mid-position): carry the cost over to the stated start.
+      if (cmp(pos, start) !== 0) cost = sign(pos) === 0 ? mul(abs(start), px) : mul(div(cost, abs(pos)), abs(start));
+      cost = cmp(abs(end), abs(start)) > 0 ? add(cost, mul(px, ratio(f.sz))) : mul(div(cost, abs(start)), abs(end));
+    }
+    pos = end;
+  }
+  const entry = sign(pos) === 0 ? mark : div(cost, abs(pos));
+  const size = abs(szi);
+  const unrealized = mul(sub(mark, entry), szi);
+  const notional = mul(size, mark);
+  const entryNotional = mul(size, entry);
+  return {
+    unrealized,
+    notional,
+    view: {
+      coin,
+      szi: toDecimal(szi, EXACT_SCALE),
+      side: sign(szi) > 0 ? 'long' : 'short',
+      leverage: null,
+      leverage_type: 'cross',
+      entry_px: toDecimal(entry, PRICE_SCALE),
+      mark_px: toDecimal(mark, EXACT_SCALE),
+      position_value: toDecimal(notional, MONEY_SCALE),
+      unrealized_pnl: toDecimal(unrealized, MONEY_SCALE),
+      roe: sign(entryNotional) === 0 ? '0.0' : toDecimal(div(unrealized, entryNotional), MONEY_SCALE),
+      funding: toDecimal(ratio(fund[0]?.v ?? '0'), EXACT_SCALE),
+      opened_at: openedAt === null ? null : naiveIso(openedAt),
+    },
+  };
+}
+
+// ---- cash from the ledger ----
+
+const CASH_TYPES = [
+  'deposit',
+  'withdraw',
+  'internalTransfer',
+  'subAccountTransfer',
+  'accountClassTransfer',
+  'send',
+  'vaultCreate',
+  'vaultDeposit',
+  'vaultWithdraw',
+  'vaultDistribution',
+  'vaultLeaderCommission',
+];
+
+const neg = (r: Ratio): Ratio => ({ n: -r.n, d: r.d });
+
+/** What one ledger update did to the perp USDC balance of `user`. */
+function ledgerCash(user: string, type: string, delta: Record<string, unknown>): Ratio {
+  const amount = (key: string): Ratio => {
+    const v = delta[key];
+    return isDecimal(v) ? ratio(v) : ZERO;
+  };
+  const is = (key: string) => typeof delta[key] === 'string' && (delta[key] as string).toLowerCase() === user;
+  switch (type) {
+    case 'deposit':
+      return amount('usdc');
+    case 'withdraw':
+      return neg(amount('usdc'));
+    case 'internalTransfer':
+    case 'subAccountTransfer': {
+      let r = ZERO;
+      if (is('user')) r = sub(r, add(amount('usdc'), type === 'internalTransfer' ? amount('fee') : ZERO));
+      if (is('destination')) r = add(r, amount('usdc'));
+      return r;
+    }
+    case 'accountClassTransfer':
+      return delta.toPerp === true ? amount('usdc') : neg(amount('usdc'));
+    case 'send': {
+      const token = typeof delta.token === 'string' ? delta.token : '';
+      if (token !== 'USDC' && !token.startsWith('USDC:')) return ZERO;
+      let r = ZERO;
+      if (is('user') && (delta.sourceDex ?? '') === '') r = sub(r, amount('amount'));
+      if (is('destination') && (delta.destinationDex ?? '') === '') r = add(r, amount('amount'));
+      return r;
+    }
+    case 'vaultCreate':
+      return is('vault') ? amount('usdc') : neg(add(amount('usdc'), amount('fee')));
+    case 'vaultDeposit':
+      return is('vault') ? amount('usdc') : neg(amount('usdc'));
+    case 'vaultWithdraw':
+      return is('vault') ? neg(amount('netWithdrawnUsd')) : amount('netWithdrawnUsd');
+    case 'vaultDistribution':
+      return is('vault') ? neg(amount('usdc')) : amount('usdc');
+    case 'vaultLeaderCommission':
+      return amount('usdc');
+    default:
+      return ZERO;
+  }
+}
