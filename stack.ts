@@ -8,6 +8,7 @@ import { Authenticator } from './platform/auth.ts';
 import { Upstream } from './platform/upstream.ts';
 import { composeSupergraph } from './router/compose.ts';
 import { type RouterLimits, startRouter } from './router/server.ts';
+import { AccountsService } from './subgraphs/accounts/service/index.ts';
 import { marketsSchema } from './subgraphs/markets/schema/index.ts';
 import { startMarketsSubgraph } from './subgraphs/markets/server.ts';
 import { MarketsService } from './subgraphs/markets/service/index.ts';
@@ -31,6 +32,7 @@ export interface StackOptions {
 
 export interface Stack {
   markets: MarketsService;
+  accounts: AccountsService;
   auth: Authenticator;
   upstream: Upstream;
   urls: { compat: string; ws: string; router: string; markets: string };
@@ -46,9 +48,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   try {
     const upstream = new Upstream(opts.upstreamInfoUrl, { timeoutMs: opts.upstreamTimeoutMs ?? 5000 });
     const auth = new Authenticator(opts.pool);
-    const markets = new MarketsService({ pool: opts.pool, upstream, bus: opts.bus ?? new InProcessBus() });
+    const bus = opts.bus ?? new InProcessBus();
+    const markets = new MarketsService({ pool: opts.pool, upstream, bus });
     await markets.start();
     closers.push(() => markets.stop());
+    const accounts = new AccountsService({ pool: opts.pool, upstream, bus });
+    closers.push(() => accounts.stop());
 
     const marketsSubgraph = await startMarketsSubgraph(markets, { port: opts.ports.markets, host });
     closers.push(marketsSubgraph.close);
@@ -61,7 +66,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     });
     closers.push(router.close);
     const compat = await startCompatServer({
-      services: { markets, upstream },
+      services: { markets, accounts, upstream },
       auth,
       port: opts.ports.compat,
       host,
@@ -70,6 +75,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     closers.push(compat.close);
     return {
       markets,
+      accounts,
       auth,
       upstream,
       urls: { compat: compat.url, ws: compat.wsUrl, router: router.url, markets: marketsSubgraph.url },

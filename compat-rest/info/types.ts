@@ -1,10 +1,12 @@
 // What an /info type handler is: request body in, a reply out. Compat-rest dispatches POST /info and WS `post`
 // requests through one table of these (info/index.ts).
 import type { Upstream } from '../../platform/upstream.ts';
+import type { AccountsService } from '../../subgraphs/accounts/service/index.ts';
 import type { MarketsService } from '../../subgraphs/markets/service/index.ts';
 
 export interface CompatServices {
   markets: MarketsService;
+  accounts: AccountsService;
   upstream: Upstream;
 }
 

@@ -79,7 +79,7 @@ const STATUS_COLUMNS = `s.time, s.block_number, s.status, s.oid, s.cloid, s.coin
 /** Among rows of equal time and block, the later lifecycle step wins (a stop triggered and filled together). */
 const LIFECYCLE_RANK = `CASE s.status WHEN 'open' THEN 0 WHEN 'triggered' THEN 1 ELSE 2 END`;
 
-function toOrder(r: StatusSqlRow): HistoricalOrder {
+export function toOrder(r: StatusSqlRow): HistoricalOrder {
   return {
     order: {
       coin: r.coin,

@@ -1,0 +1,83 @@
+// The accounts domain service: the live part (recent order statuses from the event bus, so that orderStatus answers
+// from live state first) over the stored history functions of this folder. The accounts subgraph and compat-rest
+// both call it; live events are the ingest bus's own topics (fills, orderStatuses, fundingPayments, ...).
+import type pg from 'pg';
+import type { OrderStatusRow } from '../../../db/rows.ts';
+import type { EventBus } from '../../../ingest/bus.ts';
+import type { Upstream } from '../../../platform/upstream.ts';
+import { type AccountState, accountState } from './state.ts';
+import { type FrontendOpenOrder, type OrderStatusAnswer, orderStatus, toOrder } from './orders.ts';
+
+export interface AccountsServiceOptions {
+  pool: pg.Pool;
+  upstream: Upstream;
+  bus: EventBus;
+  now?: () => number;
+  /** Order statuses kept in memory for orderStatus (the most recent ones). */
+  liveStatuses?: number;
+}
+
+export class AccountsService {
+  readonly pool: pg.Pool;
+  readonly bus: EventBus;
+  readonly now: () => number;
+  private readonly upstream: Upstream;
+  /** `user oid` → latest live status row; Map order = recency, so the oldest is evicted first. */
+  private readonly statuses = new Map<string, OrderStatusRow>();
+  /** `user cloid` → `user oid`. */
+  private readonly cloids = new Map<string, string>();
+  private readonly capacity: number;
+  private readonly unsubscribe: () => void;
+
+  constructor(opts: AccountsServiceOptions) {
+    this.pool = opts.pool;
+    this.bus = opts.bus;
+    this.upstream = opts.upstream;
+    this.now = opts.now ?? Date.now;
+    this.capacity = opts.liveStatuses ?? 200_000;
+    this.unsubscribe = opts.bus.subscribe('orderStatuses', (rows) => {
+      for (const r of rows) this.remember(r);
+    });
+  }
+
+  stop(): void {
+    this.unsubscribe();
+  }
+
+  private remember(r: OrderStatusRow): void {
+    const key = `${r.address} ${r.oid}`;
+    this.statuses.delete(key);
+    this.statuses.set(key, r);
+    if (r.cloid) this.cloids.set(`${r.address} ${r.cloid}`, key);
+    if (this.statuses.size > this.capacity) {
+      const oldest = this.statuses.keys().next().value as string;
+      const gone = this.statuses.get(oldest);
+      this.statuses.delete(oldest);
+      if (gone?.cloid) this.cloids.delete(`${gone.address} ${gone.cloid}`);
+    }
+  }
+
+  /**
+   * orderStatus: live state first, then the node's open orders, then indexed history (spec §4.1); `unknownOid`
+   * when none of them knows the order.
+   */
+  async orderStatus(q: { user: string; oid?: number; cloid?: string }): Promise<OrderStatusAnswer> {
+    const user = q.user.toLowerCase();
+    const liveKey = q.oid !== undefined ? `${user} ${q.oid}` : this.cloids.get(`${user} ${q.cloid?.toLowerCase()}`);
+    const live = liveKey ? this.statuses.get(liveKey) : undefined;
+    if (live) return { status: 'order', order: toOrder(live) };
+    const open = await this.openOrderOnNode(user, q).catch(() => null);
+    if (open) return { status: 'order', order: { order: open, status: 'open', statusTimestamp: open.timestamp } };
+    return orderStatus(this.pool, { ...q, user });
+  }
+
+  private async openOrderOnNode(user: string, q: { oid?: number; cloid?: string }): Promise<FrontendOpenOrder | null> {
+    const orders = await this.upstream.json<FrontendOpenOrder[]>({ type: 'frontendOpenOrders', user });
+    const cloid = q.cloid?.toLowerCase();
+    return orders.find((o) => (q.oid !== undefined ? o.oid === q.oid : o.cloid?.toLowerCase() === cloid)) ?? null;
+  }
+
+  accountState(user: string, markPx: (coin: string) => string | null = () => null): Promise<AccountState> {
+    return accountState(this.pool, { user: user.toLowerCase(), markPx, now: this.now() });
+  }
+}
