@@ -6,8 +6,10 @@ import { FieldError } from '../platform/fields.ts';
 import { HttpError } from './errors.ts';
 import { dispatchInfo } from './info/index.ts';
 import type { CompatServices } from './info/types.ts';
+import { fillRoutes } from './routes/fills.ts';
 import { hip3Routes } from './routes/hip3.ts';
 import { marketRoutes } from './routes/market.ts';
+import { fundingRoutes, userRoutes } from './routes/users.ts';
 
 export interface CompatAppOptions {
   services: CompatServices;
@@ -80,6 +82,9 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
 
   await app.register(marketRoutes, { prefix: '/market', services: opts.services });
   await app.register(hip3Routes, { prefix: '/hip3', services: opts.services });
+  await app.register(fillRoutes, { prefix: '/fills', services: opts.services });
+  await app.register(fundingRoutes, { prefix: '/funding', services: opts.services });
+  await app.register(userRoutes, { prefix: '/users', services: opts.services });
 
   return app;
 }

@@ -11,15 +11,29 @@ export interface DataEnvelope<T> {
   data: T;
   execution_time_ms: number;
   has_more?: boolean;
+  next_cursor?: string | null;
+  total_count?: number;
 }
 
-/** `{success, message, data, execution_time_ms, has_more?}`: path endpoints. `started` is performance.now(). */
-export function dataEnvelope<T>(data: T, started: number, hasMore?: boolean): DataEnvelope<T> {
+export interface ListPage {
+  hasMore: boolean;
+  nextCursor?: string | null;
+  totalCount?: number;
+}
+
+/**
+ * `{success, message, data, execution_time_ms}`: path endpoints; list routes add `has_more` and, when they page
+ * by cursor, `next_cursor` and `total_count`. `started` is performance.now() at the start of the request.
+ */
+export function dataEnvelope<T>(data: T, started: number, page?: boolean | ListPage): DataEnvelope<T> {
+  const p = typeof page === 'boolean' ? { hasMore: page } : page;
   return {
     success: true,
     message: 'ok',
     data,
     execution_time_ms: Math.round(performance.now() - started),
-    ...(hasMore === undefined ? {} : { has_more: hasMore }),
+    ...(p === undefined ? {} : { has_more: p.hasMore }),
+    ...(p?.nextCursor === undefined ? {} : { next_cursor: p.nextCursor }),
+    ...(p?.totalCount === undefined ? {} : { total_count: p.totalCount }),
   };
 }

@@ -1,6 +1,7 @@
 // compat-rest as a running server: the fastify app (POST /info, path endpoints) and /ws on one port (8080).
 import type { Authenticator } from '../platform/auth.ts';
 import { buildCompatApp } from './app.ts';
+import { accountChannels } from './channels/accounts.ts';
 import { marketChannels } from './channels/markets.ts';
 import { HttpError } from './errors.ts';
 import { dispatchInfo } from './info/index.ts';
@@ -18,7 +19,7 @@ export interface CompatServerOptions {
 export async function startCompatServer(opts: CompatServerOptions) {
   const app = await buildCompatApp(opts);
   const ws = attachWsServer(app.server, {
-    channels: marketChannels(opts.services.markets),
+    channels: [...marketChannels(opts.services.markets), ...accountChannels(opts.services.accounts)],
     authenticate: async (req) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const outcome = await opts.auth.check({ headers: req.headers, query: url.searchParams }, 'rest');

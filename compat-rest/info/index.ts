@@ -2,10 +2,11 @@
 import { FieldError } from '../../platform/fields.ts';
 import { UpstreamError } from '../../platform/upstream.ts';
 import { HttpError } from '../errors.ts';
+import { accountsInfo } from './accounts.ts';
 import { marketsInfo } from './markets.ts';
 import type { CompatServices, InfoHandler, InfoReply } from './types.ts';
 
-export const INFO_TYPES: Readonly<Record<string, InfoHandler>> = { ...marketsInfo };
+export const INFO_TYPES: Readonly<Record<string, InfoHandler>> = { ...marketsInfo, ...accountsInfo };
 
 /** Runs the handler of `body.type`; throws HttpError (400 for bad input, 502 for an unreachable node). */
 export async function dispatchInfo(body: unknown, services: CompatServices): Promise<InfoReply> {

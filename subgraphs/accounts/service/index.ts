@@ -5,8 +5,8 @@ import type pg from 'pg';
 import type { OrderStatusRow } from '../../../db/rows.ts';
 import type { EventBus } from '../../../ingest/bus.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
-import { type AccountState, accountState } from './state.ts';
 import { type FrontendOpenOrder, type OrderStatusAnswer, orderStatus, toOrder } from './orders.ts';
+import { type AccountState, accountState } from './state.ts';
 
 export interface AccountsServiceOptions {
   pool: pg.Pool;

@@ -1,8 +1,9 @@
 // What the accounts queries share: the query error, exact rationals for the few divisions money needs (VWAP,
 // entry price, ratios) and the textual forms of decimals and times the wire uses.
+import { FieldError } from '../../../platform/fields.ts';
 
-/** A query the service refuses (bad cursor, limit over its cap…); callers answer it with a 400. */
-export class InvalidQueryError extends RangeError {
+/** A query the service refuses (bad cursor, limit over its cap…): a FieldError, so callers answer it with a 400. */
+export class InvalidQueryError extends FieldError {
   override readonly name = 'InvalidQueryError';
 }
 

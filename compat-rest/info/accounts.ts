@@ -1,0 +1,147 @@
+// /info types of the accounts domain. The exchange's own types keep its exact shapes; the indexed-history types
+// (historicalOrders, userFunding, accountFunding, userNonFundingLedgerUpdates) are unwrapped; the compact fill
+// rows (fills, recentFills) use the result envelope with the paging headers X-Has-More, X-Next-Cursor and
+// X-Total-Count. Per-user node state (open orders, clearinghouse states) is relayed from the node.
+import {
+  address,
+  array,
+  FieldError,
+  optBool,
+  optIntIn,
+  optOneOf,
+  optStr,
+  orderedWindow,
+} from '../../platform/fields.ts';
+import { borrowLendUserState } from '../../subgraphs/accounts/service/borrow-lend.ts';
+import { fillRows, twapSliceFills, userFills, userFillsByTime } from '../../subgraphs/accounts/service/fills.ts';
+import { userFunding } from '../../subgraphs/accounts/service/funding.ts';
+import { userNonFundingLedgerUpdates } from '../../subgraphs/accounts/service/ledger.ts';
+import { historicalOrders } from '../../subgraphs/accounts/service/orders.ts';
+import { resultEnvelope } from '../envelopes.ts';
+import { proxied } from './proxy.ts';
+import { type InfoHandler, json } from './types.ts';
+
+type Body = Record<string, unknown>;
+
+const CLOID = /^0x[0-9a-fA-F]{32}$/;
+
+function window(body: Body) {
+  const startTime = optIntIn(body, 'startTime', 0);
+  const endTime = optIntIn(body, 'endTime', 0);
+  orderedWindow('startTime', startTime, endTime);
+  return { startTime, endTime };
+}
+
+function pagingHeaders(page: { hasMore: boolean; nextCursor: string | null; totalCount?: number }) {
+  return {
+    'x-has-more': String(page.hasMore),
+    ...(page.nextCursor ? { 'x-next-cursor': page.nextCursor } : {}),
+    ...(page.totalCount !== undefined ? { 'x-total-count': String(page.totalCount) } : {}),
+  };
+}
+
+/** `fills` (oldest first by default) and `recentFills` (newest first): compact rows of spec §2.3. */
+function compactFills(defaultOrder: 'asc' | 'desc'): InfoHandler {
+  return async (body, { accounts }) => {
+    const user = body.user === undefined || body.user === null ? undefined : address(body, 'user');
+    const side = optOneOf(body, 'side', ['A', 'B'] as const);
+    const page = await fillRows(accounts.pool, {
+      user,
+      coin: optStr(body, 'coin') ?? undefined,
+      side,
+      ...window(body),
+      limit: optIntIn(body, 'limit', 1, 1000) ?? 100,
+      cursor: optStr(body, 'cursor') ?? undefined,
+      order: optOneOf(body, 'order', ['asc', 'desc'] as const) ?? defaultOrder,
+      includeOrderType: optBool(body, 'includeOrderType') ?? false,
+    });
+    const paginated = body.limit !== undefined || body.cursor !== undefined;
+    return json(resultEnvelope(page.rows), paginated ? pagingHeaders(page) : undefined);
+  };
+}
+
+/** userFunding and accountFunding: the same payments, unwrapped. */
+const funding: InfoHandler = async (body, { accounts }) =>
+  json(await userFunding(accounts.pool, { user: address(body, 'user'), ...window(body), limit: 500 }));
+
+export const accountsInfo: Record<string, InfoHandler> = {
+  openOrders: proxied(0),
+  frontendOpenOrders: proxied(0),
+  spotClearinghouseState: proxied(0),
+
+  async clearinghouseState(body, services) {
+    if (body.users === undefined) return proxied(0)(body, services);
+    // Several users: one node request each, answered together in the order asked.
+    const users = array(body.users, 'users').map((u) => address({ u }, 'u'));
+    if (users.length < 1 || users.length > 50) throw new FieldError('users: must hold 1 to 50 addresses');
+    const dex = optStr(body, 'dex') ?? '';
+    const states = await Promise.all(
+      users.map((user) => services.upstream.json({ type: 'clearinghouseState', user, dex })),
+    );
+    return json(users.map((user, i) => ({ user, clearinghouseState: states[i] })));
+  },
+
+  async userFills(body, { accounts }) {
+    const user = address(body, 'user');
+    return json(await userFills(accounts.pool, { user, aggregateByTime: optBool(body, 'aggregateByTime') }));
+  },
+
+  async userFillsByTime(body, { accounts }) {
+    const user = address(body, 'user');
+    const { startTime, endTime } = window(body);
+    if (startTime === undefined) throw new FieldError('startTime: is required');
+    return json(
+      await userFillsByTime(accounts.pool, {
+        user,
+        startTime,
+        endTime,
+        aggregateByTime: optBool(body, 'aggregateByTime'),
+      }),
+    );
+  },
+
+  fills: compactFills('asc'),
+  recentFills: compactFills('desc'),
+
+  async userTwapSliceFills(body, { accounts }) {
+    const user = address(body, 'user');
+    return json(await twapSliceFills(accounts.pool, { user, twapId: optIntIn(body, 'twapId', 0), ...window(body) }));
+  },
+
+  async historicalOrders(body, { accounts }) {
+    const user = address(body, 'user');
+    const page = await historicalOrders(accounts.pool, {
+      user,
+      limit: optIntIn(body, 'limit', 1, 5000),
+      lookbackDays: optIntIn(body, 'lookbackDays', 1, 365),
+      ...window(body),
+      cursor: optStr(body, 'cursor') ?? undefined,
+      now: accounts.now(),
+    });
+    const windowMode = body.startTime != null || body.endTime != null || body.cursor != null;
+    return json(page.rows, windowMode ? pagingHeaders(page) : undefined);
+  },
+
+  async orderStatus(body, { accounts }) {
+    const user = address(body, 'user');
+    // The exchange takes a numeric oid or a cloid in the same `oid` field; `cloid` is accepted as well.
+    const ref = body.oid ?? body.cloid;
+    if (typeof ref === 'number' && Number.isSafeInteger(ref) && ref >= 0) {
+      return json(await accounts.orderStatus({ user, oid: ref }));
+    }
+    if (typeof ref === 'string' && CLOID.test(ref)) return json(await accounts.orderStatus({ user, cloid: ref }));
+    throw new FieldError('oid: must be an order id (integer) or a cloid (0x followed by 32 hex digits)');
+  },
+
+  userFunding: funding,
+  accountFunding: funding,
+
+  async userNonFundingLedgerUpdates(body, { accounts }) {
+    const user = address(body, 'user');
+    return json(await userNonFundingLedgerUpdates(accounts.pool, { user, ...window(body), limit: 500 }));
+  },
+
+  async borrowLendUserState(body, { accounts }) {
+    return json(await borrowLendUserState(accounts.pool, address(body, 'user')));
+  },
+};

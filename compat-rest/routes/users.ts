@@ -1,0 +1,49 @@
+// /funding/userFunding and /users/{user}/account: a user's funding payments (spec §2.3: the payment's fields at the
+// top level and in `delta`) and the latest perp-account state, valued at the live mids.
+import type { FastifyPluginAsync } from 'fastify';
+import { userFunding } from '../../subgraphs/accounts/service/funding.ts';
+import { dataEnvelope } from '../envelopes.ts';
+import type { CompatServices } from '../info/types.ts';
+
+const ADDRESS = '^0x[0-9a-fA-F]{40}$';
+
+export const fundingRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
+  app.get<{ Querystring: { user: string; startTime?: number; endTime?: number } }>(
+    '/userFunding',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['user'],
+          properties: {
+            user: { type: 'string', pattern: ADDRESS },
+            startTime: { type: 'integer', minimum: 0 },
+            endTime: { type: 'integer', minimum: 0 },
+          },
+        },
+      },
+    },
+    async (req) => {
+      const { user, startTime, endTime } = req.query;
+      const payments = await userFunding(services.accounts.pool, {
+        user: user.toLowerCase(),
+        startTime,
+        endTime,
+        limit: 500,
+      });
+      return payments.map((p) => ({ coin: p.delta.coin, usdc: p.delta.usdc, szi: p.delta.szi, ...p }));
+    },
+  );
+};
+
+export const userRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
+  app.get<{ Params: { user: string } }>(
+    '/:user/account',
+    { schema: { params: { type: 'object', properties: { user: { type: 'string', pattern: ADDRESS } } } } },
+    async (req) => {
+      const started = performance.now();
+      const state = await services.accounts.accountState(req.params.user, (coin) => services.markets.mid(coin));
+      return dataEnvelope(state, started);
+    },
+  );
+};

@@ -1,0 +1,150 @@
+// The exchange's own client, @nktkas/hyperliquid, against compat-rest for every accounts /info type and channel,
+// over a simulated node: answers and events in the shapes the SDK publishes (checked field by field).
+import { HttpTransport, InfoClient, SubscriptionClient, WebSocketTransport } from '@nktkas/hyperliquid';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack, type TestStack } from '../stack.ts';
+import { expectEventShape, expectInfoShape } from './schemas.ts';
+
+let stack: TestStack;
+let info: InfoClient;
+let subs: SubscriptionClient;
+let ws: WebSocketTransport;
+/** Addresses picked from the simulated history. */
+const who = { trader: '', twap: '', cloidUser: '', cloid: '', oid: 0, funded: '', ledger: '', maker: '' };
+
+async function one<T>(sql: string): Promise<T> {
+  const { rows } = await stack.db.pool.query(sql);
+  if (!rows[0]) throw new Error(`no row for ${sql}`);
+  return rows[0] as T;
+}
+
+beforeAll(async () => {
+  stack = await startTestStack({ historyMs: 3 * 3_600_000 });
+  info = new InfoClient({ transport: new HttpTransport({ apiUrl: stack.urls.compat, timeout: 10_000 }) });
+  ws = new WebSocketTransport({ url: stack.urls.ws, timeout: 10_000 });
+  subs = new SubscriptionClient({ transport: ws });
+  who.trader = (
+    await one<{ address: string }>('SELECT address FROM accounts.fills GROUP BY 1 ORDER BY count(*) DESC LIMIT 1')
+  ).address;
+  who.twap = (
+    await one<{ address: string }>('SELECT address FROM accounts.fills WHERE twap_id IS NOT NULL LIMIT 1')
+  ).address;
+  const c = await one<{ address: string; cloid: string; oid: number }>(
+    'SELECT address, cloid, oid FROM accounts.order_statuses WHERE cloid IS NOT NULL ORDER BY time LIMIT 1',
+  );
+  Object.assign(who, { cloidUser: c.address, cloid: c.cloid, oid: c.oid });
+  who.funded = (await one<{ address: string }>('SELECT address FROM accounts.funding_payments LIMIT 1')).address;
+  who.ledger = (await one<{ address: string }>('SELECT address FROM accounts.ledger_updates LIMIT 1')).address;
+  who.maker = (
+    await one<{ address: string }>(
+      'SELECT address FROM accounts.order_statuses GROUP BY 1 ORDER BY count(*) DESC LIMIT 1',
+    )
+  ).address;
+}, 120_000);
+
+afterAll(async () => {
+  await ws?.close();
+  await stack?.close();
+});
+
+async function firstEvent<T>(
+  subscribe: (listener: (e: T) => void) => Promise<{ unsubscribe(): Promise<void> }>,
+): Promise<T> {
+  let resolve!: (e: T) => void;
+  const got = new Promise<T>((r) => {
+    resolve = r;
+  });
+  const sub = await subscribe((e) => resolve(e));
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error('no event within 20 s')), 20_000),
+  );
+  try {
+    return await Promise.race([got, timeout]);
+  } finally {
+    await sub.unsubscribe();
+  }
+}
+
+const user = (address: string) => address as `0x${string}`;
+
+describe('POST /info accounts types through the SDK', () => {
+  it('answers userFills and userFillsByTime, newest first', async () => {
+    const fills = await info.userFills({ user: user(who.trader) });
+    expectInfoShape('userFills', fills);
+    expect(fills.length).toBeGreaterThan(0);
+    expect(fills.every((f, i) => i === 0 || (fills[i - 1]?.time ?? 0) >= f.time)).toBe(true);
+    const byTime = await info.userFillsByTime({ user: user(who.trader), startTime: Date.now() - 3_600_000 });
+    expectInfoShape('userFillsByTime', byTime);
+    expectInfoShape('userFills', await info.userFills({ user: user(who.trader), aggregateByTime: true }));
+  });
+
+  it('answers userTwapSliceFills', async () => {
+    const slices = await info.userTwapSliceFills({ user: user(who.twap) });
+    expectInfoShape('userTwapSliceFills', slices);
+    expect(slices.length).toBeGreaterThan(0);
+  });
+
+  it('answers historicalOrders and orderStatus by oid and by cloid', async () => {
+    const orders = await info.historicalOrders({ user: user(who.cloidUser) });
+    expectInfoShape('historicalOrders', orders);
+    expect(orders.length).toBeGreaterThan(0);
+    const byOid = await info.orderStatus({ user: user(who.cloidUser), oid: who.oid });
+    expectInfoShape('orderStatus', byOid);
+    expect(byOid).toMatchObject({ status: 'order', order: { order: { oid: who.oid } } });
+    const byCloid = await info.orderStatus({ user: user(who.cloidUser), oid: who.cloid as `0x${string}` });
+    expect(byCloid).toMatchObject({ status: 'order', order: { order: { cloid: who.cloid } } });
+    expect(await info.orderStatus({ user: user(who.cloidUser), oid: 1 })).toEqual({ status: 'unknownOid' });
+  });
+
+  it('relays the node state of a user', async () => {
+    expectInfoShape('openOrders', await info.openOrders({ user: user(who.maker) }));
+    expectInfoShape('frontendOpenOrders', await info.frontendOpenOrders({ user: user(who.maker) }));
+    expectInfoShape('clearinghouseState', await info.clearinghouseState({ user: user(who.trader) }));
+    expectInfoShape('spotClearinghouseState', await info.spotClearinghouseState({ user: user(who.trader) }));
+  });
+
+  it('answers userFunding and userNonFundingLedgerUpdates', async () => {
+    const funding = await info.userFunding({ user: user(who.funded), startTime: 0 });
+    expectInfoShape('userFunding', funding);
+    expect(funding.length).toBeGreaterThan(0);
+    const ledger = await info.userNonFundingLedgerUpdates({ user: user(who.ledger), startTime: 0 });
+    expectInfoShape('userNonFundingLedgerUpdates', ledger);
+    expect(ledger.length).toBeGreaterThan(0);
+  });
+
+  it('answers borrowLendUserState', async () => {
+    expectInfoShape('borrowLendUserState', await info.borrowLendUserState({ user: user(who.trader) }));
+  });
+});
+
+describe('/ws accounts channels through the SDK', () => {
+  it('snapshots userFills from storage, marked isSnapshot', async () => {
+    const e = await firstEvent<{ user: string; fills: unknown[]; isSnapshot?: true }>((l) =>
+      subs.userFills({ user: user(who.trader) }, l),
+    );
+    expectEventShape('userFills', e);
+    expect(e).toMatchObject({ user: who.trader, isSnapshot: true });
+    expect(e.fills.length).toBeGreaterThan(0);
+  });
+
+  it('snapshots userFundings and userNonFundingLedgerUpdates', async () => {
+    const f = await firstEvent<{ fundings: unknown[]; isSnapshot?: true }>((l) =>
+      subs.userFundings({ user: user(who.funded) }, l),
+    );
+    expectEventShape('userFundings', f);
+    expect(f.isSnapshot).toBe(true);
+    expect(f.fundings.length).toBeGreaterThan(0);
+    const l = await firstEvent<{ isSnapshot?: true }>((cb) =>
+      subs.userNonFundingLedgerUpdates({ user: user(who.ledger) }, cb),
+    );
+    expectEventShape('userNonFundingLedgerUpdates', l);
+    expect(l.isSnapshot).toBe(true);
+  });
+
+  it('delivers userEvents and orderUpdates live', async () => {
+    const update = await firstEvent((l) => subs.orderUpdates({ user: user(who.maker) }, l));
+    expectEventShape('orderUpdates', update);
+    const event = await firstEvent((l) => subs.userEvents({ user: user(who.maker) }, l));
+    expectEventShape('userEvents', event);
+  });
+});
