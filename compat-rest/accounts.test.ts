@@ -1,0 +1,172 @@
+// Accounts through compat-rest over a simulated node: the path endpoints, the paging headers of /info fills and
+// historicalOrders, include_order_type, and a 400 naming the field for every bad input.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack, type TestStack } from '../test/stack.ts';
+
+let stack: TestStack;
+let trader = '';
+
+beforeAll(async () => {
+  stack = await startTestStack({ historyMs: 2 * 3_600_000 });
+  const { rows } = await stack.db.pool.query(
+    'SELECT address FROM accounts.fills GROUP BY 1 ORDER BY count(*) DESC LIMIT 1',
+  );
+  trader = rows[0].address;
+}, 120_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+async function get(path: string) {
+  const res = await fetch(`${stack.urls.compat}${path}`);
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+async function info(body: unknown) {
+  const res = await fetch(`${stack.urls.compat}/info`, { method: 'POST', body: JSON.stringify(body) });
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+describe('/fills/*', () => {
+  it('pages /fills/user/{user} by cursor with no fill lost or repeated', async () => {
+    const all = await get(`/fills/user/${trader}?limit=1000`);
+    const seen: string[] = [];
+    let cursor = '';
+    for (let page = 0; page < 1000; page++) {
+      const r = await get(`/fills/user/${trader}?limit=97${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(r.status).toBe(200);
+      seen.push(...r.body.data.map((f: { tid: number; oid: number }) => `${f.tid}:${f.oid}`));
+      if (!r.body.has_more) break;
+      cursor = r.body.next_cursor;
+    }
+    expect(seen.slice(0, 1000)).toEqual(all.body.data.map((f: { tid: number; oid: number }) => `${f.tid}:${f.oid}`));
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(all.body.total_count).toBe(seen.length);
+  });
+
+  it('adds orderType only when include_order_type is true, the body otherwise unchanged', async () => {
+    const plain = await get(`/fills/user/${trader}?limit=20`);
+    const typed = await get(`/fills/user/${trader}?limit=20&include_order_type=true`);
+    expect(plain.body.data.every((r: object) => !('orderType' in r))).toBe(true);
+    expect(typed.body.data.every((r: object) => 'orderType' in r)).toBe(true);
+    const strip = (rows: Record<string, unknown>[]) => rows.map(({ orderType: _o, ...rest }) => rest);
+    expect(strip(typed.body.data)).toEqual(plain.body.data);
+    expect(plain.body.data[0]).toMatchObject({ crossed: expect.any(Number), time: expect.stringMatching(/Z$/) });
+  });
+
+  it('lists recent fills of every user, newest first', async () => {
+    const r = await get('/fills/recent?limit=10');
+    expect(r.body.data).toHaveLength(10);
+    expect(new Set(r.body.data.map((f: { user: string }) => f.user)).size).toBeGreaterThan(1);
+  });
+
+  it.each([
+    ['/fills/user/0x123', 'params/user_address must match pattern'],
+    ['/fills/recent?limit=1001', 'querystring/limit must be <= 1000'],
+    ['/fills/recent?side=X', 'querystring/side must be equal to one of the allowed values'],
+    ['/fills/?cursor=yesterday', 'cursor'],
+    ['/users/0xnope/account', 'params/user must match pattern'],
+    ['/funding/userFunding', "querystring must have required property 'user'"],
+  ])('answers 400 for %s', async (path, message) => {
+    const r = await get(path);
+    expect(r.status).toBe(400);
+    expect(r.body.error).toContain(message);
+  });
+});
+
+describe('/users/{user}/account and /funding/userFunding', () => {
+  it('reports the account state valued at the live mids', async () => {
+    const r = await get(`/users/${trader}/account`);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({
+      user: trader,
+      account_value: expect.any(String),
+      perp_account_empty: expect.any(Boolean),
+    });
+  });
+
+  it('lists funding payments with their fields at the top level and in delta', async () => {
+    const { rows } = await stack.db.pool.query('SELECT address FROM accounts.funding_payments LIMIT 1');
+    const r = await get(`/funding/userFunding?user=${rows[0].address}&startTime=0`);
+    expect(r.status).toBe(200);
+    expect(r.body[0]).toMatchObject({
+      coin: expect.any(String),
+      usdc: expect.any(String),
+      szi: expect.any(String),
+      time: expect.any(Number),
+      hash: `0x${'0'.repeat(64)}`,
+      delta: { type: 'funding', fundingRate: expect.any(String), nSamples: null },
+    });
+    expect(r.body[0].coin).toBe(r.body[0].delta.coin);
+  });
+});
+
+describe('POST /info accounts types', () => {
+  it('pages fills with X-Has-More, X-Next-Cursor and X-Total-Count', async () => {
+    const r = await info({ type: 'fills', user: trader, limit: 5 });
+    expect(r.body.result).toHaveLength(5);
+    expect(r.body.cursor).toBeNull();
+    expect(r.headers.get('x-has-more')).toBe('true');
+    const next = r.headers.get('x-next-cursor');
+    expect(next).toMatch(/^\d+:\d+$/);
+    expect(Number(r.headers.get('x-total-count'))).toBeGreaterThan(5);
+    const page2 = await info({ type: 'fills', user: trader, limit: 5, cursor: next });
+    expect(page2.body.result[0].tid).not.toBe(r.body.result[4].tid);
+  });
+
+  it('pages historicalOrders in window mode with headers', async () => {
+    const now = Date.now();
+    const r = await info({
+      type: 'historicalOrders',
+      user: trader,
+      startTime: now - 7_200_000,
+      endTime: now,
+      limit: 3,
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-has-more')).toMatch(/true|false/);
+    const oids = r.body.map((o: { order: { oid: number } }) => o.order.oid);
+    expect([...oids].sort((a, b) => b - a)).toEqual(oids);
+  });
+
+  it.each([
+    [{ type: 'userFills' }, 'user: must be a 0x address, got nothing'],
+    [{ type: 'userFills', user: '0x12' }, 'user: must be a 0x address'],
+    [{ type: 'userFillsByTime', user: `0x${'1'.repeat(40)}` }, 'startTime: is required'],
+    [
+      { type: 'historicalOrders', user: `0x${'1'.repeat(40)}`, limit: 5001 },
+      'limit: must be an integer from 1 to 5000',
+    ],
+    [
+      { type: 'historicalOrders', user: `0x${'1'.repeat(40)}`, lookbackDays: 0 },
+      'lookbackDays: must be an integer from 1 to 365',
+    ],
+    [
+      { type: 'historicalOrders', user: `0x${'1'.repeat(40)}`, lookbackDays: 366 },
+      'lookbackDays: must be an integer from 1 to 365',
+    ],
+    [{ type: 'orderStatus', user: `0x${'1'.repeat(40)}`, oid: 'abc' }, 'oid: must be an order id (integer) or a cloid'],
+    [{ type: 'fills', limit: 0 }, 'limit: must be an integer from 1 to 1000'],
+    [{ type: 'fills', cursor: 'not-a-cursor' }, 'cursor'],
+    [{ type: 'clearinghouseState', users: [] }, 'users: must hold 1 to 50 addresses'],
+    [
+      { type: 'userFunding', user: `0x${'1'.repeat(40)}`, startTime: 10, endTime: 5 },
+      'startTime: must not be after endTime',
+    ],
+  ])('answers 400 for %j', async (body, message) => {
+    const r = await info(body);
+    expect(r.status).toBe(400);
+    expect(r.body.error).toContain(message);
+  });
+
+  it('accepts the limit edges 1 and 5000 of historicalOrders and lookbackDays 1 and 365', async () => {
+    for (const extra of [{ limit: 1 }, { limit: 5000 }, { lookbackDays: 1 }, { lookbackDays: 365 }]) {
+      expect((await info({ type: 'historicalOrders', user: trader, ...extra })).status).toBe(200);
+    }
+  });
+
+  it('returns [] for a funding window before the coverage start', async () => {
+    const end = Date.UTC(2025, 8, 27, 9, 59, 59, 999);
+    expect((await info({ type: 'userFunding', user: trader, startTime: 0, endTime: end })).body).toEqual([]);
+  });
+});
