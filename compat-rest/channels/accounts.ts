@@ -1,9 +1,9 @@
 // The per-user channels of /ws, in the exchange's shapes: userFills, userFundings and userNonFundingLedgerUpdates
 // (a snapshot from storage marked `isSnapshot: true`, then live frames), userEvents (channel "user"),
 // orderUpdates, and the service's own liquidations channel with its filters.
-import type { FillRow, FundingPaymentRow, LedgerUpdateRow, OrderStatusRow } from '../../db/rows.ts';
+import type { FillRow, LedgerUpdateRow, OrderStatusRow } from '../../db/rows.ts';
 import { aggregateFillsByTime, toWireFill, userFills } from '../../subgraphs/accounts/service/fills.ts';
-import { recentFundings } from '../../subgraphs/accounts/service/funding.ts';
+import { recentFundings, toWsFunding } from '../../subgraphs/accounts/service/funding.ts';
 import type { AccountsService } from '../../subgraphs/accounts/service/index.ts';
 import { recentLedgerUpdates } from '../../subgraphs/accounts/service/ledger.ts';
 import {
@@ -20,15 +20,6 @@ function userParam(sub: Record<string, unknown>, key = 'user'): string {
   if (typeof v !== 'string' || !ADDRESS.test(v)) throw new SubscriptionError(`${key}: must be a 0x address`);
   return v.toLowerCase();
 }
-
-const wsFunding = (r: FundingPaymentRow) => ({
-  time: r.time,
-  coin: r.coin,
-  usdc: r.usdc,
-  szi: r.szi,
-  fundingRate: r.funding_rate,
-  nSamples: null,
-});
 
 const wsLedger = (r: LedgerUpdateRow) => ({ time: r.time, hash: r.hash, delta: r.delta });
 
@@ -95,7 +86,7 @@ export function accountChannels(accounts: AccountsService): Channel[] {
     userChannel('userFundings', async (user, _sub, ctx) => {
       const off = bus.subscribe('fundingPayments', (rows) => {
         const mine = rows.filter((r) => r.address === user);
-        if (mine.length) ctx.send({ user, fundings: mine.map(wsFunding) });
+        if (mine.length) ctx.send({ user, fundings: mine.map(toWsFunding) });
       });
       ctx.send({ user, fundings: await recentFundings(pool, user, 100), isSnapshot: true });
       return off;
@@ -119,7 +110,7 @@ export function accountChannels(accounts: AccountsService): Channel[] {
           }),
           // One frame per payment.
           bus.subscribe('fundingPayments', (rows) => {
-            for (const r of rows) if (r.address === user) ctx.send({ funding: wsFunding(r) });
+            for (const r of rows) if (r.address === user) ctx.send({ funding: toWsFunding(r) });
           }),
           bus.subscribe('liquidations', (rows) => {
             for (const r of rows) {

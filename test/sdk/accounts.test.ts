@@ -3,6 +3,7 @@
 import { HttpTransport, InfoClient, SubscriptionClient, WebSocketTransport } from '@nktkas/hyperliquid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../stack.ts';
+import { firstEvent } from './events.ts';
 import { expectEventShape, expectInfoShape } from './schemas.ts';
 
 let stack: TestStack;
@@ -46,24 +47,6 @@ afterAll(async () => {
   await ws?.close();
   await stack?.close();
 });
-
-async function firstEvent<T>(
-  subscribe: (listener: (e: T) => void) => Promise<{ unsubscribe(): Promise<void> }>,
-): Promise<T> {
-  let resolve!: (e: T) => void;
-  const got = new Promise<T>((r) => {
-    resolve = r;
-  });
-  const sub = await subscribe((e) => resolve(e));
-  const timeout = new Promise<never>((_, reject) =>
-    setTimeout(() => reject(new Error('no event within 20 s')), 20_000),
-  );
-  try {
-    return await Promise.race([got, timeout]);
-  } finally {
-    await sub.unsubscribe();
-  }
-}
 
 const user = (address: string) => address as `0x${string}`;
 

@@ -4,6 +4,7 @@ import { HttpTransport, InfoClient, SubscriptionClient, WebSocketTransport } fro
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestStack, type TestStack } from '../stack.ts';
+import { firstEvent } from './events.ts';
 import { expectEventShape, expectInfoShape } from './schemas.ts';
 
 let stack: TestStack;
@@ -22,25 +23,6 @@ afterAll(async () => {
   await ws?.close();
   await stack?.close();
 });
-
-/** Resolves with the first event a subscription delivers. */
-async function firstEvent<T>(
-  subscribe: (listener: (e: T) => void) => Promise<{ unsubscribe(): Promise<void> }>,
-): Promise<T> {
-  let resolve!: (e: T) => void;
-  const got = new Promise<T>((r) => {
-    resolve = r;
-  });
-  const sub = await subscribe((e) => resolve(e));
-  const timeout = new Promise<never>((_, reject) =>
-    setTimeout(() => reject(new Error('no event within 15 s')), 15_000),
-  );
-  try {
-    return await Promise.race([got, timeout]);
-  } finally {
-    await sub.unsubscribe();
-  }
-}
 
 describe('POST /info market types through the SDK', () => {
   it('answers meta, spotMeta and their asset contexts', async () => {

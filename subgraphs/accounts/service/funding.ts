@@ -1,6 +1,7 @@
 // Per-user funding payments: userFunding / accountFunding (exchange shape, oldest first) and the snapshot of the
 // userFundings WebSocket channel.
 import type pg from 'pg';
+import type { FundingPaymentRow } from '../../../db/rows.ts';
 import { ZERO_HASH } from './shared.ts';
 
 /** Per-user funding is complete from 2025-09-27 10:00 UTC (spec §8); a window ending before it is empty. */
@@ -77,12 +78,10 @@ export async function recentFundings(pool: pg.Pool, user: string, n = 100): Prom
      ORDER BY time DESC, block_number DESC, coin DESC LIMIT $2`,
     [user.toLowerCase(), n],
   );
-  return rows.reverse().map((r) => ({
-    time: r.time,
-    coin: r.coin,
-    usdc: r.usdc,
-    szi: r.szi,
-    fundingRate: r.funding_rate,
-    nSamples: null,
-  }));
+  return rows.reverse().map(toWsFunding);
+}
+
+/** A payment as the WebSocket channels print it (userFundings items, userEvents `funding`). */
+export function toWsFunding(r: Pick<FundingPaymentRow, 'time' | 'coin' | 'usdc' | 'szi' | 'funding_rate'>): WsFunding {
+  return { time: r.time, coin: r.coin, usdc: r.usdc, szi: r.szi, fundingRate: r.funding_rate, nSamples: null };
 }
