@@ -8,6 +8,8 @@ import { Authenticator } from './platform/auth.ts';
 import { Upstream } from './platform/upstream.ts';
 import { composeSupergraph } from './router/compose.ts';
 import { type RouterLimits, startRouter } from './router/server.ts';
+import { accountsSchema } from './subgraphs/accounts/schema/index.ts';
+import { startAccountsSubgraph } from './subgraphs/accounts/server.ts';
 import { AccountsService } from './subgraphs/accounts/service/index.ts';
 import { marketsSchema } from './subgraphs/markets/schema/index.ts';
 import { startMarketsSubgraph } from './subgraphs/markets/server.ts';
@@ -17,6 +19,7 @@ export interface StackPorts {
   compat: number;
   router: number;
   markets: number;
+  accounts: number;
 }
 
 export interface StackOptions {
@@ -35,7 +38,7 @@ export interface Stack {
   accounts: AccountsService;
   auth: Authenticator;
   upstream: Upstream;
-  urls: { compat: string; ws: string; router: string; markets: string };
+  urls: { compat: string; ws: string; router: string; markets: string; accounts: string };
   close(): Promise<void>;
 }
 
@@ -57,8 +60,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
     const marketsSubgraph = await startMarketsSubgraph(markets, { port: opts.ports.markets, host });
     closers.push(marketsSubgraph.close);
+    const accountsSubgraph = await startAccountsSubgraph(accounts, { port: opts.ports.accounts, host });
+    closers.push(accountsSubgraph.close);
     const router = await startRouter({
-      supergraphSdl: composeSupergraph([{ name: 'markets', url: marketsSubgraph.url, schema: marketsSchema }]),
+      supergraphSdl: composeSupergraph([
+        { name: 'markets', url: marketsSubgraph.url, schema: marketsSchema },
+        { name: 'accounts', url: accountsSubgraph.url, schema: accountsSchema },
+      ]),
       port: opts.ports.router,
       host,
       auth,
@@ -78,7 +86,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       accounts,
       auth,
       upstream,
-      urls: { compat: compat.url, ws: compat.wsUrl, router: router.url, markets: marketsSubgraph.url },
+      urls: {
+        compat: compat.url,
+        ws: compat.wsUrl,
+        router: router.url,
+        markets: marketsSubgraph.url,
+        accounts: accountsSubgraph.url,
+      },
       close,
     };
   } catch (err) {

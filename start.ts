@@ -82,13 +82,19 @@ try {
     bus,
     upstreamInfoUrl,
     host,
-    ports: { compat: config.compatPort, router: config.routerPort, markets: config.marketsPort },
+    ports: {
+      compat: config.compatPort,
+      router: config.routerPort,
+      markets: config.marketsPort,
+      accounts: config.accountsPort,
+    },
   });
   stops.push(stack.close);
   log(`compat REST       ${stack.urls.compat}/info`);
   log(`compat WebSocket  ${stack.urls.ws}`);
   log(`router GraphQL    ${stack.urls.router} (graphql-ws and SSE on the same path)`);
   log(`markets subgraph  ${stack.urls.markets}`);
+  log(`accounts subgraph ${stack.urls.accounts}`);
   log('ready');
 } catch (err) {
   console.error(`start failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Vite would load graphql's ESM build for project code while yoga loads the CJS one: two graphql modules, and
+  // yoga masks our GraphQLErrors (BAD_USER_INPUT) as unexpected. One copy for everybody, as under node.
+  resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     include: ['**/*.test.ts'],
     exclude: ['**/node_modules/**', '.data/**', 'scratch/**'],

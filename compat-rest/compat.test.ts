@@ -24,7 +24,7 @@ beforeAll(async () => {
   stack = await startStack({
     pool: db.pool,
     upstreamInfoUrl: `http://127.0.0.1:${await deadPort()}/info`,
-    ports: { compat: 0, router: 0, markets: 0 },
+    ports: { compat: 0, router: 0, markets: 0, accounts: 0 },
     upstreamTimeoutMs: 1000,
     log: () => {},
   });

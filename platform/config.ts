@@ -40,6 +40,7 @@ export interface Config {
   compatPort: number;
   routerPort: number;
   marketsPort: number;
+  accountsPort: number;
 }
 
 export function loadConfig(): Config {
@@ -59,6 +60,7 @@ export function loadConfig(): Config {
     compatPort: int('COMPAT_PORT', 8080),
     routerPort: int('ROUTER_PORT', 4000),
     marketsPort: int('MARKETS_PORT', 4001),
+    accountsPort: int('ACCOUNTS_PORT', 4002),
   };
 }
 

@@ -31,7 +31,7 @@ export async function startTestStack(opts: { historyMs?: number; seed?: number }
     pool: db.pool,
     bus,
     upstreamInfoUrl: `${nodeInfo.url}/info`,
-    ports: { compat: 0, router: 0, markets: 0 },
+    ports: { compat: 0, router: 0, markets: 0, accounts: 0 },
     upstreamTimeoutMs: 2000,
     log: () => {},
   });

@@ -1,0 +1,187 @@
+// The accounts subgraph beside markets behind the router: a query crossing from a market's trades to its traders'
+// fills (markets' Trade.users resolved as accounts' User), a user's fills over two pages, orders and account state,
+// input errors, and the userFills and liquidations subscriptions over graphql-ws.
+import { type Client, createClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startTestStack, type TestStack } from '../test/stack.ts';
+
+let stack: TestStack;
+let active: string;
+beforeAll(async () => {
+  stack = await startTestStack({ historyMs: 3_600_000 });
+  // The account with the most fills in the last stored minute (a market maker): it fills every few blocks.
+  const { rows } = await stack.db.pool.query<{ address: string }>(
+    `SELECT address FROM accounts.fills WHERE time > (SELECT max(time) - 60000 FROM accounts.fills)
+     GROUP BY address ORDER BY count(*) DESC LIMIT 1`,
+  );
+  active = rows[0]?.address as string;
+}, 120_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: GraphQL answers are checked field by field below
+type Answer = { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
+
+async function gql(query: string, variables?: Record<string, unknown>): Promise<Answer> {
+  const res = await fetch(stack.urls.router, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await res.json()) as Answer;
+}
+
+/** The first frame of a subscription through the router over graphql-ws (data or errors). */
+async function firstFrame(client: Client, query: string, variables: Record<string, unknown>): Promise<Answer> {
+  return new Promise<Answer>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no frame within 20 s')), 20_000);
+    const done = (a: Answer) => {
+      clearTimeout(timer);
+      resolve(a);
+    };
+    client.subscribe<unknown>(
+      { query, variables },
+      {
+        next: (r) => done(r as Answer),
+        error: (err) => done({ errors: Array.isArray(err) ? err : [{ message: String(err) }] }),
+        complete: () => {},
+      },
+    );
+  });
+}
+
+const FILLS_PAGE = `query ($address: String!, $first: Int!, $after: String, $endTime: Timestamp) {
+  user(address: $address) {
+    address
+    fills(first: $first, after: $after, endTime: $endTime) {
+      totalCount
+      pageInfo { hasNextPage endCursor }
+      edges { cursor node { coin px sz side time tid oid startPosition crossed fee liquidation { method } orderType } }
+    }
+  }
+}`;
+
+describe('accounts through the router', () => {
+  it("goes from a market's trades to the traders' recent fills", async () => {
+    const { data, errors } = await gql(`{
+      market(coin: "BTC") { trades(limit: 3) { users { address fills(first: 5) { edges { node { coin px time } } } } } }
+    }`);
+    expect(errors).toBeUndefined();
+    expect(data.market.trades).toHaveLength(3);
+    for (const trade of data.market.trades) {
+      for (const user of trade.users) {
+        expect(user.address).toMatch(/^0x[0-9a-f]{40}$/);
+        // Every trader of a stored trade has stored fills.
+        expect(user.fills.edges.length).toBeGreaterThan(0);
+        expect(user.fills.edges[0].node).toMatchObject({ coin: expect.any(String), px: expect.any(String) });
+        expect(typeof user.fills.edges[0].node.time).toBe('number');
+      }
+    }
+  });
+
+  it("pages a user's fills without losing or repeating one", async () => {
+    const endTime = Date.now() - 1000;
+    const vars = { address: active.toUpperCase().replace('0X', '0x'), endTime };
+    const one = await gql(FILLS_PAGE, { ...vars, first: 40 });
+    const p1 = await gql(FILLS_PAGE, { ...vars, first: 20 });
+    expect(p1.errors).toBeUndefined();
+    expect(p1.data.user.address).toBe(active);
+    const page1 = p1.data.user.fills;
+    expect(page1.pageInfo.hasNextPage).toBe(true);
+    expect(page1.totalCount).toBeGreaterThan(40);
+    const p2 = await gql(FILLS_PAGE, { ...vars, first: 20, after: page1.pageInfo.endCursor });
+    expect(p2.errors).toBeUndefined();
+    const tids = (edges: { node: { tid: string } }[]) => edges.map((e) => e.node.tid);
+    const paged = [...tids(page1.edges), ...tids(p2.data.user.fills.edges)];
+    expect(paged).toHaveLength(40);
+    expect(new Set(paged).size).toBe(40);
+    expect(paged).toEqual(tids(one.data.user.fills.edges));
+    const node = page1.edges[0].node;
+    expect(page1.edges[0].cursor).toBe(`${node.time}:${node.tid}`);
+    expect(node).toMatchObject({ startPosition: expect.stringMatching(/^-?\d/), crossed: expect.any(Boolean) });
+    const times = [...page1.edges, ...p2.data.user.fills.edges].map((e: { node: { time: number } }) => e.node.time);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it("pages a user's orders, with each order's status history, and values the account", async () => {
+    const query = `query ($address: String!, $after: String) {
+      user(address: $address) {
+        orders(first: 3, after: $after) {
+          pageInfo { hasNextPage endCursor }
+          edges { node { status statusTimestamp order { oid coin side limitPx orderType market { coin } }
+                         statusHistory { status statusTimestamp } } }
+        }
+        account { asOf accountValue cash perpAccountEmpty positions { coin szi entryPx } }
+      }
+    }`;
+    const first = await gql(query, { address: active });
+    expect(first.errors).toBeUndefined();
+    const orders = first.data.user.orders;
+    expect(orders.edges.length).toBeGreaterThanOrEqual(3);
+    expect(orders.pageInfo.hasNextPage).toBe(true);
+    for (const { node } of orders.edges) {
+      expect(node.statusHistory.map((s: { status: string }) => s.status)).toContain(node.status);
+      expect(node.order.market.coin).toBe(node.order.coin);
+    }
+    const oids = orders.edges.map((e: { node: { order: { oid: string } } }) => BigInt(e.node.order.oid));
+    const next = await gql(query, { address: active, after: orders.pageInfo.endCursor });
+    expect(next.errors).toBeUndefined();
+    const later = next.data.user.orders.edges.map((e: { node: { order: { oid: string } } }) =>
+      BigInt(e.node.order.oid),
+    );
+    expect(later.every((oid: bigint) => oids.every((o: bigint) => oid < o))).toBe(true);
+    const account = first.data.user.account;
+    expect(typeof account.asOf).toBe('number');
+    expect(account.accountValue).toMatch(/^-?\d+(\.\d+)?$/);
+  });
+
+  it('answers a bad address or cursor with BAD_USER_INPUT', async () => {
+    const bad = await gql('{ user(address: "0x123") { address } }');
+    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(bad.errors?.[0]?.message).toMatch(/^address: /);
+    const cursor = await gql(FILLS_PAGE, { address: active, first: 5, after: 'yesterday' });
+    expect(cursor.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(cursor.errors?.[0]?.message).toMatch(/^after: /);
+  });
+
+  describe('over graphql-ws', () => {
+    let client: Client;
+    beforeAll(() => {
+      client = createClient({
+        url: stack.urls.router.replace(/^http/, 'ws'),
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+      });
+    });
+    afterAll(async () => {
+      await client?.dispose();
+    });
+
+    it("delivers a user's fills as they happen", async () => {
+      const frame = await firstFrame(
+        client,
+        'subscription ($user: String!) { userFills(user: $user) { coin px time tid market { coin } } }',
+        { user: active },
+      );
+      expect(frame.errors).toBeUndefined();
+      expect(frame.data.userFills.length).toBeGreaterThan(0);
+      expect(frame.data.userFills[0]).toMatchObject({ coin: expect.any(String), tid: expect.any(String) });
+      expect(frame.data.userFills[0].time).toBeGreaterThan(Date.now() - 60_000);
+    });
+
+    it('refuses a liquidations subscription over more than 50 users', async () => {
+      const users = Array.from({ length: 51 }, (_, i) => `0x${i.toString(16).padStart(40, '0')}`);
+      const frame = await firstFrame(
+        client,
+        'subscription ($users: [String!]) { liquidations(users: $users) { tid } }',
+        {
+          users,
+        },
+      );
+      expect(frame.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(frame.errors?.[0]?.message).toMatch(/users: at most 50/);
+    });
+  });
+});

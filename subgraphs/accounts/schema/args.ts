@@ -1,0 +1,52 @@
+// Argument checks of the accounts fields: every refusal, ours or the service's (InvalidQueryError), is a GraphQL
+// error with code BAD_USER_INPUT whose message names the argument.
+import { GraphQLError } from 'graphql';
+import { InvalidQueryError } from '../service/shared.ts';
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const CLOID = /^0x[0-9a-fA-F]{32}$/;
+
+export function badInput(arg: string, rule: string): GraphQLError {
+  const message = rule.startsWith(arg) ? rule : `${arg}: ${rule}`;
+  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
+}
+
+/** A 0x address, lowercased (the exchange prints addresses lowercase). */
+export function addressArg(value: string, arg = 'address'): string {
+  if (!ADDRESS.test(value)) throw badInput(arg, `must be a 0x address (40 hex digits), got ${JSON.stringify(value)}`);
+  return value.toLowerCase();
+}
+
+export function cloidArg(value: string, arg = 'cloid'): string {
+  if (!CLOID.test(value)) throw badInput(arg, `must be 0x and 32 hex digits, got ${JSON.stringify(value)}`);
+  return value.toLowerCase();
+}
+
+export function intArg(value: number, arg: string, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw badInput(arg, `must be an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+/** An ID argument holding a u64 the exchange prints as a JSON number (oid, twapId): a safe integer here. */
+export function idArg(value: string | number, arg: string): number {
+  const n = Number(value);
+  if (!/^\d{1,16}$/.test(String(value)) || !Number.isSafeInteger(n)) {
+    throw badInput(arg, `must be a non-negative integer, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+/** Runs a service call whose InvalidQueryError (sync or async) is the caller's fault in `arg`. */
+export function serviceInput<T>(arg: string, call: () => T): T {
+  const refuse = (err: unknown) => {
+    throw err instanceof InvalidQueryError ? badInput(arg, err.message) : err;
+  };
+  try {
+    const out = call();
+    return (out instanceof Promise ? out.catch(refuse) : out) as T;
+  } catch (err) {
+    return refuse(err);
+  }
+}

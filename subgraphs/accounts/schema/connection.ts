@@ -1,0 +1,19 @@
+// Relay connections over the service's keyset pages: each edge carries the cursor of its own row, and the page's
+// end cursor is the one the service returned to resume after it.
+
+export function toConnection<N>(
+  nodes: readonly N[],
+  cursorOf: (node: N) => string,
+  page: { hasMore: boolean; nextCursor: string | null; after: string | null | undefined },
+) {
+  const edges = nodes.map((node) => ({ node, cursor: cursorOf(node) }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: page.hasMore,
+      hasPreviousPage: page.after != null,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: page.nextCursor ?? edges.at(-1)?.cursor ?? null,
+    },
+  };
+}

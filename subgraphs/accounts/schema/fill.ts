@@ -1,0 +1,195 @@
+// Fill: one execution as the exchange prints it (wire Fill) with the type of its order and its market; the fills
+// connection of a user (keyset pages of the service's compact rows, filled in with the wire fields); TWAP slice fills;
+// and the userFills subscription.
+import type pg from 'pg';
+import { builder } from '../builder.ts';
+import { accountBatches } from '../live.ts';
+import {
+  aggregateFillsByTime,
+  type CompactFillRow,
+  type FillRowsPage,
+  type FillRowsQuery,
+  fillRows,
+  MAX_FILL_ROWS,
+  MAX_WIRE_FILLS,
+  type TwapSliceFill,
+  toWireFill,
+  userFillsByTime,
+  type WireFill,
+} from '../service/fills.ts';
+import { addressArg, intArg, serviceInput } from './args.ts';
+import { toConnection } from './connection.ts';
+import { MarketRef } from './market.ts';
+
+/** A wire fill; `orderType` is known on stored fills only. */
+export type FillNode = WireFill & { orderType?: string | null };
+
+const FillLiquidationRef = builder.objectRef<NonNullable<WireFill['liquidation']>>('FillLiquidation').implement({
+  fields: (t) => ({
+    liquidatedUser: t.exposeString('liquidatedUser'),
+    markPx: t.expose('markPx', { type: 'Decimal' }),
+    method: t.exposeString('method', { description: '"market" or "backstop"' }),
+  }),
+});
+
+export const FillRef = builder.objectRef<FillNode>('Fill').implement({
+  description: "One of the user's executions, as the exchange prints it",
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    market: t.field({ type: MarketRef, resolve: (f) => ({ coin: f.coin }) }),
+    px: t.expose('px', { type: 'Decimal' }),
+    sz: t.expose('sz', { type: 'Decimal' }),
+    side: t.exposeString('side', { description: '"B" (bid, buy) or "A" (ask, sell)' }),
+    time: t.expose('time', { type: 'Timestamp' }),
+    startPosition: t.expose('startPosition', { type: 'Decimal', description: 'Position size before the fill' }),
+    dir: t.exposeString('dir', { description: '"Open Long", "Close Short", "Buy", "Long > Short"...' }),
+    closedPnl: t.expose('closedPnl', { type: 'Decimal' }),
+    hash: t.exposeString('hash'),
+    oid: t.id({ description: 'Order id (a u64, as a string)', resolve: (f) => String(f.oid) }),
+    crossed: t.exposeBoolean('crossed', { description: 'Taker' }),
+    fee: t.expose('fee', { type: 'Decimal', description: 'Total fee including the builder fee; negative: rebate' }),
+    tid: t.id({ description: 'Trade id (a 50-bit number, as a string)', resolve: (f) => String(f.tid) }),
+    feeToken: t.exposeString('feeToken'),
+    builderFee: t.expose('builderFee', { type: 'Decimal', nullable: true }),
+    twapId: t.id({ nullable: true, resolve: (f) => (f.twapId === null ? null : String(f.twapId)) }),
+    cloid: t.exposeString('cloid', { nullable: true }),
+    liquidation: t.field({ type: FillLiquidationRef, nullable: true, resolve: (f) => f.liquidation ?? null }),
+    orderType: t.string({
+      nullable: true,
+      description: '"Limit", "Market", "Stop Market"...: on stored fills whose order statuses are indexed',
+      resolve: (f) => f.orderType ?? null,
+    }),
+  }),
+});
+
+export const FillConnectionRef = builder.connectionObject(
+  {
+    type: FillRef,
+    name: 'FillConnection',
+    fields: (t) => ({
+      totalCount: t.int({
+        nullable: true,
+        description: 'Fills matching the filters (not the cursor); null with aggregateByTime',
+        resolve: (c) => (c as { totalCount?: number | null }).totalCount ?? null,
+      }),
+    }),
+  },
+  { name: 'FillEdge' },
+);
+
+export const TwapSliceFillRef = builder.objectRef<TwapSliceFill>('TwapSliceFill').implement({
+  fields: (t) => ({
+    fill: t.field({ type: FillRef, resolve: (s) => s.fill }),
+    twapId: t.id({ resolve: (s) => String(s.twapId) }),
+  }),
+});
+
+export interface FillsArgs {
+  first: number;
+  after?: string | null;
+  startTime?: number | null;
+  endTime?: number | null;
+  coin?: string | null;
+  aggregateByTime: boolean;
+}
+
+const keyOf = (f: { time: number; coin: string; tid: number; side: string }) =>
+  `${f.time} ${f.coin} ${f.tid} ${f.side}`;
+const rowTime = (r: CompactFillRow) => Date.parse(r.time);
+const rowKey = (r: CompactFillRow) => keyOf({ ...r, time: rowTime(r) });
+
+/**
+ * A page of the user's fills, newest first, keyset-paged by the service on (time, tid) (cursor `"<time>:<tid>"`).
+ * With aggregateByTime a page holds whole timestamps (unless one timestamp fills it), so that the partial fills of
+ * a crossing order are merged from all their parts; its edges' own cursors are then only approximate resume points.
+ */
+export async function fillsConnection(pool: pg.Pool, user: string, a: FillsArgs) {
+  const first = intArg(a.first, 'first', 1, MAX_WIRE_FILLS);
+  const query: FillRowsQuery = {
+    user,
+    coin: a.coin ?? undefined,
+    startTime: a.startTime ?? undefined,
+    endTime: a.endTime ?? undefined,
+    cursor: a.after ?? undefined,
+    order: 'desc',
+    includeOrderType: true,
+    withTotal: !a.aggregateByTime,
+    limit: first,
+  };
+  const page = await serviceInput('after', () => fillRowsUpTo(pool, query));
+  const rows = a.aggregateByTime && page.hasMore ? wholeTimestamps(page.rows) : page.rows;
+  const wire = await wireFillsOf(pool, user, rows);
+  const orderTypes = new Map(rows.map((r) => [rowKey(r), r.orderType ?? null]));
+  const byKey = new Map(wire.map((f) => [keyOf(f), f]));
+  const nodes: FillNode[] = (
+    a.aggregateByTime ? aggregateFillsByTime(wire) : rows.flatMap((r) => byKey.get(rowKey(r)) ?? [])
+  ).map((f) => ({ ...f, orderType: orderTypes.get(keyOf(f)) ?? null }));
+  const last = rows.at(-1);
+  return {
+    ...toConnection(nodes, (f) => `${f.time}:${f.tid}`, {
+      hasMore: page.hasMore,
+      nextCursor: page.hasMore && last ? `${rowTime(last)}:${last.tid}` : null,
+      after: a.after,
+    }),
+    totalCount: page.totalCount ?? null,
+  };
+}
+
+/** fillRows beyond its 1000-row cap: further pages until `limit` rows. */
+async function fillRowsUpTo(pool: pg.Pool, q: FillRowsQuery): Promise<FillRowsPage> {
+  let page = await fillRows(pool, { ...q, limit: Math.min(q.limit, MAX_FILL_ROWS) });
+  while (page.hasMore && page.nextCursor !== null && page.rows.length < q.limit) {
+    const limit = Math.min(q.limit - page.rows.length, MAX_FILL_ROWS);
+    const more = await fillRows(pool, { ...q, cursor: page.nextCursor, limit, withTotal: false });
+    page = { ...more, rows: [...page.rows, ...more.rows], totalCount: page.totalCount };
+  }
+  return page;
+}
+
+/** The rows without the page's last timestamp, which may continue on the next page. */
+function wholeTimestamps(rows: CompactFillRow[]): CompactFillRow[] {
+  const lastTime = rows.at(-1)?.time;
+  const whole = rows.filter((r) => r.time !== lastTime);
+  return whole.length ? whole : rows;
+}
+
+/**
+ * The wire fills of some of a user's compact rows (which lack startPosition and liquidation), in the service's
+ * newest-first order: userFillsByTime over the rows' time window, continued from its oldest timestamp while a full
+ * answer leaves rows unmatched (other coins in the window).
+ */
+async function wireFillsOf(pool: pg.Pool, user: string, rows: CompactFillRow[]): Promise<WireFill[]> {
+  const oldest = rows.at(-1);
+  const newest = rows[0];
+  if (!oldest || !newest) return [];
+  const wanted = new Set(rows.map(rowKey));
+  const found = new Map<string, WireFill>();
+  const startTime = rowTime(oldest);
+  let endTime = rowTime(newest);
+  for (;;) {
+    const batch = await userFillsByTime(pool, { user, startTime, endTime });
+    for (const f of batch) if (wanted.has(keyOf(f)) && !found.has(keyOf(f))) found.set(keyOf(f), f);
+    const reached = batch.at(-1)?.time;
+    if (found.size === wanted.size || batch.length < MAX_WIRE_FILLS || reached === undefined || reached === endTime) {
+      return [...found.values()];
+    }
+    endTime = reached;
+  }
+}
+
+builder.subscriptionFields((t) => ({
+  userFills: t.field({
+    type: [FillRef],
+    description: "The user's fills as they happen, one batch per block (history: User.fills)",
+    args: {
+      user: t.arg.string({ required: true }),
+      aggregateByTime: t.arg.boolean({ required: true, defaultValue: false }),
+    },
+    listSize: { assumedSize: 20 },
+    subscribe: (_root, a, ctx) =>
+      accountBatches(ctx.accounts.bus, 'fills', addressArg(a.user, 'user'), (rows) =>
+        a.aggregateByTime ? aggregateFillsByTime(rows.map(toWireFill)) : rows.map(toWireFill),
+      ),
+    resolve: (batch) => batch,
+  }),
+}));

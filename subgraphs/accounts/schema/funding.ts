@@ -1,0 +1,43 @@
+// Funding: one hourly funding payment of a user's position (the exchange's userFundings item), and the userFundings
+// subscription.
+import type { FundingPaymentRow } from '../../../db/rows.ts';
+import { builder } from '../builder.ts';
+import { accountBatches } from '../live.ts';
+import type { UserFundingEntry, WsFunding } from '../service/funding.ts';
+import { addressArg } from './args.ts';
+import { MarketRef } from './market.ts';
+
+export const FundingRef = builder.objectRef<WsFunding>('Funding').implement({
+  description: 'A funding payment (usdc > 0: received)',
+  fields: (t) => ({
+    time: t.expose('time', { type: 'Timestamp' }),
+    coin: t.exposeString('coin'),
+    market: t.field({ type: MarketRef, resolve: (f) => ({ coin: f.coin }) }),
+    usdc: t.expose('usdc', { type: 'Decimal' }),
+    szi: t.expose('szi', { type: 'Decimal', description: 'Signed position size' }),
+    fundingRate: t.expose('fundingRate', { type: 'Decimal' }),
+    nSamples: t.exposeInt('nSamples', { nullable: true }),
+  }),
+});
+
+/** A stored userFunding entry in the channel's shape (its hash is always the zero hash). */
+export function fundingOfEntry({ time, delta: { type: _type, ...payment } }: UserFundingEntry): WsFunding {
+  return { time, ...payment };
+}
+
+/** A live funding payment in the channel's shape. */
+export function fundingOfRow(r: FundingPaymentRow): WsFunding {
+  return { time: r.time, coin: r.coin, usdc: r.usdc, szi: r.szi, fundingRate: r.funding_rate, nSamples: null };
+}
+
+builder.subscriptionFields((t) => ({
+  userFundings: t.field({
+    type: [FundingRef],
+    description: "The user's funding payments as they settle, one batch per block (history: User.fundings)",
+    args: { user: t.arg.string({ required: true }) },
+    listSize: { assumedSize: 20 },
+    subscribe: (_root, a, ctx) =>
+      accountBatches(ctx.accounts.bus, 'fundingPayments', addressArg(a.user, 'user'), (rows) => rows.map(fundingOfRow)),
+    resolve: (batch) => batch,
+  }),
+}));

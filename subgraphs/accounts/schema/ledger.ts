@@ -1,0 +1,33 @@
+// LedgerUpdate: a non-funding ledger event of a user (deposit, withdraw, transfer, vault, liquidation...), its delta
+// as the exchange prints it; and the userNonFundingLedgerUpdates subscription.
+import type { LedgerUpdateRow } from '../../../db/rows.ts';
+import { builder } from '../builder.ts';
+import { accountBatches } from '../live.ts';
+import type { LedgerUpdate } from '../service/ledger.ts';
+import { addressArg } from './args.ts';
+
+export const LedgerUpdateRef = builder.objectRef<LedgerUpdate>('LedgerUpdate').implement({
+  fields: (t) => ({
+    time: t.expose('time', { type: 'Timestamp' }),
+    hash: t.exposeString('hash'),
+    type: t.string({ description: '"deposit", "withdraw", "send", "vaultDeposit"...', resolve: (u) => u.delta.type }),
+    delta: t.expose('delta', { type: 'JSON', description: 'The whole delta, `type` included (wire §2.6)' }),
+  }),
+});
+
+/** A live ledger row in the stored shape. */
+function ledgerOfRow(r: LedgerUpdateRow): LedgerUpdate {
+  return { time: r.time, hash: r.hash, delta: { ...r.delta, type: r.delta_type } };
+}
+
+builder.subscriptionFields((t) => ({
+  userNonFundingLedgerUpdates: t.field({
+    type: [LedgerUpdateRef],
+    description: "The user's non-funding ledger updates as they happen (history: User.ledgerUpdates)",
+    args: { user: t.arg.string({ required: true }) },
+    listSize: { assumedSize: 10 },
+    subscribe: (_root, a, ctx) =>
+      accountBatches(ctx.accounts.bus, 'ledgerUpdates', addressArg(a.user, 'user'), (rows) => rows.map(ledgerOfRow)),
+    resolve: (batch) => batch,
+  }),
+}));

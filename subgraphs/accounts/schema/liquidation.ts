@@ -1,0 +1,68 @@
+// Liquidation: one stored liquidation fill (liquidated user, liquidator, size, notional, method); LiquidationEvent:
+// the exchange's userEvents shape of it; and the liquidations subscription with the channel's combined filters.
+import type { LiquidationRow } from '../../../db/rows.ts';
+import { subscribeTopic } from '../../live.ts';
+import { builder } from '../builder.ts';
+import { liquidationsMatching, type WsLiquidation } from '../service/liquidations.ts';
+import { addressArg, serviceInput } from './args.ts';
+import { MarketRef } from './market.ts';
+
+export const LiquidationRef = builder.objectRef<LiquidationRow>('Liquidation').implement({
+  fields: (t) => ({
+    time: t.expose('time', { type: 'Timestamp' }),
+    hash: t.exposeString('hash'),
+    tid: t.id({ description: 'Trade id of the liquidation fill', resolve: (l) => String(l.tid) }),
+    coin: t.exposeString('coin'),
+    market: t.field({ type: MarketRef, resolve: (l) => ({ coin: l.coin }) }),
+    liquidatedUser: t.exposeString('liquidated_user'),
+    liquidator: t.exposeString('liquidator'),
+    side: t.exposeString('side', { description: "The liquidator's side" }),
+    px: t.expose('px', { type: 'Decimal' }),
+    sz: t.expose('sz', { type: 'Decimal' }),
+    notional: t.expose('notional', { type: 'Decimal', description: 'px × sz, in dollars' }),
+    markPx: t.expose('mark_px', { type: 'Decimal', nullable: true }),
+    method: t.exposeString('method', { description: '"market" or "backstop"' }),
+    builder: t.exposeString('builder', { nullable: true }),
+  }),
+});
+
+export const LiquidationEventRef = builder.objectRef<WsLiquidation>('LiquidationEvent').implement({
+  description: "A liquidation as the exchange's userEvents print it; the liquidated account value is not stored",
+  fields: (t) => ({
+    lid: t.id({ description: 'The trade id of the liquidation fill', resolve: (l) => String(l.lid) }),
+    liquidator: t.exposeString('liquidator'),
+    liquidatedUser: t.exposeString('liquidated_user'),
+    liquidatedNtlPos: t.expose('liquidated_ntl_pos', { type: 'Decimal' }),
+    liquidatedAccountValue: t.expose('liquidated_account_value', { type: 'Decimal' }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  liquidations: t.field({
+    type: [LiquidationRef],
+    description:
+      'Liquidations as they happen; every given filter applies (users: at most 50, each matching either side)',
+    args: {
+      user: t.arg.string(),
+      users: t.arg.stringList(),
+      amountDollars: t.arg({ type: 'Decimal', description: 'Minimum notional' }),
+      builder: t.arg.string(),
+    },
+    listSize: { assumedSize: 10 },
+    subscribe: (_root, a, ctx) => {
+      const matches = serviceInput('users', () =>
+        liquidationsMatching({
+          user: a.user == null ? undefined : addressArg(a.user, 'user'),
+          users: a.users?.map((u) => addressArg(u, 'users')),
+          amountDollars: a.amountDollars ?? undefined,
+          builder: a.builder == null ? undefined : addressArg(a.builder, 'builder'),
+        }),
+      );
+      return subscribeTopic(ctx.accounts.bus, 'liquidations', (rows) => {
+        const mine = rows.filter(matches);
+        return mine.length ? [mine] : [];
+      });
+    },
+    resolve: (batch) => batch,
+  }),
+}));

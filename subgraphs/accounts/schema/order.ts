@@ -1,0 +1,103 @@
+// Order (the exchange's FrontendOpenOrder) and OrderStatus (an order at one status, with every status it went
+// through); the orders connection of a user over historicalOrders' window mode; the orderUpdates subscription.
+import { builder } from '../builder.ts';
+import { accountBatches } from '../live.ts';
+import type { AccountsService } from '../service/index.ts';
+import { type FrontendOpenOrder, historicalOrders, toOrder } from '../service/orders.ts';
+import { addressArg, intArg, serviceInput } from './args.ts';
+import { toConnection } from './connection.ts';
+import { MarketRef } from './market.ts';
+import { orderKey, statusHistories, type UserOrderStatus } from './queries.ts';
+
+/** Orders per page of User.orders (the service allows 5000). */
+const MAX_ORDERS_PAGE = 2000;
+
+// Declared before implemented: both types refer to themselves (children, statusHistory).
+export const OrderRef = builder.objectRef<FrontendOpenOrder>('Order');
+export const OrderStatusRef = builder.objectRef<UserOrderStatus>('OrderStatus');
+
+OrderRef.implement({
+  description: 'An order as the exchange prints it (FrontendOpenOrder)',
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    market: t.field({ type: MarketRef, resolve: (o) => ({ coin: o.coin }) }),
+    side: t.exposeString('side', { description: '"B" (bid, buy) or "A" (ask, sell)' }),
+    limitPx: t.expose('limitPx', { type: 'Decimal' }),
+    sz: t.expose('sz', { type: 'Decimal', description: 'Remaining size' }),
+    origSz: t.expose('origSz', { type: 'Decimal' }),
+    oid: t.id({ description: 'Order id (a u64, as a string)', resolve: (o) => String(o.oid) }),
+    timestamp: t.expose('timestamp', { type: 'Timestamp', description: 'Placement time' }),
+    triggerCondition: t.exposeString('triggerCondition', { description: '"N/A" when none' }),
+    isTrigger: t.exposeBoolean('isTrigger'),
+    triggerPx: t.expose('triggerPx', { type: 'Decimal', description: '"0.0" when none' }),
+    children: t.field({ type: [OrderRef], listSize: { assumedSize: 2 }, resolve: (o) => o.children }),
+    isPositionTpsl: t.exposeBoolean('isPositionTpsl'),
+    reduceOnly: t.exposeBoolean('reduceOnly'),
+    orderType: t.exposeString('orderType', { description: '"Limit", "Market", "Stop Market", "Take Profit Limit"...' }),
+    tif: t.exposeString('tif', { nullable: true, description: '"Gtc", "Ioc", "Alo", "FrontendMarket"...' }),
+    cloid: t.exposeString('cloid', { nullable: true }),
+  }),
+});
+
+OrderStatusRef.implement({
+  description: 'An order at one of its statuses ("open", "filled", "canceled", "marginCanceled", "triggered"...)',
+  fields: (t) => ({
+    order: t.field({ type: OrderRef, resolve: (s) => s.order }),
+    status: t.exposeString('status'),
+    statusTimestamp: t.expose('statusTimestamp', { type: 'Timestamp' }),
+    statusHistory: t.loadableGroup({
+      type: OrderStatusRef,
+      description: 'Every stored status of the order, oldest first',
+      listSize: { assumedSize: 3 },
+      load: (keys: string[], ctx) => statusHistories(ctx.accounts.pool, keys),
+      group: orderKey,
+      resolve: orderKey,
+    }),
+  }),
+});
+
+export const OrderStatusConnectionRef = builder.connectionObject(
+  { type: OrderStatusRef, name: 'OrderStatusConnection' },
+  { name: 'OrderStatusEdge' },
+);
+
+export interface OrdersArgs {
+  first: number;
+  after?: string | null;
+  startTime?: number | null;
+  endTime?: number | null;
+}
+
+/**
+ * historicalOrders in window mode (from the epoch when no startTime): orders by oid descending, each order's rows
+ * newest first (one per distinct status for trigger orders); `first` counts orders; the cursor is the last oid.
+ */
+export async function ordersConnection(accounts: AccountsService, user: string, a: OrdersArgs) {
+  const limit = intArg(a.first, 'first', 1, MAX_ORDERS_PAGE);
+  const page = await serviceInput('after', () =>
+    historicalOrders(accounts.pool, {
+      user,
+      limit,
+      startTime: a.startTime ?? 0,
+      endTime: a.endTime ?? undefined,
+      cursor: a.after ?? undefined,
+      now: accounts.now(),
+    }),
+  );
+  const nodes = page.rows.map((r) => ({ ...r, user }));
+  return toConnection(nodes, (s) => String(s.order.oid), { ...page, after: a.after });
+}
+
+builder.subscriptionFields((t) => ({
+  orderUpdates: t.field({
+    type: [OrderStatusRef],
+    description: "The user's order status changes as they happen, one batch per block",
+    args: { user: t.arg.string({ required: true }) },
+    listSize: { assumedSize: 20 },
+    subscribe: (_root, a, ctx) =>
+      accountBatches(ctx.accounts.bus, 'orderStatuses', addressArg(a.user, 'user'), (rows) =>
+        rows.map((r) => ({ ...toOrder(r), user: r.address })),
+      ),
+    resolve: (batch) => batch,
+  }),
+}));

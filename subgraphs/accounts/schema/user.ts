@@ -1,0 +1,144 @@
+// User @key(address): an account's fills, orders, TWAP slices, funding, ledger, liquidations and perp account state.
+// Owned here; the markets subgraph references it (the traders of a trade). Query.user returns it.
+import { builder } from '../builder.ts';
+import { MAX_WIRE_FILLS, twapSliceFills } from '../service/fills.ts';
+import { MAX_FUNDING_PAYMENTS, userFunding } from '../service/funding.ts';
+import { MAX_LEDGER_UPDATES, userNonFundingLedgerUpdates } from '../service/ledger.ts';
+import { AccountStateRef } from './account.ts';
+import { addressArg, badInput, cloidArg, idArg, intArg } from './args.ts';
+import { FillConnectionRef, fillsConnection, TwapSliceFillRef } from './fill.ts';
+import { FundingRef, fundingOfEntry } from './funding.ts';
+import { LedgerUpdateRef } from './ledger.ts';
+import { LiquidationRef } from './liquidation.ts';
+import { OrderStatusConnectionRef, OrderStatusRef, ordersConnection } from './order.ts';
+import { liquidationsOf } from './queries.ts';
+
+interface UserParent {
+  address: string;
+}
+
+const MAX_LIQUIDATIONS = 500;
+
+export const UserRef = builder.objectRef<UserParent>('User').implement({
+  description: 'An account, by its lowercase 0x address',
+  fields: (t) => ({
+    address: t.exposeString('address'),
+    fills: t.field({
+      type: FillConnectionRef,
+      description: 'Newest first; `after` is a cursor `"<time>:<tid>"` (an endCursor)',
+      args: {
+        first: t.arg.int({ required: true, defaultValue: 100, description: `1 to ${MAX_WIRE_FILLS}` }),
+        after: t.arg.string(),
+        startTime: t.arg({ type: 'Timestamp' }),
+        endTime: t.arg({ type: 'Timestamp' }),
+        coin: t.arg.string(),
+        aggregateByTime: t.arg.boolean({ required: true, defaultValue: false }),
+      },
+      listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
+      resolve: (u, a, ctx) => fillsConnection(ctx.accounts.pool, u.address, a),
+    }),
+    twapSliceFills: t.field({
+      type: [TwapSliceFillRef],
+      description: `Fills of the user's TWAP slices, newest first, at most ${MAX_WIRE_FILLS}`,
+      args: { twapId: t.arg.id(), startTime: t.arg({ type: 'Timestamp' }), endTime: t.arg({ type: 'Timestamp' }) },
+      listSize: { assumedSize: 100 },
+      resolve: (u, a, ctx) =>
+        twapSliceFills(ctx.accounts.pool, {
+          user: u.address,
+          twapId: a.twapId == null ? undefined : idArg(a.twapId, 'twapId'),
+          startTime: a.startTime ?? undefined,
+          endTime: a.endTime ?? undefined,
+        }),
+    }),
+    orders: t.field({
+      type: OrderStatusConnectionRef,
+      description:
+        'Orders with a status in the window, by oid descending: per order its latest status (trigger orders: the ' +
+        'latest of each status); `first` counts orders; `after` is the last oid of the previous page',
+      args: {
+        first: t.arg.int({ required: true, defaultValue: 100, description: '1 to 2000' }),
+        after: t.arg.string(),
+        startTime: t.arg({ type: 'Timestamp' }),
+        endTime: t.arg({ type: 'Timestamp' }),
+      },
+      listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
+      resolve: (u, a, ctx) => ordersConnection(ctx.accounts, u.address, a),
+    }),
+    orderStatus: t.field({
+      type: OrderStatusRef,
+      nullable: true,
+      description: 'The latest status of one order, by oid or cloid (live, then the node, then history); null: unknown',
+      args: { oid: t.arg.id(), cloid: t.arg.string() },
+      resolve: async (u, a, ctx) => {
+        if ((a.oid == null) === (a.cloid == null)) throw badInput('oid', 'give exactly one of oid and cloid');
+        const answer = await ctx.accounts.orderStatus({
+          user: u.address,
+          ...(a.oid == null ? { cloid: cloidArg(a.cloid as string) } : { oid: idArg(a.oid, 'oid') }),
+        });
+        return answer.status === 'order' ? { ...answer.order, user: u.address } : null;
+      },
+    }),
+    fundings: t.field({
+      type: [FundingRef],
+      description: `Funding payments of the window, oldest first, at most ${MAX_FUNDING_PAYMENTS}`,
+      args: {
+        startTime: t.arg({ type: 'Timestamp' }),
+        endTime: t.arg({ type: 'Timestamp' }),
+        limit: t.arg.int({ required: true, defaultValue: MAX_FUNDING_PAYMENTS }),
+      },
+      listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
+      resolve: async (u, a, ctx) =>
+        (
+          await userFunding(ctx.accounts.pool, {
+            user: u.address,
+            startTime: a.startTime ?? undefined,
+            endTime: a.endTime ?? undefined,
+            limit: intArg(a.limit, 'limit', 1, MAX_FUNDING_PAYMENTS),
+          })
+        ).map(fundingOfEntry),
+    }),
+    ledgerUpdates: t.field({
+      type: [LedgerUpdateRef],
+      description: `Non-funding ledger updates of the window, oldest first, at most ${MAX_LEDGER_UPDATES}`,
+      args: {
+        startTime: t.arg({ type: 'Timestamp' }),
+        endTime: t.arg({ type: 'Timestamp' }),
+        limit: t.arg.int({ required: true, defaultValue: MAX_LEDGER_UPDATES }),
+      },
+      listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
+      resolve: (u, a, ctx) =>
+        userNonFundingLedgerUpdates(ctx.accounts.pool, {
+          user: u.address,
+          startTime: a.startTime ?? undefined,
+          endTime: a.endTime ?? undefined,
+          limit: intArg(a.limit, 'limit', 1, MAX_LEDGER_UPDATES),
+        }),
+    }),
+    liquidations: t.field({
+      type: [LiquidationRef],
+      description: 'Liquidations in which the user was liquidated or the liquidator, most recent first',
+      args: { limit: t.arg.int({ required: true, defaultValue: 100, description: `1 to ${MAX_LIQUIDATIONS}` }) },
+      listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
+      resolve: (u, a, ctx) =>
+        liquidationsOf(ctx.accounts.pool, u.address, intArg(a.limit, 'limit', 1, MAX_LIQUIDATIONS)),
+    }),
+    account: t.field({
+      type: AccountStateRef,
+      resolve: (u, _a, ctx) => ctx.accounts.accountState(u.address),
+    }),
+  }),
+});
+
+builder.asEntity(UserRef, {
+  key: builder.selection<{ address: string }>('address'),
+  resolveReference: (ref) => ({ address: ref.address.toLowerCase() }),
+});
+
+builder.queryFields((t) => ({
+  user: t.field({
+    type: UserRef,
+    description: 'An account by its 0x address (any case)',
+    args: { address: t.arg.string({ required: true }) },
+    resolve: (_r, a) => ({ address: addressArg(a.address) }),
+  }),
+}));
