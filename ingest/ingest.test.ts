@@ -3,7 +3,18 @@ import fs from 'node:fs/promises';
 import { compressFrameSync } from 'lz4-napi';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
-import { addr, appendBlocks, appendRaw, block, hash, T0, tempDataDir, ZERO_HASH } from '../test/node-files.ts';
+import {
+  addr,
+  appendBlocks,
+  appendRaw,
+  block,
+  hash,
+  nodeFill,
+  nodeOrder,
+  T0,
+  tempDataDir,
+  ZERO_HASH,
+} from '../test/node-files.ts';
 import { InProcessBus, type Topics } from './bus.ts';
 import { hourlyPath, isoNs } from './files.ts';
 import type {
@@ -44,49 +55,11 @@ const BOB = addr(0xb2);
 const CAROL = addr(0xc3);
 const BUILDER = addr(0xb111d);
 
-function fill(over: Partial<NodeFill>): NodeFill {
-  return {
-    coin: 'BTC',
-    px: '90000.0',
-    sz: '0.01',
-    side: 'B',
-    time: T0 + 100,
-    startPosition: '0.0',
-    dir: 'Open Long',
-    closedPnl: '0.0',
-    hash: hash(0x22),
-    oid: 700001,
-    crossed: true,
-    fee: '0.405',
-    tid: 123456789012345,
-    feeToken: 'USDC',
-    cloid: null,
-    twapId: null,
-    ...over,
-  };
-}
+const fill = (over: Partial<NodeFill>): NodeFill =>
+  nodeFill({ sz: '0.01', time: T0 + 100, hash: hash(0x22), oid: 700001, fee: '0.405', tid: 123456789012345, ...over });
 
-function order(over: Partial<NodeOrder>): NodeOrder {
-  return {
-    coin: 'ETH',
-    side: 'A',
-    limitPx: '2800.0',
-    sz: '1.0',
-    oid: 800002,
-    timestamp: T0,
-    triggerCondition: 'N/A',
-    isTrigger: false,
-    triggerPx: '0.0',
-    children: [],
-    isPositionTpsl: false,
-    reduceOnly: false,
-    orderType: 'Limit',
-    origSz: '1.0',
-    tif: 'Gtc',
-    cloid: null,
-    ...over,
-  };
-}
+const order = (over: Partial<NodeOrder>): NodeOrder =>
+  nodeOrder({ coin: 'ETH', side: 'A', limitPx: '2800.0', oid: 800002, ...over });
 
 describe('node_fills_by_block', () => {
   it('loads every field of both sides, pairs them into one trade and publishes both', async () => {

@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { hourlyPath, isoNs } from '../ingest/files.ts';
-import type { BlockLine, StreamName } from '../ingest/formats/types.ts';
+import type { BlockLine, NodeFill, NodeOrder, StreamName } from '../ingest/formats/types.ts';
 
 export const T0 = Date.UTC(2026, 10, 22, 7, 0, 0); // 2026-11-22 07:00 UTC
 export const ZERO_HASH = `0x${'0'.repeat(64)}`;
@@ -92,4 +92,50 @@ export async function writeSyntheticFills(
     await appendRaw(dataDir, 'node_fills_by_block', hourStart, lines);
   }
   return written;
+}
+
+/** A node fill with plain defaults (a BTC buy opening a long), overridden field by field. */
+export function nodeFill(over: Partial<NodeFill>): NodeFill {
+  return {
+    coin: 'BTC',
+    px: '90000.0',
+    sz: '0.1',
+    side: 'B',
+    time: T0,
+    startPosition: '0.0',
+    dir: 'Open Long',
+    closedPnl: '0.0',
+    hash: hash(1),
+    oid: 1,
+    crossed: true,
+    fee: '0.0',
+    tid: 1,
+    feeToken: 'USDC',
+    cloid: null,
+    twapId: null,
+    ...over,
+  };
+}
+
+/** A node order with plain defaults (a resting BTC Gtc limit buy), overridden field by field. */
+export function nodeOrder(over: Partial<NodeOrder>): NodeOrder {
+  return {
+    coin: 'BTC',
+    side: 'B',
+    limitPx: '90000.0',
+    sz: '1.0',
+    oid: 1,
+    timestamp: T0,
+    triggerCondition: 'N/A',
+    isTrigger: false,
+    triggerPx: '0.0',
+    children: [],
+    isPositionTpsl: false,
+    reduceOnly: false,
+    orderType: 'Limit',
+    origSz: '1.0',
+    tif: 'Gtc',
+    cloid: null,
+    ...over,
+  };
 }

@@ -1,10 +1,12 @@
 // Test data for the accounts service tests: node events collected in memory, written as hand-made hl-node files
 // (block numbers assigned in time order, as the node does) and loaded with the real ingest pipeline.
 import { isoNs } from '../../../ingest/files.ts';
-import type { MiscEvent, NodeFill, NodeOrder, OrderStatusEvent, StreamName } from '../../../ingest/formats/types.ts';
+import type { MiscEvent, NodeOrder, OrderStatusEvent, StreamName } from '../../../ingest/formats/types.ts';
 import { Ingest } from '../../../ingest/pipeline.ts';
 import type { TestDatabase } from '../../../test/db.ts';
-import { appendBlocks, block, hash, T0, tempDataDir } from '../../../test/node-files.ts';
+import { appendBlocks, block, hash, tempDataDir } from '../../../test/node-files.ts';
+
+export { nodeFill, nodeOrder } from '../../../test/node-files.ts';
 
 export class NodeFiles {
   private readonly blocks = new Map<StreamName, { time: number; events: unknown[] }[]>();
@@ -31,50 +33,6 @@ export class NodeFiles {
     }
     await new Ingest({ dataDir, pool: db.pool, streams: [...this.blocks.keys()], log: () => {} }).run();
   }
-}
-
-export function nodeFill(over: Partial<NodeFill>): NodeFill {
-  return {
-    coin: 'BTC',
-    px: '90000.0',
-    sz: '0.1',
-    side: 'B',
-    time: T0,
-    startPosition: '0.0',
-    dir: 'Open Long',
-    closedPnl: '0.0',
-    hash: hash(1),
-    oid: 1,
-    crossed: true,
-    fee: '0.0',
-    tid: 1,
-    feeToken: 'USDC',
-    cloid: null,
-    twapId: null,
-    ...over,
-  };
-}
-
-export function nodeOrder(over: Partial<NodeOrder>): NodeOrder {
-  return {
-    coin: 'BTC',
-    side: 'B',
-    limitPx: '90000.0',
-    sz: '1.0',
-    oid: 1,
-    timestamp: T0,
-    triggerCondition: 'N/A',
-    isTrigger: false,
-    triggerPx: '0.0',
-    children: [],
-    isPositionTpsl: false,
-    reduceOnly: false,
-    orderType: 'Limit',
-    origSz: '1.0',
-    tif: 'Gtc',
-    cloid: null,
-    ...over,
-  };
 }
 
 export function statusEvent(user: string, time: number, status: string, order: NodeOrder): OrderStatusEvent {
