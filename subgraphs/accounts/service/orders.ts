@@ -204,16 +204,17 @@ async function windowRows(
   lo: number | null,
   hi: number | null,
 ): Promise<StatusSqlRow[]> {
+  // Whether an order is a trigger order is over all its rows, not just those in the window: a window function over
+  // the order's rows (one index range per oid), filtered to the window afterwards. (A join with a grouped CTE here
+  // was planned as a nested loop from a bad row estimate: 200 ms for 2 000 orders.)
   const { rows } = await pool.query<StatusSqlRow>(
-    `WITH kind AS (
-       SELECT oid, bool_or(is_trigger) AS trigger_order FROM accounts.order_statuses
-       WHERE address = $1 AND oid = ANY($2::bigint[]) GROUP BY oid
-     )
-     SELECT DISTINCT ON (s.oid, CASE WHEN k.trigger_order THEN s.status ELSE '' END) ${STATUS_COLUMNS}
-     FROM accounts.order_statuses s JOIN kind k USING (oid)
-     WHERE s.address = $1 AND s.oid = ANY($2::bigint[])
-       AND ($3::bigint IS NULL OR s.time >= $3) AND ($4::bigint IS NULL OR s.time <= $4)
-     ORDER BY s.oid, CASE WHEN k.trigger_order THEN s.status ELSE '' END, s.time DESC, s.block_number DESC,
+    `SELECT DISTINCT ON (s.oid, CASE WHEN s.trigger_order THEN s.status ELSE '' END) ${STATUS_COLUMNS}
+     FROM (
+       SELECT o.*, bool_or(o.is_trigger) OVER (PARTITION BY o.oid) AS trigger_order
+       FROM accounts.order_statuses o WHERE o.address = $1 AND o.oid = ANY($2::bigint[])
+     ) s
+     WHERE ($3::bigint IS NULL OR s.time >= $3) AND ($4::bigint IS NULL OR s.time <= $4)
+     ORDER BY s.oid, CASE WHEN s.trigger_order THEN s.status ELSE '' END, s.time DESC, s.block_number DESC,
        ${LIFECYCLE_RANK} DESC`,
     [user, oids, lo, hi],
   );
