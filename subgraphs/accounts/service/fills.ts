@@ -56,8 +56,38 @@ function fillColumns(a = 'f'): string {
 const NEWEST_FIRST = `f.time DESC, f.block_number DESC,
   CASE WHEN f.side = 'B' THEN f.start_position ELSE -f.start_position END, f.tid`;
 
+/** The columns toWireFill reads: fewer columns to fetch and parse than the whole row (2 000 rows per answer). */
+type WireFillSource = Pick<
+  FillRow,
+  | 'coin'
+  | 'px'
+  | 'sz'
+  | 'side'
+  | 'time'
+  | 'start_position'
+  | 'dir'
+  | 'closed_pnl'
+  | 'hash'
+  | 'oid'
+  | 'crossed'
+  | 'fee'
+  | 'tid'
+  | 'fee_token'
+  | 'builder_fee'
+  | 'twap_id'
+  | 'cloid'
+  | 'liquidated_user'
+  | 'liquidation_mark_px'
+  | 'liquidation_method'
+>;
+
+const WIRE_FILL_COLUMNS = `f.coin, f.px::text AS px, f.sz::text AS sz, f.side, f.time,
+  f.start_position::text AS start_position, f.dir, f.closed_pnl::text AS closed_pnl, f.hash, f.oid, f.crossed,
+  f.fee::text AS fee, f.tid, f.fee_token, f.builder_fee::text AS builder_fee, f.twap_id, f.cloid, f.liquidated_user,
+  f.liquidation_mark_px::text AS liquidation_mark_px, f.liquidation_method`;
+
 /** A stored fill (or one published live on the bus) in the exchange's shape. */
-export function toWireFill(r: FillRow): WireFill {
+export function toWireFill(r: WireFillSource): WireFill {
   return {
     coin: r.coin,
     px: r.px,
@@ -155,8 +185,8 @@ function mergeFills(group: WireFill[]): WireFill {
 }
 
 async function queryWireFills(pool: pg.Pool, where: string, params: unknown[], limit: number): Promise<WireFill[]> {
-  const { rows } = await pool.query<FillRow>(
-    `SELECT ${fillColumns()} FROM accounts.fills f WHERE ${where} ORDER BY ${NEWEST_FIRST} LIMIT ${limit}`,
+  const { rows } = await pool.query<WireFillSource>(
+    `SELECT ${WIRE_FILL_COLUMNS} FROM accounts.fills f WHERE ${where} ORDER BY ${NEWEST_FIRST} LIMIT ${limit}`,
     params,
   );
   return rows.map(toWireFill);
