@@ -8,6 +8,8 @@ import { createPool, ensureDatabase } from '../db/pool.ts';
 
 export interface BenchServer {
   freshDatabase(name: string): Promise<{ url: string; pool: pg.Pool }>;
+  /** A migrated database kept between runs (for data sets too slow to rebuild every time). */
+  keptDatabase(name: string): Promise<{ url: string; pool: pg.Pool }>;
   stop(): Promise<void>;
 }
 
@@ -24,6 +26,14 @@ export async function benchServer(): Promise<BenchServer> {
   }
   const admin = adminUrl;
   return {
+    async keptDatabase(name) {
+      await ensureDatabase(admin, name);
+      const url = new URL(admin);
+      url.pathname = `/${name}`;
+      const pool = createPool(url.toString(), 12);
+      await migrate(pool);
+      return { url: url.toString(), pool };
+    },
     async freshDatabase(name) {
       const c = new pg.Client(admin);
       await c.connect();

@@ -92,6 +92,32 @@ describe('router', () => {
     }
   });
 
+  it('serves a graphql-ws subscription that comes before any HTTP request', async () => {
+    const supergraphSdl = composeSupergraph([{ name: 'markets', url: stack.urls.markets, schema: marketsSchema }]);
+    const router = await startRouter({ supergraphSdl, port: 0 });
+    const client = createClient({ url: router.url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, retryAttempts: 0 });
+    try {
+      const first = await new Promise<unknown>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no trades within 20 s')), 20_000);
+        client.subscribe(
+          { query: 'subscription { trades(coin: "ETH") { px } }' },
+          {
+            next: (r) => {
+              clearTimeout(timer);
+              resolve(r);
+            },
+            error: reject,
+            complete: () => {},
+          },
+        );
+      });
+      expect(first).toMatchObject({ data: { trades: expect.any(Array) } });
+    } finally {
+      await client.dispose();
+      await router.close();
+    }
+  });
+
   it('delivers candle frames over SSE', async () => {
     const ac = new AbortController();
     const res = await fetch(stack.urls.router, {

@@ -52,6 +52,9 @@ export async function startRouter(opts: RouterOptions) {
       maxDepthPlugin({ n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true }),
     ],
   });
+  // The runtime builds its schema on the first HTTP request; a graphql-ws subscription arriving first would find
+  // none ("Expected null to be a GraphQL schema"). Build it before accepting anything.
+  await gateway.getSchema();
   const server = createServer(gateway);
   const auth = opts.auth;
   const wss = new WebSocketServer({

@@ -3,6 +3,7 @@
 
 import type { MarketsService } from '../../subgraphs/markets/service/index.ts';
 import { CANDLE_INTERVALS } from '../../subgraphs/markets/service/intervals.ts';
+import type { WireTrade } from '../../subgraphs/markets/service/market-data.ts';
 import type { Channel } from '../ws/protocol.ts';
 import { SubscriptionError } from '../ws/protocol.ts';
 import { optionalIn, requireString, throttled } from './helpers.ts';
@@ -12,8 +13,30 @@ const BOOK_FRAME_MS = 500;
 
 const isSpot = (coin: string) => coin.startsWith('@') || coin.includes('/');
 
+/**
+ * A bus batch split by coin, once per batch whoever asks first: every subscriber of a coin then sends the same
+ * array object, which the /ws encoder serializes once for all of them.
+ */
+function groupedByCoin<T extends { coin: string }>(): (batch: readonly T[]) => Map<string, T[]> {
+  const groups = new WeakMap<readonly T[], Map<string, T[]>>();
+  return (batch) => {
+    let byCoin = groups.get(batch);
+    if (!byCoin) {
+      byCoin = new Map();
+      for (const item of batch) {
+        const list = byCoin.get(item.coin);
+        if (list) list.push(item);
+        else byCoin.set(item.coin, [item]);
+      }
+      groups.set(batch, byCoin);
+    }
+    return byCoin;
+  };
+}
+
 export function marketChannels(markets: MarketsService): Channel[] {
   const { live } = markets;
+  const tradesByCoin = groupedByCoin<WireTrade>();
   return [
     {
       type: 'allMids',
@@ -67,8 +90,8 @@ export function marketChannels(markets: MarketsService): Channel[] {
       start(sub, ctx) {
         const coin = sub.coin as string;
         return live.subscribe('trades', (trades) => {
-          const mine = trades.filter((t) => t.coin === coin);
-          if (mine.length) ctx.send(mine);
+          const mine = tradesByCoin(trades).get(coin);
+          if (mine) ctx.send(mine);
         });
       },
     },

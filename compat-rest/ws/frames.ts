@@ -4,8 +4,22 @@ import type { RawData } from 'ws';
 /** The one frame without `data`; clients match it byte for byte. */
 export const PONG_FRAME = '{"channel":"pong"}';
 
+/** Frames already encoded, per payload object: a payload fanned out to many subscribers is serialized once. */
+const encoded = new WeakMap<object, Map<string, string>>();
+
 export function encodeFrame(channel: string, data: unknown): string {
-  return JSON.stringify({ channel, data });
+  if (typeof data !== 'object' || data === null) return JSON.stringify({ channel, data });
+  let byChannel = encoded.get(data);
+  if (!byChannel) {
+    byChannel = new Map();
+    encoded.set(data, byChannel);
+  }
+  let text = byChannel.get(channel);
+  if (text === undefined) {
+    text = JSON.stringify({ channel, data });
+    byChannel.set(channel, text);
+  }
+  return text;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

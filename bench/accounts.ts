@@ -1,0 +1,189 @@
+// Accounts at scale: 10 million fills and 2 million order-status rows (one user holding 100 000 fills), generated
+// in SQL once and kept in `.data/bench-pg` between runs. Measures userFills (2 000 rows) and historicalOrders in
+// window mode end to end, through compat-rest and through the router, beside the raw SQL behind them.
+import type pg from 'pg';
+import { InProcessBus } from '../ingest/bus.ts';
+import { type Stack, startStack } from '../stack.ts';
+import type { BenchServer } from './db.ts';
+import { sequential } from './http-load.ts';
+import type { BenchRow, BenchSection } from './markets.ts';
+import { percentile, timeSequential } from './stats.ts';
+
+export const HEAVY_USER = `0x${'ab'.repeat(20)}`;
+const FILLS = Number(process.env.BENCH_ACCOUNT_FILLS ?? 10_000_000);
+const STATUSES = Number(process.env.BENCH_ACCOUNT_STATUSES ?? 2_000_000);
+/** Every 100th fill and status row is the heavy user's: 100 000 fills of 10 million. */
+const HEAVY_EVERY = 100;
+const START = Date.UTC(2026, 10, 1);
+const FILL_STEP_MS = 30;
+const STATUS_STEP_MS = 150;
+const USERS = 10_000;
+
+const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
+
+export interface AccountsBench {
+  stack: Stack;
+  pool: pg.Pool;
+  sizes: { fills: number; statuses: number; heavyFills: number };
+  close(): Promise<void>;
+}
+
+async function count(pool: pg.Pool, table: string): Promise<number> {
+  const { rows } = await pool.query<{ n: string }>(
+    `SELECT reltuples::bigint AS n FROM pg_class WHERE oid = $1::regclass`,
+    [table],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Fills and order statuses as generate_series rows: cheap to make, shaped like the real ones. */
+async function generate(pool: pg.Pool, log: (line: string) => void): Promise<void> {
+  const t = performance.now();
+  await pool.query('TRUNCATE accounts.fills, accounts.order_statuses');
+  const user = `CASE WHEN g % ${HEAVY_EVERY} = 0 THEN '${HEAVY_USER}' ELSE '0x' || lpad(to_hex(g % ${USERS}), 40, '0') END`;
+  const batch = 1_000_000;
+  for (let from = 1; from <= FILLS; from += batch) {
+    await pool.query(
+      `INSERT INTO accounts.fills (block_number, address, coin, px, sz, side, time, start_position, dir, closed_pnl,
+         hash, oid, crossed, fee, tid, fee_token, cloid, twap_id)
+       SELECT g / 10, ${user}, (ARRAY['BTC','ETH','SOL','HYPE'])[g % 4 + 1], 90000.5 + (g % 1000), 0.01,
+         CASE WHEN g % 2 = 0 THEN 'B' ELSE 'A' END, ${START} + g * ${FILL_STEP_MS}::bigint, 0.0,
+         CASE WHEN g % 2 = 0 THEN 'Open Long' ELSE 'Open Short' END, 0.0,
+         '0x' || md5(g::text) || md5((g + 1)::text), g, g % 2 = 0, 0.1, g, 'USDC', NULL, NULL
+       FROM generate_series($1::bigint, $2::bigint) g`,
+      [from, Math.min(FILLS, from + batch - 1)],
+    );
+    log(`accounts bench: ${Math.min(FILLS, from + batch - 1).toLocaleString('en-US')} fills generated`);
+  }
+  // Two status rows per order (open, then filled or canceled); every 50th order a stop with a triggered row.
+  for (let from = 1; from <= STATUSES; from += batch) {
+    await pool.query(
+      `INSERT INTO accounts.order_statuses (block_number, time, address, status, oid, coin, side, limit_px, sz,
+         orig_sz, order_time, trigger_condition, is_trigger, trigger_px, is_position_tpsl, reduce_only, order_type, tif)
+       SELECT g / 10, ${START} + g * ${STATUS_STEP_MS}::bigint, ${user.replaceAll('g %', '(g / 2) %')},
+         CASE WHEN g % 2 = 1 THEN 'open' WHEN g % 4 = 0 THEN 'filled' ELSE 'canceled' END,
+         g / 2, (ARRAY['BTC','ETH','SOL','HYPE'])[g % 4 + 1], CASE WHEN g % 4 < 2 THEN 'B' ELSE 'A' END,
+         90000.0 + (g % 1000), CASE WHEN g % 2 = 1 THEN 0.01 ELSE 0.0 END, 0.01, ${START} + (g - g % 2) * ${STATUS_STEP_MS}::bigint,
+         'N/A', false, 0.0, false, false, 'Limit', 'Gtc'
+       FROM generate_series($1::bigint, $2::bigint) g`,
+      [from, Math.min(STATUSES, from + batch - 1)],
+    );
+  }
+  await pool.query('ANALYZE accounts.fills');
+  await pool.query('ANALYZE accounts.order_statuses');
+  log(`accounts bench: data generated in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+}
+
+export async function startAccountsBench(server: BenchServer, log: (line: string) => void): Promise<AccountsBench> {
+  const { pool } = await server.keptDatabase('bench_accounts');
+  try {
+    if (
+      (await count(pool, 'accounts.fills')) < FILLS * 0.95 ||
+      (await count(pool, 'accounts.order_statuses')) < STATUSES * 0.95
+    ) {
+      await generate(pool, log);
+    }
+    const stack = await startStack({
+      pool,
+      bus: new InProcessBus(),
+      // No node: nothing here is proxied.
+      upstreamInfoUrl: 'http://127.0.0.1:9/info',
+      upstreamTimeoutMs: 500,
+      ports: { compat: 0, router: 0, markets: 0, accounts: 0 },
+      log: () => {},
+    });
+    const sizes = {
+      fills: await count(pool, 'accounts.fills'),
+      statuses: await count(pool, 'accounts.order_statuses'),
+      heavyFills: FILLS / HEAVY_EVERY,
+    };
+    return {
+      stack,
+      pool,
+      sizes,
+      async close() {
+        await stack.close();
+        await pool.end();
+      },
+    };
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+}
+
+/** The SQL behind userFills: the user's newest 2 000 fills. */
+const USER_FILLS_SQL = `SELECT coin, px::text, sz::text, side, time, start_position::text, dir, closed_pnl::text, hash,
+    oid, crossed, fee::text, tid, fee_token, builder_fee::text, twap_id, cloid
+  FROM accounts.fills WHERE address = $1 ORDER BY time DESC, tid DESC LIMIT 2000`;
+
+/** The SQL behind window-mode historicalOrders: the latest status in the window of the 2 000 highest oids. */
+const WINDOW_ORDERS_SQL = `SELECT DISTINCT ON (oid) oid, status, time, coin, side, limit_px::text, sz::text, orig_sz::text,
+    order_time, trigger_condition, is_trigger, trigger_px::text, is_position_tpsl, reduce_only, order_type, tif, cloid, children
+  FROM accounts.order_statuses WHERE address = $1 AND time >= $2 AND time <= $3
+  ORDER BY oid DESC, time DESC LIMIT 2000`;
+
+interface Latency {
+  p50Ms: number;
+  p99Ms: number;
+}
+
+function compare(name: string, e2e: Latency, sql: number[], target: string): BenchRow {
+  const ratio = e2e.p50Ms / percentile(sql, 0.5);
+  const p99 = e2e.p99Ms;
+  return {
+    name,
+    value: `p50 ${ms(e2e.p50Ms)} p99 ${ms(p99)}`,
+    baseline: `SQL p50 ${ms(percentile(sql, 0.5))}`,
+    ratio: ratio.toFixed(2),
+    target: `${target}: ${ratio <= 1.5 && p99 < 50 ? 'met' : 'NOT met'}`,
+  };
+}
+
+/** Sequential latency of one POST, from the load worker. */
+async function latency(url: string, body: unknown): Promise<Latency> {
+  const r = await sequential({ url, body: JSON.stringify(body) }, { warmup: 5, requests: 100 });
+  if (r.errors) throw new Error(`${url}: ${r.firstError}`);
+  return r;
+}
+
+export async function benchAccountQueries(b: AccountsBench): Promise<BenchSection> {
+  const sql = (text: string, params: unknown[]) => timeSequential(() => b.pool.query(text, params), 5, 100);
+  const end = START + FILLS * FILL_STEP_MS;
+  const window = [HEAVY_USER, START + STATUSES * STATUS_STEP_MS - 86_400_000, START + STATUSES * STATUS_STEP_MS];
+  const rows: BenchRow[] = [
+    compare(
+      'userFills 2000 rows (compat)',
+      await latency(`${b.stack.urls.compat}/info`, { type: 'userFills', user: HEAVY_USER }),
+      await sql(USER_FILLS_SQL, [HEAVY_USER]),
+      '<= 1.5x SQL, p99 < 50 ms',
+    ),
+    compare(
+      'historicalOrders window (compat)',
+      await latency(`${b.stack.urls.compat}/info`, {
+        type: 'historicalOrders',
+        user: HEAVY_USER,
+        startTime: window[1],
+        endTime: window[2],
+      }),
+      await sql(WINDOW_ORDERS_SQL, window),
+      '<= 1.5x SQL, p99 < 50 ms',
+    ),
+  ];
+  const fillsQuery = `{ user(address: "${HEAVY_USER}") { fills(first: 2000, endTime: ${end}) { edges { node { coin px sz time oid } } } } }`;
+  const direct = await latency(b.stack.urls.accounts, { query: fillsQuery });
+  const routed = await latency(b.stack.urls.router, { query: fillsQuery });
+  rows.push({
+    name: 'User.fills 2000 (router vs subgraph)',
+    value: `p50 ${ms(routed.p50Ms)} p99 ${ms(routed.p99Ms)}`,
+    baseline: `direct p50 ${ms(direct.p50Ms)}`,
+    ratio: (routed.p50Ms / direct.p50Ms).toFixed(2),
+    target: `report; p99 < 50 ms: ${routed.p99Ms < 50 ? 'met' : 'NOT met'}`,
+  });
+  return {
+    rows,
+    notes: [
+      `tables: accounts.fills ${b.sizes.fills.toLocaleString('en-US')} rows, accounts.order_statuses ${b.sizes.statuses.toLocaleString('en-US')} rows; the measured user holds ${b.sizes.heavyFills.toLocaleString('en-US')} fills`,
+    ],
+  };
+}

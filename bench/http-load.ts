@@ -1,0 +1,190 @@
+// HTTP load generated in a worker thread: keep-alive clients in a closed loop at a fixed concurrency (throughput),
+// or one request at a time (latency). Every request is a POST of a JSON body; any status but 200 is an error.
+import http from 'node:http';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { percentile } from './stats.ts';
+import { runWorker } from './worker.ts';
+
+export interface HttpTarget {
+  url: string;
+  body: string;
+}
+
+export interface ThroughputResult {
+  requestsPerS: number;
+  requests: number;
+  errors: number;
+  firstError: string | null;
+  avgBytes: number;
+}
+
+export interface LatencyResult {
+  p50Ms: number;
+  p99Ms: number;
+  /** Every successful request's time, ascending (ms). */
+  times: number[];
+  requests: number;
+  errors: number;
+  firstError: string | null;
+  avgBytes: number;
+}
+
+type Job = { role: 'http-load'; target: HttpTarget } & (
+  | { mode: 'throughput'; concurrency: number; warmupMs: number; durationMs: number }
+  | { mode: 'sequential'; warmup: number; requests: number }
+);
+
+type Answer = { ok: true; result: ThroughputResult | LatencyResult } | { ok: false; error: string };
+
+const REQUEST_TIMEOUT_MS = 10_000;
+
+/** Requests/s over `durationMs` after `warmupMs` of the same load, at `concurrency` connections. */
+export async function throughput(
+  target: HttpTarget,
+  opts: { concurrency: number; warmupMs: number; durationMs: number },
+): Promise<ThroughputResult> {
+  const job: Job = { role: 'http-load', target, mode: 'throughput', ...opts };
+  return (await run(job, opts.warmupMs + opts.durationMs + 30_000)) as ThroughputResult;
+}
+
+/** Latency of `requests` requests sent one after another, after `warmup` untimed ones. */
+export async function sequential(
+  target: HttpTarget,
+  opts: { warmup: number; requests: number },
+): Promise<LatencyResult> {
+  const job: Job = { role: 'http-load', target, mode: 'sequential', ...opts };
+  return (await run(job, (opts.warmup + opts.requests) * REQUEST_TIMEOUT_MS + 30_000)) as LatencyResult;
+}
+
+async function run(job: Job, timeoutMs: number): Promise<ThroughputResult | LatencyResult> {
+  const answer = await runWorker<Answer>(new URL(import.meta.url), job, timeoutMs);
+  if (!answer.ok) throw new Error(`load on ${job.target.url}: ${answer.error}`);
+  if (answer.result.requests === 0) {
+    throw new Error(`load on ${job.target.url}: no successful request (${answer.result.firstError ?? 'no error'})`);
+  }
+  return answer.result;
+}
+
+// ---- worker side ----
+
+interface Outcome {
+  status: number;
+  bytes: number;
+}
+
+function poster(target: HttpTarget, agent: http.Agent): () => Promise<Outcome> {
+  const url = new URL(target.url);
+  const body = Buffer.from(target.body);
+  const options: http.RequestOptions = {
+    agent,
+    host: url.hostname,
+    port: url.port,
+    path: url.pathname + url.search,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': body.length },
+  };
+  return () =>
+    new Promise<Outcome>((resolve, reject) => {
+      const req = http.request(options, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error('request timed out')));
+      req.end(body);
+    });
+}
+
+const describe = (o: Outcome | Error) => (o instanceof Error ? o.message : `HTTP ${o.status}`);
+
+async function runThroughput(job: Extract<Job, { mode: 'throughput' }>): Promise<ThroughputResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
+  const post = poster(job.target, agent);
+  const from = performance.now() + job.warmupMs;
+  const until = from + job.durationMs;
+  let requests = 0;
+  let errors = 0;
+  let bytes = 0;
+  let firstError: string | null = null;
+  const connection = async () => {
+    while (performance.now() < until) {
+      let outcome: Outcome | Error;
+      try {
+        outcome = await post();
+      } catch (err) {
+        outcome = err instanceof Error ? err : new Error(String(err));
+      }
+      const t = performance.now();
+      if (t < from || t > until) continue;
+      if (!(outcome instanceof Error) && outcome.status === 200) {
+        requests++;
+        bytes += outcome.bytes;
+      } else {
+        errors++;
+        firstError ??= describe(outcome);
+        // A refusing server answers at once; don't spin on it.
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: job.concurrency }, connection));
+  agent.destroy();
+  return {
+    requestsPerS: requests / (job.durationMs / 1000),
+    requests,
+    errors,
+    firstError,
+    avgBytes: requests ? bytes / requests : 0,
+  };
+}
+
+async function runSequential(job: Extract<Job, { mode: 'sequential' }>): Promise<LatencyResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const post = poster(job.target, agent);
+  const times: number[] = [];
+  let errors = 0;
+  let bytes = 0;
+  let firstError: string | null = null;
+  for (let i = 0; i < job.warmup + job.requests; i++) {
+    const t = performance.now();
+    let outcome: Outcome | Error;
+    try {
+      outcome = await post();
+    } catch (err) {
+      outcome = err instanceof Error ? err : new Error(String(err));
+    }
+    const ms = performance.now() - t;
+    if (i < job.warmup) continue;
+    if (!(outcome instanceof Error) && outcome.status === 200) {
+      times.push(ms);
+      bytes += outcome.bytes;
+    } else {
+      errors++;
+      firstError ??= describe(outcome);
+    }
+  }
+  agent.destroy();
+  times.sort((a, b) => a - b);
+  return {
+    p50Ms: percentile(times, 0.5),
+    p99Ms: percentile(times, 0.99),
+    times,
+    requests: times.length,
+    errors,
+    firstError,
+    avgBytes: times.length ? bytes / times.length : 0,
+  };
+}
+
+if (!isMainThread && (workerData as Partial<Job> | null)?.role === 'http-load') {
+  const job = workerData as Job;
+  (job.mode === 'throughput' ? runThroughput(job) : runSequential(job)).then(
+    (result) => parentPort?.postMessage({ ok: true, result } satisfies Answer),
+    (err: unknown) =>
+      parentPort?.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) } satisfies Answer),
+  );
+}

@@ -1,0 +1,510 @@
+// The markets benchmarks of one run: compat /info against a bare route, candleSnapshot against its SQL, GraphQL
+// through the router against the subgraph, and trade latency from the ingest bus to /ws and graphql-ws clients.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import Fastify from 'fastify';
+import type pg from 'pg';
+import type { TradeRow } from '../db/rows.ts';
+import { InProcessBus } from '../ingest/bus.ts';
+import { Ingest } from '../ingest/pipeline.ts';
+import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';
+import { composeSupergraph } from '../router/compose.ts';
+import { startRouter } from '../router/server.ts';
+import { type Stack, startStack } from '../stack.ts';
+import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
+import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
+import { bucketStart } from '../subgraphs/markets/service/intervals.ts';
+import { MAX_CANDLES } from '../subgraphs/markets/service/market-data.ts';
+import type { BenchServer } from './db.ts';
+import { type HttpTarget, sequential, throughput } from './http-load.ts';
+import { LatencyHistogram, percentile, timeSequential } from './stats.ts';
+import { Subscribers, stampHash, wallMs } from './subscribers.ts';
+
+export interface BenchRow {
+  name: string;
+  value: string;
+  baseline: string;
+  ratio: string;
+  target: string;
+}
+
+export interface BenchSection {
+  rows: BenchRow[];
+  notes: string[];
+}
+
+export interface MarketsBench {
+  stack: Stack;
+  pool: pg.Pool;
+  bus: InProcessBus;
+  close(): Promise<void>;
+}
+
+const CONCURRENCY = 32;
+const WARMUP_MS = 1000;
+const DURATION_MS = 5000;
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
+const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+const sleep = (msecs: number) => new Promise((r) => setTimeout(r, msecs));
+
+async function until(ready: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (!ready()) {
+    if (performance.now() > deadline) return false;
+    await sleep(50);
+  }
+  return true;
+}
+
+async function postJson(url: string, body: unknown): Promise<{ status: number; text: string }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+/**
+ * A fresh database with 30 simulated minutes of history (trades, books, contexts) loaded by ingest, the node's
+ * /info served by the simulator (the books start from its L4 snapshot), and the stack on ephemeral ports.
+ */
+export async function startMarketsBench(server: BenchServer): Promise<MarketsBench> {
+  const closers: (() => Promise<unknown>)[] = [];
+  const close = async () => {
+    for (const c of closers.splice(0).reverse())
+      await c().catch((err: unknown) => console.error(`markets bench close: ${err}`));
+  };
+  try {
+    const { pool } = await server.freshDatabase('bench_markets');
+    closers.push(() => pool.end());
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hl-bench-markets-'));
+    closers.push(() => fs.rm(dataDir, { recursive: true, force: true }));
+    const sim = new Simulator({ dataDir, seed: 7, fillsPerSecond: 20, blocksPerSecond: 10 });
+    closers.push(() => sim.stop());
+    const now = Date.now();
+    await sim.writeHistory(now - 30 * 60_000, now);
+    const nodeInfo = await startNodeInfoServer(sim, { port: 0 });
+    closers.push(() => nodeInfo.close());
+    const bus = new InProcessBus();
+    await new Ingest({ dataDir, pool, bus, log: () => {} }).run();
+    // Otherwise autovacuum, or the checkpoint after this load (and the ingest bench's), may run mid-measurement.
+    await pool.query('VACUUM ANALYZE');
+    await pool.query('CHECKPOINT');
+    const stack = await startStack({
+      pool,
+      bus,
+      upstreamInfoUrl: `${nodeInfo.url}/info`,
+      ports: { compat: 0, router: 0, markets: 0, accounts: 0 },
+      upstreamTimeoutMs: 5000,
+      log: (line) => console.error(line),
+    });
+    closers.push(() => stack.close());
+    return { stack, pool, bus, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+// ---- 1. compat /info against a bare fastify route serving the same bytes ----
+
+export async function benchCompatInfo(b: MarketsBench): Promise<BenchSection> {
+  const requests = [
+    { label: 'allMids', body: { type: 'allMids' } },
+    { label: 'l2Book BTC', body: { type: 'l2Book', coin: 'BTC' } },
+  ];
+  const compatInfo = `${b.stack.urls.compat}/info`;
+  const answers = new Map<string, string>();
+  for (const r of requests) {
+    const { status, text } = await postJson(compatInfo, r.body);
+    if (status !== 200 || text === 'null' || text.length < 50) throw new Error(`compat ${r.label}: ${status} ${text}`);
+    answers.set(r.body.type, text);
+  }
+  const bare = Fastify({ logger: false });
+  bare.post('/info', async (req, reply) => {
+    const type = (req.body as { type?: string } | null)?.type ?? '';
+    return reply.type('application/json').send(answers.get(type) ?? '{}');
+  });
+  const rows: BenchRow[] = [];
+  const notes: string[] = [];
+  try {
+    await bare.listen({ port: 0, host: '127.0.0.1' });
+    const address = bare.server.address();
+    const bareInfo = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/info`;
+    for (const r of requests) {
+      const load = { concurrency: CONCURRENCY, warmupMs: WARMUP_MS, durationMs: DURATION_MS };
+      const compat = await throughput({ url: compatInfo, body: JSON.stringify(r.body) }, load);
+      const baseline = await throughput({ url: bareInfo, body: JSON.stringify(r.body) }, load);
+      const ratio = compat.requestsPerS / baseline.requestsPerS;
+      rows.push({
+        name: `compat ${r.label} c=${CONCURRENCY}`,
+        value: `${int(compat.requestsPerS)} req/s`,
+        baseline: `${int(baseline.requestsPerS)} bare`,
+        ratio: ratio.toFixed(2),
+        target: `>= 0.50 of bare: ${met(ratio >= 0.5)}`,
+      });
+      notes.push(
+        `${r.label}: ${int(compat.avgBytes)} B per answer; errors compat ${compat.errors}, bare ${baseline.errors}` +
+          (compat.firstError ? ` (${compat.firstError})` : ''),
+      );
+    }
+  } finally {
+    await bare.close();
+  }
+  return { rows, notes };
+}
+
+// ---- 2. candleSnapshot of 5000 candles, end to end, against the SQL behind it ----
+
+const CANDLE_COIN = 'BENCHCANDLE';
+const CANDLES = 6000;
+const CANDLE_RUNS = 60;
+
+/** The SELECT of candleSnapshot in subgraphs/markets/service/market-data.ts, verbatim. */
+const CANDLE_SQL = `SELECT t, close_time AS "T", coin AS s, interval AS i, o::text AS o, c::text AS c, h::text AS h, l::text AS l,
+       v::text AS v, n
+     FROM markets.candles WHERE coin = $1 AND interval = $2 AND t >= $3 AND t <= $4
+     ORDER BY t DESC LIMIT ${MAX_CANDLES}`;
+
+export async function benchCandleSnapshot(b: MarketsBench): Promise<BenchSection> {
+  const minute = 60_000;
+  const last = bucketStart('1m', Date.now()) - minute;
+  // Prices around 90 000 with realistic decimals, so the numeric → text conversions cost what they do live.
+  await b.pool.query(
+    `INSERT INTO markets.candles (coin, interval, t, close_time, o, h, l, c, v, n, closed, reconciled)
+     SELECT $1, '1m', t, t + 59999, 90000 + (i % 97) * 1.5, 90050 + (i % 89) * 1.5, 89950 + (i % 83) * 1.5,
+       90010 + (i % 79) * 1.5, round((i % 113) * 0.01731 + 0.5, 5), 10 + i % 50, true, true
+     FROM generate_series(0, $2::int - 1) AS i, LATERAL (SELECT $3::bigint - i::bigint * 60000 AS t) bucket
+     ON CONFLICT DO NOTHING`,
+    [CANDLE_COIN, CANDLES, last],
+  );
+  await b.pool.query('ANALYZE markets.candles');
+  const startTime = last - (CANDLES - 1) * minute;
+  const endTime = Date.now();
+  const body = { type: 'candleSnapshot', req: { coin: CANDLE_COIN, interval: '1m', startTime, endTime } };
+  const target: HttpTarget = { url: `${b.stack.urls.compat}/info`, body: JSON.stringify(body) };
+  const check = await postJson(target.url, body);
+  const candles = check.status === 200 ? (JSON.parse(check.text) as unknown[]) : [];
+  if (candles.length !== MAX_CANDLES) {
+    throw new Error(`candleSnapshot returned ${candles.length} candles: ${check.status}`);
+  }
+
+  const params = [CANDLE_COIN, '1m', bucketStart('1m', startTime), endTime];
+  const sqlTimes = await timeSequential(() => b.pool.query(CANDLE_SQL, params), 10, CANDLE_RUNS);
+  const e2e = await sequential(target, { warmup: 10, requests: CANDLE_RUNS });
+  const sqlP50 = percentile(sqlTimes, 0.5);
+  const ratio = e2e.p50Ms / sqlP50;
+  return {
+    rows: [
+      {
+        name: `candleSnapshot ${MAX_CANDLES} 1m (p50)`,
+        value: ms(e2e.p50Ms),
+        baseline: `${ms(sqlP50)} SQL`,
+        ratio: ratio.toFixed(2),
+        target: `<= 1.5 x SQL: ${met(ratio <= 1.5)}`,
+      },
+    ],
+    notes: [
+      `${CANDLE_RUNS} sequential runs each; end to end = compat POST /info from a worker thread (${int(e2e.avgBytes)} B), ` +
+        `SQL = the same SELECT through pg (rows parsed); p99 ${ms(e2e.p99Ms)} vs ${ms(percentile(sqlTimes, 0.99))}`,
+    ],
+  };
+}
+
+// ---- 3. a markets query through the router against the subgraph directly ----
+
+const MARKET_QUERY = '{ market(coin:"BTC") { mid trades(limit: 50) { px sz time users { address } } } }';
+const QUERY_RUNS = 300;
+const QUERY_ROUNDS = 3;
+
+export async function benchRouter(b: MarketsBench): Promise<BenchSection> {
+  const { markets } = b.stack;
+  // The same supergraph as the stack's router, so that only the merging setting differs.
+  const supergraphSdl = composeSupergraph([
+    { name: 'markets', url: b.stack.urls.markets, schema: marketsSchema },
+    { name: 'accounts', url: b.stack.urls.accounts, schema: accountsSchema },
+  ]);
+  const routers: { close(): Promise<void> }[] = [];
+  // Each execution of the query on the subgraph reads trades once: counting those calls shows what merging saved.
+  const readTrades = markets.trades;
+  let subgraphExecutions = 0;
+  markets.trades = (q) => {
+    subgraphExecutions++;
+    return readTrades.call(markets, q);
+  };
+  try {
+    const targets: { label: string; url: string; merging: boolean | null }[] = [
+      { label: 'subgraph', url: b.stack.urls.markets, merging: null },
+    ];
+    for (const merging of [true, false]) {
+      const router = await startRouter({
+        supergraphSdl,
+        port: 0,
+        auth: b.stack.auth,
+        deduplicateInflightRequests: merging,
+      });
+      routers.push(router);
+      targets.push({ label: `router, merging ${merging ? 'on' : 'off'}`, url: router.url, merging });
+    }
+    const body = JSON.stringify({ query: MARKET_QUERY });
+    let expected: string | null = null;
+    for (const t of targets) {
+      const { status, text } = await postJson(t.url, { query: MARKET_QUERY });
+      const parsed = JSON.parse(text) as { data?: { market?: { trades?: unknown[] } }; errors?: unknown };
+      if (status !== 200 || parsed.errors || parsed.data?.market?.trades?.length !== 50) {
+        throw new Error(`${t.label}: ${status} ${text.slice(0, 300)}`);
+      }
+      if (expected !== null && text !== expected) throw new Error(`${t.label}: a different answer than the subgraph`);
+      expected = text;
+    }
+
+    const loads = [];
+    for (const t of targets) {
+      const before = subgraphExecutions;
+      const load = await throughput(
+        { url: t.url, body },
+        { concurrency: CONCURRENCY, warmupMs: WARMUP_MS, durationMs: DURATION_MS },
+      );
+      loads.push({ ...t, load, executions: subgraphExecutions - before });
+    }
+    // Sequential latency in interleaved rounds, so that no target gets all the cold (or all the warm) minutes.
+    const times = targets.map((): number[] => []);
+    for (let round = 0; round < QUERY_ROUNDS; round++) {
+      for (const [i, t] of targets.entries()) {
+        const r = await sequential({ url: t.url, body }, { warmup: 30, requests: QUERY_RUNS / QUERY_ROUNDS });
+        times[i]?.push(...r.times);
+      }
+    }
+    const measured = loads.map((l, i) => {
+      const sorted = (times[i] ?? []).sort((a, b) => a - b);
+      return { ...l, p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99) };
+    });
+    const [direct, ...viaRouter] = measured;
+    if (!direct) throw new Error('no direct measurement');
+    const rows: BenchRow[] = [];
+    const notes: string[] = [];
+    for (const r of viaRouter) {
+      const ratio = r.load.requestsPerS / direct.load.requestsPerS;
+      rows.push({
+        name: `GraphQL ${r.label} c=${CONCURRENCY}`,
+        value: `${int(r.load.requestsPerS)} req/s`,
+        baseline: `${int(direct.load.requestsPerS)} direct`,
+        ratio: ratio.toFixed(2),
+        target: 'none set (router overhead)',
+      });
+    }
+    for (const r of viaRouter) {
+      const ratio = r.p50Ms / direct.p50Ms;
+      rows.push({
+        name: `GraphQL ${r.label} p50 seq`,
+        value: ms(r.p50Ms),
+        baseline: `${ms(direct.p50Ms)} direct`,
+        ratio: ratio.toFixed(2),
+        target: 'none set (router overhead)',
+      });
+    }
+    for (const r of measured) {
+      // Executions are counted over warm-up and measurement, the requests the worker counted over measurement only.
+      const perRequest = r.executions / (r.load.requestsPerS * ((WARMUP_MS + DURATION_MS) / 1000));
+      notes.push(
+        `${r.label}: ~${perRequest.toFixed(2)} subgraph executions per client request under load; ` +
+          `errors under load ${r.load.errors}${r.load.firstError ? ` (${r.load.firstError})` : ''}; ` +
+          `p99 seq ${ms(r.p99Ms)}`,
+      );
+    }
+    notes.push(`query: ${MARKET_QUERY} (${int(direct.load.avgBytes)} B); merging = deduplicateInflightRequests`);
+    return { rows, notes };
+  } finally {
+    markets.trades = readTrades;
+    for (const r of routers) await r.close().catch(() => {});
+  }
+}
+
+// ---- 4. trade latency from the ingest bus to /ws and graphql-ws clients ----
+
+const TRADES_PER_S = 1000;
+const BLOCK_MS = 100;
+const MEASURE_MS = 10_000;
+const LATENCY_TARGET_MS = 50;
+const GRAPHQL_SUBSCRIPTION = 'subscription { trades(coin: "BTC") { px time hash } }';
+
+/** Synthetic BTC trades published on the ingest bus at a fixed rate, in one batch per block interval. */
+class TradePublisher {
+  private timer: NodeJS.Timeout | null = null;
+  private phaseStart = 0;
+  /** Trades published in this phase, and trades skipped because the timer ran late. */
+  private sentInPhase = 0;
+  private skippedInPhase = 0;
+  private measuring = false;
+  private block = 1_000_000_000;
+  private tid = 1;
+  measuredTrades = 0;
+  measuredMs = 0;
+
+  constructor(private readonly bus: InProcessBus) {}
+
+  /** (Re)starts the clock of a phase: warm-up trades are not counted by the clients. */
+  begin(measuring: boolean): void {
+    this.stop();
+    this.measuring = measuring;
+    this.phaseStart = performance.now();
+    this.sentInPhase = 0;
+    this.skippedInPhase = 0;
+    this.timer = setInterval(() => this.tick(), BLOCK_MS);
+  }
+
+  stop(): void {
+    if (!this.timer) return;
+    clearInterval(this.timer);
+    this.timer = null;
+    if (this.measuring) {
+      this.measuredTrades = this.sentInPhase;
+      this.measuredMs = performance.now() - this.phaseStart;
+    }
+  }
+
+  private tick(): void {
+    // A late timer publishes what is due, but at most two blocks' worth: a stalled server is not fed a burst that
+    // stalls it further, and the rate it really sustained is reported instead.
+    const perBlock = (TRADES_PER_S * BLOCK_MS) / 1000;
+    const owed =
+      Math.floor(((performance.now() - this.phaseStart) * TRADES_PER_S) / 1000) -
+      this.sentInPhase -
+      this.skippedInPhase;
+    const due = Math.min(owed, 2 * perBlock);
+    if (due <= 0) return;
+    this.skippedInPhase += owed - due;
+    const block = this.block++;
+    const at = wallMs();
+    const hash = stampHash(this.measuring, at);
+    const trades: TradeRow[] = [];
+    for (let seq = 0; seq < due; seq++) {
+      trades.push({
+        block_number: block,
+        seq,
+        time: Math.floor(at),
+        coin: 'BTC',
+        side: seq % 2 ? 'A' : 'B',
+        px: (90_000 + (seq % 40) * 0.5).toFixed(1),
+        sz: '0.01234',
+        hash,
+        tid: this.tid++,
+        buyer: '0x56fb916e2767e1048b78e3c76532b8b104febc76',
+        seller: '0x7f34dc766b0ea373eefd9a03beb46df2898d88d4',
+        fees: '0.5',
+      });
+    }
+    this.sentInPhase += due;
+    this.bus.publish('trades', trades);
+  }
+}
+
+export async function benchTradeLatency(
+  b: MarketsBench,
+  clients: { ws: number; graphqlWs: number } = { ws: 500, graphqlWs: 500 },
+): Promise<BenchSection> {
+  const publisher = new TradePublisher(b.bus);
+  const subscribers: Subscribers[] = [];
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  try {
+    // The router loads its supergraph on its first HTTP request; a graphql-ws subscription arriving before any
+    // fails with "Expected null to be a GraphQL schema", so the router gets one query first.
+    const warm = await postJson(b.stack.urls.router, { query: '{ __typename }' });
+    if (warm.status !== 200) throw new Error(`router: ${warm.status} ${warm.text}`);
+    if (clients.ws > 0) {
+      subscribers.push(
+        await Subscribers.start('ws', b.stack.urls.ws, clients.ws, { type: 'trades', coin: 'BTC' }, 60_000),
+      );
+    }
+    if (clients.graphqlWs > 0) {
+      subscribers.push(
+        await Subscribers.start(
+          'graphql-ws',
+          b.stack.urls.router.replace(/^http/, 'ws'),
+          clients.graphqlWs,
+          GRAPHQL_SUBSCRIPTION,
+          60_000,
+        ),
+      );
+    }
+    // graphql-ws never acknowledges a subscription: warm up until every client has seen a trade.
+    publisher.begin(false);
+    const live = await until(() => subscribers.every((s) => s.live === s.count), 30_000);
+    if (!live) {
+      const seen = subscribers.map((s) => `${s.protocol} ${s.live}/${s.count}`).join(', ');
+      const errors = [];
+      for (const s of subscribers) errors.push(...(await s.stop().catch(() => ({ errors: [] }))).errors);
+      throw new Error(`not every client got a warm-up trade (${seen}): ${errors.join(' | ')}`);
+    }
+    await sleep(1000);
+    publisher.begin(true);
+    loop.enable();
+    await sleep(MEASURE_MS);
+    publisher.stop();
+    const expected = publisher.measuredTrades;
+    await until(() => subscribers.every((s) => s.received >= expected * s.count || s.failed !== null), 15_000);
+    loop.disable();
+    const results = [];
+    for (const s of subscribers) results.push({ s, r: await s.stop() });
+
+    const rows: BenchRow[] = [];
+    const notes = [
+      `offered ${int(TRADES_PER_S)} trades/s in blocks every ${BLOCK_MS} ms; published ${int(expected)} in ` +
+        `${(publisher.measuredMs / 1000).toFixed(1)} s (${int((expected * 1000) / publisher.measuredMs)}/s: ` +
+        'blocks due while the event loop was late are skipped, and that wait is not in the latencies) to ' +
+        `${clients.ws} /ws + ${clients.graphqlWs} graphql-ws clients at once (each in its worker thread); ` +
+        `server event-loop delay p99 ${ms(loop.percentile(99) / 1e6)}, max ${ms(loop.max / 1e6)}; ` +
+        `graphql-ws: ${GRAPHQL_SUBSCRIPTION} (hash carries the publish time)`,
+    ];
+    for (const { s, r } of results) {
+      const h = LatencyHistogram.from(r);
+      const p99 = h.quantile(0.99);
+      const complete = r.total === expected * s.count;
+      const via = s.protocol === 'ws' ? '/ws' : 'graphql-ws (router)';
+      rows.push({
+        name: `trade bus -> ${via} p99`,
+        value: ms(p99),
+        baseline: 'n/a',
+        ratio: '-',
+        target: `p99 < ${LATENCY_TARGET_MS} ms: ${met(p99 < LATENCY_TARGET_MS && complete)}`,
+      });
+      notes.push(
+        `${via}: ${s.count} clients, p50 ${ms(h.quantile(0.5))}, p99 ${ms(p99)}, max ${ms(h.max)}; ` +
+          `received ${int(r.total)} of ${int(expected * s.count)} trade events (fewest per client ${int(r.minPerClient)})` +
+          (r.lost ? `; ${r.lost} connections lost` : '') +
+          (r.errors.length ? `; ${r.errors.join(' | ')}` : ''),
+      );
+    }
+    return { rows, notes };
+  } finally {
+    publisher.stop();
+    loop.disable();
+    for (const s of subscribers) await s.stop(1000).catch(() => {});
+  }
+}
+
+/** The sections in the order they run, with the header line each prints. */
+export const MARKETS_SECTIONS: { title: string; run: (b: MarketsBench) => Promise<BenchSection> }[] = [
+  {
+    title: `compat POST /info vs a bare fastify route with the same bytes (${CONCURRENCY} keep-alive connections, ${WARMUP_MS / 1000} s warm-up + ${DURATION_MS / 1000} s, load from a worker thread)`,
+    run: benchCompatInfo,
+  },
+  {
+    title: `candleSnapshot of ${MAX_CANDLES} 1m candles: compat end to end vs the SQL behind it (sequential, p50 of ${CANDLE_RUNS})`,
+    run: benchCandleSnapshot,
+  },
+  {
+    title: `markets GraphQL query via the router (merging on, then off) vs the subgraph directly (c=${CONCURRENCY}; p50 of ${QUERY_RUNS} sequential in ${QUERY_ROUNDS} interleaved rounds)`,
+    run: benchRouter,
+  },
+  {
+    title: `trade latency from the ingest bus to subscribers (${TRADES_PER_S} trades/s, ${MEASURE_MS / 1000} s measured)`,
+    run: (b) => benchTradeLatency(b),
+  },
+];

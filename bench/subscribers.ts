@@ -1,0 +1,274 @@
+// Live subscribers in a worker thread: N /ws or graphql-ws clients with one trades subscription each, recording for
+// every trade received its delay since publication. The publish time travels in the trade's hash (stampHash).
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { type RawData, WebSocket } from 'ws';
+import { type HistogramData, LatencyHistogram } from './stats.ts';
+import { type BenchWorker, startWorker } from './worker.ts';
+
+export type SubscriberProtocol = 'ws' | 'graphql-ws';
+
+/** Wall-clock milliseconds with sub-millisecond precision, comparable between the threads of one process. */
+export const wallMs = () => performance.timeOrigin + performance.now();
+
+/**
+ * A 66-character hash like a real one ("0x" + 64 characters): a phase digit (0 warm-up, 1 measured), then the
+ * publish time in microseconds, zero-padded. Only measured trades are counted.
+ */
+export function stampHash(measured: boolean, publishedAtMs: number): string {
+  return `0x${measured ? 1 : 0}${String(Math.round(publishedAtMs * 1000)).padStart(63, '0')}`;
+}
+
+const MARKER = Buffer.from('"hash":"0x');
+
+/** Calls `onStamp` with each trade's phase and publish time (ms) found in a raw frame; returns how many. */
+function readStamps(frame: Buffer, onStamp: (measured: boolean, publishedAtMs: number) => void): number {
+  let found = 0;
+  for (let at = frame.indexOf(MARKER); at >= 0; at = frame.indexOf(MARKER, at + MARKER.length)) {
+    const start = at + MARKER.length;
+    if (start + 64 > frame.length) break;
+    let micros = 0;
+    for (let i = start + 1; i < start + 64; i++) micros = micros * 10 + ((frame[i] as number) - 48);
+    onStamp(frame[start] === 49, micros / 1000);
+    found++;
+  }
+  return found;
+}
+
+interface Job {
+  role: 'subscribers';
+  protocol: SubscriberProtocol;
+  url: string;
+  count: number;
+  /** The /ws subscription object, or the GraphQL subscription document. */
+  subscription: unknown;
+}
+
+export interface SubscriberResult extends HistogramData {
+  /** Fewest measured trades one client received. */
+  minPerClient: number;
+  /** Connections closed (or subscriptions ended) before stop. */
+  lost: number;
+  errors: string[];
+}
+
+type ToMain =
+  | { type: 'subscribed' }
+  | { type: 'progress'; live: number; received: number }
+  | ({ type: 'result' } & SubscriberResult)
+  | { type: 'failed'; error: string };
+
+type FromMain = { type: 'stop' };
+
+/** The main-thread side: a running set of subscribers, with their latest progress report. */
+export class Subscribers {
+  /** Clients that have received at least one trade. */
+  live = 0;
+  /** Measured trades received, over all clients. */
+  received = 0;
+  private failure: Error | null = null;
+  private result: ((r: SubscriberResult) => void) | null = null;
+
+  private constructor(
+    readonly protocol: SubscriberProtocol,
+    readonly count: number,
+    private readonly worker: BenchWorker<FromMain>,
+  ) {}
+
+  /** Connects `count` clients and subscribes each; resolves once every subscription is sent and acknowledged. */
+  static async start(
+    protocol: SubscriberProtocol,
+    url: string,
+    count: number,
+    subscription: unknown,
+    timeoutMs: number,
+  ): Promise<Subscribers> {
+    let subscribed: (() => void) | null = null;
+    let failed: ((e: Error) => void) | null = null;
+    const ready = new Promise<void>((resolve, reject) => {
+      subscribed = resolve;
+      failed = reject;
+    });
+    let self: Subscribers | null = null;
+    const onFailure = (err: Error) => {
+      if (self) self.failure ??= err;
+      failed?.(err);
+    };
+    const job: Job = { role: 'subscribers', protocol, url, count, subscription };
+    const worker = startWorker<FromMain, ToMain>(
+      new URL(import.meta.url),
+      job,
+      (m) => {
+        if (m.type === 'subscribed') subscribed?.();
+        else if (m.type === 'progress' && self) {
+          self.live = m.live;
+          self.received = m.received;
+        } else if (m.type === 'result') self?.result?.(m);
+        else if (m.type === 'failed') onFailure(new Error(`${protocol} subscribers: ${m.error}`));
+      },
+      onFailure,
+    );
+    self = new Subscribers(protocol, count, worker);
+    const timer = setTimeout(
+      () => onFailure(new Error(`${protocol} subscribers: not ready in ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    try {
+      await ready;
+      return self;
+    } catch (err) {
+      await worker.terminate();
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  get failed(): Error | null {
+    return this.failure;
+  }
+
+  private stopped: Promise<SubscriberResult> | null = null;
+
+  /** Closes every client and returns what they measured; later calls return the same outcome. */
+  stop(timeoutMs = 10_000): Promise<SubscriberResult> {
+    this.stopped ??= this.collect(timeoutMs);
+    return this.stopped;
+  }
+
+  private async collect(timeoutMs: number): Promise<SubscriberResult> {
+    try {
+      if (this.failure) throw this.failure;
+      return await new Promise<SubscriberResult>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${this.protocol} subscribers: no result`)), timeoutMs);
+        this.result = (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        };
+        this.worker.post({ type: 'stop' });
+      });
+    } finally {
+      await this.worker.terminate();
+    }
+  }
+}
+
+// ---- worker side ----
+
+function frameBuffer(raw: RawData): Buffer {
+  if (Array.isArray(raw)) return Buffer.concat(raw);
+  return Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
+}
+
+async function runSubscribers(job: Job): Promise<void> {
+  const port = parentPort;
+  if (!port) return;
+  const send = (m: ToMain) => port.postMessage(m);
+  const histogram = new LatencyHistogram();
+  const perClient = new Uint32Array(job.count);
+  const errors: string[] = [];
+  const note = (e: string) => {
+    if (errors.length < 5) errors.push(e);
+  };
+  let received = 0;
+  let live = 0;
+  let subscribed = 0;
+  let stopping = false;
+  let lost = 0;
+  const sockets: WebSocket[] = [];
+  const allSubscribed = new Promise<void>((resolve) => {
+    const oneMore = () => {
+      if (++subscribed === job.count) resolve();
+    };
+
+    const open = (i: number) => {
+      const graphql = job.protocol === 'graphql-ws';
+      const ws = new WebSocket(job.url, graphql ? ['graphql-transport-ws'] : [], {
+        perMessageDeflate: false,
+        // The clients only look for stamps; validating 100+ MB/s of UTF-8 would slow them, not the server.
+        skipUTF8Validation: true,
+      });
+      sockets.push(ws);
+      let seen = false;
+      ws.on('open', () => {
+        ws.send(
+          JSON.stringify(
+            graphql ? { type: 'connection_init' } : { method: 'subscribe', subscription: job.subscription },
+          ),
+        );
+      });
+      ws.on('message', (raw) => {
+        const now = wallMs();
+        const frame = frameBuffer(raw);
+        const stamps = readStamps(frame, (measured, publishedAtMs) => {
+          if (!measured) return;
+          histogram.add(now - publishedAtMs);
+          perClient[i] = (perClient[i] ?? 0) + 1;
+          received++;
+        });
+        if (stamps > 0) {
+          if (!seen) live++;
+          seen = true;
+          return;
+        }
+        // Control frames are rare: parse them properly.
+        const text = frame.toString('utf8');
+        let msg: { type?: string; channel?: string } = {};
+        try {
+          msg = JSON.parse(text) as typeof msg;
+        } catch {
+          // kept as an error note below
+        }
+        if (graphql && msg.type === 'connection_ack') {
+          ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: job.subscription } }));
+          // graphql-ws does not acknowledge a subscription; the warm-up trades show when it is live.
+          oneMore();
+        } else if (graphql && msg.type === 'ping') ws.send('{"type":"pong"}');
+        else if (!graphql && msg.channel === 'subscriptionResponse') oneMore();
+        else if (msg.type !== 'pong') note(text.slice(0, 300));
+      });
+      ws.on('error', (err) => note(`client ${i}: ${err.message}`));
+      ws.on('close', (code) => {
+        if (stopping) return;
+        lost++;
+        note(`client ${i} closed (${code})`);
+        // Before every client is subscribed, a lost one means the start can never complete.
+        if (subscribed < job.count) send({ type: 'failed', error: errors.join('; ') });
+      });
+    };
+    // Connect in waves so the listen backlog is never the bottleneck.
+    let next = 0;
+    const wave = () => {
+      for (const end = Math.min(job.count, next + 100); next < end; next++) open(next);
+      if (next < job.count) setTimeout(wave, 50);
+    };
+    wave();
+  });
+  const progress = setInterval(() => send({ type: 'progress', live, received }), 100);
+  port.on('message', (m: FromMain) => {
+    if (m.type !== 'stop') return;
+    stopping = true;
+    clearInterval(progress);
+    for (const ws of sockets) ws.terminate();
+    const result: SubscriberResult = {
+      counts: histogram.counts,
+      overflow: histogram.overflow,
+      max: histogram.max,
+      total: histogram.total,
+      minPerClient: perClient.reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY),
+      lost,
+      errors,
+    };
+    send({ type: 'result', ...result });
+  });
+  await allSubscribed;
+  send({ type: 'subscribed' });
+}
+
+if (!isMainThread && (workerData as Partial<Job> | null)?.role === 'subscribers') {
+  runSubscribers(workerData as Job).catch((err: unknown) =>
+    parentPort?.postMessage({
+      type: 'failed',
+      error: err instanceof Error ? err.message : String(err),
+    } satisfies ToMain),
+  );
+}
