@@ -29,11 +29,15 @@ async function info(body: unknown) {
 
 describe('/fills/*', () => {
   it('pages /fills/user/{user} by cursor with no fill lost or repeated', async () => {
-    const all = await get(`/fills/user/${trader}?limit=1000`);
+    // The simulated node keeps trading: page a window that is already complete.
+    const end = `end_time=${Date.now() - 5000}`;
+    const all = await get(`/fills/user/${trader}?limit=1000&${end}`);
     const seen: string[] = [];
     let cursor = '';
     for (let page = 0; page < 1000; page++) {
-      const r = await get(`/fills/user/${trader}?limit=97${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const r = await get(
+        `/fills/user/${trader}?limit=97&${end}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(r.status).toBe(200);
       seen.push(...r.body.data.map((f: { tid: number; oid: number }) => `${f.tid}:${f.oid}`));
       if (!r.body.has_more) break;
@@ -45,8 +49,9 @@ describe('/fills/*', () => {
   });
 
   it('adds orderType only when include_order_type is true, the body otherwise unchanged', async () => {
-    const plain = await get(`/fills/user/${trader}?limit=20`);
-    const typed = await get(`/fills/user/${trader}?limit=20&include_order_type=true`);
+    const end = `end_time=${Date.now() - 5000}`;
+    const plain = await get(`/fills/user/${trader}?limit=20&${end}`);
+    const typed = await get(`/fills/user/${trader}?limit=20&${end}&include_order_type=true`);
     expect(plain.body.data.every((r: object) => !('orderType' in r))).toBe(true);
     expect(typed.body.data.every((r: object) => 'orderType' in r)).toBe(true);
     const strip = (rows: Record<string, unknown>[]) => rows.map(({ orderType: _o, ...rest }) => rest);
