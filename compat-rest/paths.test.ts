@@ -39,7 +39,8 @@ describe('/market/*', () => {
     expect(Number(a.ask_px)).toBeGreaterThan(Number(a.bid_px));
     const all = await get('/market/bbo/BTC?limit=1000');
     expect(all.body.has_more).toBe(false);
-    expect(all.body.data).toHaveLength(3);
+    // Three samples taken here, and maybe one more by the sampler's own 10 s timer.
+    expect(all.body.data.length).toBeGreaterThanOrEqual(3);
   });
 
   it('serves spread, depth, slippage, book and the liquidity report', async () => {
@@ -54,7 +55,8 @@ describe('/market/*', () => {
     const report = await get(
       `/market/liquidity-report/ETH?start_time=${new Date(Date.now() - 3_600_000).toISOString()}`,
     );
-    expect(report.body.data).toMatchObject({ coin: 'ETH', samples: 3, spread_bps: { avg: expect.any(String) } });
+    expect(report.body.data).toMatchObject({ coin: 'ETH', spread_bps: { avg: expect.any(String) } });
+    expect(report.body.data.samples).toBeGreaterThanOrEqual(3);
   });
 
   it.each([
