@@ -8,6 +8,9 @@ let trader = '';
 
 beforeAll(async () => {
   stack = await startTestStack({ historyMs: 2 * 3_600_000 });
+  // These tests compare answers with each other: freeze the data (no more blocks; ingest drains what was written).
+  await stack.sim.stop();
+  await new Promise((r) => setTimeout(r, 1000));
   const { rows } = await stack.db.pool.query(
     'SELECT address FROM accounts.fills GROUP BY 1 ORDER BY count(*) DESC LIMIT 1',
   );

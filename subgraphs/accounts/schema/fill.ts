@@ -1,20 +1,16 @@
 // Fill: one execution as the exchange prints it (wire Fill) with the type of its order and its market; the fills
-// connection of a user (keyset pages of the service's compact rows, filled in with the wire fields); TWAP slice fills;
-// and the userFills subscription.
+// connection of a user (keyset pages of stored fills); TWAP slice fills; and the userFills subscription.
 import type pg from 'pg';
 import { builder } from '../builder.ts';
 import { accountBatches } from '../live.ts';
 import {
   aggregateFillsByTime,
-  type CompactFillRow,
-  type FillRowsPage,
-  type FillRowsQuery,
-  fillRows,
-  MAX_FILL_ROWS,
+  countFills,
+  fillPage,
   MAX_WIRE_FILLS,
+  type StoredFill,
   type TwapSliceFill,
   toWireFill,
-  userFillsByTime,
   type WireFill,
 } from '../service/fills.ts';
 import { addressArg, intArg, serviceInput } from './args.ts';
@@ -70,7 +66,8 @@ export const FillConnectionRef = builder.connectionObject(
       totalCount: t.int({
         nullable: true,
         description: 'Fills matching the filters (not the cursor); null with aggregateByTime',
-        resolve: (c) => (c as { totalCount?: number | null }).totalCount ?? null,
+        // Counting a large history costs more than the page: only when asked for.
+        resolve: (c) => (c as { totalCount?: () => Promise<number | null> }).totalCount?.() ?? null,
       }),
     }),
   },
@@ -93,88 +90,44 @@ export interface FillsArgs {
   aggregateByTime: boolean;
 }
 
-const keyOf = (f: { time: number; coin: string; tid: number; side: string }) =>
-  `${f.time} ${f.coin} ${f.tid} ${f.side}`;
-const rowTime = (r: CompactFillRow) => Date.parse(r.time);
-const rowKey = (r: CompactFillRow) => keyOf({ ...r, time: rowTime(r) });
-
 /**
- * A page of the user's fills, newest first, keyset-paged by the service on (time, tid) (cursor `"<time>:<tid>"`).
- * With aggregateByTime a page holds whole timestamps (unless one timestamp fills it), so that the partial fills of
- * a crossing order are merged from all their parts; its edges' own cursors are then only approximate resume points.
+ * A page of the user's fills, newest first, keyset-paged by the service on (time, tid) (cursor `"<time>:<tid>"`):
+ * one query for the stored rows, printed as wire fills. `totalCount` is counted only when asked for. With
+ * aggregateByTime a page holds whole timestamps (unless one timestamp fills it), so that the partial fills of a
+ * crossing order are merged from all their parts; its edges' own cursors are then only approximate resume points.
  */
 export async function fillsConnection(pool: pg.Pool, user: string, a: FillsArgs) {
   const first = intArg(a.first, 'first', 1, MAX_WIRE_FILLS);
-  const query: FillRowsQuery = {
+  const query = {
     user,
     coin: a.coin ?? undefined,
     startTime: a.startTime ?? undefined,
     endTime: a.endTime ?? undefined,
     cursor: a.after ?? undefined,
-    order: 'desc',
+    order: 'desc' as const,
     includeOrderType: true,
-    withTotal: !a.aggregateByTime,
     limit: first,
   };
-  const page = await serviceInput('after', () => fillRowsUpTo(pool, query));
+  const page = await serviceInput('after', () => fillPage(pool, query, MAX_WIRE_FILLS));
   const rows = a.aggregateByTime && page.hasMore ? wholeTimestamps(page.rows) : page.rows;
-  const wire = await wireFillsOf(pool, user, rows);
-  const orderTypes = new Map(rows.map((r) => [rowKey(r), r.orderType ?? null]));
-  const byKey = new Map(wire.map((f) => [keyOf(f), f]));
-  const nodes: FillNode[] = (
-    a.aggregateByTime ? aggregateFillsByTime(wire) : rows.flatMap((r) => byKey.get(rowKey(r)) ?? [])
-  ).map((f) => ({ ...f, orderType: orderTypes.get(keyOf(f)) ?? null }));
+  const wire: FillNode[] = rows.map((r) => ({ ...toWireFill(r), orderType: r.order_type ?? null }));
+  const nodes = a.aggregateByTime ? aggregateFillsByTime(wire) : wire;
   const last = rows.at(-1);
   return {
     ...toConnection(nodes, (f) => `${f.time}:${f.tid}`, {
       hasMore: page.hasMore,
-      nextCursor: page.hasMore && last ? `${rowTime(last)}:${last.tid}` : null,
+      nextCursor: page.hasMore && last ? `${last.time}:${last.tid}` : null,
       after: a.after,
     }),
-    totalCount: page.totalCount ?? null,
+    totalCount: a.aggregateByTime ? async () => null : () => countFills(pool, query),
   };
 }
 
-/** fillRows beyond its 1000-row cap: further pages until `limit` rows. */
-async function fillRowsUpTo(pool: pg.Pool, q: FillRowsQuery): Promise<FillRowsPage> {
-  let page = await fillRows(pool, { ...q, limit: Math.min(q.limit, MAX_FILL_ROWS) });
-  while (page.hasMore && page.nextCursor !== null && page.rows.length < q.limit) {
-    const limit = Math.min(q.limit - page.rows.length, MAX_FILL_ROWS);
-    const more = await fillRows(pool, { ...q, cursor: page.nextCursor, limit, withTotal: false });
-    page = { ...more, rows: [...page.rows, ...more.rows], totalCount: page.totalCount };
-  }
-  return page;
-}
-
 /** The rows without the page's last timestamp, which may continue on the next page. */
-function wholeTimestamps(rows: CompactFillRow[]): CompactFillRow[] {
+function wholeTimestamps(rows: StoredFill[]): StoredFill[] {
   const lastTime = rows.at(-1)?.time;
   const whole = rows.filter((r) => r.time !== lastTime);
   return whole.length ? whole : rows;
-}
-
-/**
- * The wire fills of some of a user's compact rows (which lack startPosition and liquidation), in the service's
- * newest-first order: userFillsByTime over the rows' time window, continued from its oldest timestamp while a full
- * answer leaves rows unmatched (other coins in the window).
- */
-async function wireFillsOf(pool: pg.Pool, user: string, rows: CompactFillRow[]): Promise<WireFill[]> {
-  const oldest = rows.at(-1);
-  const newest = rows[0];
-  if (!oldest || !newest) return [];
-  const wanted = new Set(rows.map(rowKey));
-  const found = new Map<string, WireFill>();
-  const startTime = rowTime(oldest);
-  let endTime = rowTime(newest);
-  for (;;) {
-    const batch = await userFillsByTime(pool, { user, startTime, endTime });
-    for (const f of batch) if (wanted.has(keyOf(f)) && !found.has(keyOf(f))) found.set(keyOf(f), f);
-    const reached = batch.at(-1)?.time;
-    if (found.size === wanted.size || batch.length < MAX_WIRE_FILLS || reached === undefined || reached === endTime) {
-      return [...found.values()];
-    }
-    endTime = reached;
-  }
 }
 
 builder.subscriptionFields((t) => ({

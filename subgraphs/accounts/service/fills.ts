@@ -294,17 +294,13 @@ export interface FillRowsPage {
   totalCount?: number;
 }
 
-interface CompactSqlRow extends FillRow {
-  order_type?: string | null;
-}
-
 export function parseFillCursor(cursor: string): { time: string; tid: string } {
   const m = /^(\d{1,16}):(\d{1,20})$/.exec(cursor);
   if (!m) throw new InvalidQueryError(`invalid cursor: ${cursor} (expected "<epoch_ms>:<tid>")`);
   return { time: m[1] as string, tid: m[2] as string };
 }
 
-function toCompact(r: CompactSqlRow, includeOrderType: boolean): CompactFillRow {
+function toCompact(r: StoredFill, includeOrderType: boolean): CompactFillRow {
   const row: CompactFillRow = {
     user: r.address,
     coin: r.coin,
@@ -338,7 +334,29 @@ const sameKey = (a: FillRow, b: FillRow) => a.time === b.time && a.tid === b.tid
  * page's last row resumes strictly after it.
  */
 export async function fillRows(pool: pg.Pool, q: FillRowsQuery): Promise<FillRowsPage> {
-  const limit = checkInt('limit', q.limit, 1, MAX_FILL_ROWS);
+  const page = await fillPage(pool, q);
+  const result: FillRowsPage = {
+    rows: page.rows.map((r) => toCompact(r, q.includeOrderType)),
+    hasMore: page.hasMore,
+    nextCursor: page.nextCursor,
+  };
+  if (q.withTotal ?? q.user !== undefined) result.totalCount = await countFills(pool, q);
+  return result;
+}
+
+/** A stored fill as fillPage returns it: every column, and the order's type when asked for. */
+export type StoredFill = FillRow & { order_type?: string | null };
+
+/**
+ * The keyset page behind fillRows, as stored rows (for callers printing another shape, e.g. wire fills); `limit`
+ * may go up to `maxLimit` here.
+ */
+export async function fillPage(
+  pool: pg.Pool,
+  q: Omit<FillRowsQuery, 'withTotal'>,
+  maxLimit = MAX_FILL_ROWS,
+): Promise<{ rows: StoredFill[]; hasMore: boolean; nextCursor: string | null }> {
+  const limit = checkInt('limit', q.limit, 1, maxLimit);
   const desc = q.order === 'desc';
   const dir = desc ? 'DESC' : 'ASC';
   const params: unknown[] = [];
@@ -369,7 +387,7 @@ export async function fillRows(pool: pg.Pool, q: FillRowsQuery): Promise<FillRow
     const c = parseFillCursor(q.cursor);
     where.push(after(c.time, c.tid));
   }
-  const { rows } = await pool.query<CompactSqlRow>(select(where, limit + 1), params);
+  const { rows } = await pool.query<StoredFill>(select(where, limit + 1), params);
   let page = rows.slice(0, limit);
   let hasMore = rows.length > limit;
   const next = rows[limit];
@@ -380,26 +398,28 @@ export async function fillRows(pool: pg.Pool, q: FillRowsQuery): Promise<FillRow
       // The page is one trade's fills and more: take all of them, then see whether anything follows.
       params.length = filterParams.length;
       const same = [...filters, `f.time = ${param(next.time)}`, `f.tid = ${param(next.tid)}`];
-      page = (await pool.query<CompactSqlRow>(select(same, null), params)).rows;
+      page = (await pool.query<StoredFill>(select(same, null), params)).rows;
       params.length = filterParams.length;
       const rest = await pool.query(select([...filters, after(next.time, next.tid)], 1), params);
       hasMore = (rest.rowCount ?? 0) > 0;
     }
   }
   const lastRow = page.at(-1);
-  const result: FillRowsPage = {
-    rows: page.map((r) => toCompact(r, q.includeOrderType)),
-    hasMore,
-    nextCursor: hasMore && lastRow ? `${lastRow.time}:${lastRow.tid}` : null,
-  };
-  if (q.withTotal ?? q.user !== undefined) {
-    const { rows: n } = await pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM accounts.fills f WHERE ${filters.length ? filters.join(' AND ') : 'true'}`,
-      filterParams,
-    );
-    result.totalCount = n[0]?.n ?? 0;
-  }
-  return result;
+  return { rows: page, hasMore, nextCursor: hasMore && lastRow ? `${lastRow.time}:${lastRow.tid}` : null };
+}
+
+/** How many fills match the filters of a fill-rows query (the cursor aside). */
+export async function countFills(
+  pool: pg.Pool,
+  q: Pick<FillRowsQuery, 'user' | 'coin' | 'side' | 'startTime' | 'endTime'>,
+): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM accounts.fills
+     WHERE ($1::text IS NULL OR address = $1) AND ($2::text IS NULL OR coin = $2) AND ($3::text IS NULL OR side = $3)
+       AND ($4::bigint IS NULL OR time >= $4) AND ($5::bigint IS NULL OR time <= $5)`,
+    [q.user?.toLowerCase() ?? null, q.coin ?? null, q.side ?? null, q.startTime ?? null, q.endTime ?? null],
+  );
+  return rows[0]?.n ?? 0;
 }
 
 // ---- TWAP slices ----
