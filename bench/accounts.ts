@@ -2,12 +2,14 @@
 // in SQL once and kept in `.data/bench-pg` between runs. Measures userFills (2 000 rows) and historicalOrders in
 // window mode end to end, through compat-rest and through the router, beside the raw SQL behind them.
 import type pg from 'pg';
+import type { FillRow } from '../db/rows.ts';
 import { InProcessBus } from '../ingest/bus.ts';
 import { type Stack, startStack } from '../stack.ts';
 import type { BenchServer } from './db.ts';
 import { sequential } from './http-load.ts';
 import type { BenchRow, BenchSection } from './markets.ts';
-import { percentile, timeSequential } from './stats.ts';
+import { LatencyHistogram, percentile, timeSequential } from './stats.ts';
+import { Subscribers, stampHash, wallMs } from './subscribers.ts';
 
 export const HEAVY_USER = `0x${'ab'.repeat(20)}`;
 const FILLS = Number(process.env.BENCH_ACCOUNT_FILLS ?? 10_000_000);
@@ -24,6 +26,7 @@ const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
 export interface AccountsBench {
   stack: Stack;
   pool: pg.Pool;
+  bus: InProcessBus;
   sizes: { fills: number; statuses: number; heavyFills: number };
   close(): Promise<void>;
 }
@@ -83,9 +86,10 @@ export async function startAccountsBench(server: BenchServer, log: (line: string
     ) {
       await generate(pool, log);
     }
+    const bus = new InProcessBus();
     const stack = await startStack({
       pool,
-      bus: new InProcessBus(),
+      bus,
       // No node: nothing here is proxied.
       upstreamInfoUrl: 'http://127.0.0.1:9/info',
       upstreamTimeoutMs: 500,
@@ -100,6 +104,7 @@ export async function startAccountsBench(server: BenchServer, log: (line: string
     return {
       stack,
       pool,
+      bus,
       sizes,
       async close() {
         await stack.close();
@@ -184,6 +189,100 @@ export async function benchAccountQueries(b: AccountsBench): Promise<BenchSectio
     rows,
     notes: [
       `tables: accounts.fills ${b.sizes.fills.toLocaleString('en-US')} rows, accounts.order_statuses ${b.sizes.statuses.toLocaleString('en-US')} rows; the measured user holds ${b.sizes.heavyFills.toLocaleString('en-US')} fills`,
+    ],
+  };
+}
+
+const FILL_USERS = 1000;
+const FILLS_PER_S = 1000;
+const FILL_BLOCK_MS = 100;
+const FILL_MEASURE_MS = 10_000;
+
+/** Fresh addresses (no stored fills, so their snapshots carry no stamp). */
+const latencyUser = (i: number) => `0xfe${i.toString(16).padStart(38, '0')}`;
+
+/** A fill's latency from the ingest bus to 1 000 /ws clients, each subscribed to userFills of its own user. */
+export async function benchFillLatency(b: AccountsBench): Promise<BenchSection> {
+  const users = Array.from({ length: FILL_USERS }, (_, i) => latencyUser(i));
+  const subs = await Subscribers.start(
+    'ws',
+    b.stack.urls.ws,
+    FILL_USERS,
+    users.map((user) => ({ type: 'userFills', user, aggregateByTime: false })),
+    120_000,
+  );
+  let next = 0;
+  let tid = 1;
+  let measuring = false;
+  let published = 0;
+  const publish = () => {
+    const at = wallMs();
+    const hash = stampHash(measuring, at);
+    const rows: FillRow[] = [];
+    for (let k = 0; k < (FILLS_PER_S * FILL_BLOCK_MS) / 1000; k++) {
+      const address = users[next++ % users.length] as string;
+      rows.push({
+        block_number: tid,
+        address,
+        coin: 'ETH',
+        px: '3000.5',
+        sz: '0.1',
+        side: 'B',
+        time: Math.floor(at),
+        start_position: '0.0',
+        dir: 'Open Long',
+        closed_pnl: '0.0',
+        hash,
+        oid: tid,
+        crossed: true,
+        fee: '0.1',
+        tid: tid++,
+        fee_token: 'USDC',
+        cloid: null,
+        twap_id: null,
+        builder: null,
+        builder_fee: null,
+        deployer_fee: null,
+        priority_gas: null,
+        liquidated_user: null,
+        liquidation_mark_px: null,
+        liquidation_method: null,
+      });
+    }
+    if (measuring) published += rows.length;
+    b.bus.publish('fills', rows);
+  };
+  const timer = setInterval(publish, FILL_BLOCK_MS);
+  try {
+    const deadline = performance.now() + 30_000;
+    while (subs.live < FILL_USERS && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    measuring = true;
+    await new Promise((r) => setTimeout(r, FILL_MEASURE_MS));
+    measuring = false;
+    await new Promise((r) => setTimeout(r, 1000));
+  } finally {
+    clearInterval(timer);
+  }
+  const r = await subs.stop();
+  // The subscribers report frames without a stamp; here those are the (empty) storage snapshots, as they should be.
+  const errors = r.errors.filter((e) => !e.includes('"isSnapshot":true'));
+  const h = LatencyHistogram.from(r);
+  const p99 = h.quantile(0.99);
+  return {
+    rows: [
+      {
+        name: `fill bus -> /ws userFills, ${FILL_USERS} users`,
+        value: `p50 ${ms(h.quantile(0.5))} p99 ${ms(p99)}`,
+        baseline: 'n/a',
+        ratio: '-',
+        target: `p99 < 50 ms: ${p99 < 50 && r.total === published ? 'met' : 'NOT met'}`,
+      },
+    ],
+    notes: [
+      `${FILLS_PER_S} fills/s in blocks every ${FILL_BLOCK_MS} ms, one user each, ${FILL_USERS} clients live of ${FILL_USERS} ` +
+        `(${subs.live} had a warm-up fill); received ${r.total} of ${published} measured fills` +
+        (r.lost ? `; ${r.lost} connections lost` : '') +
+        (errors.length ? `; ${errors.join(' | ')}` : ''),
     ],
   };
 }

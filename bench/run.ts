@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, each figure printed beside its baseline measured in the same run.
 
-import { benchAccountQueries, startAccountsBench } from './accounts.ts';
+import { benchAccountQueries, benchFillLatency, startAccountsBench } from './accounts.ts';
 import { benchServer } from './db.ts';
 import { benchIngest } from './ingest.ts';
 import { MARKETS_SECTIONS, startMarketsBench } from './markets.ts';
@@ -45,9 +45,11 @@ try {
   console.log('-- accounts: 10M fills / 2M order statuses (generated once, kept in .data/bench-pg)');
   const accounts = await startAccountsBench(server, (line) => console.log(`   ${line}`));
   try {
-    const { rows, notes } = await benchAccountQueries(accounts);
-    for (const m of rows) row(m.name, m.value, m.baseline, m.ratio, m.target);
-    for (const note of notes) console.log(`   ${note}`);
+    for (const run of [benchAccountQueries, benchFillLatency]) {
+      const { rows, notes } = await run(accounts);
+      for (const m of rows) row(m.name, m.value, m.baseline, m.ratio, m.target);
+      for (const note of notes) console.log(`   ${note}`);
+    }
   } catch (err) {
     console.log(`   FAILED: ${err instanceof Error ? err.message : String(err)}`);
   } finally {

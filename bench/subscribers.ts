@@ -39,7 +39,7 @@ interface Job {
   protocol: SubscriberProtocol;
   url: string;
   count: number;
-  /** The /ws subscription object, or the GraphQL subscription document. */
+  /** The /ws subscription object, or the GraphQL subscription document; an array gives client i its i-th entry. */
   subscription: unknown;
 }
 
@@ -182,6 +182,9 @@ async function runSubscribers(job: Job): Promise<void> {
 
     const open = (i: number) => {
       const graphql = job.protocol === 'graphql-ws';
+      const subscription = Array.isArray(job.subscription)
+        ? job.subscription[i % job.subscription.length]
+        : job.subscription;
       const ws = new WebSocket(job.url, graphql ? ['graphql-transport-ws'] : [], {
         perMessageDeflate: false,
         // The clients only look for stamps; validating 100+ MB/s of UTF-8 would slow them, not the server.
@@ -190,11 +193,7 @@ async function runSubscribers(job: Job): Promise<void> {
       sockets.push(ws);
       let seen = false;
       ws.on('open', () => {
-        ws.send(
-          JSON.stringify(
-            graphql ? { type: 'connection_init' } : { method: 'subscribe', subscription: job.subscription },
-          ),
-        );
+        ws.send(JSON.stringify(graphql ? { type: 'connection_init' } : { method: 'subscribe', subscription }));
       });
       ws.on('message', (raw) => {
         const now = wallMs();
@@ -219,7 +218,7 @@ async function runSubscribers(job: Job): Promise<void> {
           // kept as an error note below
         }
         if (graphql && msg.type === 'connection_ack') {
-          ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: job.subscription } }));
+          ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: subscription } }));
           // graphql-ws does not acknowledge a subscription; the warm-up trades show when it is live.
           oneMore();
         } else if (graphql && msg.type === 'ping') ws.send('{"type":"pong"}');
