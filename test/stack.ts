@@ -9,6 +9,8 @@ import { tempDataDir } from './node-files.ts';
 
 export interface TestStack extends Stack {
   db: TestDatabase;
+  /** The event bus ingest publishes on (tests may publish on it too). */
+  bus: InProcessBus;
   sim: Simulator;
   ingest: Ingest;
   nodeInfoUrl: string;
@@ -39,6 +41,7 @@ export async function startTestStack(opts: { historyMs?: number; seed?: number }
   return {
     ...stack,
     db,
+    bus,
     sim,
     ingest,
     nodeInfoUrl: `${nodeInfo.url}/info`,
