@@ -2,8 +2,8 @@
 // compact keyset-paged rows of `/info` fills|recentFills and `/fills/*`, and userTwapSliceFills.
 import type pg from 'pg';
 import type { FillRow } from '../../../db/rows.ts';
-import { compareDecimal } from '../../../platform/decimal.ts';
-import { add, checkInt, div, InvalidQueryError, isoMs, mul, type Ratio, ratio, toDecimal, ZERO } from './shared.ts';
+import { add, compareDecimal, div, mul, type Ratio, ratio, toDecimal, ZERO } from '../../../platform/decimal.ts';
+import { checkInt, InvalidQueryError, isoMs } from './shared.ts';
 
 /** The exchange's cap on userFills, userFillsByTime and userTwapSliceFills answers. */
 export const MAX_WIRE_FILLS = 2000;

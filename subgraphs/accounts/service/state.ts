@@ -24,14 +24,14 @@ import {
   div,
   isDecimal,
   mul,
-  naiveIso,
   type Ratio,
   ratio,
   sign,
   sub,
   toDecimal,
   ZERO,
-} from './shared.ts';
+} from '../../../platform/decimal.ts';
+import { naiveIso } from './shared.ts';
 
 export interface AccountPosition {
   coin: string;
