@@ -17,31 +17,18 @@
 //   in the same window. lookbackDays, when given, also bounds the window's start there.
 import type pg from 'pg';
 import type { OrderStatusRow } from '../../../db/rows.ts';
+import type { NodeOrder } from '../../../ingest/formats/types.ts';
 import { checkInt, InvalidQueryError } from './shared.ts';
 
 export const HISTORICAL_ORDERS_DEFAULT_LIMIT = 2000;
 export const HISTORICAL_ORDERS_MAX_LIMIT = 5000;
 const DAY_MS = 86_400_000;
 
-/** The exchange's FrontendOpenOrder (wire §2.2); `tif` and `cloid` always present, null when absent. */
-export interface FrontendOpenOrder {
-  coin: string;
-  side: 'A' | 'B';
-  limitPx: string;
-  sz: string;
-  oid: number;
-  timestamp: number;
-  triggerCondition: string;
-  isTrigger: boolean;
-  triggerPx: string;
-  children: FrontendOpenOrder[];
-  isPositionTpsl: boolean;
-  reduceOnly: boolean;
-  orderType: string;
-  origSz: string;
-  tif: string | null;
-  cloid: string | null;
-}
+/**
+ * The exchange's FrontendOpenOrder (wire §2.2; `tif` and `cloid` always present, null when absent): the node
+ * writes orders in exactly this shape, so it is the node's order type.
+ */
+export type FrontendOpenOrder = NodeOrder;
 
 export interface HistoricalOrder {
   order: FrontendOpenOrder;
