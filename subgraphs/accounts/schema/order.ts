@@ -3,11 +3,17 @@
 import { builder } from '../builder.ts';
 import { accountBatches } from '../live.ts';
 import type { AccountsService } from '../service/index.ts';
-import { type FrontendOpenOrder, historicalOrders, toOrder } from '../service/orders.ts';
+import {
+  type FrontendOpenOrder,
+  historicalOrders,
+  orderKey,
+  statusHistories,
+  toOrder,
+  type UserOrderStatus,
+} from '../service/orders.ts';
 import { addressArg, intArg, serviceInput } from './args.ts';
 import { toConnection } from './connection.ts';
 import { MarketRef } from './market.ts';
-import { orderKey, statusHistories, type UserOrderStatus } from './queries.ts';
 
 /** Orders per page of User.orders (the service allows 5000). */
 const MAX_ORDERS_PAGE = 2000;

@@ -4,6 +4,7 @@ import { builder } from '../builder.ts';
 import { MAX_WIRE_FILLS, twapSliceFills } from '../service/fills.ts';
 import { MAX_FUNDING_PAYMENTS, userFunding } from '../service/funding.ts';
 import { MAX_LEDGER_UPDATES, userNonFundingLedgerUpdates } from '../service/ledger.ts';
+import { liquidationsOf } from '../service/liquidations.ts';
 import { AccountStateRef } from './account.ts';
 import { addressArg, badInput, cloidArg, idArg, intArg } from './args.ts';
 import { FillConnectionRef, fillsConnection, TwapSliceFillRef } from './fill.ts';
@@ -11,7 +12,6 @@ import { FundingRef, fundingOfEntry } from './funding.ts';
 import { LedgerUpdateRef } from './ledger.ts';
 import { LiquidationRef } from './liquidation.ts';
 import { OrderStatusConnectionRef, OrderStatusRef, ordersConnection } from './order.ts';
-import { liquidationsOf } from './queries.ts';
 
 interface UserParent {
   address: string;

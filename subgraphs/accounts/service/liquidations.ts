@@ -1,6 +1,7 @@
 // The `liquidations` WebSocket channel: its subscription filter (spec §6: user, users, amount_dollars, builder, all
 // combined) as a predicate over stored/live liquidation rows, and the exchange's liquidation event shape.
-import type { LiquidationRow } from '../../../db/rows.ts';
+import type pg from 'pg';
+import { type LiquidationRow, liquidationsTable } from '../../../db/rows.ts';
 import { compareDecimal } from '../../../platform/decimal.ts';
 import { decimalOf, InvalidQueryError } from './shared.ts';
 
@@ -55,4 +56,16 @@ export function toWsLiquidation(row: LiquidationRow, lid: number, accountValue?:
     liquidated_ntl_pos: row.notional,
     liquidated_account_value: accountValue ?? '0.0',
   };
+}
+
+/** The `limit` most recent liquidations in which `user` was liquidated or the liquidator. */
+export async function liquidationsOf(pool: pg.Pool, user: string, limit: number): Promise<LiquidationRow[]> {
+  const columns = liquidationsTable.columns.join(', ');
+  const side = (who: string) =>
+    `(SELECT ${columns} FROM accounts.liquidations WHERE ${who} = $1 ORDER BY time DESC, tid DESC LIMIT $2)`;
+  const { rows } = await pool.query<LiquidationRow>(
+    `${side('liquidated_user')} UNION ${side('liquidator')} ORDER BY time DESC, tid DESC LIMIT $2`,
+    [user, limit],
+  );
+  return rows;
 }

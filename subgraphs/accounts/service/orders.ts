@@ -16,7 +16,7 @@
 //   oid returned as a decimal string, and the next page holds orders with a strictly smaller oid that have a status
 //   in the same window. lookbackDays, when given, also bounds the window's start there.
 import type pg from 'pg';
-import type { OrderStatusRow } from '../../../db/rows.ts';
+import { type OrderStatusRow, orderStatusesTable } from '../../../db/rows.ts';
 import type { NodeOrder } from '../../../ingest/formats/types.ts';
 import { checkInt, InvalidQueryError } from './shared.ts';
 
@@ -238,4 +238,27 @@ export async function orderStatus(pool: pg.Pool, q: OrderStatusQuery): Promise<O
   );
   const row = rows[0];
   return row ? { status: 'order', order: toOrder(row) } : { status: 'unknownOid' };
+}
+
+// ---- status histories (OrderStatus.statusHistory) ----
+
+/** An order status row and the user it belongs to (its status history is looked up by both). */
+export interface UserOrderStatus extends HistoricalOrder {
+  user: string;
+}
+
+/** Key of one user's order, as statusHistories takes it. */
+export const orderKey = (s: UserOrderStatus) => `${s.user} ${s.order.oid}`;
+
+/** Every status row of the given orders (`orderKey`s), oldest first; equal times in lifecycle order. */
+export async function statusHistories(pool: pg.Pool, keys: readonly string[]): Promise<UserOrderStatus[]> {
+  const pairs = keys.map((k) => k.split(' '));
+  const { rows } = await pool.query<OrderStatusRow>(
+    `SELECT ${orderStatusesTable.columns.map((c) => `s.${c}`).join(', ')}
+     FROM accounts.order_statuses s
+     JOIN unnest($1::text[], $2::bigint[]) AS k(address, oid) ON s.address = k.address AND s.oid = k.oid
+     ORDER BY s.time, s.block_number, CASE s.status WHEN 'open' THEN 0 WHEN 'triggered' THEN 1 ELSE 2 END`,
+    [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+  );
+  return rows.map((r) => ({ ...toOrder(r), user: r.address }));
 }
