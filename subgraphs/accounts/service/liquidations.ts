@@ -1,5 +1,5 @@
-// The `liquidations` WebSocket channel: its subscription filter (spec §6: user, users, amount_dollars, builder, all
-// combined) as a predicate over stored/live liquidation rows, and the exchange's liquidation event shape.
+// Liquidations: the subscription filter of spec §6 (user, users, amount_dollars, builder, all combined) as a
+// predicate over stored/live rows, the exchange's liquidation event shape, and a user's stored liquidations.
 import type pg from 'pg';
 import { type LiquidationRow, liquidationsTable } from '../../../db/rows.ts';
 import { compareDecimal } from '../../../platform/decimal.ts';
