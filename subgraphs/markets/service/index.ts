@@ -93,6 +93,7 @@ export class MarketsService {
   readonly history: HistorySampler;
   private readonly ctxs = new Map<string, AssetCtxRow>();
   private readonly lastTradePx = new Map<string, string>();
+  private midsCache: Record<string, string> | undefined;
   private readonly unsubscribe: (() => void)[] = [];
   readonly pool: pg.Pool;
   private readonly upstream: Upstream;
@@ -119,11 +120,14 @@ export class MarketsService {
       bus.subscribe('trades', (trades) => {
         this.candles.onTrades(trades);
         for (const t of trades) this.lastTradePx.set(t.coin, t.px);
+        this.midsCache = undefined;
         this.live.publish('trades', trades.map(toWireTrade));
       }),
       bus.subscribe('bookDiffs', (diffs) => {
         const changed = this.books.applyDiffs(diffs);
-        if (changed.size) this.live.publish('books', [...changed]);
+        if (!changed.size) return;
+        this.midsCache = undefined;
+        this.live.publish('books', [...changed]);
       }),
       bus.subscribe('assetCtxs', (rows) => {
         for (const r of rows) {
@@ -161,6 +165,7 @@ export class MarketsService {
       );
       this.books.loadSnapshot([], 0, now);
     });
+    this.midsCache = undefined;
   }
 
   /** Asks the node for an L4 snapshot file (what hl-node's --serve-info offers) and loads it. */
@@ -201,10 +206,14 @@ export class MarketsService {
   // ---- live state ----
 
   /** Mid of every coin with a two-sided book, falling back to the last trade price (as the exchange does). */
-  allMids(coins?: readonly string[]): Record<string, string> {
-    const mids: Record<string, string> = {};
-    for (const [coin, px] of this.lastTradePx) mids[coin] = px;
-    Object.assign(mids, this.books.mids());
+  allMids(coins?: readonly string[]): Readonly<Record<string, string>> {
+    // Recomputed only after a trade or a book change: between those, every caller gets the same (read-only) map.
+    if (!this.midsCache) {
+      const fresh: Record<string, string> = {};
+      for (const [coin, px] of this.lastTradePx) fresh[coin] = px;
+      this.midsCache = Object.assign(fresh, this.books.mids());
+    }
+    const mids = this.midsCache;
     if (!coins) return mids;
     return Object.fromEntries(coins.filter((c) => mids[c] !== undefined).map((c) => [c, mids[c] as string]));
   }
