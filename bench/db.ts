@@ -25,26 +25,22 @@ export async function benchServer(): Promise<BenchServer> {
     stop = cluster.stop;
   }
   const admin = adminUrl;
+  const keptDatabase = async (name: string) => {
+    await ensureDatabase(admin, name);
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    const pool = createPool(url.toString(), 12);
+    await migrate(pool);
+    return { url: url.toString(), pool };
+  };
   return {
-    async keptDatabase(name) {
-      await ensureDatabase(admin, name);
-      const url = new URL(admin);
-      url.pathname = `/${name}`;
-      const pool = createPool(url.toString(), 12);
-      await migrate(pool);
-      return { url: url.toString(), pool };
-    },
+    keptDatabase,
     async freshDatabase(name) {
       const c = new pg.Client(admin);
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
-      await ensureDatabase(admin, name);
-      const url = new URL(admin);
-      url.pathname = `/${name}`;
-      const pool = createPool(url.toString(), 12);
-      await migrate(pool);
-      return { url: url.toString(), pool };
+      return keptDatabase(name);
     },
     stop,
   };

@@ -5,7 +5,7 @@ import { hourlyPath, isoNs } from '../ingest/files.ts';
 import type { BlockLine, NodeFill, NodeOrder, StreamName } from '../ingest/formats/types.ts';
 
 export const T0 = Date.UTC(2026, 10, 22, 7, 0, 0); // 2026-11-22 07:00 UTC
-export const ZERO_HASH = `0x${'0'.repeat(64)}`;
+export { ZERO_HASH } from '../ingest/files.ts';
 
 export function addr(n: number): string {
   return `0x${n.toString(16).padStart(40, '0')}`;

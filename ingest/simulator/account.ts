@@ -31,6 +31,24 @@ export interface PerpFillResult {
   closedPnl: number;
 }
 
+/** An item that knows its index in a list, so that removal is O(1): swap with the last, pop. */
+interface Slotted {
+  slot: number;
+}
+
+function addSlotted<T extends Slotted>(list: T[], item: T): void {
+  item.slot = list.length;
+  list.push(item);
+}
+
+function removeSlotted<T extends Slotted>(list: T[], item: T): void {
+  const last = list.pop()!;
+  if (last !== item) {
+    list[item.slot] = last;
+    last.slot = item.slot;
+  }
+}
+
 export class Account {
   readonly address: string;
   readonly role: AccountRole;
@@ -74,29 +92,19 @@ export class Account {
   }
 
   addOrder(order: RestingOrder): void {
-    order.slot = this.orders.length;
-    this.orders.push(order);
+    addSlotted(this.orders, order);
   }
 
   removeOrder(order: RestingOrder): void {
-    const last = this.orders.pop()!;
-    if (last !== order) {
-      this.orders[order.slot] = last;
-      last.slot = order.slot;
-    }
+    removeSlotted(this.orders, order);
   }
 
   addTrigger(trigger: TriggerOrder): void {
-    trigger.slot = this.triggers.length;
-    this.triggers.push(trigger);
+    addSlotted(this.triggers, trigger);
   }
 
   removeTrigger(trigger: TriggerOrder): void {
-    const last = this.triggers.pop()!;
-    if (last !== trigger) {
-      this.triggers[trigger.slot] = last;
-      last.slot = trigger.slot;
-    }
+    removeSlotted(this.triggers, trigger);
   }
 
   /** USDC that may leave a perp dex: account value minus the margin its positions need. */

@@ -137,4 +137,4 @@ export class Rng {
   }
 }
 
-export const ZERO_HASH = `0x${'0'.repeat(64)}`;
+export { ZERO_HASH } from '../files.ts';

@@ -1,11 +1,12 @@
 // The simulator's output as a node consumer sees it: byte-for-byte determinism, well-formed lines of every
 // stream, paired fills and consistent positions and books, trigger/TWAP/funding/liquidation/HIP-4 lifecycles,
 // resuming after a stop, and the node /info server.
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isoNs } from '../files.ts';
+import { isoNs, ZERO_HASH } from '../files.ts';
 import {
   type BlockLine,
   type BookDiffEvent,
@@ -24,7 +25,6 @@ import { listHourlyFiles } from './writer.ts';
 
 const T0 = Date.UTC(2026, 10, 20, 22, 30, 0);
 const HOUR = 3600_000;
-const ZERO_HASH = `0x${'0'.repeat(64)}`;
 const ISO_NS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}$/;
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 const HASH = /^0x[0-9a-f]{64}$/;

@@ -7,7 +7,7 @@ export class InvalidQueryError extends FieldError {
   override readonly name = 'InvalidQueryError';
 }
 
-export const ZERO_HASH = `0x${'0'.repeat(64)}`;
+export { ZERO_HASH } from '../../../ingest/files.ts';
 
 /** A number the caller typed (e.g. a dollar threshold) as a plain decimal string, never exponent notation. */
 export function decimalOf(v: number | string): string {
