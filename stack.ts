@@ -39,6 +39,8 @@ export interface Stack {
   auth: Authenticator;
   upstream: Upstream;
   urls: { compat: string; ws: string; router: string; markets: string; accounts: string };
+  /** GraphQL subscription executions running in each server, and their subscribers. */
+  subscriptions: Record<'router' | 'markets' | 'accounts', () => { streams: number; subscribers: number }>;
   close(): Promise<void>;
 }
 
@@ -92,6 +94,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         router: router.url,
         markets: marketsSubgraph.url,
         accounts: accountsSubgraph.url,
+      },
+      subscriptions: {
+        router: router.subscriptions,
+        markets: marketsSubgraph.subscriptions,
+        accounts: accountsSubgraph.subscriptions,
       },
       close,
     };

@@ -477,6 +477,7 @@ export async function benchTradeLatency(
       notes.push(
         `${via}: ${s.count} clients, p50 ${ms(h.quantile(0.5))}, p99 ${ms(p99)}, max ${ms(h.max)}; ` +
           `received ${int(r.total)} of ${int(expected * s.count)} trade events (fewest per client ${int(r.minPerClient)})` +
+          `; client thread busy ${Math.round(r.clientBusy * 100)} %` +
           (r.lost ? `; ${r.lost} connections lost` : '') +
           (r.errors.length ? `; ${r.errors.join(' | ')}` : ''),
       );

@@ -1,8 +1,10 @@
 // `npm run bench`: every benchmark, each figure printed beside its baseline measured in the same run.
+// BENCH_ONLY=ingest,candle,trade,accounts (substrings of the section titles) runs just those sections.
 
 import { benchAccountQueries, benchFillLatency, startAccountsBench } from './accounts.ts';
 import { benchServer } from './db.ts';
 import { benchIngest } from './ingest.ts';
+import type { BenchSection } from './markets.ts';
 import { MARKETS_SECTIONS, startMarketsBench } from './markets.ts';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -11,27 +13,25 @@ function row(name: string, value: string, baseline: string, ratio: string, targe
   console.log(`${name.padEnd(40)} ${value.padStart(16)} ${baseline.padStart(16)} ${ratio.padStart(8)}  ${target}`);
 }
 
-const server = await benchServer();
-try {
-  console.log(`machine: ${(await import('node:os')).cpus().length} cores, node ${process.version}`);
-  row('benchmark', 'measured', 'baseline', 'ratio', 'target');
-  const fills = Number(process.env.BENCH_FILLS ?? 500_000);
-  const r = await benchIngest(server, fills);
-  row(
-    `ingest node_fills (${fmt(r.fills)} fills)`,
-    `${fmt(r.ingestFillsPerS)} fills/s`,
-    `${fmt(r.rawCopyFillsPerS)} raw COPY`,
-    (r.ingestFillsPerS / r.rawCopyFillsPerS).toFixed(2),
-    `>= 50,000 fills/s and >= 0.50 of raw COPY: ${r.ingestFillsPerS >= 50_000 && r.ingestFillsPerS >= r.rawCopyFillsPerS / 2 ? 'met' : 'NOT met'}`,
-  );
+const only = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((s) => s.trim().toLowerCase())
+  .filter(Boolean);
+const wanted = (title: string) => !only.length || only.some((o) => title.toLowerCase().includes(o));
 
-  const markets = await startMarketsBench(server);
+/** Runs sections over one fixture, started only when a section is wanted; a failing section does not hide the rest. */
+async function runSections<F extends { close(): Promise<void> }>(
+  sections: { title: string; run: (fixture: F) => Promise<BenchSection> }[],
+  start: () => Promise<F>,
+): Promise<void> {
+  const chosen = sections.filter((s) => wanted(s.title));
+  if (!chosen.length) return;
+  const fixture = await start();
   try {
-    for (const section of MARKETS_SECTIONS) {
-      console.log(`-- markets: ${section.title}`);
-      // One failing section must not hide the figures of the others.
+    for (const section of chosen) {
+      console.log(`-- ${section.title}`);
       try {
-        const { rows, notes } = await section.run(markets);
+        const { rows, notes } = await section.run(fixture);
         for (const m of rows) row(m.name, m.value, m.baseline, m.ratio, m.target);
         for (const note of notes) console.log(`   ${note}`);
       } catch (err) {
@@ -39,22 +39,36 @@ try {
       }
     }
   } finally {
-    await markets.close();
+    await fixture.close();
   }
+}
 
-  console.log('-- accounts: 10M fills / 2M order statuses (generated once, kept in .data/bench-pg)');
-  const accounts = await startAccountsBench(server, (line) => console.log(`   ${line}`));
-  try {
-    for (const run of [benchAccountQueries, benchFillLatency]) {
-      const { rows, notes } = await run(accounts);
-      for (const m of rows) row(m.name, m.value, m.baseline, m.ratio, m.target);
-      for (const note of notes) console.log(`   ${note}`);
-    }
-  } catch (err) {
-    console.log(`   FAILED: ${err instanceof Error ? err.message : String(err)}`);
-  } finally {
-    await accounts.close();
+const server = await benchServer();
+try {
+  console.log(`machine: ${(await import('node:os')).cpus().length} cores, node ${process.version}`);
+  row('benchmark', 'measured', 'baseline', 'ratio', 'target');
+  if (wanted('ingest')) {
+    const r = await benchIngest(server, Number(process.env.BENCH_FILLS ?? 500_000));
+    row(
+      `ingest node_fills (${fmt(r.fills)} fills)`,
+      `${fmt(r.ingestFillsPerS)} fills/s`,
+      `${fmt(r.rawCopyFillsPerS)} raw COPY`,
+      (r.ingestFillsPerS / r.rawCopyFillsPerS).toFixed(2),
+      `>= 50,000 fills/s and >= 0.50 of raw COPY: ${r.ingestFillsPerS >= 50_000 && r.ingestFillsPerS >= r.rawCopyFillsPerS / 2 ? 'met' : 'NOT met'}`,
+    );
   }
+  await runSections(
+    MARKETS_SECTIONS.map((s) => ({ ...s, title: `markets: ${s.title}` })),
+    () => startMarketsBench(server),
+  );
+  const data = '10M fills / 2M order statuses (generated once, kept in .data/bench-pg)';
+  await runSections(
+    [
+      { title: `accounts: queries over ${data}`, run: benchAccountQueries },
+      { title: 'accounts: fill latency to /ws', run: benchFillLatency },
+    ],
+    () => startAccountsBench(server, (line) => console.log(`   ${line}`)),
+  );
 } finally {
   await server.stop();
 }

@@ -1,5 +1,6 @@
 // Live subscribers in a worker thread: N /ws or graphql-ws clients with one trades subscription each, recording for
 // every trade received its delay since publication. The publish time travels in the trade's hash (stampHash).
+import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { type RawData, WebSocket } from 'ws';
 import { type HistogramData, LatencyHistogram } from './stats.ts';
@@ -39,6 +40,8 @@ interface Job {
   protocol: SubscriberProtocol;
   url: string;
   count: number;
+  /** This thread's first client's number among all the clients (it picks the subscription of an array). */
+  first: number;
   /** The /ws subscription object, or the GraphQL subscription document; an array gives client i its i-th entry. */
   subscription: unknown;
 }
@@ -48,6 +51,8 @@ export interface SubscriberResult extends HistogramData {
   minPerClient: number;
   /** Connections closed (or subscriptions ended) before stop. */
   lost: number;
+  /** Share of the measured phase this client thread was busy (its event-loop utilization): near 1, the clients lag. */
+  clientBusy: number;
   errors: string[];
 }
 
@@ -59,8 +64,81 @@ type ToMain =
 
 type FromMain = { type: 'stop' };
 
-/** The main-thread side: a running set of subscribers, with their latest progress report. */
+/** Subscribers spread over several threads, so that reading frames does not queue in one client thread. */
 export class Subscribers {
+  private constructor(
+    readonly protocol: SubscriberProtocol,
+    readonly count: number,
+    private readonly threads: SubscriberThread[],
+  ) {}
+
+  /** Connects `count` clients over `threads` worker threads; resolves once every one has subscribed. */
+  static async start(
+    protocol: SubscriberProtocol,
+    url: string,
+    count: number,
+    subscription: unknown,
+    timeoutMs: number,
+    threads = 1,
+  ): Promise<Subscribers> {
+    const n = Math.max(1, Math.min(threads, count));
+    const starting = Array.from({ length: n }, (_, t) => {
+      const first = Math.floor((count * t) / n);
+      const share = Math.floor((count * (t + 1)) / n) - first;
+      return SubscriberThread.start(
+        { role: 'subscribers', protocol, url, count: share, first, subscription },
+        timeoutMs,
+      );
+    });
+    const settled = await Promise.allSettled(starting);
+    const started = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const failure = settled.find((r) => r.status === 'rejected');
+    if (failure) {
+      await Promise.all(started.map((t) => t.stop(1000).catch(() => {})));
+      throw failure.reason;
+    }
+    return new Subscribers(protocol, count, started);
+  }
+
+  /** Clients that have received at least one trade. */
+  get live(): number {
+    return this.threads.reduce((sum, t) => sum + t.live, 0);
+  }
+
+  /** Measured trades received, over all clients. */
+  get received(): number {
+    return this.threads.reduce((sum, t) => sum + t.received, 0);
+  }
+
+  get failed(): Error | null {
+    return this.threads.find((t) => t.failed)?.failed ?? null;
+  }
+
+  /** Closes every client and returns what they measured, merged over the threads. */
+  async stop(timeoutMs = 10_000): Promise<SubscriberResult> {
+    const results = await Promise.all(this.threads.map((t) => t.stop(timeoutMs)));
+    const merged = new LatencyHistogram();
+    for (const r of results) {
+      for (let i = 0; i < r.counts.length; i++) merged.counts[i] = (merged.counts[i] ?? 0) + (r.counts[i] ?? 0);
+      merged.overflow += r.overflow;
+      merged.max = Math.max(merged.max, r.max);
+      merged.total += r.total;
+    }
+    return {
+      counts: merged.counts,
+      overflow: merged.overflow,
+      max: merged.max,
+      total: merged.total,
+      minPerClient: Math.min(...results.map((r) => r.minPerClient)),
+      lost: results.reduce((sum, r) => sum + r.lost, 0),
+      clientBusy: Math.max(...results.map((r) => r.clientBusy)),
+      errors: results.flatMap((r) => r.errors).slice(0, 5),
+    };
+  }
+}
+
+/** The main-thread side of one client thread: its subscribers, with their latest progress report. */
+class SubscriberThread {
   /** Clients that have received at least one trade. */
   live = 0;
   /** Measured trades received, over all clients. */
@@ -70,30 +148,23 @@ export class Subscribers {
 
   private constructor(
     readonly protocol: SubscriberProtocol,
-    readonly count: number,
     private readonly worker: BenchWorker<FromMain>,
   ) {}
 
-  /** Connects `count` clients and subscribes each; resolves once every subscription is sent and acknowledged. */
-  static async start(
-    protocol: SubscriberProtocol,
-    url: string,
-    count: number,
-    subscription: unknown,
-    timeoutMs: number,
-  ): Promise<Subscribers> {
+  /** Connects the job's clients and subscribes each; resolves once every subscription is sent and acknowledged. */
+  static async start(job: Job, timeoutMs: number): Promise<SubscriberThread> {
+    const protocol = job.protocol;
     let subscribed: (() => void) | null = null;
     let failed: ((e: Error) => void) | null = null;
     const ready = new Promise<void>((resolve, reject) => {
       subscribed = resolve;
       failed = reject;
     });
-    let self: Subscribers | null = null;
+    let self: SubscriberThread | null = null;
     const onFailure = (err: Error) => {
       if (self) self.failure ??= err;
       failed?.(err);
     };
-    const job: Job = { role: 'subscribers', protocol, url, count, subscription };
     const worker = startWorker<FromMain, ToMain>(
       new URL(import.meta.url),
       job,
@@ -107,7 +178,7 @@ export class Subscribers {
       },
       onFailure,
     );
-    self = new Subscribers(protocol, count, worker);
+    self = new SubscriberThread(protocol, worker);
     const timer = setTimeout(
       () => onFailure(new Error(`${protocol} subscribers: not ready in ${timeoutMs} ms`)),
       timeoutMs,
@@ -174,6 +245,7 @@ async function runSubscribers(job: Job): Promise<void> {
   let subscribed = 0;
   let stopping = false;
   let lost = 0;
+  let measuring: ReturnType<typeof performance.eventLoopUtilization> | null = null;
   const sockets: WebSocket[] = [];
   const allSubscribed = new Promise<void>((resolve) => {
     const oneMore = () => {
@@ -183,7 +255,7 @@ async function runSubscribers(job: Job): Promise<void> {
     const open = (i: number) => {
       const graphql = job.protocol === 'graphql-ws';
       const subscription = Array.isArray(job.subscription)
-        ? job.subscription[i % job.subscription.length]
+        ? job.subscription[(job.first + i) % job.subscription.length]
         : job.subscription;
       const ws = new WebSocket(job.url, graphql ? ['graphql-transport-ws'] : [], {
         perMessageDeflate: false,
@@ -200,6 +272,7 @@ async function runSubscribers(job: Job): Promise<void> {
         const frame = frameBuffer(raw);
         const stamps = readStamps(frame, (measured, publishedAtMs) => {
           if (!measured) return;
+          measuring ??= performance.eventLoopUtilization();
           histogram.add(now - publishedAtMs);
           perClient[i] = (perClient[i] ?? 0) + 1;
           received++;
@@ -255,6 +328,7 @@ async function runSubscribers(job: Job): Promise<void> {
       total: histogram.total,
       minPerClient: perClient.reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY),
       lost,
+      clientBusy: measuring ? performance.eventLoopUtilization(measuring).utilization : 0,
       errors,
     };
     send({ type: 'result', ...result });

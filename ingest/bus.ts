@@ -93,6 +93,11 @@ export class InProcessBus<M extends TopicMap = Topics> implements EventBus<M> {
     set.add(handler as Handler<M, keyof M>);
     return () => set.delete(handler as Handler<M, keyof M>);
   }
+
+  /** How many handlers follow a topic now. */
+  listeners(topic: keyof M & string): number {
+    return this.handlers.get(topic)?.size ?? 0;
+  }
 }
 
 function logHandlerError(err: unknown, topic: string): void {

@@ -7,6 +7,7 @@ import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
+import type { WireTrade } from '../subgraphs/markets/service/market-data.ts';
 import { startTestStack, type TestStack } from '../test/stack.ts';
 import { composeSupergraph } from './compose.ts';
 import { startRouter } from './server.ts';
@@ -89,6 +90,75 @@ describe('router', () => {
       expect(batch[0]?.coin).toBe('BTC');
     } finally {
       await client.dispose();
+    }
+  });
+
+  it('shares one execution, and one subgraph subscription, among identical subscriptions', async () => {
+    const url = stack.urls.router.replace(/^http/, 'ws');
+    const live = stack.markets.live;
+    const waitFor = async (what: string, ok: () => boolean) => {
+      for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(ok(), what).toBe(true);
+    };
+    // The subscriptions of earlier tests end asynchronously after their clients leave.
+    const idle = { streams: 0, subscribers: 0 };
+    await waitFor(
+      'no subscription left',
+      () => stack.subscriptions.router().streams + stack.subscriptions.markets().streams === 0,
+    );
+    const before = live.listeners('trades');
+    const clients = Array.from({ length: 4 }, () => createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0 }));
+    const received: { coin: string; tid: string }[][][] = clients.map(() => []);
+    const coins = ['SHARED', 'SHARED', 'SHARED', 'OTHER'];
+    const ends = clients.map((client, i) =>
+      client.subscribe<{ trades: { coin: string; tid: string }[] }>(
+        { query: 'subscription ($coin: String!) { trades(coin: $coin) { coin tid } }', variables: { coin: coins[i] } },
+        { next: (r) => received[i]?.push(r.data?.trades ?? []), error: () => {}, complete: () => {} },
+      ),
+    );
+    try {
+      await waitFor('4 router subscribers', () => stack.subscriptions.router().subscribers === 4);
+      // Two distinct operations (SHARED, OTHER): two executions in the router, two upstream subscriptions.
+      expect(stack.subscriptions.router().streams).toBe(2);
+      await waitFor('2 upstream subscriptions', () => live.listeners('trades') === before + 2);
+      expect(stack.subscriptions.markets()).toEqual({ streams: 2, subscribers: 2 });
+      const trade = (coin: string, tid: number): WireTrade => ({
+        coin,
+        side: 'B',
+        px: '1.5',
+        sz: '2',
+        time: Date.now(),
+        hash: `0x${'ab'.repeat(32)}`,
+        tid,
+        users: ['0x56fb916e2767e1048b78e3c76532b8b104febc76', '0x7f34dc766b0ea373eefd9a03beb46df2898d88d4'],
+      });
+      live.publish('trades', [trade('SHARED', 1), trade('OTHER', 2), trade('SHARED', 3)]);
+      await waitFor('every client got its batch', () => received.every((r) => r.length === 1));
+      expect(received.slice(0, 3)).toEqual(
+        Array(3).fill([
+          [
+            { coin: 'SHARED', tid: '1' },
+            { coin: 'SHARED', tid: '3' },
+          ],
+        ]),
+      );
+      expect(received[3]).toEqual([[{ coin: 'OTHER', tid: '2' }]]);
+
+      // Followers leave one by one; the shared execution ends with the last of them.
+      ends[0]?.();
+      ends[3]?.();
+      await waitFor('OTHER stream ended', () => live.listeners('trades') === before + 1);
+      live.publish('trades', [trade('SHARED', 4)]);
+      await waitFor('the two left got it', () => received[1]?.length === 2 && received[2]?.length === 2);
+      expect(received[0]).toHaveLength(1);
+      ends[1]?.();
+      ends[2]?.();
+      await waitFor('every stream ended', () => live.listeners('trades') === before);
+      await waitFor('router idle', () => stack.subscriptions.router().streams === 0);
+      expect(stack.subscriptions.markets()).toEqual(idle);
+    } finally {
+      for (const end of ends) end();
+      await Promise.all(clients.map((c) => c.dispose()));
     }
   });
 

@@ -6,9 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { createGatewayRuntime, getGraphQLWSOptions } from '@graphql-hive/gateway-runtime';
-import { type Extra, useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
 import type { Authenticator } from '../platform/auth.ts';
+import { type GraphqlWsExtra, serveGraphqlWs } from '../platform/graphql-ws.ts';
+import { sharedSubscriptions } from '../platform/shared-subscriptions.ts';
 import { checkUpgrade, useApiKeys } from './plugins.ts';
 
 export interface RouterLimits {
@@ -31,6 +31,8 @@ export interface RouterOptions {
 
 export async function startRouter(opts: RouterOptions) {
   const limits = opts.limits ?? DEFAULT_LIMITS;
+  // Identical client subscriptions share one execution here, and so one upstream subscription to the subgraph.
+  const shared = sharedSubscriptions();
   const gateway = createGatewayRuntime({
     supergraph: opts.supergraphSdl,
     graphqlEndpoint: '/graphql',
@@ -50,6 +52,7 @@ export async function startRouter(opts: RouterOptions) {
       ...(opts.auth ? [useApiKeys(opts.auth)] : []),
       maxTokensPlugin({ n: limits.maxTokens }),
       maxDepthPlugin({ n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true }),
+      shared.plugin,
     ],
   });
   // The runtime builds its schema on the first HTTP request; a graphql-ws subscription arriving first would find
@@ -57,7 +60,7 @@ export async function startRouter(opts: RouterOptions) {
   await gateway.getSchema();
   const server = createServer(gateway);
   const auth = opts.auth;
-  const wss = new WebSocketServer({
+  const ws = serveGraphqlWs({
     server,
     path: gateway.graphqlEndpoint,
     verifyClient: auth
@@ -68,15 +71,12 @@ export async function startRouter(opts: RouterOptions) {
           );
         }
       : undefined,
-  });
-  const ws = useServer(
-    getGraphQLWSOptions<Record<string, unknown>, Extra>(gateway, (ctx) => ({
+    options: getGraphQLWSOptions<Record<string, unknown>, GraphqlWsExtra>(gateway, (ctx) => ({
       req: ctx.extra?.request,
       socket: ctx.extra?.socket,
       connectionParams: ctx.connectionParams,
     })),
-    wss,
-  );
+  });
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -85,9 +85,9 @@ export async function startRouter(opts: RouterOptions) {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host}:${port}/graphql`,
+    subscriptions: shared.stats,
     async close() {
       await ws.dispose();
-      await new Promise<void>((r) => wss.close(() => r()));
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await gateway[Symbol.asyncDispose]();

@@ -3,12 +3,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GraphQLSchema } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
 import { createYoga } from 'graphql-yoga';
-import { WebSocketServer } from 'ws';
+import { serveGraphqlWs } from '../platform/graphql-ws.ts';
+import { sharedSubscriptions } from '../platform/shared-subscriptions.ts';
 
 export interface RunningServer {
   url: string;
+  /** Subscription executions running now and their subscribers (identical subscriptions share one). */
+  subscriptions(): { streams: number; subscribers: number };
   close(): Promise<void>;
 }
 
@@ -17,8 +19,10 @@ export async function serveSubgraph(
   schema: GraphQLSchema,
   opts: { port: number; host?: string; context?: Record<string, unknown> },
 ): Promise<RunningServer> {
+  const shared = sharedSubscriptions();
   const yoga = createYoga({
     schema,
+    plugins: [shared.plugin],
     context: opts.context ?? {},
     graphqlEndpoint: '/graphql',
     graphiql: { title: `${name} subgraph` },
@@ -26,11 +30,12 @@ export async function serveSubgraph(
     logging: 'warn',
   });
   const server = createServer(yoga);
-  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
   type Enveloped = ReturnType<typeof yoga.getEnveloped>;
   type Args = { rootValue: unknown } & Parameters<Enveloped['execute']>[0];
-  const ws = useServer(
-    {
+  const ws = serveGraphqlWs({
+    server,
+    path: yoga.graphqlEndpoint,
+    options: {
       execute: (args) => ((args as Args).rootValue as Enveloped).execute(args as Args),
       subscribe: (args) => ((args as Args).rootValue as Enveloped).subscribe(args as Args),
       onSubscribe: async (ctx, _id, payload) => {
@@ -48,8 +53,7 @@ export async function serveSubgraph(
         };
       },
     },
-    wss,
-  );
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host ?? '127.0.0.1', resolve);
@@ -57,9 +61,9 @@ export async function serveSubgraph(
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${opts.host ?? '127.0.0.1'}:${port}/graphql`,
+    subscriptions: shared.stats,
     async close() {
       await ws.dispose();
-      await new Promise<void>((r) => wss.close(() => r()));
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     },

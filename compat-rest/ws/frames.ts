@@ -4,22 +4,25 @@ import type { RawData } from 'ws';
 /** The one frame without `data`; clients match it byte for byte. */
 export const PONG_FRAME = '{"channel":"pong"}';
 
-/** Frames already encoded, per payload object: a payload fanned out to many subscribers is serialized once. */
-const encoded = new WeakMap<object, Map<string, string>>();
+/**
+ * Frames already encoded, as UTF-8 bytes, per payload object: a payload fanned out to many subscribers is serialized
+ * and encoded once (sending a string would encode it again for every socket).
+ */
+const encoded = new WeakMap<object, Map<string, Buffer>>();
 
-export function encodeFrame(channel: string, data: unknown): string {
-  if (typeof data !== 'object' || data === null) return JSON.stringify({ channel, data });
+export function encodeFrame(channel: string, data: unknown): Buffer {
+  if (typeof data !== 'object' || data === null) return Buffer.from(JSON.stringify({ channel, data }));
   let byChannel = encoded.get(data);
   if (!byChannel) {
     byChannel = new Map();
     encoded.set(data, byChannel);
   }
-  let text = byChannel.get(channel);
-  if (text === undefined) {
-    text = JSON.stringify({ channel, data });
-    byChannel.set(channel, text);
+  let bytes = byChannel.get(channel);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify({ channel, data }));
+    byChannel.set(channel, bytes);
   }
-  return text;
+  return bytes;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

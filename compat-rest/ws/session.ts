@@ -247,9 +247,10 @@ export class WsSession {
     this.sendText(encodeFrame(channel, data));
   }
 
-  private sendText(text: string): void {
+  /** Sends one text frame (bytes are UTF-8 text, not a binary frame). */
+  private sendText(text: string | Buffer): void {
     if (this.disposed || this.socket.readyState !== this.socket.OPEN) return;
-    this.socket.send(text);
+    this.socket.send(text, { binary: false });
     // A client that does not read would otherwise make us buffer its feed without bound.
     if (this.socket.bufferedAmount > this.settings.maxBufferedBytes) {
       this.settings.log(`ws: closing slow consumer (${this.socket.bufferedAmount} bytes unsent)`);

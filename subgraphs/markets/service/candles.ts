@@ -56,6 +56,59 @@ function before(a: OrderKey, b: OrderKey): boolean {
   return a[0] !== b[0] ? a[0] < b[0] : a[1] !== b[1] ? a[1] < b[1] : a[2] < b[2];
 }
 
+/** The trades of one coin at one time, summed up: they fall in the same bucket of every interval. */
+interface TradeRun {
+  coin: string;
+  time: number;
+  first: OrderKey;
+  o: string;
+  last: OrderKey;
+  c: string;
+  h: string;
+  l: string;
+  v: string;
+  n: number;
+}
+
+/** A batch's trades grouped by coin and time, so each group updates each interval's candle once, not per trade. */
+function tradeRuns(trades: readonly TradeRow[]): Iterable<TradeRun> {
+  const runs = new Map<string, TradeRun>();
+  for (const trade of trades) {
+    const key: OrderKey = [trade.time, trade.block_number, trade.seq];
+    const id = `${trade.coin}|${trade.time}`;
+    const run = runs.get(id);
+    if (!run) {
+      const px = trade.px;
+      runs.set(id, {
+        coin: trade.coin,
+        time: trade.time,
+        first: key,
+        o: px,
+        last: key,
+        c: px,
+        h: px,
+        l: px,
+        v: trade.sz,
+        n: 1,
+      });
+      continue;
+    }
+    if (before(key, run.first)) {
+      run.first = key;
+      run.o = trade.px;
+    }
+    if (!before(key, run.last)) {
+      run.last = key;
+      run.c = trade.px;
+    }
+    if (compareDecimal(trade.px, run.h) > 0) run.h = trade.px;
+    if (compareDecimal(trade.px, run.l) < 0) run.l = trade.px;
+    run.v = addDecimal(run.v, trade.sz);
+    run.n++;
+  }
+  return runs.values();
+}
+
 interface LiveCandle extends CandleFrame {
   first: OrderKey;
   last: OrderKey;
@@ -159,29 +212,28 @@ export class CandleAggregator {
     // recomputed and reported final again.
     const late = new Set<LiveCandle>();
     const now = this.now();
-    for (const trade of trades) {
-      const key: OrderKey = [trade.time, trade.block_number, trade.seq];
+    for (const run of tradeRuns(trades)) {
       for (const interval of this.intervals) {
-        const t = bucketStart(interval, trade.time);
-        const id = `${trade.coin}|${interval}|${t}`;
+        const t = bucketStart(interval, run.time);
+        const id = `${run.coin}|${interval}|${t}`;
         let c = this.candles.get(id);
         if (!c) {
           const T = bucketClose(interval, t);
           c = {
             t,
             T,
-            s: trade.coin,
+            s: run.coin,
             i: interval,
-            o: trade.px,
-            h: trade.px,
-            l: trade.px,
-            c: trade.px,
+            o: run.o,
+            h: run.h,
+            l: run.l,
+            c: run.c,
             v: '0',
             n: 0,
             closed: false,
             reconciled: false,
-            first: key,
-            last: key,
+            first: run.first,
+            last: run.last,
             dueAt: T + 1 + this.closeDelayMs,
             final: false,
             closing: false,
@@ -190,18 +242,18 @@ export class CandleAggregator {
           this.candles.set(id, c);
           if (now > c.dueAt) late.add(c);
         }
-        if (before(key, c.first)) {
-          c.first = key;
-          c.o = trade.px;
+        if (before(run.first, c.first)) {
+          c.first = run.first;
+          c.o = run.o;
         }
-        if (!before(key, c.last)) {
-          c.last = key;
-          c.c = trade.px;
+        if (!before(run.last, c.last)) {
+          c.last = run.last;
+          c.c = run.c;
         }
-        if (compareDecimal(trade.px, c.h) > 0) c.h = trade.px;
-        if (compareDecimal(trade.px, c.l) < 0) c.l = trade.px;
-        c.v = addDecimal(c.v, trade.sz);
-        c.n++;
+        if (compareDecimal(run.h, c.h) > 0) c.h = run.h;
+        if (compareDecimal(run.l, c.l) < 0) c.l = run.l;
+        c.v = addDecimal(c.v, run.v);
+        c.n += run.n;
         if (c.final) {
           c.final = false;
           c.reconciled = false;
