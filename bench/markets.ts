@@ -332,7 +332,7 @@ const TRADES_PER_S = 1000;
 const BLOCK_MS = 100;
 const MEASURE_MS = 10_000;
 const LATENCY_TARGET_MS = 50;
-const GRAPHQL_SUBSCRIPTION = 'subscription { trades(coin: "BTC") { px time hash } }';
+const GRAPHQL_SUBSCRIPTION = 'subscription { trades(coin: "BTC") { px time hash tid } }';
 
 /** Synthetic BTC trades published on the ingest bus at a fixed rate, in one batch per block interval. */
 class TradePublisher {

@@ -19,34 +19,37 @@ const MARKER = '\u0000';
 /** How the message ends when its payload is the stand-in: `..."payload":"\u0000"}`. */
 const MARKED_END = `"payload":${JSON.stringify(MARKER)}}`;
 
-/** Result objects → their JSON, shared by every subscriber the same object reaches. */
-const encoded = new WeakMap<object, string>();
-/** The text of the stand-in being serialized right now (set by its toJSON, taken by the send that follows). */
-let pendingText: string | null = null;
+const CLOSE = Buffer.from('}');
+
+/** Result objects → their JSON as UTF-8, shared by every subscriber the same object reaches. */
+const encoded = new WeakMap<object, Buffer>();
+/** The bytes of the stand-in being serialized right now (set by its toJSON, taken by the send that follows). */
+let pendingBytes: Buffer | null = null;
 
 class EncodedResult {
-  constructor(private readonly text: string) {}
+  constructor(private readonly bytes: Buffer) {}
   toJSON(): string {
-    pendingText = this.text;
+    pendingBytes = this.bytes;
     return MARKER;
   }
 }
 
 function encodeOnce(result: object): EncodedResult {
-  let text = encoded.get(result);
-  if (text === undefined) {
-    text = JSON.stringify(result);
-    encoded.set(result, text);
+  let bytes = encoded.get(result);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(result));
+    encoded.set(result, bytes);
   }
-  return new EncodedResult(text);
+  return new EncodedResult(bytes);
 }
 
-/** The message as sent: the stand-in's marker replaced by the result's text. */
-function expand(data: string): string {
-  const text = pendingText;
-  pendingText = null;
-  if (text === null || !data.endsWith(MARKED_END)) return data;
-  return `${data.slice(0, data.length - MARKED_END.length)}"payload":${text}}`;
+/** The message as sent: the stand-in's marker replaced by the result's bytes (copied, never re-encoded). */
+function expand(data: string): string | Buffer {
+  const bytes = pendingBytes;
+  pendingBytes = null;
+  if (bytes === null || !data.endsWith(MARKED_END)) return data;
+  const head = Buffer.from(`${data.slice(0, data.length - MARKED_END.length)}"payload":`);
+  return Buffer.concat([head, bytes, CLOSE], head.length + bytes.length + 1);
 }
 
 export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(opts: {
@@ -94,7 +97,7 @@ export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(op
           new Promise<void>((resolve, reject) => {
             const message = expand(data);
             if (socket.readyState !== socket.OPEN) return resolve();
-            socket.send(message, (err) => (err ? reject(err) : resolve()));
+            socket.send(message, { binary: false }, (err) => (err ? reject(err) : resolve()));
           }),
         close: (code, reason) => socket.close(code, reason),
         onMessage: (handle) =>
