@@ -16,7 +16,7 @@ import { type Stack, startStack } from '../stack.ts';
 import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
 import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
 import { bucketStart } from '../subgraphs/markets/service/intervals.ts';
-import { MAX_CANDLES } from '../subgraphs/markets/service/market-data.ts';
+import { CANDLE_SNAPSHOT_SQL, MAX_CANDLES } from '../subgraphs/markets/service/market-data.ts';
 import type { BenchServer } from './db.ts';
 import { type HttpTarget, sequential, throughput } from './http-load.ts';
 import { LatencyHistogram, percentile, timeSequential } from './stats.ts';
@@ -166,12 +166,6 @@ const CANDLE_COIN = 'BENCHCANDLE';
 const CANDLES = 6000;
 const CANDLE_RUNS = 60;
 
-/** The SELECT of candleSnapshot in subgraphs/markets/service/market-data.ts, verbatim. */
-const CANDLE_SQL = `SELECT t, close_time AS "T", coin AS s, interval AS i, o::text AS o, c::text AS c, h::text AS h, l::text AS l,
-       v::text AS v, n
-     FROM markets.candles WHERE coin = $1 AND interval = $2 AND t >= $3 AND t <= $4
-     ORDER BY t DESC LIMIT ${MAX_CANDLES}`;
-
 export async function benchCandleSnapshot(b: MarketsBench): Promise<BenchSection> {
   const minute = 60_000;
   const last = bucketStart('1m', Date.now()) - minute;
@@ -196,7 +190,7 @@ export async function benchCandleSnapshot(b: MarketsBench): Promise<BenchSection
   }
 
   const params = [CANDLE_COIN, '1m', bucketStart('1m', startTime), endTime];
-  const sqlTimes = await timeSequential(() => b.pool.query(CANDLE_SQL, params), 10, CANDLE_RUNS);
+  const sqlTimes = await timeSequential(() => b.pool.query(CANDLE_SNAPSHOT_SQL, params), 10, CANDLE_RUNS);
   const e2e = await sequential(target, { warmup: 10, requests: CANDLE_RUNS });
   const sqlP50 = percentile(sqlTimes, 0.5);
   const ratio = e2e.p50Ms / sqlP50;

@@ -17,7 +17,7 @@ import { CANDLE_INTERVALS } from '../../subgraphs/markets/service/intervals.ts';
 import { RESERVE_INTERVALS } from '../../subgraphs/markets/service/reserves.ts';
 import { resultEnvelope } from '../envelopes.ts';
 import { proxied } from './proxy.ts';
-import { type InfoHandler, json } from './types.ts';
+import { encodedJson, type InfoHandler, json } from './types.ts';
 
 const DAY = 86_400_000;
 const META_TTL_MS = 30_000;
@@ -68,7 +68,7 @@ export const marketsInfo: Record<string, InfoHandler> = {
     const startTime = intIn(req, 'startTime', 0);
     const endTime = optIntIn(req, 'endTime', 0) ?? markets.now();
     orderedWindow('req.startTime', startTime, endTime);
-    return json(await markets.candleSnapshot(coin, interval, startTime, endTime));
+    return encodedJson(await markets.candleSnapshotJson(coin, interval, startTime, endTime));
   },
 
   async recentTrades(body, { markets }) {

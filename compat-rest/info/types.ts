@@ -10,7 +10,8 @@ export interface CompatServices {
   upstream: Upstream;
 }
 
-/** A JSON answer (with optional response headers), or an upstream answer relayed byte for byte. */
+/** A JSON answer (with optional response headers), or a body already encoded: an upstream answer relayed byte for
+ * byte, or JSON text a service wrote itself (`encodedJson`). */
 export type InfoReply =
   | { kind: 'json'; body: unknown; headers?: Record<string, string> }
   | { kind: 'relay'; status: number; contentType: string; body: string };
@@ -21,4 +22,12 @@ export const json = (body: unknown, headers?: Record<string, string>): InfoReply
   kind: 'json',
   body,
   ...(headers ? { headers } : {}),
+});
+
+/** JSON text the service already wrote, sent as it is. */
+export const encodedJson = (text: string): InfoReply => ({
+  kind: 'relay',
+  status: 200,
+  contentType: 'application/json',
+  body: text,
 });

@@ -13,7 +13,7 @@ import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, p
 import { type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
 import { HistorySampler } from './history.ts';
 import type { CandleInterval } from './intervals.ts';
-import { candleSnapshot, fundingHistory, tradesOf, type WireTrade } from './market-data.ts';
+import { candleSnapshot, candleSnapshotJson, fundingHistory, tradesOf, type WireTrade } from './market-data.ts';
 import { allReserveStates, latestReserves, reserveHistory } from './reserves.ts';
 import { latestPerKey } from './sql.ts';
 
@@ -280,6 +280,11 @@ export class MarketsService {
 
   candleSnapshot(coin: string, interval: CandleInterval, startTime: number, endTime: number) {
     return candleSnapshot(this.pool, { coin, interval, startTime, endTime }, this.candles.recent(coin, interval));
+  }
+
+  /** The same candles as the exchange's JSON text (compat's candleSnapshot). */
+  candleSnapshotJson(coin: string, interval: CandleInterval, startTime: number, endTime: number) {
+    return candleSnapshotJson(this.pool, { coin, interval, startTime, endTime }, this.candles.recent(coin, interval));
   }
 
   fundingHistory(coin: string, startTime: number, endTime: number) {

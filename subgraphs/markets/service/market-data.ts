@@ -76,26 +76,79 @@ export interface WireCandle {
 
 export const MAX_CANDLES = 5000;
 
+/** The stored candles behind candleSnapshot, newest first; the bench times this same statement as its baseline. */
+export const CANDLE_SNAPSHOT_SQL = `SELECT t, close_time, o::text, c::text, h::text, l::text, v::text, n
+     FROM markets.candles WHERE coin = $1 AND interval = $2 AND t >= $3 AND t <= $4
+     ORDER BY t DESC LIMIT ${MAX_CANDLES}`;
+
+/** A stored candle as Postgres prints it: t, T, o, c, h, l, v, n. */
+type StoredCandle = [string, string, string, string, string, string, string, string];
+
+/** Every column as Postgres's text: the snapshot is written out as JSON, so nothing is parsed on the way. */
+const AS_TEXT = { getTypeParser: () => (text: string) => text } as unknown as pg.CustomTypesConfig;
+
+export interface CandleQuery {
+  coin: string;
+  interval: CandleInterval;
+  startTime: number;
+  endTime: number;
+}
+
 /**
- * candleSnapshot: candles opening in [startTime, endTime], oldest first, the `MAX_CANDLES` most recent of them.
- * Stored closed candles are overlaid with `live` ones (the open bucket and those whose final frame is pending).
+ * Candles opening in [startTime, endTime], oldest first, the `MAX_CANDLES` most recent of them: stored closed
+ * candles overlaid with `live` ones (the open bucket and those whose final frame is pending).
  */
+async function snapshotCandles(
+  pool: pg.Pool,
+  q: CandleQuery,
+  live: readonly CandleFrame[],
+): Promise<(StoredCandle | CandleFrame)[]> {
+  const from = bucketStart(q.interval, q.startTime);
+  const { rows } = await pool.query<StoredCandle>({
+    text: CANDLE_SNAPSHOT_SQL,
+    values: [q.coin, q.interval, from, q.endTime],
+    rowMode: 'array',
+    types: AS_TEXT,
+  });
+  const overlay = live.filter((f) => f.t >= from && f.t <= q.endTime);
+  if (!overlay.length) return rows.reverse();
+  const byT = new Map<number, StoredCandle | CandleFrame>(rows.map((r) => [Number(r[0]), r]));
+  for (const f of overlay) byT.set(f.t, f);
+  return [...byT.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .slice(-MAX_CANDLES)
+    .map((e) => e[1]);
+}
+
+function wireCandle(c: StoredCandle | CandleFrame, q: CandleQuery): WireCandle {
+  if (!Array.isArray(c)) return { t: c.t, T: c.T, s: c.s, i: c.i, o: c.o, c: c.c, h: c.h, l: c.l, v: c.v, n: c.n };
+  const [t, T, o, close, h, l, v, n] = c;
+  return { t: Number(t), T: Number(T), s: q.coin, i: q.interval, o, c: close, h, l, v, n: Number(n) };
+}
+
+/** candleSnapshot as objects (the GraphQL resolvers). */
 export async function candleSnapshot(
   pool: pg.Pool,
-  q: { coin: string; interval: CandleInterval; startTime: number; endTime: number },
+  q: CandleQuery,
   live: readonly CandleFrame[] = [],
 ): Promise<WireCandle[]> {
-  const { rows } = await pool.query<WireCandle>(
-    `SELECT t, close_time AS "T", coin AS s, interval AS i, o::text AS o, c::text AS c, h::text AS h, l::text AS l,
-       v::text AS v, n
-     FROM markets.candles WHERE coin = $1 AND interval = $2 AND t >= $3 AND t <= $4
-     ORDER BY t DESC LIMIT ${MAX_CANDLES}`,
-    [q.coin, q.interval, bucketStart(q.interval, q.startTime), q.endTime],
+  return (await snapshotCandles(pool, q, live)).map((c) => wireCandle(c, q));
+}
+
+/**
+ * candleSnapshot as the JSON text the exchange sends, written straight from Postgres's text: for 5 000 candles
+ * this skips building 5 000 objects and serializing them again. Same keys, same order, as `candleSnapshot`.
+ */
+export async function candleSnapshotJson(
+  pool: pg.Pool,
+  q: CandleQuery,
+  live: readonly CandleFrame[] = [],
+): Promise<string> {
+  const names = `"s":${JSON.stringify(q.coin)},"i":${JSON.stringify(q.interval)}`;
+  const parts = (await snapshotCandles(pool, q, live)).map((c) =>
+    Array.isArray(c)
+      ? `{"t":${c[0]},"T":${c[1]},${names},"o":"${c[2]}","c":"${c[3]}","h":"${c[4]}","l":"${c[5]}","v":"${c[6]}","n":${c[7]}}`
+      : JSON.stringify(wireCandle(c, q)),
   );
-  const byT = new Map(rows.map((r) => [r.t, r]));
-  for (const f of live) {
-    if (f.t < bucketStart(q.interval, q.startTime) || f.t > q.endTime) continue;
-    byT.set(f.t, { t: f.t, T: f.T, s: f.s, i: f.i, o: f.o, c: f.c, h: f.h, l: f.l, v: f.v, n: f.n });
-  }
-  return [...byT.values()].sort((a, b) => a.t - b.t).slice(-MAX_CANDLES);
+  return `[${parts.join(',')}]`;
 }
