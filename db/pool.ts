@@ -12,6 +12,12 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => {
 
 export type Pool = pg.Pool;
 
+/**
+ * A query's `types` that leave every column as Postgres's own text (NULL stays null), for answers written straight
+ * to JSON: with `rowMode: 'array'`, pg then builds no value and no object per row.
+ */
+export const TEXT_TYPES = { getTypeParser: () => (text: string) => text } as unknown as pg.CustomTypesConfig;
+
 export const EMBEDDED_DATABASE = 'hyperliquid';
 
 export function createPool(url: string, max = 10): pg.Pool {

@@ -13,13 +13,18 @@ import {
   orderedWindow,
 } from '../../platform/fields.ts';
 import { borrowLendUserState } from '../../subgraphs/accounts/service/borrow-lend.ts';
-import { fillRows, twapSliceFills, userFills, userFillsByTime } from '../../subgraphs/accounts/service/fills.ts';
+import {
+  fillRows,
+  twapSliceFills,
+  userFillsByTimeJson,
+  userFillsJson,
+} from '../../subgraphs/accounts/service/fills.ts';
 import { userFunding } from '../../subgraphs/accounts/service/funding.ts';
 import { userNonFundingLedgerUpdates } from '../../subgraphs/accounts/service/ledger.ts';
 import { historicalOrders } from '../../subgraphs/accounts/service/orders.ts';
 import { resultEnvelope } from '../envelopes.ts';
 import { proxied } from './proxy.ts';
-import { type InfoHandler, json } from './types.ts';
+import { encodedJson, type InfoHandler, json } from './types.ts';
 
 type Body = Record<string, unknown>;
 
@@ -83,15 +88,15 @@ export const accountsInfo: Record<string, InfoHandler> = {
 
   async userFills(body, { accounts }) {
     const user = address(body, 'user');
-    return json(await userFills(accounts.pool, { user, aggregateByTime: optBool(body, 'aggregateByTime') }));
+    return encodedJson(await userFillsJson(accounts.pool, { user, aggregateByTime: optBool(body, 'aggregateByTime') }));
   },
 
   async userFillsByTime(body, { accounts }) {
     const user = address(body, 'user');
     const { startTime, endTime } = window(body);
     if (startTime === undefined) throw new FieldError('startTime: is required');
-    return json(
-      await userFillsByTime(accounts.pool, {
+    return encodedJson(
+      await userFillsByTimeJson(accounts.pool, {
         user,
         startTime,
         endTime,

@@ -11,6 +11,8 @@ import {
   twapSliceFills,
   userFills,
   userFillsByTime,
+  userFillsByTimeJson,
+  userFillsJson,
   type WireFill,
 } from './fills.ts';
 import { NodeFiles, nodeFill, nodeOrder, statusEvent } from './test-support.ts';
@@ -254,6 +256,19 @@ describe('userFills', () => {
     const [merged] = aggregateFillsByTime([f('100.0', '1.0', 1), f('101.0', '2.0', 2)]);
     // 302 / 3 = 100.666…, rounded ten digits past the inputs' scale.
     expect(merged).toMatchObject({ px: '100.66666666667', sz: '3.0', fee: '0.2' });
+  });
+});
+
+describe('userFills as JSON text (compat)', () => {
+  it('is byte for byte the JSON of the objects, plain and aggregated, by time or not', async () => {
+    for (const user of [ALICE, BOB, addr(0xdead)]) {
+      for (const aggregateByTime of [false, true]) {
+        const q = { user, aggregateByTime };
+        expect(await userFillsJson(db.pool, q)).toBe(JSON.stringify(await userFills(db.pool, q)));
+        const t = { ...q, startTime: T1, endTime: T4, limit: 3 };
+        expect(await userFillsByTimeJson(db.pool, t)).toBe(JSON.stringify(await userFillsByTime(db.pool, t)));
+      }
+    }
   });
 });
 

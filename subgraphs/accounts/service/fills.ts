@@ -1,6 +1,7 @@
 // Stored fills in the exchange's shapes: userFills / userFillsByTime (wire Fill, optional aggregateByTime), the
 // compact keyset-paged rows of `/info` fills|recentFills and `/fills/*`, and userTwapSliceFills.
 import type pg from 'pg';
+import { TEXT_TYPES } from '../../../db/pool.ts';
 import type { FillRow } from '../../../db/rows.ts';
 import { add, compareDecimal, div, mul, type Ratio, ratio, toDecimal, ZERO } from '../../../platform/decimal.ts';
 import { checkInt, InvalidQueryError, isoMs } from './shared.ts';
@@ -184,12 +185,45 @@ function mergeFills(group: WireFill[]): WireFill {
   return merged;
 }
 
+/** The statement behind userFills and userFillsByTime (the bench times it as their SQL). */
+export const wireFillsSql = (where: string, limit: number) =>
+  `SELECT ${WIRE_FILL_COLUMNS} FROM accounts.fills f WHERE ${where} ORDER BY ${NEWEST_FIRST} LIMIT ${limit}`;
+
 async function queryWireFills(pool: pg.Pool, where: string, params: unknown[], limit: number): Promise<WireFill[]> {
-  const { rows } = await pool.query<WireFillSource>(
-    `SELECT ${WIRE_FILL_COLUMNS} FROM accounts.fills f WHERE ${where} ORDER BY ${NEWEST_FIRST} LIMIT ${limit}`,
-    params,
-  );
+  const { rows } = await pool.query<WireFillSource>(wireFillsSql(where, limit), params);
   return rows.map(toWireFill);
+}
+
+/** WIRE_FILL_COLUMNS as Postgres prints them, in their order. */
+type WireFillText = (string | null)[];
+
+const str = JSON.stringify;
+
+/** toWireFill's JSON, written from Postgres's text: same keys, same order, optional keys absent alike. */
+function wireFillJson(r: WireFillText): string {
+  let out =
+    `{"coin":${str(r[0])},"px":"${r[1]}","sz":"${r[2]}","side":${str(r[3])},"time":${r[4]},` +
+    `"startPosition":"${r[5]}","dir":${str(r[6])},"closedPnl":"${r[7]}","hash":${str(r[8])},"oid":${r[9]},` +
+    `"crossed":${r[10] === 't'},"fee":"${r[11]}","tid":${r[12]},"feeToken":${str(r[13])}`;
+  if (r[14] !== null) out += `,"builderFee":"${r[14]}"`;
+  out += `,"twapId":${r[15] ?? 'null'}`;
+  if (r[16] !== null) out += `,"cloid":${str(r[16])}`;
+  if (r[18] !== null) {
+    const method = r[19] === 'backstop' ? 'backstop' : 'market';
+    out += `,"liquidation":{"liquidatedUser":${str(r[17] ?? '')},"markPx":"${r[18]}","method":"${method}"}`;
+  }
+  return `${out}}`;
+}
+
+/** queryWireFills as the JSON array text: for 2 000 fills, no objects built and none serialized again. */
+async function queryWireFillsJson(pool: pg.Pool, where: string, params: unknown[], limit: number): Promise<string> {
+  const { rows } = await pool.query<WireFillText>({
+    text: wireFillsSql(where, limit),
+    values: params,
+    rowMode: 'array',
+    types: TEXT_TYPES,
+  });
+  return `[${rows.map(wireFillJson).join(',')}]`;
 }
 
 /**
@@ -218,10 +252,24 @@ export interface UserFillsQuery {
   aggregateByTime?: boolean;
 }
 
+const USER_FILLS_WHERE = 'f.address = $1';
+
 /** userFills: the user's 2000 most recent fills, newest first. */
 export function userFills(pool: pg.Pool, q: UserFillsQuery): Promise<WireFill[]> {
-  return newestFills(pool, 'f.address = $1', [q.user.toLowerCase()], MAX_WIRE_FILLS, q.aggregateByTime === true);
+  return newestFills(pool, USER_FILLS_WHERE, [q.user.toLowerCase()], MAX_WIRE_FILLS, q.aggregateByTime === true);
 }
+
+/** userFills as JSON text (compat); aggregated answers are built as objects first. */
+export async function userFillsJson(pool: pg.Pool, q: UserFillsQuery): Promise<string> {
+  if (q.aggregateByTime) return JSON.stringify(await userFills(pool, q));
+  return queryWireFillsJson(pool, USER_FILLS_WHERE, [q.user.toLowerCase()], MAX_WIRE_FILLS);
+}
+
+/** The SQL of a plain userFills (for the bench's baseline): the statement and its parameters. */
+export const userFillsSql = (user: string) => ({
+  text: wireFillsSql(USER_FILLS_WHERE, MAX_WIRE_FILLS),
+  values: [user.toLowerCase()],
+});
 
 export interface UserFillsByTimeQuery {
   user: string;
@@ -232,16 +280,24 @@ export interface UserFillsByTimeQuery {
   limit?: number;
 }
 
+const BY_TIME_WHERE = 'f.address = $1 AND f.time >= $2 AND ($3::bigint IS NULL OR f.time <= $3)';
+
+const byTimeArgs = (q: UserFillsByTimeQuery) => ({
+  params: [q.user.toLowerCase(), q.startTime, q.endTime ?? null],
+  limit: Math.max(1, Math.min(Math.floor(q.limit ?? MAX_WIRE_FILLS), MAX_WIRE_FILLS)),
+});
+
 /** userFillsByTime: fills with startTime <= time <= endTime, newest first, at most 2000. */
 export function userFillsByTime(pool: pg.Pool, q: UserFillsByTimeQuery): Promise<WireFill[]> {
-  const limit = Math.max(1, Math.min(Math.floor(q.limit ?? MAX_WIRE_FILLS), MAX_WIRE_FILLS));
-  return newestFills(
-    pool,
-    'f.address = $1 AND f.time >= $2 AND ($3::bigint IS NULL OR f.time <= $3)',
-    [q.user.toLowerCase(), q.startTime, q.endTime ?? null],
-    limit,
-    q.aggregateByTime === true,
-  );
+  const { params, limit } = byTimeArgs(q);
+  return newestFills(pool, BY_TIME_WHERE, params, limit, q.aggregateByTime === true);
+}
+
+/** userFillsByTime as JSON text (compat); aggregated answers are built as objects first. */
+export async function userFillsByTimeJson(pool: pg.Pool, q: UserFillsByTimeQuery): Promise<string> {
+  if (q.aggregateByTime) return JSON.stringify(await userFillsByTime(pool, q));
+  const { params, limit } = byTimeArgs(q);
+  return queryWireFillsJson(pool, BY_TIME_WHERE, params, limit);
 }
 
 // ---- compact rows ----

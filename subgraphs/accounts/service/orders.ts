@@ -100,6 +100,28 @@ function newestFirst(a: StatusSqlRow, b: StatusSqlRow): number {
 }
 
 export async function historicalOrders(pool: pg.Pool, q: HistoricalOrdersQuery): Promise<HistoricalOrdersPage> {
+  const { windowMode, oids, rows, hasMore } = await historicalOrderRows(pool, q);
+  if (windowMode) {
+    const position = new Map(oids.map((oid, i) => [oid, i]));
+    rows.sort((a, b) => (position.get(a.oid) ?? 0) - (position.get(b.oid) ?? 0) || newestFirst(a, b));
+  } else {
+    rows.sort((a, b) => newestFirst(a, b) || b.oid - a.oid);
+  }
+  return {
+    rows: rows.map(toOrder),
+    hasMore,
+    nextCursor: windowMode && hasMore ? String(oids.at(-1)) : null,
+  };
+}
+
+/**
+ * The stored rows behind historicalOrders, as its statements return them: which orders (by the rules above) and
+ * their status rows, unsorted. The bench times this as historicalOrders' SQL.
+ */
+export async function historicalOrderRows(
+  pool: pg.Pool,
+  q: HistoricalOrdersQuery,
+): Promise<{ windowMode: boolean; oids: number[]; rows: StatusSqlRow[]; hasMore: boolean }> {
   const user = q.user.toLowerCase();
   const limit = checkInt('limit', q.limit ?? HISTORICAL_ORDERS_DEFAULT_LIMIT, 1, HISTORICAL_ORDERS_MAX_LIMIT);
   const lookbackStart =
@@ -127,20 +149,8 @@ export async function historicalOrders(pool: pg.Pool, q: HistoricalOrdersQuery):
   } else {
     ({ oids, hasMore } = await mostRecentOrders(pool, user, lo, limit));
   }
-  if (!oids.length) return { rows: [], hasMore: false, nextCursor: null };
-
-  const rows = await windowRows(pool, user, oids, lo, hi);
-  if (windowMode) {
-    const position = new Map(oids.map((oid, i) => [oid, i]));
-    rows.sort((a, b) => (position.get(a.oid) ?? 0) - (position.get(b.oid) ?? 0) || newestFirst(a, b));
-  } else {
-    rows.sort((a, b) => newestFirst(a, b) || b.oid - a.oid);
-  }
-  return {
-    rows: rows.map(toOrder),
-    hasMore,
-    nextCursor: windowMode && hasMore ? String(oids.at(-1)) : null,
-  };
+  if (!oids.length) return { windowMode, oids, rows: [], hasMore: false };
+  return { windowMode, oids, rows: await windowRows(pool, user, oids, lo, hi), hasMore };
 }
 
 function maxOrNull(a: number | null, b: number | null): number | null {

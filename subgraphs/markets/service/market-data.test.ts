@@ -47,7 +47,12 @@ describe('candleSnapshot', () => {
   };
 
   it('writes the same JSON as the objects, oldest first, inside the window', async () => {
-    const q: CandleQuery = { coin: 'kPEPE', interval: '1m', startTime: T0 + 10 * MINUTE + 5, endTime: T0 + 20 * MINUTE };
+    const q: CandleQuery = {
+      coin: 'kPEPE',
+      interval: '1m',
+      startTime: T0 + 10 * MINUTE + 5,
+      endTime: T0 + 20 * MINUTE,
+    };
     const candles = await both(q);
     // startTime inside a bucket includes that bucket; endTime is the last opening time included.
     expect(candles.map((c) => (c.t - T0) / MINUTE)).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
@@ -66,7 +71,12 @@ describe('candleSnapshot', () => {
   });
 
   it('overlays live candles on stored ones and adds the open one', async () => {
-    const q: CandleQuery = { coin: 'kPEPE', interval: '1m', startTime: T0 + 5090 * MINUTE, endTime: T0 + 6000 * MINUTE };
+    const q: CandleQuery = {
+      coin: 'kPEPE',
+      interval: '1m',
+      startTime: T0 + 5090 * MINUTE,
+      endTime: T0 + 6000 * MINUTE,
+    };
     const live = [frame(T0 + 5099 * MINUTE, '0.0049'), frame(T0 + 5100 * MINUTE, '0.0050'), frame(T0, '0.1')];
     const candles = await both(q, live);
     expect(candles).toHaveLength(11);

@@ -1,6 +1,7 @@
 // Stored market history: recent trades, funding-rate history and candle snapshots (stored closed candles overlaid
 // with the aggregator's live ones).
 import type pg from 'pg';
+import { TEXT_TYPES } from '../../../db/pool.ts';
 import type { CandleFrame } from './candles.ts';
 import { bucketStart, type CandleInterval } from './intervals.ts';
 
@@ -84,9 +85,6 @@ export const CANDLE_SNAPSHOT_SQL = `SELECT t, close_time, o::text, c::text, h::t
 /** A stored candle as Postgres prints it: t, T, o, c, h, l, v, n. */
 type StoredCandle = [string, string, string, string, string, string, string, string];
 
-/** Every column as Postgres's text: the snapshot is written out as JSON, so nothing is parsed on the way. */
-const AS_TEXT = { getTypeParser: () => (text: string) => text } as unknown as pg.CustomTypesConfig;
-
 export interface CandleQuery {
   coin: string;
   interval: CandleInterval;
@@ -108,7 +106,7 @@ async function snapshotCandles(
     text: CANDLE_SNAPSHOT_SQL,
     values: [q.coin, q.interval, from, q.endTime],
     rowMode: 'array',
-    types: AS_TEXT,
+    types: TEXT_TYPES,
   });
   const overlay = live.filter((f) => f.t >= from && f.t <= q.endTime);
   if (!overlay.length) return rows.reverse();
