@@ -29,9 +29,10 @@ export async function startCompatServer(opts: CompatServerOptions) {
       try {
         const answer = await dispatchInfo(payload, opts.services);
         if (answer.kind === 'json') return { status: 200, body: answer.body };
-        let body: unknown = answer.body;
+        const text = answer.body.toString();
+        let body: unknown = text;
         try {
-          body = JSON.parse(answer.body);
+          body = JSON.parse(text);
         } catch {
           // a plain-text upstream answer (e.g. the node's 422) is passed on as text
         }

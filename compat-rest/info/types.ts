@@ -14,7 +14,7 @@ export interface CompatServices {
  * byte, or JSON text a service wrote itself (`encodedJson`). */
 export type InfoReply =
   | { kind: 'json'; body: unknown; headers?: Record<string, string> }
-  | { kind: 'relay'; status: number; contentType: string; body: string };
+  | { kind: 'relay'; status: number; contentType: string; body: string | Buffer };
 
 export type InfoHandler = (body: Record<string, unknown>, services: CompatServices) => Promise<InfoReply>;
 
@@ -24,8 +24,8 @@ export const json = (body: unknown, headers?: Record<string, string>): InfoReply
   ...(headers ? { headers } : {}),
 });
 
-/** JSON text the service already wrote, sent as it is. */
-export const encodedJson = (text: string): InfoReply => ({
+/** JSON the service already wrote (UTF-8 bytes), sent as it is. */
+export const encodedJson = (text: Buffer): InfoReply => ({
   kind: 'relay',
   status: 200,
   contentType: 'application/json',

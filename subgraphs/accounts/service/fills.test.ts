@@ -259,14 +259,16 @@ describe('userFills', () => {
   });
 });
 
-describe('userFills as JSON text (compat)', () => {
+describe('userFills as JSON bytes (compat)', () => {
   it('is byte for byte the JSON of the objects, plain and aggregated, by time or not', async () => {
     for (const user of [ALICE, BOB, addr(0xdead)]) {
       for (const aggregateByTime of [false, true]) {
         const q = { user, aggregateByTime };
-        expect(await userFillsJson(db.pool, q)).toBe(JSON.stringify(await userFills(db.pool, q)));
+        expect((await userFillsJson(db.pool, q)).toString()).toBe(JSON.stringify(await userFills(db.pool, q)));
         const t = { ...q, startTime: T1, endTime: T4, limit: 3 };
-        expect(await userFillsByTimeJson(db.pool, t)).toBe(JSON.stringify(await userFillsByTime(db.pool, t)));
+        expect((await userFillsByTimeJson(db.pool, t)).toString()).toBe(
+          JSON.stringify(await userFillsByTime(db.pool, t)),
+        );
       }
     }
   });

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { TEXT_TYPES } from '../../../db/pool.ts';
 import type { FillRow } from '../../../db/rows.ts';
 import { add, compareDecimal, div, mul, type Ratio, ratio, toDecimal, ZERO } from '../../../platform/decimal.ts';
+import { jsonArrayBytes, jsonString } from '../../../platform/json-text.ts';
 import { checkInt, InvalidQueryError, isoMs } from './shared.ts';
 
 /** The exchange's cap on userFills, userFillsByTime and userTwapSliceFills answers. */
@@ -197,33 +198,32 @@ async function queryWireFills(pool: pg.Pool, where: string, params: unknown[], l
 /** WIRE_FILL_COLUMNS as Postgres prints them, in their order. */
 type WireFillText = (string | null)[];
 
-const str = JSON.stringify;
-
 /** toWireFill's JSON, written from Postgres's text: same keys, same order, optional keys absent alike. */
 function wireFillJson(r: WireFillText): string {
+  const str = (i: number) => jsonString(r[i] ?? '');
   let out =
-    `{"coin":${str(r[0])},"px":"${r[1]}","sz":"${r[2]}","side":${str(r[3])},"time":${r[4]},` +
-    `"startPosition":"${r[5]}","dir":${str(r[6])},"closedPnl":"${r[7]}","hash":${str(r[8])},"oid":${r[9]},` +
-    `"crossed":${r[10] === 't'},"fee":"${r[11]}","tid":${r[12]},"feeToken":${str(r[13])}`;
+    `{"coin":${str(0)},"px":"${r[1]}","sz":"${r[2]}","side":${str(3)},"time":${r[4]},` +
+    `"startPosition":"${r[5]}","dir":${str(6)},"closedPnl":"${r[7]}","hash":${str(8)},"oid":${r[9]},` +
+    `"crossed":${r[10] === 't'},"fee":"${r[11]}","tid":${r[12]},"feeToken":${str(13)}`;
   if (r[14] !== null) out += `,"builderFee":"${r[14]}"`;
   out += `,"twapId":${r[15] ?? 'null'}`;
-  if (r[16] !== null) out += `,"cloid":${str(r[16])}`;
+  if (r[16] !== null) out += `,"cloid":${str(16)}`;
   if (r[18] !== null) {
     const method = r[19] === 'backstop' ? 'backstop' : 'market';
-    out += `,"liquidation":{"liquidatedUser":${str(r[17] ?? '')},"markPx":"${r[18]}","method":"${method}"}`;
+    out += `,"liquidation":{"liquidatedUser":${str(17)},"markPx":"${r[18]}","method":"${method}"}`;
   }
   return `${out}}`;
 }
 
-/** queryWireFills as the JSON array text: for 2 000 fills, no objects built and none serialized again. */
-async function queryWireFillsJson(pool: pg.Pool, where: string, params: unknown[], limit: number): Promise<string> {
+/** queryWireFills as JSON bytes: for 2 000 fills, no objects built and none serialized again. */
+async function queryWireFillsJson(pool: pg.Pool, where: string, params: unknown[], limit: number): Promise<Buffer> {
   const { rows } = await pool.query<WireFillText>({
     text: wireFillsSql(where, limit),
     values: params,
     rowMode: 'array',
     types: TEXT_TYPES,
   });
-  return `[${rows.map(wireFillJson).join(',')}]`;
+  return jsonArrayBytes(rows, wireFillJson);
 }
 
 /**
@@ -259,9 +259,9 @@ export function userFills(pool: pg.Pool, q: UserFillsQuery): Promise<WireFill[]>
   return newestFills(pool, USER_FILLS_WHERE, [q.user.toLowerCase()], MAX_WIRE_FILLS, q.aggregateByTime === true);
 }
 
-/** userFills as JSON text (compat); aggregated answers are built as objects first. */
-export async function userFillsJson(pool: pg.Pool, q: UserFillsQuery): Promise<string> {
-  if (q.aggregateByTime) return JSON.stringify(await userFills(pool, q));
+/** userFills as JSON bytes (compat); aggregated answers are built as objects first. */
+export async function userFillsJson(pool: pg.Pool, q: UserFillsQuery): Promise<Buffer> {
+  if (q.aggregateByTime) return Buffer.from(JSON.stringify(await userFills(pool, q)));
   return queryWireFillsJson(pool, USER_FILLS_WHERE, [q.user.toLowerCase()], MAX_WIRE_FILLS);
 }
 
@@ -293,9 +293,9 @@ export function userFillsByTime(pool: pg.Pool, q: UserFillsByTimeQuery): Promise
   return newestFills(pool, BY_TIME_WHERE, params, limit, q.aggregateByTime === true);
 }
 
-/** userFillsByTime as JSON text (compat); aggregated answers are built as objects first. */
-export async function userFillsByTimeJson(pool: pg.Pool, q: UserFillsByTimeQuery): Promise<string> {
-  if (q.aggregateByTime) return JSON.stringify(await userFillsByTime(pool, q));
+/** userFillsByTime as JSON bytes (compat); aggregated answers are built as objects first. */
+export async function userFillsByTimeJson(pool: pg.Pool, q: UserFillsByTimeQuery): Promise<Buffer> {
+  if (q.aggregateByTime) return Buffer.from(JSON.stringify(await userFillsByTime(pool, q)));
   const { params, limit } = byTimeArgs(q);
   return queryWireFillsJson(pool, BY_TIME_WHERE, params, limit);
 }

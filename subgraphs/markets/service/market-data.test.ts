@@ -41,7 +41,7 @@ const frame = (t: number, c: string): CandleFrame => ({
 describe('candleSnapshot', () => {
   const both = async (q: CandleQuery, live: CandleFrame[] = []) => {
     const objects = await candleSnapshot(db.pool, q, live);
-    const text = await candleSnapshotJson(db.pool, q, live);
+    const text = (await candleSnapshotJson(db.pool, q, live)).toString();
     expect(text).toBe(JSON.stringify(objects));
     return objects;
   };
@@ -90,6 +90,8 @@ describe('candleSnapshot', () => {
     ]);
     expect(candles).toHaveLength(MAX_CANDLES);
     expect(candles[0]?.t).toBe(T0 + 101 * MINUTE);
-    expect(await candleSnapshotJson(db.pool, { coin: 'nope', interval: '1m', startTime: 0, endTime: T0 })).toBe('[]');
+    expect(String(await candleSnapshotJson(db.pool, { coin: 'nope', interval: '1m', startTime: 0, endTime: T0 }))).toBe(
+      '[]',
+    );
   });
 });

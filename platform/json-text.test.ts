@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { jsonArrayBytes, jsonString } from './json-text.ts';
+
+describe('json text', () => {
+  it('quotes strings exactly as JSON.stringify does', () => {
+    for (const s of ['', 'BTC', 'xyz:TSLA', '@107', 'Open Long', 'a"b', 'back\\slash', 'tab\there', '\u0000', 'é€😀'])
+      expect(jsonString(s)).toBe(JSON.stringify(s));
+  });
+
+  it('writes an array as UTF-8 bytes', () => {
+    expect(jsonArrayBytes([], String).toString()).toBe('[]');
+    const items = [{ a: 'é' }, { a: 'x"y' }];
+    expect(jsonArrayBytes(items, (i) => `{"a":${jsonString(i.a)}}`).toString('utf8')).toBe(JSON.stringify(items));
+  });
+});
