@@ -96,7 +96,7 @@ export interface FillsArgs {
  * aggregateByTime a page holds whole timestamps (unless one timestamp fills it), so that the partial fills of a
  * crossing order are merged from all their parts; its edges' own cursors are then only approximate resume points.
  */
-export async function fillsConnection(pool: pg.Pool, user: string, a: FillsArgs) {
+export async function fillsConnection(pool: pg.Pool, user: string, a: FillsArgs, withOrderType: boolean) {
   const first = intArg(a.first, 'first', 1, MAX_WIRE_FILLS);
   const query = {
     user,
@@ -105,7 +105,8 @@ export async function fillsConnection(pool: pg.Pool, user: string, a: FillsArgs)
     endTime: a.endTime ?? undefined,
     cursor: a.after ?? undefined,
     order: 'desc' as const,
-    includeOrderType: true,
+    // A lookup per fill in the order statuses: only when `orderType` is selected.
+    includeOrderType: withOrderType,
     limit: first,
   };
   const page = await serviceInput('after', () => fillPage(pool, query, MAX_WIRE_FILLS));
