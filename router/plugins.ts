@@ -1,6 +1,8 @@
 // Router plugins: the API-key rules of spec §5 on every GraphQL request (the GraphiQL page itself is public).
 import type { IncomingMessage } from 'node:http';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
+import { GraphQLError } from 'graphql';
+import { maskError } from 'graphql-yoga';
 import type { Authenticator, AuthOutcome } from '../platform/auth.ts';
 
 export function useApiKeys(auth: Authenticator): GatewayPlugin {
@@ -28,4 +30,27 @@ export function useApiKeys(auth: Authenticator): GatewayPlugin {
 export function checkUpgrade(auth: Authenticator, req: IncomingMessage): Promise<AuthOutcome> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   return auth.check({ headers: req.headers, query: url.searchParams }, 'graphql');
+}
+
+/**
+ * Error masking for the router. A subgraph's error reaches the router runtime's subscriptions as the formatted
+ * JSON its subgraph sent (a plain object tagged with `serviceName`), not as a GraphQLError, and would be masked as
+ * unexpected. The subgraph has masked its own unexpected errors already: such an error is passed on as it was
+ * sent. Everything else is masked as usual.
+ */
+export function maskRouterError(error: unknown, message: string, isDev?: boolean): Error {
+  const sent = error as { message?: unknown; path?: unknown; extensions?: Record<string, unknown> } | null;
+  if (
+    !(error instanceof Error) &&
+    typeof sent?.message === 'string' &&
+    typeof sent.extensions === 'object' &&
+    sent.extensions !== null &&
+    typeof sent.extensions.serviceName === 'string'
+  ) {
+    return new GraphQLError(sent.message, {
+      path: Array.isArray(sent.path) ? (sent.path as (string | number)[]) : undefined,
+      extensions: sent.extensions,
+    });
+  }
+  return maskError(error, message, isDev);
 }
