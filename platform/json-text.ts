@@ -1,6 +1,7 @@
 // JSON written by hand for large answers built straight from Postgres's text (candleSnapshot, userFills): no
 // objects per row, no second serialization. Callers write each item; these helpers do the quoting and the array.
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what JSON must escape
 const PLAIN = /^[^"\\\u0000-\u001f]*$/;
 
 /** `s` as a JSON string literal: quoted as is when nothing in it needs escaping (the common case), else escaped. */
