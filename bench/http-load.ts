@@ -2,7 +2,7 @@
 // or one request at a time (latency). Every request is a POST of a JSON body; any status but 200 is an error.
 import http from 'node:http';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { percentile } from './stats.ts';
+import { percentile, timeSequential } from './stats.ts';
 import { runWorker } from './worker.ts';
 
 export interface HttpTarget {
@@ -54,6 +54,30 @@ export async function sequential(
 ): Promise<LatencyResult> {
   const job: Job = { role: 'http-load', target, mode: 'sequential', ...opts };
   return (await run(job, (opts.warmup + opts.requests) * REQUEST_TIMEOUT_MS + 30_000)) as LatencyResult;
+}
+
+/**
+ * A POST end to end against its baseline (e.g. the SQL behind it), in alternating rounds: the machine's speed
+ * drifts during a run (a shared 2-core VM), and measuring one after the other would put the drift in the ratio.
+ * Returns both sets of times, sorted.
+ */
+export async function versusBaseline(
+  target: HttpTarget,
+  baseline: () => Promise<unknown>,
+  opts: { rounds: number; perRound: number; warmup: number },
+): Promise<{ e2e: number[]; base: number[]; avgBytes: number }> {
+  const e2e: number[] = [];
+  const base: number[] = [];
+  let bytes = 0;
+  for (let round = 0; round < opts.rounds; round++) {
+    const r = await sequential(target, { warmup: opts.warmup, requests: opts.perRound });
+    if (r.errors) throw new Error(`${target.url}: ${r.firstError}`);
+    e2e.push(...r.times);
+    bytes += r.avgBytes;
+    base.push(...(await timeSequential(baseline, opts.warmup, opts.perRound)));
+  }
+  const sort = (a: number[]) => a.sort((x, y) => x - y);
+  return { e2e: sort(e2e), base: sort(base), avgBytes: bytes / opts.rounds };
 }
 
 async function run(job: Job, timeoutMs: number): Promise<ThroughputResult | LatencyResult> {
