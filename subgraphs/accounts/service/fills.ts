@@ -247,6 +247,18 @@ async function newestFills(
   return aggregateFillsByTime(fills).slice(0, limit);
 }
 
+/** newestFills as JSON bytes: written from Postgres's text, or, when aggregating, from the merged objects. */
+async function newestFillsJson(
+  pool: pg.Pool,
+  where: string,
+  params: unknown[],
+  limit: number,
+  aggregate: boolean,
+): Promise<Buffer> {
+  if (aggregate) return Buffer.from(JSON.stringify(await newestFills(pool, where, params, limit, true)));
+  return queryWireFillsJson(pool, where, params, limit);
+}
+
 export interface UserFillsQuery {
   user: string;
   aggregateByTime?: boolean;
@@ -259,10 +271,9 @@ export function userFills(pool: pg.Pool, q: UserFillsQuery): Promise<WireFill[]>
   return newestFills(pool, USER_FILLS_WHERE, [q.user.toLowerCase()], MAX_WIRE_FILLS, q.aggregateByTime === true);
 }
 
-/** userFills as JSON bytes (compat); aggregated answers are built as objects first. */
-export async function userFillsJson(pool: pg.Pool, q: UserFillsQuery): Promise<Buffer> {
-  if (q.aggregateByTime) return Buffer.from(JSON.stringify(await userFills(pool, q)));
-  return queryWireFillsJson(pool, USER_FILLS_WHERE, [q.user.toLowerCase()], MAX_WIRE_FILLS);
+/** userFills as JSON bytes (compat). */
+export function userFillsJson(pool: pg.Pool, q: UserFillsQuery): Promise<Buffer> {
+  return newestFillsJson(pool, USER_FILLS_WHERE, [q.user.toLowerCase()], MAX_WIRE_FILLS, q.aggregateByTime === true);
 }
 
 /** The SQL of a plain userFills (for the bench's baseline): the statement and its parameters. */
@@ -293,11 +304,10 @@ export function userFillsByTime(pool: pg.Pool, q: UserFillsByTimeQuery): Promise
   return newestFills(pool, BY_TIME_WHERE, params, limit, q.aggregateByTime === true);
 }
 
-/** userFillsByTime as JSON bytes (compat); aggregated answers are built as objects first. */
-export async function userFillsByTimeJson(pool: pg.Pool, q: UserFillsByTimeQuery): Promise<Buffer> {
-  if (q.aggregateByTime) return Buffer.from(JSON.stringify(await userFillsByTime(pool, q)));
+/** userFillsByTime as JSON bytes (compat). */
+export function userFillsByTimeJson(pool: pg.Pool, q: UserFillsByTimeQuery): Promise<Buffer> {
   const { params, limit } = byTimeArgs(q);
-  return queryWireFillsJson(pool, BY_TIME_WHERE, params, limit);
+  return newestFillsJson(pool, BY_TIME_WHERE, params, limit, q.aggregateByTime === true);
 }
 
 // ---- compact rows ----
