@@ -5,9 +5,11 @@ import type pg from 'pg';
 import { startCompatServer } from './compat-rest/server.ts';
 import { type EventBus, InProcessBus } from './ingest/bus.ts';
 import { Authenticator } from './platform/auth.ts';
+import type { SubscriptionStats } from './platform/shared-subscriptions.ts';
 import { Upstream } from './platform/upstream.ts';
 import { composeSupergraph } from './router/compose.ts';
-import { type RouterLimits, startRouter } from './router/server.ts';
+import type { RouterLimits } from './router/server.ts';
+import { openRouterThread } from './router/thread.ts';
 import { accountsSchema } from './subgraphs/accounts/schema/index.ts';
 import { startAccountsSubgraph } from './subgraphs/accounts/server.ts';
 import { AccountsService } from './subgraphs/accounts/service/index.ts';
@@ -31,6 +33,8 @@ export interface StackOptions {
   routerLimits?: RouterLimits;
   upstreamTimeoutMs?: number;
   log?: (line: string) => void;
+  /** A server failed after start (the router's thread); the default logs it. */
+  onFailure?: (err: Error) => void;
 }
 
 export interface Stack {
@@ -40,7 +44,7 @@ export interface Stack {
   upstream: Upstream;
   urls: { compat: string; ws: string; router: string; markets: string; accounts: string };
   /** GraphQL subscription executions running in each server, and their subscribers. */
-  subscriptions: Record<'router' | 'markets' | 'accounts', () => { streams: number; subscribers: number }>;
+  subscriptions: Record<'router' | 'markets' | 'accounts', () => Promise<SubscriptionStats>>;
   close(): Promise<void>;
 }
 
@@ -53,6 +57,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   try {
     const upstream = new Upstream(opts.upstreamInfoUrl, { timeoutMs: opts.upstreamTimeoutMs ?? 5000 });
     const auth = new Authenticator(opts.pool);
+    // The router runs in a thread of its own (router/thread.ts), which loads while the services start here.
+    const router = openRouterThread({ auth, onFailure: opts.onFailure });
+    closers.push(router.close);
     const bus = opts.bus ?? new InProcessBus();
     const markets = new MarketsService({ pool: opts.pool, upstream, bus });
     await markets.start();
@@ -64,16 +71,17 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     closers.push(marketsSubgraph.close);
     const accountsSubgraph = await startAccountsSubgraph(accounts, { port: opts.ports.accounts, host });
     closers.push(accountsSubgraph.close);
-    const router = await startRouter({
+    const routerUrl = await router.listen({
       supergraphSdl: composeSupergraph([
         { name: 'markets', url: marketsSubgraph.url, schema: marketsSchema },
         { name: 'accounts', url: accountsSubgraph.url, schema: accountsSchema },
       ]),
       port: opts.ports.router,
       host,
-      auth,
       limits: opts.routerLimits,
     });
+    // Once it serves, the router stops before the subgraphs it reads from.
+    closers.splice(closers.indexOf(router.close), 1);
     closers.push(router.close);
     const compat = await startCompatServer({
       services: { markets, accounts, upstream },
@@ -91,14 +99,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       urls: {
         compat: compat.url,
         ws: compat.wsUrl,
-        router: router.url,
+        router: routerUrl,
         markets: marketsSubgraph.url,
         accounts: accountsSubgraph.url,
       },
       subscriptions: {
         router: router.subscriptions,
-        markets: marketsSubgraph.subscriptions,
-        accounts: accountsSubgraph.subscriptions,
+        markets: async () => marketsSubgraph.subscriptions(),
+        accounts: async () => accountsSubgraph.subscriptions(),
       },
       close,
     };

@@ -88,6 +88,10 @@ try {
       markets: config.marketsPort,
       accounts: config.accountsPort,
     },
+    onFailure: (err) => {
+      console.error(`router failed: ${err.message}`);
+      void shutdown(1);
+    },
   });
   stops.push(stack.close);
   log(`compat REST       ${stack.urls.compat}/info`);

@@ -3,8 +3,8 @@
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { type RawData, WebSocket } from 'ws';
+import { startThread, type Thread } from '../platform/threads.ts';
 import { type HistogramData, LatencyHistogram } from './stats.ts';
-import { type BenchWorker, startWorker } from './worker.ts';
 
 export type SubscriberProtocol = 'ws' | 'graphql-ws';
 
@@ -194,7 +194,7 @@ class SubscriberThread {
 
   private constructor(
     readonly protocol: SubscriberProtocol,
-    private readonly worker: BenchWorker<FromMain>,
+    private readonly worker: Thread<FromMain>,
   ) {}
 
   /** Connects the job's clients and subscribes each; resolves once every subscription is sent and acknowledged. */
@@ -211,7 +211,7 @@ class SubscriberThread {
       if (self) self.failure ??= err;
       failed?.(err);
     };
-    const worker = startWorker<FromMain, ToMain>(
+    const worker = startThread<FromMain, ToMain>(
       new URL(import.meta.url),
       job,
       (m) => {

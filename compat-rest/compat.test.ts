@@ -177,19 +177,23 @@ describe('authentication', () => {
     expect(await gql.json()).toEqual({ error: 'mcp_only_key' });
   });
 
-  it('limits requests per key per minute with 429', async () => {
-    const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await post({ type: 'allMids' }, { 'x-api-key': slowKey })).status);
-    expect(statuses).toEqual([200, 200, 429]);
+  const gql = (headers: Record<string, string>) =>
+    fetch(stack.urls.router, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query: '{ allMids { coin } }' }),
+    });
+
+  it('limits requests per key per minute with 429, one budget across REST and GraphQL', async () => {
+    // The router serves from a thread of its own; the key's window is still the one the REST requests count in.
+    const rest = async () => (await post({ type: 'allMids' }, { 'x-api-key': slowKey })).status;
+    const graphql = async () => (await gql({ 'x-api-key': slowKey })).status;
+    expect([await rest(), await graphql(), await graphql(), await rest()]).toEqual([200, 200, 429, 429]);
+    const refused = await gql({ 'x-api-key': slowKey });
+    expect(await refused.json()).toEqual({ error: 'rate limit exceeded: 2 requests per minute' });
   });
 
-  it('applies the same rules to GraphQL and to /ws upgrades', async () => {
-    const gql = (headers: Record<string, string>) =>
-      fetch(stack.urls.router, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify({ query: '{ allMids { coin } }' }),
-      });
+  it('applies the same rules to GraphQL and to /ws and graphql-ws upgrades', async () => {
     expect((await gql({})).status).toBe(401);
     expect((await gql({ authorization: `Bearer ${dataKey}` })).status).toBe(200);
 
@@ -205,5 +209,9 @@ describe('authentication', () => {
       });
     expect(await upgrade(stack.urls.ws)).toBe(401);
     expect(await upgrade(`${stack.urls.ws}?api_key=${dataKey}`)).toBe(101);
+    const routerWs = stack.urls.router.replace(/^http/, 'ws');
+    expect(await upgrade(routerWs)).toBe(401);
+    expect(await upgrade(`${routerWs}?api_key=${mcpKey}`)).toBe(403);
+    expect(await upgrade(`${routerWs}?api_key=${dataKey}`)).toBe(101);
   });
 });

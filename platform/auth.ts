@@ -29,6 +29,11 @@ export function presentedKey(req: AuthRequest): string | null {
   return header('x-api-key') || req.query?.get('api_key') || null;
 }
 
+/** What the servers ask of authentication; the router's thread asks the main thread's Authenticator through this. */
+export interface KeyChecker {
+  check(req: AuthRequest, surface: Surface): Promise<AuthOutcome>;
+}
+
 interface Cached<T> {
   at: number;
   value: T;
@@ -40,7 +45,7 @@ export interface AuthenticatorOptions {
   now?: () => number;
 }
 
-export class Authenticator {
+export class Authenticator implements KeyChecker {
   private readonly keys = new Map<string, Cached<ApiKey | null>>();
   private configured: Cached<boolean> | undefined;
   private readonly windows = new Map<number, { minute: number; count: number }>();
@@ -64,8 +69,12 @@ export class Authenticator {
     return this.configured.value;
   }
 
-  async check(req: AuthRequest, surface: Surface): Promise<AuthOutcome> {
-    const presented = presentedKey(req);
+  check(req: AuthRequest, surface: Surface): Promise<AuthOutcome> {
+    return this.checkKey(presentedKey(req), surface);
+  }
+
+  /** The rules for a key already taken from its request (null: none presented). */
+  async checkKey(presented: string | null, surface: Surface): Promise<AuthOutcome> {
     if (!presented) {
       return (await this.keyRequired())
         ? { ok: false, status: 401, error: 'missing api key' }

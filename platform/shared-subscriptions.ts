@@ -75,10 +75,15 @@ class SharedStream {
   }
 }
 
+/** Executions running now, and the subscribers following them (for tests and diagnostics). */
+export interface SubscriptionStats {
+  streams: number;
+  subscribers: number;
+}
+
 export interface SharedSubscriptions {
   plugin: Plugin;
-  /** Executions running now, and the subscribers following them (for tests and diagnostics). */
-  stats(): { streams: number; subscribers: number };
+  stats(): SubscriptionStats;
 }
 
 /** The envelop plugin; add it after plugins that reject operations, so a rejected operation never joins a stream. */

@@ -3,9 +3,9 @@ import type { IncomingMessage } from 'node:http';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { GraphQLError } from 'graphql';
 import { maskError } from 'graphql-yoga';
-import type { Authenticator, AuthOutcome } from '../platform/auth.ts';
+import type { AuthOutcome, KeyChecker } from '../platform/auth.ts';
 
-export function useApiKeys(auth: Authenticator): GatewayPlugin {
+export function useApiKeys(auth: KeyChecker): GatewayPlugin {
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       const wantsPage = request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
@@ -27,7 +27,7 @@ export function useApiKeys(auth: Authenticator): GatewayPlugin {
 }
 
 /** The same rules for a graphql-ws upgrade. */
-export function checkUpgrade(auth: Authenticator, req: IncomingMessage): Promise<AuthOutcome> {
+export function checkUpgrade(auth: KeyChecker, req: IncomingMessage): Promise<AuthOutcome> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   return auth.check({ headers: req.headers, query: url.searchParams }, 'graphql');
 }

@@ -96,15 +96,16 @@ describe('router', () => {
   it('shares one execution, and one subgraph subscription, among identical subscriptions', async () => {
     const url = stack.urls.router.replace(/^http/, 'ws');
     const live = stack.markets.live;
-    const waitFor = async (what: string, ok: () => boolean) => {
-      for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
-      expect(ok(), what).toBe(true);
+    const waitFor = async (what: string, ok: () => boolean | Promise<boolean>) => {
+      for (let i = 0; i < 400 && !(await ok()); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(await ok(), what).toBe(true);
     };
+    const stats = stack.subscriptions;
     // The subscriptions of earlier tests end asynchronously after their clients leave.
     const idle = { streams: 0, subscribers: 0 };
     await waitFor(
       'no subscription left',
-      () => stack.subscriptions.router().streams + stack.subscriptions.markets().streams === 0,
+      async () => (await stats.router()).streams + (await stats.markets()).streams === 0,
     );
     const before = live.listeners('trades');
     const clients = Array.from({ length: 4 }, () => createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0 }));
@@ -117,11 +118,11 @@ describe('router', () => {
       ),
     );
     try {
-      await waitFor('4 router subscribers', () => stack.subscriptions.router().subscribers === 4);
+      await waitFor('4 router subscribers', async () => (await stats.router()).subscribers === 4);
       // Two distinct operations (SHARED, OTHER): two executions in the router, two upstream subscriptions.
-      expect(stack.subscriptions.router().streams).toBe(2);
+      expect((await stats.router()).streams).toBe(2);
       await waitFor('2 upstream subscriptions', () => live.listeners('trades') === before + 2);
-      expect(stack.subscriptions.markets()).toEqual({ streams: 2, subscribers: 2 });
+      expect(await stats.markets()).toEqual({ streams: 2, subscribers: 2 });
       const trade = (coin: string, tid: number): WireTrade => ({
         coin,
         side: 'B',
@@ -154,8 +155,8 @@ describe('router', () => {
       ends[1]?.();
       ends[2]?.();
       await waitFor('every stream ended', () => live.listeners('trades') === before);
-      await waitFor('router idle', () => stack.subscriptions.router().streams === 0);
-      expect(stack.subscriptions.markets()).toEqual(idle);
+      await waitFor('router idle', async () => (await stats.router()).streams === 0);
+      expect(await stats.markets()).toEqual(idle);
     } finally {
       for (const end of ends) end();
       await Promise.all(clients.map((c) => c.dispose()));

@@ -7,7 +7,7 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { createGatewayRuntime, getGraphQLWSOptions } from '@graphql-hive/gateway-runtime';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
-import type { Authenticator } from '../platform/auth.ts';
+import type { KeyChecker } from '../platform/auth.ts';
 import { type GraphqlWsExtra, serveGraphqlWs } from '../platform/graphql-ws.ts';
 import { sharedSubscriptions } from '../platform/shared-subscriptions.ts';
 import { checkUpgrade, maskRouterError, useApiKeys } from './plugins.ts';
@@ -24,7 +24,7 @@ export interface RouterOptions {
   supergraphSdl: string;
   port: number;
   host?: string;
-  auth?: Authenticator;
+  auth?: KeyChecker;
   limits?: RouterLimits;
   /** Merge identical in-flight subgraph requests (Hive's default). Benchmarks report which way it ran. */
   deduplicateInflightRequests?: boolean;

@@ -1,0 +1,129 @@
+// The router in a worker thread of its own, so that its work (planning, parsing subgraph answers, projecting and
+// encoding results, fanning subscription events out to clients) runs on a second core beside compat-rest, the
+// subgraphs and ingest. It serves its port itself and reaches the subgraphs over HTTP and graphql-ws as before.
+// API keys stay with the main thread's Authenticator: one set of per-key rate-limit windows for the whole process.
+// The thread asks it about each request's key (router/worker.ts) over the thread's message port.
+//
+// The thread is opened first and told to listen once the subgraphs' URLs are known: loading the gateway in a fresh
+// thread takes a few seconds, spent while the main thread starts the services.
+import type { Authenticator, AuthOutcome, Surface } from '../platform/auth.ts';
+import type { SubscriptionStats } from '../platform/shared-subscriptions.ts';
+import { startThread } from '../platform/threads.ts';
+import type { RouterLimits } from './server.ts';
+
+export interface RouterListenOptions {
+  supergraphSdl: string;
+  port: number;
+  host?: string;
+  limits?: RouterLimits;
+}
+
+export type ToRouterThread =
+  | ({ type: 'listen'; authenticate: boolean } & RouterListenOptions)
+  | { type: 'auth'; id: number; outcome: AuthOutcome }
+  | { type: 'auth'; id: number; error: string }
+  | { type: 'stats'; id: number }
+  | { type: 'close' };
+
+export type FromRouterThread =
+  | { type: 'listening'; url: string }
+  | { type: 'failed'; error: string }
+  | { type: 'auth'; id: number; key: string | null; surface: Surface }
+  | { type: 'stats'; id: number; stats: SubscriptionStats }
+  | { type: 'closed' };
+
+export interface RouterThreadOptions {
+  /** Requests are checked against API keys by this authenticator (none: no checks). */
+  auth?: Authenticator;
+  /** The thread failed after it started listening (it no longer serves). The default logs it. */
+  onFailure?: (err: Error) => void;
+}
+
+export interface RouterThread {
+  /** Starts the router on the composed supergraph; resolves with its URL. */
+  listen(opts: RouterListenOptions): Promise<string>;
+  subscriptions(): Promise<SubscriptionStats>;
+  /** Stops the router (if it listens) and ends the thread. */
+  close(): Promise<void>;
+}
+
+const CLOSE_TIMEOUT_MS = 10_000;
+
+export function openRouterThread(opts: RouterThreadOptions = {}): RouterThread {
+  const auth = opts.auth;
+  let listening: { resolve: (url: string) => void; reject: (err: Error) => void } | null = null;
+  let serving = false;
+  let closed!: () => void;
+  const closing = new Promise<void>((resolve) => {
+    closed = resolve;
+  });
+  let nextId = 0;
+  const statsAsked = new Map<number, (stats: SubscriptionStats) => void>();
+
+  const onMessage = (m: FromRouterThread) => {
+    switch (m.type) {
+      case 'listening':
+        serving = true;
+        return listening?.resolve(m.url);
+      case 'failed':
+        return listening?.reject(new Error(m.error));
+      case 'auth':
+        if (!auth) return thread.post({ type: 'auth', id: m.id, error: 'no authenticator' });
+        auth.checkKey(m.key, m.surface).then(
+          (outcome) => thread.post({ type: 'auth', id: m.id, outcome }),
+          (err: unknown) => thread.post({ type: 'auth', id: m.id, error: String(err) }),
+        );
+        return;
+      case 'stats':
+        statsAsked.get(m.id)?.(m.stats);
+        statsAsked.delete(m.id);
+        return;
+      case 'closed':
+        return closed();
+    }
+  };
+  let failure: Error | null = null;
+  const onFailure = (err: Error) => {
+    failure = err;
+    if (!serving) return listening?.reject(err);
+    serving = false;
+    (opts.onFailure ?? ((e: Error) => console.error(`router thread failed: ${e.message}`)))(err);
+  };
+  const thread = startThread<ToRouterThread, FromRouterThread>(
+    new URL('./worker.ts', import.meta.url),
+    null,
+    onMessage,
+    onFailure,
+  );
+
+  return {
+    listen(listen) {
+      if (failure) return Promise.reject(failure);
+      return new Promise((resolve, reject) => {
+        listening = { resolve, reject };
+        thread.post({ type: 'listen', authenticate: auth !== undefined, ...listen });
+      });
+    },
+    subscriptions() {
+      const id = ++nextId;
+      return new Promise((resolve) => {
+        statsAsked.set(id, resolve);
+        thread.post({ type: 'stats', id });
+      });
+    },
+    async close() {
+      serving = false;
+      thread.post({ type: 'close' });
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        closing,
+        thread.exited,
+        new Promise((r) => {
+          timer = setTimeout(r, CLOSE_TIMEOUT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+      await thread.terminate();
+    },
+  };
+}

@@ -1,0 +1,61 @@
+// The router thread's entry (opened by router/thread.ts): loads the gateway, serves the router when told to listen,
+// and asks the main thread about API keys.
+import { parentPort } from 'node:worker_threads';
+import { type AuthOutcome, type KeyChecker, presentedKey } from '../platform/auth.ts';
+import { startRouter } from './server.ts';
+import type { FromRouterThread, ToRouterThread } from './thread.ts';
+
+const main = parentPort;
+if (!main) throw new Error('router/worker.ts runs as a worker thread (router/thread.ts opens it)');
+const post = (m: FromRouterThread) => main.postMessage(m);
+
+let nextId = 0;
+const asked = new Map<number, { resolve: (o: AuthOutcome) => void; reject: (err: Error) => void }>();
+const remoteAuth: KeyChecker = {
+  check(req, surface) {
+    const id = ++nextId;
+    return new Promise((resolve, reject) => {
+      asked.set(id, { resolve, reject });
+      post({ type: 'auth', id, key: presentedKey(req), surface });
+    });
+  },
+};
+
+let router: ReturnType<typeof startRouter> | null = null;
+
+main.on('message', (m: ToRouterThread) => {
+  switch (m.type) {
+    case 'listen': {
+      const { type: _, authenticate, ...opts } = m;
+      router = startRouter({ ...opts, auth: authenticate ? remoteAuth : undefined });
+      router.then(
+        (r) => post({ type: 'listening', url: r.url }),
+        (err: unknown) => post({ type: 'failed', error: err instanceof Error ? err.message : String(err) }),
+      );
+      return;
+    }
+    case 'auth': {
+      const waiting = asked.get(m.id);
+      asked.delete(m.id);
+      if ('outcome' in m) waiting?.resolve(m.outcome);
+      else waiting?.reject(new Error(m.error));
+      return;
+    }
+    case 'stats':
+      if (!router) return post({ type: 'stats', id: m.id, stats: { streams: 0, subscribers: 0 } });
+      router.then(
+        (r) => post({ type: 'stats', id: m.id, stats: r.subscriptions() }),
+        () => post({ type: 'stats', id: m.id, stats: { streams: 0, subscribers: 0 } }),
+      );
+      return;
+    case 'close':
+      Promise.resolve(router)
+        .then((r) => r?.close())
+        .catch(() => {})
+        .finally(() => {
+          post({ type: 'closed' });
+          main.close();
+        });
+      return;
+  }
+});
