@@ -59,9 +59,31 @@ export interface HistoricalOrdersPage {
 /** A status row as the queries select it (the order's columns of `accounts.order_statuses`). */
 type StatusSqlRow = Omit<OrderStatusRow, 'address' | 'hash' | 'builder' | 'builder_fee'>;
 
-const STATUS_COLUMNS = `s.time, s.block_number, s.status, s.oid, s.cloid, s.coin, s.side, s.limit_px::text AS limit_px,
-  s.sz::text AS sz, s.orig_sz::text AS orig_sz, s.order_time, s.trigger_condition, s.is_trigger,
-  s.trigger_px::text AS trigger_px, s.is_position_tpsl, s.reduce_only, s.order_type, s.tif, s.children`;
+/** The columns of a status row, in the order the queries select them (decimals as Postgres prints them). */
+const STATUS_FIELDS = [
+  'time',
+  'block_number',
+  'status',
+  'oid',
+  'cloid',
+  'coin',
+  'side',
+  'limit_px',
+  'sz',
+  'orig_sz',
+  'order_time',
+  'trigger_condition',
+  'is_trigger',
+  'trigger_px',
+  'is_position_tpsl',
+  'reduce_only',
+  'order_type',
+  'tif',
+  'children',
+] as const satisfies readonly (keyof StatusSqlRow)[];
+const DECIMALS: ReadonlySet<string> = new Set(['limit_px', 'sz', 'orig_sz', 'trigger_px']);
+const STATUS_COLUMNS = STATUS_FIELDS.map((f) => (DECIMALS.has(f) ? `s.${f}::text AS ${f}` : `s.${f}`)).join(', ');
+const STATUS_COLUMN_NAMES = STATUS_FIELDS.join(', ');
 
 /** Among rows of equal time and block, the later lifecycle step wins (a stop triggered and filled together). */
 const LIFECYCLE_RANK = `CASE s.status WHEN 'open' THEN 0 WHEN 'triggered' THEN 1 ELSE 2 END`;
@@ -92,36 +114,23 @@ export function toOrder(r: StatusSqlRow): HistoricalOrder {
   };
 }
 
-const rank = (status: string) => (status === 'open' ? 0 : status === 'triggered' ? 1 : 2);
-
-/** Newest first: status time, then block, then lifecycle step. */
-function newestFirst(a: StatusSqlRow, b: StatusSqlRow): number {
-  return b.time - a.time || b.block_number - a.block_number || rank(b.status) - rank(a.status);
-}
-
+/**
+ * historicalOrders (rules in the file header). `now` is the caller's clock (lookbackDays counts back from it).
+ * Throws InvalidQueryError on a bad limit, lookbackDays or cursor.
+ */
 export async function historicalOrders(pool: pg.Pool, q: HistoricalOrdersQuery): Promise<HistoricalOrdersPage> {
-  const { windowMode, oids, rows, hasMore } = await historicalOrderRows(pool, q);
-  if (windowMode) {
-    const position = new Map(oids.map((oid, i) => [oid, i]));
-    rows.sort((a, b) => (position.get(a.oid) ?? 0) - (position.get(b.oid) ?? 0) || newestFirst(a, b));
-  } else {
-    rows.sort((a, b) => newestFirst(a, b) || b.oid - a.oid);
-  }
-  return {
-    rows: rows.map(toOrder),
-    hasMore,
-    nextCursor: windowMode && hasMore ? String(oids.at(-1)) : null,
-  };
+  const { rows, hasMore, nextCursor } = await historicalOrderRows(pool, q);
+  return { rows: rows.map(toOrder), hasMore, nextCursor };
 }
 
 /**
- * The stored rows behind historicalOrders, as its statements return them: which orders (by the rules above) and
- * their status rows, unsorted. The bench times this as historicalOrders' SQL.
+ * The stored rows behind historicalOrders, in answer order, as its statements return them: which orders (by the
+ * rules above), then their status rows. The bench times this as historicalOrders' SQL.
  */
 export async function historicalOrderRows(
   pool: pg.Pool,
   q: HistoricalOrdersQuery,
-): Promise<{ windowMode: boolean; oids: number[]; rows: StatusSqlRow[]; hasMore: boolean }> {
+): Promise<{ rows: StatusSqlRow[]; hasMore: boolean; nextCursor: string | null }> {
   const user = q.user.toLowerCase();
   const limit = checkInt('limit', q.limit ?? HISTORICAL_ORDERS_DEFAULT_LIMIT, 1, HISTORICAL_ORDERS_MAX_LIMIT);
   const lookbackStart =
@@ -149,8 +158,13 @@ export async function historicalOrderRows(
   } else {
     ({ oids, hasMore } = await mostRecentOrders(pool, user, lo, limit));
   }
-  if (!oids.length) return { windowMode, oids, rows: [], hasMore: false };
-  return { windowMode, oids, rows: await windowRows(pool, user, oids, lo, hi), hasMore };
+  if (!oids.length) return { rows: [], hasMore: false, nextCursor: null };
+  // Window mode: orders by oid descending, each order's rows newest first. Rule 1: all rows newest first.
+  const order = windowMode
+    ? 'oid DESC, time DESC, block_number DESC, rank DESC'
+    : 'time DESC, block_number DESC, rank DESC, oid DESC';
+  const rows = await windowRows(pool, { user, oids, lo, hi, order });
+  return { rows, hasMore, nextCursor: windowMode && hasMore ? String(oids.at(-1)) : null };
 }
 
 function maxOrNull(a: number | null, b: number | null): number | null {
@@ -191,30 +205,30 @@ async function mostRecentOrders(
 }
 
 /**
- * The rows of the given orders inside [lo, hi]: per ordinary order its latest status, per trigger order the latest
- * row of each distinct status (see the file header).
+ * The rows of the given orders inside [lo, hi], in `order` (over time, block_number, rank, oid): per ordinary order
+ * its latest status, per trigger order the latest row of each distinct status (see the file header).
  */
 async function windowRows(
   pool: pg.Pool,
-  user: string,
-  oids: number[],
-  lo: number | null,
-  hi: number | null,
+  w: { user: string; oids: number[]; lo: number | null; hi: number | null; order: string },
 ): Promise<StatusSqlRow[]> {
   // Whether an order is a trigger order is over all its rows, not just those in the window: a window function over
   // the order's rows (one index range per oid), filtered to the window afterwards. (A join with a grouped CTE here
   // was planned as a nested loop from a bad row estimate: 200 ms for 2 000 orders.)
-  const { rows } = await pool.query<StatusSqlRow>(
-    `SELECT DISTINCT ON (s.oid, CASE WHEN s.trigger_order THEN s.status ELSE '' END) ${STATUS_COLUMNS}
-     FROM (
-       SELECT o.*, bool_or(o.is_trigger) OVER (PARTITION BY o.oid) AS trigger_order
-       FROM accounts.order_statuses o WHERE o.address = $1 AND o.oid = ANY($2::bigint[])
-     ) s
-     WHERE ($3::bigint IS NULL OR s.time >= $3) AND ($4::bigint IS NULL OR s.time <= $4)
-     ORDER BY s.oid, CASE WHEN s.trigger_order THEN s.status ELSE '' END, s.time DESC, s.block_number DESC,
-       ${LIFECYCLE_RANK} DESC`,
-    [user, oids, lo, hi],
-  );
+  const { rows } = await pool.query<StatusSqlRow>({
+    text: `SELECT ${STATUS_COLUMN_NAMES} FROM (
+       SELECT DISTINCT ON (s.oid, CASE WHEN s.trigger_order THEN s.status ELSE '' END) ${STATUS_COLUMNS},
+         ${LIFECYCLE_RANK} AS rank
+       FROM (
+         SELECT o.*, bool_or(o.is_trigger) OVER (PARTITION BY o.oid) AS trigger_order
+         FROM accounts.order_statuses o WHERE o.address = $1 AND o.oid = ANY($2::bigint[])
+       ) s
+       WHERE ($3::bigint IS NULL OR s.time >= $3) AND ($4::bigint IS NULL OR s.time <= $4)
+       ORDER BY s.oid, CASE WHEN s.trigger_order THEN s.status ELSE '' END, s.time DESC, s.block_number DESC,
+         ${LIFECYCLE_RANK} DESC
+     ) latest ORDER BY ${w.order}`,
+    values: [w.user, w.oids, w.lo, w.hi],
+  });
   return rows;
 }
 
