@@ -79,6 +79,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       port: opts.ports.router,
       host,
       limits: opts.routerLimits,
+      // Market data is the same for every client, so identical requests meet; accounts answers are per user, where
+      // merging rarely saves a call and its clone of each answer costs ~5 ms on 2 000 fills (npm run bench).
+      deduplicateInflightRequests: { markets: true, accounts: false },
     });
     // Once it serves, the router stops before the subgraphs it reads from.
     closers.splice(closers.indexOf(router.close), 1);

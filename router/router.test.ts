@@ -163,6 +163,37 @@ describe('router', () => {
     }
   });
 
+  it('merges identical in-flight requests to markets, and not to accounts, whose answers are per user', async () => {
+    const counted = <T extends object>(service: T, method: keyof T & string) => {
+      const original = service[method] as (...args: unknown[]) => unknown;
+      let calls = 0;
+      Object.assign(service, {
+        [method]: (...args: unknown[]) => {
+          calls++;
+          return original.apply(service, args);
+        },
+      });
+      return { calls: () => calls, restore: () => Object.assign(service, { [method]: original }) };
+    };
+    const trades = counted(stack.markets, 'trades');
+    const accountState = counted(stack.accounts, 'accountState');
+    const at = <T>(n: number, f: () => Promise<T>) => Promise.all(Array.from({ length: n }, f));
+    try {
+      const n = 24;
+      const markets = await at(n, () => gql(stack.urls.router, '{ market(coin: "BTC") { trades(limit: 5) { px } } }'));
+      const user = '0x56fb916e2767e1048b78e3c76532b8b104febc76';
+      const accounts = await at(n, () =>
+        gql(stack.urls.router, `{ user(address: "${user}") { account { accountValue } } }`),
+      );
+      for (const answer of [...markets, ...accounts]) expect(answer.body.errors).toBeUndefined();
+      expect(accountState.calls()).toBe(n);
+      expect(trades.calls()).toBeLessThan(n);
+    } finally {
+      trades.restore();
+      accountState.restore();
+    }
+  });
+
   it('serves a graphql-ws subscription that comes before any HTTP request', async () => {
     const supergraphSdl = composeSupergraph([{ name: 'markets', url: stack.urls.markets, schema: marketsSchema }]);
     const router = await startRouter({ supergraphSdl, port: 0 });

@@ -26,8 +26,23 @@ export interface RouterOptions {
   host?: string;
   auth?: KeyChecker;
   limits?: RouterLimits;
-  /** Merge identical in-flight subgraph requests (Hive's default). Benchmarks report which way it ran. */
-  deduplicateInflightRequests?: boolean;
+  /**
+   * Merge identical in-flight subgraph requests: for every subgraph, or per subgraph name (unnamed ones: on, Hive's
+   * default). Merging structured-clones each answer for every caller, so it pays where identical requests meet.
+   */
+  deduplicateInflightRequests?: boolean | Record<string, boolean>;
+}
+
+/** Subgraph transport: subscriptions over graphql-ws; merging for all, or per subgraph (which Hive merges first). */
+function transportEntries(merging: boolean | Record<string, boolean>) {
+  const http = { subscriptions: { kind: 'ws' as const, location: '/graphql' } };
+  if (typeof merging === 'boolean') return { '*.http': { options: { ...http, deduplicateInflightRequests: merging } } };
+  return {
+    '*.http': { options: http },
+    ...Object.fromEntries(
+      Object.entries(merging).map(([name, on]) => [name, { options: { deduplicateInflightRequests: on } }]),
+    ),
+  };
 }
 
 export async function startRouter(opts: RouterOptions) {
@@ -44,14 +59,7 @@ export async function startRouter(opts: RouterOptions) {
     landingPage: false,
     graphiql: { title: 'Hyperliquid data graph' },
     logging: 'warn',
-    transportEntries: {
-      '*.http': {
-        options: {
-          subscriptions: { kind: 'ws', location: '/graphql' },
-          deduplicateInflightRequests: opts.deduplicateInflightRequests ?? true,
-        },
-      },
-    },
+    transportEntries: transportEntries(opts.deduplicateInflightRequests ?? true),
     demandControl: { maxCost: limits.maxCost, includeExtensionMetadata: false },
     plugins: () => [
       ...(opts.auth ? [useApiKeys(opts.auth)] : []),

@@ -9,14 +9,12 @@
 import type { Authenticator, AuthOutcome, Surface } from '../platform/auth.ts';
 import type { SubscriptionStats } from '../platform/shared-subscriptions.ts';
 import { startThread } from '../platform/threads.ts';
-import type { RouterLimits } from './server.ts';
+import type { RouterOptions } from './server.ts';
 
-export interface RouterListenOptions {
-  supergraphSdl: string;
-  port: number;
-  host?: string;
-  limits?: RouterLimits;
-}
+export type RouterListenOptions = Pick<
+  RouterOptions,
+  'supergraphSdl' | 'port' | 'host' | 'limits' | 'deduplicateInflightRequests'
+>;
 
 export type ToRouterThread =
   | ({ type: 'listen'; authenticate: boolean } & RouterListenOptions)
