@@ -76,6 +76,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   app.post('/info', async (req, reply) => {
     const answer = await dispatchInfo(req.body, opts.services);
     if (answer.kind === 'relay') return reply.code(answer.status).type(answer.contentType).send(answer.body);
+    if (answer.kind === 'encoded') return reply.type('application/json').send(answer.body);
     if (answer.headers) reply.headers(answer.headers);
     return reply.type('application/json').send(JSON.stringify(answer.body));
   });

@@ -29,6 +29,7 @@ export async function startCompatServer(opts: CompatServerOptions) {
       try {
         const answer = await dispatchInfo(payload, opts.services);
         if (answer.kind === 'json') return { status: 200, body: answer.body };
+        if (answer.kind === 'encoded') return { status: 200, encoded: answer.body };
         const text = answer.body.toString();
         let body: unknown = text;
         try {

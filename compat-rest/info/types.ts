@@ -10,10 +10,11 @@ export interface CompatServices {
   upstream: Upstream;
 }
 
-/** A JSON answer (with optional response headers), or a body already encoded: an upstream answer relayed byte for
- * byte, or JSON text a service wrote itself (`encodedJson`). */
+/** A JSON answer (with optional response headers), JSON text a service wrote itself (`encodedJson`: valid JSON, sent
+ * and embedded as it is), or an upstream answer relayed byte for byte (whatever the node sent). */
 export type InfoReply =
   | { kind: 'json'; body: unknown; headers?: Record<string, string> }
+  | { kind: 'encoded'; body: Buffer }
   | { kind: 'relay'; status: number; contentType: string; body: string | Buffer };
 
 export type InfoHandler = (body: Record<string, unknown>, services: CompatServices) => Promise<InfoReply>;
@@ -25,9 +26,4 @@ export const json = (body: unknown, headers?: Record<string, string>): InfoReply
 });
 
 /** JSON the service already wrote (UTF-8 bytes), sent as it is. */
-export const encodedJson = (text: Buffer): InfoReply => ({
-  kind: 'relay',
-  status: 200,
-  contentType: 'application/json',
-  body: text,
-});
+export const encodedJson = (text: Buffer): InfoReply => ({ kind: 'encoded', body: text });

@@ -85,10 +85,14 @@ const bulkChannel: Channel = {
   },
 };
 
+/** An answer the service wrote as JSON itself (non-ASCII and an escape included). */
+const WRITTEN = '[{"px":"1.5","note":"caf\u00e9 \\u0000 \\"q\\""},{"px":"2"}]';
+
 const info: WsServerOptions['info'] = async (payload, auth) => {
   const type = (payload as { type?: unknown } | undefined)?.type;
   if (type === 'allMids') return { status: 200, body: { BTC: '90000.5', keyId: auth.keyId } };
   if (type === 'bad') return { status: 400, body: { error: 'coin is required' } };
+  if (type === 'written') return { status: 200, encoded: Buffer.from(WRITTEN) };
   if (type === 'throws') throw new Error('database down');
   return { status: 422, body: 'Failed to deserialize the JSON body into the target type' };
 };
@@ -337,6 +341,19 @@ describe('ws protocol', () => {
       channel: 'post',
       data: { id: 17, response: { type: 'info', payload: { type: 'allMids', data: { BTC: '90000.5', keyId: 7 } } } },
     });
+  });
+
+  it('embeds an answer written as JSON as it is: the frame the parsed answer would give, byte for byte', async () => {
+    const c = await connect({ authorization: 'Bearer good' });
+    const raw = new Promise<string>((resolve) => c.socket.once('message', (data) => resolve(data.toString())));
+    c.send({ method: 'post', id: 5, request: { type: 'info', payload: { type: 'written' } } });
+    const data = JSON.parse(WRITTEN);
+    expect(await raw).toBe(
+      JSON.stringify({
+        channel: 'post',
+        data: { id: 5, response: { type: 'info', payload: { type: 'written', data } } },
+      }),
+    );
   });
 
   it('turns info failures into post error responses', async () => {

@@ -1,7 +1,16 @@
 // One /ws connection: parses the client's frames, owns this connection's subscriptions and their teardowns,
 // answers pings and `post` info requests, and enforces the per-connection limits (subscriptions, idle, backlog).
 import type { RawData, WebSocket } from 'ws';
-import { braceFree, encodeFrame, errorMessageOf, frameText, isRecord, PONG_FRAME, subscriptionKey } from './frames.ts';
+import {
+  braceFree,
+  encodedPostFrame,
+  encodeFrame,
+  errorMessageOf,
+  frameText,
+  isRecord,
+  PONG_FRAME,
+  subscriptionKey,
+} from './frames.ts';
 import { type Channel, type ChannelContext, SubscriptionError, type WsAuth, type WsServerOptions } from './types.ts';
 
 /** The exchange's limit on in-flight posts per connection; more are refused with its own message. */
@@ -219,12 +228,13 @@ export class WsSession {
     const payload = request.payload;
     this.pendingPosts++;
     try {
-      const { status, body } = await this.settings.info(payload, this.auth);
-      if (status === 200) {
-        const infoType = isRecord(payload) ? payload.type : undefined;
-        this.sendFrame('post', { id, response: { type: 'info', payload: { type: infoType, data: body } } });
+      const answer = await this.settings.info(payload, this.auth);
+      const infoType = isRecord(payload) ? payload.type : undefined;
+      if (answer.encoded) this.sendText(encodedPostFrame(id, infoType, answer.encoded));
+      else if (answer.status === 200) {
+        this.sendFrame('post', { id, response: { type: 'info', payload: { type: infoType, data: answer.body } } });
       } else {
-        this.sendPostError(id, `${status} ${errorMessageOf(body)}`);
+        this.sendPostError(id, `${answer.status} ${errorMessageOf(answer.body)}`);
       }
     } catch (err) {
       this.settings.log(`ws: post info failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

@@ -32,12 +32,17 @@ export interface Channel {
 
 export type WsAuth = { keyId: number | null };
 
+export type InfoAnswer = { status: number; body: unknown; encoded?: undefined } | { status: 200; encoded: Buffer };
+
 export type WsRefusal = { status: number; error: string };
 
 export interface WsServerOptions {
   channels: readonly Channel[];
-  /** Answers a `post` request of type "info": the same handler as POST /info. Returns status + JSON body. */
-  info(payload: unknown, auth: WsAuth): Promise<{ status: number; body: unknown }>;
+  /**
+   * Answers a `post` request of type "info": the same handler as POST /info. Returns status + JSON body, or, for an
+   * answer the service wrote as JSON itself, its bytes (embedded in the post frame without parsing them back).
+   */
+  info(payload: unknown, auth: WsAuth): Promise<InfoAnswer>;
   /**
    * Decides whether an upgrade is allowed (API key from `Authorization: Bearer`, `X-API-Key` or `?api_key=`);
    * returns WsAuth or an {status, error} refusal.
