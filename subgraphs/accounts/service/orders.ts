@@ -59,28 +59,9 @@ export interface HistoricalOrdersPage {
 /** A status row as the queries select it (the order's columns of `accounts.order_statuses`). */
 type StatusSqlRow = Omit<OrderStatusRow, 'address' | 'hash' | 'builder' | 'builder_fee'>;
 
-/** The columns of a status row, in the order the queries select them (decimals as Postgres prints them). */
-const STATUS_FIELDS = [
-  'time',
-  'block_number',
-  'status',
-  'oid',
-  'cloid',
-  'coin',
-  'side',
-  'limit_px',
-  'sz',
-  'orig_sz',
-  'order_time',
-  'trigger_condition',
-  'is_trigger',
-  'trigger_px',
-  'is_position_tpsl',
-  'reduce_only',
-  'order_type',
-  'tif',
-  'children',
-] as const satisfies readonly (keyof StatusSqlRow)[];
+/** The order's columns of a status row, in table order (decimals as Postgres prints them). */
+const NOT_SELECTED: ReadonlySet<string> = new Set(['address', 'hash', 'builder', 'builder_fee']);
+const STATUS_FIELDS = orderStatusesTable.columns.filter((c) => !NOT_SELECTED.has(c));
 const DECIMALS: ReadonlySet<string> = new Set(['limit_px', 'sz', 'orig_sz', 'trigger_px']);
 const STATUS_COLUMNS = STATUS_FIELDS.map((f) => (DECIMALS.has(f) ? `s.${f}::text AS ${f}` : `s.${f}`)).join(', ');
 const STATUS_COLUMN_NAMES = STATUS_FIELDS.join(', ');
