@@ -61,6 +61,14 @@ describe('POST /info accounts types through the SDK', () => {
     expectInfoShape('userFills', await info.userFills({ user: user(who.trader), aggregateByTime: true }));
   });
 
+  it('answers userFillsByTime posted over the socket as over HTTP', async () => {
+    // A window that has closed, so that live fills do not come between the two answers.
+    const q = { user: user(who.trader), startTime: 0, endTime: Date.now() - 60_000 };
+    const overWs = await new InfoClient({ transport: ws }).userFillsByTime(q);
+    expect(overWs.length).toBeGreaterThan(0);
+    expect(overWs).toEqual(await info.userFillsByTime(q));
+  });
+
   it('answers userTwapSliceFills', async () => {
     const slices = await info.userTwapSliceFills({ user: user(who.twap) });
     expectInfoShape('userTwapSliceFills', slices);
