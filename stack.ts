@@ -9,7 +9,7 @@ import type { SubscriptionStats } from './platform/shared-subscriptions.ts';
 import { Upstream } from './platform/upstream.ts';
 import { composeSupergraph } from './router/compose.ts';
 import type { RouterLimits } from './router/server.ts';
-import { openRouterThread } from './router/thread.ts';
+import { openRouterThread, type RouterThread } from './router/thread.ts';
 import { accountsSchema } from './subgraphs/accounts/schema/index.ts';
 import { startAccountsSubgraph } from './subgraphs/accounts/server.ts';
 import { AccountsService } from './subgraphs/accounts/service/index.ts';
@@ -45,6 +45,8 @@ export interface Stack {
   urls: { compat: string; ws: string; router: string; markets: string; accounts: string };
   /** GraphQL subscription executions running in each server, and their subscribers. */
   subscriptions: Record<'router' | 'markets' | 'accounts', () => Promise<SubscriptionStats>>;
+  /** The router thread's event-loop utilization (the other servers share the main thread's). */
+  routerEventLoop: RouterThread['eventLoopUtilization'];
   close(): Promise<void>;
 }
 
@@ -111,6 +113,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         markets: async () => marketsSubgraph.subscriptions(),
         accounts: async () => accountsSubgraph.subscriptions(),
       },
+      routerEventLoop: router.eventLoopUtilization,
       close,
     };
   } catch (err) {

@@ -3,7 +3,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import type pg from 'pg';
 import type { TradeRow } from '../db/rows.ts';
@@ -445,7 +445,12 @@ export async function benchTradeLatency(
     await sleep(1000);
     publisher.begin(true);
     loop.enable();
+    const busyFrom = { main: performance.eventLoopUtilization(), router: b.stack.routerEventLoop() };
     await sleep(MEASURE_MS);
+    const busy = {
+      main: performance.eventLoopUtilization(busyFrom.main).utilization,
+      router: b.stack.routerEventLoop(busyFrom.router).utilization,
+    };
     publisher.stop();
     const expected = publisher.measuredTrades;
     await until(() => subscribers.every((s) => s.received >= expected * s.count || s.failed !== null), 15_000);
@@ -460,6 +465,8 @@ export async function benchTradeLatency(
         'blocks due while the event loop was late are skipped, and that wait is not in the latencies) to ' +
         `${clients.ws} /ws + ${clients.graphqlWs} graphql-ws clients at once (each in its worker thread); ` +
         `server event-loop delay p99 ${ms(loop.percentile(99) / 1e6)}, max ${ms(loop.max / 1e6)}; ` +
+        `busy: main thread ${Math.round(busy.main * 100)} % (ingest bus, subgraphs, compat), router thread ` +
+        `${Math.round(busy.router * 100)} %; ` +
         `graphql-ws: ${GRAPHQL_SUBSCRIPTION} (hash carries the publish time)`,
     ];
     for (const { s, r } of results) {

@@ -1,5 +1,6 @@
 // Worker threads that run a TypeScript module: the router's thread (router/thread.ts) and the benchmark's client
 // threads. The module is the thread's entry; what it needs comes as `workerData`, the rest as messages.
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 
 export interface Thread<In> {
@@ -7,6 +8,8 @@ export interface Thread<In> {
   /** Resolves when the thread has exited (terminated or not). */
   exited: Promise<void>;
   terminate(): Promise<void>;
+  /** The thread's event-loop utilization, as performance.eventLoopUtilization gives it (diffs alike). */
+  eventLoopUtilization(a?: EventLoopUtilization, b?: EventLoopUtilization): EventLoopUtilization;
 }
 
 /**
@@ -41,6 +44,7 @@ export function startThread<In, Out>(
   });
   return {
     post: (message) => worker.postMessage(message),
+    eventLoopUtilization: (a, b) => worker.performance.eventLoopUtilization(a, b),
     exited,
     async terminate() {
       terminating = true;

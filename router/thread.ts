@@ -8,7 +8,7 @@
 // thread takes a few seconds, spent while the main thread starts the services.
 import type { Authenticator, AuthOutcome, Surface } from '../platform/auth.ts';
 import type { SubscriptionStats } from '../platform/shared-subscriptions.ts';
-import { startThread } from '../platform/threads.ts';
+import { startThread, type Thread } from '../platform/threads.ts';
 import type { RouterOptions } from './server.ts';
 
 export type RouterListenOptions = Pick<
@@ -43,6 +43,8 @@ export interface RouterThread {
   subscriptions(): Promise<SubscriptionStats>;
   /** Stops the router (if it listens) and ends the thread. */
   close(): Promise<void>;
+  /** How busy the thread is (performance.eventLoopUtilization, diffs alike): the bench reports it. */
+  eventLoopUtilization: Thread<ToRouterThread>['eventLoopUtilization'];
 }
 
 const CLOSE_TIMEOUT_MS = 10_000;
@@ -102,6 +104,7 @@ export function openRouterThread(opts: RouterThreadOptions = {}): RouterThread {
         thread.post({ type: 'listen', authenticate: auth !== undefined, ...listen });
       });
     },
+    eventLoopUtilization: (a, b) => thread.eventLoopUtilization(a, b),
     subscriptions() {
       const id = ++nextId;
       return new Promise((resolve) => {
