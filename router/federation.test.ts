@@ -146,6 +146,28 @@ describe('accounts through the router', () => {
     expect(cursor.errors?.[0]?.message).toMatch(/^after: /);
   });
 
+  it('masks an unexpected failure in a resolver, on the subgraph and through the router', async () => {
+    const accountState = stack.accounts.accountState;
+    stack.accounts.accountState = async () => {
+      throw new Error('connection lost: password=hunter2');
+    };
+    try {
+      const query = `{ user(address: "${active}") { account { accountValue } } }`;
+      const direct = await fetch(stack.urls.accounts, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
+      const answers = [(await direct.json()) as Answer, await gql(query)];
+      for (const answer of answers) {
+        expect(answer.errors?.[0]?.message).toBe('Unexpected error.');
+        expect(JSON.stringify(answer)).not.toContain('hunter2');
+      }
+    } finally {
+      stack.accounts.accountState = accountState;
+    }
+  });
+
   describe('over graphql-ws', () => {
     let client: Client;
     beforeAll(() => {
