@@ -3,6 +3,7 @@
 import type pg from 'pg';
 import { TEXT_TYPES } from '../../../db/pool.ts';
 import type { FillRow } from '../../../db/rows.ts';
+import type { NodeFill } from '../../../ingest/formats/types.ts';
 import { add, compareDecimal, div, mul, type Ratio, ratio, toDecimal, ZERO } from '../../../platform/decimal.ts';
 import { jsonArrayBytes, jsonString } from '../../../platform/json-text.ts';
 import { checkInt, InvalidQueryError, isoMs } from './shared.ts';
@@ -12,33 +13,14 @@ export const MAX_WIRE_FILLS = 2000;
 /** The cap on one page of compact fill rows. */
 export const MAX_FILL_ROWS = 1000;
 
-export interface FillLiquidation {
-  liquidatedUser: string;
-  markPx: string;
-  method: 'market' | 'backstop';
-}
-
-/** The exchange's Fill (wire §2.1). Optional keys are absent, not null. */
-export interface WireFill {
-  coin: string;
-  px: string;
-  sz: string;
-  side: 'A' | 'B';
-  time: number;
-  startPosition: string;
-  dir: string;
-  closedPnl: string;
-  hash: string;
-  oid: number;
-  crossed: boolean;
-  fee: string;
-  tid: number;
-  feeToken: string;
-  builderFee?: string;
+/**
+ * The exchange's Fill (wire §2.1): the node's fill without the node-only keys (builder, deployerFee, priorityGas),
+ * `twapId` always present (null when none). Optional keys are absent, not null.
+ */
+export type WireFill = Omit<NodeFill, 'cloid' | 'twapId' | 'builder' | 'deployerFee' | 'priorityGas'> & {
   twapId: number | null;
   cloid?: string;
-  liquidation?: FillLiquidation;
-}
+};
 
 /** Every column of `accounts.fills` under alias `a`, decimals as text exactly as stored ("93604.0"). */
 function fillColumns(a = 'f'): string {
