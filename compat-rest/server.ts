@@ -30,10 +30,9 @@ export async function startCompatServer(opts: CompatServerOptions) {
         const answer = await dispatchInfo(payload, opts.services);
         if (answer.kind === 'json') return { status: 200, body: answer.body };
         if (answer.kind === 'encoded') return { status: 200, encoded: answer.body };
-        const text = answer.body.toString();
-        let body: unknown = text;
+        let body: unknown = answer.body;
         try {
-          body = JSON.parse(text);
+          body = JSON.parse(answer.body);
         } catch {
           // a plain-text upstream answer (e.g. the node's 422) is passed on as text
         }

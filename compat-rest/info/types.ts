@@ -15,7 +15,7 @@ export interface CompatServices {
 export type InfoReply =
   | { kind: 'json'; body: unknown; headers?: Record<string, string> }
   | { kind: 'encoded'; body: Buffer }
-  | { kind: 'relay'; status: number; contentType: string; body: string | Buffer };
+  | { kind: 'relay'; status: number; contentType: string; body: string };
 
 export type InfoHandler = (body: Record<string, unknown>, services: CompatServices) => Promise<InfoReply>;
 
