@@ -6,12 +6,12 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { type GraphQLSchema, getOperationAST } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { serveGraphqlWs } from '../platform/graphql-ws.ts';
-import { sharedSubscriptions } from '../platform/shared-subscriptions.ts';
+import { type SubscriptionStats, sharedSubscriptions } from '../platform/shared-subscriptions.ts';
 
 export interface RunningServer {
   url: string;
   /** Subscription executions running now and their subscribers (identical subscriptions share one). */
-  subscriptions(): { streams: number; subscribers: number };
+  subscriptions(): SubscriptionStats;
   close(): Promise<void>;
 }
 

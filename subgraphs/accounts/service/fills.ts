@@ -407,17 +407,8 @@ export async function fillPage(
   const limit = checkInt('limit', q.limit, 1, maxLimit);
   const desc = q.order === 'desc';
   const dir = desc ? 'DESC' : 'ASC';
-  const params: unknown[] = [];
-  const param = (v: unknown) => {
-    params.push(v);
-    return `$${params.length}`;
-  };
-  const filters: string[] = [];
-  if (q.user !== undefined) filters.push(`f.address = ${param(q.user.toLowerCase())}`);
-  if (q.coin !== undefined) filters.push(`f.coin = ${param(q.coin)}`);
-  if (q.side !== undefined) filters.push(`f.side = ${param(q.side)}`);
-  if (q.startTime !== undefined) filters.push(`f.time >= ${param(q.startTime)}`);
-  if (q.endTime !== undefined) filters.push(`f.time <= ${param(q.endTime)}`);
+  const { params, param } = queryParams();
+  const filters = fillFilters(q, param);
   const filterParams = [...params];
   const after = (time: string | number, tid: string | number) =>
     `(f.time, f.tid) ${desc ? '<' : '>'} (${param(time)}::bigint, ${param(tid)}::bigint)`;
@@ -457,17 +448,37 @@ export async function fillPage(
 }
 
 /** How many fills match the filters of a fill-rows query (the cursor aside). */
-export async function countFills(
-  pool: pg.Pool,
-  q: Pick<FillRowsQuery, 'user' | 'coin' | 'side' | 'startTime' | 'endTime'>,
-): Promise<number> {
+export async function countFills(pool: pg.Pool, q: FillFilters): Promise<number> {
+  const { params, param } = queryParams();
+  const where = fillFilters(q, param);
   const { rows } = await pool.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM accounts.fills
-     WHERE ($1::text IS NULL OR address = $1) AND ($2::text IS NULL OR coin = $2) AND ($3::text IS NULL OR side = $3)
-       AND ($4::bigint IS NULL OR time >= $4) AND ($5::bigint IS NULL OR time <= $5)`,
-    [q.user?.toLowerCase() ?? null, q.coin ?? null, q.side ?? null, q.startTime ?? null, q.endTime ?? null],
+    `SELECT count(*)::int AS n FROM accounts.fills f WHERE ${where.length ? where.join(' AND ') : 'true'}`,
+    params,
   );
   return rows[0]?.n ?? 0;
+}
+
+type FillFilters = Pick<FillRowsQuery, 'user' | 'coin' | 'side' | 'startTime' | 'endTime'>;
+
+/** A statement's parameter list, and `param(v)` adding one and answering its placeholder (`$3`). */
+function queryParams() {
+  const params: unknown[] = [];
+  const param = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  return { params, param };
+}
+
+/** The conditions on `accounts.fills f` of a fill-rows query's filters (the cursor aside). */
+function fillFilters(q: FillFilters, param: (v: unknown) => string): string[] {
+  const filters: string[] = [];
+  if (q.user !== undefined) filters.push(`f.address = ${param(q.user.toLowerCase())}`);
+  if (q.coin !== undefined) filters.push(`f.coin = ${param(q.coin)}`);
+  if (q.side !== undefined) filters.push(`f.side = ${param(q.side)}`);
+  if (q.startTime !== undefined) filters.push(`f.time >= ${param(q.startTime)}`);
+  if (q.endTime !== undefined) filters.push(`f.time <= ${param(q.endTime)}`);
+  return filters;
 }
 
 // ---- TWAP slices ----
