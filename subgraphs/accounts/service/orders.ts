@@ -262,7 +262,7 @@ export async function statusHistories(pool: pg.Pool, keys: readonly string[]): P
     `SELECT ${orderStatusesTable.columns.map((c) => `s.${c}`).join(', ')}
      FROM accounts.order_statuses s
      JOIN unnest($1::text[], $2::bigint[]) AS k(address, oid) ON s.address = k.address AND s.oid = k.oid
-     ORDER BY s.time, s.block_number, CASE s.status WHEN 'open' THEN 0 WHEN 'triggered' THEN 1 ELSE 2 END`,
+     ORDER BY s.time, s.block_number, ${LIFECYCLE_RANK}`,
     [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
   );
   return rows.map((r) => ({ ...toOrder(r), user: r.address }));
