@@ -56,10 +56,8 @@ function before(a: OrderKey, b: OrderKey): boolean {
   return a[0] !== b[0] ? a[0] < b[0] : a[1] !== b[1] ? a[1] < b[1] : a[2] < b[2];
 }
 
-/** The trades of one coin at one time, summed up: they fall in the same bucket of every interval. */
-interface TradeRun {
-  coin: string;
-  time: number;
+/** Open, high, low, close, volume and count of some trades, with the order keys of the first and the last. */
+interface Ohlc {
   first: OrderKey;
   o: string;
   last: OrderKey;
@@ -70,41 +68,39 @@ interface TradeRun {
   n: number;
 }
 
+/** Folds `more` (trades of the same bucket) into `into`. */
+function mergeOhlc(into: Ohlc, more: Ohlc): void {
+  if (before(more.first, into.first)) {
+    into.first = more.first;
+    into.o = more.o;
+  }
+  if (!before(more.last, into.last)) {
+    into.last = more.last;
+    into.c = more.c;
+  }
+  if (compareDecimal(more.h, into.h) > 0) into.h = more.h;
+  if (compareDecimal(more.l, into.l) < 0) into.l = more.l;
+  into.v = addDecimal(into.v, more.v);
+  into.n += more.n;
+}
+
+/** The trades of one coin at one time, summed up: they fall in the same bucket of every interval. */
+interface TradeRun extends Ohlc {
+  coin: string;
+  time: number;
+}
+
 /** A batch's trades grouped by coin and time, so each group updates each interval's candle once, not per trade. */
 function tradeRuns(trades: readonly TradeRow[]): Iterable<TradeRun> {
   const runs = new Map<string, TradeRun>();
   for (const trade of trades) {
     const key: OrderKey = [trade.time, trade.block_number, trade.seq];
+    const px = trade.px;
+    const one = { first: key, o: px, last: key, c: px, h: px, l: px, v: trade.sz, n: 1 };
     const id = `${trade.coin}|${trade.time}`;
     const run = runs.get(id);
-    if (!run) {
-      const px = trade.px;
-      runs.set(id, {
-        coin: trade.coin,
-        time: trade.time,
-        first: key,
-        o: px,
-        last: key,
-        c: px,
-        h: px,
-        l: px,
-        v: trade.sz,
-        n: 1,
-      });
-      continue;
-    }
-    if (before(key, run.first)) {
-      run.first = key;
-      run.o = trade.px;
-    }
-    if (!before(key, run.last)) {
-      run.last = key;
-      run.c = trade.px;
-    }
-    if (compareDecimal(trade.px, run.h) > 0) run.h = trade.px;
-    if (compareDecimal(trade.px, run.l) < 0) run.l = trade.px;
-    run.v = addDecimal(run.v, trade.sz);
-    run.n++;
+    if (run) mergeOhlc(run, one);
+    else runs.set(id, { coin: trade.coin, time: trade.time, ...one });
   }
   return runs.values();
 }
@@ -242,18 +238,7 @@ export class CandleAggregator {
           this.candles.set(id, c);
           if (now > c.dueAt) late.add(c);
         }
-        if (before(run.first, c.first)) {
-          c.first = run.first;
-          c.o = run.o;
-        }
-        if (!before(run.last, c.last)) {
-          c.last = run.last;
-          c.c = run.c;
-        }
-        if (compareDecimal(run.h, c.h) > 0) c.h = run.h;
-        if (compareDecimal(run.l, c.l) < 0) c.l = run.l;
-        c.v = addDecimal(c.v, run.v);
-        c.n += run.n;
+        mergeOhlc(c, run);
         if (c.final) {
           c.final = false;
           c.reconciled = false;
