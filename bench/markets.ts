@@ -15,12 +15,14 @@ import { startRouter } from '../router/server.ts';
 import { type Stack, startStack } from '../stack.ts';
 import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
 import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
+import { toWireTrade } from '../subgraphs/markets/service/index.ts';
 import { bucketStart } from '../subgraphs/markets/service/intervals.ts';
 import { CANDLE_SNAPSHOT_SQL, MAX_CANDLES } from '../subgraphs/markets/service/market-data.ts';
+import { startBareFanout } from './bare-fanout.ts';
 import type { BenchServer } from './db.ts';
 import { type HttpTarget, sequential, throughput, versusBaseline } from './http-load.ts';
 import { LatencyHistogram, percentile } from './stats.ts';
-import { Subscribers, stampHash, wallMs } from './subscribers.ts';
+import { type SubscriberProtocol, type SubscriberResult, Subscribers, stampHash, wallMs } from './subscribers.ts';
 
 export interface BenchRow {
   name: string;
@@ -333,8 +335,10 @@ const BLOCK_MS = 100;
 const MEASURE_MS = 10_000;
 const LATENCY_TARGET_MS = 50;
 const GRAPHQL_SUBSCRIPTION = 'subscription { trades(coin: "BTC") { px time hash tid } }';
+/** The /ws subscription (the bare baseline acknowledges it the same way). */
+const TRADES_CHANNEL = { type: 'trades', coin: 'BTC' };
 
-/** Synthetic BTC trades published on the ingest bus at a fixed rate, in one batch per block interval. */
+/** Synthetic BTC trades published at a fixed rate (on the ingest bus, or to the bare baseline), one batch per block. */
 class TradePublisher {
   private timer: NodeJS.Timeout | null = null;
   private phaseStart = 0;
@@ -347,7 +351,7 @@ class TradePublisher {
   measuredTrades = 0;
   measuredMs = 0;
 
-  constructor(private readonly bus: InProcessBus) {}
+  constructor(private readonly publish: (trades: TradeRow[]) => void) {}
 
   /** (Re)starts the clock of a phase: warm-up trades are not counted by the clients. */
   begin(measuring: boolean): void {
@@ -401,100 +405,191 @@ class TradePublisher {
       });
     }
     this.sentInPhase += due;
-    this.bus.publish('trades', trades);
+    this.publish(trades);
   }
 }
 
-export async function benchTradeLatency(
-  b: MarketsBench,
-  clients: { ws: number; graphqlWs: number } = { ws: 500, graphqlWs: 500 },
-): Promise<BenchSection> {
-  const publisher = new TradePublisher(b.bus);
-  const subscribers: Subscribers[] = [];
+/** One group of clients: `count` of them over `protocol`, each with the same subscription. */
+interface Audience {
+  label: string;
+  protocol: SubscriberProtocol;
+  url: string;
+  count: number;
+  subscription: unknown;
+}
+
+interface Heard {
+  audience: Audience;
+  histogram: LatencyHistogram;
+  result: SubscriberResult;
+  /** Every client received every measured trade. */
+  complete: boolean;
+}
+
+interface TradeRun {
+  heard: Heard[];
+  expected: number;
+  measuredMs: number;
+  /** Event-loop delay of this thread while measuring (p99 and max, ms). */
+  loopP99: number;
+  loopMax: number;
+}
+
+/**
+ * Connects the audiences (each in its own client thread), publishes warm-up trades until every client has seen one,
+ * then publishes MEASURE_MS of measured trades and collects what each client received. `measuring` brackets the
+ * measured phase (the caller samples its threads' busy share there).
+ */
+async function measureTrades(
+  publish: (trades: TradeRow[]) => void,
+  audiences: Audience[],
+  measuring: (phase: 'start' | 'end') => void = () => {},
+): Promise<TradeRun> {
+  const publisher = new TradePublisher(publish);
+  const subscribers: { audience: Audience; subs: Subscribers }[] = [];
   const loop = monitorEventLoopDelay({ resolution: 10 });
   try {
-    // The router loads its supergraph on its first HTTP request; a graphql-ws subscription arriving before any
-    // fails with "Expected null to be a GraphQL schema", so the router gets one query first.
-    const warm = await postJson(b.stack.urls.router, { query: '{ __typename }' });
-    if (warm.status !== 200) throw new Error(`router: ${warm.status} ${warm.text}`);
-    if (clients.ws > 0) {
-      subscribers.push(
-        await Subscribers.start('ws', b.stack.urls.ws, clients.ws, { type: 'trades', coin: 'BTC' }, 60_000),
-      );
-    }
-    if (clients.graphqlWs > 0) {
-      subscribers.push(
-        await Subscribers.start(
-          'graphql-ws',
-          b.stack.urls.router.replace(/^http/, 'ws'),
-          clients.graphqlWs,
-          GRAPHQL_SUBSCRIPTION,
-          60_000,
-        ),
-      );
+    for (const audience of audiences) {
+      const { protocol, url, count, subscription } = audience;
+      subscribers.push({ audience, subs: await Subscribers.start(protocol, url, count, subscription, 60_000) });
     }
     // graphql-ws never acknowledges a subscription: warm up until every client has seen a trade.
     publisher.begin(false);
-    const live = await until(() => subscribers.every((s) => s.live === s.count), 30_000);
+    const live = await until(() => subscribers.every(({ subs }) => subs.live === subs.count), 30_000);
     if (!live) {
-      const seen = subscribers.map((s) => `${s.protocol} ${s.live}/${s.count}`).join(', ');
+      const seen = subscribers.map(({ audience, subs }) => `${audience.label} ${subs.live}/${subs.count}`).join(', ');
       const errors = [];
-      for (const s of subscribers) errors.push(...(await s.stop().catch(() => ({ errors: [] }))).errors);
+      for (const { subs } of subscribers) errors.push(...(await subs.stop().catch(() => ({ errors: [] }))).errors);
       throw new Error(`not every client got a warm-up trade (${seen}): ${errors.join(' | ')}`);
     }
     await sleep(1000);
     publisher.begin(true);
     loop.enable();
-    const busyFrom = { main: performance.eventLoopUtilization(), router: b.stack.routerEventLoop() };
+    measuring('start');
     await sleep(MEASURE_MS);
-    const busy = {
-      main: performance.eventLoopUtilization(busyFrom.main).utilization,
-      router: b.stack.routerEventLoop(busyFrom.router).utilization,
-    };
+    measuring('end');
     publisher.stop();
     const expected = publisher.measuredTrades;
-    await until(() => subscribers.every((s) => s.received >= expected * s.count || s.failed !== null), 15_000);
+    await until(
+      () => subscribers.every(({ subs }) => subs.received >= expected * subs.count || subs.failed !== null),
+      15_000,
+    );
     loop.disable();
-    const results = [];
-    for (const s of subscribers) results.push({ s, r: await s.stop() });
-
-    const rows: BenchRow[] = [];
-    const notes = [
-      `offered ${int(TRADES_PER_S)} trades/s in blocks every ${BLOCK_MS} ms; published ${int(expected)} in ` +
-        `${(publisher.measuredMs / 1000).toFixed(1)} s (${int((expected * 1000) / publisher.measuredMs)}/s: ` +
-        'blocks due while the event loop was late are skipped, and that wait is not in the latencies) to ' +
-        `${clients.ws} /ws + ${clients.graphqlWs} graphql-ws clients at once (each in its worker thread); ` +
-        `server event-loop delay p99 ${ms(loop.percentile(99) / 1e6)}, max ${ms(loop.max / 1e6)}; ` +
-        `busy: main thread ${Math.round(busy.main * 100)} % (ingest bus, subgraphs, compat), router thread ` +
-        `${Math.round(busy.router * 100)} %; ` +
-        `graphql-ws: ${GRAPHQL_SUBSCRIPTION} (hash carries the publish time)`,
-    ];
-    for (const { s, r } of results) {
-      const h = LatencyHistogram.from(r);
-      const p99 = h.quantile(0.99);
-      const complete = r.total === expected * s.count;
-      const via = s.protocol === 'ws' ? '/ws' : 'graphql-ws (router)';
-      rows.push({
-        name: `trade bus -> ${via} p99`,
-        value: ms(p99),
-        baseline: 'n/a',
-        ratio: '-',
-        target: `p99 < ${LATENCY_TARGET_MS} ms: ${met(p99 < LATENCY_TARGET_MS && complete)}`,
+    const heard: Heard[] = [];
+    for (const { audience, subs } of subscribers) {
+      const result = await subs.stop();
+      heard.push({
+        audience,
+        result,
+        histogram: LatencyHistogram.from(result),
+        complete: result.total === expected * subs.count,
       });
-      notes.push(
-        `${via}: ${s.count} clients, p50 ${ms(h.quantile(0.5))}, p99 ${ms(p99)}, max ${ms(h.max)}; ` +
-          `received ${int(r.total)} of ${int(expected * s.count)} trade events (fewest per client ${int(r.minPerClient)})` +
-          `; client thread busy ${Math.round(r.clientBusy * 100)} %` +
-          (r.lost ? `; ${r.lost} connections lost` : '') +
-          (r.errors.length ? `; ${r.errors.join(' | ')}` : ''),
-      );
     }
-    return { rows, notes };
+    return {
+      heard,
+      expected,
+      measuredMs: publisher.measuredMs,
+      loopP99: loop.percentile(99) / 1e6,
+      loopMax: loop.max / 1e6,
+    };
   } finally {
     publisher.stop();
     loop.disable();
-    for (const s of subscribers) await s.stop(1000).catch(() => {});
+    for (const { subs } of subscribers) await subs.stop(1000).catch(() => {});
   }
+}
+
+/** The bench's clients: `ws` on /ws (or its floor), `graphqlWs` through the router (or its floor). */
+function tradeAudiences(
+  clients: { ws: number; graphqlWs: number },
+  urls: { ws: string; graphqlWs: string },
+): Audience[] {
+  const all: Audience[] = [
+    { label: '/ws', protocol: 'ws', url: urls.ws, count: clients.ws, subscription: TRADES_CHANNEL },
+    {
+      label: 'graphql-ws (router)',
+      protocol: 'graphql-ws',
+      url: urls.graphqlWs,
+      count: clients.graphqlWs,
+      subscription: GRAPHQL_SUBSCRIPTION,
+    },
+  ];
+  return all.filter((a) => a.count > 0);
+}
+
+/** A trade's path from the ingest bus to /ws and graphql-ws clients, beside the bare fan-out of the same frames. */
+export async function benchTradeLatency(
+  b: MarketsBench,
+  clients: { ws: number; graphqlWs: number } = { ws: 500, graphqlWs: 500 },
+): Promise<BenchSection> {
+  const bare = await startBareFanout();
+  let floor: TradeRun;
+  try {
+    floor = await measureTrades(
+      (trades) => bare.publish(trades.map(toWireTrade)),
+      tradeAudiences(clients, { ws: bare.wsUrl, graphqlWs: bare.graphqlWsUrl }),
+    );
+  } finally {
+    await bare.close();
+  }
+
+  // The router loads its supergraph on its first HTTP request; a graphql-ws subscription arriving before any fails
+  // with "Expected null to be a GraphQL schema", so the router gets one query first.
+  const warm = await postJson(b.stack.urls.router, { query: '{ __typename }' });
+  if (warm.status !== 200) throw new Error(`router: ${warm.status} ${warm.text}`);
+  let busyFrom = { main: performance.eventLoopUtilization(), router: b.stack.routerEventLoop() };
+  const busy = { main: 0, router: 0 };
+  const run = await measureTrades(
+    (trades) => b.bus.publish('trades', trades),
+    tradeAudiences(clients, { ws: b.stack.urls.ws, graphqlWs: b.stack.urls.router.replace(/^http/, 'ws') }),
+    (phase) => {
+      if (phase === 'start') busyFrom = { main: performance.eventLoopUtilization(), router: b.stack.routerEventLoop() };
+      else {
+        busy.main = performance.eventLoopUtilization(busyFrom.main).utilization;
+        busy.router = b.stack.routerEventLoop(busyFrom.router).utilization;
+      }
+    },
+  );
+
+  const rows: BenchRow[] = [];
+  const notes = [
+    `offered ${int(TRADES_PER_S)} trades/s in blocks every ${BLOCK_MS} ms; published ${int(run.expected)} in ` +
+      `${(run.measuredMs / 1000).toFixed(1)} s (${int((run.expected * 1000) / run.measuredMs)}/s: ` +
+      'blocks due while the event loop was late are skipped, and that wait is not in the latencies) to ' +
+      `${clients.ws} /ws + ${clients.graphqlWs} graphql-ws clients at once (each in its worker thread); ` +
+      `server event-loop delay p99 ${ms(run.loopP99)}, max ${ms(run.loopMax)}; ` +
+      `busy: main thread ${Math.round(busy.main * 100)} % (ingest bus, subgraphs, compat), router thread ` +
+      `${Math.round(busy.router * 100)} %; ` +
+      `graphql-ws: ${GRAPHQL_SUBSCRIPTION} (hash carries the publish time)`,
+    'baseline "bare": the same frames to the same clients from plain ws servers, /ws on the main thread and ' +
+      'graphql-ws on a worker thread that gets each block first, with nothing in between (bench/bare-fanout.ts): ' +
+      floor.heard
+        .map(
+          ({ audience, histogram: h, complete }) =>
+            `${audience.label} p50 ${ms(h.quantile(0.5))}, p99 ${ms(h.quantile(0.99))}, max ${ms(h.max)}` +
+            (complete ? '' : ' (INCOMPLETE: some clients missed trades)'),
+        )
+        .join('; '),
+  ];
+  for (const [i, { audience, histogram: h, result: r, complete }] of run.heard.entries()) {
+    const p99 = h.quantile(0.99);
+    const floorP99 = floor.heard[i]?.histogram.quantile(0.99) ?? Number.NaN;
+    rows.push({
+      name: `trade bus -> ${audience.label} p99`,
+      value: ms(p99),
+      baseline: `bare ${ms(floorP99)}`,
+      ratio: (p99 / floorP99).toFixed(2),
+      target: `p99 < ${LATENCY_TARGET_MS} ms: ${met(p99 < LATENCY_TARGET_MS && complete)}`,
+    });
+    notes.push(
+      `${audience.label}: ${audience.count} clients, p50 ${ms(h.quantile(0.5))}, p99 ${ms(p99)}, max ${ms(h.max)}; ` +
+        `received ${int(r.total)} of ${int(run.expected * audience.count)} trade events (fewest per client ` +
+        `${int(r.minPerClient)}); client thread busy ${Math.round(r.clientBusy * 100)} %` +
+        (r.lost ? `; ${r.lost} connections lost` : '') +
+        (r.errors.length ? `; ${r.errors.join(' | ')}` : ''),
+    );
+  }
+  return { rows, notes };
 }
 
 /** The sections in the order they run, with the header line each prints. */

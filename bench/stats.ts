@@ -45,6 +45,14 @@ export class LatencyHistogram implements HistogramData {
     return h;
   }
 
+  /** Adds another histogram's counts to this one. */
+  merge(other: HistogramData): void {
+    for (let i = 0; i < other.counts.length; i++) this.counts[i] = (this.counts[i] ?? 0) + (other.counts[i] ?? 0);
+    this.overflow += other.overflow;
+    this.max = Math.max(this.max, other.max);
+    this.total += other.total;
+  }
+
   add(ms: number, times = 1): void {
     // A negative delay is clock jitter between threads of one process: count it as zero.
     const bin = Math.max(0, Math.floor(ms / LatencyHistogram.BIN_MS));

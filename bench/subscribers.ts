@@ -164,12 +164,7 @@ export class Subscribers {
   async stop(timeoutMs = 10_000): Promise<SubscriberResult> {
     const results = await Promise.all(this.threads.map((t) => t.stop(timeoutMs)));
     const merged = new LatencyHistogram();
-    for (const r of results) {
-      for (let i = 0; i < r.counts.length; i++) merged.counts[i] = (merged.counts[i] ?? 0) + (r.counts[i] ?? 0);
-      merged.overflow += r.overflow;
-      merged.max = Math.max(merged.max, r.max);
-      merged.total += r.total;
-    }
+    for (const r of results) merged.merge(r);
     return {
       counts: merged.counts,
       overflow: merged.overflow,

@@ -73,7 +73,8 @@ export interface MarketsServiceOptions {
 
 const META_TTL_MS = 30_000;
 
-function toWireTrade(t: TradeRow): WireTrade {
+/** A stored trade as the exchange prints it (the shape of /ws trades and the Trade type). */
+export function toWireTrade(t: TradeRow): WireTrade {
   return {
     coin: t.coin,
     side: t.side,
