@@ -4,7 +4,6 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import Fastify from 'fastify';
 import type pg from 'pg';
 import type { TradeRow } from '../db/rows.ts';
 import { InProcessBus } from '../ingest/bus.ts';
@@ -19,6 +18,7 @@ import { toWireTrade } from '../subgraphs/markets/service/index.ts';
 import { bucketStart } from '../subgraphs/markets/service/intervals.ts';
 import { CANDLE_SNAPSHOT_SQL, MAX_CANDLES } from '../subgraphs/markets/service/market-data.ts';
 import { startBareFanout } from './bare-fanout.ts';
+import { startBareRoute } from './bare-route.ts';
 import type { BenchServer } from './db.ts';
 import { type HttpTarget, sequential, throughput, versusBaseline } from './http-load.ts';
 import { LatencyHistogram, percentile } from './stats.ts';
@@ -128,21 +128,14 @@ export async function benchCompatInfo(b: MarketsBench): Promise<BenchSection> {
     if (status !== 200 || text === 'null' || text.length < 50) throw new Error(`compat ${r.label}: ${status} ${text}`);
     answers.set(r.body.type, text);
   }
-  const bare = Fastify({ logger: false });
-  bare.post('/info', async (req, reply) => {
-    const type = (req.body as { type?: string } | null)?.type ?? '';
-    return reply.type('application/json').send(answers.get(type) ?? '{}');
-  });
+  const bare = await startBareRoute(answers);
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   try {
-    await bare.listen({ port: 0, host: '127.0.0.1' });
-    const address = bare.server.address();
-    const bareInfo = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/info`;
     for (const r of requests) {
       const load = { concurrency: CONCURRENCY, warmupMs: WARMUP_MS, durationMs: DURATION_MS };
       const compat = await throughput({ url: compatInfo, body: JSON.stringify(r.body) }, load);
-      const baseline = await throughput({ url: bareInfo, body: JSON.stringify(r.body) }, load);
+      const baseline = await throughput({ url: bare.url, body: JSON.stringify(r.body) }, load);
       const ratio = compat.requestsPerS / baseline.requestsPerS;
       rows.push({
         name: `compat ${r.label} c=${CONCURRENCY}`,
