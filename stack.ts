@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import { startCompatServer } from './compat-rest/server.ts';
 import { type EventBus, InProcessBus } from './ingest/bus.ts';
-import { Authenticator } from './platform/auth.ts';
+import { Authenticator, isLoopbackHost } from './platform/auth.ts';
 import type { SubscriptionStats } from './platform/shared-subscriptions.ts';
 import { Upstream } from './platform/upstream.ts';
 import { composeSupergraph } from './router/compose.ts';
@@ -50,6 +50,9 @@ export interface Stack {
   close(): Promise<void>;
 }
 
+/** Where the subgraphs listen: reachable by the router (same machine), never from outside. */
+export const SUBGRAPH_HOST = '127.0.0.1';
+
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const host = opts.host ?? '127.0.0.1';
   const closers: (() => Promise<void> | void)[] = [];
@@ -58,7 +61,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   };
   try {
     const upstream = new Upstream(opts.upstreamInfoUrl, { timeoutMs: opts.upstreamTimeoutMs ?? 5000 });
-    const auth = new Authenticator(opts.pool);
+    const auth = new Authenticator(opts.pool, { alwaysRequireKey: !isLoopbackHost(host) });
     // The router runs in a thread of its own (router/thread.ts), which loads while the services start here.
     const router = openRouterThread({ auth, onFailure: opts.onFailure });
     closers.push(router.close);
@@ -69,9 +72,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const accounts = new AccountsService({ pool: opts.pool, upstream, bus });
     closers.push(() => accounts.stop());
 
-    const marketsSubgraph = await startMarketsSubgraph(markets, { port: opts.ports.markets, host });
+    // The subgraphs are the router's: they check no keys and apply no operation limits, so they listen on loopback
+    // whatever `host` is (spec §5 holds at the router and compat-rest, the only public doors).
+    const marketsSubgraph = await startMarketsSubgraph(markets, { port: opts.ports.markets, host: SUBGRAPH_HOST });
     closers.push(marketsSubgraph.close);
-    const accountsSubgraph = await startAccountsSubgraph(accounts, { port: opts.ports.accounts, host });
+    const accountsSubgraph = await startAccountsSubgraph(accounts, { port: opts.ports.accounts, host: SUBGRAPH_HOST });
     closers.push(accountsSubgraph.close);
     const routerUrl = await router.listen({
       supergraphSdl: composeSupergraph([

@@ -7,6 +7,7 @@ import { Ingest } from './ingest/pipeline.ts';
 import { reportProgress } from './ingest/progress.ts';
 import { startNodeInfoServer } from './ingest/simulator/index.ts';
 import { openTimeline } from './ingest/simulator/timeline.ts';
+import { isLoopbackHost } from './platform/auth.ts';
 import { loadConfig, parseDuration } from './platform/config.ts';
 import { anyKeyConfigured } from './platform/keys.ts';
 import { startStack } from './stack.ts';
@@ -32,8 +33,6 @@ async function shutdown(code: number) {
 process.once('SIGINT', () => void shutdown(0));
 process.once('SIGTERM', () => void shutdown(0));
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
-
 try {
   const db = await openDatabase(config, log);
   stops.push(db.close);
@@ -41,7 +40,7 @@ try {
 
   let host = config.host;
   if (!(await anyKeyConfigured(db.pool))) {
-    if (!LOOPBACK.has(host)) log(`no API key configured: serving on loopback only, not ${host}`);
+    if (!isLoopbackHost(host)) log(`no API key configured: serving on loopback only, not ${host}`);
     else log('no API key configured: serving on loopback only (create one: npm run keys -- create --scope data)');
     host = '127.0.0.1';
   }

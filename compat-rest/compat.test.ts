@@ -3,7 +3,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createKey } from '../platform/keys.ts';
+import { createKey, revokeKey } from '../platform/keys.ts';
 import { type Stack, startStack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 
@@ -213,5 +213,81 @@ describe('authentication', () => {
     expect(await upgrade(routerWs)).toBe(401);
     expect(await upgrade(`${routerWs}?api_key=${mcpKey}`)).toBe(403);
     expect(await upgrade(`${routerWs}?api_key=${dataKey}`)).toBe(101);
+  });
+
+  /** Runs `attempt` with a fresh key of `perMin` requests a minute, again if a minute boundary fell inside it. */
+  async function inOneMinute(perMin: number, attempt: (key: string, id: number) => Promise<void>): Promise<void> {
+    for (;;) {
+      const minute = Math.floor(Date.now() / 60_000);
+      const { key, record } = await createKey(db.pool, { scope: 'data', rateLimitPerMin: perMin });
+      await attempt(key, record.id);
+      if (Math.floor(Date.now() / 60_000) === minute) return;
+    }
+  }
+
+  /** A client socket whose messages are read in order. */
+  async function openSocket(url: string, protocol?: string) {
+    const socket = new WebSocket(url, protocol ? [protocol] : []);
+    const inbox: unknown[] = [];
+    const waiting: ((m: unknown) => void)[] = [];
+    socket.on('message', (raw) => {
+      const m = JSON.parse(String(raw));
+      const next = waiting.shift();
+      if (next) next(m);
+      else inbox.push(m);
+    });
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    return {
+      send: (m: unknown) => socket.send(JSON.stringify(m)),
+      next: () => (inbox.length ? Promise.resolve(inbox.shift()) : new Promise((r) => waiting.push(r))),
+      close: () => socket.close(),
+    };
+  }
+
+  it('counts every /ws post in the key window and stops serving a revoked key', async () => {
+    await inOneMinute(3, async (key, id) => {
+      const ws = await openSocket(`${stack.urls.ws}?api_key=${key}`);
+      const info = (n: number) => ({ method: 'post', id: n, request: { type: 'info', payload: { type: 'allMids' } } });
+      // The upgrade was the first request of the minute; two posts fit, the third does not.
+      ws.send(info(1));
+      expect(await ws.next()).toMatchObject({ channel: 'post', data: { id: 1, response: { type: 'info' } } });
+      ws.send(info(2));
+      expect(await ws.next()).toMatchObject({ channel: 'post', data: { id: 2, response: { type: 'info' } } });
+      ws.send(info(3));
+      expect(await ws.next()).toEqual({
+        channel: 'post',
+        data: { id: 3, response: { type: 'error', payload: '429 rate limit exceeded: 3 requests per minute' } },
+      });
+      await revokeKey(db.pool, String(id));
+      stack.auth.invalidate();
+      ws.send(info(4));
+      expect(await ws.next()).toEqual({
+        channel: 'post',
+        data: { id: 4, response: { type: 'error', payload: '401 invalid api key' } },
+      });
+      ws.close();
+    });
+  });
+
+  it('counts every graphql-ws operation in the key window', async () => {
+    await inOneMinute(2, async (key) => {
+      const ws = await openSocket(`${stack.urls.router.replace(/^http/, 'ws')}?api_key=${key}`, 'graphql-transport-ws');
+      ws.send({ type: 'connection_init' });
+      expect(await ws.next()).toEqual({ type: 'connection_ack' });
+      const query = { query: '{ allMids { coin } }' };
+      ws.send({ id: 'a', type: 'subscribe', payload: query });
+      expect(await ws.next()).toMatchObject({ id: 'a', type: 'next', payload: { data: { allMids: [] } } });
+      expect(await ws.next()).toEqual({ id: 'a', type: 'complete' });
+      ws.send({ id: 'b', type: 'subscribe', payload: query });
+      expect(await ws.next()).toMatchObject({
+        id: 'b',
+        type: 'error',
+        payload: [{ message: 'rate limit exceeded: 2 requests per minute' }],
+      });
+      ws.close();
+    });
   });
 });

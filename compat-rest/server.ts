@@ -1,5 +1,5 @@
 // compat-rest as a running server: the fastify app (POST /info, path endpoints) and /ws on one port (8080).
-import type { Authenticator } from '../platform/auth.ts';
+import { type Authenticator, presentedKey } from '../platform/auth.ts';
 import { buildCompatApp } from './app.ts';
 import { accountChannels } from './channels/accounts.ts';
 import { marketChannels } from './channels/markets.ts';
@@ -22,10 +22,14 @@ export async function startCompatServer(opts: CompatServerOptions) {
     channels: [...marketChannels(opts.services.markets), ...accountChannels(opts.services.accounts)],
     authenticate: async (req) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const outcome = await opts.auth.check({ headers: req.headers, query: url.searchParams }, 'rest');
-      return outcome.ok ? { keyId: outcome.key?.id ?? null } : { status: outcome.status, error: outcome.error };
+      const key = presentedKey({ headers: req.headers, query: url.searchParams });
+      const outcome = await opts.auth.checkKey(key, 'rest');
+      return outcome.ok ? { key } : { status: outcome.status, error: outcome.error };
     },
-    info: async (payload) => {
+    info: async (payload, { key }) => {
+      // A post is a request like POST /info: the same key rules, counted in the same per-key window.
+      const admitted = await opts.auth.checkKey(key, 'rest');
+      if (!admitted.ok) return { status: admitted.status, body: { error: admitted.error } };
       try {
         const answer = await dispatchInfo(payload, opts.services);
         if (answer.kind === 'json') return { status: 200, body: answer.body };

@@ -39,9 +39,19 @@ interface Cached<T> {
   value: T;
 }
 
+const LOOPBACK: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/** Whether servers bound to `host` are reachable from this machine only. */
+export const isLoopbackHost = (host: string) => LOOPBACK.has(host);
+
 export interface AuthenticatorOptions {
   /** How long a key lookup (or "no key configured") is trusted; revocation takes effect within it. */
   cacheMs?: number;
+  /**
+   * A key is required even when none is configured: for servers reachable from other machines, which may serve
+   * without a key only on loopback (spec §5; revoking the last key must not open them).
+   */
+  alwaysRequireKey?: boolean;
   now?: () => number;
 }
 
@@ -50,6 +60,7 @@ export class Authenticator implements KeyChecker {
   private configured: Cached<boolean> | undefined;
   private readonly windows = new Map<number, { minute: number; count: number }>();
   private readonly cacheMs: number;
+  private readonly alwaysRequireKey: boolean;
   private readonly now: () => number;
 
   constructor(
@@ -57,11 +68,13 @@ export class Authenticator implements KeyChecker {
     opts: AuthenticatorOptions = {},
   ) {
     this.cacheMs = opts.cacheMs ?? 10_000;
+    this.alwaysRequireKey = opts.alwaysRequireKey ?? false;
     this.now = opts.now ?? Date.now;
   }
 
-  /** Whether a key is required (some active key exists). */
+  /** Whether a key is required (always, or while some active key exists). */
   async keyRequired(): Promise<boolean> {
+    if (this.alwaysRequireKey) return true;
     const now = this.now();
     if (!this.configured || now - this.configured.at > this.cacheMs) {
       this.configured = { at: now, value: await anyKeyConfigured(this.pool) };

@@ -7,6 +7,8 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { createGatewayRuntime, getGraphQLWSOptions } from '@graphql-hive/gateway-runtime';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
+import { GraphQLError } from 'graphql';
+import type { ServerOptions } from 'graphql-ws';
 import type { KeyChecker } from '../platform/auth.ts';
 import { type GraphqlWsExtra, serveGraphqlWs } from '../platform/graphql-ws.ts';
 import { sharedSubscriptions } from '../platform/shared-subscriptions.ts';
@@ -42,6 +44,26 @@ function transportEntries(merging: boolean | Record<string, boolean>) {
     ...Object.fromEntries(
       Object.entries(merging).map(([name, on]) => [name, { options: { deduplicateInflightRequests: on } }]),
     ),
+  };
+}
+
+type WsOptions = ServerOptions<Record<string, unknown> | undefined, GraphqlWsExtra>;
+
+/**
+ * Every operation on a graphql-ws connection is a request like an HTTP one: it is checked with the key the
+ * connection presented at its upgrade, and counted in the key's per-minute window. A refused operation gets an
+ * `error` message naming the rule (its connection stays open for the next minute's operations).
+ */
+function withOperationKeyCheck(auth: KeyChecker | undefined, options: WsOptions): WsOptions {
+  if (!auth) return options;
+  const onSubscribe = options.onSubscribe;
+  return {
+    ...options,
+    async onSubscribe(ctx, id, payload) {
+      const outcome = await checkUpgrade(auth, ctx.extra.request);
+      if (!outcome.ok) return [new GraphQLError(outcome.error, { extensions: { http: { status: outcome.status } } })];
+      return onSubscribe?.(ctx, id, payload);
+    },
   };
 }
 
@@ -84,11 +106,14 @@ export async function startRouter(opts: RouterOptions) {
           );
         }
       : undefined,
-    options: getGraphQLWSOptions<Record<string, unknown>, GraphqlWsExtra>(gateway, (ctx) => ({
-      req: ctx.extra?.request,
-      socket: ctx.extra?.socket,
-      connectionParams: ctx.connectionParams,
-    })),
+    options: withOperationKeyCheck(
+      auth,
+      getGraphQLWSOptions<Record<string, unknown>, GraphqlWsExtra>(gateway, (ctx) => ({
+        req: ctx.extra?.request,
+        socket: ctx.extra?.socket,
+        connectionParams: ctx.connectionParams,
+      })),
+    ),
   });
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

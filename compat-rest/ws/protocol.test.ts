@@ -90,7 +90,7 @@ const WRITTEN = '[{"px":"1.5","note":"caf\u00e9 \\u0000 \\"q\\""},{"px":"2"}]';
 
 const info: WsServerOptions['info'] = async (payload, auth) => {
   const type = (payload as { type?: unknown } | undefined)?.type;
-  if (type === 'allMids') return { status: 200, body: { BTC: '90000.5', keyId: auth.keyId } };
+  if (type === 'allMids') return { status: 200, body: { BTC: '90000.5', key: auth.key } };
   if (type === 'bad') return { status: 400, body: { error: 'coin is required' } };
   if (type === 'written') return { status: 200, encoded: Buffer.from(WRITTEN) };
   if (type === 'throws') throw new Error('database down');
@@ -100,8 +100,8 @@ const info: WsServerOptions['info'] = async (payload, auth) => {
 async function authenticate(req: IncomingMessage) {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const key = req.headers.authorization?.replace(/^Bearer /, '') ?? url.searchParams.get('api_key');
-  if (key === null || key === undefined) return { keyId: null };
-  if (key === 'good') return { keyId: 7 };
+  if (key === null || key === undefined) return { key: null };
+  if (key === 'good') return { key: 'good' };
   return { status: 401, error: 'invalid api key' };
 }
 
@@ -339,7 +339,7 @@ describe('ws protocol', () => {
     c.send({ method: 'post', id: 17, request: { type: 'info', payload: { type: 'allMids' } } });
     expect(await c.next()).toEqual({
       channel: 'post',
-      data: { id: 17, response: { type: 'info', payload: { type: 'allMids', data: { BTC: '90000.5', keyId: 7 } } } },
+      data: { id: 17, response: { type: 'info', payload: { type: 'allMids', data: { BTC: '90000.5', key: 'good' } } } },
     });
   });
 

@@ -68,7 +68,7 @@ export function attachWsServer(
     if (socket.destroyed) return;
     if ('error' in outcome) return refuse(socket, outcome.status, outcome.error);
     if (closing) return refuse(socket, 503, 'server is shutting down');
-    const auth: WsAuth = { keyId: outcome.keyId };
+    const auth: WsAuth = { key: outcome.key };
     // ws installs its own error handling for the handshake and the connection.
     socket.off('error', onSocketError);
     wss.handleUpgrade(req, socket, head, (ws) => {

@@ -30,7 +30,11 @@ export interface Channel {
   start(sub: Record<string, unknown>, ctx: ChannelContext): (() => void) | Promise<() => void>;
 }
 
-export type WsAuth = { keyId: number | null };
+/**
+ * What a connection authenticated with: the key it presented at the upgrade (null: none). Each `post` is checked
+ * with it again, so that posts count against the key's rate limit and a revoked key stops being served.
+ */
+export type WsAuth = { key: string | null };
 
 export type InfoAnswer = { status: number; body: unknown; encoded?: undefined } | { status: 200; encoded: Buffer };
 

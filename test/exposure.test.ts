@@ -1,0 +1,81 @@
+// What a stack bound to every interface exposes: compat-rest and the router, behind the key rules of spec §5
+// (a key is required even with none configured, so revoking the last one never opens them); the subgraphs, which
+// check no keys and apply no operation limits, only on loopback.
+import net from 'node:net';
+import os from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Stack, startStack } from '../stack.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+
+/** An address of this machine other than loopback, if it has one. */
+const outward = Object.values(os.networkInterfaces())
+  .flat()
+  .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+
+let db: TestDatabase;
+let stack: Stack;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  stack = await startStack({
+    pool: db.pool,
+    upstreamInfoUrl: 'http://127.0.0.1:9/info',
+    upstreamTimeoutMs: 500,
+    ports: { compat: 0, router: 0, markets: 0, accounts: 0 },
+    host: '0.0.0.0',
+    log: () => {},
+  });
+});
+afterAll(async () => {
+  await stack?.close();
+  await db?.drop();
+});
+
+const port = (url: string) => Number(new URL(url).port);
+
+/** Whether a TCP connection to host:port is accepted. */
+function connects(host: string, p: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(p, host);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('a stack bound to every interface', () => {
+  it('requires a key on compat-rest and the router though none is configured', async () => {
+    const info = await fetch(`http://127.0.0.1:${port(stack.urls.compat)}/info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'allMids' }),
+    });
+    expect(info.status).toBe(401);
+    expect(await info.json()).toEqual({ error: 'missing api key' });
+    const graphql = await fetch(`http://127.0.0.1:${port(stack.urls.router)}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ allMids { coin } }' }),
+    });
+    expect(graphql.status).toBe(401);
+  });
+
+  it('keeps the subgraphs on loopback', async () => {
+    expect(new URL(stack.urls.markets).hostname).toBe('127.0.0.1');
+    expect(new URL(stack.urls.accounts).hostname).toBe('127.0.0.1');
+    expect(await connects('127.0.0.1', port(stack.urls.markets))).toBe(true);
+  });
+
+  it.skipIf(!outward)(
+    'answers on an outward address for compat-rest and the router, never for a subgraph',
+    async () => {
+      const host = outward as string;
+      expect(await connects(host, port(stack.urls.compat))).toBe(true);
+      expect(await connects(host, port(stack.urls.router))).toBe(true);
+      expect(await connects(host, port(stack.urls.markets))).toBe(false);
+      expect(await connects(host, port(stack.urls.accounts))).toBe(false);
+    },
+  );
+});
