@@ -122,6 +122,14 @@ describe('POST /info bad input', () => {
       expect(r.body).toEqual({ token: null, interval: null, history: [] });
     }
   });
+
+  it('accepts any token >= 0, past the column range too (no such token: no samples)', async () => {
+    for (const token of [0, 2_147_483_648, Number.MAX_SAFE_INTEGER]) {
+      const r = await post({ type: 'borrowLendReserveHistory', token });
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ token, interval: null, history: [] });
+    }
+  });
 });
 
 describe('a proxied type while the node is down', () => {

@@ -1,7 +1,7 @@
 // The market-data channels of /ws, in the exchange's shapes: allMids, l2Book, trades, bbo, candle, allCandles
 // and activeAssetCtx (activeSpotAssetCtx on spot coins).
 
-import type { MarketsService } from '../../subgraphs/markets/service/index.ts';
+import { type MarketsService, UnknownDexError } from '../../subgraphs/markets/service/index.ts';
 import { CANDLE_INTERVALS } from '../../subgraphs/markets/service/intervals.ts';
 import type { WireTrade } from '../../subgraphs/markets/service/market-data.ts';
 import type { Channel } from '../ws/protocol.ts';
@@ -47,7 +47,12 @@ export function marketChannels(markets: MarketsService): Channel[] {
       },
       async start(sub, ctx) {
         const dex = typeof sub.dex === 'string' && sub.dex !== '' ? sub.dex : null;
-        const coins = dex ? (await markets.meta(dex)).universe.map((u) => u.name) : undefined;
+        let coins: string[] | undefined;
+        try {
+          coins = dex ? (await markets.meta(dex)).universe.map((u) => u.name) : undefined;
+        } catch (err) {
+          throw err instanceof UnknownDexError ? new SubscriptionError(err.message) : err;
+        }
         // The SDK drops frames carrying dex "" for the default dex: omit the key there.
         const frame = () => ctx.send({ mids: markets.allMids(coins), ...(dex ? { dex } : {}) });
         const t = throttled(frame, BOOK_FRAME_MS);
@@ -61,16 +66,21 @@ export function marketChannels(markets: MarketsService): Channel[] {
     },
     {
       type: 'l2Book',
-      normalize: (sub) => ({
-        ...sub,
-        coin: requireString(sub, 'coin'),
-        nSigFigs: optionalIn(sub, 'nSigFigs', [2, 3, 4, 5]),
-        mantissa: optionalIn(sub, 'mantissa', [1, 2, 5]),
-      }),
+      normalize: (sub) => {
+        const normalized = {
+          ...sub,
+          coin: requireString(sub, 'coin'),
+          nSigFigs: optionalIn(sub, 'nSigFigs', [2, 3, 4, 5]),
+          mantissa: optionalIn(sub, 'mantissa', [1, 2, 5]),
+        };
+        if (normalized.mantissa !== null && normalized.nSigFigs !== 5) {
+          throw new SubscriptionError('mantissa: only with nSigFigs 5');
+        }
+        return normalized;
+      },
       start(sub, ctx) {
         const coin = sub.coin as string;
         const opts = { nSigFigs: sub.nSigFigs as 2 | 3 | 4 | 5 | null, mantissa: sub.mantissa as 1 | 2 | 5 | null };
-        if (opts.mantissa !== null && opts.nSigFigs !== 5) throw new Error('mantissa: only with nSigFigs 5');
         const frame = () => {
           const book = markets.books.l2(coin, opts);
           if (book) ctx.send(book);

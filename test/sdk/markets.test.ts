@@ -36,6 +36,18 @@ describe('POST /info market types through the SDK', () => {
     expectInfoShape('spotMetaAndAssetCtxs', await info.spotMetaAndAssetCtxs());
   });
 
+  it('refuses a dex the node does not know with 400 naming it', async () => {
+    for (const type of ['metaAndAssetCtxs', 'allMids']) {
+      const res = await fetch(`${stack.urls.compat}/info`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type, dex: 'nope' }),
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: 'dex: no perp dex named "nope"' });
+    }
+  });
+
   it('answers allMids with perps and spot coins', async () => {
     const mids = await info.allMids();
     expectInfoShape('allMids', mids);
@@ -145,6 +157,31 @@ describe('/ws market channels through the SDK', () => {
     expect(closed?.data).toMatchObject({ i: '5s', closed: true, reconciled: false });
     const coins = new Set(frames.filter((f) => f.channel === 'allCandles').map((f) => f.data.s));
     expect(coins.size).toBeGreaterThan(1);
+  });
+
+  it('refuses bad subscription parameters on channel error, before any acknowledgement', async () => {
+    const socket = new WebSocket(stack.urls.ws);
+    await new Promise((r) => socket.once('open', r));
+    const frames: { channel: string; data: unknown }[] = [];
+    socket.on('message', (m) => frames.push(JSON.parse(String(m))));
+    const until = async (n: number) => {
+      const deadline = Date.now() + 5000;
+      while (frames.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    };
+    // mantissa needs nSigFigs 5: refused as invalid, never acknowledged.
+    socket.send(
+      JSON.stringify({ method: 'subscribe', subscription: { type: 'l2Book', coin: 'BTC', nSigFigs: 4, mantissa: 2 } }),
+    );
+    await until(1);
+    expect(frames[0]?.channel).toBe('error');
+    expect(String(frames[0]?.data)).toMatch(/^Invalid subscription .*mantissa: only with nSigFigs 5$/);
+    // An unknown dex is known only once the node is asked: acknowledged, then removed with the reason.
+    socket.send(JSON.stringify({ method: 'subscribe', subscription: { type: 'allMids', dex: 'nope' } }));
+    await until(3);
+    socket.close();
+    expect(frames[1]).toMatchObject({ channel: 'subscriptionResponse' });
+    expect(frames[2]?.channel).toBe('error');
+    expect(String(frames[2]?.data)).toMatch(/^Subscription failed and was removed: .*dex: no perp dex named "nope"$/);
   });
 
   it('answers info requests posted over the socket', async () => {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import type { AssetCtxRow, TradeRow } from '../../../db/rows.ts';
 import { type EventBus, InProcessBus } from '../../../ingest/bus.ts';
+import { FieldError } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
@@ -72,6 +73,14 @@ export interface MarketsServiceOptions {
 }
 
 const META_TTL_MS = 30_000;
+
+/** A `dex` the node does not know: the caller's mistake (a FieldError, so compat answers 400). */
+export class UnknownDexError extends FieldError {
+  override readonly name = 'UnknownDexError';
+  constructor(dex: string) {
+    super(`dex: no perp dex named ${JSON.stringify(dex)}`);
+  }
+}
 
 /** A stored trade as the exchange prints it (the shape of /ws trades and the Trade type). */
 export function toWireTrade(t: TradeRow): WireTrade {
@@ -196,8 +205,11 @@ export class MarketsService {
 
   // ---- metadata (from the node) ----
 
-  meta(dex = ''): Promise<PerpMeta> {
-    return this.upstream.json<PerpMeta>({ type: 'meta', dex }, this.metaTtlMs);
+  /** The perp dex's metadata from the node; UnknownDexError when the node knows no such dex (it answers null). */
+  async meta(dex = ''): Promise<PerpMeta> {
+    const meta = await this.upstream.json<PerpMeta | null>({ type: 'meta', dex }, this.metaTtlMs);
+    if (!Array.isArray(meta?.universe)) throw new UnknownDexError(dex);
+    return meta;
   }
 
   spotMeta(): Promise<SpotMeta> {

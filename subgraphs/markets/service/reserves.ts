@@ -47,7 +47,8 @@ export interface ReserveHistoryQuery {
 
 export async function reserveHistory(pool: pg.Pool, q: ReserveHistoryQuery): Promise<ReserveHistory> {
   const params = [q.token ?? null, q.startTime, q.endTime, q.limit];
-  const filter = '($1::int IS NULL OR token = $1) AND time >= $2 AND time <= $3';
+  // bigint: any integer >= 0 is a valid `token` (spec §4.2); one past the column's int range is simply no token.
+  const filter = '($1::bigint IS NULL OR token = $1) AND time >= $2 AND time <= $3';
   let sql: string;
   if (q.interval) {
     const bucket = bucketSql(q.interval as CandleInterval, 'r.time');
