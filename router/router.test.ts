@@ -38,6 +38,7 @@ const MARKET_QUERY = `query ($coin: String!) {
     book(nSigFigs: 3) { bids { px sz n } asks { px sz n } }
     trades(limit: 5) { coin side px sz time tid users { address } }
     candles(interval: _1m, startTime: 0) { t T o h l c v n closed reconciled }
+    fast: candles(interval: _5s, startTime: 0) { t closed reconciled }
     assetCtx { funding openInterest markPx }
   }
   tokens { index reserve { tokenName utilization } }
@@ -57,6 +58,14 @@ describe('router', () => {
     expect(typeof m.trades[0].time).toBe('number');
     expect(m.trades[0].users[0].address).toMatch(/^0x[0-9a-f]{40}$/);
     expect(m.candles.length).toBeGreaterThan(10);
+    // Stored buckets say what they are (spec §6): 1m ones recomputed from stored trades, 5s ones final unreconciled.
+    type Flags = { closed: boolean; reconciled: boolean };
+    const closed1m = m.candles.filter((c: Flags) => c.closed);
+    expect(closed1m.length).toBeGreaterThan(10);
+    expect(closed1m.every((c: Flags) => c.reconciled)).toBe(true);
+    const closed5s = m.fast.filter((c: Flags) => c.closed);
+    expect(closed5s.length).toBeGreaterThan(10);
+    expect(closed5s.every((c: Flags) => !c.reconciled)).toBe(true);
     expect(m.book.bids.length).toBeGreaterThan(0);
     expect(body.data.tokens.map((t: { index: number }) => t.index)).toEqual([0, 150, 197, 268, 360]);
     expect(body.data.dexes).toEqual([{ name: 'xyz', snapshots: expect.any(Array) }]);

@@ -12,11 +12,7 @@ export const CandleIntervalEnum = builder.enumType('CandleInterval', {
   >,
 });
 
-export type CandleParent =
-  | CandleFrame
-  | (Omit<CandleFrame, 'closed' | 'reconciled'> & { closed?: boolean; reconciled?: boolean });
-
-export const CandleRef = builder.objectRef<CandleParent>('Candle').implement({
+export const CandleRef = builder.objectRef<CandleFrame>('Candle').implement({
   fields: (t) => ({
     coin: t.exposeString('s'),
     interval: t.field({ type: CandleIntervalEnum, resolve: (c) => c.i }),
@@ -28,10 +24,9 @@ export const CandleRef = builder.objectRef<CandleParent>('Candle').implement({
     c: t.expose('c', { type: 'Decimal' }),
     v: t.expose('v', { type: 'Decimal', description: 'Base volume' }),
     n: t.exposeInt('n', { description: 'Number of trades' }),
-    closed: t.boolean({ description: 'The bucket is over', resolve: (c) => c.closed ?? true }),
-    reconciled: t.boolean({
-      description: 'Values recomputed from stored trades (false: live state only)',
-      resolve: (c) => c.reconciled ?? true,
+    closed: t.exposeBoolean('closed', { description: 'The bucket is over' }),
+    reconciled: t.exposeBoolean('reconciled', {
+      description: 'Values recomputed from stored trades (false: live state only, or a 5s/30s bucket)',
     }),
   }),
 });

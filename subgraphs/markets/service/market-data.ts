@@ -79,12 +79,13 @@ export interface WireCandle {
 export const MAX_CANDLES = 5000;
 
 /** The stored candles behind candleSnapshot, newest first; the bench times this same statement as its baseline. */
-export const CANDLE_SNAPSHOT_SQL = `SELECT t, close_time, o::text, c::text, h::text, l::text, v::text, n
+export const CANDLE_SNAPSHOT_SQL = `SELECT t, close_time, o::text, c::text, h::text, l::text, v::text, n, closed,
+       reconciled
      FROM markets.candles WHERE coin = $1 AND interval = $2 AND t >= $3 AND t <= $4
      ORDER BY t DESC LIMIT ${MAX_CANDLES}`;
 
-/** A stored candle as Postgres prints it: t, T, o, c, h, l, v, n. */
-type StoredCandle = [string, string, string, string, string, string, string, string];
+/** A stored candle as Postgres prints it: t, T, o, c, h, l, v, n, closed, reconciled ('t' or 'f'). */
+type StoredCandle = [string, string, string, string, string, string, string, string, string, string];
 
 export interface CandleQuery {
   coin: string;
@@ -125,13 +126,18 @@ function wireCandle(c: StoredCandle | CandleFrame, q: CandleQuery): WireCandle {
   return { t: Number(t), T: Number(T), s: q.coin, i: q.interval, o, c: close, h, l, v, n: Number(n) };
 }
 
-/** candleSnapshot as objects (the GraphQL resolvers). */
+/**
+ * candleSnapshot as candle frames (the GraphQL resolvers): each with its `closed` and `reconciled` as stored or
+ * live (a stored 5s or 30s bucket is final unreconciled, spec §6).
+ */
 export async function candleSnapshot(
   pool: pg.Pool,
   q: CandleQuery,
   live: readonly CandleFrame[] = [],
-): Promise<WireCandle[]> {
-  return (await snapshotCandles(pool, q, live)).map((c) => wireCandle(c, q));
+): Promise<CandleFrame[]> {
+  return (await snapshotCandles(pool, q, live)).map((c) =>
+    Array.isArray(c) ? { ...wireCandle(c, q), closed: c[8] === 't', reconciled: c[9] === 't' } : c,
+  );
 }
 
 /**
