@@ -157,6 +157,82 @@ describe('candle aggregator', () => {
     expect(calls).toEqual([T, T]);
     expect(frames.filter((f) => f.t === T && f.closed)).toHaveLength(2);
   });
+
+  it('closes a 5s bucket that a late trade finds gone from memory from storage, never saving that trade alone', async () => {
+    const stored: CandleValues = { o: '100', h: '104', l: '99', c: '103', v: '5', n: 4 };
+    const saved: CandleFrame[] = [];
+    let down = false;
+    const { agg, frames, setNow } = setup(
+      {
+        recompute: async () => {
+          if (down) throw new Error('connection refused');
+          return stored;
+        },
+        save: async (f) => {
+          saved.push(f);
+        },
+      },
+      ['5s'],
+    );
+    setNow(T + 1000);
+    agg.onTrades([trade(T + 1000, '100')]);
+    setNow(T + 7000);
+    await agg.tick(); // final from live state, saved
+    setNow(T + 11 * 60_000);
+    await agg.tick(); // dropped from memory
+    expect(saved).toEqual([expect.objectContaining({ t: T, n: 1, closed: true, reconciled: false })]);
+
+    down = true;
+    agg.onTrades([trade(T + 2000, '104')]); // late by 11 minutes
+    setNow(T + 11 * 60_000 + 2000);
+    await agg.tick();
+    // Reported from live state, unreconciled, but not saved over the stored bucket.
+    expect(frames.filter((f) => f.closed).at(-1)).toMatchObject({ t: T, n: 1, c: '104', reconciled: false });
+    expect(saved).toHaveLength(1);
+
+    down = false;
+    setNow(T + 11 * 60_000 + 8000);
+    await agg.tick();
+    expect(frames.filter((f) => f.closed).at(-1)).toEqual({
+      t: T,
+      T: T + 4999,
+      s: 'BTC',
+      i: '5s',
+      ...stored,
+      closed: true,
+      reconciled: false,
+    });
+    expect(saved.at(-1)).toMatchObject({ ...stored, closed: true, reconciled: false });
+  });
+
+  it('closes again when a trade arrives while the close is reading storage', async () => {
+    let release: (v: CandleValues) => void = () => {};
+    const reads: number[] = [];
+    const { agg, frames, setNow } = setup({
+      recompute: (_c, _i, t) => {
+        reads.push(t);
+        return new Promise<CandleValues>((resolve) => {
+          release = resolve;
+        });
+      },
+    });
+    setNow(T + 1000);
+    agg.onTrades([trade(T + 1000, '100')]);
+    setNow(T + 62_000);
+    const closing = agg.tick();
+    agg.onTrades([trade(T + 59_000, '107')]); // stored after the close's read began
+    release({ o: '100', h: '100', l: '100', c: '100', v: '1', n: 1 });
+    await closing;
+    expect(frames.filter((f) => f.closed)).toEqual([]); // that read may miss the trade: nothing final from it
+    setNow(T + 64_500);
+    const again = agg.tick();
+    release({ o: '100', h: '107', l: '100', c: '107', v: '2', n: 2 });
+    await again;
+    expect(reads).toEqual([T, T]);
+    expect(frames.filter((f) => f.closed)).toEqual([
+      expect.objectContaining({ t: T, c: '107', n: 2, closed: true, reconciled: true }),
+    ]);
+  });
 });
 
 describe('candle store on Postgres', () => {

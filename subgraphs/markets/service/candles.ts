@@ -115,6 +115,13 @@ interface LiveCandle extends CandleFrame {
   closing: boolean;
   /** A closed frame with `reconciled: false` went out and storage still fails: wait quietly for it. */
   unreconciledSent: boolean;
+  /**
+   * Made after its bucket had left memory, by late trades: its values are those trades only. It is closed from
+   * storage (any interval) and never saved as it is, which would overwrite the stored bucket.
+   */
+  partial: boolean;
+  /** A trade arrived while the close was reading storage: that close is stale, the bucket closes again. */
+  changedWhileClosing: boolean;
 }
 
 export interface CandleAggregatorOptions {
@@ -197,6 +204,8 @@ export class CandleAggregator {
         final: false,
         closing: false,
         unreconciledSent: false,
+        partial: false,
+        changedWhileClosing: false,
       });
     }
     this.apply(trades);
@@ -234,9 +243,16 @@ export class CandleAggregator {
             final: false,
             closing: false,
             unreconciledSent: false,
+            partial: now > T + 1 + this.closeDelayMs,
+            changedWhileClosing: false,
           };
           this.candles.set(id, c);
-          if (now > c.dueAt) late.add(c);
+          if (c.partial) late.add(c);
+        }
+        if (c.closing) {
+          // Its close is under way: no update on the wire, the close that follows reports it.
+          c.changedWhileClosing = true;
+          late.add(c);
         }
         mergeOhlc(c, run);
         if (c.final) {
@@ -290,35 +306,53 @@ export class CandleAggregator {
 
   private async close(c: LiveCandle): Promise<void> {
     c.closing = true;
-    let send = true;
+    c.changedWhileClosing = false;
     try {
       c.closed = true;
-      if (LIVE_ONLY_INTERVALS.has(c.i)) {
+      const liveOnly = LIVE_ONLY_INTERVALS.has(c.i);
+      if (liveOnly && !c.partial) {
+        // 5s and 30s: final at their closed frame, from live state (spec §6).
         c.reconciled = false;
         c.final = true;
-      } else {
-        try {
-          const stored = await this.opts.store.recompute(c.s, c.i, c.t);
-          if (stored) Object.assign(c, stored);
-          c.reconciled = true;
-          c.final = true;
-          c.unreconciledSent = false;
-        } catch {
-          // Storage unavailable: report the live values once, recompute later and report again.
-          c.reconciled = false;
-          c.dueAt = this.now() + this.retryMs;
-          send = !c.unreconciledSent;
-          c.unreconciledSent = true;
-        }
+        return this.report(c, true);
       }
-      const frame = frameOf(c);
-      if (send) this.opts.emit([frame]);
-      await this.opts.store.save(frame).catch(() => {
-        // Saved on the next successful close of this bucket; the live frame already went out.
-      });
+      let stored: CandleValues | null;
+      try {
+        stored = await this.opts.store.recompute(c.s, c.i, c.t);
+      } catch {
+        // Storage unavailable: report the live values once, recompute later and report again. A partial bucket
+        // is reported but not saved: its live values are only its late trades.
+        c.reconciled = false;
+        c.dueAt = this.now() + this.retryMs;
+        const send = !c.unreconciledSent;
+        c.unreconciledSent = true;
+        return this.report(c, !c.partial, send);
+      }
+      if (c.changedWhileClosing) {
+        // A trade came in during the recompute: the values read may miss it. Close again once it is stored.
+        c.closed = false;
+        c.dueAt = this.now() + this.closeDelayMs;
+        return;
+      }
+      if (stored) Object.assign(c, stored);
+      c.reconciled = !liveOnly;
+      c.final = true;
+      c.partial = false;
+      c.unreconciledSent = false;
+      return this.report(c, true);
     } finally {
       c.closing = false;
     }
+  }
+
+  /** Emits the candle's frame (unless told not to) and saves it (when `save`). */
+  private async report(c: LiveCandle, save: boolean, send = true): Promise<void> {
+    const frame = frameOf(c);
+    if (send) this.opts.emit([frame]);
+    if (!save) return;
+    await this.opts.store.save(frame).catch(() => {
+      // Saved on the next successful close of this bucket; the live frame already went out.
+    });
   }
 }
 
