@@ -1,7 +1,15 @@
 // The upstream node's POST /info (the simulator's by default): proxied types are relayed as they are, with a
 // bounded timeout, and cached where the data allows (a TTL per request body).
 
-export class UpstreamError extends Error {}
+/** The node could not be reached in time (`reached` false), or answered what the service cannot use. */
+export class UpstreamError extends Error {
+  constructor(
+    message: string,
+    readonly reached = false,
+  ) {
+    super(message);
+  }
+}
 
 export interface UpstreamReply {
   status: number;
@@ -68,11 +76,11 @@ export class Upstream {
   /** A parsed 200 answer (for the service's own use of node data, e.g. meta); throws UpstreamError otherwise. */
   async json<T>(body: unknown, ttlMs = 0): Promise<T> {
     const reply = ttlMs > 0 ? await this.cached(body, ttlMs) : await this.post(body);
-    if (reply.status !== 200) throw new UpstreamError(`status ${reply.status}: ${reply.body.slice(0, 200)}`);
+    if (reply.status !== 200) throw new UpstreamError(`status ${reply.status}: ${reply.body.slice(0, 200)}`, true);
     try {
       return JSON.parse(reply.body) as T;
     } catch {
-      throw new UpstreamError('invalid JSON in the answer');
+      throw new UpstreamError('invalid JSON in the answer', true);
     }
   }
 }

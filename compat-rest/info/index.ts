@@ -20,7 +20,9 @@ export async function dispatchInfo(body: unknown, services: CompatServices): Pro
     return await handler(request, services);
   } catch (err) {
     if (err instanceof FieldError) throw new HttpError(400, err.message);
-    if (err instanceof UpstreamError) throw new HttpError(502, `Upstream unreachable: ${err.message}`);
+    if (err instanceof UpstreamError) {
+      throw new HttpError(502, `${err.reached ? 'Upstream error' : 'Upstream unreachable'}: ${err.message}`);
+    }
     throw err;
   }
 }
