@@ -73,6 +73,34 @@ describe('router', () => {
     expect(body.data.hip3TopMovers).toHaveLength(2);
   });
 
+  it("answers each market's metadata from the node: perps of either dex and spot pairs", async () => {
+    const info = '{ kind dex szDecimals maxLeverage marginTableId onlyIsolated isDelisted baseToken quoteToken }';
+    const { body } = await gql(
+      stack.urls.router,
+      `{ btc: market(coin: "BTC") { info ${info} } hip3: market(coin: "xyz:XYZ100") { info ${info} }
+         purr: market(coin: "PURR/USDC") { info ${info} } }`,
+    );
+    expect(body.errors).toBeUndefined();
+    const none = { dex: null, maxLeverage: null, marginTableId: null, onlyIsolated: false, isDelisted: false };
+    expect(body.data.btc.info).toEqual({
+      ...none,
+      kind: 'PERP',
+      szDecimals: 5,
+      maxLeverage: 40,
+      marginTableId: 56,
+      baseToken: null,
+      quoteToken: null,
+    });
+    expect(body.data.hip3.info).toMatchObject({ kind: 'PERP', dex: 'xyz', szDecimals: 4, maxLeverage: 20 });
+    expect(body.data.purr.info).toEqual({
+      ...none,
+      kind: 'SPOT',
+      szDecimals: 0,
+      baseToken: 'PURR',
+      quoteToken: 'USDC',
+    });
+  });
+
   it('delivers trades over graphql-ws, from the subgraph over graphql-ws', async () => {
     const client = createClient({
       url: stack.urls.router.replace(/^http/, 'ws'),

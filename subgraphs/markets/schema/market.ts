@@ -1,10 +1,10 @@
-// Market @key(coin): metadata-free view of one coin's live book, mid, trades, candles, asset context and
+// Market @key(coin): one coin's metadata (from the node), live book, mid, trades, candles, asset context and
 // funding history; the root fields that return markets; and the live book/mid/context subscriptions.
 import { GraphQLError } from 'graphql';
 import { subscribeTopic } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { L2BookAnswer, L2Level } from '../service/book.ts';
-import type { PerpAssetCtx } from '../service/index.ts';
+import type { MarketInfo, PerpAssetCtx } from '../service/index.ts';
 import type { FundingRate } from '../service/market-data.ts';
 import { CandleIntervalEnum, CandleRef } from './candle.ts';
 import { TradeRef } from './trade.ts';
@@ -105,10 +105,35 @@ function bookArgs(nSigFigs: number | null | undefined, mantissa: number | null |
   return { nSigFigs: (nSigFigs ?? null) as 2 | 3 | 4 | 5 | null, mantissa: (mantissa ?? null) as 1 | 2 | 5 | null };
 }
 
+const MarketKindEnum = builder.enumType('MarketKind', {
+  values: { PERP: { value: 'perp' }, SPOT: { value: 'spot' }, OUTCOME: { value: 'outcome' } } as const,
+});
+
+const MarketInfoRef = builder.objectRef<MarketInfo>('MarketInfo').implement({
+  description: "The node's metadata of a coin: its perp dex's meta, or spotMeta (outcome sides carry none)",
+  fields: (t) => ({
+    kind: t.field({ type: MarketKindEnum, resolve: (i) => i.kind }),
+    dex: t.exposeString('dex', { nullable: true, description: 'HIP-3 dex of a "dex:COIN" perp' }),
+    szDecimals: t.exposeInt('szDecimals', { nullable: true, description: 'Decimals allowed in a size' }),
+    maxLeverage: t.exposeInt('maxLeverage', { nullable: true }),
+    marginTableId: t.exposeInt('marginTableId', { nullable: true }),
+    onlyIsolated: t.exposeBoolean('onlyIsolated'),
+    isDelisted: t.exposeBoolean('isDelisted'),
+    baseToken: t.exposeString('baseToken', { nullable: true, description: 'Spot pairs: the base token' }),
+    quoteToken: t.exposeString('quoteToken', { nullable: true, description: 'Spot pairs: the quote token' }),
+  }),
+});
+
 export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
   description: 'A tradable coin (perp, spot pair, HIP-3 dex coin or outcome side)',
   fields: (t) => ({
     coin: t.exposeString('coin'),
+    info: t.field({
+      type: MarketInfoRef,
+      nullable: true,
+      description: "The node's metadata of the coin; null when the node does not list it",
+      resolve: (m, _a, ctx) => ctx.markets.marketInfo(m.coin),
+    }),
     mid: t.field({ type: 'Decimal', nullable: true, resolve: (m, _a, ctx) => ctx.markets.mid(m.coin) }),
     book: t.field({
       type: BookRef,

@@ -58,8 +58,34 @@ export interface PerpMeta {
 
 export interface SpotMeta {
   universe: { name: string; tokens: number[]; index: number; isCanonical: boolean }[];
-  tokens: { name: string; index: number; [k: string]: unknown }[];
+  tokens: { name: string; index: number; szDecimals?: number; [k: string]: unknown }[];
 }
+
+/** What the node's metadata says of one coin (meta of its perp dex, or spotMeta); outcome sides have none. */
+export interface MarketInfo {
+  kind: 'perp' | 'spot' | 'outcome';
+  /** The HIP-3 dex of a `dex:COIN` perp; null for the first perp dex, spot and outcomes. */
+  dex: string | null;
+  szDecimals: number | null;
+  maxLeverage: number | null;
+  marginTableId: number | null;
+  onlyIsolated: boolean;
+  isDelisted: boolean;
+  /** Spot pairs: the base and quote token names. */
+  baseToken: string | null;
+  quoteToken: string | null;
+}
+
+const NO_INFO = {
+  dex: null,
+  szDecimals: null,
+  maxLeverage: null,
+  marginTableId: null,
+  onlyIsolated: false,
+  isDelisted: false,
+  baseToken: null,
+  quoteToken: null,
+} as const;
 
 export interface MarketsServiceOptions {
   pool: pg.Pool;
@@ -214,6 +240,48 @@ export class MarketsService {
 
   spotMeta(): Promise<SpotMeta> {
     return this.upstream.json<SpotMeta>({ type: 'spotMeta' }, this.metaTtlMs);
+  }
+
+  /**
+   * The node's metadata of a coin ("BTC", "xyz:XYZ100", "PURR/USDC", "@1", "#2901"); null when its dex or pair
+   * list does not hold it. The node's answers are cached (metaTtlMs), so a list of markets asks it once.
+   */
+  async marketInfo(coin: string): Promise<MarketInfo | null> {
+    if (coin.startsWith('#')) return { kind: 'outcome', ...NO_INFO };
+    if (coin.includes('/') || coin.startsWith('@')) {
+      const spot = await this.spotMeta();
+      const pair = spot.universe.find((u) => u.name === coin);
+      if (!pair) return null;
+      const [base, quote] = pair.tokens.map((i) => spot.tokens.find((tk) => tk.index === i));
+      return {
+        kind: 'spot',
+        ...NO_INFO,
+        szDecimals: base?.szDecimals ?? null,
+        baseToken: base?.name ?? null,
+        quoteToken: quote?.name ?? null,
+      };
+    }
+    const colon = coin.indexOf(':');
+    const dex = colon > 0 ? coin.slice(0, colon) : '';
+    let meta: PerpMeta;
+    try {
+      meta = await this.meta(dex);
+    } catch (err) {
+      if (err instanceof UnknownDexError) return null;
+      throw err;
+    }
+    const asset = meta.universe.find((u) => u.name === coin);
+    if (!asset) return null;
+    return {
+      kind: 'perp',
+      ...NO_INFO,
+      dex: dex || null,
+      szDecimals: asset.szDecimals,
+      maxLeverage: asset.maxLeverage,
+      marginTableId: typeof asset.marginTableId === 'number' ? asset.marginTableId : null,
+      onlyIsolated: asset.onlyIsolated === true,
+      isDelisted: asset.isDelisted === true,
+    };
   }
 
   // ---- live state ----
