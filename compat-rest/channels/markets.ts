@@ -54,7 +54,8 @@ export function marketChannels(markets: MarketsService): Channel[] {
           throw err instanceof UnknownDexError ? new SubscriptionError(err.message) : err;
         }
         // The SDK drops frames carrying dex "" for the default dex: omit the key there.
-        const frame = () => ctx.send({ mids: markets.allMids(coins), ...(dex ? { dex } : {}) });
+        const mids = () => (coins ? markets.allMids(coins) : markets.firstDexMids());
+        const frame = () => ctx.send({ mids: mids(), ...(dex ? { dex } : {}) });
         const t = throttled(frame, BOOK_FRAME_MS);
         frame();
         const off = live.subscribe('books', () => t.poke());

@@ -44,7 +44,7 @@ export const marketsInfo: Record<string, InfoHandler> = {
 
   async allMids(body, { markets }) {
     const dex = optStr(body, 'dex') ?? '';
-    if (dex === '') return json(markets.allMids());
+    if (dex === '') return json(markets.firstDexMids());
     const meta = await markets.meta(dex);
     return json(markets.allMids(meta.universe.map((u) => u.name)));
   },

@@ -48,10 +48,16 @@ describe('POST /info market types through the SDK', () => {
     }
   });
 
-  it('answers allMids with perps and spot coins', async () => {
+  it('answers allMids with perps and spot coins, and a HIP-3 dex with its dex only', async () => {
     const mids = await info.allMids();
     expectInfoShape('allMids', mids);
     expect(Number(mids.BTC)).toBeGreaterThan(0);
+    expect(Object.keys(mids).some((coin) => coin.includes('/') || coin.startsWith('@'))).toBe(true);
+    // The first dex's coins and spot: a HIP-3 dex's coins come with their dex (as the exchange answers).
+    expect(Object.keys(mids).filter((coin) => coin.includes(':'))).toEqual([]);
+    const xyz = await info.allMids({ dex: 'xyz' });
+    expect(Object.keys(xyz).length).toBeGreaterThan(0);
+    expect(Object.keys(xyz).every((coin) => coin.startsWith('xyz:'))).toBe(true);
   });
 
   it('answers l2Book, aggregated and not, and null for an unknown coin', async () => {

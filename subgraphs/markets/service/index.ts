@@ -130,6 +130,7 @@ export class MarketsService {
   private readonly ctxs = new Map<string, AssetCtxRow>();
   private readonly lastTradePx = new Map<string, string>();
   private midsCache: Record<string, string> | undefined;
+  private firstDexMidsCache: Record<string, string> | undefined;
   private readonly unsubscribe: (() => void)[] = [];
   readonly pool: pg.Pool;
   private readonly upstream: Upstream;
@@ -157,12 +158,14 @@ export class MarketsService {
         this.candles.onTrades(trades);
         for (const t of trades) this.lastTradePx.set(t.coin, t.px);
         this.midsCache = undefined;
+        this.firstDexMidsCache = undefined;
         this.live.publish('trades', trades.map(toWireTrade));
       }),
       bus.subscribe('bookDiffs', (diffs) => {
         const changed = this.books.applyDiffs(diffs);
         if (!changed.size) return;
         this.midsCache = undefined;
+        this.firstDexMidsCache = undefined;
         this.live.publish('books', [...changed]);
       }),
       bus.subscribe('assetCtxs', (rows) => {
@@ -202,6 +205,7 @@ export class MarketsService {
       this.books.loadSnapshot([], 0, now);
     });
     this.midsCache = undefined;
+    this.firstDexMidsCache = undefined;
   }
 
   /** Asks the node for an L4 snapshot file (what hl-node's --serve-info offers) and loads it. */
@@ -297,6 +301,18 @@ export class MarketsService {
     const mids = this.midsCache;
     if (!coins) return mids;
     return Object.fromEntries(coins.filter((c) => mids[c] !== undefined).map((c) => [c, mids[c] as string]));
+  }
+
+  /**
+   * allMids as the exchange answers it without a `dex`: the first perp dex's coins and spot, not the HIP-3 dexes'
+   * `dex:COIN` ones (those come with their `dex`). Cached like allMids.
+   */
+  firstDexMids(): Readonly<Record<string, string>> {
+    if (!this.firstDexMidsCache) {
+      const all = this.allMids();
+      this.firstDexMidsCache = Object.fromEntries(Object.entries(all).filter(([coin]) => !coin.includes(':')));
+    }
+    return this.firstDexMidsCache;
   }
 
   mid(coin: string): string | null {
