@@ -101,6 +101,27 @@ describe('router', () => {
     });
   });
 
+  it("gives a perp's context as AssetCtx and a spot pair's as SpotAssetCtx, never one for the other", async () => {
+    const ctxs = '{ assetCtx { funding markPx } spotAssetCtx { coin markPx circulatingSupply totalSupply } }';
+    const { body } = await gql(
+      stack.urls.router,
+      `{ eth: market(coin: "ETH") ${ctxs} purr: market(coin: "PURR/USDC") ${ctxs} }`,
+    );
+    expect(body.errors).toBeUndefined();
+    expect(body.data.eth.spotAssetCtx).toBeNull();
+    expect(Number(body.data.eth.assetCtx.markPx)).toBeGreaterThan(0);
+    expect(body.data.purr.assetCtx).toBeNull();
+    expect(body.data.purr.spotAssetCtx).toMatchObject({ coin: 'PURR/USDC', circulatingSupply: expect.any(String) });
+
+    const res = await fetch(stack.urls.router, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: 'subscription { activeAssetCtx(coin: "PURR/USDC") { markPx } }' }),
+    });
+    const text = await res.text(); // refused: the stream ends after its one event
+    expect(text).toContain('is a spot pair; subscribe to activeSpotAssetCtx');
+  });
+
   it('delivers trades over graphql-ws, from the subgraph over graphql-ws', async () => {
     const client = createClient({
       url: stack.urls.router.replace(/^http/, 'ws'),

@@ -1,7 +1,7 @@
 // The market-data channels of /ws, in the exchange's shapes: allMids, l2Book, trades, bbo, candle, allCandles
 // and activeAssetCtx (activeSpotAssetCtx on spot coins).
 
-import { type MarketsService, UnknownDexError } from '../../subgraphs/markets/service/index.ts';
+import { isSpotCoin, type MarketsService, UnknownDexError } from '../../subgraphs/markets/service/index.ts';
 import { CANDLE_INTERVALS } from '../../subgraphs/markets/service/intervals.ts';
 import type { WireTrade } from '../../subgraphs/markets/service/market-data.ts';
 import type { Channel } from '../ws/protocol.ts';
@@ -10,8 +10,6 @@ import { optionalIn, requireString, throttled } from './helpers.ts';
 
 /** The exchange pushes books and mids at most about twice a second. */
 const BOOK_FRAME_MS = 500;
-
-const isSpot = (coin: string) => coin.startsWith('@') || coin.includes('/');
 
 /**
  * A bus batch split by coin, once per batch whoever asks first: every subscriber of a coin then sends the same
@@ -155,12 +153,12 @@ export function marketChannels(markets: MarketsService): Channel[] {
     },
     {
       type: 'activeAssetCtx',
-      channelName: (sub) => (isSpot(String(sub.coin)) ? 'activeSpotAssetCtx' : 'activeAssetCtx'),
+      channelName: (sub) => (isSpotCoin(String(sub.coin)) ? 'activeSpotAssetCtx' : 'activeAssetCtx'),
       normalize: (sub) => ({ ...sub, coin: requireString(sub, 'coin') }),
       start(sub, ctx) {
         const coin = sub.coin as string;
         const frame = () =>
-          ctx.send({ coin, ctx: isSpot(coin) ? markets.spotAssetCtx(coin) : markets.perpAssetCtx(coin) });
+          ctx.send({ coin, ctx: isSpotCoin(coin) ? markets.spotAssetCtx(coin) : markets.perpAssetCtx(coin) });
         if (markets.hasCtx(coin) || markets.mid(coin) !== null) frame();
         return live.subscribe('assetCtxs', (rows) => rows.some((r) => r.coin === coin) && frame());
       },

@@ -4,13 +4,27 @@ import { GraphQLError } from 'graphql';
 import { subscribeTopic } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { L2BookAnswer, L2Level } from '../service/book.ts';
-import type { MarketInfo, PerpAssetCtx } from '../service/index.ts';
+import {
+  isSpotCoin,
+  type MarketInfo,
+  type MarketsService,
+  type PerpAssetCtx,
+  type SpotAssetCtx,
+} from '../service/index.ts';
 import type { FundingRate } from '../service/market-data.ts';
 import { CandleIntervalEnum, CandleRef } from './candle.ts';
 import { TradeRef } from './trade.ts';
 
 export interface MarketParent {
   coin: string;
+}
+
+/** The refusal of a coin of the other kind on an asset-context subscription. */
+function badSpotCoin(coin: string, use: string): GraphQLError {
+  const kind = isSpotCoin(coin) ? 'a spot pair' : 'not a spot pair';
+  return new GraphQLError(`coin: ${JSON.stringify(coin)} is ${kind}; subscribe to ${use}`, {
+    extensions: { code: 'BAD_USER_INPUT' },
+  });
 }
 
 function limitArg(value: number, max: number, name = 'limit'): number {
@@ -68,6 +82,25 @@ const AssetCtxRef = builder.objectRef<PerpAssetCtx & { coin: string }>('AssetCtx
     impactPxs: t.expose('impactPxs', { type: ['Decimal'], nullable: true, listSize: { assumedSize: 2 } }),
   }),
 });
+
+const SpotAssetCtxRef = builder.objectRef<SpotAssetCtx>('SpotAssetCtx').implement({
+  description: "A spot pair's context (the exchange's SpotAssetCtx)",
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    prevDayPx: t.expose('prevDayPx', { type: 'Decimal' }),
+    dayNtlVlm: t.expose('dayNtlVlm', { type: 'Decimal' }),
+    dayBaseVlm: t.expose('dayBaseVlm', { type: 'Decimal' }),
+    markPx: t.expose('markPx', { type: 'Decimal' }),
+    midPx: t.expose('midPx', { type: 'Decimal', nullable: true }),
+    circulatingSupply: t.expose('circulatingSupply', { type: 'Decimal' }),
+    totalSupply: t.expose('totalSupply', { type: 'Decimal' }),
+  }),
+});
+
+/** A perp's context, or null for a spot pair (its context is spotAssetCtx) and a coin without one. */
+function perpCtx(markets: MarketsService, coin: string) {
+  return !isSpotCoin(coin) && markets.hasCtx(coin) ? { coin, ...markets.perpAssetCtx(coin) } : null;
+}
 
 const FundingRateRef = builder.objectRef<FundingRate>('FundingRate').implement({
   fields: (t) => ({
@@ -189,8 +222,18 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
     assetCtx: t.field({
       type: AssetCtxRef,
       nullable: true,
+      description: "A perp's context; null for a spot pair (see spotAssetCtx)",
+      resolve: (m, _a, ctx) => perpCtx(ctx.markets, m.coin),
+    }),
+    spotAssetCtx: t.field({
+      type: SpotAssetCtxRef,
+      nullable: true,
+      description: "A spot pair's context; null for a perp (see assetCtx)",
+      // As /ws activeSpotAssetCtx: a pair that trades has a context even before the node's first ctx row for it.
       resolve: (m, _a, ctx) =>
-        ctx.markets.hasCtx(m.coin) ? { coin: m.coin, ...ctx.markets.perpAssetCtx(m.coin) } : null,
+        isSpotCoin(m.coin) && (ctx.markets.hasCtx(m.coin) || ctx.markets.mid(m.coin) !== null)
+          ? ctx.markets.spotAssetCtx(m.coin)
+          : null,
     }),
     fundingHistory: t.field({
       type: [FundingRateRef],
@@ -283,11 +326,26 @@ builder.subscriptionFields((t) => ({
   }),
   activeAssetCtx: t.field({
     type: AssetCtxRef,
+    description: "A perp's context as it changes (a spot pair's: activeSpotAssetCtx)",
     args: { coin: t.arg.string({ required: true }) },
-    subscribe: (_r, a, ctx) =>
-      subscribeTopic(ctx.markets.live, 'assetCtxs', (rows) =>
+    subscribe: (_r, a, ctx) => {
+      if (isSpotCoin(a.coin)) throw badSpotCoin(a.coin, 'activeSpotAssetCtx');
+      return subscribeTopic(ctx.markets.live, 'assetCtxs', (rows) =>
         rows.some((r) => r.coin === a.coin) ? [{ coin: a.coin, ...ctx.markets.perpAssetCtx(a.coin) }] : [],
-      ),
+      );
+    },
+    resolve: (c) => c,
+  }),
+  activeSpotAssetCtx: t.field({
+    type: SpotAssetCtxRef,
+    description: "A spot pair's context as it changes",
+    args: { coin: t.arg.string({ required: true }) },
+    subscribe: (_r, a, ctx) => {
+      if (!isSpotCoin(a.coin)) throw badSpotCoin(a.coin, 'activeAssetCtx');
+      return subscribeTopic(ctx.markets.live, 'assetCtxs', (rows) =>
+        rows.some((r) => r.coin === a.coin) ? [ctx.markets.spotAssetCtx(a.coin)] : [],
+      );
+    },
     resolve: (c) => c,
   }),
 }));

@@ -307,11 +307,13 @@ export class CandleAggregator {
   private async close(c: LiveCandle): Promise<void> {
     c.closing = true;
     c.changedWhileClosing = false;
+    // `closed` is set with the outcome: while storage is read, readers of the live candles (candleSnapshot's
+    // overlay) see the bucket as not yet closed rather than closed and unreconciled.
     try {
-      c.closed = true;
       const liveOnly = LIVE_ONLY_INTERVALS.has(c.i);
       if (liveOnly && !c.partial) {
         // 5s and 30s: final at their closed frame, from live state (spec §6).
+        c.closed = true;
         c.reconciled = false;
         c.final = true;
         return this.report(c, true);
@@ -322,6 +324,7 @@ export class CandleAggregator {
       } catch {
         // Storage unavailable: report the live values once, recompute later and report again. A partial bucket
         // is reported but not saved: its live values are only its late trades.
+        c.closed = true;
         c.reconciled = false;
         c.dueAt = this.now() + this.retryMs;
         const send = !c.unreconciledSent;
@@ -330,11 +333,11 @@ export class CandleAggregator {
       }
       if (c.changedWhileClosing) {
         // A trade came in during the recompute: the values read may miss it. Close again once it is stored.
-        c.closed = false;
         c.dueAt = this.now() + this.closeDelayMs;
         return;
       }
       if (stored) Object.assign(c, stored);
+      c.closed = true;
       c.reconciled = !liveOnly;
       c.final = true;
       c.partial = false;

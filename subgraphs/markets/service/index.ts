@@ -100,6 +100,9 @@ export interface MarketsServiceOptions {
 
 const META_TTL_MS = 30_000;
 
+/** A spot pair's coin name: "PURR/USDC" or "@N". */
+export const isSpotCoin = (coin: string) => coin.startsWith('@') || coin.includes('/');
+
 /** A `dex` the node does not know: the caller's mistake (a FieldError, so compat answers 400). */
 export class UnknownDexError extends FieldError {
   override readonly name = 'UnknownDexError';
@@ -252,7 +255,7 @@ export class MarketsService {
    */
   async marketInfo(coin: string): Promise<MarketInfo | null> {
     if (coin.startsWith('#')) return { kind: 'outcome', ...NO_INFO };
-    if (coin.includes('/') || coin.startsWith('@')) {
+    if (isSpotCoin(coin)) {
       const spot = await this.spotMeta();
       const pair = spot.universe.find((u) => u.name === coin);
       if (!pair) return null;
