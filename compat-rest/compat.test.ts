@@ -132,6 +132,44 @@ describe('POST /info bad input', () => {
   });
 });
 
+describe('borrowLendReserveHistory defaults (spec §8)', () => {
+  it('starts the window 7 days back and answers at most 1000 samples, the most recent', async () => {
+    const t0 = Date.now();
+    const DAY = 86_400_000;
+    // Token 7: one sample just inside the default window's start, one just before it, and 1 100 recent ones.
+    const times = [t0 - 7 * DAY + 5000, t0 - 7 * DAY - 1, ...Array.from({ length: 1100 }, (_, i) => t0 - 1000 - i)];
+    await db.pool.query(
+      `INSERT INTO markets.reserve_samples
+       SELECT 7, t, 'T7', 0.05, 0.04, 1000, 0.5, 1, 0, 2000, 1000 FROM unnest($1::bigint[]) AS t`,
+      [times],
+    );
+    const all = await post({ type: 'borrowLendReserveHistory', token: 7, limit: 10_000 });
+    expect(all.status).toBe(200);
+    const got: number[] = all.body.history.map((s: { time: number }) => s.time);
+    expect(got).toHaveLength(1101);
+    expect(got[0]).toBe(t0 - 7 * DAY + 5000); // inside: the 7-day default start, not the one 1 ms before it
+
+    const byDefault = await post({ type: 'borrowLendReserveHistory', token: 7 });
+    const recent: number[] = byDefault.body.history.map((s: { time: number }) => s.time);
+    expect(recent).toHaveLength(1000);
+    expect(recent).toEqual(got.slice(-1000));
+    await db.pool.query('DELETE FROM markets.reserve_samples WHERE token = 7');
+  });
+
+  it('refuses a limit or a token that is not an integer', async () => {
+    for (const [field, value] of [
+      ['limit', 1.5],
+      ['limit', '10'],
+      ['token', 0.5],
+      ['token', '7'],
+    ] as const) {
+      const r = await post({ type: 'borrowLendReserveHistory', [field]: value });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatch(new RegExp(`^${field}: must be an integer`));
+    }
+  });
+});
+
 describe('a proxied type while the node is down', () => {
   it('answers 502 Upstream unreachable within the timeout', async () => {
     const started = Date.now();
