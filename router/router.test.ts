@@ -122,6 +122,28 @@ describe('router', () => {
     expect(text).toContain('is a spot pair; subscribe to activeSpotAssetCtx');
   });
 
+  it.each([
+    ['Market.trades', (n: number) => `{ market(coin: "BTC") { trades(limit: ${n}) { tid } } }`, 1000],
+    ['hip3TopMovers', (n: number) => `{ hip3TopMovers(limit: ${n}) { coin } }`, 100],
+    ['Token.reserveHistory', (n: number) => `{ token(index: 0) { reserveHistory(limit: ${n}) { time } } }`, 10_000],
+  ])('takes %s limits 1 to its maximum and refuses 0 and one more', async (_name, query, max) => {
+    for (const n of [1, max]) expect((await gql(stack.urls.router, query(n))).body.errors).toBeUndefined();
+    for (const n of [0, max + 1]) {
+      const { body } = await gql(stack.urls.router, query(n));
+      expect(body.errors?.[0]).toMatchObject({
+        message: `limit: must be an integer from 1 to ${max}`,
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
+    }
+  });
+
+  it('refuses book arguments out of their sets', async () => {
+    for (const args of ['nSigFigs: 1', 'nSigFigs: 6', 'nSigFigs: 4, mantissa: 2', 'nSigFigs: 5, mantissa: 3']) {
+      const { body } = await gql(stack.urls.router, `{ market(coin: "BTC") { book(${args}) { coin } } }`);
+      expect(body.errors?.[0]?.message).toMatch(/^(nSigFigs|mantissa): must be/);
+    }
+  });
+
   it('delivers trades over graphql-ws, from the subgraph over graphql-ws', async () => {
     const client = createClient({
       url: stack.urls.router.replace(/^http/, 'ws'),

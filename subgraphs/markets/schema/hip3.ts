@@ -1,7 +1,7 @@
 // Dex @key(name): a HIP-3 builder-deployed perp dex and the price/volume snapshots of its coins; top movers.
-import { GraphQLError } from 'graphql';
 import { builder } from '../builder.ts';
 import type { Hip3Snapshot } from '../service/hip3.ts';
+import { limitArg } from './args.ts';
 import { MarketRef } from './market.ts';
 
 const SnapshotRef = builder.objectRef<Hip3Snapshot>('Hip3Snapshot').implement({
@@ -53,11 +53,6 @@ builder.queryFields((t) => ({
     description: 'HIP-3 coins ranked by the size of their 24 h price move',
     args: { limit: t.arg.int({ required: true, defaultValue: 10 }) },
     listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-    resolve: (_r, { limit }, ctx) => {
-      if (limit < 1 || limit > 100) {
-        throw new GraphQLError('limit: must be an integer from 1 to 100', { extensions: { code: 'BAD_USER_INPUT' } });
-      }
-      return ctx.markets.hip3TopMovers(limit);
-    },
+    resolve: (_r, { limit }, ctx) => ctx.markets.hip3TopMovers(limitArg(limit, 100)),
   }),
 }));

@@ -1,6 +1,6 @@
 // Market @key(coin): one coin's metadata (from the node), live book, mid, trades, candles, asset context and
 // funding history; the root fields that return markets; and the live book/mid/context subscriptions.
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import { subscribeTopic } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { L2BookAnswer, L2Level } from '../service/book.ts';
@@ -12,6 +12,7 @@ import {
   type SpotAssetCtx,
 } from '../service/index.ts';
 import type { FundingRate } from '../service/market-data.ts';
+import { badInput, limitArg } from './args.ts';
 import { CandleIntervalEnum, CandleRef } from './candle.ts';
 import { TradeRef } from './trade.ts';
 
@@ -22,16 +23,7 @@ export interface MarketParent {
 /** The refusal of a coin of the other kind on an asset-context subscription. */
 function badSpotCoin(coin: string, use: string): GraphQLError {
   const kind = isSpotCoin(coin) ? 'a spot pair' : 'not a spot pair';
-  return new GraphQLError(`coin: ${JSON.stringify(coin)} is ${kind}; subscribe to ${use}`, {
-    extensions: { code: 'BAD_USER_INPUT' },
-  });
-}
-
-function limitArg(value: number, max: number, name = 'limit'): number {
-  if (!Number.isInteger(value) || value < 1 || value > max) {
-    throw new GraphQLError(`${name}: must be an integer from 1 to ${max}`, { extensions: { code: 'BAD_USER_INPUT' } });
-  }
-  return value;
+  return badInput(`coin: ${JSON.stringify(coin)} is ${kind}; subscribe to ${use}`);
 }
 
 const LevelRef = builder.objectRef<L2Level>('BookLevel').implement({
@@ -128,12 +120,10 @@ const DepthBandRef = builder.objectRef<DepthBand>('DepthBand').implement({
 
 function bookArgs(nSigFigs: number | null | undefined, mantissa: number | null | undefined) {
   if (nSigFigs != null && ![2, 3, 4, 5].includes(nSigFigs)) {
-    throw new GraphQLError('nSigFigs: must be 2, 3, 4 or 5', { extensions: { code: 'BAD_USER_INPUT' } });
+    throw badInput('nSigFigs: must be 2, 3, 4 or 5');
   }
   if (mantissa != null && (nSigFigs !== 5 || ![1, 2, 5].includes(mantissa))) {
-    throw new GraphQLError('mantissa: must be 1, 2 or 5, and only with nSigFigs 5', {
-      extensions: { code: 'BAD_USER_INPUT' },
-    });
+    throw badInput('mantissa: must be 1, 2 or 5, and only with nSigFigs 5');
   }
   return { nSigFigs: (nSigFigs ?? null) as 2 | 3 | 4 | 5 | null, mantissa: (mantissa ?? null) as 1 | 2 | 5 | null };
 }

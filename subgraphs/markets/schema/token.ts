@@ -1,7 +1,7 @@
 // Token @key(index): a borrow/lend reserve's latest state and its history (spec §4.2).
-import { GraphQLError } from 'graphql';
 import { builder } from '../builder.ts';
 import { RESERVE_INTERVALS, type ReserveSample } from '../service/reserves.ts';
+import { limitArg } from './args.ts';
 
 const ReserveRef = builder.objectRef<ReserveSample>('ReserveSample').implement({
   fields: (t) => ({
@@ -46,18 +46,14 @@ export const TokenRef = builder.objectRef<{ index: number; latest?: ReserveSampl
       },
       listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
       resolve: async (tok, a, ctx) => {
-        if (a.limit < 1 || a.limit > 10_000) {
-          throw new GraphQLError('limit: must be an integer from 1 to 10000', {
-            extensions: { code: 'BAD_USER_INPUT' },
-          });
-        }
+        const limit = limitArg(a.limit, 10_000);
         const now = ctx.markets.now();
         const r = await ctx.markets.reserveHistory({
           token: tok.index,
           startTime: a.startTime ?? now - 7 * 86_400_000,
           endTime: a.endTime ?? now,
           interval: a.interval ?? undefined,
-          limit: a.limit,
+          limit,
         });
         return r.history;
       },
