@@ -6,6 +6,7 @@ import { startStandaloneServer } from '@apollo/server/standalone';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
 import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
 import type { WireTrade } from '../subgraphs/markets/service/market-data.ts';
 import { startTestStack, type TestStack } from '../test/stack.ts';
@@ -323,7 +324,10 @@ describe('router', () => {
   });
 
   it('rejects an operation that is too deep, too long or too costly', async () => {
-    const supergraphSdl = composeSupergraph([{ name: 'markets', url: stack.urls.markets, schema: marketsSchema }]);
+    const supergraphSdl = composeSupergraph([
+      { name: 'markets', url: stack.urls.markets, schema: marketsSchema },
+      { name: 'accounts', url: stack.urls.accounts, schema: accountsSchema },
+    ]);
     const router = await startRouter({
       supergraphSdl,
       port: 0,
@@ -338,6 +342,28 @@ describe('router', () => {
       expect(long.body.errors?.[0]?.message).toMatch(/Token limit of 300 exceeded/);
       const costly = await gql(router.url, '{ markets { trades(limit: 1000) { px } } }');
       expect(costly.body.errors?.[0]?.message).toMatch(/cost .* exceeded/);
+
+      // The same limits hold for subscriptions, over graphql-ws (the refusal comes as the result's errors) and SSE.
+      const tooDeep = 'subscription { trades(coin: "BTC") { users { address fills { coin } } } }';
+      const client = createClient({
+        url: router.url.replace(/^http/, 'ws'),
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+      });
+      try {
+        const refused = await new Promise<unknown>((resolve) => {
+          client.subscribe({ query: tooDeep }, { next: resolve, error: resolve, complete: () => {} });
+        });
+        expect(JSON.stringify(refused)).toMatch(/depth limit of 3 exceeded/);
+      } finally {
+        await client.dispose();
+      }
+      const sse = await fetch(router.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ query: tooDeep }),
+      });
+      expect(await sse.text()).toMatch(/depth limit of 3 exceeded/);
     } finally {
       await router.close();
     }
