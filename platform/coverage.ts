@@ -1,14 +1,26 @@
-// dataCoverage: for every dataset, the first and the latest event time held and the delay behind now. Reads only
-// the time columns' min and max (index-backed), never the rows themselves.
+// dataCoverage: for every dataset, the start of its complete coverage, the latest event time held and the delay
+// behind now. Reads only the time columns' min and max (index-backed), never the rows themselves.
 import type pg from 'pg';
 
-/** Dataset → the table and epoch-ms column its events are timed by. */
-export const DATASETS: Readonly<Record<string, { table: string; column: string }>> = {
+/** Per-user funding is complete from 2025-09-27 10:00 UTC (spec §8). */
+export const FUNDING_COVERAGE_START = Date.UTC(2025, 8, 27, 10, 0, 0);
+/** The native ledger is complete from 2025-09-27 09:29 UTC (spec §8). */
+export const LEDGER_COVERAGE_START = Date.UTC(2025, 8, 27, 9, 29, 0);
+
+interface Dataset {
+  table: string;
+  /** The epoch-ms column its events are timed by. */
+  column: string;
+  /** Where the dataset is documented complete only from some time on, that time: older rows held don't count. */
+  completeFrom?: number;
+}
+
+export const DATASETS: Readonly<Record<string, Dataset>> = {
   fills: { table: 'accounts.fills', column: 'time' },
   orders: { table: 'accounts.order_statuses', column: 'time' },
   twaps: { table: 'accounts.twap_statuses', column: 'time' },
-  funding: { table: 'accounts.funding_payments', column: 'time' },
-  ledger: { table: 'accounts.ledger_updates', column: 'time' },
+  funding: { table: 'accounts.funding_payments', column: 'time', completeFrom: FUNDING_COVERAGE_START },
+  ledger: { table: 'accounts.ledger_updates', column: 'time', completeFrom: LEDGER_COVERAGE_START },
   liquidations: { table: 'accounts.liquidations', column: 'time' },
   accountSnapshots: { table: 'accounts.account_snapshots', column: 'time' },
   roundTrips: { table: 'accounts.round_trips', column: 'opened_at' },
@@ -23,6 +35,7 @@ export const DATASETS: Readonly<Record<string, { table: string; column: string }
 };
 
 export interface DatasetCoverage {
+  /** The first event held, or the dataset's documented start when older events are held too. */
   start: number | null;
   latest: number | null;
   delaySeconds: number | null;
@@ -33,7 +46,7 @@ export async function dataCoverage(pool: pg.Pool, now: number): Promise<Record<s
   const { rows } = await pool.query<{ name: string; start: number | null; latest: number | null }>(
     names
       .map((name, i) => {
-        const { table, column } = DATASETS[name] as { table: string; column: string };
+        const { table, column } = DATASETS[name] as Dataset;
         return `SELECT $${i + 1}::text AS name, min(${column}) AS start, max(${column}) AS latest FROM ${table}`;
       })
       .join(' UNION ALL '),
@@ -43,7 +56,7 @@ export async function dataCoverage(pool: pg.Pool, now: number): Promise<Record<s
     rows.map((r) => [
       r.name,
       {
-        start: r.start,
+        start: r.start === null ? null : Math.max(r.start, DATASETS[r.name]?.completeFrom ?? r.start),
         latest: r.latest,
         delaySeconds: r.latest === null ? null : Math.max(0, Math.round((now - r.latest) / 1000)),
       },

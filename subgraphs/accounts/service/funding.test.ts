@@ -2,9 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoNs } from '../../../ingest/files.ts';
 import type { MiscEvent } from '../../../ingest/formats/types.ts';
+import { dataCoverage, FUNDING_COVERAGE_START } from '../../../platform/coverage.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, ZERO_HASH } from '../../../test/node-files.ts';
-import { FUNDING_COVERAGE_START, recentFundings, userFunding } from './funding.ts';
+import { recentFundings, userFunding } from './funding.ts';
 import { NodeFiles } from './test-support.ts';
 
 const ALICE = addr(0xa1);
@@ -59,6 +60,11 @@ describe('userFunding', () => {
   it('is empty for a window ending before the coverage start, even over stored payments', async () => {
     expect(FUNDING_COVERAGE_START).toBe(Date.UTC(2025, 8, 27, 10));
     expect(await userFunding(db.pool, { user: ALICE, startTime: 0, endTime: C - 1, limit: 500 })).toEqual([]);
+  });
+
+  it('is reported by dataCoverage from the coverage start on, not from the older payment held', async () => {
+    const { funding } = await dataCoverage(db.pool, C + 3 * H);
+    expect(funding).toEqual({ start: C, latest: C + 2 * H, delaySeconds: 3600 });
   });
 
   it('lists payments oldest first in the exchange shape, bounds inclusive', async () => {

@@ -2,10 +2,9 @@
 // userFundings WebSocket channel.
 import type pg from 'pg';
 import type { FundingPaymentRow } from '../../../db/rows.ts';
+import { FUNDING_COVERAGE_START } from '../../../platform/coverage.ts';
 import { ZERO_HASH } from './shared.ts';
 
-/** Per-user funding is complete from 2025-09-27 10:00 UTC (spec §8); a window ending before it is empty. */
-export const FUNDING_COVERAGE_START = Date.UTC(2025, 8, 27, 10, 0, 0);
 /** The exchange caps time-ranged answers at 500 elements. */
 export const MAX_FUNDING_PAYMENTS = 500;
 

@@ -1,8 +1,9 @@
 // userNonFundingLedgerUpdates / recentLedgerUpdates on ledger events loaded from hand-made misc_events files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataCoverage, LEDGER_COVERAGE_START } from '../../../platform/coverage.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, hash } from '../../../test/node-files.ts';
-import { LEDGER_COVERAGE_START, recentLedgerUpdates, userNonFundingLedgerUpdates } from './ledger.ts';
+import { recentLedgerUpdates, userNonFundingLedgerUpdates } from './ledger.ts';
 import { ledgerEvent, NodeFiles } from './test-support.ts';
 
 const ALICE = addr(0xa1);
@@ -50,6 +51,11 @@ describe('userNonFundingLedgerUpdates', () => {
     expect(
       await userNonFundingLedgerUpdates(db.pool, { user: ALICE, startTime: 0, endTime: C - 1, limit: 500 }),
     ).toEqual([]);
+  });
+
+  it('is reported by dataCoverage from the coverage start on, not from the older entry held', async () => {
+    const { ledger } = await dataCoverage(db.pool, C + 3 * MIN);
+    expect(ledger).toEqual({ start: C, latest: C + 2 * MIN, delaySeconds: 60 });
   });
 
   it('lists entries oldest first as {time, hash, delta}', async () => {

@@ -2,9 +2,8 @@
 // userNonFundingLedgerUpdates WebSocket channel. One stored row per event and per address involved, so a `send`
 // appears in the history of its sender and of its receiver.
 import type pg from 'pg';
+import { LEDGER_COVERAGE_START } from '../../../platform/coverage.ts';
 
-/** The native ledger is complete from 2025-09-27 09:29 UTC (spec §8); a window ending before it is empty. */
-export const LEDGER_COVERAGE_START = Date.UTC(2025, 8, 27, 9, 29, 0);
 /** The exchange caps time-ranged answers at 500 elements. */
 export const MAX_LEDGER_UPDATES = 500;
 
