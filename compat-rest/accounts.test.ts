@@ -2,6 +2,7 @@
 // historicalOrders, include_order_type, and a 400 naming the field for every bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../test/stack.ts';
+import { openSocket } from '../test/ws-client.ts';
 
 let stack: TestStack;
 let trader = '';
@@ -75,6 +76,8 @@ describe('/fills/*', () => {
     ['/fills/?cursor=yesterday', 'cursor'],
     ['/users/0xnope/account', 'params/user must match pattern'],
     ['/funding/userFunding', "querystring must have required property 'user'"],
+    [`/funding/userFunding?user=0x${'1'.repeat(40)}&startTime=10&endTime=5`, 'startTime: must not be after endTime'],
+    ['/fills/?start_time=2026-01-02&end_time=2026-01-01', 'start_time: must not be after end_time'],
   ])('answers 400 for %s', async (path, message) => {
     const r = await get(path);
     expect(r.status).toBe(400);
@@ -122,6 +125,38 @@ describe('POST /info accounts types', () => {
     expect(page2.body.result[0].tid).not.toBe(r.body.result[4].tid);
   });
 
+  it('sends the paging headers with the default 100 rows too, so that a cut is never silent', async () => {
+    const r = await info({ type: 'recentFills' });
+    expect(r.body.result).toHaveLength(100);
+    expect(r.headers.get('x-has-more')).toBe('true');
+    expect(r.headers.get('x-next-cursor')).toMatch(/^\d+:\d+$/);
+  });
+
+  it('adds orderType to fills for include_order_type, as the path endpoints spell it, or includeOrderType', async () => {
+    const end = Date.now() - 5000;
+    const plain = await info({ type: 'fills', user: trader, endTime: end, limit: 20 });
+    expect(plain.body.result.every((r: object) => !('orderType' in r))).toBe(true);
+    for (const flag of ['include_order_type', 'includeOrderType']) {
+      const typed = await info({ type: 'fills', user: trader, endTime: end, limit: 20, [flag]: true });
+      expect(typed.body.result.map(({ orderType: _o, ...rest }: Record<string, unknown>) => rest)).toEqual(
+        plain.body.result,
+      );
+      expect(typed.body.result.some((r: { orderType?: string }) => typeof r.orderType === 'string')).toBe(true);
+    }
+  });
+
+  it('takes the historicalOrders cursor back as a string or as a number', async () => {
+    const window = { type: 'historicalOrders', user: trader, startTime: 0, endTime: Date.now(), limit: 3 };
+    const first = await info(window);
+    const cursor = first.headers.get('x-next-cursor');
+    expect(cursor).toMatch(/^\d+$/);
+    const asString = await info({ ...window, cursor });
+    const asNumber = await info({ ...window, cursor: Number(cursor) });
+    expect(asNumber.status).toBe(200);
+    expect(asNumber.body).toEqual(asString.body);
+    expect(asString.body[0].order.oid).toBeLessThan(Number(cursor));
+  });
+
   it('pages historicalOrders in window mode with headers', async () => {
     const now = Date.now();
     const r = await info({
@@ -157,6 +192,7 @@ describe('POST /info accounts types', () => {
     [{ type: 'fills', limit: 0 }, 'limit: must be an integer from 1 to 1000'],
     [{ type: 'fills', cursor: 'not-a-cursor' }, 'cursor'],
     [{ type: 'clearinghouseState', users: [] }, 'users: must hold 1 to 50 addresses'],
+    [{ type: 'clearinghouseState', users: [`0x${'1'.repeat(40)}`, '0x12'] }, 'users[1]: must be a 0x address'],
     [
       { type: 'userFunding', user: `0x${'1'.repeat(40)}`, startTime: 10, endTime: 5 },
       'startTime: must not be after endTime',
@@ -176,5 +212,149 @@ describe('POST /info accounts types', () => {
   it('returns [] for a funding window before the coverage start', async () => {
     const end = Date.UTC(2025, 8, 27, 9, 59, 59, 999);
     expect((await info({ type: 'userFunding', user: trader, startTime: 0, endTime: end })).body).toEqual([]);
+  });
+});
+
+describe('/ws accounts channels', () => {
+  /** Waits until `check` holds, polling. */
+  async function until(check: () => boolean) {
+    while (!check()) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  /**
+   * Subscribes to `channel` while its table is locked, so that its snapshot waits; meanwhile publishes a stored
+   * event (committed with the lock, so the snapshot holds it too) and one that is not stored. Returns the frames.
+   */
+  async function raceTheSnapshot<R>(opts: {
+    channel: 'userFundings' | 'userNonFundingLedgerUpdates';
+    table: string;
+    topic: 'fundingPayments' | 'ledgerUpdates';
+    user: string;
+    insert: string;
+    stored: R;
+    live: R;
+  }) {
+    const ws = await openSocket(stack.urls.ws);
+    const client = await stack.db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`LOCK TABLE ${opts.table} IN ACCESS EXCLUSIVE MODE`);
+      await client.query(opts.insert);
+      const before = stack.bus.listeners(opts.topic);
+      ws.send({ method: 'subscribe', subscription: { type: opts.channel, user: opts.user } });
+      await until(() => stack.bus.listeners(opts.topic) > before);
+      stack.bus.publish(opts.topic, [opts.stored, opts.live] as never[]);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    const frames = [await ws.next(), await ws.next(), await ws.next()] as { channel: string; data: never }[];
+    await new Promise((r) => setTimeout(r, 300));
+    expect(ws.unread()).toBe(0);
+    ws.close();
+    expect(frames[0]?.channel).toBe('subscriptionResponse');
+    return frames.slice(1).map((f) => f.data as Record<string, unknown>);
+  }
+
+  it('sends userFundings events that arrive during the snapshot after it, each once', async () => {
+    const user = `0x${'f1'.repeat(20)}`;
+    const time = Date.now();
+    const row = (coin: string, t: number) => ({
+      block_number: 0,
+      time: t,
+      address: user,
+      coin,
+      usdc: '1.5',
+      szi: '2.0',
+      funding_rate: '0.0001',
+    });
+    const [snapshot, live] = await raceTheSnapshot({
+      channel: 'userFundings',
+      table: 'accounts.funding_payments',
+      topic: 'fundingPayments',
+      user,
+      insert: `INSERT INTO accounts.funding_payments VALUES (0, ${time}, '${user}', 'BTC', 1.5, 2.0, 0.0001)`,
+      stored: row('BTC', time),
+      live: row('ETH', time + 1),
+    });
+    const item = (coin: string, t: number) => ({
+      time: t,
+      coin,
+      usdc: '1.5',
+      szi: '2.0',
+      fundingRate: '0.0001',
+      nSamples: null,
+    });
+    expect(snapshot).toEqual({ user, fundings: [item('BTC', time)], isSnapshot: true });
+    expect(live).toEqual({ user, fundings: [item('ETH', time + 1)] });
+  });
+
+  it('sends ledger updates that arrive during the snapshot after it, each once', async () => {
+    const user = `0x${'f2'.repeat(20)}`;
+    const time = Date.now();
+    // jsonb gives the stored delta back with its keys in another order than the live one.
+    const delta = { type: 'deposit', usdc: '7.0', nonce: 5 };
+    const row = (t: number, hash: string) => ({
+      block_number: 0,
+      time: t,
+      hash,
+      address: user,
+      delta_type: 'deposit',
+      delta,
+    });
+    const [snapshot, live] = await raceTheSnapshot({
+      channel: 'userNonFundingLedgerUpdates',
+      table: 'accounts.ledger_updates',
+      topic: 'ledgerUpdates',
+      user,
+      insert: `INSERT INTO accounts.ledger_updates VALUES (0, ${time}, '0xaa', '${user}', 'deposit', '${JSON.stringify(delta)}')`,
+      stored: row(time, '0xaa'),
+      live: row(time + 1, '0xbb'),
+    });
+    expect(snapshot).toEqual({ user, nonFundingLedgerUpdates: [{ time, hash: '0xaa', delta }], isSnapshot: true });
+    expect(live).toEqual({ user, nonFundingLedgerUpdates: [{ time: time + 1, hash: '0xbb', delta }] });
+  });
+
+  it('gives a liquidation the same lid, its trade id, on every subscription and on userEvents', async () => {
+    const victim = `0x${'a1'.repeat(20)}`;
+    const liquidator = `0x${'b2'.repeat(20)}`;
+    const ws = await openSocket(stack.urls.ws);
+    const subscriptions = [
+      { type: 'liquidations' },
+      { type: 'liquidations', users: [victim], amount_dollars: '1000.5' },
+      { type: 'userEvents', user: liquidator },
+    ];
+    for (const subscription of subscriptions) {
+      ws.send({ method: 'subscribe', subscription });
+      expect(await ws.next()).toMatchObject({ channel: 'subscriptionResponse' });
+    }
+    const row = (tid: number, notional: string) => ({
+      block_number: 0,
+      time: Date.now(),
+      hash: `0x${'c'.repeat(64)}`,
+      tid,
+      coin: 'BTC',
+      liquidated_user: victim,
+      liquidator,
+      side: 'B',
+      px: '1.0',
+      sz: notional,
+      notional,
+      mark_px: '1.0',
+      method: 'market',
+      builder: null,
+    });
+    stack.bus.publish('liquidations', [row(424242, '5000.0'), row(424243, '1000.0')] as never[]);
+    const frames = (await Promise.all([ws.next(), ws.next(), ws.next()])) as { channel: string; data: unknown }[];
+    const lids = (data: unknown) =>
+      (Array.isArray(data) ? data : [(data as { liquidation: unknown }).liquidation]).map(
+        (l: { lid: number }) => l.lid,
+      );
+    expect(frames.map((f) => [f.channel, lids(f.data)])).toEqual([
+      ['liquidations', [424242, 424243]],
+      ['liquidations', [424242]],
+      ['user', [424242]],
+    ]);
+    ws.close();
   });
 });

@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import { createKey, revokeKey } from '../platform/keys.ts';
 import { type Stack, startStack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
+import { openSocket } from '../test/ws-client.ts';
 
 let db: TestDatabase;
 let stack: Stack;
@@ -269,28 +270,6 @@ describe('authentication', () => {
       await attempt(key, record.id);
       if (Math.floor(Date.now() / 60_000) === minute) return;
     }
-  }
-
-  /** A client socket whose messages are read in order. */
-  async function openSocket(url: string, protocol?: string) {
-    const socket = new WebSocket(url, protocol ? [protocol] : []);
-    const inbox: unknown[] = [];
-    const waiting: ((m: unknown) => void)[] = [];
-    socket.on('message', (raw) => {
-      const m = JSON.parse(String(raw));
-      const next = waiting.shift();
-      if (next) next(m);
-      else inbox.push(m);
-    });
-    await new Promise((resolve, reject) => {
-      socket.once('open', resolve);
-      socket.once('error', reject);
-    });
-    return {
-      send: (m: unknown) => socket.send(JSON.stringify(m)),
-      next: () => (inbox.length ? Promise.resolve(inbox.shift()) : new Promise((r) => waiting.push(r))),
-      close: () => socket.close(),
-    };
   }
 
   it('counts every /ws post in the key window and stops serving a revoked key', async () => {

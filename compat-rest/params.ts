@@ -1,6 +1,6 @@
 // Query parameters shared by the path endpoints: time bounds in the service's three spellings (ISO with or without
 // `Z`, naive = UTC; or epoch ms), and the JSON-schema pieces fastify validates `limit`/`offset` with.
-import { FieldError } from '../platform/fields.ts';
+import { FieldError, orderedWindow } from '../platform/fields.ts';
 
 /** ISO datetime (naive = UTC) or epoch milliseconds → epoch ms; undefined when absent. */
 export function timeParam(value: string | undefined, name: string): number | undefined {
@@ -27,7 +27,7 @@ export function timeWindow(
 ): { startTime: number; endTime: number } {
   const endTime = timeParam(q.end_time, 'end_time') ?? now;
   const startTime = timeParam(q.start_time, 'start_time') ?? endTime - defaultSpanMs;
-  if (startTime > endTime) throw new FieldError('start_time: must not be after end_time');
+  orderedWindow('start_time', startTime, endTime, 'end_time');
   return { startTime, endTime };
 }
 

@@ -134,8 +134,14 @@ export function nonEmpty(o: Obj, key: string): string {
 }
 
 /** `startTime` <= `endTime` when both are given. */
-export function orderedWindow(startKey: string, start: number | undefined, end: number | undefined): void {
+/** A time window's start must not be after its end (either may be absent); the message names both fields. */
+export function orderedWindow(
+  startKey: string,
+  start: number | undefined,
+  end: number | undefined,
+  endKey = 'endTime',
+): void {
   if (start !== undefined && end !== undefined && start > end) {
-    throw new FieldError(`${startKey}: must not be after endTime`);
+    throw new FieldError(`${startKey}: must not be after ${endKey}`);
   }
 }

@@ -18,3 +18,17 @@ export function jsonArrayBytes<T>(items: readonly T[], write: (item: T) => strin
   for (let i = 0; i < items.length; i++) out += (i ? ',' : '') + write(items[i] as T);
   return Buffer.from(`${out}]`);
 }
+
+/** JSON with object keys sorted at every level: equal for values that differ only in key order. */
+export function sortedJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(record).sort()) sorted[key] = sortKeys(record[key]);
+  return sorted;
+}

@@ -1,11 +1,12 @@
 // The per-user channels of /ws, in the exchange's shapes: userFills, userFundings and userNonFundingLedgerUpdates
 // (a snapshot from storage marked `isSnapshot: true`, then live frames), userEvents (channel "user"),
 // orderUpdates, and the service's own liquidations channel with its filters.
-import type { FillRow, LedgerUpdateRow, OrderStatusRow } from '../../db/rows.ts';
-import { aggregateFillsByTime, toWireFill, userFills } from '../../subgraphs/accounts/service/fills.ts';
-import { recentFundings, toWsFunding } from '../../subgraphs/accounts/service/funding.ts';
+import type { LedgerUpdateRow, OrderStatusRow } from '../../db/rows.ts';
+import { sortedJson } from '../../platform/json-text.ts';
+import { aggregateFillsByTime, toWireFill, userFills, type WireFill } from '../../subgraphs/accounts/service/fills.ts';
+import { recentFundings, toWsFunding, type WsFunding } from '../../subgraphs/accounts/service/funding.ts';
 import type { AccountsService } from '../../subgraphs/accounts/service/index.ts';
-import { recentLedgerUpdates } from '../../subgraphs/accounts/service/ledger.ts';
+import { type LedgerUpdate, recentLedgerUpdates } from '../../subgraphs/accounts/service/ledger.ts';
 import {
   liquidationsMatching,
   MAX_LIQUIDATION_USERS,
@@ -21,7 +22,12 @@ function userParam(sub: Record<string, unknown>, key = 'user'): string {
   return v.toLowerCase();
 }
 
-const wsLedger = (r: LedgerUpdateRow) => ({ time: r.time, hash: r.hash, delta: r.delta });
+// Every stored delta carries the node's `type` tag (the ingest keys the row's delta_type on it).
+const wsLedger = (r: LedgerUpdateRow): LedgerUpdate => ({
+  time: r.time,
+  hash: r.hash,
+  delta: r.delta as LedgerUpdate['delta'],
+});
 
 /** The exchange's OpenOrder (orderUpdates): the basic order fields, `reduceOnly` only when true. */
 const openOrder = (r: OrderStatusRow) => ({
@@ -35,6 +41,10 @@ const openOrder = (r: OrderStatusRow) => ({
   ...(r.cloid ? { cloid: r.cloid } : {}),
   ...(r.reduce_only ? { reduceOnly: true as const } : {}),
 });
+
+/** A minimum amount as a JSON number or, as GraphQL takes it, a decimal string. */
+const isNonNegative = (v: unknown) =>
+  (typeof v === 'number' && Number.isFinite(v) && v >= 0) || (typeof v === 'string' && /^\d+(\.\d+)?$/.test(v));
 
 /** Statuses by which the exchange, not the user, cancelled an order. */
 const isNonUserCancel = (status: string) => status !== 'canceled' && /Canceled$/.test(status);
@@ -53,56 +63,87 @@ function userChannel(
   };
 }
 
+/**
+ * A snapshot from storage, then live items, with nothing lost or sent twice between them: the bus is followed
+ * before the snapshot is read, what arrives meanwhile is held back and sent after the snapshot, less what the
+ * snapshot already holds (same `key`). If the snapshot cannot be read, the bus is left again.
+ */
+async function snapshotThenLive<I>(opts: {
+  follow: (onItems: (items: I[]) => void) => () => void;
+  snapshot: () => Promise<I[]>;
+  key: (item: I) => string;
+  send: (items: I[], isSnapshot: boolean) => void;
+}): Promise<() => void> {
+  let pending: I[] | null = [];
+  const off = opts.follow((items) => {
+    if (!items.length) return;
+    if (pending) pending.push(...items);
+    else opts.send(items, false);
+  });
+  try {
+    const snapshot = await opts.snapshot();
+    opts.send(snapshot, true);
+    const seen = new Set(snapshot.map(opts.key));
+    const missed = pending.filter((item) => !seen.has(opts.key(item)));
+    pending = null;
+    if (missed.length) opts.send(missed, false);
+    return off;
+  } catch (err) {
+    off();
+    throw err;
+  }
+}
+
+/** The snapshot size of userFundings and userNonFundingLedgerUpdates (spec §8). */
+const SNAPSHOT_SIZE = 100;
+
 export function accountChannels(accounts: AccountsService): Channel[] {
   const { bus, pool } = accounts;
+  const snapshotFlag = (isSnapshot: boolean) => (isSnapshot ? { isSnapshot: true as const } : {});
   return [
     userChannel(
       'userFills',
-      async (user, sub, ctx) => {
+      (user, sub, ctx) => {
         const aggregate = sub.aggregateByTime === true;
-        const shape = (rows: readonly FillRow[]) => {
-          const fills = rows.map(toWireFill);
-          return aggregate ? aggregateFillsByTime(fills) : fills;
-        };
-        // Subscribe first so nothing falls between the snapshot and the live frames.
-        const pending: FillRow[] = [];
-        let live = false;
-        const off = bus.subscribe('fills', (rows) => {
-          const mine = rows.filter((f) => f.address === user);
-          if (!mine.length) return;
-          if (live) ctx.send({ user, fills: shape(mine) });
-          else pending.push(...mine);
+        return snapshotThenLive<WireFill>({
+          follow: (on) => bus.subscribe('fills', (rows) => on(rows.filter((f) => f.address === user).map(toWireFill))),
+          // Aggregated by the query itself, which fetches the whole group at the cut.
+          snapshot: () => userFills(pool, { user, aggregateByTime: aggregate }),
+          key: (f) => `${f.tid} ${f.oid}`,
+          send: (fills, isSnapshot) =>
+            ctx.send({
+              user,
+              fills: aggregate && !isSnapshot ? aggregateFillsByTime(fills) : fills,
+              ...snapshotFlag(isSnapshot),
+            }),
         });
-        const snapshot = await userFills(pool, { user, aggregateByTime: aggregate });
-        ctx.send({ user, fills: snapshot, isSnapshot: true });
-        const seen = new Set(snapshot.map((f) => `${f.tid} ${f.oid}`));
-        const missed = pending.filter((f) => !seen.has(`${f.tid} ${f.oid}`));
-        if (missed.length) ctx.send({ user, fills: shape(missed) });
-        live = true;
-        return off;
       },
       { normalize: (sub) => ({ ...sub, user: userParam(sub), aggregateByTime: sub.aggregateByTime ?? false }) },
     ),
-    userChannel('userFundings', async (user, _sub, ctx) => {
-      const off = bus.subscribe('fundingPayments', (rows) => {
-        const mine = rows.filter((r) => r.address === user);
-        if (mine.length) ctx.send({ user, fundings: mine.map(toWsFunding) });
-      });
-      ctx.send({ user, fundings: await recentFundings(pool, user, 100), isSnapshot: true });
-      return off;
-    }),
-    userChannel('userNonFundingLedgerUpdates', async (user, _sub, ctx) => {
-      const off = bus.subscribe('ledgerUpdates', (rows) => {
-        const mine = rows.filter((r) => r.address === user);
-        if (mine.length) ctx.send({ user, nonFundingLedgerUpdates: mine.map(wsLedger) });
-      });
-      ctx.send({ user, nonFundingLedgerUpdates: await recentLedgerUpdates(pool, user, 100), isSnapshot: true });
-      return off;
-    }),
+    userChannel('userFundings', (user, _sub, ctx) =>
+      snapshotThenLive<WsFunding>({
+        follow: (on) =>
+          bus.subscribe('fundingPayments', (rows) => on(rows.filter((r) => r.address === user).map(toWsFunding))),
+        snapshot: () => recentFundings(pool, user, SNAPSHOT_SIZE),
+        // One payment per user, coin and settlement.
+        key: (f) => `${f.time} ${f.coin}`,
+        send: (fundings, isSnapshot) => ctx.send({ user, fundings, ...snapshotFlag(isSnapshot) }),
+      }),
+    ),
+    userChannel('userNonFundingLedgerUpdates', (user, _sub, ctx) =>
+      snapshotThenLive<LedgerUpdate>({
+        follow: (on) =>
+          bus.subscribe('ledgerUpdates', (rows) => on(rows.filter((r) => r.address === user).map(wsLedger))),
+        snapshot: () => recentLedgerUpdates(pool, user, SNAPSHOT_SIZE),
+        // Stored deltas come back from jsonb with their keys reordered: compare them with keys sorted.
+        key: (u) => `${u.time} ${u.hash} ${sortedJson(u.delta)}`,
+        send: (nonFundingLedgerUpdates, isSnapshot) =>
+          ctx.send({ user, nonFundingLedgerUpdates, ...snapshotFlag(isSnapshot) }),
+      }),
+    ),
     userChannel(
       'userEvents',
       (user, _sub, ctx) => {
-        let lid = 0;
         const offs = [
           bus.subscribe('fills', (rows) => {
             const mine = rows.filter((f) => f.address === user);
@@ -114,8 +155,7 @@ export function accountChannels(accounts: AccountsService): Channel[] {
           }),
           bus.subscribe('liquidations', (rows) => {
             for (const r of rows) {
-              if (r.liquidated_user === user || r.liquidator === user)
-                ctx.send({ liquidation: toWsLiquidation(r, ++lid) });
+              if (r.liquidated_user === user || r.liquidator === user) ctx.send({ liquidation: toWsLiquidation(r) });
             }
           }),
           bus.subscribe('orderStatuses', (rows) => {
@@ -146,10 +186,11 @@ export function accountChannels(accounts: AccountsService): Channel[] {
           if (!Array.isArray(sub.users) || sub.users.length > MAX_LIQUIDATION_USERS) {
             throw new SubscriptionError(`users: must be an array of at most ${MAX_LIQUIDATION_USERS} addresses`);
           }
-          out.users = sub.users.map((u: unknown) => userParam({ u }, 'u'));
+          out.users = sub.users.map((u: unknown, i) => userParam({ [`users[${i}]`]: u }, `users[${i}]`));
         }
-        if (sub.amount_dollars !== undefined && !(typeof sub.amount_dollars === 'number' && sub.amount_dollars >= 0)) {
-          throw new SubscriptionError('amount_dollars: must be a number >= 0');
+        const amount = sub.amount_dollars;
+        if (amount !== undefined && !isNonNegative(amount)) {
+          throw new SubscriptionError('amount_dollars: must be a number or a decimal string >= 0');
         }
         if (sub.builder !== undefined) out.builder = userParam(sub, 'builder');
         return out;
@@ -158,16 +199,13 @@ export function accountChannels(accounts: AccountsService): Channel[] {
         const matches = liquidationsMatching({
           user: sub.user as string | undefined,
           users: sub.users as string[] | undefined,
-          amountDollars: sub.amount_dollars as number | undefined,
+          amountDollars: sub.amount_dollars as number | string | undefined,
           builder: sub.builder as string | undefined,
         });
-        let lid = 0;
         return bus.subscribe('liquidations', (rows) => {
           const mine = rows.filter(matches);
           if (mine.length)
-            ctx.send(
-              mine.map((r) => ({ ...toWsLiquidation(r, ++lid), coin: r.coin, px: r.px, sz: r.sz, time: r.time })),
-            );
+            ctx.send(mine.map((r) => ({ ...toWsLiquidation(r), coin: r.coin, px: r.px, sz: r.sz, time: r.time })));
         });
       },
     },

@@ -4,6 +4,7 @@
 // X-Total-Count. Per-user node state (open orders, clearinghouse states) is relayed from the node.
 import {
   address,
+  addressValue,
   array,
   FieldError,
   optBool,
@@ -45,6 +46,13 @@ function pagingHeaders(page: { hasMore: boolean; nextCursor: string | null; tota
   };
 }
 
+/** historicalOrders' cursor: the X-Next-Cursor value (an oid), sent back as a string or as a number. */
+function oidCursor(body: Body): string | undefined {
+  const v = body.cursor;
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
+  return optStr(body, 'cursor') ?? undefined;
+}
+
 /** `fills` (oldest first by default) and `recentFills` (newest first): compact rows of spec §2.3. */
 function compactFills(defaultOrder: 'asc' | 'desc'): InfoHandler {
   return async (body, { accounts }) => {
@@ -58,10 +66,11 @@ function compactFills(defaultOrder: 'asc' | 'desc'): InfoHandler {
       limit: optIntIn(body, 'limit', 1, 1000) ?? 100,
       cursor: optStr(body, 'cursor') ?? undefined,
       order: optOneOf(body, 'order', ['asc', 'desc'] as const) ?? defaultOrder,
-      includeOrderType: optBool(body, 'includeOrderType') ?? false,
+      // The path endpoints' spelling (spec §2.3) and the camelCase of the /info bodies are both accepted.
+      includeOrderType: optBool(body, 'include_order_type') ?? optBool(body, 'includeOrderType') ?? false,
     });
-    const paginated = body.limit !== undefined || body.cursor !== undefined;
-    return json(resultEnvelope(page.rows), paginated ? pagingHeaders(page) : undefined);
+    // Always paged: without the headers a caller could not tell that the default 100 rows were not all.
+    return json(resultEnvelope(page.rows), pagingHeaders(page));
   };
 }
 
@@ -77,7 +86,7 @@ export const accountsInfo: Record<string, InfoHandler> = {
   async clearinghouseState(body, services) {
     if (body.users === undefined) return proxied(0)(body, services);
     // Several users: one node request each, answered together in the order asked.
-    const users = array(body.users, 'users').map((u) => address({ u }, 'u'));
+    const users = array(body.users, 'users').map((u, i) => addressValue(u, `users[${i}]`));
     if (users.length < 1 || users.length > 50) throw new FieldError('users: must hold 1 to 50 addresses');
     const dex = optStr(body, 'dex') ?? '';
     const states = await Promise.all(
@@ -120,7 +129,7 @@ export const accountsInfo: Record<string, InfoHandler> = {
       limit: optIntIn(body, 'limit', 1, 5000),
       lookbackDays: optIntIn(body, 'lookbackDays', 1, 365),
       ...window(body),
-      cursor: optStr(body, 'cursor') ?? undefined,
+      cursor: oidCursor(body),
       now: accounts.now(),
     });
     const windowMode = body.startTime != null || body.endTime != null || body.cursor != null;

@@ -1,6 +1,7 @@
 // /fills/, /fills/recent and /fills/user/{user_address}: compact fill rows (spec §2.3) in the data envelope,
 // paged by keyset cursor. `include_order_type=true` adds `orderType` to each row; false leaves the body unchanged.
 import type { FastifyPluginAsync } from 'fastify';
+import { orderedWindow } from '../../platform/fields.ts';
 import { fillRows } from '../../subgraphs/accounts/service/fills.ts';
 import { dataEnvelope } from '../envelopes.ts';
 import type { CompatServices } from '../info/types.ts';
@@ -37,12 +38,15 @@ export const fillRoutes: FastifyPluginAsync<{ services: CompatServices }> = asyn
 
   async function answer(q: FillsQuery, user: string | undefined, defaultOrder: 'asc' | 'desc') {
     const started = performance.now();
+    const startTime = timeParam(q.start_time, 'start_time');
+    const endTime = timeParam(q.end_time, 'end_time');
+    orderedWindow('start_time', startTime, endTime, 'end_time');
     const page = await fillRows(accounts.pool, {
       user: user?.toLowerCase(),
       coin: q.coin,
       side: q.side,
-      startTime: timeParam(q.start_time, 'start_time'),
-      endTime: timeParam(q.end_time, 'end_time'),
+      startTime,
+      endTime,
       limit: q.limit,
       cursor: q.cursor,
       order: q.order ?? defaultOrder,

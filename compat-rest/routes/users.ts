@@ -1,6 +1,7 @@
 // /funding/userFunding and /users/{user}/account: a user's funding payments (spec §2.3: the payment's fields at the
 // top level and in `delta`) and the latest perp-account state, valued at the live mids.
 import type { FastifyPluginAsync } from 'fastify';
+import { orderedWindow } from '../../platform/fields.ts';
 import { userFunding } from '../../subgraphs/accounts/service/funding.ts';
 import { dataEnvelope } from '../envelopes.ts';
 import type { CompatServices } from '../info/types.ts';
@@ -25,6 +26,7 @@ export const fundingRoutes: FastifyPluginAsync<{ services: CompatServices }> = a
     },
     async (req) => {
       const { user, startTime, endTime } = req.query;
+      orderedWindow('startTime', startTime, endTime);
       const payments = await userFunding(services.accounts.pool, {
         user: user.toLowerCase(),
         startTime,

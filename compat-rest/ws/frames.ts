@@ -1,5 +1,6 @@
 // Wire texts of the /ws protocol: server frames, error messages, and the identity key of a subscription.
 import type { RawData } from 'ws';
+import { sortedJson } from '../../platform/json-text.ts';
 
 /** The one frame without `data`; clients match it byte for byte. */
 export const PONG_FRAME = '{"channel":"pong"}';
@@ -54,15 +55,7 @@ export function frameText(raw: RawData): string {
  * client's frame does not make `{coin, type}` and `{type, coin}` two subscriptions.
  */
 export function subscriptionKey(sub: Record<string, unknown>): string {
-  return JSON.stringify(sortKeys(sub));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (!isRecord(value)) return value;
-  const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) sorted[key] = sortKeys(value[key]);
-  return sorted;
+  return sortedJson(sub);
 }
 
 /**

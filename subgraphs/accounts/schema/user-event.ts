@@ -66,7 +66,7 @@ builder.subscriptionFields((t) => ({
           return fills.length ? [{ fills }] : [];
         },
         fundingPayments: (rows) => rows.filter((r) => r.address === user).map((r) => ({ funding: fundingOfRow(r) })),
-        liquidations: (rows) => rows.filter(involved).map((r) => ({ liquidation: toWsLiquidation(r, r.tid) })),
+        liquidations: (rows) => rows.filter(involved).map((r) => ({ liquidation: toWsLiquidation(r) })),
         orderStatuses: (rows) => {
           const canceled = rows
             .filter((r) => r.address === user && NON_USER_CANCEL.test(r.status))

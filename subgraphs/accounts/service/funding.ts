@@ -53,15 +53,19 @@ interface FundingSqlRow {
 
 const FUNDING_COLUMNS = `time, coin, usdc::text AS usdc, szi::text AS szi, funding_rate::text AS funding_rate`;
 
-/** userFunding: the first `limit` payments of the window, oldest first. */
+/**
+ * userFunding: the first `limit` payments of the window, oldest first. Payments held from before the coverage start
+ * (2025-09-27 10:00 UTC) are not complete and never served: the window starts there at the earliest.
+ */
 export async function userFunding(pool: pg.Pool, q: UserFundingQuery): Promise<UserFundingEntry[]> {
-  if (q.endTime !== undefined && q.endTime < FUNDING_COVERAGE_START) return [];
+  const startTime = Math.max(q.startTime ?? 0, FUNDING_COVERAGE_START);
+  if (q.endTime !== undefined && q.endTime < startTime) return [];
   const limit = Math.max(1, Math.min(Math.floor(q.limit), MAX_FUNDING_PAYMENTS));
   const { rows } = await pool.query<FundingSqlRow>(
     `SELECT ${FUNDING_COLUMNS} FROM accounts.funding_payments
-     WHERE address = $1 AND ($2::bigint IS NULL OR time >= $2) AND ($3::bigint IS NULL OR time <= $3)
+     WHERE address = $1 AND time >= $2 AND ($3::bigint IS NULL OR time <= $3)
      ORDER BY time, block_number, coin LIMIT $4`,
-    [q.user.toLowerCase(), q.startTime ?? null, q.endTime ?? null, limit],
+    [q.user.toLowerCase(), startTime, q.endTime ?? null, limit],
   );
   return rows.map((r) => ({
     time: r.time,
@@ -73,9 +77,9 @@ export async function userFunding(pool: pg.Pool, q: UserFundingQuery): Promise<U
 /** The userFundings snapshot: the `n` most recent payments, returned oldest first. */
 export async function recentFundings(pool: pg.Pool, user: string, n = 100): Promise<WsFunding[]> {
   const { rows } = await pool.query<FundingSqlRow>(
-    `SELECT ${FUNDING_COLUMNS} FROM accounts.funding_payments WHERE address = $1
+    `SELECT ${FUNDING_COLUMNS} FROM accounts.funding_payments WHERE address = $1 AND time >= $3
      ORDER BY time DESC, block_number DESC, coin DESC LIMIT $2`,
-    [user.toLowerCase(), n],
+    [user.toLowerCase(), n, FUNDING_COVERAGE_START],
   );
   return rows.reverse().map(toWsFunding);
 }

@@ -78,9 +78,16 @@ describe('userNonFundingLedgerUpdates', () => {
     expect(alice).toStrictEqual(bob);
   });
 
-  it('keeps the oldest `limit` entries of the window', async () => {
+  it('keeps the oldest `limit` entries of the window, which starts at the coverage start at the earliest', async () => {
     const first = await userNonFundingLedgerUpdates(db.pool, { user: ALICE, limit: 2 });
-    expect(first.map((e) => e.hash)).toEqual([hash(1), hash(2)]);
+    expect(first.map((e) => e.hash)).toEqual([hash(2), hash(3)]);
+    const straddling = await userNonFundingLedgerUpdates(db.pool, {
+      user: ALICE,
+      startTime: C - 20 * MIN,
+      endTime: C,
+      limit: 500,
+    });
+    expect(straddling.map((e) => e.hash)).toEqual([hash(2)]);
   });
 });
 
@@ -92,5 +99,7 @@ describe('recentLedgerUpdates (channel snapshot)', () => {
       [C + 2 * MIN, 'withdraw'],
     ]);
     expect(await recentLedgerUpdates(db.pool, BOB)).toHaveLength(1);
+    // The entry held from before the coverage start is not in a snapshot either.
+    expect((await recentLedgerUpdates(db.pool, ALICE)).map((e) => e.hash)).toEqual([hash(2), hash(3), hash(4)]);
   });
 });

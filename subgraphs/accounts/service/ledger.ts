@@ -23,15 +23,19 @@ export interface LedgerQuery {
   limit: number;
 }
 
-/** userNonFundingLedgerUpdates: the first `limit` updates of the window, oldest first. */
+/**
+ * userNonFundingLedgerUpdates: the first `limit` updates of the window, oldest first. Updates held from before the
+ * coverage start (2025-09-27 09:29 UTC) are not complete and never served: the window starts there at the earliest.
+ */
 export async function userNonFundingLedgerUpdates(pool: pg.Pool, q: LedgerQuery): Promise<LedgerUpdate[]> {
-  if (q.endTime !== undefined && q.endTime < LEDGER_COVERAGE_START) return [];
+  const startTime = Math.max(q.startTime ?? 0, LEDGER_COVERAGE_START);
+  if (q.endTime !== undefined && q.endTime < startTime) return [];
   const limit = Math.max(1, Math.min(Math.floor(q.limit), MAX_LEDGER_UPDATES));
   const { rows } = await pool.query<LedgerUpdate>(
     `SELECT time, hash, delta FROM accounts.ledger_updates
-     WHERE address = $1 AND ($2::bigint IS NULL OR time >= $2) AND ($3::bigint IS NULL OR time <= $3)
+     WHERE address = $1 AND time >= $2 AND ($3::bigint IS NULL OR time <= $3)
      ORDER BY time, block_number, hash LIMIT $4`,
-    [q.user.toLowerCase(), q.startTime ?? null, q.endTime ?? null, limit],
+    [q.user.toLowerCase(), startTime, q.endTime ?? null, limit],
   );
   return rows;
 }
@@ -39,9 +43,9 @@ export async function userNonFundingLedgerUpdates(pool: pg.Pool, q: LedgerQuery)
 /** The channel snapshot: the `n` most recent updates, returned oldest first. */
 export async function recentLedgerUpdates(pool: pg.Pool, user: string, n = 100): Promise<LedgerUpdate[]> {
   const { rows } = await pool.query<LedgerUpdate>(
-    `SELECT time, hash, delta FROM accounts.ledger_updates WHERE address = $1
+    `SELECT time, hash, delta FROM accounts.ledger_updates WHERE address = $1 AND time >= $3
      ORDER BY time DESC, block_number DESC, hash DESC LIMIT $2`,
-    [user.toLowerCase(), n],
+    [user.toLowerCase(), n, LEDGER_COVERAGE_START],
   );
   return rows.reverse();
 }

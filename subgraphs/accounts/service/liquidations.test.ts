@@ -70,14 +70,14 @@ describe('liquidationsMatching', () => {
 });
 
 describe('toWsLiquidation', () => {
-  it('gives the exchange event, account value "0.0" when unknown', () => {
-    expect(toWsLiquidation(rows[0] as LiquidationRow, 7)).toStrictEqual({
-      lid: 7,
+  it('gives the exchange event, lid the trade id, account value "0.0" when unknown', () => {
+    expect(toWsLiquidation(rows[0] as LiquidationRow)).toStrictEqual({
+      lid: 1,
       liquidator: LIQUIDATOR,
       liquidated_user: VICTIM,
       liquidated_ntl_pos: '1500.00',
       liquidated_account_value: '0.0',
     });
-    expect(toWsLiquidation(rows[0] as LiquidationRow, 7, '12.5').liquidated_account_value).toBe('12.5');
+    expect(toWsLiquidation(rows[0] as LiquidationRow, '12.5').liquidated_account_value).toBe('12.5');
   });
 });

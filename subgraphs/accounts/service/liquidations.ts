@@ -47,10 +47,13 @@ export function liquidationsMatching(filter: LiquidationFilter): (row: Liquidati
   };
 }
 
-/** The event for one liquidation fill; the liquidated account's value is not in the fill: "0.0" unless known. */
-export function toWsLiquidation(row: LiquidationRow, lid: number, accountValue?: string | null): WsLiquidation {
+/**
+ * The event for one liquidation fill, `lid` its trade id (the same liquidation has the same id on every channel and
+ * subscription). The liquidated account's value is not in the fill: "0.0" unless known.
+ */
+export function toWsLiquidation(row: LiquidationRow, accountValue?: string | null): WsLiquidation {
   return {
-    lid,
+    lid: row.tid,
     liquidator: row.liquidator,
     liquidated_user: row.liquidated_user,
     liquidated_ntl_pos: row.notional,
