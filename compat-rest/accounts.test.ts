@@ -315,7 +315,7 @@ describe('/ws accounts channels', () => {
     expect(live).toEqual({ user, nonFundingLedgerUpdates: [{ time: time + 1, hash: '0xbb', delta }] });
   });
 
-  it('gives a liquidation the same lid, its trade id, on every subscription and on userEvents', async () => {
+  it('gives a liquidation the same lid (its trade id) on every subscription, with the ledger account value', async () => {
     const victim = `0x${'a1'.repeat(20)}`;
     const liquidator = `0x${'b2'.repeat(20)}`;
     const ws = await openSocket(stack.urls.ws);
@@ -345,6 +345,18 @@ describe('/ws accounts channels', () => {
       builder: null,
     });
     stack.bus.publish('liquidations', [row(424242, '5000.0'), row(424243, '1000.0')] as never[]);
+    // The ledger's update of the same transaction, read by ingest from another stream, may come after the fills.
+    const update = { type: 'liquidation', liquidatedNtlPos: '6000.0', accountValue: '12.5', leverageType: 'Cross' };
+    stack.bus.publish('ledgerUpdates', [
+      {
+        block_number: 0,
+        time: 0,
+        hash: `0x${'c'.repeat(64)}`,
+        address: victim,
+        delta_type: 'liquidation',
+        delta: update,
+      },
+    ] as never[]);
     const frames = (await Promise.all([ws.next(), ws.next(), ws.next()])) as { channel: string; data: unknown }[];
     const lids = (data: unknown) =>
       (Array.isArray(data) ? data : [(data as { liquidation: unknown }).liquidation]).map(
@@ -355,6 +367,13 @@ describe('/ws accounts channels', () => {
       ['liquidations', [424242]],
       ['user', [424242]],
     ]);
+    expect((frames[2]?.data as { liquidation: unknown }).liquidation).toEqual({
+      lid: 424242,
+      liquidator,
+      liquidated_user: victim,
+      liquidated_ntl_pos: '5000.0',
+      liquidated_account_value: '12.5',
+    });
     ws.close();
   });
 });

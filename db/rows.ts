@@ -212,6 +212,11 @@ export interface LiquidationRow {
   mark_px: string | null;
   method: string;
   builder: string | null;
+  /**
+   * Not a column: the liquidated account's value from the ledger's liquidation update of the same transaction, set
+   * by LiquidationJoin on live events and by the queries that join the ledger; null when that update is not known.
+   */
+  account_value?: string | null;
 }
 export const liquidationsTable = table<LiquidationRow>(
   'accounts.liquidations',

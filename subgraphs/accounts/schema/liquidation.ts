@@ -23,11 +23,18 @@ export const LiquidationRef = builder.objectRef<LiquidationRow>('Liquidation').i
     markPx: t.expose('mark_px', { type: 'Decimal', nullable: true }),
     method: t.exposeString('method', { description: '"market" or "backstop"' }),
     builder: t.exposeString('builder', { nullable: true }),
+    liquidatedAccountValue: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: "The liquidated account's value, from the ledger's liquidation update of the same transaction",
+      resolve: (l) => l.account_value ?? null,
+    }),
   }),
 });
 
 export const LiquidationEventRef = builder.objectRef<WsLiquidation>('LiquidationEvent').implement({
-  description: "A liquidation as the exchange's userEvents print it; the liquidated account value is not stored",
+  description:
+    'A liquidation as the exchange\'s userEvents print it; the account value is "0.0" when the ledger\'s update is not known',
   fields: (t) => ({
     lid: t.id({ description: 'The trade id of the liquidation fill', resolve: (l) => String(l.lid) }),
     liquidator: t.exposeString('liquidator'),

@@ -2,9 +2,10 @@
 // from live state first) over the stored history functions of this folder. The accounts subgraph and compat-rest
 // both call it; live events are the ingest bus's own topics (fills, orderStatuses, fundingPayments, ...).
 import type pg from 'pg';
-import type { OrderStatusRow } from '../../../db/rows.ts';
-import type { EventBus } from '../../../ingest/bus.ts';
+import type { LiquidationRow, OrderStatusRow } from '../../../db/rows.ts';
+import { type EventBus, InProcessBus, type Topics } from '../../../ingest/bus.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
+import { LiquidationJoin } from './liquidations.ts';
 import { type FrontendOpenOrder, type OrderStatusAnswer, orderStatus, toOrder } from './orders.ts';
 import { type AccountState, accountState } from './state.ts';
 
@@ -15,10 +16,16 @@ export interface AccountsServiceOptions {
   now?: () => number;
   /** Order statuses kept in memory for orderStatus (the most recent ones). */
   liveStatuses?: number;
+  /** How long a live liquidation fill waits for its ledger update (the account value); default 1 s. */
+  liquidationGraceMs?: number;
 }
 
 export class AccountsService {
   readonly pool: pg.Pool;
+  /**
+   * The ingest bus, except that `liquidations` carries each liquidation fill with the liquidated account's value
+   * (LiquidationJoin), published from this process only.
+   */
   readonly bus: EventBus;
   readonly now: () => number;
   private readonly upstream: Upstream;
@@ -28,10 +35,24 @@ export class AccountsService {
   private readonly cloids = new Map<string, string>();
   private readonly capacity: number;
   private readonly unsubscribe: () => void;
+  private readonly liquidations: LiquidationJoin;
 
   constructor(opts: AccountsServiceOptions) {
     this.pool = opts.pool;
-    this.bus = opts.bus;
+    const source = opts.bus;
+    const joined = new InProcessBus<Pick<Topics, 'liquidations'>>();
+    this.liquidations = new LiquidationJoin(
+      source,
+      (rows) => joined.publish('liquidations', rows),
+      opts.liquidationGraceMs,
+    );
+    this.bus = {
+      publish: (topic, items) => source.publish(topic, items),
+      subscribe: (topic, handler) =>
+        topic === 'liquidations'
+          ? joined.subscribe('liquidations', handler as (rows: readonly LiquidationRow[]) => void)
+          : source.subscribe(topic, handler),
+    };
     this.upstream = opts.upstream;
     this.now = opts.now ?? Date.now;
     this.capacity = opts.liveStatuses ?? 200_000;
@@ -42,6 +63,7 @@ export class AccountsService {
 
   stop(): void {
     this.unsubscribe();
+    this.liquidations.stop();
   }
 
   private remember(r: OrderStatusRow): void {

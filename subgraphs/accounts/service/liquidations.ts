@@ -1,7 +1,8 @@
 // Liquidations: the subscription filter of spec §6 (user, users, amount_dollars, builder, all combined) as a
 // predicate over stored/live rows, the exchange's liquidation event shape, and a user's stored liquidations.
 import type pg from 'pg';
-import { type LiquidationRow, liquidationsTable } from '../../../db/rows.ts';
+import { type LedgerUpdateRow, type LiquidationRow, liquidationsTable } from '../../../db/rows.ts';
+import type { EventBus } from '../../../ingest/bus.ts';
 import { compareDecimal } from '../../../platform/decimal.ts';
 import { decimalOf, InvalidQueryError } from './shared.ts';
 
@@ -49,26 +50,102 @@ export function liquidationsMatching(filter: LiquidationFilter): (row: Liquidati
 
 /**
  * The event for one liquidation fill, `lid` its trade id (the same liquidation has the same id on every channel and
- * subscription). The liquidated account's value is not in the fill: "0.0" unless known.
+ * subscription). The account value comes from the ledger's liquidation update: "0.0" when it is not known.
  */
-export function toWsLiquidation(row: LiquidationRow, accountValue?: string | null): WsLiquidation {
+export function toWsLiquidation(row: LiquidationRow): WsLiquidation {
   return {
     lid: row.tid,
     liquidator: row.liquidator,
     liquidated_user: row.liquidated_user,
     liquidated_ntl_pos: row.notional,
-    liquidated_account_value: accountValue ?? '0.0',
+    liquidated_account_value: row.account_value ?? '0.0',
   };
 }
 
-/** The `limit` most recent liquidations in which `user` was liquidated or the liquidator. */
+/** The `limit` most recent liquidations in which `user` was liquidated or the liquidator, with the account value. */
 export async function liquidationsOf(pool: pg.Pool, user: string, limit: number): Promise<LiquidationRow[]> {
-  const columns = liquidationsTable.columns.join(', ');
+  const columns = liquidationsTable.columns.map((c) => `l.${c}`).join(', ');
   const side = (who: string) =>
-    `(SELECT ${columns} FROM accounts.liquidations WHERE ${who} = $1 ORDER BY time DESC, tid DESC LIMIT $2)`;
+    `(SELECT ${columns} FROM accounts.liquidations l WHERE l.${who} = $1 ORDER BY l.time DESC, l.tid DESC LIMIT $2)`;
   const { rows } = await pool.query<LiquidationRow>(
-    `${side('liquidated_user')} UNION ${side('liquidator')} ORDER BY time DESC, tid DESC LIMIT $2`,
+    `SELECT l.*, u.delta->>'accountValue' AS account_value
+     FROM (${side('liquidated_user')} UNION ${side('liquidator')}) l
+     LEFT JOIN LATERAL (
+       SELECT delta FROM accounts.ledger_updates u
+       WHERE u.address = l.liquidated_user AND u.time = l.time AND u.hash = l.hash AND u.delta_type = 'liquidation'
+       LIMIT 1
+     ) u ON true
+     ORDER BY l.time DESC, l.tid DESC LIMIT $2`,
     [user, limit],
   );
   return rows;
+}
+
+/** The ledger update's account value, when it is a liquidation update carrying one. */
+function liquidationAccountValue(r: LedgerUpdateRow): string | null {
+  const value = r.delta_type === 'liquidation' ? (r.delta as { accountValue?: unknown }).accountValue : undefined;
+  return typeof value === 'string' ? value : null;
+}
+
+/**
+ * Live liquidation fills joined with the ledger's liquidation update of the same transaction, whose `accountValue`
+ * the exchange prints as liquidated_account_value. Ingest reads the fills and the ledger from two streams, so
+ * either may come first: each fill waits for its update at most `graceMs`, then goes on without it. Fills are
+ * handed on in the order they came.
+ */
+export class LiquidationJoin {
+  /** `liquidated user + hash` → account value, with when it was seen (insertion order = age). */
+  private readonly values = new Map<string, { value: string; seen: number }>();
+  private readonly waiting: { row: LiquidationRow; due: number }[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private readonly offs: (() => void)[];
+
+  constructor(
+    source: EventBus,
+    private readonly deliver: (rows: LiquidationRow[]) => void,
+    private readonly graceMs = 1000,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.offs = [
+      source.subscribe('ledgerUpdates', (rows) => {
+        let found = false;
+        for (const r of rows) {
+          const value = liquidationAccountValue(r);
+          if (value === null) continue;
+          this.values.set(`${r.address} ${r.hash}`, { value, seen: this.now() });
+          found = true;
+        }
+        if (found && this.waiting.length) this.release();
+      }),
+      source.subscribe('liquidations', (rows) => {
+        const due = this.now() + this.graceMs;
+        for (const row of rows) this.waiting.push({ row, due });
+        this.release();
+      }),
+    ];
+  }
+
+  private release(): void {
+    const now = this.now();
+    const ready: LiquidationRow[] = [];
+    for (let head = this.waiting[0]; head; head = this.waiting[0]) {
+      const known = this.values.get(`${head.row.liquidated_user} ${head.row.hash}`);
+      if (!known && head.due > now) break;
+      this.waiting.shift();
+      ready.push({ ...head.row, account_value: known?.value ?? null });
+    }
+    for (const [key, { seen }] of this.values) {
+      if (now - seen < 60_000) break;
+      this.values.delete(key);
+    }
+    clearTimeout(this.timer);
+    const next = this.waiting[0];
+    this.timer = next ? setTimeout(() => this.release(), Math.max(0, next.due - now)) : undefined;
+    if (ready.length) this.deliver(ready);
+  }
+
+  stop(): void {
+    for (const off of this.offs) off();
+    clearTimeout(this.timer);
+  }
 }
