@@ -69,7 +69,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const markets = new MarketsService({ pool: opts.pool, upstream, bus });
     await markets.start();
     closers.push(() => markets.stop());
-    const accounts = new AccountsService({ pool: opts.pool, upstream, bus });
+    const accounts = new AccountsService({ pool: opts.pool, upstream, bus, markPx: (coin) => markets.mid(coin) });
     closers.push(() => accounts.stop());
 
     // The subgraphs are the router's: they check no keys and apply no operation limits, so they listen on loopback

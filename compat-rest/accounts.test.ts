@@ -96,6 +96,45 @@ describe('/users/{user}/account and /funding/userFunding', () => {
     });
   });
 
+  it("takes each position's leverage from the node, and values the account as GraphQL does", async () => {
+    const [rest, node, graph] = await Promise.all([
+      get(`/users/${trader}/account`),
+      info({ type: 'clearinghouseState', user: trader }),
+      fetch(`${stack.urls.router}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: `{ user(address: "${trader}") { account { accountValue positions { coin leverage leverageType roe } } } }`,
+        }),
+      }).then((r) => r.json()),
+    ]);
+    const onNode = new Map<string, { type: string; value: number }>(
+      node.body.assetPositions.map((a: { position: { coin: string; leverage: { type: string; value: number } } }) => [
+        a.position.coin,
+        a.position.leverage,
+      ]),
+    );
+    const positions = rest.body.data.positions as {
+      coin: string;
+      leverage: number;
+      leverage_type: string;
+      roe: string;
+    }[];
+    expect(positions.length).toBeGreaterThan(0);
+    for (const p of positions) {
+      const set = onNode.get(p.coin);
+      if (!set) continue;
+      expect([p.coin, p.leverage, p.leverage_type]).toEqual([p.coin, set.value, set.type]);
+      expect(p.roe).toEqual(expect.any(String));
+    }
+    expect(positions.some((p) => onNode.has(p.coin))).toBe(true);
+    const account = graph.data.user.account;
+    expect(account.accountValue).toBe(rest.body.data.account_value);
+    expect(account.positions).toEqual(
+      positions.map((p) => ({ coin: p.coin, leverage: p.leverage, leverageType: p.leverage_type, roe: p.roe })),
+    );
+  });
+
   it('lists funding payments with their fields at the top level and in delta', async () => {
     const { rows } = await stack.db.pool.query('SELECT address FROM accounts.funding_payments LIMIT 1');
     const r = await get(`/funding/userFunding?user=${rows[0].address}&startTime=0`);

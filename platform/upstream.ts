@@ -35,15 +35,18 @@ export class Upstream {
     this.fetch = opts.fetch ?? fetch;
   }
 
-  /** Relays a body; rejects with UpstreamError (reason text) when the node cannot be reached in time. */
-  async post(body: unknown): Promise<UpstreamReply> {
+  /**
+   * Relays a body; rejects with UpstreamError (reason text) when the node cannot be reached in time (the
+   * configured timeout, or a shorter one for a lookup that must not hold its caller up).
+   */
+  async post(body: unknown, timeoutMs = this.timeoutMs): Promise<UpstreamReply> {
     let res: Response;
     try {
       res = await this.fetch(this.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
       });
       return {
         status: res.status,
@@ -51,7 +54,7 @@ export class Upstream {
         body: await res.text(),
       };
     } catch (err) {
-      throw new UpstreamError(reasonOf(err, this.timeoutMs));
+      throw new UpstreamError(reasonOf(err, timeoutMs));
     }
   }
 
@@ -74,8 +77,8 @@ export class Upstream {
   }
 
   /** A parsed 200 answer (for the service's own use of node data, e.g. meta); throws UpstreamError otherwise. */
-  async json<T>(body: unknown, ttlMs = 0): Promise<T> {
-    const reply = ttlMs > 0 ? await this.cached(body, ttlMs) : await this.post(body);
+  async json<T>(body: unknown, ttlMs = 0, timeoutMs = this.timeoutMs): Promise<T> {
+    const reply = ttlMs > 0 ? await this.cached(body, ttlMs) : await this.post(body, timeoutMs);
     if (reply.status !== 200) throw new UpstreamError(`status ${reply.status}: ${reply.body.slice(0, 200)}`, true);
     try {
       return JSON.parse(reply.body) as T;

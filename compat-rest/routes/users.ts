@@ -44,7 +44,7 @@ export const userRoutes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     { schema: { params: { type: 'object', properties: { user: { type: 'string', pattern: ADDRESS } } } } },
     async (req) => {
       const started = performance.now();
-      const state = await services.accounts.accountState(req.params.user, (coin) => services.markets.mid(coin));
+      const state = await services.accounts.accountState(req.params.user);
       return dataEnvelope(state, started);
     },
   );

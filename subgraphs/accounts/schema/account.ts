@@ -1,5 +1,5 @@
 // AccountState: a user's perp account rebuilt from stored fills, funding and ledger (service/state.ts says how, and
-// what it approximates), valued at the last fill price of each coin; and its open positions.
+// what it approximates), valued at the live mids as /users/{user}/account is; and its open positions.
 import { builder } from '../builder.ts';
 import type { AccountPosition, AccountState } from '../service/state.ts';
 import { MarketRef } from './market.ts';
@@ -13,13 +13,21 @@ const PositionRef = builder.objectRef<AccountPosition>('Position').implement({
     market: t.field({ type: MarketRef, resolve: (p) => ({ coin: p.coin }) }),
     szi: t.expose('szi', { type: 'Decimal', description: 'Signed size' }),
     side: t.exposeString('side', { description: '"long" or "short"' }),
-    leverage: t.exposeInt('leverage', { nullable: true, description: 'Not in the node data: null' }),
-    leverageType: t.exposeString('leverage_type'),
+    leverage: t.exposeInt('leverage', {
+      nullable: true,
+      description: "The user's leverage setting for the coin, as the node reports it; null when it does not",
+    }),
+    leverageType: t.exposeString('leverage_type', { nullable: true, description: '"cross" or "isolated"' }),
     entryPx: t.expose('entry_px', { type: 'Decimal' }),
     markPx: t.expose('mark_px', { type: 'Decimal' }),
     positionValue: t.expose('position_value', { type: 'Decimal' }),
     unrealizedPnl: t.expose('unrealized_pnl', { type: 'Decimal' }),
-    roe: t.expose('roe', { type: 'Decimal', description: 'Unrealized PnL over the entry notional' }),
+    roe: t.expose('roe', {
+      type: 'Decimal',
+      nullable: true,
+      description:
+        'Unrealized PnL over the entry margin (entry notional / leverage); null when the leverage is unknown',
+    }),
     funding: t.expose('funding', { type: 'Decimal', description: 'Funding since the position opened; + = received' }),
     openedAt: t.field({
       type: 'Timestamp',

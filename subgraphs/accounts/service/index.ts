@@ -7,7 +7,12 @@ import { type EventBus, InProcessBus, type Topics } from '../../../ingest/bus.ts
 import type { Upstream } from '../../../platform/upstream.ts';
 import { LiquidationJoin } from './liquidations.ts';
 import { type FrontendOpenOrder, type OrderStatusAnswer, orderStatus, toOrder } from './orders.ts';
-import { type AccountState, accountState } from './state.ts';
+import { type AccountState, accountState, type Leverage } from './state.ts';
+
+/** The part of the node's clearinghouseState read here: each position's leverage setting. */
+interface NodeClearinghouseState {
+  assetPositions?: { position: { coin: string; leverage?: { type?: string; value?: unknown } } }[];
+}
 
 export interface AccountsServiceOptions {
   pool: pg.Pool;
@@ -16,6 +21,8 @@ export interface AccountsServiceOptions {
   now?: () => number;
   /** Order statuses kept in memory for orderStatus (the most recent ones). */
   liveStatuses?: number;
+  /** Live prices positions are valued at (the stack gives the markets service's mids); else the last fill price. */
+  markPx?: (coin: string) => string | null;
   /** How long a live liquidation fill waits for its ledger update (the account value); default 1 s. */
   liquidationGraceMs?: number;
 }
@@ -34,6 +41,7 @@ export class AccountsService {
   /** `user cloid` → `user oid`. */
   private readonly cloids = new Map<string, string>();
   private readonly capacity: number;
+  private readonly markPx: (coin: string) => string | null;
   private readonly unsubscribe: () => void;
   private readonly liquidations: LiquidationJoin;
 
@@ -56,6 +64,7 @@ export class AccountsService {
     this.upstream = opts.upstream;
     this.now = opts.now ?? Date.now;
     this.capacity = opts.liveStatuses ?? 200_000;
+    this.markPx = opts.markPx ?? (() => null);
     this.unsubscribe = opts.bus.subscribe('orderStatuses', (rows) => {
       for (const r of rows) this.remember(r);
     });
@@ -99,7 +108,31 @@ export class AccountsService {
     return orders.find((o) => (q.oid !== undefined ? o.oid === q.oid : o.cloid?.toLowerCase() === cloid)) ?? null;
   }
 
-  accountState(user: string, markPx: (coin: string) => string | null = () => null): Promise<AccountState> {
-    return accountState(this.pool, { user: user.toLowerCase(), markPx, now: this.now() });
+  /** The latest perp account state (state.ts), valued at `markPx`, with the leverage the node reports. */
+  async accountState(user: string): Promise<AccountState> {
+    const address = user.toLowerCase();
+    const leverage = await this.nodeLeverage(address);
+    return accountState(this.pool, {
+      user: address,
+      markPx: this.markPx,
+      leverage: (coin) => leverage.get(coin) ?? null,
+      now: this.now(),
+    });
+  }
+
+  /**
+   * The user's leverage per coin from the node's clearinghouseState (the node files carry none). Empty when the
+   * node does not answer within 500 ms: the state is then served without leverage rather than late.
+   */
+  private async nodeLeverage(user: string): Promise<Map<string, Leverage>> {
+    const state = await this.upstream
+      .json<NodeClearinghouseState>({ type: 'clearinghouseState', user }, 0, 500)
+      .catch(() => null);
+    const leverage = new Map<string, Leverage>();
+    for (const { position: p } of state?.assetPositions ?? []) {
+      const { type, value } = p?.leverage ?? {};
+      if ((type === 'cross' || type === 'isolated') && typeof value === 'number') leverage.set(p.coin, { type, value });
+    }
+    return leverage;
   }
 }

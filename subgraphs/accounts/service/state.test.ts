@@ -1,11 +1,14 @@
 // accountState on a hand-made history: average-cost entries (with a reduction, a flip and fills sharing a
 // timestamp), cash from ledger + realized PnL − fees + funding, spot and HIP-3 excluded, the empty account.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InProcessBus } from '../../../ingest/bus.ts';
 import { isoNs } from '../../../ingest/files.ts';
 import type { FillEvent, MiscEvent } from '../../../ingest/formats/types.ts';
+import { Upstream } from '../../../platform/upstream.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, hash, T0, ZERO_HASH } from '../../../test/node-files.ts';
-import { accountState } from './state.ts';
+import { AccountsService } from './index.ts';
+import { accountState, type Leverage } from './state.ts';
 import { ledgerEvent, NodeFiles, nodeFill } from './test-support.ts';
 
 const ALICE = addr(0xa1);
@@ -135,10 +138,17 @@ afterAll(async () => {
 });
 
 const MARKS: Record<string, string> = { BTC: '95000.0', ETH: '2900.0', AVAX: '22.0' };
+const LEVERAGE: Record<string, Leverage> = { BTC: { type: 'cross', value: 10 }, ETH: { type: 'isolated', value: 3 } };
 
 describe('accountState', () => {
   it('values the perp account from stored history and marks', async () => {
-    const state = await accountState(db.pool, { user: ALICE, markPx: (c) => MARKS[c] ?? null, now: NOW });
+    const state = await accountState(db.pool, {
+      user: ALICE,
+      markPx: (c) => MARKS[c] ?? null,
+      leverage: (c) => LEVERAGE[c] ?? null,
+      now: NOW,
+    });
+    // roe = unrealized PnL × leverage / entry notional; AVAX's leverage is not known.
     // cash = ledger (1000 − 100 − 50 − 25) + closedPnl (150 + 100 − 1) − fees (2.0 + 1.0 + 0.2) + funding (0.8)
     expect(state).toStrictEqual({
       user: ALICE,
@@ -156,12 +166,12 @@ describe('accountState', () => {
           szi: '2.0',
           side: 'long',
           leverage: null,
-          leverage_type: 'cross',
+          leverage_type: null,
           entry_px: '21.0',
           mark_px: '22.0',
           position_value: '44.0',
           unrealized_pnl: '2.0',
-          roe: '0.047619',
+          roe: null,
           funding: '0.0',
           opened_at: '2026-11-22T07:09:00.000',
         },
@@ -169,13 +179,13 @@ describe('accountState', () => {
           coin: 'BTC',
           szi: '0.2',
           side: 'long',
-          leverage: null,
+          leverage: 10,
           leverage_type: 'cross',
           entry_px: '91750.0',
           mark_px: '95000.0',
           position_value: '19000.0',
           unrealized_pnl: '650.0',
-          roe: '0.035422',
+          roe: '0.354223',
           funding: '-1.5',
           opened_at: '2026-11-22T07:01:00.000',
         },
@@ -183,13 +193,13 @@ describe('accountState', () => {
           coin: 'ETH',
           szi: '-2.0',
           side: 'short',
-          leverage: null,
-          leverage_type: 'cross',
+          leverage: 3,
+          leverage_type: 'isolated',
           entry_px: '3000.0',
           mark_px: '2900.0',
           position_value: '5800.0',
           unrealized_pnl: '200.0',
-          roe: '0.033333',
+          roe: '0.1',
           funding: '2.5',
           opened_at: '2026-11-22T07:05:00.000',
         },
@@ -204,6 +214,30 @@ describe('accountState', () => {
       ['BTC', '93000.0', '250.0'],
       ['ETH', '3000.0', '0.0'],
     ]);
+  });
+
+  it('is served without leverage, and soon, when the node does not answer', async () => {
+    const accounts = new AccountsService({
+      pool: db.pool,
+      // A node that never answers: only the request's own timeout ends the wait.
+      upstream: new Upstream('http://127.0.0.1:9', {
+        fetch: (_url, init) =>
+          new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason))),
+      }),
+      bus: new InProcessBus(),
+      markPx: (c) => MARKS[c] ?? null,
+      now: () => NOW,
+    });
+    const started = Date.now();
+    const state = await accounts.accountState(ALICE);
+    accounts.stop();
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(state.positions.map((p) => [p.coin, p.leverage, p.leverage_type, p.roe])).toEqual([
+      ['AVAX', null, null, null],
+      ['BTC', null, null, null],
+      ['ETH', null, null, null],
+    ]);
+    expect(state.account_value).toBe('1923.6');
   });
 
   it('counts a received send as cash', async () => {

@@ -12,8 +12,10 @@
 //   subAccountTransfer, accountClassTransfer, USDC `send` from/to the perp dex [fee ignored], vault deposits,
 //   withdrawals, distributions, commissions) + Σ(closedPnl − fee) of perp fills + Σ funding. Events before the
 //   ledger's coverage start (2025-09-27 09:29 UTC) are missing, so older accounts read low.
-// - Leverage is not in the node's fills: `leverage` is null, `leverage_type` 'cross', and `roe` is unrealized PnL
-//   over the entry notional (i.e. at 1x). `funding` is the funding accrued since open, + = received.
+// - Leverage is not in the node's files: it is the user's current setting per coin as the node's clearinghouseState
+//   reports it (`leverage`, `leverage_type`), and `roe` is unrealized PnL over the margin of the entry notional at
+//   that leverage. When the node does not say (it is down, or reports no position for the coin), all three are
+//   null. `funding` is the funding accrued since open, + = received.
 // - No mark price from the caller → the last fill price of the coin.
 import type pg from 'pg';
 import type { FillRow } from '../../../db/rows.ts';
@@ -37,13 +39,15 @@ export interface AccountPosition {
   coin: string;
   szi: string;
   side: 'long' | 'short';
+  /** The user's leverage setting for the coin (from the node); null when unknown. */
   leverage: number | null;
-  leverage_type: 'cross' | 'isolated';
+  leverage_type: 'cross' | 'isolated' | null;
   entry_px: string;
   mark_px: string;
   position_value: string;
   unrealized_pnl: string;
-  roe: string;
+  /** Unrealized PnL over the entry margin (entry notional / leverage); null when the leverage is unknown. */
+  roe: string | null;
   /** Funding accrued since the position opened; + = received. */
   funding: string;
   /** When the position was opened (naive UTC ISO), null when that is before the stored history. */
@@ -65,9 +69,17 @@ export interface AccountState {
   positions: AccountPosition[];
 }
 
+/** A position's leverage setting, as the node's clearinghouseState gives it. */
+export interface Leverage {
+  type: 'cross' | 'isolated';
+  value: number;
+}
+
 export interface AccountStateQuery {
   user: string;
   markPx: (coin: string) => string | null;
+  /** The user's leverage per coin; null when unknown. Default: unknown for every coin. */
+  leverage?: (coin: string) => Leverage | null;
   now: number;
 }
 
@@ -133,7 +145,7 @@ export async function accountState(pool: pg.Pool, q: AccountStateQuery): Promise
     const lastPx = (group.at(-1) as PositionFill).px;
     const quoted = q.markPx(coin);
     const mark = isDecimal(quoted) ? quoted : lastPx;
-    const p = await openPosition(pool, user, coin, szi, ratio(mark));
+    const p = await openPosition(pool, user, coin, szi, ratio(mark), q.leverage?.(coin) ?? null);
     unrealizedTotal = add(unrealizedTotal, p.unrealized);
     notionalTotal = add(notionalTotal, p.notional);
     positions.push(p.view);
@@ -175,6 +187,7 @@ async function openPosition(
   coin: string,
   szi: Ratio,
   mark: Ratio,
+  leverage: Leverage | null,
 ): Promise<{ view: AccountPosition; unrealized: Ratio; notional: Ratio }> {
   // The latest fill that opened the position from flat or flipped it.
   const { rows: opened } = await pool.query<{ t: number | null }>(
@@ -226,13 +239,18 @@ async function openPosition(
       coin,
       szi: toDecimal(szi, EXACT_SCALE),
       side: sign(szi) > 0 ? 'long' : 'short',
-      leverage: null,
-      leverage_type: 'cross',
+      leverage: leverage?.value ?? null,
+      leverage_type: leverage?.type ?? null,
       entry_px: toDecimal(entry, PRICE_SCALE),
       mark_px: toDecimal(mark, EXACT_SCALE),
       position_value: toDecimal(notional, MONEY_SCALE),
       unrealized_pnl: toDecimal(unrealized, MONEY_SCALE),
-      roe: sign(entryNotional) === 0 ? '0.0' : toDecimal(div(unrealized, entryNotional), MONEY_SCALE),
+      roe:
+        leverage === null
+          ? null
+          : sign(entryNotional) === 0
+            ? '0.0'
+            : toDecimal(div(mul(unrealized, ratio(String(leverage.value))), entryNotional), MONEY_SCALE),
       funding: toDecimal(ratio(fund[0]?.v ?? '0'), EXACT_SCALE),
       opened_at: openedAt === null ? null : naiveIso(openedAt),
     },
