@@ -248,6 +248,53 @@ describe('POST /info accounts types', () => {
     }
   });
 
+  it('answers accountFunding as userFunding', async () => {
+    const { rows } = await stack.db.pool.query('SELECT address FROM accounts.funding_payments LIMIT 1');
+    const body = { user: rows[0].address, startTime: 0 };
+    const [user, account] = await Promise.all([
+      info({ type: 'userFunding', ...body }),
+      info({ type: 'accountFunding', ...body }),
+    ]);
+    expect(user.body.length).toBeGreaterThan(0);
+    expect(account.body).toEqual(user.body);
+  });
+
+  it('answers clearinghouseState for several users in the order asked', async () => {
+    const { rows } = await stack.db.pool.query('SELECT DISTINCT address FROM accounts.fills LIMIT 2');
+    const users = rows.map((r: { address: string }) => r.address).reverse();
+    const r = await info({ type: 'clearinghouseState', users });
+    expect(r.status).toBe(200);
+    expect(r.body.map((e: { user: string }) => e.user)).toEqual(users);
+    for (const e of r.body) expect(e.clearinghouseState).toMatchObject({ marginSummary: expect.any(Object) });
+  });
+
+  it('answers orderStatus by a cloid given in its own field', async () => {
+    const { rows } = await stack.db.pool.query(
+      'SELECT address, oid, cloid FROM accounts.order_statuses WHERE cloid IS NOT NULL LIMIT 1',
+    );
+    const r = await info({ type: 'orderStatus', user: rows[0].address, cloid: rows[0].cloid });
+    expect(r.body).toMatchObject({ status: 'order', order: { order: { oid: Number(rows[0].oid) } } });
+  });
+
+  it('answers userTwapSliceFills of one TWAP within inclusive bounds', async () => {
+    const { rows } = await stack.db.pool.query(
+      `SELECT address, twap_id, min(time) AS first, max(time) AS last FROM accounts.fills
+       WHERE twap_id IS NOT NULL GROUP BY 1, 2 ORDER BY count(*) DESC LIMIT 1`,
+    );
+    const { address, twap_id: twapId, first, last } = rows[0];
+    const all = await info({ type: 'userTwapSliceFills', user: address, twapId: Number(twapId) });
+    expect(all.body.length).toBeGreaterThan(0);
+    for (const s of all.body) expect(s).toMatchObject({ twapId: Number(twapId), fill: { twapId: Number(twapId) } });
+    const bounded = await info({
+      type: 'userTwapSliceFills',
+      user: address,
+      twapId: Number(twapId),
+      startTime: Number(first),
+      endTime: Number(last),
+    });
+    expect(bounded.body).toEqual(all.body);
+  });
+
   it('returns [] for a funding window before the coverage start', async () => {
     const end = Date.UTC(2025, 8, 27, 9, 59, 59, 999);
     expect((await info({ type: 'userFunding', user: trader, startTime: 0, endTime: end })).body).toEqual([]);
@@ -352,6 +399,18 @@ describe('/ws accounts channels', () => {
     });
     expect(snapshot).toEqual({ user, nonFundingLedgerUpdates: [{ time, hash: '0xaa', delta }], isSnapshot: true });
     expect(live).toEqual({ user, nonFundingLedgerUpdates: [{ time: time + 1, hash: '0xbb', delta }] });
+  });
+
+  it('takes up to 50 addresses in liquidations users, and refuses 51', async () => {
+    const ws = await openSocket(stack.urls.ws);
+    const users = (n: number) => Array.from({ length: n }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`);
+    ws.send({ method: 'subscribe', subscription: { type: 'liquidations', users: users(50) } });
+    expect(await ws.next()).toMatchObject({ channel: 'subscriptionResponse' });
+    ws.send({ method: 'subscribe', subscription: { type: 'liquidations', users: users(51) } });
+    expect(await ws.next()).toMatchObject({ channel: 'error', data: expect.stringContaining('at most 50') });
+    ws.send({ method: 'subscribe', subscription: { type: 'liquidations', users: ['0x12'] } });
+    expect(await ws.next()).toMatchObject({ channel: 'error', data: expect.stringContaining('users[0]') });
+    ws.close();
   });
 
   it('gives a liquidation the same lid (its trade id) on every subscription, with the ledger account value', async () => {
