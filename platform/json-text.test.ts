@@ -12,4 +12,13 @@ describe('json text', () => {
     const items = [{ a: 'é' }, { a: 'x"y' }];
     expect(jsonArrayBytes(items, (i) => `{"a":${jsonString(i.a)}}`).toString('utf8')).toBe(JSON.stringify(items));
   });
+
+  it('grows its buffer for items longer than it guessed, multi-byte characters included', () => {
+    const items = ['x'.repeat(5000), 'é€😀'.repeat(3000), '', 'tail'];
+    expect(jsonArrayBytes(items, jsonString).toString('utf8')).toBe(JSON.stringify(items));
+    const many = Array.from({ length: 3000 }, (_, i) => ({ i, s: `€${i}` }));
+    expect(jsonArrayBytes(many, (m) => `{"i":${m.i},"s":${jsonString(m.s)}}`).toString('utf8')).toBe(
+      JSON.stringify(many),
+    );
+  });
 });
