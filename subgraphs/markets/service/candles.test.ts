@@ -152,6 +152,8 @@ describe('candle aggregator', () => {
     setNow(T + 90_000);
     agg.onTrades([trade(T + 30_000, '105')]);
     expect(frames.filter((f) => f.t === T && !f.closed)).toHaveLength(1); // no reopened update on the wire
+    // Until it is final again, readers of the live candles don't see it closed with unreconciled values.
+    expect(agg.recent('BTC', '1m').find((f) => f.t === T)).toMatchObject({ c: '105', closed: false });
     setNow(T + 92_000);
     await agg.tick();
     expect(calls).toEqual([T, T]);

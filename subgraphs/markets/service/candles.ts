@@ -256,7 +256,9 @@ export class CandleAggregator {
         }
         mergeOhlc(c, run);
         if (c.final) {
+          // Reopened: readers of the live candles see it as not closed (as during a close) until it is final again.
           c.final = false;
+          c.closed = false;
           c.reconciled = false;
           c.dueAt = now + this.closeDelayMs;
           late.add(c);
