@@ -7,7 +7,7 @@ import { InProcessBus } from '../ingest/bus.ts';
 import { type Stack, startStack } from '../stack.ts';
 import { userFillsSql } from '../subgraphs/accounts/service/fills.ts';
 import { historicalOrderRows } from '../subgraphs/accounts/service/orders.ts';
-import { startBareRoute } from './bare-route.ts';
+import { bareRouteLatency } from './bare-route.ts';
 import type { BenchServer } from './db.ts';
 import { sequential, versusBaseline } from './http-load.ts';
 import type { BenchRow, BenchSection } from './markets.ts';
@@ -151,13 +151,7 @@ async function compare(
     headers: { 'content-type': 'application/json' },
     body: request.body,
   });
-  const bare = await startBareRoute(new Map([[body.type, await answer.text()]]));
-  let http: Latency;
-  try {
-    http = await latency(bare.url, body);
-  } finally {
-    await bare.close();
-  }
+  const http = await bareRouteLatency(body, await answer.text());
   return {
     row: {
       name,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonArrayBytes, jsonString } from './json-text.ts';
+import { jsonArrayBytes, jsonString, utf8 } from './json-text.ts';
 
 describe('json text', () => {
   it('quotes strings exactly as JSON.stringify does', () => {
@@ -20,5 +20,11 @@ describe('json text', () => {
     expect(jsonArrayBytes(many, (m) => `{"i":${m.i},"s":${jsonString(m.s)}}`).toString('utf8')).toBe(
       JSON.stringify(many),
     );
+  });
+
+  it('encodes text as UTF-8 exactly as Buffer.from does', () => {
+    for (const text of ['', '{}', 'é€😀'.repeat(1000), JSON.stringify({ a: 'x'.repeat(100_000) })]) {
+      expect(utf8(text).equals(Buffer.from(text))).toBe(true);
+    }
   });
 });

@@ -10,6 +10,17 @@ export function jsonString(s: string): string {
 }
 
 /**
+ * `text` as UTF-8 bytes: measured, then written into a buffer of that size. On Node 20 here `Buffer.from(text)` took
+ * 3.3 ms for a 670 kB JSON text, this 0.2 ms (and 0.37 µs vs 0.64 µs for a 300-byte frame); fastify and node's http
+ * encode a string body about as slowly as `Buffer.from`, so large answers are handed to them as bytes.
+ */
+export function utf8(text: string): Buffer {
+  const bytes = Buffer.allocUnsafe(Buffer.byteLength(text));
+  bytes.write(text, 0, 'utf8');
+  return bytes;
+}
+
+/**
  * `[item, item, ...]` as UTF-8 bytes, each item encoded into one growing buffer as soon as it is written. Measured on
  * 2 000 wire fills (660 kB): 4.3 ms, where appending the items to one string and encoding it at the end took 12 ms
  * (flattening a rope of thousands of pieces) and `join` 10 ms.
