@@ -17,7 +17,7 @@ import { CANDLE_INTERVALS } from '../../subgraphs/markets/service/intervals.ts';
 import { RESERVE_INTERVALS } from '../../subgraphs/markets/service/reserves.ts';
 import { resultEnvelope } from '../envelopes.ts';
 import { proxied } from './proxy.ts';
-import { encodedJson, type InfoHandler, json } from './types.ts';
+import { encodedJson, type InfoHandler, json, sharedJson } from './types.ts';
 
 const DAY = 86_400_000;
 const META_TTL_MS = 30_000;
@@ -44,7 +44,7 @@ export const marketsInfo: Record<string, InfoHandler> = {
 
   async allMids(body, { markets }) {
     const dex = optStr(body, 'dex') ?? '';
-    if (dex === '') return json(markets.firstDexMids());
+    if (dex === '') return sharedJson(markets.firstDexMids());
     const meta = await markets.meta(dex);
     return json(markets.allMids(meta.universe.map((u) => u.name)));
   },
@@ -53,7 +53,7 @@ export const marketsInfo: Record<string, InfoHandler> = {
     const nSigFigs = optIntIn(body, 'nSigFigs', 2, 5) as 2 | 3 | 4 | 5 | undefined;
     const mantissa = optIntIn(body, 'mantissa', 1, 5) as 1 | 2 | 5 | undefined;
     try {
-      return json(markets.books.l2(coinOf(body), { nSigFigs: nSigFigs ?? null, mantissa: mantissa ?? null }));
+      return sharedJson(markets.books.l2(coinOf(body), { nSigFigs: nSigFigs ?? null, mantissa: mantissa ?? null }));
     } catch (err) {
       if (err instanceof BookQueryError) throw new FieldError(err.message);
       throw err;

@@ -1,5 +1,6 @@
 // What an /info type handler is: request body in, a reply out. Compat-rest dispatches POST /info and WS `post`
 // requests through one table of these (info/index.ts).
+import { utf8 } from '../../platform/json-text.ts';
 import type { Upstream } from '../../platform/upstream.ts';
 import type { AccountsService } from '../../subgraphs/accounts/service/index.ts';
 import type { MarketsService } from '../../subgraphs/markets/service/index.ts';
@@ -27,3 +28,19 @@ export const json = (body: unknown, headers?: Record<string, string>): InfoReply
 
 /** JSON the service already wrote (UTF-8 bytes), sent as it is. */
 export const encodedJson = (text: Buffer): InfoReply => ({ kind: 'encoded', body: text });
+
+const encodedAnswers = new WeakMap<object, Buffer>();
+
+/**
+ * An answer object the service hands out unchanged for as long as its data is (the mids, an aggregated book), as
+ * JSON encoded once per object: between two changes every caller gets the same bytes.
+ */
+export function sharedJson(body: object | null): InfoReply {
+  if (body === null) return json(null);
+  let bytes = encodedAnswers.get(body);
+  if (!bytes) {
+    bytes = utf8(JSON.stringify(body));
+    encodedAnswers.set(body, bytes);
+  }
+  return encodedJson(bytes);
+}

@@ -96,6 +96,26 @@ describe('L2 from raw diffs', () => {
     expect(books.coins()).toEqual(['BTC', 'ETH']);
   });
 
+  it('hands out one answer object per book state and options, a new one after every change', () => {
+    const books = bookOf([['90000.0', '1']], [['90010.0', '1']]);
+    const first = books.l2('BTC');
+    expect(books.l2('BTC')).toBe(first);
+    expect(books.l2('BTC', { nSigFigs: 2 })).not.toBe(first);
+    expect(books.l2('BTC', { nSigFigs: 2 })).toBe(books.l2('BTC', { nSigFigs: 2 }));
+    for (const diff of [
+      updated({ oid: 1, side: 'B', px: '90000.0', sz: '2', time: 2_000 }),
+      added({ oid: 7, side: 'A', px: '90020.0', sz: '1', time: 3_000 }),
+      removed({ oid: 7, side: 'A', px: '90020.0', time: 4_000 }),
+    ]) {
+      const before = books.l2('BTC');
+      books.applyDiffs([diff]);
+      const after = books.l2('BTC');
+      expect(after).not.toBe(before);
+      expect(after?.time).toBe(diff.time);
+    }
+    expect(books.l2('BTC')?.levels[0]).toEqual([lv('90000.0', '2.0')]);
+  });
+
   it('caps each side at 20 levels by default, or at `levels`', () => {
     const bids = Array.from({ length: 30 }, (_, i): [string, string] => [`${99 - i}.5`, '1']);
     const asks = Array.from({ length: 30 }, (_, i): [string, string] => [`${130 - i}.0`, '1']);

@@ -268,6 +268,8 @@ class CoinBook {
   readonly orders = new Map<number, RestingOrder>();
   readonly bids = new BookSide('B');
   readonly asks = new BookSide('A');
+  /** l2 answers by their options, while the book does not change: one object (and one encoding) per change. */
+  readonly l2Answers = new Map<string, L2BookAnswer>();
 
   constructor(
     readonly coin: string,
@@ -275,6 +277,7 @@ class CoinBook {
   ) {}
 
   insert(oid: number, user: string, side: Side, px: string, sz: string): void {
+    this.l2Answers.clear();
     const prior = this.orders.get(oid);
     if (prior) this.delete(prior);
     const level = (side === 'B' ? this.bids : this.asks).levelFor(canonicalText(px));
@@ -285,11 +288,13 @@ class CoinBook {
   }
 
   resize(order: RestingOrder, sz: string): void {
+    this.l2Answers.clear();
     order.sz = sz;
     order.level.size = null;
   }
 
   delete(order: RestingOrder): void {
+    this.l2Answers.clear();
     this.orders.delete(order.oid);
     const level = order.level;
     level.orders.delete(order);
@@ -558,18 +563,25 @@ export class OrderBooks {
     return out;
   }
 
+  /** The aggregated book; the same object until the book changes (callers must not modify it). */
   l2(coin: string, opts: L2Options = {}): L2BookAnswer | null {
     const { nSigFigs, mantissa, levels } = validateL2Options(opts);
     const book = this.books.get(coin);
     if (!book) return null;
-    return {
-      coin,
-      time: book.time,
-      levels: [
-        aggregate(book.bids.bestFirst(), 'B', levels, nSigFigs, mantissa),
-        aggregate(book.asks.bestFirst(), 'A', levels, nSigFigs, mantissa),
-      ],
-    };
+    const key = `${nSigFigs} ${mantissa} ${levels}`;
+    let answer = book.l2Answers.get(key);
+    if (!answer) {
+      answer = {
+        coin,
+        time: book.time,
+        levels: [
+          aggregate(book.bids.bestFirst(), 'B', levels, nSigFigs, mantissa),
+          aggregate(book.asks.bestFirst(), 'A', levels, nSigFigs, mantissa),
+        ],
+      };
+      book.l2Answers.set(key, answer);
+    }
+    return answer;
   }
 
   bbo(coin: string): BboAnswer | null {
