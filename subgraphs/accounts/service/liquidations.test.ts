@@ -155,4 +155,23 @@ describe('LiquidationJoin', () => {
     ]);
     stop();
   });
+
+  it('forgets an update after a minute without its fill', () => {
+    let clock = 0;
+    const source = new InProcessBus();
+    const out: (string | null | undefined)[] = [];
+    const j = new LiquidationJoin(
+      source,
+      (rows) => out.push(...rows.map((r) => r.account_value)),
+      0,
+      () => clock,
+    );
+    const [a, b] = rows as [LiquidationRow, LiquidationRow];
+    source.publish('ledgerUpdates', [ledgerRow(a, '1.0')]);
+    clock = 61_000;
+    source.publish('ledgerUpdates', [ledgerRow(b, '2.0')]);
+    source.publish('liquidations', [a, b]);
+    expect(out).toEqual([null, '2.0']);
+    j.stop();
+  });
 });

@@ -115,7 +115,9 @@ export class LiquidationJoin {
           this.values.set(`${r.address} ${r.hash}`, { value, seen: this.now() });
           found = true;
         }
-        if (found && this.waiting.length) this.release();
+        if (!found) return;
+        this.forgetOld();
+        if (this.waiting.length) this.release();
       }),
       source.subscribe('liquidations', (rows) => {
         const due = this.now() + this.graceMs;
@@ -134,14 +136,20 @@ export class LiquidationJoin {
       this.waiting.shift();
       ready.push({ ...head.row, account_value: known?.value ?? null });
     }
-    for (const [key, { seen }] of this.values) {
-      if (now - seen < 60_000) break;
-      this.values.delete(key);
-    }
+    this.forgetOld();
     clearTimeout(this.timer);
     const next = this.waiting[0];
     this.timer = next ? setTimeout(() => this.release(), Math.max(0, next.due - now)) : undefined;
     if (ready.length) this.deliver(ready);
+  }
+
+  /** Updates seen over a minute ago have met their fills, or their fills are not coming. */
+  private forgetOld(): void {
+    const now = this.now();
+    for (const [key, { seen }] of this.values) {
+      if (now - seen < 60_000) break;
+      this.values.delete(key);
+    }
   }
 
   stop(): void {
