@@ -63,6 +63,14 @@ describe('/fills/*', () => {
     expect(plain.body.data[0]).toMatchObject({ crossed: expect.any(Number), time: expect.stringMatching(/Z$/) });
   });
 
+  it('adds orderType on /fills/ and /fills/recent too', async () => {
+    for (const path of ['/fills/', '/fills/recent']) {
+      const r = await get(`${path}?limit=20&include_order_type=true&end_time=${Date.now() - 5000}`);
+      expect(r.status).toBe(200);
+      expect(r.body.data.every((row: object) => 'orderType' in row)).toBe(true);
+    }
+  });
+
   it('lists recent fills of every user, newest first', async () => {
     const r = await get('/fills/recent?limit=10');
     expect(r.body.data).toHaveLength(10);
@@ -399,6 +407,70 @@ describe('/ws accounts channels', () => {
     });
     expect(snapshot).toEqual({ user, nonFundingLedgerUpdates: [{ time, hash: '0xaa', delta }], isSnapshot: true });
     expect(live).toEqual({ user, nonFundingLedgerUpdates: [{ time: time + 1, hash: '0xbb', delta }] });
+  });
+
+  it('snapshots the 100 most recent payments and ledger entries, oldest first (spec §8)', async () => {
+    const user = `0x${'f3'.repeat(20)}`;
+    const t0 = Date.now() - 200_000;
+    await stack.db.pool.query(
+      `INSERT INTO accounts.funding_payments
+       SELECT 0, $2::bigint + i * 1000, $1, 'BTC', i, 1.0, 0.0001 FROM generate_series(1, 105) i`,
+      [user, t0],
+    );
+    await stack.db.pool.query(
+      `INSERT INTO accounts.ledger_updates
+       SELECT 0, $2::bigint + i * 1000, '0x' || i, $1, 'deposit', jsonb_build_object('type', 'deposit', 'usdc', i::text)
+       FROM generate_series(1, 105) i`,
+      [user, t0],
+    );
+    try {
+      const ws = await openSocket(stack.urls.ws);
+      ws.send({ method: 'subscribe', subscription: { type: 'userFundings', user } });
+      expect(await ws.next()).toMatchObject({ channel: 'subscriptionResponse' });
+      const fundings = ((await ws.next()) as { data: { fundings: { time: number }[]; isSnapshot: boolean } }).data;
+      expect(fundings.isSnapshot).toBe(true);
+      expect(fundings.fundings.map((f) => f.time)).toEqual(Array.from({ length: 100 }, (_, i) => t0 + (i + 6) * 1000));
+      ws.send({ method: 'subscribe', subscription: { type: 'userNonFundingLedgerUpdates', user } });
+      expect(await ws.next()).toMatchObject({ channel: 'subscriptionResponse' });
+      const ledger = ((await ws.next()) as { data: { nonFundingLedgerUpdates: { hash: string }[] } }).data;
+      expect(ledger.nonFundingLedgerUpdates.map((u) => u.hash)).toEqual(
+        Array.from({ length: 100 }, (_, i) => `0x${i + 6}`),
+      );
+      ws.close();
+    } finally {
+      await stack.db.pool.query('DELETE FROM accounts.funding_payments WHERE address = $1', [user]);
+      await stack.db.pool.query('DELETE FROM accounts.ledger_updates WHERE address = $1', [user]);
+    }
+  });
+
+  it('sends each funding payment of a settlement as its own userEvents frame', async () => {
+    const user = `0x${'f4'.repeat(20)}`;
+    const ws = await openSocket(stack.urls.ws);
+    ws.send({ method: 'subscribe', subscription: { type: 'userEvents', user } });
+    expect(await ws.next()).toMatchObject({ channel: 'subscriptionResponse' });
+    const time = Date.now();
+    const payment = (coin: string, usdc: string) => ({
+      block_number: 0,
+      time,
+      address: user,
+      coin,
+      usdc,
+      szi: '1.0',
+      funding_rate: '0.0001',
+    });
+    stack.bus.publish('fundingPayments', [payment('BTC', '-1.5'), payment('ETH', '0.25')] as never[]);
+    const frames = [await ws.next(), await ws.next()];
+    expect(frames).toEqual([
+      {
+        channel: 'user',
+        data: { funding: { time, coin: 'BTC', usdc: '-1.5', szi: '1.0', fundingRate: '0.0001', nSamples: null } },
+      },
+      {
+        channel: 'user',
+        data: { funding: { time, coin: 'ETH', usdc: '0.25', szi: '1.0', fundingRate: '0.0001', nSamples: null } },
+      },
+    ]);
+    ws.close();
   });
 
   it('takes up to 50 addresses in liquidations users, and refuses 51', async () => {
