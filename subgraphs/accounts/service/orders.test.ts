@@ -212,6 +212,20 @@ describe('historicalOrders: window mode', () => {
     expect(page.hasMore).toBe(false);
   });
 
+  it('bounds a window by lookbackDays as well', async () => {
+    const page = await historicalOrders(db.pool, { user: ALICE, cursor: '1003', lookbackDays: 30, now: NOW });
+    expect(summary(page.rows).map(([oid]) => oid)).toEqual([1002, 1001]);
+    const window = await historicalOrders(db.pool, {
+      user: ALICE,
+      startTime: T0 - 200 * DAY,
+      endTime: NOW,
+      lookbackDays: 30,
+      now: NOW,
+    });
+    expect(window.rows.some((r) => r.order.oid === OLD_OID)).toBe(false);
+    expect(new Set(window.rows.map((r) => r.order.oid)).size).toBe(25);
+  });
+
   it('passes TP/SL children through', async () => {
     const page = await historicalOrders(db.pool, { user: ALICE, cursor: '1025', limit: 1, now: NOW });
     expect(page.rows[0]?.order.oid).toBe(1024);
