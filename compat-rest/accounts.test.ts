@@ -316,16 +316,18 @@ describe('/ws accounts channels', () => {
   }
 
   /**
-   * Subscribes to `channel` while its table is locked, so that its snapshot waits; meanwhile publishes a stored
-   * event (committed with the lock, so the snapshot holds it too) and one that is not stored. Returns the frames.
+   * Subscribes to `channel` while its table is locked, so that its snapshot waits; meanwhile publishes the stored
+   * events (committed with the lock, so the snapshot holds them too) and one that is not stored. Returns the
+   * snapshot's and the live frame's data.
    */
   async function raceTheSnapshot<R>(opts: {
-    channel: 'userFundings' | 'userNonFundingLedgerUpdates';
+    channel: 'userFundings' | 'userNonFundingLedgerUpdates' | 'userFills';
     table: string;
-    topic: 'fundingPayments' | 'ledgerUpdates';
+    topic: 'fundingPayments' | 'ledgerUpdates' | 'fills';
     user: string;
+    subscription?: Record<string, unknown>;
     insert: string;
-    stored: R;
+    stored: R | R[];
     live: R;
   }) {
     const ws = await openSocket(stack.urls.ws);
@@ -335,9 +337,9 @@ describe('/ws accounts channels', () => {
       await client.query(`LOCK TABLE ${opts.table} IN ACCESS EXCLUSIVE MODE`);
       await client.query(opts.insert);
       const before = stack.bus.listeners(opts.topic);
-      ws.send({ method: 'subscribe', subscription: { type: opts.channel, user: opts.user } });
+      ws.send({ method: 'subscribe', subscription: { type: opts.channel, user: opts.user, ...opts.subscription } });
       await until(() => stack.bus.listeners(opts.topic) > before);
-      stack.bus.publish(opts.topic, [opts.stored, opts.live] as never[]);
+      stack.bus.publish(opts.topic, [opts.stored, opts.live].flat() as never[]);
       await client.query('COMMIT');
     } finally {
       client.release();
@@ -407,6 +409,56 @@ describe('/ws accounts channels', () => {
     });
     expect(snapshot).toEqual({ user, nonFundingLedgerUpdates: [{ time, hash: '0xaa', delta }], isSnapshot: true });
     expect(live).toEqual({ user, nonFundingLedgerUpdates: [{ time: time + 1, hash: '0xbb', delta }] });
+  });
+
+  it('sends aggregated userFills that arrive during the snapshot after it, the merged parts once', async () => {
+    const user = `0x${'f5'.repeat(20)}`;
+    const time = Date.now();
+    // Two parts of one crossing order (same oid, time and hash), stored; and a later fill, not stored.
+    const part = (tid: number, sz: string, start: string, oid = 77, t = time) => ({
+      block_number: 0,
+      address: user,
+      coin: 'BTC',
+      px: '90000.0',
+      sz,
+      side: 'B' as const,
+      time: t,
+      start_position: start,
+      dir: 'Open Long',
+      closed_pnl: '0.0',
+      hash: `0x${'d'.repeat(64)}`,
+      oid,
+      crossed: true,
+      fee: '0.5',
+      tid,
+      fee_token: 'USDC',
+      cloid: null,
+      twap_id: null,
+      builder: null,
+      builder_fee: null,
+      deployer_fee: null,
+      priority_gas: null,
+      liquidated_user: null,
+      liquidation_mark_px: null,
+      liquidation_method: null,
+    });
+    const values = (p: ReturnType<typeof part>) =>
+      `(0, '${user}', 'BTC', 90000.0, ${p.sz}, 'B', ${p.time}, ${p.start_position}, 'Open Long', 0.0, '${p.hash}',
+        ${p.oid}, true, 0.5, ${p.tid}, 'USDC', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`;
+    const parts = [part(501, '0.1', '0.0'), part(502, '0.2', '0.1')];
+    const [snapshot, live] = await raceTheSnapshot({
+      channel: 'userFills',
+      table: 'accounts.fills',
+      topic: 'fills',
+      user,
+      subscription: { aggregateByTime: true },
+      insert: `INSERT INTO accounts.fills VALUES ${parts.map(values).join(', ')}`,
+      stored: parts,
+      live: part(503, '0.3', '0.3', 78, time + 1),
+    });
+    expect(snapshot).toMatchObject({ user, isSnapshot: true, fills: [{ oid: 77, sz: '0.3', tid: 501 }] });
+    expect(live).toEqual({ user, fills: [expect.objectContaining({ oid: 78, sz: '0.3', tid: 503 })] });
+    await stack.db.pool.query('DELETE FROM accounts.fills WHERE address = $1', [user]);
   });
 
   it('snapshots the 100 most recent payments and ledger entries, oldest first (spec §8)', async () => {

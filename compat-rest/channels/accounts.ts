@@ -109,7 +109,9 @@ export function accountChannels(accounts: AccountsService): Channel[] {
           follow: (on) => bus.subscribe('fills', (rows) => on(rows.filter((f) => f.address === user).map(toWireFill))),
           // Aggregated by the query itself, which fetches the whole group at the cut.
           snapshot: () => userFills(pool, { user, aggregateByTime: aggregate }),
-          key: (f) => `${f.tid} ${f.oid}`,
+          // An aggregated snapshot fill keeps only its first part's tid: match its parts by order and time instead
+          // (the parts of one crossing order share both, and are stored in one block).
+          key: aggregate ? (f) => `${f.oid} ${f.time}` : (f) => `${f.tid} ${f.oid}`,
           send: (fills, isSnapshot) =>
             ctx.send({
               user,
