@@ -146,6 +146,23 @@ describe('accounts through the router', () => {
     expect(cursor.errors?.[0]?.message).toMatch(/^after: /);
   });
 
+  it.each([
+    ['fills', 'first', 1, 2000],
+    ['orders', 'first', 1, 2000],
+    ['fundings', 'limit', 1, 500],
+    ['ledgerUpdates', 'limit', 1, 500],
+    ['liquidations', 'limit', 1, 500],
+  ])('takes User.%s(%s) from %i to %i and refuses one past either edge', async (field, arg, min, max) => {
+    const selection = field === 'fills' || field === 'orders' ? '{ edges { cursor } }' : '{ __typename }';
+    const ask = (n: number) => gql(`{ user(address: "${active}") { ${field}(${arg}: ${n}) ${selection} } }`);
+    for (const n of [min, max]) expect((await ask(n)).errors).toBeUndefined();
+    for (const n of [min - 1, max + 1]) {
+      const answer = await ask(n);
+      expect(answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(answer.errors?.[0]?.message).toMatch(new RegExp(`^${arg}: `));
+    }
+  });
+
   it('masks an unexpected failure in a resolver, on the subgraph and through the router', async () => {
     const accountState = stack.accounts.accountState;
     stack.accounts.accountState = async () => {
