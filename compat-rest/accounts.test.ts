@@ -1,6 +1,8 @@
 // Accounts through compat-rest over a simulated node: the path endpoints, the paging headers of /info fills and
 // historicalOrders, include_order_type, and a 400 naming the field for every bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseFill } from '../ingest/formats/fills.ts';
+import { nodeFill } from '../test/node-files.ts';
 import { startTestStack, type TestStack } from '../test/stack.ts';
 import { openSocket } from '../test/ws-client.ts';
 
@@ -415,36 +417,8 @@ describe('/ws accounts channels', () => {
     const user = `0x${'f5'.repeat(20)}`;
     const time = Date.now();
     // Two parts of one crossing order (same oid, time and hash), stored; and a later fill, not stored.
-    const part = (tid: number, sz: string, start: string, oid = 77, t = time) => ({
-      block_number: 0,
-      address: user,
-      coin: 'BTC',
-      px: '90000.0',
-      sz,
-      side: 'B' as const,
-      time: t,
-      start_position: start,
-      dir: 'Open Long',
-      closed_pnl: '0.0',
-      hash: `0x${'d'.repeat(64)}`,
-      oid,
-      crossed: true,
-      fee: '0.5',
-      tid,
-      fee_token: 'USDC',
-      cloid: null,
-      twap_id: null,
-      builder: null,
-      builder_fee: null,
-      deployer_fee: null,
-      priority_gas: null,
-      liquidated_user: null,
-      liquidation_mark_px: null,
-      liquidation_method: null,
-    });
-    const values = (p: ReturnType<typeof part>) =>
-      `(0, '${user}', 'BTC', 90000.0, ${p.sz}, 'B', ${p.time}, ${p.start_position}, 'Open Long', 0.0, '${p.hash}',
-        ${p.oid}, true, 0.5, ${p.tid}, 'USDC', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`;
+    const part = (tid: number, sz: string, startPosition: string, oid = 77, t = time) =>
+      parseFill([user, nodeFill({ tid, sz, startPosition, oid, time: t, hash: `0x${'d'.repeat(64)}`, fee: '0.5' })], 0);
     const parts = [part(501, '0.1', '0.0'), part(502, '0.2', '0.1')];
     const [snapshot, live] = await raceTheSnapshot({
       channel: 'userFills',
@@ -452,7 +426,7 @@ describe('/ws accounts channels', () => {
       topic: 'fills',
       user,
       subscription: { aggregateByTime: true },
-      insert: `INSERT INTO accounts.fills VALUES ${parts.map(values).join(', ')}`,
+      insert: `INSERT INTO accounts.fills SELECT * FROM json_populate_recordset(NULL::accounts.fills, '${JSON.stringify(parts)}')`,
       stored: parts,
       live: part(503, '0.3', '0.3', 78, time + 1),
     });
