@@ -2,6 +2,7 @@
 // (a snapshot from storage marked `isSnapshot: true`, then live frames), userEvents (channel "user"),
 // orderUpdates, and the service's own liquidations channel with its filters.
 import type { LedgerUpdateRow, OrderStatusRow } from '../../db/rows.ts';
+import { isDecimal } from '../../platform/decimal.ts';
 import { sortedJson } from '../../platform/json-text.ts';
 import { aggregateFillsByTime, toWireFill, userFills, type WireFill } from '../../subgraphs/accounts/service/fills.ts';
 import { recentFundings, toWsFunding, type WsFunding } from '../../subgraphs/accounts/service/funding.ts';
@@ -42,9 +43,9 @@ const openOrder = (r: OrderStatusRow) => ({
   ...(r.reduce_only ? { reduceOnly: true as const } : {}),
 });
 
-/** A minimum amount as a JSON number or, as GraphQL takes it, a decimal string. */
+/** A minimum amount as a JSON number or, as GraphQL takes it, a decimal string; not negative. */
 const isNonNegative = (v: unknown) =>
-  (typeof v === 'number' && Number.isFinite(v) && v >= 0) || (typeof v === 'string' && /^\d+(\.\d+)?$/.test(v));
+  (typeof v === 'number' && Number.isFinite(v) && v >= 0) || (isDecimal(v) && !v.startsWith('-'));
 
 /** Statuses by which the exchange, not the user, cancelled an order. */
 const isNonUserCancel = (status: string) => status !== 'canceled' && /Canceled$/.test(status);
