@@ -111,11 +111,10 @@ export class AccountsService {
   /** The latest perp account state (state.ts), valued at `markPx`, with the leverage the node reports. */
   async accountState(user: string): Promise<AccountState> {
     const address = user.toLowerCase();
-    const leverage = await this.nodeLeverage(address);
     return accountState(this.pool, {
       user: address,
       markPx: this.markPx,
-      leverage: (coin) => leverage.get(coin) ?? null,
+      leverage: this.nodeLeverage(address),
       now: this.now(),
     });
   }

@@ -145,7 +145,7 @@ describe('accountState', () => {
     const state = await accountState(db.pool, {
       user: ALICE,
       markPx: (c) => MARKS[c] ?? null,
-      leverage: (c) => LEVERAGE[c] ?? null,
+      leverage: new Map(Object.entries(LEVERAGE)),
       now: NOW,
     });
     // roe = unrealized PnL × leverage / entry notional; AVAX's leverage is not known.

@@ -78,8 +78,11 @@ export interface Leverage {
 export interface AccountStateQuery {
   user: string;
   markPx: (coin: string) => string | null;
-  /** The user's leverage per coin; null when unknown. Default: unknown for every coin. */
-  leverage?: (coin: string) => Leverage | null;
+  /**
+   * The user's leverage per coin (a coin absent: unknown), or its promise, awaited beside the statements so that
+   * asking the node costs no time of its own. Default: unknown for every coin.
+   */
+  leverage?: ReadonlyMap<string, Leverage> | Promise<ReadonlyMap<string, Leverage>>;
   now: number;
 }
 
@@ -108,7 +111,8 @@ function finalPosition(group: PositionFill[]): Ratio {
 
 export async function accountState(pool: pg.Pool, q: AccountStateQuery): Promise<AccountState> {
   const user = q.user.toLowerCase();
-  const [latest, realized, funding, ledger] = await Promise.all([
+  const [leverage, latest, realized, funding, ledger] = await Promise.all([
+    q.leverage ?? new Map<string, Leverage>(),
     pool.query<PositionFill>(
       `SELECT ${POSITION_FILL_COLUMNS} FROM accounts.fills f
        JOIN (SELECT coin, max(time) AS t FROM accounts.fills WHERE address = $1 AND ${PERP_COIN} GROUP BY coin) l
@@ -145,7 +149,7 @@ export async function accountState(pool: pg.Pool, q: AccountStateQuery): Promise
     const lastPx = (group.at(-1) as PositionFill).px;
     const quoted = q.markPx(coin);
     const mark = isDecimal(quoted) ? quoted : lastPx;
-    const p = await openPosition(pool, user, coin, szi, ratio(mark), q.leverage?.(coin) ?? null);
+    const p = await openPosition(pool, user, coin, szi, ratio(mark), leverage.get(coin) ?? null);
     unrealizedTotal = add(unrealizedTotal, p.unrealized);
     notionalTotal = add(notionalTotal, p.notional);
     positions.push(p.view);
@@ -178,6 +182,13 @@ export async function accountState(pool: pg.Pool, q: AccountStateQuery): Promise
     perp_account_empty: false,
     positions,
   };
+}
+
+/** Unrealized PnL over the entry margin (entry notional / leverage); null when the leverage is unknown. */
+function roeOf(unrealized: Ratio, entryNotional: Ratio, leverage: Leverage | null): string | null {
+  if (leverage === null) return null;
+  if (sign(entryNotional) === 0) return '0.0';
+  return toDecimal(div(mul(unrealized, ratio(String(leverage.value))), entryNotional), MONEY_SCALE);
 }
 
 /** Entry price (average cost since open), PnL and funding of one open position. */
@@ -245,12 +256,7 @@ async function openPosition(
       mark_px: toDecimal(mark, EXACT_SCALE),
       position_value: toDecimal(notional, MONEY_SCALE),
       unrealized_pnl: toDecimal(unrealized, MONEY_SCALE),
-      roe:
-        leverage === null
-          ? null
-          : sign(entryNotional) === 0
-            ? '0.0'
-            : toDecimal(div(mul(unrealized, ratio(String(leverage.value))), entryNotional), MONEY_SCALE),
+      roe: roeOf(unrealized, entryNotional, leverage),
       funding: toDecimal(ratio(fund[0]?.v ?? '0'), EXACT_SCALE),
       opened_at: openedAt === null ? null : naiveIso(openedAt),
     },
