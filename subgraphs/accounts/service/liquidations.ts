@@ -112,12 +112,14 @@ export class LiquidationJoin {
         for (const r of rows) {
           const value = liquidationAccountValue(r);
           if (value === null) continue;
-          this.values.set(`${r.address} ${r.hash}`, { value, seen: this.now() });
+          const key = `${r.address} ${r.hash}`;
+          this.values.delete(key); // re-inserted at the end: insertion order stays age order
+          this.values.set(key, { value, seen: this.now() });
           found = true;
         }
         if (!found) return;
-        this.forgetOld();
         if (this.waiting.length) this.release();
+        else this.forgetOld();
       }),
       source.subscribe('liquidations', (rows) => {
         const due = this.now() + this.graceMs;
