@@ -141,7 +141,7 @@ async function compare(
   target: string,
 ): Promise<{ row: BenchRow; note: string }> {
   const request = { url, body: JSON.stringify(body) };
-  const runs = await versusBaseline(request, sql, { rounds: 4, perRound: 25, warmup: 3 });
+  const runs = await versusBaseline(request, sql, { rounds: 4, perRound: 25, warmup: 10 });
   const p50 = percentile(runs.e2e, 0.5);
   const p99 = percentile(runs.e2e, 0.99);
   const sqlP50 = percentile(runs.base, 0.5);

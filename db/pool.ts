@@ -18,6 +18,36 @@ export type Pool = pg.Pool;
  */
 export const TEXT_TYPES = { getTypeParser: () => (text: string) => text } as unknown as pg.CustomTypesConfig;
 
+/** One row as Postgres prints it: its columns in order, NULL as null. */
+export type TextRow = (string | null)[];
+
+/**
+ * Runs a statement, handing each row to `onRow` as Postgres's text (TEXT_TYPES, array mode) as soon as it is read
+ * off the wire: a large answer is written while the rest of its rows are still arriving, instead of after the last.
+ * A throw from `onRow` stops the delivery and rejects once the statement is done.
+ */
+export async function eachTextRow(
+  pool: pg.Pool,
+  statement: { text: string; values?: unknown[] },
+  onRow: (row: TextRow) => void,
+): Promise<void> {
+  let failure: { err: unknown } | undefined;
+  const config: pg.QueryArrayConfig = { ...statement, rowMode: 'array', types: TEXT_TYPES };
+  const query = new pg.Query(config);
+  query.on('row', (row: TextRow) => {
+    if (failure) return;
+    try {
+      onRow(row);
+    } catch (err) {
+      failure = { err };
+    }
+  });
+  // The pool runs a query object as it runs text (acquiring, releasing, destroying a broken client) and resolves
+  // when it ends; its typings only know the query-object form that returns the object.
+  await (pool.query(query) as unknown as Promise<unknown>);
+  if (failure) throw failure.err;
+}
+
 export const EMBEDDED_DATABASE = 'hyperliquid';
 
 export function createPool(url: string, max = 10): pg.Pool {

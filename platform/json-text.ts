@@ -21,28 +21,46 @@ export function utf8(text: string): Buffer {
 }
 
 /**
- * `[item, item, ...]` as UTF-8 bytes, each item encoded into one growing buffer as soon as it is written. Measured on
- * 2 000 wire fills (660 kB): 4.3 ms, where appending the items to one string and encoding it at the end took 12 ms
- * (flattening a rope of thousands of pieces) and `join` 10 ms.
+ * A JSON array written item by item into one growing buffer of UTF-8, each item encoded as soon as it is pushed (so
+ * items can be pushed as they arrive, e.g. rows from Postgres). Measured on 2 000 wire fills (660 kB): 4.3 ms, where
+ * appending the items to one string and encoding it at the end took 12 ms (flattening a rope of thousands of
+ * pieces) and `join` 10 ms.
  */
-export function jsonArrayBytes<T>(items: readonly T[], write: (item: T) => string): Buffer {
-  let buf = Buffer.allocUnsafe(Math.max(1024, items.length * 256));
-  let at = 0;
-  buf[at++] = 0x5b; // [
-  for (let i = 0; i < items.length; i++) {
-    const text = write(items[i] as T);
+export class JsonArrayWriter {
+  private buf: Buffer;
+  private at = 1;
+  private items = 0;
+
+  constructor(expectedBytes = 1024) {
+    this.buf = Buffer.allocUnsafe(Math.max(1024, expectedBytes));
+    this.buf[0] = 0x5b; // [
+  }
+
+  /** Appends one item, `text` being its JSON. */
+  push(text: string): void {
     // A UTF-16 unit takes at most 3 bytes in UTF-8; the separator and the closing bracket take 1 each.
     const room = text.length * 3 + 2;
-    if (at + room > buf.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(buf.length * 2, at + room));
-      buf.copy(bigger, 0, 0, at);
-      buf = bigger;
+    if (this.at + room > this.buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + room));
+      this.buf.copy(bigger, 0, 0, this.at);
+      this.buf = bigger;
     }
-    if (i) buf[at++] = 0x2c; // ,
-    at += buf.write(text, at, 'utf8');
+    if (this.items++) this.buf[this.at++] = 0x2c; // ,
+    this.at += this.buf.write(text, this.at, 'utf8');
   }
-  buf[at++] = 0x5d; // ] (room for it was kept)
-  return buf.subarray(0, at);
+
+  /** The array's bytes, closed (room for the bracket was kept). Push nothing after this. */
+  end(): Buffer {
+    this.buf[this.at++] = 0x5d; // ]
+    return this.buf.subarray(0, this.at);
+  }
+}
+
+/** `[item, item, ...]` as UTF-8 bytes, each item written by `write` (see JsonArrayWriter). */
+export function jsonArrayBytes<T>(items: readonly T[], write: (item: T) => string): Buffer {
+  const out = new JsonArrayWriter(items.length * 256);
+  for (const item of items) out.push(write(item));
+  return out.end();
 }
 
 /** JSON with object keys sorted at every level: equal for values that differ only in key order. */
