@@ -15,6 +15,7 @@ interface Statement {
 }
 
 export interface BatchMark {
+  /** Bytes of COPY text per table. */
   lengths: Map<AnySpec, number>;
   statements: number;
   events: Map<string, number>;
@@ -50,20 +51,45 @@ export function copyLine<R>(spec: TableSpec<R>, row: R): string {
   return `${line}\n`;
 }
 
+/**
+ * A table's rows as COPY text, encoded into one growing buffer as they are added. Kept as bytes, not as a string per
+ * row: a batch holds tens of thousands of rows until it commits, and as strings (each line a rope of its columns)
+ * every scavenge copied them, 30-50 ms each, about 40% of ingest's time; bytes sit outside the heap.
+ */
+class CopyText {
+  private buf = Buffer.allocUnsafe(64 * 1024);
+  length = 0;
+
+  append(line: string): void {
+    // A UTF-16 unit takes at most 3 bytes in UTF-8.
+    const room = line.length * 3;
+    if (this.length + room > this.buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + room));
+      this.buf.copy(bigger, 0, 0, this.length);
+      this.buf = bigger;
+    }
+    this.length += this.buf.write(line, this.length, 'utf8');
+  }
+
+  get bytes(): Buffer {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
 export class Batch {
-  private readonly lines = new Map<AnySpec, string[]>();
+  private readonly copies = new Map<AnySpec, CopyText>();
   private readonly statements: Statement[] = [];
   private readonly events = new Map<string, unknown[]>();
   rows = 0;
 
   add<R>(spec: TableSpec<R>, row: R): void {
     const key = spec as unknown as AnySpec;
-    let lines = this.lines.get(key);
-    if (!lines) {
-      lines = [];
-      this.lines.set(key, lines);
+    let copy = this.copies.get(key);
+    if (!copy) {
+      copy = new CopyText();
+      this.copies.set(key, copy);
     }
-    lines.push(copyLine(spec, row));
+    copy.append(copyLine(spec, row));
     this.rows++;
   }
 
@@ -84,7 +110,7 @@ export class Batch {
 
   mark(): BatchMark {
     return {
-      lengths: new Map([...this.lines].map(([k, v]) => [k, v.length])),
+      lengths: new Map([...this.copies].map(([k, v]) => [k, v.length])),
       statements: this.statements.length,
       events: new Map([...this.events].map(([k, v]) => [k, v.length])),
       rows: this.rows,
@@ -93,7 +119,7 @@ export class Batch {
 
   /** Drops everything added since `mark` (a line that turned out malformed halfway through). */
   rollback(mark: BatchMark): void {
-    for (const [k, v] of this.lines) v.length = mark.lengths.get(k) ?? 0;
+    for (const [k, v] of this.copies) v.length = mark.lengths.get(k) ?? 0;
     for (const [k, v] of this.events) v.length = mark.events.get(k) ?? 0;
     this.statements.length = mark.statements;
     this.rows = mark.rows;
@@ -105,17 +131,17 @@ export class Batch {
 
   /** Writes every table's rows and runs the statements; the caller owns the transaction. */
   async write(client: pg.PoolClient): Promise<void> {
-    for (const [spec, lines] of this.lines) {
-      if (!lines.length) continue;
+    for (const [spec, copy] of this.copies) {
+      if (!copy.length) continue;
       const cols = spec.columns.join(', ');
       if (spec.conflict === 'append') {
-        await copyInto(client, `${spec.table} (${cols})`, lines);
+        await copyInto(client, `${spec.table} (${cols})`, copy.bytes);
       } else {
         const stage = `stage_${spec.table.replace('.', '_')}`;
         await client.query(
           `CREATE TEMP TABLE IF NOT EXISTS ${stage} (LIKE ${spec.table} INCLUDING DEFAULTS) ON COMMIT DELETE ROWS`,
         );
-        await copyInto(client, `${stage} (${cols})`, lines);
+        await copyInto(client, `${stage} (${cols})`, copy.bytes);
         await client.query(`INSERT INTO ${spec.table} (${cols}) SELECT ${cols} FROM ${stage} ON CONFLICT DO NOTHING`);
       }
     }
@@ -127,10 +153,10 @@ export class Batch {
   }
 }
 
-async function copyInto(client: pg.PoolClient, target: string, lines: string[]): Promise<void> {
-  const CHUNK = 2000;
-  async function* chunks() {
-    for (let i = 0; i < lines.length; i += CHUNK) yield lines.slice(i, i + CHUNK).join('');
+async function copyInto(client: pg.PoolClient, target: string, text: Buffer): Promise<void> {
+  const CHUNK = 256 * 1024;
+  function* chunks() {
+    for (let at = 0; at < text.length; at += CHUNK) yield text.subarray(at, at + CHUNK);
   }
   await pipeline(Readable.from(chunks()), client.query(copyFrom(`COPY ${target} FROM STDIN`)));
 }
