@@ -3,7 +3,7 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Authenticator } from '../platform/auth.ts';
 import { FieldError } from '../platform/fields.ts';
-import { utf8 } from '../platform/json-text.ts';
+import { jsonBytes, utf8 } from '../platform/json-text.ts';
 import { HttpError } from './errors.ts';
 import { dispatchInfo } from './info/index.ts';
 import type { CompatServices } from './info/types.ts';
@@ -48,8 +48,10 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
   });
 
-  // Bodies fastify serialized (the path endpoints' envelopes) go out as bytes: fastify and node's http encode a
-  // string body several times slower (utf8 in platform/json-text.ts).
+  // Bodies go out as bytes: fastify and node's http encode a string body several times slower (utf8 in
+  // platform/json-text.ts). Objects (the path endpoints' envelopes, errors) are serialized straight to bytes, array
+  // item by array item (jsonBytes); a string sent as it is gets encoded here. Fastify sends a Buffer as it is.
+  app.setReplySerializer((payload) => jsonBytes(payload) as unknown as string);
   app.addHook('onSend', async (_req, _reply, payload) => (typeof payload === 'string' ? utf8(payload) : payload));
 
   app.setErrorHandler((err, _req, reply) => {
@@ -83,7 +85,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     if (answer.kind === 'relay') return reply.code(answer.status).type(answer.contentType).send(answer.body);
     if (answer.kind === 'encoded') return reply.type('application/json').send(answer.body);
     if (answer.headers) reply.headers(answer.headers);
-    return reply.type('application/json').send(utf8(JSON.stringify(answer.body)));
+    return reply.type('application/json').send(jsonBytes(answer.body));
   });
 
   await app.register(marketRoutes, { prefix: '/market', services: opts.services });

@@ -18,6 +18,8 @@ afterAll(async () => {
 
 async function get(path: string) {
   const res = await fetch(`${stack.urls.compat}${path}`);
+  // Every answer, envelope or error, is JSON by its content type too (the app serializes objects to bytes itself).
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   return { status: res.status, body: await res.json() };
 }
 

@@ -9,6 +9,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { CloseCode, handleProtocols, makeServer, type ServerOptions } from 'graphql-ws';
 import { type VerifyClientCallbackAsync, type WebSocket, WebSocketServer } from 'ws';
+import { jsonBytes } from './json-text.ts';
 
 export interface GraphqlWsExtra {
   socket: WebSocket;
@@ -37,7 +38,7 @@ class EncodedResult {
 function encodeOnce(result: object): EncodedResult {
   let bytes = encoded.get(result);
   if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(result));
+    bytes = jsonBytes(result);
     encoded.set(result, bytes);
   }
   return new EncodedResult(bytes);

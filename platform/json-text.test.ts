@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonArrayBytes, jsonString, utf8 } from './json-text.ts';
+import { jsonArrayBytes, jsonBytes, jsonString, utf8 } from './json-text.ts';
 
 describe('json text', () => {
   it('quotes strings exactly as JSON.stringify does', () => {
@@ -20,6 +20,27 @@ describe('json text', () => {
     expect(jsonArrayBytes(many, (m) => `{"i":${m.i},"s":${jsonString(m.s)}}`).toString('utf8')).toBe(
       JSON.stringify(many),
     );
+  });
+
+  it('writes any value as the bytes of JSON.stringify', () => {
+    const orders = Array.from({ length: 3000 }, (_, i) => ({ order: { oid: i, coin: i % 2 ? 'BTC' : 'é€😀' }, t: i }));
+    const values: unknown[] = [
+      [],
+      {},
+      orders,
+      { data: orders, next: null },
+      { a: { b: { c: [1, { d: [2] }] } }, e: [[1], [2, [3]]] },
+      // Keys and items without JSON: left out of objects, null in arrays, at every level.
+      { a: undefined, b: () => 1, c: Symbol('s'), d: [undefined, () => 1, Symbol('s')], e: { f: undefined, g: 1 } },
+      // toJSON is honoured wherever it is.
+      { when: new Date(0), nested: { at: new Date(1) }, list: [new Date(2)], own: { toJSON: () => 'mine' } },
+      [null, true, 0, -1.5, 'x"y\\z\n', '\u0000', 'é€😀'],
+      'top-level string',
+      42,
+      null,
+    ];
+    for (const value of values) expect(jsonBytes(value).toString('utf8')).toBe(JSON.stringify(value));
+    expect(() => jsonBytes(undefined)).toThrow(TypeError);
   });
 
   it('encodes text as UTF-8 exactly as Buffer.from does', () => {

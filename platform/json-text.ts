@@ -20,6 +20,40 @@ export function utf8(text: string): Buffer {
   return bytes;
 }
 
+/** UTF-8 written piece by piece into one growing buffer, each piece encoded as soon as it is written. */
+class Utf8Writer {
+  private buf: Buffer;
+  private at = 0;
+
+  constructor(expectedBytes: number) {
+    this.buf = Buffer.allocUnsafe(Math.max(1024, expectedBytes));
+  }
+
+  private room(bytes: number): void {
+    if (this.at + bytes <= this.buf.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + bytes));
+    this.buf.copy(bigger, 0, 0, this.at);
+    this.buf = bigger;
+  }
+
+  text(text: string): void {
+    // A UTF-16 unit takes at most 3 bytes in UTF-8.
+    this.room(text.length * 3);
+    this.at += this.buf.write(text, this.at, 'utf8');
+  }
+
+  byte(b: number): void {
+    this.room(1);
+    this.buf[this.at++] = b;
+  }
+
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.at);
+  }
+}
+
+const COMMA = 0x2c;
+
 /**
  * A JSON array written item by item into one growing buffer of UTF-8, each item encoded as soon as it is pushed (so
  * items can be pushed as they arrive, e.g. rows from Postgres). Measured on 2 000 wire fills (660 kB): 4.3 ms, where
@@ -27,32 +61,24 @@ export function utf8(text: string): Buffer {
  * pieces) and `join` 10 ms.
  */
 export class JsonArrayWriter {
-  private buf: Buffer;
-  private at = 1;
+  private readonly out: Utf8Writer;
   private items = 0;
 
   constructor(expectedBytes = 1024) {
-    this.buf = Buffer.allocUnsafe(Math.max(1024, expectedBytes));
-    this.buf[0] = 0x5b; // [
+    this.out = new Utf8Writer(expectedBytes);
+    this.out.byte(0x5b); // [
   }
 
   /** Appends one item, `text` being its JSON. */
   push(text: string): void {
-    // A UTF-16 unit takes at most 3 bytes in UTF-8; the separator and the closing bracket take 1 each.
-    const room = text.length * 3 + 2;
-    if (this.at + room > this.buf.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + room));
-      this.buf.copy(bigger, 0, 0, this.at);
-      this.buf = bigger;
-    }
-    if (this.items++) this.buf[this.at++] = 0x2c; // ,
-    this.at += this.buf.write(text, this.at, 'utf8');
+    if (this.items++) this.out.byte(COMMA);
+    this.out.text(text);
   }
 
-  /** The array's bytes, closed (room for the bracket was kept). Push nothing after this. */
+  /** The array's bytes, closed. Push nothing after this. */
   end(): Buffer {
-    this.buf[this.at++] = 0x5d; // ]
-    return this.buf.subarray(0, this.at);
+    this.out.byte(0x5d); // ]
+    return this.out.bytes();
   }
 }
 
@@ -61,6 +87,58 @@ export function jsonArrayBytes<T>(items: readonly T[], write: (item: T) => strin
   const out = new JsonArrayWriter(items.length * 256);
   for (const item of items) out.push(write(item));
   return out.end();
+}
+
+/**
+ * `JSON.stringify(value)` as UTF-8 bytes, the same bytes, written array item by array item. For a large answer
+ * this is about twice as fast: V8 returns a long stringify result as a rope, and its first use (measuring or
+ * encoding it) flattens it, 3.3 ms for 870 kB of orders here, more than the stringify itself; each item's text is
+ * short and flat. Objects are walked down to `depth` levels to reach the arrays in envelopes (`{data: [...]}`).
+ */
+export function jsonBytes(value: unknown, depth = 2): Buffer {
+  const out = new Utf8Writer(1024);
+  if (!writeJson(out, value, depth)) throw new TypeError('jsonBytes: the value has no JSON (undefined)');
+  return out.bytes();
+}
+
+/** Objects whose JSON is their own keys' (not arrays, not null, no toJSON): walked key by key. */
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { toJSON?: unknown }).toJSON !== 'function';
+
+/** Writes `value`'s JSON; false when it has none (undefined, a function), as JSON.stringify returns undefined. */
+function writeJson(out: Utf8Writer, value: unknown, depth: number): boolean {
+  if (Array.isArray(value)) {
+    out.byte(0x5b); // [
+    for (let i = 0; i < value.length; i++) {
+      if (i) out.byte(COMMA);
+      // An item without JSON is null in an array, as JSON.stringify writes it.
+      out.text(JSON.stringify(value[i]) ?? 'null');
+    }
+    out.byte(0x5d); // ]
+    return true;
+  }
+  if (!isRecord(value) || depth <= 0) {
+    const text = JSON.stringify(value);
+    if (text === undefined) return false;
+    out.text(text);
+    return true;
+  }
+  out.byte(0x7b); // {
+  let first = true;
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    const walked = Array.isArray(v) || (isRecord(v) && depth > 1);
+    const text = walked ? '' : JSON.stringify(v);
+    // A key whose value has no JSON is left out, as JSON.stringify leaves it out.
+    if (text === undefined) continue;
+    if (!first) out.byte(COMMA);
+    first = false;
+    out.text(`${JSON.stringify(key)}:`);
+    if (walked) writeJson(out, v, depth - 1);
+    else out.text(text);
+  }
+  out.byte(0x7d); // }
+  return true;
 }
 
 /** JSON with object keys sorted at every level: equal for values that differ only in key order. */

@@ -1,6 +1,6 @@
 // What an /info type handler is: request body in, a reply out. Compat-rest dispatches POST /info and WS `post`
 // requests through one table of these (info/index.ts).
-import { utf8 } from '../../platform/json-text.ts';
+import { jsonBytes } from '../../platform/json-text.ts';
 import type { Upstream } from '../../platform/upstream.ts';
 import type { AccountsService } from '../../subgraphs/accounts/service/index.ts';
 import type { MarketsService } from '../../subgraphs/markets/service/index.ts';
@@ -39,7 +39,7 @@ export function sharedJson(body: object | null): InfoReply {
   if (body === null) return json(null);
   let bytes = encodedAnswers.get(body);
   if (!bytes) {
-    bytes = utf8(JSON.stringify(body));
+    bytes = jsonBytes(body);
     encodedAnswers.set(body, bytes);
   }
   return encodedJson(bytes);

@@ -1,6 +1,6 @@
 // Wire texts of the /ws protocol: server frames, error messages, and the identity key of a subscription.
 import type { RawData } from 'ws';
-import { sortedJson, utf8 } from '../../platform/json-text.ts';
+import { jsonBytes, sortedJson, utf8 } from '../../platform/json-text.ts';
 
 /** The one frame without `data`; clients match it byte for byte. */
 export const PONG_FRAME = '{"channel":"pong"}';
@@ -12,7 +12,7 @@ export const PONG_FRAME = '{"channel":"pong"}';
 const encoded = new WeakMap<object, Map<string, Buffer>>();
 
 export function encodeFrame(channel: string, data: unknown): Buffer {
-  if (typeof data !== 'object' || data === null) return utf8(JSON.stringify({ channel, data }));
+  if (typeof data !== 'object' || data === null) return jsonBytes({ channel, data });
   let byChannel = encoded.get(data);
   if (!byChannel) {
     byChannel = new Map();
@@ -20,7 +20,7 @@ export function encodeFrame(channel: string, data: unknown): Buffer {
   }
   let bytes = byChannel.get(channel);
   if (bytes === undefined) {
-    bytes = utf8(JSON.stringify({ channel, data }));
+    bytes = jsonBytes({ channel, data });
     byChannel.set(channel, bytes);
   }
   return bytes;

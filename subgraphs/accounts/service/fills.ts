@@ -5,7 +5,7 @@ import { eachTextRow, type TextRow } from '../../../db/pool.ts';
 import type { FillRow } from '../../../db/rows.ts';
 import type { NodeFill } from '../../../ingest/formats/types.ts';
 import { add, compareDecimal, div, mul, type Ratio, ratio, toDecimal, ZERO } from '../../../platform/decimal.ts';
-import { JsonArrayWriter, jsonString } from '../../../platform/json-text.ts';
+import { JsonArrayWriter, jsonBytes, jsonString } from '../../../platform/json-text.ts';
 import { checkInt, InvalidQueryError, isoMs } from './shared.ts';
 
 /** The exchange's cap on userFills, userFillsByTime and userTwapSliceFills answers. */
@@ -244,7 +244,7 @@ async function newestFillsJson(
   limit: number,
   aggregate: boolean,
 ): Promise<Buffer> {
-  if (aggregate) return Buffer.from(JSON.stringify(await newestFills(pool, where, params, limit, true)));
+  if (aggregate) return jsonBytes(await newestFills(pool, where, params, limit, true));
   return queryWireFillsJson(pool, where, params, limit);
 }
 
