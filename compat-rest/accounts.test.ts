@@ -2,6 +2,7 @@
 // historicalOrders, include_order_type, and a 400 naming the field for every bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFill } from '../ingest/formats/fills.ts';
+import { userFillsJson } from '../subgraphs/accounts/service/fills.ts';
 import { nodeFill } from '../test/node-files.ts';
 import { startTestStack, type TestStack } from '../test/stack.ts';
 import { openSocket } from '../test/ws-client.ts';
@@ -162,6 +163,40 @@ describe('/users/{user}/account and /funding/userFunding', () => {
 });
 
 describe('POST /info accounts types', () => {
+  it('streams a large userFills answer: the bytes written whole, with its headers, and whole in a /ws post', async () => {
+    const user = `0x${'5e'.repeat(20)}`;
+    const t0 = Date.now() - 3_600_000;
+    // 600 fills, ~176 kB: two 64 kB chunks and the rest.
+    const fills = Array.from({ length: 600 }, (_, i) =>
+      parseFill([user, nodeFill({ tid: 9_000_000 + i, oid: 8_000_000 + i, time: t0 + i * 1000 })], 0),
+    );
+    await stack.db.pool.query(
+      `INSERT INTO accounts.fills SELECT * FROM json_populate_recordset(NULL::accounts.fills, $1)`,
+      [JSON.stringify(fills)],
+    );
+    const whole = (await userFillsJson(stack.db.pool, { user })).toString('utf8');
+    expect(whole.length).toBeGreaterThan(2 * 64 * 1024);
+    for (const body of [
+      { type: 'userFills', user },
+      { type: 'userFillsByTime', user, startTime: t0 },
+    ]) {
+      const res = await fetch(`${stack.urls.compat}/info`, { method: 'POST', body: JSON.stringify(body) });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('transfer-encoding')).toBe('chunked');
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(await res.text()).toBe(whole);
+    }
+    const socket = await openSocket(stack.urls.ws);
+    try {
+      socket.send({ method: 'post', id: 7, request: { type: 'info', payload: { type: 'userFills', user } } });
+      const frame = (await socket.next()) as { data: { response: { payload: { data: unknown[] } } } };
+      expect(frame.data.response.payload.data).toEqual(JSON.parse(whole));
+    } finally {
+      socket.close();
+    }
+  });
+
   it('pages fills with X-Has-More, X-Next-Cursor and X-Total-Count', async () => {
     const r = await info({ type: 'fills', user: trader, limit: 5 });
     expect(r.body.result).toHaveLength(5);

@@ -1,6 +1,6 @@
 // The compatibility layer's HTTP app (fastify): POST /info, the path endpoints and, on the same server, /ws.
 // Cross-cutting concerns live here once: CORS headers, API keys (spec §5), JSON parsing and the error contract.
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Authenticator } from '../platform/auth.ts';
 import { FieldError } from '../platform/fields.ts';
 import { jsonBytes, utf8 } from '../platform/json-text.ts';
@@ -23,6 +23,44 @@ const PUBLIC_PATHS = new Set(['/health']);
 function queryOf(req: FastifyRequest): URLSearchParams {
   const i = req.url.indexOf('?');
   return new URLSearchParams(i < 0 ? '' : req.url.slice(i + 1));
+}
+
+/**
+ * A streamed answer: the status, the headers and the first chunk go out as soon as the service hands that chunk
+ * over, the rest as it is written (chunked transfer encoding), so the answer travels while its rows are still being
+ * read; one that fits a single chunk goes out whole, as any other. A failure before the first chunk is an ordinary
+ * error answer. After it, the status is sent and cannot change: the connection is cut, so that the client sees a
+ * truncated response, never a shorter one that parses.
+ */
+export async function sendStreamed(
+  reply: FastifyReply,
+  write: (out: (chunk: Buffer) => void) => Promise<Buffer>,
+  log: (line: string) => void,
+): Promise<unknown> {
+  const res = reply.raw;
+  let started = false;
+  try {
+    const last = await write((chunk) => {
+      if (!started) {
+        started = true;
+        reply.hijack();
+        // The headers set so far (CORS) are fastify's until the reply is hijacked.
+        for (const [name, value] of Object.entries(reply.getHeaders())) {
+          if (value !== undefined) res.setHeader(name, value);
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+      }
+      res.write(chunk);
+    });
+    if (!started) return reply.type('application/json').send(last);
+    res.end(last);
+  } catch (err) {
+    if (!started) throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    log(`compat: a streamed answer failed after it started, connection cut: ${message}`);
+    res.destroy();
+  }
+  return undefined;
 }
 
 export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyInstance> {
@@ -84,6 +122,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     const answer = await dispatchInfo(req.body, opts.services);
     if (answer.kind === 'relay') return reply.code(answer.status).type(answer.contentType).send(answer.body);
     if (answer.kind === 'encoded') return reply.type('application/json').send(answer.body);
+    if (answer.kind === 'streamed') return sendStreamed(reply, answer.write, log);
     if (answer.headers) reply.headers(answer.headers);
     return reply.type('application/json').send(jsonBytes(answer.body));
   });

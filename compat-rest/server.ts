@@ -34,6 +34,12 @@ export async function startCompatServer(opts: CompatServerOptions) {
         const answer = await dispatchInfo(payload, opts.services);
         if (answer.kind === 'json') return { status: 200, body: answer.body };
         if (answer.kind === 'encoded') return { status: 200, encoded: answer.body };
+        if (answer.kind === 'streamed') {
+          // A post frame carries the whole answer: the chunks are gathered.
+          const chunks: Buffer[] = [];
+          const last = await answer.write((chunk) => chunks.push(chunk));
+          return { status: 200, encoded: Buffer.concat([...chunks, last]) };
+        }
         let body: unknown = answer.body;
         try {
           body = JSON.parse(answer.body);

@@ -47,9 +47,27 @@ class Utf8Writer {
     this.buf[this.at++] = b;
   }
 
+  get length(): number {
+    return this.at;
+  }
+
   bytes(): Buffer {
     return this.buf.subarray(0, this.at);
   }
+
+  /** The bytes written so far, handed over: writing goes on in a fresh buffer of the same size. */
+  take(): Buffer {
+    const bytes = this.bytes();
+    this.buf = Buffer.allocUnsafe(this.buf.length);
+    this.at = 0;
+    return bytes;
+  }
+}
+
+/** Where a JSON text written in pieces goes as it grows: each time `chunkBytes` are written, they go to `out`. */
+export interface JsonChunks {
+  chunkBytes: number;
+  out: (chunk: Buffer) => void;
 }
 
 const COMMA = 0x2c;
@@ -64,8 +82,12 @@ export class JsonArrayWriter {
   private readonly out: Utf8Writer;
   private items = 0;
 
-  constructor(expectedBytes = 1024) {
-    this.out = new Utf8Writer(expectedBytes);
+  /** With `chunks`, the text is handed over a chunk at a time as it grows, and `end` returns the rest. */
+  constructor(
+    expectedBytes = 1024,
+    private readonly chunks?: JsonChunks,
+  ) {
+    this.out = new Utf8Writer(chunks ? chunks.chunkBytes * 1.25 : expectedBytes);
     this.out.byte(0x5b); // [
   }
 
@@ -73,9 +95,10 @@ export class JsonArrayWriter {
   push(text: string): void {
     if (this.items++) this.out.byte(COMMA);
     this.out.text(text);
+    if (this.chunks && this.out.length >= this.chunks.chunkBytes) this.chunks.out(this.out.take());
   }
 
-  /** The array's bytes, closed. Push nothing after this. */
+  /** The array's bytes (or, with chunks, those not handed over yet), closed. Push nothing after this. */
   end(): Buffer {
     this.out.byte(0x5d); // ]
     return this.out.bytes();

@@ -25,7 +25,7 @@ import { userNonFundingLedgerUpdates } from '../../subgraphs/accounts/service/le
 import { historicalOrders } from '../../subgraphs/accounts/service/orders.ts';
 import { resultEnvelope } from '../envelopes.ts';
 import { proxied } from './proxy.ts';
-import { encodedJson, type InfoHandler, json } from './types.ts';
+import { type InfoHandler, json, streamedJson } from './types.ts';
 
 type Body = Record<string, unknown>;
 
@@ -97,21 +97,16 @@ export const accountsInfo: Record<string, InfoHandler> = {
 
   async userFills(body, { accounts }) {
     const user = address(body, 'user');
-    return encodedJson(await userFillsJson(accounts.pool, { user, aggregateByTime: optBool(body, 'aggregateByTime') }));
+    const q = { user, aggregateByTime: optBool(body, 'aggregateByTime') };
+    return streamedJson((out) => userFillsJson(accounts.pool, q, out));
   },
 
   async userFillsByTime(body, { accounts }) {
     const user = address(body, 'user');
     const { startTime, endTime } = window(body);
     if (startTime === undefined) throw new FieldError('startTime: is required');
-    return encodedJson(
-      await userFillsByTimeJson(accounts.pool, {
-        user,
-        startTime,
-        endTime,
-        aggregateByTime: optBool(body, 'aggregateByTime'),
-      }),
-    );
+    const q = { user, startTime, endTime, aggregateByTime: optBool(body, 'aggregateByTime') };
+    return streamedJson((out) => userFillsByTimeJson(accounts.pool, q, out));
   },
 
   fills: compactFills('asc'),

@@ -11,11 +11,15 @@ export interface CompatServices {
   upstream: Upstream;
 }
 
-/** A JSON answer (with optional response headers), JSON text a service wrote itself (`encodedJson`: valid JSON, sent
- * and embedded as it is), or an upstream answer relayed byte for byte (whatever the node sent). */
+/**
+ * A JSON answer (with optional response headers), JSON text a service wrote itself (`encodedJson`: valid JSON, sent
+ * and embedded as it is), the same written in chunks as it goes (`streamedJson`: `write` hands each chunk to `out`
+ * and resolves with the last), or an upstream answer relayed byte for byte (whatever the node sent).
+ */
 export type InfoReply =
   | { kind: 'json'; body: unknown; headers?: Record<string, string> }
   | { kind: 'encoded'; body: Buffer }
+  | { kind: 'streamed'; write: (out: (chunk: Buffer) => void) => Promise<Buffer> }
   | { kind: 'relay'; status: number; contentType: string; body: string };
 
 export type InfoHandler = (body: Record<string, unknown>, services: CompatServices) => Promise<InfoReply>;
@@ -28,6 +32,12 @@ export const json = (body: unknown, headers?: Record<string, string>): InfoReply
 
 /** JSON the service already wrote (UTF-8 bytes), sent as it is. */
 export const encodedJson = (text: Buffer): InfoReply => ({ kind: 'encoded', body: text });
+
+/** JSON a service writes in chunks (a large answer that can be sent while its rows are still being read). */
+export const streamedJson = (write: (out: (chunk: Buffer) => void) => Promise<Buffer>): InfoReply => ({
+  kind: 'streamed',
+  write,
+});
 
 const encodedAnswers = new WeakMap<object, Buffer>();
 

@@ -205,14 +205,24 @@ function wireFillJson(r: TextRow): string {
   return `${out}}`;
 }
 
+/** How much of a streamed fills answer is written before it is handed over (see JsonChunks). */
+const CHUNK_BYTES = 64 * 1024;
+
 /**
  * queryWireFills as JSON bytes: for 2 000 fills, no objects built and none serialized again, and each fill written
- * as its row arrives (the writing overlaps Postgres sending the rest).
+ * as its row arrives (the writing overlaps Postgres sending the rest). With `out`, the text goes there a chunk at a
+ * time as it is written (the caller can send it while the rest is read), and the last chunk is returned.
  */
-async function queryWireFillsJson(pool: pg.Pool, where: string, params: unknown[], limit: number): Promise<Buffer> {
-  const out = new JsonArrayWriter(limit * 300);
-  await eachTextRow(pool, { text: wireFillsSql(where, limit), values: params }, (row) => out.push(wireFillJson(row)));
-  return out.end();
+async function queryWireFillsJson(
+  pool: pg.Pool,
+  where: string,
+  params: unknown[],
+  limit: number,
+  out?: (chunk: Buffer) => void,
+): Promise<Buffer> {
+  const json = new JsonArrayWriter(limit * 300, out && { chunkBytes: CHUNK_BYTES, out });
+  await eachTextRow(pool, { text: wireFillsSql(where, limit), values: params }, (row) => json.push(wireFillJson(row)));
+  return json.end();
 }
 
 /**
@@ -236,16 +246,20 @@ async function newestFills(
   return aggregateFillsByTime(fills).slice(0, limit);
 }
 
-/** newestFills as JSON bytes: written from Postgres's text, or, when aggregating, from the merged objects. */
+/**
+ * newestFills as JSON bytes: written from Postgres's text (in chunks to `out` when given, the last one returned),
+ * or, when aggregating, from the merged objects (all of it returned).
+ */
 async function newestFillsJson(
   pool: pg.Pool,
   where: string,
   params: unknown[],
   limit: number,
   aggregate: boolean,
+  out?: (chunk: Buffer) => void,
 ): Promise<Buffer> {
   if (aggregate) return jsonBytes(await newestFills(pool, where, params, limit, true));
-  return queryWireFillsJson(pool, where, params, limit);
+  return queryWireFillsJson(pool, where, params, limit, out);
 }
 
 export interface UserFillsQuery {
@@ -260,9 +274,10 @@ export function userFills(pool: pg.Pool, q: UserFillsQuery): Promise<WireFill[]>
   return newestFills(pool, USER_FILLS_WHERE, [q.user.toLowerCase()], MAX_WIRE_FILLS, q.aggregateByTime === true);
 }
 
-/** userFills as JSON bytes (compat). */
-export function userFillsJson(pool: pg.Pool, q: UserFillsQuery): Promise<Buffer> {
-  return newestFillsJson(pool, USER_FILLS_WHERE, [q.user.toLowerCase()], MAX_WIRE_FILLS, q.aggregateByTime === true);
+/** userFills as JSON bytes (compat), optionally in chunks (see newestFillsJson). */
+export function userFillsJson(pool: pg.Pool, q: UserFillsQuery, out?: (chunk: Buffer) => void): Promise<Buffer> {
+  const params = [q.user.toLowerCase()];
+  return newestFillsJson(pool, USER_FILLS_WHERE, params, MAX_WIRE_FILLS, q.aggregateByTime === true, out);
 }
 
 /** The SQL of a plain userFills (for the bench's baseline): the statement and its parameters. */
@@ -293,10 +308,14 @@ export function userFillsByTime(pool: pg.Pool, q: UserFillsByTimeQuery): Promise
   return newestFills(pool, BY_TIME_WHERE, params, limit, q.aggregateByTime === true);
 }
 
-/** userFillsByTime as JSON bytes (compat). */
-export function userFillsByTimeJson(pool: pg.Pool, q: UserFillsByTimeQuery): Promise<Buffer> {
+/** userFillsByTime as JSON bytes (compat), optionally in chunks (see newestFillsJson). */
+export function userFillsByTimeJson(
+  pool: pg.Pool,
+  q: UserFillsByTimeQuery,
+  out?: (chunk: Buffer) => void,
+): Promise<Buffer> {
   const { params, limit } = byTimeArgs(q);
-  return newestFillsJson(pool, BY_TIME_WHERE, params, limit, q.aggregateByTime === true);
+  return newestFillsJson(pool, BY_TIME_WHERE, params, limit, q.aggregateByTime === true, out);
 }
 
 // ---- compact rows ----
