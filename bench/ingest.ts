@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
+import { inTransaction } from '../db/pool.ts';
 import { fillsTable, tradesTable } from '../db/rows.ts';
 import { Batch } from '../ingest/batch.ts';
 import { LOADERS } from '../ingest/formats/index.ts';
@@ -62,16 +63,7 @@ export async function benchIngest(server: BenchServer, fills: number): Promise<I
     await pool.query('VACUUM ANALYZE accounts.fills');
     const batches = await encodeRows(dataDir);
     t = performance.now();
-    for (const batch of batches) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await batch.write(client);
-        await client.query('COMMIT');
-      } finally {
-        client.release();
-      }
-    }
+    for (const batch of batches) await inTransaction(pool, (client) => batch.write(client));
     const rawS = (performance.now() - t) / 1000;
     return { fills: written, ingestFillsPerS: written / ingestS, rawCopyFillsPerS: written / rawS };
   } finally {

@@ -18,6 +18,28 @@ export type Pool = pg.Pool;
  */
 export const TEXT_TYPES = { getTypeParser: () => (text: string) => text } as unknown as pg.CustomTypesConfig;
 
+/**
+ * Runs `work` in one transaction on one client: committed when it resolves, rolled back when it throws. A client
+ * whose rollback fails too (a broken connection) is not returned to the pool.
+ */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch((e: Error) => {
+      broken = e;
+    });
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
 /** One row as Postgres prints it: its columns in order, NULL as null. */
 export type TextRow = (string | null)[];
 

@@ -1,6 +1,7 @@
 // Batch: rows encoded as COPY text bytes reach Postgres exactly (escapes, NULLs, multi-byte text, a buffer that
 // grows many times), and a rollback to a mark drops exactly what followed it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inTransaction } from '../db/pool.ts';
 import type { TableSpec } from '../db/rows.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import { Batch } from './batch.ts';
@@ -24,16 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => db.drop());
 
-async function write(batch: Batch) {
-  const client = await db.pool.connect();
-  try {
-    await client.query('BEGIN');
-    await batch.write(client);
-    await client.query('COMMIT');
-  } finally {
-    client.release();
-  }
-}
+const write = (batch: Batch) => inTransaction(db.pool, (client) => batch.write(client));
 
 const label = (i: number) => (i % 7 === 0 ? null : `row ${i}: tab\there, line\nbreak, back\\slash, é€😀`);
 

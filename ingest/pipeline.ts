@@ -6,6 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decompressFrameSync } from 'lz4-napi';
 import type pg from 'pg';
+import { inTransaction } from '../db/pool.ts';
 import { FieldError, int, object } from '../platform/fields.ts';
 import { Batch } from './batch.ts';
 import type { EventBus, Topic, Topics } from './bus.ts';
@@ -261,9 +262,7 @@ class StreamReader {
   /** Rows, malformed-line records and the checkpoint, in one transaction. */
   private async commit(batch: Batch, errors: LineError[], malformed: number, cp: Checkpoint): Promise<void> {
     if (this.loader.liveOnly) return;
-    const client = await this.opts.pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inTransaction(this.opts.pool, async (client) => {
       await batch.write(client);
       for (const e of errors) {
         await client.query(
@@ -281,13 +280,7 @@ class StreamReader {
            updated_at = now()`,
         [this.loader.stream, cp.file, cp.offset, cp.lineNo, cp.lastBlock, batch.rows, malformed],
       );
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   private async loadCheckpoint(): Promise<Checkpoint | null> {
