@@ -100,59 +100,6 @@ export class InProcessBus<M extends TopicMap = Topics> implements EventBus<M> {
   }
 }
 
-/**
- * A view of `bus` whose subscribers are called after the publishing task and its microtasks, in one macrotask per
- * burst of publishes, in publish order; each publish reaches the view's subscribers of that moment that are still
- * subscribed. For consumers that fan out synchronously to many sockets (the compat /ws channels): called inline,
- * they hold back every promise-based consumer of the same publish (the GraphQL subscriptions that feed the router)
- * until the whole fan-out is done.
- */
-export function deferredView<M extends TopicMap>(bus: EventBus<M>): EventBus<M> {
-  interface Entry {
-    handler: Handler<M, keyof M>;
-    active: boolean;
-  }
-  const byTopic = new Map<keyof M, Set<Entry>>();
-  let due: { topic: string; items: readonly unknown[]; entries: Entry[] }[] = [];
-  const flush = () => {
-    const now = due;
-    due = [];
-    for (const { topic, items, entries } of now) {
-      for (const e of entries) {
-        if (!e.active) continue;
-        try {
-          e.handler(items as readonly M[keyof M][]);
-        } catch (err) {
-          logHandlerError(err, topic);
-        }
-      }
-    }
-  };
-  return {
-    publish: (topic, items) => bus.publish(topic, items),
-    subscribe(topic, handler) {
-      let set = byTopic.get(topic);
-      if (!set) {
-        const entries = new Set<Entry>();
-        set = entries;
-        byTopic.set(topic, entries);
-        bus.subscribe(topic, (items) => {
-          if (!entries.size) return;
-          if (!due.length) setImmediate(flush);
-          due.push({ topic, items, entries: [...entries] });
-        });
-      }
-      const entry: Entry = { handler: handler as Handler<M, keyof M>, active: true };
-      set.add(entry);
-      const entries = set;
-      return () => {
-        entry.active = false;
-        entries.delete(entry);
-      };
-    },
-  };
-}
-
 function logHandlerError(err: unknown, topic: string): void {
   console.error(`event bus: a ${topic} subscriber failed: ${err instanceof Error ? err.message : String(err)}`);
 }

@@ -1,7 +1,6 @@
 // The market-data channels of /ws, in the exchange's shapes: allMids, l2Book, trades, bbo, candle, allCandles
 // and activeAssetCtx (activeSpotAssetCtx on spot coins).
 
-import { deferredView } from '../../ingest/bus.ts';
 import { isSpotCoin, type MarketsService, UnknownDexError } from '../../subgraphs/markets/service/index.ts';
 import { CANDLE_INTERVALS } from '../../subgraphs/markets/service/intervals.ts';
 import type { WireTrade } from '../../subgraphs/markets/service/market-data.ts';
@@ -34,8 +33,7 @@ function groupedByCoin<T extends { coin: string }>(): (batch: readonly T[]) => M
 }
 
 export function marketChannels(markets: MarketsService): Channel[] {
-  // After the publish's own microtasks: the GraphQL subscriptions feeding the router go first (see deferredView).
-  const live = deferredView(markets.live);
+  const { live } = markets;
   const tradesByCoin = groupedByCoin<WireTrade>();
   return [
     {
