@@ -34,6 +34,17 @@ describe('json text', () => {
       { a: undefined, b: () => 1, c: Symbol('s'), d: [undefined, () => 1, Symbol('s')], e: { f: undefined, g: 1 } },
       // toJSON is honoured wherever it is.
       { when: new Date(0), nested: { at: new Date(1) }, list: [new Date(2)], own: { toJSON: () => 'mine' } },
+      // Not plain objects: left to JSON.stringify whole, as they are.
+      {
+        boxed: [new Number(1), new String('s'), Object(false)],
+        num: new Number(2),
+        str: new String('t'),
+        map: new Map([[1, 2]]),
+        made: new (class {
+          a = 1;
+        })(),
+      },
+      { bare: Object.assign(Object.create(null), { a: [1, { b: 2 }] }), zero: -0 },
       [null, true, 0, -1.5, 'x"y\\z\n', '\u0000', 'é€😀'],
       'top-level string',
       42,

@@ -124,9 +124,16 @@ export function jsonBytes(value: unknown, depth = 2): Buffer {
   return out.bytes();
 }
 
-/** Objects whose JSON is their own keys' (not arrays, not null, no toJSON): walked key by key. */
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { toJSON?: unknown }).toJSON !== 'function';
+/**
+ * Plain objects (as literals and JSON.parse make them, or prototype-less ones as graphql-js does) without toJSON: their
+ * JSON is their own keys', so they are walked key by key. Anything else (class instances, boxed primitives) is left to
+ * JSON.stringify whole.
+ */
+function isRecord(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return (proto === Object.prototype || proto === null) && typeof (v as { toJSON?: unknown }).toJSON !== 'function';
+}
 
 /** Writes `value`'s JSON; false when it has none (undefined, a function), as JSON.stringify returns undefined. */
 function writeJson(out: Utf8Writer, value: unknown, depth: number): boolean {
