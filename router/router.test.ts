@@ -369,6 +369,29 @@ describe('router', () => {
     }
   });
 
+  it('keeps many subgraph requests in flight without a listener warning', async () => {
+    // Each in-flight subgraph request listens to an abort signal; were it the executor's one shared signal, the
+    // eleventh would have node warn of a "possible memory leak" in the router's log.
+    const supergraphSdl = composeSupergraph([{ name: 'markets', url: stack.urls.markets, schema: marketsSchema }]);
+    const router = await startRouter({ supergraphSdl, port: 0, deduplicateInflightRequests: false });
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          gql(router.url, `{ market(coin: "BTC") { trades(limit: ${i + 1}) { px } } }`),
+        ),
+      );
+      for (const [i, a] of answers.entries()) expect(a.body.data.market.trades).toHaveLength(i + 1);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await router.close();
+    }
+  });
+
   it('serves the same subgraph under Apollo Gateway', async () => {
     const supergraphSdl = composeSupergraph([{ name: 'markets', url: stack.urls.markets, schema: marketsSchema }]);
     const server = new ApolloServer({ gateway: new ApolloGateway({ supergraphSdl }) });

@@ -12,7 +12,7 @@ import type { ServerOptions } from 'graphql-ws';
 import type { KeyChecker } from '../platform/auth.ts';
 import { type GraphqlWsExtra, serveGraphqlWs } from '../platform/graphql-ws.ts';
 import { sharedSubscriptions } from '../platform/shared-subscriptions.ts';
-import { checkUpgrade, maskRouterError, useApiKeys } from './plugins.ts';
+import { checkUpgrade, maskRouterError, useApiKeys, useFetchSignalPerRequest } from './plugins.ts';
 
 export interface RouterLimits {
   maxDepth: number;
@@ -85,6 +85,7 @@ export async function startRouter(opts: RouterOptions) {
     demandControl: { maxCost: limits.maxCost, includeExtensionMetadata: false },
     plugins: () => [
       ...(opts.auth ? [useApiKeys(opts.auth)] : []),
+      useFetchSignalPerRequest(),
       maxTokensPlugin({ n: limits.maxTokens }),
       maxDepthPlugin({ n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true }),
       shared.plugin,
