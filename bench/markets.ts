@@ -239,15 +239,22 @@ export async function benchRouter(b: MarketsBench): Promise<BenchSection> {
     const targets: { label: string; url: string; merging: boolean | null }[] = [
       { label: 'subgraph', url: b.stack.urls.markets, merging: null },
     ];
-    for (const merging of [true, false]) {
+    const variants = [
+      { passThrough: true, merging: true },
+      { passThrough: false, merging: true },
+      { passThrough: false, merging: false },
+    ];
+    for (const { passThrough, merging } of variants) {
       const router = await startRouter({
         supergraphSdl,
         port: 0,
         auth: b.stack.auth,
         deduplicateInflightRequests: merging,
+        passThrough,
       });
       routers.push(router);
-      targets.push({ label: `router, merging ${merging ? 'on' : 'off'}`, url: router.url, merging });
+      const label = `router, pass-through ${passThrough ? 'on' : 'off'}, merging ${merging ? 'on' : 'off'}`;
+      targets.push({ label, url: router.url, merging });
     }
     const body = JSON.stringify({ query: MARKET_QUERY });
     let expected: string | null = null;
@@ -315,7 +322,10 @@ export async function benchRouter(b: MarketsBench): Promise<BenchSection> {
           `p99 seq ${ms(r.p99Ms)}`,
       );
     }
-    notes.push(`query: ${MARKET_QUERY} (${int(direct.load.avgBytes)} B); merging = deduplicateInflightRequests`);
+    notes.push(
+      `query: ${MARKET_QUERY} (${int(direct.load.avgBytes)} B); merging = deduplicateInflightRequests; ` +
+        "pass-through = the subgraph's answer bytes for a query planned as one fetch (router/pass-through.ts)",
+    );
     return { rows, notes };
   } finally {
     markets.trades = readTrades;

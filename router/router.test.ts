@@ -373,7 +373,12 @@ describe('router', () => {
     // Each in-flight subgraph request listens to an abort signal; were it the executor's one shared signal, the
     // eleventh would have node warn of a "possible memory leak" in the router's log.
     const supergraphSdl = composeSupergraph([{ name: 'markets', url: stack.urls.markets, schema: marketsSchema }]);
-    const router = await startRouter({ supergraphSdl, port: 0, deduplicateInflightRequests: false });
+    const router = await startRouter({
+      supergraphSdl,
+      port: 0,
+      deduplicateInflightRequests: false,
+      passThrough: false,
+    });
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
     process.on('warning', onWarning);

@@ -12,6 +12,7 @@ import type { ServerOptions } from 'graphql-ws';
 import type { KeyChecker } from '../platform/auth.ts';
 import { type GraphqlWsExtra, serveGraphqlWs } from '../platform/graphql-ws.ts';
 import { sharedSubscriptions } from '../platform/shared-subscriptions.ts';
+import { passThrough } from './pass-through.ts';
 import { checkUpgrade, maskRouterError, useApiKeys, useFetchSignalPerRequest } from './plugins.ts';
 
 export interface RouterLimits {
@@ -33,6 +34,8 @@ export interface RouterOptions {
    * default). Merging structured-clones each answer for every caller, so it pays where identical requests meet.
    */
   deduplicateInflightRequests?: boolean | Record<string, boolean>;
+  /** Answer queries planned as one subgraph fetch with that subgraph's bytes (router/pass-through.ts); default on. */
+  passThrough?: boolean;
 }
 
 /** Subgraph transport: subscriptions over graphql-ws; merging for all, or per subgraph (which Hive merges first). */
@@ -71,6 +74,14 @@ export async function startRouter(opts: RouterOptions) {
   const limits = opts.limits ?? DEFAULT_LIMITS;
   // Identical client subscriptions share one execution here, and so one upstream subscription to the subgraph.
   const shared = sharedSubscriptions();
+  const merging = opts.deduplicateInflightRequests ?? true;
+  const bytes =
+    opts.passThrough === false
+      ? null
+      : passThrough({
+          supergraphSdl: opts.supergraphSdl,
+          merge: (name) => (typeof merging === 'boolean' ? merging : (merging[name] ?? true)),
+        });
   const gateway = createGatewayRuntime({
     supergraph: opts.supergraphSdl,
     // Hive Router's query planner and executor (native planner, projection-based results): about twice the
@@ -81,11 +92,12 @@ export async function startRouter(opts: RouterOptions) {
     landingPage: false,
     graphiql: { title: 'Hyperliquid data graph' },
     logging: 'warn',
-    transportEntries: transportEntries(opts.deduplicateInflightRequests ?? true),
+    transportEntries: transportEntries(merging),
     demandControl: { maxCost: limits.maxCost, includeExtensionMetadata: false },
     plugins: () => [
       ...(opts.auth ? [useApiKeys(opts.auth)] : []),
       useFetchSignalPerRequest(),
+      ...(bytes ? [bytes.plugin] : []),
       maxTokensPlugin({ n: limits.maxTokens }),
       maxDepthPlugin({ n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true }),
       shared.plugin,
@@ -125,6 +137,7 @@ export async function startRouter(opts: RouterOptions) {
   return {
     url: `http://${host}:${port}/graphql`,
     subscriptions: shared.stats,
+    passThrough: { answered: () => bytes?.answered() ?? 0 },
     async close() {
       await ws.dispose();
       server.closeAllConnections();

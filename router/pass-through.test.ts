@@ -1,0 +1,174 @@
+// Single-subgraph pass-through (router/pass-through.ts): for every kind of query, the router answers the same with
+// it as without it, and it answers from the subgraph's bytes exactly where the plan is one fetch from one subgraph.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
+import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
+import { startTestStack, type TestStack } from '../test/stack.ts';
+import { composeSupergraph } from './compose.ts';
+import { startRouter } from './server.ts';
+
+type Router = Awaited<ReturnType<typeof startRouter>>;
+
+let stack: TestStack;
+let on: Router;
+let off: Router;
+let trader: string;
+let end: number;
+
+beforeAll(async () => {
+  stack = await startTestStack({ historyMs: 3_600_000 });
+  // Frozen data: the simulator stops and ingest catches up, so both routers read the same state.
+  await stack.sim.stop();
+  await stack.ingest.caughtUp();
+  const { rows } = await stack.db.pool.query<{ address: string; end: string }>(
+    `SELECT address, max(time)::text AS end FROM accounts.fills GROUP BY address ORDER BY count(*) DESC LIMIT 1`,
+  );
+  trader = rows[0]?.address as string;
+  end = Number(rows[0]?.end);
+  const supergraphSdl = composeSupergraph([
+    { name: 'markets', url: stack.urls.markets, schema: marketsSchema },
+    { name: 'accounts', url: stack.urls.accounts, schema: accountsSchema },
+  ]);
+  const merging = { markets: true, accounts: false };
+  on = await startRouter({ supergraphSdl, port: 0, deduplicateInflightRequests: merging });
+  off = await startRouter({ supergraphSdl, port: 0, deduplicateInflightRequests: merging, passThrough: false });
+}, 120_000);
+afterAll(async () => {
+  await on?.close();
+  await off?.close();
+  await stack?.close();
+});
+
+async function post(url: string, body: unknown, accept = 'application/graphql-response+json, application/json') {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+}
+
+/** The same request through both routers: the answers, and whether the pass-through router used the subgraph's. */
+async function both(body: unknown, accept?: string) {
+  const before = on.passThrough.answered();
+  const a = await post(on.url, body, accept);
+  const passed = on.passThrough.answered() - before;
+  const b = await post(off.url, body, accept);
+  return { on: a, off: b, passed };
+}
+
+const FILLS = `query Fills($address: String!, $end: Timestamp) {
+  user(address: $address) {
+    address
+    fills(first: 200, endTime: $end) {
+      totalCount
+      pageInfo { hasNextPage endCursor }
+      edges { cursor node { coin side px sz time oid tid fee closedPnl dir crossed } }
+    }
+  }
+}`;
+
+describe('single-subgraph pass-through', () => {
+  it("answers a user's fills with the accounts subgraph's bytes, the same answer as without it", async () => {
+    const r = await both({ query: FILLS, variables: { address: trader, end } });
+    expect(r.passed).toBe(1);
+    expect(r.on.status).toBe(200);
+    expect(JSON.parse(r.on.text).data.user.fills.edges).toHaveLength(200);
+    expect(r.on.text).toBe(r.off.text);
+    expect(r.on.type).toBe(r.off.type);
+  });
+
+  it('keeps aliases, fragments, __typename, directives and the chosen operation', async () => {
+    const query = `
+      fragment F on Fill { coin px __typename }
+      query Other { allMids { coin } }
+      query Mine($address: String!, $end: Timestamp, $withOrders: Boolean!) {
+        who: user(address: $address) {
+          __typename
+          a: fills(first: 3, endTime: $end) { edges { node { ...F ... on Fill { sz } } } }
+          b: fills(first: 2, endTime: $end) { edges { node { t: time } } }
+          orders(first: 2) @include(if: $withOrders) { edges { node { status order { oid } } } }
+        }
+      }`;
+    for (const withOrders of [true, false]) {
+      const r = await both({ query, operationName: 'Mine', variables: { address: trader, end, withOrders } });
+      expect(JSON.parse(r.on.text).errors).toBeUndefined();
+      expect(r.on.text).toBe(r.off.text);
+    }
+  });
+
+  it('answers market data from the markets subgraph the same way', async () => {
+    const query = `{ market(coin: "BTC") { coin book(nSigFigs: 3) { bids { px sz n } } trades(limit: 5) { px tid users { address } } }
+      allMids { coin mid } }`;
+    const r = await both({ query });
+    expect(r.passed).toBe(1);
+    expect(JSON.parse(r.on.text).data.market.trades).toHaveLength(5);
+    expect(r.on.text).toBe(r.off.text);
+  });
+
+  it('leaves a query that crosses subgraphs to the planner', async () => {
+    const query = `{ market(coin: "BTC") { trades(limit: 3) { tid users { address fills(first: 2, endTime: ${end}) { edges { node { tid } } } } } } }`;
+    const r = await both({ query });
+    expect(r.passed).toBe(0);
+    expect(JSON.parse(r.on.text).data.market.trades).toHaveLength(3);
+    expect(r.on.text).toBe(r.off.text);
+  });
+
+  it("passes the subgraph's own input errors through, with the status and media type it chose", async () => {
+    const query = `{ user(address: "${trader}") { fills(first: 5000) { totalCount } } }`;
+    for (const accept of ['application/json', 'application/graphql-response+json']) {
+      const r = await both({ query }, accept);
+      expect(r.passed).toBe(1);
+      expect(r.on.status).toBe(r.off.status);
+      expect(r.on.type).toBe(r.off.type);
+      const [a, b] = [JSON.parse(r.on.text), JSON.parse(r.off.text)];
+      expect(a.errors[0].message).toMatch(/first/);
+      expect(a.errors[0].message).toBe(b.errors[0].message);
+      expect(a.errors[0].path).toEqual(b.errors[0].path);
+      expect(a.errors[0].extensions.code).toBe(b.errors[0].extensions.code);
+      // What differs: the router names the subgraph in each error, and leaves out a `data` that is null.
+      expect(b.errors[0].extensions.serviceName).toBe('accounts');
+      expect(a.data ?? null).toEqual(b.data ?? null);
+    }
+  });
+
+  it('keeps the router in charge of what happens before execution', async () => {
+    // Invalid on the supergraph: refused by the router itself, never sent on.
+    const invalid = await both({ query: '{ user(address: "0x1") { nope } }' });
+    expect(invalid.passed).toBe(0);
+    expect(invalid.on.text).toBe(invalid.off.text);
+    // The subgraph's own federation fields are not in the supergraph.
+    const internal = await both({ query: '{ _service { sdl } }' });
+    expect(internal.passed).toBe(0);
+    expect(JSON.parse(internal.on.text).errors[0].message).toMatch(/_service/);
+    // Introspection is the router's.
+    const types = await both({ query: '{ __schema { queryType { name } } }' });
+    expect(types.passed).toBe(0);
+    expect(types.on.text).toBe(types.off.text);
+  });
+
+  it('answers an SSE request the usual way', async () => {
+    const r = await both({ query: FILLS, variables: { address: trader, end } }, 'text/event-stream');
+    expect(r.passed).toBe(0);
+    expect(r.on.type).toMatch(/text\/event-stream/);
+    expect(r.on.text).toMatch(/event: next/);
+  });
+
+  it('gives the usual error when the subgraph is down', async () => {
+    const supergraphSdl = composeSupergraph([
+      { name: 'markets', url: 'http://127.0.0.1:9/graphql', schema: marketsSchema },
+    ]);
+    const down = await startRouter({ supergraphSdl, port: 0 });
+    const downOff = await startRouter({ supergraphSdl, port: 0, passThrough: false });
+    try {
+      const query = '{ allMids { coin } }';
+      const [a, b] = [await post(down.url, { query }), await post(downOff.url, { query })];
+      expect(a.status).toBe(b.status);
+      expect(JSON.parse(a.text).errors).toEqual(JSON.parse(b.text).errors);
+      expect(down.passThrough.answered()).toBe(0);
+    } finally {
+      await down.close();
+      await downOff.close();
+    }
+  });
+});
