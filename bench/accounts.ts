@@ -172,13 +172,14 @@ async function compare(
 }
 
 const LATENCY_ROUNDS = 4;
+const LATENCY_REQUESTS = 200;
 
-/** Sequential latency of the same request against several servers, in interleaved rounds (100 requests each). */
+/** Sequential latency of the same request against several servers, in interleaved rounds (LATENCY_REQUESTS each). */
 async function interleaved<K extends string>(urls: Record<K, string>, body: unknown): Promise<Record<K, Latency>> {
   const times = new Map<K, number[]>();
   for (let round = 0; round < LATENCY_ROUNDS; round++) {
     for (const [name, url] of Object.entries(urls) as [K, string][]) {
-      const r = await sequential({ url, body: JSON.stringify(body) }, { warmup: 5, requests: 100 / LATENCY_ROUNDS });
+      const r = await sequential({ url, body: JSON.stringify(body) }, { warmup: 5, requests: LATENCY_REQUESTS / LATENCY_ROUNDS });
       if (r.errors) throw new Error(`${url}: ${r.firstError}`);
       times.set(name, [...(times.get(name) ?? []), ...r.times]);
     }

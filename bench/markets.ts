@@ -608,7 +608,7 @@ export const MARKETS_SECTIONS: { title: string; run: (b: MarketsBench) => Promis
     run: benchCandleSnapshot,
   },
   {
-    title: `markets GraphQL query via the router (merging on, then off) vs the subgraph directly (c=${CONCURRENCY}; p50 of ${QUERY_RUNS} sequential in ${QUERY_ROUNDS} interleaved rounds)`,
+    title: `markets GraphQL query via the router (pass-through and merging on; pass-through off; both off) vs the subgraph directly (c=${CONCURRENCY}; p50 of ${QUERY_RUNS} sequential in ${QUERY_ROUNDS} interleaved rounds)`,
     run: benchRouter,
   },
   {
