@@ -90,7 +90,7 @@ export async function ordersConnection(accounts: AccountsService, user: string, 
       now: accounts.now(),
     }),
   );
-  const nodes = page.rows.map((r) => ({ ...r, user }));
+  const nodes = page.rows.map((r): UserOrderStatus => Object.assign(r, { user }));
   return toConnection(nodes, (s) => String(s.order.oid), { ...page, after: a.after });
 }
 
