@@ -1,5 +1,7 @@
 // Single-subgraph pass-through (router/pass-through.ts): for every kind of query, the router answers the same with
 // it as without it, and it answers from the subgraph's bytes exactly where the plan is one fetch from one subgraph.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
 import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
@@ -152,6 +154,38 @@ describe('single-subgraph pass-through', () => {
     expect(r.passed).toBe(0);
     expect(r.on.type).toMatch(/text\/event-stream/);
     expect(r.on.text).toMatch(/event: next/);
+  });
+
+  it('leaves a document to the planner when the subgraph could not run all of it', async () => {
+    const query = `query Mids { allMids { coin } } query Mine { user(address: "${trader}") { fills(first: 2, endTime: ${end}) { edges { node { tid } } } } }`;
+    const r = await both({ query, operationName: 'Mine' });
+    expect(r.passed).toBe(0);
+    expect(JSON.parse(r.on.text).data.user.fills.edges).toHaveLength(2);
+    expect(r.on.text).toBe(r.off.text);
+  });
+
+  it('masks what a subgraph answers when it is not a GraphQL answer', async () => {
+    // A proxy or an overloaded server in front of the subgraph: JSON, but not GraphQL.
+    const proxy = createServer((_req, res) => {
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'upstream overloaded', node: '10.0.0.7' }));
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/graphql`;
+    const supergraphSdl = composeSupergraph([{ name: 'markets', url, schema: marketsSchema }]);
+    const a = await startRouter({ supergraphSdl, port: 0 });
+    const b = await startRouter({ supergraphSdl, port: 0, passThrough: false });
+    try {
+      const query = '{ allMids { coin } }';
+      const [x, y] = [await post(a.url, { query }), await post(b.url, { query })];
+      expect(x.text).not.toMatch(/10\.0\.0\.7/);
+      expect([x.status, JSON.parse(x.text)]).toEqual([y.status, JSON.parse(y.text)]);
+      expect(a.passThrough.answered()).toBe(0);
+    } finally {
+      await a.close();
+      await b.close();
+      await new Promise((r) => proxy.close(r));
+    }
   });
 
   it('gives the usual error when the subgraph is down', async () => {

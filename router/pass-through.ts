@@ -14,18 +14,25 @@
 //
 // Everything before execution is unchanged (key rules, depth, token and cost limits, validation against the
 // supergraph); the cost limit still runs on the planned fetch, through the gateway's subgraph-execute hooks: this
-// plugin only replaces that one fetch's executor. A subgraph that cannot be reached, or answers anything but
-// GraphQL JSON, is left to the usual executor, which turns it into the usual error.
+// plugin only replaces that one fetch's executor. A subgraph that cannot be reached, or answers anything but a
+// GraphQL answer, is left to the usual executor, which turns it into the usual (masked) error.
+//
+// Where the router's projection would change a subgraph's answer, pass-through is off: a supergraph with
+// @inaccessible parts (the projection nulls inaccessible types and enum values) or progressive overrides (plans
+// chosen per request). Our subgraphs add no `extensions` to their answers, which the projection would drop. The
+// router serves one operation per request (yoga's batching is off), which is what keying replies by request needs.
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { type PlanNode, QueryPlanner } from '@graphql-hive/router-query-planner';
-import { type DocumentNode, type GraphQLSchema, getOperationAST, print, validate } from 'graphql';
+import { type DocumentNode, type ExecutionResult, type GraphQLSchema, getOperationAST, print, validate } from 'graphql';
 
 interface Candidate {
   subgraph: string;
   document: DocumentNode;
   body: string;
   accept: string;
+  /** The client's request: its signal aborts an unmerged fetch when the client goes away. */
+  request: Request;
 }
 
 /** A subgraph's answer as it came: status, media type and bytes. */
@@ -49,14 +56,31 @@ function jsonAccept(accept: string | null): boolean {
   return accept.includes('json') || accept.includes('*/*');
 }
 
-const JSON_TYPE = /^application\/(graphql-response\+)?json\b/;
+const DATA = Buffer.from('{"data":');
+const ERRORS = Buffer.from('{"errors":');
 
-const agent = new Agent({ keepAlive: true });
+/**
+ * A GraphQL answer yoga wrote: 200 with JSON, or an error status with graphql-response+json (yoga's statuses for
+ * errors under that type), starting with `data` or `errors`. Anything else (a proxy's error page, an overloaded
+ * server's JSON) goes the usual way, to be masked.
+ */
+function isGraphqlAnswer(r: Reply): boolean {
+  const json =
+    r.status === 200
+      ? /^application\/(graphql-response\+)?json\b/.test(r.contentType)
+      : r.status >= 400 && /^application\/graphql-response\+json\b/.test(r.contentType);
+  return json && (r.body.subarray(0, DATA.length).equals(DATA) || r.body.subarray(0, ERRORS.length).equals(ERRORS));
+}
 
-function post(url: string, body: string, accept: string, signal?: AbortSignal): Promise<Reply> {
+/** The subgraph failed before answering (nothing was received): the usual executor may try it again. */
+class NoAnswer extends Error {}
+
+function post(agent: Agent, url: string, body: string, accept: string, signal?: AbortSignal): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const headers: IncomingHttpHeaders = { 'content-type': 'application/json', accept };
+    let responded = false;
     const req = httpRequest(url, { method: 'POST', headers, agent, signal }, (res) => {
+      responded = true;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
@@ -68,7 +92,7 @@ function post(url: string, body: string, accept: string, signal?: AbortSignal): 
         }),
       );
     });
-    req.on('error', reject);
+    req.on('error', (err) => reject(responded || signal?.aborted ? err : new NoAnswer(err.message)));
     req.end(body);
   });
 }
@@ -83,54 +107,69 @@ export interface PassThrough {
   plugin: GatewayPlugin;
   /** Answers sent as a subgraph's bytes so far (for tests and diagnostics). */
   answered(): number;
+  /** Closes the kept-alive connections to the subgraphs. */
+  close(): void;
 }
 
 export function passThrough(opts: PassThroughOptions): PassThrough {
   const planner = new QueryPlanner(opts.supergraphSdl);
+  const agent = new Agent({ keepAlive: true });
   let answered = 0;
-  // With progressive overrides, a plan depends on labels chosen per request: leave those graphs to the runtime.
-  if (planner.overrideLabels.length || planner.overridePercentages.length) return { plugin: {}, answered: () => 0 };
-  /** Per parsed document (yoga caches them by text) and operation name: the subgraph that alone answers it. */
-  const plans = new WeakMap<DocumentNode, Map<string, Promise<string | null>>>();
+  const off = { plugin: {}, answered: () => 0, close: () => agent.destroy() };
+  if (planner.overrideLabels.length || planner.overridePercentages.length) return off;
+  if (opts.supergraphSdl.includes('@inaccessible')) return off;
+
+  /** Per parsed document (yoga caches them by text): its text, and per operation name the subgraph alone answering. */
+  const documents = new WeakMap<DocumentNode, { text: string; plans: Map<string, Promise<string | null>> }>();
+  /** Per parsed document and subgraph: whether it is valid on the subgraph's schema as the supergraph records it. */
+  const validOn = new WeakMap<DocumentNode, Map<string, boolean>>();
   const candidates = new WeakMap<object, Candidate>();
   const replies = new WeakMap<Request, Reply>();
   const inFlight = new Map<string, Promise<Reply>>();
-  /** Per parsed document: whether it is valid on the subgraph's own schema as the supergraph records it. */
-  const validOnSubgraph = new WeakMap<DocumentNode, boolean>();
 
-  const isValidOn = (schema: GraphQLSchema, document: DocumentNode): boolean => {
-    let valid = validOnSubgraph.get(document);
-    if (valid === undefined) {
-      valid = validate(schema, document).length === 0;
-      validOnSubgraph.set(document, valid);
+  const documentOf = (document: DocumentNode) => {
+    let d = documents.get(document);
+    if (!d) {
+      d = { text: print(document), plans: new Map() };
+      documents.set(document, d);
     }
-    return valid;
+    return d;
   };
 
   const planFor = (document: DocumentNode, operationName: string | undefined): Promise<string | null> => {
-    let byName = plans.get(document);
-    if (!byName) {
-      byName = new Map();
-      plans.set(document, byName);
-    }
-    let plan = byName.get(operationName ?? '');
+    const d = documentOf(document);
+    let plan = d.plans.get(operationName ?? '');
     if (!plan) {
-      plan = planner.planAsync(print(document), operationName, new Set(), 0).then(
+      plan = planner.planAsync(d.text, operationName, new Set(), 0).then(
         (p) => soleSubgraph(p.node),
         () => null,
       );
-      byName.set(operationName ?? '', plan);
+      d.plans.set(operationName ?? '', plan);
     }
     return plan;
   };
 
-  const fetchReply = (url: string, c: Candidate, signal?: AbortSignal): Promise<Reply> => {
-    if (!opts.merge(c.subgraph)) return post(url, c.body, c.accept, signal);
+  const isValidOn = (name: string, schema: GraphQLSchema, document: DocumentNode): boolean => {
+    let bySubgraph = validOn.get(document);
+    if (!bySubgraph) {
+      bySubgraph = new Map();
+      validOn.set(document, bySubgraph);
+    }
+    let valid = bySubgraph.get(name);
+    if (valid === undefined) {
+      valid = validate(schema, document).length === 0;
+      bySubgraph.set(name, valid);
+    }
+    return valid;
+  };
+
+  const fetchReply = (url: string, c: Candidate): Promise<Reply> => {
+    if (!opts.merge(c.subgraph)) return post(agent, url, c.body, c.accept, c.request.signal);
     const key = `${c.subgraph}\n${c.accept}\n${c.body}`;
     let reply = inFlight.get(key);
     if (!reply) {
       // A merged fetch serves every caller waiting on it: one caller leaving does not abort it.
-      reply = post(url, c.body, c.accept).finally(() => inFlight.delete(key));
+      reply = post(agent, url, c.body, c.accept).finally(() => inFlight.delete(key));
       inFlight.set(key, reply);
     }
     return reply;
@@ -140,44 +179,57 @@ export function passThrough(opts: PassThroughOptions): PassThrough {
     onExecute({ args }) {
       const context = args.contextValue;
       const { request, params } = context;
-      if (!request || typeof params?.query !== 'string') return;
-      if (getOperationAST(args.document, args.operationName)?.operation !== 'query') return;
+      if (!request || !params) return;
+      const operation = getOperationAST(args.document, args.operationName);
+      if (operation?.operation !== 'query') return;
       const accept = request.headers.get('accept');
       if (!jsonAccept(accept)) return;
-      return planFor(args.document, args.operationName ?? undefined).then((subgraph) => {
+      const operationName = args.operationName ?? undefined;
+      return planFor(args.document, operationName).then((subgraph) => {
         if (!subgraph) return;
-        const body = JSON.stringify({
-          query: params.query,
-          variables: params.variables ?? undefined,
-          operationName: params.operationName ?? undefined,
-        });
-        candidates.set(context, { subgraph, document: args.document, body, accept: accept ?? 'application/json' });
+        // The document as the router validated and planned it, not the text the client sent.
+        const query = documentOf(args.document).text;
+        const body = JSON.stringify({ query, variables: args.variableValues ?? undefined, operationName });
+        const candidate = { subgraph, document: args.document, body, accept: accept ?? 'application/json', request };
+        candidates.set(context, candidate);
       });
     },
     onSubgraphExecute({ subgraph, subgraphName, executionRequest, executor, setExecutor, transportEntry }) {
-      const context = executionRequest.context as { request?: Request } | undefined;
+      const context = executionRequest.context as object | undefined;
       const candidate = context && candidates.get(context);
       if (!candidate) return;
       candidates.delete(context);
       const url = transportEntry?.location;
-      if (candidate.subgraph !== subgraphName || !url || !context.request) return;
-      if (!isValidOn(subgraph, candidate.document)) return;
-      const request = context.request;
+      if (candidate.subgraph !== subgraphName || !url?.startsWith('http:')) return;
+      if (!isValidOn(subgraphName, subgraph, candidate.document)) return;
       setExecutor(((req: Parameters<typeof executor>[0]) =>
-        fetchReply(url, candidate, req.signal).then(
+        fetchReply(url, candidate).then(
           (reply) => {
-            if (!JSON_TYPE.test(reply.contentType)) return executor(req);
-            replies.set(request, reply);
+            if (!isGraphqlAnswer(reply)) return executor(req);
+            replies.set(candidate.request, reply);
+            // A stand-in: the runtime projects nothing from it, and the answer is the reply's bytes.
             return { data: {} };
           },
-          () => executor(req),
+          (err: unknown) => {
+            if (err instanceof NoAnswer) return executor(req);
+            throw err;
+          },
         )) as typeof executor);
     },
-    onResultProcess({ request, result, setResultProcessor }) {
+    onResultProcess({ request, result, setResult, setResultProcessor }) {
       const reply = replies.get(request);
       if (!reply) return;
       replies.delete(request);
-      if (Array.isArray(result) || (result as { errors?: unknown[] }).errors?.length) return;
+      if (Array.isArray(result) || Symbol.asyncIterator in result) return;
+      if (Object.keys(result).length) {
+        // Something after the fetch added to the result (an error, extensions): the reply, parsed, with it.
+        const parsed = JSON.parse(reply.body.toString()) as ExecutionResult;
+        const errors = [...(parsed.errors ?? []), ...(result.errors ?? [])];
+        const extensions =
+          parsed.extensions || result.extensions ? { ...parsed.extensions, ...result.extensions } : undefined;
+        setResult({ data: parsed.data, ...(errors.length ? { errors } : {}), ...(extensions ? { extensions } : {}) });
+        return;
+      }
       answered++;
       setResultProcessor(
         (_result, fetchAPI) =>
@@ -189,5 +241,5 @@ export function passThrough(opts: PassThroughOptions): PassThrough {
       );
     },
   };
-  return { plugin, answered: () => answered };
+  return { plugin, answered: () => answered, close: () => agent.destroy() };
 }

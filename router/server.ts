@@ -143,6 +143,7 @@ export async function startRouter(opts: RouterOptions) {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await gateway[Symbol.asyncDispose]();
+      bytes?.close();
     },
   };
 }
