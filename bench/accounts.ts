@@ -179,7 +179,10 @@ async function interleaved<K extends string>(urls: Record<K, string>, body: unkn
   const times = new Map<K, number[]>();
   for (let round = 0; round < LATENCY_ROUNDS; round++) {
     for (const [name, url] of Object.entries(urls) as [K, string][]) {
-      const r = await sequential({ url, body: JSON.stringify(body) }, { warmup: 5, requests: LATENCY_REQUESTS / LATENCY_ROUNDS });
+      const r = await sequential(
+        { url, body: JSON.stringify(body) },
+        { warmup: 5, requests: LATENCY_REQUESTS / LATENCY_ROUNDS },
+      );
       if (r.errors) throw new Error(`${url}: ${r.firstError}`);
       times.set(name, [...(times.get(name) ?? []), ...r.times]);
     }
