@@ -312,7 +312,7 @@ describe('fillRows (compact, keyset-paged)', () => {
         return pages;
       }
       const last = page.rows.at(-1) as CompactFillRow;
-      expect(page.nextCursor).toBe(`${Date.parse(last.time)}:${last.tid}`);
+      expect(page.nextCursor).toBe(`${Date.parse(`${last.time}Z`)}:${last.tid}`);
       cursor = page.nextCursor ?? undefined;
     }
   }
@@ -327,7 +327,7 @@ describe('fillRows (compact, keyset-paged)', () => {
       px: '90000.0',
       sz: '0.1',
       side: 'B',
-      time: '2026-11-22T07:00:01.123Z',
+      time: '2026-11-22T07:00:01.123',
       dir: 'Open Long',
       closedPnl: '0.0',
       hash: hash(0x1111),
@@ -343,7 +343,7 @@ describe('fillRows (compact, keyset-paged)', () => {
       orderType: 'Limit',
     });
     expect(rows.find((r) => r.tid === 31)).toMatchObject({
-      time: '2026-11-22T07:03:00.456Z',
+      time: '2026-11-22T07:03:00.456',
       builder: BUILDER,
       builderFee: '0.01',
       cloid: null,

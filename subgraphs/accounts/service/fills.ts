@@ -6,7 +6,7 @@ import type { FillRow } from '../../../db/rows.ts';
 import type { NodeFill } from '../../../ingest/formats/types.ts';
 import { add, compareDecimal, div, mul, type Ratio, ratio, toDecimal, ZERO } from '../../../platform/decimal.ts';
 import { JsonArrayWriter, jsonBytes, jsonString } from '../../../platform/json-text.ts';
-import { checkInt, InvalidQueryError, isoMs } from './shared.ts';
+import { checkInt, InvalidQueryError, naiveIso } from './shared.ts';
 
 /** The exchange's cap on userFills, userFillsByTime and userTwapSliceFills answers. */
 export const MAX_WIRE_FILLS = 2000;
@@ -320,7 +320,7 @@ export function userFillsByTimeJson(
 
 // ---- compact rows ----
 
-/** A compact fill row (spec §2.3): `orderType` only when asked for; `time` as ISO 8601 with exact ms. */
+/** A compact fill row (spec §2.3): `orderType` only when asked for; `time` as naive UTC ISO 8601 with exact ms. */
 export interface CompactFillRow {
   user: string;
   coin: string;
@@ -381,7 +381,7 @@ function toCompact(r: StoredFill, includeOrderType: boolean): CompactFillRow {
     px: r.px,
     sz: r.sz,
     side: r.side,
-    time: isoMs(r.time),
+    time: naiveIso(r.time),
     dir: r.dir,
     closedPnl: r.closed_pnl,
     hash: r.hash,

@@ -22,12 +22,10 @@ export function decimalOf(v: number | string): string {
 
 // ---- times ----
 
-/** Epoch ms → "2026-11-22T07:00:00.123Z": ISO 8601 with exact milliseconds (compact fill rows). */
-export function isoMs(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
-/** Epoch ms → "2026-11-22T07:00:00.123": the naive UTC form path-endpoint records use. */
+/**
+ * Epoch ms → "2026-11-22T07:00:00.123": ISO 8601 with exact milliseconds, in the naive UTC form the service's
+ * records use (compact fill rows, account state; reference/service-details.md: naive = UTC).
+ */
 export function naiveIso(ms: number): string {
   return new Date(ms).toISOString().slice(0, 23);
 }
