@@ -31,7 +31,6 @@ interface Candidate {
   document: DocumentNode;
   body: string;
   accept: string;
-  /** The client's request: its signal aborts an unmerged fetch when the client goes away. */
   request: Request;
 }
 
@@ -75,11 +74,11 @@ function isGraphqlAnswer(r: Reply): boolean {
 /** The subgraph failed before answering (nothing was received): the usual executor may try it again. */
 class NoAnswer extends Error {}
 
-function post(agent: Agent, url: string, body: string, accept: string, signal?: AbortSignal): Promise<Reply> {
+function post(agent: Agent, url: string, body: string, accept: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const headers: IncomingHttpHeaders = { 'content-type': 'application/json', accept };
     let responded = false;
-    const req = httpRequest(url, { method: 'POST', headers, agent, signal }, (res) => {
+    const req = httpRequest(url, { method: 'POST', headers, agent }, (res) => {
       responded = true;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -92,15 +91,13 @@ function post(agent: Agent, url: string, body: string, accept: string, signal?: 
         }),
       );
     });
-    req.on('error', (err) => reject(responded || signal?.aborted ? err : new NoAnswer(err.message)));
+    req.on('error', (err) => reject(responded ? err : new NoAnswer(err.message)));
     req.end(body);
   });
 }
 
 export interface PassThroughOptions {
   supergraphSdl: string;
-  /** Whether identical requests in flight to this subgraph share one answer (its bytes are never copied). */
-  merge(subgraph: string): boolean;
 }
 
 export interface PassThrough {
@@ -163,12 +160,15 @@ export function passThrough(opts: PassThroughOptions): PassThrough {
     return valid;
   };
 
+  /**
+   * Identical requests in flight share one fetch and its bytes, for every subgraph: the subgraph's answer depends on
+   * nothing but the request (no caller identity reaches it), and sharing bytes costs no copy, where the executor's
+   * merging clones each answer. A shared fetch serves everyone waiting on it: one caller leaving does not abort it.
+   */
   const fetchReply = (url: string, c: Candidate): Promise<Reply> => {
-    if (!opts.merge(c.subgraph)) return post(agent, url, c.body, c.accept, c.request.signal);
     const key = `${c.subgraph}\n${c.accept}\n${c.body}`;
     let reply = inFlight.get(key);
     if (!reply) {
-      // A merged fetch serves every caller waiting on it: one caller leaving does not abort it.
       reply = post(agent, url, c.body, c.accept).finally(() => inFlight.delete(key));
       inFlight.set(key, reply);
     }

@@ -32,6 +32,8 @@ export interface RouterOptions {
   /**
    * Merge identical in-flight subgraph requests: for every subgraph, or per subgraph name (unnamed ones: on, Hive's
    * default). Merging structured-clones each answer for every caller, so it pays where identical requests meet.
+   * Queries answered by pass-through share their fetch whatever this says (router/pass-through.ts): bytes need no
+   * clone.
    */
   deduplicateInflightRequests?: boolean | Record<string, boolean>;
   /** Answer queries planned as one subgraph fetch with that subgraph's bytes (router/pass-through.ts); default on. */
@@ -74,14 +76,7 @@ export async function startRouter(opts: RouterOptions) {
   const limits = opts.limits ?? DEFAULT_LIMITS;
   // Identical client subscriptions share one execution here, and so one upstream subscription to the subgraph.
   const shared = sharedSubscriptions();
-  const merging = opts.deduplicateInflightRequests ?? true;
-  const bytes =
-    opts.passThrough === false
-      ? null
-      : passThrough({
-          supergraphSdl: opts.supergraphSdl,
-          merge: (name) => (typeof merging === 'boolean' ? merging : (merging[name] ?? true)),
-        });
+  const bytes = opts.passThrough === false ? null : passThrough({ supergraphSdl: opts.supergraphSdl });
   const gateway = createGatewayRuntime({
     supergraph: opts.supergraphSdl,
     // Hive Router's query planner and executor (native planner, projection-based results): about twice the
@@ -92,7 +87,7 @@ export async function startRouter(opts: RouterOptions) {
     landingPage: false,
     graphiql: { title: 'Hyperliquid data graph' },
     logging: 'warn',
-    transportEntries: transportEntries(merging),
+    transportEntries: transportEntries(opts.deduplicateInflightRequests ?? true),
     demandControl: { maxCost: limits.maxCost, includeExtensionMetadata: false },
     plugins: () => [
       ...(opts.auth ? [useApiKeys(opts.auth)] : []),
