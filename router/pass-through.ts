@@ -1,9 +1,10 @@
 // Single-subgraph pass-through. A query whose whole plan is one fetch from one subgraph (no entity calls, no
-// rewrites, no conditions) is sent to that subgraph as the client wrote it, and the subgraph's answer bytes are the
-// client's answer: the router neither parses them, nor projects them, nor serializes them again.
+// rewrites, no conditions) is sent to that subgraph whole, as the router validated and planned it, and the
+// subgraph's answer bytes are the client's answer: the router neither parses them, nor projects them, nor serializes
+// them again.
 //
 // Why it is right: every field that plan reads belongs to that subgraph, and the document is checked to be valid
-// on the subgraph's own schema, so the subgraph executing the client's document gives the answer the router would
+// on the subgraph's own schema, so the subgraph executing the client's operation gives the answer the router would
 // have projected from the subgraph's answer to the planned one (router/pass-through.test.ts compares the two byte
 // for byte). One difference, in errors only: the router names the subgraph in each error (`serviceName`) and
 // leaves out a `data` that is null; passed through, an error reads as the subgraph wrote it.
