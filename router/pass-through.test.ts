@@ -2,11 +2,14 @@
 // it as without it, and it answers from the subgraph's bytes exactly where the plan is one fetch from one subgraph.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createGatewayRuntime, type GatewayPlugin } from '@graphql-hive/gateway-runtime';
+import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
 import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
 import { startTestStack, type TestStack } from '../test/stack.ts';
 import { composeSupergraph } from './compose.ts';
+import { passThrough } from './pass-through.ts';
 import { startRouter } from './server.ts';
 
 type Router = Awaited<ReturnType<typeof startRouter>>;
@@ -185,6 +188,39 @@ describe('single-subgraph pass-through', () => {
       await a.close();
       await b.close();
       await new Promise((r) => proxy.close(r));
+    }
+  });
+
+  it('answers from the parsed reply when something after the fetch adds to the result', async () => {
+    const supergraphSdl = composeSupergraph([
+      { name: 'markets', url: stack.urls.markets, schema: marketsSchema },
+      { name: 'accounts', url: stack.urls.accounts, schema: accountsSchema },
+    ]);
+    const bytes = passThrough({ supergraphSdl });
+    const addExtensions: GatewayPlugin = {
+      onExecutionResult: ({ result, setResult }) => setResult({ ...result, extensions: { added: true } }),
+    };
+    const gateway = createGatewayRuntime({
+      supergraph: supergraphSdl,
+      unifiedGraphHandler,
+      logging: false,
+      plugins: () => [bytes.plugin, addExtensions],
+    });
+    try {
+      const body = { query: FILLS, variables: { address: trader, end } };
+      const res = await gateway.fetch('http://router/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const answer = await res.json();
+      expect(answer.extensions).toEqual({ added: true });
+      expect(answer.data).toEqual(JSON.parse((await post(off.url, body)).text).data);
+      expect(answer.data.user.fills.edges).toHaveLength(200);
+      expect(bytes.answered()).toBe(0);
+    } finally {
+      await gateway[Symbol.asyncDispose]();
+      bytes.close();
     }
   });
 
