@@ -63,7 +63,10 @@ describe('/fills/*', () => {
     expect(typed.body.data.every((r: object) => 'orderType' in r)).toBe(true);
     const strip = (rows: Record<string, unknown>[]) => rows.map(({ orderType: _o, ...rest }) => rest);
     expect(strip(typed.body.data)).toEqual(plain.body.data);
-    expect(plain.body.data[0]).toMatchObject({ crossed: expect.any(Number), time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/) });
+    expect(plain.body.data[0]).toMatchObject({
+      crossed: expect.any(Number),
+      time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/),
+    });
   });
 
   it('adds orderType on /fills/ and /fills/recent too', async () => {
