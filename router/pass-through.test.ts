@@ -102,6 +102,19 @@ describe('single-subgraph pass-through', () => {
     }
   });
 
+  it('answers a GET the same way', async () => {
+    const query = `{ user(address: "${trader}") { fills(first: 5, endTime: ${end}) { edges { node { tid px } } } } }`;
+    const get = async (url: string) => {
+      const res = await fetch(`${url}?query=${encodeURIComponent(query)}`, { headers: { accept: 'application/json' } });
+      return { status: res.status, text: await res.text() };
+    };
+    const before = on.passThrough.answered();
+    const [a, b] = [await get(on.url), await get(off.url)];
+    expect(on.passThrough.answered() - before).toBe(1);
+    expect(JSON.parse(a.text).data.user.fills.edges).toHaveLength(5);
+    expect(a).toEqual(b);
+  });
+
   it('answers market data from the markets subgraph the same way', async () => {
     const query = `{ market(coin: "BTC") { coin book(nSigFigs: 3) { bids { px sz n } } trades(limit: 5) { px tid users { address } } }
       allMids { coin mid } }`;
