@@ -212,6 +212,7 @@ export async function benchAccountQueries(b: AccountsBench): Promise<BenchSectio
   // The baselines run the very statements the service runs (exported by it), through pg, rows parsed.
   const end = START + FILLS * FILL_STEP_MS;
   const window = [START + STATUSES * STATUS_STEP_MS - 86_400_000, START + STATUSES * STATUS_STEP_MS] as const;
+  const orderWindow = { user: HEAVY_USER, startTime: window[0], endTime: window[1] };
   const compared = [
     await compare(
       'userFills 2000 rows (compat)',
@@ -223,14 +224,12 @@ export async function benchAccountQueries(b: AccountsBench): Promise<BenchSectio
     await compare(
       'historicalOrders window (compat)',
       `${b.stack.urls.compat}/info`,
-      { type: 'historicalOrders', user: HEAVY_USER, startTime: window[0], endTime: window[1] },
-      () =>
-        historicalOrderRows(b.pool, { user: HEAVY_USER, startTime: window[0], endTime: window[1], now: Date.now() }),
+      { type: 'historicalOrders', ...orderWindow },
+      () => historicalOrderRows(b.pool, { ...orderWindow, now: Date.now() }),
       '<= 1.5x SQL, p99 < 50 ms',
     ),
   ];
   const rows: BenchRow[] = compared.map((c) => c.row);
-  const orderWindow = { user: HEAVY_USER, startTime: window[0], endTime: window[1] };
   const queries = [
     {
       name: 'User.fills 2000',
