@@ -1,6 +1,6 @@
 // Single-subgraph pass-through (router/pass-through.ts): for every kind of query, the router answers the same with
 // it as without it, and it answers from the subgraph's bytes exactly where the plan is one fetch from one subgraph.
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGatewayRuntime, type GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
@@ -100,6 +100,30 @@ describe('single-subgraph pass-through', () => {
       expect(JSON.parse(r.on.text).errors).toBeUndefined();
       expect(r.on.text).toBe(r.off.text);
     }
+  });
+
+  it('answers a request with no Accept header as yoga would (any type)', async () => {
+    const body = JSON.stringify({ query: FILLS, variables: { address: trader, end } });
+    const bare = (url: string) =>
+      new Promise<{ status?: number; type?: string; text: string }>((resolve, reject) => {
+        const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode,
+              type: res.headers['content-type'],
+              text: Buffer.concat(chunks).toString(),
+            }),
+          );
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const before = on.passThrough.answered();
+    const [a, b] = [await bare(on.url), await bare(off.url)];
+    expect(on.passThrough.answered() - before).toBe(1);
+    expect(a).toEqual(b);
   });
 
   it('answers a GET the same way', async () => {

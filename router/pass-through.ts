@@ -191,7 +191,7 @@ export function passThrough(opts: PassThroughOptions): PassThrough {
         // The document as the router validated and planned it, not the text the client sent.
         const query = documentOf(args.document).text;
         const body = JSON.stringify({ query, variables: args.variableValues ?? undefined, operationName });
-        const candidate = { subgraph, document: args.document, body, accept: accept ?? 'application/json', request };
+        const candidate = { subgraph, document: args.document, body, accept: accept ?? '*/*', request };
         candidates.set(context, candidate);
       });
     },
