@@ -25,11 +25,18 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { type PlanNode, QueryPlanner } from '@graphql-hive/router-query-planner';
-import { type DocumentNode, type ExecutionResult, type GraphQLSchema, getOperationAST, print, validate } from 'graphql';
+import { type DocumentNode, type ExecutionResult, type GraphQLSchema, print, validate } from 'graphql';
+
+interface DocumentFacts {
+  document: DocumentNode;
+  text: string;
+  plans: Map<string, Promise<string | null>>;
+  validOn: Map<string, boolean>;
+}
 
 interface Candidate {
   subgraph: string;
-  document: DocumentNode;
+  facts: DocumentFacts;
   body: string;
   accept: string;
   request: Request;
@@ -117,46 +124,42 @@ export function passThrough(opts: PassThroughOptions): PassThrough {
   if (planner.overrideLabels.length || planner.overridePercentages.length) return off;
   if (opts.supergraphSdl.includes('@inaccessible')) return off;
 
-  /** Per parsed document (yoga caches them by text): its text, and per operation name the subgraph alone answering. */
-  const documents = new WeakMap<DocumentNode, { text: string; plans: Map<string, Promise<string | null>> }>();
-  /** Per parsed document and subgraph: whether it is valid on the subgraph's schema as the supergraph records it. */
-  const validOn = new WeakMap<DocumentNode, Map<string, boolean>>();
+  /**
+   * Per parsed document (yoga caches them by text): its text, per operation name the subgraph that alone answers it,
+   * and per subgraph whether the document is valid on that subgraph's schema as the supergraph records it.
+   */
+  const documents = new WeakMap<DocumentNode, DocumentFacts>();
   const candidates = new WeakMap<object, Candidate>();
   const replies = new WeakMap<Request, Reply>();
   const inFlight = new Map<string, Promise<Reply>>();
 
-  const documentOf = (document: DocumentNode) => {
-    let d = documents.get(document);
-    if (!d) {
-      d = { text: print(document), plans: new Map() };
-      documents.set(document, d);
+  const factsOf = (document: DocumentNode): DocumentFacts => {
+    let facts = documents.get(document);
+    if (!facts) {
+      facts = { document, text: print(document), plans: new Map(), validOn: new Map() };
+      documents.set(document, facts);
     }
-    return d;
+    return facts;
   };
 
-  const planFor = (document: DocumentNode, operationName: string | undefined): Promise<string | null> => {
-    const d = documentOf(document);
-    let plan = d.plans.get(operationName ?? '');
+  const planFor = (facts: DocumentFacts, operationName: string | undefined): Promise<string | null> => {
+    let plan = facts.plans.get(operationName ?? '');
     if (!plan) {
-      plan = planner.planAsync(d.text, operationName, new Set(), 0).then(
+      // Only a query's plan can come back as one subgraph (soleSubgraph): a mutation's never does.
+      plan = planner.planAsync(facts.text, operationName, new Set(), 0).then(
         (p) => soleSubgraph(p.node),
         () => null,
       );
-      d.plans.set(operationName ?? '', plan);
+      facts.plans.set(operationName ?? '', plan);
     }
     return plan;
   };
 
-  const isValidOn = (name: string, schema: GraphQLSchema, document: DocumentNode): boolean => {
-    let bySubgraph = validOn.get(document);
-    if (!bySubgraph) {
-      bySubgraph = new Map();
-      validOn.set(document, bySubgraph);
-    }
-    let valid = bySubgraph.get(name);
+  const isValidOn = (name: string, schema: GraphQLSchema, facts: DocumentFacts): boolean => {
+    let valid = facts.validOn.get(name);
     if (valid === undefined) {
-      valid = validate(schema, document).length === 0;
-      bySubgraph.set(name, valid);
+      valid = validate(schema, facts.document).length === 0;
+      facts.validOn.set(name, valid);
     }
     return valid;
   };
@@ -179,20 +182,17 @@ export function passThrough(opts: PassThroughOptions): PassThrough {
   const plugin: GatewayPlugin = {
     onExecute({ args }) {
       const context = args.contextValue;
-      const { request, params } = context;
-      if (!request || !params) return;
-      const operation = getOperationAST(args.document, args.operationName);
-      if (operation?.operation !== 'query') return;
+      const { request } = context;
+      if (!request) return;
       const accept = request.headers.get('accept');
       if (!jsonAccept(accept)) return;
       const operationName = args.operationName ?? undefined;
-      return planFor(args.document, operationName).then((subgraph) => {
+      const facts = factsOf(args.document);
+      return planFor(facts, operationName).then((subgraph) => {
         if (!subgraph) return;
         // The document as the router validated and planned it, not the text the client sent.
-        const query = documentOf(args.document).text;
-        const body = JSON.stringify({ query, variables: args.variableValues ?? undefined, operationName });
-        const candidate = { subgraph, document: args.document, body, accept: accept ?? '*/*', request };
-        candidates.set(context, candidate);
+        const body = JSON.stringify({ query: facts.text, variables: args.variableValues ?? undefined, operationName });
+        candidates.set(context, { subgraph, facts, body, accept: accept ?? '*/*', request });
       });
     },
     onSubgraphExecute({ subgraph, subgraphName, executionRequest, executor, setExecutor, transportEntry }) {
@@ -202,7 +202,7 @@ export function passThrough(opts: PassThroughOptions): PassThrough {
       candidates.delete(context);
       const url = transportEntry?.location;
       if (candidate.subgraph !== subgraphName || !url?.startsWith('http:')) return;
-      if (!isValidOn(subgraphName, subgraph, candidate.document)) return;
+      if (!isValidOn(subgraphName, subgraph, candidate.facts)) return;
       setExecutor(((req: Parameters<typeof executor>[0]) =>
         fetchReply(url, candidate).then(
           (reply) => {
