@@ -13,7 +13,7 @@ import { historicalOrderRows } from '../subgraphs/accounts/service/orders.ts';
 import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
 import { floorNote } from './bare-route.ts';
 import type { BenchServer } from './db.ts';
-import { sequential, versusBaseline } from './http-load.ts';
+import { targetsVersusBaseline, versusBaseline } from './http-load.ts';
 import type { BenchRow, BenchSection } from './markets.ts';
 import { LatencyHistogram, percentile } from './stats.ts';
 import { Subscribers, stampHash, wallMs } from './subscribers.ts';
@@ -171,42 +171,8 @@ async function compare(
   };
 }
 
-const LATENCY_ROUNDS = 4;
-const LATENCY_REQUESTS = 200;
-
-/**
- * Sequential latency of the same request against several servers, and of the statements behind it, in
- * interleaved rounds (LATENCY_REQUESTS each).
- */
-async function interleaved<K extends string>(
-  urls: Record<K, string>,
-  body: unknown,
-  sql: () => Promise<unknown>,
-): Promise<Record<K | 'sql', Latency>> {
-  const times = new Map<K | 'sql', number[]>();
-  const add = (name: K | 'sql', t: number[]) => times.set(name, [...(times.get(name) ?? []), ...t]);
-  const perRound = LATENCY_REQUESTS / LATENCY_ROUNDS;
-  for (let round = 0; round < LATENCY_ROUNDS; round++) {
-    for (const [name, url] of Object.entries(urls) as [K, string][]) {
-      const r = await sequential({ url, body: JSON.stringify(body) }, { warmup: 5, requests: perRound });
-      if (r.errors) throw new Error(`${url}: ${r.firstError}`);
-      add(name, r.times);
-    }
-    const t: number[] = [];
-    for (let i = 0; i < perRound; i++) {
-      const start = performance.now();
-      await sql();
-      t.push(performance.now() - start);
-    }
-    add('sql', t);
-  }
-  const result = {} as Record<K | 'sql', Latency>;
-  for (const [name, t] of times) {
-    t.sort((a, b) => a - b);
-    result[name] = { p50Ms: percentile(t, 0.5), p99Ms: percentile(t, 0.99) };
-  }
-  return result;
-}
+/** p50 and p99 of sorted times. */
+const latencyOf = (sorted: number[]): Latency => ({ p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99) });
 
 export async function benchAccountQueries(b: AccountsBench): Promise<BenchSection> {
   // The baselines run the very statements the service runs (exported by it), through pg, rows parsed.
@@ -258,11 +224,22 @@ export async function benchAccountQueries(b: AccountsBench): Promise<BenchSectio
       passThrough: false,
     });
     for (const { name, query, sql } of queries) {
-      const t = await interleaved(
-        { routed: b.stack.urls.router, direct: b.stack.urls.accounts, full: fullUrl },
-        { query },
+      const body = JSON.stringify({ query });
+      const runs = await targetsVersusBaseline(
+        {
+          routed: { url: b.stack.urls.router, body },
+          direct: { url: b.stack.urls.accounts, body },
+          full: { url: fullUrl, body },
+        },
         sql,
+        { rounds: 4, perRound: 50, warmup: 5 },
       );
+      const t = {
+        routed: latencyOf(runs.e2e.routed),
+        direct: latencyOf(runs.e2e.direct),
+        full: latencyOf(runs.e2e.full),
+        sql: latencyOf(runs.base),
+      };
       const row = (label: string, l: Latency, target: string): BenchRow => ({
         name: `${name} (${label})`,
         value: `p50 ${ms(l.p50Ms)} p99 ${ms(l.p99Ms)}`,

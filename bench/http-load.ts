@@ -66,18 +66,32 @@ export async function versusBaseline(
   baseline: () => Promise<unknown>,
   opts: { rounds: number; perRound: number; warmup: number },
 ): Promise<{ e2e: number[]; base: number[]; avgBytes: number }> {
-  const e2e: number[] = [];
+  const r = await targetsVersusBaseline({ e2e: target }, baseline, opts);
+  return { e2e: r.e2e.e2e, base: r.base, avgBytes: r.avgBytes.e2e };
+}
+
+/** versusBaseline for several targets, each measured in every round before the baseline. */
+export async function targetsVersusBaseline<K extends string>(
+  targets: Record<K, HttpTarget>,
+  baseline: () => Promise<unknown>,
+  opts: { rounds: number; perRound: number; warmup: number },
+): Promise<{ e2e: Record<K, number[]>; base: number[]; avgBytes: Record<K, number> }> {
+  const entries = Object.entries(targets) as [K, HttpTarget][];
+  const e2e = Object.fromEntries(entries.map(([name]) => [name, [] as number[]])) as Record<K, number[]>;
+  const avgBytes = Object.fromEntries(entries.map(([name]) => [name, 0])) as Record<K, number>;
   const base: number[] = [];
-  let bytes = 0;
   for (let round = 0; round < opts.rounds; round++) {
-    const r = await sequential(target, { warmup: opts.warmup, requests: opts.perRound });
-    if (r.errors) throw new Error(`${target.url}: ${r.firstError}`);
-    e2e.push(...r.times);
-    bytes += r.avgBytes;
+    for (const [name, target] of entries) {
+      const r = await sequential(target, { warmup: opts.warmup, requests: opts.perRound });
+      if (r.errors) throw new Error(`${target.url}: ${r.firstError}`);
+      e2e[name].push(...r.times);
+      avgBytes[name] += r.avgBytes / opts.rounds;
+    }
     base.push(...(await timeSequential(baseline, opts.warmup, opts.perRound)));
   }
   const sort = (a: number[]) => a.sort((x, y) => x - y);
-  return { e2e: sort(e2e), base: sort(base), avgBytes: bytes / opts.rounds };
+  for (const [name] of entries) sort(e2e[name]);
+  return { e2e, base: sort(base), avgBytes };
 }
 
 async function run(job: Job, timeoutMs: number): Promise<ThroughputResult | LatencyResult> {
