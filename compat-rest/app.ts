@@ -122,8 +122,8 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     const answer = await dispatchInfo(req.body, opts.services);
     if (answer.kind === 'relay') return reply.code(answer.status).type(answer.contentType).send(answer.body);
     if (answer.kind === 'encoded') return reply.type('application/json').send(answer.body);
-    if (answer.kind === 'streamed') return sendStreamed(reply, answer.write, log);
     if (answer.headers) reply.headers(answer.headers);
+    if (answer.kind === 'streamed') return sendStreamed(reply, answer.write, log);
     return reply.type('application/json').send(jsonBytes(answer.body));
   });
 

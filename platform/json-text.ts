@@ -64,6 +64,9 @@ class Utf8Writer {
   }
 }
 
+/** How much of a streamed answer is written before it is handed over (see JsonChunks). */
+export const CHUNK_BYTES = 64 * 1024;
+
 /** Where a JSON text written in pieces goes as it grows: each time `chunkBytes` are written, they go to `out`. */
 export interface JsonChunks {
   chunkBytes: number;

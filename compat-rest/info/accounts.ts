@@ -22,7 +22,7 @@ import {
 } from '../../subgraphs/accounts/service/fills.ts';
 import { userFunding } from '../../subgraphs/accounts/service/funding.ts';
 import { userNonFundingLedgerUpdates } from '../../subgraphs/accounts/service/ledger.ts';
-import { historicalOrders } from '../../subgraphs/accounts/service/orders.ts';
+import { historicalOrdersJson } from '../../subgraphs/accounts/service/orders.ts';
 import { resultEnvelope } from '../envelopes.ts';
 import { proxied } from './proxy.ts';
 import { type InfoHandler, json, streamedJson } from './types.ts';
@@ -119,7 +119,7 @@ export const accountsInfo: Record<string, InfoHandler> = {
 
   async historicalOrders(body, { accounts }) {
     const user = address(body, 'user');
-    const page = await historicalOrders(accounts.pool, {
+    const page = await historicalOrdersJson(accounts.pool, {
       user,
       limit: optIntIn(body, 'limit', 1, 5000),
       lookbackDays: optIntIn(body, 'lookbackDays', 1, 365),
@@ -128,7 +128,7 @@ export const accountsInfo: Record<string, InfoHandler> = {
       now: accounts.now(),
     });
     const windowMode = body.startTime != null || body.endTime != null || body.cursor != null;
-    return json(page.rows, windowMode ? pagingHeaders(page) : undefined);
+    return streamedJson((out) => page.write(out), windowMode ? pagingHeaders(page) : undefined);
   },
 
   async orderStatus(body, { accounts }) {

@@ -19,7 +19,7 @@ export interface CompatServices {
 export type InfoReply =
   | { kind: 'json'; body: unknown; headers?: Record<string, string> }
   | { kind: 'encoded'; body: Buffer }
-  | { kind: 'streamed'; write: (out: (chunk: Buffer) => void) => Promise<Buffer> }
+  | { kind: 'streamed'; write: (out: (chunk: Buffer) => void) => Promise<Buffer>; headers?: Record<string, string> }
   | { kind: 'relay'; status: number; contentType: string; body: string };
 
 export type InfoHandler = (body: Record<string, unknown>, services: CompatServices) => Promise<InfoReply>;
@@ -34,10 +34,10 @@ export const json = (body: unknown, headers?: Record<string, string>): InfoReply
 export const encodedJson = (text: Buffer): InfoReply => ({ kind: 'encoded', body: text });
 
 /** JSON a service writes in chunks (a large answer that can be sent while its rows are still being read). */
-export const streamedJson = (write: (out: (chunk: Buffer) => void) => Promise<Buffer>): InfoReply => ({
-  kind: 'streamed',
-  write,
-});
+export const streamedJson = (
+  write: (out: (chunk: Buffer) => void) => Promise<Buffer>,
+  headers?: Record<string, string>,
+): InfoReply => ({ kind: 'streamed', write, ...(headers ? { headers } : {}) });
 
 const encodedAnswers = new WeakMap<object, Buffer>();
 

@@ -5,7 +5,7 @@ import { eachTextRow, type TextRow } from '../../../db/pool.ts';
 import type { FillRow } from '../../../db/rows.ts';
 import type { NodeFill } from '../../../ingest/formats/types.ts';
 import { add, compareDecimal, div, mul, type Ratio, ratio, toDecimal, ZERO } from '../../../platform/decimal.ts';
-import { JsonArrayWriter, jsonBytes, jsonString } from '../../../platform/json-text.ts';
+import { CHUNK_BYTES, JsonArrayWriter, jsonBytes, jsonString } from '../../../platform/json-text.ts';
 import { checkInt, InvalidQueryError, naiveIso } from './shared.ts';
 
 /** The exchange's cap on userFills, userFillsByTime and userTwapSliceFills answers. */
@@ -204,9 +204,6 @@ function wireFillJson(r: TextRow): string {
   }
   return `${out}}`;
 }
-
-/** How much of a streamed fills answer is written before it is handed over (see JsonChunks). */
-const CHUNK_BYTES = 64 * 1024;
 
 /**
  * queryWireFills as JSON bytes: for 2 000 fills, no objects built and none serialized again, and each fill written

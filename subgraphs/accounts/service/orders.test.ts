@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeOrder, OrderStatusEvent } from '../../../ingest/formats/types.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, T0 } from '../../../test/node-files.ts';
-import { type HistoricalOrder, historicalOrders, orderStatus } from './orders.ts';
+import { type HistoricalOrder, historicalOrders, historicalOrdersJson, orderStatus } from './orders.ts';
 import { NodeFiles, nodeOrder, statusEvent } from './test-support.ts';
 
 const ALICE = addr(0xa1);
 const BOB = addr(0xb2);
 const CAROL = addr(0xc3);
+const DAN = addr(0xd4);
 const DAY = 86_400_000;
 const NOW = T0 + 3_600_000;
 const STOP_CLOID = '0x000000000000000000000000000000aa';
@@ -88,6 +89,9 @@ beforeAll(async () => {
     T0 + 10,
     Array.from({ length: 300 }, (_, k) => statusEvent(CAROL, T0 + 10 + k, 'open', busy)),
   );
+  // Dan: a coin whose JSON needs escapes.
+  const odd = nodeOrder({ oid: 6000, coin: 'we"ird\\coin', cloid: STOP_CLOID });
+  at(T0 + 20, [statusEvent(DAN, T0 + 20, 'open', odd), statusEvent(DAN, T0 + 20, 'canceled', odd)]);
   await files.load(db);
 });
 afterAll(async () => {
@@ -230,6 +234,32 @@ describe('historicalOrders: window mode', () => {
     const page = await historicalOrders(db.pool, { user: ALICE, cursor: '1025', limit: 1, now: NOW });
     expect(page.rows[0]?.order.oid).toBe(1024);
     expect(page.rows[0]?.order.children).toStrictEqual([child]);
+  });
+});
+
+describe('historicalOrdersJson', () => {
+  it("writes the bytes of historicalOrders' rows serialized, with the same paging, whole or in chunks", async () => {
+    const queries = [
+      { user: ALICE, now: NOW },
+      { user: ALICE, limit: 3, now: NOW },
+      { user: ALICE, startTime: T0, limit: 10, now: NOW },
+      { user: ALICE, cursor: '1025', limit: 1, now: NOW },
+      { user: CAROL, now: NOW },
+      { user: DAN, startTime: 0, now: NOW },
+      { user: addr(0xee), now: NOW },
+    ];
+    for (const q of queries) {
+      const page = await historicalOrders(db.pool, q);
+      const json = await historicalOrdersJson(db.pool, q);
+      expect([json.hasMore, json.nextCursor]).toStrictEqual([page.hasMore, page.nextCursor]);
+      const whole = await json.write();
+      expect(whole.toString()).toBe(JSON.stringify(page.rows));
+      const chunks: Buffer[] = [];
+      const last = await json.write((chunk) => chunks.push(chunk));
+      expect(Buffer.concat([...chunks, last]).equals(whole)).toBe(true);
+    }
+    const dan = await historicalOrders(db.pool, { user: DAN, now: NOW });
+    expect(dan.rows[0]?.order).toMatchObject({ oid: 6000, coin: 'we"ird\\coin', cloid: STOP_CLOID });
   });
 });
 

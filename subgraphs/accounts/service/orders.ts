@@ -16,8 +16,10 @@
 //   oid returned as a decimal string, and the next page holds orders with a strictly smaller oid that have a status
 //   in the same window. lookbackDays, when given, also bounds the window's start there.
 import type pg from 'pg';
+import { eachTextRow, type TextRow } from '../../../db/pool.ts';
 import { type OrderStatusRow, orderStatusesTable } from '../../../db/rows.ts';
 import type { NodeOrder } from '../../../ingest/formats/types.ts';
+import { CHUNK_BYTES, JsonArrayWriter, jsonString } from '../../../platform/json-text.ts';
 import { checkInt, InvalidQueryError } from './shared.ts';
 
 export const HISTORICAL_ORDERS_DEFAULT_LIMIT = 2000;
@@ -95,6 +97,51 @@ export function toOrder(r: StatusSqlRow): HistoricalOrder {
   };
 }
 
+/** Column `name` of a status row as STATUS_COLUMNS selects it, for reading rows as text (statusJson). */
+const column = (name: keyof StatusSqlRow) => STATUS_FIELDS.indexOf(name);
+const C = {
+  coin: column('coin'),
+  side: column('side'),
+  limitPx: column('limit_px'),
+  sz: column('sz'),
+  oid: column('oid'),
+  orderTime: column('order_time'),
+  triggerCondition: column('trigger_condition'),
+  isTrigger: column('is_trigger'),
+  triggerPx: column('trigger_px'),
+  children: column('children'),
+  isPositionTpsl: column('is_position_tpsl'),
+  reduceOnly: column('reduce_only'),
+  orderType: column('order_type'),
+  origSz: column('orig_sz'),
+  tif: column('tif'),
+  cloid: column('cloid'),
+  status: column('status'),
+  time: column('time'),
+};
+
+const str = (r: TextRow, i: number) => jsonString(r[i] ?? '');
+const optStr = (r: TextRow, i: number) => (r[i] === null ? 'null' : jsonString(r[i] as string));
+const bool = (r: TextRow, i: number) => (r[i] === 't' ? 'true' : 'false');
+/** jsonb as Postgres prints it has spaces; the stored children, parsed and written again, as toOrder's are. */
+const children = (r: TextRow) => (r[C.children] === '[]' ? '[]' : JSON.stringify(JSON.parse(r[C.children] as string)));
+
+/**
+ * toOrder's JSON, written from a status row as Postgres prints it (STATUS_COLUMNS): the same keys and values. The
+ * int8 columns are written as their digits: ingest stores only safe integers (platform/fields.ts `int`), which the
+ * pool gives as numbers.
+ */
+function statusJson(r: TextRow): string {
+  return (
+    `{"order":{"coin":${str(r, C.coin)},"side":${str(r, C.side)},"limitPx":"${r[C.limitPx]}","sz":"${r[C.sz]}",` +
+    `"oid":${r[C.oid]},"timestamp":${r[C.orderTime]},"triggerCondition":${str(r, C.triggerCondition)},` +
+    `"isTrigger":${bool(r, C.isTrigger)},"triggerPx":"${r[C.triggerPx]}","children":${children(r)},` +
+    `"isPositionTpsl":${bool(r, C.isPositionTpsl)},"reduceOnly":${bool(r, C.reduceOnly)},` +
+    `"orderType":${str(r, C.orderType)},"origSz":"${r[C.origSz]}","tif":${optStr(r, C.tif)},` +
+    `"cloid":${optStr(r, C.cloid)}},"status":${str(r, C.status)},"statusTimestamp":${r[C.time]}}`
+  );
+}
+
 /**
  * historicalOrders (rules in the file header). `now` is the caller's clock (lookbackDays counts back from it).
  * Throws InvalidQueryError on a bad limit, lookbackDays or cursor.
@@ -105,13 +152,16 @@ export async function historicalOrders(pool: pg.Pool, q: HistoricalOrdersQuery):
 }
 
 /**
- * The stored rows behind historicalOrders, in answer order, as its statements return them: which orders (by the
- * rules above), then their status rows. The bench times this as historicalOrders' SQL.
+ * Which orders a historicalOrders query answers with (by the rules above), as the statement reading their status
+ * rows in answer order (none when no order matches), and the page's paging.
  */
-export async function historicalOrderRows(
-  pool: pg.Pool,
-  q: HistoricalOrdersQuery,
-): Promise<{ rows: StatusSqlRow[]; hasMore: boolean; nextCursor: string | null }> {
+interface OrderPage {
+  statement: { text: string; values: unknown[] } | null;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+async function historicalOrderPage(pool: pg.Pool, q: HistoricalOrdersQuery): Promise<OrderPage> {
   const user = q.user.toLowerCase();
   const limit = checkInt('limit', q.limit ?? HISTORICAL_ORDERS_DEFAULT_LIMIT, 1, HISTORICAL_ORDERS_MAX_LIMIT);
   const lookbackStart =
@@ -139,13 +189,55 @@ export async function historicalOrderRows(
   } else {
     ({ oids, hasMore } = await mostRecentOrders(pool, user, lo, limit));
   }
-  if (!oids.length) return { rows: [], hasMore: false, nextCursor: null };
+  if (!oids.length) return { statement: null, hasMore: false, nextCursor: null };
   // Window mode: orders by oid descending, each order's rows newest first. Rule 1: all rows newest first.
   const order = windowMode
     ? 'oid DESC, time DESC, block_number DESC, rank DESC'
     : 'time DESC, block_number DESC, rank DESC, oid DESC';
-  const rows = await windowRows(pool, { user, oids, lo, hi, order });
-  return { rows, hasMore, nextCursor: windowMode && hasMore ? String(oids.at(-1)) : null };
+  return {
+    statement: windowStatement({ user, oids, lo, hi, order }),
+    hasMore,
+    nextCursor: windowMode && hasMore ? String(oids.at(-1)) : null,
+  };
+}
+
+/**
+ * The stored rows behind historicalOrders, in answer order, as its statements return them: which orders (by the
+ * rules above), then their status rows. The bench times this as historicalOrders' SQL.
+ */
+export async function historicalOrderRows(
+  pool: pg.Pool,
+  q: HistoricalOrdersQuery,
+): Promise<{ rows: StatusSqlRow[]; hasMore: boolean; nextCursor: string | null }> {
+  const { statement, hasMore, nextCursor } = await historicalOrderPage(pool, q);
+  const rows = statement ? (await pool.query<StatusSqlRow>(statement)).rows : [];
+  return { rows, hasMore, nextCursor };
+}
+
+/** historicalOrders as JSON (compat): the paging, and a writer of the rows (see historicalOrdersJson). */
+export interface HistoricalOrdersJson {
+  hasMore: boolean;
+  nextCursor: string | null;
+  /** Writes the answer's JSON array (in chunks to `out` when given, the last one returned). */
+  write(out?: (chunk: Buffer) => void): Promise<Buffer>;
+}
+
+/**
+ * historicalOrders as JSON bytes, each row written from Postgres's text as it arrives (statusJson): the same bytes
+ * as the rows of historicalOrders serialized, without building or serializing an object per row. The orders are
+ * chosen (and the paging known, and a bad query thrown) before anything is written.
+ */
+export async function historicalOrdersJson(pool: pg.Pool, q: HistoricalOrdersQuery): Promise<HistoricalOrdersJson> {
+  const { statement, hasMore, nextCursor } = await historicalOrderPage(pool, q);
+  return {
+    hasMore,
+    nextCursor,
+    async write(out) {
+      const json = new JsonArrayWriter(256 * 1024, out && { chunkBytes: CHUNK_BYTES, out });
+      if (statement) await eachTextRow(pool, statement, (row) => json.push(statusJson(row)));
+      return json.end();
+    },
+  };
 }
 
 function maxOrNull(a: number | null, b: number | null): number | null {
@@ -186,17 +278,15 @@ async function mostRecentOrders(
 }
 
 /**
- * The rows of the given orders inside [lo, hi], in `order` (over time, block_number, rank, oid): per ordinary order
- * its latest status, per trigger order the latest row of each distinct status (see the file header).
+ * The statement reading the rows of the given orders inside [lo, hi], in `order` (over time, block_number, rank,
+ * oid): per ordinary order its latest status, per trigger order the latest row of each distinct status (see the
+ * file header).
  */
-async function windowRows(
-  pool: pg.Pool,
-  w: { user: string; oids: number[]; lo: number | null; hi: number | null; order: string },
-): Promise<StatusSqlRow[]> {
+function windowStatement(w: { user: string; oids: number[]; lo: number | null; hi: number | null; order: string }) {
   // Whether an order is a trigger order is over all its rows, not just those in the window: a window function over
   // the order's rows (one index range per oid), filtered to the window afterwards. (A join with a grouped CTE here
   // was planned as a nested loop from a bad row estimate: 200 ms for 2 000 orders.)
-  const { rows } = await pool.query<StatusSqlRow>({
+  return {
     text: `SELECT ${STATUS_COLUMN_NAMES} FROM (
        SELECT DISTINCT ON (s.oid, CASE WHEN s.trigger_order THEN s.status ELSE '' END) ${STATUS_COLUMNS},
          ${LIFECYCLE_RANK} AS rank
@@ -209,8 +299,7 @@ async function windowRows(
          ${LIFECYCLE_RANK} DESC
      ) latest ORDER BY ${w.order}`,
     values: [w.user, w.oids, w.lo, w.hi],
-  });
-  return rows;
+  };
 }
 
 export type OrderStatusAnswer = { status: 'order'; order: HistoricalOrder } | { status: 'unknownOid' };
