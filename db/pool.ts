@@ -44,30 +44,45 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
 export type TextRow = (string | null)[];
 
 /**
- * Runs a statement, handing each row to `onRow` as Postgres's text (TEXT_TYPES, array mode) as soon as it is read
- * off the wire: a large answer is written while the rest of its rows are still arriving, instead of after the last.
- * A throw from `onRow` stops the delivery and rejects once the statement is done.
+ * A query handing each data row to `onRow` as the wire carries it (Postgres's text, NULL as null), through the
+ * submittable's data-row handler that pg's client calls: no value parsed, no row object or 'row' event, no row kept.
+ * A throw from `onRow` stops the delivery and is kept for the caller.
+ */
+class TextRowQuery extends pg.Query {
+  failure: { err: unknown } | undefined;
+
+  constructor(
+    statement: { text: string; values?: unknown[] },
+    private readonly onRow: (row: TextRow) => void,
+  ) {
+    super(statement);
+  }
+
+  handleDataRow(msg: { fields: TextRow }): void {
+    if (this.failure) return;
+    try {
+      this.onRow(msg.fields);
+    } catch (err) {
+      this.failure = { err };
+    }
+  }
+}
+
+/**
+ * Runs a statement, handing each row to `onRow` as Postgres's text as soon as it is read off the wire: a large
+ * answer is written while the rest of its rows are still arriving, instead of after the last. A throw from `onRow`
+ * stops the delivery and rejects once the statement is done.
  */
 export async function eachTextRow(
   pool: pg.Pool,
   statement: { text: string; values?: unknown[] },
   onRow: (row: TextRow) => void,
 ): Promise<void> {
-  let failure: { err: unknown } | undefined;
-  const config: pg.QueryArrayConfig = { ...statement, rowMode: 'array', types: TEXT_TYPES };
-  const query = new pg.Query(config);
-  query.on('row', (row: TextRow) => {
-    if (failure) return;
-    try {
-      onRow(row);
-    } catch (err) {
-      failure = { err };
-    }
-  });
+  const query = new TextRowQuery(statement, onRow);
   // The pool runs a query object as it runs text (acquiring, releasing, destroying a broken client) and resolves
   // when it ends; its typings only know the query-object form that returns the object.
   await (pool.query(query) as unknown as Promise<unknown>);
-  if (failure) throw failure.err;
+  if (query.failure) throw query.failure.err;
 }
 
 export const EMBEDDED_DATABASE = 'hyperliquid';
