@@ -7,7 +7,9 @@ import {
   parse,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { selectsField } from './selection.ts';
+import { selectedFieldNames } from './selection.ts';
+
+const selectsField = (info: GraphQLResolveInfo, name: string) => selectedFieldNames(info).has(name);
 
 /** The resolve info of the operation's first root field, as far as selectsField reads it. */
 function infoOf(source: string): GraphQLResolveInfo {
@@ -18,7 +20,13 @@ function infoOf(source: string): GraphQLResolveInfo {
   return { fieldNodes: [op.selectionSet.selections[0] as FieldNode], fragments } as unknown as GraphQLResolveInfo;
 }
 
-describe('selectsField', () => {
+describe('selectedFieldNames', () => {
+  it('names every field below, once, and none of the fragments', () => {
+    const source =
+      'query { fills { ...F edges { cursor } } } fragment F on C { edges { node { px ... on Fill { sz } } } }';
+    expect([...selectedFieldNames(infoOf(source))].sort()).toStrictEqual(['cursor', 'edges', 'node', 'px', 'sz']);
+  });
+
   it('finds a field below, directly, in inline fragments and in (recursive) named fragments', () => {
     expect(selectsField(infoOf('{ fills { edges { node { px orderType } } } }'), 'orderType')).toBe(true);
     expect(selectsField(infoOf('{ fills { edges { node { px } } } }'), 'orderType')).toBe(false);

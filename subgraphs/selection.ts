@@ -2,18 +2,24 @@
 import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 
 /**
- * Whether a field named `name` is selected anywhere below the resolving field (through fragments too). It may
- * answer true for a same-named field deeper down: callers only skip work on false.
+ * The names of the fields selected anywhere below the resolving field (through fragments too): a name may belong to
+ * a same-named field deeper down, so callers only skip work for names absent.
  */
-export function selectsField(info: GraphQLResolveInfo, name: string): boolean {
+export function selectedFieldNames(info: GraphQLResolveInfo): Set<string> {
+  const names = new Set<string>();
   const seen = new Set<string>();
-  const visit = (set: SelectionSetNode | undefined): boolean =>
-    !!set?.selections.some((s) => {
-      if (s.kind === Kind.FIELD) return s.name.value === name || visit(s.selectionSet);
-      if (s.kind === Kind.INLINE_FRAGMENT) return visit(s.selectionSet);
-      if (seen.has(s.name.value)) return false;
-      seen.add(s.name.value);
-      return visit(info.fragments[s.name.value]?.selectionSet);
-    });
-  return info.fieldNodes.some((node) => visit(node.selectionSet));
+  const visit = (set: SelectionSetNode | undefined): void => {
+    for (const s of set?.selections ?? []) {
+      if (s.kind === Kind.FIELD) {
+        names.add(s.name.value);
+        visit(s.selectionSet);
+      } else if (s.kind === Kind.INLINE_FRAGMENT) visit(s.selectionSet);
+      else if (!seen.has(s.name.value)) {
+        seen.add(s.name.value);
+        visit(info.fragments[s.name.value]?.selectionSet);
+      }
+    }
+  };
+  for (const node of info.fieldNodes) visit(node.selectionSet);
+  return names;
 }

@@ -1,7 +1,7 @@
 // User @key(address): an account's fills, orders, TWAP slices, funding, ledger, liquidations and perp account state.
 // Owned here; the markets subgraph references it (the traders of a trade). Query.user returns it.
 
-import { selectsField } from '../../selection.ts';
+import { selectedFieldNames } from '../../selection.ts';
 import { builder } from '../builder.ts';
 import { MAX_WIRE_FILLS, twapSliceFills } from '../service/fills.ts';
 import { MAX_FUNDING_PAYMENTS, userFunding } from '../service/funding.ts';
@@ -37,7 +37,7 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
         aggregateByTime: t.arg.boolean({ required: true, defaultValue: false }),
       },
       listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
-      resolve: (u, a, ctx, info) => fillsConnection(ctx.accounts.pool, u.address, a, selectsField(info, 'orderType')),
+      resolve: (u, a, ctx, info) => fillsConnection(ctx.accounts.pool, u.address, a, selectedFieldNames(info)),
     }),
     twapSliceFills: t.field({
       type: [TwapSliceFillRef],

@@ -2,7 +2,7 @@
 // compact keyset-paged rows of `/info` fills|recentFills and `/fills/*`, and userTwapSliceFills.
 import type pg from 'pg';
 import { eachTextRow, type TextRow } from '../../../db/pool.ts';
-import type { FillRow } from '../../../db/rows.ts';
+import { type FillRow, fillsTable } from '../../../db/rows.ts';
 import type { NodeFill } from '../../../ingest/formats/types.ts';
 import { add, compareDecimal, div, mul, type Ratio, ratio, toDecimal, ZERO } from '../../../platform/decimal.ts';
 import { CHUNK_BYTES, JsonArrayWriter, jsonBytes, jsonString } from '../../../platform/json-text.ts';
@@ -22,14 +22,33 @@ export type WireFill = Omit<NodeFill, 'cloid' | 'twapId' | 'builder' | 'deployer
   cloid?: string;
 };
 
-/** Every column of `accounts.fills` under alias `a`, decimals as text exactly as stored ("93604.0"). */
-function fillColumns(a = 'f'): string {
-  return `${a}.block_number, ${a}.address, ${a}.coin, ${a}.px::text AS px, ${a}.sz::text AS sz, ${a}.side, ${a}.time,
-    ${a}.start_position::text AS start_position, ${a}.dir, ${a}.closed_pnl::text AS closed_pnl, ${a}.hash, ${a}.oid,
-    ${a}.crossed, ${a}.fee::text AS fee, ${a}.tid, ${a}.fee_token, ${a}.cloid, ${a}.twap_id, ${a}.builder,
-    ${a}.builder_fee::text AS builder_fee, ${a}.deployer_fee::text AS deployer_fee,
-    ${a}.priority_gas::text AS priority_gas, ${a}.liquidated_user,
-    ${a}.liquidation_mark_px::text AS liquidation_mark_px, ${a}.liquidation_method`;
+/** A column of `accounts.fills`. */
+export type FillColumn = keyof FillRow;
+
+const DECIMAL_COLUMNS: ReadonlySet<FillColumn> = new Set([
+  'px',
+  'sz',
+  'start_position',
+  'closed_pnl',
+  'fee',
+  'builder_fee',
+  'deployer_fee',
+  'priority_gas',
+  'liquidation_mark_px',
+]);
+
+/** The columns a page of fills always reads: its keyset (cursors, the cut between two fills of one trade). */
+const KEY_COLUMNS: ReadonlySet<FillColumn> = new Set(['time', 'tid']);
+
+/**
+ * The columns of `accounts.fills` (or, with `only`, those and the key columns) under alias `a`, decimals as text
+ * exactly as stored ("93604.0").
+ */
+function fillColumns(only?: ReadonlySet<FillColumn>): string {
+  return fillsTable.columns
+    .filter((c) => !only || only.has(c) || KEY_COLUMNS.has(c))
+    .map((c) => (DECIMAL_COLUMNS.has(c) ? `f.${c}::text AS ${c}` : `f.${c}`))
+    .join(', ');
 }
 
 /**
@@ -92,10 +111,11 @@ export function toWireFill(r: WireFillSource): WireFill {
     tid: r.tid,
     feeToken: r.fee_token,
   } as WireFill;
-  if (r.builder_fee !== null) fill.builderFee = r.builder_fee;
+  // `!= null`: a column fillPage did not read (absent) is taken as null.
+  if (r.builder_fee != null) fill.builderFee = r.builder_fee;
   fill.twapId = r.twap_id;
-  if (r.cloid !== null) fill.cloid = r.cloid;
-  if (r.liquidation_mark_px !== null) {
+  if (r.cloid != null) fill.cloid = r.cloid;
+  if (r.liquidation_mark_px != null) {
     fill.liquidation = {
       liquidatedUser: r.liquidated_user ?? '',
       markPx: r.liquidation_mark_px,
@@ -396,7 +416,7 @@ function toCompact(r: StoredFill, includeOrderType: boolean): CompactFillRow {
   return row;
 }
 
-const sameKey = (a: FillRow, b: FillRow) => a.time === b.time && a.tid === b.tid;
+const sameKey = (a: PartialFill, b: PartialFill) => a.time === b.time && a.tid === b.tid;
 
 /**
  * Compact fill rows, keyset-paged on (time, tid) in the direction `order` asks for, the address breaking ties.
@@ -418,15 +438,35 @@ export async function fillRows(pool: pg.Pool, q: FillRowsQuery): Promise<FillRow
 /** A stored fill as fillPage returns it: every column, and the order's type when asked for. */
 export type StoredFill = FillRow & { order_type?: string | null };
 
+/** A stored fill read for some columns only: those, the key columns, and the order's type when asked for. */
+export type PartialFill = Partial<StoredFill> & Pick<FillRow, 'time' | 'tid'>;
+
+interface FillPage<R> {
+  rows: R[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
 /**
  * The keyset page behind fillRows, as stored rows (for callers printing another shape, e.g. wire fills); `limit`
- * may go up to `maxLimit` here.
+ * may go up to `maxLimit` here. With `columns`, only those (and the keyset's time and tid) are read: a caller that
+ * prints a few fields of 2 000 fills does not have Postgres print and pg parse 25 columns of each.
  */
 export async function fillPage(
   pool: pg.Pool,
   q: Omit<FillRowsQuery, 'withTotal'>,
-  maxLimit = MAX_FILL_ROWS,
-): Promise<{ rows: StoredFill[]; hasMore: boolean; nextCursor: string | null }> {
+  opts?: { maxLimit?: number },
+): Promise<FillPage<StoredFill>>;
+export async function fillPage(
+  pool: pg.Pool,
+  q: Omit<FillRowsQuery, 'withTotal'>,
+  opts: { maxLimit?: number; columns: ReadonlySet<FillColumn> | undefined },
+): Promise<FillPage<PartialFill>>;
+export async function fillPage(
+  pool: pg.Pool,
+  q: Omit<FillRowsQuery, 'withTotal'>,
+  { maxLimit = MAX_FILL_ROWS, columns }: { maxLimit?: number; columns?: ReadonlySet<FillColumn> } = {},
+): Promise<FillPage<PartialFill>> {
   const limit = checkInt('limit', q.limit, 1, maxLimit);
   const desc = q.order === 'desc';
   const dir = desc ? 'DESC' : 'ASC';
@@ -441,7 +481,7 @@ export async function fillPage(
          LIMIT 1) AS order_type`
     : '';
   const select = (where: string[], lim: number | null) =>
-    `SELECT ${fillColumns()}${orderType} FROM accounts.fills f WHERE ${where.length ? where.join(' AND ') : 'true'}
+    `SELECT ${fillColumns(columns)}${orderType} FROM accounts.fills f WHERE ${where.length ? where.join(' AND ') : 'true'}
      ORDER BY f.time ${dir}, f.tid ${dir}, f.address ${dir}${lim === null ? '' : ` LIMIT ${lim}`}`;
 
   const where = [...filters];
@@ -449,18 +489,18 @@ export async function fillPage(
     const c = parseFillCursor(q.cursor);
     where.push(after(c.time, c.tid));
   }
-  const { rows } = await pool.query<StoredFill>(select(where, limit + 1), params);
+  const { rows } = await pool.query<PartialFill>(select(where, limit + 1), params);
   let page = rows.slice(0, limit);
   let hasMore = rows.length > limit;
   const next = rows[limit];
-  if (next && sameKey(page.at(-1) as FillRow, next)) {
+  if (next && sameKey(page.at(-1) as PartialFill, next)) {
     const cut = page.filter((r) => !sameKey(r, next));
     if (cut.length) page = cut;
     else {
       // The page is one trade's fills and more: take all of them, then see whether anything follows.
       params.length = filterParams.length;
       const same = [...filters, `f.time = ${param(next.time)}`, `f.tid = ${param(next.tid)}`];
-      page = (await pool.query<StoredFill>(select(same, null), params)).rows;
+      page = (await pool.query<PartialFill>(select(same, null), params)).rows;
       params.length = filterParams.length;
       const rest = await pool.query(select([...filters, after(next.time, next.tid)], 1), params);
       hasMore = (rest.rowCount ?? 0) > 0;
