@@ -76,14 +76,23 @@ export interface JsonChunks {
 const COMMA = 0x2c;
 
 /**
- * A JSON array written item by item into one growing buffer of UTF-8, each item encoded as soon as it is pushed (so
- * items can be pushed as they arrive, e.g. rows from Postgres). Measured on 2 000 wire fills (660 kB): 4.3 ms, where
- * appending the items to one string and encoding it at the end took 12 ms (flattening a rope of thousands of
+ * How much of an array JsonArrayWriter joins before encoding it. Encoding each item as it comes costs a call per item
+ * (0.30 ms for 2 000 fills here); joining 16 k characters and encoding them at once, 0.15 ms. Joining it all first
+ * is the slow case the writer exists to avoid (see below).
+ */
+const PENDING_CHARS = 16 * 1024;
+
+/**
+ * A JSON array written item by item into one growing buffer of UTF-8, encoded every PENDING_CHARS as items are pushed
+ * (so items can be pushed as they arrive, e.g. rows from Postgres). Measured on 2 000 wire fills (660 kB): 4.3 ms,
+ * where appending the items to one string and encoding it at the end took 12 ms (flattening a rope of thousands of
  * pieces) and `join` 10 ms.
  */
 export class JsonArrayWriter {
   private readonly out: Utf8Writer;
   private items = 0;
+  /** Items not encoded yet: joined in a string of up to PENDING_CHARS, then encoded at once. */
+  private pending = '[';
 
   /** With `chunks`, the text is handed over a chunk at a time as it grows, and `end` returns the rest. */
   constructor(
@@ -91,19 +100,21 @@ export class JsonArrayWriter {
     private readonly chunks?: JsonChunks,
   ) {
     this.out = new Utf8Writer(chunks ? chunks.chunkBytes * 1.25 : expectedBytes);
-    this.out.byte(0x5b); // [
   }
 
   /** Appends one item, `text` being its JSON. */
   push(text: string): void {
-    if (this.items++) this.out.byte(COMMA);
-    this.out.text(text);
+    this.pending += this.items++ ? `,${text}` : text;
+    if (this.pending.length < PENDING_CHARS) return;
+    this.out.text(this.pending);
+    this.pending = '';
     if (this.chunks && this.out.length >= this.chunks.chunkBytes) this.chunks.out(this.out.take());
   }
 
   /** The array's bytes (or, with chunks, those not handed over yet), closed. Push nothing after this. */
   end(): Buffer {
-    this.out.byte(0x5d); // ]
+    this.out.text(`${this.pending}]`);
+    this.pending = '';
     return this.out.bytes();
   }
 }
