@@ -151,16 +151,17 @@ export async function historicalOrders(pool: pg.Pool, q: HistoricalOrdersQuery):
   return { rows: rows.map(toOrder), hasMore, nextCursor };
 }
 
-/**
- * Which orders a historicalOrders query answers with (by the rules above), as the statement reading their status
- * rows in answer order (none when no order matches), and the page's paging.
- */
+/** The orders of a historicalOrders answer: the statement reading their rows (none when none), and the paging. */
 interface OrderPage {
   statement: { text: string; values: unknown[] } | null;
   hasMore: boolean;
   nextCursor: string | null;
 }
 
+/**
+ * Which orders a historicalOrders query answers with (by the rules above), as the statement reading their status
+ * rows in answer order. Throws InvalidQueryError on a bad limit, lookbackDays or cursor.
+ */
 async function historicalOrderPage(pool: pg.Pool, q: HistoricalOrdersQuery): Promise<OrderPage> {
   const user = q.user.toLowerCase();
   const limit = checkInt('limit', q.limit ?? HISTORICAL_ORDERS_DEFAULT_LIMIT, 1, HISTORICAL_ORDERS_MAX_LIMIT);
