@@ -23,3 +23,16 @@ export function selectedFieldNames(info: GraphQLResolveInfo): Set<string> {
   for (const node of info.fieldNodes) visit(node.selectionSet);
   return names;
 }
+
+/**
+ * The columns behind the fields among `selected` (names anywhere in a selection, see selectedFieldNames), by a map
+ * from a type's field names to the columns each is printed from; names not in the map need none.
+ */
+export function columnsFor<C>(
+  selected: Iterable<string>,
+  fieldColumns: Readonly<Record<string, readonly C[]>>,
+): Set<C> {
+  const columns = new Set<C>();
+  for (const name of selected) for (const c of fieldColumns[name] ?? []) columns.add(c);
+  return columns;
+}

@@ -1,6 +1,7 @@
 // Fill: one execution as the exchange prints it (wire Fill) with the type of its order and its market; the fills
 // connection of a user (keyset pages of stored fills); TWAP slice fills; and the userFills subscription.
 import type pg from 'pg';
+import { columnsFor } from '../../selection.ts';
 import { builder } from '../builder.ts';
 import { accountBatches } from '../live.ts';
 import {
@@ -87,11 +88,7 @@ export const FILL_FIELD_COLUMNS: Readonly<Record<string, readonly FillColumn[]>>
 };
 
 /** The columns behind the Fill fields among `selected` (field names anywhere in the selection). */
-export function columnsOf(selected: Iterable<string>): Set<FillColumn> {
-  const columns = new Set<FillColumn>();
-  for (const name of selected) for (const c of FILL_FIELD_COLUMNS[name] ?? []) columns.add(c);
-  return columns;
-}
+export const fillColumnsOf = (selected: Iterable<string>) => columnsFor(selected, FILL_FIELD_COLUMNS);
 
 export const FillConnectionRef = builder.connectionObject(
   {
@@ -145,7 +142,7 @@ export async function fillsConnection(pool: pg.Pool, user: string, a: FillsArgs,
     limit: first,
   };
   // Only the columns of the selected fields (all of them to aggregate, which merges most fields).
-  const columns = a.aggregateByTime ? undefined : columnsOf(selected);
+  const columns = a.aggregateByTime ? undefined : fillColumnsOf(selected);
   const page = await serviceInput('after', () => fillPage(pool, query, { maxLimit: MAX_WIRE_FILLS, columns }));
   const rows = a.aggregateByTime && page.hasMore ? wholeTimestamps(page.rows) : page.rows;
   // Assigned, not spread into a copy: spreading 2 000 fills took 5.7 ms, assigning 0.06 ms.

@@ -64,7 +64,7 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
         endTime: t.arg({ type: 'Timestamp' }),
       },
       listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
-      resolve: (u, a, ctx) => ordersConnection(ctx.accounts, u.address, a),
+      resolve: (u, a, ctx, info) => ordersConnection(ctx.accounts, u.address, a, selectedFieldNames(info)),
     }),
     orderStatus: t.field({
       type: OrderStatusRef,

@@ -1,9 +1,12 @@
 // historicalOrders (the four rules of spec §4.1, the stop order's three rows of spec §3) and the indexed step of
 // orderStatus, on order statuses loaded from hand-made node files.
+import { type GraphQLObjectType, graphql } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeOrder, OrderStatusEvent } from '../../../ingest/formats/types.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, T0 } from '../../../test/node-files.ts';
+import { accountsSchema } from '../schema/index.ts';
+import { ORDER_FIELD_COLUMNS } from '../schema/order.ts';
 import { type HistoricalOrder, historicalOrders, historicalOrdersJson, orderStatus } from './orders.ts';
 import { NodeFiles, nodeOrder, statusEvent } from './test-support.ts';
 
@@ -357,5 +360,80 @@ describe('orderStatus (indexed history)', () => {
     expect(await orderStatus(db.pool, { user: ALICE, oid: 3000 })).toStrictEqual({ status: 'unknownOid' });
     expect(await orderStatus(db.pool, { user: BOB, oid: 3000 })).toMatchObject({ status: 'order' });
     expect(await orderStatus(db.pool, { user: BOB, cloid: STOP_CLOID })).toStrictEqual({ status: 'unknownOid' });
+  });
+});
+
+describe('User.orders: only the selected fields are read', () => {
+  const typeFields = (name: string) => Object.keys((accountsSchema.getType(name) as GraphQLObjectType).getFields());
+  const orderFields = typeFields('Order');
+  const statusFields = typeFields('OrderStatus');
+  /** An Order field as a selection (objects with a few of their fields). */
+  const orderLeaf = (name: string) => ({ market: 'market { coin }', children: 'children { oid coin }' })[name] ?? name;
+  const statusLeaf = (name: string) =>
+    name === 'order'
+      ? `order { ${orderFields.map(orderLeaf).join(' ')} }`
+      : name === 'statusHistory'
+        ? 'statusHistory { status statusTimestamp }'
+        : name;
+  type Edge = { cursor: string; node: Record<string, unknown> };
+  const query = async (selection: string, args: string) => {
+    const result = await graphql({
+      schema: accountsSchema,
+      source: `{ user(address: "${ALICE}") { orders(${args}) { edges { cursor node { ${selection} } } pageInfo { hasNextPage endCursor } } } }`,
+      contextValue: { accounts: { pool: db.pool, now: () => NOW } },
+    });
+    expect(result.errors).toBeUndefined();
+    // (graphql-js builds results without a prototype: compared as their JSON.)
+    return JSON.parse(JSON.stringify(result.data)).user.orders as { edges: Edge[]; pageInfo: unknown };
+  };
+
+  it('maps every OrderStatus and Order field of the schema to the columns it is printed from', () => {
+    expect(Object.keys(ORDER_FIELD_COLUMNS).sort()).toStrictEqual(
+      [...new Set([...orderFields, ...statusFields])].sort(),
+    );
+  });
+
+  it('answers all the fields as historicalOrders prints the same orders (read whole)', async () => {
+    const page = await historicalOrders(db.pool, { user: ALICE, limit: 30, startTime: 0, now: NOW });
+    const { edges } = await query(
+      statusFields
+        .filter((f) => f !== 'statusHistory')
+        .map(statusLeaf)
+        .join(' '),
+      'first: 30',
+    );
+    expect(edges.map((e) => e.node)).toStrictEqual(
+      page.rows.map((r) => ({
+        order: {
+          ...r.order,
+          market: { coin: r.order.coin },
+          oid: String(r.order.oid),
+          children: r.order.children.map((c) => ({ oid: String(c.oid), coin: c.coin })),
+        },
+        status: r.status,
+        statusTimestamp: r.statusTimestamp,
+      })),
+    );
+  });
+
+  it('answers each field alone (and through a fragment) as it does among all of them, pages included', async () => {
+    const all = statusFields.map(statusLeaf).join(' ');
+    for (const args of ['first: 30', 'first: 4', 'first: 3, after: "1020"']) {
+      const whole = await query(all, args);
+      expect(whole.edges.length).toBeGreaterThan(0);
+      const alone = async (selection: string, pick: (node: Record<string, unknown>) => unknown) => {
+        for (const s of [selection, `... on OrderStatus { ${selection} }`]) {
+          const part = await query(s, args);
+          expect(part.pageInfo).toStrictEqual(whole.pageInfo);
+          expect(part.edges.map((e) => [e.cursor, pick(e.node)])).toStrictEqual(
+            whole.edges.map((e) => [e.cursor, pick(e.node)]),
+          );
+        }
+      };
+      for (const name of statusFields.filter((f) => f !== 'order')) await alone(statusLeaf(name), (n) => n[name]);
+      for (const name of orderFields) {
+        await alone(`order { ${orderLeaf(name)} }`, (n) => (n.order as Record<string, unknown>)[name]);
+      }
+    }
   });
 });

@@ -66,7 +66,16 @@ const NOT_SELECTED: ReadonlySet<string> = new Set(['address', 'hash', 'builder',
 const STATUS_FIELDS = orderStatusesTable.columns.filter((c) => !NOT_SELECTED.has(c));
 const DECIMALS: ReadonlySet<string> = new Set(['limit_px', 'sz', 'orig_sz', 'trigger_px']);
 const STATUS_COLUMNS = STATUS_FIELDS.map((f) => (DECIMALS.has(f) ? `s.${f}::text AS ${f}` : `s.${f}`)).join(', ');
-const STATUS_COLUMN_NAMES = STATUS_FIELDS.join(', ');
+
+/** A column of a status row as the queries select it. */
+export type StatusColumn = keyof StatusSqlRow;
+
+/** The columns a page of orders always reads: the oid (its cursor, and the key of each order's status history). */
+const ORDER_KEY_COLUMNS: ReadonlySet<string> = new Set<StatusColumn>(['oid']);
+
+/** The names of the selected columns of a status row (all of them, or those in `only` and the key columns). */
+const statusColumnNames = (only?: ReadonlySet<StatusColumn>) =>
+  STATUS_FIELDS.filter((f) => !only || only.has(f as StatusColumn) || ORDER_KEY_COLUMNS.has(f)).join(', ');
 
 /** Among rows of equal time and block, the later lifecycle step wins (a stop triggered and filled together). */
 const LIFECYCLE_RANK = `CASE s.status WHEN 'open' THEN 0 WHEN 'triggered' THEN 1 ELSE 2 END`;
@@ -144,10 +153,15 @@ function statusJson(r: TextRow): string {
 
 /**
  * historicalOrders (rules in the file header). `now` is the caller's clock (lookbackDays counts back from it).
- * Throws InvalidQueryError on a bad limit, lookbackDays or cursor.
+ * Throws InvalidQueryError on a bad limit, lookbackDays or cursor. With `columns`, only those are read (see
+ * historicalOrderRows): the orders' other fields are absent.
  */
-export async function historicalOrders(pool: pg.Pool, q: HistoricalOrdersQuery): Promise<HistoricalOrdersPage> {
-  const { rows, hasMore, nextCursor } = await historicalOrderRows(pool, q);
+export async function historicalOrders(
+  pool: pg.Pool,
+  q: HistoricalOrdersQuery,
+  columns?: ReadonlySet<StatusColumn>,
+): Promise<HistoricalOrdersPage> {
+  const { rows, hasMore, nextCursor } = await historicalOrderRows(pool, q, columns);
   return { rows: rows.map(toOrder), hasMore, nextCursor };
 }
 
@@ -162,7 +176,11 @@ interface OrderPage {
  * Which orders a historicalOrders query answers with (by the rules above), as the statement reading their status
  * rows in answer order. Throws InvalidQueryError on a bad limit, lookbackDays or cursor.
  */
-async function historicalOrderPage(pool: pg.Pool, q: HistoricalOrdersQuery): Promise<OrderPage> {
+async function historicalOrderPage(
+  pool: pg.Pool,
+  q: HistoricalOrdersQuery,
+  columns?: ReadonlySet<StatusColumn>,
+): Promise<OrderPage> {
   const user = q.user.toLowerCase();
   const limit = checkInt('limit', q.limit ?? HISTORICAL_ORDERS_DEFAULT_LIMIT, 1, HISTORICAL_ORDERS_MAX_LIMIT);
   const lookbackStart =
@@ -196,7 +214,7 @@ async function historicalOrderPage(pool: pg.Pool, q: HistoricalOrdersQuery): Pro
     ? 'oid DESC, time DESC, block_number DESC, rank DESC'
     : 'time DESC, block_number DESC, rank DESC, oid DESC';
   return {
-    statement: windowStatement({ user, oids, lo, hi, order }),
+    statement: windowStatement({ user, oids, lo, hi, order, columns }),
     hasMore,
     nextCursor: windowMode && hasMore ? String(oids.at(-1)) : null,
   };
@@ -204,13 +222,15 @@ async function historicalOrderPage(pool: pg.Pool, q: HistoricalOrdersQuery): Pro
 
 /**
  * The stored rows behind historicalOrders, in answer order, as its statements return them: which orders (by the
- * rules above), then their status rows. The bench times this as historicalOrders' SQL.
+ * rules above), then their status rows. The bench times this as historicalOrders' SQL. With `columns`, the rows hold
+ * only those columns and the oid (the others are absent): for callers printing a few fields of many orders.
  */
 export async function historicalOrderRows(
   pool: pg.Pool,
   q: HistoricalOrdersQuery,
+  columns?: ReadonlySet<StatusColumn>,
 ): Promise<{ rows: StatusSqlRow[]; hasMore: boolean; nextCursor: string | null }> {
-  const { statement, hasMore, nextCursor } = await historicalOrderPage(pool, q);
+  const { statement, hasMore, nextCursor } = await historicalOrderPage(pool, q, columns);
   const rows = statement ? (await pool.query<StatusSqlRow>(statement)).rows : [];
   return { rows, hasMore, nextCursor };
 }
@@ -283,12 +303,19 @@ async function mostRecentOrders(
  * oid): per ordinary order its latest status, per trigger order the latest row of each distinct status (see the
  * file header).
  */
-function windowStatement(w: { user: string; oids: number[]; lo: number | null; hi: number | null; order: string }) {
+function windowStatement(w: {
+  user: string;
+  oids: number[];
+  lo: number | null;
+  hi: number | null;
+  order: string;
+  columns: ReadonlySet<StatusColumn> | undefined;
+}) {
   // Whether an order is a trigger order is over all its rows, not just those in the window: a window function over
   // the order's rows (one index range per oid), filtered to the window afterwards. (A join with a grouped CTE here
   // was planned as a nested loop from a bad row estimate: 200 ms for 2 000 orders.)
   return {
-    text: `SELECT ${STATUS_COLUMN_NAMES} FROM (
+    text: `SELECT ${statusColumnNames(w.columns)} FROM (
        SELECT DISTINCT ON (s.oid, CASE WHEN s.trigger_order THEN s.status ELSE '' END) ${STATUS_COLUMNS},
          ${LIFECYCLE_RANK} AS rank
        FROM (
