@@ -1,6 +1,6 @@
 // historicalOrders (the four rules of spec §4.1, the stop order's three rows of spec §3) and the indexed step of
 // orderStatus, on order statuses loaded from hand-made node files.
-import { type GraphQLObjectType, graphql } from 'graphql';
+import type { GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeOrder, OrderStatusEvent } from '../../../ingest/formats/types.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
@@ -8,7 +8,7 @@ import { addr, T0 } from '../../../test/node-files.ts';
 import { accountsSchema } from '../schema/index.ts';
 import { ORDER_FIELD_COLUMNS } from '../schema/order.ts';
 import { type HistoricalOrder, historicalOrders, historicalOrdersJson, orderStatus } from './orders.ts';
-import { NodeFiles, nodeOrder, statusEvent } from './test-support.ts';
+import { NodeFiles, nodeOrder, statusEvent, userConnection } from './test-support.ts';
 
 const ALICE = addr(0xa1);
 const BOB = addr(0xb2);
@@ -375,17 +375,8 @@ describe('User.orders: only the selected fields are read', () => {
       : name === 'statusHistory'
         ? 'statusHistory { status statusTimestamp }'
         : name;
-  type Edge = { cursor: string; node: Record<string, unknown> };
-  const query = async (selection: string, args: string) => {
-    const result = await graphql({
-      schema: accountsSchema,
-      source: `{ user(address: "${ALICE}") { orders(${args}) { edges { cursor node { ${selection} } } pageInfo { hasNextPage endCursor } } } }`,
-      contextValue: { accounts: { pool: db.pool, now: () => NOW } },
-    });
-    expect(result.errors).toBeUndefined();
-    // (graphql-js builds results without a prototype: compared as their JSON.)
-    return JSON.parse(JSON.stringify(result.data)).user.orders as { edges: Edge[]; pageInfo: unknown };
-  };
+  const query = (selection: string, args: string) =>
+    userConnection({ pool: db.pool, now: () => NOW }, ALICE, 'orders', args, selection);
 
   it('maps every OrderStatus and Order field of the schema to the columns it is printed from', () => {
     expect(Object.keys(ORDER_FIELD_COLUMNS).sort()).toStrictEqual(

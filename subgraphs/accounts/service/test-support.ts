@@ -1,10 +1,12 @@
 // Test data for the accounts service tests: node events collected in memory, written as hand-made hl-node files
 // (block numbers assigned in time order, as the node does) and loaded with the real ingest pipeline.
+import { graphql } from 'graphql';
 import { isoNs } from '../../../ingest/files.ts';
 import type { MiscEvent, NodeOrder, OrderStatusEvent, StreamName } from '../../../ingest/formats/types.ts';
 import { Ingest } from '../../../ingest/pipeline.ts';
 import type { TestDatabase } from '../../../test/db.ts';
 import { appendBlocks, block, hash, tempDataDir } from '../../../test/node-files.ts';
+import { accountsSchema } from '../schema/index.ts';
 
 export { nodeFill, nodeOrder } from '../../../test/node-files.ts';
 
@@ -52,4 +54,29 @@ export function ledgerEvent(time: number, txHash: string, users: string[], delta
     hash: txHash,
     inner: { LedgerUpdate: { users, delta: { type: String(delta.type), ...delta } } },
   };
+}
+
+export interface ConnectionPage {
+  edges: { cursor: string; node: Record<string, unknown> }[];
+  pageInfo: unknown;
+}
+
+/**
+ * A connection field of a user (`fills`, `orders`) run on the accounts schema, without a server: its edges (cursor
+ * and node) and pageInfo, as JSON (graphql-js builds results without a prototype). Errors throw.
+ */
+export async function userConnection(
+  accounts: object,
+  user: string,
+  field: string,
+  args: string,
+  selection: string,
+): Promise<ConnectionPage> {
+  const result = await graphql({
+    schema: accountsSchema,
+    source: `{ user(address: "${user}") { ${field}(${args}) { edges { cursor node { ${selection} } } pageInfo { hasNextPage endCursor } } } }`,
+    contextValue: { accounts },
+  });
+  if (result.errors) throw new Error(result.errors.map((e) => e.message).join('; '));
+  return JSON.parse(JSON.stringify(result.data)).user[field];
 }
