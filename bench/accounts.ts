@@ -273,7 +273,11 @@ export async function benchAccountQueries(b: AccountsBench): Promise<BenchSectio
     await full.close();
   }
   const wholeFills = await timeSequential(() => fillPage(b.pool, fillsQuery, { maxLimit: 2000 }), 10, 100);
-  const wholeOrders = await timeSequential(() => historicalOrderRows(b.pool, { ...orderWindow, now: Date.now() }), 5, 50);
+  const wholeOrders = await timeSequential(
+    () => historicalOrderRows(b.pool, { ...orderWindow, now: Date.now() }),
+    5,
+    50,
+  );
   notes.push(
     `User.fills 2000 and User.orders window read the columns of the selected fields only (and their keys); the ` +
       `same pages read whole: SQL p50 ${ms(percentile(wholeFills, 0.5))} (all 25 columns of the fills), ` +
