@@ -1,6 +1,8 @@
 // JSON written by hand for large answers built straight from Postgres's text (candleSnapshot, userFills): no
 // objects per row, no second serialization. Callers write each item; these helpers do the quoting and the array.
 
+import type { TextRow } from '../db/pool.ts';
+
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what JSON must escape
 const PLAIN = /^[^"\\\u0000-\u001f]*$/;
 
@@ -8,6 +10,21 @@ const PLAIN = /^[^"\\\u0000-\u001f]*$/;
 export function jsonString(s: string): string {
   return PLAIN.test(s) ? `"${s}"` : JSON.stringify(s);
 }
+
+/*
+ * Column `i` of a row as Postgres prints it (db/pool.ts `eachTextRow`), as JSON. Functions of the module, not
+ * closures per row: under tsx (which keeps function names) a closure created per row also pays a defineProperty,
+ * ~0.5 µs, about 1 ms per 2 000 fills.
+ */
+
+/** A text column as a JSON string (NULL, which the callers' NOT NULL columns never hold, as ""). */
+export const textJson = (r: TextRow, i: number) => jsonString(r[i] ?? '');
+
+/** A nullable text column as a JSON string or null. */
+export const nullableTextJson = (r: TextRow, i: number) => (r[i] == null ? 'null' : jsonString(r[i]));
+
+/** A boolean column (Postgres prints `t` or `f`) as JSON. */
+export const boolJson = (r: TextRow, i: number) => (r[i] === 't' ? 'true' : 'false');
 
 /**
  * `text` as UTF-8 bytes: measured, then written into a buffer of that size. On Node 20 here `Buffer.from(text)` took

@@ -19,7 +19,7 @@ import type pg from 'pg';
 import { eachTextRow, type TextRow } from '../../../db/pool.ts';
 import { type OrderStatusRow, orderStatusesTable } from '../../../db/rows.ts';
 import type { NodeOrder } from '../../../ingest/formats/types.ts';
-import { CHUNK_BYTES, JsonArrayWriter, jsonString } from '../../../platform/json-text.ts';
+import { boolJson, CHUNK_BYTES, JsonArrayWriter, nullableTextJson, textJson } from '../../../platform/json-text.ts';
 import { checkInt, InvalidQueryError } from './shared.ts';
 
 export const HISTORICAL_ORDERS_DEFAULT_LIMIT = 2000;
@@ -129,9 +129,6 @@ const C = {
   time: column('time'),
 };
 
-const str = (r: TextRow, i: number) => jsonString(r[i] ?? '');
-const optStr = (r: TextRow, i: number) => (r[i] === null ? 'null' : jsonString(r[i] as string));
-const bool = (r: TextRow, i: number) => (r[i] === 't' ? 'true' : 'false');
 /** jsonb as Postgres prints it has spaces; the stored children, parsed and written again, as toOrder's are. */
 const children = (r: TextRow) => (r[C.children] === '[]' ? '[]' : JSON.stringify(JSON.parse(r[C.children] as string)));
 
@@ -142,12 +139,12 @@ const children = (r: TextRow) => (r[C.children] === '[]' ? '[]' : JSON.stringify
  */
 function statusJson(r: TextRow): string {
   return (
-    `{"order":{"coin":${str(r, C.coin)},"side":${str(r, C.side)},"limitPx":"${r[C.limitPx]}","sz":"${r[C.sz]}",` +
-    `"oid":${r[C.oid]},"timestamp":${r[C.orderTime]},"triggerCondition":${str(r, C.triggerCondition)},` +
-    `"isTrigger":${bool(r, C.isTrigger)},"triggerPx":"${r[C.triggerPx]}","children":${children(r)},` +
-    `"isPositionTpsl":${bool(r, C.isPositionTpsl)},"reduceOnly":${bool(r, C.reduceOnly)},` +
-    `"orderType":${str(r, C.orderType)},"origSz":"${r[C.origSz]}","tif":${optStr(r, C.tif)},` +
-    `"cloid":${optStr(r, C.cloid)}},"status":${str(r, C.status)},"statusTimestamp":${r[C.time]}}`
+    `{"order":{"coin":${textJson(r, C.coin)},"side":${textJson(r, C.side)},"limitPx":"${r[C.limitPx]}","sz":"${r[C.sz]}",` +
+    `"oid":${r[C.oid]},"timestamp":${r[C.orderTime]},"triggerCondition":${textJson(r, C.triggerCondition)},` +
+    `"isTrigger":${boolJson(r, C.isTrigger)},"triggerPx":"${r[C.triggerPx]}","children":${children(r)},` +
+    `"isPositionTpsl":${boolJson(r, C.isPositionTpsl)},"reduceOnly":${boolJson(r, C.reduceOnly)},` +
+    `"orderType":${textJson(r, C.orderType)},"origSz":"${r[C.origSz]}","tif":${nullableTextJson(r, C.tif)},` +
+    `"cloid":${nullableTextJson(r, C.cloid)}},"status":${textJson(r, C.status)},"statusTimestamp":${r[C.time]}}`
   );
 }
 
