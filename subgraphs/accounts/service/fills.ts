@@ -41,7 +41,7 @@ const DECIMAL_COLUMNS: ReadonlySet<FillColumn> = new Set([
 const KEY_COLUMNS: ReadonlySet<FillColumn> = new Set(['time', 'tid']);
 
 /**
- * The columns of `accounts.fills` (or, with `only`, those and the key columns) under alias `a`, decimals as text
+ * The columns of `accounts.fills` (or, with `only`, those and the key columns) under alias `f`, decimals as text
  * exactly as stored ("93604.0").
  */
 function fillColumns(only?: ReadonlySet<FillColumn>): string {
