@@ -1,5 +1,5 @@
 // Authentication and per-key limits of spec §5, shared by compat-rest, the router and the tool server: the key
-// comes as `Authorization: Bearer`, `X-API-Key` or `?api_key=`; with no key configured, no key is needed (and
+// comes as `Authorization: Bearer`, `X-API-Key` or `?api_key=` (on graphql-ws also in `connectionParams`); with no key configured, no key is needed (and
 // the servers listen on loopback only); an `mcp` key is refused on REST and GraphQL; requests per minute are
 // limited per key.
 import type pg from 'pg';
@@ -13,20 +13,53 @@ export interface AuthRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The raw query string or URL search params, for `api_key`. */
   query?: URLSearchParams;
+  /**
+   * graphql-ws `connection_init` payload: browsers cannot set headers on a WebSocket upgrade, so graphql-ws clients
+   * send the key here, as `authorization: "Bearer K"` or `apiKey: "K"` (also `Authorization`, `api_key`, or nested
+   * in `headers`, as some clients do).
+   */
+  connectionParams?: unknown;
 }
 
-/** The key a request presents, if any. */
+const bearer = (value: unknown): string | null => {
+  if (typeof value !== 'string') return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(value);
+  return m ? (m[1] as string) : null;
+};
+
+const nonEmpty = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The key in graphql-ws connection params, if any. */
+function paramsKey(params: unknown): string | null {
+  if (!isRecord(params)) return null;
+  const nested = isRecord(params.headers) ? params.headers : {};
+  return (
+    bearer(params.authorization) ??
+    bearer(params.Authorization) ??
+    nonEmpty(params.apiKey) ??
+    nonEmpty(params.api_key) ??
+    bearer(nested.authorization) ??
+    bearer(nested.Authorization) ??
+    nonEmpty(nested['x-api-key']) ??
+    nonEmpty(nested['X-API-Key'])
+  );
+}
+
+/** The key a request presents, if any: connection params first, then the headers, then `?api_key=`. */
 export function presentedKey(req: AuthRequest): string | null {
   const header = (name: string) => {
     const v = req.headers[name];
     return Array.isArray(v) ? v[0] : v;
   };
-  const auth = header('authorization');
-  if (auth) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    if (m) return m[1] as string;
-  }
-  return header('x-api-key') || req.query?.get('api_key') || null;
+  return (
+    paramsKey(req.connectionParams) ||
+    bearer(header('authorization')) ||
+    header('x-api-key') ||
+    req.query?.get('api_key') ||
+    null
+  );
 }
 
 /** What the servers ask of authentication; the router's thread asks the main thread's Authenticator through this. */

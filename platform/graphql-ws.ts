@@ -8,7 +8,7 @@
 // same synchronous step, where the marker is swapped for the result's text, computed once per result object.
 import type { IncomingMessage, Server } from 'node:http';
 import { CloseCode, handleProtocols, makeServer, type ServerOptions } from 'graphql-ws';
-import { type VerifyClientCallbackAsync, type WebSocket, WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { jsonBytes } from './json-text.ts';
 
 export interface GraphqlWsExtra {
@@ -57,7 +57,6 @@ export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(op
   server: Server;
   path: string;
   options: ServerOptions<P, GraphqlWsExtra>;
-  verifyClient?: VerifyClientCallbackAsync;
   keepAliveMs?: number;
 }): { dispose(): Promise<void> } {
   const onNext = opts.options.onNext;
@@ -72,7 +71,6 @@ export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(op
     server: opts.server,
     path: opts.path,
     handleProtocols,
-    verifyClient: opts.verifyClient,
   });
   const keepAliveMs = opts.keepAliveMs ?? 12_000;
 

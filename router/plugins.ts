@@ -41,10 +41,17 @@ export function useFetchSignalPerRequest(): GatewayPlugin {
   };
 }
 
-/** The same rules for a graphql-ws upgrade. */
-export function checkUpgrade(auth: KeyChecker, req: IncomingMessage): Promise<AuthOutcome> {
+/**
+ * The same rules for a graphql-ws connection: the key comes in its `connection_init` params or with its upgrade
+ * request (headers, `?api_key=`).
+ */
+export function checkConnection(
+  auth: KeyChecker,
+  req: IncomingMessage,
+  connectionParams: Readonly<Record<string, unknown>> | undefined,
+): Promise<AuthOutcome> {
   const url = new URL(req.url ?? '/', 'http://localhost');
-  return auth.check({ headers: req.headers, query: url.searchParams }, 'graphql');
+  return auth.check({ headers: req.headers, query: url.searchParams, connectionParams }, 'graphql');
 }
 
 /**

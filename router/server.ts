@@ -8,12 +8,12 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { createGatewayRuntime, getGraphQLWSOptions } from '@graphql-hive/gateway-runtime';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
 import { GraphQLError } from 'graphql';
-import type { ServerOptions } from 'graphql-ws';
-import type { KeyChecker } from '../platform/auth.ts';
+import { CloseCode, type ServerOptions } from 'graphql-ws';
+import type { AuthOutcome, KeyChecker } from '../platform/auth.ts';
 import { type GraphqlWsExtra, serveGraphqlWs } from '../platform/graphql-ws.ts';
 import { sharedSubscriptions } from '../platform/shared-subscriptions.ts';
 import { passThrough } from './pass-through.ts';
-import { checkUpgrade, maskRouterError, useApiKeys, useFetchSignalPerRequest } from './plugins.ts';
+import { checkConnection, maskRouterError, useApiKeys, useFetchSignalPerRequest } from './plugins.ts';
 
 export interface RouterLimits {
   maxDepth: number;
@@ -54,18 +54,44 @@ function transportEntries(merging: boolean | Record<string, boolean>) {
 
 type WsOptions = ServerOptions<Record<string, unknown> | undefined, GraphqlWsExtra>;
 
+/** graphql-ws close codes for the refusals of spec §5 (4401 and 4403 are graphql-ws's own; 4xxx mirrors HTTP). */
+const CLOSE_CODE: Record<401 | 403 | 429, number> = {
+  401: CloseCode.Unauthorized,
+  403: CloseCode.Forbidden,
+  429: 4429,
+};
+
 /**
- * Every operation on a graphql-ws connection is a request like an HTTP one: it is checked with the key the
- * connection presented at its upgrade, and counted in the key's per-minute window. A refused operation gets an
- * `error` message naming the rule (its connection stays open for the next minute's operations).
+ * The key rules on graphql-ws. The upgrade is never refused for its key: a browser cannot set headers on it, so the
+ * key may come in `connection_init`. That message is checked like an HTTP request (and counted in the key's
+ * window); a refusal closes the connection with 4401, 4403 or 4429 and the HTTP error's message as the reason, which
+ * graphql-ws clients report (a bare HTTP 401 at the upgrade would reach them as an unexplained failure). Every
+ * operation on an open connection is checked and counted again with the same key, so a revoked key stops being
+ * served; a refused operation gets an `error` message naming the rule (its connection stays open for the next
+ * minute's operations).
  */
-function withOperationKeyCheck(auth: KeyChecker | undefined, options: WsOptions): WsOptions {
+function withKeyChecks(auth: KeyChecker | undefined, options: WsOptions): WsOptions {
   if (!auth) return options;
-  const onSubscribe = options.onSubscribe;
+  const { onConnect, onSubscribe } = options;
   return {
     ...options,
+    async onConnect(ctx) {
+      let outcome: AuthOutcome;
+      try {
+        outcome = await checkConnection(auth, ctx.extra.request, ctx.connectionParams);
+      } catch {
+        ctx.extra.socket.close(4503, 'storage unavailable');
+        return false;
+      }
+      if (!outcome.ok) {
+        // Closed here with the reason; graphql-ws's own close for `false` (4403 Forbidden) comes second and is ignored.
+        ctx.extra.socket.close(CLOSE_CODE[outcome.status], outcome.error);
+        return false;
+      }
+      return onConnect?.(ctx);
+    },
     async onSubscribe(ctx, id, payload) {
-      const outcome = await checkUpgrade(auth, ctx.extra.request);
+      const outcome = await checkConnection(auth, ctx.extra.request, ctx.connectionParams);
       if (!outcome.ok) return [new GraphQLError(outcome.error, { extensions: { http: { status: outcome.status } } })];
       return onSubscribe?.(ctx, id, payload);
     },
@@ -102,20 +128,11 @@ export async function startRouter(opts: RouterOptions) {
   // none ("Expected null to be a GraphQL schema"). Build it before accepting anything.
   await gateway.getSchema();
   const server = createServer(gateway);
-  const auth = opts.auth;
   const ws = serveGraphqlWs({
     server,
     path: gateway.graphqlEndpoint,
-    verifyClient: auth
-      ? (info, done) => {
-          checkUpgrade(auth, info.req).then(
-            (o) => (o.ok ? done(true) : done(false, o.status, o.error)),
-            () => done(false, 503, 'storage unavailable'),
-          );
-        }
-      : undefined,
-    options: withOperationKeyCheck(
-      auth,
+    options: withKeyChecks(
+      opts.auth,
       getGraphQLWSOptions<Record<string, unknown>, GraphqlWsExtra>(gateway, (ctx) => ({
         req: ctx.extra?.request,
         socket: ctx.extra?.socket,
