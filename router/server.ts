@@ -80,6 +80,7 @@ function withKeyChecks(auth: KeyChecker | undefined, options: WsOptions): WsOpti
       try {
         outcome = await checkConnection(auth, ctx.extra.request, ctx.connectionParams);
       } catch {
+        // The key could not be looked up (storage down): 4503 (HTTP's 503), which graphql-ws clients retry.
         ctx.extra.socket.close(4503, 'storage unavailable');
         return false;
       }
