@@ -1,7 +1,7 @@
 // Authentication and per-key limits of spec §5, shared by compat-rest, the router and the tool server: the key
 // comes as `Authorization: Bearer`, `X-API-Key` or `?api_key=` (on graphql-ws also in `connectionParams`); with
-// no key configured, no key is needed (and the servers listen on loopback only); an `mcp` key is refused on REST and GraphQL; requests per minute are
-// limited per key.
+// no key configured, no key is needed (and the servers listen on loopback only); an `mcp` key is refused on REST
+// and GraphQL; requests per minute are limited per key.
 import type pg from 'pg';
 import { type ApiKey, anyKeyConfigured, findKey, hashKey } from './keys.ts';
 
