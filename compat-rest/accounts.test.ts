@@ -275,7 +275,10 @@ describe('POST /info accounts types', () => {
       { type: 'historicalOrders', user: `0x${'1'.repeat(40)}`, lookbackDays: 366 },
       'lookbackDays: must be an integer from 1 to 365',
     ],
-    [{ type: 'orderStatus', user: `0x${'1'.repeat(40)}`, oid: 'abc' }, 'oid: must be an order id (integer) or a cloid'],
+    [
+      { type: 'orderStatus', user: `0x${'1'.repeat(40)}`, oid: 'abc' },
+      'oid: must be an order id (an integer from 0 to 18446744073709551615',
+    ],
     [{ type: 'fills', limit: 0 }, 'limit: must be an integer from 1 to 1000'],
     [{ type: 'fills', cursor: 'not-a-cursor' }, 'cursor'],
     [{ type: 'clearinghouseState', users: [] }, 'users: must hold 1 to 50 addresses'],

@@ -7,6 +7,7 @@ import { jsonBytes, utf8 } from '../platform/json-text.ts';
 import { HttpError } from './errors.ts';
 import { dispatchInfo } from './info/index.ts';
 import type { CompatServices } from './info/types.ts';
+import { parseJsonBody } from './json-source.ts';
 import { fillRoutes } from './routes/fills.ts';
 import { hip3Routes } from './routes/hip3.ts';
 import { marketRoutes } from './routes/market.ts';
@@ -72,7 +73,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
     if (typeof body !== 'string' || body.trim() === '') return done(new HttpError(400, 'JSON body required'));
     try {
-      done(null, JSON.parse(body));
+      done(null, parseJsonBody(body));
     } catch {
       done(new HttpError(400, 'JSON body required'));
     }

@@ -37,7 +37,9 @@ describe('/market/*', () => {
     expect(first.body.data).toHaveLength(2);
     expect(first.body.has_more).toBe(true);
     const [a, b] = first.body.data;
-    expect(a.time).toBeGreaterThan(b.time);
+    // Naive UTC ISO text, as in every path-endpoint record; newest first.
+    expect(a.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/);
+    expect(Date.parse(`${a.time}Z`)).toBeGreaterThan(Date.parse(`${b.time}Z`));
     expect(Number(a.ask_px)).toBeGreaterThan(Number(a.bid_px));
     const all = await get('/market/bbo/BTC?limit=1000');
     expect(all.body.has_more).toBe(false);
@@ -58,6 +60,10 @@ describe('/market/*', () => {
       `/market/liquidity-report/ETH?start_time=${new Date(Date.now() - 3_600_000).toISOString()}`,
     );
     expect(report.body.data).toMatchObject({ coin: 'ETH', spread_bps: { avg: expect.any(String) } });
+    expect(report.body.data.start_time).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]{12}$/);
+    for (const series of [spread, depth, slippage, book]) {
+      expect(series.body.data[0].time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/);
+    }
     expect(report.body.data.samples).toBeGreaterThanOrEqual(3);
   });
 
@@ -88,7 +94,12 @@ describe('/hip3/*', () => {
     const coins = body.data.map((r: { coin: string }) => r.coin);
     expect(coins.length).toBeGreaterThan(0);
     expect(coins.every((c: string) => c.startsWith('xyz:'))).toBe(true);
-    expect(body.data[0]).toMatchObject({ dex_id: 'xyz', is_halted: false, trades_24h: expect.any(Number) });
+    expect(body.data[0]).toMatchObject({
+      dex_id: 'xyz',
+      is_halted: false,
+      trades_24h: expect.any(Number),
+      last_update: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/),
+    });
     const one = await get(`/hip3/snapshots?coin=${encodeURIComponent(coins[0])}`);
     expect(one.body.data).toHaveLength(1);
   });
@@ -96,6 +107,7 @@ describe('/hip3/*', () => {
   it('ranks the top movers, at most `limit` of them', async () => {
     const edge = await get('/hip3/top-movers?limit=1');
     expect(edge.body.data).toHaveLength(1);
+    expect(edge.body.data[0].last_update).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]{12}$/);
     const all = await get('/hip3/top-movers?limit=100');
     expect(all.status).toBe(200);
   });

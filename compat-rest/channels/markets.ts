@@ -75,11 +75,18 @@ export function marketChannels(markets: MarketsService): Channel[] {
         if (normalized.mantissa !== null && normalized.nSigFigs !== 5) {
           throw new SubscriptionError('mantissa: only with nSigFigs 5');
         }
+        if (sub.fast !== undefined && typeof sub.fast !== 'boolean')
+          throw new SubscriptionError('fast: must be a boolean');
         return normalized;
       },
       start(sub, ctx) {
         const coin = sub.coin as string;
-        const opts = { nSigFigs: sub.nSigFigs as 2 | 3 | 4 | 5 | null, mantissa: sub.mantissa as 1 | 2 | 5 | null };
+        const opts = {
+          nSigFigs: sub.nSigFigs as 2 | 3 | 4 | 5 | null,
+          mantissa: sub.mantissa as 1 | 2 | 5 | null,
+          // The TS SDK's `fast`: the exchange's shallow book, 5 levels a side (the default is 20).
+          ...(sub.fast === true ? { levels: 5 } : {}),
+        };
         const frame = () => {
           const book = markets.books.l2(coin, opts);
           if (book) ctx.send(book);

@@ -1,7 +1,7 @@
 // /info types of the accounts domain. The exchange's own types keep its exact shapes; the indexed-history types
 // (historicalOrders, userFunding, accountFunding, userNonFundingLedgerUpdates) are unwrapped; the compact fill
-// rows (fills, recentFills) use the result envelope with the paging headers X-Has-More, X-Next-Cursor and
-// X-Total-Count. Per-user node state (open orders, clearinghouse states) is relayed from the node.
+// rows (fills, recentFills, allFills) use the result envelope with the paging headers X-Has-More, X-Next-Cursor and
+// (with a user) X-Total-Count. Per-user node state (open orders, clearinghouse states) is relayed from the node.
 import {
   address,
   addressValue,
@@ -15,6 +15,7 @@ import {
 } from '../../platform/fields.ts';
 import { borrowLendUserState } from '../../subgraphs/accounts/service/borrow-lend.ts';
 import {
+  allFills,
   fillRows,
   twapSliceFills,
   userFillsByTimeJson,
@@ -22,14 +23,13 @@ import {
 } from '../../subgraphs/accounts/service/fills.ts';
 import { userFunding } from '../../subgraphs/accounts/service/funding.ts';
 import { userNonFundingLedgerUpdates } from '../../subgraphs/accounts/service/ledger.ts';
-import { historicalOrdersJson } from '../../subgraphs/accounts/service/orders.ts';
+import { historicalOrdersJson, orderRef } from '../../subgraphs/accounts/service/orders.ts';
 import { resultEnvelope } from '../envelopes.ts';
+import { integerLiteral } from '../json-source.ts';
 import { proxied } from './proxy.ts';
 import { type InfoHandler, json, streamedJson } from './types.ts';
 
 type Body = Record<string, unknown>;
-
-const CLOID = /^0x[0-9a-fA-F]{32}$/;
 
 function window(body: Body) {
   const startTime = optIntIn(body, 'startTime', 0);
@@ -53,22 +53,24 @@ function oidCursor(body: Body): string | undefined {
   return optStr(body, 'cursor') ?? undefined;
 }
 
+/** The filters and paging of a compact-fills request, but its user and window. */
+function compactFillsPaging(body: Body, defaultOrder: 'asc' | 'desc') {
+  return {
+    coin: optStr(body, 'coin') ?? undefined,
+    side: optOneOf(body, 'side', ['A', 'B'] as const),
+    limit: optIntIn(body, 'limit', 1, 1000) ?? 100,
+    cursor: optStr(body, 'cursor') ?? undefined,
+    order: optOneOf(body, 'order', ['asc', 'desc'] as const) ?? defaultOrder,
+    // The path endpoints' spelling (spec §2.3) and the camelCase of the /info bodies are both accepted.
+    includeOrderType: optBool(body, 'include_order_type') ?? optBool(body, 'includeOrderType') ?? false,
+  };
+}
+
 /** `fills` (oldest first by default) and `recentFills` (newest first): compact rows of spec §2.3. */
 function compactFills(defaultOrder: 'asc' | 'desc'): InfoHandler {
   return async (body, { accounts }) => {
     const user = body.user === undefined || body.user === null ? undefined : address(body, 'user');
-    const side = optOneOf(body, 'side', ['A', 'B'] as const);
-    const page = await fillRows(accounts.pool, {
-      user,
-      coin: optStr(body, 'coin') ?? undefined,
-      side,
-      ...window(body),
-      limit: optIntIn(body, 'limit', 1, 1000) ?? 100,
-      cursor: optStr(body, 'cursor') ?? undefined,
-      order: optOneOf(body, 'order', ['asc', 'desc'] as const) ?? defaultOrder,
-      // The path endpoints' spelling (spec §2.3) and the camelCase of the /info bodies are both accepted.
-      includeOrderType: optBool(body, 'include_order_type') ?? optBool(body, 'includeOrderType') ?? false,
-    });
+    const page = await fillRows(accounts.pool, { user, ...window(body), ...compactFillsPaging(body, defaultOrder) });
     // Always paged: without the headers a caller could not tell that the default 100 rows were not all.
     return json(resultEnvelope(page.rows), pagingHeaders(page));
   };
@@ -105,12 +107,27 @@ export const accountsInfo: Record<string, InfoHandler> = {
     const user = address(body, 'user');
     const { startTime, endTime } = window(body);
     if (startTime === undefined) throw new FieldError('startTime: is required');
-    const q = { user, startTime, endTime, aggregateByTime: optBool(body, 'aggregateByTime') };
+    const q = {
+      user,
+      startTime,
+      endTime,
+      aggregateByTime: optBool(body, 'aggregateByTime'),
+      reversed: optBool(body, 'reversed'),
+    };
     return streamedJson((out) => userFillsByTimeJson(accounts.pool, q, out));
   },
 
   fills: compactFills('asc'),
   recentFills: compactFills('desc'),
+
+  async allFills(body, { accounts }) {
+    // Every user's fills: a user filter is `fills`' business, and silently ignoring one would mislead.
+    if (body.user !== undefined && body.user !== null) throw new FieldError('user: not taken by allFills (use fills)');
+    const { startTime, endTime } = window(body);
+    if (startTime === undefined) throw new FieldError('startTime: is required');
+    const page = await allFills(accounts.pool, { startTime, endTime, ...compactFillsPaging(body, 'asc') });
+    return json(resultEnvelope(page.rows), pagingHeaders(page));
+  },
 
   async userTwapSliceFills(body, { accounts }) {
     const user = address(body, 'user');
@@ -133,13 +150,10 @@ export const accountsInfo: Record<string, InfoHandler> = {
 
   async orderStatus(body, { accounts }) {
     const user = address(body, 'user');
-    // The exchange takes a numeric oid or a cloid in the same `oid` field; `cloid` is accepted as well.
-    const ref = body.oid ?? body.cloid;
-    if (typeof ref === 'number' && Number.isSafeInteger(ref) && ref >= 0) {
-      return json(await accounts.orderStatus({ user, oid: ref }));
-    }
-    if (typeof ref === 'string' && CLOID.test(ref)) return json(await accounts.orderStatus({ user, cloid: ref }));
-    throw new FieldError('oid: must be an order id (integer) or a cloid (0x followed by 32 hex digits)');
+    // An oid above 2^53 sent as a JSON number was rounded by JSON.parse: its digits are read from the body's text.
+    const unsafe = typeof body.oid === 'number' && !Number.isSafeInteger(body.oid);
+    const oid = unsafe ? (integerLiteral(body, 'oid') ?? body.oid) : body.oid;
+    return json(await accounts.orderStatus({ user, ...orderRef(oid, body.cloid) }));
   },
 
   userFunding: funding,
@@ -150,7 +164,8 @@ export const accountsInfo: Record<string, InfoHandler> = {
     return json(await userNonFundingLedgerUpdates(accounts.pool, { user, ...window(body), limit: 500 }));
   },
 
-  async borrowLendUserState(body, { accounts }) {
-    return json(await borrowLendUserState(accounts.pool, address(body, 'user')));
+  async borrowLendUserState(body, { accounts, markets }) {
+    const user = address(body, 'user');
+    return json(await borrowLendUserState(accounts.pool, user, await markets.latestReserves()));
   },
 };

@@ -1,8 +1,10 @@
 // /info types of the markets domain. Types the exchange itself answers keep the exchange's shape (so its SDKs
-// work unchanged); the service's own types (currentDepth, trades, dataCoverage) use the result envelope.
+// work unchanged); the service's own types (currentDepth, trades, dataCoverage, l2Books, availableDates) use the
+// result envelope.
 
 import { dataCoverage } from '../../platform/coverage.ts';
 import {
+  array,
   FieldError,
   intIn,
   nonEmpty,
@@ -12,18 +14,36 @@ import {
   optStr,
   orderedWindow,
 } from '../../platform/fields.ts';
-import { BookQueryError } from '../../subgraphs/markets/service/book.ts';
+import { BookQueryError, type L2Options } from '../../subgraphs/markets/service/book.ts';
+import { availableDates, HISTORY_DATASET_NAMES, type HistoryDataset } from '../../subgraphs/markets/service/history.ts';
 import { CANDLE_INTERVALS } from '../../subgraphs/markets/service/intervals.ts';
 import { RESERVE_INTERVALS } from '../../subgraphs/markets/service/reserves.ts';
 import { resultEnvelope } from '../envelopes.ts';
 import { proxied } from './proxy.ts';
-import { encodedJson, type InfoHandler, json, sharedJson } from './types.ts';
+import { encodedJson, type InfoHandler, json, sharedBytes, sharedJson } from './types.ts';
 
 const DAY = 86_400_000;
 const META_TTL_MS = 30_000;
 
 function coinOf(body: Record<string, unknown>): string {
   return nonEmpty(body, 'coin');
+}
+
+/** l2Book's aggregation options; null and absent both mean none (the Python SDK sends nulls). */
+function l2Options(body: Record<string, unknown>): L2Options {
+  const nSigFigs = optIntIn(body, 'nSigFigs', 2, 5) as 2 | 3 | 4 | 5 | undefined;
+  const mantissa = optIntIn(body, 'mantissa', 1, 5) as 1 | 2 | 5 | undefined;
+  return { nSigFigs: nSigFigs ?? null, mantissa: mantissa ?? null };
+}
+
+/** A book query's own errors (bad aggregation) are the caller's. */
+function bookQuery<T>(query: () => T): T {
+  try {
+    return query();
+  } catch (err) {
+    if (err instanceof BookQueryError) throw new FieldError(err.message);
+    throw err;
+  }
 }
 
 export const marketsInfo: Record<string, InfoHandler> = {
@@ -50,14 +70,33 @@ export const marketsInfo: Record<string, InfoHandler> = {
   },
 
   async l2Book(body, { markets }) {
-    const nSigFigs = optIntIn(body, 'nSigFigs', 2, 5) as 2 | 3 | 4 | 5 | undefined;
-    const mantissa = optIntIn(body, 'mantissa', 1, 5) as 1 | 2 | 5 | undefined;
-    try {
-      return sharedJson(markets.books.l2(coinOf(body), { nSigFigs: nSigFigs ?? null, mantissa: mantissa ?? null }));
-    } catch (err) {
-      if (err instanceof BookQueryError) throw new FieldError(err.message);
-      throw err;
-    }
+    const coin = coinOf(body);
+    const opts = l2Options(body);
+    return sharedJson(bookQuery(() => markets.books.l2(coin, opts)));
+  },
+
+  /**
+   * Several books in one answer: `{result: {coin: l2Book answer | null, ...}, cursor: null}` in the order asked, each
+   * book the bytes its own l2Book answer is sent as.
+   */
+  async l2Books(body, { markets }) {
+    const coins = array(body.coins, 'coins').map((c, i) => nonEmpty({ [`coins[${i}]`]: c }, `coins[${i}]`));
+    const opts = l2Options(body);
+    const books = bookQuery(() => markets.l2Books(coins, opts));
+    const parts = [...books].map(([coin, book]) =>
+      Buffer.concat([Buffer.from(`${JSON.stringify(coin)}:`), book ? sharedBytes(book) : Buffer.from('null')]),
+    );
+    const comma = Buffer.from(',');
+    const joined = parts.flatMap((p, i) => (i ? [comma, p] : [p]));
+    return encodedJson(Buffer.concat([Buffer.from('{"result":{'), ...joined, Buffer.from('},"cursor":null}')]));
+  },
+
+  /** `{result: {coin: {dataset: ["YYYY-MM-DD", ...]}}, cursor: null}`; `coin` and `dataset` optional filters. */
+  async availableDates(body, { markets }) {
+    const coin = body.coin === undefined || body.coin === null ? undefined : coinOf(body);
+    const dataset = optOneOf(body, 'dataset', HISTORY_DATASET_NAMES);
+    const datasets: HistoryDataset[] = dataset ? [dataset] : HISTORY_DATASET_NAMES;
+    return json(resultEnvelope(await availableDates(markets.pool, { coin, datasets })));
   },
 
   async candleSnapshot(body, { markets }) {

@@ -46,11 +46,15 @@ const encodedAnswers = new WeakMap<object, Buffer>();
  * JSON encoded once per object: between two changes every caller gets the same bytes.
  */
 export function sharedJson(body: object | null): InfoReply {
-  if (body === null) return json(null);
+  return body === null ? json(null) : encodedJson(sharedBytes(body));
+}
+
+/** sharedJson's bytes of one object (to embed in a larger answer, e.g. the books of l2Books). */
+export function sharedBytes(body: object): Buffer {
   let bytes = encodedAnswers.get(body);
   if (!bytes) {
     bytes = jsonBytes(body);
     encodedAnswers.set(body, bytes);
   }
-  return encodedJson(bytes);
+  return bytes;
 }

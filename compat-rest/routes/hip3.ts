@@ -1,8 +1,13 @@
-// /hip3/*: HIP-3 dex coins' latest snapshots and the top movers, in the data envelope.
+// /hip3/*: HIP-3 dex coins' latest snapshots and the top movers, in the data envelope; `last_update` as naive UTC
+// ISO text, as in every path-endpoint record.
 import type { FastifyPluginAsync } from 'fastify';
+import { naiveIso } from '../../platform/naive-iso.ts';
+import type { Hip3Snapshot } from '../../subgraphs/markets/service/hip3.ts';
 import { dataEnvelope } from '../envelopes.ts';
 import type { CompatServices } from '../info/types.ts';
 import { limitSchema } from '../params.ts';
+
+const record = (s: Hip3Snapshot) => ({ ...s, last_update: s.last_update === null ? null : naiveIso(s.last_update) });
 
 export const hip3Routes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
   const { markets } = services;
@@ -19,7 +24,8 @@ export const hip3Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     },
     async (req) => {
       const started = performance.now();
-      return dataEnvelope(await markets.hip3Snapshots({ dexId: req.query.dex_id, coin: req.query.coin }), started);
+      const rows = await markets.hip3Snapshots({ dexId: req.query.dex_id, coin: req.query.coin });
+      return dataEnvelope(rows.map(record), started);
     },
   );
 
@@ -32,7 +38,7 @@ export const hip3Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     },
     async (req) => {
       const started = performance.now();
-      return dataEnvelope(await markets.hip3TopMovers(req.query.limit), started);
+      return dataEnvelope((await markets.hip3TopMovers(req.query.limit)).map(record), started);
     },
   );
 };

@@ -1,6 +1,8 @@
 // /market/*: the market-history archive (bbo, spread, depth, slippage, book, liquidity report) per coin, in the
 // data envelope, newest first, paged by `limit` within a `start_time`/`end_time` window (default: the last day).
+// Times are naive UTC ISO text, as in every path-endpoint record.
 import type { FastifyPluginAsync } from 'fastify';
+import { naiveIso } from '../../platform/naive-iso.ts';
 import * as history from '../../subgraphs/markets/service/history.ts';
 import { dataEnvelope } from '../envelopes.ts';
 import type { CompatServices } from '../info/types.ts';
@@ -49,7 +51,11 @@ export const marketRoutes: FastifyPluginAsync<{ services: CompatServices }> = as
         const started = performance.now();
         const window = { ...timeWindow(req.query, markets.now(), DAY), limit: req.query.limit };
         const { rows, hasMore } = await query(pool, req.params.coin, window);
-        return dataEnvelope(rows, started, hasMore);
+        return dataEnvelope(
+          rows.map((r) => ({ ...r, time: naiveIso(r.time) })),
+          started,
+          hasMore,
+        );
       },
     );
   }
@@ -65,7 +71,11 @@ export const marketRoutes: FastifyPluginAsync<{ services: CompatServices }> = as
     async (req) => {
       const started = performance.now();
       const { startTime, endTime } = timeWindow(req.query, markets.now(), DAY);
-      return dataEnvelope(await history.liquidityReport(pool, req.params.coin, startTime, endTime), started);
+      const report = await history.liquidityReport(pool, req.params.coin, startTime, endTime);
+      return dataEnvelope(
+        { ...report, start_time: naiveIso(report.start_time), end_time: naiveIso(report.end_time) },
+        started,
+      );
     },
   );
 };

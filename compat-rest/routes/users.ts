@@ -27,13 +27,8 @@ export const fundingRoutes: FastifyPluginAsync<{ services: CompatServices }> = a
     async (req) => {
       const { user, startTime, endTime } = req.query;
       orderedWindow('startTime', startTime, endTime);
-      const payments = await userFunding(services.accounts.pool, {
-        user: user.toLowerCase(),
-        startTime,
-        endTime,
-        limit: 500,
-      });
-      return payments.map((p) => ({ coin: p.delta.coin, usdc: p.delta.usdc, szi: p.delta.szi, ...p }));
+      // The service's entries already carry the spec's top-level fields beside `delta`.
+      return userFunding(services.accounts.pool, { user: user.toLowerCase(), startTime, endTime, limit: 500 });
     },
   );
 };

@@ -1,6 +1,7 @@
 // One /ws connection: parses the client's frames, owns this connection's subscriptions and their teardowns,
 // answers pings and `post` info requests, and enforces the per-connection limits (subscriptions, idle, backlog).
 import type { RawData, WebSocket } from 'ws';
+import { rememberJsonSource } from '../json-source.ts';
 import {
   braceFree,
   encodedPostFrame,
@@ -72,8 +73,10 @@ export class WsSession {
   private onMessage(raw: RawData): void {
     this.idleTimer.refresh();
     let message: unknown;
+    let text: string;
     try {
-      message = JSON.parse(frameText(raw));
+      text = frameText(raw);
+      message = JSON.parse(text);
     } catch {
       this.sendError('Invalid message: not valid JSON');
       return;
@@ -93,7 +96,7 @@ export class WsSession {
         this.unsubscribe(message.subscription);
         return;
       case 'post':
-        void this.post(message.id, message.request);
+        void this.post(message.id, message.request, text);
         return;
       default:
         this.sendError(`Unknown method: ${braceFree(String(JSON.stringify(message.method)))}`);
@@ -203,7 +206,7 @@ export class WsSession {
     if (subscription.teardown) this.runTeardown(subscription.channel, subscription.teardown);
   }
 
-  private async post(id: unknown, request: unknown): Promise<void> {
+  private async post(id: unknown, request: unknown, text: string): Promise<void> {
     if (typeof id !== 'number' || !Number.isFinite(id)) {
       this.sendError('Invalid post request: "id" must be a number');
       return;
@@ -226,6 +229,8 @@ export class WsSession {
       return;
     }
     const payload = request.payload;
+    // The handler may read a number JSON.parse rounded (a u64 oid) from the frame's text.
+    rememberJsonSource(payload, text);
     this.pendingPosts++;
     try {
       const answer = await this.settings.info(payload, this.auth);

@@ -61,6 +61,17 @@ describe('POST /info accounts types through the SDK', () => {
     expectInfoShape('userFills', await info.userFills({ user: user(who.trader), aggregateByTime: true }));
   });
 
+  it("takes the SDK's reversed: true newest first (the exchange's order), false the same fills oldest first", async () => {
+    const q = { user: user(who.trader), startTime: 0, endTime: Date.now() - 60_000 };
+    const plain = await info.userFillsByTime(q);
+    const newest = await info.userFillsByTime({ ...q, reversed: true });
+    const oldest = await info.userFillsByTime({ ...q, reversed: false });
+    expectInfoShape('userFillsByTime', oldest);
+    expect(newest).toEqual(plain);
+    expect(oldest).toEqual([...plain].reverse());
+    expect(oldest.length).toBeGreaterThan(1);
+  });
+
   it('answers userFillsByTime posted over the socket as over HTTP', async () => {
     // A window that has closed, so that live fills do not come between the two answers.
     const q = { user: user(who.trader), startTime: 0, endTime: Date.now() - 60_000 };
@@ -94,10 +105,13 @@ describe('POST /info accounts types through the SDK', () => {
     expectInfoShape('spotClearinghouseState', await info.spotClearinghouseState({ user: user(who.trader) }));
   });
 
-  it('answers userFunding and userNonFundingLedgerUpdates', async () => {
+  it('answers userFunding (with its documented additions) and userNonFundingLedgerUpdates', async () => {
     const funding = await info.userFunding({ user: user(who.funded), startTime: 0 });
     expectInfoShape('userFunding', funding);
     expect(funding.length).toBeGreaterThan(0);
+    // The spec's top-level fields beside the exchange's delta: the SDK parses the answer all the same.
+    expect(funding[0]).toMatchObject({ coin: funding[0]?.delta.coin, usdc: funding[0]?.delta.usdc });
+    expectInfoShape('userFunding', await info.userFunding({ user: user(who.funded), startTime: null, endTime: null }));
     const ledger = await info.userNonFundingLedgerUpdates({ user: user(who.ledger), startTime: 0 });
     expectInfoShape('userNonFundingLedgerUpdates', ledger);
     expect(ledger.length).toBeGreaterThan(0);
@@ -105,6 +119,12 @@ describe('POST /info accounts types through the SDK', () => {
 
   it('answers borrowLendUserState', async () => {
     expectInfoShape('borrowLendUserState', await info.borrowLendUserState({ user: user(who.trader) }));
+  });
+
+  it('answers orderStatus by an oid the SDK sends as a decimal string', async () => {
+    // The SDK takes a string oid and sends it as a number; a raw string is taken as well (see client-forms.test).
+    const r = await info.orderStatus({ user: user(who.cloidUser), oid: String(who.oid) as unknown as number });
+    expect(r).toMatchObject({ status: 'order', order: { order: { oid: who.oid } } });
   });
 });
 

@@ -67,6 +67,11 @@ describe('POST /info market types through the SDK', () => {
     const coarse = await info.l2Book({ coin: 'BTC', nSigFigs: 2 });
     expectInfoShape('l2Book', coarse);
     expect(await info.l2Book({ coin: 'NOPE' })).toBeNull();
+    // Explicit nulls (nullish in the SDK's request schema) mean no aggregation.
+    expect(await info.l2Book({ coin: 'ETH', nSigFigs: null, mantissa: null })).toEqual(
+      await info.l2Book({ coin: 'ETH' }),
+    );
+    expectInfoShape('l2Book', await info.l2Book({ coin: 'BTC', nSigFigs: 5, mantissa: 2 }));
   });
 
   it('answers candleSnapshot for the exchange intervals and 5s/30s', async () => {
@@ -121,6 +126,10 @@ describe('/ws market channels through the SDK', () => {
   it('delivers allMids, l2Book, bbo and trades', async () => {
     expectEventShape('allMids', await firstEvent((l) => subs.allMids(l)));
     expectEventShape('l2Book', await firstEvent((l) => subs.l2Book({ coin: 'BTC' }, l)));
+    // `fast`: the shallow book, 5 levels a side.
+    const fast = await firstEvent<{ levels: unknown[][] }>((l) => subs.l2Book({ coin: 'ETH', fast: true }, l));
+    expectEventShape('l2Book', fast);
+    expect(Math.max(...fast.levels.map((side) => side.length))).toBeLessThanOrEqual(5);
     expectEventShape('bbo', await firstEvent((l) => subs.bbo({ coin: 'BTC' }, l)));
     const trades = await firstEvent<{ coin: string }[]>((l) => subs.trades({ coin: 'BTC' }, l));
     expectEventShape('trades', trades);

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, hash } from '../../../test/node-files.ts';
-import { borrowLendUserState } from './borrow-lend.ts';
+import { borrowLendHealth, borrowLendUserState } from './borrow-lend.ts';
 import { ledgerEvent, NodeFiles } from './test-support.ts';
 
 const ALICE = addr(0xa1);
@@ -47,5 +47,44 @@ describe('borrowLendUserState', () => {
 
   it('is empty for a user without borrow/lend activity', async () => {
     expect((await borrowLendUserState(db.pool, addr(0xb2))).tokenToState).toEqual([]);
+  });
+
+  it("computes health from the positions at the reserves' oracle prices and ltv", async () => {
+    // Supplied 851.75 USDC (ltv 0.8: capacity 681.4), borrowed 6.05 HYPE.
+    const reserves = (hypePx: string) => [
+      { token: 0, oraclePx: '1.0', ltv: '0.8' },
+      { token: 150, oraclePx: hypePx, ltv: '0.5' },
+    ];
+    const at = async (hypePx: string) => {
+      const s = await borrowLendUserState(db.pool, ALICE, reserves(hypePx));
+      return { health: s.health, healthFactor: s.healthFactor };
+    };
+    expect(await at('20.0')).toEqual({ health: 'healthy', healthFactor: '5.631405' });
+    // Debt 6.05 × px against 681.4: the factor crosses 1.1, 1 and 2/3.
+    expect((await at('105.0')).health).toBe('atRisk');
+    expect((await at('115.0')).health).toBe('marketLiquidatable');
+    expect((await at('170.0')).health).toBe('backstopLiquidatable');
+  });
+});
+
+describe('borrowLendHealth', () => {
+  const position = (supply: string, borrow: string) => ({
+    borrow: { basis: borrow, value: borrow },
+    supply: { basis: supply, value: supply },
+  });
+  const usdc = [{ token: 0, oraclePx: '1.0', ltv: '0.5' }];
+
+  it("is healthy with a null factor without debt, and at the thresholds' edges", () => {
+    expect(borrowLendHealth([[0, position('100.0', '0.0')]], usdc)).toEqual({ health: 'healthy', healthFactor: null });
+    expect(borrowLendHealth([], usdc)).toEqual({ health: 'healthy', healthFactor: null });
+    // capacity 50: debt 50 / 1.1 → exactly 1.1, healthy; debt 50 → 1.0, atRisk; 75 → 2/3, marketLiquidatable.
+    expect(borrowLendHealth([[0, position('100.0', '45.0')]], usdc)).toMatchObject({ health: 'healthy' });
+    expect(borrowLendHealth([[0, position('100.0', '50.0')]], usdc)).toEqual({ health: 'atRisk', healthFactor: '1.0' });
+    expect(borrowLendHealth([[0, position('100.0', '75.0')]], usdc).health).toBe('marketLiquidatable');
+    expect(borrowLendHealth([[0, position('100.0', '75.1')]], usdc).health).toBe('backstopLiquidatable');
+  });
+
+  it('leaves a token without a reserve sample out of both sides', () => {
+    expect(borrowLendHealth([[7, position('0.0', '1000.0')]], usdc)).toEqual({ health: 'healthy', healthFactor: null });
   });
 });

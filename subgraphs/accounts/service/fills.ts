@@ -302,6 +302,11 @@ export interface UserFillsByTimeQuery {
   startTime: number;
   endTime?: number;
   aggregateByTime?: boolean;
+  /**
+   * The TS SDK's `reversed`: true (or absent) lists newest first, as the exchange answers; false lists the same fills
+   * (the newest 2000 of the window) oldest first.
+   */
+  reversed?: boolean;
   /** At most 2000 (the exchange's cap; larger values are capped, as the exchange does). */
   limit?: number;
 }
@@ -313,10 +318,11 @@ const byTimeArgs = (q: UserFillsByTimeQuery) => ({
   limit: Math.max(1, Math.min(Math.floor(q.limit ?? MAX_WIRE_FILLS), MAX_WIRE_FILLS)),
 });
 
-/** userFillsByTime: fills with startTime <= time <= endTime, newest first, at most 2000. */
-export function userFillsByTime(pool: pg.Pool, q: UserFillsByTimeQuery): Promise<WireFill[]> {
+/** userFillsByTime: fills with startTime <= time <= endTime, newest first (see `reversed`), at most 2000. */
+export async function userFillsByTime(pool: pg.Pool, q: UserFillsByTimeQuery): Promise<WireFill[]> {
   const { params, limit } = byTimeArgs(q);
-  return newestFills(pool, BY_TIME_WHERE, params, limit, q.aggregateByTime === true);
+  const fills = await newestFills(pool, BY_TIME_WHERE, params, limit, q.aggregateByTime === true);
+  return q.reversed === false ? fills.reverse() : fills;
 }
 
 /** userFillsByTime as JSON bytes (compat), optionally in chunks (see newestFillsJson). */
@@ -325,6 +331,7 @@ export function userFillsByTimeJson(
   q: UserFillsByTimeQuery,
   out?: (chunk: Buffer) => void,
 ): Promise<Buffer> {
+  if (q.reversed === false) return userFillsByTime(pool, q).then(jsonBytes);
   const { params, limit } = byTimeArgs(q);
   return newestFillsJson(pool, BY_TIME_WHERE, params, limit, q.aggregateByTime === true, out);
 }
@@ -427,6 +434,29 @@ export async function fillRows(pool: pg.Pool, q: FillRowsQuery): Promise<FillRow
   };
   if (q.withTotal ?? q.user !== undefined) result.totalCount = await countFills(pool, q);
   return result;
+}
+
+/** allFills' widest window: every user's fills of one day at most per request. */
+export const MAX_ALL_FILLS_WINDOW_MS = 86_400_000;
+
+export type AllFillsQuery = Omit<FillRowsQuery, 'user' | 'startTime' | 'endTime' | 'withTotal'> & {
+  startTime: number;
+  /** Default: startTime + MAX_ALL_FILLS_WINDOW_MS. */
+  endTime?: number;
+};
+
+/**
+ * allFills: every user's fills of a window, as compact rows paged like fillRows (both fills of a trade, one per
+ * side). The window is bounded (at most a day) so that a page's keyset scan stays within one day of fills; no total
+ * is counted.
+ */
+export function allFills(pool: pg.Pool, q: AllFillsQuery): Promise<FillRowsPage> {
+  const endTime = q.endTime ?? q.startTime + MAX_ALL_FILLS_WINDOW_MS;
+  if (endTime < q.startTime) throw new InvalidQueryError('startTime: must not be after endTime');
+  if (endTime - q.startTime > MAX_ALL_FILLS_WINDOW_MS) {
+    throw new InvalidQueryError(`endTime: must be at most ${MAX_ALL_FILLS_WINDOW_MS} ms (one day) after startTime`);
+  }
+  return fillRows(pool, { ...q, endTime, withTotal: false });
 }
 
 /** A stored fill as fillPage returns it: every column, and the order's type when asked for. */

@@ -67,10 +67,13 @@ describe('userFunding', () => {
     expect(funding).toEqual({ start: C, latest: C + 2 * H, delaySeconds: 3600 });
   });
 
-  it('lists payments oldest first in the exchange shape, bounds inclusive', async () => {
+  it("lists payments oldest first in the exchange shape with the spec's top-level fields, bounds inclusive", async () => {
     const entries = await userFunding(db.pool, { user: ALICE, startTime: C, endTime: C + H, limit: 500 });
     expect(entries).toStrictEqual([
       {
+        coin: 'BTC',
+        usdc: '-1.234567',
+        szi: '0.5',
         time: C,
         hash: ZERO_HASH,
         delta: {
@@ -83,11 +86,17 @@ describe('userFunding', () => {
         },
       },
       {
+        coin: 'BTC',
+        usdc: '-1.3',
+        szi: '0.5',
         time: C + H,
         hash: ZERO_HASH,
         delta: { type: 'funding', coin: 'BTC', usdc: '-1.3', szi: '0.5', fundingRate: '0.0000125', nSamples: null },
       },
       {
+        coin: 'ETH',
+        usdc: '0.25',
+        szi: '-2.0',
         time: C + H,
         hash: ZERO_HASH,
         delta: { type: 'funding', coin: 'ETH', usdc: '0.25', szi: '-2.0', fundingRate: '0.0000125', nSamples: null },

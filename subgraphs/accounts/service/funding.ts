@@ -1,5 +1,5 @@
-// Per-user funding payments: userFunding / accountFunding (exchange shape, oldest first) and the snapshot of the
-// userFundings WebSocket channel.
+// Per-user funding payments: userFunding / accountFunding (exchange shape with the spec's top-level additions, oldest
+// first) and the snapshot of the userFundings WebSocket channel.
 import type pg from 'pg';
 import type { FundingPaymentRow } from '../../../db/rows.ts';
 import { FUNDING_COVERAGE_START } from '../../../platform/coverage.ts';
@@ -17,8 +17,14 @@ export interface FundingDelta {
   nSamples: null;
 }
 
-/** An element of userFunding: settlement time, the zero hash, the payment (usdc + = received). */
+/**
+ * An element of userFunding: settlement time, the zero hash, the payment (usdc + = received), in the exchange's
+ * shape, plus the spec's top-level `coin`, `usdc` and `szi` (§2.3; the same values as in `delta`).
+ */
 export interface UserFundingEntry {
+  coin: string;
+  usdc: string;
+  szi: string;
   time: number;
   hash: string;
   delta: FundingDelta;
@@ -68,6 +74,9 @@ export async function userFunding(pool: pg.Pool, q: UserFundingQuery): Promise<U
     [q.user.toLowerCase(), startTime, q.endTime ?? null, limit],
   );
   return rows.map((r) => ({
+    coin: r.coin,
+    usdc: r.usdc,
+    szi: r.szi,
     time: r.time,
     hash: ZERO_HASH,
     delta: { type: 'funding', coin: r.coin, usdc: r.usdc, szi: r.szi, fundingRate: r.funding_rate, nSamples: null },

@@ -6,7 +6,13 @@ import type { LiquidationRow, OrderStatusRow } from '../../../db/rows.ts';
 import { type EventBus, InProcessBus, type Topics } from '../../../ingest/bus.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { LiquidationJoin } from './liquidations.ts';
-import { type FrontendOpenOrder, type OrderStatusAnswer, orderStatus, toOrder } from './orders.ts';
+import {
+  type FrontendOpenOrder,
+  type OrderStatusAnswer,
+  type OrderStatusQuery,
+  orderStatus,
+  toOrder,
+} from './orders.ts';
 import { type AccountState, accountState, type Leverage } from './state.ts';
 
 /** The part of the node's clearinghouseState read here: each position's leverage setting. */
@@ -92,7 +98,7 @@ export class AccountsService {
    * orderStatus: live state first, then the node's open orders, then indexed history (spec §4.1); `unknownOid`
    * when none of them knows the order.
    */
-  async orderStatus(q: { user: string; oid?: number; cloid?: string }): Promise<OrderStatusAnswer> {
+  async orderStatus(q: OrderStatusQuery): Promise<OrderStatusAnswer> {
     const user = q.user.toLowerCase();
     const liveKey = q.oid !== undefined ? `${user} ${q.oid}` : this.cloids.get(`${user} ${q.cloid?.toLowerCase()}`);
     const live = liveKey ? this.statuses.get(liveKey) : undefined;
@@ -102,10 +108,11 @@ export class AccountsService {
     return orderStatus(this.pool, { ...q, user });
   }
 
-  private async openOrderOnNode(user: string, q: { oid?: number; cloid?: string }): Promise<FrontendOpenOrder | null> {
+  private async openOrderOnNode(user: string, q: OrderStatusQuery): Promise<FrontendOpenOrder | null> {
     const orders = await this.upstream.json<FrontendOpenOrder[]>({ type: 'frontendOpenOrders', user });
     const cloid = q.cloid?.toLowerCase();
-    return orders.find((o) => (q.oid !== undefined ? o.oid === q.oid : o.cloid?.toLowerCase() === cloid)) ?? null;
+    const oid = q.oid === undefined ? undefined : String(q.oid);
+    return orders.find((o) => (oid !== undefined ? String(o.oid) === oid : o.cloid?.toLowerCase() === cloid)) ?? null;
   }
 
   /** The latest perp account state (state.ts), valued at `markPx`, with the leverage the node reports. */

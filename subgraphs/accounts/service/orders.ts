@@ -329,9 +329,41 @@ function windowStatement(w: {
 
 export type OrderStatusAnswer = { status: 'order'; order: HistoricalOrder } | { status: 'unknownOid' };
 
+/** Order ids are u64 (spec §4.1). */
+export const MAX_OID = 18_446_744_073_709_551_615n;
+/** Stored oids are int8: an oid above this was never stored. */
+const MAX_STORED_OID = 9_223_372_036_854_775_807n;
+const CLOID = /^0x[0-9a-fA-F]{32}$/;
+
+/** An order as orderStatus looks it up: by its oid (decimal digits, any u64) or by its cloid (lowercase). */
+export type OrderRef = { oid: string } | { cloid: string };
+
+/**
+ * The order a client names, as the exchange's clients send it: `oid` a u64, as a JSON number or a decimal string;
+ * or a cloid (0x and 32 hex digits), in `oid` itself (how the exchange's SDKs send one) or in `cloid`. A JSON number
+ * above 2^53 - 1 cannot be read exactly from a parsed body: the caller passes its digits as a string instead.
+ * Throws InvalidQueryError naming the field.
+ */
+export function orderRef(oid: unknown, cloid?: unknown): OrderRef {
+  const field = oid === undefined || oid === null ? 'cloid' : 'oid';
+  const ref = field === 'oid' ? oid : cloid;
+  if (typeof ref === 'number' && Number.isSafeInteger(ref) && ref >= 0) return { oid: String(ref) };
+  if (typeof ref === 'string' && CLOID.test(ref)) return { cloid: ref.toLowerCase() };
+  if (typeof ref === 'string' && /^\d{1,20}$/.test(ref) && BigInt(ref) <= MAX_OID)
+    return { oid: BigInt(ref).toString() };
+  const shown = JSON.stringify(ref);
+  throw new InvalidQueryError(
+    ref === undefined || ref === null
+      ? 'oid: is required (an order id, or a cloid in oid or cloid)'
+      : `${field}: must be an order id (an integer from 0 to ${MAX_OID}, as a JSON number or a decimal string) or a ` +
+          `cloid (0x followed by 32 hex digits), got ${shown === undefined ? String(ref) : shown.slice(0, 60)}`,
+  );
+}
+
 export interface OrderStatusQuery {
   user: string;
-  oid?: number;
+  /** Any u64: a number, or its decimal digits. */
+  oid?: number | string;
   cloid?: string;
 }
 
@@ -342,10 +374,12 @@ export interface OrderStatusQuery {
 export async function orderStatus(pool: pg.Pool, q: OrderStatusQuery): Promise<OrderStatusAnswer> {
   const user = q.user.toLowerCase();
   let key: string;
-  let value: number | string;
+  let value: string;
   if (q.oid !== undefined) {
     key = 's.oid';
-    value = q.oid;
+    value = String(q.oid);
+    // A u64 beyond int8 (the column's type) was never stored; Postgres would refuse it as a parameter.
+    if (BigInt(value) > MAX_STORED_OID) return { status: 'unknownOid' };
   } else if (q.cloid !== undefined) {
     key = 's.cloid';
     value = q.cloid.toLowerCase();

@@ -22,13 +22,8 @@ export function decimalOf(v: number | string): string {
 
 // ---- times ----
 
-/**
- * Epoch ms → "2026-11-22T07:00:00.123": ISO 8601 with exact milliseconds, in the naive UTC form the service's
- * records use (compact fill rows, account state; reference/service-details.md: naive = UTC).
- */
-export function naiveIso(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 23);
-}
+/** Epoch ms → the naive UTC ISO text of the service's records (compact fill rows, account state). */
+export { naiveIso } from '../../../platform/naive-iso.ts';
 
 /** Integers a caller passes as limits and days: whole and within [min, max], else a 400. */
 export function checkInt(name: string, v: number, min: number, max: number): number {

@@ -195,3 +195,76 @@ export async function liquidityReport(pool: pg.Pool, coin: string, startTime: nu
     slippage_bps: Object.fromEntries(slippage.rows.map((r) => [r.notional, { buy: r.buy, sell: r.sell }])),
   };
 }
+
+// ---- availableDates ----
+
+/**
+ * The stored market-history datasets availableDates reports, each a table indexed on (coin, time): trades, 1m
+ * candles, asset contexts, funding rates, and the archive's series (l2Book snapshots, bbo, depth bands, slippage).
+ */
+export const HISTORY_DATASETS = {
+  trades: { table: 'markets.trades', time: 'time', where: 'true' },
+  candles: { table: 'markets.candles', time: 't', where: `interval = '1m'` },
+  assetCtxs: { table: 'markets.asset_ctxs', time: 'time', where: 'true' },
+  fundingRates: { table: 'markets.funding_rates', time: 'time', where: 'true' },
+  l2Book: { table: 'markets.history_book', time: 'time', where: 'true' },
+  bbo: { table: 'markets.history_bbo', time: 'time', where: 'true' },
+  depth: { table: 'markets.history_depth', time: 'time', where: 'true' },
+  slippage: { table: 'markets.history_slippage', time: 'time', where: 'true' },
+} as const;
+
+export type HistoryDataset = keyof typeof HISTORY_DATASETS;
+export const HISTORY_DATASET_NAMES = Object.keys(HISTORY_DATASETS) as HistoryDataset[];
+
+const DAY_MS = 86_400_000;
+
+/** `coin → dataset → ["YYYY-MM-DD", ...]` (UTC days, ascending). */
+export type AvailableDates = Record<string, Partial<Record<HistoryDataset, string[]>>>;
+
+/**
+ * The UTC dates on which each dataset holds at least one row, per coin: one index probe per coin and date (a
+ * skip scan from each day to the next one holding a row), never a scan of the rows. With `coin`, that coin only
+ * (always present, its datasets [] when empty); without, every coin holding a row in one of `datasets`. Every coin
+ * lists each of `datasets`.
+ */
+export async function availableDates(
+  pool: pg.Pool,
+  q: { coin?: string; datasets: readonly HistoryDataset[] },
+): Promise<AvailableDates> {
+  const found = await Promise.all(
+    q.datasets.map(async (dataset) => {
+      const { table, time, where } = HISTORY_DATASETS[dataset];
+      const first = (coin: string, from: string) =>
+        `(SELECT floor(t.${time}::numeric / ${DAY_MS})::bigint FROM ${table} t
+          WHERE t.coin = ${coin} AND ${where} AND t.${time} >= ${from} ORDER BY t.${time} LIMIT 1)`;
+      const coins =
+        q.coin === undefined
+          ? `WITH RECURSIVE k AS (
+               (SELECT coin AS v FROM ${table} ORDER BY coin LIMIT 1)
+               UNION ALL
+               SELECT (SELECT coin FROM ${table} WHERE coin > k.v ORDER BY coin LIMIT 1) FROM k WHERE k.v IS NOT NULL
+             ), coins AS (SELECT v FROM k WHERE v IS NOT NULL),`
+          : 'WITH RECURSIVE coins AS (SELECT $1::text AS v),';
+      const { rows } = await pool.query<{ coin: string; day: string }>(
+        `${coins} d AS (
+           SELECT c.v AS coin, ${first('c.v', '0')} AS day FROM coins c
+           UNION ALL
+           SELECT d.coin, ${first('d.coin', `(d.day + 1) * ${DAY_MS}`)} FROM d WHERE d.day IS NOT NULL
+         )
+         SELECT coin, day::text AS day FROM d WHERE day IS NOT NULL ORDER BY coin, day`,
+        q.coin === undefined ? [] : [q.coin],
+      );
+      return { dataset, rows };
+    }),
+  );
+  const coins = new Set(q.coin === undefined ? [] : [q.coin]);
+  for (const { rows } of found) for (const r of rows) coins.add(r.coin);
+  const out: AvailableDates = {};
+  for (const coin of [...coins].sort()) out[coin] = Object.fromEntries(q.datasets.map((d) => [d, []]));
+  for (const { dataset, rows } of found) {
+    for (const r of rows) {
+      out[r.coin]?.[dataset]?.push(new Date(Number(r.day) * DAY_MS).toISOString().slice(0, 10));
+    }
+  }
+  return out;
+}

@@ -9,7 +9,7 @@ import type { AssetCtxRow, TradeRow } from '../../../db/rows.ts';
 import { type EventBus, InProcessBus } from '../../../ingest/bus.ts';
 import { FieldError } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
-import { OrderBooks } from './book.ts';
+import { type L2BookAnswer, type L2Options, OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
 import { type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
 import { HistorySampler } from './history.ts';
@@ -99,6 +99,9 @@ export interface MarketsServiceOptions {
 }
 
 const META_TTL_MS = 30_000;
+
+/** The most coins one l2Books request takes. */
+export const MAX_L2_BOOKS = 50;
 
 /** A spot pair's coin name: "PURR/USDC" or "@N". */
 export const isSpotCoin = (coin: string) => coin.startsWith('@') || coin.includes('/');
@@ -316,6 +319,17 @@ export class MarketsService {
       this.firstDexMidsCache = Object.fromEntries(Object.entries(all).filter(([coin]) => !coin.includes(':')));
     }
     return this.firstDexMidsCache;
+  }
+
+  /**
+   * Several coins' books at once (l2Books): `coin → book` (the exchange's l2Book shape; null for a coin without a
+   * book), in the order asked, a coin asked twice once. At most MAX_L2_BOOKS coins; BookQueryError on bad options.
+   */
+  l2Books(coins: readonly string[], opts: L2Options = {}): Map<string, L2BookAnswer | null> {
+    if (coins.length < 1 || coins.length > MAX_L2_BOOKS) {
+      throw new FieldError(`coins: must hold 1 to ${MAX_L2_BOOKS} coins, got ${coins.length}`);
+    }
+    return new Map(coins.map((coin) => [coin, this.books.l2(coin, opts)]));
   }
 
   mid(coin: string): string | null {
