@@ -33,7 +33,16 @@ const batchRows = values['batch-rows'] === undefined ? undefined : Number(values
 if (batchRows !== undefined && !(Number.isInteger(batchRows) && batchRows > 0))
   usage('--batch-rows must be a positive integer');
 
-const db = await openDatabase(config, (line) => console.error(line));
+// Ingest needs the embedded cluster to itself: a running `npm start` ingests into it already, and checkpoints are
+// per stream, so a second loader would load the same lines twice.
+const db = await openDatabase(config, (line) => console.error(line), {
+  command: 'npm run ingest',
+  mode: 'own',
+  whyNotShared: 'a second ingest into the same database would load the same lines twice',
+}).catch((err: Error) => {
+  console.error(`ingest: ${err.message}`);
+  process.exit(1);
+});
 const ingest = new Ingest({
   dataDir: path.resolve(dataDir),
   pool: db.pool,
