@@ -58,8 +58,10 @@ let exitCode = 0;
 const shutdown = async () => {
   await ingest.stop();
 };
-process.once('SIGINT', shutdown);
-process.once('SIGTERM', shutdown);
+// `on`, not `once`: a terminal's Ctrl-C under npm arrives twice (npm forwards it), and a second one unheard would
+// kill the process before it stops the embedded cluster.
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
 try {
   await ingest.run();
 } catch (err) {
