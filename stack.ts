@@ -30,6 +30,8 @@ export interface StackOptions {
   upstreamInfoUrl: string;
   ports: StackPorts;
   host?: string;
+  /** Beyond loopback, serve without a key while none is configured (ALLOW_ANONYMOUS); otherwise one is required. */
+  allowAnonymous?: boolean;
   routerLimits?: RouterLimits;
   upstreamTimeoutMs?: number;
   log?: (line: string) => void;
@@ -61,7 +63,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   };
   try {
     const upstream = new Upstream(opts.upstreamInfoUrl, { timeoutMs: opts.upstreamTimeoutMs ?? 5000 });
-    const auth = new Authenticator(opts.pool, { alwaysRequireKey: !isLoopbackHost(host) });
+    const auth = new Authenticator(opts.pool, {
+      alwaysRequireKey: !isLoopbackHost(host) && !opts.allowAnonymous,
+    });
     // The router runs in a thread of its own (router/thread.ts), which loads while the services start here.
     const router = openRouterThread({ auth, onFailure: opts.onFailure });
     closers.push(router.close);

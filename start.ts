@@ -1,48 +1,105 @@
 // `npm start`: the whole service on one machine. Postgres (embedded unless DATABASE_URL), migrations, the data
 // feed (the simulator writing node files, or a real node's HL_DATA_DIR), ingest in follow mode, then the servers.
-// Prints one line per listening endpoint; Ctrl-C (SIGINT) or SIGTERM stops everything in reverse order.
-import { openDatabase } from './db/pool.ts';
+// Prints one line per listening endpoint. SIGINT (Ctrl-C), SIGTERM or SIGHUP stops everything in reverse order,
+// the embedded Postgres last; a second Ctrl-C cuts the stops short but still stops Postgres.
+import { type Database, openDatabase } from './db/pool.ts';
 import { InProcessBus } from './ingest/bus.ts';
 import { Ingest } from './ingest/pipeline.ts';
 import { reportProgress } from './ingest/progress.ts';
 import { startNodeInfoServer } from './ingest/simulator/index.ts';
 import { openTimeline } from './ingest/simulator/timeline.ts';
 import { isLoopbackHost } from './platform/auth.ts';
-import { loadConfig, parseDuration } from './platform/config.ts';
+import { type Config, loadConfig, parseDuration } from './platform/config.ts';
 import { anyKeyConfigured } from './platform/keys.ts';
 import { startStack } from './stack.ts';
 
-const config = loadConfig();
 const log = (line: string) => console.log(line);
+// Output to a terminal that went away (SIGHUP) must not stop the shutdown half-way.
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
+
+/** How long the stops may take before they are cut short, as by a second Ctrl-C. */
+const STOP_PATIENCE_MS = 20_000;
+
 const stops: (() => Promise<void> | void)[] = [];
+let db: Database | undefined;
+let opening: Promise<Database> | undefined;
 let stopping = false;
+let hurried = false;
+let hurry = () => {};
 
 async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
   log('stopping...');
+  const cutShort = new Promise<'hurried'>((resolve) => {
+    hurry = () => {
+      if (hurried) return;
+      hurried = true;
+      log('stopping Postgres now');
+      resolve('hurried');
+      void db?.cluster?.stop({ hurry: true });
+    };
+  });
+  setTimeout(hurry, STOP_PATIENCE_MS).unref();
   for (const stop of stops.reverse()) {
-    try {
-      await stop();
-    } catch (err) {
-      console.error(`while stopping: ${err instanceof Error ? err.message : String(err)}`);
-    }
+    const done = Promise.resolve()
+      .then(stop)
+      .then(
+        () => 'done' as const,
+        (err) => console.error(`while stopping: ${err instanceof Error ? err.message : String(err)}`),
+      );
+    if ((await Promise.race([done, cutShort])) === 'hurried') break;
+  }
+  // The database last, also when the signal came while it was still opening.
+  const database = db ?? (await opening?.catch(() => undefined));
+  try {
+    await database?.close({ hurry: hurried });
+  } catch (err) {
+    console.error(`while stopping: ${err instanceof Error ? err.message : String(err)}`);
   }
   process.exit(code);
 }
-process.once('SIGINT', () => void shutdown(0));
-process.once('SIGTERM', () => void shutdown(0));
+
+// A terminal's Ctrl-C under `npm start` arrives twice at once: from the terminal, to the whole process group, and
+// forwarded by npm (which also forwards SIGTERM). Signals within a second of the first are that same one; a later
+// one (a second Ctrl-C) hurries the stop.
+let firstSignalAt = 0;
+function onSignal() {
+  if (!firstSignalAt) {
+    firstSignalAt = Date.now();
+    void shutdown(0);
+  } else if (Date.now() - firstSignalAt > 1000) hurry();
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
+
+const KEY_HINT = 'npm run -s keys -- create --scope data';
 
 try {
-  const db = await openDatabase(config, log);
-  stops.push(db.close);
+  const config: Config = loadConfig();
+  opening = openDatabase(config, log, {
+    command: 'npm start',
+    mode: 'own',
+    service: true,
+    whyNotShared: 'a second service would ingest the same files into it again',
+  });
+  db = await opening;
+  // A Postgres that dies under the service is started again (same data dir and port).
+  db.cluster?.watch();
   log(`postgres          ${db.url.replace(/:[^:@/]+@/, ':***@')}`);
 
-  let host = config.host;
+  const host = config.host;
   if (!(await anyKeyConfigured(db.pool))) {
-    if (!isLoopbackHost(host)) log(`no API key configured: serving on loopback only, not ${host}`);
-    else log('no API key configured: serving on loopback only (create one: npm run keys -- create --scope data)');
-    host = '127.0.0.1';
+    if (isLoopbackHost(host)) {
+      log(`no API key configured: serving without keys on loopback (create one: ${KEY_HINT})`);
+    } else if (config.allowAnonymous) {
+      log(`no API key configured: serving anonymously on ${host} (ALLOW_ANONYMOUS=1)`);
+    } else {
+      throw new Error(
+        `HOST=${host} is reachable beyond this machine and no API key exists: refusing to serve it to anyone ` +
+          `without a key. Create a key (${KEY_HINT}), or set ALLOW_ANONYMOUS=1 to serve anonymously.`,
+      );
+    }
   }
 
   let dataDir = config.hlDataDir;
@@ -81,6 +138,7 @@ try {
     bus,
     upstreamInfoUrl,
     host,
+    allowAnonymous: config.allowAnonymous,
     ports: {
       compat: config.compatPort,
       router: config.routerPort,

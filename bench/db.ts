@@ -20,6 +20,8 @@ export async function benchServer(): Promise<BenchServer> {
     const cluster = await startEmbedded({
       dataDir: path.resolve(import.meta.dirname, '../.data/bench-pg'),
       port: Number(process.env.BENCH_PG_PORT ?? 54339),
+      command: 'npm run bench',
+      whyNotShared: 'each benchmark drops and rebuilds its databases',
     });
     adminUrl = cluster.url();
     stop = cluster.stop;

@@ -1,7 +1,7 @@
 // The `pg` pool and the one way the app reaches its database: DATABASE_URL, or the embedded cluster.
 import pg from 'pg';
 import type { Config } from '../platform/config.ts';
-import { startEmbedded } from './embedded.ts';
+import { type EmbeddedCluster, type EmbeddedOptions, startEmbedded } from './embedded.ts';
 import { migrate } from './migrate.ts';
 
 // Return int8 as a JS number only where it is safe; numeric stays a string (never a float on the way through).
@@ -97,16 +97,28 @@ export function createPool(url: string, max = 10): pg.Pool {
 export interface Database {
   pool: pg.Pool;
   url: string;
-  close: () => Promise<void>;
+  /** The embedded cluster, when there is no DATABASE_URL (owned by this process, or joined as a guest). */
+  cluster?: EmbeddedCluster;
+  /** Ends the pool and stops or leaves the embedded cluster; `hurry`: without waiting for its guests. */
+  close: (opts?: { hurry?: boolean }) => Promise<void>;
 }
 
-/** Opens the service database: the configured server, or the embedded cluster (started here), migrated. */
-export async function openDatabase(config: Config, log: (line: string) => void = console.log): Promise<Database> {
+/** How a command uses the embedded cluster (`db/embedded.ts`): its name, and whether it may join a running one. */
+export type ClusterUse = Pick<EmbeddedOptions, 'command' | 'mode' | 'service' | 'whyNotShared'>;
+
+/**
+ * Opens the service database, migrated: the configured server, or the embedded cluster, started here or, when
+ * another live process owns it, that process's running server (see `use`).
+ */
+export async function openDatabase(
+  config: Config,
+  log: (line: string) => void = console.log,
+  use: ClusterUse = { mode: 'guest' },
+): Promise<Database> {
   let url = config.databaseUrl;
-  let stopCluster = async () => {};
+  let cluster: EmbeddedCluster | undefined;
   if (!url) {
-    const cluster = await startEmbedded({ dataDir: config.pgDataDir, port: config.pgPort, log });
-    stopCluster = cluster.stop;
+    cluster = await startEmbedded({ dataDir: config.pgDataDir, port: config.pgPort, log, ...use });
     try {
       await ensureDatabase(cluster.url(), EMBEDDED_DATABASE);
     } catch (err) {
@@ -121,15 +133,22 @@ export async function openDatabase(config: Config, log: (line: string) => void =
     if (applied.length) log(`migrations applied: ${applied.join(', ')}`);
   } catch (err) {
     await pool.end();
-    await stopCluster();
+    await cluster?.stop();
     throw err;
   }
   return {
     pool,
     url,
-    close: async () => {
+    ...(cluster ? { cluster } : {}),
+    close: async (opts) => {
+      // Hurried, the server goes first and the pool is not waited for: it would wait for clients still in use.
+      if (opts?.hurry) {
+        void pool.end().catch(() => undefined);
+        await cluster?.stop(opts);
+        return;
+      }
       await pool.end();
-      await stopCluster();
+      await cluster?.stop();
     },
   };
 }
@@ -141,7 +160,10 @@ export async function ensureDatabase(adminUrl: string, name: string, template?: 
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (!rowCount) {
       const from = template ? ` TEMPLATE ${client.escapeIdentifier(template)}` : '';
-      await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}${from}`);
+      // Another process (a guest of the same cluster) may create it at the same moment.
+      await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}${from}`).catch((err: { code?: string }) => {
+        if (err.code !== '42P04' && err.code !== '23505') throw err;
+      });
     }
   } finally {
     await client.end();

@@ -33,7 +33,16 @@ const batchRows = values['batch-rows'] === undefined ? undefined : Number(values
 if (batchRows !== undefined && !(Number.isInteger(batchRows) && batchRows > 0))
   usage('--batch-rows must be a positive integer');
 
-const db = await openDatabase(config, (line) => console.error(line));
+// Ingest needs the embedded cluster to itself: a running `npm start` ingests into it already, and checkpoints are
+// per stream, so a second loader would load the same lines twice.
+const db = await openDatabase(config, (line) => console.error(line), {
+  command: 'npm run ingest',
+  mode: 'own',
+  whyNotShared: 'a second ingest into the same database would load the same lines twice',
+}).catch((err: Error) => {
+  console.error(`ingest: ${err.message}`);
+  process.exit(1);
+});
 const ingest = new Ingest({
   dataDir: path.resolve(dataDir),
   pool: db.pool,
@@ -49,8 +58,10 @@ let exitCode = 0;
 const shutdown = async () => {
   await ingest.stop();
 };
-process.once('SIGINT', shutdown);
-process.once('SIGTERM', shutdown);
+// `on`, not `once`: a terminal's Ctrl-C under npm arrives twice (npm forwards it), and a second one unheard would
+// kill the process before it stops the embedded cluster.
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
 try {
   await ingest.run();
 } catch (err) {

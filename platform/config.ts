@@ -14,6 +14,13 @@ function int(name: string, fallback: number): number {
   return value;
 }
 
+function flag(name: string): boolean {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new Error(`${name} must be 1 or 0, got ${JSON.stringify(raw)}`);
+}
+
 function str(name: string): string | undefined {
   const raw = process.env[name];
   return raw === undefined || raw === '' ? undefined : raw;
@@ -35,8 +42,10 @@ export interface Config {
   /** History the simulator writes before real time, on a fresh data dir. */
   simHistory: string;
   upstreamInfoUrl: string;
-  /** Address the servers bind to; only loopback is allowed while no API key exists. */
+  /** Address the servers bind to; beyond loopback, a key is required unless `allowAnonymous`. */
   host: string;
+  /** Servers bound beyond loopback serve without a key while none is configured (spec §5.2); off by default. */
+  allowAnonymous: boolean;
   compatPort: number;
   routerPort: number;
   marketsPort: number;
@@ -57,6 +66,7 @@ export function loadConfig(): Config {
     simHistory: str('SIM_HISTORY') ?? '6h',
     upstreamInfoUrl: str('UPSTREAM_INFO_URL') ?? `http://127.0.0.1:${simPort}/info`,
     host: str('HOST') ?? '127.0.0.1',
+    allowAnonymous: flag('ALLOW_ANONYMOUS'),
     compatPort: int('COMPAT_PORT', 8080),
     routerPort: int('ROUTER_PORT', 4000),
     marketsPort: int('MARKETS_PORT', 4001),

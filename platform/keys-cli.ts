@@ -52,7 +52,14 @@ const credits = positiveInt(values.credits, '--credits', 0);
 const rateLimit = positiveInt(values['rate-limit'], '--rate-limit', 1);
 
 // Start-up chatter goes to stderr: stdout carries only the answer (the key, for `create`).
-const db = await openDatabase(loadConfig(), (line) => console.error(line));
+// With `npm start` running, its Postgres is used (never stopped); otherwise the embedded cluster runs for this command.
+const db = await openDatabase(loadConfig(), (line) => console.error(line), {
+  command: 'npm run keys',
+  mode: 'guest',
+}).catch((err: Error) => {
+  console.error(`keys: ${err.message}`);
+  process.exit(1);
+});
 let code = 0;
 try {
   if (command === 'create') {

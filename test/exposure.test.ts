@@ -1,9 +1,11 @@
 // What a stack bound to every interface exposes: compat-rest and the router, behind the key rules of spec §5
-// (a key is required even with none configured, so revoking the last one never opens them); the subgraphs, which
-// check no keys and apply no operation limits, only on loopback.
+// (a key is required even with none configured, so revoking the last one never opens them, unless ALLOW_ANONYMOUS
+// says to serve without one while none exists); the subgraphs, which check no keys and apply no operation limits,
+// only on loopback.
 import net from 'node:net';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey } from '../platform/keys.ts';
 import { type Stack, startStack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
@@ -78,4 +80,33 @@ describe('a stack bound to every interface', () => {
       expect(await connects(host, port(stack.urls.accounts))).toBe(false);
     },
   );
+
+  it('with allowAnonymous (ALLOW_ANONYMOUS=1) serves without a key while none exists, and requires one after', async () => {
+    const open = await startStack({
+      pool: db.pool,
+      upstreamInfoUrl: 'http://127.0.0.1:9/info',
+      upstreamTimeoutMs: 500,
+      ports: { compat: 0, router: 0, markets: 0, accounts: 0 },
+      host: '0.0.0.0',
+      allowAnonymous: true,
+      log: () => {},
+    });
+    try {
+      const allMids = (key?: string) =>
+        fetch(`http://127.0.0.1:${port(open.urls.compat)}/info`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+          body: JSON.stringify({ type: 'allMids' }),
+        });
+      expect((await allMids()).status).toBe(200);
+      const { key } = await createKey(db.pool, { scope: 'data', credits: null, label: 'exposure' });
+      open.auth.invalidate();
+      const refused = await allMids();
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toEqual({ error: 'missing api key' });
+      expect((await allMids(key)).status).toBe(200);
+    } finally {
+      await open.close();
+    }
+  });
 });

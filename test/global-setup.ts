@@ -34,6 +34,7 @@ export default async function setup(project: TestProject) {
     const cluster = await startEmbedded({
       dataDir: path.resolve(import.meta.dirname, '../.data/test-pg'),
       port: await freePort(),
+      command: 'npm test',
       settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '200' },
     });
     adminUrl = cluster.url();
