@@ -1,12 +1,14 @@
 // The checkpointed loader: one reader per stream walks its hourly files in order from the stream's checkpoint,
 // parses each complete line, and commits rows + checkpoint in one transaction per batch, so that a crash at any
 // point followed by a restart loads every row exactly once. Committed rows are then published on the event bus.
+// Storage going away (Postgres stalled, killed, restarting) is not a crash either: the reader drops what it had not
+// committed, waits with backoff, and resumes from the checkpoint Postgres holds, which is the same thing.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decompressFrameSync } from 'lz4-napi';
 import type pg from 'pg';
-import { inTransaction } from '../db/pool.ts';
+import { inTransaction, isStorageUnavailable, StorageUnavailableError } from '../db/pool.ts';
 import { FieldError, int, object } from '../platform/fields.ts';
 import { Batch } from './batch.ts';
 import type { EventBus, Topic, Topics } from './bus.ts';
@@ -39,6 +41,8 @@ export interface StreamStats {
   lastBlock: number | null;
   lastBlockTime: number | null;
   caughtUp: boolean;
+  /** Times the stream resumed from its stored checkpoint after storage failed. */
+  storageRetries: number;
 }
 
 interface Checkpoint {
@@ -56,6 +60,16 @@ interface LineError {
 }
 
 const CHUNK = 1 << 20;
+/** Waits before resuming after a storage failure: doubling from the first to the most. */
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 5000;
+/** First key of the per-stream advisory lock a commit holds (the second: the stream's name hashed). */
+const INGEST_LOCK_CLASS = 0x686c696e; // "hlin"
+
+function reasonOf(err: unknown): string {
+  if (err instanceof StorageUnavailableError) return err.reason;
+  return err instanceof Error ? err.message : String(err);
+}
 
 /** Files of a stream dir, relative (`hourly/YYYYMMDD/H[.lz4]`), in time order. */
 export async function listStreamFiles(streamDir: string): Promise<string[]> {
@@ -94,6 +108,8 @@ class FileSource {
 class StreamReader {
   readonly stats: StreamStats;
   private checkpoint: Checkpoint | null = null;
+  /** The checkpoint Postgres holds, as this reader last read or committed it (null: none yet). */
+  private stored: { file: string; offset: number } | null = null;
   private batch = new Batch();
   private errors: LineError[] = [];
   private pending = { lines: 0, malformed: 0 };
@@ -117,10 +133,43 @@ class StreamReader {
       lastBlock: null,
       lastBlockTime: null,
       caughtUp: false,
+      storageRetries: 0,
     };
   }
 
+  /**
+   * Follows the stream; on a storage failure, resumes from the stored checkpoint once storage answers again. Any
+   * other failure (a file that cannot be read, a statement Postgres refuses: a bug) is fatal and rejects.
+   */
   async run(): Promise<void> {
+    let backoffMs = RETRY_FIRST_MS;
+    for (;;) {
+      const committed = this.stats.rows + this.stats.lines;
+      try {
+        return await this.follow();
+      } catch (err) {
+        if (!isStorageUnavailable(err)) throw err;
+        // Whatever was parsed but not committed is read again from the stored checkpoint. A batch whose COMMIT was
+        // sent but not acknowledged may have committed after all: its checkpoint then says so, and it is not
+        // loaded twice (its rows were not published on the bus, though).
+        this.batch = new Batch();
+        this.errors = [];
+        this.pending = { lines: 0, malformed: 0 };
+        this.inflight = undefined;
+        if (this.stopped()) return;
+        if (this.stats.rows + this.stats.lines !== committed) backoffMs = RETRY_FIRST_MS;
+        this.stats.storageRetries++;
+        this.opts.log(
+          `${this.loader.stream}: storage unavailable (${reasonOf(err)}); resuming from the stored checkpoint in ${backoffMs} ms`,
+        );
+        for (const until = Date.now() + backoffMs; Date.now() < until && !this.stopped(); ) await sleep(50);
+        backoffMs = Math.min(RETRY_MAX_MS, backoffMs * 2);
+        if (this.stopped()) return;
+      }
+    }
+  }
+
+  private async follow(): Promise<void> {
     this.checkpoint = this.loader.liveOnly ? await this.tailPosition() : await this.loadCheckpoint();
     const buf = Buffer.allocUnsafe(CHUNK);
     while (!this.stopped()) {
@@ -238,6 +287,7 @@ class StreamReader {
     this.inflight = (async () => {
       await previous;
       await this.commit(work.batch, work.errors, work.pending.malformed, work.cp);
+      if (!this.loader.liveOnly) this.stored = { file: work.cp.file, offset: work.cp.offset };
       this.stats.rows += work.batch.rows;
       this.stats.lines += work.pending.lines;
       this.stats.malformed += work.pending.malformed;
@@ -263,6 +313,18 @@ class StreamReader {
   private async commit(batch: Batch, errors: LineError[], malformed: number, cp: Checkpoint): Promise<void> {
     if (this.loader.liveOnly) return;
     await inTransaction(this.opts.pool, async (client) => {
+      // The batch follows the checkpoint this reader last saw stored. One committer per stream at a time, and it
+      // checks that: a commit this reader gave up on (Postgres stalled before acknowledging it) may still commit
+      // once Postgres runs again, and its rows must not be loaded a second time on top of it.
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [INGEST_LOCK_CLASS, this.loader.stream]);
+      const { rows } = await client.query<{ file: string; byte_offset: number }>(
+        'SELECT file, byte_offset FROM platform.ingest_checkpoints WHERE stream = $1',
+        [this.loader.stream],
+      );
+      const now = rows[0] ? { file: rows[0].file, offset: rows[0].byte_offset } : null;
+      if (now?.file !== this.stored?.file || now?.offset !== this.stored?.offset) {
+        throw new StorageUnavailableError(`${this.loader.stream}: the stored checkpoint moved under this reader`);
+      }
       await batch.write(client);
       for (const e of errors) {
         await client.query(
@@ -293,6 +355,7 @@ class StreamReader {
       this.loader.stream,
     ]);
     const row = rows[0];
+    this.stored = row ? { file: row.file, offset: row.byte_offset } : null;
     return row ? { file: row.file, offset: row.byte_offset, lineNo: row.line_no, lastBlock: row.last_block } : null;
   }
 
