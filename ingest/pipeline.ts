@@ -8,9 +8,9 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decompressFrameSync } from 'lz4-napi';
 import type pg from 'pg';
-import { inTransaction, isStorageUnavailable, StorageUnavailableError } from '../db/pool.ts';
+import { databaseStatus, inTransaction, isStorageUnavailable, StorageUnavailableError } from '../db/pool.ts';
 import { FieldError, int, object } from '../platform/fields.ts';
-import { Batch } from './batch.ts';
+import { Batch, type BatchMark } from './batch.ts';
 import type { EventBus, Topic, Topics } from './bus.ts';
 import { hourlyOrder, parseIsoNs } from './files.ts';
 import { LOADERS } from './formats/index.ts';
@@ -109,7 +109,13 @@ class StreamReader {
   readonly stats: StreamStats;
   private checkpoint: Checkpoint | null = null;
   /** The checkpoint Postgres holds, as this reader last read or committed it (null: none yet). */
-  private stored: { file: string; offset: number } | null = null;
+  private stored: Checkpoint | null = null;
+  /** The last block whose events went out on the bus (null: none yet). */
+  private published: number | null = null;
+  /** Where in the current batch the events of blocks not yet published start. */
+  private fresh: BatchMark | undefined;
+  /** Storage is unavailable: batches are published without being committed. */
+  private degraded = false;
   private batch = new Batch();
   private errors: LineError[] = [];
   private pending = { lines: 0, malformed: 0 };
@@ -120,6 +126,8 @@ class StreamReader {
     private readonly loader: StreamLoader,
     private readonly opts: Required<Omit<IngestOptions, 'streams' | 'bus'>> & { bus?: EventBus },
     private readonly stopped: () => boolean,
+    /** Whether storage answers now (one probe at a time for all streams). */
+    private readonly storageAnswers: () => Promise<boolean>,
   ) {
     this.dir = path.join(opts.dataDir, loader.stream);
     this.stats = {
@@ -138,41 +146,63 @@ class StreamReader {
   }
 
   /**
-   * Follows the stream; on a storage failure, resumes from the stored checkpoint once storage answers again. Any
-   * other failure (a file that cannot be read, a statement Postgres refuses: a bug) is fatal and rejects.
+   * Follows the stream. On a storage failure it keeps reading from memory (`followFromMemory`) until storage answers,
+   * then resumes committing from the checkpoint Postgres holds. Any other failure (a file that cannot be read, a
+   * statement Postgres refuses: a bug) is fatal and rejects.
    */
   async run(): Promise<void> {
     let backoffMs = RETRY_FIRST_MS;
+    let fromMemory = false;
     for (;;) {
       const committed = this.stats.rows + this.stats.lines;
       try {
-        return await this.follow();
+        if (!fromMemory) return await this.follow(false);
+        await this.follow(true, backoffMs);
+        fromMemory = false;
+        if (this.stopped()) return;
+        this.opts.log(`${this.loader.stream}: storage answers again; resuming from the stored checkpoint`);
       } catch (err) {
         if (!isStorageUnavailable(err)) throw err;
-        // Whatever was parsed but not committed is read again from the stored checkpoint. A batch whose COMMIT was
-        // sent but not acknowledged may have committed after all: its checkpoint then says so, and it is not
-        // loaded twice (its rows were not published on the bus, though).
+        // Whatever was parsed but not committed is dropped, read again from memory now and committed later from
+        // the stored checkpoint. A batch whose COMMIT was sent but not acknowledged may have committed after all:
+        // the stored checkpoint then says so (and the commit guard in `commit` sees it), so it is not loaded twice.
         this.batch = new Batch();
         this.errors = [];
         this.pending = { lines: 0, malformed: 0 };
+        this.fresh = undefined;
         this.inflight = undefined;
         if (this.stopped()) return;
         if (this.stats.rows + this.stats.lines !== committed) backoffMs = RETRY_FIRST_MS;
+        else if (fromMemory) backoffMs = Math.min(RETRY_MAX_MS, backoffMs * 2);
         this.stats.storageRetries++;
-        this.opts.log(
-          `${this.loader.stream}: storage unavailable (${reasonOf(err)}); resuming from the stored checkpoint in ${backoffMs} ms`,
-        );
-        for (const until = Date.now() + backoffMs; Date.now() < until && !this.stopped(); ) await sleep(50);
-        backoffMs = Math.min(RETRY_MAX_MS, backoffMs * 2);
-        if (this.stopped()) return;
+        if (!fromMemory) {
+          this.opts.log(
+            `${this.loader.stream}: storage unavailable (${reasonOf(err)}); publishing from the files alone until it answers`,
+          );
+        }
+        fromMemory = true;
       }
     }
   }
 
-  private async follow(): Promise<void> {
-    this.checkpoint = this.loader.liveOnly ? await this.tailPosition() : await this.loadCheckpoint();
+  /**
+   * Reads the stream: from the stored checkpoint, committing batches and then publishing them; or, while storage is
+   * unavailable (`fromMemory`), from the last checkpoint this reader saw committed, publishing without committing,
+   * asking every `probeMs` whether storage answers again (then it returns). Either way, events of blocks already
+   * published are not published again.
+   */
+  private async follow(fromMemory: boolean, probeMs = RETRY_FIRST_MS): Promise<void> {
+    this.degraded = fromMemory;
+    if (fromMemory) this.checkpoint = this.stored && { ...this.stored };
+    else this.checkpoint = this.loader.liveOnly ? await this.tailPosition() : await this.loadCheckpoint();
+    let probeAt = Date.now() + probeMs;
     const buf = Buffer.allocUnsafe(CHUNK);
     while (!this.stopped()) {
+      if (fromMemory && Date.now() >= probeAt) {
+        if (await this.storageAnswers()) break;
+        probeMs = Math.min(RETRY_MAX_MS, probeMs * 2);
+        probeAt = Date.now() + probeMs;
+      }
       const files = await listStreamFiles(this.dir);
       let index = this.checkpoint ? files.indexOf(this.checkpoint.file) : 0;
       if (index < 0) {
@@ -196,7 +226,8 @@ class StreamReader {
       await this.drain();
       if (!progressed) {
         this.stats.caughtUp = true;
-        if (!this.opts.follow) return;
+        // Not following: done once all that was read is committed (while storage is down, nothing is).
+        if (!this.opts.follow && !fromMemory) return;
         await sleep(this.opts.pollMs);
       }
     }
@@ -258,6 +289,7 @@ class StreamReader {
         this.stats.rewound++;
         return;
       }
+      if (this.published === null || blockNumber > this.published) this.fresh ??= mark;
       this.loader.loadBlock({ blockNumber, blockTime }, line.events, this.batch);
       if (this.checkpoint) this.checkpoint.lastBlock = blockNumber;
       else this.checkpoint = { file, offset: 0, lineNo, lastBlock: blockNumber };
@@ -279,28 +311,41 @@ class StreamReader {
   private async flush(): Promise<void> {
     const cp = this.checkpoint;
     if (!cp || (this.batch.empty && this.pending.lines === 0 && this.errors.length === 0)) return;
-    const work = { batch: this.batch, errors: this.errors, pending: this.pending, cp: { ...cp } };
+    const work = { batch: this.batch, errors: this.errors, pending: this.pending, cp: { ...cp }, fresh: this.fresh };
+    const commit = !this.degraded;
     this.batch = new Batch();
     this.errors = [];
     this.pending = { lines: 0, malformed: 0 };
+    this.fresh = undefined;
     const previous = this.inflight;
     this.inflight = (async () => {
       await previous;
-      await this.commit(work.batch, work.errors, work.pending.malformed, work.cp);
-      if (!this.loader.liveOnly) this.stored = { file: work.cp.file, offset: work.cp.offset };
-      this.stats.rows += work.batch.rows;
-      this.stats.lines += work.pending.lines;
-      this.stats.malformed += work.pending.malformed;
-      if (this.opts.bus) {
-        for (const [topic, items] of work.batch.eventsByTopic()) {
-          this.opts.bus.publish(topic as Topic, items as Topics[Topic][]);
-        }
+      if (commit) {
+        await this.commit(work.batch, work.errors, work.pending.malformed, work.cp);
+        if (!this.loader.liveOnly) this.stored = work.cp;
+        this.stats.rows += work.batch.rows;
+        this.stats.lines += work.pending.lines;
+        this.stats.malformed += work.pending.malformed;
       }
+      this.publish(work.batch, work.fresh, work.cp.lastBlock);
     })();
     // Marked handled here; the failure is rethrown to whoever awaits it next (the next flush or drain).
     this.inflight.catch(() => {});
     // Keep at most one batch in flight: wait for the one before this (its failure surfaces here).
     await previous;
+  }
+
+  /** Publishes the batch's events from `fresh` on: those of blocks not published before. */
+  private publish(batch: Batch, fresh: BatchMark | undefined, lastBlock: number | null): void {
+    if (!fresh) return;
+    if (this.opts.bus) {
+      for (const [topic, items] of batch.eventsByTopic()) {
+        const from = fresh.events.get(topic) ?? 0;
+        const out = from ? items.slice(from) : items;
+        if (out.length) this.opts.bus.publish(topic as Topic, out as Topics[Topic][]);
+      }
+    }
+    if (lastBlock !== null && (this.published === null || lastBlock > this.published)) this.published = lastBlock;
   }
 
   /** Waits for every handed-over batch to be committed. */
@@ -322,6 +367,7 @@ class StreamReader {
         [this.loader.stream],
       );
       const now = rows[0] ? { file: rows[0].file, offset: rows[0].byte_offset } : null;
+      // (A checkpoint this reader has not seen: the transaction throws, and the reader resumes from the stored one.)
       if (now?.file !== this.stored?.file || now?.offset !== this.stored?.offset) {
         throw new StorageUnavailableError(`${this.loader.stream}: the stored checkpoint moved under this reader`);
       }
@@ -355,8 +401,10 @@ class StreamReader {
       this.loader.stream,
     ]);
     const row = rows[0];
-    this.stored = row ? { file: row.file, offset: row.byte_offset } : null;
-    return row ? { file: row.file, offset: row.byte_offset, lineNo: row.line_no, lastBlock: row.last_block } : null;
+    this.stored = row
+      ? { file: row.file, offset: row.byte_offset, lineNo: row.line_no, lastBlock: row.last_block }
+      : null;
+    return this.stored && { ...this.stored };
   }
 
   /** Live-only streams start at the current end of their newest file. */
@@ -392,7 +440,17 @@ export class Ingest {
       log: (line: string) => console.error(line),
       ...opts,
     };
-    this.readers = (opts.streams ?? STREAMS).map((s) => new StreamReader(LOADERS[s], full, () => this.stopping));
+    let probe: Promise<boolean> | undefined;
+    const storageAnswers = () => {
+      probe ??= databaseStatus(opts.pool).then((status) => {
+        probe = undefined;
+        return status === 'up';
+      });
+      return probe;
+    };
+    this.readers = (opts.streams ?? STREAMS).map(
+      (s) => new StreamReader(LOADERS[s], full, () => this.stopping, storageAnswers),
+    );
   }
 
   get stats(): StreamStats[] {
