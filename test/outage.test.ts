@@ -285,7 +285,8 @@ describe('Postgres killed (SIGKILL) and started again', () => {
       const { rows: tables } = await clean.query<{ name: string }>(
         `SELECT table_schema || '.' || table_name AS name FROM information_schema.tables
          WHERE table_schema IN ('accounts', 'markets', 'hip4', 'evm', 'analytics') AND table_type = 'BASE TABLE'
-           AND table_schema || '.' || table_name <> 'markets.candles' -- written by the live aggregator, not ingest
+           -- written by the live candle aggregator and the market history sampler, not by ingest
+           AND table_schema || '.' || table_name <> 'markets.candles' AND table_name NOT LIKE 'history\\_%'
          ORDER BY 1`,
       );
       expect(tables.length).toBeGreaterThan(5);
