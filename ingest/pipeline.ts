@@ -10,7 +10,7 @@ import { decompressFrameSync } from 'lz4-napi';
 import type pg from 'pg';
 import { databaseStatus, inTransaction, isStorageUnavailable, StorageUnavailableError } from '../db/pool.ts';
 import { FieldError, int, object } from '../platform/fields.ts';
-import { Batch, type BatchMark } from './batch.ts';
+import { Batch, type BatchMark, INGEST_STATEMENT_TIMEOUT_MS } from './batch.ts';
 import type { EventBus, Topic, Topics } from './bus.ts';
 import { hourlyOrder, parseIsoNs } from './files.ts';
 import { LOADERS } from './formats/index.ts';
@@ -371,6 +371,8 @@ class StreamReader {
       if (now?.file !== this.stored?.file || now?.offset !== this.stored?.offset) {
         throw new StorageUnavailableError(`${this.loader.stream}: the stored checkpoint moved under this reader`);
       }
+      // The service's statement limit is for answers; writing a batch may take longer (Batch.write guards it).
+      await client.query(`SET LOCAL statement_timeout = ${INGEST_STATEMENT_TIMEOUT_MS}`);
       await batch.write(client);
       for (const e of errors) {
         await client.query(

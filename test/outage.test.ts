@@ -223,7 +223,7 @@ describe('Postgres stalled (SIGSTOP) while the service runs', () => {
       await waitFor('l2Book frames while paused', async () => ws.since(pausedAt, 'l2Book').length >= 3);
       await waitFor('allMids frames while paused', async () => ws.since(pausedAt, 'allMids').length >= 3);
       await waitFor('GraphQL l2Book events while paused', async () => gqlBooks.filter((t) => t > pausedAt).length >= 3);
-      await waitFor('trades frames while paused', async () => ws.since(pausedAt, 'trades').length > 0);
+      await waitFor('trades frames while paused', async () => ws.since(pausedAt, 'trades').length > 0, 60_000);
       expect(stack.ingest.stats.some((s) => s.storageRetries > 0)).toBe(true);
     } finally {
       signalCluster(pids, 'SIGCONT');
