@@ -100,6 +100,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const compat = await startCompatServer({
       services: { markets, accounts, upstream },
       auth,
+      pool: opts.pool,
       port: opts.ports.compat,
       host,
       log: opts.log,

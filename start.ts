@@ -124,6 +124,8 @@ try {
   const ingest = new Ingest({ dataDir, pool: db.pool, bus, follow: true });
   const running = ingest.run();
   stops.push(() => ingest.stop());
+  // Ingest rides out storage outages itself (it publishes from the files and resumes committing from the stored
+  // checkpoint); what still rejects is fatal (a data dir it cannot read, a statement Postgres refuses: a bug).
   running.catch((err) => {
     console.error(`ingest failed: ${err instanceof Error ? err.message : String(err)}`);
     void shutdown(1);

@@ -1,6 +1,8 @@
 // The compatibility layer's HTTP app (fastify): POST /info, the path endpoints and, on the same server, /ws.
 // Cross-cutting concerns live here once: CORS headers, API keys (spec §5), JSON parsing and the error contract.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { databaseStatus, isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/pool.ts';
 import type { Authenticator } from '../platform/auth.ts';
 import { FieldError } from '../platform/fields.ts';
 import { jsonBytes, utf8 } from '../platform/json-text.ts';
@@ -16,10 +18,13 @@ import { fundingRoutes, userRoutes } from './routes/users.ts';
 export interface CompatAppOptions {
   services: CompatServices;
   auth: Authenticator;
+  /** The service's database, for `GET /ready`. */
+  pool?: pg.Pool;
   log?: (line: string) => void;
 }
 
-const PUBLIC_PATHS = new Set(['/health']);
+// Probes carry no key, and must answer when the keys themselves cannot be read.
+const PUBLIC_PATHS = new Set(['/health', '/ready']);
 
 function queryOf(req: FastifyRequest): URLSearchParams {
   const i = req.url.indexOf('?');
@@ -101,6 +106,10 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       return reply.code(400).send({ error: e.message ?? 'bad request' });
     }
+    if (isStorageUnavailable(err)) {
+      log(`compat: storage unavailable: ${e.message ?? String(err)}`);
+      return reply.code(503).send({ error: STORAGE_UNAVAILABLE });
+    }
     log(`compat: ${e.message ?? String(err)}`);
     return reply.code(500).send({ error: 'internal error' });
   });
@@ -116,7 +125,13 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
       .send(),
   );
 
+  // Liveness: the process serves. Readiness: it can also answer what needs storage (live channels and the
+  // in-memory answers keep working while it cannot).
   app.get('/health', async () => ({ ok: true }));
+  app.get('/ready', async (_req, reply) => {
+    const database = opts.pool ? await databaseStatus(opts.pool) : 'up';
+    return reply.code(database === 'up' ? 200 : 503).send({ ready: database === 'up', database });
+  });
 
   // `/info#<type>` is only a label: the fragment never reaches the server.
   app.post('/info', async (req, reply) => {

@@ -1,4 +1,6 @@
 // compat-rest as a running server: the fastify app (POST /info, path endpoints) and /ws on one port (8080).
+import type pg from 'pg';
+import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
 import { type Authenticator, presentedKey } from '../platform/auth.ts';
 import { buildCompatApp } from './app.ts';
 import { accountChannels } from './channels/accounts.ts';
@@ -11,6 +13,8 @@ import { attachWsServer } from './ws/protocol.ts';
 export interface CompatServerOptions {
   services: CompatServices;
   auth: Authenticator;
+  /** The service's database, for `GET /ready`. */
+  pool?: pg.Pool;
   port: number;
   host?: string;
   log?: (line: string) => void;
@@ -49,6 +53,7 @@ export async function startCompatServer(opts: CompatServerOptions) {
         return { status: answer.status, body };
       } catch (err) {
         if (err instanceof HttpError) return { status: err.status, body: { error: err.message } };
+        if (isStorageUnavailable(err)) return { status: 503, body: { error: STORAGE_UNAVAILABLE } };
         throw err;
       }
     },

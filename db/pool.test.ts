@@ -1,7 +1,17 @@
-// eachTextRow: rows as Postgres's text, in order, as they arrive; failures reject and leave the pool usable.
+// eachTextRow: rows as Postgres's text, in order, as they arrive; failures reject and leave the pool usable. What
+// counts as "storage unavailable", and the pool's limits. (Postgres stalled and killed: test/outage.test.ts.)
+
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
-import { eachTextRow, type TextRow } from './pool.ts';
+import {
+  createPool,
+  databaseStatus,
+  eachTextRow,
+  isStorageUnavailable,
+  StorageUnavailableError,
+  type TextRow,
+} from './pool.ts';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -37,5 +47,59 @@ describe('eachTextRow', () => {
     expect(rows[0]?.n).toBe(1);
     expect(db.pool.totalCount).toBeLessThanOrEqual(12);
     expect(db.pool.waitingCount).toBe(0);
+  });
+});
+
+describe('storage unavailable', () => {
+  it('is a statement cancelled by the statement timeout, a refused connection, a server that does not answer', async () => {
+    const url = new URL(db.url);
+    const slow = createPool(url.toString(), 1, { connectTimeoutMs: 2000, statementTimeoutMs: 200 });
+    try {
+      const cancelled = await slow.query('SELECT pg_sleep(2)').catch((err: unknown) => err);
+      expect((cancelled as { code?: string }).code).toBe('57014');
+      expect(isStorageUnavailable(cancelled)).toBe(true);
+      // The pool is usable afterwards.
+      expect((await slow.query('SELECT 1 AS n')).rows[0].n).toBe(1);
+    } finally {
+      await slow.end();
+    }
+
+    // A port where nothing listens: refused.
+    const closed = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    url.port = String(closed);
+    const refused = createPool(url.toString(), 1);
+    try {
+      expect(isStorageUnavailable(await refused.query('SELECT 1').catch((err: unknown) => err))).toBe(true);
+      expect(await databaseStatus(refused)).toBe('down');
+    } finally {
+      await refused.end();
+    }
+
+    // A server that accepts the connection and never answers: the connect timeout.
+    const silent = net.createServer(() => {}).listen(0, '127.0.0.1');
+    await new Promise((r) => silent.once('listening', r));
+    url.port = String((silent.address() as net.AddressInfo).port);
+    const stalled = createPool(url.toString(), 1, { connectTimeoutMs: 300, statementTimeoutMs: 300 });
+    try {
+      const started = Date.now();
+      const err = await stalled.query('SELECT 1').catch((e: unknown) => e);
+      expect(isStorageUnavailable(err)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      await stalled.end();
+      silent.close();
+    }
+  });
+
+  it('is not a bad statement nor a bug', async () => {
+    expect(isStorageUnavailable(await db.pool.query('SELECT nope').catch((err: unknown) => err))).toBe(false);
+    expect(isStorageUnavailable(new TypeError('x is undefined'))).toBe(false);
+    expect(isStorageUnavailable(new Error('wrapped', { cause: new StorageUnavailableError('why') }))).toBe(true);
+    expect(await databaseStatus(db.pool)).toBe('up');
   });
 });

@@ -4,6 +4,8 @@ import type { Config } from '../platform/config.ts';
 import { type EmbeddedCluster, type EmbeddedOptions, startEmbedded } from './embedded.ts';
 import { migrate } from './migrate.ts';
 
+export { isStorageUnavailable, STORAGE_UNAVAILABLE, StorageUnavailableError } from './unavailable.ts';
+
 // Return int8 as a JS number only where it is safe; numeric stays a string (never a float on the way through).
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => {
   const n = Number(v);
@@ -25,6 +27,12 @@ export const TEXT_TYPES = { getTypeParser: () => (text: string) => text } as unk
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A checked-out client whose connection dies between statements emits 'error'; unheard, it would crash the
+  // process. The statement that follows fails, and the client is dropped below.
+  const onError = (err: Error) => {
+    broken = err;
+  };
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await work(client);
@@ -36,6 +44,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     });
     throw err;
   } finally {
+    client.off('error', onError);
     client.release(broken);
   }
 }
@@ -87,11 +96,79 @@ export async function eachTextRow(
 
 export const EMBEDDED_DATABASE = 'hyperliquid';
 
-export function createPool(url: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, application_name: 'hl-data-graph' });
-  // An idle client losing its connection (server restart) must not crash the process.
+export interface PoolTimeouts {
+  /** Giving up on a connection (new, or waiting for a free one in the pool); 0: wait for ever. */
+  connectTimeoutMs: number;
+  /**
+   * Postgres cancels a statement running longer (`statement_timeout`); the client also gives up on an answer
+   * 500 ms later, for a server that is stalled and cannot cancel anything. 0: no limit (migrations, bulk loads).
+   */
+  statementTimeoutMs: number;
+}
+
+function envMs(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got ${raw}`);
+  return value;
+}
+
+/**
+ * The service's limits: a request that needs a stalled or dead Postgres fails within about 3.5 s (and answers 503)
+ * instead of hanging. `PG_CONNECT_TIMEOUT_MS` and `PG_STATEMENT_TIMEOUT_MS` override them.
+ */
+export function defaultTimeouts(): PoolTimeouts {
+  return {
+    connectTimeoutMs: envMs('PG_CONNECT_TIMEOUT_MS', 2000),
+    statementTimeoutMs: envMs('PG_STATEMENT_TIMEOUT_MS', 3000),
+  };
+}
+
+/** Client-side margin over `statement_timeout`: Postgres's own cancel comes first while it is alive. */
+const READ_TIMEOUT_MARGIN_MS = 500;
+
+export function createPool(url: string, max = 10, timeouts: PoolTimeouts = defaultTimeouts()): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    application_name: 'hl-data-graph',
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    ...(timeouts.statementTimeoutMs > 0
+      ? {
+          statement_timeout: timeouts.statementTimeoutMs,
+          query_timeout: timeouts.statementTimeoutMs + READ_TIMEOUT_MARGIN_MS,
+        }
+      : {}),
+    // Dead connections are noticed by the OS, not only at the next query.
+    keepAlive: true,
+  });
+  // An idle client losing its connection (server killed or restarted) must not crash the process: the pool has
+  // dropped it already, and the next query opens a new one.
   pool.on('error', (err) => console.error(`postgres: idle client error: ${err.message}`));
   return pool;
+}
+
+/**
+ * Whether Postgres answers now, within `timeoutMs` (readiness): `up`, or `down` when it does not (stalled, dead,
+ * or every connection busy for that long).
+ */
+export async function databaseStatus(pool: pg.Pool, timeoutMs = 2000): Promise<'up' | 'down'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'down'>((resolve) => {
+    timer = setTimeout(() => resolve('down'), timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      pool.query('SELECT 1').then(
+        () => 'up' as const,
+        () => 'down' as const,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface Database {
@@ -128,13 +205,17 @@ export async function openDatabase(
     url = cluster.url(EMBEDDED_DATABASE);
   }
   const pool = createPool(url);
+  // Migrations may rewrite large tables: on a connection of their own, without the service's statement limits.
+  const migrator = createPool(url, 1, { connectTimeoutMs: 0, statementTimeoutMs: 0 });
   try {
-    const applied = await migrate(pool);
+    const applied = await migrate(migrator);
     if (applied.length) log(`migrations applied: ${applied.join(', ')}`);
   } catch (err) {
     await pool.end();
     await cluster?.stop();
     throw err;
+  } finally {
+    await migrator.end();
   }
   return {
     pool,

@@ -9,6 +9,9 @@ import type { TableSpec } from '../db/rows.ts';
 
 type AnySpec = TableSpec<never>;
 
+/** How long one statement writing a batch may take, on the server and on the wire. */
+export const INGEST_STATEMENT_TIMEOUT_MS = 30_000;
+
 interface Statement {
   sql: string;
   params: unknown[];
@@ -129,23 +132,30 @@ export class Batch {
     return this.rows === 0 && this.statements.length === 0 && this.events.size === 0;
   }
 
-  /** Writes every table's rows and runs the statements; the caller owns the transaction. */
-  async write(client: pg.PoolClient): Promise<void> {
+  /**
+   * Writes every table's rows and runs the statements; the caller owns the transaction. Each statement may take
+   * `timeoutMs` (longer than the service's limit for answers: a batch is tens of thousands of rows), after which the
+   * connection is given up (a stalled server).
+   */
+  async write(client: pg.PoolClient, timeoutMs = INGEST_STATEMENT_TIMEOUT_MS): Promise<void> {
+    const query = (text: string) => client.query({ text, query_timeout: timeoutMs } as pg.QueryConfig);
     for (const [spec, copy] of this.copies) {
       if (!copy.length) continue;
       const cols = spec.columns.join(', ');
       if (spec.conflict === 'append') {
-        await copyInto(client, `${spec.table} (${cols})`, copy.bytes);
+        await copyInto(client, `${spec.table} (${cols})`, copy.bytes, timeoutMs);
       } else {
         const stage = `stage_${spec.table.replace('.', '_')}`;
-        await client.query(
+        await query(
           `CREATE TEMP TABLE IF NOT EXISTS ${stage} (LIKE ${spec.table} INCLUDING DEFAULTS) ON COMMIT DELETE ROWS`,
         );
-        await copyInto(client, `${stage} (${cols})`, copy.bytes);
-        await client.query(`INSERT INTO ${spec.table} (${cols}) SELECT ${cols} FROM ${stage} ON CONFLICT DO NOTHING`);
+        await copyInto(client, `${stage} (${cols})`, copy.bytes, timeoutMs);
+        await query(`INSERT INTO ${spec.table} (${cols}) SELECT ${cols} FROM ${stage} ON CONFLICT DO NOTHING`);
       }
     }
-    for (const s of this.statements) await client.query(s.sql, s.params);
+    for (const s of this.statements) {
+      await client.query({ text: s.sql, values: s.params, query_timeout: timeoutMs } as pg.QueryConfig);
+    }
   }
 
   eventsByTopic(): Map<string, unknown[]> {
@@ -153,10 +163,27 @@ export class Batch {
   }
 }
 
-async function copyInto(client: pg.PoolClient, target: string, text: Buffer): Promise<void> {
+/**
+ * COPY of `text` into `target`. pg's own read timeout does not suit a COPY stream (pg-copy-streams throws,
+ * uncaught, when the server answers after it fired), so it is turned off for the COPY and replaced by a guard that
+ * cuts the connection: the COPY then fails as any statement on a dead connection does.
+ */
+async function copyInto(client: pg.PoolClient, target: string, text: Buffer, timeoutMs: number): Promise<void> {
   const CHUNK = 256 * 1024;
   function* chunks() {
     for (let at = 0; at < text.length; at += CHUNK) yield text.subarray(at, at + CHUNK);
   }
-  await pipeline(Readable.from(chunks()), client.query(copyFrom(`COPY ${target} FROM STDIN`)));
+  const copy = copyFrom(`COPY ${target} FROM STDIN`);
+  // pg reads a query's own `query_timeout` before the connection's; 0 would mean "the connection's".
+  (copy as unknown as { query_timeout: number }).query_timeout = 2 ** 31 - 1;
+  const guard = setTimeout(() => {
+    (client as unknown as { connection: { stream: { destroy(err?: Error): void } } }).connection.stream.destroy(
+      new Error('Connection terminated: COPY timed out'),
+    );
+  }, timeoutMs);
+  try {
+    await pipeline(Readable.from(chunks()), client.query(copy));
+  } finally {
+    clearTimeout(guard);
+  }
 }

@@ -1,14 +1,16 @@
 // The checkpointed loader: one reader per stream walks its hourly files in order from the stream's checkpoint,
 // parses each complete line, and commits rows + checkpoint in one transaction per batch, so that a crash at any
 // point followed by a restart loads every row exactly once. Committed rows are then published on the event bus.
+// Storage going away (Postgres stalled, killed, restarting) is not a crash either: the reader drops what it had not
+// committed, waits with backoff, and resumes from the checkpoint Postgres holds, which is the same thing.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decompressFrameSync } from 'lz4-napi';
 import type pg from 'pg';
-import { inTransaction } from '../db/pool.ts';
+import { databaseStatus, inTransaction, isStorageUnavailable, StorageUnavailableError } from '../db/pool.ts';
 import { FieldError, int, object } from '../platform/fields.ts';
-import { Batch } from './batch.ts';
+import { Batch, type BatchMark, INGEST_STATEMENT_TIMEOUT_MS } from './batch.ts';
 import type { EventBus, Topic, Topics } from './bus.ts';
 import { hourlyOrder, parseIsoNs } from './files.ts';
 import { LOADERS } from './formats/index.ts';
@@ -39,6 +41,8 @@ export interface StreamStats {
   lastBlock: number | null;
   lastBlockTime: number | null;
   caughtUp: boolean;
+  /** Times the stream resumed from its stored checkpoint after storage failed. */
+  storageRetries: number;
 }
 
 interface Checkpoint {
@@ -56,6 +60,16 @@ interface LineError {
 }
 
 const CHUNK = 1 << 20;
+/** Waits before resuming after a storage failure: doubling from the first to the most. */
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 5000;
+/** First key of the per-stream advisory lock a commit holds (the second: the stream's name hashed). */
+const INGEST_LOCK_CLASS = 0x686c696e; // "hlin"
+
+function reasonOf(err: unknown): string {
+  if (err instanceof StorageUnavailableError) return err.reason;
+  return err instanceof Error ? err.message : String(err);
+}
 
 /** Files of a stream dir, relative (`hourly/YYYYMMDD/H[.lz4]`), in time order. */
 export async function listStreamFiles(streamDir: string): Promise<string[]> {
@@ -94,6 +108,14 @@ class FileSource {
 class StreamReader {
   readonly stats: StreamStats;
   private checkpoint: Checkpoint | null = null;
+  /** The checkpoint Postgres holds, as this reader last read or committed it (null: none yet). */
+  private stored: Checkpoint | null = null;
+  /** The last block whose events went out on the bus (null: none yet). */
+  private published: number | null = null;
+  /** Where in the current batch the events of blocks not yet published start. */
+  private fresh: BatchMark | undefined;
+  /** Storage is unavailable: batches are published without being committed. */
+  private degraded = false;
   private batch = new Batch();
   private errors: LineError[] = [];
   private pending = { lines: 0, malformed: 0 };
@@ -104,6 +126,8 @@ class StreamReader {
     private readonly loader: StreamLoader,
     private readonly opts: Required<Omit<IngestOptions, 'streams' | 'bus'>> & { bus?: EventBus },
     private readonly stopped: () => boolean,
+    /** Whether storage answers now (one probe at a time for all streams). */
+    private readonly storageAnswers: () => Promise<boolean>,
   ) {
     this.dir = path.join(opts.dataDir, loader.stream);
     this.stats = {
@@ -117,13 +141,68 @@ class StreamReader {
       lastBlock: null,
       lastBlockTime: null,
       caughtUp: false,
+      storageRetries: 0,
     };
   }
 
+  /**
+   * Follows the stream. On a storage failure it keeps reading from memory (`followFromMemory`) until storage answers,
+   * then resumes committing from the checkpoint Postgres holds. Any other failure (a file that cannot be read, a
+   * statement Postgres refuses: a bug) is fatal and rejects.
+   */
   async run(): Promise<void> {
-    this.checkpoint = this.loader.liveOnly ? await this.tailPosition() : await this.loadCheckpoint();
+    let backoffMs = RETRY_FIRST_MS;
+    let fromMemory = false;
+    for (;;) {
+      const committed = this.stats.rows + this.stats.lines;
+      try {
+        if (!fromMemory) return await this.follow(false);
+        await this.follow(true, backoffMs);
+        fromMemory = false;
+        if (this.stopped()) return;
+        this.opts.log(`${this.loader.stream}: storage answers again; resuming from the stored checkpoint`);
+      } catch (err) {
+        if (!isStorageUnavailable(err)) throw err;
+        // Whatever was parsed but not committed is dropped, read again from memory now and committed later from
+        // the stored checkpoint. A batch whose COMMIT was sent but not acknowledged may have committed after all:
+        // the stored checkpoint then says so (and the commit guard in `commit` sees it), so it is not loaded twice.
+        this.batch = new Batch();
+        this.errors = [];
+        this.pending = { lines: 0, malformed: 0 };
+        this.fresh = undefined;
+        this.inflight = undefined;
+        if (this.stopped()) return;
+        if (this.stats.rows + this.stats.lines !== committed) backoffMs = RETRY_FIRST_MS;
+        else if (fromMemory) backoffMs = Math.min(RETRY_MAX_MS, backoffMs * 2);
+        this.stats.storageRetries++;
+        if (!fromMemory) {
+          this.opts.log(
+            `${this.loader.stream}: storage unavailable (${reasonOf(err)}); publishing from the files alone until it answers`,
+          );
+        }
+        fromMemory = true;
+      }
+    }
+  }
+
+  /**
+   * Reads the stream: from the stored checkpoint, committing batches and then publishing them; or, while storage is
+   * unavailable (`fromMemory`), from the last checkpoint this reader saw committed, publishing without committing,
+   * asking every `probeMs` whether storage answers again (then it returns). Either way, events of blocks already
+   * published are not published again.
+   */
+  private async follow(fromMemory: boolean, probeMs = RETRY_FIRST_MS): Promise<void> {
+    this.degraded = fromMemory;
+    if (fromMemory) this.checkpoint = this.stored && { ...this.stored };
+    else this.checkpoint = this.loader.liveOnly ? await this.tailPosition() : await this.loadCheckpoint();
+    let probeAt = Date.now() + probeMs;
     const buf = Buffer.allocUnsafe(CHUNK);
     while (!this.stopped()) {
+      if (fromMemory && Date.now() >= probeAt) {
+        if (await this.storageAnswers()) break;
+        probeMs = Math.min(RETRY_MAX_MS, probeMs * 2);
+        probeAt = Date.now() + probeMs;
+      }
       const files = await listStreamFiles(this.dir);
       let index = this.checkpoint ? files.indexOf(this.checkpoint.file) : 0;
       if (index < 0) {
@@ -147,7 +226,8 @@ class StreamReader {
       await this.drain();
       if (!progressed) {
         this.stats.caughtUp = true;
-        if (!this.opts.follow) return;
+        // Not following: done once all that was read is committed (while storage is down, nothing is).
+        if (!this.opts.follow && !fromMemory) return;
         await sleep(this.opts.pollMs);
       }
     }
@@ -209,6 +289,7 @@ class StreamReader {
         this.stats.rewound++;
         return;
       }
+      if (this.published === null || blockNumber > this.published) this.fresh ??= mark;
       this.loader.loadBlock({ blockNumber, blockTime }, line.events, this.batch);
       if (this.checkpoint) this.checkpoint.lastBlock = blockNumber;
       else this.checkpoint = { file, offset: 0, lineNo, lastBlock: blockNumber };
@@ -230,27 +311,41 @@ class StreamReader {
   private async flush(): Promise<void> {
     const cp = this.checkpoint;
     if (!cp || (this.batch.empty && this.pending.lines === 0 && this.errors.length === 0)) return;
-    const work = { batch: this.batch, errors: this.errors, pending: this.pending, cp: { ...cp } };
+    const work = { batch: this.batch, errors: this.errors, pending: this.pending, cp: { ...cp }, fresh: this.fresh };
+    const commit = !this.degraded;
     this.batch = new Batch();
     this.errors = [];
     this.pending = { lines: 0, malformed: 0 };
+    this.fresh = undefined;
     const previous = this.inflight;
     this.inflight = (async () => {
       await previous;
-      await this.commit(work.batch, work.errors, work.pending.malformed, work.cp);
-      this.stats.rows += work.batch.rows;
-      this.stats.lines += work.pending.lines;
-      this.stats.malformed += work.pending.malformed;
-      if (this.opts.bus) {
-        for (const [topic, items] of work.batch.eventsByTopic()) {
-          this.opts.bus.publish(topic as Topic, items as Topics[Topic][]);
-        }
+      if (commit) {
+        await this.commit(work.batch, work.errors, work.pending.malformed, work.cp);
+        if (!this.loader.liveOnly) this.stored = work.cp;
+        this.stats.rows += work.batch.rows;
+        this.stats.lines += work.pending.lines;
+        this.stats.malformed += work.pending.malformed;
       }
+      this.publish(work.batch, work.fresh, work.cp.lastBlock);
     })();
     // Marked handled here; the failure is rethrown to whoever awaits it next (the next flush or drain).
     this.inflight.catch(() => {});
     // Keep at most one batch in flight: wait for the one before this (its failure surfaces here).
     await previous;
+  }
+
+  /** Publishes the batch's events from `fresh` on: those of blocks not published before. */
+  private publish(batch: Batch, fresh: BatchMark | undefined, lastBlock: number | null): void {
+    if (!fresh) return;
+    if (this.opts.bus) {
+      for (const [topic, items] of batch.eventsByTopic()) {
+        const from = fresh.events.get(topic) ?? 0;
+        const out = from ? items.slice(from) : items;
+        if (out.length) this.opts.bus.publish(topic as Topic, out as Topics[Topic][]);
+      }
+    }
+    if (lastBlock !== null && (this.published === null || lastBlock > this.published)) this.published = lastBlock;
   }
 
   /** Waits for every handed-over batch to be committed. */
@@ -263,6 +358,21 @@ class StreamReader {
   private async commit(batch: Batch, errors: LineError[], malformed: number, cp: Checkpoint): Promise<void> {
     if (this.loader.liveOnly) return;
     await inTransaction(this.opts.pool, async (client) => {
+      // The batch follows the checkpoint this reader last saw stored. One committer per stream at a time, and it
+      // checks that: a commit this reader gave up on (Postgres stalled before acknowledging it) may still commit
+      // once Postgres runs again, and its rows must not be loaded a second time on top of it.
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [INGEST_LOCK_CLASS, this.loader.stream]);
+      const { rows } = await client.query<{ file: string; byte_offset: number }>(
+        'SELECT file, byte_offset FROM platform.ingest_checkpoints WHERE stream = $1',
+        [this.loader.stream],
+      );
+      const now = rows[0] ? { file: rows[0].file, offset: rows[0].byte_offset } : null;
+      // (A checkpoint this reader has not seen: the transaction throws, and the reader resumes from the stored one.)
+      if (now?.file !== this.stored?.file || now?.offset !== this.stored?.offset) {
+        throw new StorageUnavailableError(`${this.loader.stream}: the stored checkpoint moved under this reader`);
+      }
+      // The service's statement limit is for answers; writing a batch may take longer (Batch.write guards it).
+      await client.query(`SET LOCAL statement_timeout = ${INGEST_STATEMENT_TIMEOUT_MS}`);
       await batch.write(client);
       for (const e of errors) {
         await client.query(
@@ -293,7 +403,10 @@ class StreamReader {
       this.loader.stream,
     ]);
     const row = rows[0];
-    return row ? { file: row.file, offset: row.byte_offset, lineNo: row.line_no, lastBlock: row.last_block } : null;
+    this.stored = row
+      ? { file: row.file, offset: row.byte_offset, lineNo: row.line_no, lastBlock: row.last_block }
+      : null;
+    return this.stored && { ...this.stored };
   }
 
   /** Live-only streams start at the current end of their newest file. */
@@ -329,7 +442,17 @@ export class Ingest {
       log: (line: string) => console.error(line),
       ...opts,
     };
-    this.readers = (opts.streams ?? STREAMS).map((s) => new StreamReader(LOADERS[s], full, () => this.stopping));
+    let probe: Promise<boolean> | undefined;
+    const storageAnswers = () => {
+      probe ??= databaseStatus(opts.pool).then((status) => {
+        probe = undefined;
+        return status === 'up';
+      });
+      return probe;
+    };
+    this.readers = (opts.streams ?? STREAMS).map(
+      (s) => new StreamReader(LOADERS[s], full, () => this.stopping, storageAnswers),
+    );
   }
 
   get stats(): StreamStats[] {

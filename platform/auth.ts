@@ -3,11 +3,14 @@
 // no key configured, no key is needed (and the servers listen on loopback only); an `mcp` key is refused on REST
 // and GraphQL; requests per minute are limited per key.
 import type pg from 'pg';
+import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
 import { type ApiKey, anyKeyConfigured, findKey, hashKey } from './keys.ts';
 
 export type Surface = 'rest' | 'graphql' | 'mcp';
 
-export type AuthOutcome = { ok: true; key: ApiKey | null } | { ok: false; status: 401 | 403 | 429; error: string };
+export type AuthOutcome =
+  | { ok: true; key: ApiKey | null }
+  | { ok: false; status: 401 | 403 | 429 | 503; error: string };
 
 export interface AuthRequest {
   headers: Record<string, string | string[] | undefined>;
@@ -119,8 +122,20 @@ export class Authenticator implements KeyChecker {
     return this.checkKey(presentedKey(req), surface);
   }
 
-  /** The rules for a key already taken from its request (null: none presented). */
+  /**
+   * The rules for a key already taken from its request (null: none presented). A key that cannot be checked because
+   * storage is unavailable is refused with 503, on every transport: neither admitted nor called invalid.
+   */
   async checkKey(presented: string | null, surface: Surface): Promise<AuthOutcome> {
+    try {
+      return await this.checkKeyNow(presented, surface);
+    } catch (err) {
+      if (isStorageUnavailable(err)) return { ok: false, status: 503, error: STORAGE_UNAVAILABLE };
+      throw err;
+    }
+  }
+
+  private async checkKeyNow(presented: string | null, surface: Surface): Promise<AuthOutcome> {
     if (!presented) {
       return (await this.keyRequired())
         ? { ok: false, status: 401, error: 'missing api key' }

@@ -3,8 +3,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { type GraphQLSchema, getOperationAST } from 'graphql';
-import { createYoga } from 'graphql-yoga';
+import { GraphQLError, type GraphQLSchema, getOperationAST } from 'graphql';
+import { createYoga, maskError } from 'graphql-yoga';
+import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
 import { serveGraphqlWs } from '../platform/graphql-ws.ts';
 import { type SubscriptionStats, sharedSubscriptions } from '../platform/shared-subscriptions.ts';
 
@@ -13,6 +14,26 @@ export interface RunningServer {
   /** Subscription executions running now and their subscribers (identical subscriptions share one). */
   subscriptions(): SubscriptionStats;
   close(): Promise<void>;
+}
+
+/**
+ * Error masking: a resolver that could not reach storage gives `storage unavailable` with the code
+ * `STORAGE_UNAVAILABLE` (on every transport, and relayed as it is by the router); other unexpected errors are masked
+ * as usual.
+ */
+export function maskSubgraphError(error: unknown, message: string, isDev?: boolean): Error {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (original && !(original instanceof GraphQLError) && isStorageUnavailable(original)) {
+    const at = error instanceof GraphQLError ? error : undefined;
+    return new GraphQLError(STORAGE_UNAVAILABLE, {
+      nodes: at?.nodes,
+      source: at?.source,
+      positions: at?.positions,
+      path: at?.path,
+      extensions: { code: 'STORAGE_UNAVAILABLE' },
+    });
+  }
+  return maskError(error, message, isDev);
 }
 
 export async function serveSubgraph(
@@ -34,6 +55,7 @@ export async function serveSubgraph(
       shared.plugin,
     ],
     context: opts.context ?? {},
+    maskedErrors: { maskError: maskSubgraphError },
     graphqlEndpoint: '/graphql',
     graphiql: { title: `${name} subgraph` },
     landingPage: false,

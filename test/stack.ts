@@ -12,13 +12,21 @@ export interface TestStack extends Stack {
   /** The event bus ingest publishes on (tests may publish on it too). */
   bus: InProcessBus;
   sim: Simulator;
+  /** The node data dir the simulator writes and ingest follows. */
+  dataDir: string;
   ingest: Ingest;
   nodeInfoUrl: string;
   close(): Promise<void>;
 }
 
-export async function startTestStack(opts: { historyMs?: number; seed?: number } = {}): Promise<TestStack> {
-  const db = await createTestDatabase();
+export async function startTestStack(
+  opts: {
+    historyMs?: number;
+    seed?: number /** A database of the caller's (default: a clone of the template). */;
+    db?: TestDatabase;
+  } = {},
+): Promise<TestStack> {
+  const db = opts.db ?? (await createTestDatabase());
   const dataDir = await tempDataDir();
   const sim = new Simulator({ dataDir, seed: opts.seed ?? 7, fillsPerSecond: 20, blocksPerSecond: 10 });
   const now = Date.now();
@@ -43,6 +51,7 @@ export async function startTestStack(opts: { historyMs?: number; seed?: number }
     db,
     bus,
     sim,
+    dataDir,
     ingest,
     nodeInfoUrl: `${nodeInfo.url}/info`,
     async close() {

@@ -1,6 +1,7 @@
 // One /ws connection: parses the client's frames, owns this connection's subscriptions and their teardowns,
 // answers pings and `post` info requests, and enforces the per-connection limits (subscriptions, idle, backlog).
 import type { RawData, WebSocket } from 'ws';
+import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../../db/unavailable.ts';
 import { rememberJsonSource } from '../json-source.ts';
 import {
   braceFree,
@@ -303,6 +304,7 @@ export class WsSession {
   /** The client-facing reason for a channel failure; anything but a SubscriptionError is our bug, logged, not shown. */
   private reasonOf(err: unknown, what: string): string {
     if (err instanceof SubscriptionError) return braceFree(err.message);
+    if (isStorageUnavailable(err)) return STORAGE_UNAVAILABLE;
     this.settings.log(`ws: ${what} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     return 'internal error';
   }
