@@ -55,10 +55,12 @@ function transportEntries(merging: boolean | Record<string, boolean>) {
 type WsOptions = ServerOptions<Record<string, unknown> | undefined, GraphqlWsExtra>;
 
 /** graphql-ws close codes for the refusals of spec §5 (4401 and 4403 are graphql-ws's own; 4xxx mirrors HTTP). */
-const CLOSE_CODE: Record<401 | 403 | 429, number> = {
+const CLOSE_CODE: Record<401 | 403 | 429 | 503, number> = {
   401: CloseCode.Unauthorized,
   403: CloseCode.Forbidden,
   429: 4429,
+  // The key could not be looked up (storage down): graphql-ws clients retry 4503, unlike 4401 and 4429.
+  503: 4503,
 };
 
 /**
@@ -80,8 +82,8 @@ function withKeyChecks(auth: KeyChecker | undefined, options: WsOptions): WsOpti
       try {
         outcome = await checkConnection(auth, ctx.extra.request, ctx.connectionParams);
       } catch {
-        // The key could not be looked up (storage down): 4503 (HTTP's 503), which graphql-ws clients retry.
-        ctx.extra.socket.close(4503, 'storage unavailable');
+        // The main thread could not answer the check at all: treated as storage down.
+        ctx.extra.socket.close(CLOSE_CODE[503], 'storage unavailable');
         return false;
       }
       if (!outcome.ok) {
