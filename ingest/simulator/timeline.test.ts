@@ -60,7 +60,7 @@ function blocks<E>(dir: string, stream: 'node_fills_by_block' | 'node_raw_book_d
 function activity(dir: string, fromMs: number, toMs: number) {
   const within = (t: number) => t >= fromMs && t < toMs;
   const seconds = (toMs - fromMs) / 1000;
-  const fills = blocks<[string, FillEvent]>(dir, 'node_fills_by_block').filter((b) => within(b.timeMs));
+  const fills = blocks<FillEvent>(dir, 'node_fills_by_block').filter((b) => within(b.timeMs));
   const all = fills.flatMap((b) => b.events.map(([, f]) => f));
   const tradeTimes = (coin: string) =>
     fills.filter((b) => b.events.some(([, f]) => f.coin === coin)).map((b) => b.timeMs);
