@@ -44,7 +44,7 @@ export interface Config {
   simSeed: number;
   /** History the simulator writes before real time, on a fresh data dir. */
   simHistory: string;
-  /** The simulator's fills per second in real time (and the history's last 10 minutes). */
+  /** The simulator's fills per second in real time (and the history's last 5 minutes). */
   simFillsPerSecond: number;
   /** The simulator's fills per second in the history before that (and in the gap a restart fills). */
   simHistoryFillsPerSecond: number;

@@ -19,7 +19,7 @@ const USAGE = `usage: node --import tsx ingest/simulator/cli.ts [options]
   --data-dir DIR            node data dir to write (default .data/hl/data, env SIM_DATA_DIR)
   --seed N                  random seed (default 42, env SIM_SEED)
   --history D               history to write before now: 7d, 36h, 90m, 30s, 0 (default 6h, env SIM_HISTORY)
-  --fills-per-second N      average fills per second in real time and the last 10 minutes of history
+  --fills-per-second N      average fills per second in real time and the last 5 minutes of history
                             (default ${DEFAULT_FILLS_PER_SECOND}, env SIM_FILLS_PER_SECOND)
   --history-fills-per-second N
                             average fills per second of the history before that, and of the gap a restart

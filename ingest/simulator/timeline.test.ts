@@ -193,9 +193,9 @@ describe('fill-rate schedule', () => {
     fs.writeFileSync(path.join(dir, MARKER), `${JSON.stringify(v1)}\n`);
     const written = Math.max(...(Object.values(scanResumePoints(dir)) as number[]));
 
-    const now = startMs + 25 * MINUTE;
+    const now = startMs + 23 * MINUTE;
     const { sim, fillRates } = openTimeline(dir, params, 0, now);
-    // Five minutes of gap, all within the lively lead.
+    // Three minutes of gap, all within the lively lead.
     expect(fillRates).toEqual([
       { fromBlock: 0, fillsPerSecond: 3 },
       { fromBlock: written + 1, fillsPerSecond: 20 },

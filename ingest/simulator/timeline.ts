@@ -13,7 +13,7 @@ export const MARKER = '.simulator.json';
 
 /**
  * Fill rate of the history a fresh timeline writes before real time, and of the gap a restart fills: low, so that
- * `npm start` ingests the default 6 h of history in seconds (6 h at the live rate would be ~17× the rows).
+ * `npm start` ingests the default 6 h of history in seconds (6 h at the live rate would be ~20× the rows).
  */
 export const DEFAULT_HISTORY_FILLS_PER_SECOND = 1;
 
@@ -21,7 +21,7 @@ export const DEFAULT_HISTORY_FILLS_PER_SECOND = 1;
  * The last stretch of history before real time is written at the live rate, so a newcomer finds recent trades,
  * fills and one-minute candles of a lively market at once.
  */
-export const LIVELY_LEAD_MS = 10 * 60_000;
+export const LIVELY_LEAD_MS = 5 * 60_000;
 
 export interface TimelineParams {
   seed: number;
