@@ -308,12 +308,14 @@ export class Simulator {
   }
 
   /**
-   * A new rate from this block on. The controller's backlog restarts: fills owed (or overshot) at the old rate
-   * would otherwise push the new one for many minutes; its learned scale (fills per action) carries over.
+   * A new rate from this block on. The controller starts over, as in a fresh run: what it learned at the old rate
+   * misleads it at the new one (hours at 1 fill/s can leave its scale anywhere in 0.2–1.1, so that 40 fills/s
+   * would start at 8 and take many minutes to recover), and fills owed or overshot would push the new rate.
    */
   private setFillRate(fillsPerSecond: number): void {
     this.fillsPerSecond = fillsPerSecond;
     this.actionsPerMs = fillsPerSecond / FILLS_PER_ACTION / 1000;
+    this.rateScale = 1;
     this.fillTarget = this.fillActual;
     this.behaviour.setFillRate(fillsPerSecond);
   }

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../platform/config.ts';
+import { loadConfig, parseDuration } from '../../platform/config.ts';
 import { type BlockLine, type BookDiffEvent, type FillEvent, STREAMS } from '../formats/types.ts';
 import { Simulator, scanResumePoints } from './index.ts';
 import {
@@ -43,14 +43,23 @@ function expectSameTree(actual: string, expected: string): void {
   for (const [file, content] of e) expect(a.get(file) === content, file).toBe(true);
 }
 
+const parsed = new Map<string, { timeMs: number; events: unknown[] }[]>();
+
+/** A stream's blocks (parsed once per data dir and stream: tests read them after the simulation ends). */
 function blocks<E>(dir: string, stream: 'node_fills_by_block' | 'node_raw_book_diffs_by_block') {
+  const key = `${dir}\0${stream}`;
+  if (!parsed.has(key)) parsed.set(key, readBlocks(dir, stream));
+  return parsed.get(key) as { timeMs: number; events: E[] }[];
+}
+
+function readBlocks(dir: string, stream: string) {
   return listHourlyFiles(path.join(dir, stream)).flatMap((f) =>
     fs
       .readFileSync(f, 'utf8')
       .split('\n')
       .filter((l) => l !== '')
       .map((l) => {
-        const b = JSON.parse(l) as BlockLine<E>;
+        const b = JSON.parse(l) as BlockLine<unknown>;
         return { timeMs: Date.parse(`${b.block_time.slice(0, 23)}Z`), events: b.events };
       }),
   );
@@ -82,19 +91,20 @@ function activity(dir: string, fromMs: number, toMs: number) {
   };
 }
 
-/** `npm start`'s simulator parameters (start.ts) on the configuration's defaults. */
-function startDefaults(): TimelineParams {
+/** `npm start`'s simulator parameters (start.ts) and history on the configuration's defaults. */
+function startDefaults(): { params: TimelineParams; historyMs: number } {
   const saved = { ...process.env };
   for (const name of Object.keys(process.env)) if (name.startsWith('SIM_')) delete process.env[name];
   try {
     const config = loadConfig();
-    return {
+    const params = {
       seed: config.simSeed,
       users: 300,
       blocksPerSecond: 5,
       fillsPerSecond: config.simFillsPerSecond,
       historyFillsPerSecond: config.simHistoryFillsPerSecond,
     };
+    return { params, historyMs: parseDuration(config.simHistory) };
   } finally {
     process.env = saved;
   }
@@ -102,13 +112,16 @@ function startDefaults(): TimelineParams {
 
 describe('the default feed', () => {
   it('is lively at the quietest hour of the day: 20+ fills/s, BTC and ETH every few seconds, BTC book changes several times a second', async () => {
-    const params = startDefaults();
+    // The whole default history: hours at the history rate leave the rate controller anywhere, and the live rate
+    // must not inherit that.
+    const { params, historyMs } = startDefaults();
+    expect(historyMs).toBe(6 * 60 * MINUTE);
     expect(params.fillsPerSecond).toBe(DEFAULT_FILLS_PER_SECOND);
     expect(params.historyFillsPerSecond).toBe(DEFAULT_HISTORY_FILLS_PER_SECOND);
     // The diurnal curve is lowest around 03:00 UTC (×0.65).
     const now = Date.UTC(2026, 10, 21, 3, 0, 0);
     const dir = path.join(tmpRoot, 'default');
-    const { sim, startMs, fillRates } = openTimeline(dir, params, 30 * MINUTE, now);
+    const { sim, startMs, fillRates } = openTimeline(dir, params, historyMs, now);
     await sim.writeHistory(startMs, now + MINUTE);
     await sim.stop();
     expect(fillRates.map((r) => r.fillsPerSecond)).toEqual([params.historyFillsPerSecond, params.fillsPerSecond]);
