@@ -106,7 +106,13 @@ try {
   let upstreamInfoUrl = config.upstreamInfoUrl;
   if (!dataDir) {
     dataDir = config.simDataDir;
-    const params = { seed: config.simSeed, users: 300, blocksPerSecond: 5, fillsPerSecond: 1 };
+    const params = {
+      seed: config.simSeed,
+      users: 300,
+      blocksPerSecond: 5,
+      fillsPerSecond: config.simFillsPerSecond,
+      historyFillsPerSecond: config.simHistoryFillsPerSecond,
+    };
     const { sim, startMs, resuming } = openTimeline(dataDir, params, parseDuration(config.simHistory));
     stops.push(() => sim.stop());
     log(

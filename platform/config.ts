@@ -21,6 +21,16 @@ function flag(name: string): boolean {
   throw new Error(`${name} must be 1 or 0, got ${JSON.stringify(raw)}`);
 }
 
+function rate(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) {
+    throw new Error(`${name} must be a non-negative number, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
 function str(name: string): string | undefined {
   const raw = process.env[name];
   return raw === undefined || raw === '' ? undefined : raw;
@@ -41,6 +51,10 @@ export interface Config {
   simSeed: number;
   /** History the simulator writes before real time, on a fresh data dir. */
   simHistory: string;
+  /** The simulator's fills per second in real time (and the history's last 5 minutes). */
+  simFillsPerSecond: number;
+  /** The simulator's fills per second in the history before that (and in the gap a restart fills). */
+  simHistoryFillsPerSecond: number;
   upstreamInfoUrl: string;
   /** Address the servers bind to; beyond loopback, a key is required unless `allowAnonymous`. */
   host: string;
@@ -64,6 +78,9 @@ export function loadConfig(): Config {
     simPort,
     simSeed: int('SIM_SEED', 42),
     simHistory: str('SIM_HISTORY') ?? '6h',
+    // The simulator's DEFAULT_FILLS_PER_SECOND and DEFAULT_HISTORY_FILLS_PER_SECOND (ingest/simulator/timeline.ts).
+    simFillsPerSecond: rate('SIM_FILLS_PER_SECOND', 40),
+    simHistoryFillsPerSecond: rate('SIM_HISTORY_FILLS_PER_SECOND', 1),
     upstreamInfoUrl: str('UPSTREAM_INFO_URL') ?? `http://127.0.0.1:${simPort}/info`,
     host: str('HOST') ?? '127.0.0.1',
     allowAnonymous: flag('ALLOW_ANONYMOUS'),

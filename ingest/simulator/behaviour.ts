@@ -44,7 +44,7 @@ const TWAP_ERRORS = ['Insufficient margin to place order.', 'Reduce only order w
 export class TraderBehaviour {
   private readonly x: Exchange;
   /** Concurrent TWAPs; each adds ~4 fills a minute, so the cap follows the overall fill rate (~10 % TWAP). */
-  private readonly maxTwaps: number;
+  private maxTwaps = 1;
   private readonly twaps: Twap[] = [];
   private nextTwapDue = Number.POSITIVE_INFINITY;
   private nextTwapId: number;
@@ -54,8 +54,13 @@ export class TraderBehaviour {
 
   constructor(exchange: Exchange, fillsPerSecond: number) {
     this.x = exchange;
-    this.maxTwaps = Math.max(1, Math.min(12, Math.round(fillsPerSecond * 1.5)));
+    this.setFillRate(fillsPerSecond);
     this.nextTwapId = 500_000 + exchange.rng.int(100_000);
+  }
+
+  /** Follows a change of the overall fill rate; TWAPs already running over a lower cap run to their end. */
+  setFillRate(fillsPerSecond: number): void {
+    this.maxTwaps = Math.max(1, Math.min(12, Math.round(fillsPerSecond * 1.5)));
   }
 
   /** Runs `count` random trader actions in the current block. */

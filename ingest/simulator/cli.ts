@@ -5,7 +5,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseDuration } from '../../platform/config.ts';
 import { type NodeInfoServer, startNodeInfoServer } from './index.ts';
-import { openTimeline, resetTimeline, type TimelineParams } from './timeline.ts';
+import {
+  DEFAULT_FILLS_PER_SECOND,
+  DEFAULT_HISTORY_FILLS_PER_SECOND,
+  openTimeline,
+  resetTimeline,
+  type TimelineParams,
+} from './timeline.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -13,7 +19,11 @@ const USAGE = `usage: node --import tsx ingest/simulator/cli.ts [options]
   --data-dir DIR            node data dir to write (default .data/hl/data, env SIM_DATA_DIR)
   --seed N                  random seed (default 42, env SIM_SEED)
   --history D               history to write before now: 7d, 36h, 90m, 30s, 0 (default 6h, env SIM_HISTORY)
-  --fills-per-second N      average fills per simulated second (default 1)
+  --fills-per-second N      average fills per second in real time and the last 5 minutes of history
+                            (default ${DEFAULT_FILLS_PER_SECOND}, env SIM_FILLS_PER_SECOND)
+  --history-fills-per-second N
+                            average fills per second of the history before that, and of the gap a restart
+                            fills (default ${DEFAULT_HISTORY_FILLS_PER_SECOND}, env SIM_HISTORY_FILLS_PER_SECOND)
   --users N                 traders (default 300)
   --blocks-per-second N     L1 blocks per second (default 5)
   --port N                  node /info port (default 3001, env SIM_PORT; 0 = any free port)
@@ -37,6 +47,7 @@ async function main(): Promise<void> {
       seed: { type: 'string' },
       history: { type: 'string' },
       'fills-per-second': { type: 'string' },
+      'history-fills-per-second': { type: 'string' },
       users: { type: 'string' },
       'blocks-per-second': { type: 'string' },
       port: { type: 'string' },
@@ -56,14 +67,23 @@ async function main(): Promise<void> {
     seed: Math.floor(positiveNumber('seed', values.seed ?? env.SIM_SEED, 42)),
     users: Math.max(2, Math.floor(positiveNumber('users', values.users, 300))),
     blocksPerSecond: positiveNumber('blocks-per-second', values['blocks-per-second'], 5) || 5,
-    fillsPerSecond: positiveNumber('fills-per-second', values['fills-per-second'], 1),
+    fillsPerSecond: positiveNumber(
+      'fills-per-second',
+      values['fills-per-second'] ?? env.SIM_FILLS_PER_SECOND,
+      DEFAULT_FILLS_PER_SECOND,
+    ),
+    historyFillsPerSecond: positiveNumber(
+      'history-fills-per-second',
+      values['history-fills-per-second'] ?? env.SIM_HISTORY_FILLS_PER_SECOND,
+      DEFAULT_HISTORY_FILLS_PER_SECOND,
+    ),
   };
   const historyMs = parseDuration(values.history ?? (env.SIM_HISTORY || '6h'));
   const port = Math.floor(positiveNumber('port', values.port ?? env.SIM_PORT, 3001));
   const host = values.host ?? '127.0.0.1';
 
   if (values.reset) resetTimeline(dataDir);
-  const { sim, startMs, resuming } = openTimeline(dataDir, wanted, historyMs);
+  const { sim, startMs, resuming, fillRates } = openTimeline(dataDir, wanted, historyMs);
   let server: NodeInfoServer | null = null;
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
@@ -78,7 +98,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   console.log(
-    `simulator: seed ${wanted.seed}, ${wanted.users} users, ${wanted.fillsPerSecond} fills/s, timeline from ${new Date(startMs).toISOString()}${resuming ? ' (resuming after the blocks on disk)' : ''}`,
+    `simulator: seed ${wanted.seed}, ${wanted.users} users, ${wanted.fillsPerSecond} fills/s live (${wanted.historyFillsPerSecond} in history), timeline from ${new Date(startMs).toISOString()}${resuming ? ' (resuming after the blocks on disk)' : ''}`,
+  );
+  console.log(
+    `simulator: fill rates by block ${fillRates.map((r) => `${r.fromBlock}: ${r.fillsPerSecond}/s`).join(', ')}`,
   );
   const stats = await sim.writeHistory(startMs, Date.now());
   if (stopping) return;

@@ -23,7 +23,7 @@ export class BlockClock {
   constructor(startMs: number, blocksPerSecond: number, seed: number) {
     this.startMs = startMs;
     this.intervalMs = 1000 / blocksPerSecond;
-    this.firstNumber = Math.max(1, Math.floor((startMs - BLOCK_EPOCH) / this.intervalMs));
+    this.firstNumber = firstBlockNumber(startMs, blocksPerSecond);
     this.rng = new Rng(seed, CLOCK_STREAM);
     this.nextTimeMs = 0;
     this.nextNs = 0;
@@ -49,6 +49,16 @@ export class BlockClock {
     this.nextTimeMs = base + this.rng.int(Math.max(1, Math.floor(this.intervalMs / 2)));
     this.nextNs = this.rng.int(1_000_000);
   }
+}
+
+function firstBlockNumber(startMs: number, blocksPerSecond: number): number {
+  return Math.max(1, Math.floor((startMs - BLOCK_EPOCH) / (1000 / blocksPerSecond)));
+}
+
+/** Number of the first block of the grid starting at `startMs` that is due at or after `timeMs` (jitter aside). */
+export function blockNumberAt(startMs: number, blocksPerSecond: number, timeMs: number): number {
+  const index = Math.max(0, Math.ceil(((timeMs - startMs) * blocksPerSecond) / 1000));
+  return firstBlockNumber(startMs, blocksPerSecond) + index;
 }
 
 /** isoNs with the date/time part cached per second: the hot path of every block. */

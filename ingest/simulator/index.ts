@@ -29,8 +29,13 @@ export interface SimulatorOptions {
   users?: number;
   /** L1 blocks per second (default 5). */
   blocksPerSecond?: number;
-  /** Average fills written per simulated second (default 1; both sides of a trade count). */
+  /**
+   * Average fills written per simulated second from the first block (default DEFAULT_FILLS_PER_SECOND; both sides
+   * of a trade count), until the first of `rateChanges`.
+   */
   fillsPerSecond?: number;
+  /** Later fill rates, each from a block number on (ascending): a timeline's history rate, then its live rate. */
+  rateChanges?: readonly FillRateChange[];
   marketMakers?: number;
   /** Ledger updates (deposits, transfers...) per simulated minute (default 3). */
   ledgerPerMinute?: number;
@@ -41,6 +46,18 @@ export interface SimulatorOptions {
   /** Write buffer per stream (default 4 MiB); real time flushes after every tick anyway. */
   flushBytes?: number;
 }
+
+export interface FillRateChange {
+  fromBlock: number;
+  fillsPerSecond: number;
+}
+
+/**
+ * Fills per second of the default live feed: the rate of a small real exchange, with BTC and ETH trading every
+ * second or two and their books changing several times a second. Averaged over the day: the diurnal curve's
+ * trough (×0.65, around 03:00 UTC) still gives 20 fills/s.
+ */
+export const DEFAULT_FILLS_PER_SECOND = 40;
 
 /**
  * Counts for a writeHistory call (or cumulative, `stats`). `blocks` counts every block produced, including blocks
@@ -86,7 +103,7 @@ const SLICE_MS = 100;
 
 export class Simulator {
   readonly exchange: Exchange;
-  private readonly opts: Required<Omit<SimulatorOptions, 'resumeAfter'>>;
+  private readonly opts: Required<Omit<SimulatorOptions, 'resumeAfter' | 'rateChanges'>>;
   private readonly behaviour: TraderBehaviour;
   private readonly risk: RiskEngine;
   private readonly ledger: LedgerActivity;
@@ -103,7 +120,10 @@ export class Simulator {
   private fillTarget = 0;
   private fillActual = 0;
   private rateScale = 1;
-  private readonly actionsPerMs: number;
+  private fillsPerSecond: number;
+  private actionsPerMs: number;
+  private readonly rateChanges: readonly FillRateChange[];
+  private nextRateChange = 0;
   private readonly ledgerPerMs: number;
   private realtime = false;
   private stopped = false;
@@ -116,7 +136,7 @@ export class Simulator {
       seed: opts.seed,
       users: opts.users ?? 300,
       blocksPerSecond: opts.blocksPerSecond ?? 5,
-      fillsPerSecond: opts.fillsPerSecond ?? 1,
+      fillsPerSecond: opts.fillsPerSecond ?? DEFAULT_FILLS_PER_SECOND,
       marketMakers: opts.marketMakers ?? 6,
       ledgerPerMinute: opts.ledgerPerMinute ?? 3,
       evmBlockIntervalMs: opts.evmBlockIntervalMs ?? 2000,
@@ -134,7 +154,9 @@ export class Simulator {
       flushBytes: this.opts.flushBytes,
       resumeAfter: opts.resumeAfter,
     });
-    this.actionsPerMs = this.opts.fillsPerSecond / FILLS_PER_ACTION / 1000;
+    this.fillsPerSecond = this.opts.fillsPerSecond;
+    this.actionsPerMs = this.fillsPerSecond / FILLS_PER_ACTION / 1000;
+    this.rateChanges = opts.rateChanges ?? [];
     this.ledgerPerMs = this.opts.ledgerPerMinute / 60_000;
   }
 
@@ -252,6 +274,10 @@ export class Simulator {
     const previousMs = first ? clock.nextTimeMs : ev.timeMs;
     ev.clear();
     clock.advance(ev);
+    const changes = this.rateChanges;
+    while (this.nextRateChange < changes.length && ev.blockNumber >= changes[this.nextRateChange]!.fromBlock) {
+      this.setFillRate(changes[this.nextRateChange++]!.fillsPerSecond);
+    }
     x.beginBlock(ev);
     if (first) this.outcomes.start(ev.streams.hip4_registry_by_block);
 
@@ -265,7 +291,7 @@ export class Simulator {
       this.lastMinute = minute;
       this.activity = diurnal(ev.timeMs);
       // Integral control: the backlog, in minutes of target fills, nudges the action rate each minute.
-      const backlog = (this.fillTarget - this.fillActual) / Math.max(1, this.opts.fillsPerSecond * 60);
+      const backlog = (this.fillTarget - this.fillActual) / Math.max(1, this.fillsPerSecond * 60);
       this.rateScale = Math.min(5, Math.max(0.2, this.rateScale * Math.exp(0.03 * Math.max(-5, Math.min(5, backlog)))));
       this.risk.minuteTick(minute);
       this.marketData.sample(minute * 60_000, ev.streams.asset_ctxs_by_block, ev.streams.borrow_lend_reserves_by_block);
@@ -274,11 +300,24 @@ export class Simulator {
     const elapsed = Math.max(0, ev.timeMs - previousMs);
     this.behaviour.runTwaps();
     this.behaviour.act(x.rng.poisson(this.actionsPerMs * elapsed * this.activity * this.rateScale));
-    this.fillTarget += (this.opts.fillsPerSecond / 1000) * elapsed * this.activity;
+    this.fillTarget += (this.fillsPerSecond / 1000) * elapsed * this.activity;
     this.fillActual += ev.fills.length;
     this.ledger.act(x.rng.poisson(this.ledgerPerMs * elapsed));
     this.evm.step(ev.streams.evm_blocks_by_block);
     this.write(ev);
+  }
+
+  /**
+   * A new rate from this block on. The controller starts over, as in a fresh run: what it learned at the old rate
+   * misleads it at the new one (hours at 1 fill/s can leave its scale anywhere in 0.2–1.1, so that 40 fills/s
+   * would start at 8 and take many minutes to recover), and fills owed or overshot would push the new rate.
+   */
+  private setFillRate(fillsPerSecond: number): void {
+    this.fillsPerSecond = fillsPerSecond;
+    this.actionsPerMs = fillsPerSecond / FILLS_PER_ACTION / 1000;
+    this.rateScale = 1;
+    this.fillTarget = this.fillActual;
+    this.behaviour.setFillRate(fillsPerSecond);
   }
 
   private write(ev: BlockEvents): void {

@@ -1,22 +1,58 @@
-// A data dir's simulated timeline: the parameters and start time recorded in `<data dir>/.simulator.json`, so that
-// a restart replays the same timeline and appends only the blocks each stream lacks (ingest checkpoints stay
-// valid). Shared by `npm run simulate` and `npm start`.
+// A data dir's simulated timeline: the parameters, start time and fill-rate schedule recorded in
+// `<data dir>/.simulator.json`, so that a restart replays the same timeline and appends only the blocks each stream
+// lacks (ingest checkpoints stay valid). Shared by `npm run simulate` and `npm start`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { STREAMS } from '../formats/types.ts';
-import { Simulator, scanResumePoints } from './index.ts';
+import { blockNumberAt } from './clock.ts';
+import { type FillRateChange, Simulator, scanResumePoints } from './index.ts';
+
+export { DEFAULT_FILLS_PER_SECOND } from './index.ts';
 
 export const MARKER = '.simulator.json';
+
+/**
+ * Fill rate of the history a fresh timeline writes before real time, and of the gap a restart fills: low, so that
+ * `npm start` ingests the default 6 h of history in seconds (6 h at the live rate would be ~20× the rows).
+ */
+export const DEFAULT_HISTORY_FILLS_PER_SECOND = 1;
+
+/**
+ * The last stretch of history before real time is written at the live rate, so a newcomer finds recent trades,
+ * fills and one-minute candles of a lively market at once.
+ */
+export const LIVELY_LEAD_MS = 5 * 60_000;
 
 export interface TimelineParams {
   seed: number;
   users: number;
   blocksPerSecond: number;
+  /** Fill rate in real time (and over the last LIVELY_LEAD_MS before it). */
   fillsPerSecond: number;
+  /** Fill rate of the history and of the gap a restart fills. */
+  historyFillsPerSecond: number;
 }
 
-interface Marker extends TimelineParams {
+/** What identifies a timeline: the rates may change from one run to the next, these may not. */
+const IDENTITY = ['seed', 'users', 'blocksPerSecond'] as const;
+
+interface Marker {
+  version: 2;
+  seed: number;
+  users: number;
+  blocksPerSecond: number;
+  startMs: number;
+  /** `[fromBlock, fillsPerSecond]`, ascending: the rate of every block from `fromBlock` to the next entry. */
+  fillRates: [number, number][];
+}
+
+/** Version 1 had one rate for the whole timeline. */
+interface MarkerV1 {
   version: 1;
+  seed: number;
+  users: number;
+  blocksPerSecond: number;
+  fillsPerSecond: number;
   startMs: number;
 }
 
@@ -26,11 +62,17 @@ export interface Timeline {
   startMs: number;
   /** Some streams already hold blocks of this timeline. */
   resuming: boolean;
+  /** The fill-rate schedule, as recorded in the marker. */
+  fillRates: readonly FillRateChange[];
 }
 
 function readMarker(dataDir: string): Marker | null {
   const file = path.join(dataDir, MARKER);
-  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Marker) : null;
+  if (!fs.existsSync(file)) return null;
+  const marker = JSON.parse(fs.readFileSync(file, 'utf8')) as Marker | MarkerV1;
+  if (marker.version === 2) return marker;
+  const { fillsPerSecond, ...rest } = marker;
+  return { ...rest, version: 2, fillRates: [[0, fillsPerSecond]] };
 }
 
 /** Deletes the streams and the marker: the next open starts a new timeline. */
@@ -42,27 +84,58 @@ export function resetTimeline(dataDir: string): void {
 /**
  * Opens the data dir's timeline, or starts one whose history begins `historyMs` before `now`. Refuses a data dir
  * holding another simulation's files or a real node's streams.
+ *
+ * Blocks already on disk keep the rates they were written at. The blocks after them, up to LIVELY_LEAD_MS before
+ * `now`, get `historyFillsPerSecond`; later ones `fillsPerSecond`. The schedule is recorded before any block is
+ * written, so a replay produces the same blocks byte for byte.
  */
 export function openTimeline(dataDir: string, params: TimelineParams, historyMs: number, now = Date.now()): Timeline {
   fs.mkdirSync(dataDir, { recursive: true });
   let marker = readMarker(dataDir);
   if (marker) {
-    const same = (Object.keys(params) as (keyof TimelineParams)[]).every((k) => marker?.[k] === params[k]);
-    if (!same) {
+    const recorded = marker;
+    if (!IDENTITY.every((k) => recorded[k] === params[k])) {
+      const { fillRates: _, ...identity } = recorded;
       throw new Error(
-        `${dataDir} holds a simulation with other parameters (${JSON.stringify(marker)}); reset it (npm run simulate -- --reset) or use another SIM_DATA_DIR`,
+        `${dataDir} holds a simulation with other parameters (${JSON.stringify(identity)}); reset it (npm run simulate -- --reset) or use another SIM_DATA_DIR`,
       );
     }
   } else if (STREAMS.some((s) => fs.existsSync(path.join(dataDir, s)))) {
     throw new Error(`${dataDir} already has node streams not written by the simulator; use another SIM_DATA_DIR`);
   } else {
-    marker = { version: 1, ...params, startMs: Math.floor((now - historyMs) / 1000) * 1000 };
-    fs.writeFileSync(path.join(dataDir, MARKER), `${JSON.stringify(marker)}\n`);
+    const { seed, users, blocksPerSecond } = params;
+    const startMs = Math.floor((now - historyMs) / 1000) * 1000;
+    marker = { version: 2, seed, users, blocksPerSecond, startMs, fillRates: [] };
   }
   const resumeAfter = scanResumePoints(dataDir);
+  // The last block any stream holds: every block up to it was produced at the recorded rates.
+  const written = Math.max(0, ...(Object.values(resumeAfter) as number[]));
+  const fillRates = marker.fillRates.filter(([fromBlock]) => fromBlock <= written);
+  const add = (fromBlock: number, fillsPerSecond: number) => {
+    if (fillRates.at(-1)?.[1] !== fillsPerSecond) fillRates.push([fromBlock, fillsPerSecond]);
+  };
+  const { startMs, blocksPerSecond } = marker;
+  const gapFrom = Math.max(written + 1, blockNumberAt(startMs, blocksPerSecond, startMs));
+  const liveFrom = Math.max(gapFrom, blockNumberAt(startMs, blocksPerSecond, now - LIVELY_LEAD_MS));
+  if (liveFrom > gapFrom) add(gapFrom, params.historyFillsPerSecond);
+  add(liveFrom, params.fillsPerSecond);
+  marker = { ...marker, version: 2, fillRates };
+  fs.writeFileSync(path.join(dataDir, MARKER), `${JSON.stringify(marker)}\n`);
+
+  const schedule = fillRates.map(([fromBlock, fillsPerSecond]) => ({ fromBlock, fillsPerSecond }));
+  const { seed, users } = marker;
   return {
-    sim: new Simulator({ dataDir, ...params, resumeAfter }),
-    startMs: marker.startMs,
+    sim: new Simulator({
+      dataDir,
+      seed,
+      users,
+      blocksPerSecond,
+      fillsPerSecond: schedule[0]!.fillsPerSecond,
+      rateChanges: schedule.slice(1),
+      resumeAfter,
+    }),
+    startMs,
     resuming: Object.keys(resumeAfter).length > 0,
+    fillRates: schedule,
   };
 }
