@@ -1,11 +1,17 @@
 // Query parameters shared by the path endpoints: time bounds in the service's three spellings (ISO with or without
 // `Z`, naive = UTC; or epoch ms), and the JSON-schema pieces fastify validates `limit`/`offset` with.
-import { FieldError, orderedWindow } from '../platform/fields.ts';
+import { FieldError, noNul, orderedWindow } from '../platform/fields.ts';
 
 /** ISO datetime (naive = UTC) or epoch milliseconds → epoch ms; undefined when absent. */
 export function timeParam(value: string | undefined, name: string): number | undefined {
   if (value === undefined || value === '') return undefined;
-  if (/^\d+$/.test(value)) return Number(value);
+  if (/^\d+$/.test(value)) {
+    // Epoch ms go to Postgres as bigint: digits beyond a safe integer would overflow it (or lose precision here).
+    const ms = Number(value);
+    if (!Number.isSafeInteger(ms))
+      throw new FieldError(`${name}: epoch milliseconds must be at most 2^53 - 1, got ${value.slice(0, 40)}`);
+    return ms;
+  }
   const iso = /(Z|[+-]\d{2}:?\d{2})$/.test(value) ? value : `${value}Z`;
   const ms = Date.parse(iso);
   if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(ms)) {
@@ -30,6 +36,20 @@ export function timeWindow(
   orderedWindow('start_time', startTime, endTime, 'end_time');
   return { startTime, endTime };
 }
+
+/**
+ * Every path and query parameter, checked before a route's own schema: no NUL character (platform/fields.ts noNul).
+ * Fastify hands over strings, or arrays of them for a repeated query key.
+ */
+export function checkParamText(values: unknown): void {
+  if (typeof values !== 'object' || values === null) return;
+  for (const [key, v] of Object.entries(values)) {
+    for (const text of Array.isArray(v) ? v : [v]) if (typeof text === 'string') noNul(text, key);
+  }
+}
+
+/** An epoch-ms query parameter given as an integer (Postgres bigint, and exact here). */
+export const epochMsSchema = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
 
 export const limitSchema = (max: number, defaultValue: number) =>
   ({ type: 'integer', minimum: 1, maximum: max, default: defaultValue }) as const;

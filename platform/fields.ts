@@ -24,17 +24,26 @@ export function array(value: unknown, key: string): unknown[] {
   return value;
 }
 
+/**
+ * Text that may reach Postgres: it cannot hold U+0000 (no text column or parameter can), so a NUL is refused here,
+ * naming the field, rather than by the server as a failed statement. Path and query parameters go through it too.
+ */
+export function noNul(v: string, key: string): string {
+  if (v.includes('\u0000')) fail(key, 'must not contain a NUL character (U+0000)', v);
+  return v;
+}
+
 export function str(o: Obj, key: string): string {
   const v = o[key];
   if (typeof v !== 'string') fail(key, 'must be a string', v);
-  return v;
+  return noNul(v, key);
 }
 
 export function optStr(o: Obj, key: string): string | null {
   const v = o[key];
   if (v === undefined || v === null) return null;
   if (typeof v !== 'string') fail(key, 'must be a string or null', v);
-  return v;
+  return noNul(v, key);
 }
 
 export function dec(o: Obj, key: string): string {
@@ -130,10 +139,9 @@ export function optBool(o: Obj, key: string): boolean | undefined {
 export function nonEmpty(o: Obj, key: string): string {
   const v = o[key];
   if (typeof v !== 'string' || v === '') fail(key, 'must be a non-empty string', v);
-  return v;
+  return noNul(v, key);
 }
 
-/** `startTime` <= `endTime` when both are given. */
 /** A time window's start must not be after its end (either may be absent); the message names both fields. */
 export function orderedWindow(
   startKey: string,

@@ -16,7 +16,7 @@ import { BookQueryError } from '../../subgraphs/markets/service/book.ts';
 import { CANDLE_INTERVALS } from '../../subgraphs/markets/service/intervals.ts';
 import { RESERVE_INTERVALS } from '../../subgraphs/markets/service/reserves.ts';
 import { resultEnvelope } from '../envelopes.ts';
-import { proxied } from './proxy.ts';
+import { dexBody, marginTableBody, noFields, proxied, userBody } from './proxy.ts';
 import { encodedJson, type InfoHandler, json, sharedJson } from './types.ts';
 
 const DAY = 86_400_000;
@@ -27,12 +27,12 @@ function coinOf(body: Record<string, unknown>): string {
 }
 
 export const marketsInfo: Record<string, InfoHandler> = {
-  meta: proxied(META_TTL_MS),
-  spotMeta: proxied(META_TTL_MS),
-  perpDexs: proxied(META_TTL_MS),
-  marginTable: proxied(META_TTL_MS),
-  maxMarketOrderNtls: proxied(META_TTL_MS),
-  leadingVaults: proxied(10_000),
+  meta: proxied(META_TTL_MS, dexBody),
+  spotMeta: proxied(META_TTL_MS, noFields),
+  perpDexs: proxied(META_TTL_MS, noFields),
+  marginTable: proxied(META_TTL_MS, marginTableBody),
+  maxMarketOrderNtls: proxied(META_TTL_MS, noFields),
+  leadingVaults: proxied(10_000, userBody),
 
   async metaAndAssetCtxs(body, { markets }) {
     return json(await markets.metaAndAssetCtxs(optStr(body, 'dex') ?? ''));

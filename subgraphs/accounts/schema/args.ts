@@ -7,7 +7,9 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const CLOID = /^0x[0-9a-fA-F]{32}$/;
 
 export function badInput(arg: string, rule: string): GraphQLError {
-  const message = rule.startsWith(arg) ? rule : `${arg}: ${rule}`;
+  // A service's rule may name its own parameter ("cursor: ..."): the caller's argument is named instead.
+  const own = /^[A-Za-z_]\w*: /.exec(rule);
+  const message = rule.startsWith(arg) ? rule : `${arg}: ${own ? rule.slice(own[0].length) : rule}`;
   return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
 }
 
