@@ -1,6 +1,15 @@
 // Scalars every subgraph declares the same way (composition merges identical scalars): `Decimal`, an exact
 // decimal carried as a string, and `Timestamp`, epoch milliseconds as a JSON number (beyond GraphQL's 32-bit Int).
-import { GraphQLError, Kind, type ValueNode } from 'graphql';
+import {
+  GraphQLError,
+  type GraphQLSchema,
+  Kind,
+  specifiedRules,
+  type ValidationContext,
+  type ValidationRule,
+  type ValueNode,
+  ValuesOfCorrectTypeRule,
+} from 'graphql';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
@@ -39,3 +48,56 @@ export type ScalarTypes = {
   Decimal: { Input: string; Output: string };
   Timestamp: { Input: number; Output: number };
 };
+
+/**
+ * graphql-js's check of literal argument values, with each refusal naming its argument (`endTime: Timestamp must
+ * be ...`) and coded BAD_USER_INPUT: on its own it reports a scalar's message alone, which names the type, not the
+ * argument a caller got wrong.
+ */
+export const valuesNamingTheArgument: ValidationRule = (context) => {
+  let argument: string | null = null;
+  const named: ValidationContext = Object.create(context);
+  named.reportError = (error: GraphQLError) =>
+    context.reportError(
+      argument === null || error.message.startsWith(`${argument}:`)
+        ? error
+        : new GraphQLError(`${argument}: ${error.message}`, {
+            nodes: error.nodes,
+            extensions: { ...error.extensions, code: 'BAD_USER_INPUT' },
+          }),
+    );
+  return {
+    ...ValuesOfCorrectTypeRule(named),
+    Argument: {
+      enter: (node) => {
+        argument = node.name.value;
+      },
+      leave: () => {
+        argument = null;
+      },
+    },
+  };
+};
+
+type Validate = (
+  schema: GraphQLSchema,
+  document: never,
+  rules?: readonly ValidationRule[],
+  ...rest: never[]
+) => unknown;
+
+/** The envelop plugin putting valuesNamingTheArgument in place of graphql-js's rule in a subgraph's validation. */
+export function useArgumentNamingValidation() {
+  return {
+    onValidate({ validateFn, setValidationFn }: { validateFn: Validate; setValidationFn: (fn: Validate) => void }) {
+      setValidationFn((schema, document, rules, ...rest) =>
+        validateFn(
+          schema,
+          document,
+          (rules ?? specifiedRules).map((rule) => (rule === ValuesOfCorrectTypeRule ? valuesNamingTheArgument : rule)),
+          ...rest,
+        ),
+      );
+    },
+  };
+}

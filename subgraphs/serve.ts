@@ -7,6 +7,7 @@ import { type GraphQLSchema, getOperationAST } from 'graphql';
 import { createYoga } from 'graphql-yoga';
 import { serveGraphqlWs } from '../platform/graphql-ws.ts';
 import { type SubscriptionStats, sharedSubscriptions } from '../platform/shared-subscriptions.ts';
+import { useArgumentNamingValidation } from './scalars.ts';
 
 export interface RunningServer {
   url: string;
@@ -32,6 +33,7 @@ export async function serveSubgraph(
         { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation === 'query' },
       ),
       shared.plugin,
+      useArgumentNamingValidation(),
     ],
     context: opts.context ?? {},
     graphqlEndpoint: '/graphql',

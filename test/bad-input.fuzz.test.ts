@@ -20,7 +20,9 @@ import {
   isObjectType,
   isScalarType,
 } from 'graphql';
+import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { buildCompatApp } from '../compat-rest/app.ts';
 import { accountChannels } from '../compat-rest/channels/accounts.ts';
 import { marketChannels } from '../compat-rest/channels/markets.ts';
@@ -31,7 +33,8 @@ import { startTestStack, type TestStack } from './stack.ts';
 import { openSocket } from './ws-client.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 16_0607);
-const RUNS = { info: 6000, paths: 2400, ws: 1000, graphql: 1200, http: 300 };
+/** 10 400 requests in all. */
+const RUNS = { info: 5500, paths: 2200, ws: 1000, graphql: 1000, subscriptions: 400, http: 300 };
 
 let stack: TestStack;
 let app: FastifyInstance;
@@ -403,7 +406,11 @@ async function inBatches<T>(items: T[], width: number, run: (item: T, i: number)
   );
 }
 
-const short = (s: string) => (s.length > 300 ? `${s.slice(0, 300)}…(${s.length})` : s);
+/** A request or answer as a failure shows it: long runs of one character squeezed, then cut at 400 characters. */
+function short(text: string): string {
+  const s = text.replace(/(.)\1{39,}/gs, (run, c: string) => `${c}…×${run.length}`);
+  return s.length > 400 ? `${s.slice(0, 400)}…(${s.length})` : s;
+}
 
 // ---- the suites ----
 
@@ -568,7 +575,7 @@ describe(`bad input (FUZZ_SEED=${SEED})`, () => {
   });
 
   it('GraphQL: every argument of every root field and of the fields below them', async () => {
-    const fields = graphqlTargets([marketsSchema, accountsSchema]);
+    const fields = graphqlTargets([marketsSchema, accountsSchema], 'query');
     expect(fields.length).toBeGreaterThan(5);
     const cases = fc.sample(
       fc.nat(fields.length - 1).chain((i) => (fields[i] as GraphQLTarget).arbitrary),
@@ -579,7 +586,7 @@ describe(`bad input (FUZZ_SEED=${SEED})`, () => {
       const res = await fetch(stack.urls.router, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
-        body: JSON.stringify(c),
+        body: JSON.stringify({ query: c.query, variables: c.variables }),
       });
       const text = await res.text();
       const what = `${short(JSON.stringify({ query: c.query, variables: c.variables }))} → ${res.status} ${short(text)}`;
@@ -602,6 +609,55 @@ describe(`bad input (FUZZ_SEED=${SEED})`, () => {
       if (res.status >= 400 && !answer.errors?.length) fail('4xx without errors');
     });
     report('GraphQL', failures);
+  });
+
+  it('GraphQL subscriptions over graphql-ws: every argument of every subscription field', async () => {
+    const targets = graphqlTargets([marketsSchema, accountsSchema], 'subscription');
+    expect(targets.length).toBeGreaterThan(5);
+    const cases = fc.sample(
+      fc.nat(targets.length - 1).chain((i) => (targets[i] as GraphQLTarget).arbitrary),
+      { seed: SEED + 5, numRuns: RUNS.subscriptions },
+    );
+    const client = createClient({
+      url: stack.urls.router.replace(/^http/, 'ws'),
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
+    const failures: Failure[] = [];
+    // A subscription that is accepted may stay quiet: its first frame is awaited briefly, then it is dropped.
+    await inBatches(cases, 40, async (c) => {
+      const outcome = await new Promise<unknown>((resolve) => {
+        const timer = setTimeout(() => {
+          dispose();
+          resolve(null);
+        }, 300);
+        const settle = (value: unknown) => {
+          clearTimeout(timer);
+          dispose();
+          resolve(value);
+        };
+        const dispose = client.subscribe(
+          { query: c.query, variables: c.variables },
+          { next: (frame) => settle(frame), error: (err) => settle({ errors: err }), complete: () => settle(null) },
+        );
+      });
+      const what = `${short(JSON.stringify({ query: c.query, variables: c.variables }))} → ${short(JSON.stringify(outcome) ?? '')}`;
+      const fail = (why: string) => failures.push({ group: `${why} ${c.group}`, line: `${why}: ${what}` });
+      const errors = (outcome as { errors?: unknown } | null)?.errors;
+      if (errors === undefined) return;
+      if (!Array.isArray(errors)) return void fail('not a GraphQL error (socket closed?)');
+      for (const e of errors as { message?: unknown; extensions?: { code?: string } }[]) {
+        if (typeof e.message !== 'string' || e.message === '') fail('error without a message');
+        else if (e.extensions?.code === 'INTERNAL_SERVER_ERROR' || /unexpected error/i.test(e.message)) {
+          fail('internal error');
+        } else if (e.extensions?.code === 'BAD_USER_INPUT' && !c.args.some((a) => (e.message as string).includes(a))) {
+          fail('BAD_USER_INPUT names no argument');
+        }
+      }
+    });
+    await client.dispose();
+    report('GraphQL subscriptions', failures);
   });
 
   it('real HTTP: a sample of the same requests, raw URLs included', async () => {
@@ -684,7 +740,7 @@ const goodArg: Record<string, unknown> = {
   user: '',
   limit: 10,
   first: 10,
-  startTime: now - HOUR,
+  startTime: now - 10 * 60_000,
   endTime: now,
   index: 0,
   nSigFigs: 5,
@@ -733,15 +789,20 @@ function badValue(type: GraphQLInputType): fc.Arbitrary<unknown> {
 /** The GraphQL type of a variable standing for `arg` (its declared type, so the server coerces the value). */
 const typeText = (t: GraphQLInputType): string => t.toString();
 
-function graphqlTargets(schemas: GraphQLSchema[]): GraphQLTarget[] {
+/**
+ * One target per root field of Query and Subscription, and per (root, field with arguments below it): each is drawn
+ * as often as any other, so that `user.fills` gets as many requests as `allMids`.
+ */
+function graphqlTargets(schemas: GraphQLSchema[], operation: 'query' | 'subscription'): GraphQLTarget[] {
   const targets: GraphQLTarget[] = [];
   for (const schema of schemas) {
-    const query = schema.getQueryType();
-    if (!query) continue;
-    for (const root of Object.values(query.getFields())) {
+    const type = operation === 'query' ? schema.getQueryType() : schema.getSubscriptionType();
+    for (const root of Object.values(type?.getFields() ?? {})) {
       if (root.name.startsWith('_')) continue;
-      const children = childFields(root);
-      targets.push({ arbitrary: selectionArb(root, children) });
+      targets.push({ arbitrary: selectionArb(operation, root, null) });
+      for (const child of childFields(root).filter((c) => c.args.length > 0)) {
+        targets.push({ arbitrary: selectionArb(operation, root, child) });
+      }
     }
   }
   return targets;
@@ -773,7 +834,7 @@ function argsArb(field: GraphQLField<unknown, unknown>, prefix: string) {
     ...field.args.map((arg) =>
       fc
         .record({
-          mode: fc.constantFrom('good', 'good', 'bad', 'bad', 'literal', 'absent'),
+          mode: fc.constantFrom('good', 'good', 'good', 'bad', 'bad', 'literal', 'absent'),
           bad: badValue(arg.type),
         })
         .map(({ mode, bad }) => {
@@ -806,22 +867,23 @@ function literal(value: unknown, _list: boolean): string {
     .join(', ')}}`;
 }
 
-function selectionArb(root: GraphQLField<unknown, unknown>, children: GraphQLField<unknown, unknown>[]) {
-  const withArgs = children.filter((c) => c.args.length > 0);
-  const child = withArgs.length ? fc.option(fc.constantFrom(...withArgs), { freq: 4 }) : fc.constant(null);
-  return fc.tuple(argsArb(root, 'r'), child).chain(([rootArgs, c]) =>
-    (c ? argsArb(c, 'c') : fc.constant([] as never[])).map((childArgs) => {
-      const all = [...rootArgs, ...childArgs].filter((a) => a !== null);
-      const decls = all.filter((a) => a.decl).map((a) => a.decl);
-      const variables = Object.fromEntries(all.filter((a) => a.decl).map((a) => [a.v, a.value]));
-      const argText = (list: typeof rootArgs) => {
-        const used = list.filter((a) => a !== null).map((a) => a.use);
-        return used.length ? `(${used.join(', ')})` : '';
-      };
-      const inner = c ? `{ __typename ${c.name}${argText(childArgs)} ${leaves(c)} }` : leaves(root);
-      const query = `query Fuzz${decls.length ? `(${decls.join(', ')})` : ''} { ${root.name}${argText(rootArgs)} ${inner} }`;
-      const args = [...root.args, ...(c?.args ?? [])].map((a) => a.name);
-      return { query, variables, group: `${root.name}${c ? `.${c.name}` : ''}`, args };
-    }),
-  );
+function selectionArb(
+  operation: 'query' | 'subscription',
+  root: GraphQLField<unknown, unknown>,
+  c: GraphQLField<unknown, unknown> | null,
+) {
+  return fc.tuple(argsArb(root, 'r'), c ? argsArb(c, 'c') : fc.constant([] as never[])).map(([rootArgs, childArgs]) => {
+    const all = [...rootArgs, ...childArgs].filter((a) => a !== null);
+    const decls = all.filter((a) => a.decl).map((a) => a.decl);
+    const variables = Object.fromEntries(all.filter((a) => a.decl).map((a) => [a.v, a.value]));
+    const argText = (list: typeof rootArgs) => {
+      const used = list.filter((a) => a !== null).map((a) => a.use);
+      return used.length ? `(${used.join(', ')})` : '';
+    };
+    const inner = c ? `{ __typename ${c.name}${argText(childArgs)} ${leaves(c)} }` : leaves(root);
+    const head = `${operation} Fuzz${decls.length ? `(${decls.join(', ')})` : ''}`;
+    const query = `${head} { ${root.name}${argText(rootArgs)} ${inner} }`;
+    const args = [...root.args, ...(c?.args ?? [])].map((a) => a.name);
+    return { query, variables, group: `${operation} ${root.name}${c ? `.${c.name}` : ''}`, args };
+  });
 }
