@@ -81,7 +81,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
           : 'url: not a valid URL (a malformed %-escape, or one that is not UTF-8)';
       return (reply as FastifyReply).code(400).send({ error });
     },
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
   });
 
   // Clients send JSON with or without a content type; anything unparsable is the same 400.

@@ -1,19 +1,21 @@
 // Query parameters shared by the path endpoints: time bounds in the service's three spellings (ISO with or without
 // `Z`, naive = UTC; or epoch ms), and the JSON-schema pieces fastify validates `limit`/`offset` with.
-import { FieldError, noNul, orderedWindow } from '../platform/fields.ts';
+import { FieldError, MAX_TIME_MS, noNul, orderedWindow } from '../platform/fields.ts';
 
 /** ISO datetime (naive = UTC) or epoch milliseconds → epoch ms; undefined when absent. */
 export function timeParam(value: string | undefined, name: string): number | undefined {
   if (value === undefined || value === '') return undefined;
   if (/^\d+$/.test(value)) {
-    // Epoch ms go to Postgres as bigint: digits beyond a safe integer would overflow it (or lose precision here).
+    // Beyond the last instant a Date holds, epoch ms are no time (and many digits more would overflow bigint).
     const ms = Number(value);
-    if (!Number.isSafeInteger(ms))
-      throw new FieldError(`${name}: epoch milliseconds must be at most 2^53 - 1, got ${value.slice(0, 40)}`);
+    if (ms > MAX_TIME_MS) {
+      throw new FieldError(`${name}: must be epoch milliseconds from 0 to ${MAX_TIME_MS}, got ${value.slice(0, 40)}`);
+    }
     return ms;
   }
   const iso = /(Z|[+-]\d{2}:?\d{2})$/.test(value) ? value : `${value}Z`;
   const ms = Date.parse(iso);
+  // Date.parse reads ISO 8601 within a Date's range only (years -271821 to 275760): NaN beyond.
   if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(ms)) {
     throw new FieldError(`${name}: must be an ISO 8601 datetime or epoch milliseconds, got ${JSON.stringify(value)}`);
   }
@@ -49,7 +51,7 @@ export function checkParamText(values: unknown): void {
 }
 
 /** An epoch-ms query parameter given as an integer (Postgres bigint, and exact here). */
-export const epochMsSchema = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
+export const epochMsSchema = { type: 'integer', minimum: 0, maximum: MAX_TIME_MS } as const;
 
 export const limitSchema = (max: number, defaultValue: number) =>
   ({ type: 'integer', minimum: 1, maximum: max, default: defaultValue }) as const;

@@ -119,6 +119,25 @@ export function intIn(o: Obj, key: string, min: number, max = Number.MAX_SAFE_IN
   return v;
 }
 
+/** The last instant a JavaScript Date holds (year 275760): later epoch ms are no time the service can compute with. */
+export const MAX_TIME_MS = 8_640_000_000_000_000;
+
+/** Epoch milliseconds, from 0 to MAX_TIME_MS; undefined when absent or null. */
+export function optTimeMs(o: Obj, key: string): number | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > MAX_TIME_MS) {
+    fail(key, `must be epoch milliseconds, an integer from 0 to ${MAX_TIME_MS}`, v);
+  }
+  return v;
+}
+
+export function timeMs(o: Obj, key: string): number {
+  const v = optTimeMs(o, key);
+  if (v === undefined) fail(key, 'is required', o[key]);
+  return v;
+}
+
 export function optOneOf<T extends string>(o: Obj, key: string, values: readonly T[]): T | undefined {
   const v = o[key];
   if (v === undefined || v === null) return undefined;

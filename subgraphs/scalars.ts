@@ -10,18 +10,20 @@ import {
   type ValueNode,
   ValuesOfCorrectTypeRule,
 } from 'graphql';
+import { MAX_TIME_MS } from '../platform/fields.ts';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 function decimal(v: unknown): string {
   if (typeof v === 'string' && DECIMAL.test(v)) return v;
-  throw new GraphQLError(`Decimal must be a decimal string such as "123.45", got ${JSON.stringify(v)}`);
+  throw new GraphQLError(`Decimal must be a decimal string such as "123.45", got ${JSON.stringify(v)?.slice(0, 60)}`);
 }
 
 function timestamp(v: unknown): number {
   const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
-  if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) return n;
-  throw new GraphQLError(`Timestamp must be a non-negative integer of epoch milliseconds, got ${JSON.stringify(v)}`);
+  if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= MAX_TIME_MS) return n;
+  const shown = JSON.stringify(v)?.slice(0, 60);
+  throw new GraphQLError(`Timestamp must be an integer of epoch milliseconds from 0 to ${MAX_TIME_MS}, got ${shown}`);
 }
 
 export const decimalScalar = {

@@ -11,6 +11,7 @@ import {
   optIntIn,
   optOneOf,
   optStr,
+  optTimeMs,
   orderedWindow,
 } from '../../platform/fields.ts';
 import { borrowLendUserState } from '../../subgraphs/accounts/service/borrow-lend.ts';
@@ -32,8 +33,8 @@ type Body = Record<string, unknown>;
 const CLOID = /^0x[0-9a-fA-F]{32}$/;
 
 function window(body: Body) {
-  const startTime = optIntIn(body, 'startTime', 0);
-  const endTime = optIntIn(body, 'endTime', 0);
+  const startTime = optTimeMs(body, 'startTime');
+  const endTime = optTimeMs(body, 'endTime');
   orderedWindow('startTime', startTime, endTime);
   return { startTime, endTime };
 }

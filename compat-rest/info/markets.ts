@@ -4,13 +4,14 @@
 import { dataCoverage } from '../../platform/coverage.ts';
 import {
   FieldError,
-  intIn,
   nonEmpty,
   object,
   optIntIn,
   optOneOf,
   optStr,
+  optTimeMs,
   orderedWindow,
+  timeMs,
 } from '../../platform/fields.ts';
 import { BookQueryError } from '../../subgraphs/markets/service/book.ts';
 import { CANDLE_INTERVALS } from '../../subgraphs/markets/service/intervals.ts';
@@ -65,8 +66,8 @@ export const marketsInfo: Record<string, InfoHandler> = {
     const coin = nonEmpty(req, 'coin');
     const interval = optOneOf(req, 'interval', CANDLE_INTERVALS);
     if (!interval) throw new FieldError(`req.interval: is required, one of ${CANDLE_INTERVALS.join(', ')}`);
-    const startTime = intIn(req, 'startTime', 0);
-    const endTime = optIntIn(req, 'endTime', 0) ?? markets.now();
+    const startTime = timeMs(req, 'startTime');
+    const endTime = optTimeMs(req, 'endTime') ?? markets.now();
     orderedWindow('req.startTime', startTime, endTime);
     return encodedJson(await markets.candleSnapshotJson(coin, interval, startTime, endTime));
   },
@@ -76,8 +77,8 @@ export const marketsInfo: Record<string, InfoHandler> = {
   },
 
   async trades(body, { markets }) {
-    const startTime = optIntIn(body, 'startTime', 0);
-    const endTime = optIntIn(body, 'endTime', 0);
+    const startTime = optTimeMs(body, 'startTime');
+    const endTime = optTimeMs(body, 'endTime');
     orderedWindow('startTime', startTime, endTime);
     const limit = optIntIn(body, 'limit', 1, 1000) ?? 100;
     return json(resultEnvelope(await markets.trades({ coin: coinOf(body), limit, startTime, endTime })));
@@ -85,8 +86,8 @@ export const marketsInfo: Record<string, InfoHandler> = {
 
   async fundingHistory(body, { markets }) {
     const coin = coinOf(body);
-    const startTime = intIn(body, 'startTime', 0);
-    const endTime = optIntIn(body, 'endTime', 0) ?? markets.now();
+    const startTime = timeMs(body, 'startTime');
+    const endTime = optTimeMs(body, 'endTime') ?? markets.now();
     orderedWindow('startTime', startTime, endTime);
     return json(await markets.fundingHistory(coin, startTime, endTime));
   },
@@ -107,8 +108,8 @@ export const marketsInfo: Record<string, InfoHandler> = {
   async borrowLendReserveHistory(body, { markets }) {
     const now = markets.now();
     const token = optIntIn(body, 'token', 0);
-    const startTime = optIntIn(body, 'startTime', 0) ?? now - 7 * DAY;
-    const endTime = optIntIn(body, 'endTime', 0) ?? now;
+    const startTime = optTimeMs(body, 'startTime') ?? now - 7 * DAY;
+    const endTime = optTimeMs(body, 'endTime') ?? now;
     orderedWindow('startTime', startTime, endTime);
     const interval = optOneOf(body, 'interval', RESERVE_INTERVALS);
     const limit = optIntIn(body, 'limit', 1, 10_000) ?? 1000;
