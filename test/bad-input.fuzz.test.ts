@@ -456,6 +456,8 @@ async function inBatches<T>(items: T[], width: number, run: (item: T, i: number)
 }
 
 /** A request or answer as a failure shows it: long runs of one character squeezed, then cut at 400 characters. */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
 function short(text: string): string {
   const s = text.replace(/(.)\1{39,}/gs, (run, c: string) => `${c}…×${run.length}`);
   return s.length > 400 ? `${s.slice(0, 400)}…(${s.length})` : s;
@@ -578,10 +580,20 @@ describe(`bad input (FUZZ_SEED=${SEED})`, () => {
     const failures: Failure[] = [];
     const ws = await openSocket(stack.urls.ws);
     let id = 0;
+    let sent = '';
+    // Every frame read on the way, awaited or not, is checked: a subscription acked and then failed to start
+    // reports it later, on channel "error". A frame that gets no answer within 10 s fails the run.
     // biome-ignore lint/suspicious/noExplicitAny: frames are checked field by field
     const until = async (done: (m: any) => boolean): Promise<any> => {
       for (;;) {
-        const m = await ws.next();
+        const m = (await Promise.race([ws.next(), sleep(10_000).then(() => null)])) as {
+          channel: string;
+          data: unknown;
+        } | null;
+        if (m === null) throw new Error(`no answer within 10 s to ${short(sent)} (FUZZ_SEED=${SEED})`);
+        if (m.channel === 'error' && /internal error|^5\d\d /.test(String(m.data))) {
+          failures.push({ group: `internal ${sent.slice(0, 40)}`, line: `${short(sent)} → ${short(String(m.data))}` });
+        }
         if (done(m)) return m;
       }
     };
@@ -589,7 +601,8 @@ describe(`bad input (FUZZ_SEED=${SEED})`, () => {
     for (const f of frames) {
       if (f.kind === 'post') {
         const postId = ++id;
-        ws.send({ method: 'post', id: postId, request: { type: 'info', payload: f.payload } });
+        sent = JSON.stringify({ method: 'post', id: postId, request: { type: 'info', payload: f.payload } });
+        ws.sendRaw(sent);
         const m = await until((m) => (m.channel === 'post' && m.data.id === postId) || isError(m));
         const response = m.channel === 'post' ? m.data.response : { type: 'error', payload: m.data };
         const what = `post ${short(JSON.stringify(f.payload))} → ${short(JSON.stringify(response))}`;
@@ -605,17 +618,16 @@ describe(`bad input (FUZZ_SEED=${SEED})`, () => {
       }
       // A subscription or a raw frame: the next ack or error frame answers it (data frames of earlier
       // subscriptions may come first; each accepted subscription is dropped at once).
-      ws.sendRaw(f.text);
+      sent = f.text;
+      ws.sendRaw(sent);
       const m = await until(
         (m) => m.channel === 'subscriptionResponse' || isError(m) || m.channel === 'post' || m.channel === 'pong',
       );
       if (m.channel === 'subscriptionResponse' && m.data.method === 'subscribe') {
-        ws.send({ method: 'unsubscribe', subscription: m.data.subscription });
-        await until((u) => u.channel === 'subscriptionResponse' && u.data.method === 'unsubscribe');
-      }
-      const text = JSON.stringify(m.data);
-      if (m.channel === 'error' && /internal error|^"5\d\d /.test(text)) {
-        failures.push({ group: `internal ${f.text.slice(0, 40)}`, line: `${short(f.text)} → ${short(text)}` });
+        // Answered by its ack, or by "Already unsubscribed" when its start failed meanwhile.
+        sent = JSON.stringify({ method: 'unsubscribe', subscription: m.data.subscription });
+        ws.sendRaw(sent);
+        await until((u) => (u.channel === 'subscriptionResponse' && u.data.method === 'unsubscribe') || isError(u));
       }
     }
     // The connection survived all of it.
