@@ -127,7 +127,7 @@ export function optTimeMs(o: Obj, key: string): number | undefined {
   const v = o[key];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > MAX_TIME_MS) {
-    fail(key, `must be epoch milliseconds, an integer from 0 to ${MAX_TIME_MS}`, v);
+    fail(key, `must be an integer of epoch milliseconds from 0 to ${MAX_TIME_MS}`, v);
   }
   return v;
 }
