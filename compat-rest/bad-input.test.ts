@@ -1,6 +1,7 @@
 // Every /info type (proxied ones are checked before the node) and every /ws channel, sent a wrongly typed value in
 // each field it or its neighbours read: /info answers 200 or 400 with an `error` string, never a 500; /ws acks or
-// sends an error frame, and the connection keeps working. The generated run over every door: test/bad-input.fuzz.test.ts.
+// sends an error frame, and the connection keeps working. The generated run over every door:
+// test/bad-input.fuzz.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../test/stack.ts';
 import { openSocket } from '../test/ws-client.ts';
