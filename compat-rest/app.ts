@@ -10,6 +10,7 @@ import { HttpError } from './errors.ts';
 import { dispatchInfo } from './info/index.ts';
 import type { CompatServices } from './info/types.ts';
 import { parseJsonBody } from './json-source.ts';
+import { checkParamText } from './params.ts';
 import { fillRoutes } from './routes/fills.ts';
 import { hip3Routes } from './routes/hip3.ts';
 import { marketRoutes } from './routes/market.ts';
@@ -25,6 +26,8 @@ export interface CompatAppOptions {
 
 // Probes carry no key, and must answer when the keys themselves cannot be read.
 const PUBLIC_PATHS = new Set(['/health', '/ready']);
+/** Fastify's default: longer than any coin name or address. */
+const MAX_PARAM_LENGTH = 100;
 
 function queryOf(req: FastifyRequest): URLSearchParams {
   const i = req.url.indexOf('?');
@@ -71,7 +74,21 @@ export async function sendStreamed(
 
 export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyInstance> {
   const log = opts.log ?? ((line: string) => console.error(line));
-  const app = Fastify({ logger: false, bodyLimit: 1 << 20, return503OnClosing: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1 << 20,
+    return503OnClosing: true,
+    // What fastify's router refuses before any route runs (a broken %-escape, a path parameter over
+    // maxParamLength): the same error contract as everything else.
+    frameworkErrors: (err, _req, reply) => {
+      const error =
+        err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? `path: a path parameter is longer than ${MAX_PARAM_LENGTH} characters`
+          : 'url: not a valid URL (a malformed %-escape, or one that is not UTF-8)';
+      return (reply as FastifyReply).code(400).send({ error });
+    },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+  });
 
   // Clients send JSON with or without a content type; anything unparsable is the same 400.
   app.removeAllContentTypeParsers();
@@ -90,6 +107,13 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     if (PUBLIC_PATHS.has(req.url.split('?')[0] as string) || req.method === 'OPTIONS') return;
     const outcome = await opts.auth.check({ headers: req.headers, query: queryOf(req) }, 'rest');
     if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
+  });
+
+  // One check of every path and query parameter's text for all routes, before their schemas.
+  app.addHook('preValidation', async (req) => {
+    if (req.is404) return;
+    checkParamText(req.params);
+    checkParamText(req.query);
   });
 
   // Bodies go out as bytes: fastify and node's http encode a string body several times slower (utf8 in

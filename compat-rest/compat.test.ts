@@ -109,6 +109,25 @@ describe('POST /info bad input', () => {
       undefined,
       'limit: must be an integer from 1 to 1000',
     ],
+    // Proxied types are checked here, before the node (which would answer a plain-text 422).
+    ['a marginTable without id', { type: 'marginTable' }, undefined, 'id: is required'],
+    ['a marginTable id that is text', { type: 'marginTable', id: 'x' }, undefined, 'id: must be an integer'],
+    ['openOrders for a bad user', { type: 'openOrders', user: '0x123' }, undefined, 'user: must be a 0x address'],
+    ['leadingVaults without user', { type: 'leadingVaults' }, undefined, 'user: must be a 0x address'],
+    ['meta of a numeric dex', { type: 'meta', dex: 1 }, undefined, 'dex: must be a string'],
+    ['a NUL in a coin', { type: 'trades', coin: 'BTC\u0000' }, undefined, 'coin: must not contain a NUL character'],
+    [
+      'a time beyond 2^64',
+      { type: 'fills', startTime: 2 ** 64 },
+      undefined,
+      'startTime: must be an integer of epoch milliseconds',
+    ],
+    [
+      'a historicalOrders cursor beyond bigint',
+      { type: 'historicalOrders', user: `0x${'1'.repeat(40)}`, cursor: '99999999999999999999' },
+      undefined,
+      'cursor: must be an oid',
+    ],
   ])('answers 400 for %s', async (_what, body, raw, message) => {
     const r = await post(body, {}, raw);
     expect(r.status).toBe(400);

@@ -24,17 +24,26 @@ export function array(value: unknown, key: string): unknown[] {
   return value;
 }
 
+/**
+ * Text that may reach Postgres: it cannot hold U+0000 (no text column or parameter can), so a NUL is refused here,
+ * naming the field, rather than by the server as a failed statement. Path and query parameters go through it too.
+ */
+export function noNul(v: string, key: string): string {
+  if (v.includes('\u0000')) fail(key, 'must not contain a NUL character (U+0000)', v);
+  return v;
+}
+
 export function str(o: Obj, key: string): string {
   const v = o[key];
   if (typeof v !== 'string') fail(key, 'must be a string', v);
-  return v;
+  return noNul(v, key);
 }
 
 export function optStr(o: Obj, key: string): string | null {
   const v = o[key];
   if (v === undefined || v === null) return null;
   if (typeof v !== 'string') fail(key, 'must be a string or null', v);
-  return v;
+  return noNul(v, key);
 }
 
 export function dec(o: Obj, key: string): string {
@@ -110,6 +119,25 @@ export function intIn(o: Obj, key: string, min: number, max = Number.MAX_SAFE_IN
   return v;
 }
 
+/** The last instant a JavaScript Date holds (year 275760): later epoch ms are no time the service can compute with. */
+export const MAX_TIME_MS = 8_640_000_000_000_000;
+
+/** Epoch milliseconds, from 0 to MAX_TIME_MS; undefined when absent or null. */
+export function optTimeMs(o: Obj, key: string): number | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > MAX_TIME_MS) {
+    fail(key, `must be an integer of epoch milliseconds from 0 to ${MAX_TIME_MS}`, v);
+  }
+  return v;
+}
+
+export function timeMs(o: Obj, key: string): number {
+  const v = optTimeMs(o, key);
+  if (v === undefined) fail(key, 'is required', o[key]);
+  return v;
+}
+
 export function optOneOf<T extends string>(o: Obj, key: string, values: readonly T[]): T | undefined {
   const v = o[key];
   if (v === undefined || v === null) return undefined;
@@ -130,10 +158,9 @@ export function optBool(o: Obj, key: string): boolean | undefined {
 export function nonEmpty(o: Obj, key: string): string {
   const v = o[key];
   if (typeof v !== 'string' || v === '') fail(key, 'must be a non-empty string', v);
-  return v;
+  return noNul(v, key);
 }
 
-/** `startTime` <= `endTime` when both are given. */
 /** A time window's start must not be after its end (either may be absent); the message names both fields. */
 export function orderedWindow(
   startKey: string,

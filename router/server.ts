@@ -12,6 +12,7 @@ import { CloseCode, type ServerOptions } from 'graphql-ws';
 import type { AuthOutcome, KeyChecker } from '../platform/auth.ts';
 import { type GraphqlWsExtra, serveGraphqlWs } from '../platform/graphql-ws.ts';
 import { sharedSubscriptions } from '../platform/shared-subscriptions.ts';
+import { downstreamRefusal, useSafeIntegerLiterals } from './input.ts';
 import { passThrough } from './pass-through.ts';
 import { checkConnection, maskRouterError, useApiKeys, useFetchSignalPerRequest } from './plugins.ts';
 
@@ -111,7 +112,7 @@ export async function startRouter(opts: RouterOptions) {
     // Hive Router's query planner and executor (native planner, projection-based results): about twice the
     // throughput of the default stitching runtime on our queries (npm run bench, "markets GraphQL query").
     unifiedGraphHandler,
-    maskedErrors: { maskError: maskRouterError },
+    maskedErrors: { maskError: (error, message, isDev) => maskRouterError(downstreamRefusal(error), message, isDev) },
     graphqlEndpoint: '/graphql',
     landingPage: false,
     graphiql: { title: 'Hyperliquid data graph' },
@@ -122,6 +123,7 @@ export async function startRouter(opts: RouterOptions) {
       ...(opts.auth ? [useApiKeys(opts.auth)] : []),
       useFetchSignalPerRequest(),
       ...(bytes ? [bytes.plugin] : []),
+      useSafeIntegerLiterals(),
       maxTokensPlugin({ n: limits.maxTokens }),
       maxDepthPlugin({ n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true }),
       shared.plugin,

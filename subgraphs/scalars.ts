@@ -1,18 +1,29 @@
 // Scalars every subgraph declares the same way (composition merges identical scalars): `Decimal`, an exact
 // decimal carried as a string, and `Timestamp`, epoch milliseconds as a JSON number (beyond GraphQL's 32-bit Int).
-import { GraphQLError, Kind, type ValueNode } from 'graphql';
+import {
+  GraphQLError,
+  type GraphQLSchema,
+  Kind,
+  specifiedRules,
+  type ValidationContext,
+  type ValidationRule,
+  type ValueNode,
+  ValuesOfCorrectTypeRule,
+} from 'graphql';
+import { MAX_TIME_MS } from '../platform/fields.ts';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 function decimal(v: unknown): string {
   if (typeof v === 'string' && DECIMAL.test(v)) return v;
-  throw new GraphQLError(`Decimal must be a decimal string such as "123.45", got ${JSON.stringify(v)}`);
+  throw new GraphQLError(`Decimal must be a decimal string such as "123.45", got ${JSON.stringify(v)?.slice(0, 60)}`);
 }
 
 function timestamp(v: unknown): number {
   const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
-  if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) return n;
-  throw new GraphQLError(`Timestamp must be a non-negative integer of epoch milliseconds, got ${JSON.stringify(v)}`);
+  if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= MAX_TIME_MS) return n;
+  const shown = JSON.stringify(v)?.slice(0, 60);
+  throw new GraphQLError(`Timestamp must be an integer of epoch milliseconds from 0 to ${MAX_TIME_MS}, got ${shown}`);
 }
 
 export const decimalScalar = {
@@ -39,3 +50,56 @@ export type ScalarTypes = {
   Decimal: { Input: string; Output: string };
   Timestamp: { Input: number; Output: number };
 };
+
+/**
+ * graphql-js's check of literal argument values, with each refusal naming its argument (`endTime: Timestamp must
+ * be ...`) and coded BAD_USER_INPUT: on its own it reports a scalar's message alone, which names the type, not the
+ * argument a caller got wrong.
+ */
+export const valuesNamingTheArgument: ValidationRule = (context) => {
+  let argument: string | null = null;
+  const named: ValidationContext = Object.create(context);
+  named.reportError = (error: GraphQLError) =>
+    context.reportError(
+      argument === null || error.message.startsWith(`${argument}:`)
+        ? error
+        : new GraphQLError(`${argument}: ${error.message}`, {
+            nodes: error.nodes,
+            extensions: { ...error.extensions, code: 'BAD_USER_INPUT' },
+          }),
+    );
+  return {
+    ...ValuesOfCorrectTypeRule(named),
+    Argument: {
+      enter: (node) => {
+        argument = node.name.value;
+      },
+      leave: () => {
+        argument = null;
+      },
+    },
+  };
+};
+
+type Validate = (
+  schema: GraphQLSchema,
+  document: never,
+  rules?: readonly ValidationRule[],
+  ...rest: never[]
+) => unknown;
+
+/** The envelop plugin putting valuesNamingTheArgument in place of graphql-js's rule in a subgraph's validation. */
+export function useArgumentNamingValidation() {
+  return {
+    onValidate({ validateFn, setValidationFn }: { validateFn: Validate; setValidationFn: (fn: Validate) => void }) {
+      setValidationFn((schema, document, rules, ...rest) =>
+        validateFn(
+          schema,
+          document,
+          (rules ?? specifiedRules).map((rule) => (rule === ValuesOfCorrectTypeRule ? valuesNamingTheArgument : rule)),
+          ...rest,
+        ),
+      );
+    },
+  };
+}

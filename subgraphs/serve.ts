@@ -8,6 +8,7 @@ import { createYoga, maskError } from 'graphql-yoga';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
 import { serveGraphqlWs } from '../platform/graphql-ws.ts';
 import { type SubscriptionStats, sharedSubscriptions } from '../platform/shared-subscriptions.ts';
+import { useArgumentNamingValidation } from './scalars.ts';
 
 export interface RunningServer {
   url: string;
@@ -53,6 +54,7 @@ export async function serveSubgraph(
         { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation === 'query' },
       ),
       shared.plugin,
+      useArgumentNamingValidation(),
     ],
     context: opts.context ?? {},
     maskedErrors: { maskError: maskSubgraphError },

@@ -18,6 +18,8 @@ export async function openSocket(url: string, protocol?: string) {
   });
   return {
     send: (m: unknown) => socket.send(JSON.stringify(m)),
+    /** Sends a text frame as it is (malformed JSON included). */
+    sendRaw: (text: string) => socket.send(text),
     next: () => (inbox.length ? Promise.resolve(inbox.shift()) : new Promise((r) => waiting.push(r))),
     /** How many messages arrived and were not read yet. */
     unread: () => inbox.length,

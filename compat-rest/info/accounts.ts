@@ -11,6 +11,7 @@ import {
   optIntIn,
   optOneOf,
   optStr,
+  optTimeMs,
   orderedWindow,
 } from '../../platform/fields.ts';
 import { borrowLendUserState } from '../../subgraphs/accounts/service/borrow-lend.ts';
@@ -26,14 +27,14 @@ import { userNonFundingLedgerUpdates } from '../../subgraphs/accounts/service/le
 import { historicalOrdersJson, orderRef } from '../../subgraphs/accounts/service/orders.ts';
 import { resultEnvelope } from '../envelopes.ts';
 import { integerLiteral } from '../json-source.ts';
-import { proxied } from './proxy.ts';
+import { proxied, userBody } from './proxy.ts';
 import { type InfoHandler, json, streamedJson } from './types.ts';
 
 type Body = Record<string, unknown>;
 
 function window(body: Body) {
-  const startTime = optIntIn(body, 'startTime', 0);
-  const endTime = optIntIn(body, 'endTime', 0);
+  const startTime = optTimeMs(body, 'startTime');
+  const endTime = optTimeMs(body, 'endTime');
   orderedWindow('startTime', startTime, endTime);
   return { startTime, endTime };
 }
@@ -81,12 +82,12 @@ const funding: InfoHandler = async (body, { accounts }) =>
   json(await userFunding(accounts.pool, { user: address(body, 'user'), ...window(body), limit: 500 }));
 
 export const accountsInfo: Record<string, InfoHandler> = {
-  openOrders: proxied(0),
-  frontendOpenOrders: proxied(0),
-  spotClearinghouseState: proxied(0),
+  openOrders: proxied(0, userBody),
+  frontendOpenOrders: proxied(0, userBody),
+  spotClearinghouseState: proxied(0, userBody),
 
   async clearinghouseState(body, services) {
-    if (body.users === undefined) return proxied(0)(body, services);
+    if (body.users === undefined) return proxied(0, userBody)(body, services);
     // Several users: one node request each, answered together in the order asked.
     const users = array(body.users, 'users').map((u, i) => addressValue(u, `users[${i}]`));
     if (users.length < 1 || users.length > 50) throw new FieldError('users: must hold 1 to 50 addresses');

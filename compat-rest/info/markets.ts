@@ -6,20 +6,21 @@ import { dataCoverage } from '../../platform/coverage.ts';
 import {
   array,
   FieldError,
-  intIn,
   nonEmpty,
   object,
   optIntIn,
   optOneOf,
   optStr,
+  optTimeMs,
   orderedWindow,
+  timeMs,
 } from '../../platform/fields.ts';
 import { BookQueryError, type L2Options } from '../../subgraphs/markets/service/book.ts';
 import { availableDates, HISTORY_DATASET_NAMES, type HistoryDataset } from '../../subgraphs/markets/service/history.ts';
 import { CANDLE_INTERVALS } from '../../subgraphs/markets/service/intervals.ts';
 import { RESERVE_INTERVALS } from '../../subgraphs/markets/service/reserves.ts';
 import { resultEnvelope } from '../envelopes.ts';
-import { proxied } from './proxy.ts';
+import { dexBody, marginTableBody, noFields, proxied, userBody } from './proxy.ts';
 import { encodedJson, type InfoHandler, json, sharedBytes, sharedJson } from './types.ts';
 
 const DAY = 86_400_000;
@@ -47,12 +48,12 @@ function bookQuery<T>(query: () => T): T {
 }
 
 export const marketsInfo: Record<string, InfoHandler> = {
-  meta: proxied(META_TTL_MS),
-  spotMeta: proxied(META_TTL_MS),
-  perpDexs: proxied(META_TTL_MS),
-  marginTable: proxied(META_TTL_MS),
-  maxMarketOrderNtls: proxied(META_TTL_MS),
-  leadingVaults: proxied(10_000),
+  meta: proxied(META_TTL_MS, dexBody),
+  spotMeta: proxied(META_TTL_MS, noFields),
+  perpDexs: proxied(META_TTL_MS, noFields),
+  marginTable: proxied(META_TTL_MS, marginTableBody),
+  maxMarketOrderNtls: proxied(META_TTL_MS, noFields),
+  leadingVaults: proxied(10_000, userBody),
 
   async metaAndAssetCtxs(body, { markets }) {
     return json(await markets.metaAndAssetCtxs(optStr(body, 'dex') ?? ''));
@@ -104,8 +105,8 @@ export const marketsInfo: Record<string, InfoHandler> = {
     const coin = nonEmpty(req, 'coin');
     const interval = optOneOf(req, 'interval', CANDLE_INTERVALS);
     if (!interval) throw new FieldError(`req.interval: is required, one of ${CANDLE_INTERVALS.join(', ')}`);
-    const startTime = intIn(req, 'startTime', 0);
-    const endTime = optIntIn(req, 'endTime', 0) ?? markets.now();
+    const startTime = timeMs(req, 'startTime');
+    const endTime = optTimeMs(req, 'endTime') ?? markets.now();
     orderedWindow('req.startTime', startTime, endTime);
     return encodedJson(await markets.candleSnapshotJson(coin, interval, startTime, endTime));
   },
@@ -115,8 +116,8 @@ export const marketsInfo: Record<string, InfoHandler> = {
   },
 
   async trades(body, { markets }) {
-    const startTime = optIntIn(body, 'startTime', 0);
-    const endTime = optIntIn(body, 'endTime', 0);
+    const startTime = optTimeMs(body, 'startTime');
+    const endTime = optTimeMs(body, 'endTime');
     orderedWindow('startTime', startTime, endTime);
     const limit = optIntIn(body, 'limit', 1, 1000) ?? 100;
     return json(resultEnvelope(await markets.trades({ coin: coinOf(body), limit, startTime, endTime })));
@@ -124,8 +125,8 @@ export const marketsInfo: Record<string, InfoHandler> = {
 
   async fundingHistory(body, { markets }) {
     const coin = coinOf(body);
-    const startTime = intIn(body, 'startTime', 0);
-    const endTime = optIntIn(body, 'endTime', 0) ?? markets.now();
+    const startTime = timeMs(body, 'startTime');
+    const endTime = optTimeMs(body, 'endTime') ?? markets.now();
     orderedWindow('startTime', startTime, endTime);
     return json(await markets.fundingHistory(coin, startTime, endTime));
   },
@@ -146,8 +147,8 @@ export const marketsInfo: Record<string, InfoHandler> = {
   async borrowLendReserveHistory(body, { markets }) {
     const now = markets.now();
     const token = optIntIn(body, 'token', 0);
-    const startTime = optIntIn(body, 'startTime', 0) ?? now - 7 * DAY;
-    const endTime = optIntIn(body, 'endTime', 0) ?? now;
+    const startTime = optTimeMs(body, 'startTime') ?? now - 7 * DAY;
+    const endTime = optTimeMs(body, 'endTime') ?? now;
     orderedWindow('startTime', startTime, endTime);
     const interval = optOneOf(body, 'interval', RESERVE_INTERVALS);
     const limit = optIntIn(body, 'limit', 1, 10_000) ?? 1000;

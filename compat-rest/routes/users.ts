@@ -5,6 +5,7 @@ import { orderedWindow } from '../../platform/fields.ts';
 import { userFunding } from '../../subgraphs/accounts/service/funding.ts';
 import { dataEnvelope } from '../envelopes.ts';
 import type { CompatServices } from '../info/types.ts';
+import { epochMsSchema } from '../params.ts';
 
 const ADDRESS = '^0x[0-9a-fA-F]{40}$';
 
@@ -18,8 +19,8 @@ export const fundingRoutes: FastifyPluginAsync<{ services: CompatServices }> = a
           required: ['user'],
           properties: {
             user: { type: 'string', pattern: ADDRESS },
-            startTime: { type: 'integer', minimum: 0 },
-            endTime: { type: 'integer', minimum: 0 },
+            startTime: epochMsSchema,
+            endTime: epochMsSchema,
           },
         },
       },

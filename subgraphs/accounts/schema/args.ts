@@ -1,13 +1,16 @@
 // Argument checks of the accounts fields: every refusal, ours or the service's (InvalidQueryError), is a GraphQL
 // error with code BAD_USER_INPUT whose message names the argument.
 import { GraphQLError } from 'graphql';
+import { FieldError, noNul } from '../../../platform/fields.ts';
 import { InvalidQueryError } from '../service/shared.ts';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const CLOID = /^0x[0-9a-fA-F]{32}$/;
 
 export function badInput(arg: string, rule: string): GraphQLError {
-  const message = rule.startsWith(arg) ? rule : `${arg}: ${rule}`;
+  // A service's rule may name its own parameter ("cursor: ..."): the caller's argument is named instead.
+  const own = /^[A-Za-z_]\w*: /.exec(rule);
+  const message = rule.startsWith(arg) ? rule : `${arg}: ${own ? rule.slice(own[0].length) : rule}`;
   return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
 }
 
@@ -15,6 +18,15 @@ export function badInput(arg: string, rule: string): GraphQLError {
 export function addressArg(value: string, arg = 'address'): string {
   if (!ADDRESS.test(value)) throw badInput(arg, `must be a 0x address (40 hex digits), got ${JSON.stringify(value)}`);
   return value.toLowerCase();
+}
+
+/** Free text that reaches Postgres (a coin name): without a NUL character, which no text parameter can hold. */
+export function textArg(value: string, arg: string): string {
+  try {
+    return noNul(value, arg);
+  } catch (err) {
+    throw err instanceof FieldError ? badInput(arg, err.message) : err;
+  }
 }
 
 export function cloidArg(value: string, arg = 'cloid'): string {

@@ -15,7 +15,7 @@ import {
   toWireFill,
   type WireFill,
 } from '../service/fills.ts';
-import { addressArg, intArg, serviceInput } from './args.ts';
+import { addressArg, intArg, serviceInput, textArg } from './args.ts';
 import { toConnection } from './connection.ts';
 import { MarketRef } from './market.ts';
 
@@ -132,7 +132,7 @@ export async function fillsConnection(pool: pg.Pool, user: string, a: FillsArgs,
   const first = intArg(a.first, 'first', 1, MAX_WIRE_FILLS);
   const query = {
     user,
-    coin: a.coin ?? undefined,
+    coin: a.coin == null ? undefined : textArg(a.coin, 'coin'),
     startTime: a.startTime ?? undefined,
     endTime: a.endTime ?? undefined,
     cursor: a.after ?? undefined,

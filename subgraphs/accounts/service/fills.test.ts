@@ -393,7 +393,7 @@ describe('fillRows (compact, keyset-paged)', () => {
 
   it('refuses a malformed cursor and a limit over 1000', async () => {
     const q = { order: 'asc', includeOrderType: false } as const;
-    await expect(fillRows(db.pool, { ...q, limit: 10, cursor: 'abc' })).rejects.toThrow(/invalid cursor/);
+    await expect(fillRows(db.pool, { ...q, limit: 10, cursor: 'abc' })).rejects.toThrow(/cursor: must be/);
     await expect(fillRows(db.pool, { ...q, limit: 1001 })).rejects.toThrow(/limit/);
   });
 });

@@ -6,7 +6,7 @@ import { type FillRow, fillsTable } from '../../../db/rows.ts';
 import type { NodeFill } from '../../../ingest/formats/types.ts';
 import { add, compareDecimal, div, mul, type Ratio, ratio, toDecimal, ZERO } from '../../../platform/decimal.ts';
 import { boolJson, CHUNK_BYTES, JsonArrayWriter, jsonBytes, textJson } from '../../../platform/json-text.ts';
-import { checkInt, InvalidQueryError, naiveIso } from './shared.ts';
+import { checkInt, fitsBigint, InvalidQueryError, naiveIso } from './shared.ts';
 
 /** The exchange's cap on userFills, userFillsByTime and userTwapSliceFills answers. */
 export const MAX_WIRE_FILLS = 2000;
@@ -388,7 +388,11 @@ export interface FillRowsPage {
 
 export function parseFillCursor(cursor: string): { time: string; tid: string } {
   const m = /^(\d{1,16}):(\d{1,20})$/.exec(cursor);
-  if (!m) throw new InvalidQueryError(`invalid cursor: ${cursor} (expected "<epoch_ms>:<tid>")`);
+  if (!m || !fitsBigint(m[2] as string)) {
+    throw new InvalidQueryError(
+      `cursor: must be "<epoch_ms>:<tid>" as a page gave it, got ${JSON.stringify(cursor).slice(0, 60)}`,
+    );
+  }
   return { time: m[1] as string, tid: m[2] as string };
 }
 

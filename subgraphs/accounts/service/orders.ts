@@ -20,7 +20,7 @@ import { eachTextRow, type TextRow } from '../../../db/pool.ts';
 import { type OrderStatusRow, orderStatusesTable } from '../../../db/rows.ts';
 import type { NodeOrder } from '../../../ingest/formats/types.ts';
 import { boolJson, CHUNK_BYTES, JsonArrayWriter, nullableTextJson, textJson } from '../../../platform/json-text.ts';
-import { checkInt, InvalidQueryError } from './shared.ts';
+import { checkInt, fitsBigint, InvalidQueryError } from './shared.ts';
 
 export const HISTORICAL_ORDERS_DEFAULT_LIMIT = 2000;
 export const HISTORICAL_ORDERS_MAX_LIMIT = 5000;
@@ -182,8 +182,10 @@ async function historicalOrderPage(
   const limit = checkInt('limit', q.limit ?? HISTORICAL_ORDERS_DEFAULT_LIMIT, 1, HISTORICAL_ORDERS_MAX_LIMIT);
   const lookbackStart =
     q.lookbackDays === undefined ? null : q.now - checkInt('lookbackDays', q.lookbackDays, 1, 365) * DAY_MS;
-  if (q.cursor !== undefined && !/^\d{1,20}$/.test(q.cursor)) {
-    throw new InvalidQueryError(`invalid cursor: ${q.cursor} (expected an oid)`);
+  if (q.cursor !== undefined && !fitsBigint(q.cursor)) {
+    throw new InvalidQueryError(
+      `cursor: must be an oid (at most 2^63 - 1), got ${JSON.stringify(q.cursor).slice(0, 60)}`,
+    );
   }
   const windowMode = q.startTime !== undefined || q.endTime !== undefined || q.cursor !== undefined;
   const lo = maxOrNull(q.startTime ?? null, lookbackStart);

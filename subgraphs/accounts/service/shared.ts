@@ -9,6 +9,13 @@ export class InvalidQueryError extends FieldError {
 
 export { ZERO_HASH } from '../../../ingest/files.ts';
 
+const PG_BIGINT_MAX = 2n ** 63n - 1n;
+
+/** Digits that fit Postgres's bigint (the oids, tids and times cursors carry); larger ones would fail the statement. */
+export function fitsBigint(digits: string): boolean {
+  return /^\d{1,19}$/.test(digits) && BigInt(digits) <= PG_BIGINT_MAX;
+}
+
 /** A number the caller typed (e.g. a dollar threshold) as a plain decimal string, never exponent notation. */
 export function decimalOf(v: number | string): string {
   if (typeof v === 'string') {
