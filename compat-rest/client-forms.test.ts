@@ -316,7 +316,7 @@ describe('allFills', () => {
       [{ startTime, limit: 1001 }, 'limit: must be an integer from 1 to 1000'],
       [{ startTime, limit: 0 }, 'limit: must be an integer from 1 to 1000'],
       [{ startTime, user: who.trader }, 'user: not taken by allFills (use fills)'],
-      [{ startTime, cursor: 'x' }, 'invalid cursor'],
+      [{ startTime, cursor: 'x' }, 'cursor: must be'],
     ] as const) {
       const r = await info({ type: 'allFills', ...body });
       expect(r.status, JSON.stringify(body)).toBe(400);

@@ -280,6 +280,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedClus
       await sleep(50); // released or moved aside meanwhile
       continue;
     }
+    // This process owns it already (its server died and it starts it again, as the watchdog does): go on.
+    if (sameProcess(owner, me)) break;
     if (!(await running(owner))) {
       log(
         `the owner of the Postgres cluster in ${dataDir} (${owner.command}, pid ${owner.pid}) is gone: taking it over`,

@@ -187,6 +187,9 @@ export type ClusterUse = Pick<EmbeddedOptions, 'command' | 'mode' | 'service' | 
  * Opens the service database, migrated: the configured server, or the embedded cluster, started here or, when
  * another live process owns it, that process's running server (see `use`).
  */
+/** How long closing the database waits for the pool's clients before the server is stopped regardless. */
+const POOL_END_WAIT_MS = 5000;
+
 export async function openDatabase(
   config: Config,
   log: (line: string) => void = console.log,
@@ -228,7 +231,13 @@ export async function openDatabase(
         await cluster?.stop(opts);
         return;
       }
-      await pool.end();
+      // A client still checked out (a statement in flight at the signal) would keep pool.end() waiting with nothing
+      // else left to run, and node would exit before the server is stopped: the wait is bounded.
+      const ended = await Promise.race([
+        pool.end().then(() => true),
+        new Promise<false>((r) => setTimeout(() => r(false), POOL_END_WAIT_MS)),
+      ]);
+      if (!ended) log(`postgres: clients still busy after ${POOL_END_WAIT_MS / 1000} s; stopping the server anyway`);
       await cluster?.stop();
     },
   };
