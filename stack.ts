@@ -3,7 +3,7 @@
 // ones against their own database.
 import type pg from 'pg';
 import { startCompatServer } from './compat-rest/server.ts';
-import { type EventBus, InProcessBus } from './ingest/bus.ts';
+import { type EventBus, InProcessBus } from './events/bus.ts';
 import { Authenticator, isLoopbackHost } from './platform/auth.ts';
 import type { SubscriptionStats } from './platform/shared-subscriptions.ts';
 import { Upstream } from './platform/upstream.ts';

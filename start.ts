@@ -3,7 +3,7 @@
 // Prints one line per listening endpoint. SIGINT (Ctrl-C), SIGTERM or SIGHUP stops everything in reverse order,
 // the embedded Postgres last; a second Ctrl-C cuts the stops short but still stops Postgres.
 import { type Database, openDatabase } from './db/pool.ts';
-import { InProcessBus } from './ingest/bus.ts';
+import { InProcessBus } from './events/bus.ts';
 import { Ingest } from './ingest/pipeline.ts';
 import { reportProgress } from './ingest/progress.ts';
 import { startNodeInfoServer } from './ingest/simulator/index.ts';

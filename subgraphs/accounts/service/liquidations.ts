@@ -2,7 +2,7 @@
 // predicate over stored/live rows, the exchange's liquidation event shape, and a user's stored liquidations.
 import type pg from 'pg';
 import { type LedgerUpdateRow, type LiquidationRow, liquidationsTable } from '../../../db/rows.ts';
-import type { EventBus } from '../../../ingest/bus.ts';
+import type { EventBus } from '../../../events/bus.ts';
 import { compareDecimal } from '../../../platform/decimal.ts';
 import { decimalOf, InvalidQueryError } from './shared.ts';
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import type { AssetCtxRow, TradeRow } from '../../../db/rows.ts';
-import { type EventBus, InProcessBus } from '../../../ingest/bus.ts';
+import { type EventBus, InProcessBus } from '../../../events/bus.ts';
 import { FieldError } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { type L2BookAnswer, type L2Options, OrderBooks } from './book.ts';
