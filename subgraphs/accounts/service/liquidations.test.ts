@@ -1,6 +1,6 @@
 // The liquidations channel filter over liquidation rows written by ingest, and the event shape.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LiquidationRow } from '../../../db/rows.ts';
+import type { LiquidationRow } from '../../../db/rows/accounts.ts';
 import { InProcessBus } from '../../../events/bus.ts';
 import { ledgerEvent, NodeFiles, nodeFill } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';

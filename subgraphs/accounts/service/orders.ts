@@ -17,7 +17,7 @@
 //   in the same window. lookbackDays, when given, also bounds the window's start there.
 import type pg from 'pg';
 import { eachTextRow, type TextRow } from '../../../db/pool.ts';
-import { type OrderStatusRow, orderStatusesTable } from '../../../db/rows.ts';
+import { type OrderStatusRow, orderStatusesTable } from '../../../db/rows/accounts.ts';
 import { boolJson, CHUNK_BYTES, JsonArrayWriter, nullableTextJson, textJson } from '../../../platform/json-text.ts';
 import type { NodeOrder } from '../../../wire/node-lines.ts';
 import { checkInt, fitsBigint, InvalidQueryError } from './shared.ts';

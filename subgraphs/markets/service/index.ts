@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
-import type { AssetCtxRow, TradeRow } from '../../../db/rows.ts';
+import type { AssetCtxRow, TradeRow } from '../../../db/rows/markets.ts';
 import { type EventBus, InProcessBus } from '../../../events/bus.ts';
 import { FieldError } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
