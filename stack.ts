@@ -2,9 +2,9 @@
 // subgraphs, the router and compat-rest. `npm start` runs it on the configured ports; tests run it on ephemeral
 // ones against their own database.
 import type pg from 'pg';
+import { Authenticator, isLoopbackHost } from './access/auth.ts';
 import { startCompatServer } from './compat-rest/server.ts';
-import { type EventBus, InProcessBus } from './ingest/bus.ts';
-import { Authenticator, isLoopbackHost } from './platform/auth.ts';
+import { type EventBus, InProcessBus } from './events/bus.ts';
 import type { SubscriptionStats } from './platform/shared-subscriptions.ts';
 import { Upstream } from './platform/upstream.ts';
 import { composeSupergraph } from './router/compose.ts';

@@ -2,15 +2,16 @@
 // feed (the simulator writing node files, or a real node's HL_DATA_DIR), ingest in follow mode, then the servers.
 // Prints one line per listening endpoint. SIGINT (Ctrl-C), SIGTERM or SIGHUP stops everything in reverse order,
 // the embedded Postgres last; a second Ctrl-C cuts the stops short but still stops Postgres.
+
+import { isLoopbackHost } from './access/auth.ts';
+import { anyKeyConfigured } from './access/keys.ts';
 import { type Database, openDatabase } from './db/pool.ts';
-import { InProcessBus } from './ingest/bus.ts';
+import { InProcessBus } from './events/bus.ts';
 import { Ingest } from './ingest/pipeline.ts';
 import { reportProgress } from './ingest/progress.ts';
 import { startNodeInfoServer } from './ingest/simulator/index.ts';
 import { openTimeline } from './ingest/simulator/timeline.ts';
-import { isLoopbackHost } from './platform/auth.ts';
 import { type Config, loadConfig, parseDuration } from './platform/config.ts';
-import { anyKeyConfigured } from './platform/keys.ts';
 import { startStack } from './stack.ts';
 
 const log = (line: string) => console.log(line);

@@ -3,7 +3,7 @@
 // window mode end to end, through compat-rest and through the router, beside the raw SQL behind them.
 import type pg from 'pg';
 import type { FillRow } from '../db/rows.ts';
-import { InProcessBus } from '../ingest/bus.ts';
+import { InProcessBus } from '../events/bus.ts';
 import { composeSupergraph } from '../router/compose.ts';
 import { openRouterThread } from '../router/thread.ts';
 import { type Stack, startStack } from '../stack.ts';

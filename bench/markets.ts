@@ -6,7 +6,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import type { TradeRow } from '../db/rows.ts';
-import { InProcessBus } from '../ingest/bus.ts';
+import { InProcessBus } from '../events/bus.ts';
 import { Ingest } from '../ingest/pipeline.ts';
 import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';
 import { composeSupergraph } from '../router/compose.ts';

@@ -2,8 +2,8 @@
 // Cross-cutting concerns live here once: CORS headers, API keys (spec §5), JSON parsing and the error contract.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type pg from 'pg';
+import type { Authenticator } from '../access/auth.ts';
 import { databaseStatus, isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/pool.ts';
-import type { Authenticator } from '../platform/auth.ts';
 import { FieldError } from '../platform/fields.ts';
 import { jsonBytes, utf8 } from '../platform/json-text.ts';
 import { HttpError } from './errors.ts';

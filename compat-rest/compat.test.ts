@@ -3,7 +3,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createKey, revokeKey } from '../platform/keys.ts';
+import { createKey, revokeKey } from '../access/keys.ts';
 import { type Stack, startStack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import { openSocket } from '../test/ws-client.ts';

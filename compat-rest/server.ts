@@ -1,7 +1,7 @@
 // compat-rest as a running server: the fastify app (POST /info, path endpoints) and /ws on one port (8080).
 import type pg from 'pg';
+import { type Authenticator, presentedKey } from '../access/auth.ts';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
-import { type Authenticator, presentedKey } from '../platform/auth.ts';
 import { buildCompatApp } from './app.ts';
 import { accountChannels } from './channels/accounts.ts';
 import { marketChannels } from './channels/markets.ts';

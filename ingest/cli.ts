@@ -3,9 +3,9 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../db/pool.ts';
+import { InProcessBus } from '../events/bus.ts';
 import { loadConfig } from '../platform/config.ts';
-import { InProcessBus } from './bus.ts';
-import { STREAMS, type StreamName } from './formats/types.ts';
+import { STREAMS, type StreamName } from '../wire/node-lines.ts';
 import { Ingest } from './pipeline.ts';
 import { reportProgress } from './progress.ts';
 

@@ -2,9 +2,6 @@
 // timestamp text (ISO-8601 without zone, nanoseconds). Shared by the simulator (writer) and ingest (reader).
 import path from 'node:path';
 
-/** The hash the node gives system events (funding) and both sides of TWAP slice fills. */
-export const ZERO_HASH = `0x${'0'.repeat(64)}`;
-
 /** `hourly/20261122/7` for a time in ms. */
 export function hourlyKey(timeMs: number): string {
   const d = new Date(timeMs);

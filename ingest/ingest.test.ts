@@ -2,6 +2,7 @@
 import fs from 'node:fs/promises';
 import { compressFrameSync } from 'lz4-napi';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { InProcessBus, type Topics } from '../events/bus.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import {
   addr,
@@ -15,8 +16,6 @@ import {
   tempDataDir,
   ZERO_HASH,
 } from '../test/node-files.ts';
-import { InProcessBus, type Topics } from './bus.ts';
-import { hourlyPath, isoNs } from './files.ts';
 import type {
   FillEvent,
   MiscEvent,
@@ -25,7 +24,8 @@ import type {
   OrderStatusEvent,
   StreamName,
   TwapStatusEvent,
-} from './formats/types.ts';
+} from '../wire/node-lines.ts';
+import { hourlyPath, isoNs } from './files.ts';
 import { Ingest } from './pipeline.ts';
 
 let db: TestDatabase;

@@ -9,13 +9,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { decompressFrameSync } from 'lz4-napi';
 import type pg from 'pg';
 import { databaseStatus, inTransaction, isStorageUnavailable, StorageUnavailableError } from '../db/pool.ts';
+import type { EventBus, Topic, Topics } from '../events/bus.ts';
 import { FieldError, int, object } from '../platform/fields.ts';
+import { STREAMS, type StreamName } from '../wire/node-lines.ts';
 import { Batch, type BatchMark, INGEST_STATEMENT_TIMEOUT_MS } from './batch.ts';
-import type { EventBus, Topic, Topics } from './bus.ts';
 import { hourlyOrder, parseIsoNs } from './files.ts';
 import { LOADERS } from './formats/index.ts';
 import type { StreamLoader } from './formats/loader.ts';
-import { STREAMS, type StreamName } from './formats/types.ts';
 
 export interface IngestOptions {
   dataDir: string;

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { GraphQLError } from 'graphql';
 import { maskError } from 'graphql-yoga';
-import type { AuthOutcome, KeyChecker } from '../platform/auth.ts';
+import type { AuthOutcome, KeyChecker } from '../access/auth.ts';
 
 export function useApiKeys(auth: KeyChecker): GatewayPlugin {
   return {

@@ -9,7 +9,7 @@ import { createGatewayRuntime, getGraphQLWSOptions } from '@graphql-hive/gateway
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
 import { GraphQLError } from 'graphql';
 import { CloseCode, type ServerOptions } from 'graphql-ws';
-import type { AuthOutcome, KeyChecker } from '../platform/auth.ts';
+import type { AuthOutcome, KeyChecker } from '../access/auth.ts';
 import { type GraphqlWsExtra, serveGraphqlWs } from '../platform/graphql-ws.ts';
 import { sharedSubscriptions } from '../platform/shared-subscriptions.ts';
 import { downstreamRefusal, useSafeIntegerLiterals } from './input.ts';

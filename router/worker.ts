@@ -1,7 +1,7 @@
 // The router thread's entry (opened by router/thread.ts): loads the gateway, serves the router when told to listen,
 // and asks the main thread about API keys.
 import { parentPort } from 'node:worker_threads';
-import { type AuthOutcome, type KeyChecker, presentedKey } from '../platform/auth.ts';
+import { type AuthOutcome, type KeyChecker, presentedKey } from '../access/auth.ts';
 import { startRouter } from './server.ts';
 import type { FromRouterThread, ToRouterThread } from './thread.ts';
 

@@ -5,7 +5,7 @@
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createKey, revokeKey } from '../platform/keys.ts';
+import { createKey, revokeKey } from '../access/keys.ts';
 import { type Stack, startStack } from '../stack.ts';
 import type { WireTrade } from '../subgraphs/markets/service/market-data.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';

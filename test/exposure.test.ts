@@ -5,7 +5,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey } from '../platform/keys.ts';
+import { createKey } from '../access/keys.ts';
 import { type Stack, startStack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 

@@ -11,11 +11,11 @@ import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { createKey } from '../access/keys.ts';
 import { type EmbeddedCluster, startEmbedded } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 import { createPool, ensureDatabase } from '../db/pool.ts';
 import { Ingest } from '../ingest/pipeline.ts';
-import { createKey } from '../platform/keys.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 
 const SETTINGS = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };

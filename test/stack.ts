@@ -1,6 +1,6 @@
 // The whole service for end-to-end tests: a simulated node (seeded history + real time), ingest following its
 // files, and every server of stack.ts on ephemeral ports, over a test database of its own.
-import { InProcessBus } from '../ingest/bus.ts';
+import { InProcessBus } from '../events/bus.ts';
 import { Ingest } from '../ingest/pipeline.ts';
 import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';
 import { type Stack, startStack } from '../stack.ts';

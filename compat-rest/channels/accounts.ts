@@ -1,7 +1,7 @@
 // The per-user channels of /ws, in the exchange's shapes: userFills, userFundings and userNonFundingLedgerUpdates
 // (a snapshot from storage marked `isSnapshot: true`, then live frames), userEvents (channel "user"),
 // orderUpdates, and the service's own liquidations channel with its filters.
-import type { LedgerUpdateRow, OrderStatusRow } from '../../db/rows.ts';
+import type { LedgerUpdateRow, OrderStatusRow } from '../../db/rows/accounts.ts';
 import { isDecimal } from '../../platform/decimal.ts';
 import { sortedJson } from '../../platform/json-text.ts';
 import { aggregateFillsByTime, toWireFill, userFills, type WireFill } from '../../subgraphs/accounts/service/fills.ts';

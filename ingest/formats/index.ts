@@ -1,11 +1,12 @@
 // Every stream ingest knows, by directory name.
+
+import type { StreamName } from '../../wire/node-lines.ts';
 import { bookDiffsLoader } from './book.ts';
 import { assetCtxsLoader, evmBlocksLoader, hip4RegistryLoader, reservesLoader } from './extra.ts';
 import { fillsLoader } from './fills.ts';
 import type { StreamLoader } from './loader.ts';
 import { miscEventsLoader } from './misc.ts';
 import { orderStatusesLoader, twapStatusesLoader } from './orders.ts';
-import type { StreamName } from './types.ts';
 
 export const LOADERS: Record<StreamName, StreamLoader> = {
   node_fills_by_block: fillsLoader,

@@ -1,7 +1,8 @@
 // What a stream parser is: it turns one block line's events into rows and live events on a batch, or throws
 // FieldError. Everything a block has in common is in BlockContext.
+
+import type { StreamName } from '../../wire/node-lines.ts';
 import type { Batch } from '../batch.ts';
-import type { StreamName } from './types.ts';
 
 export interface BlockContext {
   blockNumber: number;

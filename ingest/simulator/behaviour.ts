@@ -1,6 +1,6 @@
 // What traders do: pick a market and an action (market/limit/trigger orders, cancels, rejections, TWAPs) with
 // sizes scaled to their balances. TWAPs are sliced here every 30 s until finished, terminated or failed.
-import type { TwapState } from '../formats/types.ts';
+import type { TwapState } from '../../wire/node-lines.ts';
 import type { Account } from './account.ts';
 import { USDC_TOKEN, USDH_TOKEN } from './catalog.ts';
 import { fmtNum, fmtUnits } from './decimal.ts';

@@ -1,6 +1,6 @@
 // The events one block produces, per output stream. Generators push into these arrays; the simulator writes one
 // line per non-empty stream and clears them for the next block.
-import { STREAMS, type StreamEvents, type StreamName } from '../formats/types.ts';
+import { STREAMS, type StreamEvents, type StreamName } from '../../wire/node-lines.ts';
 
 export type StreamBuffers = { [K in StreamName]: StreamEvents[K][] };
 

@@ -1,7 +1,7 @@
 // HyperEVM activity: a block about every 2 s with a few transactions — native HYPE transfers, ERC-20 transfers and
 // swaps of three tokens, an ERC-721 collection, system (Core→EVM bridge) transactions — and HIP-3 backstop
 // principal deposits/withdrawals. Token balances are tracked so transfers never spend more than a holder has.
-import type { BackstopTransfer, EvmBlockEvent, EvmTransfer, EvmTx } from '../formats/types.ts';
+import type { BackstopTransfer, EvmBlockEvent, EvmTransfer, EvmTx } from '../../wire/node-lines.ts';
 import { HIP3_DEX } from './catalog.ts';
 import { toRawUnits } from './decimal.ts';
 import type { Exchange } from './exchange.ts';

@@ -1,7 +1,7 @@
 // The exchange core: markets, accounts and the matching engine. Every state change is emitted as the node would
 // write it: order statuses, raw book diffs and paired fills (same tid, one A and one B, the taker `crossed`).
 // The random behaviour that drives it lives in behaviour.ts, risk.ts and ledger.ts.
-import type { NodeFill, NodeFillLiquidation, NodeOrder } from '../formats/types.ts';
+import type { NodeFill, NodeFillLiquidation, NodeOrder } from '../../wire/node-lines.ts';
 import { Account, applyPerpFill, applySpotFill } from './account.ts';
 import {
   BACKSTOP_ADDRESS,

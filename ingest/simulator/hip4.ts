@@ -1,7 +1,7 @@
 // HIP-4 outcome markets: venues with deployers, price-bucket questions and binary outcomes listed every 6 hours
 // per venue and settled at expiry, plus one legacy oracle question (venue ''). Registers and settles them in the
 // exchange and writes the registry stream.
-import type { Hip4Event, Hip4Inner } from '../formats/types.ts';
+import type { Hip4Event, Hip4Inner } from '../../wire/node-lines.ts';
 import { USDH_TOKEN } from './catalog.ts';
 import type { Exchange } from './exchange.ts';
 import type { Market } from './market.ts';

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { STREAMS, type StreamName } from '../formats/types.ts';
+import { STREAMS, type StreamName } from '../../wire/node-lines.ts';
 import { TraderBehaviour } from './behaviour.ts';
 import { BlockClock } from './clock.ts';
 import { BlockEvents } from './events.ts';

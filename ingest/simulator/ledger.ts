@@ -1,6 +1,6 @@
 // Non-trading balance movements written as misc `LedgerUpdate` events: deposits, withdrawals, sends between
 // dexes, spot transfers, internal transfers, perp↔spot class transfers and vault deposits. Balances move too.
-import type { LedgerDelta } from '../formats/types.ts';
+import type { LedgerDelta } from '../../wire/node-lines.ts';
 import type { Account } from './account.ts';
 import { HIP3_DEX, USDC_TOKEN } from './catalog.ts';
 import { fmtNum } from './decimal.ts';

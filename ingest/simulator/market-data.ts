@@ -1,6 +1,6 @@
 // Minute samples of our own streams: one asset context per perp (the archive's asset_ctxs columns) and one
 // borrow/lend reserve state per lending token. Reads the exchange's prices; its own randomness is separate.
-import type { AssetCtxEvent, ReserveEvent } from '../formats/types.ts';
+import type { AssetCtxEvent, ReserveEvent } from '../../wire/node-lines.ts';
 import { RESERVE_TOKENS } from './catalog.ts';
 import { fmtNum, fmtRate, fmtUnits } from './decimal.ts';
 import type { Exchange } from './exchange.ts';

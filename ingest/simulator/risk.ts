@@ -1,6 +1,6 @@
 // Periodic account-level processes: funding rates and the hourly Funding payment, margin checks that liquidate
 // under-margined positions (market or backstop), and expiry of stale orders so memory stays bounded.
-import type { FundingDelta } from '../formats/types.ts';
+import type { FundingDelta } from '../../wire/node-lines.ts';
 import type { Account, PerpPosition } from './account.ts';
 import { fmtNum, fmtRate, fmtUnits } from './decimal.ts';
 import type { Exchange } from './exchange.ts';

@@ -137,4 +137,4 @@ export class Rng {
   }
 }
 
-export { ZERO_HASH } from '../files.ts';
+export { ZERO_HASH } from '../../wire/node-lines.ts';

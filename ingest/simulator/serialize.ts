@@ -8,7 +8,7 @@ import type {
   OrderStatusEvent,
   StreamEvents,
   StreamName,
-} from '../formats/types.ts';
+} from '../../wire/node-lines.ts';
 
 function optionalString(value: string | null | undefined): string {
   return value === null || value === undefined ? 'null' : `"${value}"`;

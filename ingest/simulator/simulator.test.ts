@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isoNs, ZERO_HASH } from '../files.ts';
 import {
   type BlockLine,
   type BookDiffEvent,
@@ -18,7 +17,9 @@ import {
   type StreamEvents,
   type StreamName,
   type TwapStatusEvent,
-} from '../formats/types.ts';
+  ZERO_HASH,
+} from '../../wire/node-lines.ts';
+import { isoNs } from '../files.ts';
 import { IsoFormatter } from './clock.ts';
 import { Simulator, scanResumePoints, startNodeInfoServer } from './index.ts';
 import { listHourlyFiles } from './writer.ts';

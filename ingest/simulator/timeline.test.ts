@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, parseDuration } from '../../platform/config.ts';
-import { type BlockLine, type BookDiffEvent, type FillEvent, STREAMS } from '../formats/types.ts';
+import { type BlockLine, type BookDiffEvent, type FillEvent, STREAMS } from '../../wire/node-lines.ts';
 import { Simulator, scanResumePoints } from './index.ts';
 import {
   DEFAULT_FILLS_PER_SECOND,

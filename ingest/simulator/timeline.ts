@@ -3,7 +3,7 @@
 // lacks (ingest checkpoints stay valid). Shared by `npm run simulate` and `npm start`.
 import fs from 'node:fs';
 import path from 'node:path';
-import { STREAMS } from '../formats/types.ts';
+import { STREAMS } from '../../wire/node-lines.ts';
 import { blockNumberAt } from './clock.ts';
 import { type FillRateChange, Simulator, scanResumePoints } from './index.ts';
 

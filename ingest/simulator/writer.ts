@@ -3,8 +3,8 @@
 // earlier run stopped, so a restarted simulator appends exactly the blocks that are missing.
 import fs from 'node:fs';
 import path from 'node:path';
+import { STREAMS, type StreamName } from '../../wire/node-lines.ts';
 import { hourlyOrder, hourlyPath } from '../files.ts';
-import { STREAMS, type StreamName } from '../formats/types.ts';
 
 export type ResumePoints = Partial<Record<StreamName, number>>;
 

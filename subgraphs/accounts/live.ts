@@ -1,7 +1,7 @@
 // Subscriptions over the event bus for one account: a topic's rows of that account as batches, and one channel fed
 // by several topics (userEvents: fills, funding payments, liquidations and order cancels). Both go through
 // subscribeTopic's bounded queue (subgraphs/live.ts).
-import type { EventBus, Topics } from '../../ingest/bus.ts';
+import type { EventBus, Topics } from '../../events/bus.ts';
 import { subscribeTopic } from '../live.ts';
 
 /** The topics whose rows belong to one account (`address`). */

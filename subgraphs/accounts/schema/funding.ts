@@ -1,6 +1,6 @@
 // Funding: one hourly funding payment of a user's position (the exchange's userFundings item), and the userFundings
 // subscription.
-import type { FundingPaymentRow } from '../../../db/rows.ts';
+import type { FundingPaymentRow } from '../../../db/rows/accounts.ts';
 import { builder } from '../builder.ts';
 import { accountBatches } from '../live.ts';
 import type { UserFundingEntry, WsFunding } from '../service/funding.ts';

@@ -1,6 +1,6 @@
 // LedgerUpdate: a non-funding ledger event of a user (deposit, withdraw, transfer, vault, liquidation...), its delta
 // as the exchange prints it; and the userNonFundingLedgerUpdates subscription.
-import type { LedgerUpdateRow } from '../../../db/rows.ts';
+import type { LedgerUpdateRow } from '../../../db/rows/accounts.ts';
 import { builder } from '../builder.ts';
 import { accountBatches } from '../live.ts';
 import type { LedgerUpdate } from '../service/ledger.ts';

@@ -1,6 +1,6 @@
 // Liquidation: one stored liquidation fill (liquidated user, liquidator, size, notional, method); LiquidationEvent:
 // the exchange's userEvents shape of it; and the liquidations subscription with the channel's combined filters.
-import type { LiquidationRow } from '../../../db/rows.ts';
+import type { LiquidationRow } from '../../../db/rows/accounts.ts';
 import { subscribeTopic } from '../../live.ts';
 import { builder } from '../builder.ts';
 import { liquidationsMatching, type WsLiquidation } from '../service/liquidations.ts';

@@ -1,9 +1,9 @@
 // borrowLendUserState on borrowLend ledger updates loaded from hand-made misc_events files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerEvent, NodeFiles } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, hash } from '../../../test/node-files.ts';
 import { borrowLendHealth, borrowLendUserState } from './borrow-lend.ts';
-import { ledgerEvent, NodeFiles } from './test-support.ts';
 
 const ALICE = addr(0xa1);
 const T = Date.UTC(2026, 10, 1);

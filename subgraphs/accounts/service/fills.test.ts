@@ -2,9 +2,10 @@
 // userFillsByTime, compact rows paged by cursor with and without orderType, TWAP slice fills.
 import { type GraphQLObjectType, getNamedType, isLeafType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FillEvent } from '../../../ingest/formats/types.ts';
+import { NodeFiles, nodeFill, nodeOrder, statusEvent, userConnection } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, hash, T0, ZERO_HASH } from '../../../test/node-files.ts';
+import type { FillEvent } from '../../../wire/node-lines.ts';
 import { FILL_FIELD_COLUMNS } from '../schema/fill.ts';
 import { accountsSchema } from '../schema/index.ts';
 import {
@@ -18,7 +19,6 @@ import {
   userFillsJson,
   type WireFill,
 } from './fills.ts';
-import { NodeFiles, nodeFill, nodeOrder, statusEvent, userConnection } from './test-support.ts';
 
 const ALICE = addr(0xa1);
 const BOB = addr(0xb2);

@@ -2,10 +2,10 @@
 // compact keyset-paged rows of `/info` fills|recentFills and `/fills/*`, and userTwapSliceFills.
 import type pg from 'pg';
 import { eachTextRow, type TextRow } from '../../../db/pool.ts';
-import { type FillRow, fillsTable } from '../../../db/rows.ts';
-import type { NodeFill } from '../../../ingest/formats/types.ts';
+import { type FillRow, fillsTable } from '../../../db/rows/accounts.ts';
 import { add, compareDecimal, div, mul, type Ratio, ratio, toDecimal, ZERO } from '../../../platform/decimal.ts';
 import { boolJson, CHUNK_BYTES, JsonArrayWriter, jsonBytes, textJson } from '../../../platform/json-text.ts';
+import type { NodeFill } from '../../../wire/node-lines.ts';
 import { checkInt, fitsBigint, InvalidQueryError, naiveIso } from './shared.ts';
 
 /** The exchange's cap on userFills, userFillsByTime and userTwapSliceFills answers. */

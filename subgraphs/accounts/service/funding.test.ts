@@ -1,12 +1,12 @@
 // userFunding / recentFundings on settlements loaded from hand-made misc_events files, around the coverage start.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoNs } from '../../../ingest/files.ts';
-import type { MiscEvent } from '../../../ingest/formats/types.ts';
 import { dataCoverage, FUNDING_COVERAGE_START } from '../../../platform/coverage.ts';
+import { NodeFiles } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, ZERO_HASH } from '../../../test/node-files.ts';
+import type { MiscEvent } from '../../../wire/node-lines.ts';
 import { recentFundings, userFunding } from './funding.ts';
-import { NodeFiles } from './test-support.ts';
 
 const ALICE = addr(0xa1);
 const BOB = addr(0xb2);

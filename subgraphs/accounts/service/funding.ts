@@ -1,7 +1,7 @@
 // Per-user funding payments: userFunding / accountFunding (exchange shape with the spec's top-level additions, oldest
 // first) and the snapshot of the userFundings WebSocket channel.
 import type pg from 'pg';
-import type { FundingPaymentRow } from '../../../db/rows.ts';
+import type { FundingPaymentRow } from '../../../db/rows/accounts.ts';
 import { FUNDING_COVERAGE_START } from '../../../platform/coverage.ts';
 import { ZERO_HASH } from './shared.ts';
 

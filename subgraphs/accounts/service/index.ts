@@ -2,8 +2,8 @@
 // from live state first) over the stored history functions of this folder. The accounts subgraph and compat-rest
 // both call it; live events are the ingest bus's own topics (fills, orderStatuses, fundingPayments, ...).
 import type pg from 'pg';
-import type { LiquidationRow, OrderStatusRow } from '../../../db/rows.ts';
-import { type EventBus, InProcessBus, type Topics } from '../../../ingest/bus.ts';
+import type { LiquidationRow, OrderStatusRow } from '../../../db/rows/accounts.ts';
+import { type EventBus, InProcessBus, type Topics } from '../../../events/bus.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { LiquidationJoin } from './liquidations.ts';
 import {

@@ -1,10 +1,10 @@
 // userNonFundingLedgerUpdates / recentLedgerUpdates on ledger events loaded from hand-made misc_events files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataCoverage, LEDGER_COVERAGE_START } from '../../../platform/coverage.ts';
+import { ledgerEvent, NodeFiles } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, hash } from '../../../test/node-files.ts';
 import { recentLedgerUpdates, userNonFundingLedgerUpdates } from './ledger.ts';
-import { ledgerEvent, NodeFiles } from './test-support.ts';
 
 const ALICE = addr(0xa1);
 const BOB = addr(0xb2);

@@ -1,12 +1,12 @@
 // The liquidations channel filter over liquidation rows written by ingest, and the event shape.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LiquidationRow } from '../../../db/rows.ts';
-import { InProcessBus } from '../../../ingest/bus.ts';
-import type { FillEvent } from '../../../ingest/formats/types.ts';
+import type { LiquidationRow } from '../../../db/rows/accounts.ts';
+import { InProcessBus } from '../../../events/bus.ts';
+import { ledgerEvent, NodeFiles, nodeFill } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, hash, T0 } from '../../../test/node-files.ts';
+import type { FillEvent } from '../../../wire/node-lines.ts';
 import { LiquidationJoin, liquidationsMatching, liquidationsOf, toWsLiquidation } from './liquidations.ts';
-import { ledgerEvent, NodeFiles, nodeFill } from './test-support.ts';
 
 const VICTIM = addr(0xa1);
 const OTHER_VICTIM = addr(0xa2);

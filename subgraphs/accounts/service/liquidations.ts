@@ -1,8 +1,8 @@
 // Liquidations: the subscription filter of spec §6 (user, users, amount_dollars, builder, all combined) as a
 // predicate over stored/live rows, the exchange's liquidation event shape, and a user's stored liquidations.
 import type pg from 'pg';
-import { type LedgerUpdateRow, type LiquidationRow, liquidationsTable } from '../../../db/rows.ts';
-import type { EventBus } from '../../../ingest/bus.ts';
+import { type LedgerUpdateRow, type LiquidationRow, liquidationsTable } from '../../../db/rows/accounts.ts';
+import type { EventBus } from '../../../events/bus.ts';
 import { compareDecimal } from '../../../platform/decimal.ts';
 import { decimalOf, InvalidQueryError } from './shared.ts';
 

@@ -2,13 +2,13 @@
 // orderStatus, on order statuses loaded from hand-made node files.
 import type { GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NodeOrder, OrderStatusEvent } from '../../../ingest/formats/types.ts';
+import { NodeFiles, nodeOrder, statusEvent, userConnection } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, T0 } from '../../../test/node-files.ts';
+import type { NodeOrder, OrderStatusEvent } from '../../../wire/node-lines.ts';
 import { accountsSchema } from '../schema/index.ts';
 import { ORDER_FIELD_COLUMNS } from '../schema/order.ts';
 import { type HistoricalOrder, historicalOrders, historicalOrdersJson, orderStatus } from './orders.ts';
-import { NodeFiles, nodeOrder, statusEvent, userConnection } from './test-support.ts';
 
 const ALICE = addr(0xa1);
 const BOB = addr(0xb2);

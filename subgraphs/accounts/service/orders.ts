@@ -17,9 +17,9 @@
 //   in the same window. lookbackDays, when given, also bounds the window's start there.
 import type pg from 'pg';
 import { eachTextRow, type TextRow } from '../../../db/pool.ts';
-import { type OrderStatusRow, orderStatusesTable } from '../../../db/rows.ts';
-import type { NodeOrder } from '../../../ingest/formats/types.ts';
+import { type OrderStatusRow, orderStatusesTable } from '../../../db/rows/accounts.ts';
 import { boolJson, CHUNK_BYTES, JsonArrayWriter, nullableTextJson, textJson } from '../../../platform/json-text.ts';
+import type { NodeOrder } from '../../../wire/node-lines.ts';
 import { checkInt, fitsBigint, InvalidQueryError } from './shared.ts';
 
 export const HISTORICAL_ORDERS_DEFAULT_LIMIT = 2000;

@@ -7,7 +7,7 @@ export class InvalidQueryError extends FieldError {
   override readonly name = 'InvalidQueryError';
 }
 
-export { ZERO_HASH } from '../../../ingest/files.ts';
+export { ZERO_HASH } from '../../../wire/node-lines.ts';
 
 const PG_BIGINT_MAX = 2n ** 63n - 1n;
 

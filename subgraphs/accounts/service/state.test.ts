@@ -1,15 +1,15 @@
 // accountState on a hand-made history: average-cost entries (with a reduction, a flip and fills sharing a
 // timestamp), cash from ledger + realized PnL − fees + funding, spot and HIP-3 excluded, the empty account.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessBus } from '../../../ingest/bus.ts';
+import { InProcessBus } from '../../../events/bus.ts';
 import { isoNs } from '../../../ingest/files.ts';
-import type { FillEvent, MiscEvent } from '../../../ingest/formats/types.ts';
 import { Upstream } from '../../../platform/upstream.ts';
+import { ledgerEvent, NodeFiles, nodeFill } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, hash, T0, ZERO_HASH } from '../../../test/node-files.ts';
+import type { FillEvent, MiscEvent } from '../../../wire/node-lines.ts';
 import { AccountsService } from './index.ts';
 import { accountState, type Leverage } from './state.ts';
-import { ledgerEvent, NodeFiles, nodeFill } from './test-support.ts';
 
 const ALICE = addr(0xa1);
 const BOB = addr(0xb2);

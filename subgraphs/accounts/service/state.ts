@@ -18,7 +18,7 @@
 //   null. `funding` is the funding accrued since open, + = received.
 // - No mark price from the caller → the last fill price of the coin.
 import type pg from 'pg';
-import type { FillRow } from '../../../db/rows.ts';
+import type { FillRow } from '../../../db/rows/accounts.ts';
 import {
   abs,
   add,

@@ -1,6 +1,6 @@
 // The order books from raw diffs and snapshots, and every L2 view of them, against hand-computed answers.
 import { describe, expect, it } from 'vitest';
-import type { BookDiffRow } from '../../../db/rows.ts';
+import type { BookDiffRow } from '../../../db/rows/markets.ts';
 import { addDecimal } from '../../../platform/decimal.ts';
 import { BookQueryError, type L2Level, type L2Options, type L4Order, OrderBooks } from './book.ts';
 

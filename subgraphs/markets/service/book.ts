@@ -1,6 +1,6 @@
 // The live L4 order book of every coin (node L4 snapshot + the raw book diffs ingest publishes) and the L2 views
 // served from it in the exchange's shapes: l2Book (nSigFigs/mantissa buckets), bbo, mids, depth bands, slippage.
-import type { BookDiffRow } from '../../../db/rows.ts';
+import type { BookDiffRow } from '../../../db/rows/markets.ts';
 import { compareDecimal } from '../../../platform/decimal.ts';
 
 export interface L2Level {

@@ -1,6 +1,6 @@
 // The candle rules of spec §3 and §6, each one, with a controlled clock; and the SQL store on real Postgres.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TradeRow } from '../../../db/rows.ts';
+import type { TradeRow } from '../../../db/rows/markets.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import {
   backfillCandles,

@@ -4,7 +4,7 @@
 // `reconciled: false` and a later closed frame for the same `t` supersedes it. 5s and 30s buckets are final at
 // their closed frame with `reconciled: false`.
 import type pg from 'pg';
-import type { TradeRow } from '../../../db/rows.ts';
+import type { TradeRow } from '../../../db/rows/markets.ts';
 import { addDecimal, compareDecimal } from '../../../platform/decimal.ts';
 import {
   bucketClose,

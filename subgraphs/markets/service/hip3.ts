@@ -1,7 +1,7 @@
 // HIP-3 dex coins (`dex:COIN`): the latest price, funding, open interest and 24 h / cumulative volume, fees and
 // trade counts per coin (/hip3/snapshots), and the same rows ranked by price movement (/hip3/top-movers).
 import type pg from 'pg';
-import type { AssetCtxRow } from '../../../db/rows.ts';
+import type { AssetCtxRow } from '../../../db/rows/markets.ts';
 
 export interface Hip3Snapshot {
   dex_id: string;

@@ -1,7 +1,7 @@
 // Borrow/lend reserves: the latest state per token and the history of spec §4.2 (raw one-minute samples, or the
 // last sample of each bucket with the bucket start as `time`; `limit` keeps the most recent; oldest first).
 import type pg from 'pg';
-import type { ReserveEvent } from '../../../ingest/formats/types.ts';
+import type { ReserveEvent } from '../../../wire/node-lines.ts';
 import { bucketSql, type CandleInterval } from './intervals.ts';
 import { latestPerKey } from './sql.ts';
 

@@ -1,14 +1,14 @@
 // Test data for the accounts service tests: node events collected in memory, written as hand-made hl-node files
 // (block numbers assigned in time order, as the node does) and loaded with the real ingest pipeline.
 import { graphql } from 'graphql';
-import { isoNs } from '../../../ingest/files.ts';
-import type { MiscEvent, NodeOrder, OrderStatusEvent, StreamName } from '../../../ingest/formats/types.ts';
-import { Ingest } from '../../../ingest/pipeline.ts';
-import type { TestDatabase } from '../../../test/db.ts';
-import { appendBlocks, block, hash, tempDataDir } from '../../../test/node-files.ts';
-import { accountsSchema } from '../schema/index.ts';
+import { isoNs } from '../ingest/files.ts';
+import { Ingest } from '../ingest/pipeline.ts';
+import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
+import type { MiscEvent, NodeOrder, OrderStatusEvent, StreamName } from '../wire/node-lines.ts';
+import type { TestDatabase } from './db.ts';
+import { appendBlocks, block, hash, tempDataDir } from './node-files.ts';
 
-export { nodeFill, nodeOrder } from '../../../test/node-files.ts';
+export { nodeFill, nodeOrder } from './node-files.ts';
 
 export class NodeFiles {
   private readonly blocks = new Map<StreamName, { time: number; events: unknown[] }[]>();

@@ -2,7 +2,7 @@
 // on stdout; `list` prints the keys (never the secrets); `revoke ID|PREFIX`.
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../db/pool.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig } from '../platform/config.ts';
 import { createKey, type KeyScope, listKeys, revokeKey } from './keys.ts';
 
 const USAGE = `usage: npm run keys -- create --scope data|mcp [--credits N] [--rate-limit N] [--label TEXT]

@@ -2,6 +2,9 @@
 // writes them. Decimal values are strings, as on the node; times inside events are ISO-ns strings or epoch ms
 // exactly where the node uses them.
 
+/** The hash the node gives system events (funding) and both sides of TWAP slice fills. */
+export const ZERO_HASH = `0x${'0'.repeat(64)}`;
+
 /** Every `*_by_block` line: one block. */
 export interface BlockLine<E> {
   local_time: string; // ISO-8601, no zone, 9 fractional digits (UTC)

@@ -12,7 +12,7 @@ afterAll(async () => {
   await db.drop();
 });
 
-const keys = (...args: string[]) => runCli('platform/keys-cli.ts', args, { DATABASE_URL: db.url });
+const keys = (...args: string[]) => runCli('access/keys-cli.ts', args, { DATABASE_URL: db.url });
 
 describe('npm run keys', () => {
   it('creates a key, prints it alone on stdout and stores only its hash', async () => {

@@ -1,22 +1,17 @@
 // The event bus between ingest and the live parts (books, candles, subscriptions). In-process by default: one
-// Node process hosts every part. Items are the same row types the tables hold (db/rows.ts), delivered in batches
+// Node process hosts every part. Items are the same row types the tables hold (db/rows/), delivered in batches
 // in the order they were committed.
 import type {
-  AssetCtxRow,
-  BookDiffRow,
-  EvmBlockRow,
   FillRow,
   FundingPaymentRow,
-  Hip4FillRow,
-  LedgerTransferRow,
   LedgerUpdateRow,
   LiquidationRow,
   OrderStatusRow,
-  ReserveSampleRow,
-  TokenTransferRow,
-  TradeRow,
   TwapStatusRow,
-} from '../db/rows.ts';
+} from '../db/rows/accounts.ts';
+import type { EvmBlockRow, LedgerTransferRow, TokenTransferRow } from '../db/rows/evm.ts';
+import type { Hip4FillRow } from '../db/rows/hip4.ts';
+import type { AssetCtxRow, BookDiffRow, ReserveSampleRow, TradeRow } from '../db/rows/markets.ts';
 
 export interface Hip4RegistryEvent {
   block_number: number;
