@@ -2,7 +2,7 @@
 // in SQL once and kept in `.data/bench-pg` between runs. Measures userFills (2 000 rows) and historicalOrders in
 // window mode end to end, through compat-rest and through the router, beside the raw SQL behind them.
 import type pg from 'pg';
-import type { FillRow } from '../db/rows.ts';
+import type { FillRow } from '../db/rows/accounts.ts';
 import { InProcessBus } from '../events/bus.ts';
 import { composeSupergraph } from '../router/compose.ts';
 import { openRouterThread } from '../router/thread.ts';

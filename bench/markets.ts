@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type pg from 'pg';
-import type { TradeRow } from '../db/rows.ts';
+import type { TradeRow } from '../db/rows/markets.ts';
 import { InProcessBus } from '../events/bus.ts';
 import { Ingest } from '../ingest/pipeline.ts';
 import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';

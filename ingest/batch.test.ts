@@ -2,7 +2,7 @@
 // grows many times), and a rollback to a mark drops exactly what followed it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../db/pool.ts';
-import type { TableSpec } from '../db/rows.ts';
+import type { TableSpec } from '../db/rows/table.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import { Batch } from './batch.ts';
 

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { TableSpec } from '../db/rows.ts';
+import type { TableSpec } from '../db/rows/table.ts';
 
 type AnySpec = TableSpec<never>;
 

@@ -1,5 +1,5 @@
 // node_raw_book_diffs_by_block: not stored; each diff is published for the live order books.
-import type { BookDiffRow } from '../../db/rows.ts';
+import type { BookDiffRow } from '../../db/rows/markets.ts';
 import { address, dec, FieldError, int, object, side, str } from '../../platform/fields.ts';
 import type { StreamLoader } from './loader.ts';
 

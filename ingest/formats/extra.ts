@@ -2,15 +2,13 @@
 // registry and HyperEVM blocks.
 
 import {
-  assetCtxsTable,
   backstopTransfersTable,
   evmBlocksTable,
   evmTransactionsTable,
-  fundingRatesTable,
-  hip4SettlementsTable,
-  reserveSamplesTable,
   tokenTransfersTable,
-} from '../../db/rows.ts';
+} from '../../db/rows/evm.ts';
+import { hip4SettlementsTable } from '../../db/rows/hip4.ts';
+import { assetCtxsTable, fundingRatesTable, reserveSamplesTable } from '../../db/rows/markets.ts';
 import {
   address,
   array,

@@ -1,7 +1,10 @@
 // node_fills_by_block: every fill row, the trades paired from the two sides of a match, liquidation rows and the
 // HIP-4 outcome fills.
-import type { FillRow, LiquidationRow, TradeRow } from '../../db/rows.ts';
-import { fillsTable, hip4FillsTable, liquidationsTable, tradesTable } from '../../db/rows.ts';
+import type { FillRow, LiquidationRow } from '../../db/rows/accounts.ts';
+import { fillsTable, liquidationsTable } from '../../db/rows/accounts.ts';
+import { hip4FillsTable } from '../../db/rows/hip4.ts';
+import type { TradeRow } from '../../db/rows/markets.ts';
+import { tradesTable } from '../../db/rows/markets.ts';
 import { addDecimal, mulDecimal } from '../../platform/decimal.ts';
 import {
   address,

@@ -1,8 +1,9 @@
 // misc_events_by_block: funding payments (one row per user per settlement), non-funding ledger updates (one row
 // per event and per address involved) and the ledger's transfers between accounts and dexes.
 
-import type { LedgerTransferRow } from '../../db/rows.ts';
-import { fundingPaymentsTable, ledgerTransfersTable, ledgerUpdatesTable } from '../../db/rows.ts';
+import { fundingPaymentsTable, ledgerUpdatesTable } from '../../db/rows/accounts.ts';
+import type { LedgerTransferRow } from '../../db/rows/evm.ts';
+import { ledgerTransfersTable } from '../../db/rows/evm.ts';
 import { address, addressValue, array, dec, FieldError, isoTime, object, optDec, str } from '../../platform/fields.ts';
 import type { Batch } from '../batch.ts';
 import { parseIsoNs } from '../files.ts';

@@ -1,7 +1,7 @@
 // node_order_statuses_by_block (one row per status event) and node_twap_statuses_by_block.
 
-import type { OrderStatusRow, TwapStatusRow } from '../../db/rows.ts';
-import { orderStatusesTable, twapStatusesTable } from '../../db/rows.ts';
+import type { OrderStatusRow, TwapStatusRow } from '../../db/rows/accounts.ts';
+import { orderStatusesTable, twapStatusesTable } from '../../db/rows/accounts.ts';
 import { address, array, bool, dec, int, isoTime, object, optStr, side, str } from '../../platform/fields.ts';
 import { parseIsoNs } from '../files.ts';
 import type { StreamLoader } from './loader.ts';
