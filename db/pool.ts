@@ -116,11 +116,12 @@ function envMs(name: string, fallback: number): number {
 
 /**
  * The service's limits: a request that needs a stalled or dead Postgres fails within about 3.5 s (and answers 503)
- * instead of hanging. `PG_CONNECT_TIMEOUT_MS` and `PG_STATEMENT_TIMEOUT_MS` override them.
+ * instead of hanging. A burst queueing for a free client may wait up to 3 s (2 s made a loaded machine's bursts
+ * read as an outage). `PG_CONNECT_TIMEOUT_MS` and `PG_STATEMENT_TIMEOUT_MS` override them.
  */
 export function defaultTimeouts(): PoolTimeouts {
   return {
-    connectTimeoutMs: envMs('PG_CONNECT_TIMEOUT_MS', 2000),
+    connectTimeoutMs: envMs('PG_CONNECT_TIMEOUT_MS', 3000),
     statementTimeoutMs: envMs('PG_STATEMENT_TIMEOUT_MS', 3000),
   };
 }
