@@ -1,12 +1,12 @@
 // One Postgres for the whole test run: TEST_DATABASE_URL, or an embedded cluster (fsync off) on a free port.
 // A template database is migrated once; each test file clones its own database from it (test/db.ts).
-import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startEmbedded } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 import { createPool, ensureDatabase } from '../db/pool.ts';
+import { freePort } from './ports.ts';
 
 export const TEMPLATE = 'hl_test_template';
 
@@ -14,17 +14,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgAdminUrl: string;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export default async function setup(project: TestProject) {

@@ -4,25 +4,14 @@
 // with -9 comes back with its data; every way of stopping it leaves no Postgres behind.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, waitCli } from './cli.ts';
+import { freePort } from './ports.ts';
 
 const dir = path.join(ROOT, '.data', `test-lifecycle-${process.pid}`);
 const dataDir = path.join(dir, 'pg');
 let env: Record<string, string> = {};
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The service's environment: everything on the temporary dir and free ports, nothing from the caller's. */
 async function serviceEnv(): Promise<Record<string, string>> {

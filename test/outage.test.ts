@@ -5,7 +5,6 @@
 // started again on the same data dir: everything recovers and ingest has loaded every row exactly once.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
@@ -16,21 +15,11 @@ import { type EmbeddedCluster, startEmbedded } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 import { createPool, ensureDatabase } from '../db/pool.ts';
 import { Ingest } from '../ingest/pipeline.ts';
+import { freePort } from './ports.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 
 const SETTINGS = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
 const USER = '0x0000000000000000000000000000000000000001';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The postmaster of `dataDir` and its children (the backends and background workers). */
 function clusterPids(dataDir: string): number[] {

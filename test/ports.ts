@@ -1,0 +1,14 @@
+// A free TCP port on loopback, for servers a test starts as separate processes (they cannot take port 0 and say
+// which one they got).
+import net from 'node:net';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
