@@ -56,7 +56,7 @@ describe('POST /info bad input', () => {
       'nSigFigs 7',
       { type: 'l2Book', coin: 'BTC', nSigFigs: 7 },
       undefined,
-      'nSigFigs: must be an integer from 2 to 5, got 7',
+      'nSigFigs: must be 2, 3, 4 or 5, got 7',
     ],
     ['mantissa without nSigFigs 5', { type: 'l2Book', coin: 'BTC', nSigFigs: 4, mantissa: 2 }, undefined, 'mantissa'],
     ['candleSnapshot without req', { type: 'candleSnapshot' }, undefined, 'req: must be an object, got nothing'],
