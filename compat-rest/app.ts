@@ -3,10 +3,10 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { Authenticator } from '../access/auth.ts';
-import { databaseStatus, isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/pool.ts';
+import { databaseStatus, isStorageUnavailable } from '../db/pool.ts';
 import { FieldError } from '../platform/fields.ts';
 import { jsonBytes, utf8 } from '../platform/json-text.ts';
-import { HttpError } from './errors.ts';
+import { errorAnswer, HttpError, noteRequestStart } from './envelopes.ts';
 import { dispatchInfo } from './info/index.ts';
 import type { CompatServices } from './info/types.ts';
 import { parseJsonBody } from './json-source.ts';
@@ -93,14 +93,15 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   // Clients send JSON with or without a content type; anything unparsable is the same 400.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
-    if (typeof body !== 'string' || body.trim() === '') return done(new HttpError(400, 'JSON body required'));
+    if (typeof body !== 'string' || body.trim() === '') return done(new FieldError('JSON body required'));
     try {
       done(null, parseJsonBody(body));
     } catch {
-      done(new HttpError(400, 'JSON body required'));
+      done(new FieldError('JSON body required'));
     }
   });
 
+  app.addHook('onRequest', noteRequestStart);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('access-control-allow-origin', '*');
     reply.header('access-control-expose-headers', '*');
@@ -122,19 +123,13 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   app.setReplySerializer((payload) => jsonBytes(payload) as unknown as string);
   app.addHook('onSend', async (_req, _reply, payload) => (typeof payload === 'string' ? utf8(payload) : payload));
 
+  // The one mapping of thrown errors to answers (envelopes.ts), shared with /ws posts.
   app.setErrorHandler((err, _req, reply) => {
-    if (err instanceof HttpError) return reply.code(err.status).send({ error: err.message });
-    if (err instanceof FieldError) return reply.code(400).send({ error: err.message });
-    const e = err as { statusCode?: number; code?: string; message?: string };
-    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ error: 'body too large (max 1 MiB)' });
-    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-      return reply.code(400).send({ error: e.message ?? 'bad request' });
-    }
-    if (isStorageUnavailable(err)) {
-      log(`compat: storage unavailable: ${e.message ?? String(err)}`);
-      return reply.code(503).send({ error: STORAGE_UNAVAILABLE });
-    }
-    log(`compat: ${e.message ?? String(err)}`);
+    const answer = errorAnswer(err);
+    const message = (err as { message?: string }).message ?? String(err);
+    if (answer && isStorageUnavailable(err)) log(`compat: storage unavailable: ${message}`);
+    if (answer) return reply.code(answer.status).send({ error: answer.error });
+    log(`compat: ${message}`);
     return reply.code(500).send({ error: 'internal error' });
   });
   app.setNotFoundHandler((req, reply) =>

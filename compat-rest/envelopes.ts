@@ -1,4 +1,11 @@
-// The service's response envelopes (spec §2.1). Unwrapped and proxied answers are sent as they are.
+// The compat contract in one place (spec §2.1 and ARCHITECTURE.md's error contract): the response envelopes, the
+// paging headers, the request timing the data envelope reports, and the mapping of a thrown error to its answer.
+import type { FastifyRequest } from 'fastify';
+import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
+import { FieldError } from '../platform/fields.ts';
+import { UpstreamError } from '../platform/upstream.ts';
+
+// ---- envelopes and paging ----
 
 /** `{result, cursor}`: most locally answered `/info` types. */
 export function resultEnvelope<T>(result: T): { result: T; cursor: null } {
@@ -15,25 +22,79 @@ export interface DataEnvelope<T> {
   total_count?: number;
 }
 
+/** A page of a list: whether more follows, the cursor resuming after it, and (when counted) the matching total. */
 export interface ListPage {
   hasMore: boolean;
   nextCursor?: string | null;
   totalCount?: number;
 }
 
+const requestStarts = new WeakMap<FastifyRequest, number>();
+
+/** The onRequest hook (app.ts) noting when each request started, for the data envelope's `execution_time_ms`. */
+export async function noteRequestStart(req: FastifyRequest): Promise<void> {
+  requestStarts.set(req, performance.now());
+}
+
 /**
- * `{success, message, data, execution_time_ms}`: path endpoints; list routes add `has_more` and, when they page
- * by cursor, `next_cursor` and `total_count`. `started` is performance.now() at the start of the request.
+ * `{success, message, data, execution_time_ms}` of the path endpoints, timed from the request's start; list routes
+ * add `has_more` and, when they page by cursor, `next_cursor` and `total_count`.
  */
-export function dataEnvelope<T>(data: T, started: number, page?: boolean | ListPage): DataEnvelope<T> {
+export function dataEnvelope<T>(req: FastifyRequest, data: T, page?: boolean | ListPage): DataEnvelope<T> {
   const p = typeof page === 'boolean' ? { hasMore: page } : page;
   return {
     success: true,
     message: 'ok',
     data,
-    execution_time_ms: Math.round(performance.now() - started),
+    execution_time_ms: Math.round(performance.now() - (requestStarts.get(req) ?? performance.now())),
     ...(p === undefined ? {} : { has_more: p.hasMore }),
     ...(p?.nextCursor === undefined ? {} : { next_cursor: p.nextCursor }),
     ...(p?.totalCount === undefined ? {} : { total_count: p.totalCount }),
   };
+}
+
+/** The same page as `/info`'s response headers: X-Has-More, X-Next-Cursor and (when counted) X-Total-Count. */
+export function pagingHeaders(page: ListPage): Record<string, string> {
+  return {
+    'x-has-more': String(page.hasMore),
+    ...(page.nextCursor ? { 'x-next-cursor': page.nextCursor } : {}),
+    ...(page.totalCount !== undefined ? { 'x-total-count': String(page.totalCount) } : {}),
+  };
+}
+
+// ---- errors: every failure is JSON `{"error": "..."}` with the status ARCHITECTURE.md assigns ----
+
+/** A refusal that is not bad input (bad input is a FieldError): 401/403/429 from the key check, 404. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ErrorAnswer {
+  status: number;
+  error: string;
+}
+
+/**
+ * The answer to a thrown error, for POST /info and the path endpoints (app.ts's error handler) and for /ws `post`
+ * requests alike; undefined for an error that is our bug (the caller logs it and answers 500).
+ */
+export function errorAnswer(err: unknown): ErrorAnswer | undefined {
+  if (err instanceof FieldError) return { status: 400, error: err.message };
+  if (err instanceof HttpError) return { status: err.status, error: err.message };
+  if (err instanceof UpstreamError) {
+    return { status: 502, error: `${err.reached ? 'Upstream error' : 'Upstream unreachable'}: ${err.message}` };
+  }
+  // Fastify's own refusals: a body over the limit, a request its schemas reject.
+  const e = err as { statusCode?: number; code?: string; message?: string };
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, error: 'body too large (max 1 MiB)' };
+  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+    return { status: 400, error: e.message ?? 'bad request' };
+  }
+  if (isStorageUnavailable(err)) return { status: 503, error: STORAGE_UNAVAILABLE };
+  return undefined;
 }

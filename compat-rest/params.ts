@@ -1,6 +1,6 @@
 // Query parameters shared by the path endpoints: time bounds in the service's three spellings (ISO with or without
-// `Z`, naive = UTC; or epoch ms), and the JSON-schema pieces fastify validates `limit`/`offset` with.
-import { FieldError, MAX_TIME_MS, noNul, orderedWindow } from '../platform/fields.ts';
+// `Z`, naive = UTC; or epoch ms), and the JSON-schema pieces fastify validates addresses, times and limits with.
+import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS, noNul, orderedWindow } from '../platform/fields.ts';
 
 /** ISO datetime (naive = UTC) or epoch milliseconds → epoch ms; undefined when absent. */
 export function timeParam(value: string | undefined, name: string): number | undefined {
@@ -27,16 +27,17 @@ export interface TimeWindowQuery {
   end_time?: string;
 }
 
-/** `start_time`/`end_time` with defaults; start must not be after end. */
-export function timeWindow(
+/**
+ * `start_time`/`end_time`, each absent or a time; `defaults` fills the absent ones (the service's default window).
+ * The start must not be after the end.
+ */
+export function timeWindow<W extends { startTime?: number; endTime?: number }>(
   q: TimeWindowQuery,
-  now: number,
-  defaultSpanMs: number,
-): { startTime: number; endTime: number } {
-  const endTime = timeParam(q.end_time, 'end_time') ?? now;
-  const startTime = timeParam(q.start_time, 'start_time') ?? endTime - defaultSpanMs;
-  orderedWindow('start_time', startTime, endTime, 'end_time');
-  return { startTime, endTime };
+  defaults: (w: { startTime?: number; endTime?: number }) => W = (w) => w as W,
+): W {
+  const w = defaults({ startTime: timeParam(q.start_time, 'start_time'), endTime: timeParam(q.end_time, 'end_time') });
+  orderedWindow('start_time', w.startTime, w.endTime, 'end_time');
+  return w;
 }
 
 /**
@@ -49,6 +50,9 @@ export function checkParamText(values: unknown): void {
     for (const text of Array.isArray(v) ? v : [v]) if (typeof text === 'string') noNul(text, key);
   }
 }
+
+/** A 0x address parameter (any case; the handlers lowercase it). */
+export const addressSchema = { type: 'string', pattern: ADDRESS_PATTERN } as const;
 
 /** An epoch-ms query parameter given as an integer (Postgres bigint, and exact here). */
 export const epochMsSchema = { type: 'integer', minimum: 0, maximum: MAX_TIME_MS } as const;

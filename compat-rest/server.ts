@@ -1,11 +1,10 @@
 // compat-rest as a running server: the fastify app (POST /info, path endpoints) and /ws on one port (8080).
 import type pg from 'pg';
 import { type Authenticator, presentedKey } from '../access/auth.ts';
-import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
 import { buildCompatApp } from './app.ts';
 import { accountChannels } from './channels/accounts.ts';
 import { marketChannels } from './channels/markets.ts';
-import { HttpError } from './errors.ts';
+import { errorAnswer } from './envelopes.ts';
 import { dispatchInfo } from './info/index.ts';
 import type { CompatServices } from './info/types.ts';
 import { attachWsServer } from './ws/protocol.ts';
@@ -52,8 +51,8 @@ export async function startCompatServer(opts: CompatServerOptions) {
         }
         return { status: answer.status, body };
       } catch (err) {
-        if (err instanceof HttpError) return { status: err.status, body: { error: err.message } };
-        if (isStorageUnavailable(err)) return { status: 503, body: { error: STORAGE_UNAVAILABLE } };
+        const refused = errorAnswer(err);
+        if (refused) return { status: refused.status, body: { error: refused.error } };
         throw err;
       }
     },

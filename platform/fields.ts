@@ -1,13 +1,22 @@
 // Field readers that check untrusted JSON as they read it and name the field and the rule when it is wrong. Ingest
 // uses them on node lines (anything COPY would reject is caught, so a bad line is reported and skipped instead
-// of failing its batch); compat-rest uses them on request bodies (a FieldError becomes a 400).
+// of failing its batch); compat-rest and the domain services use them on requests.
 
+/**
+ * The one input-error type: a caller's bad input, the message naming the field and the rule. Field checks and the
+ * domain services throw it (or a subclass of it); each edge maps it once: compat to a 400 `{"error"}` (app.ts), /ws
+ * to its error frame (ws/session.ts), GraphQL to an error with code BAD_USER_INPUT (subgraphs/serve.ts).
+ */
 export class FieldError extends Error {}
 
 type Obj = Record<string, unknown>;
 
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/** A 0x address of 40 hex digits, any case: the one pattern, also as the JSON Schema `pattern` of compat's routes. */
+export const ADDRESS_PATTERN = '^0x[0-9a-fA-F]{40}$';
+const ADDRESS = new RegExp(ADDRESS_PATTERN);
+export const isAddress = (v: unknown): v is string => typeof v === 'string' && ADDRESS.test(v);
 
 function fail(key: string, rule: string, value: unknown): never {
   const shown = JSON.stringify(value);
@@ -79,7 +88,7 @@ export function bool(o: Obj, key: string): boolean {
 /** A 0x address, lowercased (the API prints addresses lowercase). */
 export function address(o: Obj, key: string): string {
   const v = o[key];
-  if (typeof v !== 'string' || !ADDRESS.test(v)) fail(key, 'must be a 0x address', v);
+  if (!isAddress(v)) fail(key, 'must be a 0x address', v);
   return v.toLowerCase();
 }
 
@@ -113,6 +122,14 @@ export function optIntIn(o: Obj, key: string, min: number, max = Number.MAX_SAFE
   return v;
 }
 
+/** An integer a service bounds (a limit, a number of days): whole and from `min` to `max`. */
+export function intWithin(key: string, v: number, min: number, max: number): number {
+  if (!Number.isSafeInteger(v) || v < min || v > max) {
+    throw new FieldError(`${key}: must be an integer from ${min} to ${max}`);
+  }
+  return v;
+}
+
 export function intIn(o: Obj, key: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const v = optIntIn(o, key, min, max);
   if (v === undefined) fail(key, 'is required', o[key]);
@@ -130,6 +147,14 @@ export function optTimeMs(o: Obj, key: string): number | undefined {
     fail(key, `must be an integer of epoch milliseconds from 0 to ${MAX_TIME_MS}`, v);
   }
   return v;
+}
+
+/** An optional `startTime`/`endTime` pair of epoch ms (each absent or null), the start not after the end. */
+export function optTimeWindow(o: Obj): { startTime?: number; endTime?: number } {
+  const startTime = optTimeMs(o, 'startTime');
+  const endTime = optTimeMs(o, 'endTime');
+  orderedWindow('startTime', startTime, endTime);
+  return { startTime, endTime };
 }
 
 export function timeMs(o: Obj, key: string): number {

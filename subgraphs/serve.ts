@@ -6,6 +6,7 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { GraphQLError, type GraphQLSchema, getOperationAST } from 'graphql';
 import { createYoga, maskError } from 'graphql-yoga';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
+import { FieldError } from '../platform/fields.ts';
 import { serveGraphqlWs } from '../platform/graphql-ws.ts';
 import { type SubscriptionStats, sharedSubscriptions } from '../platform/shared-subscriptions.ts';
 import { useArgumentNamingValidation } from './scalars.ts';
@@ -18,21 +19,25 @@ export interface RunningServer {
 }
 
 /**
- * Error masking: a resolver that could not reach storage gives `storage unavailable` with the code
- * `STORAGE_UNAVAILABLE` (on every transport, and relayed as it is by the router); other unexpected errors are masked
- * as usual.
+ * Error masking, the GraphQL edge's one mapping of the services' errors: bad input (a FieldError, from an argument
+ * check or a service) is an error with its message and the code `BAD_USER_INPUT`; a resolver that could not reach
+ * storage gives `storage unavailable` with the code `STORAGE_UNAVAILABLE` (on every transport, and relayed as it is
+ * by the router); other unexpected errors are masked as usual.
  */
 export function maskSubgraphError(error: unknown, message: string, isDev?: boolean): Error {
   const original = error instanceof GraphQLError ? error.originalError : error;
-  if (original && !(original instanceof GraphQLError) && isStorageUnavailable(original)) {
-    const at = error instanceof GraphQLError ? error : undefined;
-    return new GraphQLError(STORAGE_UNAVAILABLE, {
+  const at = error instanceof GraphQLError ? error : undefined;
+  const located = (text: string, code: string) =>
+    new GraphQLError(text, {
       nodes: at?.nodes,
       source: at?.source,
       positions: at?.positions,
       path: at?.path,
-      extensions: { code: 'STORAGE_UNAVAILABLE' },
+      extensions: { code },
     });
+  if (original instanceof FieldError) return located(original.message, 'BAD_USER_INPUT');
+  if (original && !(original instanceof GraphQLError) && isStorageUnavailable(original)) {
+    return located(STORAGE_UNAVAILABLE, 'STORAGE_UNAVAILABLE');
   }
   return maskError(error, message, isDev);
 }

@@ -1,9 +1,13 @@
 // Test data for the accounts service tests: node events collected in memory, written as hand-made hl-node files
 // (block numbers assigned in time order, as the node does) and loaded with the real ingest pipeline.
 import { graphql } from 'graphql';
+import type pg from 'pg';
+import { InProcessBus } from '../events/bus.ts';
 import { isoNs } from '../ingest/files.ts';
 import { Ingest } from '../ingest/pipeline.ts';
+import { Upstream } from '../platform/upstream.ts';
 import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
+import { AccountsService } from '../subgraphs/accounts/service/index.ts';
 import type { MiscEvent, NodeOrder, OrderStatusEvent, StreamName } from '../wire/node-lines.ts';
 import type { TestDatabase } from './db.ts';
 import { appendBlocks, block, hash, tempDataDir } from './node-files.ts';
@@ -56,6 +60,14 @@ export function ledgerEvent(time: number, txHash: string, users: string[], delta
   };
 }
 
+/**
+ * An accounts service over `pool` for a test of its stored history: a fresh bus, and a node that is never reached
+ * (nothing asks it; a request would fail at once).
+ */
+export function accountsOver(pool: pg.Pool, now?: () => number): AccountsService {
+  return new AccountsService({ pool, upstream: new Upstream('http://127.0.0.1:9'), bus: new InProcessBus(), now });
+}
+
 export interface ConnectionPage {
   edges: { cursor: string; node: Record<string, unknown> }[];
   pageInfo: unknown;
@@ -66,7 +78,7 @@ export interface ConnectionPage {
  * and node) and pageInfo, as JSON (graphql-js builds results without a prototype). Errors throw.
  */
 export async function userConnection(
-  accounts: object,
+  accounts: AccountsService,
   user: string,
   field: string,
   args: string,

@@ -4,10 +4,10 @@
 import type { LedgerUpdateRow, OrderStatusRow } from '../../db/rows/accounts.ts';
 import { isDecimal } from '../../platform/decimal.ts';
 import { sortedJson } from '../../platform/json-text.ts';
-import { aggregateFillsByTime, toWireFill, userFills, type WireFill } from '../../subgraphs/accounts/service/fills.ts';
-import { recentFundings, toWsFunding, type WsFunding } from '../../subgraphs/accounts/service/funding.ts';
+import { aggregateFillsByTime, toWireFill, type WireFill } from '../../subgraphs/accounts/service/fills.ts';
+import { toWsFunding, type WsFunding } from '../../subgraphs/accounts/service/funding.ts';
 import type { AccountsService } from '../../subgraphs/accounts/service/index.ts';
-import { type LedgerUpdate, recentLedgerUpdates } from '../../subgraphs/accounts/service/ledger.ts';
+import type { LedgerUpdate } from '../../subgraphs/accounts/service/ledger.ts';
 import {
   liquidationsMatching,
   MAX_LIQUIDATION_USERS,
@@ -99,7 +99,7 @@ async function snapshotThenLive<I>(opts: {
 const SNAPSHOT_SIZE = 100;
 
 export function accountChannels(accounts: AccountsService): Channel[] {
-  const { bus, pool } = accounts;
+  const { bus } = accounts;
   const snapshotFlag = (isSnapshot: boolean) => (isSnapshot ? { isSnapshot: true as const } : {});
   return [
     userChannel(
@@ -109,7 +109,7 @@ export function accountChannels(accounts: AccountsService): Channel[] {
         return snapshotThenLive<WireFill>({
           follow: (on) => bus.subscribe('fills', (rows) => on(rows.filter((f) => f.address === user).map(toWireFill))),
           // Aggregated by the query itself, which fetches the whole group at the cut.
-          snapshot: () => userFills(pool, { user, aggregateByTime: aggregate }),
+          snapshot: () => accounts.userFills({ user, aggregateByTime: aggregate }),
           // An aggregated snapshot fill keeps only its first part's tid: match its parts by order and time instead
           // (the parts of one crossing order share both, and are stored in one block).
           key: aggregate ? (f) => `${f.oid} ${f.time}` : (f) => `${f.tid} ${f.oid}`,
@@ -127,7 +127,7 @@ export function accountChannels(accounts: AccountsService): Channel[] {
       snapshotThenLive<WsFunding>({
         follow: (on) =>
           bus.subscribe('fundingPayments', (rows) => on(rows.filter((r) => r.address === user).map(toWsFunding))),
-        snapshot: () => recentFundings(pool, user, SNAPSHOT_SIZE),
+        snapshot: () => accounts.recentFundings(user, SNAPSHOT_SIZE),
         // One payment per user, coin and settlement.
         key: (f) => `${f.time} ${f.coin}`,
         send: (fundings, isSnapshot) => ctx.send({ user, fundings, ...snapshotFlag(isSnapshot) }),
@@ -137,7 +137,7 @@ export function accountChannels(accounts: AccountsService): Channel[] {
       snapshotThenLive<LedgerUpdate>({
         follow: (on) =>
           bus.subscribe('ledgerUpdates', (rows) => on(rows.filter((r) => r.address === user).map(wsLedger))),
-        snapshot: () => recentLedgerUpdates(pool, user, SNAPSHOT_SIZE),
+        snapshot: () => accounts.recentLedgerUpdates(user, SNAPSHOT_SIZE),
         // Stored deltas come back from jsonb with their keys reordered: compare them with keys sorted.
         key: (u) => `${u.time} ${u.hash} ${sortedJson(u.delta)}`,
         send: (nonFundingLedgerUpdates, isSnapshot) =>

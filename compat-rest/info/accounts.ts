@@ -11,41 +11,15 @@ import {
   optIntIn,
   optOneOf,
   optStr,
-  optTimeMs,
-  orderedWindow,
+  optTimeWindow,
 } from '../../platform/fields.ts';
-import { borrowLendUserState } from '../../subgraphs/accounts/service/borrow-lend.ts';
-import {
-  allFills,
-  fillRows,
-  twapSliceFills,
-  userFillsByTimeJson,
-  userFillsJson,
-} from '../../subgraphs/accounts/service/fills.ts';
-import { userFunding } from '../../subgraphs/accounts/service/funding.ts';
-import { userNonFundingLedgerUpdates } from '../../subgraphs/accounts/service/ledger.ts';
-import { historicalOrdersJson, orderRef } from '../../subgraphs/accounts/service/orders.ts';
-import { resultEnvelope } from '../envelopes.ts';
+import { HISTORICAL_ORDERS_MAX_LIMIT, MAX_FILL_ROWS, orderRef } from '../../subgraphs/accounts/service/index.ts';
+import { pagingHeaders, resultEnvelope } from '../envelopes.ts';
 import { integerLiteral } from '../json-source.ts';
 import { proxied, userBody } from './proxy.ts';
 import { type InfoHandler, json, streamedJson } from './types.ts';
 
 type Body = Record<string, unknown>;
-
-function window(body: Body) {
-  const startTime = optTimeMs(body, 'startTime');
-  const endTime = optTimeMs(body, 'endTime');
-  orderedWindow('startTime', startTime, endTime);
-  return { startTime, endTime };
-}
-
-function pagingHeaders(page: { hasMore: boolean; nextCursor: string | null; totalCount?: number }) {
-  return {
-    'x-has-more': String(page.hasMore),
-    ...(page.nextCursor ? { 'x-next-cursor': page.nextCursor } : {}),
-    ...(page.totalCount !== undefined ? { 'x-total-count': String(page.totalCount) } : {}),
-  };
-}
 
 /** historicalOrders' cursor: the X-Next-Cursor value (an oid), sent back as a string or as a number. */
 function oidCursor(body: Body): string | undefined {
@@ -59,7 +33,7 @@ function compactFillsPaging(body: Body, defaultOrder: 'asc' | 'desc') {
   return {
     coin: optStr(body, 'coin') ?? undefined,
     side: optOneOf(body, 'side', ['A', 'B'] as const),
-    limit: optIntIn(body, 'limit', 1, 1000) ?? 100,
+    limit: optIntIn(body, 'limit', 1, MAX_FILL_ROWS),
     cursor: optStr(body, 'cursor') ?? undefined,
     order: optOneOf(body, 'order', ['asc', 'desc'] as const) ?? defaultOrder,
     // The path endpoints' spelling (spec §2.3) and the camelCase of the /info bodies are both accepted.
@@ -71,7 +45,7 @@ function compactFillsPaging(body: Body, defaultOrder: 'asc' | 'desc') {
 function compactFills(defaultOrder: 'asc' | 'desc'): InfoHandler {
   return async (body, { accounts }) => {
     const user = body.user === undefined || body.user === null ? undefined : address(body, 'user');
-    const page = await fillRows(accounts.pool, { user, ...window(body), ...compactFillsPaging(body, defaultOrder) });
+    const page = await accounts.fillRows({ user, ...optTimeWindow(body), ...compactFillsPaging(body, defaultOrder) });
     // Always paged: without the headers a caller could not tell that the default 100 rows were not all.
     return json(resultEnvelope(page.rows), pagingHeaders(page));
   };
@@ -79,7 +53,7 @@ function compactFills(defaultOrder: 'asc' | 'desc'): InfoHandler {
 
 /** userFunding and accountFunding: the same payments, unwrapped. */
 const funding: InfoHandler = async (body, { accounts }) =>
-  json(await userFunding(accounts.pool, { user: address(body, 'user'), ...window(body), limit: 500 }));
+  json(await accounts.userFunding({ user: address(body, 'user'), ...optTimeWindow(body) }));
 
 export const accountsInfo: Record<string, InfoHandler> = {
   openOrders: proxied(0, userBody),
@@ -101,12 +75,12 @@ export const accountsInfo: Record<string, InfoHandler> = {
   async userFills(body, { accounts }) {
     const user = address(body, 'user');
     const q = { user, aggregateByTime: optBool(body, 'aggregateByTime') };
-    return streamedJson((out) => userFillsJson(accounts.pool, q, out));
+    return streamedJson((out) => accounts.userFillsJson(q, out));
   },
 
   async userFillsByTime(body, { accounts }) {
     const user = address(body, 'user');
-    const { startTime, endTime } = window(body);
+    const { startTime, endTime } = optTimeWindow(body);
     if (startTime === undefined) throw new FieldError('startTime: is required');
     const q = {
       user,
@@ -115,7 +89,7 @@ export const accountsInfo: Record<string, InfoHandler> = {
       aggregateByTime: optBool(body, 'aggregateByTime'),
       reversed: optBool(body, 'reversed'),
     };
-    return streamedJson((out) => userFillsByTimeJson(accounts.pool, q, out));
+    return streamedJson((out) => accounts.userFillsByTimeJson(q, out));
   },
 
   fills: compactFills('asc'),
@@ -124,26 +98,25 @@ export const accountsInfo: Record<string, InfoHandler> = {
   async allFills(body, { accounts }) {
     // Every user's fills: a user filter is `fills`' business, and silently ignoring one would mislead.
     if (body.user !== undefined && body.user !== null) throw new FieldError('user: not taken by allFills (use fills)');
-    const { startTime, endTime } = window(body);
+    const { startTime, endTime } = optTimeWindow(body);
     if (startTime === undefined) throw new FieldError('startTime: is required');
-    const page = await allFills(accounts.pool, { startTime, endTime, ...compactFillsPaging(body, 'asc') });
+    const page = await accounts.allFills({ startTime, endTime, ...compactFillsPaging(body, 'asc') });
     return json(resultEnvelope(page.rows), pagingHeaders(page));
   },
 
   async userTwapSliceFills(body, { accounts }) {
     const user = address(body, 'user');
-    return json(await twapSliceFills(accounts.pool, { user, twapId: optIntIn(body, 'twapId', 0), ...window(body) }));
+    return json(await accounts.twapSliceFills({ user, twapId: optIntIn(body, 'twapId', 0), ...optTimeWindow(body) }));
   },
 
   async historicalOrders(body, { accounts }) {
     const user = address(body, 'user');
-    const page = await historicalOrdersJson(accounts.pool, {
+    const page = await accounts.historicalOrdersJson({
       user,
-      limit: optIntIn(body, 'limit', 1, 5000),
+      limit: optIntIn(body, 'limit', 1, HISTORICAL_ORDERS_MAX_LIMIT),
       lookbackDays: optIntIn(body, 'lookbackDays', 1, 365),
-      ...window(body),
+      ...optTimeWindow(body),
       cursor: oidCursor(body),
-      now: accounts.now(),
     });
     const windowMode = body.startTime != null || body.endTime != null || body.cursor != null;
     return streamedJson((out) => page.write(out), windowMode ? pagingHeaders(page) : undefined);
@@ -162,11 +135,11 @@ export const accountsInfo: Record<string, InfoHandler> = {
 
   async userNonFundingLedgerUpdates(body, { accounts }) {
     const user = address(body, 'user');
-    return json(await userNonFundingLedgerUpdates(accounts.pool, { user, ...window(body), limit: 500 }));
+    return json(await accounts.ledgerUpdates({ user, ...optTimeWindow(body) }));
   },
 
   async borrowLendUserState(body, { accounts, markets }) {
     const user = address(body, 'user');
-    return json(await borrowLendUserState(accounts.pool, user, await markets.latestReserves()));
+    return json(await accounts.borrowLendUserState(user, await markets.latestReserves()));
   },
 };

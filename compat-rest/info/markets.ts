@@ -1,8 +1,6 @@
 // /info types of the markets domain. Types the exchange itself answers keep the exchange's shape (so its SDKs
 // work unchanged); the service's own types (currentDepth, trades, dataCoverage, l2Books, availableDates) use the
 // result envelope.
-
-import { dataCoverage } from '../../platform/coverage.ts';
 import {
   array,
   FieldError,
@@ -12,40 +10,34 @@ import {
   optOneOf,
   optStr,
   optTimeMs,
+  optTimeWindow,
   orderedWindow,
   timeMs,
 } from '../../platform/fields.ts';
-import { BookQueryError, type L2Options } from '../../subgraphs/markets/service/book.ts';
-import { availableDates, HISTORY_DATASET_NAMES, type HistoryDataset } from '../../subgraphs/markets/service/history.ts';
-import { CANDLE_INTERVALS } from '../../subgraphs/markets/service/intervals.ts';
-import { RESERVE_INTERVALS } from '../../subgraphs/markets/service/reserves.ts';
+import {
+  type BookOptionsInput,
+  CANDLE_INTERVALS,
+  HISTORY_DATASET_NAMES,
+  type HistoryDataset,
+  MAX_RESERVE_HISTORY,
+  MAX_TRADES,
+  RESERVE_INTERVALS,
+} from '../../subgraphs/markets/service/index.ts';
 import { resultEnvelope } from '../envelopes.ts';
 import { dexBody, marginTableBody, noFields, proxied, userBody } from './proxy.ts';
 import { encodedJson, type InfoHandler, json, sharedBytes, sharedJson } from './types.ts';
 
-const DAY = 86_400_000;
 const META_TTL_MS = 30_000;
 
 function coinOf(body: Record<string, unknown>): string {
   return nonEmpty(body, 'coin');
 }
 
-/** l2Book's aggregation options; null and absent both mean none (the Python SDK sends nulls). */
-function l2Options(body: Record<string, unknown>): L2Options {
-  const nSigFigs = optIntIn(body, 'nSigFigs', 2, 5) as 2 | 3 | 4 | 5 | undefined;
-  const mantissa = optIntIn(body, 'mantissa', 1, 5) as 1 | 2 | 5 | undefined;
-  return { nSigFigs: nSigFigs ?? null, mantissa: mantissa ?? null };
-}
-
-/** A book query's own errors (bad aggregation) are the caller's. */
-function bookQuery<T>(query: () => T): T {
-  try {
-    return query();
-  } catch (err) {
-    if (err instanceof BookQueryError) throw new FieldError(err.message);
-    throw err;
-  }
-}
+/** l2Book's aggregation options as sent (the service checks them); null and absent both mean none. */
+const l2Options = (body: Record<string, unknown>): BookOptionsInput => ({
+  nSigFigs: body.nSigFigs,
+  mantissa: body.mantissa,
+});
 
 export const marketsInfo: Record<string, InfoHandler> = {
   meta: proxied(META_TTL_MS, dexBody),
@@ -71,9 +63,7 @@ export const marketsInfo: Record<string, InfoHandler> = {
   },
 
   async l2Book(body, { markets }) {
-    const coin = coinOf(body);
-    const opts = l2Options(body);
-    return sharedJson(bookQuery(() => markets.books.l2(coin, opts)));
+    return sharedJson(markets.l2Book(coinOf(body), l2Options(body)));
   },
 
   /**
@@ -82,8 +72,7 @@ export const marketsInfo: Record<string, InfoHandler> = {
    */
   async l2Books(body, { markets }) {
     const coins = array(body.coins, 'coins').map((c, i) => nonEmpty({ [`coins[${i}]`]: c }, `coins[${i}]`));
-    const opts = l2Options(body);
-    const books = bookQuery(() => markets.l2Books(coins, opts));
+    const books = markets.l2Books(coins, l2Options(body));
     const parts = [...books].map(([coin, book]) =>
       Buffer.concat([Buffer.from(`${JSON.stringify(coin)}:`), book ? sharedBytes(book) : Buffer.from('null')]),
     );
@@ -97,7 +86,7 @@ export const marketsInfo: Record<string, InfoHandler> = {
     const coin = body.coin === undefined || body.coin === null ? undefined : coinOf(body);
     const dataset = optOneOf(body, 'dataset', HISTORY_DATASET_NAMES);
     const datasets: HistoryDataset[] = dataset ? [dataset] : HISTORY_DATASET_NAMES;
-    return json(resultEnvelope(await availableDates(markets.pool, { coin, datasets })));
+    return json(resultEnvelope(await markets.availableDates({ coin, datasets })));
   },
 
   async candleSnapshot(body, { markets }) {
@@ -106,7 +95,7 @@ export const marketsInfo: Record<string, InfoHandler> = {
     const interval = optOneOf(req, 'interval', CANDLE_INTERVALS);
     if (!interval) throw new FieldError(`req.interval: is required, one of ${CANDLE_INTERVALS.join(', ')}`);
     const startTime = timeMs(req, 'startTime');
-    const endTime = optTimeMs(req, 'endTime') ?? markets.now();
+    const endTime = optTimeMs(req, 'endTime');
     orderedWindow('req.startTime', startTime, endTime);
     return encodedJson(await markets.candleSnapshotJson(coin, interval, startTime, endTime));
   },
@@ -116,17 +105,14 @@ export const marketsInfo: Record<string, InfoHandler> = {
   },
 
   async trades(body, { markets }) {
-    const startTime = optTimeMs(body, 'startTime');
-    const endTime = optTimeMs(body, 'endTime');
-    orderedWindow('startTime', startTime, endTime);
-    const limit = optIntIn(body, 'limit', 1, 1000) ?? 100;
-    return json(resultEnvelope(await markets.trades({ coin: coinOf(body), limit, startTime, endTime })));
+    const limit = optIntIn(body, 'limit', 1, MAX_TRADES);
+    return json(resultEnvelope(await markets.trades({ coin: coinOf(body), limit, ...optTimeWindow(body) })));
   },
 
   async fundingHistory(body, { markets }) {
     const coin = coinOf(body);
     const startTime = timeMs(body, 'startTime');
-    const endTime = optTimeMs(body, 'endTime') ?? markets.now();
+    const endTime = optTimeMs(body, 'endTime');
     orderedWindow('startTime', startTime, endTime);
     return json(await markets.fundingHistory(coin, startTime, endTime));
   },
@@ -136,7 +122,7 @@ export const marketsInfo: Record<string, InfoHandler> = {
   },
 
   async dataCoverage(_body, { markets }) {
-    const datasets = await dataCoverage(markets.pool, markets.now());
+    const datasets = await markets.dataCoverage();
     return json(resultEnvelope({ region: process.env.REGION ?? 'local', datasets }));
   },
 
@@ -145,13 +131,9 @@ export const marketsInfo: Record<string, InfoHandler> = {
   },
 
   async borrowLendReserveHistory(body, { markets }) {
-    const now = markets.now();
     const token = optIntIn(body, 'token', 0);
-    const startTime = optTimeMs(body, 'startTime') ?? now - 7 * DAY;
-    const endTime = optTimeMs(body, 'endTime') ?? now;
-    orderedWindow('startTime', startTime, endTime);
     const interval = optOneOf(body, 'interval', RESERVE_INTERVALS);
-    const limit = optIntIn(body, 'limit', 1, 10_000) ?? 1000;
-    return json(await markets.reserveHistory({ token, startTime, endTime, interval, limit }));
+    const limit = optIntIn(body, 'limit', 1, MAX_RESERVE_HISTORY);
+    return json(await markets.reserveHistory({ token, ...optTimeWindow(body), interval, limit }));
   },
 };

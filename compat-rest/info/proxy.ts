@@ -1,9 +1,8 @@
 // Proxied /info types: relayed from the upstream node as they are, cached where the data allows. Each type's body
 // is checked first against what the exchange takes for it (hyperliquid-wire.md §3): a malformed one is refused here
 // with a 400 naming the field, like every local type, where the node would answer a plain-text 422.
-import { address, intIn, optStr } from '../../platform/fields.ts';
+import { address, FieldError, intIn, optStr } from '../../platform/fields.ts';
 import { UpstreamError } from '../../platform/upstream.ts';
-import { HttpError } from '../errors.ts';
 import type { InfoHandler } from './types.ts';
 
 type Body = Record<string, unknown>;
@@ -41,7 +40,7 @@ export function proxied(ttlMs: number, check: ProxiedBody): InfoHandler {
     const reply = ttlMs > 0 ? await upstream.cached(body, ttlMs) : await upstream.post(body);
     if (reply.status >= 500) throw new UpstreamError(`status ${reply.status}: ${reply.body.slice(0, 200)}`, true);
     if (reply.status >= 400) {
-      throw new HttpError(400, `the node refused the request (${reply.status}): ${reply.body.slice(0, 200)}`);
+      throw new FieldError(`the node refused the request (${reply.status}): ${reply.body.slice(0, 200)}`);
     }
     return { kind: 'relay', status: reply.status, contentType: reply.contentType, body: reply.body };
   };

@@ -2,7 +2,11 @@
 // ISO text, as in every path-endpoint record.
 import type { FastifyPluginAsync } from 'fastify';
 import { naiveIso } from '../../platform/naive-iso.ts';
-import type { Hip3Snapshot } from '../../subgraphs/markets/service/hip3.ts';
+import {
+  HIP3_TOP_MOVERS_DEFAULT,
+  type Hip3Snapshot,
+  MAX_HIP3_TOP_MOVERS,
+} from '../../subgraphs/markets/service/index.ts';
 import { dataEnvelope } from '../envelopes.ts';
 import type { CompatServices } from '../info/types.ts';
 import { limitSchema } from '../params.ts';
@@ -23,9 +27,8 @@ export const hip3Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
       },
     },
     async (req) => {
-      const started = performance.now();
       const rows = await markets.hip3Snapshots({ dexId: req.query.dex_id, coin: req.query.coin });
-      return dataEnvelope(rows.map(record), started);
+      return dataEnvelope(req, rows.map(record));
     },
   );
 
@@ -33,12 +36,12 @@ export const hip3Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     '/top-movers',
     {
       schema: {
-        querystring: { type: 'object', properties: { limit: limitSchema(100, 10) } },
+        querystring: {
+          type: 'object',
+          properties: { limit: limitSchema(MAX_HIP3_TOP_MOVERS, HIP3_TOP_MOVERS_DEFAULT) },
+        },
       },
     },
-    async (req) => {
-      const started = performance.now();
-      return dataEnvelope((await markets.hip3TopMovers(req.query.limit)).map(record), started);
-    },
+    async (req) => dataEnvelope(req, (await markets.hip3TopMovers(req.query.limit)).map(record)),
   );
 };

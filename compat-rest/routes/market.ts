@@ -1,14 +1,12 @@
 // /market/*: the market-history archive (bbo, spread, depth, slippage, book, liquidity report) per coin, in the
-// data envelope, newest first, paged by `limit` within a `start_time`/`end_time` window (default: the last day).
-// Times are naive UTC ISO text, as in every path-endpoint record.
+// data envelope, newest first, paged by `limit` within a `start_time`/`end_time` window (the service's default: the
+// last day). Times are naive UTC ISO text, as in every path-endpoint record.
 import type { FastifyPluginAsync } from 'fastify';
 import { naiveIso } from '../../platform/naive-iso.ts';
-import * as history from '../../subgraphs/markets/service/history.ts';
+import { HISTORY_SERIES_NAMES } from '../../subgraphs/markets/service/index.ts';
 import { dataEnvelope } from '../envelopes.ts';
 import type { CompatServices } from '../info/types.ts';
 import { limitSchema, type TimeWindowQuery, timeWindow, timeWindowSchema } from '../params.ts';
-
-const DAY = 86_400_000;
 
 interface CoinParams {
   coin: string;
@@ -25,37 +23,21 @@ const coinWindowSchema = {
   },
 } as const;
 
-type Series = typeof history.bboHistory;
-
 export const marketRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
   const { markets } = services;
-  const pool = markets.pool;
+  const historyWindow = (q: TimeWindowQuery) => timeWindow(q, (w) => markets.historyWindow(w));
 
-  app.get('/coins', async () => {
-    const started = performance.now();
-    return dataEnvelope(await history.historyCoins(pool), started);
-  });
+  app.get('/coins', async (req) => dataEnvelope(req, await markets.historyCoins()));
 
-  const series: [string, Series][] = [
-    ['bbo', history.bboHistory],
-    ['spread', history.spreadHistory],
-    ['depth', history.depthHistory],
-    ['slippage', history.slippageHistory as Series],
-    ['book', history.bookHistory],
-  ];
-  for (const [name, query] of series) {
+  for (const series of HISTORY_SERIES_NAMES) {
     app.get<{ Params: CoinParams; Querystring: WindowQuery }>(
-      `/${name}/:coin`,
+      `/${series}/:coin`,
       { schema: coinWindowSchema },
       async (req) => {
-        const started = performance.now();
-        const window = { ...timeWindow(req.query, markets.now(), DAY), limit: req.query.limit };
-        const { rows, hasMore } = await query(pool, req.params.coin, window);
-        return dataEnvelope(
-          rows.map((r) => ({ ...r, time: naiveIso(r.time) })),
-          started,
-          hasMore,
-        );
+        const window = { ...historyWindow(req.query), limit: req.query.limit };
+        const { rows, hasMore } = await markets.marketHistory(series, req.params.coin, window);
+        const records = (rows as { time: number }[]).map((r) => ({ ...r, time: naiveIso(r.time) }));
+        return dataEnvelope(req, records, hasMore);
       },
     );
   }
@@ -69,13 +51,12 @@ export const marketRoutes: FastifyPluginAsync<{ services: CompatServices }> = as
       },
     },
     async (req) => {
-      const started = performance.now();
-      const { startTime, endTime } = timeWindow(req.query, markets.now(), DAY);
-      const report = await history.liquidityReport(pool, req.params.coin, startTime, endTime);
-      return dataEnvelope(
-        { ...report, start_time: naiveIso(report.start_time), end_time: naiveIso(report.end_time) },
-        started,
-      );
+      const report = await markets.liquidityReport(req.params.coin, historyWindow(req.query));
+      return dataEnvelope(req, {
+        ...report,
+        start_time: naiveIso(report.start_time),
+        end_time: naiveIso(report.end_time),
+      });
     },
   );
 };

@@ -2,12 +2,9 @@
 // top level and in `delta`) and the latest perp-account state, valued at the live mids.
 import type { FastifyPluginAsync } from 'fastify';
 import { orderedWindow } from '../../platform/fields.ts';
-import { userFunding } from '../../subgraphs/accounts/service/funding.ts';
 import { dataEnvelope } from '../envelopes.ts';
 import type { CompatServices } from '../info/types.ts';
-import { epochMsSchema } from '../params.ts';
-
-const ADDRESS = '^0x[0-9a-fA-F]{40}$';
+import { addressSchema, epochMsSchema } from '../params.ts';
 
 export const fundingRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
   app.get<{ Querystring: { user: string; startTime?: number; endTime?: number } }>(
@@ -17,11 +14,7 @@ export const fundingRoutes: FastifyPluginAsync<{ services: CompatServices }> = a
         querystring: {
           type: 'object',
           required: ['user'],
-          properties: {
-            user: { type: 'string', pattern: ADDRESS },
-            startTime: epochMsSchema,
-            endTime: epochMsSchema,
-          },
+          properties: { user: addressSchema, startTime: epochMsSchema, endTime: epochMsSchema },
         },
       },
     },
@@ -29,7 +22,7 @@ export const fundingRoutes: FastifyPluginAsync<{ services: CompatServices }> = a
       const { user, startTime, endTime } = req.query;
       orderedWindow('startTime', startTime, endTime);
       // The service's entries already carry the spec's top-level fields beside `delta`.
-      return userFunding(services.accounts.pool, { user: user.toLowerCase(), startTime, endTime, limit: 500 });
+      return services.accounts.userFunding({ user: user.toLowerCase(), startTime, endTime });
     },
   );
 };
@@ -37,11 +30,7 @@ export const fundingRoutes: FastifyPluginAsync<{ services: CompatServices }> = a
 export const userRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
   app.get<{ Params: { user: string } }>(
     '/:user/account',
-    { schema: { params: { type: 'object', properties: { user: { type: 'string', pattern: ADDRESS } } } } },
-    async (req) => {
-      const started = performance.now();
-      const state = await services.accounts.accountState(req.params.user);
-      return dataEnvelope(state, started);
-    },
+    { schema: { params: { type: 'object', properties: { user: addressSchema } } } },
+    async (req) => dataEnvelope(req, await services.accounts.accountState(req.params.user)),
   );
 };

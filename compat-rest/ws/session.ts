@@ -2,6 +2,7 @@
 // answers pings and `post` info requests, and enforces the per-connection limits (subscriptions, idle, backlog).
 import type { RawData, WebSocket } from 'ws';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../../db/unavailable.ts';
+import { FieldError } from '../../platform/fields.ts';
 import { rememberJsonSource } from '../json-source.ts';
 import {
   braceFree,
@@ -13,7 +14,7 @@ import {
   PONG_FRAME,
   subscriptionKey,
 } from './frames.ts';
-import { type Channel, type ChannelContext, SubscriptionError, type WsAuth, type WsServerOptions } from './types.ts';
+import type { Channel, ChannelContext, WsAuth, WsServerOptions } from './types.ts';
 
 /** The exchange's limit on in-flight posts per connection; more are refused with its own message. */
 const MAX_PENDING_POSTS = 100;
@@ -301,9 +302,12 @@ export class WsSession {
     }
   }
 
-  /** The client-facing reason for a channel failure; anything but a SubscriptionError is our bug, logged, not shown. */
+  /**
+   * The client-facing reason for a channel failure: the message of bad input (a FieldError, which SubscriptionError
+   * is); anything else but storage is our bug, logged, not shown.
+   */
   private reasonOf(err: unknown, what: string): string {
-    if (err instanceof SubscriptionError) return braceFree(err.message);
+    if (err instanceof FieldError) return braceFree(err.message);
     if (isStorageUnavailable(err)) return STORAGE_UNAVAILABLE;
     this.settings.log(`ws: ${what} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     return 'internal error';

@@ -1,11 +1,14 @@
 // The contract between the /ws transport and the channel modules plugged into it: what a channel implements and
 // what the server needs from its host (info handler, upgrade authentication).
 import type { IncomingMessage } from 'node:http';
+import { FieldError } from '../../platform/fields.ts';
 
-/** Bad subscription parameters; thrown by a channel's normalize() and reported to the client on channel "error". */
-export class SubscriptionError extends Error {
-  override name = 'SubscriptionError';
-}
+/**
+ * Bad subscription parameters: the one input-error type (platform/fields.ts) under the name the channel modules
+ * use. Any FieldError a channel throws (its own check's, or a service's) is reported on channel "error".
+ */
+export const SubscriptionError = FieldError;
+export type SubscriptionError = FieldError;
 
 export interface ChannelContext {
   /** Sends `{channel, data}` on this subscription's data channel; a no-op once it was unsubscribed or closed. */

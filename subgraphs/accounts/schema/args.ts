@@ -1,45 +1,31 @@
-// Argument checks of the accounts fields: every refusal, ours or the service's (InvalidQueryError), is a GraphQL
-// error with code BAD_USER_INPUT whose message names the argument.
-import { GraphQLError } from 'graphql';
-import { FieldError, noNul } from '../../../platform/fields.ts';
-import { InvalidQueryError } from '../service/shared.ts';
+// Argument checks of the accounts fields: every refusal, ours or the service's, is a FieldError whose message names
+// the argument (subgraphs/serve.ts answers it as a GraphQL error with code BAD_USER_INPUT).
+import { FieldError, intWithin, isAddress, noNul } from '../../../platform/fields.ts';
+import { InvalidQueryError } from '../service/index.ts';
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const CLOID = /^0x[0-9a-fA-F]{32}$/;
 
-export function badInput(arg: string, rule: string): GraphQLError {
+export function badInput(arg: string, rule: string): FieldError {
   // A service's rule may name its own parameter ("cursor: ..."): the caller's argument is named instead.
   const own = /^[A-Za-z_]\w*: /.exec(rule);
-  const message = rule.startsWith(arg) ? rule : `${arg}: ${own ? rule.slice(own[0].length) : rule}`;
-  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
+  return new FieldError(rule.startsWith(arg) ? rule : `${arg}: ${own ? rule.slice(own[0].length) : rule}`);
 }
 
 /** A 0x address, lowercased (the exchange prints addresses lowercase). */
 export function addressArg(value: string, arg = 'address'): string {
-  if (!ADDRESS.test(value)) throw badInput(arg, `must be a 0x address (40 hex digits), got ${JSON.stringify(value)}`);
+  if (!isAddress(value)) throw badInput(arg, `must be a 0x address (40 hex digits), got ${JSON.stringify(value)}`);
   return value.toLowerCase();
 }
 
 /** Free text that reaches Postgres (a coin name): without a NUL character, which no text parameter can hold. */
-export function textArg(value: string, arg: string): string {
-  try {
-    return noNul(value, arg);
-  } catch (err) {
-    throw err instanceof FieldError ? badInput(arg, err.message) : err;
-  }
-}
+export const textArg = (value: string, arg: string): string => noNul(value, arg);
 
 export function cloidArg(value: string, arg = 'cloid'): string {
   if (!CLOID.test(value)) throw badInput(arg, `must be 0x and 32 hex digits, got ${JSON.stringify(value)}`);
   return value.toLowerCase();
 }
 
-export function intArg(value: number, arg: string, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw badInput(arg, `must be an integer from ${min} to ${max}`);
-  }
-  return value;
-}
+export const intArg = (value: number, arg: string, min: number, max: number): number => intWithin(arg, value, min, max);
 
 /** An ID argument holding a u64 the exchange prints as a JSON number (oid, twapId): a safe integer here. */
 export function idArg(value: string | number, arg: string): number {
@@ -50,7 +36,7 @@ export function idArg(value: string | number, arg: string): number {
   return n;
 }
 
-/** Runs a service call whose InvalidQueryError (sync or async) is the caller's fault in `arg`. */
+/** Runs a service call whose InvalidQueryError (sync or async) is the caller's fault in `arg`: renamed to it. */
 export function serviceInput<T>(arg: string, call: () => T): T {
   const refuse = (err: unknown) => {
     throw err instanceof InvalidQueryError ? badInput(arg, err.message) : err;

@@ -1,20 +1,18 @@
 // Fill: one execution as the exchange prints it (wire Fill) with the type of its order and its market; the fills
 // connection of a user (keyset pages of stored fills); TWAP slice fills; and the userFills subscription.
-import type pg from 'pg';
 import { columnsFor } from '../../selection.ts';
 import { builder } from '../builder.ts';
 import { accountBatches } from '../live.ts';
 import {
+  type AccountsService,
   aggregateFillsByTime,
-  countFills,
   type FillColumn,
-  fillPage,
   MAX_WIRE_FILLS,
   type StoredFill,
   type TwapSliceFill,
   toWireFill,
   type WireFill,
-} from '../service/fills.ts';
+} from '../service/index.ts';
 import { addressArg, intArg, serviceInput, textArg } from './args.ts';
 import { toConnection } from './connection.ts';
 import { MarketRef } from './market.ts';
@@ -128,7 +126,12 @@ export interface FillsArgs {
  * aggregateByTime a page holds whole timestamps (unless one timestamp fills it), so that the partial fills of a
  * crossing order are merged from all their parts; its edges' own cursors are then only approximate resume points.
  */
-export async function fillsConnection(pool: pg.Pool, user: string, a: FillsArgs, selected: ReadonlySet<string>) {
+export async function fillsConnection(
+  accounts: AccountsService,
+  user: string,
+  a: FillsArgs,
+  selected: ReadonlySet<string>,
+) {
   const first = intArg(a.first, 'first', 1, MAX_WIRE_FILLS);
   const query = {
     user,
@@ -143,7 +146,7 @@ export async function fillsConnection(pool: pg.Pool, user: string, a: FillsArgs,
   };
   // Only the columns of the selected fields (all of them to aggregate, which merges most fields).
   const columns = a.aggregateByTime ? undefined : fillColumnsOf(selected);
-  const page = await serviceInput('after', () => fillPage(pool, query, { maxLimit: MAX_WIRE_FILLS, columns }));
+  const page = await serviceInput('after', () => accounts.fillPage(query, columns));
   const rows = a.aggregateByTime && page.hasMore ? wholeTimestamps(page.rows) : page.rows;
   // Assigned, not spread into a copy: spreading 2 000 fills took 5.7 ms, assigning 0.06 ms.
   const wire: FillNode[] = rows.map((r) => {
@@ -160,7 +163,7 @@ export async function fillsConnection(pool: pg.Pool, user: string, a: FillsArgs,
       nextCursor: page.hasMore && last ? `${last.time}:${last.tid}` : null,
       after: a.after,
     }),
-    totalCount: a.aggregateByTime ? async () => null : () => countFills(pool, query),
+    totalCount: a.aggregateByTime ? async () => null : () => accounts.countFills(query),
   };
 }
 

@@ -3,7 +3,7 @@
 import type { FundingPaymentRow } from '../../../db/rows/accounts.ts';
 import { builder } from '../builder.ts';
 import { accountBatches } from '../live.ts';
-import type { UserFundingEntry, WsFunding } from '../service/funding.ts';
+import type { UserFundingEntry, WsFunding } from '../service/index.ts';
 import { addressArg } from './args.ts';
 import { MarketRef } from './market.ts';
 

@@ -3,7 +3,7 @@
 import type { LedgerUpdateRow } from '../../../db/rows/accounts.ts';
 import { builder } from '../builder.ts';
 import { accountBatches } from '../live.ts';
-import type { LedgerUpdate } from '../service/ledger.ts';
+import type { LedgerUpdate } from '../service/index.ts';
 import { addressArg } from './args.ts';
 
 export const LedgerUpdateRef = builder.objectRef<LedgerUpdate>('LedgerUpdate').implement({

@@ -3,16 +3,14 @@
 import { columnsFor } from '../../selection.ts';
 import { builder } from '../builder.ts';
 import { accountBatches } from '../live.ts';
-import type { AccountsService } from '../service/index.ts';
 import {
+  type AccountsService,
   type FrontendOpenOrder,
-  historicalOrders,
   orderKey,
   type StatusColumn,
-  statusHistories,
   toOrder,
   type UserOrderStatus,
-} from '../service/orders.ts';
+} from '../service/index.ts';
 import { addressArg, intArg, serviceInput } from './args.ts';
 import { toConnection } from './connection.ts';
 import { MarketRef } from './market.ts';
@@ -57,7 +55,7 @@ OrderStatusRef.implement({
       type: OrderStatusRef,
       description: 'Every stored status of the order, oldest first',
       listSize: { assumedSize: 3 },
-      load: (keys: string[], ctx) => statusHistories(ctx.accounts.pool, keys),
+      load: (keys: string[], ctx) => ctx.accounts.statusHistories(keys),
       group: orderKey,
       resolve: orderKey,
     }),
@@ -124,11 +122,10 @@ export async function ordersConnection(
     startTime: a.startTime ?? 0,
     endTime: a.endTime ?? undefined,
     cursor: a.after ?? undefined,
-    now: accounts.now(),
   };
   // Only the columns of the selected fields: the others come out undefined, and no resolver of this selection
   // reads them.
-  const page = await serviceInput('after', () => historicalOrders(accounts.pool, query, orderColumnsOf(selected)));
+  const page = await serviceInput('after', () => accounts.historicalOrders(query, orderColumnsOf(selected)));
   const nodes = page.rows.map((r): UserOrderStatus => Object.assign(r, { user }));
   return toConnection(nodes, (s) => String(s.order.oid), { ...page, after: a.after });
 }

@@ -3,12 +3,15 @@
 
 import { selectedFieldNames } from '../../selection.ts';
 import { builder } from '../builder.ts';
-import { MAX_WIRE_FILLS, twapSliceFills } from '../service/fills.ts';
-import { MAX_FUNDING_PAYMENTS, userFunding } from '../service/funding.ts';
-import { MAX_LEDGER_UPDATES, userNonFundingLedgerUpdates } from '../service/ledger.ts';
-import { liquidationsOf } from '../service/liquidations.ts';
+import {
+  LIQUIDATIONS_DEFAULT_LIMIT,
+  MAX_FUNDING_PAYMENTS,
+  MAX_LEDGER_UPDATES,
+  MAX_LIQUIDATIONS,
+  MAX_WIRE_FILLS,
+} from '../service/index.ts';
 import { AccountStateRef } from './account.ts';
-import { addressArg, badInput, cloidArg, idArg, intArg } from './args.ts';
+import { addressArg, badInput, cloidArg, idArg } from './args.ts';
 import { FillConnectionRef, fillsConnection, TwapSliceFillRef } from './fill.ts';
 import { FundingRef, fundingOfEntry } from './funding.ts';
 import { LedgerUpdateRef } from './ledger.ts';
@@ -18,8 +21,6 @@ import { OrderStatusConnectionRef, OrderStatusRef, ordersConnection } from './or
 interface UserParent {
   address: string;
 }
-
-const MAX_LIQUIDATIONS = 500;
 
 export const UserRef = builder.objectRef<UserParent>('User').implement({
   description: 'An account, by its lowercase 0x address',
@@ -37,7 +38,7 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
         aggregateByTime: t.arg.boolean({ required: true, defaultValue: false }),
       },
       listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
-      resolve: (u, a, ctx, info) => fillsConnection(ctx.accounts.pool, u.address, a, selectedFieldNames(info)),
+      resolve: (u, a, ctx, info) => fillsConnection(ctx.accounts, u.address, a, selectedFieldNames(info)),
     }),
     twapSliceFills: t.field({
       type: [TwapSliceFillRef],
@@ -45,7 +46,7 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
       args: { twapId: t.arg.id(), startTime: t.arg({ type: 'Timestamp' }), endTime: t.arg({ type: 'Timestamp' }) },
       listSize: { assumedSize: 100 },
       resolve: (u, a, ctx) =>
-        twapSliceFills(ctx.accounts.pool, {
+        ctx.accounts.twapSliceFills({
           user: u.address,
           twapId: a.twapId == null ? undefined : idArg(a.twapId, 'twapId'),
           startTime: a.startTime ?? undefined,
@@ -91,11 +92,11 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
       listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
       resolve: async (u, a, ctx) =>
         (
-          await userFunding(ctx.accounts.pool, {
+          await ctx.accounts.userFunding({
             user: u.address,
             startTime: a.startTime ?? undefined,
             endTime: a.endTime ?? undefined,
-            limit: intArg(a.limit, 'limit', 1, MAX_FUNDING_PAYMENTS),
+            limit: a.limit,
           })
         ).map(fundingOfEntry),
     }),
@@ -109,20 +110,25 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
       },
       listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
       resolve: (u, a, ctx) =>
-        userNonFundingLedgerUpdates(ctx.accounts.pool, {
+        ctx.accounts.ledgerUpdates({
           user: u.address,
           startTime: a.startTime ?? undefined,
           endTime: a.endTime ?? undefined,
-          limit: intArg(a.limit, 'limit', 1, MAX_LEDGER_UPDATES),
+          limit: a.limit,
         }),
     }),
     liquidations: t.field({
       type: [LiquidationRef],
       description: 'Liquidations in which the user was liquidated or the liquidator, most recent first',
-      args: { limit: t.arg.int({ required: true, defaultValue: 100, description: `1 to ${MAX_LIQUIDATIONS}` }) },
+      args: {
+        limit: t.arg.int({
+          required: true,
+          defaultValue: LIQUIDATIONS_DEFAULT_LIMIT,
+          description: `1 to ${MAX_LIQUIDATIONS}`,
+        }),
+      },
       listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-      resolve: (u, a, ctx) =>
-        liquidationsOf(ctx.accounts.pool, u.address, intArg(a.limit, 'limit', 1, MAX_LIQUIDATIONS)),
+      resolve: (u, a, ctx) => ctx.accounts.liquidations(u.address, a.limit),
     }),
     account: t.field({
       type: AccountStateRef,

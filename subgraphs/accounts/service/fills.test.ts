@@ -2,7 +2,14 @@
 // userFillsByTime, compact rows paged by cursor with and without orderType, TWAP slice fills.
 import { type GraphQLObjectType, getNamedType, isLeafType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NodeFiles, nodeFill, nodeOrder, statusEvent, userConnection } from '../../../test/accounts-files.ts';
+import {
+  accountsOver,
+  NodeFiles,
+  nodeFill,
+  nodeOrder,
+  statusEvent,
+  userConnection,
+} from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, hash, T0, ZERO_HASH } from '../../../test/node-files.ts';
 import type { FillEvent } from '../../../wire/node-lines.ts';
@@ -446,7 +453,7 @@ describe('User.fills: only the selected fields are read', () => {
     return isLeafType(type) ? name : `${name} { ${Object.keys((type as GraphQLObjectType).getFields()).join(' ')} }`;
   };
   const query = (selection: string, args = 'first: 4') =>
-    userConnection({ pool: db.pool }, ALICE, 'fills', args, selection);
+    userConnection(accountsOver(db.pool), ALICE, 'fills', args, selection);
 
   it('maps every Fill field of the schema to the columns it is printed from', () => {
     expect(Object.keys(FILL_FIELD_COLUMNS).sort()).toStrictEqual([...fields].sort());

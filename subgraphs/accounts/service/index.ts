@@ -1,19 +1,90 @@
-// The accounts domain service: the live part (recent order statuses from the event bus, so that orderStatus answers
-// from live state first) over the stored history functions of this folder. The accounts subgraph and compat-rest
-// both call it; live events are the ingest bus's own topics (fills, orderStatuses, fundingPayments, ...).
+// The accounts domain service, the one façade of this folder: the live part (recent order statuses from the event
+// bus, so that orderStatus answers from live state first) and the stored history, with its defaults and input rules.
+// The accounts subgraph and compat-rest call only this class (and import only the types and constants re-exported
+// here); the pool is its own. Live events are the ingest bus's own topics (fills, orderStatuses, fundingPayments...).
 import type pg from 'pg';
 import type { LiquidationRow, OrderStatusRow } from '../../../db/rows/accounts.ts';
 import { type EventBus, InProcessBus, type Topics } from '../../../events/bus.ts';
+import { intWithin } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
-import { LiquidationJoin } from './liquidations.ts';
+import { borrowLendUserState, type ReservePricing } from './borrow-lend.ts';
+import {
+  type AllFillsQuery,
+  allFills,
+  countFills,
+  type FillColumn,
+  type FillRowsQuery,
+  fillPage,
+  fillRows,
+  MAX_FILL_ROWS,
+  MAX_WIRE_FILLS,
+  type TwapSliceFillsQuery,
+  twapSliceFills,
+  type UserFillsByTimeQuery,
+  type UserFillsQuery,
+  userFills,
+  userFillsByTimeJson,
+  userFillsJson,
+} from './fills.ts';
+import { MAX_FUNDING_PAYMENTS, recentFundings, type UserFundingQuery, userFunding } from './funding.ts';
+import { type LedgerQuery, MAX_LEDGER_UPDATES, recentLedgerUpdates, userNonFundingLedgerUpdates } from './ledger.ts';
+import { LiquidationJoin, liquidationsOf } from './liquidations.ts';
 import {
   type FrontendOpenOrder,
+  type HistoricalOrdersQuery,
+  historicalOrders,
+  historicalOrdersJson,
   type OrderStatusAnswer,
   type OrderStatusQuery,
   orderStatus,
+  type StatusColumn,
+  statusHistories,
   toOrder,
 } from './orders.ts';
 import { type AccountState, accountState, type Leverage } from './state.ts';
+
+export type { BorrowLendUserState } from './borrow-lend.ts';
+export {
+  aggregateFillsByTime,
+  type CompactFillRow,
+  type FillColumn,
+  type FillRowsPage,
+  MAX_FILL_ROWS,
+  MAX_WIRE_FILLS,
+  type StoredFill,
+  type TwapSliceFill,
+  toWireFill,
+  type WireFill,
+} from './fills.ts';
+export { MAX_FUNDING_PAYMENTS, toWsFunding, type UserFundingEntry, type WsFunding } from './funding.ts';
+export { type LedgerUpdate, MAX_LEDGER_UPDATES } from './ledger.ts';
+export {
+  liquidationsMatching,
+  MAX_LIQUIDATION_USERS,
+  toWsLiquidation,
+  type WsLiquidation,
+} from './liquidations.ts';
+export {
+  type FrontendOpenOrder,
+  HISTORICAL_ORDERS_MAX_LIMIT,
+  type HistoricalOrder,
+  orderKey,
+  orderRef,
+  type StatusColumn,
+  toOrder,
+  type UserOrderStatus,
+} from './orders.ts';
+export { InvalidQueryError } from './shared.ts';
+export type { AccountPosition, AccountState } from './state.ts';
+
+/** Compact fill rows per page when the caller gives no limit (fills, recentFills, allFills, /fills). */
+export const FILL_ROWS_DEFAULT_LIMIT = 100;
+/** Liquidations of a user per answer: the default and the most. */
+export const LIQUIDATIONS_DEFAULT_LIMIT = 100;
+export const MAX_LIQUIDATIONS = 500;
+
+/** A query whose `limit` the service defaults (and checks against its cap). */
+type WithOptionalLimit<Q extends { limit?: number }> = Omit<Q, 'limit'> & { limit?: number };
 
 /** The part of the node's clearinghouseState read here: each position's leverage setting. */
 interface NodeClearinghouseState {
@@ -34,7 +105,7 @@ export interface AccountsServiceOptions {
 }
 
 export class AccountsService {
-  readonly pool: pg.Pool;
+  private readonly pool: pg.Pool;
   /**
    * The ingest bus, except that `liquidations` carries each liquidation fill with the liquidated account's value
    * (LiquidationJoin), published from this process only.
@@ -49,13 +120,13 @@ export class AccountsService {
   private readonly capacity: number;
   private readonly markPx: (coin: string) => string | null;
   private readonly unsubscribe: () => void;
-  private readonly liquidations: LiquidationJoin;
+  private readonly liquidationJoin: LiquidationJoin;
 
   constructor(opts: AccountsServiceOptions) {
     this.pool = opts.pool;
     const source = opts.bus;
     const joined = new InProcessBus<Pick<Topics, 'liquidations'>>();
-    this.liquidations = new LiquidationJoin(
+    this.liquidationJoin = new LiquidationJoin(
       source,
       (rows) => joined.publish('liquidations', rows),
       opts.liquidationGraceMs,
@@ -78,7 +149,7 @@ export class AccountsService {
 
   stop(): void {
     this.unsubscribe();
-    this.liquidations.stop();
+    this.liquidationJoin.stop();
   }
 
   private remember(r: OrderStatusRow): void {
@@ -141,4 +212,94 @@ export class AccountsService {
     }
     return leverage;
   }
+
+  // ---- stored history (the edges' queries; limits default and are checked here) ----
+
+  /** Compact fill rows (spec §2.3), keyset-paged; `limit` 1 to MAX_FILL_ROWS, default FILL_ROWS_DEFAULT_LIMIT. */
+  fillRows(q: WithOptionalLimit<FillRowsQuery>) {
+    return fillRows(this.pool, { ...q, limit: fillRowsLimit(q.limit) });
+  }
+
+  /** allFills: every user's compact fill rows of a window of at most a day. */
+  allFills(q: WithOptionalLimit<AllFillsQuery>) {
+    return allFills(this.pool, { ...q, limit: fillRowsLimit(q.limit) });
+  }
+
+  /** A page of a user's stored fills, newest or oldest first, up to MAX_WIRE_FILLS rows, `columns` only if given. */
+  fillPage(q: Omit<FillRowsQuery, 'withTotal'>, columns: ReadonlySet<FillColumn> | undefined) {
+    return fillPage(this.pool, q, { maxLimit: MAX_WIRE_FILLS, columns });
+  }
+
+  countFills(q: Pick<FillRowsQuery, 'user' | 'coin' | 'side' | 'startTime' | 'endTime'>) {
+    return countFills(this.pool, q);
+  }
+
+  /** userFills: the user's 2000 most recent fills, newest first (the userFills channel's snapshot too). */
+  userFills(q: UserFillsQuery) {
+    return userFills(this.pool, q);
+  }
+
+  /** userFills as the exchange's JSON bytes, in chunks to `out` when given. */
+  userFillsJson(q: UserFillsQuery, out?: (chunk: Buffer) => void) {
+    return userFillsJson(this.pool, q, out);
+  }
+
+  /** userFillsByTime as the exchange's JSON bytes, in chunks to `out` when given. */
+  userFillsByTimeJson(q: UserFillsByTimeQuery, out?: (chunk: Buffer) => void) {
+    return userFillsByTimeJson(this.pool, q, out);
+  }
+
+  twapSliceFills(q: TwapSliceFillsQuery) {
+    return twapSliceFills(this.pool, q);
+  }
+
+  /** historicalOrders' rows (window mode when a bound or cursor is given), `columns` only if given. */
+  historicalOrders(q: Omit<HistoricalOrdersQuery, 'now'>, columns?: ReadonlySet<StatusColumn>) {
+    return historicalOrders(this.pool, { ...q, now: this.now() }, columns);
+  }
+
+  /** historicalOrders as the exchange's JSON bytes: the paging, and a writer of the rows. */
+  historicalOrdersJson(q: Omit<HistoricalOrdersQuery, 'now'>) {
+    return historicalOrdersJson(this.pool, { ...q, now: this.now() });
+  }
+
+  /** Every stored status of each order (`"user oid"` keys), oldest first. */
+  statusHistories(keys: readonly string[]) {
+    return statusHistories(this.pool, keys);
+  }
+
+  /** userFunding: the window's payments, oldest first; `limit` 1 to MAX_FUNDING_PAYMENTS, default the most. */
+  userFunding(q: WithOptionalLimit<UserFundingQuery>) {
+    const limit = intWithin('limit', q.limit ?? MAX_FUNDING_PAYMENTS, 1, MAX_FUNDING_PAYMENTS);
+    return userFunding(this.pool, { ...q, limit });
+  }
+
+  /** The `n` most recent payments, oldest first (the userFundings channel's snapshot). */
+  recentFundings(user: string, n: number) {
+    return recentFundings(this.pool, user, n);
+  }
+
+  /** userNonFundingLedgerUpdates; `limit` 1 to MAX_LEDGER_UPDATES, default the most. */
+  ledgerUpdates(q: WithOptionalLimit<LedgerQuery>) {
+    const limit = intWithin('limit', q.limit ?? MAX_LEDGER_UPDATES, 1, MAX_LEDGER_UPDATES);
+    return userNonFundingLedgerUpdates(this.pool, { ...q, limit });
+  }
+
+  /** The `n` most recent updates, oldest first (the userNonFundingLedgerUpdates channel's snapshot). */
+  recentLedgerUpdates(user: string, n: number) {
+    return recentLedgerUpdates(this.pool, user, n);
+  }
+
+  /** Liquidations the user was in, most recent first; `limit` 1 to MAX_LIQUIDATIONS. */
+  liquidations(user: string, limit = LIQUIDATIONS_DEFAULT_LIMIT) {
+    return liquidationsOf(this.pool, user, intWithin('limit', limit, 1, MAX_LIQUIDATIONS));
+  }
+
+  /** The user's borrow/lend positions, their health priced at `reserves` (the markets service's latest). */
+  borrowLendUserState(user: string, reserves: readonly ReservePricing[]) {
+    return borrowLendUserState(this.pool, user, reserves);
+  }
 }
+
+const fillRowsLimit = (limit: number | undefined) =>
+  intWithin('limit', limit ?? FILL_ROWS_DEFAULT_LIMIT, 1, MAX_FILL_ROWS);

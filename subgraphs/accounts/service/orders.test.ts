@@ -2,7 +2,7 @@
 // orderStatus, on order statuses loaded from hand-made node files.
 import type { GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NodeFiles, nodeOrder, statusEvent, userConnection } from '../../../test/accounts-files.ts';
+import { accountsOver, NodeFiles, nodeOrder, statusEvent, userConnection } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, T0 } from '../../../test/node-files.ts';
 import type { NodeOrder, OrderStatusEvent } from '../../../wire/node-lines.ts';
@@ -376,7 +376,13 @@ describe('User.orders: only the selected fields are read', () => {
         ? 'statusHistory { status statusTimestamp }'
         : name;
   const query = (selection: string, args: string) =>
-    userConnection({ pool: db.pool, now: () => NOW }, ALICE, 'orders', args, selection);
+    userConnection(
+      accountsOver(db.pool, () => NOW),
+      ALICE,
+      'orders',
+      args,
+      selection,
+    );
 
   it('maps every OrderStatus and Order field of the schema to the columns it is printed from', () => {
     expect(Object.keys(ORDER_FIELD_COLUMNS).sort()).toStrictEqual(

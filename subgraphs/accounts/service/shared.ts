@@ -35,7 +35,7 @@ export { naiveIso } from '../../../platform/naive-iso.ts';
 /** Integers a caller passes as limits and days: whole and within [min, max], else a 400. */
 export function checkInt(name: string, v: number, min: number, max: number): number {
   if (!Number.isInteger(v) || v < min || v > max) {
-    throw new InvalidQueryError(`${name} must be an integer from ${min} to ${max}, got ${v}`);
+    throw new InvalidQueryError(`${name}: must be an integer from ${min} to ${max}, got ${v}`);
   }
   return v;
 }

@@ -1,8 +1,7 @@
 // Candle: the exchange's OHLCV fields plus `closed` and `reconciled` (spec §2.3), and the candle subscriptions.
 import { subscribeTopic } from '../../live.ts';
 import { builder } from '../builder.ts';
-import type { CandleFrame } from '../service/candles.ts';
-import { CANDLE_INTERVALS, type CandleInterval } from '../service/intervals.ts';
+import { CANDLE_INTERVALS, type CandleFrame, type CandleInterval } from '../service/index.ts';
 
 export const CandleIntervalEnum = builder.enumType('CandleInterval', {
   description: "The exchange's 14 intervals plus 5s and 30s (enum names: _5s, _1m, ..., _1M)",

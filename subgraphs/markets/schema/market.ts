@@ -1,18 +1,20 @@
 // Market @key(coin): one coin's metadata (from the node), live book, mid, trades, candles, asset context and
 // funding history; the root fields that return markets; and the live book/mid/context subscriptions.
-import type { GraphQLError } from 'graphql';
+import { FieldError } from '../../../platform/fields.ts';
 import { subscribeTopic } from '../../live.ts';
 import { builder } from '../builder.ts';
-import type { L2BookAnswer, L2Level } from '../service/book.ts';
 import {
+  bookOptions,
+  type FundingRate,
   isSpotCoin,
+  type L2BookAnswer,
+  type L2Level,
   type MarketInfo,
   type MarketsService,
   type PerpAssetCtx,
   type SpotAssetCtx,
+  TRADES_DEFAULT_LIMIT,
 } from '../service/index.ts';
-import type { FundingRate } from '../service/market-data.ts';
-import { badInput, limitArg } from './args.ts';
 import { CandleIntervalEnum, CandleRef } from './candle.ts';
 import { TradeRef } from './trade.ts';
 
@@ -21,9 +23,9 @@ export interface MarketParent {
 }
 
 /** The refusal of a coin of the other kind on an asset-context subscription. */
-function badSpotCoin(coin: string, use: string): GraphQLError {
+function badSpotCoin(coin: string, use: string): FieldError {
   const kind = isSpotCoin(coin) ? 'a spot pair' : 'not a spot pair';
-  return badInput(`coin: ${JSON.stringify(coin)} is ${kind}; subscribe to ${use}`);
+  return new FieldError(`coin: ${JSON.stringify(coin)} is ${kind}; subscribe to ${use}`);
 }
 
 const LevelRef = builder.objectRef<L2Level>('BookLevel').implement({
@@ -118,16 +120,6 @@ const DepthBandRef = builder.objectRef<DepthBand>('DepthBand').implement({
   }),
 });
 
-function bookArgs(nSigFigs: number | null | undefined, mantissa: number | null | undefined) {
-  if (nSigFigs != null && ![2, 3, 4, 5].includes(nSigFigs)) {
-    throw badInput('nSigFigs: must be 2, 3, 4 or 5');
-  }
-  if (mantissa != null && (nSigFigs !== 5 || ![1, 2, 5].includes(mantissa))) {
-    throw badInput('mantissa: must be 1, 2 or 5, and only with nSigFigs 5');
-  }
-  return { nSigFigs: (nSigFigs ?? null) as 2 | 3 | 4 | 5 | null, mantissa: (mantissa ?? null) as 1 | 2 | 5 | null };
-}
-
 const MarketKindEnum = builder.enumType('MarketKind', {
   values: { PERP: { value: 'perp' }, SPOT: { value: 'spot' }, OUTCOME: { value: 'outcome' } } as const,
 });
@@ -162,7 +154,7 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
       type: BookRef,
       nullable: true,
       args: { nSigFigs: t.arg.int(), mantissa: t.arg.int() },
-      resolve: (m, a, ctx) => ctx.markets.books.l2(m.coin, bookArgs(a.nSigFigs, a.mantissa)),
+      resolve: (m, a, ctx) => ctx.markets.l2Book(m.coin, a),
     }),
     bbo: t.field({
       type: BboRef,
@@ -184,7 +176,7 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
       type: [TradeRef],
       description: 'Most recent first',
       args: {
-        limit: t.arg.int({ required: true, defaultValue: 100 }),
+        limit: t.arg.int({ required: true, defaultValue: TRADES_DEFAULT_LIMIT }),
         startTime: t.arg({ type: 'Timestamp' }),
         endTime: t.arg({ type: 'Timestamp' }),
       },
@@ -192,7 +184,7 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
       resolve: (m, a, ctx) =>
         ctx.markets.trades({
           coin: m.coin,
-          limit: limitArg(a.limit, 1000),
+          limit: a.limit,
           startTime: a.startTime ?? undefined,
           endTime: a.endTime ?? undefined,
         }),
@@ -206,8 +198,7 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
         endTime: t.arg({ type: 'Timestamp' }),
       },
       listSize: { assumedSize: 500 },
-      resolve: (m, a, ctx) =>
-        ctx.markets.candleSnapshot(m.coin, a.interval, a.startTime, a.endTime ?? ctx.markets.now()),
+      resolve: (m, a, ctx) => ctx.markets.candleSnapshot(m.coin, a.interval, a.startTime, a.endTime ?? undefined),
     }),
     assetCtx: t.field({
       type: AssetCtxRef,
@@ -230,7 +221,7 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
       description: 'Hourly rates, oldest first, at most 500',
       args: { startTime: t.arg({ type: 'Timestamp', required: true }), endTime: t.arg({ type: 'Timestamp' }) },
       listSize: { assumedSize: 500 },
-      resolve: (m, a, ctx) => ctx.markets.fundingHistory(m.coin, a.startTime, a.endTime ?? ctx.markets.now()),
+      resolve: (m, a, ctx) => ctx.markets.fundingHistory(m.coin, a.startTime, a.endTime ?? undefined),
     }),
   }),
 });
@@ -279,7 +270,7 @@ builder.subscriptionFields((t) => ({
     type: BookRef,
     args: { coin: t.arg.string({ required: true }), nSigFigs: t.arg.int(), mantissa: t.arg.int() },
     subscribe: (_r, a, ctx) => {
-      const opts = bookArgs(a.nSigFigs, a.mantissa);
+      const opts = bookOptions(a);
       return subscribeTopic(
         ctx.markets.live,
         'books',

@@ -1,7 +1,6 @@
 // Token @key(index): a borrow/lend reserve's latest state and its history (spec §4.2).
 import { builder } from '../builder.ts';
-import { RESERVE_INTERVALS, type ReserveSample } from '../service/reserves.ts';
-import { limitArg } from './args.ts';
+import { RESERVE_HISTORY_DEFAULT_LIMIT, RESERVE_INTERVALS, type ReserveSample } from '../service/index.ts';
 
 const ReserveRef = builder.objectRef<ReserveSample>('ReserveSample').implement({
   fields: (t) => ({
@@ -42,18 +41,16 @@ export const TokenRef = builder.objectRef<{ index: number; latest?: ReserveSampl
         startTime: t.arg({ type: 'Timestamp' }),
         endTime: t.arg({ type: 'Timestamp' }),
         interval: t.arg({ type: ReserveIntervalEnum }),
-        limit: t.arg.int({ required: true, defaultValue: 1000 }),
+        limit: t.arg.int({ required: true, defaultValue: RESERVE_HISTORY_DEFAULT_LIMIT }),
       },
       listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
       resolve: async (tok, a, ctx) => {
-        const limit = limitArg(a.limit, 10_000);
-        const now = ctx.markets.now();
         const r = await ctx.markets.reserveHistory({
           token: tok.index,
-          startTime: a.startTime ?? now - 7 * 86_400_000,
-          endTime: a.endTime ?? now,
+          startTime: a.startTime ?? undefined,
+          endTime: a.endTime ?? undefined,
           interval: a.interval ?? undefined,
-          limit,
+          limit: a.limit,
         });
         return r.history;
       },

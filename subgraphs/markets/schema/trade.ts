@@ -1,7 +1,7 @@
 // Trade: one match, as the exchange prints it, with its two traders as federated User references.
 import { subscribeTopic } from '../../live.ts';
 import { builder } from '../builder.ts';
-import type { WireTrade } from '../service/market-data.ts';
+import type { WireTrade } from '../service/index.ts';
 import { UserRef } from './user.ts';
 
 export const TradeRef = builder.objectRef<WireTrade>('Trade').implement({

@@ -2,6 +2,7 @@
 // served from it in the exchange's shapes: l2Book (nSigFigs/mantissa buckets), bbo, mids, depth bands, slippage.
 import type { BookDiffRow } from '../../../db/rows/markets.ts';
 import { compareDecimal } from '../../../platform/decimal.ts';
+import { FieldError } from '../../../platform/fields.ts';
 
 export interface L2Level {
   px: string;
@@ -70,8 +71,8 @@ export interface OrderBookStats {
   droppedBuffered: number;
 }
 
-/** A query the exchange would reject (bad nSigFigs/mantissa/levels, bad notional). */
-export class BookQueryError extends Error {
+/** A query the exchange would reject (bad nSigFigs/mantissa/levels, bad notional): bad input, as every FieldError. */
+export class BookQueryError extends FieldError {
   override name = 'BookQueryError';
 }
 

@@ -160,6 +160,17 @@ export async function slippageHistory(pool: pg.Pool, coin: string, w: HistoryWin
   return { rows: rows.filter((r) => kept.has(r.time)), hasMore: times.length > w.limit };
 }
 
+/** The archive's per-coin series (the path endpoints `/market/<name>/:coin`), each newest first. */
+export const HISTORY_SERIES = {
+  bbo: bboHistory,
+  spread: spreadHistory,
+  depth: depthHistory,
+  slippage: slippageHistory,
+  book: bookHistory,
+} as const;
+export type HistorySeries = keyof typeof HISTORY_SERIES;
+export const HISTORY_SERIES_NAMES = Object.keys(HISTORY_SERIES) as HistorySeries[];
+
 /** Averages over a window: spread, depth per band, slippage per notional. */
 export async function liquidityReport(pool: pg.Pool, coin: string, startTime: number, endTime: number) {
   const params = [coin, startTime, endTime];

@@ -1,22 +1,46 @@
-// The markets domain service: live state (order books from raw diffs, mids, open candles, latest asset contexts)
-// fed by the event bus and rebuilt from Postgres and the node's /info after a restart, plus the stored history.
-// The markets subgraph and compat-rest both call it; it knows nothing of GraphQL or HTTP.
+// The markets domain service, the one façade of this folder: live state (order books from raw diffs, mids, open
+// candles, latest asset contexts) fed by the event bus and rebuilt from Postgres and the node's /info after a
+// restart, plus the stored history, with the defaults and input rules of its queries. The markets subgraph and
+// compat-rest call only this class (and import only the types and constants re-exported here); the pool is its own.
+// It knows nothing of GraphQL or HTTP.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import type { AssetCtxRow, TradeRow } from '../../../db/rows/markets.ts';
 import { type EventBus, InProcessBus } from '../../../events/bus.ts';
-import { FieldError } from '../../../platform/fields.ts';
+import { dataCoverage } from '../../../platform/coverage.ts';
+import { FieldError, intWithin, orderedWindow } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { type L2BookAnswer, type L2Options, OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
 import { type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
-import { HistorySampler } from './history.ts';
+import {
+  availableDates,
+  HISTORY_SERIES,
+  type HistoryDataset,
+  HistorySampler,
+  type HistorySeries,
+  historyCoins,
+  liquidityReport,
+} from './history.ts';
 import type { CandleInterval } from './intervals.ts';
 import { candleSnapshot, candleSnapshotJson, fundingHistory, tradesOf, type WireTrade } from './market-data.ts';
-import { allReserveStates, latestReserves, reserveHistory } from './reserves.ts';
+import { allReserveStates, latestReserves, type ReserveInterval, reserveHistory } from './reserves.ts';
 import { latestPerKey } from './sql.ts';
+
+export type { L2BookAnswer, L2Level, L2Options } from './book.ts';
+export type { CandleFrame } from './candles.ts';
+export type { Hip3Snapshot } from './hip3.ts';
+export {
+  HISTORY_DATASET_NAMES,
+  HISTORY_SERIES_NAMES,
+  type HistoryDataset,
+  type HistorySeries,
+} from './history.ts';
+export { CANDLE_INTERVALS, type CandleInterval } from './intervals.ts';
+export type { FundingRate, WireTrade } from './market-data.ts';
+export { RESERVE_INTERVALS, type ReserveInterval, type ReserveSample } from './reserves.ts';
 
 /** Live events the service emits for subscriptions (GraphQL and /ws alike). */
 export type MarketEvents = {
@@ -102,6 +126,48 @@ const META_TTL_MS = 30_000;
 
 /** The most coins one l2Books request takes. */
 export const MAX_L2_BOOKS = 50;
+/** Trades of a coin per answer: the default and the most. */
+export const TRADES_DEFAULT_LIMIT = 100;
+export const MAX_TRADES = 1000;
+/** Reserve samples per answer: the default and the most; the default window is the last RESERVE_WINDOW_MS. */
+export const RESERVE_HISTORY_DEFAULT_LIMIT = 1000;
+export const MAX_RESERVE_HISTORY = 10_000;
+const RESERVE_WINDOW_MS = 7 * 86_400_000;
+/** HIP-3 top movers per answer: the default and the most. */
+export const HIP3_TOP_MOVERS_DEFAULT = 10;
+export const MAX_HIP3_TOP_MOVERS = 100;
+/** The market-history archive's default window: the last day before its end (default now). */
+const HISTORY_WINDOW_MS = 86_400_000;
+
+/** A book's aggregation as a caller asks for it: null or absent is none. */
+export interface BookOptionsInput {
+  nSigFigs?: unknown;
+  mantissa?: unknown;
+}
+
+/**
+ * The one rule of a book's aggregation (the exchange's): nSigFigs 2 to 5, mantissa 1, 2 or 5 and only with nSigFigs
+ * 5; a FieldError naming the field otherwise.
+ */
+export function bookOptions(q: BookOptionsInput): L2Options {
+  const nSigFigs = q.nSigFigs ?? null;
+  const mantissa = q.mantissa ?? null;
+  if (nSigFigs !== null && !([2, 3, 4, 5] as unknown[]).includes(nSigFigs)) {
+    throw new FieldError(`nSigFigs: must be 2, 3, 4 or 5, got ${JSON.stringify(nSigFigs)?.slice(0, 60)}`);
+  }
+  if (mantissa !== null && (nSigFigs !== 5 || !([1, 2, 5] as unknown[]).includes(mantissa))) {
+    throw new FieldError(
+      `mantissa: must be 1, 2 or 5, and only with nSigFigs 5, got ${JSON.stringify(mantissa)?.slice(0, 60)}`,
+    );
+  }
+  return { nSigFigs: nSigFigs as L2Options['nSigFigs'], mantissa: mantissa as L2Options['mantissa'] };
+}
+
+/** A time window whose bounds the caller may leave out. */
+export interface OptionalWindow {
+  startTime?: number;
+  endTime?: number;
+}
 
 /** A spot pair's coin name: "PURR/USDC" or "@N". */
 export const isSpotCoin = (coin: string) => coin.startsWith('@') || coin.includes('/');
@@ -138,7 +204,7 @@ export class MarketsService {
   private midsCache: Record<string, string> | undefined;
   private firstDexMidsCache: Record<string, string> | undefined;
   private readonly unsubscribe: (() => void)[] = [];
-  readonly pool: pg.Pool;
+  private readonly pool: pg.Pool;
   private readonly upstream: Upstream;
   private readonly metaTtlMs: number;
   readonly now: () => number;
@@ -321,15 +387,21 @@ export class MarketsService {
     return this.firstDexMidsCache;
   }
 
+  /** A coin's book (the exchange's l2Book shape), aggregated as asked (bookOptions); null without a book. */
+  l2Book(coin: string, opts: BookOptionsInput = {}): L2BookAnswer | null {
+    return this.books.l2(coin, bookOptions(opts));
+  }
+
   /**
    * Several coins' books at once (l2Books): `coin → book` (the exchange's l2Book shape; null for a coin without a
-   * book), in the order asked, a coin asked twice once. At most MAX_L2_BOOKS coins; BookQueryError on bad options.
+   * book), in the order asked, a coin asked twice once. At most MAX_L2_BOOKS coins; a FieldError on bad options.
    */
-  l2Books(coins: readonly string[], opts: L2Options = {}): Map<string, L2BookAnswer | null> {
+  l2Books(coins: readonly string[], opts: BookOptionsInput = {}): Map<string, L2BookAnswer | null> {
     if (coins.length < 1 || coins.length > MAX_L2_BOOKS) {
       throw new FieldError(`coins: must hold 1 to ${MAX_L2_BOOKS} coins, got ${coins.length}`);
     }
-    return new Map(coins.map((coin) => [coin, this.books.l2(coin, opts)]));
+    const options = bookOptions(opts);
+    return new Map(coins.map((coin) => [coin, this.books.l2(coin, options)]));
   }
 
   mid(coin: string): string | null {
@@ -388,21 +460,34 @@ export class MarketsService {
     return tradesOf(this.pool, { coin, limit });
   }
 
-  trades(q: { coin: string; limit: number; startTime?: number; endTime?: number }): Promise<WireTrade[]> {
-    return tradesOf(this.pool, q);
+  /** A coin's trades of the window, most recent first; `limit` 1 to MAX_TRADES, default TRADES_DEFAULT_LIMIT. */
+  trades(q: { coin: string; limit?: number } & OptionalWindow): Promise<WireTrade[]> {
+    orderedWindow('startTime', q.startTime, q.endTime);
+    return tradesOf(this.pool, { ...q, limit: intWithin('limit', q.limit ?? TRADES_DEFAULT_LIMIT, 1, MAX_TRADES) });
   }
 
-  candleSnapshot(coin: string, interval: CandleInterval, startTime: number, endTime: number) {
-    return candleSnapshot(this.pool, { coin, interval, startTime, endTime }, this.candles.recent(coin, interval));
+  /** A coin's candles from `startTime` to `endTime` (default now), oldest first. */
+  candleSnapshot(coin: string, interval: CandleInterval, startTime: number, endTime?: number) {
+    const window = this.windowFrom(startTime, endTime);
+    return candleSnapshot(this.pool, { coin, interval, ...window }, this.candles.recent(coin, interval));
   }
 
   /** The same candles as the exchange's JSON text (compat's candleSnapshot). */
-  candleSnapshotJson(coin: string, interval: CandleInterval, startTime: number, endTime: number) {
-    return candleSnapshotJson(this.pool, { coin, interval, startTime, endTime }, this.candles.recent(coin, interval));
+  candleSnapshotJson(coin: string, interval: CandleInterval, startTime: number, endTime?: number) {
+    const window = this.windowFrom(startTime, endTime);
+    return candleSnapshotJson(this.pool, { coin, interval, ...window }, this.candles.recent(coin, interval));
   }
 
-  fundingHistory(coin: string, startTime: number, endTime: number) {
-    return fundingHistory(this.pool, coin, startTime, endTime);
+  /** A coin's hourly funding rates from `startTime` to `endTime` (default now), oldest first. */
+  fundingHistory(coin: string, startTime: number, endTime?: number) {
+    const window = this.windowFrom(startTime, endTime);
+    return fundingHistory(this.pool, coin, window.startTime, window.endTime);
+  }
+
+  /** A window from `startTime` to `endTime`, now when absent; a FieldError when the start is after the end. */
+  private windowFrom(startTime: number, endTime = this.now()): { startTime: number; endTime: number } {
+    orderedWindow('startTime', startTime, endTime);
+    return { startTime, endTime };
   }
 
   allReserveStates() {
@@ -417,18 +502,61 @@ export class MarketsService {
     return (await latestReserves(this.pool)).find((r) => r.token === token) ?? null;
   }
 
-  reserveHistory(q: Parameters<typeof reserveHistory>[1]) {
-    return reserveHistory(this.pool, q);
+  /**
+   * Reserve samples (one token, or all), by default from 7 days before now up to now; `limit` 1 to
+   * MAX_RESERVE_HISTORY, default RESERVE_HISTORY_DEFAULT_LIMIT; with `interval`, the last sample of each bucket.
+   */
+  reserveHistory(q: { token?: number; interval?: ReserveInterval; limit?: number } & OptionalWindow) {
+    const now = this.now();
+    const startTime = q.startTime ?? now - RESERVE_WINDOW_MS;
+    const endTime = q.endTime ?? now;
+    orderedWindow('startTime', startTime, endTime);
+    const limit = intWithin('limit', q.limit ?? RESERVE_HISTORY_DEFAULT_LIMIT, 1, MAX_RESERVE_HISTORY);
+    return reserveHistory(this.pool, { token: q.token, interval: q.interval, startTime, endTime, limit });
   }
 
   hip3Snapshots(filter: { dexId?: string; coin?: string } = {}): Promise<Hip3Snapshot[]> {
     return hip3Snapshots(this.pool, this.ctxs, this.now(), filter);
   }
 
-  /** HIP-3 coins ranked by the size of their 24 h price move, largest first. */
-  async hip3TopMovers(limit: number): Promise<Hip3Snapshot[]> {
+  /** HIP-3 coins ranked by the size of their 24 h price move, largest first; `limit` 1 to MAX_HIP3_TOP_MOVERS. */
+  async hip3TopMovers(limit = HIP3_TOP_MOVERS_DEFAULT): Promise<Hip3Snapshot[]> {
+    intWithin('limit', limit, 1, MAX_HIP3_TOP_MOVERS);
     const rows = await this.hip3Snapshots();
     const move = (r: Hip3Snapshot) => Math.abs(priceMove(this.ctxs.get(r.coin)));
     return rows.sort((a, b) => move(b) - move(a)).slice(0, limit);
+  }
+
+  // ---- the market-history archive ----
+
+  /** Coins with archived history. */
+  historyCoins(): Promise<string[]> {
+    return historyCoins(this.pool);
+  }
+
+  /** The archive's default window: the day before `endTime`, which defaults to now. */
+  historyWindow(w: OptionalWindow): { startTime: number; endTime: number } {
+    const endTime = w.endTime ?? this.now();
+    return { startTime: w.startTime ?? endTime - HISTORY_WINDOW_MS, endTime };
+  }
+
+  /** One series of a coin's archive in a window (see historyWindow), newest first, `limit` samples. */
+  marketHistory(series: HistorySeries, coin: string, w: { startTime: number; endTime: number; limit: number }) {
+    return HISTORY_SERIES[series](this.pool, coin, w);
+  }
+
+  /** A coin's averages over a window (see historyWindow): spread, depth per band, slippage per notional. */
+  liquidityReport(coin: string, w: { startTime: number; endTime: number }) {
+    return liquidityReport(this.pool, coin, w.startTime, w.endTime);
+  }
+
+  /** The UTC dates on which each dataset holds rows, per coin (one coin, or every coin holding a row). */
+  availableDates(q: { coin?: string; datasets: readonly HistoryDataset[] }) {
+    return availableDates(this.pool, q);
+  }
+
+  /** What the service's datasets hold (dataCoverage): first and last times per dataset. */
+  dataCoverage() {
+    return dataCoverage(this.pool, this.now());
   }
 }
