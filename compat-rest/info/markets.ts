@@ -15,7 +15,7 @@ import {
   orderedWindow,
   timeMs,
 } from '../../platform/fields.ts';
-import { BookQueryError, type L2Options } from '../../subgraphs/markets/service/book.ts';
+import { BookQueryError, type L2Options, l2Options } from '../../subgraphs/markets/service/book.ts';
 import { availableDates, HISTORY_DATASET_NAMES, type HistoryDataset } from '../../subgraphs/markets/service/history.ts';
 import { CANDLE_INTERVALS } from '../../subgraphs/markets/service/intervals.ts';
 import { RESERVE_INTERVALS } from '../../subgraphs/markets/service/reserves.ts';
@@ -30,12 +30,9 @@ function coinOf(body: Record<string, unknown>): string {
   return nonEmpty(body, 'coin');
 }
 
-/** l2Book's aggregation options; null and absent both mean none (the Python SDK sends nulls). */
-function l2Options(body: Record<string, unknown>): L2Options {
-  const nSigFigs = optIntIn(body, 'nSigFigs', 2, 5) as 2 | 3 | 4 | 5 | undefined;
-  const mantissa = optIntIn(body, 'mantissa', 1, 5) as 1 | 2 | 5 | undefined;
-  return { nSigFigs: nSigFigs ?? null, mantissa: mantissa ?? null };
-}
+/** l2Book's aggregation options, by the book's rule; null and absent both mean none (the Python SDK sends nulls). */
+const aggregationOf = (body: Record<string, unknown>): L2Options =>
+  l2Options({ nSigFigs: body.nSigFigs, mantissa: body.mantissa });
 
 /** A book query's own errors (bad aggregation) are the caller's. */
 function bookQuery<T>(query: () => T): T {
@@ -72,7 +69,7 @@ export const marketsInfo: Record<string, InfoHandler> = {
 
   async l2Book(body, { markets }) {
     const coin = coinOf(body);
-    const opts = l2Options(body);
+    const opts = aggregationOf(body);
     return sharedJson(bookQuery(() => markets.books.l2(coin, opts)));
   },
 
@@ -82,7 +79,7 @@ export const marketsInfo: Record<string, InfoHandler> = {
    */
   async l2Books(body, { markets }) {
     const coins = array(body.coins, 'coins').map((c, i) => nonEmpty({ [`coins[${i}]`]: c }, `coins[${i}]`));
-    const opts = l2Options(body);
+    const opts = aggregationOf(body);
     const books = bookQuery(() => markets.l2Books(coins, opts));
     const parts = [...books].map(([coin, book]) =>
       Buffer.concat([Buffer.from(`${JSON.stringify(coin)}:`), book ? sharedBytes(book) : Buffer.from('null')]),

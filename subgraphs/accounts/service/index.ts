@@ -14,6 +14,7 @@ import {
   toOrder,
 } from './orders.ts';
 import { type AccountState, accountState, type Leverage } from './state.ts';
+import { AccountStreams } from './streams.ts';
 
 /** The part of the node's clearinghouseState read here: each position's leverage setting. */
 interface NodeClearinghouseState {
@@ -40,6 +41,8 @@ export class AccountsService {
    * (LiquidationJoin), published from this process only.
    */
   readonly bus: EventBus;
+  /** Every live stream of the domain (GraphQL subscriptions and /ws channels adapt them). */
+  readonly streams: AccountStreams;
   readonly now: () => number;
   private readonly upstream: Upstream;
   /** `user oid` → latest live status row; Map order = recency, so the oldest is evicted first. */
@@ -67,6 +70,7 @@ export class AccountsService {
           ? joined.subscribe('liquidations', handler as (rows: readonly LiquidationRow[]) => void)
           : source.subscribe(topic, handler),
     };
+    this.streams = new AccountStreams(this.bus, opts.pool);
     this.upstream = opts.upstream;
     this.now = opts.now ?? Date.now;
     this.capacity = opts.liveStatuses ?? 200_000;

@@ -17,6 +17,7 @@ import type { CandleInterval } from './intervals.ts';
 import { candleSnapshot, candleSnapshotJson, fundingHistory, tradesOf, type WireTrade } from './market-data.ts';
 import { allReserveStates, latestReserves, reserveHistory } from './reserves.ts';
 import { latestPerKey } from './sql.ts';
+import { MarketStreams } from './streams.ts';
 
 /** Live events the service emits for subscriptions (GraphQL and /ws alike). */
 export type MarketEvents = {
@@ -131,6 +132,8 @@ export function toWireTrade(t: TradeRow): WireTrade {
 export class MarketsService {
   readonly books = new OrderBooks();
   readonly live = new InProcessBus<MarketEvents>();
+  /** Every live stream of the domain (GraphQL subscriptions and /ws channels adapt them). */
+  readonly streams: MarketStreams = new MarketStreams(this);
   readonly candles: CandleAggregator;
   readonly history: HistorySampler;
   private readonly ctxs = new Map<string, AssetCtxRow>();
