@@ -223,8 +223,8 @@ describe('l2Books', () => {
       [{}, 'coins: must be an array'],
       [{ coins: 'BTC' }, 'coins: must be an array'],
       [{ coins: ['BTC', ''] }, 'coins[1]: must be a non-empty string'],
-      [{ coins: ['BTC'], nSigFigs: 6 }, 'nSigFigs: must be 2, 3, 4 or 5, got 6'],
-      [{ coins: ['BTC'], nSigFigs: 4, mantissa: 2 }, 'mantissa: must be 1, 2 or 5, and only with nSigFigs 5, got 2'],
+      [{ coins: ['BTC'], nSigFigs: 6 }, 'nSigFigs: must be an integer from 2 to 5'],
+      [{ coins: ['BTC'], nSigFigs: 4, mantissa: 2 }, 'mantissa: only with nSigFigs 5'],
     ] as const) {
       const r = await info({ type: 'l2Books', ...body });
       expect(r.status, JSON.stringify(body)).toBe(400);

@@ -42,11 +42,98 @@ export function isDecimal(s: unknown): s is string {
   return typeof s === 'string' && DECIMAL_TEXT.test(s);
 }
 
-/** "0.8100" → "0.81", "12.000" → "12.0", "-0.0" → "0.0": the exchange prints at least one fractional digit. */
+/**
+ * "0.8100" → "0.81", "12.000" → "12.0", "12" → "12.0", "-0.0" → "0.0": the exchange prints at least one fractional
+ * digit. Without a regular expression: the order books print every diff's price through it.
+ */
 export function trimDecimal(s: string): string {
-  let out = s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '.0') : `${s}.0`;
-  if (/^-0(\.0)?$/.test(out)) out = '0.0';
-  return out;
+  const dot = s.indexOf('.');
+  if (dot < 0) return s === '-0' ? '0.0' : `${s}.0`;
+  let end = s.length;
+  while (end > dot + 2 && s.charCodeAt(end - 1) === 48) end--;
+  const out = end === dot + 1 ? `${s}0` : end === s.length ? s : s.slice(0, end);
+  return out === '-0.0' ? '0.0' : out;
+}
+
+// ---- scaled decimals (units × 10^-scale) ----
+// Exact sums, products and comparisons without a string round trip per step, for the hot paths (the order books
+// sum sizes and notionals level by level); printed by the exchange's rule.
+
+export interface Scaled {
+  units: bigint;
+  scale: number;
+}
+
+export const SCALED_ZERO: Scaled = { units: 0n, scale: 0 };
+
+const POW10: bigint[] = [1n];
+/** 10^n, memoized: scales are small and repeat. */
+export function pow10(n: number): bigint {
+  for (let i = POW10.length; i <= n; i++) POW10.push((POW10[i - 1] as bigint) * 10n);
+  return POW10[n] as bigint;
+}
+
+/** A decimal string ("90000.5") as units and scale; the text is trusted (checked where it entered). */
+export function scaled(text: string): Scaled {
+  const dot = text.indexOf('.');
+  return dot < 0
+    ? { units: BigInt(text), scale: 0 }
+    : { units: BigInt(text.slice(0, dot) + text.slice(dot + 1)), scale: text.length - dot - 1 };
+}
+
+function unitsAt(d: Scaled, scale: number): bigint {
+  return scale === d.scale ? d.units : d.units * pow10(scale - d.scale);
+}
+
+export function addScaled(a: Scaled, b: Scaled): Scaled {
+  const scale = Math.max(a.scale, b.scale);
+  return { units: unitsAt(a, scale) + unitsAt(b, scale), scale };
+}
+
+export function subScaled(a: Scaled, b: Scaled): Scaled {
+  const scale = Math.max(a.scale, b.scale);
+  return { units: unitsAt(a, scale) - unitsAt(b, scale), scale };
+}
+
+export function mulScaled(a: Scaled, b: Scaled): Scaled {
+  return { units: a.units * b.units, scale: a.scale + b.scale };
+}
+
+/** -1, 0 or 1, exactly. */
+export function compareScaled(a: Scaled, b: Scaled): number {
+  const scale = Math.max(a.scale, b.scale);
+  const x = unitsAt(a, scale);
+  const y = unitsAt(b, scale);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Printed exactly, by the exchange's rule (trailing zeros stripped, at least one fractional digit). */
+export function formatScaled(d: Scaled): string {
+  const negative = d.units < 0n;
+  const digits = (negative ? -d.units : d.units).toString().padStart(d.scale + 1, '0');
+  const cut = digits.length - d.scale;
+  let end = digits.length;
+  while (end > cut && digits.charCodeAt(end - 1) === 48) end--;
+  const text = `${digits.slice(0, cut)}.${end > cut ? digits.slice(cut, end) : '0'}`;
+  return negative ? `-${text}` : text;
+}
+
+/** x / y rounded half away from zero to `places` fractional digits, printed by the exchange's rule. */
+export function divideScaled(x: Scaled, y: Scaled, places: number): string {
+  let num = x.units;
+  let den = y.units;
+  const shift = y.scale - x.scale + places;
+  if (shift >= 0) num *= pow10(shift);
+  else den *= pow10(-shift);
+  if (den < 0n) {
+    num = -num;
+    den = -den;
+  }
+  const negative = num < 0n;
+  const abs = negative ? -num : num;
+  let q = abs / den;
+  if ((abs % den) * 2n >= den) q += 1n;
+  return formatScaled({ units: negative ? -q : q, scale: places });
 }
 
 // ---- exact rationals (bigint numerator / positive bigint denominator) ----

@@ -15,10 +15,10 @@ import {
   timeMs,
 } from '../../platform/fields.ts';
 import {
-  type BookOptionsInput,
   CANDLE_INTERVALS,
   HISTORY_DATASET_NAMES,
   type HistoryDataset,
+  type L2OptionsInput,
   MAX_RESERVE_HISTORY,
   MAX_TRADES,
   RESERVE_INTERVALS,
@@ -34,7 +34,7 @@ function coinOf(body: Record<string, unknown>): string {
 }
 
 /** l2Book's aggregation options as sent (the service checks them); null and absent both mean none. */
-const l2Options = (body: Record<string, unknown>): BookOptionsInput => ({
+const aggregationOf = (body: Record<string, unknown>): L2OptionsInput => ({
   nSigFigs: body.nSigFigs,
   mantissa: body.mantissa,
 });
@@ -63,7 +63,7 @@ export const marketsInfo: Record<string, InfoHandler> = {
   },
 
   async l2Book(body, { markets }) {
-    return sharedJson(markets.l2Book(coinOf(body), l2Options(body)));
+    return sharedJson(markets.l2Book(coinOf(body), aggregationOf(body)));
   },
 
   /**
@@ -72,7 +72,7 @@ export const marketsInfo: Record<string, InfoHandler> = {
    */
   async l2Books(body, { markets }) {
     const coins = array(body.coins, 'coins').map((c, i) => nonEmpty({ [`coins[${i}]`]: c }, `coins[${i}]`));
-    const books = markets.l2Books(coins, l2Options(body));
+    const books = markets.l2Books(coins, aggregationOf(body));
     const parts = [...books].map(([coin, book]) =>
       Buffer.concat([Buffer.from(`${JSON.stringify(coin)}:`), book ? sharedBytes(book) : Buffer.from('null')]),
     );

@@ -1,8 +1,8 @@
 // Fill: one execution as the exchange prints it (wire Fill) with the type of its order and its market; the fills
 // connection of a user (keyset pages of stored fills); TWAP slice fills; and the userFills subscription.
+import { liveIterator } from '../../live.ts';
 import { columnsFor } from '../../selection.ts';
 import { builder } from '../builder.ts';
-import { accountBatches } from '../live.ts';
 import {
   type AccountsService,
   aggregateFillsByTime,
@@ -184,9 +184,7 @@ builder.subscriptionFields((t) => ({
     },
     listSize: { assumedSize: 20 },
     subscribe: (_root, a, ctx) =>
-      accountBatches(ctx.accounts.bus, 'fills', addressArg(a.user, 'user'), (rows) =>
-        a.aggregateByTime ? aggregateFillsByTime(rows.map(toWireFill)) : rows.map(toWireFill),
-      ),
+      liveIterator(ctx.accounts.streams.userFills(addressArg(a.user, 'user'), { aggregateByTime: a.aggregateByTime })),
     resolve: (batch) => batch,
   }),
 }));

@@ -1,8 +1,8 @@
 // Funding: one hourly funding payment of a user's position (the exchange's userFundings item), and the userFundings
 // subscription.
-import type { FundingPaymentRow } from '../../../db/rows/accounts.ts';
+
+import { liveIterator } from '../../live.ts';
 import { builder } from '../builder.ts';
-import { accountBatches } from '../live.ts';
 import type { UserFundingEntry, WsFunding } from '../service/index.ts';
 import { addressArg } from './args.ts';
 import { MarketRef } from './market.ts';
@@ -25,19 +25,13 @@ export function fundingOfEntry({ time, delta: { type: _type, ...payment } }: Use
   return { time, ...payment };
 }
 
-/** A live funding payment in the channel's shape. */
-export function fundingOfRow(r: FundingPaymentRow): WsFunding {
-  return { time: r.time, coin: r.coin, usdc: r.usdc, szi: r.szi, fundingRate: r.funding_rate, nSamples: null };
-}
-
 builder.subscriptionFields((t) => ({
   userFundings: t.field({
     type: [FundingRef],
     description: "The user's funding payments as they settle, one batch per block (history: User.fundings)",
     args: { user: t.arg.string({ required: true }) },
     listSize: { assumedSize: 20 },
-    subscribe: (_root, a, ctx) =>
-      accountBatches(ctx.accounts.bus, 'fundingPayments', addressArg(a.user, 'user'), (rows) => rows.map(fundingOfRow)),
+    subscribe: (_root, a, ctx) => liveIterator(ctx.accounts.streams.userFundings(addressArg(a.user, 'user'))),
     resolve: (batch) => batch,
   }),
 }));

@@ -1,8 +1,8 @@
 // LedgerUpdate: a non-funding ledger event of a user (deposit, withdraw, transfer, vault, liquidation...), its delta
 // as the exchange prints it; and the userNonFundingLedgerUpdates subscription.
-import type { LedgerUpdateRow } from '../../../db/rows/accounts.ts';
+
+import { liveIterator } from '../../live.ts';
 import { builder } from '../builder.ts';
-import { accountBatches } from '../live.ts';
 import type { LedgerUpdate } from '../service/index.ts';
 import { addressArg } from './args.ts';
 
@@ -15,11 +15,6 @@ export const LedgerUpdateRef = builder.objectRef<LedgerUpdate>('LedgerUpdate').i
   }),
 });
 
-/** A live ledger row in the stored shape. */
-function ledgerOfRow(r: LedgerUpdateRow): LedgerUpdate {
-  return { time: r.time, hash: r.hash, delta: { ...r.delta, type: r.delta_type } };
-}
-
 builder.subscriptionFields((t) => ({
   userNonFundingLedgerUpdates: t.field({
     type: [LedgerUpdateRef],
@@ -27,7 +22,7 @@ builder.subscriptionFields((t) => ({
     args: { user: t.arg.string({ required: true }) },
     listSize: { assumedSize: 10 },
     subscribe: (_root, a, ctx) =>
-      accountBatches(ctx.accounts.bus, 'ledgerUpdates', addressArg(a.user, 'user'), (rows) => rows.map(ledgerOfRow)),
+      liveIterator(ctx.accounts.streams.userNonFundingLedgerUpdates(addressArg(a.user, 'user'))),
     resolve: (batch) => batch,
   }),
 }));

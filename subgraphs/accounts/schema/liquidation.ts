@@ -1,9 +1,9 @@
 // Liquidation: one stored liquidation fill (liquidated user, liquidator, size, notional, method); LiquidationEvent:
 // the exchange's userEvents shape of it; and the liquidations subscription with the channel's combined filters.
 import type { LiquidationRow } from '../../../db/rows/accounts.ts';
-import { subscribeTopic } from '../../live.ts';
+import { liveIterator } from '../../live.ts';
 import { builder } from '../builder.ts';
-import { liquidationsMatching, type WsLiquidation } from '../service/liquidations.ts';
+import type { WsLiquidation } from '../service/index.ts';
 import { addressArg, serviceInput } from './args.ts';
 import { MarketRef } from './market.ts';
 
@@ -57,18 +57,13 @@ builder.subscriptionFields((t) => ({
     },
     listSize: { assumedSize: 10 },
     subscribe: (_root, a, ctx) => {
-      const matches = serviceInput('users', () =>
-        liquidationsMatching({
-          user: a.user == null ? undefined : addressArg(a.user, 'user'),
-          users: a.users?.map((u) => addressArg(u, 'users')),
-          amountDollars: a.amountDollars ?? undefined,
-          builder: a.builder == null ? undefined : addressArg(a.builder, 'builder'),
-        }),
-      );
-      return subscribeTopic(ctx.accounts.bus, 'liquidations', (rows) => {
-        const mine = rows.filter(matches);
-        return mine.length ? [mine] : [];
-      });
+      const filter = {
+        user: a.user == null ? undefined : addressArg(a.user, 'user'),
+        users: a.users?.map((u) => addressArg(u, 'users')),
+        amountDollars: a.amountDollars ?? undefined,
+        builder: a.builder == null ? undefined : addressArg(a.builder, 'builder'),
+      };
+      return liveIterator(serviceInput('users', () => ctx.accounts.streams.liquidations(filter)));
     },
     resolve: (batch) => batch,
   }),

@@ -1,8 +1,8 @@
 // Order (the exchange's FrontendOpenOrder) and OrderStatus (an order at one status, with every status it went
 // through); the orders connection of a user over historicalOrders' window mode; the orderUpdates subscription.
+import { liveIterator } from '../../live.ts';
 import { columnsFor } from '../../selection.ts';
 import { builder } from '../builder.ts';
-import { accountBatches } from '../live.ts';
 import {
   type AccountsService,
   type FrontendOpenOrder,
@@ -136,10 +136,7 @@ builder.subscriptionFields((t) => ({
     description: "The user's order status changes as they happen, one batch per block",
     args: { user: t.arg.string({ required: true }) },
     listSize: { assumedSize: 20 },
-    subscribe: (_root, a, ctx) =>
-      accountBatches(ctx.accounts.bus, 'orderStatuses', addressArg(a.user, 'user'), (rows) =>
-        rows.map((r) => ({ ...toOrder(r), user: r.address })),
-      ),
-    resolve: (batch) => batch,
+    subscribe: (_root, a, ctx) => liveIterator(ctx.accounts.streams.orderUpdates(addressArg(a.user, 'user'))),
+    resolve: (rows) => rows.map((r) => ({ ...toOrder(r), user: r.address })),
   }),
 }));

@@ -42,6 +42,7 @@ import {
   toOrder,
 } from './orders.ts';
 import { type AccountState, accountState, type Leverage } from './state.ts';
+import { AccountStreams } from './streams.ts';
 
 export type { BorrowLendUserState } from './borrow-lend.ts';
 export {
@@ -76,6 +77,7 @@ export {
 } from './orders.ts';
 export { InvalidQueryError } from './shared.ts';
 export type { AccountPosition, AccountState } from './state.ts';
+export type { NonUserCancel, UserEvent } from './streams.ts';
 
 /** Compact fill rows per page when the caller gives no limit (fills, recentFills, allFills, /fills). */
 export const FILL_ROWS_DEFAULT_LIMIT = 100;
@@ -111,6 +113,8 @@ export class AccountsService {
    * (LiquidationJoin), published from this process only.
    */
   readonly bus: EventBus;
+  /** Every live stream of the domain (GraphQL subscriptions and /ws channels adapt them). */
+  readonly streams: AccountStreams;
   readonly now: () => number;
   private readonly upstream: Upstream;
   /** `user oid` → latest live status row; Map order = recency, so the oldest is evicted first. */
@@ -138,6 +142,7 @@ export class AccountsService {
           ? joined.subscribe('liquidations', handler as (rows: readonly LiquidationRow[]) => void)
           : source.subscribe(topic, handler),
     };
+    this.streams = new AccountStreams(this.bus, opts.pool);
     this.upstream = opts.upstream;
     this.now = opts.now ?? Date.now;
     this.capacity = opts.liveStatuses ?? 200_000;

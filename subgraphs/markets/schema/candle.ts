@@ -1,5 +1,5 @@
 // Candle: the exchange's OHLCV fields plus `closed` and `reconciled` (spec §2.3), and the candle subscriptions.
-import { subscribeTopic } from '../../live.ts';
+import { liveIterator } from '../../live.ts';
 import { builder } from '../builder.ts';
 import { CANDLE_INTERVALS, type CandleFrame, type CandleInterval } from '../service/index.ts';
 
@@ -35,16 +35,14 @@ builder.subscriptionFields((t) => ({
     type: CandleRef,
     description: 'Updates of one coin and interval; each bucket ends with one closed frame',
     args: { coin: t.arg.string({ required: true }), interval: t.arg({ type: CandleIntervalEnum, required: true }) },
-    subscribe: (_root, { coin, interval }, ctx) =>
-      subscribeTopic(ctx.markets.live, 'candles', (frames) => frames.filter((f) => f.s === coin && f.i === interval)),
+    subscribe: (_root, { coin, interval }, ctx) => liveIterator(ctx.markets.streams.candle(coin, interval)),
     resolve: (frame) => frame,
   }),
   allCandles: t.field({
     type: CandleRef,
     description: 'Updates of every coin for one interval',
     args: { interval: t.arg({ type: CandleIntervalEnum, required: true }) },
-    subscribe: (_root, { interval }, ctx) =>
-      subscribeTopic(ctx.markets.live, 'candles', (frames) => frames.filter((f) => f.i === interval)),
+    subscribe: (_root, { interval }, ctx) => liveIterator(ctx.markets.streams.allCandles(interval)),
     resolve: (frame) => frame,
   }),
 }));

@@ -1,10 +1,10 @@
 // Market @key(coin): one coin's metadata (from the node), live book, mid, trades, candles, asset context and
 // funding history; the root fields that return markets; and the live book/mid/context subscriptions.
 import { FieldError } from '../../../platform/fields.ts';
-import { subscribeTopic } from '../../live.ts';
+import { liveIterator } from '../../live.ts';
 import { builder } from '../builder.ts';
 import {
-  bookOptions,
+  type BboAnswer,
   type FundingRate,
   isSpotCoin,
   type L2BookAnswer,
@@ -51,6 +51,9 @@ interface BboParent {
   bid: L2Level | null;
   ask: L2Level | null;
 }
+
+const bboOf = (b: BboAnswer | null): BboParent | null =>
+  b && { coin: b.coin, time: b.time, bid: b.bbo[0], ask: b.bbo[1] };
 
 const BboRef = builder.objectRef<BboParent>('Bbo').implement({
   fields: (t) => ({
@@ -159,10 +162,7 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
     bbo: t.field({
       type: BboRef,
       nullable: true,
-      resolve: (m, _a, ctx) => {
-        const b = ctx.markets.books.bbo(m.coin);
-        return b ? { coin: b.coin, time: b.time, bid: b.bbo[0], ask: b.bbo[1] } : null;
-      },
+      resolve: (m, _a, ctx) => bboOf(ctx.markets.books.bbo(m.coin)),
     }),
     depth: t.field({
       type: [DepthBandRef],
@@ -258,52 +258,30 @@ builder.queryFields((t) => ({
   }),
 }));
 
+// Pure live streams (no snapshot on subscribe, nothing of the caller): what lets equal operations share one
+// execution (platform/shared-subscriptions.ts). Books and mids are conflated by the stream (service/streams.ts);
+// each field keeps the latest 10 events for a slow reader, older states being worth nothing.
 builder.subscriptionFields((t) => ({
   allMids: t.field({
     type: [MidRef],
-    description: 'Every mid, each time a book changes',
+    description: 'Every mid, each time a book changes (at most every 500 ms)',
     listSize: { assumedSize: 200 },
-    subscribe: (_r, _a, ctx) => subscribeTopic(ctx.markets.live, 'books', () => [midsList(ctx.markets.allMids())], 10),
-    resolve: (mids) => mids,
+    subscribe: async (_r, _a, ctx) => liveIterator(await ctx.markets.streams.allMids(null), 10),
+    resolve: (mids) => midsList(mids),
   }),
   l2Book: t.field({
     type: BookRef,
+    description: "A coin's book each time it changes (at most every 500 ms)",
     args: { coin: t.arg.string({ required: true }), nSigFigs: t.arg.int(), mantissa: t.arg.int() },
-    subscribe: (_r, a, ctx) => {
-      const opts = bookOptions(a);
-      return subscribeTopic(
-        ctx.markets.live,
-        'books',
-        (coins) => {
-          const book = coins.includes(a.coin) ? ctx.markets.books.l2(a.coin, opts) : null;
-          return book ? [book] : [];
-        },
-        10,
-      );
-    },
+    subscribe: (_r, a, ctx) => liveIterator(ctx.markets.streams.l2Book(a.coin, a), 10),
     resolve: (book) => book,
   }),
   bbo: t.field({
     type: BboRef,
     description: 'The best bid and offer of a coin, when they change',
     args: { coin: t.arg.string({ required: true }) },
-    subscribe: (_r, a, ctx) => {
-      let last = '';
-      return subscribeTopic(
-        ctx.markets.live,
-        'books',
-        (coins) => {
-          const b = coins.includes(a.coin) ? ctx.markets.books.bbo(a.coin) : null;
-          if (!b) return [];
-          const key = JSON.stringify(b.bbo);
-          if (key === last) return [];
-          last = key;
-          return [{ coin: b.coin, time: b.time, bid: b.bbo[0], ask: b.bbo[1] }];
-        },
-        10,
-      );
-    },
-    resolve: (b) => b,
+    subscribe: (_r, a, ctx) => liveIterator(ctx.markets.streams.bbo(a.coin), 10),
+    resolve: (b) => bboOf(b) as BboParent,
   }),
   activeAssetCtx: t.field({
     type: AssetCtxRef,
@@ -311,11 +289,9 @@ builder.subscriptionFields((t) => ({
     args: { coin: t.arg.string({ required: true }) },
     subscribe: (_r, a, ctx) => {
       if (isSpotCoin(a.coin)) throw badSpotCoin(a.coin, 'activeSpotAssetCtx');
-      return subscribeTopic(ctx.markets.live, 'assetCtxs', (rows) =>
-        rows.some((r) => r.coin === a.coin) ? [{ coin: a.coin, ...ctx.markets.perpAssetCtx(a.coin) }] : [],
-      );
+      return liveIterator(ctx.markets.streams.activeAssetCtx(a.coin));
     },
-    resolve: (c) => c,
+    resolve: (c) => ({ coin: c.coin, ...(c.ctx as PerpAssetCtx) }),
   }),
   activeSpotAssetCtx: t.field({
     type: SpotAssetCtxRef,
@@ -323,10 +299,8 @@ builder.subscriptionFields((t) => ({
     args: { coin: t.arg.string({ required: true }) },
     subscribe: (_r, a, ctx) => {
       if (!isSpotCoin(a.coin)) throw badSpotCoin(a.coin, 'activeAssetCtx');
-      return subscribeTopic(ctx.markets.live, 'assetCtxs', (rows) =>
-        rows.some((r) => r.coin === a.coin) ? [ctx.markets.spotAssetCtx(a.coin)] : [],
-      );
+      return liveIterator(ctx.markets.streams.activeAssetCtx(a.coin));
     },
-    resolve: (c) => c,
+    resolve: (c) => c.ctx as SpotAssetCtx,
   }),
 }));

@@ -1,5 +1,5 @@
 // Trade: one match, as the exchange prints it, with its two traders as federated User references.
-import { subscribeTopic } from '../../live.ts';
+import { liveIterator } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { WireTrade } from '../service/index.ts';
 import { UserRef } from './user.ts';
@@ -29,11 +29,7 @@ builder.subscriptionFields((t) => ({
     description: 'Trades of a coin as they happen, one batch per block',
     listSize: { assumedSize: 20 },
     args: { coin: t.arg.string({ required: true }) },
-    subscribe: (_root, { coin }, ctx) =>
-      subscribeTopic(ctx.markets.live, 'trades', (items) => {
-        const mine = items.filter((tr) => tr.coin === coin);
-        return mine.length ? [mine] : [];
-      }),
+    subscribe: (_root, { coin }, ctx) => liveIterator(ctx.markets.streams.trades(coin)),
     resolve: (batch) => batch,
   }),
 }));

@@ -12,7 +12,7 @@ import { type EventBus, InProcessBus } from '../../../events/bus.ts';
 import { dataCoverage } from '../../../platform/coverage.ts';
 import { FieldError, intWithin, orderedWindow } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
-import { type L2BookAnswer, type L2Options, OrderBooks } from './book.ts';
+import { type L2BookAnswer, type L2OptionsInput, l2Options, OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
 import { type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
 import {
@@ -28,8 +28,11 @@ import type { CandleInterval } from './intervals.ts';
 import { candleSnapshot, candleSnapshotJson, fundingHistory, tradesOf, type WireTrade } from './market-data.ts';
 import { allReserveStates, latestReserves, type ReserveInterval, reserveHistory } from './reserves.ts';
 import { latestPerKey } from './sql.ts';
+import { MarketStreams } from './streams.ts';
 
-export type { L2BookAnswer, L2Level, L2Options } from './book.ts';
+export type { BboAnswer, L2BookAnswer, L2Level, L2Options, L2OptionsInput } from './book.ts';
+/** The one rule of a book's aggregation (the exchange's), a FieldError naming the field otherwise. */
+export { l2Options } from './book.ts';
 export type { CandleFrame } from './candles.ts';
 export type { Hip3Snapshot } from './hip3.ts';
 export {
@@ -139,30 +142,6 @@ export const MAX_HIP3_TOP_MOVERS = 100;
 /** The market-history archive's default window: the last day before its end (default now). */
 const HISTORY_WINDOW_MS = 86_400_000;
 
-/** A book's aggregation as a caller asks for it: null or absent is none. */
-export interface BookOptionsInput {
-  nSigFigs?: unknown;
-  mantissa?: unknown;
-}
-
-/**
- * The one rule of a book's aggregation (the exchange's): nSigFigs 2 to 5, mantissa 1, 2 or 5 and only with nSigFigs
- * 5; a FieldError naming the field otherwise.
- */
-export function bookOptions(q: BookOptionsInput): L2Options {
-  const nSigFigs = q.nSigFigs ?? null;
-  const mantissa = q.mantissa ?? null;
-  if (nSigFigs !== null && !([2, 3, 4, 5] as unknown[]).includes(nSigFigs)) {
-    throw new FieldError(`nSigFigs: must be 2, 3, 4 or 5, got ${JSON.stringify(nSigFigs)?.slice(0, 60)}`);
-  }
-  if (mantissa !== null && (nSigFigs !== 5 || !([1, 2, 5] as unknown[]).includes(mantissa))) {
-    throw new FieldError(
-      `mantissa: must be 1, 2 or 5, and only with nSigFigs 5, got ${JSON.stringify(mantissa)?.slice(0, 60)}`,
-    );
-  }
-  return { nSigFigs: nSigFigs as L2Options['nSigFigs'], mantissa: mantissa as L2Options['mantissa'] };
-}
-
 /** A time window whose bounds the caller may leave out. */
 export interface OptionalWindow {
   startTime?: number;
@@ -197,6 +176,8 @@ export function toWireTrade(t: TradeRow): WireTrade {
 export class MarketsService {
   readonly books = new OrderBooks();
   readonly live = new InProcessBus<MarketEvents>();
+  /** Every live stream of the domain (GraphQL subscriptions and /ws channels adapt them). */
+  readonly streams: MarketStreams = new MarketStreams(this);
   readonly candles: CandleAggregator;
   readonly history: HistorySampler;
   private readonly ctxs = new Map<string, AssetCtxRow>();
@@ -387,20 +368,20 @@ export class MarketsService {
     return this.firstDexMidsCache;
   }
 
-  /** A coin's book (the exchange's l2Book shape), aggregated as asked (bookOptions); null without a book. */
-  l2Book(coin: string, opts: BookOptionsInput = {}): L2BookAnswer | null {
-    return this.books.l2(coin, bookOptions(opts));
+  /** A coin's book (the exchange's l2Book shape), aggregated as asked (l2Options' rule); null without a book. */
+  l2Book(coin: string, opts: L2OptionsInput = {}): L2BookAnswer | null {
+    return this.books.l2(coin, l2Options(opts));
   }
 
   /**
    * Several coins' books at once (l2Books): `coin → book` (the exchange's l2Book shape; null for a coin without a
    * book), in the order asked, a coin asked twice once. At most MAX_L2_BOOKS coins; a FieldError on bad options.
    */
-  l2Books(coins: readonly string[], opts: BookOptionsInput = {}): Map<string, L2BookAnswer | null> {
+  l2Books(coins: readonly string[], opts: L2OptionsInput = {}): Map<string, L2BookAnswer | null> {
     if (coins.length < 1 || coins.length > MAX_L2_BOOKS) {
       throw new FieldError(`coins: must hold 1 to ${MAX_L2_BOOKS} coins, got ${coins.length}`);
     }
-    const options = bookOptions(opts);
+    const options = l2Options(opts);
     return new Map(coins.map((coin) => [coin, this.books.l2(coin, options)]));
   }
 
