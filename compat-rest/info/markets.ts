@@ -2,7 +2,6 @@
 // work unchanged); the service's own types (currentDepth, trades, dataCoverage, l2Books, availableDates) use the
 // result envelope.
 
-import { dataCoverage } from '../../platform/coverage.ts';
 import {
   array,
   FieldError,
@@ -135,8 +134,8 @@ export const marketsInfo: Record<string, InfoHandler> = {
     return json(resultEnvelope(markets.books.depth(coinOf(body))));
   },
 
-  async dataCoverage(_body, { markets }) {
-    const datasets = await dataCoverage(markets.pool, markets.now());
+  async dataCoverage(_body, { markets, coverage }) {
+    const datasets = await coverage(markets.now());
     return json(resultEnvelope({ region: process.env.REGION ?? 'local', datasets }));
   },
 
