@@ -3,16 +3,18 @@
 // dataCoverage all follow this list. Order matters only for `needs`: a domain comes after those it takes services of.
 import { UNSERVED_DATASETS } from './platform/coverage.ts';
 import { accounts } from './subgraphs/accounts/domain.ts';
-import type { Domain } from './subgraphs/domain.ts';
+import type { Domain, DomainName } from './subgraphs/domain.ts';
 import { unionOf } from './subgraphs/domain.ts';
 import { markets } from './subgraphs/markets/domain.ts';
 
 export const DOMAINS = [markets, accounts] as const;
 
-type Registered = (typeof DOMAINS)[number];
-export type DomainName = Registered['name'];
-/** Each domain's service under the domain's name (`services.markets`). */
-export type DomainServices = { [D in Registered as D['name']]: ReturnType<D['create']> };
+export type { DomainName, DomainServices } from './subgraphs/domain.ts';
+
+type Listed = (typeof DOMAINS)[number]['name'];
+/** Compile-time: every domain that declares its service (DomainServices) is listed above, and only those. */
+export const EVERY_DOMAIN_LISTED: [Exclude<DomainName, Listed>] extends [never] ? true : Exclude<DomainName, Listed> =
+  true;
 
 /** The domains as the stack loops over them (each one's own service and context types erased). */
 export const DOMAIN_LIST: readonly Domain[] = DOMAINS as unknown as readonly Domain[];

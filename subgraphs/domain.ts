@@ -11,6 +11,18 @@ import type { Dataset } from '../platform/coverage.ts';
 import type { Upstream } from '../platform/upstream.ts';
 import { type RunningServer, serveSubgraph } from './serve.ts';
 
+/**
+ * Each domain's service under the domain's name, as compat handlers and the stack see them (`{ markets }`). Each
+ * domain adds its own entry in its domain.ts (`declare module '../domain.ts' { interface DomainServices { ... } }`):
+ * derived from the list instead, the type of a handler written inside a definition would be part of the list's own
+ * type, a cycle TypeScript cannot infer. domains.ts checks that the entries and the list name the same domains.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by each domain's declaration merging
+export interface DomainServices {}
+
+/** A registered domain's name (`markets`). */
+export type DomainName = keyof DomainServices & string;
+
 /** What the stack asks of a domain service: an optional start (rebuilding live state) and a stop. */
 export interface DomainService {
   start?(): Promise<void> | void;

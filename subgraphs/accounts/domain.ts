@@ -14,6 +14,12 @@ interface MidPrices {
   mid(coin: string): string | null;
 }
 
+declare module '../domain.ts' {
+  interface DomainServices {
+    accounts: AccountsService;
+  }
+}
+
 export const accounts = defineDomain({
   name: 'accounts',
   port: 4002,

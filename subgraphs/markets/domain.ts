@@ -8,6 +8,12 @@ import type { MarketsContext } from './builder.ts';
 import { marketsSchema } from './schema/index.ts';
 import { MarketsService } from './service/index.ts';
 
+declare module '../domain.ts' {
+  interface DomainServices {
+    markets: MarketsService;
+  }
+}
+
 export const markets = defineDomain({
   name: 'markets',
   port: 4001,
