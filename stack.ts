@@ -63,10 +63,11 @@ type StackParts = {
   close(): Promise<void>;
 };
 
-/** A domain named like one of the stack's own properties would hide it: refused here, at compile time. */
-type NoClash = Extract<DomainName, keyof StackParts | 'compat' | 'ws' | 'router'> extends never ? unknown : never;
+type Clash = Extract<DomainName, keyof StackParts | 'compat' | 'router' | 'ws'>;
+/** Compile-time: a domain named like one of the stack's own properties (`auth`, `router`) would hide it. */
+export const NO_DOMAIN_NAMED_LIKE_A_STACK_PART: [Clash] extends [never] ? true : Clash = true;
 
-export type Stack = StackParts & DomainServices & NoClash;
+export type Stack = StackParts & DomainServices;
 
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const host = opts.host ?? '127.0.0.1';
