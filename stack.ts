@@ -3,26 +3,34 @@
 // ones against their own database.
 import type pg from 'pg';
 import { Authenticator, isLoopbackHost } from './access/auth.ts';
+import type { CompatServices } from './compat-rest/info/types.ts';
 import { startCompatServer } from './compat-rest/server.ts';
+import { DATASETS, DOMAIN_LIST, type DomainName, type DomainServices } from './domains.ts';
 import { type EventBus, InProcessBus } from './events/bus.ts';
+import type { Config } from './platform/config.ts';
+import { dataCoverage } from './platform/coverage.ts';
 import type { SubscriptionStats } from './platform/shared-subscriptions.ts';
 import { Upstream } from './platform/upstream.ts';
 import { composeSupergraph } from './router/compose.ts';
 import type { RouterLimits } from './router/server.ts';
 import { openRouterThread, type RouterThread } from './router/thread.ts';
-import { accountsSchema } from './subgraphs/accounts/schema/index.ts';
-import { startAccountsSubgraph } from './subgraphs/accounts/server.ts';
-import { AccountsService } from './subgraphs/accounts/service/index.ts';
-import { marketsSchema } from './subgraphs/markets/schema/index.ts';
-import { startMarketsSubgraph } from './subgraphs/markets/server.ts';
-import { MarketsService } from './subgraphs/markets/service/index.ts';
+import { type Domain, type DomainService, serveDomain, startDomainServices } from './subgraphs/domain.ts';
+import type { RunningServer } from './subgraphs/serve.ts';
 
-export interface StackPorts {
-  compat: number;
-  router: number;
-  markets: number;
-  accounts: number;
+/** A port for compat-rest, the router and each domain's subgraph (0: an ephemeral one). */
+export type StackPorts = { compat: number; router: number } & Record<DomainName, number>;
+
+/** The ports configured (platform/config.ts): compat, router, and each domain's subgraph from its name. */
+export function configuredPorts(config: Pick<Config, 'compatPort' | 'routerPort' | 'subgraphPort'>): StackPorts {
+  return {
+    compat: config.compatPort,
+    router: config.routerPort,
+    ...Object.fromEntries(DOMAIN_LIST.map((d) => [d.name, config.subgraphPort(d.name, d.port)])),
+  } as StackPorts;
 }
+
+/** Every server on an ephemeral port (tests, bench). */
+export const EPHEMERAL_PORTS = configuredPorts({ compatPort: 0, routerPort: 0, subgraphPort: () => 0 });
 
 export interface StackOptions {
   pool: pg.Pool;
@@ -39,21 +47,27 @@ export interface StackOptions {
   onFailure?: (err: Error) => void;
 }
 
-export interface Stack {
-  markets: MarketsService;
-  accounts: AccountsService;
+type StackParts = {
+  /** Each domain's service by name; each is also the stack's own property of that name (`stack.markets`). */
+  services: DomainServices;
+  /** What compat-rest's handlers get (the services, the node relay, dataCoverage), for tests building the app. */
+  compatServices: CompatServices;
   auth: Authenticator;
   upstream: Upstream;
-  urls: { compat: string; ws: string; router: string; markets: string; accounts: string };
-  /** GraphQL subscription executions running in each server, and their subscribers. */
-  subscriptions: Record<'router' | 'markets' | 'accounts', () => Promise<SubscriptionStats>>;
+  /** compat-rest, its /ws, the router, and each domain's subgraph by name (`urls.markets`). */
+  urls: { compat: string; ws: string; router: string } & Record<DomainName, string>;
+  /** GraphQL subscription executions running in each server (the router, each subgraph), and their subscribers. */
+  subscriptions: Record<'router' | DomainName, () => Promise<SubscriptionStats>>;
   /** The router thread's event-loop utilization (the other servers share the main thread's). */
   routerEventLoop: RouterThread['eventLoopUtilization'];
   close(): Promise<void>;
-}
+};
 
-/** Where the subgraphs listen: reachable by the router (same machine), never from outside. */
-export const SUBGRAPH_HOST = '127.0.0.1';
+type Clash = Extract<DomainName, keyof StackParts | 'compat' | 'router' | 'ws'>;
+/** Compile-time: a domain named like one of the stack's own properties (`auth`, `router`) would hide it. */
+export const NO_DOMAIN_NAMED_LIKE_A_STACK_PART: [Clash] extends [never] ? true : Clash = true;
+
+export type Stack = StackParts & DomainServices;
 
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const host = opts.host ?? '127.0.0.1';
@@ -70,35 +84,41 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const router = openRouterThread({ auth, onFailure: opts.onFailure });
     closers.push(router.close);
     const bus = opts.bus ?? new InProcessBus();
-    const markets = new MarketsService({ pool: opts.pool, upstream, bus });
-    await markets.start();
-    closers.push(() => markets.stop());
-    const accounts = new AccountsService({ pool: opts.pool, upstream, bus, markPx: (coin) => markets.mid(coin) });
-    closers.push(() => accounts.stop());
+    const started = await startDomainServices(DOMAIN_LIST, { pool: opts.pool, upstream, bus, now: Date.now });
+    closers.push(started.stop);
+    // Every listed domain, so every DomainServices entry (EVERY_DOMAIN_LISTED in domains.ts).
+    const services = started.services as unknown as DomainServices;
 
-    // The subgraphs are the router's: they check no keys and apply no operation limits, so they listen on loopback
-    // whatever `host` is (spec §5 holds at the router and compat-rest, the only public doors).
-    const marketsSubgraph = await startMarketsSubgraph(markets, { port: opts.ports.markets, host: SUBGRAPH_HOST });
-    closers.push(marketsSubgraph.close);
-    const accountsSubgraph = await startAccountsSubgraph(accounts, { port: opts.ports.accounts, host: SUBGRAPH_HOST });
-    closers.push(accountsSubgraph.close);
+    // The subgraphs listen on loopback whatever `host` is (serveDomain).
+    const subgraphs: { domain: Domain; subgraph: RunningServer }[] = [];
+    for (const domain of DOMAIN_LIST) {
+      const service = started.services[domain.name] as DomainService;
+      const port = opts.ports[domain.name as DomainName];
+      const subgraph = await serveDomain(domain, service, port);
+      closers.push(subgraph.close);
+      subgraphs.push({ domain, subgraph });
+    }
     const routerUrl = await router.listen({
-      supergraphSdl: composeSupergraph([
-        { name: 'markets', url: marketsSubgraph.url, schema: marketsSchema },
-        { name: 'accounts', url: accountsSubgraph.url, schema: accountsSchema },
-      ]),
+      supergraphSdl: composeSupergraph(
+        subgraphs.map(({ domain, subgraph }) => ({ name: domain.name, url: subgraph.url, schema: domain.schema })),
+      ),
       port: opts.ports.router,
       host,
       limits: opts.routerLimits,
-      // Market data is the same for every client, so identical requests meet; accounts answers are per user, where
-      // merging rarely saves a call and its clone of each answer costs ~5 ms on 2 000 fills (npm run bench).
-      deduplicateInflightRequests: { markets: true, accounts: false },
+      deduplicateInflightRequests: Object.fromEntries(
+        DOMAIN_LIST.map((d) => [d.name, d.router.deduplicateInflightRequests]),
+      ),
     });
     // Once it serves, the router stops before the subgraphs it reads from.
     closers.splice(closers.indexOf(router.close), 1);
     closers.push(router.close);
+    const compatServices: CompatServices = {
+      ...services,
+      upstream,
+      coverage: (now) => dataCoverage(opts.pool, now, DATASETS),
+    };
     const compat = await startCompatServer({
-      services: { markets, accounts, upstream },
+      services: compatServices,
       auth,
       pool: opts.pool,
       port: opts.ports.compat,
@@ -106,26 +126,19 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       log: opts.log,
     });
     closers.push(compat.close);
+    const byDomain = <T>(of: (subgraph: RunningServer) => T) =>
+      Object.fromEntries(subgraphs.map(({ domain, subgraph }) => [domain.name, of(subgraph)])) as Record<DomainName, T>;
     return {
-      markets,
-      accounts,
+      ...services,
+      services,
+      compatServices,
       auth,
       upstream,
-      urls: {
-        compat: compat.url,
-        ws: compat.wsUrl,
-        router: routerUrl,
-        markets: marketsSubgraph.url,
-        accounts: accountsSubgraph.url,
-      },
-      subscriptions: {
-        router: router.subscriptions,
-        markets: async () => marketsSubgraph.subscriptions(),
-        accounts: async () => accountsSubgraph.subscriptions(),
-      },
+      urls: { compat: compat.url, ws: compat.wsUrl, router: routerUrl, ...byDomain((s) => s.url) },
+      subscriptions: { router: router.subscriptions, ...byDomain((s) => async () => s.subscriptions()) },
       routerEventLoop: router.eventLoopUtilization,
       close,
-    };
+    } as Stack;
   } catch (err) {
     await close();
     throw err;

@@ -6,13 +6,14 @@
 import { isLoopbackHost } from './access/auth.ts';
 import { anyKeyConfigured } from './access/keys.ts';
 import { type Database, openDatabase } from './db/pool.ts';
+import { DOMAIN_LIST, type DomainName } from './domains.ts';
 import { InProcessBus } from './events/bus.ts';
 import { Ingest } from './ingest/pipeline.ts';
 import { reportProgress } from './ingest/progress.ts';
 import { startNodeInfoServer } from './ingest/simulator/index.ts';
 import { openTimeline } from './ingest/simulator/timeline.ts';
 import { type Config, loadConfig, parseDuration } from './platform/config.ts';
-import { startStack } from './stack.ts';
+import { configuredPorts, startStack } from './stack.ts';
 
 const log = (line: string) => console.log(line);
 // Output to a terminal that went away (SIGHUP) must not stop the shutdown half-way.
@@ -148,12 +149,7 @@ try {
     upstreamInfoUrl,
     host,
     allowAnonymous: config.allowAnonymous,
-    ports: {
-      compat: config.compatPort,
-      router: config.routerPort,
-      markets: config.marketsPort,
-      accounts: config.accountsPort,
-    },
+    ports: configuredPorts(config),
     onFailure: (err) => {
       console.error(`router failed: ${err.message}`);
       void shutdown(1);
@@ -163,8 +159,7 @@ try {
   log(`compat REST       ${stack.urls.compat}/info`);
   log(`compat WebSocket  ${stack.urls.ws}`);
   log(`router GraphQL    ${stack.urls.router} (graphql-ws and SSE on the same path)`);
-  log(`markets subgraph  ${stack.urls.markets}`);
-  log(`accounts subgraph ${stack.urls.accounts}`);
+  for (const { name } of DOMAIN_LIST) log(`${`${name} subgraph`.padEnd(17)} ${stack.urls[name as DomainName]}`);
   log('ready');
 } catch (err) {
   console.error(`start failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -6,7 +6,7 @@ import type { FillRow } from '../db/rows/accounts.ts';
 import { InProcessBus } from '../events/bus.ts';
 import { composeSupergraph } from '../router/compose.ts';
 import { openRouterThread } from '../router/thread.ts';
-import { type Stack, startStack } from '../stack.ts';
+import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
 import { fillColumnsOf } from '../subgraphs/accounts/schema/fill.ts';
 import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
 import { orderColumnsOf } from '../subgraphs/accounts/schema/order.ts';
@@ -105,7 +105,7 @@ export async function startAccountsBench(server: BenchServer, log: (line: string
       // No node: nothing here is proxied.
       upstreamInfoUrl: 'http://127.0.0.1:9/info',
       upstreamTimeoutMs: 500,
-      ports: { compat: 0, router: 0, markets: 0, accounts: 0 },
+      ports: EPHEMERAL_PORTS,
       log: () => {},
     });
     const sizes = {

@@ -11,7 +11,7 @@ import { Ingest } from '../ingest/pipeline.ts';
 import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';
 import { composeSupergraph } from '../router/compose.ts';
 import { startRouter } from '../router/server.ts';
-import { type Stack, startStack } from '../stack.ts';
+import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
 import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
 import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
 import { toWireTrade } from '../subgraphs/markets/service/index.ts';
@@ -102,7 +102,7 @@ export async function startMarketsBench(server: BenchServer): Promise<MarketsBen
       pool,
       bus,
       upstreamInfoUrl: `${nodeInfo.url}/info`,
-      ports: { compat: 0, router: 0, markets: 0, accounts: 0 },
+      ports: EPHEMERAL_PORTS,
       upstreamTimeoutMs: 5000,
       log: (line) => console.error(line),
     });

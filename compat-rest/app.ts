@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type pg from 'pg';
 import type { Authenticator } from '../access/auth.ts';
 import { databaseStatus, isStorageUnavailable } from '../db/pool.ts';
+import { DOMAIN_LIST } from '../domains.ts';
 import { FieldError } from '../platform/fields.ts';
 import { jsonBytes, utf8 } from '../platform/json-text.ts';
 import { errorAnswer, HttpError, noteRequestStart } from './envelopes.ts';
@@ -11,10 +12,6 @@ import { dispatchInfo } from './info/index.ts';
 import type { CompatServices } from './info/types.ts';
 import { parseJsonBody } from './json-source.ts';
 import { checkParamText } from './params.ts';
-import { fillRoutes } from './routes/fills.ts';
-import { hip3Routes } from './routes/hip3.ts';
-import { marketRoutes } from './routes/market.ts';
-import { fundingRoutes, userRoutes } from './routes/users.ts';
 
 export interface CompatAppOptions {
   services: CompatServices;
@@ -162,11 +159,10 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     return reply.type('application/json').send(jsonBytes(answer.body));
   });
 
-  await app.register(marketRoutes, { prefix: '/market', services: opts.services });
-  await app.register(hip3Routes, { prefix: '/hip3', services: opts.services });
-  await app.register(fillRoutes, { prefix: '/fills', services: opts.services });
-  await app.register(fundingRoutes, { prefix: '/funding', services: opts.services });
-  await app.register(userRoutes, { prefix: '/users', services: opts.services });
+  // Each domain's path endpoints (its `compat.routes`, domains.ts), each group under its prefix.
+  for (const { plugin, prefix } of DOMAIN_LIST.flatMap((d) => d.compat.routes ?? [])) {
+    await app.register(plugin, { prefix, services: opts.services });
+  }
 
   return app;
 }

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createKey, revokeKey } from '../access/keys.ts';
-import { type Stack, startStack } from '../stack.ts';
+import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import { openSocket } from '../test/ws-client.ts';
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
   stack = await startStack({
     pool: db.pool,
     upstreamInfoUrl: `http://127.0.0.1:${await deadPort()}/info`,
-    ports: { compat: 0, router: 0, markets: 0, accounts: 0 },
+    ports: EPHEMERAL_PORTS,
     upstreamTimeoutMs: 1000,
     log: () => {},
   });

@@ -1,13 +1,13 @@
 // compat-rest as a running server: the fastify app (POST /info, path endpoints) and /ws on one port (8080).
 import type pg from 'pg';
 import { type Authenticator, presentedKey } from '../access/auth.ts';
+import { DOMAIN_LIST, type DomainName } from '../domains.ts';
 import { buildCompatApp } from './app.ts';
-import { accountChannels } from './channels/accounts.ts';
-import { marketChannels } from './channels/markets.ts';
 import { errorAnswer } from './envelopes.ts';
 import { dispatchInfo } from './info/index.ts';
 import type { CompatServices } from './info/types.ts';
 import { attachWsServer } from './ws/protocol.ts';
+import type { Channel } from './ws/types.ts';
 
 export interface CompatServerOptions {
   services: CompatServices;
@@ -19,10 +19,15 @@ export interface CompatServerOptions {
   log?: (line: string) => void;
 }
 
+/** Every domain's /ws channels (its `compat.channels`, domains.ts), over its service. */
+export function domainChannels(services: CompatServices): Channel[] {
+  return DOMAIN_LIST.flatMap((d) => d.compat.channels?.(services[d.name as DomainName]) ?? []);
+}
+
 export async function startCompatServer(opts: CompatServerOptions) {
   const app = await buildCompatApp(opts);
   const ws = attachWsServer(app.server, {
-    channels: [...marketChannels(opts.services.markets), ...accountChannels(opts.services.accounts)],
+    channels: domainChannels(opts.services),
     authenticate: async (req) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const key = presentedKey({ headers: req.headers, query: url.searchParams });

@@ -60,14 +60,27 @@ export interface Config {
   host: string;
   /** Servers bound beyond loopback serve without a key while none is configured (spec §5.2); off by default. */
   allowAnonymous: boolean;
+  /** Added to every port this instance listens on (compat, router, subgraphs, the simulator's node): `PORT_OFFSET`. */
+  portOffset: number;
   compatPort: number;
   routerPort: number;
-  marketsPort: number;
-  accountsPort: number;
+  /** A subgraph's port: `<NAME>_PORT` (MARKETS_PORT), else the domain's default; shifted by `portOffset`. */
+  subgraphPort(name: string, defaultPort: number): number;
 }
 
+/** The environment variable of a domain's subgraph port: `markets` → `MARKETS_PORT`. */
+export const portVariable = (name: string) => `${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_PORT`;
+
 export function loadConfig(): Config {
-  const simPort = int('SIM_PORT', 3001);
+  const portOffset = int('PORT_OFFSET', 0);
+  // An ephemeral port (0) stays ephemeral.
+  const port = (name: string, fallback: number) => {
+    const value = int(name, fallback);
+    if (value === 0) return 0;
+    if (value + portOffset > 65_535) throw new Error(`${name} ${value} + PORT_OFFSET ${portOffset} is beyond 65535`);
+    return value + portOffset;
+  };
+  const simPort = port('SIM_PORT', 3001);
   return {
     root,
     databaseUrl: str('DATABASE_URL'),
@@ -84,10 +97,10 @@ export function loadConfig(): Config {
     upstreamInfoUrl: str('UPSTREAM_INFO_URL') ?? `http://127.0.0.1:${simPort}/info`,
     host: str('HOST') ?? '127.0.0.1',
     allowAnonymous: flag('ALLOW_ANONYMOUS'),
-    compatPort: int('COMPAT_PORT', 8080),
-    routerPort: int('ROUTER_PORT', 4000),
-    marketsPort: int('MARKETS_PORT', 4001),
-    accountsPort: int('ACCOUNTS_PORT', 4002),
+    portOffset,
+    compatPort: port('COMPAT_PORT', 8080),
+    routerPort: port('ROUTER_PORT', 4000),
+    subgraphPort: (name, defaultPort) => port(portVariable(name), defaultPort),
   };
 }
 

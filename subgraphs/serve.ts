@@ -45,7 +45,7 @@ export function maskSubgraphError(error: unknown, message: string, isDev?: boole
 export async function serveSubgraph(
   name: string,
   schema: GraphQLSchema,
-  opts: { port: number; host?: string; context?: Record<string, unknown> },
+  opts: { port: number; host?: string; context?: object },
 ): Promise<RunningServer> {
   const shared = sharedSubscriptions();
   const yoga = createYoga({

@@ -6,7 +6,7 @@ import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createKey, revokeKey } from '../access/keys.ts';
-import { type Stack, startStack } from '../stack.ts';
+import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
 import type { WireTrade } from '../subgraphs/markets/service/market-data.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
@@ -21,7 +21,7 @@ beforeAll(async () => {
     pool: db.pool,
     upstreamInfoUrl: 'http://127.0.0.1:9/info',
     upstreamTimeoutMs: 500,
-    ports: { compat: 0, router: 0, markets: 0, accounts: 0 },
+    ports: EPHEMERAL_PORTS,
     log: () => {},
   });
   dataKey = (await createKey(db.pool, { scope: 'data', rateLimitPerMin: 100_000 })).key;

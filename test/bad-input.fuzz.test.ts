@@ -24,11 +24,9 @@ import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildCompatApp } from '../compat-rest/app.ts';
-import { accountChannels } from '../compat-rest/channels/accounts.ts';
-import { marketChannels } from '../compat-rest/channels/markets.ts';
 import { INFO_TYPES } from '../compat-rest/info/index.ts';
-import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
-import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
+import { domainChannels } from '../compat-rest/server.ts';
+import { DOMAIN_LIST } from '../domains.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 import { openSocket } from './ws-client.ts';
 
@@ -48,7 +46,7 @@ beforeAll(async () => {
   user = rows[0].address;
   // The same app the server runs, answered in-process: thousands of requests in seconds.
   app = await buildCompatApp({
-    services: { markets: stack.markets, accounts: stack.accounts, upstream: stack.upstream },
+    services: stack.compatServices,
     auth: stack.auth,
     log: () => {},
   });
@@ -170,6 +168,7 @@ const goodInfoFields = () => ({
 });
 const INFO_FIELDS = [...Object.keys(goodInfoFields()), 'cursor', 'cloid', 'vaultAddress', 'reversed'];
 const INFO_TYPE_NAMES = Object.keys(INFO_TYPES);
+const SCHEMAS = DOMAIN_LIST.map((d) => d.schema);
 /** What a 400 to an /info body may name: a field of the vocabulary (or one inside it), the type, the body. */
 const INFO_FIELD_NAMES: ReadonlySet<string> = new Set([...INFO_FIELDS, 'type', 'body']);
 
@@ -541,7 +540,7 @@ describe(`bad input (FUZZ_SEED=${SEED})`, () => {
   });
 
   it('/ws: every post type and subscription type, malformed frames', async () => {
-    const channelTypes = [...marketChannels(stack.markets), ...accountChannels(stack.accounts)].map((ch) => ch.type);
+    const channelTypes = domainChannels(stack.compatServices).map((ch) => ch.type);
     const goodSub = () => ({ coin: 'BTC', user, interval: '1m', dex: '', nSigFigs: 5, aggregateByTime: false });
     const SUB_FIELDS = [...Object.keys(goodSub()), 'mantissa', 'users', 'amount_dollars', 'builder', 'type'];
     const frames = fc.sample(
@@ -638,7 +637,7 @@ describe(`bad input (FUZZ_SEED=${SEED})`, () => {
   });
 
   it('GraphQL: every argument of every root field and of the fields below them', async () => {
-    const fields = graphqlTargets([marketsSchema, accountsSchema], 'query');
+    const fields = graphqlTargets(SCHEMAS, 'query');
     expect(fields.length).toBeGreaterThan(5);
     const cases = fc.sample(
       fc.nat(fields.length - 1).chain((i) => (fields[i] as GraphQLTarget).arbitrary),
@@ -675,7 +674,7 @@ describe(`bad input (FUZZ_SEED=${SEED})`, () => {
   });
 
   it('GraphQL subscriptions over graphql-ws: every argument of every subscription field', async () => {
-    const targets = graphqlTargets([marketsSchema, accountsSchema], 'subscription');
+    const targets = graphqlTargets(SCHEMAS, 'subscription');
     expect(targets.length).toBeGreaterThan(5);
     const cases = fc.sample(
       fc.nat(targets.length - 1).chain((i) => (targets[i] as GraphQLTarget).arbitrary),

@@ -6,7 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../access/keys.ts';
-import { type Stack, startStack } from '../stack.ts';
+import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
 /** An address of this machine other than loopback, if it has one. */
@@ -23,7 +23,7 @@ beforeAll(async () => {
     pool: db.pool,
     upstreamInfoUrl: 'http://127.0.0.1:9/info',
     upstreamTimeoutMs: 500,
-    ports: { compat: 0, router: 0, markets: 0, accounts: 0 },
+    ports: EPHEMERAL_PORTS,
     host: '0.0.0.0',
     log: () => {},
   });
@@ -86,7 +86,7 @@ describe('a stack bound to every interface', () => {
       pool: db.pool,
       upstreamInfoUrl: 'http://127.0.0.1:9/info',
       upstreamTimeoutMs: 500,
-      ports: { compat: 0, router: 0, markets: 0, accounts: 0 },
+      ports: EPHEMERAL_PORTS,
       host: '0.0.0.0',
       allowAnonymous: true,
       log: () => {},

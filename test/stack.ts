@@ -3,7 +3,7 @@
 import { InProcessBus } from '../events/bus.ts';
 import { Ingest } from '../ingest/pipeline.ts';
 import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';
-import { type Stack, startStack } from '../stack.ts';
+import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { tempDataDir } from './node-files.ts';
 
@@ -41,7 +41,7 @@ export async function startTestStack(
     pool: db.pool,
     bus,
     upstreamInfoUrl: `${nodeInfo.url}/info`,
-    ports: { compat: 0, router: 0, markets: 0, accounts: 0 },
+    ports: EPHEMERAL_PORTS,
     upstreamTimeoutMs: 2000,
     log: () => {},
   });

@@ -1,10 +1,14 @@
-// The /info dispatcher: one table of `type` → handler across domains, shared by POST /info and WS `post`.
+// The /info dispatcher: one table of `type` → handler across domains (each domain's `compat.info`, domains.ts),
+// shared by POST /info and WS `post`.
+import { DOMAIN_LIST } from '../../domains.ts';
 import { FieldError } from '../../platform/fields.ts';
-import { accountsInfo } from './accounts.ts';
-import { marketsInfo } from './markets.ts';
+import { unionOf } from '../../subgraphs/domain.ts';
 import type { CompatServices, InfoHandler, InfoReply } from './types.ts';
 
-export const INFO_TYPES: Readonly<Record<string, InfoHandler>> = { ...marketsInfo, ...accountsInfo };
+export const INFO_TYPES: Readonly<Record<string, InfoHandler>> = unionOf(
+  '/info type',
+  DOMAIN_LIST.map((d) => [d.name, d.compat.info]),
+);
 
 /**
  * Runs the handler of `body.type`. Bad input throws a FieldError, an unreachable node an UpstreamError; each

@@ -121,8 +121,8 @@ export const marketsInfo: Record<string, InfoHandler> = {
     return json(resultEnvelope(markets.books.depth(coinOf(body))));
   },
 
-  async dataCoverage(_body, { markets }) {
-    const datasets = await markets.dataCoverage();
+  async dataCoverage(_body, { markets, coverage }) {
+    const datasets = await coverage(markets.now());
     return json(resultEnvelope({ region: process.env.REGION ?? 'local', datasets }));
   },
 

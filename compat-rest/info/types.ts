@@ -1,15 +1,16 @@
 // What an /info type handler is: request body in, a reply out. Compat-rest dispatches POST /info and WS `post`
 // requests through one table of these (info/index.ts).
+import type { DomainServices } from '../../domains.ts';
+import type { DatasetCoverage } from '../../platform/coverage.ts';
 import { jsonBytes } from '../../platform/json-text.ts';
 import type { Upstream } from '../../platform/upstream.ts';
-import type { AccountsService } from '../../subgraphs/accounts/service/index.ts';
-import type { MarketsService } from '../../subgraphs/markets/service/index.ts';
 
-export interface CompatServices {
-  markets: MarketsService;
-  accounts: AccountsService;
+/** What handlers get: every domain's service by its name (domains.ts), the node relay and dataCoverage. */
+export type CompatServices = DomainServices & {
   upstream: Upstream;
-}
+  /** dataCoverage of every domain's datasets (domains.ts DATASETS) at `now`. */
+  coverage(now: number): Promise<Record<string, DatasetCoverage>>;
+};
 
 /**
  * A JSON answer (with optional response headers), JSON text a service wrote itself (`encodedJson`: valid JSON, sent

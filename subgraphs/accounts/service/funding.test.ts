@@ -6,6 +6,7 @@ import { NodeFiles } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, ZERO_HASH } from '../../../test/node-files.ts';
 import type { MiscEvent } from '../../../wire/node-lines.ts';
+import { accounts } from '../domain.ts';
 import { recentFundings, userFunding } from './funding.ts';
 
 const ALICE = addr(0xa1);
@@ -63,7 +64,7 @@ describe('userFunding', () => {
   });
 
   it('is reported by dataCoverage from the coverage start on, not from the older payment held', async () => {
-    const { funding } = await dataCoverage(db.pool, C + 3 * H);
+    const { funding } = await dataCoverage(db.pool, C + 3 * H, accounts.datasets);
     expect(funding).toEqual({ start: C, latest: C + 2 * H, delaySeconds: 3600 });
   });
 

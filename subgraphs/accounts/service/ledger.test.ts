@@ -4,6 +4,7 @@ import { dataCoverage, LEDGER_COVERAGE_START } from '../../../platform/coverage.
 import { ledgerEvent, NodeFiles } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, hash } from '../../../test/node-files.ts';
+import { accounts } from '../domain.ts';
 import { recentLedgerUpdates, userNonFundingLedgerUpdates } from './ledger.ts';
 
 const ALICE = addr(0xa1);
@@ -54,7 +55,7 @@ describe('userNonFundingLedgerUpdates', () => {
   });
 
   it('is reported by dataCoverage from the coverage start on, not from the older entry held', async () => {
-    const { ledger } = await dataCoverage(db.pool, C + 3 * MIN);
+    const { ledger } = await dataCoverage(db.pool, C + 3 * MIN, accounts.datasets);
     expect(ledger).toEqual({ start: C, latest: C + 2 * MIN, delaySeconds: 60 });
   });
 

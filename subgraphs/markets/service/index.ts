@@ -9,7 +9,6 @@ import path from 'node:path';
 import type pg from 'pg';
 import type { AssetCtxRow, TradeRow } from '../../../db/rows/markets.ts';
 import { type EventBus, InProcessBus } from '../../../events/bus.ts';
-import { dataCoverage } from '../../../platform/coverage.ts';
 import { FieldError, intWithin, orderedWindow } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { type L2BookAnswer, type L2OptionsInput, l2Options, OrderBooks } from './book.ts';
@@ -534,10 +533,5 @@ export class MarketsService {
   /** The UTC dates on which each dataset holds rows, per coin (one coin, or every coin holding a row). */
   availableDates(q: { coin?: string; datasets: readonly HistoryDataset[] }) {
     return availableDates(this.pool, q);
-  }
-
-  /** What the service's datasets hold (dataCoverage): first and last times per dataset. */
-  dataCoverage() {
-    return dataCoverage(this.pool, this.now());
   }
 }

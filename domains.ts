@@ -1,0 +1,26 @@
+// The one list of the service's domains. A new domain is a folder `subgraphs/<name>/` with its `domain.ts`, and one
+// line here; the stack, the standalone subgraph start, the router's composition, compat-rest, the ports and
+// dataCoverage all follow this list. Order matters only for `needs`: a domain comes after those it takes services of.
+import { UNSERVED_DATASETS } from './platform/coverage.ts';
+import { accounts } from './subgraphs/accounts/domain.ts';
+import type { Domain, DomainName } from './subgraphs/domain.ts';
+import { unionOf } from './subgraphs/domain.ts';
+import { markets } from './subgraphs/markets/domain.ts';
+
+export const DOMAINS = [markets, accounts] as const;
+
+export type { DomainName, DomainServices } from './subgraphs/domain.ts';
+
+type Listed = (typeof DOMAINS)[number]['name'];
+/** Compile-time: every domain that declares its service (DomainServices) is listed above, and only those. */
+export const EVERY_DOMAIN_LISTED: [Exclude<DomainName, Listed>] extends [never] ? true : Exclude<DomainName, Listed> =
+  true;
+
+/** The domains as the stack loops over them (each one's own service and context types erased). */
+export const DOMAIN_LIST: readonly Domain[] = DOMAINS as unknown as readonly Domain[];
+
+/** Every dataset dataCoverage reports: the union of the domains' own, plus those of domains not served yet. */
+export const DATASETS = unionOf('dataCoverage dataset', [
+  ...DOMAIN_LIST.map((d) => [d.name, d.datasets] as const),
+  ['UNSERVED_DATASETS (platform/coverage.ts)', UNSERVED_DATASETS] as const,
+]);

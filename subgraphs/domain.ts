@@ -1,0 +1,175 @@
+// The domain module: everything one data domain (markets, accounts, ...) brings to the service, declared once in
+// `subgraphs/<name>/domain.ts` and listed once in `domains.ts`. The stack, the standalone subgraph start, the
+// router's composition, compat-rest, dataCoverage and the tests read these definitions and name no domain.
+import type { FastifyPluginAsync } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+import type pg from 'pg';
+import type { CompatServices, InfoHandler } from '../compat-rest/info/types.ts';
+import type { Channel } from '../compat-rest/ws/types.ts';
+import type { EventBus } from '../events/bus.ts';
+import type { Dataset } from '../platform/coverage.ts';
+import type { Upstream } from '../platform/upstream.ts';
+import { type RunningServer, serveSubgraph } from './serve.ts';
+
+/**
+ * Each domain's service under the domain's name, as compat handlers and the stack see them (`{ markets }`). Each
+ * domain adds its own entry in its domain.ts (`declare module '../domain.ts' { interface DomainServices { ... } }`):
+ * derived from the list instead, the type of a handler written inside a definition would be part of the list's own
+ * type, a cycle TypeScript cannot infer. domains.ts checks that the entries and the list name the same domains.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by each domain's declaration merging
+export interface DomainServices {}
+
+/** A registered domain's name (`markets`). */
+export type DomainName = keyof DomainServices & string;
+
+/** What the stack asks of a domain service: an optional start (rebuilding live state) and a stop. */
+export interface DomainService {
+  start?(): Promise<void> | void;
+  stop(): Promise<void> | void;
+}
+
+/** What every domain service is built from: shared by all domains of one process. */
+export interface SharedDeps {
+  pool: pg.Pool;
+  /** The ingest bus (in-process; the NATS JetStream adapter comes with issue 23). */
+  bus: EventBus;
+  /** The node's /info, for what the service relays or loads from the node. */
+  upstream: Upstream;
+  now: () => number;
+}
+
+/** A service factory's input: the shared deps, and the services of the earlier domains it `needs`. */
+export interface DomainDeps<Needs extends object> extends SharedDeps {
+  services: Needs;
+}
+
+/** A group of path endpoints: a fastify plugin registered under its prefix (`/market`). */
+export interface CompatRoutes {
+  prefix: string;
+  plugin: FastifyPluginAsync<{ services: CompatServices }>;
+}
+
+/** The domain's part of the compatibility layer. Handlers get every domain's services by name, plus upstream. */
+export interface DomainCompat<S> {
+  /** `POST /info` (and `/ws` `post`) types → handler; a type declared by two domains stops the service at start. */
+  info?: Readonly<Record<string, InfoHandler>>;
+  /** The `/ws` subscription channels, over the domain's service. */
+  channels?(service: S): Channel[];
+  /** Path endpoints, each group under its prefix. */
+  routes?: readonly CompatRoutes[];
+}
+
+/** An MCP tool of the domain: typed by issue 21 (the MCP tool server); until then no domain can declare one. */
+export type McpTool = never;
+
+export interface Domain<
+  Name extends string = string,
+  S extends DomainService = DomainService,
+  Context extends object = object,
+  Needs extends object = object,
+> {
+  /** The subgraph's name in the supergraph, the key of its service (`services.markets`) and of its port setting. */
+  name: Name;
+  /** The subgraph's default port (`<NAME>_PORT` overrides it; `PORT_OFFSET` shifts it). */
+  port: number;
+  /** Domains whose services the factory takes (`services.markets`); they must be listed before this one. */
+  needs?: readonly (keyof Needs & string)[];
+  /** The domain service, built once per process and shared by the subgraph and compat-rest. */
+  create(deps: DomainDeps<Needs>): S;
+  /** The Pothos subgraph schema. */
+  schema: GraphQLSchema;
+  /** The GraphQL context the schema's resolvers get, over the service. */
+  context(service: S): Context;
+  /** What it reports to `dataCoverage`: dataset name → the table and time column (names unique across domains). */
+  datasets: Readonly<Record<string, Dataset>>;
+  router: {
+    /**
+     * Whether the router merges identical in-flight requests to this subgraph: worth it where answers are the same
+     * for everyone (market data); not where they are per caller, since the executor clones every merged answer.
+     */
+    deduplicateInflightRequests: boolean;
+  };
+  compat: DomainCompat<S>;
+  /** Issue 21: the domain's tools on the MCP server. */
+  mcpTools?: readonly McpTool[];
+}
+
+/** Declares a domain (the identity function, for the types it infers: name, service, context, needs). */
+export function defineDomain<
+  Name extends string,
+  S extends DomainService,
+  Context extends object,
+  Needs extends object,
+>(domain: Domain<Name, S, Context, Needs>): Domain<Name, S, Context, Needs> {
+  return domain;
+}
+
+/** Services created and started, by domain name, and their stop (in reverse order). */
+export interface StartedServices {
+  services: Record<string, DomainService>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Creates and starts the services of `domains` in their order, each factory given the earlier services it needs.
+ * A failed start stops the services already started.
+ */
+export async function startDomainServices(domains: readonly Domain[], shared: SharedDeps): Promise<StartedServices> {
+  const services: Record<string, DomainService> = {};
+  const started: DomainService[] = [];
+  const stop = async () => {
+    for (const service of started.splice(0).reverse()) await service.stop();
+  };
+  try {
+    for (const domain of domains) {
+      const needed: Record<string, DomainService> = {};
+      for (const need of domain.needs ?? []) {
+        const service = services[need];
+        if (!service) throw new Error(`domain ${domain.name} needs ${need}: list ${need} before it in domains.ts`);
+        needed[need] = service;
+      }
+      const service = domain.create({ ...shared, services: needed });
+      started.push(service);
+      await service.start?.();
+      services[domain.name] = service;
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { services, stop };
+}
+
+/**
+ * Where the subgraphs listen: loopback, whatever `HOST` is. They are the router's: they check no keys and apply no
+ * operation limits (spec §5 holds at the router and compat-rest, the only public doors).
+ */
+export const SUBGRAPH_HOST = '127.0.0.1';
+
+/** Serves a domain's subgraph (HTTP and graphql-ws on `/graphql`) over its service, on loopback. */
+export function serveDomain(domain: Domain, service: DomainService, port: number): Promise<RunningServer> {
+  return serveSubgraph(domain.name, domain.schema, { port, host: SUBGRAPH_HOST, context: domain.context(service) });
+}
+
+/**
+ * The union of one record per owner (a domain's /info types, its datasets), refusing a key declared twice: the
+ * second would silently replace the first.
+ */
+export function unionOf<T>(
+  what: string,
+  parts: readonly (readonly [owner: string, part: Readonly<Record<string, T>> | undefined])[],
+): Readonly<Record<string, T>> {
+  const union: Record<string, T> = {};
+  const owners: Record<string, string> = {};
+  for (const [owner, part] of parts) {
+    for (const [key, value] of Object.entries(part ?? {})) {
+      if (Object.hasOwn(union, key)) {
+        throw new Error(`${what} ${JSON.stringify(key)} is declared by both ${owners[key]} and ${owner}`);
+      }
+      union[key] = value;
+      owners[key] = owner;
+    }
+  }
+  return union;
+}

@@ -1,0 +1,41 @@
+// The markets domain as the service lists it (domains.ts): its service, subgraph, datasets and compat part.
+import { marketChannels } from '../../compat-rest/channels/markets.ts';
+import { marketsInfo } from '../../compat-rest/info/markets.ts';
+import { hip3Routes } from '../../compat-rest/routes/hip3.ts';
+import { marketRoutes } from '../../compat-rest/routes/market.ts';
+import { defineDomain } from '../domain.ts';
+import type { MarketsContext } from './builder.ts';
+import { marketsSchema } from './schema/index.ts';
+import { MarketsService } from './service/index.ts';
+
+declare module '../domain.ts' {
+  interface DomainServices {
+    markets: MarketsService;
+  }
+}
+
+export const markets = defineDomain({
+  name: 'markets',
+  port: 4001,
+  create: ({ pool, upstream, bus, now }) => new MarketsService({ pool, upstream, bus, now }),
+  schema: marketsSchema,
+  context: (markets): MarketsContext => ({ markets }),
+  datasets: {
+    trades: { table: 'markets.trades', column: 'time' },
+    candles: { table: 'markets.candles', column: 't' },
+    assetCtxs: { table: 'markets.asset_ctxs', column: 'time' },
+    fundingRates: { table: 'markets.funding_rates', column: 'time' },
+    borrowLendReserves: { table: 'markets.reserve_samples', column: 'time' },
+    marketHistory: { table: 'markets.history_bbo', column: 'time' },
+  },
+  // Market data is the same for every client, so identical requests meet.
+  router: { deduplicateInflightRequests: true },
+  compat: {
+    info: marketsInfo,
+    channels: marketChannels,
+    routes: [
+      { prefix: '/market', plugin: marketRoutes },
+      { prefix: '/hip3', plugin: hip3Routes },
+    ],
+  },
+});
