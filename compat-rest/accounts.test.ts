@@ -1,16 +1,20 @@
 // Accounts through compat-rest over a simulated node: the path endpoints, the paging headers of /info fills and
-// historicalOrders, include_order_type, and a 400 naming the field for every bad input.
+// historicalOrders, include_order_type, a 400 naming the field for every bad input, and dataCoverage's delay.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFill } from '../ingest/formats/fills.ts';
 import { userFillsJson } from '../subgraphs/accounts/service/fills.ts';
+import { startCompatApp, type TestCompatApp } from '../test/compat-app.ts';
 import { nodeFill } from '../test/node-files.ts';
 import { startTestStack, type TestStack } from '../test/stack.ts';
 import { openSocket } from '../test/ws-client.ts';
 
 let stack: TestStack;
 let trader = '';
+/** For the 400s: compat-rest alone (test/compat-app.ts). */
+let compat: TestCompatApp;
 
 beforeAll(async () => {
+  compat = await startCompatApp({ data: 'empty', node: 'down' });
   stack = await startTestStack({ historyMs: 2 * 3_600_000 });
   // These tests compare answers with each other: freeze the data (no more blocks; ingest drains what was written).
   await stack.sim.stop();
@@ -22,6 +26,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await stack?.close();
+  await compat?.close();
 });
 
 async function get(path: string) {
@@ -33,6 +38,22 @@ async function info(body: unknown) {
   const res = await fetch(`${stack.urls.compat}/info`, { method: 'POST', body: JSON.stringify(body) });
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
+
+// First, while the frozen data is recent (the delay is measured to now).
+describe('dataCoverage', () => {
+  it('reports every dataset with its start, latest event and delay', async () => {
+    const res = await fetch(`${stack.urls.compat}/info`, {
+      method: 'POST',
+      body: JSON.stringify({ type: 'dataCoverage' }),
+    });
+    const { result, cursor } = await res.json();
+    expect(cursor).toBeNull();
+    expect(result.region).toBe('local');
+    expect(result.datasets.fills).toMatchObject({ start: expect.any(Number), latest: expect.any(Number) });
+    expect(result.datasets.fills.delaySeconds).toBeLessThan(120);
+    expect(result.datasets.accountSnapshots).toEqual({ start: null, latest: null, delaySeconds: null });
+  });
+});
 
 describe('/fills/*', () => {
   it('pages /fills/user/{user} by cursor with no fill lost or repeated', async () => {
@@ -93,7 +114,7 @@ describe('/fills/*', () => {
     [`/funding/userFunding?user=0x${'1'.repeat(40)}&startTime=10&endTime=5`, 'startTime: must not be after endTime'],
     ['/fills/?start_time=2026-01-02&end_time=2026-01-01', 'start_time: must not be after end_time'],
   ])('answers 400 for %s', async (path, message) => {
-    const r = await get(path);
+    const r = await compat.get(path);
     expect(r.status).toBe(400);
     expect(r.body.error).toContain(message);
   });
@@ -288,7 +309,7 @@ describe('POST /info accounts types', () => {
       'startTime: must not be after endTime',
     ],
   ])('answers 400 for %j', async (body, message) => {
-    const r = await info(body);
+    const r = await compat.info(body);
     expect(r.status).toBe(400);
     expect(r.body.error).toContain(message);
   });

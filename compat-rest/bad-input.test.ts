@@ -3,20 +3,21 @@
 // sends an error frame, and the connection keeps working. The generated run over every door:
 // test/bad-input.fuzz.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStack, type TestStack } from '../test/stack.ts';
+import { startCompatApp, type TestCompatApp } from '../test/compat-app.ts';
 import { openSocket } from '../test/ws-client.ts';
 import { INFO_TYPES } from './info/index.ts';
 
-let stack: TestStack;
+let compat: TestCompatApp;
 let user = '';
 
 beforeAll(async () => {
-  stack = await startTestStack({ historyMs: 600_000 });
-  const { rows } = await stack.db.pool.query('SELECT address FROM accounts.fills LIMIT 1');
+  // /info through inject(); /ws on the listening server.
+  compat = await startCompatApp({ listen: true });
+  const { rows } = await compat.db.pool.query('SELECT address FROM accounts.fills LIMIT 1');
   user = rows[0].address;
 }, 120_000);
 afterAll(async () => {
-  await stack?.close();
+  await compat?.close();
 });
 
 const FIELDS = [
@@ -56,8 +57,8 @@ describe('POST /info with wrongly typed fields', () => {
     for (const field of FIELDS) {
       for (const value of BAD) {
         const body = JSON.stringify({ ...base, [field]: value });
-        const res = await fetch(`${stack.urls.compat}/info`, { method: 'POST', body });
-        const answer = await res.json().catch(() => null);
+        const res = await compat.info(null, {}, body);
+        const answer = res.body;
         const ok = res.status === 200 || (res.status === 400 && typeof answer?.error === 'string');
         if (!ok) failures.push(`${field}=${JSON.stringify(value)}: ${res.status} ${JSON.stringify(answer)}`);
       }
@@ -86,7 +87,7 @@ describe('/ws subscribe with wrongly typed fields', () => {
   const LIQUIDATION_FIELDS = ['amount_dollars', 'builder'];
 
   it.each(CHANNELS)('%s acks or answers an error frame, and the connection stays usable', async (type) => {
-    const ws = await openSocket(stack.urls.ws);
+    const ws = await openSocket(compat.urls.ws);
     const base: Record<string, unknown> = { type, coin: 'BTC', user, interval: '1m' };
     const failures: string[] = [];
     for (const field of type === 'liquidations' ? [...WS_FIELDS, ...LIQUIDATION_FIELDS] : WS_FIELDS) {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createKey, revokeKey } from '../access/keys.ts';
 import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
+import { startCompatApp, type TestCompatApp } from '../test/compat-app.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import { openSocket } from '../test/ws-client.ts';
 
@@ -20,19 +21,14 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
+let compat: TestCompatApp;
+
+// Input rules, defaults and a dead node need only compat-rest (test/compat-app.ts); authentication, the whole stack.
 beforeAll(async () => {
-  db = await createTestDatabase();
-  stack = await startStack({
-    pool: db.pool,
-    upstreamInfoUrl: `http://127.0.0.1:${await deadPort()}/info`,
-    ports: EPHEMERAL_PORTS,
-    upstreamTimeoutMs: 1000,
-    log: () => {},
-  });
+  compat = await startCompatApp({ data: 'empty', node: 'down' });
 });
 afterAll(async () => {
-  await stack?.close();
-  await db?.drop();
+  await compat?.close();
 });
 
 async function post(body: unknown, headers: Record<string, string> = {}, raw?: string) {
@@ -52,7 +48,12 @@ describe('POST /info bad input', () => {
     ['no type', {}, undefined, 'type: must be a non-empty string'],
     ['an unknown type', { type: 'everything' }, undefined, 'Unknown type: everything'],
     ['a missing coin', { type: 'l2Book' }, undefined, 'coin: must be a non-empty string, got nothing'],
-    ['nSigFigs 7', { type: 'l2Book', coin: 'BTC', nSigFigs: 7 }, undefined, 'nSigFigs: must be 2, 3, 4 or 5, got 7'],
+    [
+      'nSigFigs 7',
+      { type: 'l2Book', coin: 'BTC', nSigFigs: 7 },
+      undefined,
+      'nSigFigs: must be an integer from 2 to 5, got 7',
+    ],
     ['mantissa without nSigFigs 5', { type: 'l2Book', coin: 'BTC', nSigFigs: 4, mantissa: 2 }, undefined, 'mantissa'],
     ['candleSnapshot without req', { type: 'candleSnapshot' }, undefined, 'req: must be an object, got nothing'],
     [
@@ -124,7 +125,7 @@ describe('POST /info bad input', () => {
       'cursor: must be an oid',
     ],
   ])('answers 400 for %s', async (_what, body, raw, message) => {
-    const r = await post(body, {}, raw);
+    const r = await compat.info(body, {}, raw);
     expect(r.status).toBe(400);
     expect(r.type).toMatch(/^application\/json/);
     expect(r.body.error).toContain(message);
@@ -132,7 +133,7 @@ describe('POST /info bad input', () => {
 
   it('accepts the limit edges 1 and 10000', async () => {
     for (const limit of [1, 10_000]) {
-      const r = await post({ type: 'borrowLendReserveHistory', limit });
+      const r = await compat.info({ type: 'borrowLendReserveHistory', limit });
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ token: null, interval: null, history: [] });
     }
@@ -140,7 +141,7 @@ describe('POST /info bad input', () => {
 
   it('accepts any token >= 0, past the column range too (no such token: no samples)', async () => {
     for (const token of [0, 2_147_483_648, Number.MAX_SAFE_INTEGER]) {
-      const r = await post({ type: 'borrowLendReserveHistory', token });
+      const r = await compat.info({ type: 'borrowLendReserveHistory', token });
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ token, interval: null, history: [] });
     }
@@ -153,22 +154,22 @@ describe('borrowLendReserveHistory defaults (spec §8)', () => {
     const DAY = 86_400_000;
     // Token 7: one sample just inside the default window's start, one just before it, and 1 100 recent ones.
     const times = [t0 - 7 * DAY + 5000, t0 - 7 * DAY - 1, ...Array.from({ length: 1100 }, (_, i) => t0 - 1000 - i)];
-    await db.pool.query(
+    await compat.db.pool.query(
       `INSERT INTO markets.reserve_samples
        SELECT 7, t, 'T7', 0.05, 0.04, 1000, 0.5, 1, 0, 2000, 1000 FROM unnest($1::bigint[]) AS t`,
       [times],
     );
-    const all = await post({ type: 'borrowLendReserveHistory', token: 7, limit: 10_000 });
+    const all = await compat.info({ type: 'borrowLendReserveHistory', token: 7, limit: 10_000 });
     expect(all.status).toBe(200);
     const got: number[] = all.body.history.map((s: { time: number }) => s.time);
     expect(got).toHaveLength(1101);
     expect(got[0]).toBe(t0 - 7 * DAY + 5000); // inside: the 7-day default start, not the one 1 ms before it
 
-    const byDefault = await post({ type: 'borrowLendReserveHistory', token: 7 });
+    const byDefault = await compat.info({ type: 'borrowLendReserveHistory', token: 7 });
     const recent: number[] = byDefault.body.history.map((s: { time: number }) => s.time);
     expect(recent).toHaveLength(1000);
     expect(recent).toEqual(got.slice(-1000));
-    await db.pool.query('DELETE FROM markets.reserve_samples WHERE token = 7');
+    await compat.db.pool.query('DELETE FROM markets.reserve_samples WHERE token = 7');
   });
 
   it('refuses a limit or a token that is not an integer', async () => {
@@ -178,7 +179,7 @@ describe('borrowLendReserveHistory defaults (spec §8)', () => {
       ['token', 0.5],
       ['token', '7'],
     ] as const) {
-      const r = await post({ type: 'borrowLendReserveHistory', [field]: value });
+      const r = await compat.info({ type: 'borrowLendReserveHistory', [field]: value });
       expect(r.status).toBe(400);
       expect(r.body.error).toMatch(new RegExp(`^${field}: must be an integer`));
     }
@@ -188,7 +189,7 @@ describe('borrowLendReserveHistory defaults (spec §8)', () => {
 describe('a proxied type while the node is down', () => {
   it('answers 502 Upstream unreachable within the timeout', async () => {
     const started = Date.now();
-    const r = await post({ type: 'meta' });
+    const r = await compat.info({ type: 'meta' });
     expect(r.status).toBe(502);
     expect(r.body.error).toMatch(/^Upstream unreachable: ECONNREFUSED/);
     expect(Date.now() - started).toBeLessThan(3000);
@@ -196,6 +197,21 @@ describe('a proxied type while the node is down', () => {
 });
 
 describe('authentication', () => {
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    stack = await startStack({
+      pool: db.pool,
+      upstreamInfoUrl: `http://127.0.0.1:${await deadPort()}/info`,
+      ports: EPHEMERAL_PORTS,
+      upstreamTimeoutMs: 1000,
+      log: () => {},
+    });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await db?.drop();
+  });
+
   let dataKey: string;
   let mcpKey: string;
   let slowKey: string;

@@ -1,26 +1,26 @@
-// Path endpoints of the markets domain (/market/*, /hip3/*) and dataCoverage over a simulated node: the data
+// Path endpoints of the markets domain (/market/*, /hip3/*) over simulated history (test/compat-app.ts): the data
 // envelope, paging, and a 400 naming the parameter at every limit's edge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestStack, type TestStack } from '../test/stack.ts';
+import { startCompatApp, type TestCompatApp } from '../test/compat-app.ts';
 
-let stack: TestStack;
+let compat: TestCompatApp;
 beforeAll(async () => {
-  stack = await startTestStack({ historyMs: 3_600_000 });
+  compat = await startCompatApp();
   // Three archive samples a second apart (the sampler's own timer runs every 10 s).
   for (let i = 0; i < 3; i++) {
-    await stack.markets.history.sampleOnce();
+    await compat.markets.history.sampleOnce();
     await new Promise((r) => setTimeout(r, 5));
   }
 }, 120_000);
 afterAll(async () => {
-  await stack?.close();
+  await compat?.close();
 });
 
 async function get(path: string) {
-  const res = await fetch(`${stack.urls.compat}${path}`);
+  const res = await compat.get(path);
   // Every answer, envelope or error, is JSON by its content type too (the app serializes objects to bytes itself).
-  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  return { status: res.status, body: await res.json() };
+  expect(res.type).toMatch(/^application\/json/);
+  return { status: res.status, body: res.body };
 }
 
 describe('/market/*', () => {
@@ -110,20 +110,5 @@ describe('/hip3/*', () => {
     expect(edge.body.data[0].last_update).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]{12}$/);
     const all = await get('/hip3/top-movers?limit=100');
     expect(all.status).toBe(200);
-  });
-});
-
-describe('dataCoverage', () => {
-  it('reports every dataset with its start, latest event and delay', async () => {
-    const res = await fetch(`${stack.urls.compat}/info`, {
-      method: 'POST',
-      body: JSON.stringify({ type: 'dataCoverage' }),
-    });
-    const { result, cursor } = await res.json();
-    expect(cursor).toBeNull();
-    expect(result.region).toBe('local');
-    expect(result.datasets.fills).toMatchObject({ start: expect.any(Number), latest: expect.any(Number) });
-    expect(result.datasets.fills.delaySeconds).toBeLessThan(120);
-    expect(result.datasets.accountSnapshots).toEqual({ start: null, latest: null, delaySeconds: null });
   });
 });

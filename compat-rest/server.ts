@@ -68,6 +68,7 @@ export async function startCompatServer(opts: CompatServerOptions) {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
   return {
+    app,
     url: `http://${host}:${port}`,
     wsUrl: `ws://${host}:${port}/ws`,
     async close() {

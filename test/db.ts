@@ -12,13 +12,14 @@ export interface TestDatabase {
   drop: () => Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** A clone of `template`: by default the migrated one. */
+export async function createTestDatabase(template = TEMPLATE): Promise<TestDatabase> {
   const adminUrl = inject('pgAdminUrl');
   const name = `hl_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client(adminUrl);
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   } finally {
     await admin.end();
   }

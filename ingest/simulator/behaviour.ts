@@ -6,7 +6,11 @@ import { USDC_TOKEN, USDH_TOKEN } from './catalog.ts';
 import { fmtNum, fmtUnits } from './decimal.ts';
 import type { Exchange } from './exchange.ts';
 import type { BuilderFee, Market } from './market.ts';
+import { executeTaker } from './matching.ts';
+import { cancelResting, placeLimit, placeMarket, reject, slippagePx } from './orders.ts';
 import { ZERO_HASH } from './rng.ts';
+import { emitStatus, takerNodeOrder } from './statuses.ts';
+import { placeTrigger } from './triggers.ts';
 
 interface Twap {
   id: number;
@@ -99,11 +103,11 @@ export class TraderBehaviour {
     const r = rng.next();
     if (r < 0.16 && user.orders.length > 0) {
       const order = rng.pick(user.orders);
-      x.cancelResting(order, 'canceled', rng.txHash());
+      cancelResting(x, order, 'canceled', rng.txHash());
       return;
     }
     if (user.orders.length >= MAX_USER_ORDERS) {
-      x.cancelResting(user.orders[0]!, 'canceled', rng.txHash());
+      cancelResting(x, user.orders[0]!, 'canceled', rng.txHash());
       return;
     }
     if (m.kind === 'perp') this.perpAction(user, m, rng.next());
@@ -118,14 +122,14 @@ export class TraderBehaviour {
     if (equity < 15) {
       // Most traders without funds on this dex just don't trade it; a few try and get refused.
       if (rng.chance(0.85)) return;
-      x.reject(user, m, rng.chance(0.5), m.markTicks(), this.lotsFor(m, 50), 'perpMarginRejected');
+      reject(x, user, m, rng.chance(0.5), m.markTicks(), this.lotsFor(m, 50), 'perpMarginRejected');
       return;
     }
     const pos = user.positions.get(m);
     // Margin keeps total exposure on the dex within equity × leverage; a full account can only reduce.
     const room = equity * user.leverage - user.exposure(m.dex).ntl;
     if (room < 11 && !pos) {
-      x.reject(user, m, rng.chance(0.5), m.markTicks(), this.lotsFor(m, 50), 'perpMarginRejected');
+      reject(x, user, m, rng.chance(0.5), m.markTicks(), this.lotsFor(m, 50), 'perpMarginRejected');
       return;
     }
     const notional = Math.min(3_000_000, Math.max(11, Math.min(room, equity * user.leverage * rng.range(0.02, 0.2))));
@@ -137,13 +141,13 @@ export class TraderBehaviour {
         const held = Math.abs(pos.szi);
         lots = rng.chance(0.5) ? held : Math.max(1, Math.min(held, Math.round(held * rng.range(0.2, 0.8))));
       }
-      x.placeMarket(user, m, isBuy, lots, rng.chance(0.7) ? 'FrontendMarket' : 'Ioc', this.cloid(), this.builder());
+      placeMarket(x, user, m, isBuy, lots, rng.chance(0.7) ? 'FrontendMarket' : 'Ioc', this.cloid(), this.builder());
     } else if (r < 0.66) {
       this.passiveLimit(user, m, isBuy, lots, rng.chance(0.2) ? 'Alo' : 'Gtc', this.builder());
     } else if (r < 0.73) {
       const through = rng.range(0.0005, 0.004);
       const px = isBuy ? Math.ceil(price * (1 + through) * m.pxScale) : Math.floor(price * (1 - through) * m.pxScale);
-      x.placeLimit(user, m, isBuy, px, lots, 'Gtc', this.cloid(), this.builder());
+      placeLimit(x, user, m, isBuy, px, lots, 'Gtc', this.cloid(), this.builder());
     } else if (r < 0.85) {
       if (!pos || m.triggers.length >= MAX_MARKET_TRIGGERS) {
         this.passiveLimit(user, m, isBuy, lots, 'Gtc', null);
@@ -158,11 +162,11 @@ export class TraderBehaviour {
       const isPositionTpsl = rng.chance(0.5);
       const held = Math.abs(pos.szi);
       const size = isPositionTpsl ? held : Math.max(1, Math.round(held * rng.range(0.3, 1)));
-      x.placeTrigger(user, m, !isLong, size, triggerPx, isTakeProfit, isPositionTpsl, this.cloid());
+      placeTrigger(x, user, m, !isLong, size, triggerPx, isTakeProfit, isPositionTpsl, this.cloid());
     } else if (r < 0.855) {
       this.startTwap(user, m, isBuy, lots * 4, pos !== undefined && rng.chance(0.2));
     } else if (r < 0.9) {
-      x.reject(user, m, isBuy, m.markTicks(), lots, rng.pick(PERP_REJECTIONS));
+      reject(x, user, m, isBuy, m.markTicks(), lots, rng.pick(PERP_REJECTIONS));
     } else {
       this.passiveLimit(user, m, isBuy, lots, 'Gtc', null);
     }
@@ -192,7 +196,7 @@ export class TraderBehaviour {
       if (budget < 11) {
         if (sellableLots >= minLots) isBuy = false;
         else {
-          x.reject(user, m, true, m.markTicks(), this.lotsFor(m, 50), 'insufficientSpotBalanceRejected');
+          reject(x, user, m, true, m.markTicks(), this.lotsFor(m, 50), 'insufficientSpotBalanceRejected');
           return;
         }
       }
@@ -202,16 +206,16 @@ export class TraderBehaviour {
     }
     if (!isBuy) lots = Math.max(minLots, Math.min(sellableLots, Math.round(sellableLots * rng.range(0.2, 1))));
     if (r < 0.5) {
-      x.placeMarket(user, m, isBuy, lots, rng.chance(0.7) ? 'FrontendMarket' : 'Ioc', this.cloid(), null);
+      placeMarket(x, user, m, isBuy, lots, rng.chance(0.7) ? 'FrontendMarket' : 'Ioc', this.cloid(), null);
     } else if (r < 0.85) {
       this.passiveLimit(user, m, isBuy, lots, 'Gtc', null);
     } else if (r < 0.93) {
       const through = rng.range(0.001, 0.01);
       const raw = isBuy ? Math.ceil(price * (1 + through) * m.pxScale) : Math.floor(price * (1 - through) * m.pxScale);
       const px = m.kind === 'outcome' ? Math.min(m.pxScale - 1, Math.max(1, raw)) : Math.max(1, raw);
-      x.placeLimit(user, m, isBuy, px, lots, 'Gtc', this.cloid(), null);
+      placeLimit(x, user, m, isBuy, px, lots, 'Gtc', this.cloid(), null);
     } else {
-      x.reject(user, m, isBuy, m.markTicks(), lots, rng.chance(0.5) ? 'minTradeNtlRejected' : 'tickRejected');
+      reject(x, user, m, isBuy, m.markTicks(), lots, rng.chance(0.5) ? 'minTradeNtlRejected' : 'tickRejected');
     }
   }
 
@@ -229,14 +233,14 @@ export class TraderBehaviour {
     if (side.length >= MAX_SIDE_ORDERS) {
       const oldest = side[side.length - 1]!;
       if (!oldest.isQuote) {
-        x.cancelResting(oldest, 'canceled', rng.txHash());
+        cancelResting(x, oldest, 'canceled', rng.txHash());
         return;
       }
     }
     const away = m.kind === 'outcome' ? rng.range(0.01, 0.15) : rng.range(0.0004, 0.025);
     const raw = isBuy ? Math.floor(m.fair * (1 - away) * m.pxScale) : Math.ceil(m.fair * (1 + away) * m.pxScale);
     const px = m.kind === 'outcome' ? Math.min(m.pxScale - 1, Math.max(1, raw)) : Math.max(1, raw);
-    x.placeLimit(user, m, isBuy, px, lots, tif, this.cloid(), builder);
+    placeLimit(x, user, m, isBuy, px, lots, tif, this.cloid(), builder);
   }
 
   private lotsFor(m: Market, notional: number): number {
@@ -322,8 +326,8 @@ export class TraderBehaviour {
     if (twap.randomize && twap.slicesLeft > 1) lots = Math.round(lots * x.rng.range(0.75, 1.25));
     lots = Math.max(1, Math.min(remaining, lots));
     const oid = x.newOid();
-    const limitPx = x.slippagePx(m, twap.isBuy, 0.03);
-    const result = x.executeTaker({
+    const limitPx = slippagePx(m, twap.isBuy, 0.03);
+    const result = executeTaker(x, {
       user: twap.user,
       market: m,
       isBuy: twap.isBuy,
@@ -338,12 +342,14 @@ export class TraderBehaviour {
       liquidatedDir: null,
     });
     if (result.lots > 0) {
-      x.emitStatus(
+      emitStatus(
+        x,
         twap.user,
         null,
         null,
         'filled',
-        x.takerNodeOrder(
+        takerNodeOrder(
+          x.now,
           m,
           twap.isBuy,
           limitPx,

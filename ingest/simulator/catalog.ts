@@ -227,3 +227,13 @@ export const FEES = {
   /** HIP-3 dexes charge twice the base fee; the deployer receives the extra half. */
   hip3Multiplier: 2,
 } as const;
+
+const TOKEN_BY_INDEX = new Map(SPOT_TOKENS.map((t) => [t.index, t]));
+
+export function tokenName(index: number): string {
+  return TOKEN_BY_INDEX.get(index)?.name ?? `TKN${index}`;
+}
+
+export function tokenWeiDecimals(index: number): number {
+  return TOKEN_BY_INDEX.get(index)?.weiDecimals ?? 8;
+}

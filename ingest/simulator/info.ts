@@ -8,12 +8,15 @@ import {
   SPOT_PAIRS,
   SPOT_TOKEN_COUNT,
   SPOT_TOKENS,
+  tokenName,
+  tokenWeiDecimals,
   USDC_TOKEN,
 } from './catalog.ts';
 import { fmtNum, fmtRate, fmtUnits } from './decimal.ts';
-import { type Exchange, tokenName, tokenWeiDecimals } from './exchange.ts';
+import type { Exchange } from './exchange.ts';
 import type { Market, RestingOrder, TriggerOrder } from './market.ts';
 import { Rng } from './rng.ts';
+import { restingNodeOrder, triggerNodeOrder } from './statuses.ts';
 
 /** What a node answers (HTTP 422, text/plain) to a body it cannot deserialize, including unknown types. */
 export class InfoRequestError extends Error {
@@ -49,8 +52,8 @@ export function l4Snapshot(x: Exchange): [string, [[string, unknown][], [string,
   return x.markets.map((m) => [
     m.coin,
     [
-      m.bids.map((o): [string, unknown] => [o.user.address, x.restingNodeOrder(o, o.sz)]),
-      m.asks.map((o): [string, unknown] => [o.user.address, x.restingNodeOrder(o, o.sz)]),
+      m.bids.map((o): [string, unknown] => [o.user.address, restingNodeOrder(o, o.sz)]),
+      m.asks.map((o): [string, unknown] => [o.user.address, restingNodeOrder(o, o.sz)]),
     ],
   ]);
 }
@@ -71,7 +74,7 @@ export function answerInfo(x: Exchange, nowMs: number, body: unknown): unknown {
       return userOrders(x, userOf(req), dexOf(req)).map(openOrder);
     case 'frontendOpenOrders':
       return userOrders(x, userOf(req), dexOf(req)).map((o) =>
-        'triggerPx' in o ? x.triggerNodeOrder(o) : x.restingNodeOrder(o, o.sz),
+        'triggerPx' in o ? triggerNodeOrder(o) : restingNodeOrder(o, o.sz),
       );
     case 'marginTable':
       return marginTable(req);

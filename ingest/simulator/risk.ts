@@ -5,7 +5,11 @@ import type { Account, PerpPosition } from './account.ts';
 import { fmtNum, fmtRate, fmtUnits } from './decimal.ts';
 import type { Exchange } from './exchange.ts';
 import type { Market } from './market.ts';
+import { executeTaker, fillPair } from './matching.ts';
+import { cancelResting, slippagePx } from './orders.ts';
 import { ZERO_HASH } from './rng.ts';
+import { emitStatus, takerNodeOrder } from './statuses.ts';
+import { cancelTrigger } from './triggers.ts';
 
 const BASE_FUNDING = 0.0000125;
 const STALE_ORDER_MS = 6 * 3600_000;
@@ -107,10 +111,10 @@ export class RiskEngine {
     this.liquidations++;
     const hash = rng.txHash();
     for (const order of victim.orders.slice()) {
-      if (order.market.dex === dex) x.cancelResting(order, 'liquidatedCanceled', null);
+      if (order.market.dex === dex) cancelResting(x, order, 'liquidatedCanceled', null);
     }
     for (const trigger of victim.triggers.slice()) {
-      if (trigger.market.dex === dex) x.cancelTrigger(trigger, 'liquidatedCanceled', null);
+      if (trigger.market.dex === dex) cancelTrigger(x, trigger, 'liquidatedCanceled', null);
     }
     let liquidatedNtl = 0;
     const liquidatedPositions: { coin: string; szi: string }[] = [];
@@ -127,9 +131,9 @@ export class RiskEngine {
       const markPx = fmtUnits(markTicks, m.pxDecimals);
       const oid = x.newOid();
       let remaining = lots;
-      let limitPx = x.slippagePx(m, isBuy, 0.1);
+      let limitPx = slippagePx(m, isBuy, 0.1);
       if (!useBackstop) {
-        const result = x.executeTaker({
+        const result = executeTaker(x, {
           user: victim,
           market: m,
           isBuy,
@@ -148,7 +152,8 @@ export class RiskEngine {
       if (remaining > 0) {
         limitPx = markTicks;
         const liquidator = dex === '' ? x.hlp : x.backstop;
-        x.fillPair(
+        fillPair(
+          x,
           {
             user: victim,
             market: m,
@@ -171,12 +176,13 @@ export class RiskEngine {
           remaining,
         );
       }
-      x.emitStatus(
+      emitStatus(
+        x,
         victim,
         hash,
         null,
         'filled',
-        x.takerNodeOrder(m, isBuy, limitPx, 0, lots, oid, 'Market', 'LiquidationMarket', null, true),
+        takerNodeOrder(x.now, m, isBuy, limitPx, 0, lots, oid, 'Market', 'LiquidationMarket', null, true),
       );
     }
     x.ev.misc.push({
@@ -206,7 +212,7 @@ export class RiskEngine {
         for (let i = 0; i < side.length; i++) {
           const o = side[i]!;
           if (!o.isQuote && now - o.timestamp > STALE_ORDER_MS) {
-            x.cancelResting(o, 'canceled', x.rng.txHash());
+            cancelResting(x, o, 'canceled', x.rng.txHash());
             i--;
           }
         }
@@ -217,7 +223,7 @@ export class RiskEngine {
 
   private expireTriggers(m: Market, now: number): void {
     for (const t of m.triggers.slice()) {
-      if (now - t.timestamp > STALE_TRIGGER_MS) this.x.cancelTrigger(t, 'canceled', this.x.rng.txHash());
+      if (now - t.timestamp > STALE_TRIGGER_MS) cancelTrigger(this.x, t, 'canceled', this.x.rng.txHash());
     }
   }
 }

@@ -1,0 +1,214 @@
+// compat-rest alone for tests of its contract (400 messages, envelopes, paging headers): the fastify app and the
+// domain services over a database of the file's own, answering through `app.inject()`; no router, no subgraph
+// servers, no simulator running in real time. The simulated history is loaded once per run into a template.
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { Authenticator } from '../access/auth.ts';
+import { buildCompatApp } from '../compat-rest/app.ts';
+import type { CompatServices } from '../compat-rest/info/types.ts';
+import { startCompatServer } from '../compat-rest/server.ts';
+import { DATASETS, DOMAIN_LIST } from '../domains.ts';
+import { InProcessBus } from '../events/bus.ts';
+import { Ingest } from '../ingest/pipeline.ts';
+import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';
+import { dataCoverage } from '../platform/coverage.ts';
+import { Upstream } from '../platform/upstream.ts';
+import type { AccountsService } from '../subgraphs/accounts/service/index.ts';
+import { type DomainServices, startDomainServices } from '../subgraphs/domain.ts';
+import type { MarketsService } from '../subgraphs/markets/service/index.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+import { tempDataDir } from './node-files.ts';
+
+/** The template with 20 minutes of simulated history, built by the first file that asks for it in a run. */
+const LOADED_TEMPLATE = 'hl_test_loaded';
+/** Any number: the advisory lock that lets one worker build the template while the others wait. */
+const BUILD_LOCK = 1_700_017;
+const SEED = 7;
+const HISTORY_MS = 20 * 60_000;
+
+export interface CompatAppOptions {
+  /** `simulated` (default): a clone of the template with 20 minutes of history; `empty`: only the migrations. */
+  data?: 'simulated' | 'empty';
+  /** `simulated` (default): a simulated node with the same listings; `down`: a port nothing listens on. */
+  node?: 'simulated' | 'down';
+  /** Also listen on a port, with /ws (urls.compat, urls.ws), for tests that need a socket. */
+  listen?: boolean;
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  type: string | undefined;
+  /** The parsed JSON body, or null when it is not JSON. */
+  // biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field, as `res.json()` gives them
+  body: any;
+  text: string;
+}
+
+export interface TestCompatApp {
+  app: FastifyInstance;
+  db: TestDatabase;
+  markets: MarketsService;
+  accounts: AccountsService;
+  auth: Authenticator;
+  /** Set with `listen`. */
+  urls: { compat: string; ws: string };
+  get(path: string): Promise<Answer>;
+  /** POST /info with `body` as JSON, or `raw` as it is. */
+  info(body: unknown, headers?: Record<string, string>, raw?: string): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+function admin(): pg.Client {
+  return new pg.Client(inject('pgAdminUrl'));
+}
+
+/** The /info URL of a node that is down: a port nothing listens on. */
+async function deadNodeUrl(): Promise<string> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((r) => server.close(r));
+  return `http://127.0.0.1:${port}/info`;
+}
+
+/**
+ * Builds the loaded template unless this run has one: simulated history ingested into a clone of the migrated
+ * template, renamed into place when complete. Workers build it one at a time (an advisory lock), so only the first
+ * builds. The global setup rebuilds the migrated template every run; a loaded one older than it is rebuilt.
+ */
+async function ensureLoadedTemplate(): Promise<void> {
+  const client = admin();
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [BUILD_LOCK]);
+    // Databases made later have higher oids: a loaded template made before this run's migrated one is stale.
+    const { rows } = await client.query<{ datname: string; oid: number }>(
+      `SELECT datname, oid::int8 AS oid FROM pg_database WHERE datname IN ('hl_test_template', $1)`,
+      [LOADED_TEMPLATE],
+    );
+    const oids = new Map(rows.map((r) => [r.datname, Number(r.oid)]));
+    if ((oids.get(LOADED_TEMPLATE) ?? 0) > (oids.get('hl_test_template') ?? 0)) return;
+    await client.query(`DROP DATABASE IF EXISTS ${LOADED_TEMPLATE} WITH (FORCE)`);
+    const db = await createTestDatabase();
+    const dataDir = await tempDataDir();
+    try {
+      const sim = new Simulator({ dataDir, seed: SEED, fillsPerSecond: 20, blocksPerSecond: 10 });
+      const now = Date.now();
+      await sim.writeHistory(now - HISTORY_MS, now);
+      await sim.stop();
+      await new Ingest({ dataDir, pool: db.pool, log: () => {} }).run();
+      await db.pool.end();
+      await client.query(`ALTER DATABASE ${new URL(db.url).pathname.slice(1)} RENAME TO ${LOADED_TEMPLATE}`);
+    } catch (err) {
+      await db.drop();
+      throw err;
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [BUILD_LOCK]).catch(() => {});
+    await client.end();
+  }
+}
+
+/** A node answering /info as the simulator does, its books quoted by a few minutes of trading. */
+async function simulatedNode(): Promise<{ url: string; close(): Promise<void> }> {
+  const dataDir = await tempDataDir();
+  const sim = new Simulator({ dataDir, seed: SEED, fillsPerSecond: 20, blocksPerSecond: 10 });
+  const now = Date.now();
+  await sim.writeHistory(now - 120_000, now);
+  const server = await startNodeInfoServer(sim, { port: 0 });
+  return {
+    url: `${server.url}/info`,
+    async close() {
+      await server.close();
+      await sim.stop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function answer(res: { statusCode: number; headers: Answer['headers']; body: string }): Answer {
+  let body: unknown = null;
+  try {
+    body = JSON.parse(res.body);
+  } catch {
+    // not JSON: `text` has it
+  }
+  const type = res.headers['content-type'];
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    type: type === undefined ? undefined : String(type),
+    body,
+    text: res.body,
+  };
+}
+
+export async function startCompatApp(opts: CompatAppOptions = {}): Promise<TestCompatApp> {
+  const closers: (() => Promise<void> | void)[] = [];
+  const close = async () => {
+    for (const c of closers.reverse()) await c();
+  };
+  try {
+    if (opts.data !== 'empty') await ensureLoadedTemplate();
+    const db = await createTestDatabase(opts.data === 'empty' ? undefined : LOADED_TEMPLATE);
+    closers.push(db.drop);
+    let nodeUrl = await deadNodeUrl();
+    if (opts.node !== 'down') {
+      const node = await simulatedNode();
+      closers.push(node.close);
+      nodeUrl = node.url;
+    }
+    const upstream = new Upstream(nodeUrl, { timeoutMs: 1000 });
+    const auth = new Authenticator(db.pool, { alwaysRequireKey: false });
+    // A bus nothing publishes on: no ingest follows the node here.
+    const bus = new InProcessBus();
+    const started = await startDomainServices(DOMAIN_LIST, { pool: db.pool, upstream, bus, now: Date.now });
+    closers.push(started.stop);
+    const { markets, accounts } = started.services as unknown as DomainServices;
+    const services: CompatServices = {
+      ...(started.services as unknown as DomainServices),
+      upstream,
+      coverage: (now) => dataCoverage(db.pool, now, DATASETS),
+    };
+    const urls = { compat: '', ws: '' };
+    let app: FastifyInstance;
+    if (opts.listen) {
+      const server = await startCompatServer({ services, auth, pool: db.pool, port: 0, log: () => {} });
+      closers.push(server.close);
+      app = server.app;
+      urls.compat = server.url;
+      urls.ws = server.wsUrl;
+    } else {
+      app = await buildCompatApp({ services, auth, pool: db.pool, log: () => {} });
+      closers.push(() => app.close());
+    }
+    return {
+      app,
+      db,
+      markets,
+      accounts,
+      auth,
+      urls,
+      get: async (path) => answer(await app.inject({ method: 'GET', url: path })),
+      info: async (body, headers = {}, raw) =>
+        answer(
+          await app.inject({
+            method: 'POST',
+            url: '/info',
+            headers: { 'content-type': 'application/json', ...headers },
+            payload: raw ?? JSON.stringify(body),
+          }),
+        ),
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
