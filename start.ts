@@ -43,7 +43,8 @@ async function shutdown(code: number) {
       void db?.cluster?.stop({ hurry: true });
     };
   });
-  setTimeout(hurry, STOP_PATIENCE_MS).unref();
+  // Ref'd: a stop that waits on something no handle keeps alive must not let node exit before Postgres is stopped.
+  setTimeout(hurry, STOP_PATIENCE_MS);
   for (const stop of stops.reverse()) {
     const done = Promise.resolve()
       .then(stop)
