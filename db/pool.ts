@@ -116,12 +116,12 @@ function envMs(name: string, fallback: number): number {
 
 /**
  * The service's limits: a request that needs a stalled or dead Postgres fails within about 3.5 s (and answers 503)
- * instead of hanging. A burst queueing for a free client may wait up to 3 s (2 s made a loaded machine's bursts
- * read as an outage). `PG_CONNECT_TIMEOUT_MS` and `PG_STATEMENT_TIMEOUT_MS` override them.
+ * instead of hanging (an idle client's statement is cut at 3.5 s). A burst queueing for a free client may wait up
+ * to 5 s: 2 and 3 s made bursts of account states on a loaded machine (hundreds of statements) read as an outage. `PG_CONNECT_TIMEOUT_MS` and `PG_STATEMENT_TIMEOUT_MS` override them.
  */
 export function defaultTimeouts(): PoolTimeouts {
   return {
-    connectTimeoutMs: envMs('PG_CONNECT_TIMEOUT_MS', 3000),
+    connectTimeoutMs: envMs('PG_CONNECT_TIMEOUT_MS', 5000),
     statementTimeoutMs: envMs('PG_STATEMENT_TIMEOUT_MS', 3000),
   };
 }
@@ -129,7 +129,7 @@ export function defaultTimeouts(): PoolTimeouts {
 /** Client-side margin over `statement_timeout`: Postgres's own cancel comes first while it is alive. */
 const READ_TIMEOUT_MARGIN_MS = 500;
 
-export function createPool(url: string, max = 10, timeouts: PoolTimeouts = defaultTimeouts()): pg.Pool {
+export function createPool(url: string, max = 20, timeouts: PoolTimeouts = defaultTimeouts()): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,

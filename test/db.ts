@@ -25,7 +25,7 @@ export async function createTestDatabase(template = TEMPLATE): Promise<TestDatab
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const pool = createPool(url.toString(), 12);
+  const pool = createPool(url.toString(), 20);
   return {
     url: url.toString(),
     pool,
