@@ -116,12 +116,13 @@ function envMs(name: string, fallback: number): number {
 
 /**
  * The service's limits: a request that needs a stalled or dead Postgres fails within about 3.5 s (and answers 503)
- * instead of hanging (an idle client's statement is cut at 3.5 s). A burst queueing for a free client may wait up
- * to 5 s: 2 and 3 s made bursts of account states on a loaded machine (hundreds of statements) read as an outage. `PG_CONNECT_TIMEOUT_MS` and `PG_STATEMENT_TIMEOUT_MS` override them.
+ * instead of hanging (an idle client's statement is cut at 3.5 s, a new connection given up after 3 s). The pool
+ * holds 20 clients: with 10, bursts of account states (hundreds of statements) queued past the wait on a loaded
+ * machine and read as an outage. `PG_CONNECT_TIMEOUT_MS` and `PG_STATEMENT_TIMEOUT_MS` override them.
  */
 export function defaultTimeouts(): PoolTimeouts {
   return {
-    connectTimeoutMs: envMs('PG_CONNECT_TIMEOUT_MS', 5000),
+    connectTimeoutMs: envMs('PG_CONNECT_TIMEOUT_MS', 3000),
     statementTimeoutMs: envMs('PG_STATEMENT_TIMEOUT_MS', 3000),
   };
 }
