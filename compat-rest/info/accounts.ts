@@ -2,7 +2,7 @@
 // (historicalOrders, userFunding, accountFunding, userNonFundingLedgerUpdates) are unwrapped; the compact fill
 // rows (fills, recentFills, allFills) use the result envelope with the paging headers X-Has-More, X-Next-Cursor and
 // (with a user) X-Total-Count. Per-user node state (open orders, clearinghouse states) is relayed from the node.
-import { address as checkedAddress, FieldError, optTimeWindow } from '../../platform/fields.ts';
+import { address as checkedAddress, FieldError } from '../../platform/fields.ts';
 import { HISTORICAL_ORDERS_MAX_LIMIT, MAX_FILL_ROWS, orderRef } from '../../subgraphs/accounts/service/index.ts';
 import { pagingHeaders, resultEnvelope } from '../envelopes.ts';
 import { integerLiteral } from '../json-source.ts';
@@ -21,6 +21,7 @@ import {
   optString,
   timeMs,
   timeWindow,
+  windowOf,
 } from './request-schema.ts';
 import { type InfoEntry, type InfoHandler, json, streamedJson } from './types.ts';
 
@@ -62,7 +63,7 @@ function compactFills(defaultOrder: 'asc' | 'desc'): InfoEntry {
     schema: object({ user: optAddress, ...timeWindow, ...compactFillsFields }),
     async handler(body, { accounts }) {
       const user = body.user == null ? undefined : lower(body.user);
-      const page = await accounts.fillRows({ user, ...optTimeWindow(body), ...compactFillsPaging(body, defaultOrder) });
+      const page = await accounts.fillRows({ user, ...windowOf(body), ...compactFillsPaging(body, defaultOrder) });
       // Always paged: without the headers a caller could not tell that the default 100 rows were not all.
       return json(resultEnvelope(page.rows), pagingHeaders(page));
     },
@@ -73,11 +74,11 @@ function compactFills(defaultOrder: 'asc' | 'desc'): InfoEntry {
 const funding: InfoEntry = {
   schema: userWindow(),
   handler: async (body, { accounts }) =>
-    json(await accounts.userFunding({ user: lower(body.user), ...optTimeWindow(body) })),
+    json(await accounts.userFunding({ user: lower(body.user), ...windowOf(body) })),
 };
 
 /** The window of a type that needs its start; the schema made `startTime` required. */
-const startedWindow = (body: Body) => optTimeWindow(body) as { startTime: number; endTime?: number };
+const startedWindow = (body: Body) => windowOf(body) as { startTime: number; endTime?: number };
 
 const relayNow: InfoHandler = relay(0);
 
@@ -141,7 +142,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
   userTwapSliceFills: {
     schema: userWindow({ twapId: intIn(0) }),
     async handler(body, { accounts }) {
-      const q = { user: lower(body.user), twapId: given<number>(body, 'twapId'), ...optTimeWindow(body) };
+      const q = { user: lower(body.user), twapId: given<number>(body, 'twapId'), ...windowOf(body) };
       return json(await accounts.twapSliceFills(q));
     },
   },
@@ -159,7 +160,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
         user: lower(body.user),
         limit: given<number>(body, 'limit'),
         lookbackDays: given<number>(body, 'lookbackDays'),
-        ...optTimeWindow(body),
+        ...windowOf(body),
         cursor: cursor == null ? undefined : String(cursor),
       });
       const windowMode = body.startTime != null || body.endTime != null || body.cursor != null;
@@ -190,7 +191,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
   userNonFundingLedgerUpdates: {
     schema: userWindow(),
     handler: async (body, { accounts }) =>
-      json(await accounts.ledgerUpdates({ user: lower(body.user), ...optTimeWindow(body) })),
+      json(await accounts.ledgerUpdates({ user: lower(body.user), ...windowOf(body) })),
   },
 
   borrowLendUserState: {

@@ -1,7 +1,7 @@
 // /info types of the markets domain. Types the exchange itself answers keep the exchange's shape (so its SDKs
 // work unchanged); the service's own types (currentDepth, trades, dataCoverage, l2Books, availableDates) use the
 // result envelope.
-import { optTimeWindow, orderedWindow } from '../../platform/fields.ts';
+import { orderedWindow } from '../../platform/fields.ts';
 import {
   CANDLE_INTERVALS,
   type CandleInterval,
@@ -26,6 +26,7 @@ import {
   optTimeMs,
   timeMs,
   timeWindow,
+  windowOf,
 } from './request-schema.ts';
 import { encodedJson, type InfoEntry, json, sharedBytes, sharedJson } from './types.ts';
 
@@ -138,7 +139,7 @@ export const marketsInfo: Record<string, InfoEntry> = {
   trades: {
     schema: object({ coin: nonEmpty, limit: intIn(1, MAX_TRADES), ...timeWindow }, ['coin']),
     async handler(body, { markets }) {
-      const q = { coin: body.coin as string, limit: given<number>(body, 'limit'), ...optTimeWindow(body) };
+      const q = { coin: body.coin as string, limit: given<number>(body, 'limit'), ...windowOf(body) };
       return json(resultEnvelope(await markets.trades(q)));
     },
   },
@@ -146,7 +147,7 @@ export const marketsInfo: Record<string, InfoEntry> = {
   fundingHistory: {
     schema: object({ coin: nonEmpty, startTime: timeMs, endTime: optTimeMs }, ['coin', 'startTime']),
     async handler(body, { markets }) {
-      const { startTime, endTime } = optTimeWindow(body);
+      const { startTime, endTime } = windowOf(body);
       return json(await markets.fundingHistory(body.coin as string, startTime as number, endTime));
     },
   },
@@ -182,7 +183,7 @@ export const marketsInfo: Record<string, InfoEntry> = {
           token: given<number>(body, 'token'),
           interval: given<ReserveInterval>(body, 'interval'),
           limit: given<number>(body, 'limit'),
-          ...optTimeWindow(body),
+          ...windowOf(body),
         }),
       );
     },

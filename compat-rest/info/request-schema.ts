@@ -1,7 +1,7 @@
 // The JSON Schemas of /info request bodies: the field schemas the types are declared with, the one Ajv that checks
 // them (configured like fastify's, without its type coercion), and the 400 message an Ajv error becomes.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS } from '../../platform/fields.ts';
+import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS, orderedWindow } from '../../platform/fields.ts';
 
 /** A JSON Schema (draft-07, as fastify's Ajv reads it), kept as plain data so OpenAPI can publish it as it is. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -50,6 +50,14 @@ export const dex = { dex: optString } as const;
 /** A field a schema already checked, as its handler reads it: absent and null are both undefined. */
 export const given = <T>(body: Record<string, unknown>, key: string): T | undefined =>
   (body[key] ?? undefined) as T | undefined;
+
+/** A body's `startTime`/`endTime` (timeWindow's), each optional: the start must not be after the end. */
+export function windowOf(body: Record<string, unknown>): { startTime?: number; endTime?: number } {
+  const startTime = given<number>(body, 'startTime');
+  const endTime = given<number>(body, 'endTime');
+  orderedWindow('startTime', startTime, endTime);
+  return { startTime, endTime };
+}
 
 // ---- the validator ----
 
