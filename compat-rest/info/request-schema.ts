@@ -2,28 +2,30 @@
 // them (configured like fastify's, without its type coercion), and the 400 message an Ajv error becomes.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS, orderedWindow } from '../../platform/fields.ts';
+import { addressSchema } from '../params.ts';
 
 /** A JSON Schema (draft-07, as fastify's Ajv reads it), kept as plain data so OpenAPI can publish it as it is. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
-/**
- * Text without U+0000 (no Postgres text column or parameter takes it). Bodies keep the fields they do not name
- * (no `additionalProperties: false`): the exchange's clients send more than each type reads.
- */
+/** Text without U+0000 (no Postgres text column or parameter takes it). */
 const NO_NUL_PATTERN = '^[^\\u0000]*$';
 
 // ---- field schemas (absent and null both mean "not given": the Python SDK sends explicit nulls) ----
 
 const nullable = (type: string) => [type, 'null'];
 
-/** A 0x address of 40 hex digits, any case (handlers lowercase it). */
-export const address = { type: 'string', pattern: ADDRESS_PATTERN } as const;
+/** A 0x address of 40 hex digits, any case (handlers lowercase it): the path routes' schema of one. */
+export const address = addressSchema;
 export const optAddress = { type: nullable('string'), pattern: ADDRESS_PATTERN } as const;
 export const nonEmpty = { type: 'string', minLength: 1, pattern: NO_NUL_PATTERN } as const;
 export const optNonEmpty = { type: nullable('string'), minLength: 1, pattern: NO_NUL_PATTERN } as const;
 export const optString = { type: nullable('string'), pattern: NO_NUL_PATTERN } as const;
 export const optBool = { type: nullable('boolean') } as const;
-/** An object (an /info body, candleSnapshot's `req`): `properties` its fields, `required` those that must be sent. */
+/**
+ * An object (an /info body, candleSnapshot's `req`): `properties` its fields, `required` those that must be sent.
+ * It keeps the fields it does not name (no `additionalProperties: false`): the exchange's clients (its SDKs, ccxt)
+ * send more than each type reads.
+ */
 export const object = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
   type: 'object',
   properties,
@@ -40,9 +42,10 @@ export const intIn = (min: number, max = Number.MAX_SAFE_INTEGER): JsonSchema =>
   minimum: min,
   maximum: max,
 });
+/** Epoch ms a Date holds; an integer's `description` names its unit in the 400 message (ruleOf). */
 export const timeMs = { type: 'integer', minimum: 0, maximum: MAX_TIME_MS, description: 'epoch milliseconds' };
 export const optTimeMs = { ...timeMs, type: nullable('integer') };
-/** `startTime`/`endTime`, each optional (the service checks their order and span). */
+/** `startTime`/`endTime`, each optional (windowOf checks their order, the service their span). */
 export const timeWindow = { startTime: optTimeMs, endTime: optTimeMs } as const;
 /** `dex`: a perp dex's name; absent, null or "" is the first perp dex. */
 export const dex = { dex: optString } as const;
