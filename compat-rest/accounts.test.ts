@@ -281,7 +281,7 @@ describe('POST /info accounts types', () => {
   });
 
   it.each([
-    [{ type: 'userFills' }, 'user: must be a 0x address, got nothing'],
+    [{ type: 'userFills' }, 'user: is required, must be a 0x address'],
     [{ type: 'userFills', user: '0x12' }, 'user: must be a 0x address'],
     [{ type: 'userFillsByTime', user: `0x${'1'.repeat(40)}` }, 'startTime: is required'],
     [

@@ -220,7 +220,7 @@ describe('l2Books', () => {
     for (const [body, error] of [
       [{ coins: [...fifty, 'ETH'] }, 'coins: must hold 1 to 50 coins, got 51'],
       [{ coins: [] }, 'coins: must hold 1 to 50 coins, got 0'],
-      [{}, 'coins: must be an array'],
+      [{}, 'coins: is required, must be an array'],
       [{ coins: 'BTC' }, 'coins: must be an array'],
       [{ coins: ['BTC', ''] }, 'coins[1]: must be a non-empty string'],
       [{ coins: ['BTC'], nSigFigs: 6 }, 'nSigFigs: must be an integer from 2 to 5'],

@@ -47,7 +47,7 @@ describe('POST /info bad input', () => {
     ['an array', [], undefined, 'JSON body required'],
     ['no type', {}, undefined, 'type: must be a non-empty string'],
     ['an unknown type', { type: 'everything' }, undefined, 'Unknown type: everything'],
-    ['a missing coin', { type: 'l2Book' }, undefined, 'coin: must be a non-empty string, got nothing'],
+    ['a missing coin', { type: 'l2Book' }, undefined, 'coin: is required, must be a non-empty string'],
     [
       'nSigFigs 7',
       { type: 'l2Book', coin: 'BTC', nSigFigs: 7 },
@@ -55,7 +55,7 @@ describe('POST /info bad input', () => {
       'nSigFigs: must be an integer from 2 to 5, got 7',
     ],
     ['mantissa without nSigFigs 5', { type: 'l2Book', coin: 'BTC', nSigFigs: 4, mantissa: 2 }, undefined, 'mantissa'],
-    ['candleSnapshot without req', { type: 'candleSnapshot' }, undefined, 'req: must be an object, got nothing'],
+    ['candleSnapshot without req', { type: 'candleSnapshot' }, undefined, 'req: is required, must be an object'],
     [
       'an unknown interval',
       { type: 'candleSnapshot', req: { coin: 'BTC', interval: '2m', startTime: 0 } },
@@ -109,7 +109,7 @@ describe('POST /info bad input', () => {
     ['a marginTable without id', { type: 'marginTable' }, undefined, 'id: is required'],
     ['a marginTable id that is text', { type: 'marginTable', id: 'x' }, undefined, 'id: must be an integer'],
     ['openOrders for a bad user', { type: 'openOrders', user: '0x123' }, undefined, 'user: must be a 0x address'],
-    ['leadingVaults without user', { type: 'leadingVaults' }, undefined, 'user: must be a 0x address'],
+    ['leadingVaults without user', { type: 'leadingVaults' }, undefined, 'user: is required, must be a 0x address'],
     ['meta of a numeric dex', { type: 'meta', dex: 1 }, undefined, 'dex: must be a string'],
     ['a NUL in a coin', { type: 'trades', coin: 'BTC\u0000' }, undefined, 'coin: must not contain a NUL character'],
     [

@@ -1,6 +1,7 @@
 // Field readers that check untrusted JSON as they read it and name the field and the rule when it is wrong. Ingest
 // uses them on node lines (anything COPY would reject is caught, so a bad line is reported and skipped instead
-// of failing its batch); compat-rest and the domain services use them on requests.
+// of failing its batch); the domain services and compat's path parameters use them on requests (an /info body is
+// checked by its JSON Schema, compat-rest/info/request-schema.ts).
 
 /**
  * The one input-error type: a caller's bad input, the message naming the field and the rule. Field checks and the
@@ -110,17 +111,7 @@ export function isoTime(o: Obj, key: string, parse: (text: string) => number): n
   return ms;
 }
 
-// ---- request parameters: absent and null mean "not given" (the Python SDK sends explicit nulls) ----
-
-export function optIntIn(o: Obj, key: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  const v = o[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
-    fail(key, `must be an integer ${range}`, v);
-  }
-  return v;
-}
+// ---- request rules the /info schemas cannot state (compat-rest/info/request-schema.ts states the rest) ----
 
 /** An integer a service bounds (a limit, a number of days): whole and from `min` to `max`. */
 export function intWithin(key: string, v: number, min: number, max: number): number {
@@ -130,61 +121,8 @@ export function intWithin(key: string, v: number, min: number, max: number): num
   return v;
 }
 
-export function intIn(o: Obj, key: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const v = optIntIn(o, key, min, max);
-  if (v === undefined) fail(key, 'is required', o[key]);
-  return v;
-}
-
 /** The last instant a JavaScript Date holds (year 275760): later epoch ms are no time the service can compute with. */
 export const MAX_TIME_MS = 8_640_000_000_000_000;
-
-/** Epoch milliseconds, from 0 to MAX_TIME_MS; undefined when absent or null. */
-export function optTimeMs(o: Obj, key: string): number | undefined {
-  const v = o[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > MAX_TIME_MS) {
-    fail(key, `must be an integer of epoch milliseconds from 0 to ${MAX_TIME_MS}`, v);
-  }
-  return v;
-}
-
-/** An optional `startTime`/`endTime` pair of epoch ms (each absent or null), the start not after the end. */
-export function optTimeWindow(o: Obj): { startTime?: number; endTime?: number } {
-  const startTime = optTimeMs(o, 'startTime');
-  const endTime = optTimeMs(o, 'endTime');
-  orderedWindow('startTime', startTime, endTime);
-  return { startTime, endTime };
-}
-
-export function timeMs(o: Obj, key: string): number {
-  const v = optTimeMs(o, key);
-  if (v === undefined) fail(key, 'is required', o[key]);
-  return v;
-}
-
-export function optOneOf<T extends string>(o: Obj, key: string, values: readonly T[]): T | undefined {
-  const v = o[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) {
-    fail(key, `must be one of ${values.join(', ')}`, v);
-  }
-  return v as T;
-}
-
-export function optBool(o: Obj, key: string): boolean | undefined {
-  const v = o[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') fail(key, 'must be a boolean', v);
-  return v;
-}
-
-/** A required non-empty string. */
-export function nonEmpty(o: Obj, key: string): string {
-  const v = o[key];
-  if (typeof v !== 'string' || v === '') fail(key, 'must be a non-empty string', v);
-  return noNul(v, key);
-}
 
 /** A time window's start must not be after its end (either may be absent); the message names both fields. */
 export function orderedWindow(

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type pg from 'pg';
-import type { CompatServices, InfoHandler } from '../compat-rest/info/types.ts';
+import type { CompatServices, InfoEntry } from '../compat-rest/info/types.ts';
 import type { Channel } from '../compat-rest/ws/types.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { Dataset } from '../platform/coverage.ts';
@@ -52,8 +52,11 @@ export interface CompatRoutes {
 
 /** The domain's part of the compatibility layer. Handlers get every domain's services by name, plus upstream. */
 export interface DomainCompat<S> {
-  /** `POST /info` (and `/ws` `post`) types → handler; a type declared by two domains stops the service at start. */
-  info?: Readonly<Record<string, InfoHandler>>;
+  /**
+   * `POST /info` (and `/ws` `post`) types → body schema and handler; a type declared by two domains stops the service
+   * at start.
+   */
+  info?: Readonly<Record<string, InfoEntry>>;
   /** The `/ws` subscription channels, over the domain's service. */
   channels?(service: S): Channel[];
   /** Path endpoints, each group under its prefix. */

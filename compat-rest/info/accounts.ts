@@ -2,144 +2,201 @@
 // (historicalOrders, userFunding, accountFunding, userNonFundingLedgerUpdates) are unwrapped; the compact fill
 // rows (fills, recentFills, allFills) use the result envelope with the paging headers X-Has-More, X-Next-Cursor and
 // (with a user) X-Total-Count. Per-user node state (open orders, clearinghouse states) is relayed from the node.
-import {
-  address,
-  addressValue,
-  array,
-  FieldError,
-  optBool,
-  optIntIn,
-  optOneOf,
-  optStr,
-  optTimeWindow,
-} from '../../platform/fields.ts';
+import { address as checkedAddress, FieldError } from '../../platform/fields.ts';
 import { HISTORICAL_ORDERS_MAX_LIMIT, MAX_FILL_ROWS, orderRef } from '../../subgraphs/accounts/service/index.ts';
 import { pagingHeaders, resultEnvelope } from '../envelopes.ts';
 import { integerLiteral } from '../json-source.ts';
-import { proxied, userBody } from './proxy.ts';
-import { type InfoHandler, json, streamedJson } from './types.ts';
+import { proxied, relay, userBody } from './proxy.ts';
+import {
+  address,
+  arrayOf,
+  dex,
+  given,
+  intIn,
+  type JsonSchema,
+  object,
+  optAddress,
+  optBool,
+  optOneOf,
+  optString,
+  timeMs,
+  timeWindow,
+  windowOf,
+} from './request-schema.ts';
+import { type InfoEntry, type InfoHandler, json, streamedJson } from './types.ts';
 
 type Body = Record<string, unknown>;
 
-/** historicalOrders' cursor: the X-Next-Cursor value (an oid), sent back as a string or as a number. */
-function oidCursor(body: Body): string | undefined {
-  const v = body.cursor;
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
-  return optStr(body, 'cursor') ?? undefined;
-}
+/** Addresses come in any case; the API prints them lowercase. */
+const lower = (v: unknown): string => (v as string).toLowerCase();
 
-/** The filters and paging of a compact-fills request, but its user and window. */
+/** A user's history in a window: `user`, `startTime?`, `endTime?` (and `extra` fields), `required` sent. */
+const userWindow = (extra: Record<string, JsonSchema> = {}, required: string[] = []): JsonSchema =>
+  object({ user: address, ...timeWindow, ...extra }, ['user', ...required]);
+
+/** The filters and paging of a compact-fills request (spec §2.3), but its user and window. */
+const compactFillsFields = {
+  coin: optString,
+  side: optOneOf(['A', 'B']),
+  limit: intIn(1, MAX_FILL_ROWS),
+  cursor: optString,
+  order: optOneOf(['asc', 'desc']),
+  // The path endpoints' spelling (spec §2.3) and the camelCase of the /info bodies are both accepted.
+  include_order_type: optBool,
+  includeOrderType: optBool,
+};
+
 function compactFillsPaging(body: Body, defaultOrder: 'asc' | 'desc') {
   return {
-    coin: optStr(body, 'coin') ?? undefined,
-    side: optOneOf(body, 'side', ['A', 'B'] as const),
-    limit: optIntIn(body, 'limit', 1, MAX_FILL_ROWS),
-    cursor: optStr(body, 'cursor') ?? undefined,
-    order: optOneOf(body, 'order', ['asc', 'desc'] as const) ?? defaultOrder,
-    // The path endpoints' spelling (spec §2.3) and the camelCase of the /info bodies are both accepted.
-    includeOrderType: optBool(body, 'include_order_type') ?? optBool(body, 'includeOrderType') ?? false,
+    coin: given<string>(body, 'coin'),
+    side: given<'A' | 'B'>(body, 'side'),
+    limit: given<number>(body, 'limit'),
+    cursor: given<string>(body, 'cursor'),
+    order: given<'asc' | 'desc'>(body, 'order') ?? defaultOrder,
+    includeOrderType: given<boolean>(body, 'include_order_type') ?? given<boolean>(body, 'includeOrderType') ?? false,
   };
 }
 
 /** `fills` (oldest first by default) and `recentFills` (newest first): compact rows of spec §2.3. */
-function compactFills(defaultOrder: 'asc' | 'desc'): InfoHandler {
-  return async (body, { accounts }) => {
-    const user = body.user === undefined || body.user === null ? undefined : address(body, 'user');
-    const page = await accounts.fillRows({ user, ...optTimeWindow(body), ...compactFillsPaging(body, defaultOrder) });
-    // Always paged: without the headers a caller could not tell that the default 100 rows were not all.
-    return json(resultEnvelope(page.rows), pagingHeaders(page));
+function compactFills(defaultOrder: 'asc' | 'desc'): InfoEntry {
+  return {
+    schema: object({ user: optAddress, ...timeWindow, ...compactFillsFields }),
+    async handler(body, { accounts }) {
+      const user = body.user == null ? undefined : lower(body.user);
+      const page = await accounts.fillRows({ user, ...windowOf(body), ...compactFillsPaging(body, defaultOrder) });
+      // Always paged: without the headers a caller could not tell that the default 100 rows were not all.
+      return json(resultEnvelope(page.rows), pagingHeaders(page));
+    },
   };
 }
 
 /** userFunding and accountFunding: the same payments, unwrapped. */
-const funding: InfoHandler = async (body, { accounts }) =>
-  json(await accounts.userFunding({ user: address(body, 'user'), ...optTimeWindow(body) }));
+const funding: InfoEntry = {
+  schema: userWindow(),
+  handler: async (body, { accounts }) =>
+    json(await accounts.userFunding({ user: lower(body.user), ...windowOf(body) })),
+};
 
-export const accountsInfo: Record<string, InfoHandler> = {
+/** The window of a type that needs its start; the schema made `startTime` required. */
+const startedWindow = (body: Body) => windowOf(body) as { startTime: number; endTime?: number };
+
+const relayNow: InfoHandler = relay(0);
+
+export const accountsInfo: Record<string, InfoEntry> = {
   openOrders: proxied(0, userBody),
   frontendOpenOrders: proxied(0, userBody),
   spotClearinghouseState: proxied(0, userBody),
 
-  async clearinghouseState(body, services) {
-    if (body.users === undefined) return proxied(0, userBody)(body, services);
-    // Several users: one node request each, answered together in the order asked.
-    const users = array(body.users, 'users').map((u, i) => addressValue(u, `users[${i}]`));
-    if (users.length < 1 || users.length > 50) throw new FieldError('users: must hold 1 to 50 addresses');
-    const dex = optStr(body, 'dex') ?? '';
-    const states = await Promise.all(
-      users.map((user) => services.upstream.json({ type: 'clearinghouseState', user, dex })),
-    );
-    return json(users.map((user, i) => ({ user, clearinghouseState: states[i] })));
+  /** One `user` (relayed), or several `users` answered together in the order asked. */
+  clearinghouseState: {
+    schema: object({ user: address, users: arrayOf(address), ...dex }),
+    async handler(body, services) {
+      if (body.users === undefined) {
+        checkedAddress(body, 'user');
+        return relayNow(body, services);
+      }
+      const users = (body.users as string[]).map(lower);
+      if (users.length < 1 || users.length > 50) throw new FieldError('users: must hold 1 to 50 addresses');
+      const dex = given<string>(body, 'dex') ?? '';
+      const states = await Promise.all(
+        users.map((user) => services.upstream.json({ type: 'clearinghouseState', user, dex })),
+      );
+      return json(users.map((user, i) => ({ user, clearinghouseState: states[i] })));
+    },
   },
 
-  async userFills(body, { accounts }) {
-    const user = address(body, 'user');
-    const q = { user, aggregateByTime: optBool(body, 'aggregateByTime') };
-    return streamedJson((out) => accounts.userFillsJson(q, out));
+  userFills: {
+    schema: object({ user: address, aggregateByTime: optBool }, ['user']),
+    async handler(body, { accounts }) {
+      const q = { user: lower(body.user), aggregateByTime: given<boolean>(body, 'aggregateByTime') };
+      return streamedJson((out) => accounts.userFillsJson(q, out));
+    },
   },
 
-  async userFillsByTime(body, { accounts }) {
-    const user = address(body, 'user');
-    const { startTime, endTime } = optTimeWindow(body);
-    if (startTime === undefined) throw new FieldError('startTime: is required');
-    const q = {
-      user,
-      startTime,
-      endTime,
-      aggregateByTime: optBool(body, 'aggregateByTime'),
-      reversed: optBool(body, 'reversed'),
-    };
-    return streamedJson((out) => accounts.userFillsByTimeJson(q, out));
+  userFillsByTime: {
+    schema: userWindow({ startTime: timeMs, aggregateByTime: optBool, reversed: optBool }, ['startTime']),
+    async handler(body, { accounts }) {
+      const q = {
+        user: lower(body.user),
+        ...startedWindow(body),
+        aggregateByTime: given<boolean>(body, 'aggregateByTime'),
+        reversed: given<boolean>(body, 'reversed'),
+      };
+      return streamedJson((out) => accounts.userFillsByTimeJson(q, out));
+    },
   },
 
   fills: compactFills('asc'),
   recentFills: compactFills('desc'),
 
-  async allFills(body, { accounts }) {
-    // Every user's fills: a user filter is `fills`' business, and silently ignoring one would mislead.
-    if (body.user !== undefined && body.user !== null) throw new FieldError('user: not taken by allFills (use fills)');
-    const { startTime, endTime } = optTimeWindow(body);
-    if (startTime === undefined) throw new FieldError('startTime: is required');
-    const page = await accounts.allFills({ startTime, endTime, ...compactFillsPaging(body, 'asc') });
-    return json(resultEnvelope(page.rows), pagingHeaders(page));
+  allFills: {
+    schema: object({ ...timeWindow, startTime: timeMs, ...compactFillsFields }, ['startTime']),
+    async handler(body, { accounts }) {
+      // Every user's fills: a user filter is `fills`' business, and silently ignoring one would mislead.
+      if (body.user != null) throw new FieldError('user: not taken by allFills (use fills)');
+      const page = await accounts.allFills({ ...startedWindow(body), ...compactFillsPaging(body, 'asc') });
+      return json(resultEnvelope(page.rows), pagingHeaders(page));
+    },
   },
 
-  async userTwapSliceFills(body, { accounts }) {
-    const user = address(body, 'user');
-    return json(await accounts.twapSliceFills({ user, twapId: optIntIn(body, 'twapId', 0), ...optTimeWindow(body) }));
+  userTwapSliceFills: {
+    schema: userWindow({ twapId: intIn(0) }),
+    async handler(body, { accounts }) {
+      const q = { user: lower(body.user), twapId: given<number>(body, 'twapId'), ...windowOf(body) };
+      return json(await accounts.twapSliceFills(q));
+    },
   },
 
-  async historicalOrders(body, { accounts }) {
-    const user = address(body, 'user');
-    const page = await accounts.historicalOrdersJson({
-      user,
-      limit: optIntIn(body, 'limit', 1, HISTORICAL_ORDERS_MAX_LIMIT),
-      lookbackDays: optIntIn(body, 'lookbackDays', 1, 365),
-      ...optTimeWindow(body),
-      cursor: oidCursor(body),
-    });
-    const windowMode = body.startTime != null || body.endTime != null || body.cursor != null;
-    return streamedJson((out) => page.write(out), windowMode ? pagingHeaders(page) : undefined);
+  historicalOrders: {
+    schema: userWindow({
+      limit: intIn(1, HISTORICAL_ORDERS_MAX_LIMIT),
+      lookbackDays: intIn(1, 365),
+      // The X-Next-Cursor value (an oid), sent back as a string or as a number; the service reads it.
+      cursor: { ...optString, type: ['string', 'integer', 'null'] },
+    }),
+    async handler(body, { accounts }) {
+      const cursor = body.cursor;
+      const page = await accounts.historicalOrdersJson({
+        user: lower(body.user),
+        limit: given<number>(body, 'limit'),
+        lookbackDays: given<number>(body, 'lookbackDays'),
+        ...windowOf(body),
+        cursor: cursor == null ? undefined : String(cursor),
+      });
+      const windowMode = body.startTime != null || body.endTime != null || body.cursor != null;
+      return streamedJson((out) => page.write(out), windowMode ? pagingHeaders(page) : undefined);
+    },
   },
 
-  async orderStatus(body, { accounts }) {
-    const user = address(body, 'user');
-    // An oid above 2^53 sent as a JSON number was rounded by JSON.parse: its digits are read from the body's text.
-    const unsafe = typeof body.oid === 'number' && !Number.isSafeInteger(body.oid);
-    const oid = unsafe ? (integerLiteral(body, 'oid') ?? body.oid) : body.oid;
-    return json(await accounts.orderStatus({ user, ...orderRef(oid, body.cloid) }));
+  orderStatus: {
+    schema: object(
+      {
+        user: address,
+        oid: { description: 'an order id: an integer from 0 to 2^64 - 1, as a JSON number or a decimal string' },
+        cloid: { description: 'a client order id (0x and 32 hex digits), in oid or cloid' },
+      },
+      ['user'],
+    ),
+    async handler(body, { accounts }) {
+      // An oid above 2^53 sent as a JSON number was rounded by JSON.parse: its digits are read from the body's text.
+      const unsafe = typeof body.oid === 'number' && !Number.isSafeInteger(body.oid);
+      const oid = unsafe ? (integerLiteral(body, 'oid') ?? body.oid) : body.oid;
+      return json(await accounts.orderStatus({ user: lower(body.user), ...orderRef(oid, body.cloid) }));
+    },
   },
 
   userFunding: funding,
   accountFunding: funding,
 
-  async userNonFundingLedgerUpdates(body, { accounts }) {
-    const user = address(body, 'user');
-    return json(await accounts.ledgerUpdates({ user, ...optTimeWindow(body) }));
+  userNonFundingLedgerUpdates: {
+    schema: userWindow(),
+    handler: async (body, { accounts }) =>
+      json(await accounts.ledgerUpdates({ user: lower(body.user), ...windowOf(body) })),
   },
 
-  async borrowLendUserState(body, { accounts, markets }) {
-    const user = address(body, 'user');
-    return json(await accounts.borrowLendUserState(user, await markets.latestReserves()));
+  borrowLendUserState: {
+    schema: object({ user: address }, ['user']),
+    handler: async (body, { accounts, markets }) =>
+      json(await accounts.borrowLendUserState(lower(body.user), await markets.latestReserves())),
   },
 };

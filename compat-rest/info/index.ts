@@ -1,25 +1,35 @@
-// The /info dispatcher: one table of `type` → handler across domains (each domain's `compat.info`, domains.ts),
-// shared by POST /info and WS `post`.
+// The /info dispatcher: one table of `type` → body schema and handler across domains (each domain's `compat.info`,
+// domains.ts), shared by POST /info and WS `post`; the schemas also make the request schema OpenAPI publishes.
 import { DOMAIN_LIST } from '../../domains.ts';
 import { FieldError } from '../../platform/fields.ts';
 import { unionOf } from '../../subgraphs/domain.ts';
-import type { CompatServices, InfoHandler, InfoReply } from './types.ts';
+import { bodyValidator, type JsonSchema, requestSchemas } from './request-schema.ts';
+import type { CompatServices, InfoEntry, InfoReply } from './types.ts';
 
-export const INFO_TYPES: Readonly<Record<string, InfoHandler>> = unionOf(
+export const INFO_TYPES: Readonly<Record<string, InfoEntry>> = unionOf(
   '/info type',
   DOMAIN_LIST.map((d) => [d.name, d.compat.info]),
 );
 
+/** Each type's body validator, compiled once at start (a schema Ajv refuses stops the service there). */
+const validators: ReadonlyMap<string, (body: Record<string, unknown>) => void> = new Map(
+  Object.entries(INFO_TYPES).map(([type, entry]) => [type, bodyValidator(entry.schema)]),
+);
+
+/** Every /info request as one JSON Schema, a `oneOf` discriminated on `type` (for OpenAPI). */
+export const infoRequestSchemas = (): JsonSchema => requestSchemas(INFO_TYPES);
+
 /**
- * Runs the handler of `body.type`. Bad input throws a FieldError, an unreachable node an UpstreamError; each
- * transport answers them through envelopes.ts's errorAnswer.
+ * Checks the body against its type's schema and runs the type's handler. Bad input throws a FieldError, an
+ * unreachable node an UpstreamError; each transport answers them through envelopes.ts's errorAnswer.
  */
 export async function dispatchInfo(body: unknown, services: CompatServices): Promise<InfoReply> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new FieldError('JSON body required');
   const request = body as Record<string, unknown>;
   const type = request.type;
   if (typeof type !== 'string' || type === '') throw new FieldError('type: must be a non-empty string');
-  const handler = Object.hasOwn(INFO_TYPES, type) ? INFO_TYPES[type] : undefined;
-  if (!handler) throw new FieldError(`Unknown type: ${type}`);
-  return handler(request, services);
+  const validate = Object.hasOwn(INFO_TYPES, type) ? validators.get(type) : undefined;
+  if (!validate) throw new FieldError(`Unknown type: ${type}`);
+  validate(request);
+  return (INFO_TYPES[type] as InfoEntry).handler(request, services);
 }

@@ -1,45 +1,52 @@
 // /info types of the markets domain. Types the exchange itself answers keep the exchange's shape (so its SDKs
 // work unchanged); the service's own types (currentDepth, trades, dataCoverage, l2Books, availableDates) use the
 // result envelope.
-import {
-  array,
-  FieldError,
-  nonEmpty,
-  object,
-  optIntIn,
-  optOneOf,
-  optStr,
-  optTimeMs,
-  optTimeWindow,
-  orderedWindow,
-  timeMs,
-} from '../../platform/fields.ts';
+import { orderedWindow } from '../../platform/fields.ts';
 import {
   CANDLE_INTERVALS,
+  type CandleInterval,
   HISTORY_DATASET_NAMES,
   type HistoryDataset,
   type L2OptionsInput,
   MAX_RESERVE_HISTORY,
   MAX_TRADES,
   RESERVE_INTERVALS,
+  type ReserveInterval,
 } from '../../subgraphs/markets/service/index.ts';
 import { resultEnvelope } from '../envelopes.ts';
 import { dexBody, marginTableBody, noFields, proxied, userBody } from './proxy.ts';
-import { encodedJson, type InfoHandler, json, sharedBytes, sharedJson } from './types.ts';
+import {
+  arrayOf,
+  given,
+  intIn,
+  nonEmpty,
+  object,
+  optNonEmpty,
+  optOneOf,
+  optTimeMs,
+  timeMs,
+  timeWindow,
+  windowOf,
+} from './request-schema.ts';
+import { encodedJson, type InfoEntry, json, sharedBytes, sharedJson } from './types.ts';
 
 const META_TTL_MS = 30_000;
 
-function coinOf(body: Record<string, unknown>): string {
-  return nonEmpty(body, 'coin');
-}
+type Body = Record<string, unknown>;
+
+/** A coin's name, as most market types take it. */
+const coinBody = object({ coin: nonEmpty }, ['coin']);
+
+/** l2Book's aggregation options, documented here and checked by the book service (its one rule, l2Options). */
+const aggregation = {
+  nSigFigs: { description: 'significant figures of the aggregated prices: 2 to 5, or null for none' },
+  mantissa: { description: '1, 2 or 5, only with nSigFigs 5' },
+};
 
 /** l2Book's aggregation options as sent (the service checks them); null and absent both mean none. */
-const aggregationOf = (body: Record<string, unknown>): L2OptionsInput => ({
-  nSigFigs: body.nSigFigs,
-  mantissa: body.mantissa,
-});
+const aggregationOf = (body: Body): L2OptionsInput => ({ nSigFigs: body.nSigFigs, mantissa: body.mantissa });
 
-export const marketsInfo: Record<string, InfoHandler> = {
+export const marketsInfo: Record<string, InfoEntry> = {
   meta: proxied(META_TTL_MS, dexBody),
   spotMeta: proxied(META_TTL_MS, noFields),
   perpDexs: proxied(META_TTL_MS, noFields),
@@ -47,93 +54,138 @@ export const marketsInfo: Record<string, InfoHandler> = {
   maxMarketOrderNtls: proxied(META_TTL_MS, noFields),
   leadingVaults: proxied(10_000, userBody),
 
-  async metaAndAssetCtxs(body, { markets }) {
-    return json(await markets.metaAndAssetCtxs(optStr(body, 'dex') ?? ''));
+  metaAndAssetCtxs: {
+    schema: dexBody,
+    handler: async (body, { markets }) => json(await markets.metaAndAssetCtxs(given<string>(body, 'dex') ?? '')),
   },
 
-  async spotMetaAndAssetCtxs(_body, { markets }) {
-    return json(await markets.spotMetaAndAssetCtxs());
+  spotMetaAndAssetCtxs: {
+    schema: noFields,
+    handler: async (_body, { markets }) => json(await markets.spotMetaAndAssetCtxs()),
   },
 
-  async allMids(body, { markets }) {
-    const dex = optStr(body, 'dex') ?? '';
-    if (dex === '') return sharedJson(markets.firstDexMids());
-    const meta = await markets.meta(dex);
-    return json(markets.allMids(meta.universe.map((u) => u.name)));
+  allMids: {
+    schema: dexBody,
+    async handler(body, { markets }) {
+      const dex = given<string>(body, 'dex') ?? '';
+      if (dex === '') return sharedJson(markets.firstDexMids());
+      const meta = await markets.meta(dex);
+      return json(markets.allMids(meta.universe.map((u) => u.name)));
+    },
   },
 
-  async l2Book(body, { markets }) {
-    return sharedJson(markets.l2Book(coinOf(body), aggregationOf(body)));
+  l2Book: {
+    schema: object({ coin: nonEmpty, ...aggregation }, ['coin']),
+    handler: async (body, { markets }) => sharedJson(markets.l2Book(body.coin as string, aggregationOf(body))),
   },
 
   /**
    * Several books in one answer: `{result: {coin: l2Book answer | null, ...}, cursor: null}` in the order asked, each
-   * book the bytes its own l2Book answer is sent as.
+   * book the bytes its own l2Book answer is sent as. The service bounds the number of coins.
    */
-  async l2Books(body, { markets }) {
-    const coins = array(body.coins, 'coins').map((c, i) => nonEmpty({ [`coins[${i}]`]: c }, `coins[${i}]`));
-    const books = markets.l2Books(coins, aggregationOf(body));
-    const parts = [...books].map(([coin, book]) =>
-      Buffer.concat([Buffer.from(`${JSON.stringify(coin)}:`), book ? sharedBytes(book) : Buffer.from('null')]),
-    );
-    const comma = Buffer.from(',');
-    const joined = parts.flatMap((p, i) => (i ? [comma, p] : [p]));
-    return encodedJson(Buffer.concat([Buffer.from('{"result":{'), ...joined, Buffer.from('},"cursor":null}')]));
+  l2Books: {
+    schema: object({ coins: arrayOf(nonEmpty), ...aggregation }, ['coins']),
+    async handler(body, { markets }) {
+      const books = markets.l2Books(body.coins as string[], aggregationOf(body));
+      const parts = [...books].map(([coin, book]) =>
+        Buffer.concat([Buffer.from(`${JSON.stringify(coin)}:`), book ? sharedBytes(book) : Buffer.from('null')]),
+      );
+      const comma = Buffer.from(',');
+      const joined = parts.flatMap((p, i) => (i ? [comma, p] : [p]));
+      return encodedJson(Buffer.concat([Buffer.from('{"result":{'), ...joined, Buffer.from('},"cursor":null}')]));
+    },
   },
 
   /** `{result: {coin: {dataset: ["YYYY-MM-DD", ...]}}, cursor: null}`; `coin` and `dataset` optional filters. */
-  async availableDates(body, { markets }) {
-    const coin = body.coin === undefined || body.coin === null ? undefined : coinOf(body);
-    const dataset = optOneOf(body, 'dataset', HISTORY_DATASET_NAMES);
-    const datasets: HistoryDataset[] = dataset ? [dataset] : HISTORY_DATASET_NAMES;
-    return json(resultEnvelope(await markets.availableDates({ coin, datasets })));
+  availableDates: {
+    schema: object({ coin: optNonEmpty, dataset: optOneOf(HISTORY_DATASET_NAMES) }),
+    async handler(body, { markets }) {
+      const dataset = given<HistoryDataset>(body, 'dataset');
+      const datasets: HistoryDataset[] = dataset ? [dataset] : HISTORY_DATASET_NAMES;
+      return json(resultEnvelope(await markets.availableDates({ coin: given<string>(body, 'coin'), datasets })));
+    },
   },
 
-  async candleSnapshot(body, { markets }) {
-    const req = object(body.req, 'req');
-    const coin = nonEmpty(req, 'coin');
-    const interval = optOneOf(req, 'interval', CANDLE_INTERVALS);
-    if (!interval) throw new FieldError(`req.interval: is required, one of ${CANDLE_INTERVALS.join(', ')}`);
-    const startTime = timeMs(req, 'startTime');
-    const endTime = optTimeMs(req, 'endTime');
-    orderedWindow('req.startTime', startTime, endTime);
-    return encodedJson(await markets.candleSnapshotJson(coin, interval, startTime, endTime));
+  candleSnapshot: {
+    schema: object(
+      {
+        req: object(
+          {
+            coin: nonEmpty,
+            interval: { type: 'string', enum: CANDLE_INTERVALS },
+            startTime: timeMs,
+            endTime: optTimeMs,
+          },
+          ['coin', 'interval', 'startTime'],
+        ),
+      },
+      ['req'],
+    ),
+    async handler(body, { markets }) {
+      const req = body.req as Body;
+      const startTime = req.startTime as number;
+      const endTime = given<number>(req, 'endTime');
+      orderedWindow('req.startTime', startTime, endTime);
+      const interval = req.interval as CandleInterval;
+      return encodedJson(await markets.candleSnapshotJson(req.coin as string, interval, startTime, endTime));
+    },
   },
 
-  async recentTrades(body, { markets }) {
-    return json(await markets.recentTrades(coinOf(body), 100));
+  recentTrades: {
+    schema: coinBody,
+    handler: async (body, { markets }) => json(await markets.recentTrades(body.coin as string, 100)),
   },
 
-  async trades(body, { markets }) {
-    const limit = optIntIn(body, 'limit', 1, MAX_TRADES);
-    return json(resultEnvelope(await markets.trades({ coin: coinOf(body), limit, ...optTimeWindow(body) })));
+  trades: {
+    schema: object({ coin: nonEmpty, limit: intIn(1, MAX_TRADES), ...timeWindow }, ['coin']),
+    async handler(body, { markets }) {
+      const q = { coin: body.coin as string, limit: given<number>(body, 'limit'), ...windowOf(body) };
+      return json(resultEnvelope(await markets.trades(q)));
+    },
   },
 
-  async fundingHistory(body, { markets }) {
-    const coin = coinOf(body);
-    const startTime = timeMs(body, 'startTime');
-    const endTime = optTimeMs(body, 'endTime');
-    orderedWindow('startTime', startTime, endTime);
-    return json(await markets.fundingHistory(coin, startTime, endTime));
+  fundingHistory: {
+    schema: object({ coin: nonEmpty, startTime: timeMs, endTime: optTimeMs }, ['coin', 'startTime']),
+    async handler(body, { markets }) {
+      const { startTime, endTime } = windowOf(body);
+      return json(await markets.fundingHistory(body.coin as string, startTime as number, endTime));
+    },
   },
 
-  async currentDepth(body, { markets }) {
-    return json(resultEnvelope(markets.books.depth(coinOf(body))));
+  currentDepth: {
+    schema: coinBody,
+    handler: async (body, { markets }) => json(resultEnvelope(markets.books.depth(body.coin as string))),
   },
 
-  async dataCoverage(_body, { markets, coverage }) {
-    const datasets = await coverage(markets.now());
-    return json(resultEnvelope({ region: process.env.REGION ?? 'local', datasets }));
+  dataCoverage: {
+    schema: noFields,
+    async handler(_body, { markets, coverage }) {
+      const datasets = await coverage(markets.now());
+      return json(resultEnvelope({ region: process.env.REGION ?? 'local', datasets }));
+    },
   },
 
-  async allBorrowLendReserveStates(_body, { markets }) {
-    return json(await markets.allReserveStates());
+  allBorrowLendReserveStates: {
+    schema: noFields,
+    handler: async (_body, { markets }) => json(await markets.allReserveStates()),
   },
 
-  async borrowLendReserveHistory(body, { markets }) {
-    const token = optIntIn(body, 'token', 0);
-    const interval = optOneOf(body, 'interval', RESERVE_INTERVALS);
-    const limit = optIntIn(body, 'limit', 1, MAX_RESERVE_HISTORY);
-    return json(await markets.reserveHistory({ token, ...optTimeWindow(body), interval, limit }));
+  borrowLendReserveHistory: {
+    schema: object({
+      token: intIn(0),
+      interval: optOneOf(RESERVE_INTERVALS),
+      limit: intIn(1, MAX_RESERVE_HISTORY),
+      ...timeWindow,
+    }),
+    async handler(body, { markets }) {
+      return json(
+        await markets.reserveHistory({
+          token: given<number>(body, 'token'),
+          interval: given<ReserveInterval>(body, 'interval'),
+          limit: given<number>(body, 'limit'),
+          ...windowOf(body),
+        }),
+      );
+    },
   },
 };

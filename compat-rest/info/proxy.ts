@@ -1,42 +1,30 @@
 // Proxied /info types: relayed from the upstream node as they are, cached where the data allows. Each type's body
-// is checked first against what the exchange takes for it (hyperliquid-wire.md §3): a malformed one is refused here
-// with a 400 naming the field, like every local type, where the node would answer a plain-text 422.
-import { address, FieldError, intIn, optStr } from '../../platform/fields.ts';
+// is checked first against what the exchange takes for it (hyperliquid-wire.md §3), by its schema: a malformed
+// one is refused here with a 400 naming the field, like every local type, where the node would answer a plain-text
+// 422.
+import { FieldError } from '../../platform/fields.ts';
 import { UpstreamError } from '../../platform/upstream.ts';
-import type { InfoHandler } from './types.ts';
-
-type Body = Record<string, unknown>;
-
-/** The fields a proxied type reads, checked (a FieldError names the field); other fields are left to the node. */
-export type ProxiedBody = (body: Body) => void;
+import { address, dex, type JsonSchema, object } from './request-schema.ts';
+import type { InfoEntry, InfoHandler } from './types.ts';
 
 /** `spotMeta`, `perpDexs`, `maxMarketOrderNtls`: no fields. */
-export const noFields: ProxiedBody = () => {};
+export const noFields = object({});
 
 /** `meta`: at most a `dex` (absent, null or a name; "" is the first perp dex). */
-export const dexBody: ProxiedBody = (body) => {
-  optStr(body, 'dex');
-};
+export const dexBody = object(dex);
 
 /** Per-user node state (`openOrders`, `spotClearinghouseState`, `leadingVaults`...): a `user` address, `dex?`. */
-export const userBody: ProxiedBody = (body) => {
-  address(body, 'user');
-  optStr(body, 'dex');
-};
+export const userBody = object({ user: address, ...dex }, ['user']);
 
 /** `marginTable`: the table's integer `id` (a u32 on the exchange), `dex?`. */
-export const marginTableBody: ProxiedBody = (body) => {
-  intIn(body, 'id', 0, 2 ** 32 - 1);
-  optStr(body, 'dex');
-};
+export const marginTableBody = object({ id: { type: 'integer', minimum: 0, maximum: 2 ** 32 - 1 }, ...dex }, ['id']);
 
 /**
- * A handler relaying the request body once `check` accepts it; `ttlMs` > 0 answers identical bodies from a cache
- * that long. A node that still refuses the body (4xx) is a 400 `{"error"}` quoting it; a node failing (5xx) is 502.
+ * The node's answer to a body as it is; `ttlMs` > 0 answers identical bodies from a cache that long. A node that
+ * still refuses the body (4xx) is a 400 `{"error"}` quoting it; a node failing (5xx) is 502.
  */
-export function proxied(ttlMs: number, check: ProxiedBody): InfoHandler {
+export function relay(ttlMs: number): InfoHandler {
   return async (body, { upstream }) => {
-    check(body);
     const reply = ttlMs > 0 ? await upstream.cached(body, ttlMs) : await upstream.post(body);
     if (reply.status >= 500) throw new UpstreamError(`status ${reply.status}: ${reply.body.slice(0, 200)}`, true);
     if (reply.status >= 400) {
@@ -45,3 +33,6 @@ export function proxied(ttlMs: number, check: ProxiedBody): InfoHandler {
     return { kind: 'relay', status: reply.status, contentType: reply.contentType, body: reply.body };
   };
 }
+
+/** A type relayed to the node once its body matches `schema` (relay's `ttlMs`). */
+export const proxied = (ttlMs: number, schema: JsonSchema): InfoEntry => ({ schema, handler: relay(ttlMs) });

@@ -4,6 +4,7 @@ import type { DomainServices } from '../../domains.ts';
 import type { DatasetCoverage } from '../../platform/coverage.ts';
 import { jsonBytes } from '../../platform/json-text.ts';
 import type { Upstream } from '../../platform/upstream.ts';
+import type { JsonSchema } from './request-schema.ts';
 
 /** What handlers get: every domain's service by its name (domains.ts), the node relay and dataCoverage. */
 export type CompatServices = DomainServices & {
@@ -24,6 +25,16 @@ export type InfoReply =
   | { kind: 'relay'; status: number; contentType: string; body: string };
 
 export type InfoHandler = (body: Record<string, unknown>, services: CompatServices) => Promise<InfoReply>;
+
+/**
+ * One /info type: the JSON Schema of its body (request-schema.ts; the dispatcher checks the body against it before
+ * the handler runs, OpenAPI publishes it) and its handler, which checks only what a schema cannot say (a window's
+ * order, a u64 read from the body's text).
+ */
+export interface InfoEntry {
+  schema: JsonSchema;
+  handler: InfoHandler;
+}
 
 export const json = (body: unknown, headers?: Record<string, string>): InfoReply => ({
   kind: 'json',

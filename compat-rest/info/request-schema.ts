@@ -1,0 +1,154 @@
+// The JSON Schemas of /info request bodies: the field schemas the types are declared with, the one Ajv that checks
+// them (configured like fastify's, without its type coercion), and the 400 message an Ajv error becomes.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS, orderedWindow } from '../../platform/fields.ts';
+import { addressSchema } from '../params.ts';
+
+/** A JSON Schema (draft-07, as fastify's Ajv reads it), kept as plain data so OpenAPI can publish it as it is. */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/** Text without U+0000 (no Postgres text column or parameter takes it). */
+const NO_NUL_PATTERN = '^[^\\u0000]*$';
+
+// ---- field schemas (absent and null both mean "not given": the Python SDK sends explicit nulls) ----
+
+const nullable = (type: string) => [type, 'null'];
+
+/** A 0x address of 40 hex digits, any case (handlers lowercase it): the path routes' schema of one. */
+export const address = addressSchema;
+export const optAddress = { type: nullable('string'), pattern: ADDRESS_PATTERN } as const;
+export const nonEmpty = { type: 'string', minLength: 1, pattern: NO_NUL_PATTERN } as const;
+export const optNonEmpty = { type: nullable('string'), minLength: 1, pattern: NO_NUL_PATTERN } as const;
+export const optString = { type: nullable('string'), pattern: NO_NUL_PATTERN } as const;
+export const optBool = { type: nullable('boolean') } as const;
+/**
+ * An object (an /info body, candleSnapshot's `req`): `properties` its fields, `required` those that must be sent.
+ * It keeps the fields it does not name (no `additionalProperties: false`): the exchange's clients (its SDKs, ccxt)
+ * send more than each type reads.
+ */
+export const object = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
+  type: 'object',
+  properties,
+  ...(required.length ? { required } : {}),
+});
+export const arrayOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
+export const optOneOf = (values: readonly string[]): JsonSchema => ({
+  type: nullable('string'),
+  enum: [...values, null],
+});
+/** An integer from `min` to `max` (by default the largest a JSON number holds exactly), or null. */
+export const intIn = (min: number, max = Number.MAX_SAFE_INTEGER): JsonSchema => ({
+  type: nullable('integer'),
+  minimum: min,
+  maximum: max,
+});
+/** Epoch ms a Date holds; an integer's `description` names its unit in the 400 message (ruleOf). */
+export const timeMs = { type: 'integer', minimum: 0, maximum: MAX_TIME_MS, description: 'epoch milliseconds' };
+export const optTimeMs = { ...timeMs, type: nullable('integer') };
+/** `startTime`/`endTime`, each optional (windowOf checks their order, the service their span). */
+export const timeWindow = { startTime: optTimeMs, endTime: optTimeMs } as const;
+/** `dex`: a perp dex's name; absent, null or "" is the first perp dex. */
+export const dex = { dex: optString } as const;
+
+/** A field a schema already checked, as its handler reads it: absent and null are both undefined. */
+export const given = <T>(body: Record<string, unknown>, key: string): T | undefined =>
+  (body[key] ?? undefined) as T | undefined;
+
+/** A body's `startTime`/`endTime` (timeWindow's), each optional: the start must not be after the end. */
+export function windowOf(body: Record<string, unknown>): { startTime?: number; endTime?: number } {
+  const startTime = given<number>(body, 'startTime');
+  const endTime = given<number>(body, 'endTime');
+  orderedWindow('startTime', startTime, endTime);
+  return { startTime, endTime };
+}
+
+// ---- the validator ----
+
+/**
+ * fastify's Ajv options (@fastify/ajv-compiler: allErrors false, strict) without coerceTypes, useDefaults and
+ * removeAdditional: a body is read as sent, and handlers see exactly what the client wrote. `verbose` hands each
+ * error the failing schema, which the message is written from.
+ */
+export const infoAjv = new Ajv({
+  allErrors: false,
+  coerceTypes: false,
+  strict: true,
+  allowUnionTypes: true,
+  verbose: true,
+  discriminator: true,
+});
+
+/** A body validator compiled once; it throws a FieldError naming the first wrong field. */
+export function bodyValidator(schema: JsonSchema): (body: Record<string, unknown>) => void {
+  const validate: ValidateFunction = infoAjv.compile(schema);
+  return (body) => {
+    if (!validate(body)) throw new FieldError(fieldMessage((validate.errors as ErrorObject[])[0] as ErrorObject));
+  };
+}
+
+/** `/req/interval` → `req.interval`, `/coins/1` → `coins[1]`. */
+function fieldName(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .reduce((name, p) => (/^\d+$/.test(p) ? `${name}[${p}]` : name ? `${name}.${p}` : p), '');
+}
+
+const typesOf = (schema: JsonSchema): unknown[] => [schema.type].flat();
+
+/** The rule a field's schema states, as the message's text: "must be an integer from 1 to 1000". */
+export function ruleOf(schema: JsonSchema): string {
+  const types = typesOf(schema);
+  if (schema.pattern === ADDRESS_PATTERN) return 'must be a 0x address';
+  if (Array.isArray(schema.enum)) return `must be one of ${schema.enum.filter((v) => v !== null).join(', ')}`;
+  if (types.includes('integer')) {
+    const of = typeof schema.description === 'string' ? ` of ${schema.description}` : '';
+    const { minimum: min, maximum: max } = schema;
+    const bounded = max !== undefined && max !== Number.MAX_SAFE_INTEGER;
+    const range = bounded ? ` from ${min} to ${max}` : min !== undefined ? ` >= ${min}` : '';
+    return `must be an integer${of}${range}`;
+  }
+  if (types.includes('string')) return schema.minLength === 1 ? 'must be a non-empty string' : 'must be a string';
+  if (types.includes('boolean')) return 'must be a boolean';
+  if (types.includes('array')) return 'must be an array';
+  if (types.includes('object')) return 'must be an object';
+  return 'is not valid';
+}
+
+/**
+ * An Ajv error as the 400's message: the field (its path in the body), the rule its schema states and the value
+ * sent: `limit: must be an integer from 1 to 1000, got 0`; `coin: is required, must be a non-empty string`.
+ */
+export function fieldMessage(error: ErrorObject): string {
+  const parent = (error.parentSchema ?? {}) as JsonSchema;
+  if (error.keyword === 'required') {
+    const missing = (error.params as { missingProperty: string }).missingProperty;
+    const field = fieldName(`${error.instancePath}/${missing}`);
+    const properties = (parent.properties ?? {}) as Record<string, JsonSchema>;
+    return `${field}: is required, ${ruleOf(properties[missing] ?? {})}`;
+  }
+  const field = fieldName(error.instancePath) || 'body';
+  const rule =
+    error.keyword === 'pattern' && error.schema === NO_NUL_PATTERN
+      ? 'must not contain a NUL character (U+0000)'
+      : ruleOf(parent);
+  const shown = JSON.stringify(error.data);
+  return `${field}: ${rule}, got ${shown === undefined ? 'nothing' : shown.slice(0, 60)}`;
+}
+
+/**
+ * Every type's request as one schema, discriminated on `type` (what OpenAPI publishes): each type's body schema
+ * with its `type` constant added.
+ */
+export function requestSchemas(types: Readonly<Record<string, { schema: JsonSchema }>>): JsonSchema {
+  return {
+    type: 'object',
+    discriminator: { propertyName: 'type' },
+    oneOf: Object.entries(types).map(([type, { schema }]) => ({
+      ...schema,
+      properties: { type: { const: type }, ...(schema.properties as object) },
+      required: ['type', ...((schema.required as string[] | undefined) ?? [])],
+    })),
+  };
+}
