@@ -439,7 +439,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedClus
       if (pm && (await running(pm))) {
         await pgStop('immediate').catch(() => undefined);
         log('Postgres stopped (immediate)');
-      }
+      } else log('Postgres stopped (it had exited already)');
     } finally {
       await release(ownerFile, me);
     }
