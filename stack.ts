@@ -64,6 +64,11 @@ type StackParts = {
 };
 
 type Clash = Extract<DomainName, keyof StackParts | 'compat' | 'router' | 'ws'>;
+/** What compat-rest's handlers see: the domains' services by name, the node relay and `dataCoverage` over the list. */
+export function compatServicesOf(services: DomainServices, upstream: Upstream, pool: pg.Pool): CompatServices {
+  return { ...services, upstream, coverage: (now) => dataCoverage(pool, now, DATASETS) };
+}
+
 /** Compile-time: a domain named like one of the stack's own properties (`auth`, `router`) would hide it. */
 export const NO_DOMAIN_NAMED_LIKE_A_STACK_PART: [Clash] extends [never] ? true : Clash = true;
 
@@ -112,11 +117,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     // Once it serves, the router stops before the subgraphs it reads from.
     closers.splice(closers.indexOf(router.close), 1);
     closers.push(router.close);
-    const compatServices: CompatServices = {
-      ...services,
-      upstream,
-      coverage: (now) => dataCoverage(opts.pool, now, DATASETS),
-    };
+    const compatServices = compatServicesOf(services, upstream, opts.pool);
     const compat = await startCompatServer({
       services: compatServices,
       auth,

@@ -8,14 +8,13 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { Authenticator } from '../access/auth.ts';
 import { buildCompatApp } from '../compat-rest/app.ts';
-import type { CompatServices } from '../compat-rest/info/types.ts';
 import { startCompatServer } from '../compat-rest/server.ts';
-import { DATASETS, DOMAIN_LIST } from '../domains.ts';
+import { DOMAIN_LIST } from '../domains.ts';
 import { InProcessBus } from '../events/bus.ts';
 import { Ingest } from '../ingest/pipeline.ts';
 import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';
-import { dataCoverage } from '../platform/coverage.ts';
 import { Upstream } from '../platform/upstream.ts';
+import { compatServicesOf } from '../stack.ts';
 import type { AccountsService } from '../subgraphs/accounts/service/index.ts';
 import { type DomainServices, startDomainServices } from '../subgraphs/domain.ts';
 import type { MarketsService } from '../subgraphs/markets/service/index.ts';
@@ -171,11 +170,7 @@ export async function startCompatApp(opts: CompatAppOptions = {}): Promise<TestC
     const started = await startDomainServices(DOMAIN_LIST, { pool: db.pool, upstream, bus, now: Date.now });
     closers.push(started.stop);
     const { markets, accounts } = started.services as unknown as DomainServices;
-    const services: CompatServices = {
-      ...(started.services as unknown as DomainServices),
-      upstream,
-      coverage: (now) => dataCoverage(db.pool, now, DATASETS),
-    };
+    const services = compatServicesOf(started.services as unknown as DomainServices, upstream, db.pool);
     const urls = { compat: '', ws: '' };
     let app: FastifyInstance;
     if (opts.listen) {
