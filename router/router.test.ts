@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
 import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
-import type { WireTrade } from '../subgraphs/markets/service/market-data.ts';
+import { wireTrade } from '../test/node-files.ts';
 import { startTestStack, type TestStack } from '../test/stack.ts';
 import { composeSupergraph } from './compose.ts';
 import { startRouter } from './server.ts';
@@ -204,17 +204,7 @@ describe('router', () => {
       expect((await stats.router()).streams).toBe(2);
       await waitFor('2 upstream subscriptions', () => live.listeners('trades') === before + 2);
       expect(await stats.markets()).toEqual({ streams: 2, subscribers: 2 });
-      const trade = (coin: string, tid: number): WireTrade => ({
-        coin,
-        side: 'B',
-        px: '1.5',
-        sz: '2',
-        time: Date.now(),
-        hash: `0x${'ab'.repeat(32)}`,
-        tid,
-        users: ['0x56fb916e2767e1048b78e3c76532b8b104febc76', '0x7f34dc766b0ea373eefd9a03beb46df2898d88d4'],
-      });
-      live.publish('trades', [trade('SHARED', 1), trade('OTHER', 2), trade('SHARED', 3)]);
+      live.publish('trades', [wireTrade('SHARED', 1), wireTrade('OTHER', 2), wireTrade('SHARED', 3)]);
       await waitFor('every client got its batch', () => received.every((r) => r.length === 1));
       expect(received.slice(0, 3)).toEqual(
         Array(3).fill([
@@ -230,7 +220,7 @@ describe('router', () => {
       ends[0]?.();
       ends[3]?.();
       await waitFor('OTHER stream ended', () => live.listeners('trades') === before + 1);
-      live.publish('trades', [trade('SHARED', 4)]);
+      live.publish('trades', [wireTrade('SHARED', 4)]);
       await waitFor('the two left got it', () => received[1]?.length === 2 && received[2]?.length === 2);
       expect(received[0]).toHaveLength(1);
       ends[1]?.();

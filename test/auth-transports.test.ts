@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createKey, revokeKey } from '../access/keys.ts';
 import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
-import type { WireTrade } from '../subgraphs/markets/service/market-data.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
+import { wireTrade } from './node-files.ts';
 
 let db: TestDatabase;
 let stack: Stack;
@@ -78,16 +78,6 @@ function compatWs(headers: Headers = {}, key?: string): Promise<{ status: number
 }
 
 const TRADE_COIN = 'AUTHSSE';
-const trade = (tid: number): WireTrade => ({
-  coin: TRADE_COIN,
-  side: 'B',
-  px: '1.5',
-  sz: '2',
-  time: Date.now(),
-  hash: `0x${'ab'.repeat(32)}`,
-  tid,
-  users: ['0x56fb916e2767e1048b78e3c76532b8b104febc76', '0x7f34dc766b0ea373eefd9a03beb46df2898d88d4'],
-});
 
 /**
  * An SSE subscription through the router: a `trades` subscription over `Accept: text/event-stream`, POST with
@@ -112,7 +102,7 @@ async function sse(opts: { headers?: Headers; key?: string; get?: boolean }) {
   if (res.status !== 200) return answer(res);
   expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
   let tid = 0;
-  const publishing = setInterval(() => stack.markets.live.publish('trades', [trade(++tid)]), 100);
+  const publishing = setInterval(() => stack.markets.live.publish('trades', [wireTrade(TRADE_COIN, ++tid)]), 100);
   try {
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();

@@ -2,6 +2,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { hourlyPath, isoNs } from '../ingest/files.ts';
+import type { WireTrade } from '../subgraphs/markets/service/index.ts';
 import type { BlockLine, NodeFill, NodeOrder, StreamName } from '../wire/node-lines.ts';
 
 export const T0 = Date.UTC(2026, 10, 22, 7, 0, 0); // 2026-11-22 07:00 UTC
@@ -137,5 +138,19 @@ export function nodeOrder(over: Partial<NodeOrder>): NodeOrder {
     tif: 'Gtc',
     cloid: null,
     ...over,
+  };
+}
+
+/** A live trade as the markets service publishes it, for tests that put trades on its live bus directly. */
+export function wireTrade(coin: string, tid: number): WireTrade {
+  return {
+    coin,
+    side: 'B',
+    px: '1.5',
+    sz: '2',
+    time: Date.now(),
+    hash: `0x${'ab'.repeat(32)}`,
+    tid,
+    users: ['0x56fb916e2767e1048b78e3c76532b8b104febc76', '0x7f34dc766b0ea373eefd9a03beb46df2898d88d4'],
   };
 }
