@@ -6,9 +6,10 @@ import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createKey, revokeKey } from '../access/keys.ts';
-import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
+import type { Stack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { wireTrade } from './node-files.ts';
+import { startStackWithoutNode } from './stack.ts';
 
 let db: TestDatabase;
 let stack: Stack;
@@ -17,13 +18,7 @@ let mcpKey: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  stack = await startStack({
-    pool: db.pool,
-    upstreamInfoUrl: 'http://127.0.0.1:9/info',
-    upstreamTimeoutMs: 500,
-    ports: EPHEMERAL_PORTS,
-    log: () => {},
-  });
+  stack = await startStackWithoutNode(db.pool);
   dataKey = (await createKey(db.pool, { scope: 'data', rateLimitPerMin: 100_000 })).key;
   mcpKey = (await createKey(db.pool, { scope: 'mcp', rateLimitPerMin: 100_000 })).key;
   stack.auth.invalidate();

@@ -6,8 +6,9 @@ import net from 'node:net';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../access/keys.ts';
-import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
+import type { Stack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
+import { startStackWithoutNode } from './stack.ts';
 
 /** An address of this machine other than loopback, if it has one. */
 const outward = Object.values(os.networkInterfaces())
@@ -19,14 +20,7 @@ let stack: Stack;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  stack = await startStack({
-    pool: db.pool,
-    upstreamInfoUrl: 'http://127.0.0.1:9/info',
-    upstreamTimeoutMs: 500,
-    ports: EPHEMERAL_PORTS,
-    host: '0.0.0.0',
-    log: () => {},
-  });
+  stack = await startStackWithoutNode(db.pool, { host: '0.0.0.0' });
 });
 afterAll(async () => {
   await stack?.close();
@@ -82,15 +76,7 @@ describe('a stack bound to every interface', () => {
   );
 
   it('with allowAnonymous (ALLOW_ANONYMOUS=1) serves without a key while none exists, and requires one after', async () => {
-    const open = await startStack({
-      pool: db.pool,
-      upstreamInfoUrl: 'http://127.0.0.1:9/info',
-      upstreamTimeoutMs: 500,
-      ports: EPHEMERAL_PORTS,
-      host: '0.0.0.0',
-      allowAnonymous: true,
-      log: () => {},
-    });
+    const open = await startStackWithoutNode(db.pool, { host: '0.0.0.0', allowAnonymous: true });
     try {
       const allMids = (key?: string) =>
         fetch(`http://127.0.0.1:${port(open.urls.compat)}/info`, {

@@ -3,7 +3,7 @@
 import { InProcessBus } from '../events/bus.ts';
 import { Ingest } from '../ingest/pipeline.ts';
 import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';
-import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
+import { EPHEMERAL_PORTS, type Stack, type StackOptions, startStack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { tempDataDir } from './node-files.ts';
 
@@ -63,4 +63,22 @@ export async function startTestStack(
       await running;
     },
   };
+}
+
+/**
+ * The servers alone over `pool`, on ephemeral ports, with no node behind them (proxied types fail fast) and no data
+ * feed: for tests of what the servers decide themselves (keys, exposure).
+ */
+export function startStackWithoutNode(
+  pool: StackOptions['pool'],
+  opts: Partial<Omit<StackOptions, 'pool'>> = {},
+): Promise<Stack> {
+  return startStack({
+    pool,
+    upstreamInfoUrl: 'http://127.0.0.1:9/info',
+    upstreamTimeoutMs: 500,
+    ports: EPHEMERAL_PORTS,
+    log: () => {},
+    ...opts,
+  });
 }
