@@ -185,13 +185,13 @@ export interface Database {
 /** How a command uses the embedded cluster (`db/embedded.ts`): its name, and whether it may join a running one. */
 export type ClusterUse = Pick<EmbeddedOptions, 'command' | 'mode' | 'service' | 'whyNotShared'>;
 
+/** How long closing the database waits for the pool's clients before the server is stopped regardless. */
+const POOL_END_WAIT_MS = 5000;
+
 /**
  * Opens the service database, migrated: the configured server, or the embedded cluster, started here or, when
  * another live process owns it, that process's running server (see `use`).
  */
-/** How long closing the database waits for the pool's clients before the server is stopped regardless. */
-const POOL_END_WAIT_MS = 5000;
-
 export async function openDatabase(
   config: Config,
   log: (line: string) => void = console.log,
@@ -235,10 +235,14 @@ export async function openDatabase(
       }
       // A client still checked out (a statement in flight at the signal) would keep pool.end() waiting with nothing
       // else left to run, and node would exit before the server is stopped: the wait is bounded.
+      let timer: NodeJS.Timeout | undefined;
       const ended = await Promise.race([
         pool.end().then(() => true),
-        new Promise<false>((r) => setTimeout(() => r(false), POOL_END_WAIT_MS)),
+        new Promise<false>((r) => {
+          timer = setTimeout(() => r(false), POOL_END_WAIT_MS);
+        }),
       ]);
+      clearTimeout(timer);
       if (!ended) log(`postgres: clients still busy after ${POOL_END_WAIT_MS / 1000} s; stopping the server anyway`);
       await cluster?.stop();
     },
