@@ -4,6 +4,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type pg from 'pg';
+import type { JsonSchema } from '../compat-rest/info/request-schema.ts';
 import type { CompatServices, InfoEntry } from '../compat-rest/info/types.ts';
 import type { Channel } from '../compat-rest/ws/types.ts';
 import type { EventBus } from '../events/bus.ts';
@@ -63,8 +64,34 @@ export interface DomainCompat<S> {
   routes?: readonly CompatRoutes[];
 }
 
-/** An MCP tool of the domain: typed by issue 21 (the MCP tool server); until then no domain can declare one. */
-export type McpTool = never;
+/** What a tool's `call` gets: every domain's service by name (as compat handlers do), and the call's abort signal. */
+export interface McpToolContext {
+  services: CompatServices;
+  /** Aborted when the caller goes away or the server stops: live tools stop collecting. */
+  signal: AbortSignal;
+}
+
+/**
+ * An MCP tool of the domain: one capability of its service as the tool server (mcp/) lists and calls it. The tool
+ * server checks the arguments against `input` (one Ajv, bad arguments → a tool error naming the argument) and
+ * charges the key `credits(args)` (access/costs.ts; 1 when absent) before `call` runs.
+ */
+export interface McpTool {
+  /** snake_case, prefixed with the domain: `markets_all_mids`, `hip4_questions`. */
+  name: string;
+  /** A short human title. */
+  title: string;
+  /** What it answers and when to choose it, written for a model choosing among tools. */
+  description: string;
+  /** JSON Schema of the arguments: an object, every field typed and bounded by the spec's limits. */
+  input: JsonSchema;
+  /** Credits the call costs (the cost table is access/costs.ts); 1 when absent. */
+  credits?(args: Record<string, unknown>): number;
+  /** The answer as structured content (an object). */
+  call(args: Record<string, unknown>, context: McpToolContext): Promise<Record<string, unknown>>;
+  /** A one-line text summary of an answer, sent beside the structured content. */
+  summary?(result: Record<string, unknown>): string;
+}
 
 export interface Domain<
   Name extends string = string,
@@ -94,7 +121,7 @@ export interface Domain<
     deduplicateInflightRequests: boolean;
   };
   compat: DomainCompat<S>;
-  /** Issue 21: the domain's tools on the MCP server. */
+  /** The domain's tools on the MCP server. */
   mcpTools?: readonly McpTool[];
 }
 
