@@ -229,7 +229,7 @@ describe('hip4 through the router', () => {
     const seen = { trades: 0, fills: 0, hip4Fills: 0 };
     const stops = (['trades', 'fills', 'hip4Fills'] as const).map((topic) =>
       stack.bus.subscribe(topic, (items) => {
-        seen[topic] += (items as { coin: string }[]).filter((i) => i.coin.startsWith('#')).length;
+        seen[topic] += (items as readonly { coin: string }[]).filter((i) => i.coin.startsWith('#')).length;
       }),
     );
     const deadline = Date.now() + 30_000;

@@ -390,6 +390,15 @@ describe('caps and malformed parameters: 400 naming the parameter', () => {
   });
 });
 
+describe('settlement fills', () => {
+  it('are HIP-4 fills but no trade of the side coin (no counterparty)', async () => {
+    const { rows } = await app.db.pool.query<{ tid: number }>(
+      `SELECT tid FROM markets.trades WHERE coin = '#100' ORDER BY tid`,
+    );
+    expect(rows.map((r) => r.tid)).toEqual([1]);
+  });
+});
+
 describe('a fill row of each trader', () => {
   it('names each trader of the history', async () => {
     const users = new Set((await ok('/hip4/fills')).map((r: { user: string }) => r.user));

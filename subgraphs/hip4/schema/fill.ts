@@ -12,7 +12,7 @@ import {
   PROVIDERS_DEFAULT_LIMIT,
   type ProviderStats,
 } from '../service/index.ts';
-import { opt, pageArgs, windowArgs } from './args.ts';
+import { opt, pageArgs, renamedInput, windowArgs } from './args.ts';
 import { MarketRef } from './market.ts';
 import { OutcomeRef } from './outcome.ts';
 import { UserRef } from './user.ts';
@@ -135,15 +135,17 @@ builder.queryFields((t) => ({
       outcomeId: t.arg.int({ description: 'Splits the rows by coin' }),
     },
     resolve: (_r, a, ctx) =>
-      ctx.hip4.analytics({
-        interval: a.interval,
-        coins: opt(a.coins),
-        outcomeId: opt(a.outcomeId),
-        startTime: opt(a.start),
-        endTime: opt(a.end),
-        limit: a.limit,
-        offset: a.offset,
-      }),
+      renamedInput('coin', 'coins', () =>
+        ctx.hip4.analytics({
+          interval: a.interval,
+          coins: opt(a.coins),
+          outcomeId: opt(a.outcomeId),
+          startTime: opt(a.start),
+          endTime: opt(a.end),
+          limit: a.limit,
+          offset: a.offset,
+        }),
+      ),
   }),
 }));
 
