@@ -5,7 +5,7 @@
 // its own. It knows nothing of GraphQL or HTTP.
 import type pg from 'pg';
 import type { EventBus } from '../../../events/bus.ts';
-import { ADDRESS_PATTERN, FieldError, intWithin, orderedWindow } from '../../../platform/fields.ts';
+import { ADDRESS_PATTERN, FieldError, intWithin, noNul, orderedWindow } from '../../../platform/fields.ts';
 import {
   ANALYTICS_INTERVALS,
   type AnalyticsBucket,
@@ -130,6 +130,9 @@ function page(input: PageInput, defaultLimit: number, maxLimit: number): Paging 
 const optionalId = (key: string, v: number | undefined, max: number) =>
   v === undefined ? undefined : intWithin(key, v, 0, max);
 
+/** A text filter that reaches Postgres: no NUL character, which no text parameter can hold. */
+const optionalText = (key: string, v: string | undefined) => (v === undefined ? undefined : noNul(v, key));
+
 /** An outcome coin as stored (`#2901`) from `#2901` or `2901`. */
 export function outcomeCoin(coin: string, key = 'coin'): string {
   if (!/^#?\d{1,15}$/.test(coin)) {
@@ -176,7 +179,10 @@ export class Hip4Service {
   questions(input: { questionId?: number; venue?: string } & PageInput = {}): Promise<QuestionRow[]> {
     return questions(
       this.pool,
-      { questionId: optionalId('questionId', input.questionId, MAX_QUESTION_ID), venue: input.venue },
+      {
+        questionId: optionalId('questionId', input.questionId, MAX_QUESTION_ID),
+        venue: optionalText('venue', input.venue),
+      },
       page(input, REGISTRY_DEFAULT_LIMIT, MAX_HIP4_ROWS),
     );
   }
@@ -194,9 +200,11 @@ export class Hip4Service {
     return outcomes(
       this.pool,
       {
-        ...input,
         outcomeId: optionalId('outcomeId', input.outcomeId, MAX_OUTCOME_ID),
         questionId: optionalId('questionId', input.questionId, MAX_OUTCOME_ID),
+        class: optionalText('class', input.class),
+        underlying: optionalText('underlying', input.underlying),
+        venue: optionalText('venue', input.venue),
       },
       page(input, REGISTRY_DEFAULT_LIMIT, MAX_HIP4_ROWS),
     );
@@ -259,7 +267,11 @@ export class Hip4Service {
     input: { venue?: string; startTime?: number; endTime?: number } & PageInput = {},
   ): Promise<ProviderStats[]> {
     orderedWindow('start', input.startTime, input.endTime, 'end');
-    return providers(this.pool, input, page(input, PROVIDERS_DEFAULT_LIMIT, MAX_HIP4_ROWS));
+    return providers(
+      this.pool,
+      { venue: optionalText('venue', input.venue), startTime: input.startTime, endTime: input.endTime },
+      page(input, PROVIDERS_DEFAULT_LIMIT, MAX_HIP4_ROWS),
+    );
   }
 
   /**
