@@ -121,6 +121,9 @@ const textSchema = { type: 'string', minLength: 1, maxLength: 200 } as const;
 /** `start`/`end`: ISO (naive = UTC) or epoch ms, read by timeParam. */
 const windowSchema = { start: { type: 'string' }, end: { type: 'string' } } as const;
 
+/** A route's options: its query string's properties (fastify validates them and applies their defaults). */
+const query = (properties: Record<string, unknown>) => ({ schema: { querystring: { type: 'object', properties } } });
+
 interface Page {
   limit: number;
   offset: number;
@@ -140,19 +143,12 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
 
   app.get<{ Querystring: Page & { question_id?: number; venue?: string } }>(
     '/questions',
-    {
-      schema: {
-        querystring: {
-          type: 'object',
-          properties: {
-            question_id: idSchema(MAX_QUESTION_ID),
-            venue: textSchema,
-            limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
-            offset: offsetSchema,
-          },
-        },
-      },
-    },
+    query({
+      question_id: idSchema(MAX_QUESTION_ID),
+      venue: textSchema,
+      limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
+      offset: offsetSchema,
+    }),
     async (req) => {
       const q = req.query;
       const rows = await hip4.questions({
@@ -172,22 +168,15 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     underlying?: string;
     venue?: string;
   };
-  const marketsRoute = {
-    schema: {
-      querystring: {
-        type: 'object',
-        properties: {
-          outcome_id: idSchema(MAX_OUTCOME_ID),
-          question_id: idSchema(MAX_OUTCOME_ID),
-          class: textSchema,
-          underlying: textSchema,
-          venue: textSchema,
-          limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
-          offset: offsetSchema,
-        },
-      },
-    },
-  };
+  const marketsRoute = query({
+    outcome_id: idSchema(MAX_OUTCOME_ID),
+    question_id: idSchema(MAX_OUTCOME_ID),
+    class: textSchema,
+    underlying: textSchema,
+    venue: textSchema,
+    limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
+    offset: offsetSchema,
+  });
   for (const path of ['/markets', '/outcomes']) {
     app.get<{ Querystring: MarketsQuery }>(path, marketsRoute, async (req) => {
       const q = req.query;
@@ -206,21 +195,14 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
 
   app.get<{ Querystring: Page & Window & { user?: string; coin?: string; outcome_id?: number } }>(
     '/fills',
-    {
-      schema: {
-        querystring: {
-          type: 'object',
-          properties: {
-            ...windowSchema,
-            user: addressSchema,
-            coin: { type: 'string', pattern: '^#?\\d{1,15}$' },
-            outcome_id: idSchema(MAX_OUTCOME_ID),
-            limit: limitSchema(MAX_HIP4_ROWS, FILLS_DEFAULT_LIMIT),
-            offset: offsetSchema,
-          },
-        },
-      },
-    },
+    query({
+      ...windowSchema,
+      user: addressSchema,
+      coin: { type: 'string', pattern: '^#?\\d{1,15}$' },
+      outcome_id: idSchema(MAX_OUTCOME_ID),
+      limit: limitSchema(MAX_HIP4_ROWS, FILLS_DEFAULT_LIMIT),
+      offset: offsetSchema,
+    }),
     async (req) => {
       const q = req.query;
       const rows = await hip4.fills({
@@ -237,19 +219,12 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
 
   app.get<{ Querystring: Page & Window & { venue?: string } }>(
     '/providers',
-    {
-      schema: {
-        querystring: {
-          type: 'object',
-          properties: {
-            ...windowSchema,
-            venue: textSchema,
-            limit: limitSchema(MAX_HIP4_ROWS, PROVIDERS_DEFAULT_LIMIT),
-            offset: offsetSchema,
-          },
-        },
-      },
-    },
+    query({
+      ...windowSchema,
+      venue: textSchema,
+      limit: limitSchema(MAX_HIP4_ROWS, PROVIDERS_DEFAULT_LIMIT),
+      offset: offsetSchema,
+    }),
     async (req) => {
       const q = req.query;
       const rows = await hip4.providers({ venue: q.venue, ...window(q), limit: q.limit, offset: q.offset });
@@ -259,18 +234,11 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
 
   app.get<{ Querystring: Page & { venue?: string } }>(
     '/deployers',
-    {
-      schema: {
-        querystring: {
-          type: 'object',
-          properties: {
-            venue: textSchema,
-            limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
-            offset: offsetSchema,
-          },
-        },
-      },
-    },
+    query({
+      venue: textSchema,
+      limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
+      offset: offsetSchema,
+    }),
     async (req) => {
       const q = req.query;
       return (await hip4.deployers({ venue: q.venue, limit: q.limit, offset: q.offset })).map(deployerRecord);
@@ -279,21 +247,14 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
 
   app.get<{ Querystring: Page & Window & { interval: AnalyticsInterval; coin?: string; outcome_id?: number } }>(
     '/analytics',
-    {
-      schema: {
-        querystring: {
-          type: 'object',
-          properties: {
-            ...windowSchema,
-            interval: { type: 'string', enum: ANALYTICS_INTERVALS, default: '1h' },
-            coin: { type: 'string', minLength: 1, maxLength: 1000 },
-            outcome_id: idSchema(MAX_OUTCOME_ID),
-            limit: limitSchema(MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS),
-            offset: offsetSchema,
-          },
-        },
-      },
-    },
+    query({
+      ...windowSchema,
+      interval: { type: 'string', enum: ANALYTICS_INTERVALS, default: '1h' },
+      coin: { type: 'string', minLength: 1, maxLength: 1000 },
+      outcome_id: idSchema(MAX_OUTCOME_ID),
+      limit: limitSchema(MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS),
+      offset: offsetSchema,
+    }),
     async (req) => {
       const q = req.query;
       const answer = await hip4.analytics({
