@@ -113,6 +113,66 @@ export const bucketRecord = ({ bucket, ...rest }: AnalyticsBucket) => ({
   ...rest,
 });
 
+// ---- response schemas: fastify serializes the two large answers with them (fast-json-stringify) ----
+
+const str = { type: 'string' } as const;
+const int = { type: 'integer' } as const;
+const num = { type: 'number' } as const;
+const nullable = (type: string) => ({ type: [type, 'null'] }) as const;
+
+const fillRows = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      user: str,
+      coin: str,
+      outcome_id: int,
+      px: str,
+      sz: str,
+      side: str,
+      time_ms: int,
+      dir: str,
+      closedPnl: str,
+      hash: str,
+      oid: int,
+      tid: int,
+      fee: str,
+      feeToken: str,
+      fee_usdc: num,
+      typeTrade: str,
+      market_name: nullable('string'),
+      market_description: nullable('string'),
+      venue: str,
+      deployer: str,
+    },
+  },
+} as const;
+
+const analyticsAnswer = {
+  type: 'object',
+  properties: {
+    status: str,
+    count: int,
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          bucket: str,
+          coin: str,
+          fills: int,
+          volume: num,
+          buy_volume: num,
+          sell_volume: num,
+          fees_usdc: num,
+          unique_users: int,
+        },
+      },
+    },
+  },
+} as const;
+
 // ---- parameters ----
 
 const idSchema = (max: number) => ({ type: 'integer', minimum: 0, maximum: max }) as const;
@@ -121,8 +181,13 @@ const textSchema = { type: 'string', minLength: 1, maxLength: 200 } as const;
 /** `start`/`end`: ISO (naive = UTC) or epoch ms, read by timeParam. */
 const windowSchema = { start: { type: 'string' }, end: { type: 'string' } } as const;
 
-/** A route's options: its query string's properties (fastify validates them and applies their defaults). */
-const query = (properties: Record<string, unknown>) => ({ schema: { querystring: { type: 'object', properties } } });
+/**
+ * A route's options: its query string's properties (fastify validates them and applies their defaults), and the
+ * schema of its answer where one is given.
+ */
+const query = (properties: Record<string, unknown>, response?: object) => ({
+  schema: { querystring: { type: 'object', properties }, ...(response ? { response: { 200: response } } : {}) },
+});
 
 interface Page {
   limit: number;
@@ -195,14 +260,17 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
 
   app.get<{ Querystring: Page & Window & { user?: string; coin?: string; outcome_id?: number } }>(
     '/fills',
-    query({
-      ...windowSchema,
-      user: addressSchema,
-      coin: { type: 'string', pattern: '^#?\\d{1,15}$' },
-      outcome_id: idSchema(MAX_OUTCOME_ID),
-      limit: limitSchema(MAX_HIP4_ROWS, FILLS_DEFAULT_LIMIT),
-      offset: offsetSchema,
-    }),
+    query(
+      {
+        ...windowSchema,
+        user: addressSchema,
+        coin: { type: 'string', pattern: '^#?\\d{1,15}$' },
+        outcome_id: idSchema(MAX_OUTCOME_ID),
+        limit: limitSchema(MAX_HIP4_ROWS, FILLS_DEFAULT_LIMIT),
+        offset: offsetSchema,
+      },
+      fillRows,
+    ),
     async (req) => {
       const q = req.query;
       const rows = await hip4.fills({
@@ -247,14 +315,17 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
 
   app.get<{ Querystring: Page & Window & { interval: AnalyticsInterval; coin?: string; outcome_id?: number } }>(
     '/analytics',
-    query({
-      ...windowSchema,
-      interval: { type: 'string', enum: ANALYTICS_INTERVALS, default: '1h' },
-      coin: { type: 'string', minLength: 1, maxLength: 1000 },
-      outcome_id: idSchema(MAX_OUTCOME_ID),
-      limit: limitSchema(MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS),
-      offset: offsetSchema,
-    }),
+    query(
+      {
+        ...windowSchema,
+        interval: { type: 'string', enum: ANALYTICS_INTERVALS, default: '1h' },
+        coin: { type: 'string', minLength: 1, maxLength: 1000 },
+        outcome_id: idSchema(MAX_OUTCOME_ID),
+        limit: limitSchema(MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS),
+        offset: offsetSchema,
+      },
+      analyticsAnswer,
+    ),
     async (req) => {
       const q = req.query;
       const answer = await hip4.analytics({

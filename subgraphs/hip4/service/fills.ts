@@ -65,20 +65,37 @@ export interface ProviderStats {
   last_trade: number;
 }
 
-/** One row per venue with a fill in the inclusive window, by traded volume descending (then venue). */
+/**
+ * One row per venue with a fill in the inclusive window, by traded volume descending (then venue). Aggregated in two
+ * steps: per outcome and address (one hash aggregate over the fills), then per venue, where distinct outcomes and
+ * addresses are plain counts of the first step's groups instead of sorts of every fill.
+ */
 export async function providers(
   pool: pg.Pool,
   filter: { venue?: string; startTime?: number; endTime?: number },
   page: Paging,
 ): Promise<ProviderStats[]> {
   const { rows } = await pool.query<ProviderStats>(
-    `SELECT coalesce(nullif(o.venue, ''), $1) AS venue, count(DISTINCT f.outcome_id)::int AS markets_traded,
-       count(*)::int AS fills, ${TRADED}::float8 AS volume_usdc, count(DISTINCT f.address)::int AS unique_users,
-       coalesce(sum(f.fee), 0)::float8 AS fees, max(f.time) AS last_trade
-     FROM hip4.fills f LEFT JOIN hip4.outcomes o ON o.outcome_id = f.outcome_id
-     WHERE NOT f.is_settlement AND ($2::bigint IS NULL OR f.time >= $2) AND ($3::bigint IS NULL OR f.time <= $3)
-       AND ($4::text IS NULL OR coalesce(o.venue, '') = $4)
-     GROUP BY 1 ORDER BY volume_usdc DESC, venue LIMIT $5 OFFSET $6`,
+    `WITH per_user AS (
+       SELECT f.outcome_id, f.address, count(*) AS fills, ${TRADED} AS volume, sum(f.fee) AS fees, max(f.time) AS last
+       FROM hip4.fills f
+       WHERE NOT f.is_settlement AND ($2::bigint IS NULL OR f.time >= $2) AND ($3::bigint IS NULL OR f.time <= $3)
+       GROUP BY f.outcome_id, f.address
+     ), per_venue_user AS (
+       SELECT coalesce(nullif(o.venue, ''), $1) AS venue, u.address, sum(u.fills) AS fills, sum(u.volume) AS volume,
+         sum(u.fees) AS fees, max(u.last) AS last
+       FROM per_user u LEFT JOIN hip4.outcomes o ON o.outcome_id = u.outcome_id
+       WHERE $4::text IS NULL OR coalesce(o.venue, '') = $4
+       GROUP BY 1, 2
+     ), per_venue_outcomes AS (
+       SELECT coalesce(nullif(o.venue, ''), $1) AS venue, count(DISTINCT u.outcome_id)::int AS markets_traded
+       FROM (SELECT DISTINCT outcome_id FROM per_user) u LEFT JOIN hip4.outcomes o ON o.outcome_id = u.outcome_id
+       GROUP BY 1
+     )
+     SELECT v.venue, m.markets_traded, sum(v.fills)::int AS fills, sum(v.volume)::float8 AS volume_usdc,
+       count(*)::int AS unique_users, sum(v.fees)::float8 AS fees, max(v.last) AS last_trade
+     FROM per_venue_user v JOIN per_venue_outcomes m ON m.venue = v.venue
+     GROUP BY v.venue, m.markets_traded ORDER BY volume_usdc DESC, v.venue LIMIT $5 OFFSET $6`,
     [
       ORACLE_VENUE,
       filter.startTime ?? null,
