@@ -22,7 +22,8 @@ import {
 let app: TestCompatApp;
 beforeAll(async () => {
   app = await startCompatApp({ data: 'empty', node: 'down' });
-  await hip4History().load(app.db);
+  // Through ingest onto the services' bus, as in the running service: the live parts (provider totals) follow it.
+  await hip4History().load(app.db, app.bus);
 }, 60_000);
 afterAll(async () => {
   await app?.close();
@@ -213,6 +214,13 @@ describe('/hip4/providers', () => {
         last_trade: naiveIso(AT.match4),
       },
     ]);
+  });
+
+  it('answers the same from the live totals (no window) as from the SQL over the whole window', async () => {
+    expect(await ok(`/hip4/providers?start=0&end=${AT.settlement}`)).toEqual(await ok('/hip4/providers'));
+    expect(await ok(`/hip4/providers?venue=oddsx&start=0&end=${AT.settlement}`)).toEqual(
+      await ok('/hip4/providers?venue=oddsx'),
+    );
   });
 
   it('reads start and end inclusively; a venue appears after its first fill; venue and paging filter', async () => {

@@ -66,7 +66,8 @@ export interface ProviderStats {
 }
 
 /**
- * One row per venue with a fill in the inclusive window, by traded volume descending (then venue). Aggregated in two
+ * One row per venue with a fill of a registered outcome in the inclusive window, by traded volume descending (then
+ * venue). Aggregated in two
  * steps: per outcome and address (one hash aggregate over the fills), then per venue, where distinct outcomes and
  * addresses are plain counts of the first step's groups instead of sorts of every fill.
  */
@@ -84,12 +85,12 @@ export async function providers(
      ), per_venue_user AS (
        SELECT coalesce(nullif(o.venue, ''), $1) AS venue, u.address, sum(u.fills) AS fills, sum(u.volume) AS volume,
          sum(u.fees) AS fees, max(u.last) AS last
-       FROM per_user u LEFT JOIN hip4.outcomes o ON o.outcome_id = u.outcome_id
-       WHERE $4::text IS NULL OR coalesce(o.venue, '') = $4
+       FROM per_user u JOIN hip4.outcomes o ON o.outcome_id = u.outcome_id
+       WHERE $4::text IS NULL OR o.venue = $4
        GROUP BY 1, 2
      ), per_venue_outcomes AS (
        SELECT coalesce(nullif(o.venue, ''), $1) AS venue, count(DISTINCT u.outcome_id)::int AS markets_traded
-       FROM (SELECT DISTINCT outcome_id FROM per_user) u LEFT JOIN hip4.outcomes o ON o.outcome_id = u.outcome_id
+       FROM (SELECT DISTINCT outcome_id FROM per_user) u JOIN hip4.outcomes o ON o.outcome_id = u.outcome_id
        GROUP BY 1
      )
      SELECT v.venue, m.markets_traded, sum(v.fills)::int AS fills, sum(v.volume)::float8 AS volume_usdc,

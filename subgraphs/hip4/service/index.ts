@@ -20,6 +20,7 @@ import {
   positions,
   providers,
 } from './fills.ts';
+import { ProviderTotals } from './provider-totals.ts';
 import {
   type OutcomeFilter,
   type OutcomeIndexEntry,
@@ -147,20 +148,28 @@ export class Hip4Service {
   private readonly now: () => number;
   private index = new Map<number, OutcomeIndexEntry>();
   private deployerCache: { at: number; rows: Promise<VenueRow[]> } | null = null;
-  private readonly unsubscribe: () => void;
+  /** Statistics per venue over all fills, kept live (the providers answer without a window). */
+  private readonly totals: ProviderTotals;
+  private readonly unsubscribe: (() => void)[];
 
   constructor(opts: Hip4ServiceOptions) {
     this.pool = opts.pool;
     this.now = opts.now ?? Date.now;
-    this.streams = new Hip4Streams(opts.bus, (id) => this.index.get(id));
+    const outcome = (id: number) => this.index.get(id);
+    this.streams = new Hip4Streams(opts.bus, outcome);
+    this.totals = new ProviderTotals(outcome);
     // Subscribed before any stream is: a new outcome is in the index before a subscriber sees its first fill.
-    this.unsubscribe = opts.bus.subscribe('hip4Registry', (events) => {
-      for (const e of events) {
-        if (e.kind !== 'OutcomeRegistered') continue;
-        const d = e.data as { outcome_id: number; question_id?: number | null; venue?: string };
-        this.index.set(d.outcome_id, { questionId: d.question_id ?? null, venue: d.venue ?? '' });
-      }
-    });
+    this.unsubscribe = [
+      opts.bus.subscribe('hip4Registry', (events) => {
+        for (const e of events) {
+          if (e.kind !== 'OutcomeRegistered') continue;
+          const d = e.data as { outcome_id: number; question_id?: number | null; venue?: string };
+          this.index.set(d.outcome_id, { questionId: d.question_id ?? null, venue: d.venue ?? '' });
+          this.totals.registered(d.outcome_id);
+        }
+      }),
+      opts.bus.subscribe('hip4Fills', (fills) => this.totals.add(fills)),
+    ];
   }
 
   async start(): Promise<void> {
@@ -168,10 +177,11 @@ export class Hip4Service {
     // Registrations seen live while loading are newer than what was read.
     for (const [id, entry] of this.index) loaded.set(id, entry);
     this.index = loaded;
+    await this.totals.load(this.pool);
   }
 
   stop(): void {
-    this.unsubscribe();
+    for (const off of this.unsubscribe) off();
   }
 
   // ---- registry ----
@@ -262,16 +272,20 @@ export class Hip4Service {
     );
   }
 
-  /** Statistics per venue over the inclusive window, by traded volume descending; settlement fills excluded. */
-  providers(
+  /**
+   * Statistics per venue over the inclusive window, by traded volume descending; settlement fills excluded. Without
+   * a window, the live totals answer (no scan of the fill history).
+   */
+  async providers(
     input: { venue?: string; startTime?: number; endTime?: number } & PageInput = {},
   ): Promise<ProviderStats[]> {
     orderedWindow('start', input.startTime, input.endTime, 'end');
-    return providers(
-      this.pool,
-      { venue: optionalText('venue', input.venue), startTime: input.startTime, endTime: input.endTime },
-      page(input, PROVIDERS_DEFAULT_LIMIT, MAX_HIP4_ROWS),
-    );
+    const venue = optionalText('venue', input.venue);
+    const { limit, offset } = page(input, PROVIDERS_DEFAULT_LIMIT, MAX_HIP4_ROWS);
+    if (input.startTime === undefined && input.endTime === undefined) {
+      return this.totals.rows(venue).slice(offset, offset + limit);
+    }
+    return providers(this.pool, { venue, startTime: input.startTime, endTime: input.endTime }, { limit, offset });
   }
 
   /**
