@@ -32,6 +32,7 @@ afterAll(async () => {
 async function ok(path: string) {
   const res = await app.get(path);
   expect(res.status, res.text).toBe(200);
+  expect(res.type).toBe('application/json; charset=utf-8');
   return res.body;
 }
 

@@ -1,9 +1,10 @@
 // /hip4/*: the HIP-4 registry, fills and statistics in the reference's shapes (spec §2.1, §2.3, §4.3;
 // service-details.md): bare arrays of rows, and the analytics envelope `{status, count, data}`. Caps and defaults
 // are the service's; the query schemas state them so that a value over a cap is a 400 naming the parameter.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { CompatServices } from '../../../compat-rest/info/types.ts';
 import { addressSchema, limitSchema, timeParam } from '../../../compat-rest/params.ts';
+import { jsonBytes } from '../../../platform/json-text.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import {
   ANALYTICS_INTERVALS,
@@ -113,66 +114,6 @@ export const bucketRecord = ({ bucket, ...rest }: AnalyticsBucket) => ({
   ...rest,
 });
 
-// ---- response schemas: fastify serializes the two large answers with them (fast-json-stringify) ----
-
-const str = { type: 'string' } as const;
-const int = { type: 'integer' } as const;
-const num = { type: 'number' } as const;
-const nullable = (type: string) => ({ type: [type, 'null'] }) as const;
-
-const fillRows = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: {
-      user: str,
-      coin: str,
-      outcome_id: int,
-      px: str,
-      sz: str,
-      side: str,
-      time_ms: int,
-      dir: str,
-      closedPnl: str,
-      hash: str,
-      oid: int,
-      tid: int,
-      fee: str,
-      feeToken: str,
-      fee_usdc: num,
-      typeTrade: str,
-      market_name: nullable('string'),
-      market_description: nullable('string'),
-      venue: str,
-      deployer: str,
-    },
-  },
-} as const;
-
-const analyticsAnswer = {
-  type: 'object',
-  properties: {
-    status: str,
-    count: int,
-    data: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          bucket: str,
-          coin: str,
-          fills: int,
-          volume: num,
-          buy_volume: num,
-          sell_volume: num,
-          fees_usdc: num,
-          unique_users: int,
-        },
-      },
-    },
-  },
-} as const;
-
 // ---- parameters ----
 
 const idSchema = (max: number) => ({ type: 'integer', minimum: 0, maximum: max }) as const;
@@ -181,13 +122,16 @@ const textSchema = { type: 'string', minLength: 1, maxLength: 200 } as const;
 /** `start`/`end`: ISO (naive = UTC) or epoch ms, read by timeParam. */
 const windowSchema = { start: { type: 'string' }, end: { type: 'string' } } as const;
 
+/** A route's options: its query string's properties (fastify validates them and applies their defaults). */
+const query = (properties: Record<string, unknown>) => ({ schema: { querystring: { type: 'object', properties } } });
+
 /**
- * A route's options: its query string's properties (fastify validates them and applies their defaults), and the
- * schema of its answer where one is given.
+ * A large answer (up to 1000 fills, 2000 buckets) as JSON bytes written item by item (platform/json-text.ts): about
+ * twice as fast as fastify's stringify of the whole, whose long string it then encodes again.
  */
-const query = (properties: Record<string, unknown>, response?: object) => ({
-  schema: { querystring: { type: 'object', properties }, ...(response ? { response: { 200: response } } : {}) },
-});
+function sendJson(reply: FastifyReply, body: unknown): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(jsonBytes(body));
+}
 
 interface Page {
   limit: number;
@@ -260,18 +204,15 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
 
   app.get<{ Querystring: Page & Window & { user?: string; coin?: string; outcome_id?: number } }>(
     '/fills',
-    query(
-      {
-        ...windowSchema,
-        user: addressSchema,
-        coin: { type: 'string', pattern: '^#?\\d{1,15}$' },
-        outcome_id: idSchema(MAX_OUTCOME_ID),
-        limit: limitSchema(MAX_HIP4_ROWS, FILLS_DEFAULT_LIMIT),
-        offset: offsetSchema,
-      },
-      fillRows,
-    ),
-    async (req) => {
+    query({
+      ...windowSchema,
+      user: addressSchema,
+      coin: { type: 'string', pattern: '^#?\\d{1,15}$' },
+      outcome_id: idSchema(MAX_OUTCOME_ID),
+      limit: limitSchema(MAX_HIP4_ROWS, FILLS_DEFAULT_LIMIT),
+      offset: offsetSchema,
+    }),
+    async (req, reply) => {
       const q = req.query;
       const rows = await hip4.fills({
         user: q.user,
@@ -281,7 +222,7 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
         limit: q.limit,
         offset: q.offset,
       });
-      return rows.map(fillRecord);
+      return sendJson(reply, rows.map(fillRecord));
     },
   );
 
@@ -315,18 +256,15 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
 
   app.get<{ Querystring: Page & Window & { interval: AnalyticsInterval; coin?: string; outcome_id?: number } }>(
     '/analytics',
-    query(
-      {
-        ...windowSchema,
-        interval: { type: 'string', enum: ANALYTICS_INTERVALS, default: '1h' },
-        coin: { type: 'string', minLength: 1, maxLength: 1000 },
-        outcome_id: idSchema(MAX_OUTCOME_ID),
-        limit: limitSchema(MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS),
-        offset: offsetSchema,
-      },
-      analyticsAnswer,
-    ),
-    async (req) => {
+    query({
+      ...windowSchema,
+      interval: { type: 'string', enum: ANALYTICS_INTERVALS, default: '1h' },
+      coin: { type: 'string', minLength: 1, maxLength: 1000 },
+      outcome_id: idSchema(MAX_OUTCOME_ID),
+      limit: limitSchema(MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS),
+      offset: offsetSchema,
+    }),
+    async (req, reply) => {
       const q = req.query;
       const answer = await hip4.analytics({
         interval: q.interval,
@@ -336,7 +274,11 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
         limit: q.limit,
         offset: q.offset,
       });
-      return { status: answer.status, count: answer.rows.length, data: answer.rows.map(bucketRecord) };
+      return sendJson(reply, {
+        status: answer.status,
+        count: answer.rows.length,
+        data: answer.rows.map(bucketRecord),
+      });
     },
   );
 };
