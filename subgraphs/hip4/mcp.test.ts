@@ -1,11 +1,14 @@
 // The hip4 MCP tools over the hand-written history (test/hip4-files.ts): each tool's `call` answers the rows of its
-// /hip4 route from the same service, and each input schema, compiled by the /info Ajv, refuses a bad argument.
+// /hip4 route from the same service (the fill rows the route writes from Postgres text, too), and each input schema,
+// compiled by the /info Ajv, refuses a bad argument.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyValidator } from '../../compat-rest/info/request-schema.ts';
 import type { CompatServices } from '../../compat-rest/info/types.ts';
 import { InProcessBus } from '../../events/bus.ts';
+import { JsonArrayWriter } from '../../platform/json-text.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
 import { A1, AT, HOUR, hip4History, T0 } from '../../test/hip4-files.ts';
+import { fillRowJson } from './compat/routes.ts';
 import { hip4Tools } from './mcp.ts';
 import { Hip4Service } from './service/index.ts';
 
@@ -79,6 +82,14 @@ describe('hip4 MCP tools', () => {
         { bucket: '2026-11-22T08:00:00', coin: '#201', volume: 30 },
       ],
     });
+  });
+
+  it('hip4_fills answers the rows /hip4/fills writes from Postgres text, value for value', async () => {
+    const objects = (await call('hip4_fills', { limit: 1000 })).fills as unknown[];
+    expect(objects).toHaveLength(10);
+    const json = new JsonArrayWriter();
+    await hip4.eachFillTextRow({ limit: 1000 }, (row) => json.push(fillRowJson(row)));
+    expect(JSON.parse(json.end().toString('utf8'))).toEqual(objects);
   });
 
   it.each([

@@ -6,6 +6,7 @@
 // fill counts, fees and unique users count every fill row. Settlement fills are payouts, not trading: the
 // statistics leave them out.
 import type pg from 'pg';
+import { eachTextRow, type TextRow } from '../../../db/pool.ts';
 import type { Hip4FillRow } from '../../../db/rows/hip4.ts';
 import { ORACLE_VENUE, type Paging, storedVenue } from './registry.ts';
 
@@ -28,19 +29,48 @@ export interface Hip4FillWithMarket extends Hip4FillRow {
   deployer: string;
 }
 
+/** The fill list's columns, in this order (a text row's indexes, FILL_COLUMN). */
+const FILL_SELECT = [
+  ['block_number', 'f.block_number'],
+  ['time', 'f.time'],
+  ['address', 'f.address'],
+  ['coin', 'f.coin'],
+  ['outcome_id', 'f.outcome_id'],
+  ['side_index', 'f.side_index'],
+  ['px', 'f.px::text'],
+  ['sz', 'f.sz::text'],
+  ['side', 'f.side'],
+  ['dir', 'f.dir'],
+  ['closed_pnl', 'f.closed_pnl::text'],
+  ['hash', 'f.hash'],
+  ['oid', 'f.oid'],
+  ['tid', 'f.tid'],
+  ['fee', 'f.fee::text'],
+  ['fee_token', 'f.fee_token'],
+  ['crossed', 'f.crossed'],
+  ['is_settlement', 'f.is_settlement'],
+  ['market_name', 'o.name'],
+  ['market_description', 'o.description'],
+  ['venue', "coalesce(o.venue, '')"],
+  ['deployer', "coalesce(o.deployer, '')"],
+] as const satisfies readonly (readonly [keyof Hip4FillWithMarket, string])[];
+
+/** A fill list column's index in a text row (eachFillTextRow). */
+export const FILL_COLUMN = Object.fromEntries(FILL_SELECT.map(([name], i) => [name, i])) as Record<
+  (typeof FILL_SELECT)[number][0],
+  number
+>;
+
 /** Newest first, by (time, tid, address, side) descending: a total order, so offset pages never lose a row. */
-export async function fills(pool: pg.Pool, filter: Hip4FillFilter, page: Paging): Promise<Hip4FillWithMarket[]> {
-  const { rows } = await pool.query<Hip4FillWithMarket>(
-    `SELECT f.block_number, f.time, f.address, f.coin, f.outcome_id, f.side_index, f.px::text AS px, f.sz::text AS sz,
-       f.side, f.dir, f.closed_pnl::text AS closed_pnl, f.hash, f.oid, f.tid, f.fee::text AS fee, f.fee_token,
-       f.crossed, f.is_settlement, o.name AS market_name, o.description AS market_description,
-       coalesce(o.venue, '') AS venue, coalesce(o.deployer, '') AS deployer
+function fillsStatement(filter: Hip4FillFilter, page: Paging): { text: string; values: unknown[] } {
+  return {
+    text: `SELECT ${FILL_SELECT.map(([name, expr]) => `${expr} AS ${name}`).join(', ')}
      FROM hip4.fills f LEFT JOIN hip4.outcomes o ON o.outcome_id = f.outcome_id
      WHERE ($1::text IS NULL OR f.address = $1) AND ($2::text IS NULL OR f.coin = $2)
        AND ($3::int IS NULL OR f.outcome_id = $3) AND ($4::bigint IS NULL OR f.time >= $4)
        AND ($5::bigint IS NULL OR f.time <= $5)
      ORDER BY f.time DESC, f.tid DESC, f.address DESC, f.side DESC LIMIT $6 OFFSET $7`,
-    [
+    values: [
       filter.user ?? null,
       filter.coin ?? null,
       filter.outcomeId ?? null,
@@ -49,8 +79,21 @@ export async function fills(pool: pg.Pool, filter: Hip4FillFilter, page: Paging)
       page.limit,
       page.offset,
     ],
-  );
-  return rows;
+  };
+}
+
+export async function fills(pool: pg.Pool, filter: Hip4FillFilter, page: Paging): Promise<Hip4FillWithMarket[]> {
+  return (await pool.query<Hip4FillWithMarket>(fillsStatement(filter, page))).rows;
+}
+
+/** The same fills as Postgres's text, row by row (columns at FILL_COLUMN), for an answer written as JSON text. */
+export function eachFillTextRow(
+  pool: pg.Pool,
+  filter: Hip4FillFilter,
+  page: Paging,
+  onRow: (row: TextRow) => void,
+): Promise<void> {
+  return eachTextRow(pool, fillsStatement(filter, page), onRow);
 }
 
 export interface ProviderStats {

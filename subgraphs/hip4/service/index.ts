@@ -4,6 +4,7 @@
 // The hip4 subgraph, compat-rest's /hip4 routes and /ws channel and the MCP tools call only this class; the pool is
 // its own. It knows nothing of GraphQL or HTTP.
 import type pg from 'pg';
+import type { TextRow } from '../../../db/pool.ts';
 import type { EventBus } from '../../../events/bus.ts';
 import { ADDRESS_PATTERN, FieldError, intWithin, noNul, orderedWindow } from '../../../platform/fields.ts';
 import {
@@ -12,6 +13,7 @@ import {
   type AnalyticsInterval,
   analytics,
   anyFill,
+  eachFillTextRow,
   fills,
   type Hip4FillWithMarket,
   type Hip4Position,
@@ -43,6 +45,7 @@ export {
   ANALYTICS_INTERVALS,
   type AnalyticsBucket,
   type AnalyticsInterval,
+  FILL_COLUMN,
   type Hip4FillWithMarket,
   type Hip4Position,
   INTERVAL_MS,
@@ -91,6 +94,15 @@ export const DEPLOYERS_REFRESH_MS = 10_000;
 export interface PageInput {
   limit?: number;
   offset?: number;
+}
+
+export interface FillsInput extends PageInput {
+  user?: string;
+  /** An outcome coin, `#` optional. */
+  coin?: string;
+  outcomeId?: number;
+  startTime?: number;
+  endTime?: number;
 }
 
 export interface AnalyticsInput extends PageInput {
@@ -252,24 +264,33 @@ export class Hip4Service {
 
   // ---- fills and statistics ----
 
-  fills(
-    input: { user?: string; coin?: string; outcomeId?: number; startTime?: number; endTime?: number } & PageInput = {},
-  ): Promise<Hip4FillWithMarket[]> {
+  fills(input: FillsInput = {}): Promise<Hip4FillWithMarket[]> {
+    const { filter, paging } = this.fillsQuery(input);
+    return fills(this.pool, filter, paging);
+  }
+
+  /** The same fills as Postgres's text, row by row (columns at FILL_COLUMN): for an answer written as JSON text. */
+  eachFillTextRow(input: FillsInput, onRow: (row: TextRow) => void): Promise<void> {
+    const { filter, paging } = this.fillsQuery(input);
+    return eachFillTextRow(this.pool, filter, paging, onRow);
+  }
+
+  /** The fill list's input rules: a 0x user (lowercased), an outcome coin, an ordered window, the page caps. */
+  private fillsQuery(input: FillsInput) {
     if (input.user !== undefined && !ADDRESS.test(input.user)) {
       throw new FieldError(`user: must be a 0x address of 40 hex digits, got ${JSON.stringify(input.user)}`);
     }
     orderedWindow('start', input.startTime, input.endTime, 'end');
-    return fills(
-      this.pool,
-      {
+    return {
+      filter: {
         user: input.user?.toLowerCase(),
         coin: input.coin === undefined ? undefined : outcomeCoin(input.coin),
         outcomeId: optionalId('outcomeId', input.outcomeId, MAX_OUTCOME_ID),
         startTime: input.startTime,
         endTime: input.endTime,
       },
-      page(input, FILLS_DEFAULT_LIMIT, MAX_HIP4_ROWS),
-    );
+      paging: page(input, FILLS_DEFAULT_LIMIT, MAX_HIP4_ROWS),
+    };
   }
 
   /**
