@@ -9,7 +9,15 @@ afterEach(() => {
 });
 
 function withEnv(env: Record<string, string>) {
-  for (const name of ['PORT_OFFSET', 'COMPAT_PORT', 'ROUTER_PORT', 'SIM_PORT', 'MARKETS_PORT', 'ACCOUNTS_PORT', 'HIP4_PORT']) {
+  for (const name of [
+    'PORT_OFFSET',
+    'COMPAT_PORT',
+    'ROUTER_PORT',
+    'SIM_PORT',
+    'MARKETS_PORT',
+    'ACCOUNTS_PORT',
+    'HIP4_PORT',
+  ]) {
     delete process.env[name];
   }
   Object.assign(process.env, env);
