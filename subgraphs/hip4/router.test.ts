@@ -6,6 +6,7 @@ import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Hip4FillRow } from '../../db/rows/hip4.ts';
+import type { TradeRow } from '../../db/rows/markets.ts';
 import type { Hip4RegistryEvent } from '../../events/bus.ts';
 import { startTestStack, type TestStack } from '../../test/stack.ts';
 import { openSocket } from '../../test/ws-client.ts';
@@ -223,6 +224,25 @@ describe('hip4 through the router', () => {
     expect(await ws.next()).toEqual({ channel: 'hip4Events', data: event });
     ws.send({ method: 'subscribe', subscription: { type: 'hip4Events', kinds: ['Nope'] } });
     expect(await ws.next()).toMatchObject({ channel: 'error', data: expect.stringContaining('kinds') });
+    // An outcome side's trades come on the trades channel like any coin's.
+    ws.send({ method: 'subscribe', subscription: { type: 'trades', coin: '#12340' } });
+    expect(await ws.next()).toMatchObject({ channel: 'subscriptionResponse' });
+    const trade: TradeRow = {
+      block_number: 3,
+      seq: 0,
+      time: Date.now(),
+      coin: '#12340',
+      side: 'B',
+      px: '0.42',
+      sz: '10',
+      hash: `0x${'0'.repeat(64)}`,
+      tid: 77,
+      buyer: '0x00000000000000000000000000000000000000b1',
+      seller: '0x00000000000000000000000000000000000000b2',
+      fees: '0.001',
+    };
+    stack.bus.publish('trades', [trade]);
+    expect(await ws.next()).toMatchObject({ channel: 'trades', data: [{ coin: '#12340', px: '0.42', tid: 77 }] });
     ws.close();
 
     // Ingest publishes an outcome coin's fills as any coin's (the trades, userFills and userEvents channels' source).
