@@ -9,7 +9,15 @@ afterEach(() => {
 });
 
 function withEnv(env: Record<string, string>) {
-  for (const name of ['PORT_OFFSET', 'COMPAT_PORT', 'ROUTER_PORT', 'SIM_PORT', 'MARKETS_PORT', 'ACCOUNTS_PORT']) {
+  for (const name of [
+    'PORT_OFFSET',
+    'COMPAT_PORT',
+    'ROUTER_PORT',
+    'SIM_PORT',
+    'MARKETS_PORT',
+    'ACCOUNTS_PORT',
+    'HIP4_PORT',
+  ]) {
     delete process.env[name];
   }
   Object.assign(process.env, env);
@@ -23,6 +31,7 @@ describe('ports', () => {
       router: 4000,
       markets: 4001,
       accounts: 5002,
+      hip4: 4003,
     });
     expect(portVariable('markets')).toBe('MARKETS_PORT');
     expect(portVariable('hip4')).toBe('HIP4_PORT');
@@ -30,7 +39,7 @@ describe('ports', () => {
 
   it('PORT_OFFSET shifts every port the instance listens on, the simulated node too; 0 stays ephemeral', () => {
     const config = withEnv({ PORT_OFFSET: '100', ACCOUNTS_PORT: '5002', ROUTER_PORT: '0' });
-    expect(configuredPorts(config)).toEqual({ compat: 8180, router: 0, markets: 4101, accounts: 5102 });
+    expect(configuredPorts(config)).toEqual({ compat: 8180, router: 0, markets: 4101, accounts: 5102, hip4: 4103 });
     expect(config.simPort).toBe(3101);
     expect(config.upstreamInfoUrl).toBe('http://127.0.0.1:3101/info');
   });
