@@ -5,9 +5,10 @@ import { UNSERVED_DATASETS } from './platform/coverage.ts';
 import { accounts } from './subgraphs/accounts/domain.ts';
 import type { Domain, DomainName } from './subgraphs/domain.ts';
 import { unionOf } from './subgraphs/domain.ts';
+import { evm } from './subgraphs/evm/domain.ts';
 import { markets } from './subgraphs/markets/domain.ts';
 
-export const DOMAINS = [markets, accounts] as const;
+export const DOMAINS = [markets, accounts, evm] as const;
 
 export type { DomainName, DomainServices } from './subgraphs/domain.ts';
 

@@ -22,7 +22,6 @@ export interface Dataset {
  */
 export const UNSERVED_DATASETS: Readonly<Record<string, Dataset>> = {
   hip4: { table: 'hip4.fills', column: 'time' },
-  evm: { table: 'evm.blocks', column: 'time' },
 };
 
 export interface DatasetCoverage {

@@ -1,0 +1,109 @@
+// Tokens and their holders: the holders page of `/<chain>/testnet/tokens/{address}/holders` (balance descending,
+// the `token_holders_balance` index order) with each holder's share of all holdings. The sum of the holdings
+// changes only when a transfer mints or burns (ingest keeps no balance for the zero and system addresses), so it
+// is cached per token and dropped on such a transfer only: a page at any depth costs one index range read.
+import type pg from 'pg';
+import { mintsOrBurns, type TokenTransferRow } from '../../../db/rows/evm.ts';
+import { checkPage, type Page, type PageQuery, pageClause, sqlParams } from './paging.ts';
+
+export interface EvmToken {
+  address: string;
+  symbol: string;
+  decimals: number;
+  standard: 'erc20' | 'erc721' | 'erc1155';
+}
+
+/** A token holder (spec §2.3): `balance` in whole tokens (ERC-20) or the count of tokens held (ERC-721/1155). */
+export interface TokenHolder {
+  address: string;
+  balance_raw: string;
+  balance: number;
+  /** The fraction of all holdings held, 0 to 1. */
+  share: number;
+}
+
+export interface HoldersPage extends Page<TokenHolder> {
+  /** The sum of every holder's raw balance. */
+  totalRaw: string;
+}
+
+export async function tokensByAddress(pool: pg.Pool, addresses: readonly string[]): Promise<EvmToken[]> {
+  const { rows } = await pool.query<EvmToken>(
+    'SELECT address, symbol, decimals, standard FROM evm.tokens WHERE address = ANY($1::text[])',
+    [addresses],
+  );
+  return rows;
+}
+
+/** Raw units → a JSON number of whole tokens (a float: exact digits stay in `balance_raw`). */
+function wholeTokens(raw: bigint, decimals: number): number {
+  if (decimals === 0) return Number(raw);
+  const unit = 10n ** BigInt(decimals);
+  return Number(raw / unit) + Number(raw % unit) / Number(unit);
+}
+
+/** `part / whole` as a float with 12 significant digits of the ratio (both may exceed 2^53). */
+function shareOf(part: bigint, whole: bigint): number {
+  if (whole <= 0n) return 0;
+  return Number((part * 10n ** 12n) / whole) / 1e12;
+}
+
+export class HolderTotals {
+  private readonly totals = new Map<string, Promise<bigint>>();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Drops the totals of tokens a batch of transfers minted or burned. */
+  onTransfers(rows: readonly TokenTransferRow[]): void {
+    for (const r of rows) if (mintsOrBurns(r.from_addr) || mintsOrBurns(r.to_addr)) this.totals.delete(r.token);
+  }
+
+  total(token: string): Promise<bigint> {
+    let total = this.totals.get(token);
+    if (!total) {
+      total = this.pool
+        .query<{ total: string }>(
+          'SELECT coalesce(sum(balance_raw), 0)::text AS total FROM evm.token_holders WHERE token = $1 AND balance_raw > 0',
+          [token],
+        )
+        .then((r) => BigInt(r.rows[0]?.total ?? '0'));
+      this.totals.set(token, total);
+      // A failed read is not kept.
+      total.catch(() => this.totals.delete(token));
+    }
+    return total;
+  }
+}
+
+/** Holders with a positive balance, largest first, then by address. `decimals` scales `balance`. */
+export async function tokenHolders(
+  pool: pg.Pool,
+  totals: HolderTotals,
+  token: string,
+  decimals: number,
+  page: PageQuery,
+): Promise<HoldersPage> {
+  const q = checkPage(page);
+  const { params, param } = sqlParams();
+  const [{ rows }, total] = await Promise.all([
+    pool.query<{ address: string; balance_raw: string }>(
+      `SELECT address, balance_raw::text AS balance_raw FROM evm.token_holders
+       WHERE token = ${param(token)} AND balance_raw > 0 ORDER BY balance_raw DESC, address ${pageClause(q, param)}`,
+      params,
+    ),
+    totals.total(token),
+  ]);
+  return {
+    rows: rows.slice(0, q.limit).map((r) => {
+      const raw = BigInt(r.balance_raw);
+      return {
+        address: r.address,
+        balance_raw: r.balance_raw,
+        balance: wholeTokens(raw, decimals),
+        share: shareOf(raw, total),
+      };
+    }),
+    hasMore: rows.length > q.limit,
+    totalRaw: total.toString(),
+  };
+}
