@@ -101,11 +101,12 @@ function typeCondition(types: readonly LedgerEventType[], param: (v: unknown) =>
     .filter(([, t]) => wanted.has(t))
     .map(([d]) => d);
   if (named.length) parts.push(`l.delta_type = ANY(${param(named)}::text[])`);
-  const directed = `l.delta_type = ANY(${param(DIRECTED)}::text[])`;
+  // Only a parameter the statement uses may be sent: Postgres cannot type an unused one.
+  const directed = () => `l.delta_type = ANY(${param(DIRECTED)}::text[])`;
   const isIn = `lower(l.delta->>'destination') = l.address`;
-  if (wanted.has('transfer_in') && wanted.has('transfer_out')) parts.push(directed);
-  else if (wanted.has('transfer_in')) parts.push(`(${directed} AND ${isIn})`);
-  else if (wanted.has('transfer_out')) parts.push(`(${directed} AND ${isIn} IS NOT TRUE)`);
+  if (wanted.has('transfer_in') && wanted.has('transfer_out')) parts.push(directed());
+  else if (wanted.has('transfer_in')) parts.push(`(${directed()} AND ${isIn})`);
+  else if (wanted.has('transfer_out')) parts.push(`(${directed()} AND ${isIn} IS NOT TRUE)`);
   if (wanted.has('other')) {
     parts.push(`NOT (l.delta_type = ANY(${param([...Object.keys(UNDIRECTED), ...DIRECTED])}::text[]))`);
   }
