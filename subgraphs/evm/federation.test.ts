@@ -1,0 +1,115 @@
+// The evm subgraph behind the router, over the simulated stack: from a transaction to its sender's fills (evm's
+// Transaction.sender resolved as accounts' User), a token's holders, the backstop side of a Dex next to the markets
+// subgraph's snapshots, BAD_USER_INPUT for a bad page, and the newBlocks subscription.
+import { createClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startTestStack, type TestStack } from '../../test/stack.ts';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack({ historyMs: 20 * 60_000 });
+}, 120_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: GraphQL answers are checked field by field below
+type Answer = { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
+
+async function gql(query: string, variables?: Record<string, unknown>): Promise<Answer> {
+  const res = await fetch(stack.urls.router, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await res.json()) as Answer;
+}
+
+describe('evm through the router', () => {
+  it("goes from a transaction to its sender's fills", async () => {
+    // A transaction whose sender also trades on the exchange (the simulator's EVM users include its traders).
+    const { rows } = await stack.db.pool.query<{ hash: string; from_addr: string; fills: string }>(
+      `SELECT t.hash, t.from_addr, (SELECT count(*) FROM accounts.fills f WHERE f.address = t.from_addr) AS fills
+       FROM evm.transactions t WHERE NOT t.is_system
+         AND EXISTS (SELECT 1 FROM accounts.fills f WHERE f.address = t.from_addr)
+       ORDER BY t.block_number DESC LIMIT 1`,
+    );
+    const tx = rows[0];
+    expect(tx).toBeDefined();
+    const answer = await gql(
+      `query ($hash: String!) {
+        transaction(hash: $hash) {
+          hash from block { number }
+          sender { address fills(first: 3) { totalCount edges { node { coin } } } }
+        }
+      }`,
+      { hash: tx?.hash },
+    );
+    expect(answer.errors).toBeUndefined();
+    const t = answer.data.transaction;
+    expect(t.hash).toBe(tx?.hash);
+    expect(t.sender.address).toBe(tx?.from_addr);
+    // The simulator keeps trading while the test runs: at least the fills counted above.
+    expect(t.sender.fills.totalCount).toBeGreaterThanOrEqual(Number(tx?.fills));
+    expect(t.sender.fills.edges.length).toBeGreaterThan(0);
+  });
+
+  it("pages a token's holders as compat does, and a Dex carries backstop and market fields together", async () => {
+    const { rows } = await stack.db.pool.query<{ token: string }>(
+      'SELECT token FROM evm.token_holders WHERE balance_raw > 0 GROUP BY token ORDER BY count(*) DESC LIMIT 1',
+    );
+    const token = rows[0]?.token as string;
+    const answer = await gql(
+      `query ($token: String!) {
+        evmToken(address: $token) { address symbol holders(limit: 3) { hasMore nodes { address balanceRaw share } } }
+        dexes { name snapshots { coin } backstopHealth { backstopAddress dexIndex } }
+      }`,
+      { token },
+    );
+    expect(answer.errors).toBeUndefined();
+    const rest = await fetch(`${stack.urls.compat}/hyperevm/testnet/tokens/${token}/holders?limit=3`);
+    const body = (await rest.json()) as { data: { address: string; balance_raw: string; share: number }[] };
+    expect(
+      answer.data.evmToken.holders.nodes.map((h: { address: string; balanceRaw: string; share: number }) => [
+        h.address,
+        h.balanceRaw,
+        h.share,
+      ]),
+    ).toEqual(body.data.map((h) => [h.address, h.balance_raw, h.share]));
+    const xyz = answer.data.dexes.find((d: { name: string }) => d.name === 'xyz');
+    expect(xyz.snapshots.length).toBeGreaterThan(0);
+    if (xyz.backstopHealth)
+      expect(xyz.backstopHealth).toEqual({ backstopAddress: `0x4${'0'.repeat(38)}1`, dexIndex: 1 });
+  });
+
+  it('refuses a bad page as BAD_USER_INPUT naming the argument', async () => {
+    const answer = await gql('{ evmTransactions(limit: 1001) { hasMore } }');
+    expect(answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(answer.errors?.[0]?.message).toContain('limit');
+  });
+
+  it('streams new blocks over graphql-ws', async () => {
+    const client = createClient({ url: stack.urls.router.replace(/^http/, 'ws'), webSocketImpl: WebSocket });
+    try {
+      const frame = await new Promise<Answer>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no block within 20 s')), 20_000);
+        client.subscribe<unknown>(
+          { query: 'subscription { newBlocks { number txCount } }' },
+          {
+            next: (r) => {
+              clearTimeout(timer);
+              resolve(r as Answer);
+            },
+            error: reject,
+            complete: () => {},
+          },
+        );
+      });
+      expect(frame.errors).toBeUndefined();
+      expect(frame.data.newBlocks.number).toBeGreaterThan(0);
+    } finally {
+      await client.dispose();
+    }
+  });
+});
