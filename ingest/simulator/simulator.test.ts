@@ -423,6 +423,12 @@ describe('hours of output', () => {
     expect(tokens.filter((t) => t.standard === 'erc20').length).toBeGreaterThanOrEqual(2);
     expect(evm.some((e) => e.txs.some((t) => t.isSystem))).toBe(true);
     expect(evm.some((e) => e.backstopTransfers.some((t) => t.dex === 'xyz'))).toBe(true);
+    // Principal moves on several dexes; blocks come 1 to 2 s apart.
+    expect(new Set(evm.flatMap((e) => e.backstopTransfers.map((t) => t.dex))).size).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < evm.length; i++) {
+      expect(evm[i]!.time - evm[i - 1]!.time).toBeGreaterThanOrEqual(1000);
+      expect(evm[i]!.time - evm[i - 1]!.time).toBeLessThanOrEqual(2000 + 1000);
+    }
     const txHashes = new Set(evm.flatMap((e) => e.txs.map((t) => t.hash)));
     for (const e of evm) for (const t of e.transfers) expect(txHashes.has(t.txHash)).toBe(true);
   });
