@@ -66,11 +66,11 @@ export const evmTools: readonly McpTool[] = [
     title: 'Token holders',
     description:
       "A HyperEVM token's holders by balance, largest first, each with its share of all holdings (0 to 1); for " +
-      'NFTs the balance is the number of tokens held. Paged by limit/offset.',
-    input: object({ token: address, ...page }, ['token']),
+      'NFTs the balance is the number of tokens held. Paged by limit/offset, or by cursor (nextCursor) for deep pages.',
+    input: object({ token: address, ...page, cursor: { type: ['string', 'null'], maxLength: 128 } }, ['token']),
     async call(args, { services }) {
-      const p = await services.evm.tokenHolders(args.token as string, pageOf(args));
-      return { rows: p.rows, hasMore: p.hasMore, totalRaw: p.totalRaw };
+      const p = await services.evm.tokenHolders(args.token as string, { ...pageOf(args), cursor: opt(args, 'cursor') });
+      return { rows: p.rows, hasMore: p.hasMore, nextCursor: p.nextCursor, totalRaw: p.totalRaw };
     },
     summary: rowsSummary('holders'),
   },

@@ -165,7 +165,15 @@ describe('token holders', () => {
   it('holds the balances left by mints, transfers and burns, largest first, in the data envelope', async () => {
     const res = await c.get(`/hyperevm/testnet/tokens/${TOKEN}/holders`);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['success', 'message', 'data', 'execution_time_ms', 'has_more']);
+    expect(Object.keys(res.body)).toEqual([
+      'success',
+      'message',
+      'data',
+      'execution_time_ms',
+      'has_more',
+      'next_cursor',
+    ]);
+    expect(res.body.next_cursor).toBeNull();
     expect(res.body.success).toBe(true);
     expect(res.body.has_more).toBe(false);
     expect(Number.isInteger(res.body.execution_time_ms)).toBe(true);
@@ -197,6 +205,19 @@ describe('token holders', () => {
     }
     expect(seen).toEqual(all);
     expect(more).toEqual([true, true, false]);
+  });
+
+  it('pages by keyset cursor beside offset, each holder once', async () => {
+    const all = (await c.get(`/hyperevm/testnet/tokens/${TOKEN}/holders`)).body.data;
+    const seen: unknown[] = [];
+    let path = `/hyperevm/testnet/tokens/${TOKEN}/holders?limit=1`;
+    for (;;) {
+      const res = await c.get(path);
+      seen.push(...res.body.data);
+      if (!res.body.has_more) break;
+      path = `/hyperevm/testnet/tokens/${TOKEN}/holders?limit=1&cursor=${res.body.next_cursor}`;
+    }
+    expect(seen).toEqual(all);
   });
 
   it('answers 404 for a chain it does not serve, and an empty page for a token never seen', async () => {
@@ -420,6 +441,8 @@ describe('every 400 names its field', () => {
     [`${holders}?limit=1001`, 'limit'],
     [`${holders}?offset=-1`, 'offset'],
     [`${holders}?offset=x`, 'offset'],
+    [`${holders}?cursor=${'9'.repeat(5)}:${BOB}&offset=1`, 'offset'],
+    [`${holders}?cursor=abc`, 'cursor'],
     ['/hyperevm/testnet/tokens/0x1234/holders', 'address'],
     ['/evm/transactions?limit=0', 'limit'],
     ['/evm/transactions?limit=1001', 'limit'],

@@ -253,12 +253,13 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
 
 export const tokenHolderRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
   const { evm } = services;
-  app.get<{ Params: { chain: string; address: string }; Querystring: PageQ }>(
+  app.get<{ Params: { chain: string; address: string }; Querystring: PageQ & { cursor?: string } }>(
     '/:chain/testnet/tokens/:address/holders',
     {
       schema: {
         params: { type: 'object', properties: { chain: { type: 'string' }, address: addressSchema } },
-        querystring: { type: 'object', properties: pageSchema },
+        // `cursor` (next_cursor of a page) beside `offset`: deep pages at the cost of the first (bench/evm.ts).
+        querystring: { type: 'object', properties: { ...pageSchema, cursor: { type: 'string', maxLength: 128 } } },
       },
     },
     async (req) => {

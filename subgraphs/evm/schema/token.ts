@@ -1,10 +1,11 @@
 // EvmToken @key(address): a HyperEVM token contract and its holders, largest balance first. (Named EvmToken: the
 // markets subgraph's Token is a HyperCore spot token keyed by index.)
 import type { TokenTransferRow } from '../../../db/rows/evm.ts';
+import { FieldError } from '../../../platform/fields.ts';
 import { liveIterator } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { EvmToken, TokenHolder } from '../service/index.ts';
-import { addressArg, LIMIT_ARG, OFFSET_ARG } from './args.ts';
+import { addressArg, LIMIT_ARG, OFFSET_ARG, textArg } from './args.ts';
 
 const TokenHolderRef = builder.objectRef<TokenHolder>('TokenHolder').implement({
   description: 'A holder of a token and its balance',
@@ -38,9 +39,18 @@ EvmTokenRef.implement({
     standard: t.exposeString('standard', { nullable: true }),
     holders: t.field({
       type: HoldersRef,
-      args: { limit: t.arg.int(LIMIT_ARG), offset: t.arg.int(OFFSET_ARG) },
+      description: 'Largest first; page by `offset`, or by `after` (an endCursor) at any depth',
+      args: { limit: t.arg.int(LIMIT_ARG), offset: t.arg.int(OFFSET_ARG), after: t.arg.string() },
       listSize: { slicingArguments: ['limit'], sizedFields: ['nodes'], requireOneSlicingArgument: false },
-      resolve: (tk, a, ctx) => ctx.evm.tokenHolders(tk.address, { limit: a.limit, offset: a.offset }),
+      resolve: (tk, a, ctx) =>
+        ctx.evm
+          .tokenHolders(tk.address, { limit: a.limit, offset: a.offset, cursor: textArg(a.after, 'after') })
+          .catch((err: unknown) => {
+            // The service names its own parameter; here the caller's argument is `after`.
+            throw err instanceof FieldError && err.message.startsWith('cursor:')
+              ? new FieldError(`after:${err.message.slice('cursor:'.length)}`)
+              : err;
+          }),
     }),
   }),
 });

@@ -4,6 +4,7 @@
 // is cached per token and dropped on such a transfer only: a page at any depth costs one index range read.
 import type pg from 'pg';
 import { mintsOrBurns, type TokenTransferRow } from '../../../db/rows/evm.ts';
+import { FieldError } from '../../../platform/fields.ts';
 import { checkPage, type Page, type PageQuery, pageClause, sqlParams } from './paging.ts';
 
 export interface EvmToken {
@@ -23,6 +24,8 @@ export interface TokenHolder {
 }
 
 export interface HoldersPage extends Page<TokenHolder> {
+  /** The cursor of the next page (keyset), null on the last. */
+  nextCursor: string | null;
   /** The sum of every holder's raw balance. */
   totalRaw: string;
 }
@@ -75,35 +78,73 @@ export class HolderTotals {
   }
 }
 
-/** Holders with a positive balance, largest first, then by address. `decimals` scales `balance`. */
+/** `"<balance_raw>:<address>"` of a page's last holder: the next page starts after it. */
+export function holderCursor(h: { balance_raw: string; address: string }): string {
+  return `${h.balance_raw}:${h.address}`;
+}
+
+function parseHolderCursor(cursor: string): { balance: string; address: string } {
+  const m = /^(\d{1,78}):(0x[0-9a-f]{40})$/.exec(cursor);
+  if (!m)
+    throw new FieldError(
+      `cursor: must be "<balance_raw>:<address>" as a page gave it, got ${JSON.stringify(cursor).slice(0, 100)}`,
+    );
+  return { balance: m[1] as string, address: m[2] as string };
+}
+
+export interface HoldersQuery extends PageQuery {
+  /** Keyset paging (next_cursor of the previous page): any depth at the cost of the first page; offset must be 0. */
+  cursor?: string;
+}
+
+/**
+ * Holders with a positive balance, largest first, then by address. `decimals` scales `balance`. With `cursor`, the
+ * page after that holder: the rest of its balance (by address), then the lower balances, each one index range.
+ */
 export async function tokenHolders(
   pool: pg.Pool,
   totals: HolderTotals,
   token: string,
   decimals: number,
-  page: PageQuery,
+  query: HoldersQuery,
 ): Promise<HoldersPage> {
-  const q = checkPage(page);
+  const q = checkPage(query);
   const { params, param } = sqlParams();
+  const cols = 'SELECT address, balance_raw::text AS balance_raw FROM evm.token_holders';
+  const t = param(token);
+  let sql: string;
+  if (query.cursor === undefined) {
+    sql = `${cols} WHERE token = ${t} AND balance_raw > 0 ORDER BY balance_raw DESC, address ${pageClause(q, param)}`;
+  } else {
+    if (q.offset !== 0) throw new FieldError('offset: must be 0 (or absent) with cursor');
+    const c = parseHolderCursor(query.cursor);
+    const b = param(c.balance);
+    const n = param(q.limit + 1);
+    sql = `(${cols} WHERE token = ${t} AND balance_raw = ${b}::numeric AND address > ${param(c.address)}
+              ORDER BY address LIMIT ${n})
+           UNION ALL
+           (${cols} WHERE token = ${t} AND balance_raw < ${b}::numeric AND balance_raw > 0
+              ORDER BY balance_raw DESC, address LIMIT ${n})
+           LIMIT ${n}`;
+  }
   const [{ rows }, total] = await Promise.all([
-    pool.query<{ address: string; balance_raw: string }>(
-      `SELECT address, balance_raw::text AS balance_raw FROM evm.token_holders
-       WHERE token = ${param(token)} AND balance_raw > 0 ORDER BY balance_raw DESC, address ${pageClause(q, param)}`,
-      params,
-    ),
+    pool.query<{ address: string; balance_raw: string }>(sql, params),
     totals.total(token),
   ]);
+  const page = rows.slice(0, q.limit).map((r) => {
+    const raw = BigInt(r.balance_raw);
+    return {
+      address: r.address,
+      balance_raw: r.balance_raw,
+      balance: wholeTokens(raw, decimals),
+      share: shareOf(raw, total),
+    };
+  });
+  const hasMore = rows.length > q.limit;
   return {
-    rows: rows.slice(0, q.limit).map((r) => {
-      const raw = BigInt(r.balance_raw);
-      return {
-        address: r.address,
-        balance_raw: r.balance_raw,
-        balance: wholeTokens(raw, decimals),
-        share: shareOf(raw, total),
-      };
-    }),
-    hasMore: rows.length > q.limit,
+    rows: page,
+    hasMore,
+    nextCursor: hasMore ? holderCursor(page[page.length - 1] as TokenHolder) : null,
     totalRaw: total.toString(),
   };
 }
