@@ -1,5 +1,6 @@
 // HTTP load generated in a worker thread: keep-alive clients in a closed loop at a fixed concurrency (throughput),
-// or one request at a time (latency). Every request is a POST of a JSON body; any status but 200 is an error.
+// or one request at a time (latency). Every request is a POST of a JSON body, or a GET where the target says so;
+// any status but 200 is an error.
 import http from 'node:http';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { percentile, timeSequential } from './stats.ts';
@@ -8,6 +9,8 @@ import { runWorker } from './worker.ts';
 export interface HttpTarget {
   url: string;
   body: string;
+  /** POST (default) sends `body`; GET sends none (the path endpoints). */
+  method?: 'GET' | 'POST';
 }
 
 export interface ThroughputResult {
@@ -112,14 +115,15 @@ interface Outcome {
 
 function poster(target: HttpTarget, agent: http.Agent): () => Promise<Outcome> {
   const url = new URL(target.url);
-  const body = Buffer.from(target.body);
+  const get = target.method === 'GET';
+  const body = Buffer.from(get ? '' : target.body);
   const options: http.RequestOptions = {
     agent,
     host: url.hostname,
     port: url.port,
     path: url.pathname + url.search,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'content-length': body.length },
+    method: get ? 'GET' : 'POST',
+    headers: get ? {} : { 'content-type': 'application/json', 'content-length': body.length },
   };
   return () =>
     new Promise<Outcome>((resolve, reject) => {
@@ -133,7 +137,7 @@ function poster(target: HttpTarget, agent: http.Agent): () => Promise<Outcome> {
       });
       req.on('error', reject);
       req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error('request timed out')));
-      req.end(body);
+      req.end(get ? undefined : body);
     });
 }
 

@@ -1,8 +1,9 @@
 // `npm run bench`: every benchmark, each figure printed beside its baseline measured in the same run.
-// BENCH_ONLY=ingest,candle,trade,accounts (substrings of the section titles) runs just those sections.
+// BENCH_ONLY=ingest,candle,trade,accounts,evm (substrings of the section titles) runs just those sections.
 
 import { benchAccountQueries, benchFillLatency, startAccountsBench } from './accounts.ts';
 import { benchServer } from './db.ts';
+import { benchEvm, startEvmBench } from './evm.ts';
 import { benchIngest } from './ingest.ts';
 import type { BenchSection } from './markets.ts';
 import { MARKETS_SECTIONS, startMarketsBench } from './markets.ts';
@@ -68,6 +69,10 @@ try {
       { title: 'accounts: fill latency to /ws', run: benchFillLatency },
     ],
     () => startAccountsBench(server, (line) => console.log(`   ${line}`)),
+  );
+  await runSections(
+    [{ title: 'evm: holders, transactions and backstop health (BENCH_EVM_HOLDERS, BENCH_EVM_TXS)', run: benchEvm }],
+    () => startEvmBench(server, (line) => console.log(`   ${line}`)),
   );
 } finally {
   await server.stop();

@@ -1,15 +1,18 @@
 // The EVM compat routes on hand-written node lines (HyperEVM blocks, ledger events, backstop fills) loaded by the
 // real ingest: exact holder balances after mints, transfers and burns, the backstop principal summary and health
 // (404 for a dex never seen), agent sends with both dex names, paging without loss or repeat, and every 400.
+import { graphql } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerEvent, NodeFiles, nodeFill } from '../../../test/accounts-files.ts';
 import { startCompatApp, type TestCompatApp } from '../../../test/compat-app.ts';
 import { addr, hash } from '../../../test/node-files.ts';
 import type { EvmBlockEvent, EvmTransfer, EvmTx } from '../../../wire/node-lines.ts';
+import { evmSchema } from '../schema/index.ts';
 
 const ALICE = addr(0xa1);
 const BOB = addr(0xb2);
 const CAROL = addr(0xc3);
+const DAVE = addr(0xd1);
 const DEPLOYER = addr(0xd4);
 const SUB = addr(0xd5);
 const ZERO = addr(0);
@@ -115,14 +118,19 @@ beforeAll(async () => {
     [tx(ALICE, TOKEN), tx(ALICE, NFT)],
     [erc20(ALICE, BOB, 250n), erc20(ALICE, CAROL, 100n), nft(ZERO, ALICE, 1), nft(ZERO, ALICE, 2), nft(ZERO, BOB, 3)],
   );
-  const b102 = evmBlock(102, [tx(BOB, TOKEN), tx(DEPLOYER, null)], [erc20(BOB, ZERO, 50n), nft(ALICE, CAROL, 1)], {
-    backstopTransfers: [
-      { txHash: hash(0x2001), dex: 'xyz', isDeposit: true, signer: DEPLOYER, amount: '10000.0' },
-      { txHash: hash(0x2002), dex: 'xyz', isDeposit: true, signer: SUB, amount: '5000.5' },
-      { txHash: hash(0x2003), dex: 'xyz', isDeposit: false, signer: DEPLOYER, amount: '3000.25' },
-      { txHash: hash(0x2004), dex: 'abc', isDeposit: true, signer: DEPLOYER, amount: '2000.0' },
-    ],
-  });
+  const b102 = evmBlock(
+    102,
+    [tx(BOB, TOKEN), tx(DEPLOYER, null)],
+    [erc20(BOB, ZERO, 50n), nft(ALICE, CAROL, 1), erc20(CAROL, DAVE, 95n)],
+    {
+      backstopTransfers: [
+        { txHash: hash(0x2001), dex: 'xyz', isDeposit: true, signer: DEPLOYER, amount: '10000.0' },
+        { txHash: hash(0x2002), dex: 'xyz', isDeposit: true, signer: SUB, amount: '5000.5' },
+        { txHash: hash(0x2003), dex: 'xyz', isDeposit: false, signer: DEPLOYER, amount: '3000.25' },
+        { txHash: hash(0x2004), dex: 'abc', isDeposit: true, signer: DEPLOYER, amount: '2000.0' },
+      ],
+    },
+  );
   for (const b of [b100, b101, b102]) files.add('evm_blocks_by_block', b.time, [b]);
   files.add('misc_events_by_block', T, [ledgerEvent(T, hash(0x3001), [ALICE], { type: 'deposit', usdc: '100.0' })]);
   files.add('misc_events_by_block', T + 1000, [ledgerEvent(T + 1000, hash(0x3002), [ALICE, BOB], SEND)]);
@@ -177,11 +185,13 @@ describe('token holders', () => {
     expect(res.body.success).toBe(true);
     expect(res.body.has_more).toBe(false);
     expect(Number.isInteger(res.body.execution_time_ms)).toBe(true);
-    // 1000 minted to Alice, 500 bridged to Bob; Alice sends 250 to Bob, 100 to Carol; Bob burns 50. Total 1450.
+    // 1000 minted to Alice, 500 bridged to Bob; Alice sends 250 to Bob, 100 to Carol; Bob burns 50; Carol sends 95
+    // to Dave. Total 1450; balances of 7 to 9 digits sort as numbers.
     expect(res.body.data).toEqual([
       { address: BOB, balance_raw: '700000000', balance: 700, share: 0.482758620689 },
       { address: ALICE, balance_raw: '650000000', balance: 650, share: 0.448275862068 },
-      { address: CAROL, balance_raw: '100000000', balance: 100, share: 0.068965517241 },
+      { address: DAVE, balance_raw: '95000000', balance: 95, share: 0.065517241379 },
+      { address: CAROL, balance_raw: '5000000', balance: 5, share: 0.003448275862 },
     ]);
   });
 
@@ -198,13 +208,13 @@ describe('token holders', () => {
     const all = (await c.get(`/hyperevm/testnet/tokens/${TOKEN}/holders`)).body.data;
     const seen: unknown[] = [];
     const more: boolean[] = [];
-    for (let offset = 0; offset < 3; offset++) {
+    for (let offset = 0; offset < 4; offset++) {
       const res = await c.get(`/hyperevm/testnet/tokens/${TOKEN}/holders?limit=1&offset=${offset}`);
       seen.push(...res.body.data);
       more.push(res.body.has_more);
     }
     expect(seen).toEqual(all);
-    expect(more).toEqual([true, true, false]);
+    expect(more).toEqual([true, true, true, false]);
   });
 
   it('pages by keyset cursor beside offset, each holder once', async () => {
@@ -218,6 +228,46 @@ describe('token holders', () => {
       path = `/hyperevm/testnet/tokens/${TOKEN}/holders?limit=1&cursor=${res.body.next_cursor}`;
     }
     expect(seen).toEqual(all);
+  });
+
+  it('answers the same holders and cursor through the evm subgraph schema', async () => {
+    const rest = (await c.get(`/hyperevm/testnet/tokens/${TOKEN}/holders?limit=2`)).body;
+    const page = await graphql({
+      schema: evmSchema,
+      source: `query ($t: String!, $after: String) {
+        evmToken(address: $t) { symbol standard holders(limit: 2, after: $after) { hasMore endCursor totalRaw nodes { address balanceRaw balance share } } }
+      }`,
+      variableValues: { t: TOKEN },
+      contextValue: { evm: c.services.evm },
+    });
+    expect(page.errors).toBeUndefined();
+    const holders = JSON.parse(JSON.stringify(page.data)).evmToken.holders;
+    expect(holders.nodes).toEqual(
+      rest.data.map((h: { address: string; balance_raw: string; balance: number; share: number }) => ({
+        address: h.address,
+        balanceRaw: h.balance_raw,
+        balance: h.balance,
+        share: h.share,
+      })),
+    );
+    expect([holders.hasMore, holders.endCursor, holders.totalRaw]).toEqual([true, rest.next_cursor, '1450000000']);
+    const next = await graphql({
+      schema: evmSchema,
+      source:
+        'query ($t: String!, $after: String) { evmToken(address: $t) { holders(after: $after) { nodes { address } } } }',
+      variableValues: { t: TOKEN, after: holders.endCursor },
+      contextValue: { evm: c.services.evm },
+    });
+    expect(JSON.parse(JSON.stringify(next.data)).evmToken.holders.nodes).toEqual([
+      { address: DAVE },
+      { address: CAROL },
+    ]);
+    const bad = await graphql({
+      schema: evmSchema,
+      source: `{ evmToken(address: "${TOKEN}") { holders(after: "x") { hasMore } } }`,
+      contextValue: { evm: c.services.evm },
+    });
+    expect(bad.errors?.[0]?.message).toMatch(/^after: /);
   });
 
   it('answers 404 for a chain it does not serve, and an empty page for a token never seen', async () => {

@@ -18,12 +18,13 @@ const TokenHolderRef = builder.objectRef<TokenHolder>('TokenHolder').implement({
 });
 
 const HoldersRef = builder
-  .objectRef<{ rows: TokenHolder[]; hasMore: boolean; totalRaw: string }>('TokenHolderPage')
+  .objectRef<{ rows: TokenHolder[]; hasMore: boolean; nextCursor: string | null; totalRaw: string }>('TokenHolderPage')
   .implement({
-    description: 'A page of holders, largest balance first; `hasMore` when the next offset holds more',
+    description: 'A page of holders, largest balance first; `hasMore` when more follow',
     fields: (t) => ({
       nodes: t.field({ type: [TokenHolderRef], resolve: (p) => p.rows }),
       hasMore: t.exposeBoolean('hasMore'),
+      endCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `after` for the next page' }),
       totalRaw: t.expose('totalRaw', { type: 'Decimal', description: 'Sum of all holders’ raw balances' }),
     }),
   });

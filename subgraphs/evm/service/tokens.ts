@@ -110,21 +110,22 @@ export async function tokenHolders(
 ): Promise<HoldersPage> {
   const q = checkPage(query);
   const { params, param } = sqlParams();
-  const cols = 'SELECT address, balance_raw::text AS balance_raw FROM evm.token_holders';
+  // Ordered by the numeric column `h.balance_raw`: the text alias of the same name would sort "99" above "100".
+  const cols = 'SELECT h.address, h.balance_raw::text AS balance_raw FROM evm.token_holders h';
   const t = param(token);
   let sql: string;
   if (query.cursor === undefined) {
-    sql = `${cols} WHERE token = ${t} AND balance_raw > 0 ORDER BY balance_raw DESC, address ${pageClause(q, param)}`;
+    sql = `${cols} WHERE h.token = ${t} AND h.balance_raw > 0 ORDER BY h.balance_raw DESC, h.address ${pageClause(q, param)}`;
   } else {
     if (q.offset !== 0) throw new FieldError('offset: must be 0 (or absent) with cursor');
     const c = parseHolderCursor(query.cursor);
     const b = param(c.balance);
     const n = param(q.limit + 1);
-    sql = `(${cols} WHERE token = ${t} AND balance_raw = ${b}::numeric AND address > ${param(c.address)}
-              ORDER BY address LIMIT ${n})
+    sql = `(${cols} WHERE h.token = ${t} AND h.balance_raw = ${b}::numeric AND h.address > ${param(c.address)}
+              ORDER BY h.address LIMIT ${n})
            UNION ALL
-           (${cols} WHERE token = ${t} AND balance_raw < ${b}::numeric AND balance_raw > 0
-              ORDER BY balance_raw DESC, address LIMIT ${n})
+           (${cols} WHERE h.token = ${t} AND h.balance_raw < ${b}::numeric AND h.balance_raw > 0
+              ORDER BY h.balance_raw DESC, h.address LIMIT ${n})
            LIMIT ${n}`;
   }
   const [{ rows }, total] = await Promise.all([
