@@ -53,6 +53,7 @@ export {
   type CompactFillRow,
   type FillColumn,
   type FillRowsPage,
+  type FillRowsQuery,
   MAX_FILL_ROWS,
   MAX_WIRE_FILLS,
   type StoredFill,

@@ -41,6 +41,10 @@ const pageSchema = {
 /** A dex name as the exchange spells them (`xyz`): short, no separator. */
 const dexSchema = { type: 'string', minLength: 1, maxLength: 32 } as const;
 
+/** The querystring of an offset-paged list over a time window, with its own filters. */
+const listQuery = (filters: Record<string, unknown>) =>
+  ({ type: 'object', properties: { ...pageSchema, ...timeWindowSchema, ...filters } }) as const;
+
 interface PageQ {
   limit: number;
   offset: number;
@@ -61,16 +65,11 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
     '/transactions',
     {
       schema: {
-        querystring: {
-          type: 'object',
-          properties: {
-            ...pageSchema,
-            ...timeWindowSchema,
-            block_number: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
-            to_addr: addressSchema,
-            include_system: { type: 'boolean', default: false },
-          },
-        },
+        querystring: listQuery({
+          block_number: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+          to_addr: addressSchema,
+          include_system: { type: 'boolean', default: false },
+        }),
       },
     },
     async (req) => {
@@ -100,19 +99,14 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
     '/ledger/transfers',
     {
       schema: {
-        querystring: {
-          type: 'object',
-          properties: {
-            ...pageSchema,
-            ...timeWindowSchema,
-            action_type: { type: 'string', enum: Object.keys(LEDGER_ACTION_TYPES) },
-            token: { type: 'string', minLength: 1, maxLength: 64 },
-            user: addressSchema,
-            // '' is the native perp dex.
-            source_dex: { type: 'string', maxLength: 32 },
-            destination_dex: { type: 'string', maxLength: 32 },
-          },
-        },
+        querystring: listQuery({
+          action_type: { type: 'string', enum: Object.keys(LEDGER_ACTION_TYPES) },
+          token: { type: 'string', minLength: 1, maxLength: 64 },
+          user: addressSchema,
+          // '' is the native perp dex.
+          source_dex: { type: 'string', maxLength: 32 },
+          destination_dex: { type: 'string', maxLength: 32 },
+        }),
       },
     },
     async (req) => {
@@ -136,19 +130,14 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
     {
       schema: {
         params: { type: 'object', properties: { address: addressSchema } },
-        querystring: {
-          type: 'object',
-          properties: {
-            ...pageSchema,
-            ...timeWindowSchema,
-            // Repeatable (`?event_type=deposit&event_type=agent_send`).
-            event_type: {
-              type: 'array',
-              items: { type: 'string', enum: [...LEDGER_EVENT_TYPES] },
-              maxItems: LEDGER_EVENT_TYPES.length,
-            },
+        querystring: listQuery({
+          // Repeatable (`?event_type=deposit&event_type=agent_send`).
+          event_type: {
+            type: 'array',
+            items: { type: 'string', enum: [...LEDGER_EVENT_TYPES] },
+            maxItems: LEDGER_EVENT_TYPES.length,
           },
-        },
+        }),
       },
     },
     async (req) => {
@@ -168,16 +157,11 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
     '/hip3/backstop/transfers',
     {
       schema: {
-        querystring: {
-          type: 'object',
-          properties: {
-            ...pageSchema,
-            ...timeWindowSchema,
-            dex: dexSchema,
-            signer: addressSchema,
-            is_deposit: { type: 'boolean' },
-          },
-        },
+        querystring: listQuery({
+          dex: dexSchema,
+          signer: addressSchema,
+          is_deposit: { type: 'boolean' },
+        }),
       },
     },
     async (req) => {
@@ -239,9 +223,9 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
     async (req) => {
       const q = req.query;
       const page = await evm.backstopFills(req.params.dex, {
+        ...timeWindow(q),
         coin: q.coin,
         side: q.side,
-        ...timeWindow(q),
         limit: q.limit,
         cursor: q.cursor,
       });

@@ -6,13 +6,13 @@ import type { BackstopTransferRow } from '../../../db/rows/evm.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import {
   checkPage,
-  checkWindow,
   type Page,
   type PageQuery,
   pageClause,
   pageOf,
   sqlParams,
   toNumber,
+  whereClause,
 } from './paging.ts';
 
 export interface BackstopTransfersQuery extends PageQuery {
@@ -59,17 +59,14 @@ export function backstopTransferMatches(
 
 export async function backstopTransfers(pool: pg.Pool, query: BackstopTransfersQuery): Promise<Page<BackstopTransfer>> {
   const q = { ...query, ...checkPage(query) };
-  checkWindow(q.startTime, q.endTime);
   const { params, param } = sqlParams();
   const where: string[] = [];
   if (q.dex !== undefined) where.push(`dex_id = ${param(q.dex)}`);
   if (q.signer !== undefined) where.push(`signer = ${param(q.signer)}`);
   if (q.isDeposit !== undefined) where.push(`is_deposit = ${param(q.isDeposit)}`);
-  if (q.startTime !== undefined) where.push(`time >= ${param(q.startTime)}`);
-  if (q.endTime !== undefined) where.push(`time <= ${param(q.endTime)}`);
   const { rows } = await pool.query<BackstopTransferRow>(
     `SELECT block_number, time, tx_hash, dex_id, is_deposit, signer, amount::text AS amount
-     FROM evm.backstop_transfers ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+     FROM evm.backstop_transfers ${whereClause(where, q, param)}
      ORDER BY time DESC, block_number DESC, tx_hash DESC, dex_id DESC ${pageClause(q, param)}`,
     params,
   );
@@ -94,12 +91,9 @@ export interface SummaryQuery {
 
 /** One summary per dex with transfers in the window, by dex name. */
 export async function principalSummaries(pool: pg.Pool, q: SummaryQuery): Promise<PrincipalSummary[]> {
-  checkWindow(q.startTime, q.endTime);
   const { params, param } = sqlParams();
   const where: string[] = [];
   if (q.dex !== undefined) where.push(`dex_id = ${param(q.dex)}`);
-  if (q.startTime !== undefined) where.push(`time >= ${param(q.startTime)}`);
-  if (q.endTime !== undefined) where.push(`time <= ${param(q.endTime)}`);
   const { rows } = await pool.query<{
     dex_id: string;
     deposited: string;
@@ -113,7 +107,7 @@ export async function principalSummaries(pool: pg.Pool, q: SummaryQuery): Promis
        (coalesce(sum(amount) FILTER (WHERE is_deposit), 0) - coalesce(sum(amount) FILTER (WHERE NOT is_deposit), 0))::text
          AS net,
        count(DISTINCT signer)::int AS unique_signers, count(*)::int AS transfer_count
-     FROM evm.backstop_transfers ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+     FROM evm.backstop_transfers ${whereClause(where, q, param)}
      GROUP BY dex_id ORDER BY dex_id`,
     params,
   );

@@ -3,7 +3,7 @@
 import type pg from 'pg';
 import type { EvmBlockRow, EvmTransactionRow } from '../../../db/rows/evm.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
-import { checkPage, checkWindow, type Page, type PageQuery, pageClause, pageOf, sqlParams } from './paging.ts';
+import { checkPage, type Page, type PageQuery, pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
 
 export interface TransactionsQuery extends PageQuery {
   blockNumber?: number;
@@ -57,16 +57,13 @@ export function toTransactionRecord(r: EvmTransactionRow): TransactionRecord {
 /** Newest first: by block time, then block and index (the order of `transactions_time_order`). */
 export async function transactions(pool: pg.Pool, query: TransactionsQuery): Promise<Page<EvmTransactionRow>> {
   const q = { ...query, ...checkPage(query) };
-  checkWindow(q.startTime, q.endTime);
   const { params, param } = sqlParams();
   const where: string[] = [];
   if (q.blockNumber !== undefined) where.push(`block_number = ${param(q.blockNumber)}`);
   if (q.toAddr !== undefined) where.push(`to_addr = ${param(q.toAddr)}`);
-  if (q.startTime !== undefined) where.push(`time >= ${param(q.startTime)}`);
-  if (q.endTime !== undefined) where.push(`time <= ${param(q.endTime)}`);
   if (!q.includeSystem) where.push('NOT is_system');
   const { rows } = await pool.query<EvmTransactionRow>(
-    `SELECT ${TX_COLUMNS} FROM evm.transactions ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+    `SELECT ${TX_COLUMNS} FROM evm.transactions ${whereClause(where, q, param)}
      ORDER BY time DESC, block_number DESC, tx_index DESC ${pageClause(q, param)}`,
     params,
   );

@@ -8,7 +8,7 @@ import type { EventBus } from '../../../events/bus.ts';
 import { FieldError } from '../../../platform/fields.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
-import type { AccountsService, FillRowsPage, LedgerEventsQuery } from '../../accounts/service/index.ts';
+import type { AccountsService, FillRowsPage, FillRowsQuery, LedgerEventsQuery } from '../../accounts/service/index.ts';
 import {
   type BackstopTransfersQuery,
   backstopTransfers,
@@ -65,14 +65,8 @@ export interface BackstopHealth {
   coins_active: string[];
 }
 
-export interface BackstopFillsQuery {
-  coin?: string;
-  side?: 'A' | 'B';
-  startTime?: number;
-  endTime?: number;
-  limit: number;
-  cursor?: string;
-}
+/** A page of a backstop's absorbed fills: the `/fills/` filters and keyset paging, the user being the backstop. */
+export type BackstopFillsQuery = Pick<FillRowsQuery, 'coin' | 'side' | 'startTime' | 'endTime' | 'limit' | 'cursor'>;
 
 export interface EvmServiceOptions {
   pool: pg.Pool;

@@ -3,7 +3,7 @@
 import type pg from 'pg';
 import type { LedgerTransferRow } from '../../../db/rows/evm.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
-import { checkPage, checkWindow, type Page, type PageQuery, pageClause, pageOf, sqlParams } from './paging.ts';
+import { checkPage, type Page, type PageQuery, pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
 
 /**
  * The action types a caller names → the node's delta type stored. `agentSendAsset` (and the user's own
@@ -77,7 +77,6 @@ export function transferMatches(r: LedgerTransferRow, q: Omit<LedgerTransfersQue
 
 export async function ledgerTransfers(pool: pg.Pool, query: LedgerTransfersQuery): Promise<Page<LedgerTransfer>> {
   const q = { ...query, ...checkPage(query) };
-  checkWindow(q.startTime, q.endTime);
   const { params, param } = sqlParams();
   const where: string[] = [];
   if (q.actionType !== undefined) where.push(`action_type = ${param(LEDGER_ACTION_TYPES[q.actionType])}`);
@@ -88,12 +87,10 @@ export async function ledgerTransfers(pool: pg.Pool, query: LedgerTransfersQuery
   }
   if (q.sourceDex !== undefined) where.push(`source_dex = ${param(q.sourceDex)}`);
   if (q.destinationDex !== undefined) where.push(`destination_dex = ${param(q.destinationDex)}`);
-  if (q.startTime !== undefined) where.push(`time >= ${param(q.startTime)}`);
-  if (q.endTime !== undefined) where.push(`time <= ${param(q.endTime)}`);
   const { rows } = await pool.query<LedgerTransferRow>(
     `SELECT block_number, time, hash, action_type, address, destination, token, amount::text AS amount,
        usdc_value::text AS usdc_value, fee::text AS fee, source_dex, destination_dex
-     FROM evm.ledger_transfers ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+     FROM evm.ledger_transfers ${whereClause(where, q, param)}
      ORDER BY time DESC, block_number DESC, hash DESC, address DESC, destination DESC ${pageClause(q, param)}`,
     params,
   );

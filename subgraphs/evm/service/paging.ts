@@ -54,5 +54,21 @@ export function checkWindow(startTime: number | undefined, endTime: number | und
   }
 }
 
+/**
+ * A list's filters as SQL: `conditions` (already parameterised) and the inclusive time window on `time`; '' when
+ * nothing filters.
+ */
+export function whereClause(
+  conditions: string[],
+  window: { startTime?: number; endTime?: number },
+  param: (v: unknown) => string,
+): string {
+  checkWindow(window.startTime, window.endTime);
+  const where = [...conditions];
+  if (window.startTime !== undefined) where.push(`time >= ${param(window.startTime)}`);
+  if (window.endTime !== undefined) where.push(`time <= ${param(window.endTime)}`);
+  return where.length ? `WHERE ${where.join(' AND ')}` : '';
+}
+
 /** Numeric text → a JSON number (sums the spec shows as numbers). */
 export const toNumber = (text: string | null): number => (text === null ? 0 : Number(text));
