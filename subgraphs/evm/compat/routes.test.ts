@@ -484,6 +484,55 @@ describe('ledger', () => {
   });
 });
 
+describe('the evm subgraph schema over the same data', () => {
+  it("answers a Dex's backstop side and a sender's ledger events as the routes do", async () => {
+    const res = await graphql({
+      schema: evmSchema,
+      source: `query ($hash: String!) {
+        backstopDex(name: "xyz") {
+          backstopSummary { totalDepositedUsdc netPrincipalUsdc uniqueSigners }
+          backstopTransfers(limit: 1, offset: 1) { hasMore nodes { amount isDeposit signer { address } } }
+          backstopHealth { fillCount backstopAddress }
+          absorbedFills(first: 1) { hasMore nodes { tid market { coin } backstop { address } } }
+        }
+        transaction(hash: $hash) {
+          sender {
+            ledgerEvents(eventTypes: [agent_send]) { nodes { eventType sourceDex destinationDex } }
+            ledgerTransfers(limit: 5) { nodes { actionType sourceDex destinationDex } }
+          }
+          block { number txCount }
+        }
+      }`,
+      variableValues: { hash: hash(0x1001) },
+      contextValue: { evm: c.services.evm },
+    });
+    expect(res.errors).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(res.data))).toEqual({
+      backstopDex: {
+        backstopSummary: { totalDepositedUsdc: 15000.5, netPrincipalUsdc: 12000.25, uniqueSigners: 2 },
+        backstopTransfers: { hasMore: true, nodes: [{ amount: '5000.5', isDeposit: true, signer: { address: SUB } }] },
+        backstopHealth: { fillCount: 2, backstopAddress: BACKSTOP },
+        absorbedFills: {
+          hasMore: true,
+          nodes: [{ tid: '502', market: { coin: 'xyz:XYZ100' }, backstop: { address: BACKSTOP } }],
+        },
+      },
+      transaction: {
+        sender: {
+          ledgerEvents: { nodes: [{ eventType: 'agent_send', sourceDex: '', destinationDex: 'xyz' }] },
+          ledgerTransfers: {
+            nodes: [
+              { actionType: 'internalTransfer', sourceDex: '', destinationDex: '' },
+              { actionType: 'agentSendAsset', sourceDex: '', destinationDex: 'xyz' },
+            ],
+          },
+        },
+        block: { number: 100, txCount: 2 },
+      },
+    });
+  });
+});
+
 describe('every 400 names its field', () => {
   const holders = `/hyperevm/testnet/tokens/${TOKEN}/holders`;
   const cases: [string, string][] = [

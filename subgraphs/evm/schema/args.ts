@@ -27,6 +27,29 @@ export const LIMIT_ARG = {
 } as const;
 export const OFFSET_ARG = { required: true, defaultValue: 0, description: `0 to ${MAX_EVM_OFFSET}` } as const;
 
+/** The time window and offset page every offset-paged list takes. */
+export const windowPageArgs = builder.args((t) => ({
+  startTime: t.field({ type: 'Timestamp' }),
+  endTime: t.field({ type: 'Timestamp' }),
+  limit: t.int(LIMIT_ARG),
+  offset: t.int(OFFSET_ARG),
+}));
+
+/** windowPageArgs as the service takes them. */
+export const windowPage = (a: {
+  startTime?: number | null;
+  endTime?: number | null;
+  limit: number;
+  offset: number;
+}) => ({ startTime: a.startTime ?? undefined, endTime: a.endTime ?? undefined, limit: a.limit, offset: a.offset });
+
+/** The cost directive of an offset-paged list: `limit` rows in `nodes`. */
+export const PAGE_LIST_SIZE = {
+  slicingArguments: ['limit'],
+  sizedFields: ['nodes'],
+  requireOneSlicingArgument: false,
+};
+
 /** A page of an offset-paged list: its rows, and whether more follow. */
 // biome-ignore lint/suspicious/noExplicitAny: any builder's object ref of T
 export function pageType<T>(name: string, node: ObjectRef<any, T>, what: string) {

@@ -7,7 +7,7 @@ import { MAX_FILL_ROWS } from '../../accounts/service/index.ts';
 import { liveIterator } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { BackstopHealth, BackstopTransfer, PrincipalSummary } from '../service/index.ts';
-import { addressArg, LIMIT_ARG, msOf, OFFSET_ARG, pageType, textArg } from './args.ts';
+import { addressArg, msOf, PAGE_LIST_SIZE, pageType, textArg, windowPage, windowPageArgs } from './args.ts';
 import { MarketRef, UserRef } from './user.ts';
 
 const BackstopTransferRef = builder.objectRef<BackstopTransfer>('BackstopTransfer').implement({
@@ -128,21 +128,15 @@ export const DexRef = builder.objectRef<{ name: string }>('Dex').implement({
       args: {
         signer: t.arg.string(),
         isDeposit: t.arg.boolean(),
-        startTime: t.arg({ type: 'Timestamp' }),
-        endTime: t.arg({ type: 'Timestamp' }),
-        limit: t.arg.int(LIMIT_ARG),
-        offset: t.arg.int(OFFSET_ARG),
+        ...windowPageArgs,
       },
-      listSize: { slicingArguments: ['limit'], sizedFields: ['nodes'], requireOneSlicingArgument: false },
+      listSize: PAGE_LIST_SIZE,
       resolve: (d, a, ctx) =>
         ctx.evm.backstopTransfers({
           dex: d.name,
           signer: a.signer == null ? undefined : addressArg(a.signer, 'signer'),
           isDeposit: a.isDeposit ?? undefined,
-          startTime: a.startTime ?? undefined,
-          endTime: a.endTime ?? undefined,
-          limit: a.limit,
-          offset: a.offset,
+          ...windowPage(a),
         }),
     }),
     absorbedFills: t.field({

@@ -4,7 +4,7 @@ import type { EvmBlockRow, EvmTransactionRow } from '../../../db/rows/evm.ts';
 import { FieldError } from '../../../platform/fields.ts';
 import { liveIterator } from '../../live.ts';
 import { builder } from '../builder.ts';
-import { addressArg, LIMIT_ARG, OFFSET_ARG, pageType } from './args.ts';
+import { addressArg, LIMIT_ARG, OFFSET_ARG, PAGE_LIST_SIZE, pageType } from './args.ts';
 import { UserRef } from './user.ts';
 
 export const BlockRef = builder.objectRef<EvmBlockRow>('Block');
@@ -101,7 +101,7 @@ builder.queryFields((t) => ({
       limit: t.arg.int(LIMIT_ARG),
       offset: t.arg.int(OFFSET_ARG),
     },
-    listSize: { slicingArguments: ['limit'], sizedFields: ['nodes'], requireOneSlicingArgument: false },
+    listSize: PAGE_LIST_SIZE,
     resolve: (_r, a, ctx) =>
       ctx.evm.transactions({
         blockNumber: a.blockNumber ?? undefined,

@@ -1,7 +1,7 @@
 // The core ledger's transfers between accounts and dexes (agentSendAsset with its source and destination dex).
 import { builder } from '../builder.ts';
 import { LEDGER_ACTION_TYPES, type LedgerActionType, type LedgerTransfer } from '../service/index.ts';
-import { addressArg, LIMIT_ARG, msOf, OFFSET_ARG, pageType, textArg } from './args.ts';
+import { addressArg, msOf, PAGE_LIST_SIZE, pageType, textArg, windowPage, windowPageArgs } from './args.ts';
 
 const LedgerActionTypeRef = builder.enumType('LedgerActionType', {
   description: 'A ledger transfer action (agentSendAsset carries the source and destination dex)',
@@ -40,12 +40,9 @@ builder.queryFields((t) => ({
       user: t.arg.string({ description: 'The sender or the destination' }),
       sourceDex: t.arg.string(),
       destinationDex: t.arg.string(),
-      startTime: t.arg({ type: 'Timestamp' }),
-      endTime: t.arg({ type: 'Timestamp' }),
-      limit: t.arg.int(LIMIT_ARG),
-      offset: t.arg.int(OFFSET_ARG),
+      ...windowPageArgs,
     },
-    listSize: { slicingArguments: ['limit'], sizedFields: ['nodes'], requireOneSlicingArgument: false },
+    listSize: PAGE_LIST_SIZE,
     resolve: (_r, a, ctx) =>
       ctx.evm.ledgerTransfers({
         actionType: a.actionType ?? undefined,
@@ -53,10 +50,7 @@ builder.queryFields((t) => ({
         user: a.user == null ? undefined : addressArg(a.user, 'user'),
         sourceDex: textArg(a.sourceDex, 'sourceDex'),
         destinationDex: textArg(a.destinationDex, 'destinationDex'),
-        startTime: a.startTime ?? undefined,
-        endTime: a.endTime ?? undefined,
-        limit: a.limit,
-        offset: a.offset,
+        ...windowPage(a),
       }),
   }),
 }));

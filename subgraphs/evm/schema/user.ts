@@ -3,7 +3,7 @@
 import { LEDGER_EVENT_TYPES, type LedgerEvent } from '../../accounts/service/index.ts';
 import { liveIterator } from '../../live.ts';
 import { builder } from '../builder.ts';
-import { addressArg, LIMIT_ARG, OFFSET_ARG, pageType, textArg } from './args.ts';
+import { addressArg, PAGE_LIST_SIZE, pageType, textArg, windowPage, windowPageArgs } from './args.ts';
 import { LedgerTransferPageRef } from './ledger.ts';
 
 export const UserRef = builder.objectRef<{ address: string }>('User');
@@ -41,20 +41,14 @@ UserRef.implement({
       description: 'Ledger events newest first, of the given types (all when none)',
       args: {
         eventTypes: t.arg({ type: [LedgerEventTypeRef] }),
-        startTime: t.arg({ type: 'Timestamp' }),
-        endTime: t.arg({ type: 'Timestamp' }),
-        limit: t.arg.int(LIMIT_ARG),
-        offset: t.arg.int(OFFSET_ARG),
+        ...windowPageArgs,
       },
-      listSize: { slicingArguments: ['limit'], sizedFields: ['nodes'], requireOneSlicingArgument: false },
+      listSize: PAGE_LIST_SIZE,
       resolve: (u, a, ctx) =>
         ctx.evm.userLedgerEvents({
           user: u.address,
           eventTypes: a.eventTypes ?? undefined,
-          startTime: a.startTime ?? undefined,
-          endTime: a.endTime ?? undefined,
-          limit: a.limit,
-          offset: a.offset,
+          ...windowPage(a),
         }),
     }),
     ledgerTransfers: t.field({
@@ -62,20 +56,14 @@ UserRef.implement({
       description: 'Core-ledger transfers the account sent or received, newest first',
       args: {
         token: t.arg.string(),
-        startTime: t.arg({ type: 'Timestamp' }),
-        endTime: t.arg({ type: 'Timestamp' }),
-        limit: t.arg.int(LIMIT_ARG),
-        offset: t.arg.int(OFFSET_ARG),
+        ...windowPageArgs,
       },
-      listSize: { slicingArguments: ['limit'], sizedFields: ['nodes'], requireOneSlicingArgument: false },
+      listSize: PAGE_LIST_SIZE,
       resolve: (u, a, ctx) =>
         ctx.evm.ledgerTransfers({
           user: u.address,
           token: textArg(a.token, 'token'),
-          startTime: a.startTime ?? undefined,
-          endTime: a.endTime ?? undefined,
-          limit: a.limit,
-          offset: a.offset,
+          ...windowPage(a),
         }),
     }),
   }),
