@@ -533,6 +533,25 @@ describe('the evm subgraph schema over the same data', () => {
   });
 });
 
+describe('the limits at their edges', () => {
+  it.each([
+    `/hyperevm/testnet/tokens/${TOKEN}/holders?limit=1`,
+    `/hyperevm/testnet/tokens/${TOKEN}/holders?limit=1000&offset=0`,
+    '/evm/transactions?limit=1',
+    '/evm/transactions?limit=1000',
+    '/evm/ledger/transfers?limit=1000',
+    `/evm/user/${ALICE}/ledger-events?limit=1000`,
+    '/evm/hip3/backstop/transfers?limit=1000',
+    '/evm/hip3/backstop/xyz/fills?limit=1000',
+  ])('%s is answered', async (path) => {
+    const res = await c.get(path);
+    expect(res.status).toBe(200);
+    const limit = Number(new URL(path, 'http://x').searchParams.get('limit'));
+    expect(res.body.data.length).toBeLessThanOrEqual(limit);
+    expect(res.body.data.length).toBeGreaterThan(0);
+  });
+});
+
 describe('every 400 names its field', () => {
   const holders = `/hyperevm/testnet/tokens/${TOKEN}/holders`;
   const cases: [string, string][] = [
