@@ -145,7 +145,7 @@ export class Simulator {
     const { seed } = this.opts;
     this.exchange = new Exchange({ seed, users: this.opts.users, marketMakers: this.opts.marketMakers });
     this.behaviour = new TraderBehaviour(this.exchange, this.opts.fillsPerSecond);
-    this.risk = new RiskEngine(this.exchange);
+    this.risk = new RiskEngine(this.exchange, seed);
     this.ledger = new LedgerActivity(this.exchange);
     this.marketData = new MarketData(this.exchange, seed);
     this.outcomes = new OutcomeRegistry(this.exchange, seed);

@@ -20,6 +20,7 @@ import {
   ZERO_HASH,
 } from '../../wire/node-lines.ts';
 import { isoNs } from '../files.ts';
+import { BACKSTOP_ADDRESS, HIP3_DEX } from './catalog.ts';
 import { IsoFormatter } from './clock.ts';
 import { Simulator, scanResumePoints, startNodeInfoServer } from './index.ts';
 import { listHourlyFiles } from './writer.ts';
@@ -411,6 +412,14 @@ describe('hours of output', () => {
       for (const e of b.events)
         expect(Number(e.utilization)).toBeCloseTo(Number(e.totalBorrowed) / Number(e.totalSupplied), 8);
     }
+  });
+
+  it('liquidates HIP-3 positions into the dex backstop now and then', () => {
+    const absorbed = fills
+      .flatMap((b) => b.events)
+      .filter(([user, f]) => user === BACKSTOP_ADDRESS && f.liquidation?.method === 'backstop');
+    expect(absorbed.length).toBeGreaterThan(0);
+    for (const [, f] of absorbed) expect(f.coin.startsWith(`${HIP3_DEX.name}:`)).toBe(true);
   });
 
   it('writes HyperEVM blocks with transfers, tokens and system transactions', () => {
