@@ -81,8 +81,9 @@ describe('evm through the router', () => {
     for (const h of after) expect(first.nodes.map((n: { address: string }) => n.address)).not.toContain(h.address);
     const xyz = answer.data.dexes.find((d: { name: string }) => d.name === 'xyz');
     expect(xyz.snapshots.length).toBeGreaterThan(0);
-    if (xyz.backstopHealth)
-      expect(xyz.backstopHealth).toEqual({ backstopAddress: `0x4${'0'.repeat(38)}1`, dexIndex: 1 });
+    // The simulator moves backstop principal about every minute and gaps a HIP-3 holder into xyz's backstop about
+    // every 10: 20 minutes of history hold activity on xyz.
+    expect(xyz.backstopHealth).toEqual({ backstopAddress: `0x4${'0'.repeat(38)}1`, dexIndex: 1 });
   });
 
   it('refuses a bad page as BAD_USER_INPUT naming the argument', async () => {
