@@ -1,9 +1,10 @@
 // `npm run bench`: every benchmark, each figure printed beside its baseline measured in the same run.
-// BENCH_ONLY=ingest,candle,trade,accounts,hip4 (substrings of the section titles) runs just those sections;
+// BENCH_ONLY=ingest,candle,trade,accounts,hip4,evm (substrings of the section titles) runs just those sections;
 // BENCH_HIP4_FILLS sets the hip4 data size (default 1 000 000).
 
 import { benchAccountQueries, benchFillLatency, startAccountsBench } from './accounts.ts';
 import { benchServer } from './db.ts';
+import { benchEvm, startEvmBench } from './evm.ts';
 import { benchHip4Routes, startHip4Bench } from './hip4.ts';
 import { benchIngest } from './ingest.ts';
 import type { BenchSection } from './markets.ts';
@@ -73,6 +74,10 @@ try {
   );
   await runSections([{ title: 'hip4: /hip4 routes and the router over generated fills', run: benchHip4Routes }], () =>
     startHip4Bench(server, (line) => console.log(`   ${line}`)),
+  );
+  await runSections(
+    [{ title: 'evm: holders, transactions and backstop health (BENCH_EVM_HOLDERS, BENCH_EVM_TXS)', run: benchEvm }],
+    () => startEvmBench(server, (line) => console.log(`   ${line}`)),
   );
 } finally {
   await server.stop();

@@ -32,6 +32,7 @@ describe('ports', () => {
       markets: 4001,
       accounts: 5002,
       hip4: 4003,
+      evm: 4004,
     });
     expect(portVariable('markets')).toBe('MARKETS_PORT');
     expect(portVariable('hip4')).toBe('HIP4_PORT');
@@ -39,7 +40,14 @@ describe('ports', () => {
 
   it('PORT_OFFSET shifts every port the instance listens on, the simulated node too; 0 stays ephemeral', () => {
     const config = withEnv({ PORT_OFFSET: '100', ACCOUNTS_PORT: '5002', ROUTER_PORT: '0' });
-    expect(configuredPorts(config)).toEqual({ compat: 8180, router: 0, markets: 4101, accounts: 5102, hip4: 4103 });
+    expect(configuredPorts(config)).toEqual({
+      compat: 8180,
+      router: 0,
+      markets: 4101,
+      accounts: 5102,
+      hip4: 4103,
+      evm: 4104,
+    });
     expect(config.simPort).toBe(3101);
     expect(config.upstreamInfoUrl).toBe('http://127.0.0.1:3101/info');
   });
