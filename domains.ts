@@ -3,11 +3,12 @@
 // dataCoverage all follow this list. Order matters only for `needs`: a domain comes after those it takes services of.
 import { UNSERVED_DATASETS } from './platform/coverage.ts';
 import { accounts } from './subgraphs/accounts/domain.ts';
+import { analytics } from './subgraphs/analytics/domain.ts';
 import type { Domain, DomainName } from './subgraphs/domain.ts';
 import { unionOf } from './subgraphs/domain.ts';
 import { markets } from './subgraphs/markets/domain.ts';
 
-export const DOMAINS = [markets, accounts] as const;
+export const DOMAINS = [markets, accounts, analytics] as const;
 
 export type { DomainName, DomainServices } from './subgraphs/domain.ts';
 
