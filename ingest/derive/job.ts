@@ -319,11 +319,7 @@ class DerivationBatch {
   private sums(address: string, time: number): [Sums, Sums] {
     const day = `${address}|${Math.floor(time / DAY_MS) * DAY_MS}`;
     const hour = `${address}|${Math.floor(time / HOUR_MS) * HOUR_MS}`;
-    let d = this.daily.get(day);
-    if (!d) this.daily.set(day, (d = emptySums()));
-    let h = this.hourly.get(hour);
-    if (!h) this.hourly.set(hour, (h = emptySums()));
-    return [d, h];
+    return [entry(this.daily, day, emptySums), entry(this.hourly, hour, emptySums)];
   }
 
   private fill(f: FillEvent, account: Account): void {
@@ -434,8 +430,13 @@ class DerivationBatch {
   private builderFill(f: FillEvent, notional: Ratio): void {
     const hour = Math.floor(f.time / HOUR_MS) * HOUR_MS;
     const key = `${f.builder ?? ''}|${f.address}|${hour}`;
-    let b = this.builders.get(key);
-    if (!b) this.builders.set(key, (b = { fills: 0, notional: ZERO, coins: new Set(), first: f.time, last: f.time }));
+    const b = entry(this.builders, key, () => ({
+      fills: 0,
+      notional: ZERO,
+      coins: new Set<string>(),
+      first: f.time,
+      last: f.time,
+    }));
     b.fills++;
     b.notional = add(b.notional, notional);
     b.coins.add(f.coin);
@@ -641,6 +642,16 @@ class DerivationBatch {
       columns(rows, 11),
     );
   }
+}
+
+/** The entry of `key`, made by `make` when absent. */
+function entry<V>(map: Map<string, V>, key: string, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = make();
+    map.set(key, v);
+  }
+  return v;
 }
 
 /** Rows → one array per column (the parameters of an `unnest` insert). */
