@@ -5,7 +5,7 @@ export interface RoundTripRow {
   address: string;
   coin: string;
   opened_at: number;
-  open_tid: number;
+  open_seq: number;
   closed_at: number | null;
   direction: 'long' | 'short';
   size: string;

@@ -57,6 +57,7 @@ export interface DerivationOptions {
 export class Derivation {
   readonly stats: DerivationStats = { cursor: null, batches: 0, fills: 0, refreshed: {}, storageRetries: 0 };
   private stopped = false;
+  private caughtUp = false;
   private running: Promise<void> | undefined;
   private wake: (() => void) | undefined;
 
@@ -87,9 +88,12 @@ export class Derivation {
           this.stats.batches++;
           this.stats.fills += r.fills;
         }
+        // The first rankings once the job has caught up (a ranking of half the history would stand for 5 minutes
+        // to an hour), then each window on its cadence.
+        if (!r || r.reached) this.caughtUp = true;
         for (const [window, cadence] of Object.entries(WINDOWS) as [LeaderboardWindow, number][]) {
           const last = this.stats.refreshed[window];
-          if (last === undefined || now() - last >= cadence) {
+          if (this.caughtUp && (last === undefined || now() - last >= cadence)) {
             await refreshLeaderboard(pool, window, now());
             this.stats.refreshed[window] = now();
           }

@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => db?.drop());
 
 const TABLES: Record<string, string> = {
-  round_trips: 'address, coin, opened_at, open_tid',
+  round_trips: 'address, coin, opened_at, open_seq',
   account_snapshots: 'address, time',
   user_daily: 'address, day',
   user_hourly: 'address, hour',

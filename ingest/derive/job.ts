@@ -67,7 +67,7 @@ interface Trip {
   address: string;
   coin: string;
   openedAt: number;
-  openTid: number;
+  openSeq: number;
   closedAt: number | null;
   direction: 'long' | 'short';
   size: Ratio;
@@ -212,6 +212,8 @@ class DerivationBatch {
   private readonly hourly = new Map<string, Sums>();
   private readonly builders = new Map<string, BuilderSums>();
   private readonly snapshots: unknown[][] = [];
+  /** Trips opened per `address|coin|time`: their sequence numbers. */
+  private readonly opened = new Map<string, number>();
 
   constructor(private readonly c: pg.PoolClient) {}
 
@@ -271,7 +273,7 @@ class DerivationBatch {
       });
     }
     const { rows: trips } = await this.c.query(
-      `SELECT address, coin, opened_at, open_tid, direction, size::text, position::text, pnl::text, fees::text,
+      `SELECT address, coin, opened_at, open_seq, direction, size::text, position::text, pnl::text, fees::text,
          funding::text, leverage::text, fills, entry_sz::text, entry_ntl::text, exit_sz::text, exit_ntl::text
        FROM analytics.round_trips WHERE address = ANY($1) AND status = 'open'`,
       [missing],
@@ -281,7 +283,7 @@ class DerivationBatch {
         address: t.address,
         coin: t.coin,
         openedAt: Number(t.opened_at),
-        openTid: Number(t.open_tid),
+        openSeq: Number(t.open_seq),
         closedAt: null,
         direction: t.direction,
         size: ratio(t.size),
@@ -382,7 +384,8 @@ class DerivationBatch {
       address: f.address,
       coin: f.coin,
       openedAt: f.time,
-      openTid: f.tid,
+      // A batch holds every fill of a millisecond, so counting here numbers the trips of one millisecond fully.
+      openSeq: this.openedIn(`${f.address}|${f.coin}|${f.time}`),
       closedAt: null,
       direction: side > 0 ? 'long' : 'short',
       size,
@@ -404,6 +407,12 @@ class DerivationBatch {
       else s.shorts++;
     }
     return trip;
+  }
+
+  private openedIn(key: string): number {
+    const n = this.opened.get(key) ?? 0;
+    this.opened.set(key, n + 1);
+    return n;
   }
 
   private close(trip: Trip, time: number): void {
@@ -494,14 +503,14 @@ class DerivationBatch {
     const trips = [...this.changed];
     if (trips.length) {
       await c.query(
-        `INSERT INTO analytics.round_trips (address, coin, opened_at, open_tid, closed_at, direction, size, position,
+        `INSERT INTO analytics.round_trips (address, coin, opened_at, open_seq, closed_at, direction, size, position,
            entry_px, exit_px, notional, pnl, fees, funding, leverage, fills, entry_sz, entry_ntl, exit_sz, exit_ntl,
            status)
          SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::int8[], $6::text[], $7::numeric[],
            $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[],
            $14::numeric[], $15::numeric[], $16::int4[], $17::numeric[], $18::numeric[], $19::numeric[],
            $20::numeric[], $21::text[])
-         ON CONFLICT (address, coin, opened_at, open_tid) DO UPDATE SET closed_at = EXCLUDED.closed_at,
+         ON CONFLICT (address, coin, opened_at, open_seq) DO UPDATE SET closed_at = EXCLUDED.closed_at,
            size = EXCLUDED.size, position = EXCLUDED.position, entry_px = EXCLUDED.entry_px,
            exit_px = EXCLUDED.exit_px, notional = EXCLUDED.notional, pnl = EXCLUDED.pnl, fees = EXCLUDED.fees,
            funding = EXCLUDED.funding, fills = EXCLUDED.fills, entry_sz = EXCLUDED.entry_sz,
@@ -514,7 +523,7 @@ class DerivationBatch {
               t.address,
               t.coin,
               t.openedAt,
-              t.openTid,
+              t.openSeq,
               t.closedAt,
               t.direction,
               dec(t.size),

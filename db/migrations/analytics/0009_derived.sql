@@ -11,7 +11,7 @@ CREATE TABLE analytics.round_trips (
   address       text NOT NULL,
   coin          text NOT NULL,
   opened_at     bigint NOT NULL,
-  open_tid      bigint NOT NULL,             -- tid of the opening fill: two trips can open in the same millisecond
+  open_seq      integer NOT NULL,            -- the n-th trip of the address and coin opened in that millisecond (from 0)
   closed_at     bigint,                      -- NULL while open
   direction     text NOT NULL CHECK (direction IN ('long', 'short')),
   size          numeric NOT NULL,            -- peak absolute size
@@ -29,7 +29,7 @@ CREATE TABLE analytics.round_trips (
   exit_sz       numeric NOT NULL,
   exit_ntl      numeric NOT NULL,
   status        text NOT NULL CHECK (status IN ('open', 'closed')),
-  PRIMARY KEY (address, coin, opened_at, open_tid)
+  PRIMARY KEY (address, coin, opened_at, open_seq)
 );
 CREATE INDEX round_trips_address_closed ON analytics.round_trips (address, closed_at DESC);
 CREATE INDEX round_trips_open ON analytics.round_trips (address, coin) WHERE status = 'open';

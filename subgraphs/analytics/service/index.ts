@@ -404,9 +404,9 @@ export class AnalyticsService implements DomainService {
            count(*) FILTER (WHERE net < 0)::int AS losses, ${num('max(pnl)')} AS best, ${num('min(pnl)')} AS worst,
            ${num('max(peak - cum)')} AS max_drawdown
          FROM (SELECT address, pnl, net, cum,
-                 greatest(0, max(cum) OVER (PARTITION BY address ORDER BY closed_at, opened_at, open_tid)) AS peak
-               FROM (SELECT address, pnl, pnl - fees + funding AS net, closed_at, opened_at, open_tid,
-                       sum(pnl - fees + funding) OVER (PARTITION BY address ORDER BY closed_at, opened_at, open_tid) AS cum
+                 greatest(0, max(cum) OVER (PARTITION BY address ORDER BY closed_at, opened_at, open_seq)) AS peak
+               FROM (SELECT address, pnl, pnl - fees + funding AS net, closed_at, opened_at, open_seq,
+                       sum(pnl - fees + funding) OVER (PARTITION BY address ORDER BY closed_at, opened_at, open_seq) AS cum
                      FROM analytics.round_trips
                      WHERE address = ANY($1) AND closed_at >= $2 AND closed_at <= $3) t) c
          GROUP BY address`,
@@ -569,7 +569,7 @@ export class AnalyticsService implements DomainService {
     }[sort];
     return this.trades(
       `address = $1 ${q.includeOpen === false ? `AND status = 'closed'` : ''}`,
-      `${order}, r.opened_at DESC, r.open_tid DESC`,
+      `${order}, r.opened_at DESC, r.open_seq DESC`,
       [user],
       limit,
     );
@@ -587,7 +587,7 @@ export class AnalyticsService implements DomainService {
     const limit = intWithin('limit', q.limit ?? 100, 1, MAX_ROUND_TRIPS);
     return this.trades(
       `address = $1 AND opened_at >= $2 AND opened_at <= $3 AND ($4::text IS NULL OR status = $4)`,
-      'r.opened_at DESC, r.open_tid DESC',
+      'r.opened_at DESC, r.open_seq DESC',
       [user, q.startTime ?? 0, q.endTime ?? Number.MAX_SAFE_INTEGER, q.status ?? null],
       limit,
     );
