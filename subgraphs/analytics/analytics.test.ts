@@ -441,6 +441,18 @@ describe('POST /builders/{builder}/external-activity', () => {
     expect(lastHour.body.summary).toMatchObject({ inactive: 1 });
   });
 
+  it('joins the coins of hours with different numbers of coins', async () => {
+    const wallet = addr(0x5e1f);
+    await db.pool.query(
+      `INSERT INTO analytics.builder_hourly (builder, address, hour, fills, notional, coins, first_fill, last_fill)
+       VALUES ($1, $2, $3, 2, 10, '{BTC,ETH}', $3, $3), ($1, $2, $4, 1, 5, '{SOL}', $4, $4)`,
+      [OTHER_BUILDER, wallet, D3, D3 + H],
+    );
+    const { status, body } = await post(`/builders/${BUILDER}/external-activity`, { addresses: [wallet] });
+    expect(status).toBe(200);
+    expect(body.data[0].externalBuilders[0]).toMatchObject({ fills: 3, notional: '15', coins: ['BTC', 'ETH', 'SOL'] });
+  });
+
   it('1 to 500 wallets, a known timeframe, a valid builder: else 400', async () => {
     const many = (n: number) => Array.from({ length: n }, (_, i) => addr(0x20000 + i));
     expect((await post(`/builders/${BUILDER}/external-activity`, { addresses: many(500) })).status).toBe(200);

@@ -9,9 +9,9 @@ import type { DomainService } from '../../domain.ts';
 import {
   DEFAULT_MIN_TRADES,
   LATEST_SNAPSHOT,
-  METRIC_COLUMN,
   METRICS,
   type Metric,
+  metricOrder,
   RATIO_METRICS,
   rankingSums,
 } from './ranking.ts';
@@ -306,7 +306,8 @@ export class AnalyticsService implements DomainService {
       0,
       1_000_000,
     );
-    const order = `${METRIC_COLUMN[by]} DESC NULLS LAST, address`;
+    // Qualified: a bare name would sort by the select list's text of the same name.
+    const order = (alias: string) => `${metricOrder(by, alias)} DESC NULLS LAST, ${alias}.address`;
     const rowColumns = `address, fills, trades, ${num('volume')} AS volume, ${num('realized_pnl')} AS realized_pnl,
       ${num('fees')} AS fees, ${num('funding')} AS funding, ${num('realized_pnl - fees + funding')} AS pnl, wins, losses,
       ${num('win_rate')} AS win_rate, ${num('pnl_pct')} AS pnl_pct, ${num('account_value')} AS account_value,
@@ -319,7 +320,7 @@ export class AnalyticsService implements DomainService {
         `SELECT ${rowColumns}, count(*) OVER ()::int AS total FROM (
            SELECT s.*, snap.account_value, snap.unrealized_pnl
            FROM (${rankingSums('analytics.user_hourly', 'hour >= $1')}) s ${LATEST_SNAPSHOT}) r
-         WHERE trades >= $2 ORDER BY ${order} LIMIT ${LIVE_TOP}`,
+         WHERE trades >= $2 ORDER BY ${order('r')} LIMIT ${LIVE_TOP}`,
         [from, minTrades],
       );
       const total = rows[0]?.total ?? 0;
@@ -339,8 +340,8 @@ export class AnalyticsService implements DomainService {
     const [{ rows }, { rows: meta }] = await Promise.all([
       this.pool.query<Omit<LeaderboardRow, 'rank'>>(
         `SELECT ${rowColumns}, (extract(epoch FROM refreshed_at) * 1000)::int8 AS refreshed_at
-         FROM analytics.leaderboard WHERE window_name = $1 AND trades >= $2
-         ORDER BY ${order} LIMIT $3 OFFSET $4`,
+         FROM analytics.leaderboard l WHERE window_name = $1 AND trades >= $2
+         ORDER BY ${order('l')} LIMIT $3 OFFSET $4`,
         [window, minTrades, limit, offset],
       ),
       this.pool.query<{ total: number; refreshed_at: number | null }>(
@@ -630,7 +631,9 @@ export class AnalyticsService implements DomainService {
     const from = Math.floor((this.now() - TIMEFRAME_MS[timeframe]) / HOUR_MS) * HOUR_MS;
     const { rows } = await this.pool.query<BuilderActivity & { address: string }>(
       `SELECT address, builder, sum(fills)::int AS fills, ${num('sum(notional)')} AS notional,
-         ARRAY(SELECT DISTINCT c FROM unnest(array_agg(coins)) AS c ORDER BY 1) AS coins,
+         -- coins of each hour are arrays of different lengths: flattened through text, not array_agg
+         ARRAY(SELECT DISTINCT c FROM unnest(string_to_array(string_agg(array_to_string(coins, ','), ','), ',')) AS c
+               ORDER BY 1) AS coins,
          min(first_fill) AS first_fill, max(last_fill) AS last_fill
        FROM analytics.builder_hourly WHERE address = ANY($1) AND hour >= $2
        GROUP BY address, builder ORDER BY address, sum(notional) DESC, builder`,

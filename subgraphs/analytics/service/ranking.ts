@@ -9,15 +9,18 @@ export type Metric = (typeof METRICS)[number];
 export const RATIO_METRICS: readonly Metric[] = ['win_rate', 'pnl_pct'];
 export const DEFAULT_MIN_TRADES = 10;
 
-/** The leaderboard columns each metric sorts by (descending; nulls last). */
-export const METRIC_COLUMN: Record<Metric, string> = {
-  volume: 'volume',
-  pnl: 'realized_pnl - fees + funding',
-  trades: 'trades',
-  win_rate: 'win_rate',
-  pnl_pct: 'pnl_pct',
-  unrealized_pnl: 'unrealized_pnl',
-};
+/** What each metric sorts by (descending; nulls last), over the columns of the row alias `t`. */
+export function metricOrder(metric: Metric, t: string): string {
+  const column = {
+    volume: `${t}.volume`,
+    pnl: `(${t}.realized_pnl - ${t}.fees + ${t}.funding)`,
+    trades: `${t}.trades`,
+    win_rate: `${t}.win_rate`,
+    pnl_pct: `${t}.pnl_pct`,
+    unrealized_pnl: `${t}.unrealized_pnl`,
+  };
+  return column[metric];
+}
 
 /**
  * Per address, the sums of `table` (user_daily or user_hourly) where `where` holds, with the ratio metrics: win rate
