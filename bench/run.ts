@@ -2,6 +2,7 @@
 // BENCH_ONLY=ingest,candle,trade,accounts (substrings of the section titles) runs just those sections.
 
 import { benchAccountQueries, benchFillLatency, startAccountsBench } from './accounts.ts';
+import { benchAnalyticsReads, benchDerivation, benchIngestWithJobs, startAnalyticsBench } from './analytics.ts';
 import { benchServer } from './db.ts';
 import { benchIngest } from './ingest.ts';
 import type { BenchSection } from './markets.ts';
@@ -68,6 +69,15 @@ try {
       { title: 'accounts: fill latency to /ws', run: benchFillLatency },
     ],
     () => startAccountsBench(server, (line) => console.log(`   ${line}`)),
+  );
+  // BENCH_ANALYTICS_FILLS / BENCH_ANALYTICS_USERS size it (default 10M fills over 100k users).
+  await runSections(
+    [
+      { title: 'analytics: derivation job', run: benchDerivation },
+      { title: 'analytics: ingest with the jobs running', run: benchIngestWithJobs },
+      { title: 'analytics: reads end to end', run: benchAnalyticsReads },
+    ],
+    () => startAnalyticsBench(server, (line) => console.log(`   ${line}`)),
   );
 } finally {
   await server.stop();
