@@ -41,19 +41,6 @@ export interface SnapshotPosition {
   unrealized_pnl: string;
 }
 
-/** analytics.user_daily and analytics.user_hourly: the same sums per day or per hour. */
-export interface UserAggregate {
-  fills: number;
-  volume: string;
-  realized_pnl: string;
-  fees: string;
-  funding: string;
-  wins: number;
-  losses: number;
-  longs: number;
-  shorts: number;
-}
-
 export interface BuilderHourlyRow {
   builder: string;
   address: string;

@@ -3,6 +3,7 @@
 // sums, leaderboard windows and builder activity. Every rule (windows, defaults, caps, sorts) lives here once;
 // answers carry decimal strings and epoch-ms times, and each edge shapes them.
 import type pg from 'pg';
+import type { AccountSnapshotRow, BuilderHourlyRow, RoundTripRow } from '../../../db/rows/analytics.ts';
 import { addDecimal } from '../../../platform/decimal.ts';
 import { FieldError, intWithin, isAddress } from '../../../platform/fields.ts';
 import type { DomainService } from '../../domain.ts';
@@ -117,15 +118,8 @@ export interface Performance {
   equity_snapshots?: number;
 }
 
-export interface EquityPoint {
-  time: number;
-  account_value: string;
-  cash: string;
-  position_value: string;
-  unrealized_pnl: string;
-  account_leverage: string | null;
-  n_positions: number;
-}
+/** A snapshot as equity history shows it (its positions aside). */
+export type EquityPoint = Omit<AccountSnapshotRow, 'address' | 'positions'>;
 
 export interface EquityHistory {
   address: string;
@@ -174,36 +168,32 @@ export interface PnlCalendar {
   };
 }
 
-export interface Trade {
-  coin: string;
-  direction: 'long' | 'short';
-  status: 'open' | 'closed';
-  leverage: string | null;
+export type Trade = Pick<
+  RoundTripRow,
+  | 'coin'
+  | 'direction'
+  | 'status'
+  | 'leverage'
+  | 'fees'
+  | 'funding'
+  | 'size'
+  | 'notional'
+  | 'entry_px'
+  | 'exit_px'
+  | 'fills'
+  | 'opened_at'
+  | 'closed_at'
+> & {
   /** Realized PnL (Σ closedPnl); an open trade adds its unrealized PnL at the last fill price. */
   pnl: string;
   /** Σ closedPnl of its reducing fills so far. */
   realized_pnl: string;
   /** pnl − fees + funding. */
   net_pnl: string;
-  fees: string;
-  funding: string;
-  size: string;
-  notional: string;
-  entry_px: string;
-  exit_px: string | null;
-  fills: number;
-  opened_at: number;
-  closed_at: number | null;
-}
+};
 
-export interface BuilderActivity {
-  builder: string;
-  fills: number;
-  notional: string;
-  coins: string[];
-  first_fill: number;
-  last_fill: number;
-}
+/** A wallet's fills through one builder ('' = none) over the timeframe: the hourly rows summed. */
+export type BuilderActivity = Omit<BuilderHourlyRow, 'address' | 'hour'>;
 
 export interface WalletActivity {
   address: string;
