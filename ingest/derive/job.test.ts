@@ -49,7 +49,8 @@ function crashingPool(pool: pg.Pool, n: number): pg.Pool {
           get(c, p, r) {
             if (p !== 'query') return Reflect.get(c, p, r);
             return (sql: unknown, ...rest: unknown[]) => {
-              if (typeof sql === 'string' && sql.includes('INSERT INTO analytics.account_snapshots') && ++seen === n) {
+              const text = typeof sql === 'string' ? sql : (sql as { text?: string }).text;
+              if (text?.includes('INSERT INTO analytics.account_snapshots') && ++seen === n) {
                 return Promise.reject(new Error('killed mid-batch'));
               }
               return (c.query as (...a: unknown[]) => unknown)(sql, ...rest);

@@ -20,6 +20,7 @@ import type pg from 'pg';
 import { inTransaction } from '../../db/pool.ts';
 import { abs, add, cmp, div, mul, type Ratio, ratio, sign, sub, toDecimal, ZERO } from '../../platform/decimal.ts';
 import { CASH_TYPES, ledgerCash } from '../../subgraphs/accounts/service/state.ts';
+import { INGEST_STATEMENT_TIMEOUT_MS } from '../batch.ts';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
@@ -32,6 +33,18 @@ const SCALE = 12;
 /** A batch spans at most this much time, so that quiet stretches (funding only) still come in bounded pieces. */
 const MAX_SPAN_MS = 6 * HOUR_MS;
 const PERP_COIN = `coin !~ '[/@#:]'`;
+
+/**
+ * A statement of a batch: allowed ingest's time (the service's 3 s limit is for answers; a batch reads and writes
+ * tens of thousands of rows), after which the connection is given up as stalled.
+ */
+function query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  c: pg.PoolClient,
+  text: string,
+  values?: unknown[],
+): Promise<pg.QueryResult<R>> {
+  return c.query<R>({ text, values, query_timeout: INGEST_STATEMENT_TIMEOUT_MS } as pg.QueryConfig);
+}
 
 interface FillEvent {
   kind: 0;
@@ -144,8 +157,10 @@ export async function derivedUntil(db: pg.Pool | pg.PoolClient): Promise<number 
 /** Empties every derived table and the checkpoint, in one transaction (the first half of a rebuild). */
 export async function resetDerived(pool: pg.Pool): Promise<void> {
   await inTransaction(pool, async (c) => {
-    await c.query('SELECT pg_advisory_xact_lock($1)', [DERIVE_LOCK]);
-    await c.query(
+    await c.query(`SET LOCAL statement_timeout = ${INGEST_STATEMENT_TIMEOUT_MS}`);
+    await query(c, 'SELECT pg_advisory_xact_lock($1)', [DERIVE_LOCK]);
+    await query(
+      c,
       `TRUNCATE analytics.round_trips, analytics.account_snapshots, analytics.user_daily, analytics.user_hourly,
          analytics.builder_hourly, analytics.account_state, analytics.marks, analytics.leaderboard,
          analytics.derive_checkpoint`,
@@ -155,7 +170,8 @@ export async function resetDerived(pool: pg.Pool): Promise<void> {
 
 /** The time of the earliest stored event the job reads (null: none stored). */
 async function firstEventTime(c: pg.PoolClient): Promise<number | null> {
-  const { rows } = await c.query<{ t: number | null }>(
+  const { rows } = await query<{ t: number | null }>(
+    c,
     `SELECT least(
        (SELECT min(time) FROM accounts.fills WHERE ${PERP_COIN}),
        (SELECT min(time) FROM accounts.funding_payments WHERE ${PERP_COIN}),
@@ -171,11 +187,13 @@ async function firstEventTime(c: pg.PoolClient): Promise<number | null> {
  */
 export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = 20_000): Promise<BatchResult> {
   return inTransaction(pool, async (c) => {
-    await c.query('SELECT pg_advisory_xact_lock($1)', [DERIVE_LOCK]);
+    await c.query(`SET LOCAL statement_timeout = ${INGEST_STATEMENT_TIMEOUT_MS}`);
+    await query(c, 'SELECT pg_advisory_xact_lock($1)', [DERIVE_LOCK]);
     const cursor = (await derivedUntil(c)) ?? (await firstEventTime(c));
     if (cursor === null || cursor >= upTo) return { cursor, fills: 0, events: 0, reached: true };
     // The batch ends before the time of the fill `maxFills` on (a whole millisecond at least), within the span.
-    const { rows: nth } = await c.query<{ time: number }>(
+    const { rows: nth } = await query<{ time: number }>(
+      c,
       `SELECT time FROM accounts.fills WHERE time >= $1 AND time < $2 ORDER BY time LIMIT 1 OFFSET $3`,
       [cursor, upTo, maxFills],
     );
@@ -185,7 +203,8 @@ export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = 20_000
     const events = await batch.load(cursor, end);
     await batch.run(events, cursor, end);
     await batch.write();
-    await c.query(
+    await query(
+      c,
       `INSERT INTO analytics.derive_checkpoint (job, cursor_time) VALUES ($1, $2)
        ON CONFLICT (job) DO UPDATE SET cursor_time = EXCLUDED.cursor_time, updated_at = now()`,
       [JOB, end],
@@ -219,11 +238,13 @@ class DerivationBatch {
 
   /** The batch's events in the order they are derived, and the state of the accounts they touch. */
   async load(from: number, end: number): Promise<DeriveEvent[]> {
-    const { rows: marks } = await this.c.query<{ coin: string; px: string; time: number }>(
+    const { rows: marks } = await query<{ coin: string; px: string; time: number }>(
+      this.c,
       'SELECT coin, px::text AS px, time FROM analytics.marks',
     );
     for (const m of marks) this.marks.set(m.coin, { px: ratio(m.px), time: m.time });
-    const { rows: fills } = await this.c.query<Omit<FillEvent, 'kind'>>(
+    const { rows: fills } = await query<Omit<FillEvent, 'kind'>>(
+      this.c,
       `SELECT address, coin, px::text AS px, sz::text AS sz, side, time, start_position::text AS start_position,
          closed_pnl::text AS closed_pnl, fee::text AS fee, tid, builder
        FROM accounts.fills WHERE time >= $1 AND time < $2 AND ${PERP_COIN}
@@ -234,12 +255,14 @@ class DerivationBatch {
     );
     // Funding through the (coin, time) index: the coins ever filled (a position comes from fills).
     const coins = [...new Set([...this.marks.keys(), ...fills.map((f) => f.coin)])];
-    const { rows: funding } = await this.c.query<Omit<FundingEvent, 'kind'>>(
+    const { rows: funding } = await query<Omit<FundingEvent, 'kind'>>(
+      this.c,
       `SELECT address, coin, usdc::text AS usdc, time FROM accounts.funding_payments
        WHERE coin = ANY($3) AND time >= $1 AND time < $2 ORDER BY time, address, coin`,
       [from, end, coins],
     );
-    const { rows: ledger } = await this.c.query<Omit<LedgerEvent, 'kind'>>(
+    const { rows: ledger } = await query<Omit<LedgerEvent, 'kind'>>(
+      this.c,
       `SELECT address, delta_type, delta, time FROM accounts.ledger_updates
        WHERE delta_type = ANY($3) AND time >= $1 AND time < $2 ORDER BY time, address, hash`,
       [from, end, CASH_TYPES],
@@ -260,7 +283,8 @@ class DerivationBatch {
     const missing = addresses.filter((a) => !this.accounts.has(a));
     if (!missing.length) return;
     for (const a of missing) this.accounts.set(a, { cash: ZERO, lastEvent: 0, snapshotValue: null });
-    const { rows } = await this.c.query<{ address: string; cash: string; last_event: number; snapshot_value: string }>(
+    const { rows } = await query<{ address: string; cash: string; last_event: number; snapshot_value: string }>(
+      this.c,
       `SELECT address, cash::text AS cash, last_event, snapshot_value::text AS snapshot_value
        FROM analytics.account_state WHERE address = ANY($1)`,
       [missing],
@@ -272,7 +296,8 @@ class DerivationBatch {
         snapshotValue: r.snapshot_value === null ? null : ratio(r.snapshot_value),
       });
     }
-    const { rows: trips } = await this.c.query(
+    const { rows: trips } = await query(
+      this.c,
       `SELECT address, coin, opened_at, open_seq, direction, size::text, position::text, pnl::text, fees::text,
          funding::text, leverage::text, fills, entry_sz::text, entry_ntl::text, exit_sz::text, exit_ntl::text
        FROM analytics.round_trips WHERE address = ANY($1) AND status = 'open'`,
@@ -455,7 +480,8 @@ class DerivationBatch {
 
   /** Snapshots, at `hour` (its close), every account with an event in the hour before. */
   private async snapshotHour(hour: number): Promise<void> {
-    const { rows } = await this.c.query<{ address: string }>(
+    const { rows } = await query<{ address: string }>(
+      this.c,
       `SELECT address FROM analytics.account_state WHERE last_event >= $1 AND last_event < $2`,
       [hour - HOUR_MS, hour],
     );
@@ -502,7 +528,8 @@ class DerivationBatch {
     const c = this.c;
     const trips = [...this.changed];
     if (trips.length) {
-      await c.query(
+      await query(
+        c,
         `INSERT INTO analytics.round_trips (address, coin, opened_at, open_seq, closed_at, direction, size, position,
            entry_px, exit_px, notional, pnl, fees, funding, leverage, fills, entry_sz, entry_ntl, exit_sz, exit_ntl,
            status)
@@ -550,7 +577,8 @@ class DerivationBatch {
     await this.writeSums('analytics.user_daily', 'day', this.daily, (k) => new Date(k).toISOString().slice(0, 10));
     await this.writeSums('analytics.user_hourly', 'hour', this.hourly, (k) => k);
     if (this.builders.size) {
-      await c.query(
+      await query(
+        c,
         `INSERT INTO analytics.builder_hourly AS b (builder, address, hour, fills, notional, coins, first_fill, last_fill)
          SELECT u.builder, u.address, u.hour, u.fills, u.notional, string_to_array(u.coins, ','), u.first_fill,
            u.last_fill
@@ -579,7 +607,8 @@ class DerivationBatch {
       );
     }
     if (this.snapshots.length) {
-      await c.query(
+      await query(
+        c,
         `INSERT INTO analytics.account_snapshots (address, time, account_value, cash, position_value, unrealized_pnl,
            account_leverage, n_positions, positions)
          SELECT * FROM unnest($1::text[], $2::int8[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[],
@@ -588,7 +617,8 @@ class DerivationBatch {
       );
     }
     if (this.accounts.size) {
-      await c.query(
+      await query(
+        c,
         `INSERT INTO analytics.account_state (address, cash, last_event, snapshot_value)
          SELECT * FROM unnest($1::text[], $2::numeric[], $3::int8[], $4::numeric[])
          ON CONFLICT (address) DO UPDATE SET cash = EXCLUDED.cash, last_event = EXCLUDED.last_event,
@@ -609,7 +639,8 @@ class DerivationBatch {
         const m = this.marks.get(coin) as { px: Ratio; time: number };
         return [coin, dec(m.px), m.time];
       });
-      await c.query(
+      await query(
+        c,
         `INSERT INTO analytics.marks (coin, px, time) SELECT * FROM unnest($1::text[], $2::numeric[], $3::int8[])
          ON CONFLICT (coin) DO UPDATE SET px = EXCLUDED.px, time = EXCLUDED.time`,
         columns(marks, 3),
@@ -642,7 +673,8 @@ class DerivationBatch {
     });
     const keyType = key === 'day' ? 'date' : 'int8';
     const sum = (col: string) => `${col} = t.${col} + EXCLUDED.${col}`;
-    await this.c.query(
+    await query(
+      this.c,
       `INSERT INTO ${table} AS t (address, ${key}, fills, volume, realized_pnl, fees, funding, wins, losses, longs, shorts)
        SELECT * FROM unnest($1::text[], $2::${keyType}[], $3::int4[], $4::numeric[], $5::numeric[], $6::numeric[],
          $7::numeric[], $8::int4[], $9::int4[], $10::int4[], $11::int4[])
