@@ -2,10 +2,12 @@
 // builder activity to the cent, and the same tables after a crash in the middle of a batch and a restart, after
 // one-fill batches, and after a rebuild.
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { dataCoverage } from '../../platform/coverage.ts';
+import { analytics } from '../../subgraphs/analytics/domain.ts';
 import { ALICE, BOB, BUILDER, D1, D2, D3, H, loadAnalyticsHistory, UNTIL } from '../../test/analytics-history.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
-import { deriveUntil, storedFrontier } from './index.ts';
+import { Derivation, deriveUntil, SETTLE_MS, storedFrontier } from './index.ts';
 import { derivedUntil, resetDerived } from './job.ts';
 
 let db: TestDatabase;
@@ -306,5 +308,31 @@ describe('derivation job', () => {
     await deriveUntil(db.pool, stored);
     await deriveUntil(db.pool, UNTIL);
     expect(await dump(db.pool)).toEqual(clean);
+  });
+});
+
+describe('Derivation (as npm start runs it)', () => {
+  it('follows the stored fills up to SETTLE_MS behind the newest, ranks once caught up, and reports its lag', async () => {
+    await resetDerived(db.pool);
+    const derivation = new Derivation({ pool: db.pool, pollMs: 50, now: () => UNTIL });
+    const running = derivation.run();
+    try {
+      await vi.waitFor(() => expect(derivation.stats.refreshed.all).toBe(UNTIL), { timeout: 10_000 });
+      // The newest fill is at D3 03:00: everything before 02:59:50 is derived.
+      expect(await derivedUntil(db.pool)).toBe(D3 + 3 * H - SETTLE_MS);
+      const { rows } = await db.pool.query(
+        `SELECT count(*)::int AS n FROM analytics.leaderboard WHERE window_name = 'all'`,
+      );
+      expect(rows[0].n).toBe(2);
+      const coverage = await dataCoverage(db.pool, UNTIL, analytics.datasets);
+      expect(coverage.analyticsDerivation).toEqual({
+        start: D3 + 3 * H - SETTLE_MS,
+        latest: D3 + 3 * H - SETTLE_MS,
+        delaySeconds: (UNTIL - (D3 + 3 * H - SETTLE_MS)) / 1000,
+      });
+    } finally {
+      await derivation.stop();
+      await running;
+    }
   });
 });
