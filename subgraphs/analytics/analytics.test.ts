@@ -16,7 +16,6 @@ import {
   ALICE,
   BOB,
   BUILDER,
-  D1,
   D2,
   D3,
   H,
@@ -29,6 +28,7 @@ import { addr } from '../../test/node-files.ts';
 import { accountsSchema } from '../accounts/schema/index.ts';
 import type { AccountsService } from '../accounts/service/index.ts';
 import { type DomainServices, type StartedServices, startDomainServices } from '../domain.ts';
+import { analyticsTools } from './mcp.ts';
 import { analyticsSchema } from './schema/index.ts';
 import type { AnalyticsService } from './service/index.ts';
 
@@ -560,5 +560,36 @@ describe('GraphQL', () => {
   });
 });
 
-void D1;
-void D3;
+describe('MCP tools', () => {
+  const tool = (name: string) => {
+    const found = analyticsTools.find((t) => t.name === name);
+    if (!found) throw new Error(`no tool ${name}`);
+    return found;
+  };
+  const context = () => ({
+    services: compatServicesOf(
+      started.services as unknown as DomainServices,
+      new Upstream('http://127.0.0.1:9'),
+      db.pool,
+    ),
+    signal: new AbortController().signal,
+  });
+
+  it('each answers as its route does; the batch tools cost 3 credits per wallet', async () => {
+    expect(analyticsTools.every((t) => /^analytics_[a-z_]+$/.test(t.name))).toBe(true);
+    const calendar = await tool('analytics_pnl_calendar').call({ user: ALICE, window: 'all' }, context());
+    expect(calendar.totals).toMatchObject({ net_pnl: '3.02', profitable_days: 2, losing_days: 1 });
+    const batch = tool('analytics_batch_performance');
+    expect(batch.credits?.({ addresses: [ALICE, BOB] })).toBe(6);
+    const entries = await batch.call({ addresses: [BOB, ALICE], window: 'all' }, context());
+    expect((entries.data as { address: string }[]).map((e) => e.address)).toEqual([BOB, ALICE]);
+    expect(tool('analytics_builder_external_activity').credits?.({ addresses: [ALICE] })).toBe(3);
+    const board = await tool('analytics_leaderboard').call({ window: 'all', by: 'volume' }, context());
+    expect(tool('analytics_leaderboard').summary?.(board)).toBe('2 of 2 accounts by volume');
+    const trades = await tool('analytics_top_trades').call({ user: ALICE, sort: 'loss', limit: 1 }, context());
+    expect(trades.trades).toEqual([expect.objectContaining({ coin: 'ETH', pnl: '-16' })]);
+    for (const name of ['analytics_performance', 'analytics_equity_history']) {
+      expect(await tool(name).call({ user: ALICE, window: 'all' }, context())).toMatchObject({ address: ALICE });
+    }
+  });
+});
