@@ -23,6 +23,7 @@ describe('ports', () => {
       router: 4000,
       markets: 4001,
       accounts: 5002,
+      analytics: 4005,
     });
     expect(portVariable('markets')).toBe('MARKETS_PORT');
     expect(portVariable('hip4')).toBe('HIP4_PORT');
@@ -30,7 +31,13 @@ describe('ports', () => {
 
   it('PORT_OFFSET shifts every port the instance listens on, the simulated node too; 0 stays ephemeral', () => {
     const config = withEnv({ PORT_OFFSET: '100', ACCOUNTS_PORT: '5002', ROUTER_PORT: '0' });
-    expect(configuredPorts(config)).toEqual({ compat: 8180, router: 0, markets: 4101, accounts: 5102 });
+    expect(configuredPorts(config)).toEqual({
+      compat: 8180,
+      router: 0,
+      markets: 4101,
+      accounts: 5102,
+      analytics: 4105,
+    });
     expect(config.simPort).toBe(3101);
     expect(config.upstreamInfoUrl).toBe('http://127.0.0.1:3101/info');
   });

@@ -526,7 +526,7 @@ export class AnalyticsService implements DomainService {
          ${num('sum(net) OVER (ORDER BY day)')} AS cumulative_net_pnl, fills, ${num('volume')} AS volume,
          ${num('eq.account_value')} AS equity_close
        FROM (SELECT *, realized_pnl - fees + funding AS net FROM analytics.user_daily
-             WHERE address = $1 AND day >= $2::date AND day <= to_timestamp($3::float8 / 1000)::date) d
+             WHERE address = $1 AND day >= $2::date AND day <= (to_timestamp($3::float8 / 1000) AT TIME ZONE 'UTC')::date) d
        LEFT JOIN LATERAL (SELECT account_value FROM analytics.account_snapshots s
                           WHERE s.address = d.address
                             AND s.time <= (extract(epoch FROM d.day) * 1000)::int8 + ${DAY_MS}
@@ -541,7 +541,7 @@ export class AnalyticsService implements DomainService {
          ${num('coalesce(sum(funding), 0)')} AS funding, ${num('coalesce(sum(net), 0)')} AS net_pnl,
          coalesce(sum(fills), 0)::int AS fills, ${num('coalesce(sum(volume), 0)')} AS volume
        FROM (SELECT *, realized_pnl - fees + funding AS net FROM analytics.user_daily
-             WHERE address = $1 AND day >= $2::date AND day <= to_timestamp($3::float8 / 1000)::date) d`,
+             WHERE address = $1 AND day >= $2::date AND day <= (to_timestamp($3::float8 / 1000) AT TIME ZONE 'UTC')::date) d`,
       [user, fromDay, end],
     );
     return { address: user, window, days: rows, totals: totals[0] as PnlCalendar['totals'] };
