@@ -45,17 +45,30 @@ export interface DerivationStats {
   /** When each leaderboard window was last refreshed. */
   refreshed: Partial<Record<LeaderboardWindow, number>>;
   storageRetries: number;
+  /** Batches that failed other than by storage going away. */
+  failures: number;
 }
+
+const FAILURE_RETRY_MS = 30_000;
 
 export interface DerivationOptions {
   pool: pg.Pool;
   log?: (line: string) => void;
   pollMs?: number;
   now?: () => number;
+  /** How long to wait before trying a failed batch again (default 30 s). */
+  failureRetryMs?: number;
 }
 
 export class Derivation {
-  readonly stats: DerivationStats = { cursor: null, batches: 0, fills: 0, refreshed: {}, storageRetries: 0 };
+  readonly stats: DerivationStats = {
+    cursor: null,
+    batches: 0,
+    fills: 0,
+    refreshed: {},
+    storageRetries: 0,
+    failures: 0,
+  };
   private stopped = false;
   private caughtUp = false;
   private running: Promise<void> | undefined;
@@ -101,7 +114,17 @@ export class Derivation {
         backoffMs = 250;
         if (!r || r.reached) await this.pause(this.opts.pollMs ?? 1000);
       } catch (err) {
-        if (!isStorageUnavailable(err)) throw err;
+        if (!isStorageUnavailable(err)) {
+          // A batch Postgres refuses (a bug): derived data stops, the service does not; the lag in dataCoverage
+          // grows and the log says why, and the batch is tried again from the checkpoint.
+          this.stats.failures++;
+          const retryMs = this.opts.failureRetryMs ?? FAILURE_RETRY_MS;
+          this.opts.log?.(
+            `analytics derivation failed (${err instanceof Error ? err.message : String(err)}); retrying in ${retryMs / 1000} s`,
+          );
+          await this.pause(retryMs);
+          continue;
+        }
         this.stats.storageRetries++;
         this.opts.log?.(`analytics derivation: storage unavailable; resuming from the stored checkpoint`);
         await this.pause(backoffMs);

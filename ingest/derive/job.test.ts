@@ -45,7 +45,9 @@ function crashingPool(pool: pg.Pool, n: number): pg.Pool {
   return new Proxy(pool, {
     get(target, prop, receiver) {
       if (prop !== 'connect') return Reflect.get(target, prop, receiver);
-      return async () => {
+      // pool.query's own connect passes a callback: those clients are left as they are.
+      return (...args: unknown[]) => (args.length ? Reflect.apply(target.connect, target, args) : crashing());
+      async function crashing() {
         const client = await target.connect();
         return new Proxy(client, {
           get(c, p, r) {
@@ -59,7 +61,7 @@ function crashingPool(pool: pg.Pool, n: number): pg.Pool {
             };
           },
         });
-      };
+      }
     },
   });
 }
@@ -330,6 +332,28 @@ describe('Derivation (as npm start runs it)', () => {
         latest: D3 + 3 * H - SETTLE_MS,
         delaySeconds: (UNTIL - (D3 + 3 * H - SETTLE_MS)) / 1000,
       });
+    } finally {
+      await derivation.stop();
+      await running;
+    }
+  });
+
+  it('logs a batch that fails, keeps the service up and tries again from the checkpoint', async () => {
+    await resetDerived(db.pool);
+    const lines: string[] = [];
+    const derivation = new Derivation({
+      pool: crashingPool(db.pool, 1),
+      pollMs: 50,
+      failureRetryMs: 50,
+      now: () => UNTIL,
+      log: (line) => lines.push(line),
+    });
+    const running = derivation.run();
+    try {
+      await vi.waitFor(() => expect(derivation.stats.refreshed.all).toBe(UNTIL), { timeout: 10_000 });
+      expect(derivation.stats.failures).toBe(1);
+      expect(lines).toEqual([expect.stringMatching(/^analytics derivation failed \(killed mid-batch\); retrying/)]);
+      expect(await derivedUntil(db.pool)).toBe(D3 + 3 * H - SETTLE_MS);
     } finally {
       await derivation.stop();
       await running;
