@@ -1,6 +1,5 @@
 // User @key(address), owned by accounts and extended here with the account's derived history: performance, equity,
 // PnL calendar, top trades and round trips. Query.batchPerformance ranks many wallets in one call.
-import { FieldError } from '../../../platform/fields.ts';
 import { builder } from '../builder.ts';
 import {
   DEFAULT_TOP_TRADES,
@@ -117,9 +116,6 @@ builder.queryFields((t) => ({
     },
     listSize: { assumedSize: MAX_WALLETS },
     resolve: async (_r, a, ctx) => {
-      if (a.addresses.length > MAX_WALLETS) {
-        throw new FieldError(`addresses: must hold 1 to ${MAX_WALLETS} addresses, got ${a.addresses.length}`);
-      }
       const entries = await ctx.analytics.batchPerformance({
         users: a.addresses,
         window: a.window ?? undefined,
