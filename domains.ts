@@ -2,13 +2,14 @@
 // line here; the stack, the standalone subgraph start, the router's composition, compat-rest, the ports and
 // dataCoverage all follow this list. Order matters only for `needs`: a domain comes after those it takes services of.
 import { accounts } from './subgraphs/accounts/domain.ts';
+import { analytics } from './subgraphs/analytics/domain.ts';
 import type { Domain, DomainName } from './subgraphs/domain.ts';
 import { unionOf } from './subgraphs/domain.ts';
 import { evm } from './subgraphs/evm/domain.ts';
 import { hip4 } from './subgraphs/hip4/domain.ts';
 import { markets } from './subgraphs/markets/domain.ts';
 
-export const DOMAINS = [markets, accounts, hip4, evm] as const;
+export const DOMAINS = [markets, accounts, hip4, evm, analytics] as const;
 
 export type { DomainName, DomainServices } from './subgraphs/domain.ts';
 

@@ -19,4 +19,8 @@ export function perWalletCredits(wallets: unknown): number {
  * The router charges an operation CALL_CREDITS plus, for each listed field it selects, perWalletCredits of that
  * argument minus CALL_CREDITS (so one batch field alone costs exactly what the REST call costs).
  */
-export const GRAPHQL_FIELD_CREDITS: Readonly<Record<string, { perWalletArg: string }>> = {};
+export const GRAPHQL_FIELD_CREDITS: Readonly<Record<string, { perWalletArg: string }>> = {
+  'Query.batchPerformance': { perWalletArg: 'addresses' },
+  // Not a root field: reached through Query.builder; charged like one wherever it is selected.
+  'Builder.externalActivity': { perWalletArg: 'addresses' },
+};

@@ -3,6 +3,7 @@
 // BENCH_HIP4_FILLS sets the hip4 data size (default 1 000 000).
 
 import { benchAccountQueries, benchFillLatency, startAccountsBench } from './accounts.ts';
+import { benchAnalyticsReads, benchDerivation, benchIngestWithJobs, startAnalyticsBench } from './analytics.ts';
 import { benchServer } from './db.ts';
 import { benchEvm, startEvmBench } from './evm.ts';
 import { benchHip4Routes, startHip4Bench } from './hip4.ts';
@@ -78,6 +79,15 @@ try {
   await runSections(
     [{ title: 'evm: holders, transactions and backstop health (BENCH_EVM_HOLDERS, BENCH_EVM_TXS)', run: benchEvm }],
     () => startEvmBench(server, (line) => console.log(`   ${line}`)),
+  );
+  // BENCH_ANALYTICS_FILLS / BENCH_ANALYTICS_USERS size it (default 10M fills over 100k users).
+  await runSections(
+    [
+      { title: 'analytics: derivation job', run: benchDerivation },
+      { title: 'analytics: ingest with the jobs running', run: benchIngestWithJobs },
+      { title: 'analytics: reads end to end', run: benchAnalyticsReads },
+    ],
+    () => startAnalyticsBench(server, (line) => console.log(`   ${line}`)),
   );
 } finally {
   await server.stop();

@@ -33,6 +33,7 @@ describe('ports', () => {
       accounts: 5002,
       hip4: 4003,
       evm: 4004,
+      analytics: 4005,
     });
     expect(portVariable('markets')).toBe('MARKETS_PORT');
     expect(portVariable('hip4')).toBe('HIP4_PORT');
@@ -47,6 +48,7 @@ describe('ports', () => {
       accounts: 5102,
       hip4: 4103,
       evm: 4104,
+      analytics: 4105,
     });
     expect(config.simPort).toBe(3101);
     expect(config.upstreamInfoUrl).toBe('http://127.0.0.1:3101/info');
