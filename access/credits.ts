@@ -1,6 +1,6 @@
 // Credits and usage per key (spec §5.6): what every interface charges a key for a call, and what the key used per
 // UTC day. The charge is one conditional UPDATE: it takes the credits only if the key still has them, so concurrent
-// calls never overspend and a refused call costs nothing. Usage is counted in memory and written every few seconds
+// calls never overspend (also across processes) and a refused call costs nothing. Usage is counted in memory and written every few seconds
 // (one upsert per key, day and interface), so an unlimited key's call costs no write of its own.
 import type pg from 'pg';
 
@@ -28,10 +28,24 @@ interface Tally {
 
 const FLUSH_MS = 2_000;
 
+interface PendingCharge {
+  credits: number;
+  endpoint: Endpoint;
+  resolve: (outcome: ChargeOutcome) => void;
+  reject: (err: unknown) => void;
+}
+
+/** A key's charges waiting for the one in flight. */
+interface ChargeQueue {
+  calls: PendingCharge[];
+  running: boolean;
+}
+
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export class CreditLedger {
   private readonly tallies = new Map<string, Tally>();
+  private readonly queues = new Map<number, ChargeQueue>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -43,21 +57,68 @@ export class CreditLedger {
   /**
    * Takes `credits` from the key, or refuses with 402 when it has fewer left (nothing taken). A key without a credit
    * limit is only counted. The key's credits are read in the statement, never from a cached copy.
+   *
+   * Calls on one key that arrive while its charge is in flight are charged together by the next statement, for
+   * their total (the same conditional UPDATE): concurrent callers of a key would otherwise queue one commit each on
+   * its row lock. When the key cannot pay the whole group, each call of it is charged alone, in arrival order.
    */
-  async charge(key: ChargedKey, credits: number, endpoint: Endpoint): Promise<ChargeOutcome> {
+  charge(key: ChargedKey, credits: number, endpoint: Endpoint): Promise<ChargeOutcome> {
     if (key.credits === null) {
       this.count(key.id, endpoint, credits, false);
-      return { ok: true, remaining: null };
+      return Promise.resolve({ ok: true, remaining: null });
     }
+    return new Promise((resolve, reject) => {
+      let queue = this.queues.get(key.id);
+      if (!queue) {
+        queue = { calls: [], running: false };
+        this.queues.set(key.id, queue);
+      }
+      queue.calls.push({ credits, endpoint, resolve, reject });
+      if (!queue.running) void this.drain(key.id, queue);
+    });
+  }
+
+  private async drain(keyId: number, queue: ChargeQueue): Promise<void> {
+    queue.running = true;
+    while (queue.calls.length > 0) {
+      const group = queue.calls.splice(0);
+      try {
+        const total = group.reduce((sum, c) => sum + c.credits, 0);
+        let left = await this.take(keyId, total);
+        if (left !== null) {
+          // Each call's remaining credits as if charged one after another in arrival order.
+          left += total;
+          for (const call of group) {
+            left -= call.credits;
+            this.settle(keyId, call, left);
+          }
+        } else if (group.length === 1) {
+          this.settle(keyId, group[0] as PendingCharge, null);
+        } else {
+          for (const call of group) this.settle(keyId, call, await this.take(keyId, call.credits));
+        }
+      } catch (err) {
+        for (const call of group) call.reject(err);
+      }
+    }
+    queue.running = false;
+    this.queues.delete(keyId);
+  }
+
+  /** The one conditional UPDATE: the credits left after taking `credits`, or null when the key has fewer. */
+  private async take(keyId: number, credits: number): Promise<number | null> {
     const { rows } = await this.pool.query<{ credits: string }>(
-      `UPDATE platform.api_keys SET credits = credits - $2
-        WHERE id = $1 AND credits >= $2 RETURNING credits`,
-      [key.id, credits],
+      'UPDATE platform.api_keys SET credits = credits - $2 WHERE id = $1 AND credits >= $2 RETURNING credits',
+      [keyId, credits],
     );
-    const row = rows[0];
-    this.count(key.id, endpoint, credits, !row);
-    if (!row) return { ok: false, status: 402, error: INSUFFICIENT_CREDITS };
-    return { ok: true, remaining: Number(row.credits) };
+    return rows[0] ? Number(rows[0].credits) : null;
+  }
+
+  private settle(keyId: number, call: PendingCharge, left: number | null): void {
+    this.count(keyId, call.endpoint, call.credits, left === null);
+    call.resolve(
+      left === null ? { ok: false, status: 402, error: INSUFFICIENT_CREDITS } : { ok: true, remaining: left },
+    );
   }
 
   private count(keyId: number, endpoint: Endpoint, credits: number, refused: boolean): void {

@@ -8,6 +8,8 @@ import { runWorker } from './worker.ts';
 export interface HttpTarget {
   url: string;
   body: string;
+  /** Sent with every request besides the JSON content type (a key, MCP's Accept). */
+  headers?: Record<string, string>;
 }
 
 export interface ThroughputResult {
@@ -119,7 +121,7 @@ function poster(target: HttpTarget, agent: http.Agent): () => Promise<Outcome> {
     port: url.port,
     path: url.pathname + url.search,
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'content-length': body.length },
+    headers: { ...target.headers, 'content-type': 'application/json', 'content-length': body.length },
   };
   return () =>
     new Promise<Outcome>((resolve, reject) => {

@@ -1,11 +1,12 @@
 // `npm run bench`: every benchmark, each figure printed beside its baseline measured in the same run.
-// BENCH_ONLY=ingest,candle,trade,accounts (substrings of the section titles) runs just those sections.
+// BENCH_ONLY=ingest,candle,trade,accounts,mcp (substrings of the section titles) runs just those sections.
 
 import { benchAccountQueries, benchFillLatency, startAccountsBench } from './accounts.ts';
 import { benchServer } from './db.ts';
 import { benchIngest } from './ingest.ts';
 import type { BenchSection } from './markets.ts';
 import { MARKETS_SECTIONS, startMarketsBench } from './markets.ts';
+import { benchCreditCharging, benchMcpCalls, startMcpBench } from './mcp.ts';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -68,6 +69,13 @@ try {
       { title: 'accounts: fill latency to /ws', run: benchFillLatency },
     ],
     () => startAccountsBench(server, (line) => console.log(`   ${line}`)),
+  );
+  await runSections(
+    [
+      { title: 'mcp: tools/call vs compat REST', run: benchMcpCalls },
+      { title: 'mcp: credit charging under 50 concurrent callers', run: benchCreditCharging },
+    ],
+    () => startMcpBench(server),
   );
 } finally {
   await server.stop();

@@ -8,8 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { type Authenticator, isLoopbackHost } from '../access/auth.ts';
 import type { ApiKey } from '../access/keys.ts';
+import { infoAjv } from '../compat-rest/info/request-schema.ts';
 import type { CompatServices } from '../compat-rest/info/types.ts';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
 import { FieldError } from '../platform/fields.ts';
@@ -34,6 +36,20 @@ export interface McpServerOptions {
   tools?: ToolCatalog;
   log?: (line: string) => void;
 }
+
+/**
+ * The SDK's JSON Schema validator (it checks elicitation answers) over the one Ajv of the service: by default each
+ * SDK server builds an Ajv of its own, which per request (a server per request, stateless) cost more than the call.
+ */
+const sdkValidator: jsonSchemaValidator = {
+  getValidator<T>(schema: object) {
+    const validate = infoAjv.compile(schema);
+    return (input: unknown) =>
+      validate(input)
+        ? { valid: true as const, data: input as T, errorMessage: undefined }
+        : { valid: false as const, data: undefined, errorMessage: infoAjv.errorsText(validate.errors) };
+  },
+};
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
 const WILDCARD = new Set(['0.0.0.0', '::', '[::]']);
@@ -197,7 +213,7 @@ export async function startMcpServer(opts: McpServerOptions) {
     res.on('close', () => gone.abort());
     const server = new Server(
       { name: MCP_SERVER_NAME, version: VERSION },
-      { capabilities: { tools: { listChanged: false } } },
+      { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sdkValidator },
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
     server.setRequestHandler(CallToolRequestSchema, async (_request, extra) =>
