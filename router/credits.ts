@@ -27,10 +27,12 @@ function operationOf(document: DocumentNode, operationName?: string | null): Ope
   return operationName ? ops.find((o) => o.name?.value === operationName) : ops.length === 1 ? ops[0] : undefined;
 }
 
+/** What `operationName` of `document` costs; `table` is GRAPHQL_FIELD_CREDITS (another one in tests). */
 export function operationCredits(
   document: DocumentNode,
   operationName?: string | null,
   variables: Record<string, unknown> = {},
+  table: typeof GRAPHQL_FIELD_CREDITS = GRAPHQL_FIELD_CREDITS,
 ): number {
   const operation = operationOf(document, operationName);
   if (!operation) return CALL_CREDITS;
@@ -50,7 +52,7 @@ export function operationCredits(
           walk(fragment.selectionSet);
         }
       } else {
-        const rule = GRAPHQL_FIELD_CREDITS[`${rootType}.${s.name.value}`];
+        const rule = table[`${rootType}.${s.name.value}`];
         if (!rule) continue;
         const arg = s.arguments?.find((a) => a.name.value === rule.perWalletArg);
         credits += perWalletCredits(arg ? argumentValue(arg.value, variables) : undefined) - CALL_CREDITS;

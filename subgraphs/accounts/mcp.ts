@@ -1,6 +1,8 @@
 // The accounts domain's MCP tools: one per capability of its service (the /info types, path endpoints and /ws
 // channels it serves), each calling the service as the resolvers and compat handlers do, plus bounded live tools.
 // The service keeps its rules (defaults, caps, windows, coverage); the schemas bound what a model may send.
+
+import { windowOf } from '../../compat-rest/info/request-schema.ts';
 import {
   addressArg,
   boolArg,
@@ -13,7 +15,6 @@ import {
   timeArg,
   toolInput,
 } from '../../mcp/schema.ts';
-import { orderedWindow } from '../../platform/fields.ts';
 import type { McpTool } from '../domain.ts';
 import {
   HISTORICAL_ORDERS_MAX_LIMIT,
@@ -34,14 +35,6 @@ const startArg = timeArg('start of the window; default the beginning of coverage
 const endArg = timeArg('end of the window; default now');
 
 const userOf = (args: Args) => (args.user as string).toLowerCase();
-
-/** A window's ends as given (the service applies its defaults); the start may not be after the end. */
-function windowArgs(args: Args): { startTime?: number; endTime?: number } {
-  const startTime = args.startTime as number | undefined;
-  const endTime = args.endTime as number | undefined;
-  orderedWindow('startTime', startTime, endTime);
-  return { startTime, endTime };
-}
 
 /** A user's state the node keeps (open orders, balances), relayed as it answers. */
 function fromNode(name: string, type: string, title: string, description: string): McpTool {
@@ -101,7 +94,7 @@ export const accountsTools: readonly McpTool[] = [
       ['user'],
     ),
     async call(args, { services: { accounts } }) {
-      const { startTime, endTime } = windowArgs(args);
+      const { startTime, endTime } = windowOf(args);
       const aggregateByTime = args.aggregateByTime as boolean | undefined;
       if (startTime === undefined) {
         if (endTime !== undefined) return { fills: [], note: 'endTime needs startTime' };
@@ -133,7 +126,7 @@ export const accountsTools: readonly McpTool[] = [
       const q = {
         coin: args.coin as string | undefined,
         side: args.side as 'A' | 'B' | undefined,
-        ...windowArgs(args),
+        ...windowOf(args),
         limit: args.limit as number | undefined,
         cursor: args.cursor as string | undefined,
         order: (args.order as 'asc' | 'desc' | undefined) ?? 'asc',
@@ -163,7 +156,7 @@ export const accountsTools: readonly McpTool[] = [
       fills: await accounts.twapSliceFills({
         user: userOf(args),
         twapId: args.twapId as number | undefined,
-        ...windowArgs(args),
+        ...windowOf(args),
       }),
     }),
   },
@@ -190,7 +183,7 @@ export const accountsTools: readonly McpTool[] = [
         user: userOf(args),
         limit: args.limit as number | undefined,
         lookbackDays: args.lookbackDays as number | undefined,
-        ...windowArgs(args),
+        ...windowOf(args),
         cursor: args.cursor as string | undefined,
       });
       return { orders: page.rows, hasMore: page.hasMore, nextCursor: page.nextCursor ?? null };
@@ -227,7 +220,7 @@ export const accountsTools: readonly McpTool[] = [
       `window; at most ${MAX_FUNDING_PAYMENTS}.`,
     input: toolInput({ user, startTime: startArg, endTime: endArg }, ['user']),
     call: async (args, { services: { accounts } }) => ({
-      payments: await accounts.userFunding({ user: userOf(args), ...windowArgs(args) }),
+      payments: await accounts.userFunding({ user: userOf(args), ...windowOf(args) }),
     }),
   },
   {
@@ -238,7 +231,7 @@ export const accountsTools: readonly McpTool[] = [
       `oldest first, in a window; at most ${MAX_LEDGER_UPDATES}.`,
     input: toolInput({ user, startTime: startArg, endTime: endArg }, ['user']),
     call: async (args, { services: { accounts } }) => ({
-      updates: await accounts.ledgerUpdates({ user: userOf(args), ...windowArgs(args) }),
+      updates: await accounts.ledgerUpdates({ user: userOf(args), ...windowOf(args) }),
     }),
   },
   {

@@ -2,8 +2,9 @@
 // channels it serves), each calling the service as the resolvers and compat handlers do, plus bounded live tools
 // that collect a stream for a few seconds. The service keeps its rules (defaults, limits, windows); the schemas
 // here bound what a model may send and say what each argument means.
+
+import { windowOf } from '../../compat-rest/info/request-schema.ts';
 import { coinArg, collect, described, enumArg, intArg, secondsArg, timeArg, toolInput } from '../../mcp/schema.ts';
-import { orderedWindow } from '../../platform/fields.ts';
 import type { McpTool } from '../domain.ts';
 import {
   CANDLE_INTERVALS,
@@ -22,8 +23,6 @@ import {
   type WireTrade,
 } from './service/index.ts';
 
-type Args = Record<string, unknown>;
-
 const dexArg = described(
   { type: 'string', maxLength: 100 },
   'a HIP-3 perp dex name; omit (or "") for the main perp dex',
@@ -37,14 +36,6 @@ const aggregation = {
 };
 const startArg = timeArg('start of the window');
 const endArg = timeArg('end of the window; default now');
-
-/** A window's ends as given (the service applies its defaults); the start may not be after the end. */
-function windowArgs(args: Args): { startTime?: number; endTime?: number } {
-  const startTime = args.startTime as number | undefined;
-  const endTime = args.endTime as number | undefined;
-  orderedWindow('startTime', startTime, endTime);
-  return { startTime, endTime };
-}
 
 /** The node answers meta-like types for the markets domain; relayed as the node sends them. */
 function relayed(name: string, type: string, title: string, description: string): McpTool {
@@ -205,7 +196,7 @@ export const marketsTools: readonly McpTool[] = [
       ['coin', 'interval', 'startTime'],
     ),
     async call(args, { services: { markets } }) {
-      const { startTime, endTime } = windowArgs(args);
+      const { startTime, endTime } = windowOf(args);
       const candles = await markets.candleSnapshot(
         args.coin as string,
         args.interval as CandleInterval,
@@ -235,7 +226,7 @@ export const marketsTools: readonly McpTool[] = [
       const trades = await markets.trades({
         coin: args.coin as string,
         limit: args.limit as number | undefined,
-        ...windowArgs(args),
+        ...windowOf(args),
       });
       return { trades };
     },
@@ -246,7 +237,7 @@ export const marketsTools: readonly McpTool[] = [
     description: "A perp's hourly funding rates and premiums from startTime to endTime (default now), oldest first.",
     input: toolInput({ coin: coinArg('the perp'), startTime: startArg, endTime: endArg }, ['coin', 'startTime']),
     async call(args, { services: { markets } }) {
-      const { startTime, endTime } = windowArgs(args);
+      const { startTime, endTime } = windowOf(args);
       return { funding: await markets.fundingHistory(args.coin as string, startTime as number, endTime) };
     },
   },
@@ -277,7 +268,7 @@ export const marketsTools: readonly McpTool[] = [
         token: args.token as number | undefined,
         interval: args.interval as ReserveInterval | undefined,
         limit: args.limit as number | undefined,
-        ...windowArgs(args),
+        ...windowOf(args),
       });
       return { samples };
     },
@@ -306,7 +297,7 @@ export const marketsTools: readonly McpTool[] = [
       ['series', 'coin'],
     ),
     async call(args, { services: { markets } }) {
-      const window = { ...markets.historyWindow(windowArgs(args)), limit: (args.limit as number) ?? 100 };
+      const window = { ...markets.historyWindow(windowOf(args)), limit: (args.limit as number) ?? 100 };
       return markets.marketHistory(args.series as HistorySeries, args.coin as string, window);
     },
   },
@@ -321,7 +312,7 @@ export const marketsTools: readonly McpTool[] = [
       ['coin'],
     ),
     call: async (args, { services: { markets } }) => ({
-      report: await markets.liquidityReport(args.coin as string, markets.historyWindow(windowArgs(args))),
+      report: await markets.liquidityReport(args.coin as string, markets.historyWindow(windowOf(args))),
     }),
   },
   {
