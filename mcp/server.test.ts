@@ -233,6 +233,26 @@ describe('the MCP tool server', () => {
     expect(got.seconds).toBeLessThanOrEqual(2.5);
   });
 
+  it('stops collecting when the caller goes away', async () => {
+    const listening = () => stack.markets.live.listeners('trades');
+    const before = listening();
+    const gone = new AbortController();
+    const pending = client.callTool(
+      { name: 'markets_collect_trades', arguments: { coin: 'BTC', seconds: 60 } },
+      undefined,
+      {
+        signal: gone.signal,
+      },
+    );
+    while (listening() === before) await new Promise((r) => setTimeout(r, 20));
+    gone.abort();
+    await expect(pending).rejects.toThrow();
+    // The request's connection closed: the tool's subscription ends long before its 60 s.
+    const until = Date.now() + 5_000;
+    while (listening() > before && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(listening()).toBe(before);
+  });
+
   it('refuses an mcp-only key with 403 mcp_only_key on REST, /ws and GraphQL', async () => {
     const auth = { authorization: `Bearer ${mcpKey}` };
     const info = await fetch(`${stack.urls.compat}/info`, {

@@ -115,6 +115,12 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** A tool call's arguments as sent (absent: none). */
 const argumentsOf = (params: unknown): unknown => (isRecord(params) ? (params.arguments ?? {}) : {});
 
+/** The request id a `notifications/cancelled` message names (undefined: not one). */
+function cancelledCall(message: unknown): unknown {
+  if (!isRecord(message) || message.method !== 'notifications/cancelled' || !isRecord(message.params)) return undefined;
+  return message.params.requestId;
+}
+
 /** A tool error result: the model reads the text and may retry with other arguments. */
 const toolError = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
 
@@ -135,6 +141,8 @@ export async function startMcpServer(opts: McpServerOptions) {
   const guard = hostGuard(host, opts.allowedHosts ?? []);
   // Aborts every running tool when the server stops (live tools stop collecting).
   const stopping = new AbortController();
+  /** Tool calls in flight by bearer and JSON-RPC id, for `notifications/cancelled` (same key only). */
+  const running = new Map<string, AbortController>();
   const listed = [...catalog.values()].map(({ tool }) => ({
     name: tool.name,
     title: tool.title,
@@ -209,8 +217,17 @@ export async function startMcpServer(opts: McpServerOptions) {
       }
     }
 
+    // Cancellation: the caller closing the request, or (what the SDK's client sends when its call is aborted) a
+    // `notifications/cancelled` naming the call's id, which arrives as a request of its own in stateless mode.
     const gone = new AbortController();
     res.on('close', () => gone.abort());
+    const call = isRecord(body) && prepared ? `${bearer} ${JSON.stringify(body.id)}` : null;
+    if (call) running.set(call, gone);
+    res.on('close', () => {
+      if (call && running.get(call) === gone) running.delete(call);
+    });
+    const cancelled = cancelledCall(body);
+    if (cancelled !== undefined) running.get(`${bearer} ${JSON.stringify(cancelled)}`)?.abort();
     const server = new Server(
       { name: MCP_SERVER_NAME, version: VERSION },
       { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sdkValidator },
