@@ -1,6 +1,6 @@
 // What domain tools are written with (subgraphs/<domain>/mcp.ts): argument schemas that describe each field for a
 // model and refuse unknown arguments, and the bounded collection of a live stream for the live tools.
-import type { JsonSchema } from '../compat-rest/info/request-schema.ts';
+import { type JsonSchema, NO_NUL_PATTERN } from '../compat-rest/info/request-schema.ts';
 import { ADDRESS_PATTERN, MAX_TIME_MS } from '../platform/fields.ts';
 import type { LiveStream } from '../subgraphs/live.ts';
 
@@ -15,11 +15,11 @@ export const toolInput = (properties: Record<string, JsonSchema>, required: stri
 /** A field's schema with the sentence a model reads. */
 export const described = (schema: JsonSchema, description: string): JsonSchema => ({ ...schema, description });
 
+/** Text of 1 to 100 characters without NUL (no Postgres text takes it): a name, a cursor. */
+export const TEXT: JsonSchema = { type: 'string', minLength: 1, maxLength: 100, pattern: NO_NUL_PATTERN };
+
 export const coinArg = (what = 'the coin') =>
-  described(
-    { type: 'string', minLength: 1, maxLength: 100 },
-    `${what}: a perp name ("BTC"), a HIP-3 dex coin ("xyz:XYZ100"), a spot pair ("PURR/USDC" or "@1")`,
-  );
+  described(TEXT, `${what}: a perp name ("BTC"), a HIP-3 dex coin ("xyz:XYZ100"), a spot pair ("PURR/USDC" or "@1")`);
 export const addressArg = (what = "the user's address") =>
   described({ type: 'string', pattern: ADDRESS_PATTERN }, `${what}: 0x and 40 hex digits`);
 export const intArg = (min: number, max: number, description: string): JsonSchema =>

@@ -224,6 +224,23 @@ describe('the MCP tool server', () => {
     expect((await call('markets_all_mids', {})).isError).toBeFalsy();
   });
 
+  it('answers every wrong value of every argument with a tool error, never a failed request', async () => {
+    const examples = validArguments();
+    const wrong: unknown[] = [null, -1, 1.5, 1e20, '', 'x'.repeat(200), '\u0000', [], {}, true];
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      if (tool.name.includes('_collect_')) continue; // each waits its seconds; their arguments are tested above
+      for (const field of Object.keys(tool.inputSchema.properties ?? {})) {
+        for (const value of wrong) {
+          const r = await call(tool.name, { ...examples[tool.name], [field]: value });
+          // Either a tool error naming the argument, or an answer when the value is one the argument takes.
+          if (r.isError) expect(textOf(r), `${tool.name} ${field}=${JSON.stringify(value)}`).not.toBe('internal error');
+          else expect(typeof r.structuredContent).toBe('object');
+        }
+      }
+    }
+  });
+
   it('collects live trades for a bounded time', async () => {
     const r = await call('markets_collect_trades', { coin: 'BTC', seconds: 2, maxTrades: 3 });
     const got = r.structuredContent as { trades: unknown[]; count: number; stoppedBy: string; seconds: number };

@@ -9,7 +9,15 @@ afterEach(() => {
 });
 
 function withEnv(env: Record<string, string>) {
-  for (const name of ['PORT_OFFSET', 'COMPAT_PORT', 'ROUTER_PORT', 'SIM_PORT', 'MARKETS_PORT', 'ACCOUNTS_PORT']) {
+  for (const name of [
+    'PORT_OFFSET',
+    'COMPAT_PORT',
+    'ROUTER_PORT',
+    'MCP_PORT',
+    'SIM_PORT',
+    'MARKETS_PORT',
+    'ACCOUNTS_PORT',
+  ]) {
     delete process.env[name];
   }
   Object.assign(process.env, env);
@@ -21,6 +29,7 @@ describe('ports', () => {
     expect(configuredPorts(withEnv({ ACCOUNTS_PORT: '5002' }))).toEqual({
       compat: 8080,
       router: 4000,
+      mcp: 8090,
       markets: 4001,
       accounts: 5002,
     });
@@ -29,8 +38,8 @@ describe('ports', () => {
   });
 
   it('PORT_OFFSET shifts every port the instance listens on, the simulated node too; 0 stays ephemeral', () => {
-    const config = withEnv({ PORT_OFFSET: '100', ACCOUNTS_PORT: '5002', ROUTER_PORT: '0' });
-    expect(configuredPorts(config)).toEqual({ compat: 8180, router: 0, markets: 4101, accounts: 5102 });
+    const config = withEnv({ PORT_OFFSET: '100', ACCOUNTS_PORT: '5002', ROUTER_PORT: '0', MCP_PORT: '9000' });
+    expect(configuredPorts(config)).toEqual({ compat: 8180, router: 0, mcp: 9100, markets: 4101, accounts: 5102 });
     expect(config.simPort).toBe(3101);
     expect(config.upstreamInfoUrl).toBe('http://127.0.0.1:3101/info');
   });

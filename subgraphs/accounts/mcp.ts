@@ -12,6 +12,7 @@ import {
   enumArg,
   intArg,
   secondsArg,
+  TEXT,
   timeArg,
   toolInput,
 } from '../../mcp/schema.ts';
@@ -118,7 +119,7 @@ export const accountsTools: readonly McpTool[] = [
       startTime: timeArg('start of the window'),
       endTime: endArg,
       limit: intArg(1, MAX_FILL_ROWS, `rows per page (1 to ${MAX_FILL_ROWS}, default 100)`),
-      cursor: described({ type: 'string', minLength: 1, maxLength: 100 }, 'nextCursor of the previous page'),
+      cursor: described(TEXT, 'nextCursor of the previous page'),
       order: enumArg(['asc', 'desc'], 'oldest first (asc, default) or newest first (desc)'),
       includeOrderType: boolArg("add each fill's order type"),
     }),

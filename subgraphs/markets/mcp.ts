@@ -4,7 +4,17 @@
 // here bound what a model may send and say what each argument means.
 
 import { windowOf } from '../../compat-rest/info/request-schema.ts';
-import { coinArg, collect, described, enumArg, intArg, secondsArg, timeArg, toolInput } from '../../mcp/schema.ts';
+import {
+  coinArg,
+  collect,
+  described,
+  enumArg,
+  intArg,
+  secondsArg,
+  TEXT,
+  timeArg,
+  toolInput,
+} from '../../mcp/schema.ts';
 import type { McpTool } from '../domain.ts';
 import {
   CANDLE_INTERVALS,
@@ -23,10 +33,7 @@ import {
   type WireTrade,
 } from './service/index.ts';
 
-const dexArg = described(
-  { type: 'string', maxLength: 100 },
-  'a HIP-3 perp dex name; omit (or "") for the main perp dex',
-);
+const dexArg = described({ ...TEXT, minLength: 0 }, 'a HIP-3 perp dex name; omit (or "") for the main perp dex');
 const aggregation = {
   nSigFigs: described(
     { type: 'integer', minimum: 2, maximum: 5 },
@@ -58,10 +65,7 @@ export const marketsTools: readonly McpTool[] = [
       'HIP-3 dex; with `coins`, only those.',
     input: toolInput({
       dex: dexArg,
-      coins: described(
-        { type: 'array', items: { type: 'string', minLength: 1, maxLength: 100 }, minItems: 1, maxItems: 500 },
-        'only these coins (up to 500)',
-      ),
+      coins: described({ type: 'array', items: TEXT, minItems: 1, maxItems: 500 }, 'only these coins (up to 500)'),
     }),
     async call(args, { services: { markets } }) {
       const dex = (args.dex as string | undefined) ?? '';
@@ -153,7 +157,7 @@ export const marketsTools: readonly McpTool[] = [
         coins: described(
           {
             type: 'array',
-            items: { type: 'string', minLength: 1, maxLength: 100 },
+            items: TEXT,
             minItems: 1,
             maxItems: MAX_L2_BOOKS,
           },
@@ -351,7 +355,7 @@ export const marketsTools: readonly McpTool[] = [
       'Latest snapshot of every HIP-3 dex coin (mark and oracle price, funding, open interest, 24 h volume, fees and ' +
       'trades, cumulative totals, halted), optionally one dex or one coin.',
     input: toolInput({
-      dex_id: described({ type: 'string', minLength: 1, maxLength: 100 }, 'only this HIP-3 dex'),
+      dex_id: described(TEXT, 'only this HIP-3 dex'),
       coin: coinArg('only this coin'),
     }),
     call: async (args, { services: { markets } }) => ({
@@ -449,10 +453,7 @@ export const marketsTools: readonly McpTool[] = [
       'last, low and high mid per coin. For "how did BTC move in the last 30 seconds".',
     input: toolInput(
       {
-        coins: described(
-          { type: 'array', items: { type: 'string', minLength: 1, maxLength: 100 }, minItems: 1, maxItems: 50 },
-          'the coins to follow (1 to 50)',
-        ),
+        coins: described({ type: 'array', items: TEXT, minItems: 1, maxItems: 50 }, 'the coins to follow (1 to 50)'),
         seconds: secondsArg('mids'),
       },
       ['coins', 'seconds'],
