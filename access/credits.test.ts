@@ -177,6 +177,19 @@ describe('credits', () => {
     expect(rows[0]).toEqual({ answered: 12, used: 12, refused: 28 });
   });
 
+  it('charges a tool call with valid arguments only; connecting and listing tools are free', async () => {
+    const { key, id } = await newKey({ credits: 1, scope: 'mcp' });
+    const client = await connectedMcp(key);
+    await client.listTools();
+    const bad = await client.callTool({ name: 'markets_trades', arguments: { coin: 'BTC', limit: 0 } });
+    expect(bad.isError).toBe(true);
+    expect(await creditsLeft(id)).toBe(1);
+    expect(await mcpCall(client)()).toBe(200);
+    expect(await creditsLeft(id)).toBe(0);
+    expect(await mcpCall(client)()).toBe(402);
+    expect(await creditsLeft(id)).toBe(0);
+  });
+
   it('charges a call that costs more atomically, and a refused one nothing', async () => {
     const { id } = await newKey({ credits: 100 });
     const ledger = new CreditLedger(db.pool);
