@@ -220,12 +220,8 @@ export async function startMcpServer(opts: McpServerOptions) {
     // Cancellation: the caller closing the request, or (what the SDK's client sends when its call is aborted) a
     // `notifications/cancelled` naming the call's id, which arrives as a request of its own in stateless mode.
     const gone = new AbortController();
-    res.on('close', () => gone.abort());
     const call = isRecord(body) && prepared ? `${bearer} ${JSON.stringify(body.id)}` : null;
     if (call) running.set(call, gone);
-    res.on('close', () => {
-      if (call && running.get(call) === gone) running.delete(call);
-    });
     const cancelled = cancelledCall(body);
     if (cancelled !== undefined) running.get(`${bearer} ${JSON.stringify(cancelled)}`)?.abort();
     const server = new Server(
@@ -238,6 +234,8 @@ export async function startMcpServer(opts: McpServerOptions) {
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
+      gone.abort();
+      if (call && running.get(call) === gone) running.delete(call);
       void transport.close();
       void server.close();
     });
