@@ -5,9 +5,10 @@ import { UNSERVED_DATASETS } from './platform/coverage.ts';
 import { accounts } from './subgraphs/accounts/domain.ts';
 import type { Domain, DomainName } from './subgraphs/domain.ts';
 import { unionOf } from './subgraphs/domain.ts';
+import { hip4 } from './subgraphs/hip4/domain.ts';
 import { markets } from './subgraphs/markets/domain.ts';
 
-export const DOMAINS = [markets, accounts] as const;
+export const DOMAINS = [markets, accounts, hip4] as const;
 
 export type { DomainName, DomainServices } from './subgraphs/domain.ts';
 

@@ -1,5 +1,6 @@
 // HTTP load generated in a worker thread: keep-alive clients in a closed loop at a fixed concurrency (throughput),
-// or one request at a time (latency). Every request is a POST of a JSON body; any status but 200 is an error.
+// or one request at a time (latency). Every request is a POST of a JSON body, or a GET (path endpoints); any status
+// but 200 is an error.
 import http from 'node:http';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { percentile, timeSequential } from './stats.ts';
@@ -7,7 +8,10 @@ import { runWorker } from './worker.ts';
 
 export interface HttpTarget {
   url: string;
+  /** The JSON body of a POST (ignored for a GET). */
   body: string;
+  /** POST by default. */
+  method?: 'GET' | 'POST';
   /** Sent with every request besides the JSON content type (a key, MCP's Accept). */
   headers?: Record<string, string>;
 }
@@ -114,14 +118,17 @@ interface Outcome {
 
 function poster(target: HttpTarget, agent: http.Agent): () => Promise<Outcome> {
   const url = new URL(target.url);
-  const body = Buffer.from(target.body);
+  const isGet = target.method === 'GET';
+  const body = Buffer.from(isGet ? '' : target.body);
   const options: http.RequestOptions = {
     agent,
     host: url.hostname,
     port: url.port,
     path: url.pathname + url.search,
-    method: 'POST',
-    headers: { ...target.headers, 'content-type': 'application/json', 'content-length': body.length },
+    method: isGet ? 'GET' : 'POST',
+    headers: isGet
+      ? { ...target.headers }
+      : { ...target.headers, 'content-type': 'application/json', 'content-length': body.length },
   };
   return () =>
     new Promise<Outcome>((resolve, reject) => {

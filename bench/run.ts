@@ -1,8 +1,10 @@
 // `npm run bench`: every benchmark, each figure printed beside its baseline measured in the same run.
-// BENCH_ONLY=ingest,candle,trade,accounts,mcp (substrings of the section titles) runs just those sections.
+// BENCH_ONLY=ingest,candle,trade,accounts,hip4,mcp (substrings of the section titles) runs just those sections;
+// BENCH_HIP4_FILLS sets the hip4 data size (default 1 000 000).
 
 import { benchAccountQueries, benchFillLatency, startAccountsBench } from './accounts.ts';
 import { benchServer } from './db.ts';
+import { benchHip4Routes, startHip4Bench } from './hip4.ts';
 import { benchIngest } from './ingest.ts';
 import type { BenchSection } from './markets.ts';
 import { MARKETS_SECTIONS, startMarketsBench } from './markets.ts';
@@ -69,6 +71,9 @@ try {
       { title: 'accounts: fill latency to /ws', run: benchFillLatency },
     ],
     () => startAccountsBench(server, (line) => console.log(`   ${line}`)),
+  );
+  await runSections([{ title: 'hip4: /hip4 routes and the router over generated fills', run: benchHip4Routes }], () =>
+    startHip4Bench(server, (line) => console.log(`   ${line}`)),
   );
   await runSections(
     [

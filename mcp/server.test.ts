@@ -40,7 +40,7 @@ afterAll(async () => {
 
 const now = () => Date.now();
 
-/** Valid arguments of every tool of the markets and accounts domains (each domain adds its own tools' lines). */
+/** Valid arguments of every tool of every domain (each domain adds its own tools' lines). */
 function validArguments(): Record<string, Record<string, unknown>> {
   const hourAgo = now() - 3_600_000;
   return {
@@ -88,6 +88,12 @@ function validArguments(): Record<string, Record<string, unknown>> {
     accounts_borrow_lend_state: { user },
     accounts_collect_user_events: { user, seconds: 1 },
     accounts_collect_liquidations: { seconds: 1 },
+    hip4_questions: {},
+    hip4_markets: {},
+    hip4_fills: { limit: 5 },
+    hip4_providers: {},
+    hip4_deployers: {},
+    hip4_analytics: { interval: '1h' },
   };
 }
 

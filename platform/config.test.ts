@@ -17,6 +17,7 @@ function withEnv(env: Record<string, string>) {
     'SIM_PORT',
     'MARKETS_PORT',
     'ACCOUNTS_PORT',
+    'HIP4_PORT',
   ]) {
     delete process.env[name];
   }
@@ -32,6 +33,7 @@ describe('ports', () => {
       mcp: 8090,
       markets: 4001,
       accounts: 5002,
+      hip4: 4003,
     });
     expect(portVariable('markets')).toBe('MARKETS_PORT');
     expect(portVariable('hip4')).toBe('HIP4_PORT');
@@ -39,7 +41,14 @@ describe('ports', () => {
 
   it('PORT_OFFSET shifts every port the instance listens on, the simulated node too; 0 stays ephemeral', () => {
     const config = withEnv({ PORT_OFFSET: '100', ACCOUNTS_PORT: '5002', ROUTER_PORT: '0', MCP_PORT: '9000' });
-    expect(configuredPorts(config)).toEqual({ compat: 8180, router: 0, mcp: 9100, markets: 4101, accounts: 5102 });
+    expect(configuredPorts(config)).toEqual({
+      compat: 8180,
+      router: 0,
+      mcp: 9100,
+      markets: 4101,
+      accounts: 5102,
+      hip4: 4103,
+    });
     expect(config.simPort).toBe(3101);
     expect(config.upstreamInfoUrl).toBe('http://127.0.0.1:3101/info');
   });

@@ -21,7 +21,6 @@ export interface Dataset {
  * (domains.ts refuses a dataset declared twice).
  */
 export const UNSERVED_DATASETS: Readonly<Record<string, Dataset>> = {
-  hip4: { table: 'hip4.fills', column: 'time' },
   evm: { table: 'evm.blocks', column: 'time' },
 };
 

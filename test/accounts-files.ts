@@ -25,8 +25,8 @@ export class NodeFiles {
     return this;
   }
 
-  /** Writes every stream's blocks in time order and ingests them. */
-  async load(db: TestDatabase): Promise<void> {
+  /** Writes every stream's blocks in time order and ingests them, publishing on `bus` when given. */
+  async load(db: TestDatabase, bus?: InProcessBus): Promise<void> {
     const dataDir = await tempDataDir();
     let blockNumber = 1;
     for (const [stream, list] of this.blocks) {
@@ -37,7 +37,7 @@ export class NodeFiles {
         sorted.map((b) => block(blockNumber++, b.time, b.events)),
       );
     }
-    await new Ingest({ dataDir, pool: db.pool, streams: [...this.blocks.keys()], log: () => {} }).run();
+    await new Ingest({ dataDir, pool: db.pool, bus, streams: [...this.blocks.keys()], log: () => {} }).run();
   }
 }
 

@@ -53,6 +53,8 @@ export interface TestCompatApp {
   markets: MarketsService;
   accounts: AccountsService;
   auth: Authenticator;
+  /** The bus the services follow: nothing publishes on it but a test (loading node files through ingest, say). */
+  bus: InProcessBus;
   /** Set with `listen`. */
   urls: { compat: string; ws: string };
   get(path: string): Promise<Answer>;
@@ -165,7 +167,7 @@ export async function startCompatApp(opts: CompatAppOptions = {}): Promise<TestC
     }
     const upstream = new Upstream(nodeUrl, { timeoutMs: 1000 });
     const auth = new Authenticator(db.pool, { alwaysRequireKey: false });
-    // A bus nothing publishes on: no ingest follows the node here.
+    // A bus only a test publishes on: no ingest follows the node here.
     const bus = new InProcessBus();
     const started = await startDomainServices(DOMAIN_LIST, { pool: db.pool, upstream, bus, now: Date.now });
     closers.push(started.stop);
@@ -189,6 +191,7 @@ export async function startCompatApp(opts: CompatAppOptions = {}): Promise<TestC
       markets,
       accounts,
       auth,
+      bus,
       urls,
       get: async (path) => answer(await app.inject({ method: 'GET', url: path })),
       info: async (body, headers = {}, raw) =>

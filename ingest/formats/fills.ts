@@ -113,6 +113,8 @@ function liquidationOf(f: FillRow): LiquidationRow | null {
 }
 
 const OUTCOME_COIN = /^#(\d+)$/;
+/** The `dir` of a HIP-4 settlement fill. */
+const SETTLEMENT_DIR = 'Settlement';
 
 export const fillsLoader: StreamLoader = {
   stream: 'node_fills_by_block',
@@ -147,13 +149,14 @@ export const fillsLoader: StreamLoader = {
           fee: f.fee,
           fee_token: f.fee_token,
           crossed: f.crossed,
-          is_settlement: f.dir === 'Settlement',
+          is_settlement: f.dir === SETTLEMENT_DIR,
         };
         batch.add(hip4FillsTable, row);
         batch.publish('hip4Fills', row);
       }
     }
-    for (const t of pairTrades(fills)) {
+    // A settlement fill (an outcome holder paid out at settlement) has no counterparty: it is no trade.
+    for (const t of pairTrades(fills.filter((f) => f.dir !== SETTLEMENT_DIR))) {
       batch.add(tradesTable, t);
       batch.publish('trades', t);
     }

@@ -1,8 +1,9 @@
-// HIP-4 outcome markets: venues with deployers, price-bucket questions and binary outcomes listed every 6 hours
-// per venue and settled at expiry, plus one legacy oracle question (venue ''). Registers and settles them in the
-// exchange and writes the registry stream.
+// HIP-4 outcome markets: three venues with deployers, price-bucket questions and binary outcomes listed every 6 hours
+// per venue and settled at expiry with settlement fills, plus one legacy oracle question (venue ''). Registers and
+// settles them in the exchange and writes the registry stream.
 import type { Hip4Event, Hip4Inner } from '../../wire/node-lines.ts';
 import { USDH_TOKEN } from './catalog.ts';
+import { fmtNum } from './decimal.ts';
 import type { Exchange } from './exchange.ts';
 import type { Market } from './market.ts';
 import { Rng } from './rng.ts';
@@ -69,6 +70,7 @@ export class OutcomeRegistry {
         feeScale: '0.5',
         subDeployers: [['registerQuestion', [rng.address()]]],
       },
+      { venue: 'hyperodds', deployer: rng.address(), feeScale: '0.8', subDeployers: [] },
     ];
   }
 
@@ -326,8 +328,12 @@ export class OutcomeRegistry {
     }
   }
 
-  /** Pays holders the settlement value in USDH and delists both side coins. */
+  /**
+   * Pays holders the settlement value in USDH and delists both side coins. Each holding is closed by a settlement
+   * fill (dir `Settlement`): the holder sells its whole size to the exchange at the side's value, fee-free.
+   */
   private settleSides(o: Outcome, fraction: number): void {
+    const hash = this.rng.txHash();
     o.sides.forEach((m, side) => {
       const value = side === 0 ? fraction : 1 - fraction;
       this.x.delist(m, 'outcomeSettledCanceled');
@@ -336,6 +342,29 @@ export class OutcomeRegistry {
         if (!h) continue;
         acct.holding(USDH_TOKEN).total += h.total * value;
         acct.outcomes.delete(m);
+        if (h.total <= 1e-12) continue;
+        const size = fmtNum(h.total, m.szDecimals);
+        this.x.ev.fills.push([
+          acct.address,
+          {
+            coin: m.coin,
+            px: fmtNum(value, m.pxDecimals),
+            sz: size,
+            side: 'A',
+            time: this.x.now,
+            startPosition: size,
+            dir: 'Settlement',
+            closedPnl: fmtNum(h.total * value - h.entryNtl, 6),
+            hash,
+            oid: this.x.newOid(),
+            crossed: false,
+            fee: '0.0',
+            tid: this.x.rng.tid(),
+            feeToken: 'USDH',
+            cloid: null,
+            twapId: null,
+          },
+        ]);
       }
     });
   }

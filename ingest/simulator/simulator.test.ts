@@ -429,12 +429,12 @@ describe('hours of output', () => {
 });
 
 describe('HIP-4 registry', () => {
-  it('registers venues, questions and outcomes, and settles them at expiry', async () => {
+  it('registers venues, questions and outcomes, and settles them at expiry with settlement fills', async () => {
     const run = await simulate('hip4', 5, T0, T0 + 26 * HOUR, { fillsPerSecond: 0.2 });
     const events = readBlocks(run.dataDir, 'hip4_registry_by_block').flatMap((b) => b.events) as Hip4Event[];
     const kinds = (k: string) =>
       events.filter((e) => k in e.inner).map((e) => (e.inner as Record<string, Record<string, unknown>>)[k]!);
-    expect(kinds('VenueRegistered').length).toBe(2);
+    expect(kinds('VenueRegistered').length).toBe(3);
     const questions = kinds('QuestionRegistered');
     expect(questions.some((q) => q.venue === '')).toBe(true);
     expect(
@@ -446,9 +446,20 @@ describe('HIP-4 registry', () => {
     expect(settled.length).toBeGreaterThan(0);
     expect(kinds('QuestionSettled').length).toBeGreaterThan(0);
     const fills = readBlocks(run.dataDir, 'node_fills_by_block').flatMap((b) => b.events.map((e) => e[1]));
-    const outcomeFills = fills.filter((f) => f.coin.startsWith('#'));
+    const outcomeFills = fills.filter((f) => f.coin.startsWith('#') && f.dir !== 'Settlement');
     expect(outcomeFills.length).toBeGreaterThan(0);
     for (const f of outcomeFills) expect(Number(f.px) >= 0.001 && Number(f.px) <= 0.999).toBe(true);
+    // Holders of a settled outcome are paid out by a fee-free settlement fill at the side's value.
+    const settledCoins = new Set(
+      settled.flatMap((s) => [`#${10 * Number(s.outcome_id)}`, `#${10 * Number(s.outcome_id) + 1}`]),
+    );
+    const settlementFills = fills.filter((f) => f.dir === 'Settlement');
+    expect(settlementFills.length).toBeGreaterThan(0);
+    for (const f of settlementFills) {
+      expect(settledCoins.has(f.coin)).toBe(true);
+      expect(f).toMatchObject({ side: 'A', crossed: false, fee: '0.0', feeToken: 'USDH' });
+      expect(['0.0', '1.0']).toContain(f.px);
+    }
   });
 });
 

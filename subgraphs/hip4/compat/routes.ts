@@ -1,0 +1,304 @@
+// /hip4/*: the HIP-4 registry, fills and statistics in the reference's shapes (spec §2.1, §2.3, §4.3;
+// service-details.md): bare arrays of rows, and the analytics envelope `{status, count, data}`. Caps and defaults
+// are the service's; the query schemas state them so that a value over a cap is a 400 naming the parameter.
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { CompatServices } from '../../../compat-rest/info/types.ts';
+import { addressSchema, limitSchema, timeParam } from '../../../compat-rest/params.ts';
+import type { TextRow } from '../../../db/pool.ts';
+import { JsonArrayWriter, jsonBytes, nullableTextJson, textJson } from '../../../platform/json-text.ts';
+import { naiveIso } from '../../../platform/naive-iso.ts';
+import {
+  ANALYTICS_INTERVALS,
+  type AnalyticsBucket,
+  type AnalyticsInterval,
+  descriptionFields,
+  FILL_COLUMN,
+  FILLS_DEFAULT_LIMIT,
+  type Hip4FillWithMarket,
+  MAX_ANALYTICS_BUCKETS,
+  MAX_HIP4_OFFSET,
+  MAX_HIP4_ROWS,
+  MAX_OUTCOME_ID,
+  MAX_QUESTION_ID,
+  type OutcomeRow,
+  PROVIDERS_DEFAULT_LIMIT,
+  type ProviderStats,
+  type QuestionRow,
+  REGISTRY_DEFAULT_LIMIT,
+  sideCoin,
+  type VenueRow,
+  venueName,
+} from '../service/index.ts';
+
+// ---- rows ----
+
+/** `2026-11-22 07:00:00.123`: the questions' `updated_at` form (spec §2.3). */
+const spacedTime = (ms: number) => naiveIso(ms).replace('T', ' ');
+
+export const questionRecord = (q: QuestionRow) => ({
+  question_id: q.question_id,
+  name: q.name,
+  description: q.description,
+  fallback_outcome: q.fallback_outcome,
+  named_outcomes: q.named_outcomes,
+  settled_named_outcomes: q.settled_named_outcomes,
+  updated_at: spacedTime(q.updated_at),
+  venue: venueName(q.venue),
+  deployer: q.deployer,
+});
+
+export function marketRecord(o: OutcomeRow) {
+  const d = descriptionFields(o.description);
+  return {
+    outcome_id: o.outcome_id,
+    coin: sideCoin(o.outcome_id, 0),
+    name: o.name,
+    description: o.description,
+    class: d.class ?? null,
+    underlying: d.underlying ?? null,
+    expiry: d.expiry ?? null,
+    target_price: d.targetPrice === undefined ? null : Number(d.targetPrice),
+    period: d.period ?? null,
+    side_specs: JSON.stringify(o.side_specs),
+    question_id: o.question_id,
+    quote_token: o.quote_token,
+    block_time: naiveIso(o.block_time),
+    settled: o.settled ? 1 : 0,
+    settle_fraction: o.settle_fraction === null ? null : Number(o.settle_fraction),
+    question_name: o.question_name,
+    question_description: o.question_description,
+    total_fills: o.total_fills,
+    total_volume: Number(o.total_volume),
+    unique_users: o.unique_users,
+    venue: o.venue,
+    deployer: o.venue ? o.deployer : '',
+    deployer_fee_scale: o.fee_scale === null ? 0 : Number(o.fee_scale),
+  };
+}
+
+export const fillRecord = (f: Hip4FillWithMarket) => ({
+  user: f.address,
+  coin: f.coin,
+  outcome_id: f.outcome_id,
+  px: f.px,
+  sz: f.sz,
+  side: f.side,
+  time_ms: f.time,
+  dir: f.dir,
+  closedPnl: f.closed_pnl,
+  hash: f.hash,
+  oid: f.oid,
+  tid: f.tid,
+  fee: f.fee,
+  feeToken: f.fee_token,
+  // Outcome fees are paid in the quote token (USDH), which the exchange holds at par with USDC.
+  fee_usdc: Number(f.fee),
+  typeTrade: f.is_settlement ? 'settlement' : f.crossed ? 'taker' : 'maker',
+  market_name: f.market_name,
+  market_description: f.market_description,
+  venue: f.venue,
+  deployer: f.deployer,
+});
+
+const C = FILL_COLUMN;
+
+/**
+ * fillRecord's JSON, written from Postgres's text (the service's eachFillTextRow): no value parsed, no object per
+ * row. Integer columns are JSON numbers as Postgres prints them.
+ */
+export function fillRowJson(r: TextRow): string {
+  const typeTrade = r[C.is_settlement] === 't' ? 'settlement' : r[C.crossed] === 't' ? 'taker' : 'maker';
+  return (
+    `{"user":${textJson(r, C.address)},"coin":${textJson(r, C.coin)},"outcome_id":${r[C.outcome_id]},` +
+    `"px":${textJson(r, C.px)},"sz":${textJson(r, C.sz)},"side":${textJson(r, C.side)},"time_ms":${r[C.time]},` +
+    `"dir":${textJson(r, C.dir)},"closedPnl":${textJson(r, C.closed_pnl)},"hash":${textJson(r, C.hash)},` +
+    `"oid":${r[C.oid]},"tid":${r[C.tid]},"fee":${textJson(r, C.fee)},"feeToken":${textJson(r, C.fee_token)},` +
+    `"fee_usdc":${Number(r[C.fee])},"typeTrade":"${typeTrade}","market_name":${nullableTextJson(r, C.market_name)},` +
+    `"market_description":${nullableTextJson(r, C.market_description)},"venue":${textJson(r, C.venue)},` +
+    `"deployer":${textJson(r, C.deployer)}}`
+  );
+}
+
+export const providerRecord = (p: ProviderStats) => ({ ...p, last_trade: naiveIso(p.last_trade) });
+
+export const deployerRecord = (v: VenueRow) => ({
+  deployer: v.deployer,
+  venue: v.venue,
+  fee_scale: Number(v.fee_scale),
+  sub_deployers: JSON.stringify(v.sub_deployers),
+  updated_at: naiveIso(v.updated_at),
+});
+
+/** `2026-11-22T07:00:00`: a bucket's start, naive ISO without milliseconds (spec §2.3). */
+export const bucketRecord = ({ bucket, ...rest }: AnalyticsBucket) => ({
+  bucket: naiveIso(bucket).slice(0, 19),
+  ...rest,
+});
+
+// ---- parameters ----
+
+const idSchema = (max: number) => ({ type: 'integer', minimum: 0, maximum: max }) as const;
+const offsetSchema = { type: 'integer', minimum: 0, maximum: MAX_HIP4_OFFSET, default: 0 } as const;
+const textSchema = { type: 'string', minLength: 1, maxLength: 200 } as const;
+/** `start`/`end`: ISO (naive = UTC) or epoch ms, read by timeParam. */
+const windowSchema = { start: { type: 'string' }, end: { type: 'string' } } as const;
+
+/** A route's options: its query string's properties (fastify validates them and applies their defaults). */
+const query = (properties: Record<string, unknown>) => ({ schema: { querystring: { type: 'object', properties } } });
+
+/**
+ * A large answer (up to 2000 buckets) as JSON bytes written item by item (platform/json-text.ts): about twice as fast
+ * as fastify's stringify of the whole, whose long string it then encodes again.
+ */
+function sendJson(reply: FastifyReply, body: unknown): FastifyReply {
+  return reply.type(JSON_TYPE).send(jsonBytes(body));
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+interface Page {
+  limit: number;
+  offset: number;
+}
+interface Window {
+  start?: string;
+  end?: string;
+}
+
+const window = (q: Window) => ({ startTime: timeParam(q.start, 'start'), endTime: timeParam(q.end, 'end') });
+
+/** The analytics `coin`: one coin id or a comma-separated list, `#` optional (`290,291`, `#290`). */
+export const coinList = (csv: string): string[] => csv.split(',').map((c) => c.trim());
+
+export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
+  const { hip4 } = services;
+
+  app.get<{ Querystring: Page & { question_id?: number; venue?: string } }>(
+    '/questions',
+    query({
+      question_id: idSchema(MAX_QUESTION_ID),
+      venue: textSchema,
+      limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
+      offset: offsetSchema,
+    }),
+    async (req) => {
+      const q = req.query;
+      const rows = await hip4.questions({
+        questionId: q.question_id,
+        venue: q.venue,
+        limit: q.limit,
+        offset: q.offset,
+      });
+      return rows.map(questionRecord);
+    },
+  );
+
+  type MarketsQuery = Page & {
+    outcome_id?: number;
+    question_id?: number;
+    class?: string;
+    underlying?: string;
+    venue?: string;
+  };
+  const marketsRoute = query({
+    outcome_id: idSchema(MAX_OUTCOME_ID),
+    question_id: idSchema(MAX_OUTCOME_ID),
+    class: textSchema,
+    underlying: textSchema,
+    venue: textSchema,
+    limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
+    offset: offsetSchema,
+  });
+  for (const path of ['/markets', '/outcomes']) {
+    app.get<{ Querystring: MarketsQuery }>(path, marketsRoute, async (req) => {
+      const q = req.query;
+      const rows = await hip4.outcomes({
+        outcomeId: q.outcome_id,
+        questionId: q.question_id,
+        class: q.class,
+        underlying: q.underlying,
+        venue: q.venue,
+        limit: q.limit,
+        offset: q.offset,
+      });
+      return rows.map(marketRecord);
+    });
+  }
+
+  app.get<{ Querystring: Page & Window & { user?: string; coin?: string; outcome_id?: number } }>(
+    '/fills',
+    query({
+      ...windowSchema,
+      user: addressSchema,
+      coin: { type: 'string', pattern: '^#?\\d{1,15}$' },
+      outcome_id: idSchema(MAX_OUTCOME_ID),
+      limit: limitSchema(MAX_HIP4_ROWS, FILLS_DEFAULT_LIMIT),
+      offset: offsetSchema,
+    }),
+    async (req, reply) => {
+      const q = req.query;
+      const json = new JsonArrayWriter(q.limit * 512);
+      await hip4.eachFillTextRow(
+        { user: q.user, coin: q.coin, outcomeId: q.outcome_id, ...window(q), limit: q.limit, offset: q.offset },
+        (row) => json.push(fillRowJson(row)),
+      );
+      return reply.type(JSON_TYPE).send(json.end());
+    },
+  );
+
+  app.get<{ Querystring: Page & Window & { venue?: string } }>(
+    '/providers',
+    query({
+      ...windowSchema,
+      venue: textSchema,
+      limit: limitSchema(MAX_HIP4_ROWS, PROVIDERS_DEFAULT_LIMIT),
+      offset: offsetSchema,
+    }),
+    async (req) => {
+      const q = req.query;
+      const rows = await hip4.providers({ venue: q.venue, ...window(q), limit: q.limit, offset: q.offset });
+      return rows.map(providerRecord);
+    },
+  );
+
+  app.get<{ Querystring: Page & { venue?: string } }>(
+    '/deployers',
+    query({
+      venue: textSchema,
+      limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
+      offset: offsetSchema,
+    }),
+    async (req) => {
+      const q = req.query;
+      return (await hip4.deployers({ venue: q.venue, limit: q.limit, offset: q.offset })).map(deployerRecord);
+    },
+  );
+
+  app.get<{ Querystring: Page & Window & { interval: AnalyticsInterval; coin?: string; outcome_id?: number } }>(
+    '/analytics',
+    query({
+      ...windowSchema,
+      interval: { type: 'string', enum: ANALYTICS_INTERVALS, default: '1h' },
+      coin: { type: 'string', minLength: 1, maxLength: 1000 },
+      outcome_id: idSchema(MAX_OUTCOME_ID),
+      limit: limitSchema(MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS),
+      offset: offsetSchema,
+    }),
+    async (req, reply) => {
+      const q = req.query;
+      const answer = await hip4.analytics({
+        interval: q.interval,
+        coins: q.coin === undefined ? undefined : coinList(q.coin),
+        outcomeId: q.outcome_id,
+        ...window(q),
+        limit: q.limit,
+        offset: q.offset,
+      });
+      return sendJson(reply, {
+        status: answer.status,
+        count: answer.rows.length,
+        data: answer.rows.map(bucketRecord),
+      });
+    },
+  );
+};

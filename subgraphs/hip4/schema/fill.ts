@@ -1,0 +1,164 @@
+// Hip4Fill: one side of a match on an outcome coin, or a settlement fill; the fill list, the statistics per venue
+// (providers) and per time bucket (analytics) over them, and the live fills subscription.
+import { liveIterator } from '../../live.ts';
+import { builder } from '../builder.ts';
+import {
+  ANALYTICS_INTERVALS,
+  type AnalyticsBucket,
+  FILLS_DEFAULT_LIMIT,
+  type Hip4FillRow,
+  MAX_ANALYTICS_BUCKETS,
+  MAX_HIP4_ROWS,
+  PROVIDERS_DEFAULT_LIMIT,
+  type ProviderStats,
+} from '../service/index.ts';
+import { opt, pageArgs, renamedInput, windowArgs } from './args.ts';
+import { MarketRef } from './market.ts';
+import { OutcomeRef } from './outcome.ts';
+import { UserRef } from './user.ts';
+
+export const Hip4FillRef = builder.objectRef<Hip4FillRow>('Hip4Fill');
+Hip4FillRef.implement({
+  description: "One side of a match on an outcome coin (#<10·outcome+side>), or a holder's settlement fill",
+  fields: (t) => ({
+    user: t.field({ type: UserRef, resolve: (f) => ({ address: f.address }) }),
+    coin: t.exposeString('coin'),
+    market: t.field({ type: MarketRef, resolve: (f) => ({ coin: f.coin }) }),
+    outcomeId: t.exposeInt('outcome_id'),
+    sideIndex: t.exposeInt('side_index'),
+    outcome: t.field({
+      type: OutcomeRef,
+      nullable: true,
+      resolve: (f, _a, ctx) => ctx.hip4.outcome(f.outcome_id),
+    }),
+    px: t.expose('px', { type: 'Decimal' }),
+    sz: t.expose('sz', { type: 'Decimal' }),
+    side: t.exposeString('side', { description: '"B" (buy) or "A" (sell)' }),
+    time: t.expose('time', { type: 'Timestamp' }),
+    dir: t.exposeString('dir'),
+    closedPnl: t.expose('closed_pnl', { type: 'Decimal' }),
+    hash: t.exposeString('hash'),
+    oid: t.id({ resolve: (f) => String(f.oid) }),
+    tid: t.id({ resolve: (f) => String(f.tid) }),
+    fee: t.expose('fee', { type: 'Decimal' }),
+    feeToken: t.exposeString('fee_token'),
+    crossed: t.exposeBoolean('crossed', { description: 'Whether the fill took liquidity' }),
+    isSettlement: t.exposeBoolean('is_settlement'),
+  }),
+});
+
+const ProviderRef = builder.objectRef<ProviderStats>('Hip4Provider');
+ProviderRef.implement({
+  description: 'Trading statistics of one venue ("oracle" for oracle-emitted markets); settlement fills excluded',
+  fields: (t) => ({
+    venue: t.exposeString('venue'),
+    marketsTraded: t.exposeInt('markets_traded'),
+    fills: t.exposeInt('fills'),
+    volumeUsdc: t.exposeFloat('volume_usdc', { description: 'Notional matched (each match once)' }),
+    uniqueUsers: t.exposeInt('unique_users'),
+    fees: t.exposeFloat('fees'),
+    lastTrade: t.expose('last_trade', { type: 'Timestamp' }),
+  }),
+});
+
+const AnalyticsIntervalEnum = builder.enumType('Hip4AnalyticsInterval', {
+  values: Object.fromEntries(ANALYTICS_INTERVALS.map((i) => [`I${i}`, { value: i }])),
+});
+
+const BucketRef = builder.objectRef<AnalyticsBucket>('Hip4AnalyticsBucket');
+BucketRef.implement({
+  fields: (t) => ({
+    bucket: t.expose('bucket', { type: 'Timestamp', description: 'Start of the bucket, aligned to the interval' }),
+    coin: t.exposeString('coin', { nullable: true, description: 'Set when rows are split by coin' }),
+    fills: t.exposeInt('fills'),
+    volume: t.exposeFloat('volume'),
+    buyVolume: t.exposeFloat('buy_volume'),
+    sellVolume: t.exposeFloat('sell_volume'),
+    feesUsdc: t.exposeFloat('fees_usdc'),
+    uniqueUsers: t.exposeInt('unique_users'),
+  }),
+});
+
+const AnalyticsRef = builder.objectRef<{ status: string; rows: AnalyticsBucket[] }>('Hip4Analytics');
+AnalyticsRef.implement({
+  fields: (t) => ({
+    status: t.exposeString('status', { description: '"live" once any HIP-4 fill is held, else "not_yet_live"' }),
+    buckets: t.field({ type: [BucketRef], listSize: { assumedSize: 200 }, resolve: (a) => a.rows }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  hip4Fills: t.field({
+    type: [Hip4FillRef],
+    description: 'HIP-4 fills, newest first',
+    args: {
+      ...pageArgs(FILLS_DEFAULT_LIMIT, MAX_HIP4_ROWS),
+      ...windowArgs(),
+      user: t.arg.string(),
+      coin: t.arg.string({ description: 'An outcome coin, #2901 or 2901' }),
+      outcomeId: t.arg.int(),
+    },
+    listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
+    resolve: (_r, a, ctx) =>
+      ctx.hip4.fills({
+        user: opt(a.user),
+        coin: opt(a.coin),
+        outcomeId: opt(a.outcomeId),
+        startTime: opt(a.start),
+        endTime: opt(a.end),
+        limit: a.limit,
+        offset: a.offset,
+      }),
+  }),
+  hip4Providers: t.field({
+    type: [ProviderRef],
+    description: 'Statistics per venue over an inclusive window, by volume descending',
+    args: { ...pageArgs(PROVIDERS_DEFAULT_LIMIT, MAX_HIP4_ROWS), ...windowArgs(), venue: t.arg.string() },
+    listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
+    resolve: (_r, a, ctx) =>
+      ctx.hip4.providers({
+        venue: opt(a.venue),
+        startTime: opt(a.start),
+        endTime: opt(a.end),
+        limit: a.limit,
+        offset: a.offset,
+      }),
+  }),
+  hip4Analytics: t.field({
+    type: AnalyticsRef,
+    description: `Fill statistics per time bucket, oldest first; at most ${MAX_ANALYTICS_BUCKETS} rows`,
+    args: {
+      ...pageArgs(MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS),
+      ...windowArgs(),
+      interval: t.arg({ type: AnalyticsIntervalEnum, required: true, defaultValue: '1h' }),
+      coins: t.arg.stringList({ description: 'Outcome coins, # optional; several split the rows by coin' }),
+      outcomeId: t.arg.int({ description: 'Splits the rows by coin' }),
+    },
+    resolve: (_r, a, ctx) =>
+      renamedInput('coin', 'coins', () =>
+        ctx.hip4.analytics({
+          interval: a.interval,
+          coins: opt(a.coins),
+          outcomeId: opt(a.outcomeId),
+          startTime: opt(a.start),
+          endTime: opt(a.end),
+          limit: a.limit,
+          offset: a.offset,
+        }),
+      ),
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  hip4Fills: t.field({
+    type: [Hip4FillRef],
+    description: 'HIP-4 fills per block: of one outcome, of a question or of a venue (at most one filter)',
+    listSize: { assumedSize: 20 },
+    args: { outcomeId: t.arg.int(), questionId: t.arg.int(), venue: t.arg.string() },
+    subscribe: (_r, a, ctx) =>
+      liveIterator(
+        ctx.hip4.streams.fills({ outcomeId: opt(a.outcomeId), questionId: opt(a.questionId), venue: opt(a.venue) }),
+      ),
+    resolve: (batch) => batch,
+  }),
+}));

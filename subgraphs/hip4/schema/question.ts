@@ -1,0 +1,75 @@
+// Question @key(questionId): named outcomes and a fallback outcome under one question; settled when
+// `settledNamedOutcomes` becomes non-empty. Oracle-emitted (legacy) questions have no venue.
+import { builder } from '../builder.ts';
+import {
+  MAX_HIP4_ROWS,
+  MAX_QUESTION_ID,
+  type QuestionRow,
+  REGISTRY_DEFAULT_LIMIT,
+  venueName,
+} from '../service/index.ts';
+import { opt, pageArgs } from './args.ts';
+import { OutcomeRef } from './outcome.ts';
+import { VenueRef } from './venue.ts';
+
+export const QuestionRef = builder.objectRef<QuestionRow>('Question');
+QuestionRef.implement({
+  description: 'A HIP-4 question: its named outcomes, the fallback outcome and which outcomes it settled to',
+  fields: (t) => ({
+    questionId: t.exposeInt('question_id'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description', { description: 'Pipe-delimited key:value text' }),
+    outcomes: t.field({
+      type: [OutcomeRef],
+      description: 'Named outcomes, then the fallback outcome',
+      listSize: { assumedSize: 5 },
+      resolve: async (q, _a, ctx) => {
+        const all = await ctx.hip4.outcomes({ questionId: q.question_id });
+        const order = [...q.named_outcomes, q.fallback_outcome];
+        return order.flatMap((id) => all.filter((o) => o.outcome_id === id));
+      },
+    }),
+    namedOutcomeIds: t.exposeIntList('named_outcomes', { listSize: { assumedSize: 4 } }),
+    fallbackOutcomeId: t.exposeInt('fallback_outcome'),
+    settledNamedOutcomeIds: t.exposeIntList('settled_named_outcomes', { listSize: { assumedSize: 1 } }),
+    settled: t.boolean({ resolve: (q) => q.settled_named_outcomes.length > 0 }),
+    venueName: t.string({
+      description: 'The venue, or "oracle" for an oracle-emitted question',
+      resolve: (q) => venueName(q.venue),
+    }),
+    venue: t.field({
+      type: VenueRef,
+      nullable: true,
+      description: 'Null for an oracle-emitted question',
+      resolve: (q, _a, ctx) => (q.venue ? ctx.hip4.venue(q.venue) : null),
+    }),
+    deployer: t.exposeString('deployer', { description: 'Empty for an oracle-emitted question' }),
+    updatedAt: t.expose('updated_at', { type: 'Timestamp' }),
+  }),
+});
+
+builder.asEntity(QuestionRef, {
+  key: builder.selection<{ questionId: number }>('questionId'),
+  resolveReference: (ref, ctx) => ctx.hip4.question(ref.questionId),
+});
+
+builder.queryFields((t) => ({
+  question: t.field({
+    type: QuestionRef,
+    nullable: true,
+    args: { questionId: t.arg.int({ required: true }) },
+    resolve: (_r, a, ctx) => ctx.hip4.question(a.questionId),
+  }),
+  questions: t.field({
+    type: [QuestionRef],
+    description: `HIP-4 questions by id; questionId filter at most ${MAX_QUESTION_ID}`,
+    args: {
+      ...pageArgs(REGISTRY_DEFAULT_LIMIT, MAX_HIP4_ROWS),
+      questionId: t.arg.int(),
+      venue: t.arg.string({ description: 'A venue name, or "oracle"' }),
+    },
+    listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
+    resolve: (_r, a, ctx) =>
+      ctx.hip4.questions({ questionId: opt(a.questionId), venue: opt(a.venue), limit: a.limit, offset: a.offset }),
+  }),
+}));

@@ -1,0 +1,57 @@
+// User is owned by the accounts subgraph (key `address`); hip4 adds an account's HIP-4 fills and positions to it.
+import { isAddress } from '../../../platform/fields.ts';
+import { builder } from '../builder.ts';
+import { FILLS_DEFAULT_LIMIT, type Hip4Position, MAX_HIP4_ROWS } from '../service/index.ts';
+import { opt, pageArgs, windowArgs } from './args.ts';
+import { Hip4FillRef } from './fill.ts';
+import { MarketRef } from './market.ts';
+import { OutcomeRef } from './outcome.ts';
+
+const PositionRef = builder.objectRef<Hip4Position>('Hip4Position');
+PositionRef.implement({
+  description: 'An outcome side held: the net of the account’s fills on it (settlement fills close it)',
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    market: t.field({ type: MarketRef, resolve: (p) => ({ coin: p.coin }) }),
+    outcomeId: t.exposeInt('outcome_id'),
+    sideIndex: t.exposeInt('side_index'),
+    outcome: t.field({ type: OutcomeRef, nullable: true, resolve: (p, _a, ctx) => ctx.hip4.outcome(p.outcome_id) }),
+    size: t.expose('size', { type: 'Decimal', description: 'Net size bought (negative: sold)' }),
+    cost: t.expose('cost', { type: 'Decimal', description: 'Cash paid for the net size, fees excluded' }),
+    fills: t.exposeInt('fills'),
+    lastFill: t.expose('last_fill', { type: 'Timestamp' }),
+  }),
+});
+
+export const UserRef = builder.objectRef<{ address: string }>('User');
+UserRef.implement({
+  fields: (t) => ({
+    address: t.exposeString('address'),
+    hip4Fills: t.field({
+      type: [Hip4FillRef],
+      description: "The account's HIP-4 fills, newest first",
+      args: { ...pageArgs(FILLS_DEFAULT_LIMIT, MAX_HIP4_ROWS), ...windowArgs(), outcomeId: t.arg.int() },
+      listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
+      resolve: (u, a, ctx) =>
+        ctx.hip4.fills({
+          user: u.address,
+          outcomeId: opt(a.outcomeId),
+          startTime: opt(a.start),
+          endTime: opt(a.end),
+          limit: a.limit,
+          offset: a.offset,
+        }),
+    }),
+    hip4Positions: t.field({
+      type: [PositionRef],
+      listSize: { assumedSize: 20 },
+      resolve: (u, _a, ctx) => ctx.hip4.positions(u.address),
+    }),
+  }),
+});
+
+builder.asEntity(UserRef, {
+  key: builder.selection<{ address: string }>('address'),
+  // The accounts subgraph owns User and lowercases addresses; an address that is none has no HIP-4 activity.
+  resolveReference: (ref) => (isAddress(ref.address) ? { address: ref.address.toLowerCase() } : null),
+});

@@ -1,0 +1,350 @@
+// The hip4 domain service, the one façade of this folder: the HIP-4 registry (venues and their deployers,
+// questions, outcomes and settlements), the outcome fills with statistics per venue and per time bucket, a user's
+// outcome positions, and the live fill and registry streams, with the defaults, caps and input rules of each query.
+// The hip4 subgraph, compat-rest's /hip4 routes and /ws channel and the MCP tools call only this class; the pool is
+// its own. It knows nothing of GraphQL or HTTP.
+import type pg from 'pg';
+import type { TextRow } from '../../../db/pool.ts';
+import type { EventBus } from '../../../events/bus.ts';
+import { ADDRESS_PATTERN, FieldError, intWithin, noNul, orderedWindow } from '../../../platform/fields.ts';
+import {
+  ANALYTICS_INTERVALS,
+  type AnalyticsBucket,
+  type AnalyticsInterval,
+  analytics,
+  anyFill,
+  eachFillTextRow,
+  fills,
+  type Hip4FillWithMarket,
+  type Hip4Position,
+  lastPrices,
+  type ProviderStats,
+  positions,
+  providers,
+} from './fills.ts';
+import { ProviderTotals } from './provider-totals.ts';
+import {
+  type OutcomeFilter,
+  type OutcomeIndexEntry,
+  type OutcomeRow,
+  outcomeIndex,
+  outcomes,
+  type Paging,
+  type QuestionRow,
+  questions,
+  questionsById,
+  storedVenue,
+  type VenueRow,
+  venues,
+} from './registry.ts';
+import { Hip4Streams } from './streams.ts';
+
+export type { Hip4FillRow } from '../../../db/rows/hip4.ts';
+export type { Hip4RegistryEvent } from '../../../events/bus.ts';
+export {
+  ANALYTICS_INTERVALS,
+  type AnalyticsBucket,
+  type AnalyticsInterval,
+  FILL_COLUMN,
+  type Hip4FillWithMarket,
+  type Hip4Position,
+  INTERVAL_MS,
+  type ProviderStats,
+} from './fills.ts';
+export {
+  descriptionFields,
+  ORACLE_VENUE,
+  type OutcomeRow,
+  parseSideCoin,
+  type QuestionRow,
+  type SideSpec,
+  sideCoin,
+  type VenueRow,
+  venueName,
+} from './registry.ts';
+export {
+  HIP4_REGISTRY_KINDS,
+  type Hip4FillStreamFilter,
+  type Hip4RegistryFilter,
+  type Hip4RegistryKind,
+  Hip4Streams,
+} from './streams.ts';
+
+/** The question id filter's cap (spec §8). */
+export const MAX_QUESTION_ID = 10_000;
+/** Outcome ids are Postgres integers. */
+export const MAX_OUTCOME_ID = 2_147_483_647;
+/** Rows per page of the registry lists and the fill list (service-details: `limit` ≤ 1000). */
+export const MAX_HIP4_ROWS = 1000;
+/** The registry lists answer every row up to the cap unless asked for fewer. */
+export const REGISTRY_DEFAULT_LIMIT = 1000;
+export const FILLS_DEFAULT_LIMIT = 100;
+export const PROVIDERS_DEFAULT_LIMIT = 100;
+/** Rows of one analytics answer (spec §8: max buckets 2000); also the default. */
+export const MAX_ANALYTICS_BUCKETS = 2000;
+/** Coins one analytics request may name. */
+export const MAX_ANALYTICS_COINS = 50;
+/** The deepest offset: a deeper page re-reads everything before it, so a caller should narrow the window instead. */
+export const MAX_HIP4_OFFSET = 100_000;
+/** Analytics without `start`: the week before `end`. */
+export const ANALYTICS_DEFAULT_WINDOW_MS = 7 * 86_400_000;
+/** The deployer registry is read again at most this often (the reference's refresh, ~10 s). */
+export const DEPLOYERS_REFRESH_MS = 10_000;
+
+export interface PageInput {
+  limit?: number;
+  offset?: number;
+}
+
+export interface FillsInput extends PageInput {
+  user?: string;
+  /** An outcome coin, `#` optional. */
+  coin?: string;
+  outcomeId?: number;
+  startTime?: number;
+  endTime?: number;
+}
+
+export interface AnalyticsInput extends PageInput {
+  interval?: AnalyticsInterval;
+  /** Outcome coins, `#` optional (`#2901`, `2901`). */
+  coins?: readonly string[];
+  outcomeId?: number;
+  startTime?: number;
+  endTime?: number;
+}
+
+export interface AnalyticsAnswer {
+  /** `live` once any HIP-4 fill is held, else `not_yet_live`. */
+  status: 'live' | 'not_yet_live';
+  /** Whether the rows are split by coin (several coins or an outcome filter). */
+  byCoin: boolean;
+  rows: AnalyticsBucket[];
+}
+
+/** A deployer registry row: a venue and the deployer running it. */
+export type DeployerRow = VenueRow;
+
+export interface Hip4ServiceOptions {
+  pool: pg.Pool;
+  bus: EventBus;
+  now?: () => number;
+}
+
+const ADDRESS = new RegExp(ADDRESS_PATTERN);
+
+function page(input: PageInput, defaultLimit: number, maxLimit: number): Paging {
+  return {
+    limit: intWithin('limit', input.limit ?? defaultLimit, 1, maxLimit),
+    offset: intWithin('offset', input.offset ?? 0, 0, MAX_HIP4_OFFSET),
+  };
+}
+
+const optionalId = (key: string, v: number | undefined, max: number) =>
+  v === undefined ? undefined : intWithin(key, v, 0, max);
+
+/** A text filter that reaches Postgres: no NUL character, which no text parameter can hold. */
+const optionalText = (key: string, v: string | undefined) => (v === undefined ? undefined : noNul(v, key));
+
+/** An outcome coin as stored (`#2901`) from `#2901` or `2901`. */
+export function outcomeCoin(coin: string, key = 'coin'): string {
+  if (!/^#?\d{1,15}$/.test(coin)) {
+    throw new FieldError(`${key}: must be an outcome coin id such as #2901 or 2901, got ${JSON.stringify(coin)}`);
+  }
+  return coin.startsWith('#') ? coin : `#${coin}`;
+}
+
+export class Hip4Service {
+  readonly streams: Hip4Streams;
+  private readonly pool: pg.Pool;
+  private readonly now: () => number;
+  private index = new Map<number, OutcomeIndexEntry>();
+  private deployerCache: { at: number; rows: Promise<VenueRow[]> } | null = null;
+  /** Statistics per venue over all fills, kept live (the providers answer without a window). */
+  private readonly totals: ProviderTotals;
+  private readonly unsubscribe: (() => void)[];
+
+  constructor(opts: Hip4ServiceOptions) {
+    this.pool = opts.pool;
+    this.now = opts.now ?? Date.now;
+    const outcome = (id: number) => this.index.get(id);
+    this.streams = new Hip4Streams(opts.bus, outcome);
+    this.totals = new ProviderTotals(outcome);
+    // Subscribed before any stream is: a new outcome is in the index before a subscriber sees its first fill.
+    this.unsubscribe = [
+      opts.bus.subscribe('hip4Registry', (events) => {
+        for (const e of events) {
+          if (e.kind !== 'OutcomeRegistered') continue;
+          const d = e.data as { outcome_id: number; question_id?: number | null; venue?: string };
+          this.index.set(d.outcome_id, { questionId: d.question_id ?? null, venue: d.venue ?? '' });
+          this.totals.registered(d.outcome_id);
+        }
+      }),
+      opts.bus.subscribe('hip4Fills', (fills) => this.totals.add(fills)),
+    ];
+  }
+
+  async start(): Promise<void> {
+    const loaded = await outcomeIndex(this.pool);
+    // Registrations seen live while loading are newer than what was read.
+    for (const [id, entry] of this.index) loaded.set(id, entry);
+    this.index = loaded;
+    await this.totals.load(this.pool);
+  }
+
+  stop(): void {
+    for (const off of this.unsubscribe) off();
+  }
+
+  // ---- registry ----
+
+  questions(input: { questionId?: number; venue?: string } & PageInput = {}): Promise<QuestionRow[]> {
+    return questions(
+      this.pool,
+      {
+        questionId: optionalId('questionId', input.questionId, MAX_QUESTION_ID),
+        venue: optionalText('venue', input.venue),
+      },
+      page(input, REGISTRY_DEFAULT_LIMIT, MAX_HIP4_ROWS),
+    );
+  }
+
+  /** Questions by id, in the order asked, null where unknown (the subgraph's batch loader). */
+  questionsById(ids: readonly number[]): Promise<(QuestionRow | null)[]> {
+    return questionsById(this.pool, ids);
+  }
+
+  async question(questionId: number): Promise<QuestionRow | null> {
+    return (await this.questionsById([questionId]))[0] ?? null;
+  }
+
+  outcomes(input: OutcomeFilter & PageInput = {}): Promise<OutcomeRow[]> {
+    return outcomes(
+      this.pool,
+      {
+        outcomeId: optionalId('outcomeId', input.outcomeId, MAX_OUTCOME_ID),
+        questionId: optionalId('questionId', input.questionId, MAX_OUTCOME_ID),
+        class: optionalText('class', input.class),
+        underlying: optionalText('underlying', input.underlying),
+        venue: optionalText('venue', input.venue),
+      },
+      page(input, REGISTRY_DEFAULT_LIMIT, MAX_HIP4_ROWS),
+    );
+  }
+
+  async outcome(outcomeId: number): Promise<OutcomeRow | null> {
+    return (await this.outcomes({ outcomeId, limit: 1 }))[0] ?? null;
+  }
+
+  /** Every venue with its deployer, fee scale and delegations, as read at most DEPLOYERS_REFRESH_MS ago. */
+  venues(): Promise<VenueRow[]> {
+    const now = this.now();
+    if (!this.deployerCache || now - this.deployerCache.at >= DEPLOYERS_REFRESH_MS) {
+      const rows = venues(this.pool);
+      this.deployerCache = { at: now, rows };
+      // A failed read is not kept: the next call reads again.
+      rows.catch(() => {
+        if (this.deployerCache?.rows === rows) this.deployerCache = null;
+      });
+    }
+    return this.deployerCache.rows;
+  }
+
+  async venue(name: string): Promise<VenueRow | null> {
+    return (await this.venues()).find((v) => v.venue === storedVenue(name)) ?? null;
+  }
+
+  /** The deployer registry: venues by name, optionally one venue's, paged. */
+  async deployers(input: { venue?: string } & PageInput = {}): Promise<DeployerRow[]> {
+    const { limit, offset } = page(input, REGISTRY_DEFAULT_LIMIT, MAX_HIP4_ROWS);
+    const all = await this.venues();
+    const rows = input.venue === undefined ? all : all.filter((v) => v.venue === input.venue);
+    return rows.slice(offset, offset + limit);
+  }
+
+  // ---- fills and statistics ----
+
+  fills(input: FillsInput = {}): Promise<Hip4FillWithMarket[]> {
+    const { filter, paging } = this.fillsQuery(input);
+    return fills(this.pool, filter, paging);
+  }
+
+  /** The same fills as Postgres's text, row by row (columns at FILL_COLUMN): for an answer written as JSON text. */
+  eachFillTextRow(input: FillsInput, onRow: (row: TextRow) => void): Promise<void> {
+    const { filter, paging } = this.fillsQuery(input);
+    return eachFillTextRow(this.pool, filter, paging, onRow);
+  }
+
+  /** The fill list's input rules: a 0x user (lowercased), an outcome coin, an ordered window, the page caps. */
+  private fillsQuery(input: FillsInput) {
+    if (input.user !== undefined && !ADDRESS.test(input.user)) {
+      throw new FieldError(`user: must be a 0x address of 40 hex digits, got ${JSON.stringify(input.user)}`);
+    }
+    orderedWindow('start', input.startTime, input.endTime, 'end');
+    return {
+      filter: {
+        user: input.user?.toLowerCase(),
+        coin: input.coin === undefined ? undefined : outcomeCoin(input.coin),
+        outcomeId: optionalId('outcomeId', input.outcomeId, MAX_OUTCOME_ID),
+        startTime: input.startTime,
+        endTime: input.endTime,
+      },
+      paging: page(input, FILLS_DEFAULT_LIMIT, MAX_HIP4_ROWS),
+    };
+  }
+
+  /**
+   * Statistics per venue over the inclusive window, by traded volume descending; settlement fills excluded. Without
+   * a window, the live totals answer (no scan of the fill history).
+   */
+  async providers(
+    input: { venue?: string; startTime?: number; endTime?: number } & PageInput = {},
+  ): Promise<ProviderStats[]> {
+    orderedWindow('start', input.startTime, input.endTime, 'end');
+    const venue = optionalText('venue', input.venue);
+    const { limit, offset } = page(input, PROVIDERS_DEFAULT_LIMIT, MAX_HIP4_ROWS);
+    if (input.startTime === undefined && input.endTime === undefined) {
+      return this.totals.rows(venue).slice(offset, offset + limit);
+    }
+    return providers(this.pool, { venue, startTime: input.startTime, endTime: input.endTime }, { limit, offset });
+  }
+
+  /**
+   * Fill statistics per time bucket aligned to the interval (UTC), oldest first; rows split by coin when several
+   * coins or an outcome are asked for. At most MAX_ANALYTICS_BUCKETS rows.
+   */
+  async analytics(input: AnalyticsInput = {}): Promise<AnalyticsAnswer> {
+    const interval = input.interval ?? '1h';
+    if (!ANALYTICS_INTERVALS.includes(interval)) {
+      throw new FieldError(`interval: must be one of ${ANALYTICS_INTERVALS.join(', ')}`);
+    }
+    if (input.coins !== undefined && (input.coins.length < 1 || input.coins.length > MAX_ANALYTICS_COINS)) {
+      throw new FieldError(`coin: must name 1 to ${MAX_ANALYTICS_COINS} coins`);
+    }
+    const coins = input.coins === undefined ? undefined : [...new Set(input.coins.map((c) => outcomeCoin(c)))];
+    const outcomeId = optionalId('outcomeId', input.outcomeId, MAX_OUTCOME_ID);
+    const endTime = input.endTime ?? this.now();
+    const startTime = input.startTime ?? Math.max(0, endTime - ANALYTICS_DEFAULT_WINDOW_MS);
+    orderedWindow('start', startTime, endTime, 'end');
+    const byCoin = (coins?.length ?? 0) > 1 || outcomeId !== undefined;
+    const [rows, live] = await Promise.all([
+      analytics(
+        this.pool,
+        { interval, coins, outcomeId, startTime, endTime, byCoin },
+        page(input, MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS),
+      ),
+      anyFill(this.pool),
+    ]);
+    return { status: live ? 'live' : 'not_yet_live', byCoin, rows };
+  }
+
+  /** The last traded price of each outcome coin that has traded (settlement fills excluded). */
+  lastPrices(coins: readonly string[]): Promise<Map<string, string>> {
+    return lastPrices(this.pool, coins);
+  }
+
+  /** A user's outcome sides held (net of its fills, settlements included), by coin. */
+  positions(user: string): Promise<Hip4Position[]> {
+    return positions(this.pool, user.toLowerCase());
+  }
+}
