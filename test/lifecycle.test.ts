@@ -17,7 +17,16 @@ let env: Record<string, string> = {};
 async function serviceEnv(): Promise<Record<string, string>> {
   const base = { ...process.env } as Record<string, string>;
   for (const name of ['DATABASE_URL', 'HL_DATA_DIR', 'UPSTREAM_INFO_URL', 'HOST', 'ALLOW_ANONYMOUS']) delete base[name];
-  const ports = ['PG_PORT', 'SIM_PORT', 'COMPAT_PORT', 'ROUTER_PORT', 'MCP_PORT', 'MARKETS_PORT', 'ACCOUNTS_PORT'];
+  const ports = [
+    'PG_PORT',
+    'SIM_PORT',
+    'COMPAT_PORT',
+    'ROUTER_PORT',
+    'MCP_PORT',
+    'MARKETS_PORT',
+    'ACCOUNTS_PORT',
+    'HIP4_PORT',
+  ];
   const assigned: Record<string, string> = {};
   for (const name of ports) assigned[name] = String(await freePort());
   return { ...base, ...assigned, PG_DATA_DIR: dataDir, SIM_DATA_DIR: path.join(dir, 'hl'), SIM_HISTORY: '10m' };
