@@ -159,6 +159,7 @@ try {
     upstreamInfoUrl,
     host,
     allowAnonymous: config.allowAnonymous,
+    mcpAllowedHosts: config.mcpAllowedHosts,
     ports: configuredPorts(config),
     onFailure: (err) => {
       console.error(`router failed: ${err.message}`);
@@ -169,6 +170,7 @@ try {
   log(`compat REST       ${stack.urls.compat}/info`);
   log(`compat WebSocket  ${stack.urls.ws}`);
   log(`router GraphQL    ${stack.urls.router} (graphql-ws and SSE on the same path)`);
+  log(`MCP tools         ${stack.urls.mcp} (Streamable HTTP, stateless; a key is always required)`);
   for (const { name } of DOMAIN_LIST) log(`${`${name} subgraph`.padEnd(17)} ${stack.urls[name as DomainName]}`);
   log('ready');
 } catch (err) {

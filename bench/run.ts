@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, each figure printed beside its baseline measured in the same run.
-// BENCH_ONLY=ingest,candle,trade,accounts,hip4,evm (substrings of the section titles) runs just those sections;
+// BENCH_ONLY=ingest,candle,trade,accounts,hip4,evm,analytics,mcp (substrings of the section titles) runs just those sections;
 // BENCH_HIP4_FILLS sets the hip4 data size (default 1 000 000).
 
 import { benchAccountQueries, benchFillLatency, startAccountsBench } from './accounts.ts';
@@ -10,6 +10,7 @@ import { benchHip4Routes, startHip4Bench } from './hip4.ts';
 import { benchIngest } from './ingest.ts';
 import type { BenchSection } from './markets.ts';
 import { MARKETS_SECTIONS, startMarketsBench } from './markets.ts';
+import { benchCreditCharging, benchMcpCalls, startMcpBench } from './mcp.ts';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -88,6 +89,13 @@ try {
       { title: 'analytics: reads end to end', run: benchAnalyticsReads },
     ],
     () => startAnalyticsBench(server, (line) => console.log(`   ${line}`)),
+  );
+  await runSections(
+    [
+      { title: 'mcp: tools/call vs compat REST', run: benchMcpCalls },
+      { title: 'mcp: credit charging under 50 concurrent callers', run: benchCreditCharging },
+    ],
+    () => startMcpBench(server),
   );
 } finally {
   await server.stop();

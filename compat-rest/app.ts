@@ -3,6 +3,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { Authenticator } from '../access/auth.ts';
+import { CALL_CREDITS } from '../access/costs.ts';
+import type { ApiKey } from '../access/keys.ts';
 import { databaseStatus, isStorageUnavailable } from '../db/pool.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 import { FieldError } from '../platform/fields.ts';
@@ -12,6 +14,13 @@ import { dispatchInfo } from './info/index.ts';
 import type { CompatServices } from './info/types.ts';
 import { parseJsonBody } from './json-source.ts';
 import { checkParamText } from './params.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What a call of the route costs, when more than CALL_CREDITS (the rule is access/costs.ts's). */
+    credits?: (request: FastifyRequest) => number;
+  }
+}
 
 export interface CompatAppOptions {
   services: CompatServices;
@@ -98,13 +107,28 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     }
   });
 
+  /** Each admitted request's key (null: none needed), for its charge. */
+  const callers = new WeakMap<FastifyRequest, ApiKey | null>();
   app.addHook('onRequest', noteRequestStart);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('access-control-allow-origin', '*');
     reply.header('access-control-expose-headers', '*');
     if (PUBLIC_PATHS.has(req.url.split('?')[0] as string) || req.method === 'OPTIONS') return;
     const outcome = await opts.auth.check({ headers: req.headers, query: queryOf(req) }, 'rest');
-    if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
+    if (!outcome.ok) {
+      if (outcome.status === 429) reply.header('retry-after', String(outcome.retryAfter));
+      throw new HttpError(outcome.status, outcome.error);
+    }
+    callers.set(req, outcome.key);
+  });
+
+  // The call is charged once its input passed the schemas (a refused input costs nothing), before it runs; its
+  // cost may depend on the body (a batch's wallets).
+  app.addHook('preHandler', async (req) => {
+    if (!callers.has(req)) return;
+    const credits = req.routeOptions.config.credits?.(req) ?? CALL_CREDITS;
+    const charged = await opts.auth.chargeKey(callers.get(req) ?? null, credits, 'rest');
+    if (!charged.ok) throw new HttpError(charged.status, charged.error);
   });
 
   // One check of every path and query parameter's text for all routes, before their schemas.

@@ -6,6 +6,7 @@ import { fundingRoutes, userRoutes } from '../../compat-rest/routes/users.ts';
 import { FUNDING_COVERAGE_START, LEDGER_COVERAGE_START } from '../../platform/coverage.ts';
 import { type DomainDeps, defineDomain } from '../domain.ts';
 import type { AccountsContext } from './builder.ts';
+import { accountsTools } from './mcp.ts';
 import { accountsSchema } from './schema/index.ts';
 import { AccountsService } from './service/index.ts';
 
@@ -48,4 +49,5 @@ export const accounts = defineDomain({
       { prefix: '/users', plugin: userRoutes },
     ],
   },
+  mcpTools: accountsTools,
 });
