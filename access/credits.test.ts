@@ -1,6 +1,7 @@
 // Credits and rate limits per key on every interface (spec §5.6), against the running servers: a key with N
 // credits and more simultaneous calls than it can pay gets exactly N answers and 402 for the rest, with nothing
-// left and nothing overspent, over REST alone and mixed over REST, GraphQL, /ws posts and MCP tool calls; a call
+// left and nothing overspent, over REST alone and mixed over REST, GraphQL, /ws posts and MCP tool calls (one-credit
+// calls, and the 30-credit batch calls of the issue); a call
 // refused for credits costs nothing; usage is counted per key, UTC day and interface; R+1 calls in a minute make
 // the last a 429 with Retry-After.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -64,11 +65,40 @@ const restCall =
     return res.status;
   };
 
-// A batch call (3 credits a wallet) is one more PaidCall: once the analytics batch routes are served, e.g.
-//   const batchCall = (key: string, wallets: string[]): PaidCall => async () =>
-//     (await fetch(`${stack.urls.compat}/users/batch/performance`, { method: 'POST', headers: ..., body:
-//       JSON.stringify({ wallets }) })).status;
-// and `together(times(20, batchCall(key, tenWallets)))` on a 100-credit key → {200: 3, 402: 17}, 10 left.
+/** Ten distinct wallets: a batch call of them costs 30 credits (3 a wallet, access/costs.ts). */
+const tenWallets = Array.from({ length: 10 }, (_, i) => `0x${String(i + 1).padStart(40, '0')}`);
+
+/** POST /users/batch/performance of ten wallets over REST (30 credits). */
+const restBatch =
+  (key: string): PaidCall =>
+  async () => {
+    const res = await fetch(`${stack.urls.compat}/users/batch/performance`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ addresses: tenWallets }),
+    });
+    const body = await res.json();
+    if (res.status === 402) expect(body).toEqual({ error: 'insufficient credits' });
+    return res.status;
+  };
+
+/** The same batch as a GraphQL operation through the router (30 credits). */
+const graphqlBatch =
+  (key: string): PaidCall =>
+  async () => {
+    const res = await fetch(stack.urls.router, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: 'query B($a: [String!]!) { batchPerformance(addresses: $a) { address } }',
+        variables: { a: tenWallets },
+      }),
+    });
+    const body = (await res.json()) as { errors?: { message: string }[] };
+    if (res.status === 402) expect(body.errors?.[0]?.message).toBe('insufficient credits');
+    else expect(body.errors).toBeUndefined();
+    return res.status;
+  };
 
 /** A GraphQL operation through the router (1 credit). */
 const graphqlCall =
@@ -84,12 +114,15 @@ const graphqlCall =
     return res.status;
   };
 
-/** A tool call with the SDK's client (1 credit); a refusal reaches the client as the HTTP error it is. */
+/**
+ * A tool call with the SDK's client (1 credit, or what the tool's arguments cost); a refusal reaches the client as the
+ * HTTP error it is.
+ */
 const mcpCall =
-  (client: Client): PaidCall =>
+  (client: Client, name = 'markets_all_mids', args: Record<string, unknown> = {}): PaidCall =>
   async () => {
     try {
-      const r = await client.callTool({ name: 'markets_all_mids', arguments: {} });
+      const r = await client.callTool({ name, arguments: args });
       return r.isError ? 500 : 200;
     } catch (err) {
       if (err instanceof StreamableHTTPError) return err.code ?? 0;
@@ -175,6 +208,24 @@ describe('credits', () => {
       [id],
     );
     expect(rows[0]).toEqual({ answered: 12, used: 12, refused: 28 });
+  });
+
+  it('batch calls of 10 wallets (30 credits) on 100 credits: exactly 3 answered, 17 refused, 10 left over REST', async () => {
+    const { key, id } = await newKey({ credits: 100 });
+    expect(await together(times(20, restBatch(key)))).toEqual({ 200: 3, 402: 17 });
+    expect(await creditsLeft(id)).toBe(10);
+  });
+
+  it('the same batch mixed over REST, GraphQL and MCP: exactly 3 answered, 17 refused, 10 left', async () => {
+    const { key, id } = await newKey({ credits: 100 });
+    const client = await connectedMcp(key);
+    const calls = [
+      ...times(7, restBatch(key)),
+      ...times(7, graphqlBatch(key)),
+      ...times(6, mcpCall(client, 'analytics_batch_performance', { addresses: tenWallets })),
+    ];
+    expect(await together(calls)).toEqual({ 200: 3, 402: 17 });
+    expect(await creditsLeft(id)).toBe(10);
   });
 
   it('charges a tool call with valid arguments only; connecting and listing tools are free', async () => {

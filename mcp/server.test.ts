@@ -17,6 +17,7 @@ let stack: TestStack;
 let dataKey: string;
 let mcpKey: string;
 let user: string;
+let token: string;
 let client: Client;
 
 /** Every tool the server lists: the domains'. */
@@ -31,6 +32,8 @@ beforeAll(async () => {
     'SELECT address FROM accounts.fills GROUP BY address ORDER BY count(*) DESC LIMIT 1',
   );
   user = rows[0]?.address as string;
+  const tokens = await stack.db.pool.query<{ address: string }>('SELECT address FROM evm.tokens LIMIT 1');
+  token = tokens.rows[0]?.address ?? `0x${'0'.repeat(40)}`;
   client = await mcpClient(stack.urls.mcp, mcpKey);
 }, 120_000);
 afterAll(async () => {
@@ -94,6 +97,21 @@ function validArguments(): Record<string, Record<string, unknown>> {
     hip4_providers: {},
     hip4_deployers: {},
     hip4_analytics: { interval: '1h' },
+    evm_transactions: { limit: 5 },
+    evm_token_holders: { token, limit: 5 },
+    evm_ledger_transfers: { limit: 5 },
+    evm_user_ledger_events: { user, limit: 5 },
+    evm_backstop_transfers: { limit: 5 },
+    evm_backstop_summary: {},
+    evm_backstop_health: {},
+    evm_backstop_fills: { dex: 'xyz', limit: 5 },
+    analytics_leaderboard: { limit: 5 },
+    analytics_performance: { user },
+    analytics_batch_performance: { addresses: [user] },
+    analytics_pnl_calendar: { user },
+    analytics_equity_history: { user },
+    analytics_top_trades: { user },
+    analytics_builder_external_activity: { builder: user, addresses: [user] },
   };
 }
 

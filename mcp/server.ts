@@ -143,11 +143,11 @@ export async function startMcpServer(opts: McpServerOptions) {
   const stopping = new AbortController();
   /** Tool calls in flight by bearer and JSON-RPC id, for `notifications/cancelled` (same key only). */
   const running = new Map<string, AbortController>();
-  const listed = [...catalog.values()].map(({ tool }) => ({
+  const listed = [...catalog.values()].map(({ tool, input }) => ({
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: tool.input as { type: 'object'; [k: string]: unknown },
+    inputSchema: input as { type: 'object'; [k: string]: unknown },
     annotations: { title: tool.title, readOnlyHint: true, openWorldHint: false },
   }));
 

@@ -3,12 +3,14 @@
 // naming it, as a bad field does on REST.
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { CALL_CREDITS } from '../access/costs.ts';
-import { fieldMessage, infoAjv } from '../compat-rest/info/request-schema.ts';
+import { fieldMessage, infoAjv, type JsonSchema } from '../compat-rest/info/request-schema.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 import type { McpTool } from '../subgraphs/domain.ts';
 
 export interface CatalogTool {
   tool: McpTool;
+  /** The tool's input schema as listed and checked: unknown arguments refused, whatever the domain wrote. */
+  input: JsonSchema;
   /** The arguments' first fault as text (`coin: is required, ...`), or null when they are right. */
   check(args: Record<string, unknown>): string | null;
   credits(args: Record<string, unknown>): number;
@@ -35,9 +37,11 @@ export function toolCatalog(tools: readonly McpTool[] = DOMAIN_LIST.flatMap((d) 
     if (!NAME.test(tool.name)) throw new Error(`MCP tool name ${tool.name}: must be snake_case <domain>_<capability>`);
     if (catalog.has(tool.name)) throw new Error(`MCP tool ${tool.name} is declared twice`);
     if (tool.input.type !== 'object') throw new Error(`MCP tool ${tool.name}: its input schema must be an object`);
-    const validate: ValidateFunction = infoAjv.compile(tool.input);
+    const input: JsonSchema = { ...tool.input, additionalProperties: false };
+    const validate: ValidateFunction = infoAjv.compile(input);
     catalog.set(tool.name, {
       tool,
+      input,
       check: (args) => (validate(args) ? null : argumentMessage((validate.errors as ErrorObject[])[0] as ErrorObject)),
       credits: (args) => tool.credits?.(args) ?? CALL_CREDITS,
     });

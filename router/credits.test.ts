@@ -1,11 +1,11 @@
 // What a GraphQL operation costs: one call, plus each listed root field's per-wallet charge (access/costs.ts).
-import { parse } from 'graphql';
+import { buildSchema, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { operationCredits } from './credits.ts';
 
 const table = { 'Query.batchPerformance': { perWalletArg: 'wallets' } };
 const cost = (query: string, operationName?: string, variables?: Record<string, unknown>) =>
-  operationCredits(parse(query), operationName, variables, table);
+  operationCredits(parse(query), operationName, variables, { table });
 
 describe('operationCredits', () => {
   it('charges one credit for an operation without listed fields', () => {
@@ -32,6 +32,19 @@ describe('operationCredits', () => {
       fragment F on Query { batchPerformance(wallets: ["a", "b", "c", "d"]) { x } }`;
     expect(cost(doc, 'Cheap')).toBe(1);
     expect(cost(doc, 'Dear')).toBe(12);
+  });
+
+  it('finds a listed field below the root when given the schema', () => {
+    const schema = buildSchema(`
+      type Query { builder(address: String!): Builder }
+      type Builder { address: String! externalActivity(addresses: [String!]!): [Int!]! }`);
+    const nested = { 'Builder.externalActivity': { perWalletArg: 'addresses' } };
+    const query = '{ builder(address: "b") { address ... on Builder { externalActivity(addresses: ["a", "c"]) } } }';
+    expect(operationCredits(parse(query), undefined, {}, { table: nested, schema })).toBe(6);
+    expect(operationCredits(parse(query), undefined, {}, { table: nested })).toBe(1);
+    const viaFragment =
+      '{ builder(address: "b") { ...A } } fragment A on Builder { externalActivity(addresses: ["a"]) }';
+    expect(operationCredits(parse(viaFragment), undefined, {}, { table: nested, schema })).toBe(3);
   });
 
   it('counts a malformed wallet list as one call', () => {

@@ -2,7 +2,7 @@
 // abort signal per subgraph fetch, and error masking.
 import type { IncomingMessage } from 'node:http';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
-import { type DocumentNode, GraphQLError } from 'graphql';
+import { type DocumentNode, GraphQLError, type GraphQLSchema } from 'graphql';
 import { maskError } from 'graphql-yoga';
 import { type AuthOutcome, type KeyChecker, presentedKey } from '../access/auth.ts';
 import { operationCredits } from './credits.ts';
@@ -32,13 +32,20 @@ function operationKey(context: unknown): string | null {
  */
 export function useApiKeys(auth: KeyChecker): GatewayPlugin {
   const charge = async (
-    args: { document: DocumentNode; operationName?: string | null; variableValues?: unknown; contextValue: unknown },
+    args: {
+      document: DocumentNode;
+      operationName?: string | null;
+      variableValues?: unknown;
+      contextValue: unknown;
+      schema: GraphQLSchema;
+    },
     refuse: (result: { errors: GraphQLError[] }) => void,
   ) => {
     const credits = operationCredits(
       args.document,
       args.operationName,
       (args.variableValues ?? {}) as Record<string, unknown>,
+      { schema: args.schema },
     );
     const outcome = await auth.charge(operationKey(args.contextValue), credits, 'graphql');
     if (!outcome.ok) {

@@ -1,6 +1,7 @@
 // The analytics domain's MCP tools: the service's answers as structured content, arguments bounded by the spec's
 // limits (the tool server checks them against `input`). The two batch tools cost 3 credits per wallet.
 import { perWalletCredits } from '../../access/costs.ts';
+import { timeMs } from '../../compat-rest/info/request-schema.ts';
 import { ADDRESS_PATTERN } from '../../platform/fields.ts';
 import type { McpTool } from '../domain.ts';
 import {
@@ -46,7 +47,7 @@ export const analyticsTools: readonly McpTool[] = [
         by: { type: 'string', enum: [...METRICS] },
         page: { type: 'integer', minimum: 1, maximum: MAX_LEADERBOARD_PAGE },
         limit: { type: 'integer', minimum: 1, maximum: MAX_LEADERBOARD_PAGE_SIZE },
-        min_trades: { type: 'integer', minimum: 0 },
+        min_trades: { type: 'integer', minimum: 0, maximum: 1_000_000 },
         hours: { type: 'integer', minimum: 1, maximum: MAX_LIVE_HOURS },
       },
       additionalProperties: false,
@@ -76,8 +77,8 @@ export const analyticsTools: readonly McpTool[] = [
       properties: {
         user: address,
         window: windowArg,
-        start_time: { type: 'integer', minimum: 0 },
-        end_time: { type: 'integer', minimum: 0 },
+        start_time: timeMs,
+        end_time: timeMs,
       },
       additionalProperties: false,
     },

@@ -4,6 +4,7 @@ import {
   address,
   arrayOf,
   intIn,
+  NO_NUL_PATTERN,
   object,
   optBool,
   optNonEmpty,
@@ -67,7 +68,10 @@ export const evmTools: readonly McpTool[] = [
     description:
       "A HyperEVM token's holders by balance, largest first, each with its share of all holdings (0 to 1); for " +
       'NFTs the balance is the number of tokens held. Paged by limit/offset, or by cursor (nextCursor) for deep pages.',
-    input: object({ token: address, ...page, cursor: { type: ['string', 'null'], maxLength: 128 } }, ['token']),
+    input: object(
+      { token: address, ...page, cursor: { type: ['string', 'null'], maxLength: 128, pattern: NO_NUL_PATTERN } },
+      ['token'],
+    ),
     async call(args, { services }) {
       const p = await services.evm.tokenHolders(args.token as string, { ...pageOf(args), cursor: opt(args, 'cursor') });
       return { rows: p.rows, hasMore: p.hasMore, nextCursor: p.nextCursor, totalRaw: p.totalRaw };
@@ -84,8 +88,8 @@ export const evmTools: readonly McpTool[] = [
       actionType: optOneOf(Object.keys(LEDGER_ACTION_TYPES)),
       token: optNonEmpty,
       user: { ...address, type: ['string', 'null'] },
-      sourceDex: { type: ['string', 'null'], maxLength: 32 },
-      destinationDex: { type: ['string', 'null'], maxLength: 32 },
+      sourceDex: { type: ['string', 'null'], maxLength: 32, pattern: NO_NUL_PATTERN },
+      destinationDex: { type: ['string', 'null'], maxLength: 32, pattern: NO_NUL_PATTERN },
       ...window,
       ...page,
     }),
@@ -138,7 +142,7 @@ export const evmTools: readonly McpTool[] = [
     description:
       "Deposits and withdrawals of HIP-3 dexes' backstop principal, newest first; filter by dex, signer, direction and time.",
     input: object({
-      dex: { type: ['string', 'null'], minLength: 1, maxLength: 32 },
+      dex: { type: ['string', 'null'], minLength: 1, maxLength: 32, pattern: NO_NUL_PATTERN },
       signer: { ...address, type: ['string', 'null'] },
       isDeposit: optBool,
       ...window,
@@ -161,7 +165,10 @@ export const evmTools: readonly McpTool[] = [
     title: 'HIP-3 backstop principal summary',
     description:
       'Per dex: total deposited, total withdrawn and net backstop principal (USDC), unique signers, over an optional window.',
-    input: object({ dex: { type: ['string', 'null'], minLength: 1, maxLength: 32 }, ...window }),
+    input: object({
+      dex: { type: ['string', 'null'], minLength: 1, maxLength: 32, pattern: NO_NUL_PATTERN },
+      ...window,
+    }),
     async call(args, { services }) {
       return { dexes: await services.evm.backstopSummary({ dex: opt(args, 'dex'), ...windowOf(args) }) };
     },
@@ -173,7 +180,7 @@ export const evmTools: readonly McpTool[] = [
     description:
       'Backstop health of every HIP-3 dex with activity (or of one dex): principal, fills its backstop absorbed, ' +
       'notional, fees, fills in the last 24 h, first and last fill, active coins.',
-    input: object({ dex: { type: ['string', 'null'], minLength: 1, maxLength: 32 } }),
+    input: object({ dex: { type: ['string', 'null'], minLength: 1, maxLength: 32, pattern: NO_NUL_PATTERN } }),
     async call(args, { services }) {
       const dex = opt<string>(args, 'dex');
       if (dex === undefined) return { dexes: await services.evm.backstopHealth() };
@@ -192,12 +199,12 @@ export const evmTools: readonly McpTool[] = [
       "The fills a dex's backstop absorbed in backstop liquidations, newest first; `cursor` resumes after a page.",
     input: object(
       {
-        dex: { type: 'string', minLength: 1, maxLength: 32 },
+        dex: { type: 'string', minLength: 1, maxLength: 32, pattern: NO_NUL_PATTERN },
         coin: optNonEmpty,
         side: optOneOf(['A', 'B']),
         ...window,
         limit: intIn(1, MAX_FILL_ROWS),
-        cursor: { type: ['string', 'null'], maxLength: 64 },
+        cursor: { type: ['string', 'null'], maxLength: 64, pattern: NO_NUL_PATTERN },
       },
       ['dex'],
     ),

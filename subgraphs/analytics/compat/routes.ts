@@ -31,13 +31,6 @@ import {
   type Window,
 } from '../service/index.ts';
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** What the call costs in credits when it costs more than one (access/costs.ts). */
-    credits?: (request: FastifyRequest) => number;
-  }
-}
-
 /** Epoch-ms fields of a row as naive UTC ISO (null stays null). */
 function isoTimes<T extends object>(row: T, keys: readonly string[]): T {
   const out = { ...row } as Record<string, unknown>;
