@@ -3,6 +3,7 @@
 // Prints one line per listening endpoint. SIGINT (Ctrl-C), SIGTERM or SIGHUP stops everything in reverse order,
 // the embedded Postgres last; a second Ctrl-C cuts the stops short but still stops Postgres.
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isLoopbackHost } from './access/auth.ts';
 import { anyKeyConfigured } from './access/keys.ts';
 import { type Database, openDatabase } from './db/pool.ts';
@@ -11,6 +12,7 @@ import { InProcessBus } from './events/bus.ts';
 import { Derivation } from './ingest/derive/index.ts';
 import { Ingest } from './ingest/pipeline.ts';
 import { reportProgress } from './ingest/progress.ts';
+import { type BackgroundHistory, writeHistoryInBackground } from './ingest/simulator/background.ts';
 import { startNodeInfoServer } from './ingest/simulator/index.ts';
 import { openTimeline } from './ingest/simulator/timeline.ts';
 import { type Config, loadConfig, parseDuration } from './platform/config.ts';
@@ -77,6 +79,17 @@ function onSignal() {
 }
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
 
+const startedAt = Date.now();
+
+/**
+ * Resolves once ingest has loaded the fills of the history's last minute (the lively last minutes have fills in
+ * every second), or the service stops.
+ */
+async function reached(ingest: Ingest, timeMs: number): Promise<void> {
+  const fills = () => ingest.stats.find((s) => s.stream === 'node_fills_by_block')?.lastBlockTime ?? 0;
+  while (!stopping && fills() < timeMs - 60_000) await sleep(500);
+}
+
 const KEY_HINT = 'npm run -s keys -- create --scope data';
 
 try {
@@ -108,6 +121,8 @@ try {
 
   let dataDir = config.hlDataDir;
   let upstreamInfoUrl = config.upstreamInfoUrl;
+  /** Starts the simulator's history, written in the background while the servers already answer. */
+  let writeHistory: (() => BackgroundHistory) | undefined;
   if (!dataDir) {
     dataDir = config.simDataDir;
     const params = {
@@ -116,42 +131,58 @@ try {
       blocksPerSecond: 5,
       fillsPerSecond: config.simFillsPerSecond,
       historyFillsPerSecond: config.simHistoryFillsPerSecond,
+      leanFillsPerSecond: config.simLeanFillsPerSecond,
     };
-    const { sim, startMs, resuming } = openTimeline(dataDir, params, parseDuration(config.simHistory));
+    const historyMs = parseDuration(config.simHistory);
+    const detailedMs = parseDuration(config.simDetailedHistory);
+    const { sim, startMs, resuming } = openTimeline(dataDir, params, historyMs, Date.now(), detailedMs);
     stops.push(() => sim.stop());
     log(
-      `simulator         ${resuming ? 'resuming' : 'writing'} the timeline from ${new Date(startMs).toISOString()} in ${dataDir}`,
+      `simulator         ${resuming ? 'resuming' : 'writing'} the timeline from ${new Date(startMs).toISOString()} in ${dataDir}` +
+        (resuming
+          ? ''
+          : ` (${config.simHistory} of history, ${detailedMs < historyMs ? `lean before the last ${config.simDetailedHistory}, ` : ''}in the background)`),
     );
-    await sim.writeHistory(startMs, Date.now());
-    sim.startRealtime();
     const nodeInfo = await startNodeInfoServer(sim, { port: config.simPort, host: '127.0.0.1' });
     stops.push(nodeInfo.close);
     upstreamInfoUrl = process.env.UPSTREAM_INFO_URL ? upstreamInfoUrl : `${nodeInfo.url}/info`;
     log(`node /info        ${nodeInfo.url}/info (simulator, seed ${config.simSeed})`);
+    writeHistory = () => writeHistoryInBackground(sim, startMs);
   }
 
+  const pool = db.pool;
   const bus = new InProcessBus();
-  const ingest = new Ingest({ dataDir, pool: db.pool, bus, follow: true });
-  const running = ingest.run();
-  stops.push(() => ingest.stop());
-  // Ingest rides out storage outages itself (it publishes from the files and resumes committing from the stored
-  // checkpoint); what still rejects is fatal (a data dir it cannot read, a statement Postgres refuses: a bug).
-  running.catch((err) => {
-    console.error(`ingest failed: ${err instanceof Error ? err.message : String(err)}`);
-    void shutdown(1);
-  });
-  log(`ingest            following ${dataDir}`);
-  // The analytics derivation follows what ingest commits (ingest-role work, beside ingest).
-  const derivation = new Derivation({ pool: db.pool, log });
-  derivation.run().catch((err) => {
-    console.error(`analytics derivation failed: ${err instanceof Error ? err.message : String(err)}`);
-    void shutdown(1);
-  });
-  stops.push(() => derivation.stop());
-  log('analytics         deriving round trips, snapshots, daily sums and leaderboards (lag in dataCoverage)');
-  const progress = reportProgress(() => ingest.stats);
-  await ingest.caughtUp();
-  progress.stop();
+  /** Ingest and the analytics derivation following the node files, with a progress display until loaded. */
+  const startLoading = (loading: BackgroundHistory | undefined) => {
+    const ingest = new Ingest({ dataDir, pool, bus, follow: true });
+    const running = ingest.run();
+    stops.push(() => ingest.stop());
+    // Ingest rides out storage outages itself (it publishes from the files and resumes committing from the stored
+    // checkpoint); what still rejects is fatal (a data dir it cannot read, a statement Postgres refuses: a bug).
+    running.catch((err) => {
+      console.error(`ingest failed: ${err instanceof Error ? err.message : String(err)}`);
+      void shutdown(1);
+    });
+    log(`ingest            following ${dataDir}`);
+    // The analytics derivation follows what ingest commits (ingest-role work, beside ingest).
+    const derivation = new Derivation({ pool, log });
+    derivation.run().catch((err) => {
+      console.error(`analytics derivation failed: ${err instanceof Error ? err.message : String(err)}`);
+      void shutdown(1);
+    });
+    stops.push(() => derivation.stop());
+    log('analytics         deriving round trips, snapshots, daily sums and leaderboards (lag in dataCoverage)');
+    const progress = reportProgress(() => ingest.stats, process.stderr, loading && (() => loading.describe()));
+    return { ingest, progress };
+  };
+  // A real node's files are there already: they are loaded before serving. The simulator's history is written and
+  // loaded after the servers start (they would otherwise wait minutes for a week), dataCoverage telling how far
+  // it has come.
+  if (!writeHistory) {
+    const { ingest, progress } = startLoading(undefined);
+    await ingest.caughtUp();
+    progress.stop();
+  }
 
   const stack = await startStack({
     pool: db.pool,
@@ -173,6 +204,18 @@ try {
   log(`MCP tools         ${stack.urls.mcp} (Streamable HTTP, stateless; a key is always required)`);
   for (const { name } of DOMAIN_LIST) log(`${`${name} subgraph`.padEnd(17)} ${stack.urls[name as DomainName]}`);
   log('ready');
+  if (writeHistory) {
+    const loading = writeHistory();
+    loading.done.catch((err) => {
+      console.error(`simulator failed: ${err instanceof Error ? err.message : String(err)}`);
+      void shutdown(1);
+    });
+    const { ingest, progress } = startLoading(loading);
+    await loading.done;
+    await reached(ingest, loading.progress().toMs);
+    progress.stop();
+    if (!stopping) log(`history           loaded (${((Date.now() - startedAt) / 1000).toFixed(0)} s after start)`);
+  }
 } catch (err) {
   console.error(`start failed: ${err instanceof Error ? err.message : String(err)}`);
   await shutdown(1);

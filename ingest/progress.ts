@@ -16,16 +16,28 @@ function summarize(stats: StreamStats[], elapsedS: number, lastRows: number, int
   return { rows, text };
 }
 
-export function reportProgress(stats: () => StreamStats[], out: NodeJS.WriteStream = process.stderr): ProgressReporter {
+/**
+ * Reports until stopped: a status line redrawn twice a second on a terminal, one line every 10 s otherwise (while
+ * anything moves). `before`, when given, leads the line (the simulator's history being written, in `npm start`).
+ */
+export function reportProgress(
+  stats: () => StreamStats[],
+  out: NodeJS.WriteStream = process.stderr,
+  before?: () => string,
+): ProgressReporter {
   const started = Date.now();
   const tty = out.isTTY === true;
   const intervalMs = tty ? 500 : 10_000;
   let lastRows = 0;
+  let lastBefore = '';
   const timer = setInterval(() => {
     const { rows, text } = summarize(stats(), (Date.now() - started) / 1000, lastRows, intervalMs / 1000);
-    if (tty) out.write(`\r\x1b[2K${text}`);
-    else if (rows !== lastRows) out.write(`${text}\n`);
+    const lead = before?.() ?? '';
+    const line = lead ? `${lead}; ${text}` : text;
+    if (tty) out.write(`\r\x1b[2K${line}`);
+    else if (rows !== lastRows || lead !== lastBefore) out.write(`${line}\n`);
     lastRows = rows;
+    lastBefore = lead;
   }, intervalMs);
   timer.unref();
   return {

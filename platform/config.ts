@@ -49,8 +49,12 @@ export interface Config {
   simDataDir: string;
   simPort: number;
   simSeed: number;
-  /** History the simulator writes before real time, on a fresh data dir. */
+  /** History the simulator writes before real time, on a fresh data dir (in the background while serving). */
   simHistory: string;
+  /** The last part of that history written with every stream; the older part is lean (fills, funding, ledger...). */
+  simDetailedHistory: string;
+  /** The simulator's fills per second in the lean part of the history. */
+  simLeanFillsPerSecond: number;
   /** The simulator's fills per second in real time (and the history's last 5 minutes). */
   simFillsPerSecond: number;
   /** The simulator's fills per second in the history before that (and in the gap a restart fills). */
@@ -94,10 +98,13 @@ export function loadConfig(): Config {
     simDataDir: path.resolve(root, str('SIM_DATA_DIR') ?? '.data/hl/data'),
     simPort,
     simSeed: int('SIM_SEED', 42),
-    simHistory: str('SIM_HISTORY') ?? '6h',
+    simHistory: str('SIM_HISTORY') ?? '7d',
+    simDetailedHistory: str('SIM_DETAILED_HISTORY') ?? '6h',
     // The simulator's DEFAULT_FILLS_PER_SECOND and DEFAULT_HISTORY_FILLS_PER_SECOND (ingest/simulator/timeline.ts).
     simFillsPerSecond: rate('SIM_FILLS_PER_SECOND', 40),
     simHistoryFillsPerSecond: rate('SIM_HISTORY_FILLS_PER_SECOND', 1),
+    // DEFAULT_LEAN_FILLS_PER_SECOND (ingest/simulator/timeline.ts).
+    simLeanFillsPerSecond: rate('SIM_LEAN_FILLS_PER_SECOND', 0.5),
     upstreamInfoUrl: str('UPSTREAM_INFO_URL') ?? `http://127.0.0.1:${simPort}/info`,
     host: str('HOST') ?? '127.0.0.1',
     allowAnonymous: flag('ALLOW_ANONYMOUS'),

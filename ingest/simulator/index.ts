@@ -45,7 +45,22 @@ export interface SimulatorOptions {
   resumeAfter?: ResumePoints;
   /** Write buffer per stream (default 4 MiB); real time flushes after every tick anyway. */
   flushBytes?: number;
+  /**
+   * Blocks below this number are written lean: without LEAN_SKIPPED_STREAMS (a long history's older days, which
+   * the derived analytics read only the fills, funding and ledger of). Default: none.
+   */
+  leanUntilBlock?: number;
 }
+
+/**
+ * What a lean block leaves out: the book diffs (ingest reads them live only, never from history) and the order
+ * statuses (the bulk of a history's bytes and rows; the orders dataset's coverage then starts after the lean
+ * blocks, as dataCoverage says).
+ */
+export const LEAN_SKIPPED_STREAMS: ReadonlySet<StreamName> = new Set([
+  'node_raw_book_diffs_by_block',
+  'node_order_statuses_by_block',
+]);
 
 export interface FillRateChange {
   fromBlock: number;
@@ -103,7 +118,8 @@ const SLICE_MS = 100;
 
 export class Simulator {
   readonly exchange: Exchange;
-  private readonly opts: Required<Omit<SimulatorOptions, 'resumeAfter' | 'rateChanges'>>;
+  private readonly opts: Required<Omit<SimulatorOptions, 'resumeAfter' | 'rateChanges' | 'leanUntilBlock'>>;
+  private readonly leanUntilBlock: number;
   private readonly behaviour: TraderBehaviour;
   private readonly risk: RiskEngine;
   private readonly ledger: LedgerActivity;
@@ -126,7 +142,7 @@ export class Simulator {
   private nextRateChange = 0;
   private readonly ledgerPerMs: number;
   private realtime = false;
-  private stopped = false;
+  private isStopped = false;
   private timer: NodeJS.Timeout | null = null;
   private readonly totals: SimulatorStats = emptyStats();
 
@@ -157,7 +173,13 @@ export class Simulator {
     this.fillsPerSecond = this.opts.fillsPerSecond;
     this.actionsPerMs = this.fillsPerSecond / FILLS_PER_ACTION / 1000;
     this.rateChanges = opts.rateChanges ?? [];
+    this.leanUntilBlock = opts.leanUntilBlock ?? 0;
     this.ledgerPerMs = this.opts.ledgerPerMinute / 60_000;
+  }
+
+  /** stop() was called. */
+  get stopped(): boolean {
+    return this.isStopped;
   }
 
   /** Time of the last produced block (ms), or null before the first. */
@@ -185,14 +207,14 @@ export class Simulator {
     const started = performance.now();
     let sliceStart = started;
     let produced = 0;
-    while (!this.stopped && clock.nextTimeMs < toMs) {
+    while (!this.isStopped && clock.nextTimeMs < toMs) {
       this.produceBlock();
       if ((++produced & 255) === 0 && performance.now() - sliceStart > SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve));
         sliceStart = performance.now();
       }
     }
-    if (!this.stopped) this.writer.flush();
+    if (!this.isStopped) this.writer.flush();
     const after = this.stats;
     const delta = diffStats(after, before);
     delta.wallMs = performance.now() - started;
@@ -203,7 +225,7 @@ export class Simulator {
 
   /** Produces blocks in real time from now on (the wall clock only paces the fixed block grid), until stop(). */
   startRealtime(): void {
-    if (this.realtime || this.stopped) return;
+    if (this.realtime || this.isStopped) return;
     this.ensureClock(Date.now());
     this.realtime = true;
     this.tick();
@@ -211,8 +233,8 @@ export class Simulator {
 
   /** Stops real time, flushes and closes files. */
   async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
+    if (this.isStopped) return;
+    this.isStopped = true;
     this.realtime = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -327,9 +349,11 @@ export class Simulator {
     totals.firstBlock ??= ev.blockNumber;
     totals.simulatedMs = ev.timeMs - this.clock!.startMs;
     let prefix: string | null = null;
+    const lean = ev.blockNumber < this.leanUntilBlock;
     for (const stream of STREAMS) {
       const events = ev.streams[stream];
       if (events.length === 0 || !this.writer.wants(stream, ev.blockNumber)) continue;
+      if (lean && LEAN_SKIPPED_STREAMS.has(stream)) continue;
       (totals[STREAM_STAT[stream]] as number) += events.length;
       prefix ??= `{"local_time":"${ev.localIso}","block_time":"${ev.iso}","block_number":${ev.blockNumber},"events":`;
       this.writer.append(stream, ev.timeMs, `${prefix}${eventsJson(stream, events)}}\n`);

@@ -23,6 +23,12 @@ export const DEFAULT_HISTORY_FILLS_PER_SECOND = 1;
  */
 export const LIVELY_LEAD_MS = 5 * 60_000;
 
+/**
+ * Fill rate of a long history's lean part (the blocks before its detailed last hours): enough fills, funding and
+ * ledger updates for every trader to have a week of round trips (~140 fills a trader a day), at half the rows.
+ */
+export const DEFAULT_LEAN_FILLS_PER_SECOND = 0.5;
+
 export interface TimelineParams {
   seed: number;
   users: number;
@@ -31,6 +37,8 @@ export interface TimelineParams {
   fillsPerSecond: number;
   /** Fill rate of the history and of the gap a restart fills. */
   historyFillsPerSecond: number;
+  /** Fill rate of the history's lean part (default: historyFillsPerSecond). */
+  leanFillsPerSecond?: number;
 }
 
 /** What identifies a timeline: the rates may change from one run to the next, these may not. */
@@ -44,6 +52,8 @@ interface Marker {
   startMs: number;
   /** `[fromBlock, fillsPerSecond]`, ascending: the rate of every block from `fromBlock` to the next entry. */
   fillRates: [number, number][];
+  /** Blocks below it are lean (Simulator's `leanUntilBlock`); fixed when the timeline starts. Absent: none. */
+  leanUntilBlock?: number;
 }
 
 /** Version 1 had one rate for the whole timeline. */
@@ -64,6 +74,8 @@ export interface Timeline {
   resuming: boolean;
   /** The fill-rate schedule, as recorded in the marker. */
   fillRates: readonly FillRateChange[];
+  /** Blocks below it are written lean (0: none). */
+  leanUntilBlock: number;
 }
 
 function readMarker(dataDir: string): Marker | null {
@@ -85,11 +97,21 @@ export function resetTimeline(dataDir: string): void {
  * Opens the data dir's timeline, or starts one whose history begins `historyMs` before `now`. Refuses a data dir
  * holding another simulation's files or a real node's streams.
  *
- * Blocks already on disk keep the rates they were written at. The blocks after them, up to LIVELY_LEAD_MS before
- * `now`, get `historyFillsPerSecond`; later ones `fillsPerSecond`. The schedule is recorded before any block is
- * written, so a replay produces the same blocks byte for byte.
+ * A new timeline whose history is longer than `detailedMs` writes the blocks before its last `detailedMs` lean
+ * (without LEAN_SKIPPED_STREAMS, at `leanFillsPerSecond`): a week of fills, funding and ledger costs a fraction of
+ * a week of everything. The lean boundary is recorded with the timeline, so a restart keeps it.
+ *
+ * Blocks already on disk keep the rates they were written at. The blocks after them get the lean rate up to the
+ * lean boundary, then `historyFillsPerSecond` up to LIVELY_LEAD_MS before `now`, then `fillsPerSecond`. The
+ * schedule is recorded before any block is written, so a replay produces the same blocks byte for byte.
  */
-export function openTimeline(dataDir: string, params: TimelineParams, historyMs: number, now = Date.now()): Timeline {
+export function openTimeline(
+  dataDir: string,
+  params: TimelineParams,
+  historyMs: number,
+  now = Date.now(),
+  detailedMs = historyMs,
+): Timeline {
   fs.mkdirSync(dataDir, { recursive: true });
   let marker = readMarker(dataDir);
   if (marker) {
@@ -106,6 +128,7 @@ export function openTimeline(dataDir: string, params: TimelineParams, historyMs:
     const { seed, users, blocksPerSecond } = params;
     const startMs = Math.floor((now - historyMs) / 1000) * 1000;
     marker = { version: 2, seed, users, blocksPerSecond, startMs, fillRates: [] };
+    if (detailedMs < historyMs) marker.leanUntilBlock = blockNumberAt(startMs, blocksPerSecond, now - detailedMs);
   }
   const resumeAfter = scanResumePoints(dataDir);
   // The last block any stream holds: every block up to it was produced at the recorded rates.
@@ -117,7 +140,10 @@ export function openTimeline(dataDir: string, params: TimelineParams, historyMs:
   const { startMs, blocksPerSecond } = marker;
   const gapFrom = Math.max(written + 1, blockNumberAt(startMs, blocksPerSecond, startMs));
   const liveFrom = Math.max(gapFrom, blockNumberAt(startMs, blocksPerSecond, now - LIVELY_LEAD_MS));
-  if (liveFrom > gapFrom) add(gapFrom, params.historyFillsPerSecond);
+  const leanUntil = marker.leanUntilBlock ?? 0;
+  const detailedFrom = Math.min(liveFrom, Math.max(gapFrom, leanUntil));
+  if (detailedFrom > gapFrom) add(gapFrom, params.leanFillsPerSecond ?? params.historyFillsPerSecond);
+  if (liveFrom > detailedFrom) add(detailedFrom, params.historyFillsPerSecond);
   add(liveFrom, params.fillsPerSecond);
   marker = { ...marker, version: 2, fillRates };
   fs.writeFileSync(path.join(dataDir, MARKER), `${JSON.stringify(marker)}\n`);
@@ -133,9 +159,11 @@ export function openTimeline(dataDir: string, params: TimelineParams, historyMs:
       fillsPerSecond: schedule[0]!.fillsPerSecond,
       rateChanges: schedule.slice(1),
       resumeAfter,
+      leanUntilBlock: leanUntil,
     }),
     startMs,
     resuming: Object.keys(resumeAfter).length > 0,
     fillRates: schedule,
+    leanUntilBlock: leanUntil,
   };
 }

@@ -1,0 +1,67 @@
+// A timeline's history written while the service already serves. The simulator is one state machine walking
+// forward in time, and ingest's checkpoints and the analytics cursor only move forward too, so history cannot be
+// written newest first: it is written oldest first, an hour at a time, in the background (writeHistory yields to
+// the event loop every 100 ms), while the servers answer and ingest follows the files as they appear. Real time
+// starts once the history reaches the moment it was asked for.
+import type { Simulator } from './index.ts';
+
+const HOUR_MS = 3_600_000;
+
+export interface HistoryProgress {
+  fromMs: number;
+  toMs: number;
+  /** Time of the last block produced (written, or replayed on a resume); null before the first. */
+  writtenUntilMs: number | null;
+  done: boolean;
+}
+
+export interface BackgroundHistory {
+  /** Resolves once the history is written and real time has started (or the simulator was stopped). */
+  done: Promise<void>;
+  progress(): HistoryProgress;
+  /** One line for a progress display. */
+  describe(): string;
+}
+
+export interface BackgroundHistoryOptions {
+  /** End of the history (default: now). */
+  toMs?: number;
+  /** Blocks written between two yields to `beforeChunk` (default an hour). */
+  chunkMs?: number;
+  /** Awaited before each chunk: a test holds the writer here to look at the service mid-history. */
+  beforeChunk?: () => Promise<void> | void;
+  /** Start real time after the history (default true). */
+  realtime?: boolean;
+}
+
+export function writeHistoryInBackground(
+  sim: Simulator,
+  fromMs: number,
+  opts: BackgroundHistoryOptions = {},
+): BackgroundHistory {
+  const toMs = opts.toMs ?? Date.now();
+  const chunkMs = opts.chunkMs ?? HOUR_MS;
+  let finished = false;
+  const done = (async () => {
+    // writeHistory continues from the last block produced; `fromMs` only places the first.
+    for (let at = fromMs; at < toMs && !sim.stopped; at = Math.min(toMs, at + chunkMs)) {
+      await opts.beforeChunk?.();
+      await sim.writeHistory(fromMs, Math.min(toMs, at + chunkMs));
+    }
+    finished = true;
+    if (opts.realtime !== false) sim.startRealtime();
+  })();
+  const progress = (): HistoryProgress => ({ fromMs, toMs, writtenUntilMs: sim.currentTimeMs, done: finished });
+  return {
+    done,
+    progress,
+    describe() {
+      const { writtenUntilMs } = progress();
+      const span = Math.max(1, toMs - fromMs);
+      const at = Math.min(toMs, writtenUntilMs ?? fromMs);
+      const pct = finished ? 100 : Math.floor((100 * (at - fromMs)) / span);
+      const days = (ms: number) => (ms / 86_400_000).toFixed(1);
+      return `history: ${days(at - fromMs)} of ${days(span)} days written (${pct}%), up to ${new Date(at).toISOString().slice(0, 16)}Z`;
+    },
+  };
+}

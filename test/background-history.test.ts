@@ -1,0 +1,128 @@
+// `npm start`'s simulated history is written and loaded while the service serves (ingest/simulator/background.ts):
+// the servers answer before the older blocks exist, the older rows then arrive through the same checkpointed
+// ingest (each exactly once, a restart loading nothing again), and dataCoverage says how far it has come. The
+// history's older part is lean: fills, funding and ledger, without order statuses.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InProcessBus } from '../events/bus.ts';
+import { Ingest } from '../ingest/pipeline.ts';
+import { writeHistoryInBackground } from '../ingest/simulator/background.ts';
+import { scanResumePoints, startNodeInfoServer } from '../ingest/simulator/index.ts';
+import { openTimeline } from '../ingest/simulator/timeline.ts';
+import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+import { tempDataDir } from './node-files.ts';
+
+const MINUTE = 60_000;
+const HISTORY_MS = 2 * 60 * MINUTE;
+const DETAILED_MS = 20 * MINUTE;
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+interface Coverage {
+  start: number | null;
+  latest: number | null;
+}
+
+async function coverage(stack: Stack): Promise<Record<string, Coverage>> {
+  const res = await fetch(`${stack.urls.compat}/info`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'dataCoverage' }),
+  });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { result: { datasets: Record<string, Coverage> } };
+  return body.result.datasets;
+}
+
+async function fillCounts(): Promise<{ fills: number; first: number | null }> {
+  const { rows } = await db.pool.query<{ fills: number; first: number | null }>(
+    'SELECT count(*)::int AS fills, min(time) AS first FROM accounts.fills',
+  );
+  return rows[0] as { fills: number; first: number | null };
+}
+
+describe('the simulated history loaded in the background', () => {
+  it('answers /info while older history is still being written, then loads every older row exactly once', async () => {
+    const dataDir = await tempDataDir();
+    const now = Date.now();
+    const params = { seed: 5, users: 60, blocksPerSecond: 5, fillsPerSecond: 10, historyFillsPerSecond: 4 };
+    const timeline = openTimeline(dataDir, { ...params, leanFillsPerSecond: 2 }, HISTORY_MS, now, DETAILED_MS);
+    const { sim, startMs } = timeline;
+    expect(timeline.fillRates.map((r) => r.fillsPerSecond)).toEqual([2, 4, 10]);
+    const nodeInfo = await startNodeInfoServer(sim, { port: 0 });
+    const bus = new InProcessBus();
+    const stack = await startStack({
+      pool: db.pool,
+      bus,
+      upstreamInfoUrl: `${nodeInfo.url}/info`,
+      ports: EPHEMERAL_PORTS,
+      upstreamTimeoutMs: 2000,
+      log: () => {},
+    });
+    // The writer is held after its first half hour, so the service is looked at with most history unwritten.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let chunks = 0;
+    const history = writeHistoryInBackground(sim, startMs, {
+      toMs: now,
+      chunkMs: 30 * MINUTE,
+      realtime: false,
+      beforeChunk: () => (++chunks === 2 ? held : undefined),
+    });
+    const ingest = new Ingest({ dataDir, pool: db.pool, bus, follow: true, pollMs: 25, log: () => {} });
+    const running = ingest.run();
+    try {
+      // Mid-history: /info answers, and dataCoverage holds nothing newer than what is written.
+      while (chunks < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      const early = await coverage(stack);
+      expect(history.progress().done).toBe(false);
+      expect(history.progress().writtenUntilMs).toBeLessThanOrEqual(startMs + 30 * MINUTE);
+      expect(early.fills?.latest ?? startMs).toBeLessThanOrEqual(startMs + 30 * MINUTE);
+      expect(history.describe()).toMatch(/^history: 0\.0 of 0\.1 days written \(2\d%\)/);
+
+      release();
+      await history.done;
+      expect(history.progress().done).toBe(true);
+      const written = sim.stats.fills;
+      expect(written).toBeGreaterThan(0);
+      // Ingest has read every line written (its checkpoint committed with the rows).
+      await ingest.caughtUp();
+      const last = scanResumePoints(dataDir).node_fills_by_block;
+      while (ingest.stats.find((s) => s.stream === 'node_fills_by_block')?.lastBlock !== last) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await ingest.stop();
+      const loaded = await fillCounts();
+      // Every fill written is loaded once, the oldest ones among them.
+      expect(loaded.fills).toBe(written);
+      expect(loaded.first).toBeLessThan(startMs + MINUTE);
+
+      const late = await coverage(stack);
+      expect(late.fills?.start).toBe(loaded.first);
+      expect(late.fills?.latest).toBeGreaterThan(now - MINUTE);
+      // The lean part has no order statuses: their coverage starts with the detailed last 20 minutes.
+      expect(late.orders?.start).toBeGreaterThanOrEqual(now - DETAILED_MS - 1000);
+      expect(late.orders?.start).toBeLessThan(now - DETAILED_MS + MINUTE);
+    } finally {
+      await sim.stop();
+      await ingest.stop();
+      await running;
+      await stack.close();
+      await nodeInfo.close();
+    }
+
+    // A restart over the same files loads nothing again.
+    const again = new Ingest({ dataDir, pool: db.pool, log: () => {} });
+    await again.run();
+    expect(again.stats.reduce((n, s) => n + s.rows, 0)).toBe(0);
+    expect((await fillCounts()).fills).toBe(sim.stats.fills);
+  });
+});
