@@ -81,13 +81,16 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal
 
 const startedAt = Date.now();
 
-/**
- * Resolves once ingest has loaded the fills of the history's last minute (the lively last minutes have fills in
- * every second), or the service stops.
- */
-async function reached(ingest: Ingest, timeMs: number): Promise<void> {
-  const fills = () => ingest.stats.find((s) => s.stream === 'node_fills_by_block')?.lastBlockTime ?? 0;
-  while (!stopping && fills() < timeMs - 60_000) await sleep(500);
+/** How far the simulator's history may be written ahead of the fills ingest has loaded. */
+const HISTORY_LEAD_MS = 30 * 60_000;
+
+/** Time of the last block of fills ingest has loaded (0: none yet). */
+const fillsLoaded = (ingest: Ingest) =>
+  ingest.stats.find((s) => s.stream === 'node_fills_by_block')?.lastBlockTime ?? 0;
+
+/** Resolves once ingest has loaded fills from `timeMs` on, or the service stops. */
+async function reached(ingest: Ingest, timeMs: number, pollMs = 500): Promise<void> {
+  while (!stopping && fillsLoaded(ingest) < timeMs) await sleep(pollMs);
 }
 
 const KEY_HINT = 'npm run -s keys -- create --scope data';
@@ -122,7 +125,7 @@ try {
   let dataDir = config.hlDataDir;
   let upstreamInfoUrl = config.upstreamInfoUrl;
   /** Starts the simulator's history, written in the background while the servers already answer. */
-  let writeHistory: (() => BackgroundHistory) | undefined;
+  let writeHistory: ((ingest: Ingest) => BackgroundHistory) | undefined;
   if (!dataDir) {
     dataDir = config.simDataDir;
     const params = {
@@ -147,13 +150,20 @@ try {
     stops.push(nodeInfo.close);
     upstreamInfoUrl = process.env.UPSTREAM_INFO_URL ? upstreamInfoUrl : `${nodeInfo.url}/info`;
     log(`node /info        ${nodeInfo.url}/info (simulator, seed ${config.simSeed})`);
-    writeHistory = () => writeHistoryInBackground(sim, startMs);
+    // Held HISTORY_LEAD_MS ahead of the fills loaded (unless the history has no fills to wait for).
+    const paced = config.simLeanFillsPerSecond > 0 && config.simHistoryFillsPerSecond > 0;
+    writeHistory = (ingest) =>
+      writeHistoryInBackground(sim, startMs, {
+        beforeChunk: (from) => {
+          if (paced && from - HISTORY_LEAD_MS > startMs) return reached(ingest, from - HISTORY_LEAD_MS, 100);
+        },
+      });
   }
 
   const pool = db.pool;
   const bus = new InProcessBus();
   /** Ingest and the analytics derivation following the node files, with a progress display until loaded. */
-  const startLoading = (loading: BackgroundHistory | undefined) => {
+  const startLoading = (history: (ingest: Ingest) => BackgroundHistory | undefined) => {
     const ingest = new Ingest({ dataDir, pool, bus, follow: true });
     const running = ingest.run();
     stops.push(() => ingest.stop());
@@ -172,14 +182,15 @@ try {
     });
     stops.push(() => derivation.stop());
     log('analytics         deriving round trips, snapshots, daily sums and leaderboards (lag in dataCoverage)');
+    const loading = history(ingest);
     const progress = reportProgress(() => ingest.stats, process.stderr, loading && (() => loading.describe()));
-    return { ingest, progress };
+    return { ingest, progress, loading };
   };
   // A real node's files are there already: they are loaded before serving. The simulator's history is written and
   // loaded after the servers start (they would otherwise wait minutes for a week), dataCoverage telling how far
   // it has come.
   if (!writeHistory) {
-    const { ingest, progress } = startLoading(undefined);
+    const { ingest, progress } = startLoading(() => undefined);
     await ingest.caughtUp();
     progress.stop();
   }
@@ -205,14 +216,15 @@ try {
   for (const { name } of DOMAIN_LIST) log(`${`${name} subgraph`.padEnd(17)} ${stack.urls[name as DomainName]}`);
   log('ready');
   if (writeHistory) {
-    const loading = writeHistory();
+    const { ingest, progress, loading } = startLoading(writeHistory);
+    if (!loading) throw new Error('unreachable: the simulator writes a history');
     loading.done.catch((err) => {
       console.error(`simulator failed: ${err instanceof Error ? err.message : String(err)}`);
       void shutdown(1);
     });
-    const { ingest, progress } = startLoading(loading);
     await loading.done;
-    await reached(ingest, loading.progress().toMs);
+    // The lively last minutes have fills in every second.
+    await reached(ingest, loading.progress().toMs - 60_000);
     progress.stop();
     if (!stopping) log(`history           loaded (${((Date.now() - startedAt) / 1000).toFixed(0)} s after start)`);
   }

@@ -1,11 +1,16 @@
 // A timeline's history written while the service already serves. The simulator is one state machine walking
 // forward in time, and ingest's checkpoints and the analytics cursor only move forward too, so history cannot be
-// written newest first: it is written oldest first, an hour at a time, in the background (writeHistory yields to
+// written newest first: it is written oldest first, a chunk at a time, in the background (writeHistory yields to
 // the event loop every 100 ms), while the servers answer and ingest follows the files as they appear. Real time
 // starts once the history reaches the moment it was asked for.
+//
+// The caller holds the writer back between chunks (`beforeChunk`) until ingest has nearly caught up: written at
+// full speed, the simulator took most of the one thread it shares with ingest and the servers, so that ingest's
+// commits waited past the pool's connect timeout and the servers answered slowly; days written ahead of ingest
+// are of no use anyway.
 import type { Simulator } from './index.ts';
 
-const HOUR_MS = 3_600_000;
+const DEFAULT_CHUNK_MS = 15 * 60_000;
 
 export interface HistoryProgress {
   fromMs: number;
@@ -26,10 +31,13 @@ export interface BackgroundHistory {
 export interface BackgroundHistoryOptions {
   /** End of the history (default: now). */
   toMs?: number;
-  /** Blocks written between two yields to `beforeChunk` (default an hour). */
+  /** Simulated time written between two calls of `beforeChunk` (default 15 minutes). */
   chunkMs?: number;
-  /** Awaited before each chunk: a test holds the writer here to look at the service mid-history. */
-  beforeChunk?: () => Promise<void> | void;
+  /**
+   * Awaited before each chunk, with the chunk's start: `npm start` waits here for ingest to come within reach; a
+   * test holds the writer to look at the service mid-history.
+   */
+  beforeChunk?: (chunkFromMs: number) => Promise<void> | void;
   /** Start real time after the history (default true). */
   realtime?: boolean;
 }
@@ -40,12 +48,12 @@ export function writeHistoryInBackground(
   opts: BackgroundHistoryOptions = {},
 ): BackgroundHistory {
   const toMs = opts.toMs ?? Date.now();
-  const chunkMs = opts.chunkMs ?? HOUR_MS;
+  const chunkMs = opts.chunkMs ?? DEFAULT_CHUNK_MS;
   let finished = false;
   const done = (async () => {
     // writeHistory continues from the last block produced; `fromMs` only places the first.
     for (let at = fromMs; at < toMs && !sim.stopped; at = Math.min(toMs, at + chunkMs)) {
-      await opts.beforeChunk?.();
+      await opts.beforeChunk?.(at);
       await sim.writeHistory(fromMs, Math.min(toMs, at + chunkMs));
     }
     finished = true;

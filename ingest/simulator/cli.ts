@@ -8,6 +8,7 @@ import { type NodeInfoServer, startNodeInfoServer } from './index.ts';
 import {
   DEFAULT_FILLS_PER_SECOND,
   DEFAULT_HISTORY_FILLS_PER_SECOND,
+  DEFAULT_LEAN_FILLS_PER_SECOND,
   openTimeline,
   resetTimeline,
   type TimelineParams,
@@ -18,12 +19,16 @@ const root = path.resolve(import.meta.dirname, '../..');
 const USAGE = `usage: node --import tsx ingest/simulator/cli.ts [options]
   --data-dir DIR            node data dir to write (default .data/hl/data, env SIM_DATA_DIR)
   --seed N                  random seed (default 42, env SIM_SEED)
-  --history D               history to write before now: 7d, 36h, 90m, 30s, 0 (default 6h, env SIM_HISTORY)
+  --history D               history to write before now: 7d, 36h, 90m, 30s, 0 (default 7d, env SIM_HISTORY)
+  --detailed-history D      the last part of it written with every stream; before it, lean: no order statuses
+                            or book diffs (default 6h, env SIM_DETAILED_HISTORY)
   --fills-per-second N      average fills per second in real time and the last 5 minutes of history
                             (default ${DEFAULT_FILLS_PER_SECOND}, env SIM_FILLS_PER_SECOND)
   --history-fills-per-second N
                             average fills per second of the history before that, and of the gap a restart
                             fills (default ${DEFAULT_HISTORY_FILLS_PER_SECOND}, env SIM_HISTORY_FILLS_PER_SECOND)
+  --lean-fills-per-second N average fills per second of the lean history
+                            (default ${DEFAULT_LEAN_FILLS_PER_SECOND}, env SIM_LEAN_FILLS_PER_SECOND)
   --users N                 traders (default 300)
   --blocks-per-second N     L1 blocks per second (default 5)
   --port N                  node /info port (default 3001, env SIM_PORT; 0 = any free port)
@@ -46,6 +51,8 @@ async function main(): Promise<void> {
       'data-dir': { type: 'string' },
       seed: { type: 'string' },
       history: { type: 'string' },
+      'detailed-history': { type: 'string' },
+      'lean-fills-per-second': { type: 'string' },
       'fills-per-second': { type: 'string' },
       'history-fills-per-second': { type: 'string' },
       users: { type: 'string' },
@@ -77,13 +84,19 @@ async function main(): Promise<void> {
       values['history-fills-per-second'] ?? env.SIM_HISTORY_FILLS_PER_SECOND,
       DEFAULT_HISTORY_FILLS_PER_SECOND,
     ),
+    leanFillsPerSecond: positiveNumber(
+      'lean-fills-per-second',
+      values['lean-fills-per-second'] ?? env.SIM_LEAN_FILLS_PER_SECOND,
+      DEFAULT_LEAN_FILLS_PER_SECOND,
+    ),
   };
-  const historyMs = parseDuration(values.history ?? (env.SIM_HISTORY || '6h'));
+  const historyMs = parseDuration(values.history ?? (env.SIM_HISTORY || '7d'));
+  const detailedMs = parseDuration(values['detailed-history'] ?? (env.SIM_DETAILED_HISTORY || '6h'));
   const port = Math.floor(positiveNumber('port', values.port ?? env.SIM_PORT, 3001));
   const host = values.host ?? '127.0.0.1';
 
   if (values.reset) resetTimeline(dataDir);
-  const { sim, startMs, resuming, fillRates } = openTimeline(dataDir, wanted, historyMs);
+  const { sim, startMs, resuming, fillRates } = openTimeline(dataDir, wanted, historyMs, Date.now(), detailedMs);
   let server: NodeInfoServer | null = null;
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {

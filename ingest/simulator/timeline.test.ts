@@ -14,6 +14,7 @@ import { Simulator, scanResumePoints } from './index.ts';
 import {
   DEFAULT_FILLS_PER_SECOND,
   DEFAULT_HISTORY_FILLS_PER_SECOND,
+  DEFAULT_LEAN_FILLS_PER_SECOND,
   LIVELY_LEAD_MS,
   MARKER,
   openTimeline,
@@ -92,7 +93,7 @@ function activity(dir: string, fromMs: number, toMs: number) {
 }
 
 /** `npm start`'s simulator parameters (start.ts) and history on the configuration's defaults. */
-function startDefaults(): { params: TimelineParams; historyMs: number } {
+function startDefaults(): { params: TimelineParams; historyMs: number; detailedMs: number } {
   const saved = { ...process.env };
   for (const name of Object.keys(process.env)) if (name.startsWith('SIM_')) delete process.env[name];
   try {
@@ -103,8 +104,13 @@ function startDefaults(): { params: TimelineParams; historyMs: number } {
       blocksPerSecond: 5,
       fillsPerSecond: config.simFillsPerSecond,
       historyFillsPerSecond: config.simHistoryFillsPerSecond,
+      leanFillsPerSecond: config.simLeanFillsPerSecond,
     };
-    return { params, historyMs: parseDuration(config.simHistory) };
+    return {
+      params,
+      historyMs: parseDuration(config.simHistory),
+      detailedMs: parseDuration(config.simDetailedHistory),
+    };
   } finally {
     process.env = saved;
   }
@@ -114,14 +120,17 @@ describe('the default feed', () => {
   it('is lively at the quietest hour of the day: 20+ fills/s, BTC and ETH every few seconds, BTC book changes several times a second', async () => {
     // The whole default history: hours at the history rate leave the rate controller anywhere, and the live rate
     // must not inherit that.
-    const { params, historyMs } = startDefaults();
-    expect(historyMs).toBe(6 * 60 * MINUTE);
+    // (Its lean week before the detailed last 6 h is left out: minutes of writing, and no part of the feed's life.)
+    const { params, historyMs, detailedMs } = startDefaults();
+    expect(historyMs).toBe(7 * 24 * 60 * MINUTE);
+    expect(detailedMs).toBe(6 * 60 * MINUTE);
     expect(params.fillsPerSecond).toBe(DEFAULT_FILLS_PER_SECOND);
     expect(params.historyFillsPerSecond).toBe(DEFAULT_HISTORY_FILLS_PER_SECOND);
+    expect(params.leanFillsPerSecond).toBe(DEFAULT_LEAN_FILLS_PER_SECOND);
     // The diurnal curve is lowest around 03:00 UTC (×0.65).
     const now = Date.UTC(2026, 10, 21, 3, 0, 0);
     const dir = path.join(tmpRoot, 'default');
-    const { sim, startMs, fillRates } = openTimeline(dir, params, historyMs, now);
+    const { sim, startMs, fillRates } = openTimeline(dir, params, detailedMs, now);
     await sim.writeHistory(startMs, now + MINUTE);
     await sim.stop();
     expect(fillRates.map((r) => r.fillsPerSecond)).toEqual([params.historyFillsPerSecond, params.fillsPerSecond]);
@@ -192,6 +201,49 @@ describe('fill-rate schedule', () => {
       rateChanges: rates.slice(1),
     });
     await sim.writeHistory(first.startMs, now2 + MINUTE);
+    await sim.stop();
+    expectSameTree(dir, once);
+  });
+
+  it('writes a long history lean before its detailed part, and a restart in the lean part keeps its boundary', async () => {
+    const now1 = Date.UTC(2026, 10, 21, 14, 0, 0);
+    const dir = path.join(tmpRoot, 'lean');
+    const lean = { ...params, leanFillsPerSecond: 1 };
+    const first = openTimeline(dir, lean, 60 * MINUTE, now1, 20 * MINUTE);
+    expect(first.fillRates.map((r) => r.fillsPerSecond)).toEqual([1, 2, 20]);
+    expect(first.leanUntilBlock).toBe(first.fillRates[1]!.fromBlock);
+    // Stopped a quarter of an hour in, within the lean part; started again ten minutes later.
+    await first.sim.writeHistory(first.startMs, first.startMs + 15 * MINUTE);
+    await first.sim.stop();
+    const now2 = now1 + 10 * MINUTE;
+    const second = openTimeline(dir, lean, 60 * MINUTE, now2, 20 * MINUTE);
+    expect(second.leanUntilBlock).toBe(first.leanUntilBlock);
+    expect(second.fillRates.slice(0, 2)).toEqual(first.fillRates.slice(0, 2));
+    await second.sim.writeHistory(second.startMs, now2);
+    await second.sim.stop();
+
+    // Fills from the first block; order statuses and book diffs only from the lean boundary on.
+    const firstBlock = (stream: string) => {
+      const file = listHourlyFiles(path.join(dir, stream))[0] as string;
+      return (JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[0] as string) as BlockLine<unknown>).block_number;
+    };
+    expect(firstBlock('node_fills_by_block')).toBeLessThan(first.leanUntilBlock - 5 * 60 * 30);
+    for (const stream of ['node_order_statuses_by_block', 'node_raw_book_diffs_by_block']) {
+      expect(firstBlock(stream), stream).toBeGreaterThanOrEqual(first.leanUntilBlock);
+      expect(firstBlock(stream), stream).toBeLessThan(first.leanUntilBlock + 5 * 10);
+    }
+
+    const once = path.join(tmpRoot, 'lean-once');
+    const sim = new Simulator({
+      dataDir: once,
+      seed: params.seed,
+      users: params.users,
+      blocksPerSecond: params.blocksPerSecond,
+      fillsPerSecond: second.fillRates[0]!.fillsPerSecond,
+      rateChanges: second.fillRates.slice(1),
+      leanUntilBlock: second.leanUntilBlock,
+    });
+    await sim.writeHistory(first.startMs, now2);
     await sim.stop();
     expectSameTree(dir, once);
   });
