@@ -8,12 +8,14 @@ import { Ingest } from '../ingest/pipeline.ts';
 import { writeHistoryInBackground } from '../ingest/simulator/background.ts';
 import { scanResumePoints, startNodeInfoServer } from '../ingest/simulator/index.ts';
 import { openTimeline } from '../ingest/simulator/timeline.ts';
-import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
+import type { Stack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { tempDataDir } from './node-files.ts';
+import { startServersOverNode } from './stack.ts';
 
 const MINUTE = 60_000;
-const HISTORY_MS = 2 * 60 * MINUTE;
+const HISTORY_MS = 80 * MINUTE;
+const CHUNK_MS = 20 * MINUTE;
 const DETAILED_MS = 20 * MINUTE;
 
 let db: TestDatabase;
@@ -57,15 +59,8 @@ describe('the simulated history loaded in the background', () => {
     expect(timeline.fillRates.map((r) => r.fillsPerSecond)).toEqual([2, 4, 10]);
     const nodeInfo = await startNodeInfoServer(sim, { port: 0 });
     const bus = new InProcessBus();
-    const stack = await startStack({
-      pool: db.pool,
-      bus,
-      upstreamInfoUrl: `${nodeInfo.url}/info`,
-      ports: EPHEMERAL_PORTS,
-      upstreamTimeoutMs: 2000,
-      log: () => {},
-    });
-    // The writer is held after its first half hour, so the service is looked at with most history unwritten.
+    const stack = await startServersOverNode(db.pool, bus, `${nodeInfo.url}/info`);
+    // The writer is held after its first chunk, so the service is looked at with most history unwritten.
     let release = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -73,7 +68,7 @@ describe('the simulated history loaded in the background', () => {
     let chunks = 0;
     const history = writeHistoryInBackground(sim, startMs, {
       toMs: now,
-      chunkMs: 30 * MINUTE,
+      chunkMs: CHUNK_MS,
       realtime: false,
       beforeChunk: () => (++chunks === 2 ? held : undefined),
     });
@@ -84,8 +79,8 @@ describe('the simulated history loaded in the background', () => {
       while (chunks < 2) await new Promise((resolve) => setTimeout(resolve, 20));
       const early = await coverage(stack);
       expect(history.progress().done).toBe(false);
-      expect(history.progress().writtenUntilMs).toBeLessThanOrEqual(startMs + 30 * MINUTE);
-      expect(early.fills?.latest ?? startMs).toBeLessThanOrEqual(startMs + 30 * MINUTE);
+      expect(history.progress().writtenUntilMs).toBeLessThanOrEqual(startMs + CHUNK_MS);
+      expect(early.fills?.latest ?? startMs).toBeLessThanOrEqual(startMs + CHUNK_MS);
       expect(history.describe()).toMatch(/^history: 0\.0 of 0\.1 days written \(2\d%\)/);
 
       release();

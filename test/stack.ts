@@ -37,14 +37,7 @@ export async function startTestStack(
   const running = ingest.run();
   running.catch(() => {}); // surfaced by close()
   await ingest.caughtUp();
-  const stack = await startStack({
-    pool: db.pool,
-    bus,
-    upstreamInfoUrl: `${nodeInfo.url}/info`,
-    ports: EPHEMERAL_PORTS,
-    upstreamTimeoutMs: 2000,
-    log: () => {},
-  });
+  const stack = await startServersOverNode(db.pool, bus, `${nodeInfo.url}/info`);
   sim.startRealtime();
   return {
     ...stack,
@@ -63,6 +56,11 @@ export async function startTestStack(
       await running;
     },
   };
+}
+
+/** The servers over `pool` on ephemeral ports, fed by `bus`, relaying to a (simulated) node at `upstreamInfoUrl`. */
+export function startServersOverNode(pool: StackOptions['pool'], bus: InProcessBus, upstreamInfoUrl: string) {
+  return startStack({ pool, bus, upstreamInfoUrl, ports: EPHEMERAL_PORTS, upstreamTimeoutMs: 2000, log: () => {} });
 }
 
 /**
