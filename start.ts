@@ -152,12 +152,17 @@ try {
     log(`node /info        ${nodeInfo.url}/info (simulator, seed ${config.simSeed})`);
     // Held HISTORY_LEAD_MS ahead of the fills loaded (unless the history has no fills to wait for).
     const paced = config.simLeanFillsPerSecond > 0 && config.simHistoryFillsPerSecond > 0;
-    writeHistory = (ingest) =>
-      writeHistoryInBackground(sim, startMs, {
+    writeHistory = (ingest) => {
+      // The simulator stops first too (stop is idempotent): the writer must not run on, unpaced, while ingest stops.
+      stops.push(() => sim.stop());
+      return writeHistoryInBackground(sim, startMs, {
         beforeChunk: (from) => {
-          if (paced && from - HISTORY_LEAD_MS > startMs) return reached(ingest, from - HISTORY_LEAD_MS, 100);
+          // Not while a restart replays the blocks on disk: ingest has nothing new to load until the writing starts.
+          const writing = sim.stats.bytes > 0;
+          if (paced && writing && from - HISTORY_LEAD_MS > startMs) return reached(ingest, from - HISTORY_LEAD_MS, 100);
         },
       });
+    };
   }
 
   const pool = db.pool;

@@ -8,7 +8,13 @@
 // full speed, the simulator took most of the one thread it shares with ingest and the servers, so that ingest's
 // commits waited past the pool's connect timeout and the servers answered slowly; days written ahead of ingest
 // are of no use anyway.
-import type { Simulator } from './index.ts';
+import type { HistoryShare, Simulator } from './index.ts';
+
+/**
+ * At most half the thread, in short slices: with 100 ms slices and bare yields, a restart's silent replay of a week
+ * kept the servers' answers and ingest's commits waiting seconds (past the pool's 3 s connect timeout).
+ */
+const BACKGROUND_SHARE: HistoryShare = { sliceMs: 20, restMs: 20 };
 
 const DEFAULT_CHUNK_MS = 15 * 60_000;
 
@@ -54,7 +60,7 @@ export function writeHistoryInBackground(
     // writeHistory continues from the last block produced; `fromMs` only places the first.
     for (let at = fromMs; at < toMs && !sim.stopped; at = Math.min(toMs, at + chunkMs)) {
       await opts.beforeChunk?.(at);
-      await sim.writeHistory(fromMs, Math.min(toMs, at + chunkMs));
+      await sim.writeHistory(fromMs, Math.min(toMs, at + chunkMs), BACKGROUND_SHARE);
     }
     finished = true;
     if (opts.realtime !== false) sim.startRealtime();

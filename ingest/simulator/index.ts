@@ -62,6 +62,12 @@ export const LEAN_SKIPPED_STREAMS: ReadonlySet<StreamName> = new Set([
   'node_order_statuses_by_block',
 ]);
 
+/** How writeHistory shares the thread: work `sliceMs` (default 100), then yield, resting `restMs` (default 0). */
+export interface HistoryShare {
+  sliceMs?: number;
+  restMs?: number;
+}
+
 export interface FillRateChange {
   fromBlock: number;
   fillsPerSecond: number;
@@ -201,16 +207,18 @@ export class Simulator {
    * Writes blocks from `fromMs` to `toMs` as fast as possible. The block grid starts at `fromMs` on the first
    * call; later calls continue from the last block.
    */
-  async writeHistory(fromMs: number, toMs: number): Promise<SimulatorStats> {
+  async writeHistory(fromMs: number, toMs: number, share: HistoryShare = {}): Promise<SimulatorStats> {
     const clock = this.ensureClock(fromMs);
     const before = this.stats;
     const started = performance.now();
+    const sliceMs = share.sliceMs ?? SLICE_MS;
+    const restMs = share.restMs ?? 0;
     let sliceStart = started;
     let produced = 0;
     while (!this.isStopped && clock.nextTimeMs < toMs) {
       this.produceBlock();
-      if ((++produced & 255) === 0 && performance.now() - sliceStart > SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
+      if ((++produced & 63) === 0 && performance.now() - sliceStart > sliceMs) {
+        await new Promise((resolve) => (restMs > 0 ? setTimeout(resolve, restMs) : setImmediate(resolve)));
         sliceStart = performance.now();
       }
     }
