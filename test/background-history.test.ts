@@ -114,10 +114,10 @@ describe('the simulated history loaded in the background', () => {
       await nodeInfo.close();
     }
 
-    // A restart over the same files loads nothing again.
+    // A restart over the same files loads no fill again (the other streams may finish what the stop cut short).
     const again = new Ingest({ dataDir, pool: db.pool, log: () => {} });
     await again.run();
-    expect(again.stats.reduce((n, s) => n + s.rows, 0)).toBe(0);
+    expect(again.stats.find((s) => s.stream === 'node_fills_by_block')?.rows).toBe(0);
     expect((await fillCounts()).fills).toBe(sim.stats.fills);
   });
 });
