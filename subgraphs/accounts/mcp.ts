@@ -12,6 +12,7 @@ import {
   enumArg,
   intArg,
   secondsArg,
+  sideArg,
   TEXT,
   timeArg,
   toolInput,
@@ -115,7 +116,7 @@ export const accountsTools: readonly McpTool[] = [
     input: toolInput({
       user: addressArg('only this user'),
       coin: coinArg('only this coin'),
-      side: enumArg(['A', 'B'], 'A: sells (ask side), B: buys (bid side)'),
+      side: sideArg(),
       startTime: timeArg('start of the window'),
       endTime: endArg,
       limit: intArg(1, MAX_FILL_ROWS, `rows per page (1 to ${MAX_FILL_ROWS}, default 100)`),

@@ -355,12 +355,12 @@ export const marketsTools: readonly McpTool[] = [
       'Latest snapshot of every HIP-3 dex coin (mark and oracle price, funding, open interest, 24 h volume, fees and ' +
       'trades, cumulative totals, halted), optionally one dex or one coin.',
     input: toolInput({
-      dex_id: described(TEXT, 'only this HIP-3 dex'),
+      dexId: described(TEXT, 'only this HIP-3 dex'),
       coin: coinArg('only this coin'),
     }),
     call: async (args, { services: { markets } }) => ({
       snapshots: await markets.hip3Snapshots({
-        dexId: args.dex_id as string | undefined,
+        dexId: args.dexId as string | undefined,
         coin: args.coin as string | undefined,
       }),
     }),
