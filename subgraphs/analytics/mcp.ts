@@ -1,6 +1,6 @@
 // The analytics domain's MCP tools: the service's answers as structured content, arguments bounded by the spec's
 // limits (the tool server checks them against `input`). The two batch tools cost 3 credits per wallet.
-import { perWalletCredits } from '../../access/costs.ts';
+import { CALL_CREDITS, CREDITS_PER_WALLET, perWalletCredits } from '../../access/costs.ts';
 import { windowOf } from '../../compat-rest/info/request-schema.ts';
 import { addressArg, addressesArg, boolArg, enumArg, intArg, toolInput, windowArgs } from '../../mcp/schema.ts';
 import type { McpTool } from '../domain.ts';
@@ -116,8 +116,8 @@ export const analyticsTools: readonly McpTool[] = [
     title: 'Performance of many wallets',
     description:
       `Performance of 1 to ${MAX_WALLETS} wallets in one call, in submission order: the figures of ` +
-      'analytics_performance, drawdowns only on request. Costs 3 credits per wallet (1 wallet: use ' +
-      'analytics_performance, 1 credit).',
+      `analytics_performance, drawdowns only on request. Costs ${CREDITS_PER_WALLET} credits per wallet (for one ` +
+      `wallet analytics_performance costs ${CALL_CREDITS}).`,
     input: toolInput(
       {
         addresses: wallets,
@@ -199,7 +199,7 @@ export const analyticsTools: readonly McpTool[] = [
     description:
       `For a builder and 1 to ${MAX_WALLETS} wallets: each wallet's fills through other builders, this builder and ` +
       "none in the timeframe; wallets trading elsewhere first. Use it to see which of a builder's users also trade " +
-      'through competitors. Costs 3 credits per wallet.',
+      `through competitors. Costs ${CREDITS_PER_WALLET} credits per wallet.`,
     input: toolInput(
       {
         builder: addressArg('the builder'),

@@ -217,7 +217,8 @@ export const evmTools: readonly McpTool[] = [
     name: 'evm_backstop_fills',
     title: 'Fills absorbed by a HIP-3 backstop',
     description:
-      "The fills a dex's backstop absorbed in backstop liquidations, newest first; `cursor` resumes after a page.",
+      "The fills a dex's backstop absorbed in backstop liquidations, newest first; `cursor` resumes after a page. " +
+      "For the dex's totals use evm_backstop_health.",
     input: toolInput(
       {
         dex: hip3Dex('the dex'),

@@ -100,7 +100,8 @@ export const hip4Tools: readonly McpTool[] = [
     title: 'HIP-4 fills',
     description:
       'Fills on outcome coins, newest first, with the market name, description, venue and deployer; settlement ' +
-      'fills have typeTrade "settlement". Filter by user, coin (#2901), outcomeId and time window.',
+      'fills have typeTrade "settlement". Filter by user, coin (#2901), outcomeId and time window. For totals per ' +
+      'time bucket use hip4_analytics; per venue, hip4_providers.',
     input: toolInput({
       user: addressArg('only fills of this user'),
       coin: described(OUTCOME_COIN, 'only fills of this outcome coin: "#2901" or "2901"'),
