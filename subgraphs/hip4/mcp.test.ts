@@ -84,6 +84,12 @@ describe('hip4 MCP tools', () => {
     });
   });
 
+  it('refuses a window whose start is after its end, naming the camelCase argument', async () => {
+    await expect(call('hip4_providers', { startTime: T0 + HOUR, endTime: T0 })).rejects.toThrow(
+      /^startTime: must not be after endTime$/,
+    );
+  });
+
   it('hip4_fills answers the rows /hip4/fills writes from Postgres text, value for value', async () => {
     const objects = (await call('hip4_fills', { limit: 1000 })).fills as unknown[];
     expect(objects).toHaveLength(10);

@@ -2,6 +2,7 @@
 // service call answered in the same rows as its /hip4 route. Arguments are camelCase as across the catalog (the
 // route's question_id is questionId here), times in epoch ms; the schemas state the service's caps, which the tool
 // server checks before `call` runs.
+import { windowOf } from '../../compat-rest/info/request-schema.ts';
 import { addressArg, described, enumArg, intArg, pageArgs, textArg, toolInput, windowArgs } from '../../mcp/schema.ts';
 import type { McpTool } from '../domain.ts';
 import {
@@ -44,7 +45,6 @@ const OUTCOME_COIN = { type: 'string', pattern: '^#?\\d{1,15}$' };
 const num = (a: Record<string, unknown>, k: string) => a[k] as number | undefined;
 const text = (a: Record<string, unknown>, k: string) => a[k] as string | undefined;
 const pageOf = (a: Record<string, unknown>) => ({ limit: num(a, 'limit'), offset: num(a, 'offset') });
-const windowOf = (a: Record<string, unknown>) => ({ startTime: num(a, 'startTime'), endTime: num(a, 'endTime') });
 
 export const hip4Tools: readonly McpTool[] = [
   {
