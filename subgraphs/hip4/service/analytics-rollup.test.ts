@@ -1,7 +1,8 @@
-// Analytics from the hourly rollup (hip4.fill_hours, kept by triggers on hip4.fills) answers exactly what the
-// fills themselves do: the reference here is the aggregate over the fills that analytics ran before the rollup.
-// Fills arrive in several statements (rows of one hour and coin merge across them), settlement fills included,
-// and the windows start and end inside hours, so both the whole hours and the edges are compared.
+// Analytics answers exactly what the fills themselves do: a coin's 1h buckets come from the hourly rollup
+// (hip4.fill_hours, kept by triggers on hip4.fills), the rest from the fills; the reference here is the aggregate
+// over the fills that analytics ran before the rollup. Fills arrive in several statements (hours already rolled up
+// gain rows and users), settlement fills included, and windows start and end inside hours, so whole hours and the
+// edges read from the fills are both compared.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';

@@ -183,63 +183,56 @@ export interface AnalyticsQuery {
 const HOUR_MS = 3_600_000;
 
 /**
- * Buckets with fills in the inclusive window, oldest first (then by coin); empty buckets are left out. Sums the
- * hourly rollup (hip4.fill_hours, kept by triggers with the fills) over the whole hours of the window, and the
- * fills themselves over the partial hours at its edges, so any window answers as the fills do. Every interval is
- * a whole number of hours aligned the same way, so a bucket is a sum of hours; unique users count each address of
- * the bucket's hours once.
+ * Buckets with fills in the inclusive window, oldest first (then by coin); empty buckets are left out. A coin's
+ * 1h buckets (the rows split by coin, or one coin) are rows of the hourly rollup (hip4.fill_hours, kept by
+ * triggers with the fills) over the window's whole hours, and the fills themselves aggregated over the partial
+ * hours at its edges: any window answers as the fills do. Other buckets (4h, 1d, or several coins in one row)
+ * aggregate the fills: their unique users are not a sum of hours' or coins' unique users.
  */
 export async function analytics(pool: pg.Pool, q: AnalyticsQuery, page: Paging): Promise<AnalyticsBucket[]> {
-  const coin = q.byCoin ? ', coin' : '';
-  // The whole hours [fullFrom, fullTo) inside the window; none when the window holds no whole hour.
+  if (q.interval === '1h' && (q.byCoin || q.coins?.length === 1)) return coinHours(pool, q, page);
+  const coin = q.byCoin ? ', f.coin' : '';
+  const { rows } = await pool.query<AnalyticsBucket>(
+    `SELECT (f.time / $1::bigint) * $1::bigint AS bucket${coin}, count(*)::int AS fills,
+       ${TRADED}::float8 AS volume,
+       coalesce(sum(f.px * f.sz) FILTER (WHERE f.crossed AND f.side = 'B'), 0)::float8 AS buy_volume,
+       coalesce(sum(f.px * f.sz) FILTER (WHERE f.crossed AND f.side = 'A'), 0)::float8 AS sell_volume,
+       coalesce(sum(f.fee), 0)::float8 AS fees_usdc, count(DISTINCT f.address)::int AS unique_users
+     FROM hip4.fills f
+     WHERE NOT f.is_settlement AND f.time >= $2 AND f.time <= $3
+       AND ($4::text[] IS NULL OR f.coin = ANY($4)) AND ($5::int IS NULL OR f.outcome_id = $5)
+     GROUP BY 1${coin} ORDER BY 1${coin} LIMIT $6 OFFSET $7`,
+    [INTERVAL_MS[q.interval], q.startTime, q.endTime, q.coins ?? null, q.outcomeId ?? null, page.limit, page.offset],
+  );
+  return rows;
+}
+
+/** 1h buckets of each coin: the rollup's whole hours, and the edge hours' fills aggregated alike. */
+async function coinHours(pool: pg.Pool, q: AnalyticsQuery, page: Paging): Promise<AnalyticsBucket[]> {
+  // The whole hours [fullFrom, fullTo) inside the window; none when it holds no whole hour.
   let fullFrom = Math.ceil(q.startTime / HOUR_MS) * HOUR_MS;
   let fullTo = Math.floor((q.endTime + 1) / HOUR_MS) * HOUR_MS;
   if (fullTo <= fullFrom) fullFrom = fullTo = q.endTime + 1;
-  // One coin's hours bucketed by the hour are one row a bucket, whose addresses are already distinct: no need to
-  // merge address lists (the common case, and the costly step otherwise).
-  const oneRowPerBucket = q.interval === '1h' && (q.byCoin || q.coins?.length === 1);
+  const columns = `h.hour AS bucket${q.byCoin ? ', h.coin' : ''}, h.fills, h.volume::float8 AS volume,
+    h.buy_volume::float8 AS buy_volume, h.sell_volume::float8 AS sell_volume, h.fees::float8 AS fees_usdc,
+    h.users AS unique_users`;
+  const where = '($3::text[] IS NULL OR h.coin = ANY($3)) AND ($4::int IS NULL OR h.outcome_id = $4)';
+  // A window on whole hours (the usual page of history) has no edge to read from the fills.
+  const edges =
+    q.startTime === fullFrom && q.endTime + 1 === fullTo
+      ? ''
+      : `UNION ALL
+         SELECT ${columns} FROM hip4.fill_hours_of(ARRAY(
+           SELECT f FROM hip4.fills f
+           WHERE ((f.time >= $7 AND f.time < $1) OR (f.time >= $2 AND f.time <= $8))
+             AND ($3::text[] IS NULL OR f.coin = ANY($3)) AND ($4::int IS NULL OR f.outcome_id = $4))) h`;
   const { rows } = await pool.query<AnalyticsBucket>(
-    `WITH hours AS (
-       SELECT (r.hour / $1::bigint) * $1::bigint AS bucket, r.coin, r.fills, r.volume, r.buy_volume, r.sell_volume,
-         r.fees, r.addresses
-       FROM hip4.fill_hours r
-       WHERE r.hour >= $8 AND r.hour < $9
-         AND ($4::text[] IS NULL OR r.coin = ANY($4)) AND ($5::int IS NULL OR r.outcome_id = $5)
-       UNION ALL
-       SELECT (e.hour / $1::bigint) * $1::bigint, e.coin, e.fills, e.volume, e.buy_volume, e.sell_volume, e.fees,
-         e.addresses
-       FROM hip4.fill_hours_of(ARRAY(
-         SELECT f FROM hip4.fills f
-         WHERE ((f.time >= $2 AND f.time < $8) OR (f.time >= $9 AND f.time <= $3))
-           AND ($4::text[] IS NULL OR f.coin = ANY($4)) AND ($5::int IS NULL OR f.outcome_id = $5))) e
-     ), sums AS (
-       SELECT bucket${coin}, sum(fills)::int AS fills, sum(volume)::float8 AS volume,
-         sum(buy_volume)::float8 AS buy_volume, sum(sell_volume)::float8 AS sell_volume,
-         sum(fees)::float8 AS fees_usdc, sum(cardinality(addresses))::int AS unique_users
-       FROM hours GROUP BY bucket${coin}
-     )
-     ${
-       oneRowPerBucket
-         ? 'SELECT * FROM sums s'
-         : `SELECT s.bucket${coin && ', s.coin'}, s.fills, s.volume, s.buy_volume, s.sell_volume, s.fees_usdc,
-              u.unique_users
-            FROM sums s JOIN (
-              SELECT bucket${coin}, count(DISTINCT a)::int AS unique_users FROM hours, unnest(addresses) a
-              GROUP BY bucket${coin}
-            ) u ON u.bucket = s.bucket${q.byCoin ? ' AND u.coin = s.coin' : ''}`
-     }
-     ORDER BY s.bucket${coin && ', s.coin'} LIMIT $6 OFFSET $7`,
-    [
-      INTERVAL_MS[q.interval],
-      q.startTime,
-      q.endTime,
-      q.coins ?? null,
-      q.outcomeId ?? null,
-      page.limit,
-      page.offset,
-      fullFrom,
-      fullTo,
-    ],
+    `SELECT ${columns} FROM hip4.fill_hours h WHERE h.hour >= $1 AND h.hour < $2 AND ${where}
+     ${edges}
+     ORDER BY bucket${q.byCoin ? ', coin' : ''} LIMIT $5 OFFSET $6`,
+    [fullFrom, fullTo, q.coins ?? null, q.outcomeId ?? null, page.limit, page.offset].concat(
+      edges ? [q.startTime, q.endTime] : [],
+    ),
   );
   return rows;
 }
