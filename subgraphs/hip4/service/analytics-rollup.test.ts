@@ -1,12 +1,12 @@
 // Analytics answers exactly what the fills themselves do: a coin's 1h buckets come from the hourly rollup
-// (hip4.fill_hours, kept by triggers on hip4.fills), the rest from the fills; the reference here is the aggregate
-// over the fills that analytics ran before the rollup. Fills arrive in several statements (hours already rolled up
-// gain rows and users), settlement fills included, and windows start and end inside hours, so whole hours and the
-// edges read from the fills are both compared.
+// (hip4.fill_hours, kept by triggers on hip4.fills), the rest from the fills; the reference is the aggregate over
+// the fills (analyticsOfFills), which analytics ran for every query before the rollup. Fills arrive in several
+// statements (hours already rolled up gain rows and users), settlement fills included, and windows start and end
+// inside hours, so whole hours and the edges read from the fills are both compared.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { type AnalyticsInterval, type AnalyticsQuery, analytics, INTERVAL_MS } from './fills.ts';
+import { type AnalyticsInterval, type AnalyticsQuery, analytics, analyticsOfFills } from './fills.ts';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 10, 1, 5, 0, 0);
@@ -27,24 +27,6 @@ async function insertFills(from: number, to: number): Promise<void> {
      FROM generate_series($3::int, $4::int - 1) g, LATERAL (SELECT ($5::text[])[g % 5 + 1] AS coin) c`,
     [T0, HOUR, from, to, COINS],
   );
-}
-
-/** The statement analytics ran over the fills before the rollup: the definition the rollup must match. */
-async function reference(q: AnalyticsQuery): Promise<unknown[]> {
-  const coin = q.byCoin ? ', f.coin' : '';
-  const { rows } = await pool.query(
-    `SELECT (f.time / $1::bigint) * $1::bigint AS bucket${coin}, count(*)::int AS fills,
-       coalesce(sum(f.px * f.sz) FILTER (WHERE f.crossed), 0)::float8 AS volume,
-       coalesce(sum(f.px * f.sz) FILTER (WHERE f.crossed AND f.side = 'B'), 0)::float8 AS buy_volume,
-       coalesce(sum(f.px * f.sz) FILTER (WHERE f.crossed AND f.side = 'A'), 0)::float8 AS sell_volume,
-       coalesce(sum(f.fee), 0)::float8 AS fees_usdc, count(DISTINCT f.address)::int AS unique_users
-     FROM hip4.fills f
-     WHERE NOT f.is_settlement AND f.time >= $2 AND f.time <= $3
-       AND ($4::text[] IS NULL OR f.coin = ANY($4)) AND ($5::int IS NULL OR f.outcome_id = $5)
-     GROUP BY 1${coin} ORDER BY 1${coin}`,
-    [INTERVAL_MS[q.interval], q.startTime, q.endTime, q.coins ?? null, q.outcomeId ?? null],
-  );
-  return rows;
 }
 
 beforeAll(async () => {
@@ -78,7 +60,7 @@ describe('analytics over the hourly rollup', () => {
       for (const [sname, sel] of selections) {
         it(`${interval}, ${wname}, ${sname}`, async () => {
           const q: AnalyticsQuery = { interval, startTime, endTime, byCoin: false, ...sel };
-          const expected = await reference(q);
+          const expected = await analyticsOfFills(pool, q, { limit: 2000, offset: 0 });
           expect(expected.length).toBeGreaterThan(0);
           expect(await analytics(pool, q, { limit: 2000, offset: 0 })).toEqual(expected);
         });

@@ -191,6 +191,11 @@ const HOUR_MS = 3_600_000;
  */
 export async function analytics(pool: pg.Pool, q: AnalyticsQuery, page: Paging): Promise<AnalyticsBucket[]> {
   if (q.interval === '1h' && (q.byCoin || q.coins?.length === 1)) return coinHours(pool, q, page);
+  return analyticsOfFills(pool, q, page);
+}
+
+/** The buckets aggregated from the fills themselves: every interval and selection (what the rollup must equal). */
+export async function analyticsOfFills(pool: pg.Pool, q: AnalyticsQuery, page: Paging): Promise<AnalyticsBucket[]> {
   const coin = q.byCoin ? ', f.coin' : '';
   const { rows } = await pool.query<AnalyticsBucket>(
     `SELECT (f.time / $1::bigint) * $1::bigint AS bucket${coin}, count(*)::int AS fills,
