@@ -91,6 +91,8 @@ export async function startHip4Bench(server: BenchServer, log: (line: string) =>
     if ((await count(pool, 'hip4.fills')) !== FILLS || (await count(pool, 'hip4.outcomes')) !== OUTCOMES) {
       await generate(pool, log);
     }
+    // The rollup as autovacuum leaves a table at rest: all-visible, so its covering index answers alone.
+    await pool.query('VACUUM ANALYZE hip4.fill_hours');
     await pool.query('CHECKPOINT');
     const stack = await startStack({
       pool,
@@ -184,4 +186,50 @@ export async function benchHip4Routes(b: Hip4Bench): Promise<BenchSection> {
   }
   notes.push(`hip4.fills ${FILLS.toLocaleString('en-US')} rows over ${OUTCOMES} outcomes and 30 days`);
   return { rows, notes };
+}
+
+/**
+ * Where the router's time goes on a tiny answer: the same question asked of compat, of the domain's subgraph
+ * directly and through the router, for hip4's providers and for markets' allMids (another domain's tiny answer),
+ * beside the floor of an HTTP round trip (compat's /health) measured in the same rounds.
+ */
+export async function benchHip4RouterCost(b: Hip4Bench): Promise<BenchSection> {
+  const { urls } = b.stack;
+  const providersQuery = '{ hip4Providers { venue marketsTraded fills volumeUsdc uniqueUsers fees lastTrade } }';
+  const midsQuery = '{ allMids { coin mid } }';
+  const cases = [
+    {
+      name: 'hip4Providers',
+      targets: {
+        compat: get(`${urls.compat}/hip4/providers`),
+        subgraph: graphql(urls.hip4, providersQuery),
+        router: graphql(urls.router, providersQuery),
+      },
+    },
+    {
+      name: 'allMids',
+      targets: {
+        compat: { url: `${urls.compat}/info`, body: JSON.stringify({ type: 'allMids' }) },
+        subgraph: graphql(urls.markets, midsQuery),
+        router: graphql(urls.router, midsQuery),
+      },
+    },
+  ];
+  const health = async () => (await fetch(`${urls.compat}/health`)).text();
+  const rows: BenchRow[] = [];
+  for (const c of cases) {
+    const runs = await targetsVersusBaseline(c.targets, health, { rounds: 4, perRound: 15, warmup: 3 });
+    const p50 = (t: number[]) => percentile(t, 0.5);
+    const floor = p50(runs.base);
+    for (const [name, times] of Object.entries(runs.e2e) as [string, number[]][]) {
+      rows.push({
+        name: `${c.name} via ${name}`,
+        value: `p50 ${ms(p50(times))} p99 ${ms(percentile(times, 0.99))}`,
+        baseline: `GET /health p50 ${ms(floor)}`,
+        ratio: (p50(times) / floor).toFixed(2),
+        target: name === 'router' ? `router - subgraph p50 ${ms(p50(times) - p50(runs.e2e.subgraph))}` : '',
+      });
+    }
+  }
+  return { rows, notes: [] };
 }
