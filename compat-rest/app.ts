@@ -11,6 +11,7 @@ import { errorAnswer, HttpError, noteRequestStart } from './envelopes.ts';
 import { dispatchInfo } from './info/index.ts';
 import type { CompatServices } from './info/types.ts';
 import { parseJsonBody } from './json-source.ts';
+import { infoRouteOptions, isDocsRequest, registerOpenApi } from './openapi.ts';
 import { checkParamText } from './params.ts';
 
 export interface CompatAppOptions {
@@ -102,7 +103,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   app.addHook('onRequest', async (req, reply) => {
     reply.header('access-control-allow-origin', '*');
     reply.header('access-control-expose-headers', '*');
-    if (PUBLIC_PATHS.has(req.url.split('?')[0] as string) || req.method === 'OPTIONS') return;
+    if (PUBLIC_PATHS.has(req.url.split('?')[0] as string) || req.method === 'OPTIONS' || isDocsRequest(req)) return;
     const outcome = await opts.auth.check({ headers: req.headers, query: queryOf(req) }, 'rest');
     if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
   });
@@ -133,6 +134,9 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     reply.code(404).send({ error: `no such endpoint: ${req.method} ${req.url.split('?')[0]}` }),
   );
 
+  // Before the routes: the document is made of the routes registered after it.
+  await registerOpenApi(app);
+
   app.options('/*', async (_req, reply) =>
     reply
       .header('access-control-allow-methods', 'GET, POST, OPTIONS')
@@ -150,7 +154,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   });
 
   // `/info#<type>` is only a label: the fragment never reaches the server.
-  app.post('/info', async (req, reply) => {
+  app.post('/info', infoRouteOptions(), async (req, reply) => {
     const answer = await dispatchInfo(req.body, opts.services);
     if (answer.kind === 'relay') return reply.code(answer.status).type(answer.contentType).send(answer.body);
     if (answer.kind === 'encoded') return reply.type('application/json').send(answer.body);
