@@ -7,6 +7,7 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { createGatewayRuntime, getGraphQLWSOptions } from '@graphql-hive/gateway-runtime';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError } from 'graphql';
 import { CloseCode, type ServerOptions } from 'graphql-ws';
 import type { AuthOutcome, KeyChecker } from '../access/auth.ts';
@@ -115,7 +116,10 @@ export async function startRouter(opts: RouterOptions) {
     maskedErrors: { maskError: (error, message, isDev) => maskRouterError(downstreamRefusal(error), message, isDev) },
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: { title: 'Hyperliquid data graph' },
+    // GraphiQL's page with its scripts and styles inlined from node_modules: it works without internet (the
+    // default page loads them from a CDN). Subscriptions run over graphql-ws, as the router serves them.
+    graphiql: { title: 'Hyperliquid data graph', subscriptionsProtocol: 'WS' },
+    renderGraphiQL,
     logging: 'warn',
     transportEntries: transportEntries(opts.deduplicateInflightRequests ?? true),
     demandControl: { maxCost: limits.maxCost, includeExtensionMetadata: false },

@@ -1,0 +1,56 @@
+// The pages people open in a browser, in headless Chromium with the network off but loopback: the router's
+// GraphiQL running a query and a subscription, and compat's docs page rendering the OpenAPI document.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_BROWSER, type OfflineBrowser, offlineBrowser } from './browser.ts';
+import { startTestStack, type TestStack } from './stack.ts';
+
+if (NO_BROWSER) console.warn(NO_BROWSER);
+
+describe.skipIf(NO_BROWSER !== null)('in a browser without internet', () => {
+  let stack: TestStack;
+  let browser: OfflineBrowser;
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startTestStack({ historyMs: 600_000 }), offlineBrowser()]);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  /** GraphiQL opened with an operation in its editor, run with its execute button; the response pane's text. */
+  async function runInGraphiQL(operation: string, expected: RegExp): Promise<string> {
+    const page = await browser.context.newPage();
+    try {
+      await page.goto(`${stack.urls.router}?query=${encodeURIComponent(operation)}`);
+      await page.locator('.graphiql-execute-button').click({ timeout: 30_000 });
+      // The response editor (Monaco) renders spaces as no-break spaces.
+      const response = async () => (await page.locator('.graphiql-response').innerText()).replaceAll('\u00a0', ' ');
+      await expect.poll(response, { timeout: 20_000 }).toMatch(expected);
+      return await response();
+    } finally {
+      await page.close();
+    }
+  }
+
+  it('GraphiQL runs a query', async () => {
+    const text = await runInGraphiQL('{ market(coin: "BTC") { coin mid } }', /"mid": "\d/);
+    expect(text).toContain('"coin": "BTC"');
+    expect(browser.blocked).toEqual([]);
+  }, 60_000);
+
+  it('GraphiQL runs a subscription', async () => {
+    const text = await runInGraphiQL('subscription { trades(coin: "BTC") { coin px sz } }', /"px": "\d/);
+    expect(text).toContain('"coin": "BTC"');
+  }, 60_000);
+
+  it('the docs page renders the OpenAPI document', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${stack.urls.compat}/docs/`);
+    await expect
+      .poll(() => page.locator('.opblock-summary-path').allInnerTexts(), { timeout: 20_000 })
+      .toContain('/market/bbo/{coin}');
+    expect(await page.locator('.info .title').innerText()).toContain('hl-data-graph compat REST');
+    await page.close();
+    expect(browser.blocked).toEqual([]);
+  }, 60_000);
+});
