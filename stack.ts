@@ -9,6 +9,7 @@ import { DATASETS, DOMAIN_LIST, type DomainName, type DomainServices } from './d
 import { type EventBus, InProcessBus } from './events/bus.ts';
 import type { Config } from './platform/config.ts';
 import { dataCoverage } from './platform/coverage.ts';
+import { watchPool } from './platform/metrics.ts';
 import type { SubscriptionStats } from './platform/shared-subscriptions.ts';
 import { Upstream } from './platform/upstream.ts';
 import { composeSupergraph } from './router/compose.ts';
@@ -89,6 +90,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const router = openRouterThread({ auth, onFailure: opts.onFailure });
     closers.push(router.close);
     const bus = opts.bus ?? new InProcessBus();
+    const unwatchPool = watchPool('main', opts.pool);
+    closers.push(async () => unwatchPool());
     const started = await startDomainServices(DOMAIN_LIST, { pool: opts.pool, upstream, bus, now: Date.now });
     closers.push(started.stop);
     // Every listed domain, so every DomainServices entry (EVERY_DOMAIN_LISTED in domains.ts).

@@ -11,6 +11,7 @@ import { errorAnswer, HttpError, noteRequestStart } from './envelopes.ts';
 import { dispatchInfo } from './info/index.ts';
 import type { CompatServices } from './info/types.ts';
 import { parseJsonBody } from './json-source.ts';
+import { isMetricsRequest, registerMetrics } from './metrics.ts';
 import { infoRouteOptions, isDocsRequest, registerOpenApi } from './openapi.ts';
 import { checkParamText } from './params.ts';
 
@@ -103,7 +104,8 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   app.addHook('onRequest', async (req, reply) => {
     reply.header('access-control-allow-origin', '*');
     reply.header('access-control-expose-headers', '*');
-    if (PUBLIC_PATHS.has(req.url.split('?')[0] as string) || req.method === 'OPTIONS' || isDocsRequest(req)) return;
+    if (PUBLIC_PATHS.has(req.url.split('?')[0] as string) || req.method === 'OPTIONS') return;
+    if (isDocsRequest(req) || isMetricsRequest(req)) return;
     const outcome = await opts.auth.check({ headers: req.headers, query: queryOf(req) }, 'rest');
     if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
   });
@@ -136,6 +138,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
 
   // Before the routes: the document is made of the routes registered after it.
   await registerOpenApi(app);
+  registerMetrics(app);
 
   app.options('/*', async (_req, reply) =>
     reply

@@ -43,6 +43,8 @@ describe('GET /openapi.json', () => {
         r.method !== 'HEAD' &&
         r.method !== 'OPTIONS' &&
         r.path !== '/openapi.json' &&
+        // Prometheus's, not the API's (loopback only, README)
+        r.path !== '/metrics' &&
         !r.path.startsWith('/docs') &&
         r.path !== '*',
     );

@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import { type Authenticator, presentedKey } from '../access/auth.ts';
 import { DOMAIN_LIST, type DomainName } from '../domains.ts';
+import { watchWs } from '../platform/metrics.ts';
 import { buildCompatApp } from './app.ts';
 import { errorAnswer } from './envelopes.ts';
 import { dispatchInfo } from './info/index.ts';
@@ -63,6 +64,7 @@ export async function startCompatServer(opts: CompatServerOptions) {
     },
     log: opts.log,
   });
+  const unwatchWs = watchWs(ws);
   const host = opts.host ?? '127.0.0.1';
   await app.listen({ port: opts.port, host });
   const address = app.server.address();
@@ -72,6 +74,7 @@ export async function startCompatServer(opts: CompatServerOptions) {
     url: `http://${host}:${port}`,
     wsUrl: `ws://${host}:${port}/ws`,
     async close() {
+      unwatchWs();
       await ws.close();
       await app.close();
     },

@@ -14,6 +14,7 @@ import type { AuthOutcome, KeyChecker } from '../access/auth.ts';
 import { type GraphqlWsExtra, serveGraphqlWs } from '../platform/graphql-ws.ts';
 import { sharedSubscriptions } from '../platform/shared-subscriptions.ts';
 import { downstreamRefusal, useSafeIntegerLiterals } from './input.ts';
+import { routerMetrics } from './metrics.ts';
 import { passThrough } from './pass-through.ts';
 import { checkConnection, maskRouterError, useApiKeys, useFetchSignalPerRequest } from './plugins.ts';
 
@@ -123,7 +124,9 @@ export async function startRouter(opts: RouterOptions) {
     logging: 'warn',
     transportEntries: transportEntries(opts.deduplicateInflightRequests ?? true),
     demandControl: { maxCost: limits.maxCost, includeExtensionMetadata: false },
-    plugins: () => [
+    plugins: (ctx) => [
+      // Before the key check: /metrics has its own rule (loopback peers).
+      ...routerMetrics(ctx),
       ...(opts.auth ? [useApiKeys(opts.auth)] : []),
       useFetchSignalPerRequest(),
       ...(bytes ? [bytes.plugin] : []),

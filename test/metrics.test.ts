@@ -1,0 +1,88 @@
+// The Prometheus metrics after some traffic, scraped as Prometheus would and parsed with a Prometheus text parser:
+// compat-rest's /metrics (requests per route and per /info type, /ws connections and subscriptions per channel,
+// ingest rows and lag per stream, Postgres pool) and the router's (GraphQL operations per name).
+import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-text-format';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack, type TestStack } from './stack.ts';
+import { openSocket } from './ws-client.ts';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack({ historyMs: 300_000 });
+}, 120_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+async function scrape(url: string): Promise<Map<string, MetricFamily>> {
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  return new Map(parsePrometheusTextFormat(await res.text()).map((f) => [f.name, f]));
+}
+
+/** The samples of a family whose labels include `labels`. */
+function samples(families: Map<string, MetricFamily>, name: string, labels: Record<string, string> = {}) {
+  const family = families.get(name);
+  expect(family, `family ${name}`).toBeDefined();
+  return (family as MetricFamily).metrics.filter((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v));
+}
+
+const value = (m: { value?: string }) => Number(m.value);
+
+/** Observations in a histogram family (the parser hands histogram series without their labels, merged). */
+const observed = (families: Map<string, MetricFamily>, name: string) =>
+  samples(families, name).reduce((n, m) => n + Number(m.buckets?.['+Inf'] ?? 0), 0);
+
+describe('GET /metrics', () => {
+  it('compat-rest reports requests, /info types, /ws, ingest and the pool', async () => {
+    await fetch(`${stack.urls.compat}/market/coins`);
+    await fetch(`${stack.urls.compat}/market/bbo/BTC?limit=0`);
+    for (const body of [{ type: 'allMids' }, { type: 'allMids' }, { type: 'l2Book', coin: 'BTC' }, { type: 'x' }]) {
+      await fetch(`${stack.urls.compat}/info`, { method: 'POST', body: JSON.stringify(body) });
+    }
+    const socket = await openSocket(stack.urls.ws);
+    socket.send({ method: 'subscribe', subscription: { type: 'trades', coin: 'BTC' } });
+    await socket.next(); // the subscription's acknowledgement
+
+    const m = await scrape(`${stack.urls.compat}/metrics`);
+    expect(value(samples(m, 'hl_http_requests_total', { route: '/market/coins', status: '200' })[0] ?? {})).toBe(1);
+    expect(samples(m, 'hl_http_requests_total', { route: '/market/bbo/:coin', status: '400' })).toHaveLength(1);
+    expect(observed(m, 'hl_http_request_duration_seconds')).toBeGreaterThan(0);
+    expect(value(samples(m, 'hl_info_requests_total', { type: 'allMids', status: '200' })[0] ?? {})).toBe(2);
+    expect(value(samples(m, 'hl_info_requests_total', { type: 'invalid', status: '400' })[0] ?? {})).toBe(1);
+    expect(observed(m, 'hl_info_request_duration_seconds')).toBeGreaterThan(0);
+    expect(value(samples(m, 'hl_ws_connections')[0] ?? {})).toBe(1);
+    expect(value(samples(m, 'hl_ws_subscriptions', { channel: 'trades' })[0] ?? {})).toBe(1);
+    const ingested = samples(m, 'hl_ingest_rows_total');
+    expect(ingested.length).toBeGreaterThan(1);
+    expect(ingested.reduce((n, s) => n + value(s), 0)).toBeGreaterThan(0);
+    expect(samples(m, 'hl_ingest_lag_seconds').length).toBeGreaterThan(0);
+    expect(value(samples(m, 'hl_pg_pool_connections', { pool: 'main', state: 'total' })[0] ?? {})).toBeGreaterThan(0);
+    socket.close();
+  });
+
+  it('the router reports GraphQL operations per name', async () => {
+    const res = await fetch(stack.urls.router, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'query BtcMid { market(coin: "BTC") { mid } }' }),
+    });
+    expect(res.status).toBe(200);
+    const m = await scrape(stack.urls.router.replace(/\/graphql$/, '/metrics'));
+    const ops = samples(m, 'graphql_envelop_request', { operationName: 'BtcMid' });
+    expect(ops.length).toBeGreaterThan(0);
+    expect(observed(m, 'graphql_envelop_request_duration')).toBeGreaterThan(0);
+    expect(observed(m, 'graphql_gateway_subgraph_execute_duration')).toBeGreaterThan(0);
+  });
+
+  it('is refused to a peer off this machine', async () => {
+    // (fastify's inject sets the peer address; a real one would need a second machine)
+    const { buildCompatApp } = await import('../compat-rest/app.ts');
+    const app = await buildCompatApp({ services: stack.compatServices, auth: stack.auth });
+    const res = await app.inject({ method: 'GET', url: '/metrics', remoteAddress: '10.1.2.3' });
+    expect(res.statusCode).toBe(403);
+    expect(JSON.parse(res.body).error).toMatch(/loopback/);
+    await app.close();
+  });
+});
