@@ -1,12 +1,19 @@
 // The compatibility layer's HTTP app (fastify): POST /info, the path endpoints and, on the same server, /ws.
 // Cross-cutting concerns live here once: CORS headers, API keys (spec §5), JSON parsing and the error contract.
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import type pg from 'pg';
 import type { Authenticator } from '../access/auth.ts';
 import { databaseStatus, isStorageUnavailable } from '../db/pool.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 import { FieldError } from '../platform/fields.ts';
 import { jsonBytes, utf8 } from '../platform/json-text.ts';
+import { lineLog, logger, REQUEST_ID_HEADER, requestIdOf, withRequestId } from '../platform/log.ts';
 import { errorAnswer, HttpError, noteRequestStart } from './envelopes.ts';
 import { dispatchInfo } from './info/index.ts';
 import type { CompatServices } from './info/types.ts';
@@ -72,9 +79,16 @@ export async function sendStreamed(
 }
 
 export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyInstance> {
-  const log = opts.log ?? ((line: string) => console.error(line));
+  const appLogger = logger.child({ server: 'compat' });
+  const log = opts.log ?? lineLog(appLogger, 'error');
   const app = Fastify({
-    logger: false,
+    // JSON logs (platform/log.ts); each request's id comes from its `x-request-id` or is made here, and every line
+    // logged while it is served carries it (the logger's own mixin, so requests' loggers add nothing).
+    loggerInstance: appLogger as FastifyBaseLogger,
+    childLoggerFactory: (parent) => parent,
+    // Requests are logged at debug by the metrics hook (compat-rest/metrics.ts), not at info by fastify.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: (req) => requestIdOf(req.headers[REQUEST_ID_HEADER]),
     bodyLimit: 1 << 20,
     return503OnClosing: true,
     // What fastify's router refuses before any route runs (a broken %-escape, a path parameter over
@@ -101,6 +115,10 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   });
 
   app.addHook('onRequest', noteRequestStart);
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, req.id);
+    withRequestId(req.id, done);
+  });
   app.addHook('onRequest', async (req, reply) => {
     reply.header('access-control-allow-origin', '*');
     reply.header('access-control-expose-headers', '*');

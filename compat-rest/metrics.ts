@@ -22,6 +22,7 @@ export function registerMetrics(app: FastifyInstance): void {
     const route = req.routeOptions.url ?? 'unmatched';
     const seconds = reply.elapsedTime / 1000;
     const status = String(reply.statusCode);
+    req.log.debug({ method: req.method, url: req.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
     httpRequests.inc({ route, method: req.method, status });
     httpDuration.observe({ route, method: req.method }, seconds);
     if (route === '/info' && req.method === 'POST') {

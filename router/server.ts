@@ -17,6 +17,7 @@ import { downstreamRefusal, useSafeIntegerLiterals } from './input.ts';
 import { routerMetrics } from './metrics.ts';
 import { passThrough } from './pass-through.ts';
 import { checkConnection, maskRouterError, useApiKeys, useFetchSignalPerRequest } from './plugins.ts';
+import { routerRequestIds } from './request-id.ts';
 
 export interface RouterLimits {
   maxDepth: number;
@@ -122,6 +123,7 @@ export async function startRouter(opts: RouterOptions) {
     graphiql: { title: 'Hyperliquid data graph', subscriptionsProtocol: 'WS' },
     renderGraphiQL,
     logging: 'warn',
+    requestId: routerRequestIds,
     transportEntries: transportEntries(opts.deduplicateInflightRequests ?? true),
     demandControl: { maxCost: limits.maxCost, includeExtensionMetadata: false },
     plugins: (ctx) => [

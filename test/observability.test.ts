@@ -1,8 +1,11 @@
-// The Prometheus metrics after some traffic, scraped as Prometheus would and parsed with a Prometheus text parser:
-// compat-rest's /metrics (requests per route and per /info type, /ws connections and subscriptions per channel,
-// ingest rows and lag per stream, Postgres pool) and the router's (GraphQL operations per name).
+// What an operator reads. The Prometheus metrics after some traffic, scraped as Prometheus would and parsed with a
+// Prometheus text parser: compat-rest's /metrics (requests per route and per /info type, /ws connections and
+// subscriptions per channel, ingest rows and lag per stream, Postgres pool) and the router's (GraphQL operations per
+// name). The request id, from compat-rest or the router into the domain service, and on the log lines.
+import { Writable } from 'node:stream';
 import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-text-format';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createLogger, currentRequestId, withRequestId } from '../platform/log.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 import { openSocket } from './ws-client.ts';
 
@@ -84,5 +87,62 @@ describe('GET /metrics', () => {
     expect(res.statusCode).toBe(403);
     expect(JSON.parse(res.body).error).toMatch(/loopback/);
     await app.close();
+  });
+});
+
+describe('request ids', () => {
+  it('compat-rest answers with the id it was sent, or one it made, and the service runs under it', async () => {
+    const seen: (string | undefined)[] = [];
+    const original = stack.markets.historyCoins.bind(stack.markets);
+    const spy = vi.spyOn(stack.markets, 'historyCoins').mockImplementation(async () => {
+      seen.push(currentRequestId());
+      return original();
+    });
+    try {
+      const sent = await fetch(`${stack.urls.compat}/market/coins`, { headers: { 'x-request-id': 'client-7f3a' } });
+      expect(sent.headers.get('x-request-id')).toBe('client-7f3a');
+      const made = await fetch(`${stack.urls.compat}/market/coins`);
+      expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(seen).toEqual(['client-7f3a', made.headers.get('x-request-id')]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('the router passes its request id to the subgraph, where the service runs under it', async () => {
+    const seen: (string | undefined)[] = [];
+    const original = stack.markets.mid.bind(stack.markets);
+    const spy = vi.spyOn(stack.markets, 'mid').mockImplementation((coin) => {
+      seen.push(currentRequestId());
+      return original(coin);
+    });
+    try {
+      const res = await fetch(stack.urls.router, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'router-req-42' },
+        body: JSON.stringify({ query: '{ market(coin: "ETH") { mid } }' }),
+      });
+      expect(res.status).toBe(200);
+      expect(seen).toContain('router-req-42');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('every line logged while a request is served carries its id', () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const log = createLogger(sink, 'info').child({ server: 'test' });
+    withRequestId('req-1', () => log.warn('inside'));
+    log.warn('outside');
+    expect(lines).toEqual([
+      expect.objectContaining({ msg: 'inside', reqId: 'req-1', server: 'test', level: 40 }),
+      expect.not.objectContaining({ reqId: expect.anything() }),
+    ]);
   });
 });
