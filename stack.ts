@@ -128,6 +128,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       port: opts.ports.compat,
       host,
       log: opts.log,
+      graphqlUrl: routerUrl,
     });
     closers.push(compat.close);
     const byDomain = <T>(of: (subgraph: RunningServer) => T) =>

@@ -18,6 +18,7 @@ import { errorAnswer, HttpError, noteRequestStart } from './envelopes.ts';
 import { dispatchInfo } from './info/index.ts';
 import type { CompatServices } from './info/types.ts';
 import { parseJsonBody } from './json-source.ts';
+import { isLivePageRequest, registerLivePage } from './live.ts';
 import { isMetricsRequest, registerMetrics } from './metrics.ts';
 import { infoRouteOptions, isDocsRequest, registerOpenApi } from './openapi.ts';
 import { checkParamText } from './params.ts';
@@ -28,6 +29,8 @@ export interface CompatAppOptions {
   /** The service's database, for `GET /ready`. */
   pool?: pg.Pool;
   log?: (line: string) => void;
+  /** The router's GraphQL endpoint, which the live page at / reads (no page without it). */
+  graphqlUrl?: string;
 }
 
 // Probes carry no key, and must answer when the keys themselves cannot be read.
@@ -123,7 +126,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     reply.header('access-control-allow-origin', '*');
     reply.header('access-control-expose-headers', '*');
     if (PUBLIC_PATHS.has(req.url.split('?')[0] as string) || req.method === 'OPTIONS') return;
-    if (isDocsRequest(req) || isMetricsRequest(req)) return;
+    if (isDocsRequest(req) || isMetricsRequest(req) || isLivePageRequest(req)) return;
     const outcome = await opts.auth.check({ headers: req.headers, query: queryOf(req) }, 'rest');
     if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
   });
@@ -157,6 +160,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   // Before the routes: the document is made of the routes registered after it.
   await registerOpenApi(app);
   registerMetrics(app);
+  registerLivePage(app, opts.graphqlUrl);
 
   app.options('/*', async (_req, reply) =>
     reply

@@ -18,6 +18,8 @@ export interface CompatServerOptions {
   port: number;
   host?: string;
   log?: (line: string) => void;
+  /** The router's GraphQL endpoint, for the live page. */
+  graphqlUrl?: string;
 }
 
 /** Every domain's /ws channels (its `compat.channels`, domains.ts), over its service. */

@@ -1,5 +1,6 @@
 // The pages people open in a browser, in headless Chromium with the network off but loopback: the router's
-// GraphiQL running a query and a subscription, and compat's docs page rendering the OpenAPI document.
+// GraphiQL running a query and a subscription, compat's docs page rendering the OpenAPI document, and compat's live
+// page showing trades and a moving chart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_BROWSER, type OfflineBrowser, offlineBrowser } from './browser.ts';
 import { startTestStack, type TestStack } from './stack.ts';
@@ -41,6 +42,25 @@ describe.skipIf(NO_BROWSER !== null)('in a browser without internet', () => {
   it('GraphiQL runs a subscription', async () => {
     const text = await runInGraphiQL('subscription { trades(coin: "BTC") { coin px sz } }', /"px": "\d/);
     expect(text).toContain('"coin": "BTC"');
+  }, 60_000);
+
+  it('the live page shows the markets, trades, the book and a moving chart within 10 s', async () => {
+    const page = await browser.context.newPage();
+    try {
+      await page.goto(`${stack.urls.compat}/?coin=BTC`);
+      await expect.poll(() => page.locator('#status').innerText(), { timeout: 10_000 }).toBe('live');
+      await expect.poll(() => page.locator('#markets tbody tr').count(), { timeout: 10_000 }).toBeGreaterThan(3);
+      await expect.poll(() => page.locator('#trades tbody tr').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      await expect.poll(() => page.locator('#bids tbody tr').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      // The chart drew (a canvas) and moved: live candle updates after the history.
+      expect(await page.locator('#chart canvas').count()).toBeGreaterThan(0);
+      const updates = async () => Number(await page.locator('#chart').getAttribute('data-updates'));
+      await expect.poll(updates, { timeout: 10_000 }).toBeGreaterThan(1);
+      expect(await page.locator('#markets tr.selected').innerText()).toContain('BTC');
+      expect(browser.blocked).toEqual([]);
+    } finally {
+      await page.close();
+    }
   }, 60_000);
 
   it('the docs page renders the OpenAPI document', async () => {
