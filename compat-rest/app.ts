@@ -160,7 +160,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   // Before the routes: the document is made of the routes registered after it.
   await registerOpenApi(app);
   registerMetrics(app);
-  registerLivePage(app, opts.graphqlUrl);
+  registerLivePage(app, opts.graphqlUrl, () => opts.auth.keyRequired());
 
   app.options('/*', async (_req, reply) =>
     reply

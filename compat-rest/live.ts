@@ -33,9 +33,13 @@ export function isLivePageRequest(req: FastifyRequest): boolean {
 
 /**
  * Serves the page when the router's URL is known (`graphqlUrl`, its HTTP endpoint). The page reaches the router on
- * the host name it was itself loaded from, at the router's port.
+ * the host name it was itself loaded from, at the router's port; it shows its key field when a key is required.
  */
-export function registerLivePage(app: FastifyInstance, graphqlUrl: string | undefined): void {
+export function registerLivePage(
+  app: FastifyInstance,
+  graphqlUrl: string | undefined,
+  keyRequired: () => Promise<boolean>,
+): void {
   if (!graphqlUrl) return;
   const page = fs.readFileSync(path.join(HERE, 'index.html'));
   const assets = new Map(
@@ -49,7 +53,9 @@ export function registerLivePage(app: FastifyInstance, graphqlUrl: string | unde
     http.hostname = new URL(`http://${req.headers.host ?? http.host}`).hostname;
     const ws = new URL(http);
     ws.protocol = 'ws:';
-    const config = { graphqlHttp: http.href, graphqlWs: ws.href };
+    // Storage down: the key rule cannot be read, and the field does no harm.
+    const needsKey = await keyRequired().catch(() => true);
+    const config = { graphqlHttp: http.href, graphqlWs: ws.href, keyRequired: needsKey };
     return reply.type('text/javascript').send(`window.LIVE_CONFIG = ${JSON.stringify(config)};\n`);
   });
   app.get<{ Params: { name: string } }>('/live/:name', hidden, async (req, reply) => {

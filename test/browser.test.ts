@@ -2,6 +2,7 @@
 // GraphiQL running a query and a subscription, compat's docs page rendering the OpenAPI document, and compat's live
 // page showing trades and a moving chart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey } from '../access/keys.ts';
 import { NO_BROWSER, type OfflineBrowser, offlineBrowser } from './browser.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 
@@ -57,6 +58,8 @@ describe.skipIf(NO_BROWSER !== null)('in a browser without internet', () => {
       const updates = async () => Number(await page.locator('#chart').getAttribute('data-updates'));
       await expect.poll(updates, { timeout: 10_000 }).toBeGreaterThan(1);
       expect(await page.locator('#markets tr.selected').innerText()).toContain('BTC');
+      // No key configured: no key field.
+      expect(await page.locator('#key-field').isVisible()).toBe(false);
       expect(browser.blocked).toEqual([]);
     } finally {
       await page.close();
@@ -72,5 +75,23 @@ describe.skipIf(NO_BROWSER !== null)('in a browser without internet', () => {
     expect(await page.locator('.info .title').innerText()).toContain('hl-data-graph compat REST');
     await page.close();
     expect(browser.blocked).toEqual([]);
+  }, 60_000);
+
+  // Last: once a key exists, every request of the other tests would need it.
+  it('the live page asks for a key once keys exist, and runs with it', async () => {
+    const { key } = await createKey(stack.db.pool, { scope: 'data', credits: null, label: 'live page' });
+    stack.auth.invalidate();
+    const page = await browser.context.newPage();
+    try {
+      await page.goto(`${stack.urls.compat}/`);
+      await expect.poll(() => page.locator('#key-field').isVisible(), { timeout: 10_000 }).toBe(true);
+      await expect.poll(() => page.locator('#status').innerText(), { timeout: 10_000 }).toMatch(/missing api key/);
+      await page.locator('#key').fill(key);
+      await page.locator('#key').dispatchEvent('change');
+      await expect.poll(() => page.locator('#status').innerText(), { timeout: 10_000 }).toBe('live');
+      await expect.poll(() => page.locator('#trades tbody tr').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    } finally {
+      await page.close();
+    }
   }, 60_000);
 });

@@ -143,7 +143,8 @@ function showTrades(trades) {
 
 // ---- start ----
 
-$('key').value = localStorage.getItem('hl-api-key') ?? '';
+$('key-field').hidden = !LIVE_CONFIG.keyRequired;
+$('key').value = LIVE_CONFIG.keyRequired ? (localStorage.getItem('hl-api-key') ?? '') : '';
 $('key').onchange = () => {
   localStorage.setItem('hl-api-key', $('key').value.trim());
   connect();
