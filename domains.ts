@@ -1,14 +1,15 @@
 // The one list of the service's domains. A new domain is a folder `subgraphs/<name>/` with its `domain.ts`, and one
 // line here; the stack, the standalone subgraph start, the router's composition, compat-rest, the ports and
 // dataCoverage all follow this list. Order matters only for `needs`: a domain comes after those it takes services of.
-import { UNSERVED_DATASETS } from './platform/coverage.ts';
 import { accounts } from './subgraphs/accounts/domain.ts';
+import { analytics } from './subgraphs/analytics/domain.ts';
 import type { Domain, DomainName } from './subgraphs/domain.ts';
 import { unionOf } from './subgraphs/domain.ts';
+import { evm } from './subgraphs/evm/domain.ts';
 import { hip4 } from './subgraphs/hip4/domain.ts';
 import { markets } from './subgraphs/markets/domain.ts';
 
-export const DOMAINS = [markets, accounts, hip4] as const;
+export const DOMAINS = [markets, accounts, hip4, evm, analytics] as const;
 
 export type { DomainName, DomainServices } from './subgraphs/domain.ts';
 
@@ -20,8 +21,8 @@ export const EVERY_DOMAIN_LISTED: [Exclude<DomainName, Listed>] extends [never] 
 /** The domains as the stack loops over them (each one's own service and context types erased). */
 export const DOMAIN_LIST: readonly Domain[] = DOMAINS as unknown as readonly Domain[];
 
-/** Every dataset dataCoverage reports: the union of the domains' own, plus those of domains not served yet. */
-export const DATASETS = unionOf('dataCoverage dataset', [
-  ...DOMAIN_LIST.map((d) => [d.name, d.datasets] as const),
-  ['UNSERVED_DATASETS (platform/coverage.ts)', UNSERVED_DATASETS] as const,
-]);
+/** Every dataset dataCoverage reports: the union of the domains' own. */
+export const DATASETS = unionOf(
+  'dataCoverage dataset',
+  DOMAIN_LIST.map((d) => [d.name, d.datasets] as const),
+);

@@ -1,5 +1,5 @@
 // The servers of the service wired together over one database and one event bus: the domain services, the
-// subgraphs, the router and compat-rest. `npm start` runs it on the configured ports; tests run it on ephemeral
+// subgraphs, the router, compat-rest and the MCP tool server. `npm start` runs it on the configured ports; tests run it on ephemeral
 // ones against their own database.
 import type pg from 'pg';
 import { Authenticator, isLoopbackHost } from './access/auth.ts';
@@ -7,6 +7,7 @@ import type { CompatServices } from './compat-rest/info/types.ts';
 import { startCompatServer } from './compat-rest/server.ts';
 import { DATASETS, DOMAIN_LIST, type DomainName, type DomainServices } from './domains.ts';
 import { type EventBus, InProcessBus } from './events/bus.ts';
+import { startMcpServer } from './mcp/server.ts';
 import type { Config } from './platform/config.ts';
 import { dataCoverage } from './platform/coverage.ts';
 import { watchPool } from './platform/metrics.ts';
@@ -18,20 +19,23 @@ import { openRouterThread, type RouterThread } from './router/thread.ts';
 import { type Domain, type DomainService, serveDomain, startDomainServices } from './subgraphs/domain.ts';
 import type { RunningServer } from './subgraphs/serve.ts';
 
-/** A port for compat-rest, the router and each domain's subgraph (0: an ephemeral one). */
-export type StackPorts = { compat: number; router: number } & Record<DomainName, number>;
+/** A port for compat-rest, the router, the MCP tool server and each domain's subgraph (0: an ephemeral one). */
+export type StackPorts = { compat: number; router: number; mcp: number } & Record<DomainName, number>;
 
-/** The ports configured (platform/config.ts): compat, router, and each domain's subgraph from its name. */
-export function configuredPorts(config: Pick<Config, 'compatPort' | 'routerPort' | 'subgraphPort'>): StackPorts {
+/** The ports configured (platform/config.ts): compat, router, MCP, and each domain's subgraph from its name. */
+export function configuredPorts(
+  config: Pick<Config, 'compatPort' | 'routerPort' | 'mcpPort' | 'subgraphPort'>,
+): StackPorts {
   return {
     compat: config.compatPort,
     router: config.routerPort,
+    mcp: config.mcpPort,
     ...Object.fromEntries(DOMAIN_LIST.map((d) => [d.name, config.subgraphPort(d.name, d.port)])),
   } as StackPorts;
 }
 
 /** Every server on an ephemeral port (tests, bench). */
-export const EPHEMERAL_PORTS = configuredPorts({ compatPort: 0, routerPort: 0, subgraphPort: () => 0 });
+export const EPHEMERAL_PORTS = configuredPorts({ compatPort: 0, routerPort: 0, mcpPort: 0, subgraphPort: () => 0 });
 
 export interface StackOptions {
   pool: pg.Pool;
@@ -42,6 +46,8 @@ export interface StackOptions {
   /** Beyond loopback, serve without a key while none is configured (ALLOW_ANONYMOUS); otherwise one is required. */
   allowAnonymous?: boolean;
   routerLimits?: RouterLimits;
+  /** Host names the MCP server's Host/Origin check accepts besides loopback's and `host` (MCP_ALLOWED_HOSTS). */
+  mcpAllowedHosts?: readonly string[];
   upstreamTimeoutMs?: number;
   log?: (line: string) => void;
   /** A server failed after start (the router's thread); the default logs it. */
@@ -55,8 +61,8 @@ type StackParts = {
   compatServices: CompatServices;
   auth: Authenticator;
   upstream: Upstream;
-  /** compat-rest, its /ws, the router, and each domain's subgraph by name (`urls.markets`). */
-  urls: { compat: string; ws: string; router: string } & Record<DomainName, string>;
+  /** compat-rest, its /ws, the router, the MCP server's /mcp, and each domain's subgraph by name (`urls.markets`). */
+  urls: { compat: string; ws: string; router: string; mcp: string } & Record<DomainName, string>;
   /** GraphQL subscription executions running in each server (the router, each subgraph), and their subscribers. */
   subscriptions: Record<'router' | DomainName, () => Promise<SubscriptionStats>>;
   /** The router thread's event-loop utilization (the other servers share the main thread's). */
@@ -64,7 +70,7 @@ type StackParts = {
   close(): Promise<void>;
 };
 
-type Clash = Extract<DomainName, keyof StackParts | 'compat' | 'router' | 'ws'>;
+type Clash = Extract<DomainName, keyof StackParts | 'compat' | 'router' | 'ws' | 'mcp'>;
 /** What compat-rest's handlers see: the domains' services by name, the node relay and `dataCoverage` over the list. */
 export function compatServicesOf(services: DomainServices, upstream: Upstream, pool: pg.Pool): CompatServices {
   return { ...services, upstream, coverage: (now) => dataCoverage(pool, now, DATASETS) };
@@ -86,6 +92,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const auth = new Authenticator(opts.pool, {
       alwaysRequireKey: !isLoopbackHost(host) && !opts.allowAnonymous,
     });
+    // Last to stop: the usage counted in memory is written.
+    closers.push(() => auth.close());
     // The router runs in a thread of its own (router/thread.ts), which loads while the services start here.
     const router = openRouterThread({ auth, onFailure: opts.onFailure });
     closers.push(router.close);
@@ -131,6 +139,15 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       graphqlUrl: routerUrl,
     });
     closers.push(compat.close);
+    const mcp = await startMcpServer({
+      services: compatServices,
+      auth,
+      port: opts.ports.mcp,
+      host,
+      allowedHosts: opts.mcpAllowedHosts,
+      log: opts.log,
+    });
+    closers.push(mcp.close);
     const byDomain = <T>(of: (subgraph: RunningServer) => T) =>
       Object.fromEntries(subgraphs.map(({ domain, subgraph }) => [domain.name, of(subgraph)])) as Record<DomainName, T>;
     return {
@@ -139,7 +156,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       compatServices,
       auth,
       upstream,
-      urls: { compat: compat.url, ws: compat.wsUrl, router: routerUrl, ...byDomain((s) => s.url) },
+      urls: { compat: compat.url, ws: compat.wsUrl, router: routerUrl, mcp: mcp.url, ...byDomain((s) => s.url) },
       subscriptions: { router: router.subscriptions, ...byDomain((s) => async () => s.subscriptions()) },
       routerEventLoop: router.eventLoopUtilization,
       close,

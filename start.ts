@@ -8,6 +8,7 @@ import { anyKeyConfigured } from './access/keys.ts';
 import { type Database, openDatabase } from './db/pool.ts';
 import { DOMAIN_LIST, type DomainName } from './domains.ts';
 import { InProcessBus } from './events/bus.ts';
+import { Derivation } from './ingest/derive/index.ts';
 import { Ingest } from './ingest/pipeline.ts';
 import { reportProgress } from './ingest/progress.ts';
 import { startNodeInfoServer } from './ingest/simulator/index.ts';
@@ -142,6 +143,14 @@ try {
     void shutdown(1);
   });
   log(`ingest            following ${dataDir}`);
+  // The analytics derivation follows what ingest commits (ingest-role work, beside ingest).
+  const derivation = new Derivation({ pool: db.pool, log });
+  derivation.run().catch((err) => {
+    console.error(`analytics derivation failed: ${err instanceof Error ? err.message : String(err)}`);
+    void shutdown(1);
+  });
+  stops.push(() => derivation.stop());
+  log('analytics         deriving round trips, snapshots, daily sums and leaderboards (lag in dataCoverage)');
   const progress = reportProgress(() => ingest.stats);
   await ingest.caughtUp();
   progress.stop();
@@ -152,6 +161,7 @@ try {
     upstreamInfoUrl,
     host,
     allowAnonymous: config.allowAnonymous,
+    mcpAllowedHosts: config.mcpAllowedHosts,
     ports: configuredPorts(config),
     onFailure: (err) => {
       console.error(`router failed: ${err.message}`);
@@ -162,6 +172,7 @@ try {
   log(`compat REST       ${stack.urls.compat}/info`);
   log(`compat WebSocket  ${stack.urls.ws}`);
   log(`router GraphQL    ${stack.urls.router} (graphql-ws and SSE on the same path)`);
+  log(`MCP tools         ${stack.urls.mcp} (Streamable HTTP, stateless; a key is always required)`);
   for (const { name } of DOMAIN_LIST) log(`${`${name} subgraph`.padEnd(17)} ${stack.urls[name as DomainName]}`);
   log('ready');
 } catch (err) {

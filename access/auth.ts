@@ -1,16 +1,21 @@
 // Authentication and per-key limits of spec §5, shared by compat-rest, the router and the tool server: the key
 // comes as `Authorization: Bearer`, `X-API-Key` or `?api_key=` (on graphql-ws also in `connectionParams`); with
 // no key configured, no key is needed (and the servers listen on loopback only); an `mcp` key is refused on REST
-// and GraphQL; requests per minute are limited per key.
+// and GraphQL; requests per minute are limited per key; each call is charged its credits (access/credits.ts).
 import type pg from 'pg';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
+import { type ChargeOutcome, CreditLedger, type Endpoint } from './credits.ts';
 import { type ApiKey, anyKeyConfigured, findKey, hashKey } from './keys.ts';
 
 export type Surface = 'rest' | 'graphql' | 'mcp';
 
 export type AuthOutcome =
   | { ok: true; key: ApiKey | null }
-  | { ok: false; status: 401 | 403 | 429 | 503; error: string };
+  | { ok: false; status: 401 | 403 | 503; error: string }
+  /** Over the key's rate: `retryAfter` seconds until its next window (the `Retry-After` header). */
+  | { ok: false; status: 429; error: string; retryAfter: number };
+
+export type { ChargeOutcome, Endpoint } from './credits.ts';
 
 export interface AuthRequest {
   headers: Record<string, string | string[] | undefined>;
@@ -68,6 +73,11 @@ export function presentedKey(req: AuthRequest): string | null {
 /** What the servers ask of authentication; the router's thread asks the main thread's Authenticator through this. */
 export interface KeyChecker {
   check(req: AuthRequest, surface: Surface): Promise<AuthOutcome>;
+  /**
+   * Charges the key presented (null: none, nothing to charge) `credits` for one call on `endpoint`: after `check`
+   * admitted it, once the call's cost is known (a batch's wallets, a GraphQL operation's fields).
+   */
+  charge(presented: string | null, credits: number, endpoint: Endpoint): Promise<ChargeOutcome>;
 }
 
 interface Cached<T> {
@@ -98,6 +108,7 @@ export class Authenticator implements KeyChecker {
   private readonly cacheMs: number;
   private readonly alwaysRequireKey: boolean;
   private readonly now: () => number;
+  private readonly ledger: CreditLedger;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -106,6 +117,7 @@ export class Authenticator implements KeyChecker {
     this.cacheMs = opts.cacheMs ?? 10_000;
     this.alwaysRequireKey = opts.alwaysRequireKey ?? false;
     this.now = opts.now ?? Date.now;
+    this.ledger = new CreditLedger(pool, this.now);
   }
 
   /** Whether a key is required (always, or while some active key exists). */
@@ -145,9 +157,33 @@ export class Authenticator implements KeyChecker {
     if (!key) return { ok: false, status: 401, error: 'invalid api key' };
     if (key.scope === 'mcp' && surface !== 'mcp') return { ok: false, status: 403, error: 'mcp_only_key' };
     if (!this.admit(key)) {
-      return { ok: false, status: 429, error: `rate limit exceeded: ${key.rateLimitPerMin} requests per minute` };
+      // Fixed windows: the next one starts at the next minute.
+      const retryAfter = Math.max(1, Math.ceil((60_000 - (this.now() % 60_000)) / 1000));
+      const error = `rate limit exceeded: ${key.rateLimitPerMin} requests per minute`;
+      return { ok: false, status: 429, error, retryAfter };
     }
     return { ok: true, key };
+  }
+
+  /** Charges an admitted call's credits to its key (`check`'s answer; null: no key, nothing to charge). */
+  async chargeKey(key: ApiKey | null, credits: number, endpoint: Endpoint): Promise<ChargeOutcome> {
+    if (!key) return { ok: true, remaining: null };
+    return this.ledger.charge(key, credits, endpoint);
+  }
+
+  /** KeyChecker's charge, for a key known by its text (the router's thread sends it so). */
+  async charge(presented: string | null, credits: number, endpoint: Endpoint): Promise<ChargeOutcome> {
+    return this.chargeKey(presented ? await this.lookup(presented) : null, credits, endpoint);
+  }
+
+  /** Writes the usage counted so far (platform.usage; it is written every few seconds anyway). */
+  flushUsage(): Promise<void> {
+    return this.ledger.flush();
+  }
+
+  /** Writes the usage still counted in memory: at stop. */
+  close(): Promise<void> {
+    return this.ledger.close();
   }
 
   /** Forgets cached lookups (after a key was created or revoked in this process). */

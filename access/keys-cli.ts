@@ -1,8 +1,10 @@
 // `npm run keys -- create --scope data|mcp [--credits N] [--rate-limit N] [--label TEXT]` prints the new key alone
-// on stdout; `list` prints the keys (never the secrets); `revoke ID|PREFIX`.
+// on stdout; `list` prints the keys (never the secrets) with their remaining credits and the last week's usage per
+// UTC day and interface; `revoke ID|PREFIX`.
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../db/pool.ts';
 import { loadConfig } from '../platform/config.ts';
+import { usageOf } from './credits.ts';
 import { createKey, type KeyScope, listKeys, revokeKey } from './keys.ts';
 
 const USAGE = `usage: npm run keys -- create --scope data|mcp [--credits N] [--rate-limit N] [--label TEXT]
@@ -71,12 +73,18 @@ try {
     });
     process.stdout.write(`${key}\n`);
   } else if (command === 'list') {
+    const weekAgo = new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10);
+    const usage = await usageOf(db.pool, weekAgo);
     for (const k of await listKeys(db.pool)) {
       const credit = k.credits === null ? 'unlimited' : String(k.credits);
       const state = k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
       console.log(
         `${k.id}\t${k.prefix}…\t${k.scope}\t${k.rateLimitPerMin}/min\tcredits ${credit}\t${state}\t${k.label ?? ''}`,
       );
+      for (const u of usage.filter((row) => row.keyId === k.id)) {
+        const refused = u.refused ? `, ${u.refused} refused for credits` : '';
+        console.log(`\tusage ${u.day} ${u.endpoint}: ${u.requests} calls, ${u.creditsUsed} credits${refused}`);
+      }
     }
   } else {
     const n = await revokeKey(db.pool, arg as string);

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../test/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
+import { CreditLedger } from './credits.ts';
 import { findKey, hashKey } from './keys.ts';
 
 let db: TestDatabase;
@@ -36,6 +37,25 @@ describe('npm run keys', () => {
     const revoked = await keys('revoke', String(rows[0].id));
     expect(revoked.stdout).toBe('revoked 1 key\n');
     expect(await findKey(db.pool, key)).toBeNull();
+  });
+
+  it('creates a key with credits and a rate limit; list shows the credits left and the usage per day', async () => {
+    const created = await keys('create', '--scope', 'data', '--credits', '50', '--rate-limit', '7', '--label', 'paid');
+    expect(created.code).toBe(0);
+    const record = await findKey(db.pool, created.stdout.trim());
+    expect(record).toMatchObject({ credits: 50, rateLimitPerMin: 7 });
+    const id = record?.id as number;
+    const ledger = new CreditLedger(db.pool);
+    await ledger.charge({ id, credits: 50 }, 20, 'mcp');
+    await ledger.charge({ id, credits: 50 }, 40, 'mcp');
+    await ledger.charge({ id, credits: 50 }, 1, 'rest');
+    await ledger.close();
+
+    const listed = (await keys('list')).stdout;
+    const today = new Date().toISOString().slice(0, 10);
+    expect(listed).toContain(`${id}\t${record?.prefix}…\tdata\t7/min\tcredits 29\tactive\tpaid\n`);
+    expect(listed).toContain(`\tusage ${today} mcp: 1 calls, 20 credits, 1 refused for credits\n`);
+    expect(listed).toContain(`\tusage ${today} rest: 1 calls, 1 credits\n`);
   });
 
   it('rejects a bad scope, a bad credit count and an unknown command', async () => {

@@ -12,6 +12,8 @@ export interface HttpTarget {
   body: string;
   /** POST by default. */
   method?: 'GET' | 'POST';
+  /** Sent with every request besides the JSON content type (a key, MCP's Accept). */
+  headers?: Record<string, string>;
 }
 
 export interface ThroughputResult {
@@ -124,7 +126,9 @@ function poster(target: HttpTarget, agent: http.Agent): () => Promise<Outcome> {
     port: url.port,
     path: url.pathname + url.search,
     method: isGet ? 'GET' : 'POST',
-    headers: isGet ? {} : { 'content-type': 'application/json', 'content-length': body.length },
+    headers: isGet
+      ? { ...target.headers }
+      : { ...target.headers, 'content-type': 'application/json', 'content-length': body.length },
   };
   return () =>
     new Promise<Outcome>((resolve, reject) => {

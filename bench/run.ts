@@ -1,13 +1,16 @@
 // `npm run bench`: every benchmark, each figure printed beside its baseline measured in the same run.
-// BENCH_ONLY=ingest,candle,trade,accounts,hip4 (substrings of the section titles) runs just those sections;
+// BENCH_ONLY=ingest,candle,trade,accounts,hip4,evm,analytics,mcp (substrings of the section titles) runs just those sections;
 // BENCH_HIP4_FILLS sets the hip4 data size (default 1 000 000).
 
 import { benchAccountQueries, benchFillLatency, startAccountsBench } from './accounts.ts';
+import { benchAnalyticsReads, benchDerivation, benchIngestWithJobs, startAnalyticsBench } from './analytics.ts';
 import { benchServer } from './db.ts';
+import { benchEvm, startEvmBench } from './evm.ts';
 import { benchHip4Routes, startHip4Bench } from './hip4.ts';
 import { benchIngest } from './ingest.ts';
 import type { BenchSection } from './markets.ts';
 import { MARKETS_SECTIONS, startMarketsBench } from './markets.ts';
+import { benchCreditCharging, benchMcpCalls, startMcpBench } from './mcp.ts';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -73,6 +76,26 @@ try {
   );
   await runSections([{ title: 'hip4: /hip4 routes and the router over generated fills', run: benchHip4Routes }], () =>
     startHip4Bench(server, (line) => console.log(`   ${line}`)),
+  );
+  await runSections(
+    [{ title: 'evm: holders, transactions and backstop health (BENCH_EVM_HOLDERS, BENCH_EVM_TXS)', run: benchEvm }],
+    () => startEvmBench(server, (line) => console.log(`   ${line}`)),
+  );
+  // BENCH_ANALYTICS_FILLS / BENCH_ANALYTICS_USERS size it (default 10M fills over 100k users).
+  await runSections(
+    [
+      { title: 'analytics: derivation job', run: benchDerivation },
+      { title: 'analytics: ingest with the jobs running', run: benchIngestWithJobs },
+      { title: 'analytics: reads end to end', run: benchAnalyticsReads },
+    ],
+    () => startAnalyticsBench(server, (line) => console.log(`   ${line}`)),
+  );
+  await runSections(
+    [
+      { title: 'mcp: tools/call vs compat REST', run: benchMcpCalls },
+      { title: 'mcp: credit charging under 50 concurrent callers', run: benchCreditCharging },
+    ],
+    () => startMcpBench(server),
   );
 } finally {
   await server.stop();

@@ -9,6 +9,8 @@ import Fastify, {
 } from 'fastify';
 import type pg from 'pg';
 import type { Authenticator } from '../access/auth.ts';
+import { CALL_CREDITS } from '../access/costs.ts';
+import type { ApiKey } from '../access/keys.ts';
 import { databaseStatus, isStorageUnavailable } from '../db/pool.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 import { FieldError } from '../platform/fields.ts';
@@ -22,6 +24,13 @@ import { isLivePageRequest, registerLivePage } from './live.ts';
 import { isMetricsRequest, registerMetrics } from './metrics.ts';
 import { infoRouteOptions, isDocsRequest, registerOpenApi } from './openapi.ts';
 import { checkParamText } from './params.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What a call of the route costs, when more than CALL_CREDITS (the rule is access/costs.ts's). */
+    credits?: (request: FastifyRequest) => number;
+  }
+}
 
 export interface CompatAppOptions {
   services: CompatServices;
@@ -117,6 +126,8 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     }
   });
 
+  /** Each admitted request's key (null: none needed), for its charge. */
+  const callers = new WeakMap<FastifyRequest, ApiKey | null>();
   app.addHook('onRequest', noteRequestStart);
   app.addHook('onRequest', (req, reply, done) => {
     reply.header(REQUEST_ID_HEADER, req.id);
@@ -128,7 +139,20 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     if (PUBLIC_PATHS.has(req.url.split('?')[0] as string) || req.method === 'OPTIONS') return;
     if (isDocsRequest(req) || isMetricsRequest(req) || isLivePageRequest(req)) return;
     const outcome = await opts.auth.check({ headers: req.headers, query: queryOf(req) }, 'rest');
-    if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
+    if (!outcome.ok) {
+      if (outcome.status === 429) reply.header('retry-after', String(outcome.retryAfter));
+      throw new HttpError(outcome.status, outcome.error);
+    }
+    callers.set(req, outcome.key);
+  });
+
+  // The call is charged once its input passed the schemas (a refused input costs nothing), before it runs; its
+  // cost may depend on the body (a batch's wallets).
+  app.addHook('preHandler', async (req) => {
+    if (!callers.has(req)) return;
+    const credits = req.routeOptions.config.credits?.(req) ?? CALL_CREDITS;
+    const charged = await opts.auth.chargeKey(callers.get(req) ?? null, credits, 'rest');
+    if (!charged.ok) throw new HttpError(charged.status, charged.error);
   });
 
   // One check of every path and query parameter's text for all routes, before their schemas.

@@ -1,6 +1,7 @@
 // compat-rest as a running server: the fastify app (POST /info, path endpoints) and /ws on one port (8080).
 import type pg from 'pg';
 import { type Authenticator, presentedKey } from '../access/auth.ts';
+import { CALL_CREDITS } from '../access/costs.ts';
 import { DOMAIN_LIST, type DomainName } from '../domains.ts';
 import { watchWs } from '../platform/metrics.ts';
 import { buildCompatApp } from './app.ts';
@@ -41,6 +42,8 @@ export async function startCompatServer(opts: CompatServerOptions) {
       // A post is a request like POST /info: the same key rules, counted in the same per-key window.
       const admitted = await opts.auth.checkKey(key, 'rest');
       if (!admitted.ok) return { status: admitted.status, body: { error: admitted.error } };
+      const charged = await opts.auth.chargeKey(admitted.key, CALL_CREDITS, 'ws');
+      if (!charged.ok) return { status: charged.status, body: { error: charged.error } };
       try {
         const answer = await dispatchInfo(payload, opts.services);
         if (answer.kind === 'json') return { status: 200, body: answer.body };

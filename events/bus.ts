@@ -9,7 +9,7 @@ import type {
   OrderStatusRow,
   TwapStatusRow,
 } from '../db/rows/accounts.ts';
-import type { EvmBlockRow, LedgerTransferRow, TokenTransferRow } from '../db/rows/evm.ts';
+import type { BackstopTransferRow, EvmBlockRow, LedgerTransferRow, TokenTransferRow } from '../db/rows/evm.ts';
 import type { Hip4FillRow } from '../db/rows/hip4.ts';
 import type { AssetCtxRow, BookDiffRow, ReserveSampleRow, TradeRow } from '../db/rows/markets.ts';
 
@@ -45,6 +45,7 @@ export type Topics = {
   hip4Fills: Hip4FillRow;
   evmBlocks: EvmBlockRow;
   evmTransfers: TokenTransferRow;
+  backstopTransfers: BackstopTransferRow;
   otherMisc: OtherMiscEvent;
 };
 

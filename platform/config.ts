@@ -64,6 +64,10 @@ export interface Config {
   portOffset: number;
   compatPort: number;
   routerPort: number;
+  /** The MCP tool server's port: `MCP_PORT` (8090). */
+  mcpPort: number;
+  /** Host names the MCP server's Host/Origin check accepts besides loopback's and HOST: `MCP_ALLOWED_HOSTS` (a,b). */
+  mcpAllowedHosts: string[];
   /** A subgraph's port: `<NAME>_PORT` (MARKETS_PORT), else the domain's default; shifted by `portOffset`. */
   subgraphPort(name: string, defaultPort: number): number;
 }
@@ -100,6 +104,11 @@ export function loadConfig(): Config {
     portOffset,
     compatPort: port('COMPAT_PORT', 8080),
     routerPort: port('ROUTER_PORT', 4000),
+    mcpPort: port('MCP_PORT', 8090),
+    mcpAllowedHosts: (str('MCP_ALLOWED_HOSTS') ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
     subgraphPort: (name, defaultPort) => port(portVariable(name), defaultPort),
   };
 }

@@ -16,14 +16,6 @@ export interface Dataset {
   completeFrom?: number;
 }
 
-/**
- * Datasets ingest loads for domains not served yet: each moves to its domain's `datasets` when the domain is added
- * (domains.ts refuses a dataset declared twice).
- */
-export const UNSERVED_DATASETS: Readonly<Record<string, Dataset>> = {
-  evm: { table: 'evm.blocks', column: 'time' },
-};
-
 export interface DatasetCoverage {
   /** The first event held, or the dataset's documented start when older events are held too. */
   start: number | null;

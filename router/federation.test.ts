@@ -4,6 +4,7 @@
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { type GraphqlAnswer, postGraphql } from '../test/graphql.ts';
 import { startTestStack, type TestStack } from '../test/stack.ts';
 
 let stack: TestStack;
@@ -21,16 +22,10 @@ afterAll(async () => {
   await stack?.close();
 });
 
-// biome-ignore lint/suspicious/noExplicitAny: GraphQL answers are checked field by field below
-type Answer = { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
+type Answer = GraphqlAnswer;
 
 async function gql(query: string, variables?: Record<string, unknown>): Promise<Answer> {
-  const res = await fetch(stack.urls.router, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  return (await res.json()) as Answer;
+  return (await postGraphql(stack.urls.router, query, variables)).body;
 }
 
 /** The first frame of a subscription through the router over graphql-ws (data or errors). */

@@ -2,12 +2,62 @@
 // abort signal per subgraph fetch, and error masking.
 import type { IncomingMessage } from 'node:http';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
-import { GraphQLError } from 'graphql';
+import { type DocumentNode, GraphQLError, type GraphQLSchema } from 'graphql';
 import { maskError } from 'graphql-yoga';
-import type { AuthOutcome, KeyChecker } from '../access/auth.ts';
+import { type AuthOutcome, type KeyChecker, presentedKey } from '../access/auth.ts';
+import { operationCredits } from './credits.ts';
 
+/** The key an operation's request presented: its HTTP request's, or its graphql-ws connection's. */
+function operationKey(context: unknown): string | null {
+  const c = (context ?? {}) as {
+    request?: Request;
+    req?: IncomingMessage;
+    socket?: unknown;
+    connectionParams?: unknown;
+  };
+  if (c.socket !== undefined && c.req) {
+    const url = new URL(c.req.url ?? '/', 'http://localhost');
+    return presentedKey({ headers: c.req.headers, query: url.searchParams, connectionParams: c.connectionParams });
+  }
+  if (c.request) {
+    const url = new URL(c.request.url, 'http://localhost');
+    return presentedKey({ headers: Object.fromEntries(c.request.headers), query: url.searchParams });
+  }
+  return null;
+}
+
+/**
+ * The key rules of spec §5 on every request (401, 403, 429 with `Retry-After`), and each operation charged its
+ * credits (router/credits.ts) before it runs: refused for credits, it does not run and answers 402.
+ */
 export function useApiKeys(auth: KeyChecker): GatewayPlugin {
+  const charge = async (
+    args: {
+      document: DocumentNode;
+      operationName?: string | null;
+      variableValues?: unknown;
+      contextValue: unknown;
+      schema: GraphQLSchema;
+    },
+    refuse: (result: { errors: GraphQLError[] }) => void,
+  ) => {
+    const credits = operationCredits(
+      args.document,
+      args.operationName,
+      (args.variableValues ?? {}) as Record<string, unknown>,
+      { schema: args.schema },
+    );
+    const outcome = await auth.charge(operationKey(args.contextValue), credits, 'graphql');
+    if (!outcome.ok) {
+      const status = outcome.status;
+      refuse({
+        errors: [new GraphQLError(outcome.error, { extensions: { code: 'INSUFFICIENT_CREDITS', http: { status } } })],
+      });
+    }
+  };
   return {
+    onExecute: ({ args, setResultAndStopExecution }) => charge(args, setResultAndStopExecution),
+    onSubscribe: ({ args, setResultAndStopExecution }) => charge(args, setResultAndStopExecution),
     async onRequest({ request, url, endResponse, fetchAPI }) {
       const wantsPage = request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
       if (wantsPage) return;
@@ -19,7 +69,10 @@ export function useApiKeys(auth: KeyChecker): GatewayPlugin {
         endResponse(
           new fetchAPI.Response(JSON.stringify({ error: outcome.error }), {
             status: outcome.status,
-            headers: { 'content-type': 'application/json' },
+            headers: {
+              'content-type': 'application/json',
+              ...(outcome.status === 429 ? { 'retry-after': String(outcome.retryAfter) } : {}),
+            },
           }),
         );
       }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
 import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
+import { postGraphql } from '../test/graphql.ts';
 import { wireTrade } from '../test/node-files.ts';
 import { startTestStack, type TestStack } from '../test/stack.ts';
 import { composeSupergraph } from './compose.ts';
@@ -21,17 +22,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-// biome-ignore lint/suspicious/noExplicitAny: GraphQL answers are checked field by field below
-type Answer = { data?: any; errors?: { message: string }[] };
-
-async function gql(url: string, query: string, variables?: Record<string, unknown>) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
-    body: JSON.stringify({ query, variables }),
-  });
-  return { status: res.status, body: (await res.json()) as Answer };
-}
+const gql = postGraphql;
 
 const MARKET_QUERY = `query ($coin: String!) {
   market(coin: $coin) {

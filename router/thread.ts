@@ -6,7 +6,7 @@
 //
 // The thread is opened first and told to listen once the subgraphs' URLs are known: loading the gateway in a fresh
 // thread takes a few seconds, spent while the main thread starts the services.
-import type { Authenticator, AuthOutcome, Surface } from '../access/auth.ts';
+import type { Authenticator, AuthOutcome, ChargeOutcome, Endpoint, Surface } from '../access/auth.ts';
 import type { SubscriptionStats } from '../platform/shared-subscriptions.ts';
 import { startThread, type Thread } from '../platform/threads.ts';
 import type { RouterOptions } from './server.ts';
@@ -20,6 +20,8 @@ export type ToRouterThread =
   | ({ type: 'listen'; authenticate: boolean } & RouterListenOptions)
   | { type: 'auth'; id: number; outcome: AuthOutcome }
   | { type: 'auth'; id: number; error: string }
+  | { type: 'charged'; id: number; outcome: ChargeOutcome }
+  | { type: 'charged'; id: number; error: string }
   | { type: 'stats'; id: number }
   | { type: 'close' };
 
@@ -27,6 +29,7 @@ export type FromRouterThread =
   | { type: 'listening'; url: string }
   | { type: 'failed'; error: string }
   | { type: 'auth'; id: number; key: string | null; surface: Surface }
+  | { type: 'charge'; id: number; key: string | null; credits: number; endpoint: Endpoint }
   | { type: 'stats'; id: number; stats: SubscriptionStats }
   | { type: 'closed' };
 
@@ -72,6 +75,13 @@ export function openRouterThread(opts: RouterThreadOptions = {}): RouterThread {
         auth.checkKey(m.key, m.surface).then(
           (outcome) => thread.post({ type: 'auth', id: m.id, outcome }),
           (err: unknown) => thread.post({ type: 'auth', id: m.id, error: String(err) }),
+        );
+        return;
+      case 'charge':
+        if (!auth) return thread.post({ type: 'charged', id: m.id, outcome: { ok: true, remaining: null } });
+        auth.charge(m.key, m.credits, m.endpoint).then(
+          (outcome) => thread.post({ type: 'charged', id: m.id, outcome }),
+          (err: unknown) => thread.post({ type: 'charged', id: m.id, error: String(err) }),
         );
         return;
       case 'stats':

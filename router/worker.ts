@@ -1,7 +1,7 @@
 // The router thread's entry (opened by router/thread.ts): loads the gateway, serves the router when told to listen,
 // and asks the main thread about API keys.
 import { parentPort } from 'node:worker_threads';
-import { type AuthOutcome, type KeyChecker, presentedKey } from '../access/auth.ts';
+import { type AuthOutcome, type ChargeOutcome, type KeyChecker, presentedKey } from '../access/auth.ts';
 import { startRouter } from './server.ts';
 import type { FromRouterThread, ToRouterThread } from './thread.ts';
 
@@ -11,12 +11,22 @@ const post = (m: FromRouterThread) => main.postMessage(m);
 
 let nextId = 0;
 const asked = new Map<number, { resolve: (o: AuthOutcome) => void; reject: (err: Error) => void }>();
+const charges = new Map<number, { resolve: (o: ChargeOutcome) => void; reject: (err: Error) => void }>();
 const remoteAuth: KeyChecker = {
   check(req, surface) {
     const id = ++nextId;
     return new Promise((resolve, reject) => {
       asked.set(id, { resolve, reject });
       post({ type: 'auth', id, key: presentedKey(req), surface });
+    });
+  },
+  charge(key, credits, endpoint) {
+    // No key, nothing to charge: not worth a trip to the main thread on every operation.
+    if (key === null) return Promise.resolve({ ok: true, remaining: null });
+    const id = ++nextId;
+    return new Promise((resolve, reject) => {
+      charges.set(id, { resolve, reject });
+      post({ type: 'charge', id, key, credits, endpoint });
     });
   },
 };
@@ -37,6 +47,13 @@ main.on('message', (m: ToRouterThread) => {
     case 'auth': {
       const waiting = asked.get(m.id);
       asked.delete(m.id);
+      if ('outcome' in m) waiting?.resolve(m.outcome);
+      else waiting?.reject(new Error(m.error));
+      return;
+    }
+    case 'charged': {
+      const waiting = charges.get(m.id);
+      charges.delete(m.id);
       if ('outcome' in m) waiting?.resolve(m.outcome);
       else waiting?.reject(new Error(m.error));
       return;

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { Authenticator } from '../access/auth.ts';
 import { buildCompatApp } from '../compat-rest/app.ts';
+import type { CompatServices } from '../compat-rest/info/types.ts';
 import { startCompatServer } from '../compat-rest/server.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 import { InProcessBus } from '../events/bus.ts';
@@ -52,6 +53,8 @@ export interface TestCompatApp {
   db: TestDatabase;
   markets: MarketsService;
   accounts: AccountsService;
+  /** Every domain's service by name, as the compat handlers and the MCP tools get them. */
+  services: CompatServices;
   auth: Authenticator;
   /** The bus the services follow: nothing publishes on it but a test (loading node files through ingest, say). */
   bus: InProcessBus;
@@ -190,6 +193,7 @@ export async function startCompatApp(opts: CompatAppOptions = {}): Promise<TestC
       db,
       markets,
       accounts,
+      services,
       auth,
       bus,
       urls,

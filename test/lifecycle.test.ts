@@ -17,7 +17,16 @@ let env: Record<string, string> = {};
 async function serviceEnv(): Promise<Record<string, string>> {
   const base = { ...process.env } as Record<string, string>;
   for (const name of ['DATABASE_URL', 'HL_DATA_DIR', 'UPSTREAM_INFO_URL', 'HOST', 'ALLOW_ANONYMOUS']) delete base[name];
-  const ports = ['PG_PORT', 'SIM_PORT', 'COMPAT_PORT', 'ROUTER_PORT', 'MARKETS_PORT', 'ACCOUNTS_PORT'];
+  const ports = [
+    'PG_PORT',
+    'SIM_PORT',
+    'COMPAT_PORT',
+    'ROUTER_PORT',
+    'MCP_PORT',
+    'MARKETS_PORT',
+    'ACCOUNTS_PORT',
+    'HIP4_PORT',
+  ];
   const assigned: Record<string, string> = {};
   for (const name of ports) assigned[name] = String(await freePort());
   return { ...base, ...assigned, PG_DATA_DIR: dataDir, SIM_DATA_DIR: path.join(dir, 'hl'), SIM_HISTORY: '10m' };
@@ -155,6 +164,10 @@ describe('npm start and the commands beside it', { timeout: 120_000 }, () => {
     await untilReady(a);
     expect(a.output()).toContain('serving anonymously on 0.0.0.0 (ALLOW_ANONYMOUS=1)');
     expect((await info({ type: 'allMids' })).status).toBe(200);
+    // The tool server is listed; it never serves without a key (spec §5.4), its health is public.
+    expect(a.output()).toContain(`MCP tools         http://0.0.0.0:${env.MCP_PORT}/mcp`);
+    expect((await fetch(`http://127.0.0.1:${env.MCP_PORT}/health`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${env.MCP_PORT}/mcp`, { method: 'POST', body: '{}' })).status).toBe(401);
     const postmaster = await postmasterPid();
 
     // The README's command: the key alone on stdout, the cluster's chatter on stderr.

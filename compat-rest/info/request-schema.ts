@@ -8,7 +8,7 @@ import { addressSchema } from '../params.ts';
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
 /** Text without U+0000 (no Postgres text column or parameter takes it). */
-const NO_NUL_PATTERN = '^[^\\u0000]*$';
+export const NO_NUL_PATTERN = '^[^\\u0000]*$';
 
 // ---- field schemas (absent and null both mean "not given": the Python SDK sends explicit nulls) ----
 

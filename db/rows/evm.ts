@@ -1,6 +1,18 @@
 // Row types of the evm schema: blocks, transactions, token transfers, ledger and backstop transfers (see db/rows/table.ts).
 import { table } from './table.ts';
 
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+/** HyperCore's system addresses (0x20…<token index>, and 0x2222…2222 for HYPE) bridge tokens in and out. */
+const SYSTEM_ADDRESS = /^0x20{29}[0-9a-f]{10}$|^0x(22){20}$/;
+
+/**
+ * Whether a transfer from or to `address` mints or burns: the zero address and the system (bridge) addresses hold
+ * no balance in `evm.token_holders`, so a transfer touching one changes the sum of the holders' balances.
+ */
+export function mintsOrBurns(address: string): boolean {
+  return address === ZERO_ADDRESS || SYSTEM_ADDRESS.test(address);
+}
+
 export interface EvmBlockRow {
   number: number;
   hash: string;

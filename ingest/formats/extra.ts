@@ -5,6 +5,7 @@ import {
   backstopTransfersTable,
   evmBlocksTable,
   evmTransactionsTable,
+  mintsOrBurns,
   tokenTransfersTable,
 } from '../../db/rows/evm.ts';
 import { hip4SettlementsTable } from '../../db/rows/hip4.ts';
@@ -27,10 +28,6 @@ import { parseIsoNs } from '../files.ts';
 import type { StreamLoader } from './loader.ts';
 
 const HOUR = 3_600_000;
-const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
-/** HyperCore's system addresses (0x20…<token index>, and 0x2222…2222 for HYPE) bridge tokens in and out: like the
- * zero address they mint and burn, so no balance is kept for them. */
-const SYSTEM_ADDRESS = /^0x20{29}[0-9a-f]{10}$|^0x(22){20}$/;
 
 export const assetCtxsLoader: StreamLoader = {
   stream: 'asset_ctxs_by_block',
@@ -241,7 +238,8 @@ export const evmBlocksLoader: StreamLoader = {
       // Holder balances move with each transfer; one statement per block applies the block's net changes.
       const holders = new Map<string, bigint>();
       const credit = (token: string, who: string, amount: bigint) => {
-        if (who === ZERO_ADDRESS || SYSTEM_ADDRESS.test(who)) return;
+        // The zero and system addresses mint and burn: no balance is kept for them.
+        if (mintsOrBurns(who)) return;
         const key = `${token} ${who}`;
         holders.set(key, (holders.get(key) ?? 0n) + amount);
       };
@@ -284,7 +282,7 @@ export const evmBlocksLoader: StreamLoader = {
       }
       for (const bt of array(e.backstopTransfers, 'backstopTransfers')) {
         const x = object(bt, 'backstopTransfer');
-        batch.add(backstopTransfersTable, {
+        const row = {
           block_number: number,
           time,
           tx_hash: str(x, 'txHash'),
@@ -292,7 +290,9 @@ export const evmBlocksLoader: StreamLoader = {
           is_deposit: bool(x, 'isDeposit'),
           signer: address(x, 'signer'),
           amount: dec(x, 'amount'),
-        });
+        };
+        batch.add(backstopTransfersTable, row);
+        batch.publish('backstopTransfers', row);
       }
     }
   },

@@ -1,6 +1,7 @@
-// HyperEVM activity: a block about every 2 s with a few transactions — native HYPE transfers, ERC-20 transfers and
+// HyperEVM activity: a block every 1 to 2 s with a few transactions — native HYPE transfers, ERC-20 transfers and
 // swaps of three tokens, an ERC-721 collection, system (Core→EVM bridge) transactions — and HIP-3 backstop
-// principal deposits/withdrawals. Token balances are tracked so transfers never spend more than a holder has.
+// principal deposits/withdrawals on several dexes. Token balances are tracked so transfers never spend more than a
+// holder has. (agentSendAsset between dexes comes from ledger.ts; backstop liquidation fills from risk.ts.)
 import type { BackstopTransfer, EvmBlockEvent, EvmTransfer, EvmTx } from '../../wire/node-lines.ts';
 import { HIP3_DEX } from './catalog.ts';
 import { toRawUnits } from './decimal.ts';
@@ -13,6 +14,13 @@ const HYPE_SYSTEM = '0x2222222222222222222222222222222222222222';
 const CORE_WRITER = '0x3333333333333333333333333333333333333333';
 const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
 const MAX_NFTS = 600;
+/**
+ * Dexes whose backstop principal moves: the simulated exchange's HIP-3 dex, and two more whose markets it does not
+ * simulate (their principal is recorded; the node lists no such dex, so their backstop has no fills).
+ */
+const BACKSTOP_DEXES = [HIP3_DEX.name, 'flx', 'vntl'];
+/** Chance per block of a principal transfer: one about every minute at 1.5 s blocks. */
+const BACKSTOP_CHANCE = 1 / 40;
 
 interface EvmToken {
   address: string;
@@ -45,7 +53,7 @@ export class EvmChain {
   private readonly nftOwners: string[] = [];
   private readonly registered = new Set<string>();
   private readonly backstopSigners: string[];
-  private backstopPrincipal = 0;
+  private readonly backstopPrincipal = new Map<string, number>();
   private number = 0;
   private nextAt = Number.NEGATIVE_INFINITY;
   blocks = 0;
@@ -85,7 +93,8 @@ export class EvmChain {
       this.nextAt = now;
     }
     if (now < this.nextAt) return;
-    this.nextAt = now + this.intervalMs * this.rng.range(0.8, 1.2);
+    // Blocks 2/3 to 4/3 of the interval apart: 1 to 2 s at the default 1.5 s.
+    this.nextAt = now + this.intervalMs * this.rng.range(2 / 3, 4 / 3);
     out.push(this.block(now));
     this.blocks++;
   }
@@ -112,7 +121,7 @@ export class EvmChain {
       else if (r < 0.93) this.nftTransfer(block, newTokens);
       else this.contractCall(block);
     }
-    if (rng.chance(1 / 900)) this.backstop(block);
+    if (rng.chance(BACKSTOP_CHANCE)) this.backstop(block);
     for (const tx of block.txs) block.gasUsed += tx.gasUsed;
     if (newTokens.length > 0) block.tokens = newTokens;
     return block;
@@ -294,18 +303,20 @@ export class EvmChain {
     this.transfer(block, tx, this.nft, owner, to, 1n, newTokens, String(index + 1));
   }
 
-  /** HIP-3 deployer adds or withdraws backstop principal through CoreWriter. */
+  /** A HIP-3 deployer adds or withdraws backstop principal through CoreWriter; a withdrawal never overdraws. */
   private backstop(block: EvmBlockEvent): void {
     const rng = this.rng;
+    const dex = rng.pick(BACKSTOP_DEXES);
     const signer = rng.pick(this.backstopSigners);
     const amount = Math.round(rng.logNormal(25_000, 0.8));
-    const isDeposit = this.backstopPrincipal < amount * 2 || rng.chance(0.7);
+    const principal = this.backstopPrincipal.get(dex) ?? 0;
+    const isDeposit = principal < amount * 2 || rng.chance(0.7);
     const tx = this.tx(block, signer, CORE_WRITER, 0n, 48_000, 164);
     if (!tx.success) return;
-    this.backstopPrincipal += isDeposit ? amount : -amount;
+    this.backstopPrincipal.set(dex, principal + (isDeposit ? amount : -amount));
     const transfer: BackstopTransfer = {
       txHash: tx.hash,
-      dex: HIP3_DEX.name,
+      dex,
       isDeposit,
       signer,
       amount: `${amount}.0`,

@@ -39,7 +39,7 @@ export interface SimulatorOptions {
   marketMakers?: number;
   /** Ledger updates (deposits, transfers...) per simulated minute (default 3). */
   ledgerPerMinute?: number;
-  /** Mean HyperEVM block interval (default 2000 ms). */
+  /** Mean HyperEVM block interval (default 1500 ms: blocks 1 to 2 s apart). */
   evmBlockIntervalMs?: number;
   /** Skip blocks an earlier run already wrote (see scanResumePoints). */
   resumeAfter?: ResumePoints;
@@ -139,13 +139,13 @@ export class Simulator {
       fillsPerSecond: opts.fillsPerSecond ?? DEFAULT_FILLS_PER_SECOND,
       marketMakers: opts.marketMakers ?? 6,
       ledgerPerMinute: opts.ledgerPerMinute ?? 3,
-      evmBlockIntervalMs: opts.evmBlockIntervalMs ?? 2000,
+      evmBlockIntervalMs: opts.evmBlockIntervalMs ?? 1500,
       flushBytes: opts.flushBytes ?? 4 << 20,
     };
     const { seed } = this.opts;
     this.exchange = new Exchange({ seed, users: this.opts.users, marketMakers: this.opts.marketMakers });
     this.behaviour = new TraderBehaviour(this.exchange, this.opts.fillsPerSecond);
-    this.risk = new RiskEngine(this.exchange);
+    this.risk = new RiskEngine(this.exchange, seed);
     this.ledger = new LedgerActivity(this.exchange);
     this.marketData = new MarketData(this.exchange, seed);
     this.outcomes = new OutcomeRegistry(this.exchange, seed);

@@ -7,20 +7,26 @@ import type { Exchange } from './exchange.ts';
 import type { Market } from './market.ts';
 import { executeTaker, fillPair } from './matching.ts';
 import { cancelResting, slippagePx } from './orders.ts';
-import { ZERO_HASH } from './rng.ts';
+import { Rng, ZERO_HASH } from './rng.ts';
 import { emitStatus, takerNodeOrder } from './statuses.ts';
 import { cancelTrigger } from './triggers.ts';
 
 const BASE_FUNDING = 0.0000125;
 const STALE_ORDER_MS = 6 * 3600_000;
 const STALE_TRIGGER_MS = 24 * 3600_000;
+/** The seed's stream for HIP-3 gaps (see Rng `stream`): their own, so the rest of the engine's draws stay as they were. */
+const HIP3_GAP_STREAM = 7;
+/** Chance per minute that a HIP-3 market gaps through a holder's margin: about one backstop liquidation in 10 min. */
+const HIP3_GAP_CHANCE = 0.1;
 
 export class RiskEngine {
   private readonly x: Exchange;
+  private readonly gaps: Rng;
   liquidations = 0;
 
-  constructor(exchange: Exchange) {
+  constructor(exchange: Exchange, seed: number) {
     this.x = exchange;
+    this.gaps = new Rng(seed, HIP3_GAP_STREAM);
   }
 
   /** Each minute: perps move and are requoted, funding rates drift, margins are checked. */
@@ -34,7 +40,27 @@ export class RiskEngine {
       m.fundingRate = Math.max(-0.004, Math.min(0.004, 0.8 * m.fundingRate + 0.2 * target));
     }
     this.checkMargins();
+    this.hip3Gap();
     if (minuteIndex % 10 === 0) this.expireStale();
+  }
+
+  /**
+   * Now and then a HIP-3 market gaps through a holder's margin: HIP-3 books are thin, so the position goes to the
+   * dex's backstop at the mark price (the backstop liquidation fills the EVM domain's backstop health counts).
+   */
+  private hip3Gap(): void {
+    if (!this.gaps.chance(HIP3_GAP_CHANCE)) return;
+    const holders = this.x.traders.filter((a) => [...a.positions.values()].some((p) => p.market.dex !== ''));
+    if (holders.length === 0) return;
+    const victim = holders[this.gaps.int(holders.length)] as Account;
+    const pos = [...victim.positions.values()].find((p) => p.market.dex !== '') as PerpPosition;
+    const dex = pos.market.dex;
+    const positions = pos.isCross
+      ? [...victim.positions.values()].filter((p) => p.isCross && p.market.dex === dex)
+      : [pos];
+    const e = victim.exposure(dex);
+    const accountValue = victim.usdc(dex) - e.isolatedMargin + e.crossUpnl;
+    this.liquidate(victim, dex, positions, pos.isCross ? 'Cross' : 'Isolated', accountValue, true);
   }
 
   /** One Funding event for every open perp position (+ = received). */
@@ -105,6 +131,7 @@ export class RiskEngine {
     positions: PerpPosition[],
     leverageType: 'Cross' | 'Isolated',
     accountValue: number,
+    viaBackstop = false,
   ): void {
     const x = this.x;
     const rng = x.rng;
@@ -118,7 +145,7 @@ export class RiskEngine {
     }
     let liquidatedNtl = 0;
     const liquidatedPositions: { coin: string; szi: string }[] = [];
-    const useBackstop = rng.chance(0.2);
+    const useBackstop = viaBackstop || rng.chance(0.2);
     for (const pos of positions) {
       const m = pos.market;
       const markTicks = m.markTicks();

@@ -20,6 +20,7 @@ import {
   ZERO_HASH,
 } from '../../wire/node-lines.ts';
 import { isoNs } from '../files.ts';
+import { BACKSTOP_ADDRESS, HIP3_DEX } from './catalog.ts';
 import { IsoFormatter } from './clock.ts';
 import { Simulator, scanResumePoints, startNodeInfoServer } from './index.ts';
 import { listHourlyFiles } from './writer.ts';
@@ -413,6 +414,14 @@ describe('hours of output', () => {
     }
   });
 
+  it('liquidates HIP-3 positions into the dex backstop now and then', () => {
+    const absorbed = fills
+      .flatMap((b) => b.events)
+      .filter(([user, f]) => user === BACKSTOP_ADDRESS && f.liquidation?.method === 'backstop');
+    expect(absorbed.length).toBeGreaterThan(0);
+    for (const [, f] of absorbed) expect(f.coin.startsWith(`${HIP3_DEX.name}:`)).toBe(true);
+  });
+
   it('writes HyperEVM blocks with transfers, tokens and system transactions', () => {
     const evm = readBlocks(dir, 'evm_blocks_by_block').flatMap((b) => b.events);
     expect(evm.length).toBeGreaterThan(8_000);
@@ -423,6 +432,12 @@ describe('hours of output', () => {
     expect(tokens.filter((t) => t.standard === 'erc20').length).toBeGreaterThanOrEqual(2);
     expect(evm.some((e) => e.txs.some((t) => t.isSystem))).toBe(true);
     expect(evm.some((e) => e.backstopTransfers.some((t) => t.dex === 'xyz'))).toBe(true);
+    // Principal moves on several dexes; blocks come 1 to 2 s apart.
+    expect(new Set(evm.flatMap((e) => e.backstopTransfers.map((t) => t.dex))).size).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < evm.length; i++) {
+      expect(evm[i]!.time - evm[i - 1]!.time).toBeGreaterThanOrEqual(1000);
+      expect(evm[i]!.time - evm[i - 1]!.time).toBeLessThanOrEqual(2000 + 1000);
+    }
     const txHashes = new Set(evm.flatMap((e) => e.txs.map((t) => t.hash)));
     for (const e of evm) for (const t of e.transfers) expect(txHashes.has(t.txHash)).toBe(true);
   });

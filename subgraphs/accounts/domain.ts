@@ -6,6 +6,7 @@ import { fundingRoutes, userRoutes } from '../../compat-rest/routes/users.ts';
 import { FUNDING_COVERAGE_START, LEDGER_COVERAGE_START } from '../../platform/coverage.ts';
 import { type DomainDeps, defineDomain } from '../domain.ts';
 import type { AccountsContext } from './builder.ts';
+import { accountsTools } from './mcp.ts';
 import { accountsSchema } from './schema/index.ts';
 import { AccountsService } from './service/index.ts';
 
@@ -35,8 +36,6 @@ export const accounts = defineDomain({
     funding: { table: 'accounts.funding_payments', column: 'time', completeFrom: FUNDING_COVERAGE_START },
     ledger: { table: 'accounts.ledger_updates', column: 'time', completeFrom: LEDGER_COVERAGE_START },
     liquidations: { table: 'accounts.liquidations', column: 'time' },
-    accountSnapshots: { table: 'accounts.account_snapshots', column: 'time' },
-    roundTrips: { table: 'accounts.round_trips', column: 'opened_at' },
   },
   // Answers are per user: merging identical requests seldom saves a call, and the executor's clone of each merged
   // answer costs ~5 ms on 2 000 fills (npm run bench).
@@ -50,4 +49,5 @@ export const accounts = defineDomain({
       { prefix: '/users', plugin: userRoutes },
     ],
   },
+  mcpTools: accountsTools,
 });

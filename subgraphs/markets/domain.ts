@@ -5,6 +5,7 @@ import { hip3Routes } from '../../compat-rest/routes/hip3.ts';
 import { marketRoutes } from '../../compat-rest/routes/market.ts';
 import { defineDomain } from '../domain.ts';
 import type { MarketsContext } from './builder.ts';
+import { marketsTools } from './mcp.ts';
 import { marketsSchema } from './schema/index.ts';
 import { MarketsService } from './service/index.ts';
 
@@ -38,4 +39,5 @@ export const markets = defineDomain({
       { prefix: '/hip3', plugin: hip3Routes },
     ],
   },
+  mcpTools: marketsTools,
 });

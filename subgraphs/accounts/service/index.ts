@@ -8,6 +8,7 @@ import { type EventBus, InProcessBus, type Topics } from '../../../events/bus.ts
 import { intWithin } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { borrowLendUserState, type ReservePricing } from './borrow-lend.ts';
+import { fillSummary } from './fill-summary.ts';
 import {
   type AllFillsQuery,
   allFills,
@@ -28,6 +29,7 @@ import {
 } from './fills.ts';
 import { MAX_FUNDING_PAYMENTS, recentFundings, type UserFundingQuery, userFunding } from './funding.ts';
 import { type LedgerQuery, MAX_LEDGER_UPDATES, recentLedgerUpdates, userNonFundingLedgerUpdates } from './ledger.ts';
+import { type LedgerEventsQuery, ledgerEvents } from './ledger-events.ts';
 import { LiquidationJoin, liquidationsOf } from './liquidations.ts';
 import {
   type FrontendOpenOrder,
@@ -45,11 +47,13 @@ import { type AccountState, accountState, type Leverage } from './state.ts';
 import { AccountStreams } from './streams.ts';
 
 export type { BorrowLendUserState } from './borrow-lend.ts';
+export type { FillSummary } from './fill-summary.ts';
 export {
   aggregateFillsByTime,
   type CompactFillRow,
   type FillColumn,
   type FillRowsPage,
+  type FillRowsQuery,
   MAX_FILL_ROWS,
   MAX_WIRE_FILLS,
   type StoredFill,
@@ -59,6 +63,13 @@ export {
 } from './fills.ts';
 export { MAX_FUNDING_PAYMENTS, toWsFunding, type UserFundingEntry, type WsFunding } from './funding.ts';
 export { type LedgerUpdate, MAX_LEDGER_UPDATES } from './ledger.ts';
+export {
+  LEDGER_EVENT_TYPES,
+  type LedgerEvent,
+  type LedgerEventsQuery,
+  type LedgerEventType,
+  toLedgerEvent,
+} from './ledger-events.ts';
 export {
   liquidationsMatching,
   MAX_LIQUIDATION_USERS,
@@ -288,6 +299,16 @@ export class AccountsService {
   ledgerUpdates(q: WithOptionalLimit<LedgerQuery>) {
     const limit = intWithin('limit', q.limit ?? MAX_LEDGER_UPDATES, 1, MAX_LEDGER_UPDATES);
     return userNonFundingLedgerUpdates(this.pool, { ...q, limit });
+  }
+
+  /** A page of the user's ledger events by type, newest first (the EVM domain's ledger events). */
+  ledgerEvents(q: LedgerEventsQuery) {
+    return ledgerEvents(this.pool, q);
+  }
+
+  /** An address's fill counters over its history, `fills_since` counting those at or after `since`. */
+  fillSummary(address: string, since: number) {
+    return fillSummary(this.pool, address, since);
   }
 
   /** The `n` most recent updates, oldest first (the userNonFundingLedgerUpdates channel's snapshot). */

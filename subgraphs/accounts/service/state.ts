@@ -265,7 +265,7 @@ async function openPosition(
 
 // ---- cash from the ledger ----
 
-const CASH_TYPES = [
+export const CASH_TYPES = [
   'deposit',
   'withdraw',
   'internalTransfer',
@@ -282,7 +282,7 @@ const CASH_TYPES = [
 const neg = (r: Ratio): Ratio => ({ n: -r.n, d: r.d });
 
 /** What one ledger update did to the perp USDC balance of `user`. */
-function ledgerCash(user: string, type: string, delta: Record<string, unknown>): Ratio {
+export function ledgerCash(user: string, type: string, delta: Record<string, unknown>): Ratio {
   const amount = (key: string): Ratio => {
     const v = delta[key];
     return isDecimal(v) ? ratio(v) : ZERO;

@@ -1,0 +1,275 @@
+// Analytics: the derivation job's throughput (alone, and while ingest runs at full speed, beside ingest alone), and
+// the reads the routes serve (a leaderboard page, performance, pnl-calendar, a 500-wallet batch) end to end through
+// compat-rest beside the raw SQL behind them. Size by env: BENCH_ANALYTICS_FILLS (default 10 000 000) over
+// BENCH_ANALYTICS_USERS (default 100 000); the data set is kept in .data/bench-pg between runs.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { Authenticator } from '../access/auth.ts';
+import { buildCompatApp } from '../compat-rest/app.ts';
+import { DOMAIN_LIST } from '../domains.ts';
+import { InProcessBus } from '../events/bus.ts';
+import { deriveUntil, storedFrontier } from '../ingest/derive/index.ts';
+import { deriveBatch, resetDerived } from '../ingest/derive/job.ts';
+import { refreshLeaderboard } from '../ingest/derive/leaderboard.ts';
+import { Ingest } from '../ingest/pipeline.ts';
+import { Upstream } from '../platform/upstream.ts';
+import { compatServicesOf } from '../stack.ts';
+import { type DomainServices, startDomainServices } from '../subgraphs/domain.ts';
+import { writeSyntheticFills } from '../test/node-files.ts';
+import type { BenchServer } from './db.ts';
+import type { BenchRow, BenchSection } from './markets.ts';
+import { percentile, timeSequential } from './stats.ts';
+
+const FILLS = Number(process.env.BENCH_ANALYTICS_FILLS ?? 10_000_000);
+const USERS = Number(process.env.BENCH_ANALYTICS_USERS ?? 100_000);
+const DAY_MS = 86_400_000;
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const user = (i: number) => `0x${i.toString(16).padStart(40, '0')}`;
+
+export interface AnalyticsBench {
+  pool: pg.Pool;
+  server: BenchServer;
+  app: FastifyInstance;
+  now: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Round trips as generate_series rows over the last 7 days: each user's fills alternate an open (long or short, 1
+ * unit) and its close with a closedPnl, over four coins; every third fill through one of 10 builders.
+ */
+async function generate(pool: pg.Pool, start: number, log: (line: string) => void): Promise<void> {
+  const t = performance.now();
+  await pool.query('TRUNCATE accounts.fills, accounts.funding_payments, accounts.ledger_updates');
+  const step = (7 * DAY_MS) / FILLS;
+  const batch = 1_000_000;
+  for (let from = 0; from < FILLS; from += batch) {
+    // g: the fill; u: its user; k: the user's k-th fill (even: an open, odd: its close).
+    await pool.query(
+      `INSERT INTO accounts.fills (block_number, address, coin, px, sz, side, time, start_position, dir, closed_pnl,
+         hash, oid, crossed, fee, tid, fee_token, builder)
+       SELECT g / 10, '0x' || lpad(to_hex(u), 40, '0'), (ARRAY['BTC','ETH','SOL','HYPE'])[(k / 2) % 4 + 1],
+         100 + (g % 50), 1,
+         CASE WHEN (k % 2 = 0) = ((k / 2) % 2 = 0) THEN 'B' ELSE 'A' END,
+         $3::bigint + floor(g * $4::float8)::bigint,
+         CASE WHEN k % 2 = 0 THEN 0 WHEN (k / 2) % 2 = 0 THEN 1 ELSE -1 END,
+         'Open Long', CASE WHEN k % 2 = 0 THEN 0 ELSE (g % 7) - 3 END,
+         '0x' || md5(g::text) || md5((g + 1)::text), g, true, 0.05, g, 'USDC',
+         CASE WHEN g % 3 = 0 THEN '0x' || lpad(to_hex(g % 10 + 1), 40, '0') END
+       FROM (SELECT g, g % $5 AS u, g / $5 AS k FROM generate_series($1::bigint, $2::bigint) g) s`,
+      [from, Math.min(FILLS, from + batch) - 1, start, step, USERS],
+    );
+    log(`analytics bench: ${fmt(Math.min(FILLS, from + batch))} fills generated`);
+  }
+  await pool.query('VACUUM ANALYZE accounts.fills');
+  log(`analytics bench: data generated in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+}
+
+export async function startAnalyticsBench(server: BenchServer, log: (line: string) => void): Promise<AnalyticsBench> {
+  const { pool } = await server.keptDatabase(`bench_analytics_${FILLS}_${USERS}`);
+  const { rows } = await pool.query<{ n: number; t: number | null }>(
+    'SELECT count(*)::int8 AS n, min(time) AS t FROM accounts.fills',
+  );
+  let start = rows[0]?.t ?? 0;
+  if (Number(rows[0]?.n) !== FILLS) {
+    start = Date.now() - 7 * DAY_MS;
+    await generate(pool, start, log);
+  }
+  // "now" is the end of the generated week: the 7d windows hold it all.
+  const now = start + 7 * DAY_MS;
+  const upstream = new Upstream('http://127.0.0.1:9', { timeoutMs: 500 });
+  const started = await startDomainServices(DOMAIN_LIST, { pool, upstream, bus: new InProcessBus(), now: () => now });
+  const services = compatServicesOf(started.services as unknown as DomainServices, upstream, pool);
+  const app = await buildCompatApp({
+    services,
+    auth: new Authenticator(pool, { alwaysRequireKey: false }),
+    pool,
+    log: () => {},
+  });
+  return {
+    pool,
+    server,
+    app,
+    now,
+    async close() {
+      await app.close();
+      await started.stop();
+      await pool.end();
+    },
+  };
+}
+
+/** The job over the whole data set from scratch, beside one GROUP BY computing the daily sums from the same fills. */
+export async function benchDerivation(b: AnalyticsBench): Promise<BenchSection> {
+  await resetDerived(b.pool);
+  let t = performance.now();
+  await deriveUntil(b.pool, (await storedFrontier(b.pool)) as number);
+  const jobS = (performance.now() - t) / 1000;
+  for (const w of ['7d', '30d', 'all'] as const) await refreshLeaderboard(b.pool, w, b.now);
+  t = performance.now();
+  await b.pool.query(
+    `CREATE TEMP TABLE raw_daily AS SELECT address, (time / ${DAY_MS}) AS day, count(*) AS fills,
+       sum(px * sz) AS volume, sum(closed_pnl) AS realized, sum(fee) AS fees FROM accounts.fills GROUP BY 1, 2`,
+  );
+  const rawS = (performance.now() - t) / 1000;
+  await b.pool.query('DROP TABLE raw_daily');
+  const t2 = performance.now();
+  await refreshLeaderboard(b.pool, '30d', b.now);
+  const refreshMs = performance.now() - t2;
+  return {
+    rows: [
+      {
+        name: `derivation job (${fmt(FILLS)} fills)`,
+        value: `${fmt(FILLS / jobS)} fills/s`,
+        baseline: `${fmt(FILLS / rawS)} GROUP BY`,
+        ratio: (rawS / jobS).toFixed(2),
+        target: 'keeps up with ingest (see below)',
+      },
+      {
+        name: 'leaderboard window refresh (30d)',
+        value: `${fmt(refreshMs)} ms`,
+        baseline: '',
+        ratio: '',
+        target: `< 5 min cadence: ${refreshMs < 300_000 ? 'met' : 'NOT met'}`,
+      },
+    ],
+    notes: [`${fmt(USERS)} users; the job also writes round trips, hourly snapshots and builder activity`],
+  };
+}
+
+/** Ingest alone, then ingest with the derivation job rebuilding the analytics data set beside it. */
+export async function benchIngestWithJobs(b: AnalyticsBench): Promise<BenchSection> {
+  const fills = Number(process.env.BENCH_FILLS ?? 500_000);
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hl-bench-analytics-'));
+  try {
+    const blocksPerHour = 2000;
+    const fillsPerBlock = 20;
+    const hours = Math.max(1, Math.ceil(fills / (blocksPerHour * fillsPerBlock)));
+    const written = await writeSyntheticFills(dataDir, { hours, blocksPerHour, fillsPerBlock });
+    const ingestOnce = async () => {
+      const { pool } = await b.server.freshDatabase('bench_analytics_ingest');
+      try {
+        const t = performance.now();
+        await new Ingest({ dataDir, pool, streams: ['node_fills_by_block'], log: () => {} }).run();
+        return (performance.now() - t) / 1000;
+      } finally {
+        await pool.end();
+      }
+    };
+    const alone = await ingestOnce();
+    await resetDerived(b.pool);
+    let stop = false;
+    let derived = 0;
+    const job = (async () => {
+      const upTo = (await storedFrontier(b.pool)) as number;
+      while (!stop) {
+        const r = await deriveBatch(b.pool, upTo);
+        derived += r.fills;
+        if (r.reached) break;
+      }
+    })();
+    const t = performance.now();
+    const withJobs = await ingestOnce();
+    const jobS = (performance.now() - t) / 1000;
+    stop = true;
+    await job;
+    // Leave the data set derived for the read benchmarks.
+    await deriveUntil(b.pool, (await storedFrontier(b.pool)) as number);
+    for (const w of ['7d', '30d', 'all'] as const) await refreshLeaderboard(b.pool, w, b.now);
+    const ratio = alone / withJobs;
+    return {
+      rows: [
+        {
+          name: `ingest with the jobs (${fmt(written)} fills)`,
+          value: `${fmt(written / withJobs)} fills/s`,
+          baseline: `${fmt(written / alone)} alone`,
+          ratio: ratio.toFixed(2),
+          target: `>= 0.80 of ingest alone: ${ratio >= 0.8 ? 'met' : 'NOT met'}`,
+        },
+        {
+          name: 'derivation while ingest runs',
+          value: `${fmt(derived / jobS)} fills/s`,
+          baseline: `${fmt(written / withJobs)} ingest`,
+          ratio: (derived / jobS / (written / withJobs)).toFixed(2),
+          target: `>= ingest's rate (keeps up): ${derived / jobS >= written / withJobs ? 'met' : 'NOT met'}`,
+        },
+      ],
+      notes: ['same Postgres server, separate databases: the contention is for CPU and disk'],
+    };
+  } finally {
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Each route end to end (fastify inject: routing, validation, service, serialization) beside its raw SQL. */
+export async function benchAnalyticsReads(b: AnalyticsBench): Promise<BenchSection> {
+  const runs = 200;
+  const someone = () => user(Math.floor(Math.random() * USERS));
+  const wallets = Array.from({ length: 500 }, (_, i) => user((i * 197) % USERS));
+  const inject = (method: 'GET' | 'POST', url: string, payload?: object) => async () => {
+    const res = await b.app.inject({ method, url, payload });
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+  };
+  const from = b.now - 30 * DAY_MS;
+  const cases: { name: string; target: number; route: () => Promise<unknown>; raw: () => Promise<unknown> }[] = [
+    {
+      name: 'leaderboard page (7d, pnl, 100)',
+      target: 50,
+      route: inject('GET', '/users/leaderboard?window=7d&by=pnl&limit=100'),
+      raw: () =>
+        b.pool.query(
+          `SELECT * FROM analytics.leaderboard WHERE window_name = '7d'
+           ORDER BY realized_pnl - fees + funding DESC LIMIT 100`,
+        ),
+    },
+    {
+      name: 'performance (30d)',
+      target: 50,
+      route: () => inject('GET', `/users/${someone()}/performance?window=30d`)(),
+      raw: () =>
+        b.pool.query(
+          `SELECT sum(fills), sum(volume), sum(realized_pnl), sum(fees) FROM analytics.user_hourly
+           WHERE address = $1 AND hour >= $2`,
+          [someone(), from],
+        ),
+    },
+    {
+      name: 'pnl-calendar (30d)',
+      target: 50,
+      route: () => inject('GET', `/users/${someone()}/pnl-calendar`)(),
+      raw: () =>
+        b.pool.query(`SELECT * FROM analytics.user_daily WHERE address = $1 AND day >= $2::date`, [
+          someone(),
+          new Date(from).toISOString().slice(0, 10),
+        ]),
+    },
+    {
+      name: 'batch performance (500 wallets)',
+      target: 500,
+      route: inject('POST', '/users/batch/performance', { addresses: wallets, window: '30d' }),
+      raw: () =>
+        b.pool.query(
+          `SELECT address, sum(fills), sum(volume), sum(realized_pnl), sum(fees) FROM analytics.user_hourly
+           WHERE address = ANY($1) AND hour >= $2 GROUP BY address`,
+          [wallets, from],
+        ),
+    },
+  ];
+  const rows: BenchRow[] = [];
+  for (const c of cases) {
+    const route = await timeSequential(c.route, 10, runs);
+    const raw = await timeSequential(c.raw, 10, runs);
+    const p99 = percentile(route, 0.99);
+    rows.push({
+      name: c.name,
+      value: `p50 ${percentile(route, 0.5).toFixed(1)} p99 ${p99.toFixed(1)} ms`,
+      baseline: `p99 ${percentile(raw, 0.99).toFixed(1)} ms raw`,
+      ratio: (p99 / percentile(raw, 0.99)).toFixed(2),
+      target: `p99 < ${c.target} ms: ${p99 < c.target ? 'met' : 'NOT met'}`,
+    });
+  }
+  return { rows, notes: [`${runs} sequential requests each; random users over ${fmt(USERS)}`] };
+}

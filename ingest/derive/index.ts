@@ -1,0 +1,142 @@
+// The analytics derivation as `npm start` runs it beside ingest (an ingest-role part: it writes, the subgraphs only
+// read): batches of the job (job.ts) while ingest commits, and the leaderboard windows on their cadence. Storage
+// going away is ridden out the way ingest does: the uncommitted batch is dropped and the job resumes from the
+// checkpoint Postgres holds.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
+import { isStorageUnavailable } from '../../db/pool.ts';
+import { deriveBatch, derivedUntil } from './job.ts';
+import { type LeaderboardWindow, refreshLeaderboard, WINDOWS } from './leaderboard.ts';
+
+/**
+ * How far behind the newest stored fill the job stays: ingest commits each stream on its own, so funding and ledger
+ * updates (another stream) of the last seconds may not be stored yet when their fills are.
+ */
+export const SETTLE_MS = 10_000;
+
+/** Live: every event older than the newest stored fill by SETTLE_MS (null: no fill stored). */
+export async function liveFrontier(pool: pg.Pool, settleMs = SETTLE_MS): Promise<number | null> {
+  const { rows } = await pool.query<{ time: number }>('SELECT time FROM accounts.fills ORDER BY time DESC LIMIT 1');
+  return rows[0] ? rows[0].time - settleMs : null;
+}
+
+/** After ingest has stopped (a rebuild, tests): every stored event. */
+export async function storedFrontier(pool: pg.Pool): Promise<number | null> {
+  const { rows } = await pool.query<{ t: number | null }>(
+    `SELECT greatest((SELECT max(time) FROM accounts.fills), (SELECT max(time) FROM accounts.funding_payments),
+       (SELECT max(time) FROM accounts.ledger_updates)) + 1 AS t`,
+  );
+  return rows[0]?.t ?? null;
+}
+
+/** Derives every event before `upTo`, batch after batch; returns the checkpoint reached. */
+export async function deriveUntil(pool: pg.Pool, upTo: number, maxFills?: number): Promise<number | null> {
+  for (;;) {
+    const r = await deriveBatch(pool, upTo, maxFills);
+    if (r.reached) return r.cursor;
+  }
+}
+
+export interface DerivationStats {
+  /** Every event before this is derived (null: nothing yet). */
+  cursor: number | null;
+  batches: number;
+  fills: number;
+  /** When each leaderboard window was last refreshed. */
+  refreshed: Partial<Record<LeaderboardWindow, number>>;
+  storageRetries: number;
+  /** Batches that failed other than by storage going away. */
+  failures: number;
+}
+
+const FAILURE_RETRY_MS = 30_000;
+
+export interface DerivationOptions {
+  pool: pg.Pool;
+  log?: (line: string) => void;
+  pollMs?: number;
+  now?: () => number;
+  /** How long to wait before trying a failed batch again (default 30 s). */
+  failureRetryMs?: number;
+}
+
+export class Derivation {
+  readonly stats: DerivationStats = {
+    cursor: null,
+    batches: 0,
+    fills: 0,
+    refreshed: {},
+    storageRetries: 0,
+    failures: 0,
+  };
+  private stopped = false;
+  private caughtUp = false;
+  private running: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(private readonly opts: DerivationOptions) {}
+
+  run(): Promise<void> {
+    this.running ??= this.loop();
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.running;
+  }
+
+  private async loop(): Promise<void> {
+    const { pool } = this.opts;
+    const now = this.opts.now ?? Date.now;
+    let backoffMs = 250;
+    this.stats.cursor = await derivedUntil(pool).catch(() => null);
+    while (!this.stopped) {
+      try {
+        const upTo = await liveFrontier(pool);
+        const r = upTo === null ? null : await deriveBatch(pool, upTo);
+        if (r) {
+          this.stats.cursor = r.cursor;
+          this.stats.batches++;
+          this.stats.fills += r.fills;
+        }
+        // The first rankings once the job has caught up (a ranking of half the history would stand for 5 minutes
+        // to an hour), then each window on its cadence.
+        if (!r || r.reached) this.caughtUp = true;
+        for (const [window, cadence] of Object.entries(WINDOWS) as [LeaderboardWindow, number][]) {
+          const last = this.stats.refreshed[window];
+          if (this.caughtUp && (last === undefined || now() - last >= cadence)) {
+            await refreshLeaderboard(pool, window, now());
+            this.stats.refreshed[window] = now();
+          }
+        }
+        backoffMs = 250;
+        if (!r || r.reached) await this.pause(this.opts.pollMs ?? 1000);
+      } catch (err) {
+        if (!isStorageUnavailable(err)) {
+          // A batch Postgres refuses (a bug): derived data stops, the service does not; the lag in dataCoverage
+          // grows and the log says why, and the batch is tried again from the checkpoint.
+          this.stats.failures++;
+          const retryMs = this.opts.failureRetryMs ?? FAILURE_RETRY_MS;
+          this.opts.log?.(
+            `analytics derivation failed (${err instanceof Error ? err.message : String(err)}); retrying in ${retryMs / 1000} s`,
+          );
+          await this.pause(retryMs);
+          continue;
+        }
+        this.stats.storageRetries++;
+        this.opts.log?.(`analytics derivation: storage unavailable; resuming from the stored checkpoint`);
+        await this.pause(backoffMs);
+        backoffMs = Math.min(5000, backoffMs * 2);
+      }
+    }
+  }
+
+  private async pause(ms: number): Promise<void> {
+    const ac = new AbortController();
+    this.wake = () => ac.abort();
+    await sleep(ms, undefined, { signal: ac.signal }).catch(() => undefined);
+    this.wake = undefined;
+  }
+}

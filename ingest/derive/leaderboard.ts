@@ -1,0 +1,27 @@
+// The scheduled leaderboard windows (spec §8): 7d and 30d recomputed every 5 minutes, `all` every hour, each
+// replaced whole in one transaction from the daily sums, every row stamped with `refreshed_at`.
+import type pg from 'pg';
+import { inTransaction } from '../../db/pool.ts';
+import { LATEST_SNAPSHOT, rankingSums } from '../../subgraphs/analytics/service/ranking.ts';
+import { DAY_MS } from './job.ts';
+
+export const WINDOWS = { '7d': 5 * 60_000, '30d': 5 * 60_000, all: 60 * 60_000 } as const;
+export type LeaderboardWindow = keyof typeof WINDOWS;
+const WINDOW_DAYS: Record<LeaderboardWindow, number | null> = { '7d': 7, '30d': 30, all: null };
+
+/** Recomputes one window as of `now`: the last N UTC days including today's (all days for `all`). */
+export async function refreshLeaderboard(pool: pg.Pool, window: LeaderboardWindow, now: number): Promise<void> {
+  const days = WINDOW_DAYS[window];
+  const from = days === null ? '0001-01-01' : new Date(now - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+  await inTransaction(pool, async (c) => {
+    await c.query('DELETE FROM analytics.leaderboard WHERE window_name = $1', [window]);
+    await c.query(
+      `INSERT INTO analytics.leaderboard (window_name, address, fills, volume, realized_pnl, fees, funding, wins, losses,
+         trades, win_rate, pnl_pct, account_value, unrealized_pnl, refreshed_at)
+       SELECT $1, s.address, s.fills, s.volume, s.realized_pnl, s.fees, s.funding, s.wins, s.losses, s.trades,
+         s.win_rate, s.pnl_pct, snap.account_value, snap.unrealized_pnl, to_timestamp($3::float8 / 1000)
+       FROM (${rankingSums('analytics.user_daily', 'day >= $2::date')}) s ${LATEST_SNAPSHOT}`,
+      [window, from, now],
+    );
+  });
+}

@@ -1,0 +1,80 @@
+// The tool catalog of the MCP server: every listed domain's `mcpTools` (subgraphs/domain.ts), each with its
+// arguments' validator, compiled once by the one Ajv that checks /info bodies. A bad argument becomes a message
+// naming it, as a bad field does on REST.
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { CALL_CREDITS } from '../access/costs.ts';
+import { fieldMessage, infoAjv, type JsonSchema } from '../compat-rest/info/request-schema.ts';
+import { DOMAIN_LIST } from '../domains.ts';
+import type { McpTool } from '../subgraphs/domain.ts';
+import { ARGUMENT_NAME } from './schema.ts';
+
+export interface CatalogTool {
+  tool: McpTool;
+  /** The tool's input schema as listed and checked: unknown arguments refused, whatever the domain wrote. */
+  input: JsonSchema;
+  /** The arguments' first fault as text (`coin: is required, ...`), or null when they are right. */
+  check(args: Record<string, unknown>): string | null;
+  credits(args: Record<string, unknown>): number;
+}
+
+/** An Ajv error about a tool's arguments: the field, its rule and the value sent; an unknown one by its name. */
+function argumentMessage(error: ErrorObject): string {
+  if (error.keyword === 'additionalProperties') {
+    const extra = (error.params as { additionalProperty: string }).additionalProperty;
+    const where = error.instancePath ? `${error.instancePath.slice(1).replaceAll('/', '.')}.` : '';
+    return `${where}${extra}: not an argument of this tool`;
+  }
+  // A tool's field descriptions are sentences for a model, not the unit ruleOf expects there.
+  const parentSchema = { ...(error.parentSchema as object), description: undefined };
+  return fieldMessage({ ...error, parentSchema }).replace(/^body: /, 'arguments: ');
+}
+
+const NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/;
+
+/**
+ * What breaks the catalog's one convention in a tool's arguments: each named camelCase (as /info's fields are) and
+ * described for a model (what it is, its unit, default and bounds).
+ */
+export function argumentFaults(tool: McpTool): string[] {
+  const properties = (tool.input.properties ?? {}) as Record<string, JsonSchema>;
+  return Object.entries(properties).flatMap(([name, schema]) => [
+    ...(ARGUMENT_NAME.test(name) ? [] : [`argument ${name}: must be camelCase`]),
+    ...(typeof schema.description === 'string' && schema.description.length >= 10
+      ? []
+      : [`argument ${name}: needs a description`]),
+  ]);
+}
+
+/** The catalog of `tools` (default: every listed domain's), refusing a bad or duplicate name at start. */
+export function toolCatalog(tools: readonly McpTool[] = DOMAIN_LIST.flatMap((d) => d.mcpTools ?? [])) {
+  const catalog = new Map<string, CatalogTool>();
+  for (const tool of tools) {
+    if (!NAME.test(tool.name)) throw new Error(`MCP tool name ${tool.name}: must be snake_case <domain>_<capability>`);
+    if (catalog.has(tool.name)) throw new Error(`MCP tool ${tool.name} is declared twice`);
+    if (tool.input.type !== 'object') throw new Error(`MCP tool ${tool.name}: its input schema must be an object`);
+    const faults = argumentFaults(tool);
+    if (faults.length) throw new Error(`MCP tool ${tool.name}: ${faults.join('; ')}`);
+    const input: JsonSchema = { ...tool.input, additionalProperties: false };
+    const validate: ValidateFunction = infoAjv.compile(input);
+    catalog.set(tool.name, {
+      tool,
+      input,
+      check: (args) => (validate(args) ? null : argumentMessage((validate.errors as ErrorObject[])[0] as ErrorObject)),
+      credits: (args) => tool.credits?.(args) ?? CALL_CREDITS,
+    });
+  }
+  return catalog;
+}
+
+export type ToolCatalog = ReturnType<typeof toolCatalog>;
+
+/** A short text beside a structured answer: its scalar fields, and how many items each list holds. */
+export function defaultSummary(result: Record<string, unknown>): string {
+  const parts = Object.entries(result).map(([key, value]) => {
+    if (Array.isArray(value)) return `${key}: ${value.length} item${value.length === 1 ? '' : 's'}`;
+    if (value !== null && typeof value === 'object') return `${key}: ${Object.keys(value).length} entries`;
+    return `${key}: ${JSON.stringify(value)}`;
+  });
+  const text = parts.join('; ');
+  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+}

@@ -1,0 +1,38 @@
+// The analytics domain as the service lists it (domains.ts): its service, subgraph, datasets, compat routes and MCP
+// tools. Its tables are filled by the derivation job that runs beside ingest (ingest/derive/), not by this domain.
+import { type DomainDeps, defineDomain } from '../domain.ts';
+import type { AnalyticsContext } from './builder.ts';
+import { analyticsUserRoutes, builderRoutes } from './compat/routes.ts';
+import { analyticsTools } from './mcp.ts';
+import { analyticsSchema } from './schema/index.ts';
+import { AnalyticsService } from './service/index.ts';
+
+declare module '../domain.ts' {
+  interface DomainServices {
+    analytics: AnalyticsService;
+  }
+}
+
+export const analytics = defineDomain({
+  name: 'analytics',
+  port: 4005,
+  create: ({ pool, now }: DomainDeps<object>) => new AnalyticsService({ pool, now }),
+  schema: analyticsSchema,
+  context: (analytics): AnalyticsContext => ({ analytics }),
+  datasets: {
+    roundTrips: { table: 'analytics.round_trips', column: 'opened_at' },
+    accountSnapshots: { table: 'analytics.account_snapshots', column: 'time' },
+    // How far the derivation job has come: every fill, funding payment and ledger update before it is derived (its
+    // delay is the jobs' lag behind now).
+    analyticsDerivation: { table: 'analytics.derive_checkpoint', column: 'cursor_time' },
+  },
+  // Answers are per user or per page of a ranking that changes every few minutes: merging seldom saves a call.
+  router: { deduplicateInflightRequests: false },
+  compat: {
+    routes: [
+      { prefix: '/users', plugin: analyticsUserRoutes },
+      { prefix: '/builders', plugin: builderRoutes },
+    ],
+  },
+  mcpTools: analyticsTools,
+});

@@ -1,0 +1,90 @@
+// Builder @key(address): a builder's view of which of a list of wallets also trade through other builders, as
+// POST /builders/{builder}/external-activity answers it. Query.builder returns it.
+import { addressValue } from '../../../platform/fields.ts';
+import { builder } from '../builder.ts';
+import type { BuilderActivity, ExternalActivity, WalletActivity } from '../service/index.ts';
+import { MAX_WALLETS } from '../service/index.ts';
+import { TimeframeEnum } from './enums.ts';
+import { UserRef } from './user.ts';
+
+type Activity = Omit<BuilderActivity, 'builder'> & { builder?: string };
+
+const ActivityRef = builder.objectRef<Activity>('BuilderActivity').implement({
+  fields: (t) => ({
+    builder: t.exposeString('builder', { nullable: true, description: 'The builder (absent on own/noBuilder)' }),
+    fills: t.exposeInt('fills'),
+    notional: t.expose('notional', { type: 'Decimal' }),
+    coins: t.exposeStringList('coins'),
+    firstFill: t.expose('first_fill', { type: 'Timestamp' }),
+    lastFill: t.expose('last_fill', { type: 'Timestamp' }),
+  }),
+});
+
+const WalletRef = builder.objectRef<WalletActivity>('WalletActivity').implement({
+  fields: (t) => ({
+    address: t.exposeString('address'),
+    user: t.field({ type: UserRef, resolve: (w) => ({ address: w.address }) }),
+    flagged: t.exposeBoolean('flagged', { description: 'Traded through other builders in the timeframe' }),
+    externalVolume: t.expose('external_volume', { type: 'Decimal' }),
+    externalBuilders: t.field({ type: [ActivityRef], resolve: (w) => w.externalBuilders }),
+    noBuilder: t.field({ type: ActivityRef, nullable: true, resolve: (w) => w.noBuilder }),
+    own: t.field({ type: ActivityRef, nullable: true, resolve: (w) => w.own }),
+  }),
+});
+
+const SummaryRef = builder.objectRef<ExternalActivity['summary']>('ExternalActivitySummary').implement({
+  fields: (t) => ({
+    wallets: t.exposeInt('wallets'),
+    flagged: t.exposeInt('flagged'),
+    ownOnly: t.exposeInt('own_only'),
+    noBuilderOnly: t.exposeInt('no_builder_only'),
+    inactive: t.exposeInt('inactive'),
+  }),
+});
+
+const ExternalActivityRef = builder.objectRef<ExternalActivity>('ExternalActivity').implement({
+  fields: (t) => ({
+    timeframe: t.exposeString('timeframe'),
+    wallets: t.field({ type: [WalletRef], resolve: (a) => a.data }),
+    summary: t.field({ type: SummaryRef, resolve: (a) => a.summary }),
+  }),
+});
+
+export const BuilderRef = builder.objectRef<{ address: string }>('Builder').implement({
+  description: 'A builder (order router), by its lowercase 0x address',
+  fields: (t) => ({
+    address: t.exposeString('address'),
+    externalActivity: t.field({
+      type: ExternalActivityRef,
+      description:
+        `Per wallet (1 to ${MAX_WALLETS}): fills through other builders, this one and none in the timeframe ` +
+        '(default D7); flagged wallets first by external volume. Costs 3 credits per address',
+      args: {
+        addresses: t.arg.stringList({ required: true }),
+        timeframe: t.arg({ type: TimeframeEnum }),
+        includeNoBuilder: t.arg.boolean({ defaultValue: true }),
+      },
+      resolve: (b, a, ctx) =>
+        ctx.analytics.externalActivity({
+          builder: b.address,
+          users: a.addresses,
+          timeframe: a.timeframe ?? undefined,
+          includeNoBuilder: a.includeNoBuilder ?? undefined,
+        }),
+    }),
+  }),
+});
+
+builder.asEntity(BuilderRef, {
+  key: builder.selection<{ address: string }>('address'),
+  resolveReference: (ref) => ({ address: ref.address.toLowerCase() }),
+});
+
+builder.queryFields((t) => ({
+  builder: t.field({
+    type: BuilderRef,
+    description: 'A builder by its 0x address (any case)',
+    args: { address: t.arg.string({ required: true }) },
+    resolve: (_r, a) => ({ address: addressValue(a.address, 'address') }),
+  }),
+}));

@@ -1,0 +1,685 @@
+// The analytics domain's service: the one façade the subgraph, compat routes and MCP tools call. It reads only the
+// analytics schema, which the derivation job (ingest/derive/) fills: round trips, hourly snapshots, daily and hourly
+// sums, leaderboard windows and builder activity. Every rule (windows, defaults, caps, sorts) lives here once;
+// answers carry decimal strings and epoch-ms times, and each edge shapes them.
+import type pg from 'pg';
+import type { AccountSnapshotRow, BuilderHourlyRow, RoundTripRow } from '../../../db/rows/analytics.ts';
+import { addDecimal } from '../../../platform/decimal.ts';
+import { FieldError, intWithin, isAddress } from '../../../platform/fields.ts';
+import type { DomainService } from '../../domain.ts';
+import {
+  DEFAULT_MIN_TRADES,
+  LATEST_SNAPSHOT,
+  METRICS,
+  type Metric,
+  metricOrder,
+  RATIO_METRICS,
+  rankingSums,
+} from './ranking.ts';
+
+export { METRICS, type Metric } from './ranking.ts';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Performance, equity and calendar windows (spec §4.3). */
+export const WINDOWS = ['7d', '30d', '90d', 'all'] as const;
+export type Window = (typeof WINDOWS)[number];
+const WINDOW_MS: Record<Window, number | null> = {
+  '7d': 7 * DAY_MS,
+  '30d': 30 * DAY_MS,
+  '90d': 90 * DAY_MS,
+  all: null,
+};
+
+/** Leaderboard windows, refreshed on a schedule (spec §8). */
+export const LEADERBOARD_WINDOWS = ['7d', '30d', 'all'] as const;
+export type LeaderboardWindow = (typeof LEADERBOARD_WINDOWS)[number];
+
+export const TIMEFRAMES = ['1h', '24h', '7d', '30d'] as const;
+export type Timeframe = (typeof TIMEFRAMES)[number];
+const TIMEFRAME_MS: Record<Timeframe, number> = { '1h': HOUR_MS, '24h': DAY_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS };
+
+export const TRADE_SORTS = ['pnl', 'pnl_abs', 'notional', 'loss'] as const;
+export type TradeSort = (typeof TRADE_SORTS)[number];
+export const EQUITY_INTERVALS = ['1h', '1d'] as const;
+export type EquityInterval = (typeof EQUITY_INTERVALS)[number];
+
+/** Spec §8 limits. */
+export const MAX_LEADERBOARD_PAGE_SIZE = 500;
+export const DEFAULT_LEADERBOARD_PAGE_SIZE = 100;
+export const MAX_LEADERBOARD_PAGE = 10_000;
+export const LIVE_TOP = 100;
+export const MAX_LIVE_HOURS = 168;
+export const DEFAULT_LIVE_HOURS = 24;
+export const MAX_WALLETS = 500;
+export const MAX_TOP_TRADES = 50;
+export const DEFAULT_TOP_TRADES = 5;
+export const MAX_ROUND_TRIPS = 500;
+
+// ---- answers ----
+
+export interface LeaderboardRow {
+  rank: number;
+  address: string;
+  fills: number;
+  trades: number;
+  volume: string;
+  realized_pnl: string;
+  fees: string;
+  funding: string;
+  /** The `pnl` metric: realized − fees + funding. */
+  pnl: string;
+  wins: number;
+  losses: number;
+  win_rate: string | null;
+  pnl_pct: string | null;
+  account_value: string | null;
+  unrealized_pnl: string | null;
+  refreshed_at: number;
+}
+
+export interface LeaderboardPage {
+  window: LeaderboardWindow | null;
+  by: Metric;
+  rows: LeaderboardRow[];
+  totalCount: number;
+  hasMore: boolean;
+  /** When the window was last recomputed (live mode: now); null when never. */
+  refreshedAt: number | null;
+}
+
+export interface Performance {
+  address: string;
+  window: string;
+  start_time: number | null;
+  end_time: number;
+  fills: number;
+  volume: string;
+  realized_pnl: string;
+  total_fees: string;
+  total_funding: string;
+  net_pnl: string;
+  trades: number;
+  wins: number;
+  losses: number;
+  win_rate: string | null;
+  longs: number;
+  shorts: number;
+  long_short_ratio: string | null;
+  long_pct: string | null;
+  best_trade_pnl: string | null;
+  worst_trade_pnl: string | null;
+  account_value: string | null;
+  /** The drawdown fields: absent from a batch entry without `include_drawdown`. */
+  max_drawdown?: string;
+  equity_max_drawdown_usd?: string | null;
+  equity_max_drawdown_pct?: string | null;
+  equity_snapshots?: number;
+}
+
+/** A snapshot as equity history shows it (its positions aside). */
+export type EquityPoint = Omit<AccountSnapshotRow, 'address' | 'positions'>;
+
+export interface EquityHistory {
+  address: string;
+  interval: EquityInterval;
+  window: Window;
+  points: EquityPoint[];
+  summary: {
+    points: number;
+    start_value: string | null;
+    end_value: string | null;
+    change: string | null;
+    change_pct: string | null;
+    max_drawdown_usd: string | null;
+    max_drawdown_pct: string | null;
+  };
+}
+
+export interface CalendarDay {
+  /** YYYY-MM-DD (UTC). */
+  date: string;
+  realized_pnl: string;
+  fees: string;
+  funding: string;
+  net_pnl: string;
+  cumulative_net_pnl: string;
+  fills: number;
+  volume: string;
+  equity_close: string | null;
+}
+
+export interface PnlCalendar {
+  address: string;
+  window: Window;
+  days: CalendarDay[];
+  totals: {
+    days: number;
+    profitable_days: number;
+    losing_days: number;
+    flat_days: number;
+    realized_pnl: string;
+    fees: string;
+    funding: string;
+    net_pnl: string;
+    fills: number;
+    volume: string;
+  };
+}
+
+export type Trade = Pick<
+  RoundTripRow,
+  | 'coin'
+  | 'direction'
+  | 'status'
+  | 'leverage'
+  | 'fees'
+  | 'funding'
+  | 'size'
+  | 'notional'
+  | 'entry_px'
+  | 'exit_px'
+  | 'fills'
+  | 'opened_at'
+  | 'closed_at'
+> & {
+  /** Realized PnL (Σ closedPnl); an open trade adds its unrealized PnL at the last fill price. */
+  pnl: string;
+  /** Σ closedPnl of its reducing fills so far. */
+  realized_pnl: string;
+  /** pnl − fees + funding. */
+  net_pnl: string;
+};
+
+/** A wallet's fills through one builder ('' = none) over the timeframe: the hourly rows summed. */
+export type BuilderActivity = Omit<BuilderHourlyRow, 'address' | 'hour'>;
+
+export interface WalletActivity {
+  address: string;
+  /** Traded through builders other than this one. */
+  flagged: boolean;
+  external_volume: string;
+  externalBuilders: BuilderActivity[];
+  /** Fills without a builder; null when `includeNoBuilder` is false or there were none. */
+  noBuilder: Omit<BuilderActivity, 'builder'> | null;
+  /** Fills through this builder; null when none. */
+  own: Omit<BuilderActivity, 'builder'> | null;
+}
+
+export interface ExternalActivity {
+  builder: string;
+  timeframe: Timeframe;
+  data: WalletActivity[];
+  summary: {
+    wallets: number;
+    flagged: number;
+    own_only: number;
+    no_builder_only: number;
+    inactive: number;
+  };
+}
+
+// ---- input rules ----
+
+function address(value: string, field: string): string {
+  if (!isAddress(value))
+    throw new FieldError(`${field}: must be a 0x address (40 hex digits), got ${JSON.stringify(value)}`);
+  return value.toLowerCase();
+}
+
+function oneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new FieldError(`${field}: must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return value as T;
+}
+
+/** 1 to 500 addresses, each a 0x address (lowercased, submission order kept). */
+export function walletList(values: readonly string[], field = 'addresses'): string[] {
+  if (values.length < 1 || values.length > MAX_WALLETS) {
+    throw new FieldError(`${field}: must hold 1 to ${MAX_WALLETS} addresses, got ${values.length}`);
+  }
+  return values.map((v, i) => address(v, `${field}[${i}]`));
+}
+
+/** A window's bounds: `startTime`/`endTime` take precedence over `window` (spec §4.3). */
+function windowBounds(
+  window: Window,
+  now: number,
+  startTime?: number,
+  endTime?: number,
+): { start: number | null; end: number } {
+  const end = endTime ?? now;
+  const span = WINDOW_MS[window];
+  const start = startTime ?? (span === null ? null : end - span);
+  if (start !== null && start > end) throw new FieldError(`start_time: must not be after end_time`);
+  return { start, end };
+}
+
+const num = (col: string) => `trim_scale(${col})::text`;
+
+export interface AnalyticsServiceOptions {
+  pool: pg.Pool;
+  now?: () => number;
+}
+
+export class AnalyticsService implements DomainService {
+  private readonly pool: pg.Pool;
+  private readonly now: () => number;
+
+  constructor(opts: AnalyticsServiceOptions) {
+    this.pool = opts.pool;
+    this.now = opts.now ?? Date.now;
+  }
+
+  stop(): void {}
+
+  // ---- leaderboard ----
+
+  /**
+   * A page of a scheduled window ranked by `by`, or without `window` the live top 100 over the last `hours`. The
+   * ratio metrics rank only accounts with at least `minTrades` closed trips (default 10; 0 for the others).
+   */
+  async leaderboard(q: {
+    window?: LeaderboardWindow;
+    by?: Metric;
+    page?: number;
+    limit?: number;
+    minTrades?: number;
+    hours?: number;
+  }): Promise<LeaderboardPage> {
+    const by = oneOf('by', q.by ?? 'pnl', METRICS);
+    const minTrades = intWithin(
+      'min_trades',
+      q.minTrades ?? (RATIO_METRICS.includes(by) ? DEFAULT_MIN_TRADES : 0),
+      0,
+      1_000_000,
+    );
+    // Qualified: a bare name would sort by the select list's text of the same name.
+    const order = (alias: string) => `${metricOrder(by, alias)} DESC NULLS LAST, ${alias}.address`;
+    const rowColumns = `address, fills, trades, ${num('volume')} AS volume, ${num('realized_pnl')} AS realized_pnl,
+      ${num('fees')} AS fees, ${num('funding')} AS funding, ${num('realized_pnl - fees + funding')} AS pnl, wins, losses,
+      ${num('win_rate')} AS win_rate, ${num('pnl_pct')} AS pnl_pct, ${num('account_value')} AS account_value,
+      ${num('unrealized_pnl')} AS unrealized_pnl`;
+    if (q.window === undefined) {
+      const hours = intWithin('hours', q.hours ?? DEFAULT_LIVE_HOURS, 1, MAX_LIVE_HOURS);
+      const now = this.now();
+      const from = Math.floor((now - hours * HOUR_MS) / HOUR_MS) * HOUR_MS;
+      const { rows } = await this.pool.query<Omit<LeaderboardRow, 'rank' | 'refreshed_at'> & { total: number }>(
+        `SELECT ${rowColumns}, count(*) OVER ()::int AS total FROM (
+           SELECT s.*, snap.account_value, snap.unrealized_pnl
+           FROM (${rankingSums('analytics.user_hourly', 'hour >= $1')}) s ${LATEST_SNAPSHOT}) r
+         WHERE trades >= $2 ORDER BY ${order('r')} LIMIT ${LIVE_TOP}`,
+        [from, minTrades],
+      );
+      const total = rows[0]?.total ?? 0;
+      return {
+        window: null,
+        by,
+        rows: rows.map(({ total: _, ...r }, i) => ({ rank: i + 1, ...r, refreshed_at: now })),
+        totalCount: total,
+        hasMore: total > rows.length,
+        refreshedAt: now,
+      };
+    }
+    const window = oneOf('window', q.window, LEADERBOARD_WINDOWS);
+    const limit = intWithin('limit', q.limit ?? DEFAULT_LEADERBOARD_PAGE_SIZE, 1, MAX_LEADERBOARD_PAGE_SIZE);
+    const page = intWithin('page', q.page ?? 1, 1, MAX_LEADERBOARD_PAGE);
+    const offset = (page - 1) * limit;
+    const [{ rows }, { rows: meta }] = await Promise.all([
+      this.pool.query<Omit<LeaderboardRow, 'rank'>>(
+        `SELECT ${rowColumns}, (extract(epoch FROM refreshed_at) * 1000)::int8 AS refreshed_at
+         FROM analytics.leaderboard l WHERE window_name = $1 AND trades >= $2
+         ORDER BY ${order('l')} LIMIT $3 OFFSET $4`,
+        [window, minTrades, limit, offset],
+      ),
+      this.pool.query<{ total: number; refreshed_at: number | null }>(
+        `SELECT count(*)::int AS total, (extract(epoch FROM max(refreshed_at)) * 1000)::int8 AS refreshed_at
+         FROM analytics.leaderboard WHERE window_name = $1 AND trades >= $2`,
+        [window, minTrades],
+      ),
+    ]);
+    const total = meta[0]?.total ?? 0;
+    return {
+      window,
+      by,
+      rows: rows.map((r, i) => ({ rank: offset + i + 1, ...r })),
+      totalCount: total,
+      hasMore: offset + rows.length < total,
+      refreshedAt: meta[0]?.refreshed_at ?? null,
+    };
+  }
+
+  // ---- performance ----
+
+  async performance(q: { user: string; window?: Window; startTime?: number; endTime?: number }): Promise<Performance> {
+    const [p] = await this.performances({ ...q, users: [address(q.user, 'user')], includeDrawdown: true });
+    return p as Performance;
+  }
+
+  /** One entry per address in submission order (1 to 500); without `includeDrawdown`, no drawdown fields. */
+  async batchPerformance(q: {
+    users: readonly string[];
+    window?: Window;
+    includeDrawdown?: boolean;
+  }): Promise<Performance[]> {
+    return this.performances({ ...q, users: walletList(q.users), includeDrawdown: q.includeDrawdown ?? false });
+  }
+
+  private async performances(q: {
+    users: string[];
+    window?: Window;
+    startTime?: number;
+    endTime?: number;
+    includeDrawdown: boolean;
+  }): Promise<Performance[]> {
+    const window = oneOf('window', q.window ?? '7d', WINDOWS);
+    const { start, end } = windowBounds(window, this.now(), q.startTime, q.endTime);
+    const users = [...new Set(q.users)];
+    const from = start ?? 0;
+    const hourFrom = Math.floor(from / HOUR_MS) * HOUR_MS;
+    const [sums, trips, equity, latest] = await Promise.all([
+      this.pool.query(
+        `SELECT address, sum(fills)::int AS fills, ${num('sum(volume)')} AS volume,
+           ${num('sum(realized_pnl)')} AS realized_pnl, ${num('sum(fees)')} AS fees, ${num('sum(funding)')} AS funding,
+           ${num('sum(realized_pnl) - sum(fees) + sum(funding)')} AS net_pnl, sum(longs)::int AS longs,
+           sum(shorts)::int AS shorts
+         FROM analytics.user_hourly WHERE address = ANY($1) AND hour >= $2 AND hour <= $3 GROUP BY address`,
+        [users, hourFrom, end],
+      ),
+      // Closed trips in the window, in close order: wins, losses, best and worst, and the drawdown of the realized
+      // curve (cumulative net PnL per trip, from 0 at the window's start).
+      this.pool.query(
+        `SELECT address, count(*)::int AS trades, count(*) FILTER (WHERE net > 0)::int AS wins,
+           count(*) FILTER (WHERE net < 0)::int AS losses, ${num('max(pnl)')} AS best, ${num('min(pnl)')} AS worst,
+           ${num('max(peak - cum)')} AS max_drawdown
+         FROM (SELECT address, pnl, net, cum,
+                 greatest(0, max(cum) OVER (PARTITION BY address ORDER BY closed_at, opened_at, open_seq)) AS peak
+               FROM (SELECT address, pnl, pnl - fees + funding AS net, closed_at, opened_at, open_seq,
+                       sum(pnl - fees + funding) OVER (PARTITION BY address ORDER BY closed_at, opened_at, open_seq) AS cum
+                     FROM analytics.round_trips
+                     WHERE address = ANY($1) AND closed_at >= $2 AND closed_at <= $3) t) c
+         GROUP BY address`,
+        [users, from, end],
+      ),
+      q.includeDrawdown
+        ? this.pool.query(
+            `SELECT address, count(*)::int AS n, ${num('max(peak - account_value)')} AS dd_usd,
+               ${num('round(max(CASE WHEN peak > 0 THEN (peak - account_value) / peak END), 8)')} AS dd_pct
+             FROM (SELECT address, account_value,
+                     max(account_value) OVER (PARTITION BY address ORDER BY time) AS peak
+                   FROM analytics.account_snapshots WHERE address = ANY($1) AND time >= $2 AND time <= $3) s
+             GROUP BY address`,
+            [users, from, end],
+          )
+        : null,
+      this.pool.query(
+        `SELECT u.address, ${num('snap.account_value')} AS account_value
+         FROM unnest($1::text[]) AS u (address)
+         LEFT JOIN LATERAL (SELECT account_value FROM analytics.account_snapshots s
+                            WHERE s.address = u.address AND s.time <= $2 ORDER BY time DESC LIMIT 1) snap ON true`,
+        [users, end],
+      ),
+    ]);
+    const by = <R extends { address: string }>(rows: R[]) => new Map(rows.map((r) => [r.address, r]));
+    const sumsOf = by(sums.rows);
+    const tripsOf = by(trips.rows);
+    const equityOf = by(equity?.rows ?? []);
+    const latestOf = by(latest.rows);
+    return q.users.map((user) => {
+      const s = sumsOf.get(user);
+      const t = tripsOf.get(user);
+      const e = equityOf.get(user);
+      const longs = s?.longs ?? 0;
+      const shorts = s?.shorts ?? 0;
+      const trades = t?.trades ?? 0;
+      const p: Performance = {
+        address: user,
+        window: q.startTime !== undefined || q.endTime !== undefined ? 'custom' : window,
+        start_time: start,
+        end_time: end,
+        fills: s?.fills ?? 0,
+        volume: s?.volume ?? '0',
+        realized_pnl: s?.realized_pnl ?? '0',
+        total_fees: s?.fees ?? '0',
+        total_funding: s?.funding ?? '0',
+        net_pnl: s?.net_pnl ?? '0',
+        trades,
+        wins: t?.wins ?? 0,
+        losses: t?.losses ?? 0,
+        win_rate: trades ? ratioText(t.wins, trades) : null,
+        longs,
+        shorts,
+        long_short_ratio: shorts ? ratioText(longs, shorts) : null,
+        long_pct: longs + shorts ? ratioText(100 * longs, longs + shorts) : null,
+        best_trade_pnl: t?.best ?? null,
+        worst_trade_pnl: t?.worst ?? null,
+        account_value: latestOf.get(user)?.account_value ?? null,
+      };
+      if (q.includeDrawdown) {
+        p.max_drawdown = t?.max_drawdown ?? '0';
+        p.equity_max_drawdown_usd = e?.dd_usd ?? null;
+        p.equity_max_drawdown_pct = e?.dd_pct ?? null;
+        p.equity_snapshots = e?.n ?? 0;
+      }
+      return p;
+    });
+  }
+
+  // ---- equity, calendar, trades ----
+
+  async equityHistory(q: { user: string; interval?: EquityInterval; window?: Window }): Promise<EquityHistory> {
+    const user = address(q.user, 'user');
+    const interval = oneOf('interval', q.interval ?? '1h', EQUITY_INTERVALS);
+    const window = oneOf('window', q.window ?? '7d', WINDOWS);
+    const { start, end } = windowBounds(window, this.now());
+    const columns = `time, ${num('account_value')} AS account_value, ${num('cash')} AS cash,
+      ${num('position_value')} AS position_value, ${num('unrealized_pnl')} AS unrealized_pnl,
+      ${num('account_leverage')} AS account_leverage, n_positions`;
+    const where = 'address = $1 AND time >= $2 AND time <= $3';
+    // 1d: the last snapshot of each UTC day (the day's close).
+    const sql =
+      interval === '1h'
+        ? `SELECT ${columns} FROM analytics.account_snapshots WHERE ${where} ORDER BY time`
+        : `SELECT * FROM (SELECT DISTINCT ON (time / ${DAY_MS}) ${columns} FROM analytics.account_snapshots
+             WHERE ${where} ORDER BY time / ${DAY_MS}, time DESC) d ORDER BY time`;
+    const { rows: points } = await this.pool.query<EquityPoint>(sql, [user, start ?? 0, end]);
+    const { rows: summary } = await this.pool.query(
+      `SELECT ${num('first_value')} AS start_value, ${num('last_value')} AS end_value,
+         ${num('last_value - first_value')} AS change,
+         CASE WHEN first_value > 0 THEN ${num('round((last_value - first_value) / first_value * 100, 6)')} END AS change_pct,
+         ${num('dd_usd')} AS max_drawdown_usd, ${num('round(dd_pct * 100, 6)')} AS max_drawdown_pct
+       FROM (SELECT (array_agg(v ORDER BY t))[1] AS first_value, (array_agg(v ORDER BY t DESC))[1] AS last_value,
+               max(peak - v) AS dd_usd, max(CASE WHEN peak > 0 THEN (peak - v) / peak END) AS dd_pct
+             FROM (SELECT t, v, max(v) OVER (ORDER BY t) AS peak
+                   FROM unnest($1::int8[], $2::numeric[]) AS p (t, v)) w) s`,
+      [points.map((p) => p.time), points.map((p) => p.account_value)],
+    );
+    const sm = summary[0] ?? {};
+    return {
+      address: user,
+      interval,
+      window,
+      points,
+      summary: {
+        points: points.length,
+        start_value: sm.start_value ?? null,
+        end_value: sm.end_value ?? null,
+        change: sm.change ?? null,
+        change_pct: sm.change_pct ?? null,
+        max_drawdown_usd: sm.max_drawdown_usd ?? null,
+        max_drawdown_pct: sm.max_drawdown_pct ?? null,
+      },
+    };
+  }
+
+  /** One row per UTC day with fills or funding in the window (default 30d), oldest first. */
+  async pnlCalendar(q: { user: string; window?: Window }): Promise<PnlCalendar> {
+    const user = address(q.user, 'user');
+    const window = oneOf('window', q.window ?? '30d', WINDOWS);
+    const { start, end } = windowBounds(window, this.now());
+    const fromDay = new Date(Math.floor((start ?? 0) / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+    const { rows } = await this.pool.query<CalendarDay & { sum_fills: number }>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS date, ${num('realized_pnl')} AS realized_pnl, ${num('fees')} AS fees,
+         ${num('funding')} AS funding, ${num('net')} AS net_pnl,
+         ${num('sum(net) OVER (ORDER BY day)')} AS cumulative_net_pnl, fills, ${num('volume')} AS volume,
+         ${num('eq.account_value')} AS equity_close
+       FROM (SELECT *, realized_pnl - fees + funding AS net FROM analytics.user_daily
+             WHERE address = $1 AND day >= $2::date AND day <= (to_timestamp($3::float8 / 1000) AT TIME ZONE 'UTC')::date) d
+       LEFT JOIN LATERAL (SELECT account_value FROM analytics.account_snapshots s
+                          WHERE s.address = d.address
+                            AND s.time <= (extract(epoch FROM d.day) * 1000)::int8 + ${DAY_MS}
+                          ORDER BY time DESC LIMIT 1) eq ON true
+       ORDER BY day`,
+      [user, fromDay, end],
+    );
+    const { rows: totals } = await this.pool.query(
+      `SELECT count(*)::int AS days, count(*) FILTER (WHERE net > 0)::int AS profitable_days,
+         count(*) FILTER (WHERE net < 0)::int AS losing_days, count(*) FILTER (WHERE net = 0)::int AS flat_days,
+         ${num('coalesce(sum(realized_pnl), 0)')} AS realized_pnl, ${num('coalesce(sum(fees), 0)')} AS fees,
+         ${num('coalesce(sum(funding), 0)')} AS funding, ${num('coalesce(sum(net), 0)')} AS net_pnl,
+         coalesce(sum(fills), 0)::int AS fills, ${num('coalesce(sum(volume), 0)')} AS volume
+       FROM (SELECT *, realized_pnl - fees + funding AS net FROM analytics.user_daily
+             WHERE address = $1 AND day >= $2::date AND day <= (to_timestamp($3::float8 / 1000) AT TIME ZONE 'UTC')::date) d`,
+      [user, fromDay, end],
+    );
+    return { address: user, window, days: rows, totals: totals[0] as PnlCalendar['totals'] };
+  }
+
+  /** The best round trips by `sort` (default pnl), 1 to 50 (default 5); open ones unless `includeOpen` is false. */
+  async topTrades(q: { user: string; sort?: TradeSort; limit?: number; includeOpen?: boolean }): Promise<Trade[]> {
+    const user = address(q.user, 'user');
+    const sort = oneOf('sort', q.sort ?? 'pnl', TRADE_SORTS);
+    const limit = intWithin('limit', q.limit ?? DEFAULT_TOP_TRADES, 1, MAX_TOP_TRADES);
+    const order = {
+      pnl: 'r.pnl_now DESC',
+      pnl_abs: 'abs(r.pnl_now) DESC',
+      notional: 'r.notional DESC',
+      loss: 'r.pnl_now ASC',
+    }[sort];
+    return this.trades(
+      `address = $1 ${q.includeOpen === false ? `AND status = 'closed'` : ''}`,
+      `${order}, r.opened_at DESC, r.open_seq DESC`,
+      [user],
+      limit,
+    );
+  }
+
+  /** Round trips opened in [startTime, endTime], newest first, at most `limit` (1 to 500). */
+  async roundTrips(q: {
+    user: string;
+    status?: 'open' | 'closed';
+    startTime?: number;
+    endTime?: number;
+    limit?: number;
+  }): Promise<Trade[]> {
+    const user = address(q.user, 'user');
+    const limit = intWithin('limit', q.limit ?? 100, 1, MAX_ROUND_TRIPS);
+    return this.trades(
+      `address = $1 AND opened_at >= $2 AND opened_at <= $3 AND ($4::text IS NULL OR status = $4)`,
+      'r.opened_at DESC, r.open_seq DESC',
+      [user, q.startTime ?? 0, q.endTime ?? Number.MAX_SAFE_INTEGER, q.status ?? null],
+      limit,
+    );
+  }
+
+  private async trades(where: string, order: string, params: unknown[], limit: number): Promise<Trade[]> {
+    // An open trip's PnL adds what its remaining position would make at the coin's last fill price. Orders name the
+    // subquery's numeric columns (`r.`), not the text the select list prints.
+    const { rows } = await this.pool.query<Trade>(
+      `SELECT coin, direction, status, ${num('leverage')} AS leverage, ${num('pnl_now')} AS pnl, ${num('pnl')} AS realized_pnl,
+         ${num('pnl_now - fees + funding')} AS net_pnl, ${num('fees')} AS fees, ${num('funding')} AS funding,
+         ${num('size')} AS size, ${num('notional')} AS notional, ${num('entry_px')} AS entry_px,
+         ${num('exit_px')} AS exit_px, fills, opened_at, closed_at
+       FROM (SELECT t.*, CASE WHEN t.status = 'open' AND m.px IS NOT NULL
+                           THEN t.pnl + (m.px - t.entry_px) * t.position ELSE t.pnl END AS pnl_now
+             FROM analytics.round_trips t LEFT JOIN analytics.marks m ON m.coin = t.coin AND t.status = 'open'
+             WHERE ${where}) r
+       ORDER BY ${order} LIMIT ${limit}`,
+      params,
+    );
+    return rows;
+  }
+
+  // ---- builders ----
+
+  /**
+   * What the wallets traded in the timeframe (default 7d) through builders other than `builder`, through it, and
+   * without one: wallets with external activity first by external volume, then the others in submission order.
+   */
+  async externalActivity(q: {
+    builder: string;
+    users: readonly string[];
+    timeframe?: Timeframe;
+    includeNoBuilder?: boolean;
+  }): Promise<ExternalActivity> {
+    const builder = address(q.builder, 'builder');
+    const users = walletList(q.users);
+    const timeframe = oneOf('timeframe', q.timeframe ?? '7d', TIMEFRAMES);
+    const includeNoBuilder = q.includeNoBuilder ?? true;
+    const from = Math.floor((this.now() - TIMEFRAME_MS[timeframe]) / HOUR_MS) * HOUR_MS;
+    const { rows } = await this.pool.query<BuilderActivity & { address: string }>(
+      `SELECT address, builder, sum(fills)::int AS fills, ${num('sum(notional)')} AS notional,
+         -- coins of each hour are arrays of different lengths: flattened through text, not array_agg
+         ARRAY(SELECT DISTINCT c FROM unnest(string_to_array(string_agg(array_to_string(coins, ','), ','), ',')) AS c
+               ORDER BY 1) AS coins,
+         min(first_fill) AS first_fill, max(last_fill) AS last_fill
+       FROM analytics.builder_hourly WHERE address = ANY($1) AND hour >= $2
+       GROUP BY address, builder ORDER BY address, sum(notional) DESC, builder`,
+      [[...new Set(users)], from],
+    );
+    const byWallet = new Map<string, (BuilderActivity & { address: string })[]>();
+    for (const r of rows) byWallet.set(r.address, [...(byWallet.get(r.address) ?? []), r]);
+    const strip = (r: BuilderActivity & { address: string }) => {
+      const { address: _a, builder: _b, ...rest } = r;
+      return rest;
+    };
+    const entries = users.map((user, i) => {
+      const all = byWallet.get(user) ?? [];
+      const external = all.filter((r) => r.builder !== builder && r.builder !== '');
+      const none = all.find((r) => r.builder === '');
+      const own = all.find((r) => r.builder === builder);
+      const volume = external.reduce((s, r) => s + Number(r.notional), 0);
+      const entry: WalletActivity = {
+        address: user,
+        flagged: external.length > 0,
+        external_volume: external.length ? external.map((r) => r.notional).reduce(addDecimal, '0') : '0',
+        externalBuilders: external.map(({ address: _a, ...r }) => r),
+        noBuilder: includeNoBuilder && none ? strip(none) : null,
+        own: own ? strip(own) : null,
+      };
+      return { entry, volume, i };
+    });
+    // Flagged wallets first, by external volume (the float only orders; the text is exact).
+    entries.sort((a, b) =>
+      a.entry.flagged !== b.entry.flagged
+        ? a.entry.flagged
+          ? -1
+          : 1
+        : a.entry.flagged
+          ? b.volume - a.volume || a.i - b.i
+          : a.i - b.i,
+    );
+    const data = entries.map((e) => e.entry);
+    const has = (e: WalletActivity, what: 'noBuilder' | 'own') =>
+      (byWallet.get(e.address) ?? []).some((r) => (what === 'own' ? r.builder === builder : r.builder === ''));
+    return {
+      builder,
+      timeframe,
+      data,
+      summary: {
+        wallets: data.length,
+        flagged: data.filter((e) => e.flagged).length,
+        own_only: data.filter((e) => !e.flagged && has(e, 'own') && !has(e, 'noBuilder')).length,
+        no_builder_only: data.filter((e) => !e.flagged && !has(e, 'own') && has(e, 'noBuilder')).length,
+        inactive: data.filter((e) => !(byWallet.get(e.address) ?? []).length).length,
+      },
+    };
+  }
+}
+
+/** a / b as a decimal with 6 places, trimmed. */
+function ratioText(a: number, b: number): string {
+  return String(Math.round((a / b) * 1e6) / 1e6);
+}

@@ -1,0 +1,41 @@
+// The leaderboard's sums and metrics in one place: the scheduled windows (ingest/derive/leaderboard.ts, over
+// user_daily) and the live top 100 (over user_hourly) rank by the same SQL.
+
+/** Ranking metrics (`by`), spec §2.3 "Leaderboard row". */
+export const METRICS = ['volume', 'pnl', 'trades', 'win_rate', 'pnl_pct', 'unrealized_pnl'] as const;
+export type Metric = (typeof METRICS)[number];
+
+/** The ratio metrics, which rank only accounts with at least `min_trades` closed trips (spec §8). */
+export const RATIO_METRICS: readonly Metric[] = ['win_rate', 'pnl_pct'];
+export const DEFAULT_MIN_TRADES = 10;
+
+/** What each metric sorts by (descending; nulls last), over the columns of the row alias `t`. */
+export function metricOrder(metric: Metric, t: string): string {
+  const column = {
+    volume: `${t}.volume`,
+    pnl: `(${t}.realized_pnl - ${t}.fees + ${t}.funding)`,
+    trades: `${t}.trades`,
+    win_rate: `${t}.win_rate`,
+    pnl_pct: `${t}.pnl_pct`,
+    unrealized_pnl: `${t}.unrealized_pnl`,
+  };
+  return column[metric];
+}
+
+/**
+ * Per address, the sums of `table` (user_daily or user_hourly) where `where` holds, with the ratio metrics: win rate
+ * = wins / closed trips, pnl_pct = net PnL (realized − fees + funding) / traded volume.
+ */
+export function rankingSums(table: string, where: string): string {
+  return `SELECT address, sum(fills)::int AS fills, sum(volume) AS volume, sum(realized_pnl) AS realized_pnl,
+      sum(fees) AS fees, sum(funding) AS funding, sum(wins)::int AS wins, sum(losses)::int AS losses,
+      (sum(wins) + sum(losses))::int AS trades,
+      CASE WHEN sum(wins) + sum(losses) > 0 THEN round(sum(wins)::numeric / (sum(wins) + sum(losses)), 6) END AS win_rate,
+      CASE WHEN sum(volume) > 0 THEN round((sum(realized_pnl) - sum(fees) + sum(funding)) / sum(volume), 8) END AS pnl_pct
+    FROM ${table} WHERE ${where} GROUP BY address`;
+}
+
+/** The latest snapshot's account value and unrealized PnL of each address of `sums` (a lateral join). */
+export const LATEST_SNAPSHOT = `LEFT JOIN LATERAL (
+    SELECT account_value, unrealized_pnl FROM analytics.account_snapshots sn
+    WHERE sn.address = s.address ORDER BY time DESC LIMIT 1) snap ON true`;

@@ -1,0 +1,596 @@
+// The EVM compat routes on hand-written node lines (HyperEVM blocks, ledger events, backstop fills) loaded by the
+// real ingest: exact holder balances after mints, transfers and burns, the backstop principal summary and health
+// (404 for a dex never seen), agent sends with both dex names, paging without loss or repeat, and every 400.
+import { graphql } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerEvent, NodeFiles, nodeFill } from '../../../test/accounts-files.ts';
+import { startCompatApp, type TestCompatApp } from '../../../test/compat-app.ts';
+import { addr, hash } from '../../../test/node-files.ts';
+import type { EvmBlockEvent, EvmTransfer, EvmTx } from '../../../wire/node-lines.ts';
+import { evmSchema } from '../schema/index.ts';
+
+const ALICE = addr(0xa1);
+const BOB = addr(0xb2);
+const CAROL = addr(0xc3);
+const DAVE = addr(0xd1);
+const DEPLOYER = addr(0xd4);
+const SUB = addr(0xd5);
+const ZERO = addr(0);
+/** The spot token 268's bridge (system) address: it mints like the zero address. */
+const BRIDGE = `0x20${(268).toString(16).padStart(38, '0')}`;
+const TOKEN = '0x00000000000000000000000000000000000000aa';
+const NFT = '0x00000000000000000000000000000000000000bb';
+/** The simulated node lists HIP-3 dex `xyz` at index 1: its backstop is 0x4000…0001. */
+const BACKSTOP = `0x4${'0'.repeat(38)}1`;
+/** An hour ago, on a second: recent enough for the backstop's last-24 h counter. */
+const T = Math.floor((Date.now() - 3_600_000) / 1000) * 1000;
+const E6 = 1_000_000n;
+
+let txSeq = 0;
+function tx(from: string, to: string | null, isSystem = false): EvmTx {
+  txSeq++;
+  return {
+    hash: hash(0x1000 + txSeq),
+    index: 0,
+    type: isSystem ? 0 : 2,
+    from,
+    to,
+    value: '0',
+    gasLimit: isSystem ? 0 : 60_000,
+    gasUsed: isSystem ? 0 : 50_000,
+    success: true,
+    inputLen: 68,
+    isSystem,
+  };
+}
+
+function evmBlock(
+  number: number,
+  txs: EvmTx[],
+  transfers: Omit<EvmTransfer, 'logIndex' | 'txHash'>[],
+  extra: Partial<EvmBlockEvent> = {},
+): EvmBlockEvent {
+  txs.forEach((t, i) => {
+    t.index = i;
+  });
+  return {
+    number,
+    hash: hash(0x9000 + number),
+    time: T + (number - 100) * 1000,
+    gasUsed: txs.reduce((s, t) => s + t.gasUsed, 0),
+    txs,
+    transfers: transfers.map((t, i) => ({ ...t, logIndex: i, txHash: (txs[0] as EvmTx).hash })),
+    backstopTransfers: [],
+    ...extra,
+  };
+}
+
+const erc20 = (from: string, to: string, whole: bigint): Omit<EvmTransfer, 'logIndex' | 'txHash'> => ({
+  token: TOKEN,
+  standard: 'erc20',
+  from,
+  to,
+  value: (whole * E6).toString(),
+  tokenId: null,
+});
+const nft = (from: string, to: string, id: number): Omit<EvmTransfer, 'logIndex' | 'txHash'> => ({
+  token: NFT,
+  standard: 'erc721',
+  from,
+  to,
+  value: '1',
+  tokenId: String(id),
+});
+
+const SEND = {
+  type: 'send',
+  user: ALICE,
+  destination: BOB,
+  sourceDex: '',
+  destinationDex: 'xyz',
+  token: 'USDC',
+  amount: '25.0',
+  usdcValue: '25.0',
+  fee: '0.0',
+  nativeTokenFee: '0.0',
+  nonce: 1,
+  feeToken: '',
+};
+
+let c: TestCompatApp;
+
+beforeAll(async () => {
+  c = await startCompatApp({ data: 'empty' });
+  const files = new NodeFiles();
+  const b100 = evmBlock(
+    100,
+    [tx(ALICE, TOKEN), tx(BRIDGE, TOKEN, true)],
+    [erc20(ZERO, ALICE, 1000n), erc20(BRIDGE, BOB, 500n)],
+    {
+      tokens: [
+        { address: TOKEN, symbol: 'TKN', decimals: 6, standard: 'erc20' },
+        { address: NFT, symbol: 'PIX', decimals: 0, standard: 'erc721' },
+      ],
+    },
+  );
+  const b101 = evmBlock(
+    101,
+    [tx(ALICE, TOKEN), tx(ALICE, NFT)],
+    [erc20(ALICE, BOB, 250n), erc20(ALICE, CAROL, 100n), nft(ZERO, ALICE, 1), nft(ZERO, ALICE, 2), nft(ZERO, BOB, 3)],
+  );
+  const b102 = evmBlock(
+    102,
+    [tx(BOB, TOKEN), tx(DEPLOYER, null)],
+    [erc20(BOB, ZERO, 50n), nft(ALICE, CAROL, 1), erc20(CAROL, DAVE, 95n)],
+    {
+      backstopTransfers: [
+        { txHash: hash(0x2001), dex: 'xyz', isDeposit: true, signer: DEPLOYER, amount: '10000.0' },
+        { txHash: hash(0x2002), dex: 'xyz', isDeposit: true, signer: SUB, amount: '5000.5' },
+        { txHash: hash(0x2003), dex: 'xyz', isDeposit: false, signer: DEPLOYER, amount: '3000.25' },
+        { txHash: hash(0x2004), dex: 'abc', isDeposit: true, signer: DEPLOYER, amount: '2000.0' },
+      ],
+    },
+  );
+  for (const b of [b100, b101, b102]) files.add('evm_blocks_by_block', b.time, [b]);
+  files.add('misc_events_by_block', T, [ledgerEvent(T, hash(0x3001), [ALICE], { type: 'deposit', usdc: '100.0' })]);
+  files.add('misc_events_by_block', T + 1000, [ledgerEvent(T + 1000, hash(0x3002), [ALICE, BOB], SEND)]);
+  files.add('misc_events_by_block', T + 2000, [
+    ledgerEvent(T + 2000, hash(0x3003), [ALICE, CAROL], {
+      type: 'internalTransfer',
+      usdc: '5.0',
+      user: ALICE,
+      destination: CAROL,
+      fee: '0.0',
+    }),
+  ]);
+  const backstopFill = (n: number, px: string, sz: string, fee: string) =>
+    [
+      BACKSTOP,
+      nodeFill({
+        coin: 'xyz:XYZ100',
+        px,
+        sz,
+        fee,
+        side: 'B',
+        time: T + n * 1000,
+        tid: 500 + n,
+        oid: 700 + n,
+        hash: hash(0x4000 + n),
+        dir: 'Open Long',
+        crossed: false,
+        liquidation: { liquidatedUser: CAROL, markPx: px, method: 'backstop' },
+      }),
+    ] as const;
+  files.add('node_fills_by_block', T + 1000, [backstopFill(1, '100.0', '2.0', '0.1')]);
+  files.add('node_fills_by_block', T + 2000, [backstopFill(2, '101.0', '1.0', '0.05')]);
+  await files.load(c.db);
+}, 120_000);
+afterAll(async () => {
+  await c?.close();
+});
+
+describe('token holders', () => {
+  it('holds the balances left by mints, transfers and burns, largest first, in the data envelope', async () => {
+    const res = await c.get(`/hyperevm/testnet/tokens/${TOKEN}/holders`);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual([
+      'success',
+      'message',
+      'data',
+      'execution_time_ms',
+      'has_more',
+      'next_cursor',
+    ]);
+    expect(res.body.next_cursor).toBeNull();
+    expect(res.body.success).toBe(true);
+    expect(res.body.has_more).toBe(false);
+    expect(Number.isInteger(res.body.execution_time_ms)).toBe(true);
+    // 1000 minted to Alice, 500 bridged to Bob; Alice sends 250 to Bob, 100 to Carol; Bob burns 50; Carol sends 95
+    // to Dave. Total 1450; balances of 7 to 9 digits sort as numbers.
+    expect(res.body.data).toEqual([
+      { address: BOB, balance_raw: '700000000', balance: 700, share: 0.482758620689 },
+      { address: ALICE, balance_raw: '650000000', balance: 650, share: 0.448275862068 },
+      { address: DAVE, balance_raw: '95000000', balance: 95, share: 0.065517241379 },
+      { address: CAROL, balance_raw: '5000000', balance: 5, share: 0.003448275862 },
+    ]);
+  });
+
+  it('counts the tokens held for an ERC-721, and a checksummed address is the same token', async () => {
+    const res = await c.get(`/hyperliquid/testnet/tokens/${NFT.toUpperCase().replace('0X', '0x')}/holders`);
+    expect(res.body.data.map((h: { address: string; balance: number }) => [h.address, h.balance])).toEqual([
+      [ALICE, 1],
+      [BOB, 1],
+      [CAROL, 1],
+    ]);
+  });
+
+  it('pages with limit and offset without losing or repeating a holder', async () => {
+    const all = (await c.get(`/hyperevm/testnet/tokens/${TOKEN}/holders`)).body.data;
+    const seen: unknown[] = [];
+    const more: boolean[] = [];
+    for (let offset = 0; offset < 4; offset++) {
+      const res = await c.get(`/hyperevm/testnet/tokens/${TOKEN}/holders?limit=1&offset=${offset}`);
+      seen.push(...res.body.data);
+      more.push(res.body.has_more);
+    }
+    expect(seen).toEqual(all);
+    expect(more).toEqual([true, true, true, false]);
+  });
+
+  it('pages by keyset cursor beside offset, each holder once', async () => {
+    const all = (await c.get(`/hyperevm/testnet/tokens/${TOKEN}/holders`)).body.data;
+    const seen: unknown[] = [];
+    let path = `/hyperevm/testnet/tokens/${TOKEN}/holders?limit=1`;
+    for (;;) {
+      const res = await c.get(path);
+      seen.push(...res.body.data);
+      if (!res.body.has_more) break;
+      path = `/hyperevm/testnet/tokens/${TOKEN}/holders?limit=1&cursor=${res.body.next_cursor}`;
+    }
+    expect(seen).toEqual(all);
+  });
+
+  it('answers the same holders and cursor through the evm subgraph schema', async () => {
+    const rest = (await c.get(`/hyperevm/testnet/tokens/${TOKEN}/holders?limit=2`)).body;
+    const page = await graphql({
+      schema: evmSchema,
+      source: `query ($t: String!, $after: String) {
+        evmToken(address: $t) { symbol standard holders(limit: 2, after: $after) { hasMore endCursor totalRaw nodes { address balanceRaw balance share } } }
+      }`,
+      variableValues: { t: TOKEN },
+      contextValue: { evm: c.services.evm },
+    });
+    expect(page.errors).toBeUndefined();
+    const holders = JSON.parse(JSON.stringify(page.data)).evmToken.holders;
+    expect(holders.nodes).toEqual(
+      rest.data.map((h: { address: string; balance_raw: string; balance: number; share: number }) => ({
+        address: h.address,
+        balanceRaw: h.balance_raw,
+        balance: h.balance,
+        share: h.share,
+      })),
+    );
+    expect([holders.hasMore, holders.endCursor, holders.totalRaw]).toEqual([true, rest.next_cursor, '1450000000']);
+    const next = await graphql({
+      schema: evmSchema,
+      source:
+        'query ($t: String!, $after: String) { evmToken(address: $t) { holders(after: $after) { nodes { address } } } }',
+      variableValues: { t: TOKEN, after: holders.endCursor },
+      contextValue: { evm: c.services.evm },
+    });
+    expect(JSON.parse(JSON.stringify(next.data)).evmToken.holders.nodes).toEqual([
+      { address: DAVE },
+      { address: CAROL },
+    ]);
+    const bad = await graphql({
+      schema: evmSchema,
+      source: `{ evmToken(address: "${TOKEN}") { holders(after: "x") { hasMore } } }`,
+      contextValue: { evm: c.services.evm },
+    });
+    expect(bad.errors?.[0]?.message).toMatch(/^after: /);
+  });
+
+  it('answers 404 for a chain it does not serve, and an empty page for a token never seen', async () => {
+    const res = await c.get(`/ethereum/testnet/tokens/${TOKEN}/holders`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: "Unknown chain 'ethereum': served are hyperevm, hyperliquid" });
+    const none = await c.get(`/hyperevm/testnet/tokens/${addr(0xeeee)}/holders`);
+    expect(none.body.data).toEqual([]);
+    expect(none.body.has_more).toBe(false);
+  });
+});
+
+describe('/evm/transactions', () => {
+  it('leaves system transactions out unless asked, newest first', async () => {
+    const res = await c.get('/evm/transactions');
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((t: { block_number: number; tx_index: number }) => [t.block_number, t.tx_index])).toEqual([
+      [102, 1],
+      [102, 0],
+      [101, 1],
+      [101, 0],
+      [100, 0],
+    ]);
+    const withSystem = await c.get('/evm/transactions?include_system=true&block_number=100');
+    expect(withSystem.body.data).toEqual([
+      {
+        block_time: new Date(T).toISOString().slice(0, 23),
+        block_number: 100,
+        tx_index: 1,
+        tx_hash: hash(0x1002),
+        tx_type: 0,
+        from_addr: BRIDGE,
+        to_addr: TOKEN,
+        value_wei: '0',
+        gas_limit: 0,
+        gas_used: 0,
+        success: 1,
+        input_len: 68,
+        is_system_tx: 1,
+      },
+      expect.objectContaining({ tx_index: 0, is_system_tx: 0, from_addr: ALICE }),
+    ]);
+  });
+
+  it('filters by recipient and time window, and pages without loss or repeat', async () => {
+    const toToken = await c.get(`/evm/transactions?to_addr=${TOKEN}`);
+    expect(toToken.body.data.map((t: { tx_hash: string }) => t.tx_hash)).toEqual([
+      hash(0x1005),
+      hash(0x1003),
+      hash(0x1001),
+    ]);
+    const window = await c.get(`/evm/transactions?start_time=${T + 1000}&end_time=${new Date(T + 1000).toISOString()}`);
+    expect(window.body.data.map((t: { block_number: number }) => t.block_number)).toEqual([101, 101]);
+    const all = (await c.get('/evm/transactions?include_system=true')).body.data;
+    const paged: unknown[] = [];
+    for (let offset = 0; ; offset += 2) {
+      const page = await c.get(`/evm/transactions?include_system=true&limit=2&offset=${offset}`);
+      paged.push(...page.body.data);
+      if (!page.body.has_more) break;
+    }
+    expect(paged).toEqual(all);
+    expect(all).toHaveLength(6);
+  });
+});
+
+describe('backstops', () => {
+  it('sums principal per dex: deposits, withdrawals, net and signers', async () => {
+    const res = await c.get('/evm/hip3/backstop/transfers-summary');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([
+      {
+        dex_id: 'abc',
+        total_deposited_usdc: 2000,
+        total_withdrawn_usdc: 0,
+        net_principal_usdc: 2000,
+        unique_signers: 1,
+        transfer_count: 1,
+      },
+      {
+        dex_id: 'xyz',
+        total_deposited_usdc: 15000.5,
+        total_withdrawn_usdc: 3000.25,
+        net_principal_usdc: 12000.25,
+        unique_signers: 2,
+        transfer_count: 3,
+      },
+    ]);
+    const none = await c.get(`/evm/hip3/backstop/transfers-summary?dex=xyz&end_time=${T + 1000}`);
+    expect(none.body.data).toEqual([]);
+  });
+
+  it('lists principal transfers by dex, signer and direction', async () => {
+    const res = await c.get(`/evm/hip3/backstop/transfers?dex=xyz&signer=${DEPLOYER}&is_deposit=false`);
+    expect(res.body.data).toEqual([
+      {
+        time: new Date(T + 2000).toISOString().slice(0, 23),
+        block_number: 102,
+        tx_hash: hash(0x2003),
+        dex_id: 'xyz',
+        is_deposit: false,
+        signer: DEPLOYER,
+        amount: '3000.25',
+      },
+    ]);
+    expect(res.body.has_more).toBe(false);
+  });
+
+  it("reports a dex's health: principal and the fills its backstop absorbed", async () => {
+    const res = await c.get('/evm/hip3/backstop/xyz/health');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      dex_id: 'xyz',
+      backstop_address: BACKSTOP,
+      dex_index: 1,
+      principal_deposited_usdc: 15000.5,
+      principal_withdrawn_usdc: 3000.25,
+      net_principal_usdc: 12000.25,
+      fill_count: 2,
+      notional_traded: 301,
+      fees_paid: 0.15,
+      fills_last_24h: 2,
+      first_fill_time: new Date(T + 1000).toISOString().slice(0, 23),
+      last_fill_time: new Date(T + 2000).toISOString().slice(0, 23),
+      coins_active: ['xyz:XYZ100'],
+    });
+    const all = await c.get('/evm/hip3/backstop/health');
+    expect(
+      all.body.data.map((h: { dex_id: string; backstop_address: string | null }) => [h.dex_id, h.backstop_address]),
+    ).toEqual([
+      ['abc', null],
+      ['xyz', BACKSTOP],
+    ]);
+  });
+
+  it('answers 404 for a dex never observed', async () => {
+    for (const path of ['/evm/hip3/backstop/nope/health', '/evm/hip3/backstop/nope/fills']) {
+      const res = await c.get(path);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: "No backstop activity recorded for dex 'nope'" });
+    }
+  });
+
+  it('pages the absorbed fills by cursor, newest first, each once', async () => {
+    const first = await c.get('/evm/hip3/backstop/xyz/fills?limit=1');
+    expect(first.status).toBe(200);
+    expect(first.body.data.map((f: { tid: number }) => f.tid)).toEqual([502]);
+    expect(first.body.has_more).toBe(true);
+    const second = await c.get(`/evm/hip3/backstop/xyz/fills?limit=1&cursor=${first.body.next_cursor}`);
+    expect(second.body.data.map((f: { tid: number; user: string }) => [f.tid, f.user])).toEqual([[501, BACKSTOP]]);
+    expect(second.body.has_more).toBe(false);
+    const none = await c.get('/evm/hip3/backstop/xyz/fills?side=A');
+    expect(none.body.data).toEqual([]);
+  });
+});
+
+describe('ledger', () => {
+  it("lists a user's agent_send with both dex names, and filters by repeated event_type", async () => {
+    const res = await c.get(`/evm/user/${ALICE}/ledger-events?event_type=agent_send`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([
+      {
+        time: new Date(T + 1000).toISOString().slice(0, 23),
+        time_ms: T + 1000,
+        hash: hash(0x3002),
+        event_type: 'agent_send',
+        delta_type: 'send',
+        delta: SEND,
+        source_dex: '',
+        destination_dex: 'xyz',
+      },
+    ]);
+    const two = await c.get(`/evm/user/${ALICE}/ledger-events?event_type=deposit&event_type=transfer_out`);
+    expect(two.body.data.map((e: { event_type: string }) => e.event_type)).toEqual(['transfer_out', 'deposit']);
+    const carol = await c.get(`/evm/user/${CAROL}/ledger-events`);
+    expect(carol.body.data.map((e: { event_type: string }) => e.event_type)).toEqual(['transfer_in']);
+    const bob = await c.get(`/evm/user/${BOB}/ledger-events`);
+    expect(
+      bob.body.data.map((e: { event_type: string; destination_dex: string }) => [e.event_type, e.destination_dex]),
+    ).toEqual([['agent_send', 'xyz']]);
+  });
+
+  it('pages ledger events without loss or repeat', async () => {
+    const all = (await c.get(`/evm/user/${ALICE}/ledger-events`)).body.data;
+    expect(all).toHaveLength(3);
+    const paged = [];
+    for (let offset = 0; offset < 3; offset++) {
+      paged.push(...(await c.get(`/evm/user/${ALICE}/ledger-events?limit=1&offset=${offset}`)).body.data);
+    }
+    expect(paged).toEqual(all);
+  });
+
+  it('filters ledger transfers by action_type agentSendAsset, with source and destination dex', async () => {
+    const res = await c.get('/evm/ledger/transfers?action_type=agentSendAsset');
+    expect(res.body.data).toEqual([
+      {
+        time: new Date(T + 1000).toISOString().slice(0, 23),
+        block_number: expect.any(Number),
+        hash: hash(0x3002),
+        action_type: 'agentSendAsset',
+        user: ALICE,
+        destination: BOB,
+        token: 'USDC',
+        amount: '25.0',
+        usdc_value: '25.0',
+        fee: '0.0',
+        source_dex: '',
+        destination_dex: 'xyz',
+      },
+    ]);
+    const byDex = await c.get('/evm/ledger/transfers?destination_dex=xyz&source_dex=');
+    expect(byDex.body.data).toHaveLength(1);
+    const other = await c.get(`/evm/ledger/transfers?user=${CAROL}`);
+    expect(other.body.data.map((t: { action_type: string }) => t.action_type)).toEqual(['internalTransfer']);
+  });
+});
+
+describe('the evm subgraph schema over the same data', () => {
+  it("answers a Dex's backstop side and a sender's ledger events as the routes do", async () => {
+    const res = await graphql({
+      schema: evmSchema,
+      source: `query ($hash: String!) {
+        backstopDex(name: "xyz") {
+          backstopSummary { totalDepositedUsdc netPrincipalUsdc uniqueSigners }
+          backstopTransfers(limit: 1, offset: 1) { hasMore nodes { amount isDeposit signer { address } } }
+          backstopHealth { fillCount backstopAddress }
+          absorbedFills(first: 1) { hasMore nodes { tid market { coin } backstop { address } } }
+        }
+        transaction(hash: $hash) {
+          sender {
+            ledgerEvents(eventTypes: [agent_send]) { nodes { eventType sourceDex destinationDex } }
+            ledgerTransfers(limit: 5) { nodes { actionType sourceDex destinationDex } }
+          }
+          block { number txCount }
+        }
+      }`,
+      variableValues: { hash: hash(0x1001) },
+      contextValue: { evm: c.services.evm },
+    });
+    expect(res.errors).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(res.data))).toEqual({
+      backstopDex: {
+        backstopSummary: { totalDepositedUsdc: 15000.5, netPrincipalUsdc: 12000.25, uniqueSigners: 2 },
+        backstopTransfers: { hasMore: true, nodes: [{ amount: '5000.5', isDeposit: true, signer: { address: SUB } }] },
+        backstopHealth: { fillCount: 2, backstopAddress: BACKSTOP },
+        absorbedFills: {
+          hasMore: true,
+          nodes: [{ tid: '502', market: { coin: 'xyz:XYZ100' }, backstop: { address: BACKSTOP } }],
+        },
+      },
+      transaction: {
+        sender: {
+          ledgerEvents: { nodes: [{ eventType: 'agent_send', sourceDex: '', destinationDex: 'xyz' }] },
+          ledgerTransfers: {
+            nodes: [
+              { actionType: 'internalTransfer', sourceDex: '', destinationDex: '' },
+              { actionType: 'agentSendAsset', sourceDex: '', destinationDex: 'xyz' },
+            ],
+          },
+        },
+        block: { number: 100, txCount: 2 },
+      },
+    });
+  });
+});
+
+describe('the limits at their edges', () => {
+  it.each([
+    `/hyperevm/testnet/tokens/${TOKEN}/holders?limit=1`,
+    `/hyperevm/testnet/tokens/${TOKEN}/holders?limit=1000&offset=0`,
+    '/evm/transactions?limit=1',
+    '/evm/transactions?limit=1000',
+    '/evm/ledger/transfers?limit=1000',
+    `/evm/user/${ALICE}/ledger-events?limit=1000`,
+    '/evm/hip3/backstop/transfers?limit=1000',
+    '/evm/hip3/backstop/xyz/fills?limit=1000',
+  ])('%s is answered', async (path) => {
+    const res = await c.get(path);
+    expect(res.status).toBe(200);
+    const limit = Number(new URL(path, 'http://x').searchParams.get('limit'));
+    expect(res.body.data.length).toBeLessThanOrEqual(limit);
+    expect(res.body.data.length).toBeGreaterThan(0);
+  });
+});
+
+describe('every 400 names its field', () => {
+  const holders = `/hyperevm/testnet/tokens/${TOKEN}/holders`;
+  const cases: [string, string][] = [
+    [`${holders}?limit=0`, 'limit'],
+    [`${holders}?limit=1001`, 'limit'],
+    [`${holders}?offset=-1`, 'offset'],
+    [`${holders}?offset=x`, 'offset'],
+    [`${holders}?cursor=${'9'.repeat(5)}:${BOB}&offset=1`, 'offset'],
+    [`${holders}?cursor=abc`, 'cursor'],
+    ['/hyperevm/testnet/tokens/0x1234/holders', 'address'],
+    ['/evm/transactions?limit=0', 'limit'],
+    ['/evm/transactions?limit=1001', 'limit'],
+    ['/evm/transactions?offset=-1', 'offset'],
+    ['/evm/transactions?block_number=-1', 'block_number'],
+    ['/evm/transactions?to_addr=0xabc', 'to_addr'],
+    ['/evm/transactions?include_system=maybe', 'include_system'],
+    ['/evm/transactions?start_time=yesterday', 'start_time'],
+    [`/evm/transactions?start_time=${T + 1}&end_time=${T}`, 'start_time'],
+    ['/evm/ledger/transfers?action_type=send', 'action_type'],
+    ['/evm/ledger/transfers?user=bob', 'user'],
+    ['/evm/ledger/transfers?limit=1001', 'limit'],
+    ['/evm/ledger/transfers?end_time=99999999999999999999', 'end_time'],
+    ['/evm/user/0xnothex/ledger-events', 'address'],
+    [`/evm/user/${ALICE}/ledger-events?event_type=airdrop`, 'event_type'],
+    [`/evm/user/${ALICE}/ledger-events?offset=-5`, 'offset'],
+    ['/evm/hip3/backstop/transfers?is_deposit=maybe', 'is_deposit'],
+    ['/evm/hip3/backstop/transfers?signer=0x12', 'signer'],
+    ['/evm/hip3/backstop/transfers?limit=5000', 'limit'],
+    [`/evm/hip3/backstop/transfers-summary?start_time=${T + 1}&end_time=${T}`, 'start_time'],
+    ['/evm/hip3/backstop/transfers-summary?end_time=soon', 'end_time'],
+    ['/evm/hip3/backstop/xyz/fills?side=C', 'side'],
+    ['/evm/hip3/backstop/xyz/fills?limit=1001', 'limit'],
+    ['/evm/hip3/backstop/xyz/fills?cursor=abc', 'cursor'],
+    [`/evm/hip3/backstop/${'d'.repeat(33)}/health`, 'dex'],
+  ];
+  it.each(cases)('%s → 400 naming %s', async (path, field) => {
+    const res = await c.get(path);
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body)).toEqual(['error']);
+    expect(res.body.error).toContain(field);
+  });
+});

@@ -1,0 +1,56 @@
+// The core ledger's transfers between accounts and dexes (agentSendAsset with its source and destination dex).
+import { builder } from '../builder.ts';
+import { LEDGER_ACTION_TYPES, type LedgerActionType, type LedgerTransfer } from '../service/index.ts';
+import { addressArg, msOf, PAGE_LIST_SIZE, pageType, textArg, windowPage, windowPageArgs } from './args.ts';
+
+const LedgerActionTypeRef = builder.enumType('LedgerActionType', {
+  description: 'A ledger transfer action (agentSendAsset carries the source and destination dex)',
+  values: Object.keys(LEDGER_ACTION_TYPES) as LedgerActionType[],
+});
+
+export const LedgerTransferRef = builder.objectRef<LedgerTransfer>('LedgerTransfer').implement({
+  description: 'A transfer on the core ledger, between accounts and dexes',
+  fields: (t) => ({
+    time: t.field({ type: 'Timestamp', resolve: (r) => msOf(r.time) }),
+    hash: t.exposeString('hash'),
+    actionType: t.exposeString('action_type'),
+    user: t.exposeString('user'),
+    destination: t.exposeString('destination'),
+    token: t.exposeString('token'),
+    amount: t.expose('amount', { type: 'Decimal' }),
+    usdcValue: t.expose('usdc_value', { type: 'Decimal', nullable: true }),
+    fee: t.expose('fee', { type: 'Decimal', nullable: true }),
+    sourceDex: t.exposeString('source_dex', { description: "'' = the native perp dex; `spot`; or a HIP-3 dex" }),
+    destinationDex: t.exposeString('destination_dex'),
+  }),
+});
+
+export const LedgerTransferPageRef = pageType(
+  'LedgerTransferPage',
+  LedgerTransferRef,
+  'ledger transfers, newest first',
+);
+
+builder.queryFields((t) => ({
+  ledgerTransfers: t.field({
+    type: LedgerTransferPageRef,
+    args: {
+      actionType: t.arg({ type: LedgerActionTypeRef }),
+      token: t.arg.string(),
+      user: t.arg.string({ description: 'The sender or the destination' }),
+      sourceDex: t.arg.string(),
+      destinationDex: t.arg.string(),
+      ...windowPageArgs,
+    },
+    listSize: PAGE_LIST_SIZE,
+    resolve: (_r, a, ctx) =>
+      ctx.evm.ledgerTransfers({
+        actionType: a.actionType ?? undefined,
+        token: textArg(a.token, 'token'),
+        user: a.user == null ? undefined : addressArg(a.user, 'user'),
+        sourceDex: textArg(a.sourceDex, 'sourceDex'),
+        destinationDex: textArg(a.destinationDex, 'destinationDex'),
+        ...windowPage(a),
+      }),
+  }),
+}));

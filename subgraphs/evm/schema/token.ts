@@ -1,0 +1,100 @@
+// EvmToken @key(address): a HyperEVM token contract and its holders, largest balance first. (Named EvmToken: the
+// markets subgraph's Token is a HyperCore spot token keyed by index.)
+import type { TokenTransferRow } from '../../../db/rows/evm.ts';
+import { FieldError } from '../../../platform/fields.ts';
+import { liveIterator } from '../../live.ts';
+import { builder } from '../builder.ts';
+import type { EvmToken, TokenHolder } from '../service/index.ts';
+import { addressArg, LIMIT_ARG, OFFSET_ARG, textArg } from './args.ts';
+
+const TokenHolderRef = builder.objectRef<TokenHolder>('TokenHolder').implement({
+  description: 'A holder of a token and its balance',
+  fields: (t) => ({
+    address: t.exposeString('address'),
+    balanceRaw: t.expose('balance_raw', { type: 'Decimal', description: 'In raw units' }),
+    balance: t.exposeFloat('balance', { description: 'Whole tokens (ERC-20) or the count of tokens held (NFTs)' }),
+    share: t.exposeFloat('share', { description: 'Fraction of all holdings, 0 to 1' }),
+  }),
+});
+
+const HoldersRef = builder
+  .objectRef<{ rows: TokenHolder[]; hasMore: boolean; nextCursor: string | null; totalRaw: string }>('TokenHolderPage')
+  .implement({
+    description: 'A page of holders, largest balance first; `hasMore` when more follow',
+    fields: (t) => ({
+      nodes: t.field({ type: [TokenHolderRef], resolve: (p) => p.rows }),
+      hasMore: t.exposeBoolean('hasMore'),
+      endCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `after` for the next page' }),
+      totalRaw: t.expose('totalRaw', { type: 'Decimal', description: 'Sum of all holders’ raw balances' }),
+    }),
+  });
+
+export const EvmTokenRef = builder.objectRef<{ address: string } & Partial<EvmToken>>('EvmToken');
+
+EvmTokenRef.implement({
+  description: 'A HyperEVM token contract (ERC-20, ERC-721 or ERC-1155)',
+  fields: (t) => ({
+    address: t.exposeString('address'),
+    symbol: t.exposeString('symbol', { nullable: true }),
+    decimals: t.exposeInt('decimals', { nullable: true }),
+    standard: t.exposeString('standard', { nullable: true }),
+    holders: t.field({
+      type: HoldersRef,
+      description: 'Largest first; page by `offset`, or by `after` (an endCursor) at any depth',
+      args: { limit: t.arg.int(LIMIT_ARG), offset: t.arg.int(OFFSET_ARG), after: t.arg.string() },
+      listSize: { slicingArguments: ['limit'], sizedFields: ['nodes'], requireOneSlicingArgument: false },
+      resolve: (tk, a, ctx) =>
+        ctx.evm
+          .tokenHolders(tk.address, { limit: a.limit, offset: a.offset, cursor: textArg(a.after, 'after') })
+          .catch((err: unknown) => {
+            // The service names its own parameter; here the caller's argument is `after`.
+            throw err instanceof FieldError && err.message.startsWith('cursor:')
+              ? new FieldError(`after:${err.message.slice('cursor:'.length)}`)
+              : err;
+          }),
+    }),
+  }),
+});
+
+builder.asEntity(EvmTokenRef, {
+  key: builder.selection<{ address: string }>('address'),
+  resolveReference: async (ref, ctx) => (await ctx.evm.token(ref.address)) ?? { address: ref.address.toLowerCase() },
+});
+
+const TokenTransferRef = builder.objectRef<TokenTransferRow>('TokenTransfer').implement({
+  description: 'A token transfer log (from or to the zero address: a mint or a burn)',
+  fields: (t) => ({
+    blockNumber: t.exposeInt('block_number'),
+    logIndex: t.exposeInt('log_index'),
+    txHash: t.exposeString('tx_hash'),
+    time: t.expose('time', { type: 'Timestamp' }),
+    token: t.exposeString('token'),
+    from: t.exposeString('from_addr'),
+    to: t.exposeString('to_addr'),
+    valueRaw: t.expose('value_raw', { type: 'Decimal' }),
+    tokenId: t.expose('token_id', { type: 'Decimal', nullable: true }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  evmToken: t.field({
+    type: EvmTokenRef,
+    description: 'A token by contract address (its holders even when it was never registered)',
+    args: { address: t.arg.string({ required: true }) },
+    resolve: async (_r, a, ctx) => {
+      const address = addressArg(a.address, 'address');
+      return (await ctx.evm.token(address)) ?? { address };
+    },
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  tokenTransfers: t.field({
+    type: [TokenTransferRef],
+    description: "A token's transfers as they happen, one batch per block",
+    args: { token: t.arg.string({ required: true }) },
+    listSize: { assumedSize: 20 },
+    subscribe: (_root, a, ctx) => liveIterator(ctx.evm.streams.tokenTransfers(addressArg(a.token, 'token'))),
+    resolve: (batch) => batch,
+  }),
+}));

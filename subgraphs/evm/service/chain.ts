@@ -1,0 +1,106 @@
+// Blocks and transactions: `/evm/transactions` (filters by block, recipient, time window; system transactions only
+// when asked) and the Block and Transaction entities.
+import type pg from 'pg';
+import type { EvmBlockRow, EvmTransactionRow } from '../../../db/rows/evm.ts';
+import { naiveIso } from '../../../platform/naive-iso.ts';
+import { checkPage, type Page, type PageQuery, pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
+
+export interface TransactionsQuery extends PageQuery {
+  blockNumber?: number;
+  /** Lowercase 0x address. */
+  toAddr?: string;
+  /** Inclusive epoch-ms bounds on the block time. */
+  startTime?: number;
+  endTime?: number;
+  /** System (Core→EVM bridge) transactions are left out unless true. */
+  includeSystem: boolean;
+}
+
+/** A `/evm/transactions` row (reference/service-details.md). */
+export interface TransactionRecord {
+  block_time: string;
+  block_number: number;
+  tx_index: number;
+  tx_hash: string;
+  tx_type: number;
+  from_addr: string;
+  to_addr: string | null;
+  value_wei: string;
+  gas_limit: number;
+  gas_used: number;
+  success: 0 | 1;
+  input_len: number;
+  is_system_tx: 0 | 1;
+}
+
+export const TX_COLUMNS = `block_number, tx_index, hash, time, tx_type, from_addr, to_addr, value_wei::text AS value_wei,
+  gas_limit, gas_used, success, input_len, is_system`;
+
+export function toTransactionRecord(r: EvmTransactionRow): TransactionRecord {
+  return {
+    block_time: naiveIso(r.time),
+    block_number: r.block_number,
+    tx_index: r.tx_index,
+    tx_hash: r.hash,
+    tx_type: r.tx_type,
+    from_addr: r.from_addr,
+    to_addr: r.to_addr,
+    value_wei: r.value_wei,
+    gas_limit: r.gas_limit,
+    gas_used: r.gas_used,
+    success: r.success ? 1 : 0,
+    input_len: r.input_len,
+    is_system_tx: r.is_system ? 1 : 0,
+  };
+}
+
+/** Newest first: by block time, then block and index (the order of `transactions_time_order`). */
+export async function transactions(pool: pg.Pool, query: TransactionsQuery): Promise<Page<EvmTransactionRow>> {
+  const q = { ...query, ...checkPage(query) };
+  const { params, param } = sqlParams();
+  const where: string[] = [];
+  if (q.blockNumber !== undefined) where.push(`block_number = ${param(q.blockNumber)}`);
+  if (q.toAddr !== undefined) where.push(`to_addr = ${param(q.toAddr)}`);
+  if (!q.includeSystem) where.push('NOT is_system');
+  const { rows } = await pool.query<EvmTransactionRow>(
+    `SELECT ${TX_COLUMNS} FROM evm.transactions ${whereClause(where, q, param)}
+     ORDER BY time DESC, block_number DESC, tx_index DESC ${pageClause(q, param)}`,
+    params,
+  );
+  return pageOf(rows, q, (r) => r);
+}
+
+/** Transactions by hash (one per hash; a hash seen twice is the first stored). */
+export async function transactionsByHash(pool: pg.Pool, hashes: readonly string[]): Promise<EvmTransactionRow[]> {
+  const { rows } = await pool.query<EvmTransactionRow>(
+    `SELECT DISTINCT ON (hash) ${TX_COLUMNS} FROM evm.transactions WHERE hash = ANY($1::text[])
+     ORDER BY hash, block_number, tx_index`,
+    [hashes],
+  );
+  return rows;
+}
+
+export async function blockTransactions(pool: pg.Pool, number: number): Promise<EvmTransactionRow[]> {
+  const { rows } = await pool.query<EvmTransactionRow>(
+    `SELECT ${TX_COLUMNS} FROM evm.transactions WHERE block_number = $1 ORDER BY tx_index`,
+    [number],
+  );
+  return rows;
+}
+
+export async function blocks(pool: pg.Pool, numbers: readonly number[]): Promise<EvmBlockRow[]> {
+  const { rows } = await pool.query<EvmBlockRow>(
+    'SELECT number, hash, time, tx_count, gas_used FROM evm.blocks WHERE number = ANY($1::bigint[])',
+    [numbers],
+  );
+  return rows;
+}
+
+/** The newest `n` blocks, newest first. */
+export async function latestBlocks(pool: pg.Pool, n: number): Promise<EvmBlockRow[]> {
+  const { rows } = await pool.query<EvmBlockRow>(
+    'SELECT number, hash, time, tx_count, gas_used FROM evm.blocks ORDER BY number DESC LIMIT $1',
+    [n],
+  );
+  return rows;
+}

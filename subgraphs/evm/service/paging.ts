@@ -1,0 +1,74 @@
+// What the EVM lists share: the page-size and offset rules (spec §8: 1 to 1000 rows), SQL parameter collection and
+// the `limit + 1` read that tells whether another page follows.
+import { FieldError, intWithin } from '../../../platform/fields.ts';
+
+/** Rows per page of every EVM list (spec §8: holders paging value and `/evm/transactions` count, 1 to 1000). */
+export const MAX_EVM_ROWS = 1000;
+export const EVM_ROWS_DEFAULT = 100;
+/** The deepest offset: beyond it a keyset read is the way (bench/evm.ts measures deep offsets). */
+export const MAX_EVM_OFFSET = 100_000_000;
+
+export interface PageQuery {
+  limit: number;
+  offset: number;
+}
+
+export interface Page<R> {
+  rows: R[];
+  hasMore: boolean;
+}
+
+/** The page rules, checked once for every door (REST schemas state the same bounds from these constants). */
+export function checkPage(q: PageQuery): PageQuery {
+  return {
+    limit: intWithin('limit', q.limit, 1, MAX_EVM_ROWS),
+    offset: intWithin('offset', q.offset, 0, MAX_EVM_OFFSET),
+  };
+}
+
+/** Positional parameters for one statement: `param(v)` appends `v` and returns its `$n`. */
+export function sqlParams(): { params: unknown[]; param: (v: unknown) => string } {
+  const params: unknown[] = [];
+  return {
+    params,
+    param: (v) => {
+      params.push(v);
+      return `$${params.length}`;
+    },
+  };
+}
+
+/** The `LIMIT n+1 OFFSET m` of a page; the extra row only says whether more follows. */
+export function pageClause(q: PageQuery, param: (v: unknown) => string): string {
+  return `LIMIT ${param(q.limit + 1)} OFFSET ${param(q.offset)}`;
+}
+
+export function pageOf<T, R>(rows: T[], q: PageQuery, map: (row: T) => R): Page<R> {
+  return { rows: rows.slice(0, q.limit).map(map), hasMore: rows.length > q.limit };
+}
+
+/** A time window's start must not be after its end. */
+export function checkWindow(startTime: number | undefined, endTime: number | undefined): void {
+  if (startTime !== undefined && endTime !== undefined && startTime > endTime) {
+    throw new FieldError('start_time: must not be after end_time');
+  }
+}
+
+/**
+ * A list's filters as SQL: `conditions` (already parameterised) and the inclusive time window on `time`; '' when
+ * nothing filters.
+ */
+export function whereClause(
+  conditions: string[],
+  window: { startTime?: number; endTime?: number },
+  param: (v: unknown) => string,
+): string {
+  checkWindow(window.startTime, window.endTime);
+  const where = [...conditions];
+  if (window.startTime !== undefined) where.push(`time >= ${param(window.startTime)}`);
+  if (window.endTime !== undefined) where.push(`time <= ${param(window.endTime)}`);
+  return where.length ? `WHERE ${where.join(' AND ')}` : '';
+}
+
+/** Numeric text → a JSON number (sums the spec shows as numbers). */
+export const toNumber = (text: string | null): number => (text === null ? 0 : Number(text));

@@ -1,0 +1,59 @@
+// The EVM domain's live streams, each defined once (GraphQL subscriptions adapt them): new blocks, the transfers of
+// one token, one user's ledger events, and backstop principal transfers.
+import type { EvmBlockRow, TokenTransferRow } from '../../../db/rows/evm.ts';
+import type { EventBus } from '../../../events/bus.ts';
+import { type LedgerEvent, toLedgerEvent } from '../../accounts/service/index.ts';
+import { type LiveStream, topicStream } from '../../live.ts';
+import {
+  type BackstopTransfer,
+  type BackstopTransfersQuery,
+  backstopTransferMatches,
+  toBackstopTransfer,
+} from './backstop.ts';
+
+/** A batch's items that pass `keep`, as one event; none → no event. */
+const batchOf =
+  <T, R>(keep: (item: T) => boolean, map: (item: T) => R) =>
+  (items: readonly T[]): R[][] => {
+    const out = items.filter(keep).map(map);
+    return out.length ? [out] : [];
+  };
+
+export class EvmStreams {
+  constructor(private readonly bus: EventBus) {}
+
+  /** Each block as ingest commits it. */
+  blocks(): LiveStream<EvmBlockRow> {
+    return topicStream(this.bus, 'evmBlocks', (rows) => rows);
+  }
+
+  /** The transfers of one token (lowercase address), one batch per block. */
+  tokenTransfers(token: string): LiveStream<TokenTransferRow[]> {
+    return topicStream(
+      this.bus,
+      'evmTransfers',
+      batchOf(
+        (r: TokenTransferRow) => r.token === token,
+        (r) => r,
+      ),
+    );
+  }
+
+  /** One user's (lowercase) ledger events, one batch per block. */
+  userLedgerEvents(user: string): LiveStream<LedgerEvent[]> {
+    return topicStream(
+      this.bus,
+      'ledgerUpdates',
+      batchOf((r) => r.address === user, toLedgerEvent),
+    );
+  }
+
+  /** Backstop principal transfers matching the filters, one batch per block. */
+  backstopTransfers(q: Pick<BackstopTransfersQuery, 'dex' | 'signer' | 'isDeposit'>): LiveStream<BackstopTransfer[]> {
+    return topicStream(
+      this.bus,
+      'backstopTransfers',
+      batchOf((r) => backstopTransferMatches(r, q), toBackstopTransfer),
+    );
+  }
+}

@@ -1,0 +1,500 @@
+// The markets domain's MCP tools: one per capability of its service (the /info types, path endpoints and /ws
+// channels it serves), each calling the service as the resolvers and compat handlers do, plus bounded live tools
+// that collect a stream for a few seconds. The service keeps its rules (defaults, limits, windows); the schemas
+// here bound what a model may send and say what each argument means.
+
+import { windowOf } from '../../compat-rest/info/request-schema.ts';
+import {
+  coinArg,
+  collect,
+  described,
+  enumArg,
+  intArg,
+  secondsArg,
+  TEXT,
+  timeArg,
+  toolInput,
+} from '../../mcp/schema.ts';
+import type { McpTool } from '../domain.ts';
+import {
+  CANDLE_INTERVALS,
+  type CandleInterval,
+  HIP3_TOP_MOVERS_DEFAULT,
+  HISTORY_DATASET_NAMES,
+  HISTORY_SERIES_NAMES,
+  type HistoryDataset,
+  type HistorySeries,
+  isSpotCoin,
+  MAX_HIP3_TOP_MOVERS,
+  MAX_L2_BOOKS,
+  MAX_RESERVE_HISTORY,
+  MAX_TRADES,
+  RESERVE_HISTORY_DEFAULT_LIMIT,
+  RESERVE_INTERVALS,
+  type ReserveInterval,
+  TRADES_DEFAULT_LIMIT,
+  type WireTrade,
+} from './service/index.ts';
+
+const dexArg = described({ ...TEXT, minLength: 0 }, 'a HIP-3 perp dex name; omit (or "") for the main perp dex');
+const aggregation = {
+  nSigFigs: described(
+    { type: 'integer', minimum: 2, maximum: 5 },
+    'aggregate price levels to this many significant figures (2 to 5); omit for full precision',
+  ),
+  mantissa: described({ type: 'integer', enum: [1, 2, 5] }, 'with nSigFigs 5 only: round levels to 1, 2 or 5'),
+};
+const startArg = timeArg('start of the window');
+const endArg = timeArg('end of the window; default now');
+
+/** The node answers meta-like types for the markets domain; relayed as the node sends them. */
+function relayed(name: string, type: string, title: string, description: string): McpTool {
+  return {
+    name,
+    title,
+    description,
+    input: toolInput({}),
+    call: async (_args, { services }) => ({ [type]: await services.upstream.json({ type }, 30_000) }),
+  };
+}
+
+export const marketsTools: readonly McpTool[] = [
+  {
+    name: 'markets_all_mids',
+    title: 'Mid prices of all coins',
+    description:
+      'Current mid price of every coin (perps and spot pairs) from the live order books, falling back to the last ' +
+      'trade price. Use it for "what is the price of X" or to list tradable coins. With `dex`, the coins of that ' +
+      'HIP-3 dex; with `coins`, only those.',
+    input: toolInput({
+      dex: dexArg,
+      coins: described({ type: 'array', items: TEXT, minItems: 1, maxItems: 500 }, 'only these coins (up to 500)'),
+    }),
+    async call(args, { services: { markets } }) {
+      const dex = (args.dex as string | undefined) ?? '';
+      const coins = args.coins as string[] | undefined;
+      if (dex === '' && !coins) return { mids: markets.firstDexMids() };
+      const universe = dex === '' ? undefined : (await markets.meta(dex)).universe.map((u) => u.name);
+      const wanted = coins && universe ? coins.filter((c) => universe.includes(c)) : (coins ?? universe);
+      return { mids: markets.allMids(wanted) };
+    },
+    summary: (r) => `${Object.keys(r.mids as object).length} mid prices`,
+  },
+  {
+    name: 'markets_market_info',
+    title: 'Market metadata of a coin',
+    description:
+      'What kind of market a coin is (perp, spot or HIP-4 outcome) and its trading parameters: size decimals, max ' +
+      'leverage, margin table, isolated-only, delisted; for spot the base and quote tokens. Null when unknown. For ' +
+      'every asset at once use markets_perp_meta or markets_spot_meta.',
+    input: toolInput({ coin: coinArg() }, ['coin']),
+    call: async (args, { services: { markets } }) => ({ market: await markets.marketInfo(args.coin as string) }),
+  },
+  {
+    name: 'markets_perp_meta',
+    title: 'Perp universe',
+    description:
+      'The perp universe of the main dex or of a HIP-3 dex: every asset with its size decimals, max leverage and ' +
+      'margin table (the exchange meta answer). An unknown dex is an error.',
+    input: toolInput({ dex: dexArg }),
+    call: async (args, { services: { markets } }) => ({ meta: await markets.meta((args.dex as string) ?? '') }),
+    summary: (r) => `${(r.meta as { universe: unknown[] }).universe.length} perp assets`,
+  },
+  {
+    name: 'markets_spot_meta',
+    title: 'Spot universe',
+    description: 'Every spot pair and token (names, indexes, decimals): the exchange spotMeta answer.',
+    input: toolInput({}),
+    call: async (_args, { services: { markets } }) => ({ spotMeta: await markets.spotMeta() }),
+  },
+  {
+    name: 'markets_perp_contexts',
+    title: 'Perp asset contexts',
+    description:
+      'Live context of every perp of a dex: funding rate, open interest, mark, oracle and mid prices, 24 h ' +
+      'notional and base volume, previous-day price, premium. For one coin prefer markets_asset_context.',
+    input: toolInput({ dex: dexArg }),
+    async call(args, { services: { markets } }) {
+      const [meta, contexts] = await markets.metaAndAssetCtxs((args.dex as string) ?? '');
+      return { contexts: meta.universe.map((u, i) => ({ coin: u.name, ...contexts[i] })) };
+    },
+  },
+  {
+    name: 'markets_spot_contexts',
+    title: 'Spot asset contexts',
+    description: 'Live context of every spot pair: mark and mid prices, 24 h volumes, supply, previous-day price.',
+    input: toolInput({}),
+    async call(_args, { services: { markets } }) {
+      const [, contexts] = await markets.spotMetaAndAssetCtxs();
+      return { contexts };
+    },
+  },
+  {
+    name: 'markets_asset_context',
+    title: 'Asset context of one coin',
+    description:
+      "One coin's live context (perp: funding, open interest, mark/oracle/mid price, 24 h volume, premium; spot: " +
+      'prices, volumes, supply).',
+    input: toolInput({ coin: coinArg() }, ['coin']),
+    call: async (args, { services: { markets } }) => {
+      const coin = args.coin as string;
+      return { coin, ctx: isSpotCoin(coin) ? markets.spotAssetCtx(coin) : markets.perpAssetCtx(coin) };
+    },
+  },
+  {
+    name: 'markets_l2_book',
+    title: 'Order book of a coin',
+    description:
+      'The live L2 order book of a coin: up to 20 price levels a side (px, sz, number of orders), optionally ' +
+      'aggregated to fewer significant figures. Null when the coin has no book.',
+    input: toolInput({ coin: coinArg(), ...aggregation }, ['coin']),
+    call: async (args, { services: { markets } }) => ({
+      book: markets.l2Book(args.coin as string, { nSigFigs: args.nSigFigs, mantissa: args.mantissa }),
+    }),
+  },
+  {
+    name: 'markets_l2_books',
+    title: 'Order books of several coins',
+    description: `The live L2 books of up to ${MAX_L2_BOOKS} coins at once (null for a coin without a book).`,
+    input: toolInput(
+      {
+        coins: described(
+          {
+            type: 'array',
+            items: TEXT,
+            minItems: 1,
+            maxItems: MAX_L2_BOOKS,
+          },
+          `the coins (1 to ${MAX_L2_BOOKS})`,
+        ),
+        ...aggregation,
+      },
+      ['coins'],
+    ),
+    call: async (args, { services: { markets } }) => ({
+      books: Object.fromEntries(
+        markets.l2Books(args.coins as string[], { nSigFigs: args.nSigFigs, mantissa: args.mantissa }),
+      ),
+    }),
+  },
+  {
+    name: 'markets_best_bid_offer',
+    title: 'Best bid and offer',
+    description:
+      "A coin's best bid and best ask (price, size, orders) from the live book; null without a book. For more " +
+      'levels use markets_l2_book; for the spread and depth around the mid, markets_current_depth.',
+    input: toolInput({ coin: coinArg() }, ['coin']),
+    call: async (args, { services: { markets } }) => ({ bbo: markets.books.bbo(args.coin as string) }),
+  },
+  {
+    name: 'markets_current_depth',
+    title: 'Book depth summary',
+    description:
+      "A coin's live book depth: spread and the resting size and notional within bands around the mid. Use it to " +
+      'judge liquidity now; for past liquidity use markets_liquidity_report.',
+    input: toolInput({ coin: coinArg() }, ['coin']),
+    call: async (args, { services: { markets } }) => ({ depth: markets.books.depth(args.coin as string) }),
+  },
+  {
+    name: 'markets_candles',
+    title: 'Candles (OHLCV)',
+    description:
+      `Candles of a coin from startTime to endTime (default now), oldest first: open, high, low, close, volume and ` +
+      `trade count per bucket. Intervals: ${CANDLE_INTERVALS.join(', ')}.`,
+    input: toolInput(
+      { coin: coinArg(), interval: enumArg(CANDLE_INTERVALS, 'bucket size'), startTime: startArg, endTime: endArg },
+      ['coin', 'interval', 'startTime'],
+    ),
+    async call(args, { services: { markets } }) {
+      const { startTime, endTime } = windowOf(args);
+      const candles = await markets.candleSnapshot(
+        args.coin as string,
+        args.interval as CandleInterval,
+        startTime as number,
+        endTime,
+      );
+      return { candles };
+    },
+  },
+  {
+    name: 'markets_trades',
+    title: 'Trades of a coin',
+    description:
+      `Stored trades of a coin, most recent first (price, size, side, time, hash, the two users): the last ones, ` +
+      `or those of a window. limit 1 to ${MAX_TRADES}, default ${TRADES_DEFAULT_LIMIT}. For trades as they happen use ` +
+      'markets_collect_trades.',
+    input: toolInput(
+      {
+        coin: coinArg(),
+        limit: intArg(1, MAX_TRADES, `how many trades (1 to ${MAX_TRADES}, default ${TRADES_DEFAULT_LIMIT})`),
+        startTime: timeArg('start of the window'),
+        endTime: endArg,
+      },
+      ['coin'],
+    ),
+    async call(args, { services: { markets } }) {
+      const trades = await markets.trades({
+        coin: args.coin as string,
+        limit: args.limit as number | undefined,
+        ...windowOf(args),
+      });
+      return { trades };
+    },
+  },
+  {
+    name: 'markets_funding_history',
+    title: 'Funding rate history',
+    description:
+      "A perp's hourly funding rates and premiums from startTime to endTime (default now), oldest first. For the " +
+      "current rate use markets_asset_context; for a user's payments, accounts_funding_payments.",
+    input: toolInput({ coin: coinArg('the perp'), startTime: startArg, endTime: endArg }, ['coin', 'startTime']),
+    async call(args, { services: { markets } }) {
+      const { startTime, endTime } = windowOf(args);
+      return { funding: await markets.fundingHistory(args.coin as string, startTime as number, endTime) };
+    },
+  },
+  {
+    name: 'markets_reserve_states',
+    title: 'Borrow/lend reserves now',
+    description:
+      'Every borrow/lend reserve token with its latest state: borrow and supply rates (yearly), utilization, ' +
+      'total supplied and borrowed, oracle price.',
+    input: toolInput({}),
+    call: async (_args, { services: { markets } }) => ({ reserves: await markets.allReserveStates() }),
+  },
+  {
+    name: 'markets_reserve_history',
+    title: 'Borrow/lend reserve history',
+    description:
+      `Samples of borrow/lend reserves (one token or all) in a window, default the last 7 days; with interval, the ` +
+      `last sample of each bucket. limit 1 to ${MAX_RESERVE_HISTORY}, default ${RESERVE_HISTORY_DEFAULT_LIMIT}.`,
+    input: toolInput({
+      token: intArg(0, 1_000_000, 'the reserve token index; omit for every token'),
+      interval: enumArg(RESERVE_INTERVALS, 'downsample to one sample per bucket'),
+      limit: intArg(
+        1,
+        MAX_RESERVE_HISTORY,
+        `how many samples (1 to ${MAX_RESERVE_HISTORY}, default ${RESERVE_HISTORY_DEFAULT_LIMIT})`,
+      ),
+      startTime: timeArg('start of the window; default 7 days before the end'),
+      endTime: endArg,
+    }),
+    async call(args, { services: { markets } }) {
+      const samples = await markets.reserveHistory({
+        token: args.token as number | undefined,
+        interval: args.interval as ReserveInterval | undefined,
+        limit: args.limit as number | undefined,
+        ...windowOf(args),
+      });
+      return { samples };
+    },
+  },
+  {
+    name: 'markets_history_coins',
+    title: 'Coins with market history',
+    description: 'Coins for which the market-history archive (bbo, spread, depth, slippage, book samples) holds data.',
+    input: toolInput({}),
+    call: async (_args, { services: { markets } }) => ({ coins: await markets.historyCoins() }),
+  },
+  {
+    name: 'markets_history',
+    title: 'Market history samples',
+    description:
+      `Archived samples of one series of a coin's market, newest first: ${HISTORY_SERIES_NAMES.join(', ')}. ` +
+      'Window default: the day before endTime (default now). limit 1 to 1000, default 100. For a summary of a ' +
+      'window use markets_liquidity_report.',
+    input: toolInput(
+      {
+        series: enumArg(HISTORY_SERIES_NAMES, 'which series'),
+        coin: coinArg(),
+        limit: intArg(1, 1000, 'how many samples (1 to 1000, default 100)'),
+        startTime: timeArg('start of the window; default one day before the end'),
+        endTime: endArg,
+      },
+      ['series', 'coin'],
+    ),
+    async call(args, { services: { markets } }) {
+      const window = { ...markets.historyWindow(windowOf(args)), limit: (args.limit as number) ?? 100 };
+      return markets.marketHistory(args.series as HistorySeries, args.coin as string, window);
+    },
+  },
+  {
+    name: 'markets_liquidity_report',
+    title: 'Liquidity report',
+    description:
+      "A coin's liquidity over a window (default the last day): average spread, depth per band around the mid and " +
+      'slippage per notional size, from the market-history archive.',
+    input: toolInput(
+      { coin: coinArg(), startTime: timeArg('start; default one day before the end'), endTime: endArg },
+      ['coin'],
+    ),
+    call: async (args, { services: { markets } }) => ({
+      report: await markets.liquidityReport(args.coin as string, markets.historyWindow(windowOf(args))),
+    }),
+  },
+  {
+    name: 'markets_available_dates',
+    title: 'Dates with archived data',
+    description: `The UTC dates on which each archive dataset (${HISTORY_DATASET_NAMES.join(', ')}) holds data, per coin.`,
+    input: toolInput({
+      coin: coinArg('only this coin'),
+      dataset: enumArg(HISTORY_DATASET_NAMES, 'only this dataset'),
+    }),
+    async call(args, { services: { markets } }) {
+      const dataset = args.dataset as HistoryDataset | undefined;
+      const dates = await markets.availableDates({
+        coin: args.coin as string | undefined,
+        datasets: dataset ? [dataset] : HISTORY_DATASET_NAMES,
+      });
+      return { dates };
+    },
+  },
+  {
+    name: 'markets_data_coverage',
+    title: 'Data coverage',
+    description:
+      'Where each dataset of this service starts and ends (fills, orders, funding, ledger, trades, candles, ...) ' +
+      'and from when it is complete: check it before asking for old history.',
+    input: toolInput({}),
+    call: async (_args, { services: { markets, coverage } }) => ({
+      region: process.env.REGION ?? 'local',
+      datasets: await coverage(markets.now()),
+    }),
+  },
+  {
+    name: 'markets_hip3_snapshots',
+    title: 'HIP-3 market snapshots',
+    description:
+      'Latest snapshot of every HIP-3 dex coin (mark and oracle price, funding, open interest, 24 h volume, fees and ' +
+      'trades, cumulative totals, halted), optionally one dex or one coin.',
+    input: toolInput({
+      dexId: described(TEXT, 'only this HIP-3 dex'),
+      coin: coinArg('only this coin'),
+    }),
+    call: async (args, { services: { markets } }) => ({
+      snapshots: await markets.hip3Snapshots({
+        dexId: args.dexId as string | undefined,
+        coin: args.coin as string | undefined,
+      }),
+    }),
+  },
+  {
+    name: 'markets_hip3_top_movers',
+    title: 'HIP-3 top movers',
+    description: `HIP-3 coins with the largest 24 h price move, largest first (1 to ${MAX_HIP3_TOP_MOVERS}, default ${HIP3_TOP_MOVERS_DEFAULT}).`,
+    input: toolInput({
+      limit: intArg(
+        1,
+        MAX_HIP3_TOP_MOVERS,
+        `how many coins (1 to ${MAX_HIP3_TOP_MOVERS}, default ${HIP3_TOP_MOVERS_DEFAULT})`,
+      ),
+    }),
+    call: async (args, { services: { markets } }) => ({
+      movers: await markets.hip3TopMovers((args.limit as number | undefined) ?? HIP3_TOP_MOVERS_DEFAULT),
+    }),
+  },
+  relayed(
+    'markets_perp_dexs',
+    'perpDexs',
+    'Perp dexes',
+    'The perp dexes (the main one and every HIP-3 dex) the node knows.',
+  ),
+  relayed(
+    'markets_max_market_order_notionals',
+    'maxMarketOrderNtls',
+    'Max market order notionals',
+    'The largest notional a single market order may have, per asset, as the node reports it.',
+  ),
+
+  // ---- live: a stream collected for a bounded time ----
+  {
+    name: 'markets_collect_trades',
+    title: 'Collect live trades',
+    description:
+      'Waits and collects the trades of a coin as they happen, for `seconds` (1 to 60) or until `maxTrades` ' +
+      '(default 500, at most 5000): for "watch BTC trades for 10 seconds". Returns the trades, their count and volume.',
+    input: toolInput(
+      {
+        coin: coinArg(),
+        seconds: secondsArg('trades'),
+        maxTrades: intArg(1, 5000, 'stop after this many trades (default 500)'),
+      },
+      ['coin', 'seconds'],
+    ),
+    async call(args, { services: { markets }, signal }) {
+      const got = await collect<WireTrade[], WireTrade>(markets.streams.trades(args.coin as string), {
+        seconds: args.seconds as number,
+        max: (args.maxTrades as number | undefined) ?? 500,
+        signal,
+        items: (batch) => batch,
+      });
+      const volume = got.items.reduce((sum, t) => sum + Number(t.sz), 0);
+      return { coin: args.coin, trades: got.items, count: got.items.length, volume, ...stopped(got) };
+    },
+    summary: (r) => `${r.count} ${r.coin} trades in ${r.seconds} s (volume ${r.volume})`,
+  },
+  {
+    name: 'markets_collect_candles',
+    title: 'Collect live candle updates',
+    description:
+      "Follows a coin's open candle of one interval for `seconds` (1 to 60): every update, each bucket ending with a " +
+      'closed frame. Starts with the open candle.',
+    input: toolInput(
+      { coin: coinArg(), interval: enumArg(CANDLE_INTERVALS, 'bucket size'), seconds: secondsArg('candle updates') },
+      ['coin', 'interval', 'seconds'],
+    ),
+    async call(args, { services: { markets }, signal }) {
+      const stream = markets.streams.candle(args.coin as string, args.interval as CandleInterval);
+      const first = stream.snapshot();
+      const got = await collect(stream, { seconds: args.seconds as number, max: 10_000, signal });
+      return { candles: first ? [first, ...got.items] : got.items, ...stopped(got) };
+    },
+  },
+  {
+    name: 'markets_collect_bbo',
+    title: 'Collect best bid/offer changes',
+    description:
+      "Follows a coin's best bid and offer for `seconds` (1 to 60): the current one, then each change. For spread " +
+      'and top-of-book moves over a short time.',
+    input: toolInput({ coin: coinArg(), seconds: secondsArg('changes') }, ['coin', 'seconds']),
+    async call(args, { services: { markets }, signal }) {
+      const stream = markets.streams.bbo(args.coin as string);
+      const first = stream.snapshot();
+      const got = await collect(stream, { seconds: args.seconds as number, max: 10_000, signal });
+      return { updates: first ? [first, ...got.items] : got.items, ...stopped(got) };
+    },
+  },
+  {
+    name: 'markets_collect_mids',
+    title: 'Collect mid price changes',
+    description:
+      'Follows the mid prices of some coins for `seconds` (1 to 60), sampled at most every half second: first, ' +
+      'last, low and high mid per coin. For "how did BTC move in the last 30 seconds".',
+    input: toolInput(
+      {
+        coins: described({ type: 'array', items: TEXT, minItems: 1, maxItems: 50 }, 'the coins to follow (1 to 50)'),
+        seconds: secondsArg('mids'),
+      },
+      ['coins', 'seconds'],
+    ),
+    async call(args, { services: { markets }, signal }) {
+      const coins = args.coins as string[];
+      const stream = await markets.streams.allMids(null);
+      const got = await collect(stream, { seconds: args.seconds as number, max: 10_000, signal });
+      const samples = [stream.snapshot(), ...got.items].filter((m) => m !== null);
+      const mids = Object.fromEntries(
+        coins.map((coin) => {
+          const pxs = samples.flatMap((m) => (m?.[coin] === undefined ? [] : [Number(m[coin])]));
+          if (pxs.length === 0) return [coin, null];
+          return [coin, { first: pxs[0], last: pxs.at(-1), low: Math.min(...pxs), high: Math.max(...pxs) }];
+        }),
+      );
+      return { mids, samples: samples.length, ...stopped(got) };
+    },
+  },
+];
+
+/** How a collection ended, as live tools report it. */
+function stopped(got: { stoppedBy: string; seconds: number }) {
+  return { stoppedBy: got.stoppedBy, seconds: got.seconds };
+}
