@@ -42,6 +42,14 @@ export const infoDuration = new client.Histogram({
   registers: [registry],
 });
 
+/** Counted where every interface's charge goes through (access/auth.ts chargeKey). */
+export const creditsCharged = new client.Counter({
+  name: 'hl_credits_charged_total',
+  help: 'credits charged to keys, by endpoint (rest, ws, graphql, mcp)',
+  labelNames: ['endpoint'],
+  registers: [registry],
+});
+
 // ---- states read at scrape time ----
 
 /** Something that reports its state at scrape time; `watch` returns the function that stops it. */

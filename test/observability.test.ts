@@ -5,6 +5,7 @@
 import { Writable } from 'node:stream';
 import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createKey } from '../access/keys.ts';
 import { createLogger, currentRequestId, withRequestId } from '../platform/log.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 import { openSocket } from './ws-client.ts';
@@ -144,5 +145,24 @@ describe('request ids', () => {
       expect.objectContaining({ msg: 'inside', reqId: 'req-1', server: 'test', level: 40 }),
       expect.not.objectContaining({ reqId: expect.anything() }),
     ]);
+  });
+});
+
+// Last: once a key exists, every request needs one.
+describe('credits', () => {
+  it('counts the credits charged, per endpoint', async () => {
+    const { key } = await createKey(stack.db.pool, { scope: 'data', credits: 100, label: 'metrics' });
+    stack.auth.invalidate();
+    const headers = { authorization: `Bearer ${key}` };
+    expect((await fetch(`${stack.urls.compat}/market/coins`, { headers })).status).toBe(200);
+    const graphql = await fetch(stack.urls.router, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ market(coin: "BTC") { mid } }' }),
+    });
+    expect(graphql.status).toBe(200);
+    const m = await scrape(`${stack.urls.compat}/metrics`);
+    expect(value(samples(m, 'hl_credits_charged_total', { endpoint: 'rest' })[0] ?? {})).toBe(1);
+    expect(value(samples(m, 'hl_credits_charged_total', { endpoint: 'graphql' })[0] ?? {})).toBe(1);
   });
 });
