@@ -14,7 +14,7 @@ import { reportProgress } from './ingest/progress.ts';
 import { startNodeInfoServer } from './ingest/simulator/index.ts';
 import { openTimeline } from './ingest/simulator/timeline.ts';
 import { type Config, loadConfig, parseDuration } from './platform/config.ts';
-import { watchIngest } from './platform/metrics.ts';
+import { watchDerivation, watchIngest } from './platform/metrics.ts';
 import { configuredPorts, startStack } from './stack.ts';
 
 const log = (line: string) => console.log(line);
@@ -150,6 +150,7 @@ try {
     void shutdown(1);
   });
   stops.push(() => derivation.stop());
+  stops.push(watchDerivation(() => derivation.stats));
   log('analytics         deriving round trips, snapshots, daily sums and leaderboards (lag in dataCoverage)');
   const progress = reportProgress(() => ingest.stats);
   await ingest.caughtUp();

@@ -7,6 +7,7 @@
 // register here while they run: nothing is counted twice, and a stopped part stops being reported.
 import type pg from 'pg';
 import client from 'prom-client';
+import type { DerivationStats } from '../ingest/derive/index.ts';
 import type { StreamStats } from '../ingest/pipeline.ts';
 
 export const registry = new client.Registry();
@@ -109,6 +110,32 @@ new client.Gauge({
       for (const s of stats())
         if (s.lastBlockTime !== null) this.set({ stream: s.stream }, (now - s.lastBlockTime) / 1000);
     }
+  },
+});
+
+const derivations = sources<() => DerivationStats>();
+/** Reports the analytics derivation (ingest/derive): how far behind now its checkpoint is, and fills derived. */
+export const watchDerivation = (stats: () => DerivationStats) => derivations.watch(stats);
+new client.Gauge({
+  name: 'hl_derivation_lag_seconds',
+  help: "seconds between now and the analytics derivation's checkpoint (every event before it is derived)",
+  registers: [registry],
+  collect() {
+    this.reset();
+    const now = Date.now();
+    for (const stats of derivations.set) {
+      const { cursor } = stats();
+      if (cursor !== null) this.set((now - cursor) / 1000);
+    }
+  },
+});
+new client.Gauge({
+  name: 'hl_derivation_fills_total',
+  help: 'fills the analytics derivation has derived since it started',
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const stats of derivations.set) this.inc(stats().fills);
   },
 });
 
