@@ -2,9 +2,11 @@
 // (1000 rows) and /hip4/providers end to end against the SQL behind them (the service's own statement run on the
 // pool), and the same answers through the router against compat's. BENCH_HIP4_FILLS sets the data size (default
 // 1 000 000 fills over 200 outcomes and 30 days, generated once into a kept database).
+
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { InProcessBus } from '../events/bus.ts';
+import { progress } from '../platform/progress.ts';
 import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
 import { analytics, fills, providers } from '../subgraphs/hip4/service/fills.ts';
 import type { BenchServer } from './db.ts';
@@ -67,6 +69,7 @@ async function generate(pool: pg.Pool, log: (line: string) => void): Promise<voi
   const matches = Math.floor(FILLS / 2);
   const step = (30 * DAY) / matches;
   const batch = 500_000;
+  const bar = progress({ label: 'hip4 bench data', total: FILLS, unit: 'fills' });
   for (let from = 0; from < FILLS; from += batch) {
     await pool.query(
       `INSERT INTO hip4.fills (block_number, time, address, coin, outcome_id, side_index, px, sz, side, dir, closed_pnl,
@@ -79,8 +82,9 @@ async function generate(pool: pg.Pool, log: (line: string) => void): Promise<voi
          LATERAL (SELECT $6::int + ((g / 2) % $7)::int AS o, ((g / 2 / $7) % 2)::int AS s) x`,
       [START, step, USERS, from, Math.min(FILLS, from + batch) - 1, FIRST_OUTCOME, OUTCOMES],
     );
-    log(`hip4 bench: ${Math.min(FILLS, from + batch).toLocaleString('en-US')} fills generated`);
+    bar.update(Math.min(FILLS, from + batch));
   }
+  bar.stop();
   await pool.query('VACUUM ANALYZE hip4.fills');
   log(`hip4 bench: data generated in ${((performance.now() - t) / 1000).toFixed(0)} s`);
 }
