@@ -10,6 +10,7 @@ import { type EventBus, InProcessBus } from './events/bus.ts';
 import { startMcpServer } from './mcp/server.ts';
 import type { Config } from './platform/config.ts';
 import { dataCoverage } from './platform/coverage.ts';
+import { watchPool } from './platform/metrics.ts';
 import type { SubscriptionStats } from './platform/shared-subscriptions.ts';
 import { Upstream } from './platform/upstream.ts';
 import { composeSupergraph } from './router/compose.ts';
@@ -97,6 +98,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const router = openRouterThread({ auth, onFailure: opts.onFailure });
     closers.push(router.close);
     const bus = opts.bus ?? new InProcessBus();
+    const unwatchPool = watchPool('main', opts.pool);
+    closers.push(async () => unwatchPool());
     const started = await startDomainServices(DOMAIN_LIST, { pool: opts.pool, upstream, bus, now: Date.now });
     closers.push(started.stop);
     // Every listed domain, so every DomainServices entry (EVERY_DOMAIN_LISTED in domains.ts).
@@ -133,6 +136,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       port: opts.ports.compat,
       host,
       log: opts.log,
+      graphqlUrl: routerUrl,
     });
     closers.push(compat.close);
     const mcp = await startMcpServer({

@@ -16,6 +16,7 @@ import { type BackgroundHistory, writeHistoryInBackground } from './ingest/simul
 import { startNodeInfoServer } from './ingest/simulator/index.ts';
 import { openTimeline } from './ingest/simulator/timeline.ts';
 import { type Config, loadConfig, parseDuration } from './platform/config.ts';
+import { watchDerivation, watchIngest } from './platform/metrics.ts';
 import { configuredPorts, startStack } from './stack.ts';
 
 const log = (line: string) => console.log(line);
@@ -172,6 +173,7 @@ try {
     const ingest = new Ingest({ dataDir, pool, bus, follow: true });
     const running = ingest.run();
     stops.push(() => ingest.stop());
+    stops.push(watchIngest(() => ingest.stats));
     // Ingest rides out storage outages itself (it publishes from the files and resumes committing from the stored
     // checkpoint); what still rejects is fatal (a data dir it cannot read, a statement Postgres refuses: a bug).
     running.catch((err) => {
@@ -186,6 +188,7 @@ try {
       void shutdown(1);
     });
     stops.push(() => derivation.stop());
+    stops.push(watchDerivation(() => derivation.stats));
     log('analytics         deriving round trips, snapshots, daily sums and leaderboards (lag in dataCoverage)');
     const loading = history(ingest);
     const progress = reportProgress(() => ingest.stats, process.stderr, loading && (() => loading.describe()));

@@ -12,5 +12,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: files run in parallel, each on its own database cloned from the migrated template.
     maxWorkers: 2,
+    // The servers' JSON logs (platform/log.ts): warnings and errors only, unless a run asks for more.
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
   },
 });

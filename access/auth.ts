@@ -4,6 +4,7 @@
 // and GraphQL; requests per minute are limited per key; each call is charged its credits (access/credits.ts).
 import type pg from 'pg';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
+import { creditsCharged } from '../platform/metrics.ts';
 import { type ChargeOutcome, CreditLedger, type Endpoint } from './credits.ts';
 import { type ApiKey, anyKeyConfigured, findKey, hashKey } from './keys.ts';
 
@@ -168,7 +169,9 @@ export class Authenticator implements KeyChecker {
   /** Charges an admitted call's credits to its key (`check`'s answer; null: no key, nothing to charge). */
   async chargeKey(key: ApiKey | null, credits: number, endpoint: Endpoint): Promise<ChargeOutcome> {
     if (!key) return { ok: true, remaining: null };
-    return this.ledger.charge(key, credits, endpoint);
+    const outcome = await this.ledger.charge(key, credits, endpoint);
+    if (outcome.ok) creditsCharged.inc({ endpoint }, credits);
+    return outcome;
   }
 
   /** KeyChecker's charge, for a key known by its text (the router's thread sends it so). */

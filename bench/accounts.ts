@@ -1,9 +1,11 @@
 // Accounts at scale: 10 million fills and 2 million order-status rows (one user holding 100 000 fills), generated
 // in SQL once and kept in `.data/bench-pg` between runs. Measures userFills (2 000 rows) and historicalOrders in
 // window mode end to end, through compat-rest and through the router, beside the raw SQL behind them.
+
 import type pg from 'pg';
 import type { FillRow } from '../db/rows/accounts.ts';
 import { InProcessBus } from '../events/bus.ts';
+import { progress } from '../platform/progress.ts';
 import { composeSupergraph } from '../router/compose.ts';
 import { openRouterThread } from '../router/thread.ts';
 import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
@@ -54,6 +56,7 @@ async function generate(pool: pg.Pool, log: (line: string) => void): Promise<voi
   await pool.query('TRUNCATE accounts.fills, accounts.order_statuses');
   const user = `CASE WHEN g % ${HEAVY_EVERY} = 0 THEN '${HEAVY_USER}' ELSE '0x' || lpad(to_hex(g % ${USERS}), 40, '0') END`;
   const batch = 1_000_000;
+  const bar = progress({ label: 'accounts bench data', total: FILLS + STATUSES, unit: 'rows' });
   for (let from = 1; from <= FILLS; from += batch) {
     await pool.query(
       `INSERT INTO accounts.fills (block_number, address, coin, px, sz, side, time, start_position, dir, closed_pnl,
@@ -65,7 +68,7 @@ async function generate(pool: pg.Pool, log: (line: string) => void): Promise<voi
        FROM generate_series($1::bigint, $2::bigint) g`,
       [from, Math.min(FILLS, from + batch - 1)],
     );
-    log(`accounts bench: ${Math.min(FILLS, from + batch - 1).toLocaleString('en-US')} fills generated`);
+    bar.update(Math.min(FILLS, from + batch - 1));
   }
   // Two status rows per order (open, then filled or canceled); every 50th order a stop with a triggered row.
   for (let from = 1; from <= STATUSES; from += batch) {
@@ -80,7 +83,9 @@ async function generate(pool: pg.Pool, log: (line: string) => void): Promise<voi
        FROM generate_series($1::bigint, $2::bigint) g`,
       [from, Math.min(STATUSES, from + batch - 1)],
     );
+    bar.update(FILLS + Math.min(STATUSES, from + batch - 1));
   }
+  bar.stop();
   // VACUUM sets the visibility map (index-only scans, no hint-bit writes on the first reads), as autovacuum would
   // eventually; measuring before it would time the freshly loaded state, not the service.
   await pool.query('VACUUM ANALYZE accounts.fills');

@@ -2,9 +2,11 @@
 // (1000 rows) and /hip4/providers end to end against the SQL behind them (the service's own statement run on the
 // pool), and the same answers through the router against compat's. BENCH_HIP4_FILLS sets the data size (default
 // 1 000 000 fills over 200 outcomes and 30 days, generated once into a kept database).
+
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { InProcessBus } from '../events/bus.ts';
+import { progress } from '../platform/progress.ts';
 import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
 import { analytics, fills, providers } from '../subgraphs/hip4/service/fills.ts';
 import type { BenchServer } from './db.ts';
@@ -67,6 +69,7 @@ async function generate(pool: pg.Pool, log: (line: string) => void): Promise<voi
   const matches = Math.floor(FILLS / 2);
   const step = (30 * DAY) / matches;
   const batch = 500_000;
+  const bar = progress({ label: 'hip4 bench data', total: FILLS, unit: 'fills' });
   for (let from = 0; from < FILLS; from += batch) {
     await pool.query(
       `INSERT INTO hip4.fills (block_number, time, address, coin, outcome_id, side_index, px, sz, side, dir, closed_pnl,
@@ -79,8 +82,9 @@ async function generate(pool: pg.Pool, log: (line: string) => void): Promise<voi
          LATERAL (SELECT $6::int + ((g / 2) % $7)::int AS o, ((g / 2 / $7) % 2)::int AS s) x`,
       [START, step, USERS, from, Math.min(FILLS, from + batch) - 1, FIRST_OUTCOME, OUTCOMES],
     );
-    log(`hip4 bench: ${Math.min(FILLS, from + batch).toLocaleString('en-US')} fills generated`);
+    bar.update(Math.min(FILLS, from + batch));
   }
+  bar.stop();
   await pool.query('VACUUM ANALYZE hip4.fills');
   log(`hip4 bench: data generated in ${((performance.now() - t) / 1000).toFixed(0)} s`);
 }
@@ -91,6 +95,8 @@ export async function startHip4Bench(server: BenchServer, log: (line: string) =>
     if ((await count(pool, 'hip4.fills')) !== FILLS || (await count(pool, 'hip4.outcomes')) !== OUTCOMES) {
       await generate(pool, log);
     }
+    // The rollup as autovacuum leaves a table at rest: all-visible, so its covering index answers alone.
+    await pool.query('VACUUM ANALYZE hip4.fill_hours');
     await pool.query('CHECKPOINT');
     const stack = await startStack({
       pool,
@@ -184,4 +190,50 @@ export async function benchHip4Routes(b: Hip4Bench): Promise<BenchSection> {
   }
   notes.push(`hip4.fills ${FILLS.toLocaleString('en-US')} rows over ${OUTCOMES} outcomes and 30 days`);
   return { rows, notes };
+}
+
+/**
+ * Where the router's time goes on a tiny answer: the same question asked of compat, of the domain's subgraph
+ * directly and through the router, for hip4's providers and for markets' allMids (another domain's tiny answer),
+ * beside the floor of an HTTP round trip (compat's /health) measured in the same rounds.
+ */
+export async function benchHip4RouterCost(b: Hip4Bench): Promise<BenchSection> {
+  const { urls } = b.stack;
+  const providersQuery = '{ hip4Providers { venue marketsTraded fills volumeUsdc uniqueUsers fees lastTrade } }';
+  const midsQuery = '{ allMids { coin mid } }';
+  const cases = [
+    {
+      name: 'hip4Providers',
+      targets: {
+        compat: get(`${urls.compat}/hip4/providers`),
+        subgraph: graphql(urls.hip4, providersQuery),
+        router: graphql(urls.router, providersQuery),
+      },
+    },
+    {
+      name: 'allMids',
+      targets: {
+        compat: { url: `${urls.compat}/info`, body: JSON.stringify({ type: 'allMids' }) },
+        subgraph: graphql(urls.markets, midsQuery),
+        router: graphql(urls.router, midsQuery),
+      },
+    },
+  ];
+  const health = async () => (await fetch(`${urls.compat}/health`)).text();
+  const rows: BenchRow[] = [];
+  for (const c of cases) {
+    const runs = await targetsVersusBaseline(c.targets, health, { rounds: 4, perRound: 15, warmup: 3 });
+    const p50 = (t: number[]) => percentile(t, 0.5);
+    const floor = p50(runs.base);
+    for (const [name, times] of Object.entries(runs.e2e) as [string, number[]][]) {
+      rows.push({
+        name: `${c.name} via ${name}`,
+        value: `p50 ${ms(p50(times))} p99 ${ms(percentile(times, 0.99))}`,
+        baseline: `GET /health p50 ${ms(floor)}`,
+        ratio: (p50(times) / floor).toFixed(2),
+        target: name === 'router' ? `router - subgraph p50 ${ms(p50(times) - p50(runs.e2e.subgraph))}` : '',
+      });
+    }
+  }
+  return { rows, notes: [] };
 }

@@ -8,6 +8,7 @@ import type pg from 'pg';
 import type { TradeRow } from '../db/rows/markets.ts';
 import { InProcessBus } from '../events/bus.ts';
 import { Ingest } from '../ingest/pipeline.ts';
+import { reportProgress } from '../ingest/progress.ts';
 import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';
 import { composeSupergraph } from '../router/compose.ts';
 import { startRouter } from '../router/server.ts';
@@ -94,7 +95,10 @@ export async function startMarketsBench(server: BenchServer): Promise<MarketsBen
     const nodeInfo = await startNodeInfoServer(sim, { port: 0 });
     closers.push(() => nodeInfo.close());
     const bus = new InProcessBus();
-    await new Ingest({ dataDir, pool, bus, log: () => {} }).run();
+    const ingest = new Ingest({ dataDir, pool, bus, log: () => {} });
+    const loading = reportProgress(() => ingest.stats);
+    await ingest.run();
+    loading.stop();
     // Otherwise autovacuum, or the checkpoint after this load (and the ingest bench's), may run mid-measurement.
     await pool.query('VACUUM ANALYZE');
     await pool.query('CHECKPOINT');

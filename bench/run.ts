@@ -6,7 +6,7 @@ import { benchAccountQueries, benchFillLatency, startAccountsBench } from './acc
 import { benchAnalyticsReads, benchDerivation, benchIngestWithJobs, startAnalyticsBench } from './analytics.ts';
 import { benchServer } from './db.ts';
 import { benchEvm, startEvmBench } from './evm.ts';
-import { benchHip4Routes, startHip4Bench } from './hip4.ts';
+import { benchHip4RouterCost, benchHip4Routes, startHip4Bench } from './hip4.ts';
 import { benchIngest } from './ingest.ts';
 import type { BenchSection } from './markets.ts';
 import { MARKETS_SECTIONS, startMarketsBench } from './markets.ts';
@@ -74,8 +74,12 @@ try {
     ],
     () => startAccountsBench(server, (line) => console.log(`   ${line}`)),
   );
-  await runSections([{ title: 'hip4: /hip4 routes and the router over generated fills', run: benchHip4Routes }], () =>
-    startHip4Bench(server, (line) => console.log(`   ${line}`)),
+  await runSections(
+    [
+      { title: 'hip4: /hip4 routes and the router over generated fills', run: benchHip4Routes },
+      { title: 'hip4: the router on tiny answers (compat, subgraph, router)', run: benchHip4RouterCost },
+    ],
+    () => startHip4Bench(server, (line) => console.log(`   ${line}`)),
   );
   await runSections(
     [{ title: 'evm: holders, transactions and backstop health (BENCH_EVM_HOLDERS, BENCH_EVM_TXS)', run: benchEvm }],

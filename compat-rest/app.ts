@@ -1,6 +1,12 @@
 // The compatibility layer's HTTP app (fastify): POST /info, the path endpoints and, on the same server, /ws.
 // Cross-cutting concerns live here once: CORS headers, API keys (spec §5), JSON parsing and the error contract.
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import type pg from 'pg';
 import type { Authenticator } from '../access/auth.ts';
 import { CALL_CREDITS } from '../access/costs.ts';
@@ -9,10 +15,14 @@ import { databaseStatus, isStorageUnavailable } from '../db/pool.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 import { FieldError } from '../platform/fields.ts';
 import { jsonBytes, utf8 } from '../platform/json-text.ts';
+import { lineLog, logger, REQUEST_ID_HEADER, requestIdOf, withRequestId } from '../platform/log.ts';
 import { errorAnswer, HttpError, noteRequestStart } from './envelopes.ts';
 import { dispatchInfo } from './info/index.ts';
 import type { CompatServices } from './info/types.ts';
 import { parseJsonBody } from './json-source.ts';
+import { isLivePageRequest, registerLivePage } from './live.ts';
+import { isMetricsRequest, registerMetrics } from './metrics.ts';
+import { infoRouteOptions, isDocsRequest, registerOpenApi } from './openapi.ts';
 import { checkParamText } from './params.ts';
 
 declare module 'fastify' {
@@ -28,6 +38,8 @@ export interface CompatAppOptions {
   /** The service's database, for `GET /ready`. */
   pool?: pg.Pool;
   log?: (line: string) => void;
+  /** The router's GraphQL endpoint, which the live page at / reads (no page without it). */
+  graphqlUrl?: string;
 }
 
 // Probes carry no key, and must answer when the keys themselves cannot be read.
@@ -79,9 +91,16 @@ export async function sendStreamed(
 }
 
 export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyInstance> {
-  const log = opts.log ?? ((line: string) => console.error(line));
+  const appLogger = logger.child({ server: 'compat' });
+  const log = opts.log ?? lineLog(appLogger, 'error');
   const app = Fastify({
-    logger: false,
+    // JSON logs (platform/log.ts); each request's id comes from its `x-request-id` or is made here, and every line
+    // logged while it is served carries it (the logger's own mixin, so requests' loggers add nothing).
+    loggerInstance: appLogger as FastifyBaseLogger,
+    childLoggerFactory: (parent) => parent,
+    // Requests are logged at debug by the metrics hook (compat-rest/metrics.ts), not at info by fastify.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: (req) => requestIdOf(req.headers[REQUEST_ID_HEADER]),
     bodyLimit: 1 << 20,
     return503OnClosing: true,
     // What fastify's router refuses before any route runs (a broken %-escape, a path parameter over
@@ -110,10 +129,15 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   /** Each admitted request's key (null: none needed), for its charge. */
   const callers = new WeakMap<FastifyRequest, ApiKey | null>();
   app.addHook('onRequest', noteRequestStart);
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, req.id);
+    withRequestId(req.id, done);
+  });
   app.addHook('onRequest', async (req, reply) => {
     reply.header('access-control-allow-origin', '*');
     reply.header('access-control-expose-headers', '*');
     if (PUBLIC_PATHS.has(req.url.split('?')[0] as string) || req.method === 'OPTIONS') return;
+    if (isDocsRequest(req) || isMetricsRequest(req) || isLivePageRequest(req)) return;
     const outcome = await opts.auth.check({ headers: req.headers, query: queryOf(req) }, 'rest');
     if (!outcome.ok) {
       if (outcome.status === 429) reply.header('retry-after', String(outcome.retryAfter));
@@ -157,6 +181,11 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     reply.code(404).send({ error: `no such endpoint: ${req.method} ${req.url.split('?')[0]}` }),
   );
 
+  // Before the routes: the document is made of the routes registered after it.
+  await registerOpenApi(app);
+  registerMetrics(app);
+  registerLivePage(app, opts.graphqlUrl, () => opts.auth.keyRequired());
+
   app.options('/*', async (_req, reply) =>
     reply
       .header('access-control-allow-methods', 'GET, POST, OPTIONS')
@@ -174,7 +203,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   });
 
   // `/info#<type>` is only a label: the fragment never reaches the server.
-  app.post('/info', async (req, reply) => {
+  app.post('/info', infoRouteOptions(), async (req, reply) => {
     const answer = await dispatchInfo(req.body, opts.services);
     if (answer.kind === 'relay') return reply.code(answer.status).type(answer.contentType).send(answer.body);
     if (answer.kind === 'encoded') return reply.type('application/json').send(answer.body);

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { type Authenticator, presentedKey } from '../access/auth.ts';
 import { CALL_CREDITS } from '../access/costs.ts';
 import { DOMAIN_LIST, type DomainName } from '../domains.ts';
+import { watchWs } from '../platform/metrics.ts';
 import { buildCompatApp } from './app.ts';
 import { errorAnswer } from './envelopes.ts';
 import { dispatchInfo } from './info/index.ts';
@@ -18,6 +19,8 @@ export interface CompatServerOptions {
   port: number;
   host?: string;
   log?: (line: string) => void;
+  /** The router's GraphQL endpoint, for the live page. */
+  graphqlUrl?: string;
 }
 
 /** Every domain's /ws channels (its `compat.channels`, domains.ts), over its service. */
@@ -66,6 +69,7 @@ export async function startCompatServer(opts: CompatServerOptions) {
     },
     log: opts.log,
   });
+  const unwatchWs = watchWs(ws);
   const host = opts.host ?? '127.0.0.1';
   await app.listen({ port: opts.port, host });
   const address = app.server.address();
@@ -75,6 +79,7 @@ export async function startCompatServer(opts: CompatServerOptions) {
     url: `http://${host}:${port}`,
     wsUrl: `ws://${host}:${port}/ws`,
     async close() {
+      unwatchWs();
       await ws.close();
       await app.close();
     },

@@ -1,24 +1,18 @@
-// Ingest progress: a live status line on a terminal (rows/s, files, lag), plain log lines otherwise.
+// Ingest progress while it catches up with the node's files: a bar of the history read so far (from the lag at the
+// first batch down to none) with rows/s and the ETA to catching up on a terminal; a line per 10 s otherwise
+// (platform/progress.ts).
+import { type Progress, progress } from '../platform/progress.ts';
 import type { StreamStats } from './pipeline.ts';
 
 export interface ProgressReporter {
   stop(): void;
 }
 
-function summarize(stats: StreamStats[], elapsedS: number, lastRows: number, intervalS: number) {
-  const rows = stats.reduce((n, s) => n + s.rows, 0);
-  const malformed = stats.reduce((n, s) => n + s.malformed, 0);
-  const files = stats.reduce((n, s) => n + s.filesDone, 0);
-  const newest = Math.max(0, ...stats.map((s) => s.lastBlockTime ?? 0));
-  const lag = newest ? `${((Date.now() - newest) / 1000).toFixed(1)}s` : 'n/a';
-  const rate = Math.round((rows - lastRows) / intervalS);
-  const text = `ingest: ${rows.toLocaleString('en-US')} rows, ${rate.toLocaleString('en-US')} rows/s, ${files} files done, lag ${lag}, ${malformed} malformed, ${elapsedS.toFixed(0)}s`;
-  return { rows, text };
-}
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /**
- * Reports until stopped: a status line redrawn twice a second on a terminal, one line every 10 s otherwise (while
- * anything moves). `before`, when given, leads the line (the simulator's history being written, in `npm start`).
+ * `before`, when given, leads each line's figures: the simulator's history being written in the background, in
+ * `npm start` (ingest then catches up with a history that is still growing).
  */
 export function reportProgress(
   stats: () => StreamStats[],
@@ -26,26 +20,39 @@ export function reportProgress(
   before?: () => string,
 ): ProgressReporter {
   const started = Date.now();
-  const tty = out.isTTY === true;
-  const intervalMs = tty ? 500 : 10_000;
-  let lastRows = 0;
-  let lastBefore = '';
-  const timer = setInterval(() => {
-    const { rows, text } = summarize(stats(), (Date.now() - started) / 1000, lastRows, intervalMs / 1000);
-    const lead = before?.() ?? '';
-    const line = lead ? `${lead}; ${text}` : text;
-    if (tty) out.write(`\r\x1b[2K${line}`);
-    else if (rows !== lastRows || lead !== lastBefore) out.write(`${line}\n`);
-    lastRows = rows;
-    lastBefore = lead;
-  }, intervalMs);
+  let bar: Progress | null = null;
+  let startLag = 0;
+  const totals = () => {
+    const s = stats();
+    const rows = s.reduce((n, x) => n + x.rows, 0);
+    const newest = Math.max(0, ...s.map((x) => x.lastBlockTime ?? 0));
+    const detail =
+      `${fmt(rows)} rows, ${fmt(rows / Math.max((Date.now() - started) / 1000, 0.001))} rows/s, ` +
+      `${s.reduce((n, x) => n + x.filesDone, 0)} files, ${s.reduce((n, x) => n + x.malformed, 0)} malformed`;
+    return { rows, newest, detail };
+  };
+  const timer = setInterval(
+    () => {
+      const { newest, detail } = totals();
+      if (!newest) return;
+      const lag = Math.max(0, (Date.now() - newest) / 1000);
+      if (!bar) {
+        startLag = Math.max(Math.ceil(lag), 1);
+        bar = progress({ label: 'ingest', total: startLag, unit: 's of history', out });
+      }
+      const lead = before ? `${before()}; ` : '';
+      bar.update(startLag - lag, { detail: `${lead}lag ${lag.toFixed(1)} s, ${detail}` });
+    },
+    out.isTTY ? 250 : 1000,
+  );
   timer.unref();
   return {
     stop() {
       clearInterval(timer);
-      const elapsed = (Date.now() - started) / 1000;
-      const { text } = summarize(stats(), elapsed, 0, Math.max(elapsed, 0.001));
-      out.write(`${tty ? '\r\x1b[2K' : ''}${text.replace(/rows\/s/, 'rows/s average')}\n`);
+      const { detail } = totals();
+      const summary = `caught up in ${((Date.now() - started) / 1000).toFixed(0)} s: ${detail.replace('rows/s', 'rows/s average')}`;
+      if (bar) bar.stop(summary);
+      else out.write(`ingest: ${summary}\n`);
     },
   };
 }

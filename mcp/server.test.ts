@@ -68,7 +68,7 @@ function validArguments(): Record<string, Record<string, unknown>> {
     markets_liquidity_report: { coin: 'BTC' },
     markets_available_dates: { coin: 'BTC' },
     markets_data_coverage: {},
-    markets_hip3_snapshots: {},
+    markets_hip3_snapshots: { dexId: 'xyz' },
     markets_hip3_top_movers: { limit: 3 },
     markets_perp_dexs: {},
     markets_max_market_order_notionals: {},
@@ -91,9 +91,9 @@ function validArguments(): Record<string, Record<string, unknown>> {
     accounts_borrow_lend_state: { user },
     accounts_collect_user_events: { user, seconds: 1 },
     accounts_collect_liquidations: { seconds: 1 },
-    hip4_questions: {},
+    hip4_questions: { questionId: 1 },
     hip4_markets: {},
-    hip4_fills: { limit: 5 },
+    hip4_fills: { limit: 5, startTime: hourAgo },
     hip4_providers: {},
     hip4_deployers: {},
     hip4_analytics: { interval: '1h' },
@@ -105,12 +105,12 @@ function validArguments(): Record<string, Record<string, unknown>> {
     evm_backstop_summary: {},
     evm_backstop_health: {},
     evm_backstop_fills: { dex: 'xyz', limit: 5 },
-    analytics_leaderboard: { limit: 5 },
-    analytics_performance: { user },
-    analytics_batch_performance: { addresses: [user] },
+    analytics_leaderboard: { limit: 5, minTrades: 0 },
+    analytics_performance: { user, startTime: hourAgo },
+    analytics_batch_performance: { addresses: [user], includeDrawdown: true },
     analytics_pnl_calendar: { user },
     analytics_equity_history: { user },
-    analytics_top_trades: { user },
+    analytics_top_trades: { user, includeOpen: false },
     analytics_builder_external_activity: { builder: user, addresses: [user] },
   };
 }
@@ -238,6 +238,10 @@ describe('the MCP tool server', () => {
       ['accounts_user_fills', { user: '0x123' }, /^user: must be a 0x address, got "0x123"$/],
       ['markets_collect_trades', { coin: 'BTC', seconds: 61 }, /^seconds: must be an integer from 1 to 60/],
       ['markets_l2_books', { coins: [] }, /^coins/],
+      // One naming convention across the catalog: the REST routes' snake_case names are not arguments.
+      ['analytics_performance', { user, start_time: 0 }, /^start_time: not an argument of this tool$/],
+      ['analytics_performance', { user, startTime: 10, endTime: 5 }, /^startTime: must not be after endTime$/],
+      ['hip4_questions', { question_id: 1 }, /^question_id: not an argument of this tool$/],
       ['no_such_tool', {}, /unknown tool "no_such_tool"/],
     ];
     for (const [name, args, message] of cases) {

@@ -6,6 +6,7 @@ import { CALL_CREDITS } from '../access/costs.ts';
 import { fieldMessage, infoAjv, type JsonSchema } from '../compat-rest/info/request-schema.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 import type { McpTool } from '../subgraphs/domain.ts';
+import { ARGUMENT_NAME } from './schema.ts';
 
 export interface CatalogTool {
   tool: McpTool;
@@ -30,6 +31,20 @@ function argumentMessage(error: ErrorObject): string {
 
 const NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/;
 
+/**
+ * What breaks the catalog's one convention in a tool's arguments: each named camelCase (as /info's fields are) and
+ * described for a model (what it is, its unit, default and bounds).
+ */
+export function argumentFaults(tool: McpTool): string[] {
+  const properties = (tool.input.properties ?? {}) as Record<string, JsonSchema>;
+  return Object.entries(properties).flatMap(([name, schema]) => [
+    ...(ARGUMENT_NAME.test(name) ? [] : [`argument ${name}: must be camelCase`]),
+    ...(typeof schema.description === 'string' && schema.description.length >= 10
+      ? []
+      : [`argument ${name}: needs a description`]),
+  ]);
+}
+
 /** The catalog of `tools` (default: every listed domain's), refusing a bad or duplicate name at start. */
 export function toolCatalog(tools: readonly McpTool[] = DOMAIN_LIST.flatMap((d) => d.mcpTools ?? [])) {
   const catalog = new Map<string, CatalogTool>();
@@ -37,6 +52,8 @@ export function toolCatalog(tools: readonly McpTool[] = DOMAIN_LIST.flatMap((d) 
     if (!NAME.test(tool.name)) throw new Error(`MCP tool name ${tool.name}: must be snake_case <domain>_<capability>`);
     if (catalog.has(tool.name)) throw new Error(`MCP tool ${tool.name} is declared twice`);
     if (tool.input.type !== 'object') throw new Error(`MCP tool ${tool.name}: its input schema must be an object`);
+    const faults = argumentFaults(tool);
+    if (faults.length) throw new Error(`MCP tool ${tool.name}: ${faults.join('; ')}`);
     const input: JsonSchema = { ...tool.input, additionalProperties: false };
     const validate: ValidateFunction = infoAjv.compile(input);
     catalog.set(tool.name, {

@@ -26,6 +26,8 @@ import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:ht
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { type PlanNode, QueryPlanner } from '@graphql-hive/router-query-planner';
 import { type DocumentNode, type ExecutionResult, type GraphQLSchema, print, validate } from 'graphql';
+import { REQUEST_ID_HEADER } from '../platform/log.ts';
+import { requestIdOfRequest } from './request-id.ts';
 
 interface DocumentFacts {
   document: DocumentNode;
@@ -82,9 +84,9 @@ function isGraphqlAnswer(r: Reply): boolean {
 /** The subgraph failed before answering (nothing was received): the usual executor may try it again. */
 class NoAnswer extends Error {}
 
-function post(agent: Agent, url: string, body: string, accept: string): Promise<Reply> {
+function post(agent: Agent, url: string, body: string, accept: string, requestId: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const headers: IncomingHttpHeaders = { 'content-type': 'application/json', accept };
+    const headers: IncomingHttpHeaders = { 'content-type': 'application/json', accept, [REQUEST_ID_HEADER]: requestId };
     let responded = false;
     const req = httpRequest(url, { method: 'POST', headers, agent }, (res) => {
       responded = true;
@@ -173,7 +175,8 @@ export function passThrough(opts: PassThroughOptions): PassThrough {
     const key = `${c.subgraph}\n${c.accept}\n${c.body}`;
     let reply = inFlight.get(key);
     if (!reply) {
-      reply = post(agent, url, c.body, c.accept).finally(() => inFlight.delete(key));
+      // Merged with identical requests in flight: the fetch carries the id of the first.
+      reply = post(agent, url, c.body, c.accept, requestIdOfRequest(c.request)).finally(() => inFlight.delete(key));
       inFlight.set(key, reply);
     }
     return reply;

@@ -7,14 +7,17 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { createGatewayRuntime, getGraphQLWSOptions } from '@graphql-hive/gateway-runtime';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError } from 'graphql';
 import { CloseCode, type ServerOptions } from 'graphql-ws';
 import type { AuthOutcome, KeyChecker } from '../access/auth.ts';
 import { type GraphqlWsExtra, serveGraphqlWs } from '../platform/graphql-ws.ts';
 import { sharedSubscriptions } from '../platform/shared-subscriptions.ts';
 import { downstreamRefusal, useSafeIntegerLiterals } from './input.ts';
+import { routerMetrics } from './metrics.ts';
 import { passThrough } from './pass-through.ts';
 import { checkConnection, maskRouterError, useApiKeys, useFetchSignalPerRequest } from './plugins.ts';
+import { routerRequestIds } from './request-id.ts';
 
 export interface RouterLimits {
   maxDepth: number;
@@ -115,11 +118,17 @@ export async function startRouter(opts: RouterOptions) {
     maskedErrors: { maskError: (error, message, isDev) => maskRouterError(downstreamRefusal(error), message, isDev) },
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: { title: 'Hyperliquid data graph' },
+    // GraphiQL's page with its scripts and styles inlined from node_modules: it works without internet (the
+    // default page loads them from a CDN). Subscriptions run over graphql-ws, as the router serves them.
+    graphiql: { title: 'Hyperliquid data graph', subscriptionsProtocol: 'WS' },
+    renderGraphiQL,
     logging: 'warn',
+    requestId: routerRequestIds,
     transportEntries: transportEntries(opts.deduplicateInflightRequests ?? true),
     demandControl: { maxCost: limits.maxCost, includeExtensionMetadata: false },
-    plugins: () => [
+    plugins: (ctx) => [
+      // Before the key check: /metrics has its own rule (loopback peers).
+      ...routerMetrics(ctx),
       ...(opts.auth ? [useApiKeys(opts.auth)] : []),
       useFetchSignalPerRequest(),
       ...(bytes ? [bytes.plugin] : []),

@@ -8,6 +8,7 @@ import { createYoga, maskError } from 'graphql-yoga';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
 import { FieldError } from '../platform/fields.ts';
 import { serveGraphqlWs } from '../platform/graphql-ws.ts';
+import { REQUEST_ID_HEADER, requestIdOf, withRequestId } from '../platform/log.ts';
 import { type SubscriptionStats, sharedSubscriptions } from '../platform/shared-subscriptions.ts';
 import { useArgumentNamingValidation } from './scalars.ts';
 
@@ -68,7 +69,10 @@ export async function serveSubgraph(
     landingPage: false,
     logging: 'warn',
   });
-  const server = createServer(yoga);
+  // Each request runs as part of the client request the router names in `x-request-id` (platform/log.ts).
+  const server = createServer((req, res) =>
+    withRequestId(requestIdOf(req.headers[REQUEST_ID_HEADER]), () => yoga(req, res)),
+  );
   type Enveloped = ReturnType<typeof yoga.getEnveloped>;
   type Args = { rootValue: unknown } & Parameters<Enveloped['execute']>[0];
   const ws = serveGraphqlWs({

@@ -75,6 +75,15 @@ describe('a stack bound to every interface', () => {
     },
   );
 
+  it.skipIf(!outward)('serves /metrics to loopback peers only, on compat-rest and the router', async () => {
+    for (const url of [stack.urls.compat, stack.urls.router.replace(/\/graphql$/, '')]) {
+      expect((await fetch(`http://127.0.0.1:${port(url)}/metrics`)).status).toBe(200);
+      const outside = await fetch(`http://${outward}:${port(url)}/metrics`);
+      expect(outside.status).toBe(403);
+      expect((await outside.json()).error).toMatch(/loopback/);
+    }
+  });
+
   it('with allowAnonymous (ALLOW_ANONYMOUS=1) serves without a key while none exists, and requires one after', async () => {
     const open = await startStackWithoutNode(db.pool, { host: '0.0.0.0', allowAnonymous: true });
     try {

@@ -3,6 +3,7 @@
 import { InProcessBus } from '../events/bus.ts';
 import { Ingest } from '../ingest/pipeline.ts';
 import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';
+import { watchIngest } from '../platform/metrics.ts';
 import { EPHEMERAL_PORTS, type Stack, type StackOptions, startStack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { tempDataDir } from './node-files.ts';
@@ -36,6 +37,7 @@ export async function startTestStack(
   const ingest = new Ingest({ dataDir, pool: db.pool, bus, follow: true, pollMs: 25, log: () => {} });
   const running = ingest.run();
   running.catch(() => {}); // surfaced by close()
+  const unwatchIngest = watchIngest(() => ingest.stats);
   await ingest.caughtUp();
   const stack = await startServersOverNode(db.pool, bus, `${nodeInfo.url}/info`);
   sim.startRealtime();
@@ -50,6 +52,7 @@ export async function startTestStack(
     async close() {
       await sim.stop();
       await ingest.stop();
+      unwatchIngest();
       await stack.close();
       await nodeInfo.close();
       await db.drop();

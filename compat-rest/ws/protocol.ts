@@ -27,7 +27,7 @@ const MAX_CLIENT_FRAME_BYTES = 1024 * 1024;
 export function attachWsServer(
   server: Server,
   opts: WsServerOptions,
-): { close(): Promise<void>; connections(): number } {
+): { close(): Promise<void>; connections(): number; subscriptions(): Map<string, number> } {
   const channels = new Map<string, Channel>();
   for (const channel of opts.channels) {
     if (channels.has(channel.type)) throw new Error(`ws: two channels for subscription type ${channel.type}`);
@@ -94,6 +94,12 @@ export function attachWsServer(
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
     connections: () => sessions.size,
+    subscriptions() {
+      const counts = new Map<string, number>();
+      for (const s of sessions)
+        for (const channel of s.liveChannels()) counts.set(channel, (counts.get(channel) ?? 0) + 1);
+      return counts;
+    },
   };
 }
 

@@ -64,6 +64,11 @@ export class WsSession {
     socket.on('close', () => this.dispose());
   }
 
+  /** The channel of each live subscription (for the metrics). */
+  liveChannels(): string[] {
+    return [...this.subscriptions.values()].filter((s) => s.live).map((s) => s.channel.type);
+  }
+
   /** Closes with 1001 (server going away) and waits for the socket to be gone, cutting it after a grace period. */
   async shutdown(): Promise<void> {
     this.closeWith(1001, 'server shutting down');

@@ -12,17 +12,21 @@ import {
   enumArg,
   intArg,
   secondsArg,
+  sideArg,
   TEXT,
   timeArg,
   toolInput,
 } from '../../mcp/schema.ts';
 import type { McpTool } from '../domain.ts';
 import {
+  FILL_ROWS_DEFAULT_LIMIT,
   HISTORICAL_ORDERS_MAX_LIMIT,
+  LIQUIDATIONS_DEFAULT_LIMIT,
   MAX_FILL_ROWS,
   MAX_FUNDING_PAYMENTS,
   MAX_LEDGER_UPDATES,
   MAX_LIQUIDATION_USERS,
+  MAX_LIQUIDATIONS,
   MAX_WIRE_FILLS,
   orderRef,
   toWsLiquidation,
@@ -63,7 +67,8 @@ export const accountsTools: readonly McpTool[] = [
     'accounts_open_orders',
     'frontendOpenOrders',
     'Open orders',
-    "A user's resting orders now (coin, side, price, size, order type, trigger, reduce-only, oid, cloid), from the node.",
+    "A user's resting orders now (coin, side, price, size, order type, trigger, reduce-only, oid, cloid), from the " +
+      'node. For past orders use accounts_historical_orders; for one order, accounts_order_status.',
   ),
   fromNode(
     'accounts_spot_balances',
@@ -83,7 +88,7 @@ export const accountsTools: readonly McpTool[] = [
     title: "A user's recent fills",
     description:
       `A user's ${MAX_WIRE_FILLS} most recent fills, newest first (coin, price, size, side, time, direction, closed ` +
-      'PnL, fee, oid, tid, liquidation). With startTime, the fills of that window instead (newest 2000 of it). ' +
+      `PnL, fee, oid, tid, liquidation). With startTime, the fills of that window instead (newest ${MAX_WIRE_FILLS} of it). ` +
       'aggregateByTime merges the partial fills of one order at one time.',
     input: toolInput(
       {
@@ -109,16 +114,16 @@ export const accountsTools: readonly McpTool[] = [
     name: 'accounts_fills',
     title: 'Fill rows (filtered, paged)',
     description:
-      'Compact fill rows filtered by user, coin, side and time window, paged by cursor (pass back nextCursor). ' +
-      `order asc (default) or desc; limit 1 to ${MAX_FILL_ROWS} (default 100). Without a user: every user's fills ` +
-      "(then a window of at most a day is needed). includeOrderType adds each fill's order type.",
+      'Compact fill rows filtered by user, coin, side and time window, paged by cursor (pass back nextCursor), ' +
+      `${MAX_FILL_ROWS} at most a page. Without a user: every user's fills (then a window of at most a day is ` +
+      "needed). For a user's recent fills in the exchange's own form use accounts_user_fills.",
     input: toolInput({
       user: addressArg('only this user'),
       coin: coinArg('only this coin'),
-      side: enumArg(['A', 'B'], 'A: sells (ask side), B: buys (bid side)'),
+      side: sideArg(),
       startTime: timeArg('start of the window'),
       endTime: endArg,
-      limit: intArg(1, MAX_FILL_ROWS, `rows per page (1 to ${MAX_FILL_ROWS}, default 100)`),
+      limit: intArg(1, MAX_FILL_ROWS, `rows per page (1 to ${MAX_FILL_ROWS}, default ${FILL_ROWS_DEFAULT_LIMIT})`),
       cursor: described(TEXT, 'nextCursor of the previous page'),
       order: enumArg(['asc', 'desc'], 'oldest first (asc, default) or newest first (desc)'),
       includeOrderType: boolArg("add each fill's order type"),
@@ -229,7 +234,8 @@ export const accountsTools: readonly McpTool[] = [
     title: 'Ledger updates (non-funding)',
     description:
       `A user's non-funding ledger updates (deposits, withdrawals, transfers, liquidations, vault and spot moves), ` +
-      `oldest first, in a window; at most ${MAX_LEDGER_UPDATES}.`,
+      `oldest first, in a window; at most ${MAX_LEDGER_UPDATES}. evm_user_ledger_events answers them classified ` +
+      '(deposit, withdrawal, agent_send between dexes, ...) and paged.',
     input: toolInput({ user, startTime: startArg, endTime: endArg }, ['user']),
     call: async (args, { services: { accounts } }) => ({
       updates: await accounts.ledgerUpdates({ user: userOf(args), ...windowOf(args) }),
@@ -239,10 +245,24 @@ export const accountsTools: readonly McpTool[] = [
     name: 'accounts_liquidations',
     title: 'Liquidations of a user',
     description:
-      'Liquidations a user was in (liquidated or liquidator), most recent first; limit 1 to 500 (default 100).',
-    input: toolInput({ user, limit: intArg(1, 500, 'how many (1 to 500, default 100)') }, ['user']),
+      'Liquidations a user was in (liquidated or liquidator), most recent first. For liquidations as they happen ' +
+      'use accounts_collect_liquidations.',
+    input: toolInput(
+      {
+        user,
+        limit: intArg(
+          1,
+          MAX_LIQUIDATIONS,
+          `how many (1 to ${MAX_LIQUIDATIONS}, default ${LIQUIDATIONS_DEFAULT_LIMIT})`,
+        ),
+      },
+      ['user'],
+    ),
     call: async (args, { services: { accounts } }) => ({
-      liquidations: await accounts.liquidations(userOf(args), (args.limit as number | undefined) ?? 100),
+      liquidations: await accounts.liquidations(
+        userOf(args),
+        (args.limit as number | undefined) ?? LIQUIDATIONS_DEFAULT_LIMIT,
+      ),
     }),
   },
   {

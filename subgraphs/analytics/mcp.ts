@@ -1,15 +1,18 @@
 // The analytics domain's MCP tools: the service's answers as structured content, arguments bounded by the spec's
 // limits (the tool server checks them against `input`). The two batch tools cost 3 credits per wallet.
-import { perWalletCredits } from '../../access/costs.ts';
-import { timeMs } from '../../compat-rest/info/request-schema.ts';
-import { ADDRESS_PATTERN } from '../../platform/fields.ts';
+import { CALL_CREDITS, CREDITS_PER_WALLET, perWalletCredits } from '../../access/costs.ts';
+import { windowOf } from '../../compat-rest/info/request-schema.ts';
+import { addressArg, addressesArg, boolArg, enumArg, intArg, toolInput, windowArgs } from '../../mcp/schema.ts';
 import type { McpTool } from '../domain.ts';
 import {
+  DEFAULT_LEADERBOARD_PAGE_SIZE,
+  DEFAULT_LIVE_HOURS,
   DEFAULT_TOP_TRADES,
   EQUITY_INTERVALS,
   type EquityInterval,
   LEADERBOARD_WINDOWS,
   type LeaderboardWindow,
+  LIVE_TOP,
   MAX_LEADERBOARD_PAGE,
   MAX_LEADERBOARD_PAGE_SIZE,
   MAX_LIVE_HOURS,
@@ -24,10 +27,18 @@ import {
   WINDOWS,
   type Window,
 } from './service/index.ts';
+import { DEFAULT_MIN_TRADES, RATIO_METRICS } from './service/ranking.ts';
 
-const address = { type: 'string', pattern: ADDRESS_PATTERN, description: '0x address (40 hex digits)' };
-const wallets = { type: 'array', minItems: 1, maxItems: MAX_WALLETS, items: address };
-const windowArg = { type: 'string', enum: [...WINDOWS] };
+// The service refuses a `minTrades` above this (its intWithin bound is a literal there, not an export).
+const MAX_MIN_TRADES = 1_000_000;
+
+const user = addressArg('the account');
+const wallets = addressesArg(MAX_WALLETS, 'the wallets, answered in this order');
+const windowArg = (defaultWindow: Window) =>
+  enumArg(
+    WINDOWS,
+    `the period ending now: ${WINDOWS.join(', ')} (all = since the first fill); default ${defaultWindow}`,
+  );
 
 type Args = Record<string, unknown>;
 const opt = <T>(v: unknown) => (v === undefined ? undefined : (v as T));
@@ -37,28 +48,40 @@ export const analyticsTools: readonly McpTool[] = [
     name: 'analytics_leaderboard',
     title: 'Trader leaderboard',
     description:
-      'Accounts ranked by volume, net pnl, closed trades, win_rate, pnl_pct or unrealized_pnl. With `window` (7d, ' +
-      '30d, all) a page of the scheduled ranking; without, the live top 100 over the last `hours`. Use to find who ' +
-      'trades most or best.',
-    input: {
-      type: 'object',
-      properties: {
-        window: { type: 'string', enum: [...LEADERBOARD_WINDOWS] },
-        by: { type: 'string', enum: [...METRICS] },
-        page: { type: 'integer', minimum: 1, maximum: MAX_LEADERBOARD_PAGE },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_LEADERBOARD_PAGE_SIZE },
-        min_trades: { type: 'integer', minimum: 0, maximum: 1_000_000 },
-        hours: { type: 'integer', minimum: 1, maximum: MAX_LIVE_HOURS },
-      },
-      additionalProperties: false,
-    },
+      `Accounts ranked by ${METRICS.join(', ')}. With \`window\` (${LEADERBOARD_WINDOWS.join(', ')}) a page of the ` +
+      `scheduled ranking; without, the live top ${LIVE_TOP} over the last \`hours\`. Use it to find who trades most ` +
+      'or best; for one known account use analytics_performance.',
+    input: toolInput({
+      window: enumArg(
+        LEADERBOARD_WINDOWS,
+        'rank over this scheduled window (paged); omit for the live ranking over the last `hours`',
+      ),
+      by: enumArg(METRICS, 'the metric to rank by, largest first; default pnl'),
+      page: intArg(1, MAX_LEADERBOARD_PAGE, `page of the scheduled ranking (1 to ${MAX_LEADERBOARD_PAGE}, default 1)`),
+      limit: intArg(
+        1,
+        MAX_LEADERBOARD_PAGE_SIZE,
+        `accounts per page (1 to ${MAX_LEADERBOARD_PAGE_SIZE}, default ${DEFAULT_LEADERBOARD_PAGE_SIZE})`,
+      ),
+      minTrades: intArg(
+        0,
+        MAX_MIN_TRADES,
+        `rank only accounts with at least this many closed trades; default ${DEFAULT_MIN_TRADES} for ` +
+          `${RATIO_METRICS.join(' and ')}, 0 for the other metrics`,
+      ),
+      hours: intArg(
+        1,
+        MAX_LIVE_HOURS,
+        `live ranking only: the last N hours (1 to ${MAX_LIVE_HOURS}, default ${DEFAULT_LIVE_HOURS})`,
+      ),
+    }),
     call: async (a, { services }) => {
       const page = await services.analytics.leaderboard({
         window: opt<LeaderboardWindow>(a.window),
         by: opt<Metric>(a.by),
         page: opt<number>(a.page),
         limit: opt<number>(a.limit),
-        minTrades: opt<number>(a.min_trades),
+        minTrades: opt<number>(a.minTrades),
         hours: opt<number>(a.hours),
       });
       return { ...page };
@@ -69,44 +92,46 @@ export const analyticsTools: readonly McpTool[] = [
     name: 'analytics_performance',
     title: 'Trader performance',
     description:
-      "One account's performance over a window (7d default, 30d, 90d, all) or start_time/end_time (epoch ms): " +
-      'volume, realized and net PnL, fees, funding, wins/losses, best/worst trade, drawdowns.',
-    input: {
-      type: 'object',
-      required: ['user'],
-      properties: {
-        user: address,
-        window: windowArg,
-        start_time: timeMs,
-        end_time: timeMs,
+      "One account's performance over a window or startTime/endTime: volume, realized and net PnL, fees, funding, " +
+      'wins/losses, best/worst trade, drawdowns. For several accounts at once use analytics_batch_performance; ' +
+      'day by day, analytics_pnl_calendar.',
+    input: toolInput(
+      {
+        user,
+        window: windowArg('7d'),
+        ...windowArgs('start of a custom period (takes precedence over window)', 'end of a custom period; default now'),
       },
-      additionalProperties: false,
-    },
+      ['user'],
+    ),
     call: async (a, { services }) => ({
       ...(await services.analytics.performance({
         user: a.user as string,
         window: opt<Window>(a.window),
-        startTime: opt<number>(a.start_time),
-        endTime: opt<number>(a.end_time),
+        ...windowOf(a),
       })),
     }),
   },
   {
     name: 'analytics_batch_performance',
     title: 'Performance of many wallets',
-    description: `Performance of 1 to ${MAX_WALLETS} wallets in one call, in submission order. Costs 3 credits per wallet.`,
-    input: {
-      type: 'object',
-      required: ['addresses'],
-      properties: { addresses: wallets, window: windowArg, include_drawdown: { type: 'boolean' } },
-      additionalProperties: false,
-    },
+    description:
+      `Performance of 1 to ${MAX_WALLETS} wallets in one call, in submission order: the figures of ` +
+      `analytics_performance, drawdowns only on request. Costs ${CREDITS_PER_WALLET} credits per wallet (for one ` +
+      `wallet analytics_performance costs ${CALL_CREDITS}).`,
+    input: toolInput(
+      {
+        addresses: wallets,
+        window: windowArg('7d'),
+        includeDrawdown: boolArg("add each wallet's max drawdown (trade and equity based); default false"),
+      },
+      ['addresses'],
+    ),
     credits: (a: Args) => perWalletCredits(a.addresses),
     call: async (a, { services }) => ({
       data: await services.analytics.batchPerformance({
         users: a.addresses as string[],
         window: opt<Window>(a.window),
-        includeDrawdown: opt<boolean>(a.include_drawdown),
+        includeDrawdown: opt<boolean>(a.includeDrawdown),
       }),
     }),
   },
@@ -115,13 +140,9 @@ export const analyticsTools: readonly McpTool[] = [
     title: 'Daily PnL calendar',
     description:
       'One row per UTC trading day (realized, fees, funding, net and cumulative net PnL, fills, volume, closing ' +
-      'equity) over a window (30d default), with totals of profitable and losing days.',
-    input: {
-      type: 'object',
-      required: ['user'],
-      properties: { user: address, window: windowArg },
-      additionalProperties: false,
-    },
+      'equity) over a window, with totals of profitable and losing days. For one total over the period use ' +
+      'analytics_performance.',
+    input: toolInput({ user, window: windowArg('30d') }, ['user']),
     call: async (a, { services }) => ({
       ...(await services.analytics.pnlCalendar({ user: a.user as string, window: opt<Window>(a.window) })),
     }),
@@ -129,13 +150,17 @@ export const analyticsTools: readonly McpTool[] = [
   {
     name: 'analytics_equity_history',
     title: 'Account equity history',
-    description: 'Hourly (1h) or daily-close (1d) perp account snapshots over a window, with change and max drawdown.',
-    input: {
-      type: 'object',
-      required: ['user'],
-      properties: { user: address, interval: { type: 'string', enum: [...EQUITY_INTERVALS] }, window: windowArg },
-      additionalProperties: false,
-    },
+    description:
+      "Hourly (1h) or daily-close (1d) snapshots of a perp account's value over a window, with change and max " +
+      'drawdown. For PnL per day use analytics_pnl_calendar.',
+    input: toolInput(
+      {
+        user,
+        interval: enumArg(EQUITY_INTERVALS, 'one snapshot per hour (1h, default) or the close of each UTC day (1d)'),
+        window: windowArg('7d'),
+      },
+      ['user'],
+    ),
     call: async (a, { services }) => ({
       ...(await services.analytics.equityHistory({
         user: a.user as string,
@@ -148,25 +173,23 @@ export const analyticsTools: readonly McpTool[] = [
     name: 'analytics_top_trades',
     title: 'Best round trips',
     description:
-      `An account's best round-trip trades by pnl, pnl_abs, notional or loss (1 to ${MAX_TOP_TRADES}, default ` +
-      `${DEFAULT_TOP_TRADES}); open positions included unless include_open is false.`,
-    input: {
-      type: 'object',
-      required: ['user'],
-      properties: {
-        user: address,
-        sort: { type: 'string', enum: [...TRADE_SORTS] },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_TOP_TRADES },
-        include_open: { type: 'boolean' },
+      "An account's best (or worst, sort=loss) round-trip trades, open to close per coin, with entry, exit, size, " +
+      'notional and PnL; open positions included unless includeOpen is false. For single fills use accounts_fills.',
+    input: toolInput(
+      {
+        user,
+        sort: enumArg(TRADE_SORTS, 'pnl (default), pnl_abs (largest either way), notional, or loss (worst first)'),
+        limit: intArg(1, MAX_TOP_TRADES, `how many trades (1 to ${MAX_TOP_TRADES}, default ${DEFAULT_TOP_TRADES})`),
+        includeOpen: boolArg('count open positions as trades (their PnL unrealized); default true'),
       },
-      additionalProperties: false,
-    },
+      ['user'],
+    ),
     call: async (a, { services }) => ({
       trades: await services.analytics.topTrades({
         user: a.user as string,
         sort: opt<TradeSort>(a.sort),
         limit: opt<number>(a.limit),
-        includeOpen: opt<boolean>(a.include_open),
+        includeOpen: opt<boolean>(a.includeOpen),
       }),
     }),
   },
@@ -175,18 +198,17 @@ export const analyticsTools: readonly McpTool[] = [
     title: "Builder's wallets trading elsewhere",
     description:
       `For a builder and 1 to ${MAX_WALLETS} wallets: each wallet's fills through other builders, this builder and ` +
-      'none in the timeframe (1h, 24h, 7d default, 30d); flagged wallets first. Costs 3 credits per wallet.',
-    input: {
-      type: 'object',
-      required: ['builder', 'addresses'],
-      properties: {
-        builder: address,
+      "none in the timeframe; wallets trading elsewhere first. Use it to see which of a builder's users also trade " +
+      `through competitors. Costs ${CREDITS_PER_WALLET} credits per wallet.`,
+    input: toolInput(
+      {
+        builder: addressArg('the builder'),
         addresses: wallets,
-        timeframe: { type: 'string', enum: [...TIMEFRAMES] },
-        includeNoBuilder: { type: 'boolean' },
+        timeframe: enumArg(TIMEFRAMES, 'the period ending now; default 7d'),
+        includeNoBuilder: boolArg('add the fills made without any builder; default true'),
       },
-      additionalProperties: false,
-    },
+      ['builder', 'addresses'],
+    ),
     credits: (a: Args) => perWalletCredits(a.addresses),
     call: async (a, { services }) => ({
       ...(await services.analytics.externalActivity({

@@ -1,16 +1,18 @@
 // The evm domain's MCP tools: each one capability of the EvmService, with the same rules (limits, defaults) the REST
 // routes and GraphQL fields get from it. The tool server checks arguments against `input` before `call` runs.
+import { windowOf } from '../../compat-rest/info/request-schema.ts';
 import {
-  address,
-  arrayOf,
-  intIn,
-  NO_NUL_PATTERN,
-  object,
-  optBool,
-  optNonEmpty,
-  optOneOf,
-  optTimeMs,
-} from '../../compat-rest/info/request-schema.ts';
+  addressArg,
+  boolArg,
+  described,
+  enumArg,
+  intArg,
+  pageArgs,
+  sideArg,
+  textArg,
+  toolInput,
+  windowArgs,
+} from '../../mcp/schema.ts';
 import { LEDGER_EVENT_TYPES, type LedgerEventType, MAX_FILL_ROWS } from '../accounts/service/index.ts';
 import type { McpTool } from '../domain.ts';
 import {
@@ -22,17 +24,22 @@ import {
   toTransactionRecord,
 } from './service/index.ts';
 
-const page = { limit: intIn(1, MAX_EVM_ROWS), offset: intIn(0, MAX_EVM_OFFSET) };
-const window = { startTime: optTimeMs, endTime: optTimeMs };
+const page = (what: string) =>
+  pageArgs(what, { maxLimit: MAX_EVM_ROWS, defaultLimit: EVM_ROWS_DEFAULT, maxOffset: MAX_EVM_OFFSET });
+const window = windowArgs('start of the window, inclusive; default no lower bound');
+/** A perp dex's name as the ledger writes it; "" is the native perp dex. */
+const DEX_NAME_LENGTH = 32;
+const hip3Dex = (what: string) => textArg(`${what}: a HIP-3 dex name ("xyz")`, { maxLength: DEX_NAME_LENGTH });
+const ledgerDex = (what: string) =>
+  textArg(`${what}: a perp dex name, "" for the native perp dex`, { minLength: 0, maxLength: DEX_NAME_LENGTH });
 
 type Args = Record<string, unknown>;
-const opt = <T>(args: Args, key: string): T | undefined => (args[key] ?? undefined) as T | undefined;
+const opt = <T>(args: Args, key: string): T | undefined => args[key] as T | undefined;
 const lower = (v: string | undefined) => v?.toLowerCase();
 const pageOf = (args: Args) => ({
   limit: opt<number>(args, 'limit') ?? EVM_ROWS_DEFAULT,
   offset: opt<number>(args, 'offset') ?? 0,
 });
-const windowOf = (args: Args) => ({ startTime: opt<number>(args, 'startTime'), endTime: opt<number>(args, 'endTime') });
 const rowsSummary = (what: string) => (r: Record<string, unknown>) =>
   `${(r.rows as unknown[]).length} ${what}${r.hasMore ? ' (more follow: raise offset)' : ''}`;
 
@@ -41,14 +48,15 @@ export const evmTools: readonly McpTool[] = [
     name: 'evm_transactions',
     title: 'HyperEVM transactions',
     description:
-      'HyperEVM transactions newest first, filtered by block number, recipient address and time window (epoch ms). ' +
-      'System (HyperCore bridge) transactions are left out unless includeSystem is true. Paged by limit/offset.',
-    input: object({
-      blockNumber: intIn(0),
-      to: { ...address, type: ['string', 'null'] },
-      includeSystem: optBool,
+      'HyperEVM transactions newest first (hash, block, from, to, value, gas), filtered by block, recipient and time ' +
+      'window. System (HyperCore bridge) transactions are left out unless includeSystem is true. Paged by ' +
+      'limit/offset. For moves between HyperCore dexes use evm_ledger_transfers.',
+    input: toolInput({
+      blockNumber: intArg(0, Number.MAX_SAFE_INTEGER, 'only the transactions of this block number'),
+      to: addressArg('only transactions sent to this address (a contract or an account)'),
+      includeSystem: boolArg('include the system transactions HyperCore writes (bridge transfers); default false'),
       ...window,
-      ...page,
+      ...page('transactions'),
     }),
     async call(args, { services }) {
       const p = await services.evm.transactions({
@@ -68,8 +76,15 @@ export const evmTools: readonly McpTool[] = [
     description:
       "A HyperEVM token's holders by balance, largest first, each with its share of all holdings (0 to 1); for " +
       'NFTs the balance is the number of tokens held. Paged by limit/offset, or by cursor (nextCursor) for deep pages.',
-    input: object(
-      { token: address, ...page, cursor: { type: ['string', 'null'], maxLength: 128, pattern: NO_NUL_PATTERN } },
+    input: toolInput(
+      {
+        token: addressArg("the token's contract address"),
+        ...page('holders'),
+        cursor: textArg('nextCursor of the previous page, for pages deeper than offset reaches', {
+          minLength: 0,
+          maxLength: 128,
+        }),
+      },
       ['token'],
     ),
     async call(args, { services }) {
@@ -82,16 +97,17 @@ export const evmTools: readonly McpTool[] = [
     name: 'evm_ledger_transfers',
     title: 'Ledger transfers between dexes',
     description:
-      'Core-ledger transfers newest first, with source_dex and destination_dex ("" = the native perp dex). Filter by ' +
-      'actionType (agentSendAsset moves value between dexes), token, user (either side), dexes and time window.',
-    input: object({
-      actionType: optOneOf(Object.keys(LEDGER_ACTION_TYPES)),
-      token: optNonEmpty,
-      user: { ...address, type: ['string', 'null'] },
-      sourceDex: { type: ['string', 'null'], maxLength: 32, pattern: NO_NUL_PATTERN },
-      destinationDex: { type: ['string', 'null'], maxLength: 32, pattern: NO_NUL_PATTERN },
+      'Core-ledger transfers of every user newest first, with source_dex and destination_dex ("" = the native perp ' +
+      'dex). Filter by actionType (agentSendAsset moves value between dexes), token, user (either side), dexes and ' +
+      "time window. For one user's classified ledger use evm_user_ledger_events.",
+    input: toolInput({
+      actionType: enumArg(Object.keys(LEDGER_ACTION_TYPES), 'only transfers of this ledger action'),
+      token: textArg('only transfers of this token ("USDC")'),
+      user: addressArg('only transfers this address sent or received'),
+      sourceDex: ledgerDex('only transfers out of this dex'),
+      destinationDex: ledgerDex('only transfers into this dex'),
       ...window,
-      ...page,
+      ...page('transfers'),
     }),
     async call(args, { services }) {
       const p = await services.evm.ledgerTransfers({
@@ -112,16 +128,21 @@ export const evmTools: readonly McpTool[] = [
     title: "A user's ledger events",
     description:
       "An account's non-funding ledger events newest first, each classified (deposit, withdrawal, transfer_in, " +
-      'transfer_out, class_transfer, sub_account, vault, agent_send with its source and destination dex, other).',
-    input: object(
+      'transfer_out, class_transfer, sub_account, vault, agent_send with its source and destination dex, other). ' +
+      'accounts_ledger_updates answers the same events as the exchange writes them, unclassified.',
+    input: toolInput(
       {
-        user: address,
-        eventTypes: {
-          ...arrayOf({ type: 'string', enum: [...LEDGER_EVENT_TYPES] }),
-          maxItems: LEDGER_EVENT_TYPES.length,
-        },
+        user: addressArg(),
+        eventTypes: described(
+          {
+            type: 'array',
+            items: { type: 'string', enum: [...LEDGER_EVENT_TYPES] },
+            maxItems: LEDGER_EVENT_TYPES.length,
+          },
+          `only events of these classes (${LEDGER_EVENT_TYPES.join(', ')}); default all`,
+        ),
         ...window,
-        ...page,
+        ...page('events'),
       },
       ['user'],
     ),
@@ -140,13 +161,14 @@ export const evmTools: readonly McpTool[] = [
     name: 'evm_backstop_transfers',
     title: 'HIP-3 backstop principal transfers',
     description:
-      "Deposits and withdrawals of HIP-3 dexes' backstop principal, newest first; filter by dex, signer, direction and time.",
-    input: object({
-      dex: { type: ['string', 'null'], minLength: 1, maxLength: 32, pattern: NO_NUL_PATTERN },
-      signer: { ...address, type: ['string', 'null'] },
-      isDeposit: optBool,
+      "Each deposit and withdrawal of HIP-3 dexes' backstop principal, newest first; filter by dex, signer, " +
+      'direction and time. For totals per dex use evm_backstop_summary.',
+    input: toolInput({
+      dex: hip3Dex('only this dex'),
+      signer: addressArg('only transfers signed by this address'),
+      isDeposit: boolArg('true: only deposits, false: only withdrawals; default both'),
       ...window,
-      ...page,
+      ...page('transfers'),
     }),
     async call(args, { services }) {
       const p = await services.evm.backstopTransfers({
@@ -164,11 +186,9 @@ export const evmTools: readonly McpTool[] = [
     name: 'evm_backstop_summary',
     title: 'HIP-3 backstop principal summary',
     description:
-      'Per dex: total deposited, total withdrawn and net backstop principal (USDC), unique signers, over an optional window.',
-    input: object({
-      dex: { type: ['string', 'null'], minLength: 1, maxLength: 32, pattern: NO_NUL_PATTERN },
-      ...window,
-    }),
+      'Per dex: total deposited, total withdrawn and net backstop principal (USDC), unique signers, over an optional ' +
+      'window. For the fills a backstop absorbed use evm_backstop_health.',
+    input: toolInput({ dex: hip3Dex('only this dex'), ...window }),
     async call(args, { services }) {
       return { dexes: await services.evm.backstopSummary({ dex: opt(args, 'dex'), ...windowOf(args) }) };
     },
@@ -179,8 +199,9 @@ export const evmTools: readonly McpTool[] = [
     title: 'HIP-3 backstop health',
     description:
       'Backstop health of every HIP-3 dex with activity (or of one dex): principal, fills its backstop absorbed, ' +
-      'notional, fees, fills in the last 24 h, first and last fill, active coins.',
-    input: object({ dex: { type: ['string', 'null'], minLength: 1, maxLength: 32, pattern: NO_NUL_PATTERN } }),
+      'notional, fees, fills in the last 24 h, first and last fill, active coins. The fills themselves: ' +
+      'evm_backstop_fills.',
+    input: toolInput({ dex: hip3Dex('only this dex') }),
     async call(args, { services }) {
       const dex = opt<string>(args, 'dex');
       if (dex === undefined) return { dexes: await services.evm.backstopHealth() };
@@ -196,15 +217,16 @@ export const evmTools: readonly McpTool[] = [
     name: 'evm_backstop_fills',
     title: 'Fills absorbed by a HIP-3 backstop',
     description:
-      "The fills a dex's backstop absorbed in backstop liquidations, newest first; `cursor` resumes after a page.",
-    input: object(
+      "The fills a dex's backstop absorbed in backstop liquidations, newest first; `cursor` resumes after a page. " +
+      "For the dex's totals use evm_backstop_health.",
+    input: toolInput(
       {
-        dex: { type: 'string', minLength: 1, maxLength: 32, pattern: NO_NUL_PATTERN },
-        coin: optNonEmpty,
-        side: optOneOf(['A', 'B']),
+        dex: hip3Dex('the dex'),
+        coin: textArg('only fills of this coin ("xyz:XYZ100")'),
+        side: sideArg(),
         ...window,
-        limit: intIn(1, MAX_FILL_ROWS),
-        cursor: { type: ['string', 'null'], maxLength: 64, pattern: NO_NUL_PATTERN },
+        limit: intArg(1, MAX_FILL_ROWS, `how many fills (1 to ${MAX_FILL_ROWS}, default ${EVM_ROWS_DEFAULT})`),
+        cursor: textArg('nextCursor of the previous page', { minLength: 0, maxLength: 64 }),
       },
       ['dex'],
     ),

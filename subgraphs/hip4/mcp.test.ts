@@ -57,7 +57,7 @@ describe('hip4 MCP tools', () => {
   });
 
   it('answer the same rows as the routes', async () => {
-    const questions = (await call('hip4_questions', { question_id: 1 })).questions as Record<string, unknown>[];
+    const questions = (await call('hip4_questions', { questionId: 1 })).questions as Record<string, unknown>[];
     expect(questions).toEqual([
       expect.objectContaining({ question_id: 1, venue: 'oracle', settled_named_outcomes: [10] }),
     ]);
@@ -68,12 +68,12 @@ describe('hip4 MCP tools', () => {
       [90, 'settlement'],
       [4, 'taker'],
     ]);
-    const providers = (await call('hip4_providers', { start: AT.match2, end: AT.match3 })).providers;
+    const providers = (await call('hip4_providers', { startTime: AT.match2, endTime: AT.match3 })).providers;
     expect(providers).toEqual([expect.objectContaining({ venue: 'predict', fills: 4, volume_usdc: 35 })]);
     const deployers = (await call('hip4_deployers', { venue: 'oddsx' })).deployers as Record<string, unknown>[];
     expect(deployers.map((d) => d.fee_scale)).toEqual([0.5]);
     expect(
-      await call('hip4_analytics', { interval: '4h', coins: ['#200', '201'], start: T0, end: T0 + 4 * HOUR }),
+      await call('hip4_analytics', { interval: '4h', coins: ['#200', '201'], startTime: T0, endTime: T0 + 4 * HOUR }),
     ).toMatchObject({
       status: 'live',
       count: 2,
@@ -82,6 +82,12 @@ describe('hip4 MCP tools', () => {
         { bucket: '2026-11-22T08:00:00', coin: '#201', volume: 30 },
       ],
     });
+  });
+
+  it('refuses a window whose start is after its end, naming the camelCase argument', async () => {
+    await expect(call('hip4_providers', { startTime: T0 + HOUR, endTime: T0 })).rejects.toThrow(
+      /^startTime: must not be after endTime$/,
+    );
   });
 
   it('hip4_fills answers the rows /hip4/fills writes from Postgres text, value for value', async () => {
@@ -93,11 +99,11 @@ describe('hip4 MCP tools', () => {
   });
 
   it.each([
-    ['hip4_questions', { question_id: 10_001 }, 'question_id'],
+    ['hip4_questions', { questionId: 10_001 }, 'questionId'],
     ['hip4_markets', { limit: 1001 }, 'limit'],
     ['hip4_fills', { user: '0x12' }, 'user'],
     ['hip4_fills', { coin: 'BTC' }, 'coin'],
-    ['hip4_providers', { start: -1 }, 'start'],
+    ['hip4_providers', { startTime: -1 }, 'startTime'],
     ['hip4_deployers', { venue: '' }, 'venue'],
     ['hip4_analytics', { interval: '15m' }, 'interval'],
     ['hip4_analytics', { coins: Array.from({ length: 51 }, (_, i) => String(i)) }, 'coins'],

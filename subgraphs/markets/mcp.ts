@@ -19,6 +19,7 @@ import type { McpTool } from '../domain.ts';
 import {
   CANDLE_INTERVALS,
   type CandleInterval,
+  HIP3_TOP_MOVERS_DEFAULT,
   HISTORY_DATASET_NAMES,
   HISTORY_SERIES_NAMES,
   type HistoryDataset,
@@ -28,8 +29,10 @@ import {
   MAX_L2_BOOKS,
   MAX_RESERVE_HISTORY,
   MAX_TRADES,
+  RESERVE_HISTORY_DEFAULT_LIMIT,
   RESERVE_INTERVALS,
   type ReserveInterval,
+  TRADES_DEFAULT_LIMIT,
   type WireTrade,
 } from './service/index.ts';
 
@@ -82,7 +85,8 @@ export const marketsTools: readonly McpTool[] = [
     title: 'Market metadata of a coin',
     description:
       'What kind of market a coin is (perp, spot or HIP-4 outcome) and its trading parameters: size decimals, max ' +
-      'leverage, margin table, isolated-only, delisted; for spot the base and quote tokens. Null when unknown.',
+      'leverage, margin table, isolated-only, delisted; for spot the base and quote tokens. Null when unknown. For ' +
+      'every asset at once use markets_perp_meta or markets_spot_meta.',
     input: toolInput({ coin: coinArg() }, ['coin']),
     call: async (args, { services: { markets } }) => ({ market: await markets.marketInfo(args.coin as string) }),
   },
@@ -176,7 +180,9 @@ export const marketsTools: readonly McpTool[] = [
   {
     name: 'markets_best_bid_offer',
     title: 'Best bid and offer',
-    description: "A coin's best bid and best ask (price, size, orders) from the live book; null without a book.",
+    description:
+      "A coin's best bid and best ask (price, size, orders) from the live book; null without a book. For more " +
+      'levels use markets_l2_book; for the spread and depth around the mid, markets_current_depth.',
     input: toolInput({ coin: coinArg() }, ['coin']),
     call: async (args, { services: { markets } }) => ({ bbo: markets.books.bbo(args.coin as string) }),
   },
@@ -215,12 +221,12 @@ export const marketsTools: readonly McpTool[] = [
     title: 'Trades of a coin',
     description:
       `Stored trades of a coin, most recent first (price, size, side, time, hash, the two users): the last ones, ` +
-      `or those of a window. limit 1 to ${MAX_TRADES}, default 100. For trades as they happen use ` +
+      `or those of a window. limit 1 to ${MAX_TRADES}, default ${TRADES_DEFAULT_LIMIT}. For trades as they happen use ` +
       'markets_collect_trades.',
     input: toolInput(
       {
         coin: coinArg(),
-        limit: intArg(1, MAX_TRADES, `how many trades (1 to ${MAX_TRADES}, default 100)`),
+        limit: intArg(1, MAX_TRADES, `how many trades (1 to ${MAX_TRADES}, default ${TRADES_DEFAULT_LIMIT})`),
         startTime: timeArg('start of the window'),
         endTime: endArg,
       },
@@ -238,7 +244,9 @@ export const marketsTools: readonly McpTool[] = [
   {
     name: 'markets_funding_history',
     title: 'Funding rate history',
-    description: "A perp's hourly funding rates and premiums from startTime to endTime (default now), oldest first.",
+    description:
+      "A perp's hourly funding rates and premiums from startTime to endTime (default now), oldest first. For the " +
+      "current rate use markets_asset_context; for a user's payments, accounts_funding_payments.",
     input: toolInput({ coin: coinArg('the perp'), startTime: startArg, endTime: endArg }, ['coin', 'startTime']),
     async call(args, { services: { markets } }) {
       const { startTime, endTime } = windowOf(args);
@@ -259,11 +267,15 @@ export const marketsTools: readonly McpTool[] = [
     title: 'Borrow/lend reserve history',
     description:
       `Samples of borrow/lend reserves (one token or all) in a window, default the last 7 days; with interval, the ` +
-      `last sample of each bucket. limit 1 to ${MAX_RESERVE_HISTORY}, default 1000.`,
+      `last sample of each bucket. limit 1 to ${MAX_RESERVE_HISTORY}, default ${RESERVE_HISTORY_DEFAULT_LIMIT}.`,
     input: toolInput({
       token: intArg(0, 1_000_000, 'the reserve token index; omit for every token'),
       interval: enumArg(RESERVE_INTERVALS, 'downsample to one sample per bucket'),
-      limit: intArg(1, MAX_RESERVE_HISTORY, `how many samples (1 to ${MAX_RESERVE_HISTORY}, default 1000)`),
+      limit: intArg(
+        1,
+        MAX_RESERVE_HISTORY,
+        `how many samples (1 to ${MAX_RESERVE_HISTORY}, default ${RESERVE_HISTORY_DEFAULT_LIMIT})`,
+      ),
       startTime: timeArg('start of the window; default 7 days before the end'),
       endTime: endArg,
     }),
@@ -289,7 +301,8 @@ export const marketsTools: readonly McpTool[] = [
     title: 'Market history samples',
     description:
       `Archived samples of one series of a coin's market, newest first: ${HISTORY_SERIES_NAMES.join(', ')}. ` +
-      'Window default: the day before endTime (default now). limit 1 to 1000, default 100.',
+      'Window default: the day before endTime (default now). limit 1 to 1000, default 100. For a summary of a ' +
+      'window use markets_liquidity_report.',
     input: toolInput(
       {
         series: enumArg(HISTORY_SERIES_NAMES, 'which series'),
@@ -355,12 +368,12 @@ export const marketsTools: readonly McpTool[] = [
       'Latest snapshot of every HIP-3 dex coin (mark and oracle price, funding, open interest, 24 h volume, fees and ' +
       'trades, cumulative totals, halted), optionally one dex or one coin.',
     input: toolInput({
-      dex_id: described(TEXT, 'only this HIP-3 dex'),
+      dexId: described(TEXT, 'only this HIP-3 dex'),
       coin: coinArg('only this coin'),
     }),
     call: async (args, { services: { markets } }) => ({
       snapshots: await markets.hip3Snapshots({
-        dexId: args.dex_id as string | undefined,
+        dexId: args.dexId as string | undefined,
         coin: args.coin as string | undefined,
       }),
     }),
@@ -368,10 +381,16 @@ export const marketsTools: readonly McpTool[] = [
   {
     name: 'markets_hip3_top_movers',
     title: 'HIP-3 top movers',
-    description: `HIP-3 coins with the largest 24 h price move, largest first (1 to ${MAX_HIP3_TOP_MOVERS}, default 10).`,
-    input: toolInput({ limit: intArg(1, MAX_HIP3_TOP_MOVERS, `how many coins (1 to ${MAX_HIP3_TOP_MOVERS})`) }),
+    description: `HIP-3 coins with the largest 24 h price move, largest first (1 to ${MAX_HIP3_TOP_MOVERS}, default ${HIP3_TOP_MOVERS_DEFAULT}).`,
+    input: toolInput({
+      limit: intArg(
+        1,
+        MAX_HIP3_TOP_MOVERS,
+        `how many coins (1 to ${MAX_HIP3_TOP_MOVERS}, default ${HIP3_TOP_MOVERS_DEFAULT})`,
+      ),
+    }),
     call: async (args, { services: { markets } }) => ({
-      movers: await markets.hip3TopMovers((args.limit as number | undefined) ?? 10),
+      movers: await markets.hip3TopMovers((args.limit as number | undefined) ?? HIP3_TOP_MOVERS_DEFAULT),
     }),
   },
   relayed(

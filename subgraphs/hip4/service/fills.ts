@@ -180,8 +180,22 @@ export interface AnalyticsQuery {
   byCoin: boolean;
 }
 
-/** Buckets with fills in the inclusive window, oldest first (then by coin); empty buckets are left out. */
+const HOUR_MS = 3_600_000;
+
+/**
+ * Buckets with fills in the inclusive window, oldest first (then by coin); empty buckets are left out. A coin's
+ * 1h buckets (the rows split by coin, or one coin) are rows of the hourly rollup (hip4.fill_hours, kept by
+ * triggers with the fills) over the window's whole hours, and the fills themselves aggregated over the partial
+ * hours at its edges: any window answers as the fills do. Other buckets (4h, 1d, or several coins in one row)
+ * aggregate the fills: their unique users are not a sum of hours' or coins' unique users.
+ */
 export async function analytics(pool: pg.Pool, q: AnalyticsQuery, page: Paging): Promise<AnalyticsBucket[]> {
+  if (q.interval === '1h' && (q.byCoin || q.coins?.length === 1)) return coinHours(pool, q, page);
+  return analyticsOfFills(pool, q, page);
+}
+
+/** The buckets aggregated from the fills themselves: every interval and selection (what the rollup must equal). */
+export async function analyticsOfFills(pool: pg.Pool, q: AnalyticsQuery, page: Paging): Promise<AnalyticsBucket[]> {
   const coin = q.byCoin ? ', f.coin' : '';
   const { rows } = await pool.query<AnalyticsBucket>(
     `SELECT (f.time / $1::bigint) * $1::bigint AS bucket${coin}, count(*)::int AS fills,
@@ -194,6 +208,36 @@ export async function analytics(pool: pg.Pool, q: AnalyticsQuery, page: Paging):
        AND ($4::text[] IS NULL OR f.coin = ANY($4)) AND ($5::int IS NULL OR f.outcome_id = $5)
      GROUP BY 1${coin} ORDER BY 1${coin} LIMIT $6 OFFSET $7`,
     [INTERVAL_MS[q.interval], q.startTime, q.endTime, q.coins ?? null, q.outcomeId ?? null, page.limit, page.offset],
+  );
+  return rows;
+}
+
+/** 1h buckets of each coin: the rollup's whole hours, and the edge hours' fills aggregated alike. */
+async function coinHours(pool: pg.Pool, q: AnalyticsQuery, page: Paging): Promise<AnalyticsBucket[]> {
+  // The whole hours [fullFrom, fullTo) inside the window; none when it holds no whole hour.
+  let fullFrom = Math.ceil(q.startTime / HOUR_MS) * HOUR_MS;
+  let fullTo = Math.floor((q.endTime + 1) / HOUR_MS) * HOUR_MS;
+  if (fullTo <= fullFrom) fullFrom = fullTo = q.endTime + 1;
+  const columns = `h.hour AS bucket${q.byCoin ? ', h.coin' : ''}, h.fills, h.volume::float8 AS volume,
+    h.buy_volume::float8 AS buy_volume, h.sell_volume::float8 AS sell_volume, h.fees::float8 AS fees_usdc,
+    h.users AS unique_users`;
+  const where = '($3::text[] IS NULL OR h.coin = ANY($3)) AND ($4::int IS NULL OR h.outcome_id = $4)';
+  // A window on whole hours (the usual page of history) has no edge to read from the fills.
+  const edges =
+    q.startTime === fullFrom && q.endTime + 1 === fullTo
+      ? ''
+      : `UNION ALL
+         SELECT ${columns} FROM hip4.fill_hours_of(ARRAY(
+           SELECT f FROM hip4.fills f
+           WHERE ((f.time >= $7 AND f.time < $1) OR (f.time >= $2 AND f.time <= $8))
+             AND ($3::text[] IS NULL OR f.coin = ANY($3)) AND ($4::int IS NULL OR f.outcome_id = $4))) h`;
+  const { rows } = await pool.query<AnalyticsBucket>(
+    `SELECT ${columns} FROM hip4.fill_hours h WHERE h.hour >= $1 AND h.hour < $2 AND ${where}
+     ${edges}
+     ORDER BY bucket${q.byCoin ? ', coin' : ''} LIMIT $5 OFFSET $6`,
+    [fullFrom, fullTo, q.coins ?? null, q.outcomeId ?? null, page.limit, page.offset].concat(
+      edges ? [q.startTime, q.endTime] : [],
+    ),
   );
   return rows;
 }

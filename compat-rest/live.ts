@@ -1,0 +1,66 @@
+// The live page at GET / (compat-rest/live/): markets with mids, the selected coin's candlestick chart, book and
+// trade tape, fed by the router's GraphQL subscriptions over graphql-ws. Its libraries (lightweight-charts, the
+// graphql-ws client) are served from node_modules: the page needs nothing but this service. It is public (it is
+// only a page); its data comes from the router under the key the page's field holds, when keys are configured.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+const HERE = path.join(path.dirname(new URL(import.meta.url).pathname), 'live');
+
+/** A file of an installed package (by its package.json: the packages do not export their browser builds). */
+function packageFile(pkg: string, file: string): string {
+  const dir = path.dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`));
+  return path.join(dir, file);
+}
+
+const ASSETS: Record<string, { file: string; type: string }> = {
+  'app.js': { file: path.join(HERE, 'app.js'), type: 'text/javascript' },
+  'live.css': { file: path.join(HERE, 'live.css'), type: 'text/css' },
+  'lightweight-charts.js': {
+    file: packageFile('lightweight-charts', 'dist/lightweight-charts.standalone.production.js'),
+    type: 'text/javascript',
+  },
+  'graphql-ws.js': { file: packageFile('graphql-ws', 'umd/graphql-ws.min.js'), type: 'text/javascript' },
+};
+
+/** The page and its assets need no key. */
+export function isLivePageRequest(req: FastifyRequest): boolean {
+  const p = req.url.split('?')[0] as string;
+  return req.method === 'GET' && (p === '/' || p.startsWith('/live/'));
+}
+
+/**
+ * Serves the page when the router's URL is known (`graphqlUrl`, its HTTP endpoint). The page reaches the router on
+ * the host name it was itself loaded from, at the router's port; it shows its key field when a key is required.
+ */
+export function registerLivePage(
+  app: FastifyInstance,
+  graphqlUrl: string | undefined,
+  keyRequired: () => Promise<boolean>,
+): void {
+  if (!graphqlUrl) return;
+  const page = fs.readFileSync(path.join(HERE, 'index.html'));
+  const assets = new Map(
+    Object.entries(ASSETS).map(([name, a]) => [name, { body: fs.readFileSync(a.file), type: a.type }]),
+  );
+  const hidden = { schema: { hide: true } };
+
+  app.get('/', hidden, async (_req, reply) => reply.type('text/html; charset=utf-8').send(page));
+  app.get('/live/config.js', hidden, async (req, reply) => {
+    const http = new URL(graphqlUrl);
+    http.hostname = new URL(`http://${req.headers.host ?? http.host}`).hostname;
+    const ws = new URL(http);
+    ws.protocol = 'ws:';
+    // Storage down: the key rule cannot be read, and the field does no harm.
+    const needsKey = await keyRequired().catch(() => true);
+    const config = { graphqlHttp: http.href, graphqlWs: ws.href, keyRequired: needsKey };
+    return reply.type('text/javascript').send(`window.LIVE_CONFIG = ${JSON.stringify(config)};\n`);
+  });
+  app.get<{ Params: { name: string } }>('/live/:name', hidden, async (req, reply) => {
+    const asset = assets.get(req.params.name);
+    if (!asset) return reply.code(404).send({ error: `no such asset: ${req.params.name}` });
+    return reply.type(asset.type).header('cache-control', 'public, max-age=300').send(asset.body);
+  });
+}

@@ -1,0 +1,122 @@
+// The OpenAPI 3.1 document of compat-rest (GET /openapi.json) and its docs page (GET /docs), both made by the
+// fastify ecosystem's plugins from the schemas the routes validate with: a path route's `schema` as fastify reads
+// it, POST /info's body as the /info dispatcher checks it (one request schema per `type`, discriminated on `type`).
+// The docs page's assets (swagger-ui) are served from node_modules: the page works without internet.
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { infoRequestSchemas } from './info/index.ts';
+
+export const OPENAPI_PATH = '/openapi.json';
+export const DOCS_PREFIX = '/docs';
+
+/** The document and the docs page are public: they say what the API is, not what its data holds. */
+export function isDocsRequest(req: FastifyRequest): boolean {
+  const path = req.url.split('?')[0] as string;
+  return path === OPENAPI_PATH || path === DOCS_PREFIX || path.startsWith(`${DOCS_PREFIX}/`);
+}
+
+const errorSchema: Record<string, unknown> = {
+  type: 'object',
+  properties: { error: { type: 'string', description: 'names the field and the rule it breaks' } },
+  required: ['error'],
+};
+
+/** The path endpoints' data envelope (envelopes.ts dataEnvelope). */
+const dataEnvelopeSchema = {
+  type: 'object',
+  properties: {
+    success: { const: true },
+    message: { type: 'string' },
+    data: {},
+    execution_time_ms: { type: 'number' },
+    has_more: { type: 'boolean' },
+    next_cursor: { type: ['string', 'null'] },
+    total_count: { type: 'integer' },
+  },
+  required: ['success', 'message', 'data', 'execution_time_ms'],
+};
+
+const json = (schema: object, description: string) => ({ description, content: { 'application/json': { schema } } });
+
+const errorRef = { $ref: '#/components/schemas/Error' };
+
+/** The answers every route shares (spec §5 and the error contract). */
+const COMMON_RESPONSES = {
+  '400': json(errorRef, 'bad input: the message names the field and the rule'),
+  '401': json(errorRef, 'a key is required (keys are configured) or the key is unknown'),
+  '429': json(errorRef, "over the key's requests per minute"),
+  '503': json(errorRef, 'storage unavailable'),
+};
+
+/**
+ * POST /info's route options: its body schema is every type's request, `oneOf` discriminated on `type`, for the
+ * document; the dispatcher checks the body against the same schemas (with its own messages), so fastify does not.
+ */
+export const infoRouteOptions = () => ({
+  schema: {
+    summary: 'The exchange-compatible /info endpoint',
+    description:
+      'One request schema per `type` (discriminated on `type`). Types the exchange answers keep its response ' +
+      "shape; the service's own types answer `{result, cursor}`.",
+    body: infoRequestSchemas(),
+  },
+  validatorCompiler: () => () => true,
+});
+
+/**
+ * What each route answers with 200, for the document only: a route schema's `response` would also become its
+ * serializer, and the app serializes every answer itself (app.ts setReplySerializer).
+ */
+function okResponse(url: string) {
+  if (url === '/info') return json({}, "the type's answer");
+  if (url === '/health') return json({ type: 'object', properties: { ok: { const: true } } }, 'the process serves');
+  if (url === '/ready') return json({ type: 'object' }, 'whether storage answers (503 when it does not)');
+  return json(dataEnvelopeSchema, 'the data envelope');
+}
+
+/**
+ * Registers the document and the docs page: before any route, since @fastify/swagger collects routes as they are
+ * registered (a new domain's routes are in the document by being routes).
+ */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'hl-data-graph compat REST',
+        description:
+          'Wire-compatible Hyperliquid /info and the path endpoints of the data API. A key, when keys are ' +
+          'configured, goes in `Authorization: Bearer`, `X-API-Key` or `?api_key=`. WebSocket: `/ws`.',
+        version: '0.1.0',
+      },
+      components: {
+        schemas: { Error: errorSchema },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
+        },
+      },
+      security: [{ bearer: [] }, { apiKeyHeader: [] }, { apiKeyQuery: [] }, {}],
+    },
+    transform: ({ schema, url, route }) => {
+      const hidden = url === OPENAPI_PATH || url === '/*' || route.method === 'OPTIONS';
+      const base = (schema ?? {}) as Record<string, unknown>;
+      return {
+        url,
+        schema: {
+          ...base,
+          hide: hidden || base.hide === true,
+          response: { 200: okResponse(url), ...COMMON_RESPONSES },
+        },
+      };
+    },
+  });
+  await app.register(swaggerUi, {
+    routePrefix: DOCS_PREFIX,
+    // No online validator badge: the page requests nothing off this server.
+    uiConfig: { url: OPENAPI_PATH, validatorUrl: null } as Record<string, unknown>,
+  });
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+}

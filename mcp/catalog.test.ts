@@ -1,0 +1,52 @@
+// The tool catalog's one convention, checked over every domain's tools without a server: each argument camelCase
+// and described for a model, each tool costing more than a credit saying so; a tool that drifts is refused at start.
+import { describe, expect, it } from 'vitest';
+import { DOMAIN_LIST } from '../domains.ts';
+import type { McpTool } from '../subgraphs/domain.ts';
+import { intArg, toolInput } from './schema.ts';
+import { argumentFaults, toolCatalog } from './tools.ts';
+
+const TOOLS = DOMAIN_LIST.flatMap((d) => d.mcpTools ?? []);
+
+const tool = (input: McpTool['input']): McpTool => ({
+  name: 'test_tool',
+  title: 'Test tool',
+  description: 'A tool of this test, never listed.',
+  input,
+  call: async () => ({}),
+});
+
+describe('the MCP tool catalog', () => {
+  it('holds the tools of all five domains', () => {
+    const domains = new Set(TOOLS.map((t) => t.name.split('_')[0]));
+    expect([...domains].sort()).toEqual(['accounts', 'analytics', 'evm', 'hip4', 'markets']);
+    expect(toolCatalog().size).toBe(TOOLS.length);
+  });
+
+  it.each(TOOLS.map((t) => [t.name, t] as const))('%s: every argument camelCase and described', (_name, t) => {
+    expect(argumentFaults(t)).toEqual([]);
+    const properties = (t.input.properties ?? {}) as Record<string, { description: string }>;
+    for (const [name, schema] of Object.entries(properties)) {
+      expect(name).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+      expect(schema.description.length, `${t.name}.${name}`).toBeGreaterThanOrEqual(10);
+    }
+  });
+
+  it('says its cost in the description of every tool costing more than a credit', () => {
+    const priced = TOOLS.filter((t) => t.credits);
+    expect(priced.map((t) => t.name).sort()).toEqual([
+      'analytics_batch_performance',
+      'analytics_builder_external_activity',
+    ]);
+    for (const t of priced) expect(t.description, t.name).toMatch(/costs? \d+ credits? per wallet/i);
+  });
+
+  it('refuses at start a tool whose argument is snake_case or undescribed', () => {
+    const snake = tool(toolInput({ start_time: intArg(0, 10, 'a start, in epoch milliseconds') }));
+    expect(argumentFaults(snake)).toEqual(['argument start_time: must be camelCase']);
+    expect(() => toolCatalog([snake])).toThrow('MCP tool test_tool: argument start_time: must be camelCase');
+    const bare = tool(toolInput({ limit: { type: 'integer', minimum: 1, maximum: 10 } }));
+    expect(() => toolCatalog([bare])).toThrow('MCP tool test_tool: argument limit: needs a description');
+    expect(toolCatalog([tool(toolInput({ limit: intArg(1, 10, 'how many rows (1 to 10)') }))]).size).toBe(1);
+  });
+});

@@ -1,0 +1,47 @@
+// Headless Chromium for the browser tests (GraphiQL, the docs page, the live page): Debian's `chromium` driven by
+// playwright-core, with every request to anything but loopback refused, so a page that needs the internet fails.
+import fs from 'node:fs';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+
+/** Debian's binary (the `chromium` on PATH is a shell wrapper around it), or CHROMIUM_PATH. */
+const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'];
+
+export const CHROMIUM_PATH: string | undefined = CANDIDATES.find((p): p is string => !!p && fs.existsSync(p));
+
+/** Why browser tests are skipped, or null when they run. */
+export const NO_BROWSER = CHROMIUM_PATH
+  ? null
+  : 'browser tests skipped: no chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+export interface OfflineBrowser {
+  browser: Browser;
+  context: BrowserContext;
+  /** URLs the pages asked for off loopback (all refused). */
+  blocked: string[];
+  close(): Promise<void>;
+}
+
+/** A browser whose pages reach loopback only: any other request is aborted and noted in `blocked`. */
+export async function offlineBrowser(): Promise<OfflineBrowser> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
+  const context = await browser.newContext();
+  const blocked: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    const local = url.protocol === 'blob:' || url.protocol === 'data:' || LOOPBACK.has(url.hostname);
+    if (local) return route.continue();
+    blocked.push(url.href);
+    return route.abort('internetdisconnected');
+  });
+  return {
+    browser,
+    context,
+    blocked,
+    async close() {
+      await context.close();
+      await browser.close();
+    },
+  };
+}
