@@ -234,7 +234,15 @@ try {
     // The lively last minutes have fills in every second.
     await reached(ingest, loading.progress().toMs - 60_000);
     progress.stop();
-    if (!stopping) log(`history           loaded (${((Date.now() - startedAt) / 1000).toFixed(0)} s after start)`);
+    if (!stopping) {
+      // The books were built from the history's diffs; the node's snapshot now holds every resting order.
+      await stack.services.markets
+        .reloadBookSnapshot()
+        .catch((err) =>
+          console.error(`markets: book snapshot not reloaded (${err instanceof Error ? err.message : err})`),
+        );
+      log(`history           loaded (${((Date.now() - startedAt) / 1000).toFixed(0)} s after start)`);
+    }
   }
 } catch (err) {
   console.error(`start failed: ${err instanceof Error ? err.message : String(err)}`);

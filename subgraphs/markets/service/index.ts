@@ -260,6 +260,17 @@ export class MarketsService {
     this.firstDexMidsCache = undefined;
   }
 
+  /**
+   * Loads the node's book snapshot again. After a history written while serving (npm start's simulator), the books
+   * were built from that history's diffs alone and miss the orders resting since before it; the node's snapshot
+   * once the history has reached now holds them all.
+   */
+  async reloadBookSnapshot(): Promise<void> {
+    await this.loadBookSnapshot();
+    this.midsCache = undefined;
+    this.firstDexMidsCache = undefined;
+  }
+
   /** Asks the node for an L4 snapshot file (what hl-node's --serve-info offers) and loads it. */
   private async loadBookSnapshot(): Promise<void> {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hl-l4-'));
