@@ -8,12 +8,12 @@ import { addDecimal } from '../../../platform/decimal.ts';
 import { FieldError, intWithin, isAddress } from '../../../platform/fields.ts';
 import type { DomainService } from '../../domain.ts';
 import {
-  DEFAULT_MIN_TRADES,
+  defaultMinTrades,
   LATEST_SNAPSHOT,
   METRICS,
   type Metric,
   metricOrder,
-  RATIO_METRICS,
+  rankColumn,
   rankingSums,
 } from './ranking.ts';
 
@@ -290,12 +290,7 @@ export class AnalyticsService implements DomainService {
     hours?: number;
   }): Promise<LeaderboardPage> {
     const by = oneOf('by', q.by ?? 'pnl', METRICS);
-    const minTrades = intWithin(
-      'min_trades',
-      q.minTrades ?? (RATIO_METRICS.includes(by) ? DEFAULT_MIN_TRADES : 0),
-      0,
-      1_000_000,
-    );
+    const minTrades = intWithin('min_trades', q.minTrades ?? defaultMinTrades(by), 0, 1_000_000);
     // Qualified: a bare name would sort by the select list's text of the same name.
     const order = (alias: string) => `${metricOrder(by, alias)} DESC NULLS LAST, ${alias}.address`;
     const rowColumns = `address, fills, trades, ${num('volume')} AS volume, ${num('realized_pnl')} AS realized_pnl,
@@ -327,19 +322,36 @@ export class AnalyticsService implements DomainService {
     const limit = intWithin('limit', q.limit ?? DEFAULT_LEADERBOARD_PAGE_SIZE, 1, MAX_LEADERBOARD_PAGE_SIZE);
     const page = intWithin('page', q.page ?? 1, 1, MAX_LEADERBOARD_PAGE);
     const offset = (page - 1) * limit;
-    const [{ rows }, { rows: meta }] = await Promise.all([
-      this.pool.query<Omit<LeaderboardRow, 'rank'>>(
-        `SELECT ${rowColumns}, (extract(epoch FROM refreshed_at) * 1000)::int8 AS refreshed_at
-         FROM analytics.leaderboard l WHERE window_name = $1 AND trades >= $2
-         ORDER BY ${order('l')} LIMIT $3 OFFSET $4`,
-        [window, minTrades, limit, offset],
-      ),
-      this.pool.query<{ total: number; refreshed_at: number | null }>(
-        `SELECT count(*)::int AS total, (extract(epoch FROM max(refreshed_at)) * 1000)::int8 AS refreshed_at
-         FROM analytics.leaderboard WHERE window_name = $1 AND trades >= $2`,
-        [window, minTrades],
-      ),
-    ]);
+    const selectRows = `SELECT ${rowColumns}, (extract(epoch FROM refreshed_at) * 1000)::int8 AS refreshed_at
+      FROM analytics.leaderboard l`;
+    // The default filter reads the ranks the refresh numbered (an index range); another `min_trades` sorts the window.
+    const rank = rankColumn(by);
+    const [{ rows }, { rows: meta }] = await Promise.all(
+      minTrades === defaultMinTrades(by)
+        ? [
+            this.pool.query<Omit<LeaderboardRow, 'rank'>>(
+              `${selectRows} WHERE window_name = $1 AND ${rank} > $2 AND ${rank} <= $3 ORDER BY ${rank}`,
+              [window, offset, offset + limit],
+            ),
+            // Every row of a window carries the same refresh time; the last rank is the count.
+            this.pool.query<{ total: number; refreshed_at: number | null }>(
+              `SELECT ${rank} AS total, (extract(epoch FROM refreshed_at) * 1000)::int8 AS refreshed_at
+               FROM analytics.leaderboard WHERE window_name = $1 AND ${rank} IS NOT NULL ORDER BY ${rank} DESC LIMIT 1`,
+              [window],
+            ),
+          ]
+        : [
+            this.pool.query<Omit<LeaderboardRow, 'rank'>>(
+              `${selectRows} WHERE window_name = $1 AND trades >= $2 ORDER BY ${order('l')} LIMIT $3 OFFSET $4`,
+              [window, minTrades, limit, offset],
+            ),
+            this.pool.query<{ total: number; refreshed_at: number | null }>(
+              `SELECT count(*)::int AS total, (extract(epoch FROM max(refreshed_at)) * 1000)::int8 AS refreshed_at
+               FROM analytics.leaderboard WHERE window_name = $1 AND trades >= $2`,
+              [window, minTrades],
+            ),
+          ],
+    );
     const total = meta[0]?.total ?? 0;
     return {
       window,
