@@ -400,19 +400,27 @@ export class AnalyticsService implements DomainService {
          FROM analytics.user_hourly WHERE address = ANY($1) AND hour >= $2 AND hour <= $3 GROUP BY address`,
         [users, hourFrom, end],
       ),
-      // Closed trips in the window, in close order: wins, losses, best and worst, and the drawdown of the realized
-      // curve (cumulative net PnL per trip, from 0 at the window's start).
+      // Closed trips in the window: wins, losses, best and worst; with the drawdown, in close order, the drawdown of
+      // the realized curve (cumulative net PnL per trip, from 0 at the window's start). Without it (a batch's
+      // default) no ordering or running sums: a plain aggregate, several times cheaper over 500 wallets.
       this.pool.query(
-        `SELECT address, count(*)::int AS trades, count(*) FILTER (WHERE net > 0)::int AS wins,
-           count(*) FILTER (WHERE net < 0)::int AS losses, ${num('max(pnl)')} AS best, ${num('min(pnl)')} AS worst,
-           ${num('max(peak - cum)')} AS max_drawdown
-         FROM (SELECT address, pnl, net, cum,
-                 greatest(0, max(cum) OVER (PARTITION BY address ORDER BY closed_at, opened_at, open_seq)) AS peak
-               FROM (SELECT address, pnl, pnl - fees + funding AS net, closed_at, opened_at, open_seq,
-                       sum(pnl - fees + funding) OVER (PARTITION BY address ORDER BY closed_at, opened_at, open_seq) AS cum
-                     FROM analytics.round_trips
-                     WHERE address = ANY($1) AND closed_at >= $2 AND closed_at <= $3) t) c
-         GROUP BY address`,
+        q.includeDrawdown
+          ? `SELECT address, count(*)::int AS trades, count(*) FILTER (WHERE net > 0)::int AS wins,
+               count(*) FILTER (WHERE net < 0)::int AS losses, ${num('max(pnl)')} AS best, ${num('min(pnl)')} AS worst,
+               ${num('max(peak - cum)')} AS max_drawdown
+             FROM (SELECT address, pnl, net, cum,
+                     greatest(0, max(cum) OVER (PARTITION BY address ORDER BY closed_at, opened_at, open_seq)) AS peak
+                   FROM (SELECT address, pnl, pnl - fees + funding AS net, closed_at, opened_at, open_seq,
+                           sum(pnl - fees + funding) OVER (PARTITION BY address ORDER BY closed_at, opened_at, open_seq)
+                             AS cum
+                         FROM analytics.round_trips
+                         WHERE address = ANY($1) AND closed_at >= $2 AND closed_at <= $3) t) c
+             GROUP BY address`
+          : `SELECT address, count(*)::int AS trades, count(*) FILTER (WHERE pnl - fees + funding > 0)::int AS wins,
+               count(*) FILTER (WHERE pnl - fees + funding < 0)::int AS losses, ${num('max(pnl)')} AS best,
+               ${num('min(pnl)')} AS worst
+             FROM analytics.round_trips WHERE address = ANY($1) AND closed_at >= $2 AND closed_at <= $3
+             GROUP BY address`,
         [users, from, end],
       ),
       q.includeDrawdown
