@@ -536,16 +536,12 @@ class DerivationBatch {
 
   /** Writes what the batch changed (the checkpoint is the caller's, in the same transaction). */
   async write(): Promise<void> {
-    const c = this.c;
-    // Each statement is sent as soon as its rows are built, without waiting for the one before: the client runs them
-    // in order on the batch's connection (one transaction) while the next table's rows are built here.
-    const pending: Promise<unknown>[] = [];
+    // Each table's statement, built while the one before runs on the batch's connection (one transaction).
+    const statements: (() => Statement | null)[] = [];
     const trips = [...this.changed];
     if (trips.length) {
-      pending.push(
-        query(
-          c,
-          `INSERT INTO analytics.round_trips (address, coin, opened_at, open_seq, closed_at, direction, size, position,
+      statements.push(() => [
+        `INSERT INTO analytics.round_trips (address, coin, opened_at, open_seq, closed_at, direction, size, position,
            entry_px, exit_px, notional, pnl, fees, funding, leverage, fills, entry_sz, entry_ntl, exit_sz, exit_ntl,
            status)
          SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::int8[], $6::text[], $7::numeric[],
@@ -558,47 +554,44 @@ class DerivationBatch {
            funding = EXCLUDED.funding, fills = EXCLUDED.fills, entry_sz = EXCLUDED.entry_sz,
            entry_ntl = EXCLUDED.entry_ntl, exit_sz = EXCLUDED.exit_sz, exit_ntl = EXCLUDED.exit_ntl,
            status = EXCLUDED.status`,
-          columns(
-            trips.map((t) => {
-              const entry = div(t.entryNtl, t.entrySz);
-              return [
-                t.address,
-                t.coin,
-                t.openedAt,
-                t.openSeq,
-                t.closedAt,
-                t.direction,
-                dec(t.size),
-                dec(t.position),
-                dec(entry),
-                sign(t.exitSz) === 0 ? null : dec(div(t.exitNtl, t.exitSz)),
-                dec(mul(entry, t.size)),
-                dec(t.pnl),
-                dec(t.fees),
-                dec(t.funding),
-                t.leverage,
-                t.fills,
-                dec(t.entrySz),
-                dec(t.entryNtl),
-                dec(t.exitSz),
-                dec(t.exitNtl),
-                t.closedAt === null ? 'open' : 'closed',
-              ];
-            }),
-            21,
-          ),
+        columns(
+          trips.map((t) => {
+            const entry = div(t.entryNtl, t.entrySz);
+            return [
+              t.address,
+              t.coin,
+              t.openedAt,
+              t.openSeq,
+              t.closedAt,
+              t.direction,
+              dec(t.size),
+              dec(t.position),
+              dec(entry),
+              sign(t.exitSz) === 0 ? null : dec(div(t.exitNtl, t.exitSz)),
+              dec(mul(entry, t.size)),
+              dec(t.pnl),
+              dec(t.fees),
+              dec(t.funding),
+              t.leverage,
+              t.fills,
+              dec(t.entrySz),
+              dec(t.entryNtl),
+              dec(t.exitSz),
+              dec(t.exitNtl),
+              t.closedAt === null ? 'open' : 'closed',
+            ];
+          }),
+          21,
         ),
-      );
+      ]);
     }
-    pending.push(
-      this.writeSums('analytics.user_daily', 'day', this.daily, (k) => new Date(k).toISOString().slice(0, 10)),
+    statements.push(() =>
+      sumsStatement('analytics.user_daily', 'day', this.daily, (k) => new Date(k).toISOString().slice(0, 10)),
     );
-    pending.push(this.writeSums('analytics.user_hourly', 'hour', this.hourly, (k) => k));
+    statements.push(() => sumsStatement('analytics.user_hourly', 'hour', this.hourly, (k) => k));
     if (this.builders.size) {
-      pending.push(
-        query(
-          c,
-          `INSERT INTO analytics.builder_hourly AS b (builder, address, hour, fills, notional, coins, first_fill, last_fill)
+      statements.push(() => [
+        `INSERT INTO analytics.builder_hourly AS b (builder, address, hour, fills, notional, coins, first_fill, last_fill)
          SELECT u.builder, u.address, u.hour, u.fills, u.notional, string_to_array(u.coins, ','), u.first_fill,
            u.last_fill
          FROM unnest($1::text[], $2::text[], $3::int8[], $4::int4[], $5::numeric[], $6::text[], $7::int8[], $8::int8[])
@@ -607,117 +600,110 @@ class DerivationBatch {
            notional = b.notional + EXCLUDED.notional,
            coins = ARRAY(SELECT DISTINCT unnest(b.coins || EXCLUDED.coins) ORDER BY 1),
            first_fill = least(b.first_fill, EXCLUDED.first_fill), last_fill = greatest(b.last_fill, EXCLUDED.last_fill)`,
-          columns(
-            [...this.builders].map(([key, b]) => {
-              const [builder, address, hour] = key.split('|') as [string, string, string];
-              return [
-                builder,
-                address,
-                Number(hour),
-                b.fills,
-                dec(b.notional),
-                [...b.coins].sort().join(','),
-                b.first,
-                b.last,
-              ];
-            }),
-            8,
-          ),
+        columns(
+          [...this.builders].map(([key, b]) => {
+            const [builder, address, hour] = key.split('|') as [string, string, string];
+            return [
+              builder,
+              address,
+              Number(hour),
+              b.fills,
+              dec(b.notional),
+              [...b.coins].sort().join(','),
+              b.first,
+              b.last,
+            ];
+          }),
+          8,
         ),
-      );
+      ]);
     }
     if (this.snapshots.length) {
-      pending.push(
-        query(
-          c,
-          `INSERT INTO analytics.account_snapshots (address, time, account_value, cash, position_value, unrealized_pnl,
+      statements.push(() => [
+        `INSERT INTO analytics.account_snapshots (address, time, account_value, cash, position_value, unrealized_pnl,
            account_leverage, n_positions, positions)
          SELECT * FROM unnest($1::text[], $2::int8[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[],
            $7::numeric[], $8::int4[], $9::jsonb[])`,
-          columns(this.snapshots, 9),
-        ),
-      );
+        columns(this.snapshots, 9),
+      ]);
     }
     if (this.accounts.size) {
-      pending.push(
-        query(
-          c,
-          `INSERT INTO analytics.account_state (address, cash, last_event, snapshot_value)
+      statements.push(() => [
+        `INSERT INTO analytics.account_state (address, cash, last_event, snapshot_value)
          SELECT * FROM unnest($1::text[], $2::numeric[], $3::int8[], $4::numeric[])
          ON CONFLICT (address) DO UPDATE SET cash = EXCLUDED.cash, last_event = EXCLUDED.last_event,
            snapshot_value = EXCLUDED.snapshot_value`,
-          columns(
-            [...this.accounts].map(([a, s]) => [
-              a,
-              dec(s.cash),
-              s.lastEvent,
-              s.snapshotValue === null ? null : dec(s.snapshotValue),
-            ]),
-            4,
-          ),
+        columns(
+          [...this.accounts].map(([a, s]) => [
+            a,
+            dec(s.cash),
+            s.lastEvent,
+            s.snapshotValue === null ? null : dec(s.snapshotValue),
+          ]),
+          4,
         ),
-      );
+      ]);
     }
     if (this.changedMarks.size) {
       const marks = [...this.changedMarks].map((coin) => {
         const m = this.marks.get(coin) as { px: Ratio; time: number };
         return [coin, dec(m.px), m.time];
       });
-      pending.push(
-        query(
-          c,
-          `INSERT INTO analytics.marks (coin, px, time) SELECT * FROM unnest($1::text[], $2::numeric[], $3::int8[])
+      statements.push(() => [
+        `INSERT INTO analytics.marks (coin, px, time) SELECT * FROM unnest($1::text[], $2::numeric[], $3::int8[])
          ON CONFLICT (coin) DO UPDATE SET px = EXCLUDED.px, time = EXCLUDED.time`,
-          columns(marks, 3),
-        ),
-      );
+        columns(marks, 3),
+      ]);
     }
-    await allInOrder(pending);
+    let running: Promise<unknown> | undefined;
+    for (const build of statements) {
+      const statement = build();
+      if (!statement) continue;
+      await running;
+      running = query(this.c, ...statement);
+    }
+    await running;
   }
+}
 
-  private async writeSums(
-    table: string,
-    key: 'day' | 'hour',
-    sums: Map<string, Sums>,
-    keyValue: (ms: number) => string | number,
-  ): Promise<void> {
-    if (!sums.size) return;
-    const rows = [...sums].map(([k, s]) => {
-      const [address, ms] = k.split('|') as [string, string];
-      return [
-        address,
-        keyValue(Number(ms)),
-        s.fills,
-        dec(s.volume),
-        dec(s.realized),
-        dec(s.fees),
-        dec(s.funding),
-        s.wins,
-        s.losses,
-        s.longs,
-        s.shorts,
-      ];
-    });
-    const keyType = key === 'day' ? 'date' : 'int8';
-    const sum = (col: string) => `${col} = t.${col} + EXCLUDED.${col}`;
-    await query(
-      this.c,
-      `INSERT INTO ${table} AS t (address, ${key}, fills, volume, realized_pnl, fees, funding, wins, losses, longs, shorts)
+/** The upsert adding a batch's sums to `table` (user_daily or user_hourly); null when there are none. */
+function sumsStatement(
+  table: string,
+  key: 'day' | 'hour',
+  sums: Map<string, Sums>,
+  keyValue: (ms: number) => string | number,
+): Statement | null {
+  if (!sums.size) return null;
+  const rows = [...sums].map(([k, s]) => {
+    const [address, ms] = k.split('|') as [string, string];
+    return [
+      address,
+      keyValue(Number(ms)),
+      s.fills,
+      dec(s.volume),
+      dec(s.realized),
+      dec(s.fees),
+      dec(s.funding),
+      s.wins,
+      s.losses,
+      s.longs,
+      s.shorts,
+    ];
+  });
+  const keyType = key === 'day' ? 'date' : 'int8';
+  const sum = (col: string) => `${col} = t.${col} + EXCLUDED.${col}`;
+  return [
+    `INSERT INTO ${table} AS t (address, ${key}, fills, volume, realized_pnl, fees, funding, wins, losses, longs, shorts)
        SELECT * FROM unnest($1::text[], $2::${keyType}[], $3::int4[], $4::numeric[], $5::numeric[], $6::numeric[],
          $7::numeric[], $8::int4[], $9::int4[], $10::int4[], $11::int4[])
        ON CONFLICT (address, ${key}) DO UPDATE SET
          ${['fills', 'volume', 'realized_pnl', 'fees', 'funding', 'wins', 'losses', 'longs', 'shorts'].map(sum).join(', ')}`,
-      columns(rows, 11),
-    );
-  }
+    columns(rows, 11),
+  ];
 }
 
-/** Waits for every statement of `pending`, then throws the first failure (the transaction is then rolled back). */
-async function allInOrder(pending: Promise<unknown>[]): Promise<void> {
-  const settled = await Promise.allSettled(pending);
-  const failed = settled.find((r) => r.status === 'rejected');
-  if (failed) throw failed.reason;
-}
+/** A statement's text and parameters. */
+type Statement = [string, unknown[]];
 
 /** The entry of `key`, made by `make` when absent. */
 function entry<V>(map: Map<string, V>, key: string, make: () => V): V {
