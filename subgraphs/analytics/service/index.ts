@@ -391,14 +391,27 @@ export class AnalyticsService implements DomainService {
     const users = [...new Set(q.users)];
     const from = start ?? 0;
     const hourFrom = Math.floor(from / HOUR_MS) * HOUR_MS;
+    // The window's hours [hourFrom, end]: the UTC days wholly inside, [dayFrom, dayTo), from the daily rows (the job
+    // adds every event to its day and its hour alike), the hours at either edge from the hourly ones: a 30-day
+    // window reads about 30 + 48 rows per wallet instead of up to 720.
+    const dayFrom = Math.ceil(hourFrom / DAY_MS) * DAY_MS;
+    const dayTo = Math.max(dayFrom, Math.floor((end - (DAY_MS - HOUR_MS)) / DAY_MS) * DAY_MS + DAY_MS);
+    const columns = 'address, fills, volume, realized_pnl, fees, funding, longs, shorts';
     const [sums, trips, equity, latest] = await Promise.all([
       this.pool.query(
         `SELECT address, sum(fills)::int AS fills, ${num('sum(volume)')} AS volume,
            ${num('sum(realized_pnl)')} AS realized_pnl, ${num('sum(fees)')} AS fees, ${num('sum(funding)')} AS funding,
            ${num('sum(realized_pnl) - sum(fees) + sum(funding)')} AS net_pnl, sum(longs)::int AS longs,
            sum(shorts)::int AS shorts
-         FROM analytics.user_hourly WHERE address = ANY($1) AND hour >= $2 AND hour <= $3 GROUP BY address`,
-        [users, hourFrom, end],
+         FROM (SELECT ${columns} FROM analytics.user_hourly
+               WHERE address = ANY($1) AND ((hour >= $2 AND hour < $6) OR (hour >= $5 AND hour <= $3))
+               UNION ALL
+               SELECT ${columns} FROM analytics.user_daily
+               WHERE address = ANY($1) AND day >= (to_timestamp($4::float8 / 1000) AT TIME ZONE 'UTC')::date
+                 AND day < (to_timestamp($5::float8 / 1000) AT TIME ZONE 'UTC')::date) h
+         GROUP BY address`,
+        // $6: the leading edge ends at the first whole day, or past `end` when no day is whole.
+        [users, hourFrom, end, dayFrom, dayTo, Math.min(dayFrom, end + 1)],
       ),
       // Closed trips in the window: wins, losses, best and worst; with the drawdown, in close order, the drawdown of
       // the realized curve (cumulative net PnL per trip, from 0 at the window's start). Without it (a batch's
