@@ -16,6 +16,7 @@
 // - a trip is a win when its net PnL (pnl − fees + funding) is positive, a loss when negative, counted on its close.
 // Coins: the main perp dex only (no '/', '@', '#' or ':'), as the account state: spec §8 "account_value covers the
 // perp account only".
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type pg from 'pg';
 import { inTransaction } from '../../db/pool.ts';
 import { abs, add, cmp, div, mul, type Ratio, ratio, sign, sub, toDecimal, ZERO } from '../../platform/decimal.ts';
@@ -33,6 +34,11 @@ const SCALE = 12;
 /** A batch spans at most this much time, so that quiet stretches (funding only) still come in bounded pieces. */
 const MAX_SPAN_MS = 6 * HOUR_MS;
 const PERP_COIN = `coin !~ '[/@#:]'`;
+/**
+ * Events applied between yields to the event loop: the job runs in ingest's process (`npm start`), and a batch's
+ * arithmetic held the loop for the whole batch (about a second per 10 000 fills), stalling ingest's own I/O.
+ */
+const EVENTS_PER_SLICE = 1_000;
 
 /**
  * A statement of a batch: allowed ingest's time (the service's 3 s limit is for answers; a batch reads and writes
@@ -329,9 +335,11 @@ class DerivationBatch {
   /** Applies the events in order, taking each hour's snapshots once every event before its close is applied. */
   async run(events: DeriveEvent[], from: number, end: number): Promise<void> {
     let nextHour = Math.floor(from / HOUR_MS) * HOUR_MS + HOUR_MS;
+    let applied = 0;
     for (const e of events) {
+      if (++applied % EVENTS_PER_SLICE === 0) await yieldToLoop();
       while (e.time >= nextHour) {
-        await this.snapshotHour(nextHour);
+        await this.snapshotHour(nextHour, from);
         nextHour += HOUR_MS;
       }
       const account = this.accounts.get(e.address) as Account;
@@ -340,7 +348,7 @@ class DerivationBatch {
       else if (e.kind === 1) this.funding(e, account);
       else account.cash = add(account.cash, ledgerCash(e.address, e.delta_type, e.delta));
     }
-    for (; nextHour <= end; nextHour += HOUR_MS) await this.snapshotHour(nextHour);
+    for (; nextHour <= end; nextHour += HOUR_MS) await this.snapshotHour(nextHour, from);
   }
 
   private sums(address: string, time: number): [Sums, Sums] {
@@ -479,13 +487,16 @@ class DerivationBatch {
   }
 
   /** Snapshots, at `hour` (its close), every account with an event in the hour before. */
-  private async snapshotHour(hour: number): Promise<void> {
-    const { rows } = await query<{ address: string }>(
-      this.c,
-      `SELECT address FROM analytics.account_state WHERE last_event >= $1 AND last_event < $2`,
-      [hour - HOUR_MS, hour],
-    );
-    await this.loadAccounts(rows.map((r) => r.address));
+  private async snapshotHour(hour: number, from: number): Promise<void> {
+    // Accounts last active earlier in an hour the batch starts inside of; any later activity is this batch's own.
+    if (hour - HOUR_MS < from) {
+      const { rows } = await query<{ address: string }>(
+        this.c,
+        `SELECT address FROM analytics.account_state WHERE last_event >= $1 AND last_event < $2`,
+        [hour - HOUR_MS, hour],
+      );
+      await this.loadAccounts(rows.map((r) => r.address));
+    }
     const active = [...this.accounts].filter(([, a]) => a.lastEvent >= hour - HOUR_MS && a.lastEvent < hour);
     const byAddress = new Map<string, Trip[]>();
     for (const t of this.open.values()) byAddress.set(t.address, [...(byAddress.get(t.address) ?? []), t]);
@@ -525,11 +536,11 @@ class DerivationBatch {
 
   /** Writes what the batch changed (the checkpoint is the caller's, in the same transaction). */
   async write(): Promise<void> {
-    const c = this.c;
+    // Each table's statement, built while the one before runs on the batch's connection (one transaction).
+    const statements: (() => Statement | null)[] = [];
     const trips = [...this.changed];
     if (trips.length) {
-      await query(
-        c,
+      statements.push(() => [
         `INSERT INTO analytics.round_trips (address, coin, opened_at, open_seq, closed_at, direction, size, position,
            entry_px, exit_px, notional, pnl, fees, funding, leverage, fills, entry_sz, entry_ntl, exit_sz, exit_ntl,
            status)
@@ -572,13 +583,14 @@ class DerivationBatch {
           }),
           21,
         ),
-      );
+      ]);
     }
-    await this.writeSums('analytics.user_daily', 'day', this.daily, (k) => new Date(k).toISOString().slice(0, 10));
-    await this.writeSums('analytics.user_hourly', 'hour', this.hourly, (k) => k);
+    statements.push(() =>
+      sumsStatement('analytics.user_daily', 'day', this.daily, (k) => new Date(k).toISOString().slice(0, 10)),
+    );
+    statements.push(() => sumsStatement('analytics.user_hourly', 'hour', this.hourly, (k) => k));
     if (this.builders.size) {
-      await query(
-        c,
+      statements.push(() => [
         `INSERT INTO analytics.builder_hourly AS b (builder, address, hour, fills, notional, coins, first_fill, last_fill)
          SELECT u.builder, u.address, u.hour, u.fills, u.notional, string_to_array(u.coins, ','), u.first_fill,
            u.last_fill
@@ -604,21 +616,19 @@ class DerivationBatch {
           }),
           8,
         ),
-      );
+      ]);
     }
     if (this.snapshots.length) {
-      await query(
-        c,
+      statements.push(() => [
         `INSERT INTO analytics.account_snapshots (address, time, account_value, cash, position_value, unrealized_pnl,
            account_leverage, n_positions, positions)
          SELECT * FROM unnest($1::text[], $2::int8[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[],
            $7::numeric[], $8::int4[], $9::jsonb[])`,
         columns(this.snapshots, 9),
-      );
+      ]);
     }
     if (this.accounts.size) {
-      await query(
-        c,
+      statements.push(() => [
         `INSERT INTO analytics.account_state (address, cash, last_event, snapshot_value)
          SELECT * FROM unnest($1::text[], $2::numeric[], $3::int8[], $4::numeric[])
          ON CONFLICT (address) DO UPDATE SET cash = EXCLUDED.cash, last_event = EXCLUDED.last_event,
@@ -632,58 +642,68 @@ class DerivationBatch {
           ]),
           4,
         ),
-      );
+      ]);
     }
     if (this.changedMarks.size) {
       const marks = [...this.changedMarks].map((coin) => {
         const m = this.marks.get(coin) as { px: Ratio; time: number };
         return [coin, dec(m.px), m.time];
       });
-      await query(
-        c,
+      statements.push(() => [
         `INSERT INTO analytics.marks (coin, px, time) SELECT * FROM unnest($1::text[], $2::numeric[], $3::int8[])
          ON CONFLICT (coin) DO UPDATE SET px = EXCLUDED.px, time = EXCLUDED.time`,
         columns(marks, 3),
-      );
+      ]);
     }
+    let running: Promise<unknown> | undefined;
+    for (const build of statements) {
+      const statement = build();
+      if (!statement) continue;
+      await running;
+      running = query(this.c, ...statement);
+    }
+    await running;
   }
+}
 
-  private async writeSums(
-    table: string,
-    key: 'day' | 'hour',
-    sums: Map<string, Sums>,
-    keyValue: (ms: number) => string | number,
-  ): Promise<void> {
-    if (!sums.size) return;
-    const rows = [...sums].map(([k, s]) => {
-      const [address, ms] = k.split('|') as [string, string];
-      return [
-        address,
-        keyValue(Number(ms)),
-        s.fills,
-        dec(s.volume),
-        dec(s.realized),
-        dec(s.fees),
-        dec(s.funding),
-        s.wins,
-        s.losses,
-        s.longs,
-        s.shorts,
-      ];
-    });
-    const keyType = key === 'day' ? 'date' : 'int8';
-    const sum = (col: string) => `${col} = t.${col} + EXCLUDED.${col}`;
-    await query(
-      this.c,
-      `INSERT INTO ${table} AS t (address, ${key}, fills, volume, realized_pnl, fees, funding, wins, losses, longs, shorts)
+/** The upsert adding a batch's sums to `table` (user_daily or user_hourly); null when there are none. */
+function sumsStatement(
+  table: string,
+  key: 'day' | 'hour',
+  sums: Map<string, Sums>,
+  keyValue: (ms: number) => string | number,
+): Statement | null {
+  if (!sums.size) return null;
+  const rows = [...sums].map(([k, s]) => {
+    const [address, ms] = k.split('|') as [string, string];
+    return [
+      address,
+      keyValue(Number(ms)),
+      s.fills,
+      dec(s.volume),
+      dec(s.realized),
+      dec(s.fees),
+      dec(s.funding),
+      s.wins,
+      s.losses,
+      s.longs,
+      s.shorts,
+    ];
+  });
+  const keyType = key === 'day' ? 'date' : 'int8';
+  const sum = (col: string) => `${col} = t.${col} + EXCLUDED.${col}`;
+  return [
+    `INSERT INTO ${table} AS t (address, ${key}, fills, volume, realized_pnl, fees, funding, wins, losses, longs, shorts)
        SELECT * FROM unnest($1::text[], $2::${keyType}[], $3::int4[], $4::numeric[], $5::numeric[], $6::numeric[],
          $7::numeric[], $8::int4[], $9::int4[], $10::int4[], $11::int4[])
        ON CONFLICT (address, ${key}) DO UPDATE SET
          ${['fills', 'volume', 'realized_pnl', 'fees', 'funding', 'wins', 'losses', 'longs', 'shorts'].map(sum).join(', ')}`,
-      columns(rows, 11),
-    );
-  }
+    columns(rows, 11),
+  ];
 }
+
+/** A statement's text and parameters. */
+type Statement = [string, unknown[]];
 
 /** The entry of `key`, made by `make` when absent. */
 function entry<V>(map: Map<string, V>, key: string, make: () => V): V {

@@ -1,8 +1,15 @@
 // The scheduled leaderboard windows (spec §8): 7d and 30d recomputed every 5 minutes, `all` every hour, each
-// replaced whole in one transaction from the daily sums, every row stamped with `refreshed_at`.
+// replaced whole in one transaction from the daily sums, every row stamped with `refreshed_at` and numbered once per
+// metric (a page is then an index range, not a sort of the window).
 import type pg from 'pg';
 import { inTransaction } from '../../db/pool.ts';
-import { LATEST_SNAPSHOT, rankingSums } from '../../subgraphs/analytics/service/ranking.ts';
+import {
+  LATEST_SNAPSHOT,
+  METRICS,
+  rankColumn,
+  rankExpressions,
+  rankingSums,
+} from '../../subgraphs/analytics/service/ranking.ts';
 import { DAY_MS } from './job.ts';
 
 export const WINDOWS = { '7d': 5 * 60_000, '30d': 5 * 60_000, all: 60 * 60_000 } as const;
@@ -17,10 +24,12 @@ export async function refreshLeaderboard(pool: pg.Pool, window: LeaderboardWindo
     await c.query('DELETE FROM analytics.leaderboard WHERE window_name = $1', [window]);
     await c.query(
       `INSERT INTO analytics.leaderboard (window_name, address, fills, volume, realized_pnl, fees, funding, wins, losses,
-         trades, win_rate, pnl_pct, account_value, unrealized_pnl, refreshed_at)
-       SELECT $1, s.address, s.fills, s.volume, s.realized_pnl, s.fees, s.funding, s.wins, s.losses, s.trades,
-         s.win_rate, s.pnl_pct, snap.account_value, snap.unrealized_pnl, to_timestamp($3::float8 / 1000)
-       FROM (${rankingSums('analytics.user_daily', 'day >= $2::date')}) s ${LATEST_SNAPSHOT}`,
+         trades, win_rate, pnl_pct, account_value, unrealized_pnl, refreshed_at, ${METRICS.map(rankColumn).join(', ')})
+       SELECT $1, r.address, r.fills, r.volume, r.realized_pnl, r.fees, r.funding, r.wins, r.losses, r.trades,
+         r.win_rate, r.pnl_pct, r.account_value, r.unrealized_pnl, to_timestamp($3::float8 / 1000),
+         ${rankExpressions('r')}
+       FROM (SELECT s.*, snap.account_value, snap.unrealized_pnl
+             FROM (${rankingSums('analytics.user_daily', 'day >= $2::date')}) s ${LATEST_SNAPSHOT}) r`,
       [window, from, now],
     );
   });

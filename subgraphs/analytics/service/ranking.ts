@@ -22,6 +22,28 @@ export function metricOrder(metric: Metric, t: string): string {
   return column[metric];
 }
 
+/** The `min_trades` a metric ranks under when the request names none: the ratio metrics' 10, else 0. */
+export const defaultMinTrades = (metric: Metric): number => (RATIO_METRICS.includes(metric) ? DEFAULT_MIN_TRADES : 0);
+
+/** The leaderboard column holding a row's precomputed rank by `metric` under its default `min_trades`. */
+export const rankColumn = (metric: Metric): string => `rank_${metric}`;
+
+/**
+ * The rank columns as select expressions over the row alias `t` (a scheduled window's rows): each metric's order
+ * (`metricOrder` descending, nulls last, then address, as a page sorts), numbering only rows with at least the
+ * metric's default `min_trades` closed trips.
+ */
+export function rankExpressions(t: string): string {
+  return METRICS.map((m) => {
+    const min = defaultMinTrades(m);
+    const order = `ORDER BY ${metricOrder(m, t)} DESC NULLS LAST, ${t}.address`;
+    return min === 0
+      ? `row_number() OVER (${order})::int AS ${rankColumn(m)}`
+      : `CASE WHEN ${t}.trades >= ${min} THEN row_number() OVER (PARTITION BY ${t}.trades >= ${min} ${order}) END::int
+           AS ${rankColumn(m)}`;
+  }).join(', ');
+}
+
 /**
  * Per address, the sums of `table` (user_daily or user_hourly) where `where` holds, with the ratio metrics: win rate
  * = wins / closed trips, pnl_pct = net PnL (realized − fees + funding) / traded volume.
