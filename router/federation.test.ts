@@ -1,10 +1,9 @@
 // The accounts subgraph beside markets behind the router: a query crossing from a market's trades to its traders'
 // fills (markets' Trade.users resolved as accounts' User), a user's fills over two pages, orders and account state,
 // input errors, and the userFills and liquidations subscriptions over graphql-ws.
-import { type Client, createClient } from 'graphql-ws';
+import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { type GraphqlAnswer, postGraphql } from '../test/graphql.ts';
+import { type GraphqlAnswer, graphqlWsClient, postGraphql } from '../test/graphql.ts';
 import { startTestStack, type TestStack } from '../test/stack.ts';
 
 let stack: TestStack;
@@ -183,11 +182,7 @@ describe('accounts through the router', () => {
   describe('over graphql-ws', () => {
     let client: Client;
     beforeAll(() => {
-      client = createClient({
-        url: stack.urls.router.replace(/^http/, 'ws'),
-        webSocketImpl: WebSocket,
-        retryAttempts: 0,
-      });
+      client = graphqlWsClient(stack.urls.router);
     });
     afterAll(async () => {
       await client?.dispose();

@@ -3,12 +3,10 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
-import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
 import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
-import { postGraphql } from '../test/graphql.ts';
+import { graphqlWsClient, postGraphql } from '../test/graphql.ts';
 import { wireTrade } from '../test/node-files.ts';
 import { startTestStack, type TestStack } from '../test/stack.ts';
 import { composeSupergraph } from './compose.ts';
@@ -137,11 +135,7 @@ describe('router', () => {
   });
 
   it('delivers trades over graphql-ws, from the subgraph over graphql-ws', async () => {
-    const client = createClient({
-      url: stack.urls.router.replace(/^http/, 'ws'),
-      webSocketImpl: WebSocket,
-      retryAttempts: 0,
-    });
+    const client = graphqlWsClient(stack.urls.router);
     try {
       const batch = await new Promise<{ coin: string; px: string }[]>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no trades within 20 s')), 20_000);
@@ -166,7 +160,6 @@ describe('router', () => {
   });
 
   it('shares one execution, and one subgraph subscription, among identical subscriptions', async () => {
-    const url = stack.urls.router.replace(/^http/, 'ws');
     const live = stack.markets.live;
     const waitFor = async (what: string, ok: () => boolean | Promise<boolean>) => {
       for (let i = 0; i < 400 && !(await ok()); i++) await new Promise((r) => setTimeout(r, 25));
@@ -180,7 +173,7 @@ describe('router', () => {
       async () => (await stats.router()).streams + (await stats.markets()).streams === 0,
     );
     const before = live.listeners('trades');
-    const clients = Array.from({ length: 4 }, () => createClient({ url, webSocketImpl: WebSocket, retryAttempts: 0 }));
+    const clients = Array.from({ length: 4 }, () => graphqlWsClient(stack.urls.router));
     const received: { coin: string; tid: string }[][][] = clients.map(() => []);
     const coins = ['SHARED', 'SHARED', 'SHARED', 'OTHER'];
     const ends = clients.map((client, i) =>
@@ -267,7 +260,7 @@ describe('router', () => {
   it('serves a graphql-ws subscription that comes before any HTTP request', async () => {
     const supergraphSdl = composeSupergraph([{ name: 'markets', url: stack.urls.markets, schema: marketsSchema }]);
     const router = await startRouter({ supergraphSdl, port: 0 });
-    const client = createClient({ url: router.url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, retryAttempts: 0 });
+    const client = graphqlWsClient(router.url);
     try {
       const first = await new Promise<unknown>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no trades within 20 s')), 20_000);
@@ -334,11 +327,7 @@ describe('router', () => {
 
       // The same limits hold for subscriptions, over graphql-ws (the refusal comes as the result's errors) and SSE.
       const tooDeep = 'subscription { trades(coin: "BTC") { users { address fills { coin } } } }';
-      const client = createClient({
-        url: router.url.replace(/^http/, 'ws'),
-        webSocketImpl: WebSocket,
-        retryAttempts: 0,
-      });
+      const client = graphqlWsClient(router.url);
       try {
         const refused = await new Promise<unknown>((resolve) => {
           client.subscribe({ query: tooDeep }, { next: resolve, error: resolve, complete: () => {} });

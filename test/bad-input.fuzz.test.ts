@@ -20,13 +20,12 @@ import {
   isObjectType,
   isScalarType,
 } from 'graphql';
-import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { buildCompatApp } from '../compat-rest/app.ts';
 import { INFO_TYPES } from '../compat-rest/info/index.ts';
 import { domainChannels } from '../compat-rest/server.ts';
 import { DOMAIN_LIST } from '../domains.ts';
+import { graphqlWsClient } from './graphql.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 import { openSocket } from './ws-client.ts';
 
@@ -680,12 +679,7 @@ describe(`bad input (FUZZ_SEED=${SEED})`, () => {
       fc.nat(targets.length - 1).chain((i) => (targets[i] as GraphQLTarget).arbitrary),
       { seed: SEED + 5, numRuns: RUNS.subscriptions },
     );
-    const client = createClient({
-      url: stack.urls.router.replace(/^http/, 'ws'),
-      webSocketImpl: WebSocket,
-      retryAttempts: 0,
-      lazy: true,
-    });
+    const client = graphqlWsClient(stack.urls.router, { lazy: true });
     const failures: Failure[] = [];
     // A subscription that is accepted may stay quiet: its first frame is awaited briefly, then it is dropped.
     await inBatches(cases, 40, async (c) => {

@@ -1,4 +1,7 @@
-// A GraphQL request over HTTP as the tests send it to the router or a subgraph: its status and parsed answer.
+// GraphQL as the tests speak it to the router or a subgraph: a request over HTTP (its status and parsed answer), and a
+// graphql-ws client of the same endpoint.
+import { type Client, type ClientOptions, createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 
 // biome-ignore lint/suspicious/noExplicitAny: GraphQL answers are checked field by field by the tests
 export type GraphqlAnswer = { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
@@ -14,4 +17,9 @@ export async function postGraphql(
     body: JSON.stringify({ query, variables }),
   });
   return { status: res.status, body: (await res.json()) as GraphqlAnswer };
+}
+
+/** A graphql-ws client of the GraphQL endpoint at `httpUrl` (its ws:// twin), which does not retry a lost connection. */
+export function graphqlWsClient(httpUrl: string, options: Partial<ClientOptions> = {}): Client {
+  return createClient({ url: httpUrl.replace(/^http/, 'ws'), webSocketImpl: WebSocket, retryAttempts: 0, ...options });
 }

@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createKey } from '../access/keys.ts';
@@ -15,6 +14,7 @@ import { type EmbeddedCluster, startEmbedded } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 import { createPool, ensureDatabase } from '../db/pool.ts';
 import { Ingest } from '../ingest/pipeline.ts';
+import { graphqlWsClient } from './graphql.ts';
 import { freePort } from './ports.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 
@@ -167,11 +167,7 @@ describe('Postgres stalled (SIGSTOP) while the service runs', () => {
     ws.send({ method: 'subscribe', subscription: { type: 'allMids' } });
     await waitFor('an l2Book frame', async () => ws.since(0, 'l2Book').length > 0);
     const gqlBooks: number[] = [];
-    const subscriber = createClient({
-      url: `${stack.urls.router.replace(/^http/, 'ws')}?api_key=${key}`,
-      webSocketImpl: WebSocket,
-      retryAttempts: 0,
-    });
+    const subscriber = graphqlWsClient(`${stack.urls.router}?api_key=${key}`);
     const unsubscribe = subscriber.subscribe(
       { query: 'subscription { l2Book(coin: "BTC") { coin } }' },
       { next: () => gqlBooks.push(Date.now()), error: () => {}, complete: () => {} },

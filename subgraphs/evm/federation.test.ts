@@ -1,10 +1,5 @@
-// The evm subgraph behind the router, over the simulated stack: from a transaction to its sender's fills (evm's
-// Transaction.sender resolved as accounts' User), a token's holders, the backstop side of a Dex next to the markets
-// subgraph's snapshots, BAD_USER_INPUT for a bad page, and the newBlocks subscription.
-import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { type GraphqlAnswer, postGraphql } from '../../test/graphql.ts';
+import { type GraphqlAnswer, graphqlWsClient, postGraphql } from '../../test/graphql.ts';
 import { startTestStack, type TestStack } from '../../test/stack.ts';
 
 let stack: TestStack;
@@ -93,7 +88,7 @@ describe('evm through the router', () => {
   });
 
   it('streams new blocks over graphql-ws', async () => {
-    const client = createClient({ url: stack.urls.router.replace(/^http/, 'ws'), webSocketImpl: WebSocket });
+    const client = graphqlWsClient(stack.urls.router);
     try {
       const frame = await new Promise<Answer>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no block within 20 s')), 20_000);

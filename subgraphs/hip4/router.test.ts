@@ -2,12 +2,12 @@
 // sides' live books (markets' Market) and the traders' HIP-4 fills and accounts fills (User across three
 // subgraphs); the registry and fill subscriptions over graphql-ws and the /ws hip4Events channel receiving a
 // settlement; fills on `#N` coins reaching the trades and fills topics the existing channels follow.
-import { type Client, createClient } from 'graphql-ws';
+import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { Hip4FillRow } from '../../db/rows/hip4.ts';
 import type { TradeRow } from '../../db/rows/markets.ts';
 import type { Hip4RegistryEvent } from '../../events/bus.ts';
+import { graphqlWsClient } from '../../test/graphql.ts';
 import { startTestStack, type TestStack } from '../../test/stack.ts';
 import { openSocket } from '../../test/ws-client.ts';
 
@@ -141,11 +141,7 @@ describe('hip4 through the router', () => {
   describe('subscriptions', () => {
     let client: Client;
     beforeAll(() => {
-      client = createClient({
-        url: stack.urls.router.replace(/^http/, 'ws'),
-        webSocketImpl: WebSocket,
-        retryAttempts: 0,
-      });
+      client = graphqlWsClient(stack.urls.router);
     });
     afterAll(async () => {
       await client?.dispose();
