@@ -1,11 +1,11 @@
 // Periodic account-level processes: funding rates and the hourly Funding payment, margin checks that liquidate
 // under-margined positions (market or backstop), and expiry of stale orders so memory stays bounded.
-import type { FundingDelta } from '../../wire/node-lines.ts';
+import type { FundingDelta, NodeFillLiquidation } from '../../wire/node-lines.ts';
 import type { Account, PerpPosition } from './account.ts';
 import { fmtNum, fmtRate, fmtUnits } from './decimal.ts';
 import type { Exchange } from './exchange.ts';
 import type { Market } from './market.ts';
-import { executeTaker, fillPair } from './matching.ts';
+import { executeTaker, fillPair, type TakerOrder } from './matching.ts';
 import { cancelResting, slippagePx } from './orders.ts';
 import { Rng, ZERO_HASH } from './rng.ts';
 import { emitStatus, takerNodeOrder } from './statuses.ts';
@@ -157,44 +157,30 @@ export class RiskEngine {
       const dirText = `Liquidated ${leverageType} ${pos.szi > 0 ? 'Long' : 'Short'}`;
       const markPx = fmtUnits(markTicks, m.pxDecimals);
       const oid = x.newOid();
+      /** The victim's side of the liquidation: `sz` lots up to `limitPx`, through the book or to the backstop. */
+      const victimOrder = (sz: number, limitPx: number, method: NodeFillLiquidation['method']): TakerOrder => ({
+        user: victim,
+        market: m,
+        isBuy,
+        sz,
+        limitPx,
+        oid,
+        hash,
+        cloid: null,
+        builder: null,
+        twapId: null,
+        liquidation: { liquidatedUser: victim.address, markPx, method },
+        liquidatedDir: dirText,
+      });
       let remaining = lots;
       let limitPx = slippagePx(m, isBuy, 0.1);
-      if (!useBackstop) {
-        const result = executeTaker(x, {
-          user: victim,
-          market: m,
-          isBuy,
-          sz: lots,
-          limitPx,
-          oid,
-          hash,
-          cloid: null,
-          builder: null,
-          twapId: null,
-          liquidation: { liquidatedUser: victim.address, markPx, method: 'market' },
-          liquidatedDir: dirText,
-        });
-        remaining -= result.lots;
-      }
+      if (!useBackstop) remaining -= executeTaker(x, victimOrder(lots, limitPx, 'market')).lots;
       if (remaining > 0) {
         limitPx = markTicks;
         const liquidator = dex === '' ? x.hlp : x.backstop;
         fillPair(
           x,
-          {
-            user: victim,
-            market: m,
-            isBuy,
-            sz: remaining,
-            limitPx,
-            oid,
-            hash,
-            cloid: null,
-            builder: null,
-            twapId: null,
-            liquidation: { liquidatedUser: victim.address, markPx, method: 'backstop' },
-            liquidatedDir: dirText,
-          },
+          victimOrder(remaining, limitPx, 'backstop'),
           liquidator,
           x.newOid(),
           null,
