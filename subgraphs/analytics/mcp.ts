@@ -7,6 +7,7 @@ import type { McpTool } from '../domain.ts';
 import {
   DEFAULT_LEADERBOARD_PAGE_SIZE,
   DEFAULT_LIVE_HOURS,
+  DEFAULT_MIN_TRADES,
   DEFAULT_TOP_TRADES,
   EQUITY_INTERVALS,
   type EquityInterval,
@@ -16,10 +17,12 @@ import {
   MAX_LEADERBOARD_PAGE,
   MAX_LEADERBOARD_PAGE_SIZE,
   MAX_LIVE_HOURS,
+  MAX_MIN_TRADES,
   MAX_TOP_TRADES,
   MAX_WALLETS,
   METRICS,
   type Metric,
+  RATIO_METRICS,
   TIMEFRAMES,
   type Timeframe,
   TRADE_SORTS,
@@ -27,10 +30,6 @@ import {
   WINDOWS,
   type Window,
 } from './service/index.ts';
-import { DEFAULT_MIN_TRADES, RATIO_METRICS } from './service/ranking.ts';
-
-// The service refuses a `minTrades` above this (its intWithin bound is a literal there, not an export).
-const MAX_MIN_TRADES = 1_000_000;
 
 const user = addressArg('the account');
 const wallets = addressesArg(MAX_WALLETS, 'the wallets, answered in this order');

@@ -27,6 +27,7 @@ import {
   MAX_QUESTION_ID,
   PROVIDERS_DEFAULT_LIMIT,
   REGISTRY_DEFAULT_LIMIT,
+  SIDE_COIN_PATTERN,
 } from './service/index.ts';
 
 const DAY_MS = 86_400_000;
@@ -39,7 +40,7 @@ const venue = textArg('only this venue (market provider), or "oracle" for oracle
 const questionId = intArg(0, MAX_QUESTION_ID, `only this question id (0 to ${MAX_QUESTION_ID})`);
 const outcomeId = intArg(0, MAX_OUTCOME_ID, 'only this outcome id (its coins are #<10*id> and #<10*id+1>)');
 /** An outcome coin as the service parses it (registry.ts): "#2901" or "2901". */
-const OUTCOME_COIN = { type: 'string', pattern: '^#?\\d{1,15}$' };
+const OUTCOME_COIN = { type: 'string', pattern: SIDE_COIN_PATTERN };
 
 // The tool server checked the arguments against `input`: each is absent or of its schema's type.
 const num = (a: Record<string, unknown>, k: string) => a[k] as number | undefined;

@@ -17,7 +17,7 @@ import {
   rankingSums,
 } from './ranking.ts';
 
-export { METRICS, type Metric } from './ranking.ts';
+export { DEFAULT_MIN_TRADES, METRICS, type Metric, RATIO_METRICS } from './ranking.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -51,6 +51,8 @@ export const DEFAULT_LEADERBOARD_PAGE_SIZE = 100;
 export const MAX_LEADERBOARD_PAGE = 10_000;
 export const LIVE_TOP = 100;
 export const MAX_LIVE_HOURS = 168;
+/** The largest `min_trades` a leaderboard takes. */
+export const MAX_MIN_TRADES = 1_000_000;
 export const DEFAULT_LIVE_HOURS = 24;
 export const MAX_WALLETS = 500;
 export const MAX_TOP_TRADES = 50;
@@ -290,7 +292,7 @@ export class AnalyticsService implements DomainService {
     hours?: number;
   }): Promise<LeaderboardPage> {
     const by = oneOf('by', q.by ?? 'pnl', METRICS);
-    const minTrades = intWithin('min_trades', q.minTrades ?? defaultMinTrades(by), 0, 1_000_000);
+    const minTrades = intWithin('min_trades', q.minTrades ?? defaultMinTrades(by), 0, MAX_MIN_TRADES);
     // Qualified: a bare name would sort by the select list's text of the same name.
     const order = (alias: string) => `${metricOrder(by, alias)} DESC NULLS LAST, ${alias}.address`;
     const rowColumns = `address, fills, trades, ${num('volume')} AS volume, ${num('realized_pnl')} AS realized_pnl,

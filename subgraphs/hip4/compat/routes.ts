@@ -25,6 +25,7 @@ import {
   type ProviderStats,
   type QuestionRow,
   REGISTRY_DEFAULT_LIMIT,
+  SIDE_COIN_PATTERN,
   sideCoin,
   type VenueRow,
   venueName,
@@ -230,7 +231,7 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     query({
       ...windowSchema,
       user: addressSchema,
-      coin: { type: 'string', pattern: '^#?\\d{1,15}$' },
+      coin: { type: 'string', pattern: SIDE_COIN_PATTERN },
       outcome_id: idSchema(MAX_OUTCOME_ID),
       limit: limitSchema(MAX_HIP4_ROWS, FILLS_DEFAULT_LIMIT),
       offset: offsetSchema,

@@ -57,6 +57,7 @@ export {
   type OutcomeRow,
   parseSideCoin,
   type QuestionRow,
+  SIDE_COIN_PATTERN,
   type SideSpec,
   sideCoin,
   type VenueRow,

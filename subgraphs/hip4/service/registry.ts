@@ -79,11 +79,14 @@ export interface OutcomeFilter {
 /** An outcome's coin on one side: `#<10·outcome + side>`. */
 export const sideCoin = (outcomeId: number, side: number): string => `#${10 * outcomeId + side}`;
 
+/** An outcome side's coin as callers may write it: `#2901` or `2901` (the pattern of every input that takes one). */
+export const SIDE_COIN_PATTERN = '^#?\\d{1,15}$';
+const SIDE_COIN = new RegExp(SIDE_COIN_PATTERN);
+
 /** `#2901` or `2901` → outcome 290, side 1; null when it is no outcome coin. */
 export function parseSideCoin(coin: string): { outcomeId: number; side: number } | null {
-  const m = /^#?(\d{1,15})$/.exec(coin);
-  if (!m) return null;
-  const n = Number(m[1]);
+  if (!SIDE_COIN.test(coin)) return null;
+  const n = Number(coin.replace('#', ''));
   return { outcomeId: Math.floor(n / 10), side: n % 10 };
 }
 
