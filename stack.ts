@@ -38,7 +38,10 @@ export function configuredPorts(
 export const EPHEMERAL_PORTS = configuredPorts({ compatPort: 0, routerPort: 0, mcpPort: 0, subgraphPort: () => 0 });
 
 export interface StackOptions {
+  /** The primary (writes: keys, credits, usage, candles, history samples). */
   pool: pg.Pool;
+  /** A read replica for the query paths that tolerate its lag (SharedDeps.readPool); unset: `pool`. */
+  readPool?: pg.Pool;
   bus?: EventBus;
   upstreamInfoUrl: string;
   ports: StackPorts;
@@ -100,7 +103,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const bus = opts.bus ?? new InProcessBus();
     const unwatchPool = watchPool('main', opts.pool);
     closers.push(async () => unwatchPool());
-    const started = await startDomainServices(DOMAIN_LIST, { pool: opts.pool, upstream, bus, now: Date.now });
+    const started = await startDomainServices(DOMAIN_LIST, {
+      pool: opts.pool,
+      ...(opts.readPool ? { readPool: opts.readPool } : {}),
+      upstream,
+      bus,
+      now: Date.now,
+    });
     closers.push(started.stop);
     // Every listed domain, so every DomainServices entry (EVERY_DOMAIN_LISTED in domains.ts).
     const services = started.services as unknown as DomainServices;

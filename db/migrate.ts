@@ -84,3 +84,26 @@ export async function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<stri
     client.release();
   }
 }
+
+/**
+ * The migrations not applied to this database yet (names, in order), read only: for a process that must not change the
+ * schema (an api instance; the ingest role migrates). An applied file since edited is an error, as in `migrate`.
+ */
+export async function pendingMigrations(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const migrations = await listMigrations(dir);
+  const {
+    rows: [table],
+  } = await pool.query<{ exists: boolean }>(`SELECT to_regclass('platform.schema_migrations') IS NOT NULL AS exists`);
+  if (!table?.exists) return migrations.map((m) => m.name);
+  const { rows } = await pool.query<{ version: string; checksum: string }>(
+    'SELECT version, checksum FROM platform.schema_migrations',
+  );
+  const applied = new Map(rows.map((r) => [r.version, r.checksum]));
+  for (const m of migrations) {
+    const checksum = applied.get(m.version);
+    if (checksum !== undefined && checksum !== m.checksum) {
+      throw new Error(`migration ${m.name} was changed after it was applied; add a new migration instead`);
+    }
+  }
+  return migrations.filter((m) => !applied.has(m.version)).map((m) => m.name);
+}

@@ -2,7 +2,7 @@
 import pg from 'pg';
 import type { Config } from '../platform/config.ts';
 import { type EmbeddedCluster, type EmbeddedOptions, startEmbedded } from './embedded.ts';
-import { migrate } from './migrate.ts';
+import { migrate, pendingMigrations } from './migrate.ts';
 
 export { isStorageUnavailable, STORAGE_UNAVAILABLE, StorageUnavailableError } from './unavailable.ts';
 
@@ -185,6 +185,12 @@ export interface Database {
 /** How a command uses the embedded cluster (`db/embedded.ts`): its name, and whether it may join a running one. */
 export type ClusterUse = Pick<EmbeddedOptions, 'command' | 'mode' | 'service' | 'whyNotShared'>;
 
+/**
+ * How a process treats the schema: `migrate` applies what is pending (under the runner's advisory lock); `check` only
+ * reads whether it is current, waiting up to `waitMs` for another process (the ingest role) to migrate it.
+ */
+export type SchemaUse = { schema?: 'migrate' } | { schema: 'check'; waitMs: number };
+
 /** How long closing the database waits for the pool's clients before the server is stopped regardless. */
 const POOL_END_WAIT_MS = 5000;
 
@@ -195,7 +201,7 @@ const POOL_END_WAIT_MS = 5000;
 export async function openDatabase(
   config: Config,
   log: (line: string) => void = console.log,
-  use: ClusterUse = { mode: 'guest' },
+  use: ClusterUse & SchemaUse = { mode: 'guest' },
 ): Promise<Database> {
   let url = config.databaseUrl;
   let cluster: EmbeddedCluster | undefined;
@@ -210,17 +216,13 @@ export async function openDatabase(
     url = cluster.url(EMBEDDED_DATABASE);
   }
   const pool = createPool(url);
-  // Migrations may rewrite large tables: on a connection of their own, without the service's statement limits.
-  const migrator = createPool(url, 1, { connectTimeoutMs: 0, statementTimeoutMs: 0 });
   try {
-    const applied = await migrate(migrator);
-    if (applied.length) log(`migrations applied: ${applied.join(', ')}`);
+    if (use.schema === 'check') await awaitSchema(pool, use.waitMs, log);
+    else await migrateOnce(url, log);
   } catch (err) {
     await pool.end();
     await cluster?.stop();
     throw err;
-  } finally {
-    await migrator.end();
   }
   return {
     pool,
@@ -247,6 +249,39 @@ export async function openDatabase(
       await cluster?.stop();
     },
   };
+}
+
+async function migrateOnce(url: string, log: (line: string) => void): Promise<void> {
+  // Migrations may rewrite large tables: on a connection of their own, without the service's statement limits.
+  const migrator = createPool(url, 1, { connectTimeoutMs: 0, statementTimeoutMs: 0 });
+  try {
+    const applied = await migrate(migrator);
+    if (applied.length) log(`migrations applied: ${applied.join(', ')}`);
+  } finally {
+    await migrator.end();
+  }
+}
+
+const SCHEMA_POLL_MS = 1000;
+
+/** Resolves once no migration is pending; rejects naming them after `waitMs` (0: at once). */
+export async function awaitSchema(pool: pg.Pool, waitMs: number, log: (line: string) => void): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  let told = false;
+  for (;;) {
+    const pending = await pendingMigrations(pool);
+    if (!pending.length) return;
+    if (Date.now() >= deadline) {
+      throw new Error(
+        `the database schema is not current (pending: ${pending.join(', ')}); this process only checks it: start ` +
+          'the ingest role (or npm run db:migrate) on the same DATABASE_URL first',
+      );
+    }
+    if (!told)
+      log(`postgres: waiting up to ${waitMs / 1000} s for the migrations to be applied (${pending.length} pending)`);
+    told = true;
+    await new Promise((r) => setTimeout(r, SCHEMA_POLL_MS));
+  }
 }
 
 export async function ensureDatabase(adminUrl: string, name: string, template?: string): Promise<void> {

@@ -41,6 +41,10 @@ export interface Config {
   root: string;
   /** External Postgres; when unset the embedded cluster is used. */
   databaseUrl: string | undefined;
+  /** A read replica of DATABASE_URL for the domain services' reads in the api role (and all): `DATABASE_READ_URL`. */
+  databaseReadUrl: string | undefined;
+  /** The NATS server whose JetStream carries the events between roles: `NATS_URL`; unset: the in-process bus. */
+  natsUrl: string | undefined;
   pgDataDir: string;
   pgPort: number;
   /** A real node's data dir (`~/hl/data`); when set, the simulator does not run. */
@@ -59,7 +63,10 @@ export interface Config {
   simFillsPerSecond: number;
   /** The simulator's fills per second in the history before that (and in the gap a restart fills). */
   simHistoryFillsPerSecond: number;
+  /** The node's /info: `UPSTREAM_INFO_URL`, else the simulator's on `simPort`. */
   upstreamInfoUrl: string;
+  /** Whether `UPSTREAM_INFO_URL` was set (npm start then relays to it, not to its simulator). */
+  upstreamInfoUrlSet: boolean;
   /** Address the servers bind to; beyond loopback, a key is required unless `allowAnonymous`. */
   host: string;
   /** Servers bound beyond loopback serve without a key while none is configured (spec §5.2); off by default. */
@@ -92,6 +99,8 @@ export function loadConfig(): Config {
   return {
     root,
     databaseUrl: str('DATABASE_URL'),
+    databaseReadUrl: str('DATABASE_READ_URL'),
+    natsUrl: str('NATS_URL'),
     pgDataDir: path.resolve(root, str('PG_DATA_DIR') ?? '.data/pg'),
     pgPort: int('PG_PORT', 54329),
     hlDataDir: str('HL_DATA_DIR'),
@@ -106,6 +115,7 @@ export function loadConfig(): Config {
     // DEFAULT_LEAN_FILLS_PER_SECOND (ingest/simulator/timeline.ts).
     simLeanFillsPerSecond: rate('SIM_LEAN_FILLS_PER_SECOND', 0.5),
     upstreamInfoUrl: str('UPSTREAM_INFO_URL') ?? `http://127.0.0.1:${simPort}/info`,
+    upstreamInfoUrlSet: str('UPSTREAM_INFO_URL') !== undefined,
     host: str('HOST') ?? '127.0.0.1',
     allowAnonymous: flag('ALLOW_ANONYMOUS'),
     portOffset,
@@ -118,6 +128,70 @@ export function loadConfig(): Config {
       .filter(Boolean),
     subgraphPort: (name, defaultPort) => port(portVariable(name), defaultPort),
   };
+}
+
+/**
+ * What a `npm start` process runs: `all` (everything in one process, the default), `ingest` (the one writer: the
+ * feed, ingest, the analytics derivation; publishes events) or `api` (any number: compat, router, subgraphs, MCP).
+ */
+export const ROLES = ['all', 'ingest', 'api'] as const;
+export type Role = (typeof ROLES)[number];
+
+const START_USAGE = `usage: npm start [-- --role ${ROLES.join('|')}]`;
+
+/** `start.ts`'s arguments: `--role <role>` or `--role=<role>` (default `all`); anything else is an error. */
+export function parseStartArgs(argv: readonly string[]): { role: Role } {
+  let role: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const inline = /^--role=(.*)$/.exec(arg);
+    if (arg !== '--role' && !inline) throw new Error(`unknown argument ${JSON.stringify(arg)} (${START_USAGE})`);
+    if (role !== undefined) throw new Error(`--role given twice (${START_USAGE})`);
+    role = inline ? inline[1] : argv[++i];
+    if (role === undefined || role === '') throw new Error(`--role needs a value (${START_USAGE})`);
+  }
+  role ??= 'all';
+  if (!(ROLES as readonly string[]).includes(role)) {
+    throw new Error(`unknown role ${JSON.stringify(role)}: expected one of ${ROLES.join(', ')} (${START_USAGE})`);
+  }
+  return { role: role as Role };
+}
+
+export type StartConfig = Config & { role: Role };
+
+/**
+ * `npm start`'s configuration: the environment (loadConfig) and the role from `argv`, refused with the variable to set
+ * when the role cannot work without it. An api role never starts an embedded Postgres nor runs the simulator, so it
+ * needs the shared database, the events and the node's /info named; the ingest role's events must go somewhere.
+ */
+export function loadStartConfig(argv: readonly string[]): StartConfig {
+  const { role } = parseStartArgs(argv);
+  const config = loadConfig();
+  const missing = (name: string, why: string) => new Error(`--role ${role} needs ${name}: ${why}`);
+  if (role === 'ingest' && !config.natsUrl) {
+    throw missing(
+      'NATS_URL',
+      'it publishes its events on NATS JetStream for the api instances; without it no api instance would receive ' +
+        'them (e.g. NATS_URL=nats://127.0.0.1:4222; `npm start` alone runs every part in one process)',
+    );
+  }
+  if (role === 'api') {
+    if (!config.databaseUrl) {
+      throw missing('DATABASE_URL', 'the shared Postgres the ingest role writes (an api instance never embeds one)');
+    }
+    if (!config.natsUrl) throw missing('NATS_URL', 'the NATS server the ingest role publishes its events on');
+    if (!config.upstreamInfoUrlSet) {
+      throw missing(
+        'UPSTREAM_INFO_URL',
+        "the node's /info (the ingest role's simulator serves one on its SIM_PORT + PORT_OFFSET, e.g. " +
+          'http://127.0.0.1:3001/info)',
+      );
+    }
+  }
+  if (config.databaseReadUrl && !config.databaseUrl) {
+    throw new Error('DATABASE_READ_URL is a replica of DATABASE_URL: set DATABASE_URL too');
+  }
+  return { ...config, role };
 }
 
 /** `7d`, `36h`, `90m`, `30s` or `0` → milliseconds. */

@@ -32,7 +32,13 @@ export interface DomainService {
 
 /** What every domain service is built from: shared by all domains of one process. */
 export interface SharedDeps {
+  /** The primary: every write, and the state a service rebuilds at start to continue from the bus without a gap. */
   pool: pg.Pool;
+  /**
+   * A read replica (`DATABASE_READ_URL`) for query paths that tolerate its lag: the markets queries and the analytics
+   * service. Unset: the primary.
+   */
+  readPool?: pg.Pool;
   /** The ingest bus (in-process; the NATS JetStream adapter comes with issue 23). */
   bus: EventBus;
   /** The node's /info, for what the service relays or loads from the node. */
@@ -42,6 +48,7 @@ export interface SharedDeps {
 
 /** A service factory's input: the shared deps, and the services of the earlier domains it `needs`. */
 export interface DomainDeps<Needs extends object> extends SharedDeps {
+  readPool: pg.Pool;
   services: Needs;
 }
 
@@ -159,7 +166,7 @@ export async function startDomainServices(domains: readonly Domain[], shared: Sh
         if (!service) throw new Error(`domain ${domain.name} needs ${need}: list ${need} before it in domains.ts`);
         needed[need] = service;
       }
-      const service = domain.create({ ...shared, services: needed });
+      const service = domain.create({ ...shared, readPool: shared.readPool ?? shared.pool, services: needed });
       started.push(service);
       await service.start?.();
       services[domain.name] = service;

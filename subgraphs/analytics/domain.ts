@@ -16,7 +16,8 @@ declare module '../domain.ts' {
 export const analytics = defineDomain({
   name: 'analytics',
   port: 4005,
-  create: ({ pool, now }: DomainDeps<object>) => new AnalyticsService({ pool, now }),
+  // Read-only: the derivation (ingest role) writes its tables.
+  create: ({ readPool, now }: DomainDeps<object>) => new AnalyticsService({ pool: readPool, now }),
   schema: analyticsSchema,
   context: (analytics): AnalyticsContext => ({ analytics }),
   datasets: {

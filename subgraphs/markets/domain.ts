@@ -18,7 +18,7 @@ declare module '../domain.ts' {
 export const markets = defineDomain({
   name: 'markets',
   port: 4001,
-  create: ({ pool, upstream, bus, now }) => new MarketsService({ pool, upstream, bus, now }),
+  create: ({ pool, readPool, upstream, bus, now }) => new MarketsService({ pool, readPool, upstream, bus, now }),
   schema: marketsSchema,
   context: (markets): MarketsContext => ({ markets }),
   datasets: {

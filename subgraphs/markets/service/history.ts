@@ -2,6 +2,7 @@
 // from the live books every few seconds, and the queries behind /market/* (bbo, spread, depth, slippage, book and
 // a liquidity report over a window).
 import type pg from 'pg';
+import { inTransaction } from '../../../db/pool.ts';
 import type { OrderBooks } from './book.ts';
 import { latestPerKey } from './sql.ts';
 
@@ -13,6 +14,22 @@ export interface HistoryWindow {
   limit: number;
 }
 
+/** The advisory lock a sample is written under ("hlhs"), so that concurrent samplers write one sample, not several. */
+const SAMPLE_LOCK = 0x686c6873;
+
+/**
+ * A sample counts for the interval when younger than this share of it: every api instance runs a sampler (each has
+ * the books), and one whose timer fires after another's sample in the same interval skips. Not half: two instances
+ * half an interval apart would then both write each interval. The 10% margin absorbs timer jitter, so that a lone
+ * sampler never skips its own next sample.
+ */
+const SAMPLE_FRESH_SHARE = 0.9;
+
+/**
+ * Records the books every `intervalMs`. Any number of processes may run one on the same database: a sample is
+ * written under a transaction-scoped advisory lock, and skipped when another process holds it (sampling right now) or
+ * has written a sample of these coins within the last 0.9 interval, so the archive gets one sample per interval.
+ */
 export class HistorySampler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -69,32 +86,44 @@ export class HistorySampler {
       book[0]?.push(coin);
       book[1]?.push(JSON.stringify(this.books.l2(coin)?.levels ?? [[], []]));
     }
-    if (!depth[0]?.length) return 0;
-    await this.pool.query(
-      `INSERT INTO markets.history_bbo (coin, time, bid_px, bid_sz, bid_n, ask_px, ask_sz, ask_n)
-       SELECT c, $8, bp, bs, bn, ap, az, an
-       FROM unnest($1::text[], $2::numeric[], $3::numeric[], $4::int[], $5::numeric[], $6::numeric[], $7::int[])
-         AS u(c, bp, bs, bn, ap, az, an)
-       ON CONFLICT DO NOTHING`,
-      [...bbo, time],
-    );
-    await this.pool.query(
-      `INSERT INTO markets.history_depth (coin, time, mid_px, bands)
-       SELECT c, $4, m, b::jsonb FROM unnest($1::text[], $2::numeric[], $3::text[]) AS u(c, m, b) ON CONFLICT DO NOTHING`,
-      [...depth, time],
-    );
-    await this.pool.query(
-      `INSERT INTO markets.history_slippage (coin, time, notional, buy_bps, sell_bps)
-       SELECT c, $5, n, b, s FROM unnest($1::text[], $2::numeric[], $3::numeric[], $4::numeric[]) AS u(c, n, b, s)
-       ON CONFLICT DO NOTHING`,
-      [...slip, time],
-    );
-    await this.pool.query(
-      `INSERT INTO markets.history_book (coin, time, levels)
-       SELECT c, $3, l::jsonb FROM unnest($1::text[], $2::text[]) AS u(c, l) ON CONFLICT DO NOTHING`,
-      [...book, time],
-    );
-    return depth[0].length;
+    const coins = depth[0];
+    if (!coins?.length) return 0;
+    return inTransaction(this.pool, async (client) => {
+      const { rows: lock } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [
+        SAMPLE_LOCK,
+      ]);
+      if (!lock[0]?.locked) return 0;
+      const { rows: fresh } = await client.query<{ sampled: boolean }>(
+        'SELECT EXISTS (SELECT 1 FROM markets.history_depth WHERE coin = ANY($1) AND time > $2) AS sampled',
+        [coins, time - this.intervalMs * SAMPLE_FRESH_SHARE],
+      );
+      if (fresh[0]?.sampled) return 0;
+      await client.query(
+        `INSERT INTO markets.history_bbo (coin, time, bid_px, bid_sz, bid_n, ask_px, ask_sz, ask_n)
+         SELECT c, $8, bp, bs, bn, ap, az, an
+         FROM unnest($1::text[], $2::numeric[], $3::numeric[], $4::int[], $5::numeric[], $6::numeric[], $7::int[])
+           AS u(c, bp, bs, bn, ap, az, an)
+         ON CONFLICT DO NOTHING`,
+        [...bbo, time],
+      );
+      await client.query(
+        `INSERT INTO markets.history_depth (coin, time, mid_px, bands)
+         SELECT c, $4, m, b::jsonb FROM unnest($1::text[], $2::numeric[], $3::text[]) AS u(c, m, b) ON CONFLICT DO NOTHING`,
+        [...depth, time],
+      );
+      await client.query(
+        `INSERT INTO markets.history_slippage (coin, time, notional, buy_bps, sell_bps)
+         SELECT c, $5, n, b, s FROM unnest($1::text[], $2::numeric[], $3::numeric[], $4::numeric[]) AS u(c, n, b, s)
+         ON CONFLICT DO NOTHING`,
+        [...slip, time],
+      );
+      await client.query(
+        `INSERT INTO markets.history_book (coin, time, levels)
+         SELECT c, $3, l::jsonb FROM unnest($1::text[], $2::text[]) AS u(c, l) ON CONFLICT DO NOTHING`,
+        [...book, time],
+      );
+      return coins.length;
+    });
   }
 }
 

@@ -114,7 +114,10 @@ const NO_INFO = {
 } as const;
 
 export interface MarketsServiceOptions {
+  /** The primary: the candles and history samples written, and the state rebuilt at start beside the bus. */
   pool: pg.Pool;
+  /** The queries' reads (a replica: DATABASE_READ_URL); `pool` when unset. */
+  readPool?: pg.Pool;
   upstream: Upstream;
   bus?: EventBus;
   now?: () => number;
@@ -184,13 +187,17 @@ export class MarketsService {
   private midsCache: Record<string, string> | undefined;
   private firstDexMidsCache: Record<string, string> | undefined;
   private readonly unsubscribe: (() => void)[] = [];
+  /** Where the queries read: a replica may lag the primary by a moment, as a query may come a moment later. */
   private readonly pool: pg.Pool;
+  /** Writes, and the reads that must meet the bus without a gap (start). */
+  private readonly primary: pg.Pool;
   private readonly upstream: Upstream;
   private readonly metaTtlMs: number;
   readonly now: () => number;
 
   constructor(opts: MarketsServiceOptions) {
-    this.pool = opts.pool;
+    this.pool = opts.readPool ?? opts.pool;
+    this.primary = opts.pool;
     this.upstream = opts.upstream;
     this.now = opts.now ?? Date.now;
     this.metaTtlMs = opts.metaTtlMs ?? META_TTL_MS;
@@ -233,20 +240,20 @@ export class MarketsService {
   /** Rebuilds live state after a (re)start: latest contexts and last prices, open candles, the books. */
   async start(): Promise<void> {
     const now = this.now();
-    const { rows: ctxs } = await this.pool.query<AssetCtxRow>(
+    const { rows: ctxs } = await this.primary.query<AssetCtxRow>(
       latestPerKey('markets.asset_ctxs', 'coin', 't.*', `t.time > ${Math.floor(now - 86_400_000)}`),
     );
     for (const r of ctxs) if (!this.ctxs.has(r.coin)) this.ctxs.set(r.coin, r);
-    const { rows: last } = await this.pool.query<{ coin: string; px: string }>(
+    const { rows: last } = await this.primary.query<{ coin: string; px: string }>(
       latestPerKey('markets.trades', 'coin', 'coin, px::text AS px'),
     );
     for (const r of last) if (!this.lastTradePx.has(r.coin)) this.lastTradePx.set(r.coin, r.px);
     // Closed buckets the aggregator never saw (history loaded while it was down), then the open ones.
-    const { rows: latest } = await this.pool.query<{ t: number | null }>(
+    const { rows: latest } = await this.primary.query<{ t: number | null }>(
       `SELECT max(t) AS t FROM markets.candles WHERE interval = '1m'`,
     );
-    await backfillCandles(this.pool, latest[0]?.t ?? 0, now);
-    const seeds = await openCandleSeeds(this.pool, now);
+    await backfillCandles(this.primary, latest[0]?.t ?? 0, now);
+    const seeds = await openCandleSeeds(this.primary, now);
     this.candles.seed(seeds.rollups, seeds.trades);
     this.candles.start();
     this.history.start();
