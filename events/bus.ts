@@ -75,11 +75,20 @@ export interface EventBus<M extends TopicMap = Topics> {
    * taken from another epoch (a restarted process, a recreated stream) mean nothing here.
    */
   readonly epoch: string;
+  /**
+   * The bus stores what it is given (JetStream): a publisher hands it events before committing them, and a repeat
+   * after a crash is dropped by the bus.
+   */
+  readonly durable?: boolean;
   /** In-process: delivered before it returns. JetStream: resolves once the server has stored the batch. */
   publish<T extends keyof M & string>(topic: T, items: readonly M[T][]): void | Promise<void>;
   /** Returns the function that unsubscribes. */
   subscribe<T extends keyof M & string>(topic: T, handler: Handler<M, T>): () => void;
-  /** The `seq` of the last batch of `topic` this process's subscribers were given (0: none yet). */
+  /**
+   * A `seq` up to which every batch of `topic` has been given to this process's subscribers (0: none yet): where a
+   * subscriber starting now stands. Batches are delivered in seq order, so it is the last one delivered, of any
+   * topic, unless the topic's batches wait somewhere on their way (a join).
+   */
   position(topic: keyof M & string): number;
   /**
    * Calls `onBatch` for every batch of `topic` after `after`, in order, up to the log's end when called; CursorError
@@ -110,7 +119,7 @@ export class InProcessBus<M extends TopicMap = Topics> implements EventBus<M> {
   private readonly held = new Map<keyof M, Held<unknown>[]>();
   /** Per topic: the last seq dropped from `held` (a replay from before it is refused). */
   private readonly dropped = new Map<keyof M, number>();
-  private readonly positions = new Map<keyof M, number>();
+  /** The last seq numbered here or delivered. */
   private seq = 0;
   private readonly retainMs: number;
   private readonly retainBatches: number;
@@ -126,12 +135,12 @@ export class InProcessBus<M extends TopicMap = Topics> implements EventBus<M> {
 
   publish<T extends keyof M & string>(topic: T, items: readonly M[T][]): void {
     if (items.length === 0) return;
-    this.deliver(topic, items, ++this.seq);
+    this.deliver(topic, items, this.seq + 1);
   }
 
   /** Hands a batch numbered elsewhere (the JetStream adapter's stream sequence) to this process's subscribers. */
   deliver<T extends keyof M & string>(topic: T, items: readonly M[T][], seq: number): void {
-    this.positions.set(topic, seq);
+    this.seq = Math.max(this.seq, seq);
     if (this.retainMs > 0) this.hold(topic, items, seq);
     const set = this.handlers.get(topic);
     if (!set) return;
@@ -175,8 +184,13 @@ export class InProcessBus<M extends TopicMap = Topics> implements EventBus<M> {
     return () => set.delete(handler as Handler<M, keyof M>);
   }
 
-  position(topic: keyof M & string): number {
-    return this.positions.get(topic) ?? 0;
+  position(): number {
+    return this.seq;
+  }
+
+  /** Moves `position` on without a batch: nothing before `seq` will be delivered here. */
+  advanceTo(seq: number): void {
+    this.seq = Math.max(this.seq, seq);
   }
 
   async replay<T extends keyof M & string>(topic: T, after: number, onBatch: Handler<M, T>): Promise<void> {
@@ -215,11 +229,13 @@ export function derivedTopic<
   source: EventSource<S>,
   sourceTopic: U,
   map: (items: readonly S[U][]) => readonly M[T][],
+  /** Where the topic's subscribers stand when its batches wait on their way (a join); the source's otherwise. */
+  position: () => number = () => source.position(sourceTopic),
 ): EventSource<Pick<M, T>> {
   return {
     epoch: source.epoch,
     subscribe: (_topic, handler) => own.subscribe(topic, handler as unknown as Handler<M, T>),
-    position: () => own.position(topic),
+    position,
     replay: (_topic, after, onBatch, key) =>
       source.replay(sourceTopic, after, (items, seq) => (onBatch as unknown as Handler<M, T>)(map(items), seq), key),
   };

@@ -155,8 +155,13 @@ export class AccountsService {
       opts.liquidationGraceMs,
     );
     this.liquidationJoin = join;
-    const liquidations = derivedTopic(joined, 'liquidations', source, 'liquidations', (rows) =>
-      rows.map((r) => join.joined(r)),
+    const liquidations = derivedTopic(
+      joined,
+      'liquidations',
+      source,
+      'liquidations',
+      (rows) => rows.map((r) => join.joined(r)),
+      () => join.position(source.position('liquidations')),
     );
     // Replayed fills carry the account value this process still knows (it keeps them a minute).
     this.bus = {

@@ -128,6 +128,12 @@ export class LiquidationJoin {
     ];
   }
 
+  /** Every batch up to this seq has been handed on (the source's position, less what waits). */
+  position(sourcePosition: number): number {
+    const first = this.waiting[0];
+    return first ? first.seq - 1 : sourcePosition;
+  }
+
   /** A fill with the account value known for it now (null when none is). */
   joined(row: LiquidationRow): LiquidationRow {
     return { ...row, account_value: this.values.get(`${row.liquidated_user} ${row.hash}`)?.value ?? null };
