@@ -318,8 +318,12 @@ class StreamReader {
     this.pending = { lines: 0, malformed: 0 };
     this.fresh = undefined;
     const previous = this.inflight;
+    // A bus that stores events itself gets them before the commit: a crash between the two publishes them again on
+    // restart (the bus drops the repeat) instead of losing them. In-process, subscribers read what is committed.
+    const publishFirst = this.opts.bus?.durable === true;
     this.inflight = (async () => {
       await previous;
+      if (publishFirst) await this.publish(work.batch, work.fresh, work.cp.lastBlock);
       if (commit) {
         await this.commit(work.batch, work.errors, work.pending.malformed, work.cp);
         if (!this.loader.liveOnly) this.stored = work.cp;
@@ -327,7 +331,7 @@ class StreamReader {
         this.stats.lines += work.pending.lines;
         this.stats.malformed += work.pending.malformed;
       }
-      this.publish(work.batch, work.fresh, work.cp.lastBlock);
+      if (!publishFirst) await this.publish(work.batch, work.fresh, work.cp.lastBlock);
     })();
     // Marked handled here; the failure is rethrown to whoever awaits it next (the next flush or drain).
     this.inflight.catch(() => {});
@@ -336,13 +340,13 @@ class StreamReader {
   }
 
   /** Publishes the batch's events from `fresh` on: those of blocks not published before. */
-  private publish(batch: Batch, fresh: BatchMark | undefined, lastBlock: number | null): void {
+  private async publish(batch: Batch, fresh: BatchMark | undefined, lastBlock: number | null): Promise<void> {
     if (!fresh) return;
     if (this.opts.bus) {
       for (const [topic, items] of batch.eventsByTopic()) {
         const from = fresh.events.get(topic) ?? 0;
         const out = from ? items.slice(from) : items;
-        if (out.length) this.opts.bus.publish(topic as Topic, out as Topics[Topic][]);
+        if (out.length) await this.opts.bus.publish(topic as Topic, out as Topics[Topic][]);
       }
     }
     if (lastBlock !== null && (this.published === null || lastBlock > this.published)) this.published = lastBlock;

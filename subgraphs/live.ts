@@ -2,13 +2,21 @@
 // a typed stream (subscribe → unsubscribe) with its domain rules, an optional snapshot, and the combinators they are
 // built from. The transports adapt them: GraphQL subscriptions read one as an async iterator (`liveIterator`), /ws
 // channels call it directly (compat-rest/channels/).
-import type { EventBus, TopicMap } from '../events/bus.ts';
+import { CursorError, type EventSource, type TopicMap } from '../events/bus.ts';
 import { PushQueue } from '../platform/push-queue.ts';
 
 /** Events from the moment of subscribing on; the same for every subscriber (no snapshot, no caller in it). */
 export interface LiveStream<T> {
-  /** Calls `onEvent` for each event until the returned function is called. */
-  subscribe(onEvent: (event: T) => void): () => void;
+  /**
+   * Calls `onEvent` for each event until the returned function is called. Events of a resumable stream come with
+   * their cursor: where the subscriber is once it has this event.
+   */
+  subscribe(onEvent: (event: T, cursor?: string) => void): () => void;
+  /**
+   * Resumable streams only: the events after `cursor` that the log still holds, then the live ones, with no gap and
+   * no duplicate; rejects with a CursorError when it holds them no longer or the cursor is not one of this stream's.
+   */
+  resume?(cursor: string, onEvent: (event: T, cursor: string) => void): Promise<() => void>;
 }
 
 /** A stream with the state it starts from: what a transport that sends a snapshot first (/ws) sends. */
@@ -26,30 +34,144 @@ export interface StoredSnapshotStream<I> extends LiveStream<I[]> {
   key(item: I): string;
 }
 
-/** A bus topic as a stream: `select` turns each published batch into the stream's events (none to skip it). */
-export function topicStream<M extends TopicMap, T extends keyof M & string, R>(
-  bus: EventBus<M>,
-  topic: T,
-  select: (items: readonly M[T][]) => readonly R[],
-): LiveStream<R> {
+/** One bus topic a resumable stream is made of, and how its batches become the stream's events. */
+interface Part<R> {
+  source: EventSource<TopicMap>;
+  topic: string;
+  key?: string;
+  select(items: readonly unknown[]): readonly R[];
+}
+
+/** A resumable stream: the parts it merges, which its cursors follow one position each. */
+export interface ResumableStream<T> extends LiveStream<T> {
+  readonly parts: readonly Part<T>[];
+  resume(cursor: string, onEvent: (event: T, cursor: string) => void): Promise<() => void>;
+}
+
+/**
+ * Where a subscriber is in one part: every event of the batches up to `seq`, and of batch `seq` those up to index
+ * `k` (all of it when k is absent).
+ */
+type Position = { seq: number; k?: number };
+
+/**
+ * A cursor: the log's epoch, then each part's position (`p1a2b3c~1042~1040.3`). Parts are followed by separate
+ * subscriptions (on JetStream, one consumer per topic), so their batches interleave differently on each instance:
+ * one position per part makes the cursor exact whatever the interleaving.
+ */
+function encodeCursor(epoch: string, positions: readonly Position[]): string {
+  return [epoch, ...positions.map((p) => (p.k === undefined ? `${p.seq}` : `${p.seq}.${p.k}`))].join('~');
+}
+
+function decodeCursor(cursor: string, epoch: string, parts: number): Position[] {
+  const [head, ...rest] = cursor.split('~');
+  const positions = rest.map((text) => {
+    const m = /^(\d{1,15})(?:\.(\d{1,9}))?$/.exec(text);
+    return m ? { seq: Number(m[1]), k: m[2] === undefined ? undefined : Number(m[2]) } : null;
+  });
+  if (rest.length !== parts || positions.some((p) => p === null)) {
+    throw new CursorError('cursor: not a cursor of this subscription (pass the cursor of an event it sent)');
+  }
+  if (head !== epoch) {
+    throw new CursorError(
+      'cursor: it comes from an event log this service no longer has (restarted, or its stream was recreated): ' +
+        'subscribe without a cursor and re-read the snapshot',
+    );
+  }
+  return positions as Position[];
+}
+
+function resumable<R>(parts: readonly Part<R>[]): ResumableStream<R> {
+  const epoch = parts[0]?.source.epoch ?? '';
+  /** Calls onEvent for the batch's events after `positions[i]`, moving it. */
+  const emit = (
+    positions: Position[],
+    i: number,
+    items: readonly unknown[],
+    seq: number,
+    onEvent: (event: R, cursor: string) => void,
+  ) => {
+    const at = positions[i] as Position;
+    if (seq < at.seq || (seq === at.seq && at.k === undefined)) return;
+    const part = parts[i] as Part<R>;
+    const events = part.select(items);
+    for (let k = seq === at.seq ? (at.k ?? -1) + 1 : 0; k < events.length; k++) {
+      positions[i] = k === events.length - 1 ? { seq } : { seq, k };
+      onEvent(events[k] as R, encodeCursor(epoch, positions));
+    }
+    // A batch with no event for this subscriber still moves it past the batch.
+    if (events.length === 0) positions[i] = { seq };
+  };
   return {
-    subscribe: (onEvent) =>
-      bus.subscribe(topic, (items) => {
-        for (const event of select(items)) onEvent(event);
-      }),
+    parts,
+    subscribe(onEvent) {
+      const positions: Position[] = parts.map((p) => ({ seq: p.source.position(p.topic) }));
+      const offs = parts.map((p, i) =>
+        p.source.subscribe(p.topic, (items, seq) => emit(positions, i, items, seq, onEvent)),
+      );
+      return () => {
+        for (const off of offs) off();
+      };
+    },
+    async resume(cursor, onEvent) {
+      const positions = decodeCursor(cursor, epoch, parts.length);
+      const offs: (() => void)[] = [];
+      const stop = () => {
+        for (const off of offs) off();
+      };
+      try {
+        await Promise.all(
+          parts.map(async (p, i) => {
+            // Live batches wait while the log is read; what both give is dropped by position.
+            let waiting: [readonly unknown[], number][] | null = [];
+            offs.push(
+              p.source.subscribe(p.topic, (items, seq) =>
+                waiting ? waiting.push([items, seq]) : emit(positions, i, items, seq, onEvent),
+              ),
+            );
+            const from = positions[i] as Position;
+            await p.source.replay(
+              p.topic,
+              from.k === undefined ? from.seq : from.seq - 1,
+              (items, seq) => emit(positions, i, items, seq, onEvent),
+              p.key,
+            );
+            for (const [items, seq] of waiting) emit(positions, i, items, seq, onEvent);
+            waiting = null;
+          }),
+        );
+      } catch (err) {
+        stop();
+        throw err;
+      }
+      return stop;
+    },
   };
 }
 
-/** Several streams as one, each event as its own stream publishes it. */
-export function mergedStreams<T>(streams: readonly LiveStream<T>[]): LiveStream<T> {
-  return {
-    subscribe(onEvent) {
-      const stops = streams.map((s) => s.subscribe(onEvent));
-      return () => {
-        for (const stop of stops) stop();
-      };
+/**
+ * A bus topic as a resumable stream: `select` turns each published batch into the stream's events (none to skip it).
+ * `key` (a coin, an address) lets a replay read only the batches of that key where the log keeps them apart.
+ */
+export function topicStream<M extends TopicMap, T extends keyof M & string, R>(
+  source: EventSource<M>,
+  topic: T,
+  select: (items: readonly M[T][]) => readonly R[],
+  key?: string,
+): ResumableStream<R> {
+  return resumable([
+    {
+      source: source as EventSource<TopicMap>,
+      topic,
+      key,
+      select: select as (items: readonly unknown[]) => readonly R[],
     },
-  };
+  ]);
+}
+
+/** Several resumable streams as one, each event as its own stream publishes it. */
+export function mergedStreams<T>(streams: readonly ResumableStream<T>[]): ResumableStream<T> {
+  return resumable(streams.flatMap((s) => s.parts));
 }
 
 /**

@@ -3,8 +3,15 @@
 // The accounts subgraph and compat-rest call only this class (and import only the types and constants re-exported
 // here); the pool is its own. Live events are the ingest bus's own topics (fills, orderStatuses, fundingPayments...).
 import type pg from 'pg';
-import type { LiquidationRow, OrderStatusRow } from '../../../db/rows/accounts.ts';
-import { type EventBus, InProcessBus, type Topics } from '../../../events/bus.ts';
+import type { OrderStatusRow } from '../../../db/rows/accounts.ts';
+import {
+  derivedTopic,
+  type EventBus,
+  type EventSource,
+  type Handler,
+  InProcessBus,
+  type Topics,
+} from '../../../events/bus.ts';
 import { intWithin } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { borrowLendUserState, type ReservePricing } from './borrow-lend.ts';
@@ -123,7 +130,7 @@ export class AccountsService {
    * The ingest bus, except that `liquidations` carries each liquidation fill with the liquidated account's value
    * (LiquidationJoin), published from this process only.
    */
-  readonly bus: EventBus;
+  readonly bus: EventSource;
   /** Every live stream of the domain (GraphQL subscriptions and /ws channels adapt them). */
   readonly streams: AccountStreams;
   readonly now: () => number;
@@ -140,18 +147,39 @@ export class AccountsService {
   constructor(opts: AccountsServiceOptions) {
     this.pool = opts.pool;
     const source = opts.bus;
-    const joined = new InProcessBus<Pick<Topics, 'liquidations'>>();
-    this.liquidationJoin = new LiquidationJoin(
+    // The joined fills, numbered with the seq of the batch they came in (subscribers' cursors stay the source's).
+    const joined = new InProcessBus<Pick<Topics, 'liquidations'>>({ retainMs: 0 });
+    const join = new LiquidationJoin(
       source,
-      (rows) => joined.publish('liquidations', rows),
+      (rows, seq) => joined.deliver('liquidations', rows, seq),
       opts.liquidationGraceMs,
     );
+    this.liquidationJoin = join;
+    const liquidations = derivedTopic(
+      joined,
+      'liquidations',
+      source,
+      'liquidations',
+      (rows) => rows.map((r) => join.joined(r)),
+      () => join.position(source.position('liquidations')),
+    );
+    // Replayed fills carry the account value this process still knows (it keeps them a minute).
     this.bus = {
-      publish: (topic, items) => source.publish(topic, items),
+      epoch: source.epoch,
       subscribe: (topic, handler) =>
         topic === 'liquidations'
-          ? joined.subscribe('liquidations', handler as (rows: readonly LiquidationRow[]) => void)
+          ? liquidations.subscribe('liquidations', handler as Handler<Pick<Topics, 'liquidations'>, 'liquidations'>)
           : source.subscribe(topic, handler),
+      position: (topic) => (topic === 'liquidations' ? liquidations.position('liquidations') : source.position(topic)),
+      replay: (topic, after, onBatch, key) =>
+        topic === 'liquidations'
+          ? liquidations.replay(
+              'liquidations',
+              after,
+              onBatch as Handler<Pick<Topics, 'liquidations'>, 'liquidations'>,
+              key,
+            )
+          : source.replay(topic, after, onBatch, key),
     };
     this.streams = new AccountStreams(this.bus, opts.pool);
     this.upstream = opts.upstream;

@@ -90,19 +90,19 @@ function liquidationAccountValue(r: LedgerUpdateRow): string | null {
 /**
  * Live liquidation fills joined with the ledger's liquidation update of the same transaction, whose `accountValue`
  * the exchange prints as liquidated_account_value. Ingest reads the fills and the ledger from two streams, so
- * either may come first: each fill waits for its update at most `graceMs`, then goes on without it. Fills are
- * handed on in the order they came.
+ * either may come first: each batch of fills waits for its updates at most `graceMs`, then goes on with what is known.
+ * Batches are handed on whole, in the order they came, with the bus `seq` they came with (a subscriber's cursor).
  */
 export class LiquidationJoin {
   /** `liquidated user + hash` → account value, with when it was seen (insertion order = age). */
   private readonly values = new Map<string, { value: string; seen: number }>();
-  private readonly waiting: { row: LiquidationRow; due: number }[] = [];
+  private readonly waiting: { rows: readonly LiquidationRow[]; seq: number; due: number }[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly offs: (() => void)[];
 
   constructor(
     source: EventBus,
-    private readonly deliver: (rows: LiquidationRow[]) => void,
+    private readonly deliver: (rows: LiquidationRow[], seq: number) => void,
     private readonly graceMs = 1000,
     private readonly now: () => number = Date.now,
   ) {
@@ -121,28 +121,38 @@ export class LiquidationJoin {
         if (this.waiting.length) this.release();
         else this.forgetOld();
       }),
-      source.subscribe('liquidations', (rows) => {
-        const due = this.now() + this.graceMs;
-        for (const row of rows) this.waiting.push({ row, due });
+      source.subscribe('liquidations', (rows, seq) => {
+        this.waiting.push({ rows, seq, due: this.now() + this.graceMs });
         this.release();
       }),
     ];
   }
 
+  /** Every batch up to this seq has been handed on (the source's position, less what waits). */
+  position(sourcePosition: number): number {
+    const first = this.waiting[0];
+    return first ? first.seq - 1 : sourcePosition;
+  }
+
+  /** A fill with the account value known for it now (null when none is). */
+  joined(row: LiquidationRow): LiquidationRow {
+    return { ...row, account_value: this.values.get(`${row.liquidated_user} ${row.hash}`)?.value ?? null };
+  }
+
   private release(): void {
     const now = this.now();
-    const ready: LiquidationRow[] = [];
+    const ready: { rows: LiquidationRow[]; seq: number }[] = [];
     for (let head = this.waiting[0]; head; head = this.waiting[0]) {
-      const known = this.values.get(`${head.row.liquidated_user} ${head.row.hash}`);
-      if (!known && head.due > now) break;
+      const complete = head.rows.every((r) => this.values.has(`${r.liquidated_user} ${r.hash}`));
+      if (!complete && head.due > now) break;
       this.waiting.shift();
-      ready.push({ ...head.row, account_value: known?.value ?? null });
+      ready.push({ rows: head.rows.map((r) => this.joined(r)), seq: head.seq });
     }
     this.forgetOld();
     clearTimeout(this.timer);
     const next = this.waiting[0];
     this.timer = next ? setTimeout(() => this.release(), Math.max(0, next.due - now)) : undefined;
-    if (ready.length) this.deliver(ready);
+    for (const batch of ready) this.deliver(batch.rows, batch.seq);
   }
 
   /** Updates seen over a minute ago have met their fills, or their fills are not coming. */

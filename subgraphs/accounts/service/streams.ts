@@ -3,7 +3,7 @@
 // transport that sends one (/ws) starts from. GraphQL subscriptions and /ws channels adapt these.
 import type pg from 'pg';
 import type { LedgerUpdateRow, LiquidationRow, OrderStatusRow } from '../../../db/rows/accounts.ts';
-import type { EventBus, Topics } from '../../../events/bus.ts';
+import type { EventSource, Topics } from '../../../events/bus.ts';
 import { sortedJson } from '../../../platform/json-text.ts';
 import { type LiveStream, mergedStreams, type StoredSnapshotStream, topicStream } from '../../live.ts';
 import { aggregateFillsByTime, toWireFill, userFills, type WireFill } from './fills.ts';
@@ -44,7 +44,7 @@ type AccountTopic = { [T in keyof Topics]: Topics[T] extends { address: string }
 
 export class AccountStreams {
   constructor(
-    private readonly bus: EventBus,
+    private readonly bus: EventSource,
     private readonly pool: pg.Pool,
   ) {}
 

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import type { AssetCtxRow, TradeRow } from '../../../db/rows/markets.ts';
-import { type EventBus, InProcessBus } from '../../../events/bus.ts';
+import { derivedTopic, type EventBus, type EventSource, InProcessBus } from '../../../events/bus.ts';
 import { FieldError, intWithin, orderedWindow } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { type L2BookAnswer, type L2OptionsInput, l2Options, OrderBooks } from './book.ts';
@@ -177,7 +177,10 @@ export function toWireTrade(t: TradeRow): WireTrade {
 
 export class MarketsService {
   readonly books = new OrderBooks();
-  readonly live = new InProcessBus<MarketEvents>();
+  /** The domain's own live events; trades carry the ingest bus's seq (their subscribers resume through its log). */
+  readonly live = new InProcessBus<MarketEvents>({ retainMs: 0 });
+  /** Trades as the exchange prints them, resumable: followed on `live`, replayed from the ingest bus. */
+  readonly tradeEvents: EventSource<Pick<MarketEvents, 'trades'>>;
   /** Every live stream of the domain (GraphQL subscriptions and /ws channels adapt them). */
   readonly streams: MarketStreams = new MarketStreams(this);
   readonly candles: CandleAggregator;
@@ -207,18 +210,21 @@ export class MarketsService {
       now: this.now,
     });
     this.history = new HistorySampler(opts.pool, this.books, opts.historySampleMs ?? 10_000, this.now);
+    this.tradeEvents = opts.bus
+      ? derivedTopic(this.live, 'trades', opts.bus, 'trades', (rows) => rows.map(toWireTrade))
+      : this.live;
     if (opts.bus) this.attach(opts.bus);
   }
 
   /** Follows the ingest bus: trades feed candles, mids and trade subscribers; diffs the books; contexts. */
   private attach(bus: EventBus): void {
     this.unsubscribe.push(
-      bus.subscribe('trades', (trades) => {
+      bus.subscribe('trades', (trades, seq) => {
         this.candles.onTrades(trades);
         for (const t of trades) this.lastTradePx.set(t.coin, t.px);
         this.midsCache = undefined;
         this.firstDexMidsCache = undefined;
-        this.live.publish('trades', trades.map(toWireTrade));
+        this.live.deliver('trades', trades.map(toWireTrade), seq);
       }),
       bus.subscribe('bookDiffs', (diffs) => {
         const changed = this.books.applyDiffs(diffs);

@@ -29,7 +29,9 @@ function setup() {
   const books = new OrderBooks();
   books.loadSnapshot([], 0, 0);
   const live = new InProcessBus<MarketEvents>();
-  const streams = new MarketStreams({ books, live } as unknown as ConstructorParameters<typeof MarketStreams>[0]);
+  const streams = new MarketStreams({ books, live, tradeEvents: live } as unknown as ConstructorParameters<
+    typeof MarketStreams
+  >[0]);
   const apply = (...diffs: BookDiffRow[]) => {
     const changed = books.applyDiffs(diffs);
     if (changed.size) live.publish('books', [...changed]);

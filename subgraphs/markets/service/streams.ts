@@ -24,6 +24,7 @@ type LiveMarkets = Pick<
   MarketsService,
   | 'books'
   | 'live'
+  | 'tradeEvents'
   | 'candles'
   | 'meta'
   | 'allMids'
@@ -96,10 +97,15 @@ export class MarketStreams {
 
   /** A coin's trades, one batch per block. */
   trades(coin: string): LiveStream<WireTrade[]> {
-    return topicStream(this.markets.live, 'trades', (batch) => {
-      const mine = this.groupTrades(batch).get(coin);
-      return mine ? [mine] : [];
-    });
+    return topicStream(
+      this.markets.tradeEvents,
+      'trades',
+      (batch) => {
+        const mine = this.groupTrades(batch).get(coin);
+        return mine ? [mine] : [];
+      },
+      coin,
+    );
   }
 
   private groupTrades(batch: readonly WireTrade[]): Map<string, WireTrade[]> {
