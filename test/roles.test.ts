@@ -3,6 +3,7 @@
 // processes run it, and one ingest and one api process on a shared Postgres and NATS.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -16,6 +17,7 @@ import { OrderBooks } from '../subgraphs/markets/service/book.ts';
 import { HistorySampler } from '../subgraphs/markets/service/history.ts';
 import { ROOT } from './cli.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
+import { freePort } from './ports.ts';
 import { openSocket } from './ws-client.ts';
 
 describe('npm start arguments', () => {
@@ -179,6 +181,11 @@ describe('the market-history sampler in several processes', () => {
 
 const LOCAL_PG = 'postgres://postgres@127.0.0.1:5432';
 const LOCAL_NATS = 'nats://127.0.0.1:4222';
+/**
+ * A NATS server of the test's own where the binary is installed: the machine's serves other tests' ingest roles on
+ * the same stream (openEventBus names one, HL_EVENTS), whose events an api instance here would follow too.
+ */
+const NATS_SERVER = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find(existsSync);
 
 async function reachable(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -297,7 +304,10 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>, 
 describe.skipIf(missing.length > 0)('one ingest and one api process on a shared Postgres and NATS', () => {
   const dbName = `hl_roles_${randomBytes(5).toString('hex')}`;
   const databaseUrl = `${LOCAL_PG}/${dbName}`;
-  let simDir: string;
+  /** The simulator's node files and the test NATS server's store. */
+  let dir: string;
+  let nats: ChildProcess | undefined;
+  let natsUrl = LOCAL_NATS;
   let ingest: Instance | undefined;
   let api: Instance | undefined;
   let apiOffset: number;
@@ -307,21 +317,29 @@ describe.skipIf(missing.length > 0)('one ingest and one api process on a shared 
     await admin.connect();
     await admin.query(`CREATE DATABASE ${dbName}`);
     await admin.end();
-    simDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hl-roles-'));
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hl-roles-'));
+    if (NATS_SERVER) {
+      const port = await freePort();
+      nats = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', path.join(dir, 'nats')], {
+        stdio: 'ignore',
+      });
+      natsUrl = `nats://127.0.0.1:${port}`;
+      await eventually('the test NATS server listening', async () => (await reachable('127.0.0.1', port)) || undefined);
+    }
     const ingestOffset = await freeOffset();
     apiOffset = await freeOffset(DEFAULT_PORTS.map((p) => p + ingestOffset));
     ingest = startRole('ingest', {
       DATABASE_URL: databaseUrl,
-      NATS_URL: LOCAL_NATS,
+      NATS_URL: natsUrl,
       PORT_OFFSET: String(ingestOffset),
-      SIM_DATA_DIR: simDir,
+      SIM_DATA_DIR: path.join(dir, 'hl'),
       SIM_HISTORY: '1m',
     });
     await untilReady(ingest, 'the ingest role');
     expect(ingest.output()).toContain(`PORT_OFFSET ${ingestOffset}`);
     api = startRole('api', {
       DATABASE_URL: databaseUrl,
-      NATS_URL: LOCAL_NATS,
+      NATS_URL: natsUrl,
       UPSTREAM_INFO_URL: `http://127.0.0.1:${3001 + ingestOffset}/info`,
       PORT_OFFSET: String(apiOffset),
     });
@@ -330,11 +348,12 @@ describe.skipIf(missing.length > 0)('one ingest and one api process on a shared 
 
   afterAll(async () => {
     await Promise.all([stopInstance(api), stopInstance(ingest)]);
+    nats?.kill('SIGKILL');
     const admin = new pg.Client(`${LOCAL_PG}/postgres`);
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin.end();
-    if (simDir) await fs.rm(simDir, { recursive: true, force: true });
+    if (dir) await fs.rm(dir, { recursive: true, force: true });
   }, 60_000);
 
   it('the api instance answers allMids and streams an ingested trade to its /ws trades subscriber', async () => {
