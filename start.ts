@@ -22,6 +22,7 @@ import { startNodeInfoServer } from './ingest/simulator/index.ts';
 import { openTimeline } from './ingest/simulator/timeline.ts';
 import { loadStartConfig, parseDuration, type StartConfig } from './platform/config.ts';
 import { watchDerivation, watchIngest } from './platform/metrics.ts';
+import { Upstream } from './platform/upstream.ts';
 import { configuredPorts, type Stack, startStack } from './stack.ts';
 
 const log = (line: string) => console.log(line);
@@ -103,6 +104,8 @@ const KEY_HINT = 'npm run -s keys -- create --scope data';
 
 /** How long an api instance waits for the ingest role to apply the migrations (both started at once). */
 const SCHEMA_WAIT_MS = 120_000;
+/** How long an api instance waits for the node /info (the ingest role's simulator starts after its migrations). */
+const NODE_INFO_WAIT_MS = 60_000;
 
 const redact = (url: string) => url.replace(/:[^:@/]+@/, ':***@');
 
@@ -334,10 +337,36 @@ async function runIngest(config: StartConfig): Promise<void> {
   await loadHistory(loading);
 }
 
+/**
+ * Waits, bounded, for the node /info to answer: the markets service loads its books from the node's snapshot at
+ * start, and an api instance started with the ingest role (a Procfile) would otherwise ask before the simulator
+ * serves. Past the wait it starts anyway (the stored data is served; the books fill from live diffs).
+ */
+async function awaitNodeInfo(url: string): Promise<void> {
+  const upstream = new Upstream(url, { timeoutMs: 2000 });
+  const deadline = Date.now() + NODE_INFO_WAIT_MS;
+  let told = false;
+  while (!stopping) {
+    const answered = await upstream.json({ type: 'meta' }).then(
+      () => true,
+      () => false,
+    );
+    if (answered) return;
+    if (Date.now() >= deadline) {
+      log(`node /info        ${url} still not answering after ${NODE_INFO_WAIT_MS / 1000} s: starting without it`);
+      return;
+    }
+    if (!told) log(`node /info        waiting up to ${NODE_INFO_WAIT_MS / 1000} s for ${url}`);
+    told = true;
+    await sleep(500);
+  }
+}
+
 /** A server of the events and the stored data; any number run side by side. */
 async function runApi(config: StartConfig): Promise<void> {
   const database = await openServiceDatabase(config);
   await checkKeyPolicy(config, database.pool);
+  await awaitNodeInfo(config.upstreamInfoUrl);
   const bus = await openBus(config);
   await serve(config, {
     pool: database.pool,
