@@ -160,15 +160,15 @@ describe('the market-history sampler in several processes', () => {
 
     // Both at the same moment: one writes (the other finds the lock taken, or the sample written).
     const start = clock;
-    expect((await Promise.all([a.sampleOnce(), b.sampleOnce()])).sort()).toEqual([0, 2]);
+    expect((await Promise.all([a.tick(), b.tick()])).sort()).toEqual([0, 2]);
     // Out of phase by 0.6 interval, over four more intervals: A's timer every interval (one firing 5 ms early, as
     // timers do), B's 600 ms after each.
     const written: number[] = [];
     for (let i = 0; i < 4; i++) {
       clock += 600;
-      expect(await b.sampleOnce()).toBe(0);
+      expect(await b.tick()).toBe(0);
       clock += i === 1 ? 395 : 400;
-      if (await a.sampleOnce()) written.push(clock);
+      if (await a.tick()) written.push(clock);
     }
     expect(written.length).toBe(4);
     expect(await sampleTimes()).toEqual([start, ...written]);

@@ -43,7 +43,7 @@ export class HistorySampler {
 
   start(): void {
     this.timer ??= setInterval(() => {
-      this.running ??= this.sampleOnce()
+      this.running ??= this.tick()
         .then(() => {})
         .catch((err) => console.error(`market history: ${err instanceof Error ? err.message : String(err)}`))
         .finally(() => {
@@ -59,8 +59,20 @@ export class HistorySampler {
     await this.running;
   }
 
-  /** One sample of every coin with a two-sided book, at `now`. */
-  async sampleOnce(): Promise<number> {
+  /**
+   * The timer's sample: written unless another process is writing one now or wrote one within the interval (see
+   * the class). Resolves to the coins sampled, 0 when skipped.
+   */
+  tick(): Promise<number> {
+    return this.sample(true);
+  }
+
+  /** One sample of every coin with a two-sided book, at `now`, whatever other samplers wrote (tests, by hand). */
+  sampleOnce(): Promise<number> {
+    return this.sample(false);
+  }
+
+  private async sample(exclusive: boolean): Promise<number> {
     const time = this.now();
     const bbo: unknown[][] = [[], [], [], [], [], [], []];
     const depth: unknown[][] = [[], [], []];
@@ -89,15 +101,7 @@ export class HistorySampler {
     const coins = depth[0];
     if (!coins?.length) return 0;
     return inTransaction(this.pool, async (client) => {
-      const { rows: lock } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [
-        SAMPLE_LOCK,
-      ]);
-      if (!lock[0]?.locked) return 0;
-      const { rows: fresh } = await client.query<{ sampled: boolean }>(
-        'SELECT EXISTS (SELECT 1 FROM markets.history_depth WHERE coin = ANY($1) AND time > $2) AS sampled',
-        [coins, time - this.intervalMs * SAMPLE_FRESH_SHARE],
-      );
-      if (fresh[0]?.sampled) return 0;
+      if (exclusive && !(await this.mayWrite(client, coins, time))) return 0;
       await client.query(
         `INSERT INTO markets.history_bbo (coin, time, bid_px, bid_sz, bid_n, ask_px, ask_sz, ask_n)
          SELECT c, $8, bp, bs, bn, ap, az, an
@@ -124,6 +128,19 @@ export class HistorySampler {
       );
       return coins.length;
     });
+  }
+
+  /** Takes the sample lock for the transaction, then whether no sample of `coins` is fresh at `time`. */
+  private async mayWrite(client: pg.PoolClient, coins: unknown[], time: number): Promise<boolean> {
+    const { rows: lock } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [
+      SAMPLE_LOCK,
+    ]);
+    if (!lock[0]?.locked) return false;
+    const { rows: fresh } = await client.query<{ sampled: boolean }>(
+      'SELECT EXISTS (SELECT 1 FROM markets.history_depth WHERE coin = ANY($1) AND time > $2) AS sampled',
+      [coins, time - this.intervalMs * SAMPLE_FRESH_SHARE],
+    );
+    return !fresh[0]?.sampled;
   }
 }
 
