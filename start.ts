@@ -12,6 +12,7 @@ import type pg from 'pg';
 import { isLoopbackHost } from './access/auth.ts';
 import { anyKeyConfigured } from './access/keys.ts';
 import { createPool, type Database, openDatabase } from './db/pool.ts';
+import { takeWriterLock } from './db/writer-lock.ts';
 import { DOMAIN_LIST, type DomainName } from './domains.ts';
 import { type OpenBus, openEventBus } from './events/open.ts';
 import { Derivation } from './ingest/derive/index.ts';
@@ -125,6 +126,18 @@ async function openServiceDatabase(config: StartConfig): Promise<Database> {
   db.cluster?.watch();
   log(`postgres          ${redact(db.url)}${config.role === 'api' ? ' (schema checked, not migrated)' : ''}`);
   return db;
+}
+
+/** The one-writer rule: a second process ingesting into the same database refuses to start (db/writer-lock.ts). */
+async function holdWriterLock(database: Database): Promise<void> {
+  const lock = await takeWriterLock(database.url, {
+    log,
+    onLost: (reason) => {
+      console.error(`writer lock lost: ${reason}`);
+      void shutdown(1);
+    },
+  });
+  stops.push(() => lock.release());
 }
 
 /** DATABASE_READ_URL's pool, for the query paths that may read a replica (SharedDeps.readPool). */
@@ -301,6 +314,7 @@ async function serve(
 /** Everything in one process (the default). */
 async function runAll(config: StartConfig): Promise<void> {
   const database = await openServiceDatabase(config);
+  await holdWriterLock(database);
   await checkKeyPolicy(config, database.pool);
   const bus = await openBus(config);
   const feed = await startFeed(config);
@@ -325,6 +339,7 @@ async function runAll(config: StartConfig): Promise<void> {
 /** The one writer: migrations, the feed, ingest and the derivation, publishing the events on the bus. */
 async function runIngest(config: StartConfig): Promise<void> {
   const database = await openServiceDatabase(config);
+  await holdWriterLock(database);
   const bus = await openBus(config);
   const feed = await startFeed(config);
   if (!feed.writeHistory) {

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { awaitSchema } from '../db/pool.ts';
 import type { BookDiffRow } from '../db/rows/markets.ts';
+import { takeWriterLock } from '../db/writer-lock.ts';
 import { loadStartConfig, parseStartArgs } from '../platform/config.ts';
 import { OrderBooks } from '../subgraphs/markets/service/book.ts';
 import { HistorySampler } from '../subgraphs/markets/service/history.ts';
@@ -111,6 +112,27 @@ describe('the api role checks the schema, never migrates it', () => {
     );
     const { rows } = await empty.pool.query(`SELECT to_regclass('platform.schema_migrations') AS t`);
     expect(rows[0].t).toBeNull();
+  });
+});
+
+describe('the writer lock', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('is held by one process per database: a second is refused naming the holder, until the first releases it', async () => {
+    const opts = { log: () => {}, onLost: (reason: string) => expect.fail(reason) };
+    const first = await takeWriterLock(db.url, opts);
+    await expect(takeWriterLock(db.url, opts)).rejects.toThrow(
+      /^another process already ingests into this database \(it holds the writer lock: .*backend pid \d+.*start the others with --role api$/,
+    );
+    await first.release();
+    const second = await takeWriterLock(db.url, opts);
+    await second.release();
   });
 });
 
@@ -355,6 +377,17 @@ describe.skipIf(missing.length > 0)('one ingest and one api process on a shared 
     await admin.end();
     if (dir) await fs.rm(dir, { recursive: true, force: true });
   }, 60_000);
+
+  it('a second ingest role on the same database refuses to start', async () => {
+    const second = startRole('ingest', {
+      DATABASE_URL: databaseUrl,
+      NATS_URL: natsUrl,
+      PORT_OFFSET: String(await freeOffset()),
+      SIM_DATA_DIR: path.join(dir, 'hl2'),
+    });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain('start failed: another process already ingests into this database');
+  });
 
   it('the api instance answers allMids and streams an ingested trade to its /ws trades subscriber', async () => {
     const compat = `http://127.0.0.1:${8080 + apiOffset}`;
