@@ -15,12 +15,8 @@ import { createPool, type Database, openDatabase } from './db/pool.ts';
 import { takeWriterLock } from './db/writer-lock.ts';
 import { DOMAIN_LIST, type DomainName } from './domains.ts';
 import { type OpenBus, openEventBus } from './events/open.ts';
-import { Derivation } from './ingest/derive/index.ts';
-import { Ingest } from './ingest/pipeline.ts';
-import { reportProgress } from './ingest/progress.ts';
-import { type BackgroundHistory, writeHistoryInBackground } from './ingest/simulator/background.ts';
-import { startNodeInfoServer } from './ingest/simulator/index.ts';
-import { openTimeline } from './ingest/simulator/timeline.ts';
+import type { Ingest } from './ingest/pipeline.ts';
+import type { BackgroundHistory } from './ingest/simulator/background.ts';
 import { loadStartConfig, parseDuration, type StartConfig } from './platform/config.ts';
 import { watchDerivation, watchIngest } from './platform/metrics.ts';
 import { Upstream } from './platform/upstream.ts';
@@ -103,6 +99,31 @@ async function reached(ingest: Ingest, timeMs: number, pollMs = 500): Promise<vo
 
 const KEY_HINT = 'npm run -s keys -- create --scope data';
 
+/** The ingest side's code, imported by the roles that ingest only: an api instance loads nothing of `ingest/`. */
+async function importIngestCode() {
+  const [pipeline, derive, progress, background, simulator, timeline] = await Promise.all([
+    import('./ingest/pipeline.ts'),
+    import('./ingest/derive/index.ts'),
+    import('./ingest/progress.ts'),
+    import('./ingest/simulator/background.ts'),
+    import('./ingest/simulator/index.ts'),
+    import('./ingest/simulator/timeline.ts'),
+  ]);
+  return {
+    Ingest: pipeline.Ingest,
+    Derivation: derive.Derivation,
+    reportProgress: progress.reportProgress,
+    writeHistoryInBackground: background.writeHistoryInBackground,
+    startNodeInfoServer: simulator.startNodeInfoServer,
+    openTimeline: timeline.openTimeline,
+  };
+}
+let ingestCodeLoaded: ReturnType<typeof importIngestCode> | undefined;
+const ingestCode = () => {
+  ingestCodeLoaded ??= importIngestCode();
+  return ingestCodeLoaded;
+};
+
 /** How long an api instance waits for the ingest role to apply the migrations (both started at once). */
 const SCHEMA_WAIT_MS = 120_000;
 /** How long an api instance waits for the node /info (the ingest role's simulator starts after its migrations). */
@@ -182,6 +203,7 @@ interface Feed {
 /** The node files: a real node's HL_DATA_DIR, or the simulator writing them and serving its node /info. */
 async function startFeed(config: StartConfig): Promise<Feed> {
   if (config.hlDataDir) return { dataDir: config.hlDataDir, upstreamInfoUrl: config.upstreamInfoUrl };
+  const { openTimeline, startNodeInfoServer, writeHistoryInBackground } = await ingestCode();
   const dataDir = config.simDataDir;
   const params = {
     seed: config.simSeed,
@@ -230,7 +252,8 @@ interface Loading {
 }
 
 /** Ingest and the analytics derivation following the node files, with a progress display until loaded. */
-function startLoading(feed: Feed, pool: pg.Pool, bus: OpenBus, withHistory: boolean): Loading {
+async function startLoading(feed: Feed, pool: pg.Pool, bus: OpenBus, withHistory: boolean): Promise<Loading> {
+  const { Ingest, Derivation, reportProgress } = await ingestCode();
   const ingest = new Ingest({ dataDir: feed.dataDir, pool, bus, follow: true });
   const running = ingest.run();
   stops.push(() => ingest.stop());
@@ -258,7 +281,7 @@ function startLoading(feed: Feed, pool: pg.Pool, bus: OpenBus, withHistory: bool
 
 /** A real node's files are there already: loaded before serving (the progress display stops then). */
 async function loadExisting(feed: Feed, pool: pg.Pool, bus: OpenBus): Promise<void> {
-  const { ingest, progress } = startLoading(feed, pool, bus, false);
+  const { ingest, progress } = await startLoading(feed, pool, bus, false);
   await ingest.caughtUp();
   progress.stop();
 }
@@ -326,7 +349,7 @@ async function runAll(config: StartConfig): Promise<void> {
     upstreamInfoUrl: feed.upstreamInfoUrl,
   });
   log('ready');
-  if (feed.writeHistory && (await loadHistory(startLoading(feed, database.pool, bus, true)))) {
+  if (feed.writeHistory && (await loadHistory(await startLoading(feed, database.pool, bus, true)))) {
     // The books were built from the history's diffs; the node's snapshot now holds every resting order.
     await stack.services.markets
       .reloadBookSnapshot()
@@ -347,7 +370,7 @@ async function runIngest(config: StartConfig): Promise<void> {
     log('ready');
     return;
   }
-  const loading = startLoading(feed, database.pool, bus, true);
+  const loading = await startLoading(feed, database.pool, bus, true);
   log('ready');
   await loadHistory(loading);
 }
