@@ -119,6 +119,10 @@ export function startTracing(): Promise<boolean> {
   });
 }
 
+/** Where the spans go, as the exporter reads the standard variables. */
+export const tracesEndpoint = (env: NodeJS.ProcessEnv = process.env): string =>
+  env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || `${(env.OTEL_EXPORTER_OTLP_ENDPOINT ?? '').replace(/\/$/, '')}/v1/traces`;
+
 /** Whether tracing runs here. */
 export const tracing = (): boolean => running !== null;
 

@@ -81,6 +81,17 @@ async function eventually<T>(found: () => T | undefined, timeoutMs = 10_000): Pr
   }
 }
 
+/** The spans received of one trace. */
+const spansOf = (traceId: string) => received.filter((s) => s.traceId === traceId);
+
+/** Whether `span`'s parent chain (within its trace) reaches `ancestor`. */
+function under(span: ReceivedSpan, ancestor: ReceivedSpan): boolean {
+  const spans = spansOf(span.traceId);
+  const byId = (id: string | undefined) => (id ? spans.find((s) => s.spanId === id) : undefined);
+  for (let s = byId(span.parentSpanId); s; s = byId(s.parentSpanId)) if (s.spanId === ancestor.spanId) return true;
+  return false;
+}
+
 const isPostgres = (s: ReceivedSpan) =>
   (s.attributes['db.system.name'] ?? s.attributes['db.system'])?.stringValue === 'postgresql';
 
@@ -98,13 +109,7 @@ describe('traces', () => {
     const operation = await eventually(() =>
       received.find((s) => s.service === 'hl-router' && s.name === 'query TracedFills'),
     );
-    const trace = () => received.filter((s) => s.traceId === operation.traceId);
-    const byId = (id: string | undefined) => trace().find((s) => s.spanId === id);
-    /** Whether `span`'s parent chain reaches `ancestor`. */
-    const under = (span: ReceivedSpan, ancestor: ReceivedSpan) => {
-      for (let s = byId(span.parentSpanId); s; s = byId(s.parentSpanId)) if (s.spanId === ancestor.spanId) return true;
-      return false;
-    };
+    const trace = () => spansOf(operation.traceId);
     const subgraph = await eventually(() =>
       trace().find((s) => s.service === 'hl-subgraph-markets' && s.kind === 2 /* SERVER */),
     );
@@ -126,5 +131,44 @@ describe('traces', () => {
     expect(postgres.service).toBe('hl-subgraph-markets');
     expect(postgres.attributes['db.query.text']?.stringValue).toMatch(/^\s*select/i);
     expect(paths.every((p) => p.startsWith('POST /v1/traces application/json'))).toBe(true);
+  });
+
+  it('carry the context on the fetches Hive makes itself (an operation over two subgraphs)', async () => {
+    const { status, body } = await postGraphql(
+      stack.urls.router,
+      'query TracedTraders { market(coin: "BTC") { trades(limit: 2) { users { address fills(first: 1) { totalCount } } } } }',
+    );
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    const operation = await eventually(() =>
+      received.find((s) => s.service === 'hl-router' && s.name === 'query TracedTraders'),
+    );
+    // The accounts subgraph's span and its statements, under the router's fetch to it.
+    const postgres = await eventually(() =>
+      spansOf(operation.traceId).find((s) => s.service === 'hl-subgraph-accounts' && s.name.startsWith('pg.query')),
+    );
+    const fetch = spansOf(operation.traceId).find((s) => s.service === 'hl-router' && s.name === 'subgraph accounts');
+    expect(fetch && under(fetch, operation)).toBe(true);
+    expect(under(postgres, fetch as ReceivedSpan)).toBe(true);
+    const markets = spansOf(operation.traceId).find((s) => s.service === 'hl-subgraph-markets' && s.kind === 2);
+    expect(markets && under(markets, operation)).toBe(true);
+  });
+
+  it('give compat-rest requests a server span over their statements', async () => {
+    const res = await fetch(`${stack.urls.compat}/info`, {
+      method: 'POST',
+      body: JSON.stringify({
+        type: 'candleSnapshot',
+        req: { coin: 'BTC', interval: '1m', startTime: Date.now() - 600_000, endTime: Date.now() },
+      }),
+    });
+    expect(res.status).toBe(200);
+    const server = await eventually(() => received.find((s) => s.service === 'hl-compat' && s.name === 'POST /info'));
+    expect(server.kind).toBe(2);
+    expect(server.attributes['http.response.status_code']?.intValue).toBe(200);
+    const postgres = await eventually(() =>
+      spansOf(server.traceId).find((s) => s.name.startsWith('pg.query') && under(s, server)),
+    );
+    expect(postgres.service).toBe('hl-compat');
   });
 });
