@@ -56,8 +56,8 @@ async function load(): Promise<Running> {
     import('pg'),
   ]);
   const processor = new sdk.BatchSpanProcessor(new OTLPTraceExporter());
-  // OTEL_RESOURCE_ATTRIBUTES (and OTEL_SERVICE_NAME for what reports as no particular server).
-  const base = resources.detectResources({ detectors: [resources.envDetector] });
+  // The SDK's attributes, and OTEL_RESOURCE_ATTRIBUTES (OTEL_SERVICE_NAME for what reports as no particular server).
+  const base = resources.defaultResource().merge(resources.detectResources({ detectors: [resources.envDetector] }));
   const provider = (name?: string) =>
     new sdk.NodeTracerProvider({
       resource: name ? base.merge(resources.resourceFromAttributes({ 'service.name': name })) : base,
@@ -88,21 +88,23 @@ async function load(): Promise<Running> {
         ...args,
       )) as Tracer['startActiveSpan'],
   };
+  // instrumentation-pg's patches applied by hand to the `pg` loaded here (the app's) and to pg-pool's Pool, which
+  // pg's extends: spans for the statements (pg.Client#query), and the pool's connects keeping the caller's context
+  // for a query that waits for a client.
   const pgTracing = new PgInstrumentation({ enabled: false, requireParentSpan: true });
   pgTracing.setTracerProvider({ getTracer: () => routed });
-  const pgExports = pg.default;
-  const pgPool = Object.getPrototypeOf(pgExports.Pool) as object;
-  const version = (pgExports as unknown as { version?: string }).version ?? '8.0.3';
-  for (const definition of pgTracing.getModuleDefinitions()) {
-    if (definition.name === 'pg') definition.patch?.(pgExports, version);
-    if (definition.name === 'pg-pool') definition.patch?.(pgPool, '3.0.0');
-  }
+  const patched = new Map<string, object>([
+    ['pg', pg.default],
+    ['pg-pool', Object.getPrototypeOf(pg.default.Pool) as object],
+  ]);
+  const definitions = pgTracing.getModuleDefinitions().filter((d) => patched.has(d.name));
+  for (const d of definitions) d.patch?.(patched.get(d.name));
   return {
     tracerOf,
     flush: () => processor.forceFlush(),
     async shutdown() {
+      for (const d of definitions) d.unpatch?.(patched.get(d.name));
       await processor.shutdown();
-      pgTracing.disable();
     },
   };
 }
@@ -133,6 +135,7 @@ export const flushTracing = async (): Promise<void> => running?.flush();
 export async function shutdownTracing(): Promise<void> {
   const stopping = running;
   running = null;
+  starting = undefined;
   await stopping?.shutdown();
 }
 

@@ -120,6 +120,7 @@ describe('traces', () => {
 
     // The router's server span for the request, the operation under it, the subgraph fetch under that.
     const request = trace().find((s) => s.service === 'hl-router' && s.name === 'POST /graphql');
+    expect(request).toBeDefined();
     expect(request?.parentSpanId ?? '').toBe('');
     expect(under(operation, request as ReceivedSpan)).toBe(true);
     expect(operation.attributes['graphql.operation.name']?.stringValue).toBe('TracedFills');
