@@ -17,6 +17,7 @@ import { startNodeInfoServer } from './ingest/simulator/index.ts';
 import { openTimeline } from './ingest/simulator/timeline.ts';
 import { type Config, loadConfig, parseDuration } from './platform/config.ts';
 import { watchDerivation, watchIngest } from './platform/metrics.ts';
+import { tracesEndpoint, tracing } from './platform/tracing.ts';
 import { configuredPorts, startStack } from './stack.ts';
 
 const log = (line: string) => console.log(line);
@@ -222,6 +223,7 @@ try {
   log(`router GraphQL    ${stack.urls.router} (graphql-ws and SSE on the same path)`);
   log(`MCP tools         ${stack.urls.mcp} (Streamable HTTP, stateless; a key is always required)`);
   for (const { name } of DOMAIN_LIST) log(`${`${name} subgraph`.padEnd(17)} ${stack.urls[name as DomainName]}`);
+  if (tracing()) log(`traces            OTLP/HTTP to ${tracesEndpoint()} (router, subgraphs, compat, Postgres)`);
   log('ready');
   if (writeHistory) {
     const { ingest, progress, loading } = startLoading(writeHistory);
