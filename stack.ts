@@ -12,6 +12,7 @@ import type { Config } from './platform/config.ts';
 import { dataCoverage } from './platform/coverage.ts';
 import { watchPool } from './platform/metrics.ts';
 import type { SubscriptionStats } from './platform/shared-subscriptions.ts';
+import { flushTracing, startTracing } from './platform/tracing.ts';
 import { Upstream } from './platform/upstream.ts';
 import { composeSupergraph } from './router/compose.ts';
 import type { RouterLimits } from './router/server.ts';
@@ -91,6 +92,10 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     for (const c of closers.reverse()) await c();
   };
   try {
+    // Before any server starts: each installs its span hooks only while tracing runs (off without an endpoint).
+    await startTracing();
+    // The very last: the spans of the last requests are sent.
+    closers.push(flushTracing);
     const upstream = new Upstream(opts.upstreamInfoUrl, { timeoutMs: opts.upstreamTimeoutMs ?? 5000 });
     const auth = new Authenticator(opts.pool, {
       alwaysRequireKey: !isLoopbackHost(host) && !opts.allowAnonymous,

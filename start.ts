@@ -19,6 +19,7 @@ import type { Ingest } from './ingest/pipeline.ts';
 import type { BackgroundHistory } from './ingest/simulator/background.ts';
 import { loadStartConfig, parseDuration, type StartConfig } from './platform/config.ts';
 import { watchDerivation, watchIngest } from './platform/metrics.ts';
+import { tracesEndpoint, tracing } from './platform/tracing.ts';
 import { Upstream } from './platform/upstream.ts';
 import { configuredPorts, type Stack, startStack } from './stack.ts';
 
@@ -331,6 +332,7 @@ async function serve(
   log(`MCP tools         ${stack.urls.mcp} (Streamable HTTP, stateless; a key is always required)`);
   for (const { name } of DOMAIN_LIST) log(`${`${name} subgraph`.padEnd(17)} ${stack.urls[name as DomainName]}`);
   if (config.role === 'api') log(`node /info relay  ${config.upstreamInfoUrl}`);
+  if (tracing()) log(`traces            OTLP/HTTP to ${tracesEndpoint()} (router, subgraphs, compat, Postgres)`);
   return stack;
 }
 

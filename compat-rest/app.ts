@@ -16,6 +16,7 @@ import { DOMAIN_LIST } from '../domains.ts';
 import { FieldError } from '../platform/fields.ts';
 import { jsonBytes, utf8 } from '../platform/json-text.ts';
 import { lineLog, logger, REQUEST_ID_HEADER, requestIdOf, withRequestId } from '../platform/log.ts';
+import { traceRequest, tracing } from '../platform/tracing.ts';
 import { errorAnswer, HttpError, noteRequestStart } from './envelopes.ts';
 import { dispatchInfo } from './info/index.ts';
 import type { CompatServices } from './info/types.ts';
@@ -133,6 +134,12 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     reply.header(REQUEST_ID_HEADER, req.id);
     withRequestId(req.id, done);
   });
+  // Traced (platform/tracing.ts): each request in a server span, named by its route, over its statements.
+  if (tracing()) {
+    app.addHook('onRequest', (req, reply, done) =>
+      traceRequest('compat', req.raw, reply.raw, done, () => req.routeOptions.url),
+    );
+  }
   app.addHook('onRequest', async (req, reply) => {
     reply.header('access-control-allow-origin', '*');
     reply.header('access-control-expose-headers', '*');

@@ -12,6 +12,7 @@ import type {
 import type { BackstopTransferRow, EvmBlockRow, LedgerTransferRow, TokenTransferRow } from '../db/rows/evm.ts';
 import type { Hip4FillRow } from '../db/rows/hip4.ts';
 import type { AssetCtxRow, BookDiffRow, ReserveSampleRow, TradeRow } from '../db/rows/markets.ts';
+import { FieldError } from '../platform/fields.ts';
 
 export interface Hip4RegistryEvent {
   block_number: number;
@@ -62,7 +63,7 @@ export type TopicMap = { [topic: string]: unknown };
 export type Handler<M extends TopicMap, T extends keyof M> = (items: readonly M[T][], seq: number) => void;
 
 /** A position before the oldest batch the log still holds, or from another log: the caller must re-snapshot. */
-export class CursorError extends Error {
+export class CursorError extends FieldError {
   override readonly name = 'CursorError';
 }
 
@@ -244,7 +245,7 @@ export function derivedTopic<
 /** The CursorError of a position older than what the log holds. */
 export function expired(topic: string, retainMs: number): CursorError {
   return new CursorError(
-    `cursor: ${topic} events after it are no longer held (the log keeps ${Math.round(retainMs / 60_000)} min): ` +
+    `after: ${topic} events after the cursor are no longer held (the log keeps ${Math.round(retainMs / 60_000)} min): ` +
       'subscribe without a cursor and re-read the snapshot',
   );
 }

@@ -228,7 +228,7 @@ class JetStreamBus implements OpenBus {
         onBatch(m.json<Topics[T][]>(), m.seq);
         pending = m.info.pending;
       }
-      if (read === 0) throw new CursorError(`cursor: the event log did not answer in time; retry`);
+      if (read === 0) throw new CursorError('after: the event log did not answer in time; try again');
     }
   }
 

@@ -1,5 +1,6 @@
 // A bounded queue read as an async iterator: producers push, one consumer pulls. When the consumer falls more than
-// `maxQueue` items behind it loses the oldest, so a slow subscriber cannot grow memory without bound.
+// `maxQueue` items behind it loses the oldest, so a slow subscriber cannot grow memory without bound; or, given
+// `overflow`, the queue ends with that error after the items it holds (a reader that can resume loses nothing).
 
 export class PushQueue<T> implements AsyncIterableIterator<T> {
   private readonly items: T[] = [];
@@ -11,10 +12,15 @@ export class PushQueue<T> implements AsyncIterableIterator<T> {
   constructor(
     private readonly maxQueue: number,
     private onReturn?: () => void,
+    private readonly overflow?: () => unknown,
   ) {}
 
   push(item: T): void {
     if (this.closed) return;
+    if (this.items.length >= this.maxQueue && this.overflow) {
+      this.end({ error: this.overflow() });
+      return;
+    }
     this.items.push(item);
     if (this.items.length > this.maxQueue) this.items.splice(0, this.items.length - this.maxQueue);
     this.wake?.();

@@ -5,8 +5,9 @@
 //
 // Sharing is right for live streams, whose events do not depend on who listens or since when: every subscription
 // field of this service is one (none starts with a per-subscriber snapshot, and none reads the caller's context;
-// the key rules of spec §5 run before an operation reaches here). A field that did either must not be shared.
-import { type DocumentNode, type ExecutionArgs, print } from 'graphql';
+// the key rules of spec §5 run before an operation reaches here). A field that did either must not be shared, nor is
+// an operation resuming from a cursor (`after`): it starts with the events its own subscriber missed.
+import { type DocumentNode, type ExecutionArgs, getOperationAST, Kind, print } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { PushQueue } from './push-queue.ts';
 
@@ -75,6 +76,19 @@ class SharedStream {
   }
 }
 
+/** Whether the operation passes a non-null `after` (a cursor to resume from) to one of its subscription fields. */
+function resumes(args: ExecutionArgs): boolean {
+  const operation = getOperationAST(args.document, args.operationName);
+  for (const selection of operation?.selectionSet.selections ?? []) {
+    if (selection.kind !== Kind.FIELD) continue;
+    for (const arg of selection.arguments ?? []) {
+      if (arg.name.value !== 'after' || arg.value.kind === Kind.NULL) continue;
+      if (arg.value.kind !== Kind.VARIABLE || args.variableValues?.[arg.value.name.value] != null) return true;
+    }
+  }
+  return false;
+}
+
 /** Executions running now, and the subscribers following them (for tests and diagnostics). */
 export interface SubscriptionStats {
   streams: number;
@@ -137,6 +151,7 @@ export function sharedSubscriptions(maxQueue = 1000): SharedSubscriptions {
       onSubscribe({ subscribeFn, setSubscribeFn }) {
         const subscribe = subscribeFn as Subscribe;
         setSubscribeFn((async (args: ExecutionArgs) => {
+          if (resumes(args)) return subscribe(args);
           const key = keyOf(args);
           const pending = streams.get(key);
           const joined = pending ? (await pending)?.join() : null;

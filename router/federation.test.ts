@@ -207,6 +207,59 @@ describe('accounts through the router', () => {
       expect(frame.data.userFills[0].time).toBeGreaterThan(Date.now() - 60_000);
     });
 
+    it("resumes a user's fills after a cursor: the fills missed while away, then live ones", async () => {
+      const [sample] = (await stack.db.pool.query('SELECT * FROM accounts.fills WHERE address = $1 LIMIT 1', [active]))
+        .rows;
+      let tid = Date.now() * 10;
+      const publish = () =>
+        stack.bus.publish('fills', [{ ...sample, px: String(sample.px), time: Date.now(), tid: ++tid }]);
+      const query =
+        'subscription ($user: String!, $after: String) { userFills(user: $user, after: $after) { tid cursor } }';
+      const first = await new Promise<{ tid: string; cursor: string }>((resolve, reject) => {
+        const ticker = setInterval(publish, 100);
+        const stop = client.subscribe<{ userFills: { tid: string; cursor: string }[] }>(
+          { query, variables: { user: active } },
+          {
+            next: (frame) => {
+              const fill = frame.data?.userFills.at(-1);
+              if (!fill) return;
+              clearInterval(ticker);
+              stop();
+              resolve(fill);
+            },
+            error: reject,
+            complete: () => {},
+          },
+        );
+      });
+      // Away: three fills published; back with the cursor: exactly those, then the next live one.
+      const missed = [1, 2, 3].map(() => {
+        publish();
+        return String(tid);
+      });
+      const resumed = await new Promise<string[]>((resolve, reject) => {
+        const got: string[] = [];
+        const stop = client.subscribe<{ userFills: { tid: string }[] }>(
+          { query, variables: { user: active, after: first.cursor } },
+          {
+            next: (frame) => {
+              if (frame.errors) reject(new Error(JSON.stringify(frame.errors)));
+              got.push(...(frame.data?.userFills ?? []).map((f) => f.tid));
+              if (got.length === 3) publish();
+              if (got.length >= 4) {
+                stop();
+                resolve(got);
+              }
+            },
+            error: reject,
+            complete: () => {},
+          },
+        );
+      });
+      expect(resumed.slice(0, 3)).toEqual(missed);
+      expect(resumed[3]).toBe(String(tid));
+    });
+
     it('refuses a liquidations subscription over more than 50 users', async () => {
       const users = Array.from({ length: 51 }, (_, i) => `0x${i.toString(16).padStart(40, '0')}`);
       const frame = await firstFrame(

@@ -27,6 +27,7 @@ import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { type PlanNode, QueryPlanner } from '@graphql-hive/router-query-planner';
 import { type DocumentNode, type ExecutionResult, type GraphQLSchema, print, validate } from 'graphql';
 import { REQUEST_ID_HEADER } from '../platform/log.ts';
+import { injectTraceContext } from '../platform/tracing.ts';
 import { requestIdOfRequest } from './request-id.ts';
 
 interface DocumentFacts {
@@ -87,6 +88,8 @@ class NoAnswer extends Error {}
 function post(agent: Agent, url: string, body: string, accept: string, requestId: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const headers: IncomingHttpHeaders = { 'content-type': 'application/json', accept, [REQUEST_ID_HEADER]: requestId };
+    // The subgraph span active here (router/tracing.ts) goes along, as Hive's fetches carry it.
+    injectTraceContext(headers);
     let responded = false;
     const req = httpRequest(url, { method: 'POST', headers, agent }, (res) => {
       responded = true;

@@ -18,6 +18,7 @@ import { routerMetrics } from './metrics.ts';
 import { passThrough } from './pass-through.ts';
 import { checkConnection, maskRouterError, useApiKeys, useFetchSignalPerRequest } from './plugins.ts';
 import { routerRequestIds } from './request-id.ts';
+import { routerTracing } from './tracing.ts';
 
 export interface RouterLimits {
   maxDepth: number;
@@ -127,6 +128,8 @@ export async function startRouter(opts: RouterOptions) {
     transportEntries: transportEntries(opts.deduplicateInflightRequests ?? true),
     demandControl: { maxCost: limits.maxCost, includeExtensionMetadata: false },
     plugins: (ctx) => [
+      // First: its spans wrap everything the other plugins do (none while tracing is off).
+      ...routerTracing(),
       // Before the key check: /metrics has its own rule (loopback peers).
       ...routerMetrics(ctx),
       ...(opts.auth ? [useApiKeys(opts.auth)] : []),

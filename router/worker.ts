@@ -2,6 +2,7 @@
 // and asks the main thread about API keys.
 import { parentPort } from 'node:worker_threads';
 import { type AuthOutcome, type ChargeOutcome, type KeyChecker, presentedKey } from '../access/auth.ts';
+import { shutdownTracing, startTracing } from '../platform/tracing.ts';
 import { startRouter } from './server.ts';
 import type { FromRouterThread, ToRouterThread } from './thread.ts';
 
@@ -37,7 +38,8 @@ main.on('message', (m: ToRouterThread) => {
   switch (m.type) {
     case 'listen': {
       const { type: _, authenticate, ...opts } = m;
-      router = startRouter({ ...opts, auth: authenticate ? remoteAuth : undefined });
+      // The thread's own tracer providers, before the router installs its hooks (none while tracing is off).
+      router = startTracing().then(() => startRouter({ ...opts, auth: authenticate ? remoteAuth : undefined }));
       router.then(
         (r) => post({ type: 'listening', url: r.url }),
         (err: unknown) => post({ type: 'failed', error: err instanceof Error ? err.message : String(err) }),
@@ -68,6 +70,9 @@ main.on('message', (m: ToRouterThread) => {
     case 'close':
       Promise.resolve(router)
         .then((r) => r?.close())
+        .catch(() => {})
+        // The spans of the last requests are sent before the thread ends.
+        .then(() => shutdownTracing())
         .catch(() => {})
         .finally(() => {
           post({ type: 'closed' });

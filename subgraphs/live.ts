@@ -34,6 +34,9 @@ export interface StoredSnapshotStream<I> extends LiveStream<I[]> {
   key(item: I): string;
 }
 
+/** A stored-snapshot stream whose live part resumes from a cursor. */
+export type ResumableStoredStream<I> = StoredSnapshotStream<I> & ResumableStream<I[]>;
+
 /** One bus topic a resumable stream is made of, and how its batches become the stream's events. */
 interface Part<R> {
   source: EventSource<TopicMap>;
@@ -70,11 +73,11 @@ function decodeCursor(cursor: string, epoch: string, parts: number): Position[] 
     return m ? { seq: Number(m[1]), k: m[2] === undefined ? undefined : Number(m[2]) } : null;
   });
   if (rest.length !== parts || positions.some((p) => p === null)) {
-    throw new CursorError('cursor: not a cursor of this subscription (pass the cursor of an event it sent)');
+    throw new CursorError('after: not a cursor of this subscription (pass the cursor of an event it sent)');
   }
   if (head !== epoch) {
     throw new CursorError(
-      'cursor: it comes from an event log this service no longer has (restarted, or its stream was recreated): ' +
+      'after: the cursor comes from an event log this service no longer has (restarted, or its stream was recreated): ' +
         'subscribe without a cursor and re-read the snapshot',
     );
   }
@@ -231,3 +234,61 @@ export function liveIterator<T>(stream: LiveStream<T>, maxQueue = 1000): AsyncIt
   const unsubscribe = stream.subscribe((event) => queue.push(event));
   return queue;
 }
+
+/** An event with the cursor its subscriber resumes from (the `cursor` field of what GraphQL subscriptions send). */
+export interface Cursored<T> {
+  event: T;
+  cursor: string;
+}
+
+/**
+ * A resumable stream read as a GraphQL subscription's source: from now on, or after `after` (what was missed, then
+ * live). Nothing is dropped: a reader more than `maxQueue` events behind is ended with an error telling it to
+ * subscribe again from the last cursor it received. A bad or expired `after` rejects with a CursorError.
+ */
+export async function cursoredIterator<T>(
+  stream: ResumableStream<T>,
+  after: string | null | undefined,
+  maxQueue = 10_000,
+): Promise<AsyncIterableIterator<Cursored<T>>> {
+  let unsubscribe: (() => void) | undefined;
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    unsubscribe?.();
+  };
+  const queue = new PushQueue<Cursored<T>>(maxQueue, stop, () => {
+    stop();
+    return new CursorError(
+      `after: this subscription fell ${maxQueue} events behind; subscribe again with the cursor of the last event received`,
+    );
+  });
+  const onEvent = (event: T, cursor?: string) => queue.push({ event, cursor: cursor as string });
+  unsubscribe = after ? await stream.resume(after, onEvent) : stream.subscribe(onEvent);
+  // The reader left while the log was read.
+  if (stopped) unsubscribe();
+  return queue;
+}
+
+/** A batch's items, each with the cursor of the event they came in (what a client resumes after). */
+export const withCursor = <I extends object>({ event, cursor }: Cursored<readonly I[]>): (I & { cursor: string })[] =>
+  event.map((item) => ({ ...item, cursor }));
+
+/** The `after` argument of every resumable subscription. */
+export const AFTER_DESCRIPTION =
+  'Resume after this cursor (the `cursor` of the last item received): the events missed since, then live ones, ' +
+  'without gap or duplicate, on any instance, while the event log still holds them (else an error: re-read the ' +
+  'snapshot and subscribe without it)';
+
+/** The `cursor` field of the items of resumable subscriptions. */
+export const CURSOR_DESCRIPTION =
+  'Where a subscriber stands once it has this item: pass it as `after` to resume (null outside subscriptions)';
+
+/** A single event with its cursor. */
+export const cursorOn = <E extends object>({ event, cursor }: Cursored<E>): E & { cursor: string } => ({
+  ...event,
+  cursor,
+});
+
+/** The `cursor` field's resolver: set on items a subscription sent, absent elsewhere. */
+export const cursorOf = (item: object): string | null => (item as { cursor?: string }).cursor ?? null;

@@ -1,6 +1,6 @@
 // Serves one subgraph schema: graphql-yoga over HTTP (queries, and subscriptions over SSE) and graphql-ws on the
 // same `/graphql` path, every operation going through yoga's plugins with a fresh context (dataloaders cache on it).
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { GraphQLError, type GraphQLSchema, getOperationAST } from 'graphql';
@@ -10,6 +10,7 @@ import { FieldError } from '../platform/fields.ts';
 import { serveGraphqlWs } from '../platform/graphql-ws.ts';
 import { REQUEST_ID_HEADER, requestIdOf, withRequestId } from '../platform/log.ts';
 import { type SubscriptionStats, sharedSubscriptions } from '../platform/shared-subscriptions.ts';
+import { traceRequest, tracing } from '../platform/tracing.ts';
 import { useArgumentNamingValidation } from './scalars.ts';
 
 export interface RunningServer {
@@ -69,9 +70,14 @@ export async function serveSubgraph(
     landingPage: false,
     logging: 'warn',
   });
-  // Each request runs as part of the client request the router names in `x-request-id` (platform/log.ts).
+  // Each request runs as part of the client request the router names in `x-request-id` (platform/log.ts), and,
+  // traced, in a span continuing the router's trace (platform/tracing.ts).
+  const part = `subgraph-${name}`;
+  const serve = tracing()
+    ? (req: IncomingMessage, res: ServerResponse) => traceRequest(part, req, res, () => yoga(req, res))
+    : (req: IncomingMessage, res: ServerResponse) => yoga(req, res);
   const server = createServer((req, res) =>
-    withRequestId(requestIdOf(req.headers[REQUEST_ID_HEADER]), () => yoga(req, res)),
+    withRequestId(requestIdOf(req.headers[REQUEST_ID_HEADER]), () => serve(req, res)),
   );
   type Enveloped = ReturnType<typeof yoga.getEnveloped>;
   type Args = { rootValue: unknown } & Parameters<Enveloped['execute']>[0];

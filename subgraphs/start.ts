@@ -7,6 +7,7 @@ import { openDatabase } from '../db/pool.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 import { InProcessBus } from '../events/bus.ts';
 import { loadConfig } from '../platform/config.ts';
+import { shutdownTracing, startTracing } from '../platform/tracing.ts';
 import { Upstream } from '../platform/upstream.ts';
 import { type Domain, serveDomain, startDomainServices } from './domain.ts';
 
@@ -46,6 +47,10 @@ try {
   const config = loadConfig();
   const db = await openDatabase(config, log, { command: `npm run subgraph -- ${domain.name}`, mode: 'guest' });
   stops.push(() => db.close());
+  // Traced when an OTLP endpoint is configured (platform/tracing.ts); the last spans are sent before the database
+  // closes.
+  await startTracing();
+  stops.push(shutdownTracing);
   const upstream = new Upstream(config.upstreamInfoUrl, { timeoutMs: 5000 });
   const started = await startDomainServices(withNeeds(domain), {
     pool: db.pool,

@@ -1,6 +1,6 @@
 // Fill: one execution as the exchange prints it (wire Fill) with the type of its order and its market; the fills
 // connection of a user (keyset pages of stored fills); TWAP slice fills; and the userFills subscription.
-import { liveIterator } from '../../live.ts';
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { columnsFor } from '../../selection.ts';
 import { builder } from '../builder.ts';
 import {
@@ -31,6 +31,7 @@ const FillLiquidationRef = builder.objectRef<NonNullable<WireFill['liquidation']
 export const FillRef = builder.objectRef<FillNode>('Fill').implement({
   description: "One of the user's executions, as the exchange prints it",
   fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
     coin: t.exposeString('coin'),
     market: t.field({ type: MarketRef, resolve: (f) => ({ coin: f.coin }) }),
     px: t.expose('px', { type: 'Decimal' }),
@@ -83,6 +84,8 @@ export const FILL_FIELD_COLUMNS: Readonly<Record<string, readonly FillColumn[]>>
   cloid: ['cloid'],
   liquidation: ['liquidated_user', 'liquidation_mark_px', 'liquidation_method'],
   orderType: [],
+  // Set on the fills a subscription sends; none read from storage.
+  cursor: [],
 };
 
 /** The columns behind the Fill fields among `selected` (field names anywhere in the selection). */
@@ -181,10 +184,14 @@ builder.subscriptionFields((t) => ({
     args: {
       user: t.arg.string({ required: true }),
       aggregateByTime: t.arg.boolean({ required: true, defaultValue: false }),
+      after: t.arg.string({ description: AFTER_DESCRIPTION }),
     },
     listSize: { assumedSize: 20 },
     subscribe: (_root, a, ctx) =>
-      liveIterator(ctx.accounts.streams.userFills(addressArg(a.user, 'user'), { aggregateByTime: a.aggregateByTime })),
-    resolve: (batch) => batch,
+      cursoredIterator(
+        ctx.accounts.streams.userFills(addressArg(a.user, 'user'), { aggregateByTime: a.aggregateByTime }),
+        a.after,
+      ),
+    resolve: withCursor,
   }),
 }));

@@ -1,7 +1,7 @@
 // Funding: one hourly funding payment of a user's position (the exchange's userFundings item), and the userFundings
 // subscription.
 
-import { liveIterator } from '../../live.ts';
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { UserFundingEntry, WsFunding } from '../service/index.ts';
 import { addressArg } from './args.ts';
@@ -10,6 +10,7 @@ import { MarketRef } from './market.ts';
 export const FundingRef = builder.objectRef<WsFunding>('Funding').implement({
   description: 'A funding payment (usdc > 0: received)',
   fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
     time: t.expose('time', { type: 'Timestamp' }),
     coin: t.exposeString('coin'),
     market: t.field({ type: MarketRef, resolve: (f) => ({ coin: f.coin }) }),
@@ -29,9 +30,10 @@ builder.subscriptionFields((t) => ({
   userFundings: t.field({
     type: [FundingRef],
     description: "The user's funding payments as they settle, one batch per block (history: User.fundings)",
-    args: { user: t.arg.string({ required: true }) },
+    args: { user: t.arg.string({ required: true }), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
     listSize: { assumedSize: 20 },
-    subscribe: (_root, a, ctx) => liveIterator(ctx.accounts.streams.userFundings(addressArg(a.user, 'user'))),
-    resolve: (batch) => batch,
+    subscribe: (_root, a, ctx) =>
+      cursoredIterator(ctx.accounts.streams.userFundings(addressArg(a.user, 'user')), a.after),
+    resolve: withCursor,
   }),
 }));

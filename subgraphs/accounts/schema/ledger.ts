@@ -1,13 +1,14 @@
 // LedgerUpdate: a non-funding ledger event of a user (deposit, withdraw, transfer, vault, liquidation...), its delta
 // as the exchange prints it; and the userNonFundingLedgerUpdates subscription.
 
-import { liveIterator } from '../../live.ts';
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { LedgerUpdate } from '../service/index.ts';
 import { addressArg } from './args.ts';
 
 export const LedgerUpdateRef = builder.objectRef<LedgerUpdate>('LedgerUpdate').implement({
   fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
     time: t.expose('time', { type: 'Timestamp' }),
     hash: t.exposeString('hash'),
     type: t.string({ description: '"deposit", "withdraw", "send", "vaultDeposit"...', resolve: (u) => u.delta.type }),
@@ -19,10 +20,10 @@ builder.subscriptionFields((t) => ({
   userNonFundingLedgerUpdates: t.field({
     type: [LedgerUpdateRef],
     description: "The user's non-funding ledger updates as they happen (history: User.ledgerUpdates)",
-    args: { user: t.arg.string({ required: true }) },
+    args: { user: t.arg.string({ required: true }), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
     listSize: { assumedSize: 10 },
     subscribe: (_root, a, ctx) =>
-      liveIterator(ctx.accounts.streams.userNonFundingLedgerUpdates(addressArg(a.user, 'user'))),
-    resolve: (batch) => batch,
+      cursoredIterator(ctx.accounts.streams.userNonFundingLedgerUpdates(addressArg(a.user, 'user')), a.after),
+    resolve: withCursor,
   }),
 }));

@@ -1,7 +1,7 @@
 // Liquidation: one stored liquidation fill (liquidated user, liquidator, size, notional, method); LiquidationEvent:
 // the exchange's userEvents shape of it; and the liquidations subscription with the channel's combined filters.
 import type { LiquidationRow } from '../../../db/rows/accounts.ts';
-import { liveIterator } from '../../live.ts';
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { WsLiquidation } from '../service/index.ts';
 import { addressArg, serviceInput } from './args.ts';
@@ -9,6 +9,7 @@ import { MarketRef } from './market.ts';
 
 export const LiquidationRef = builder.objectRef<LiquidationRow>('Liquidation').implement({
   fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
     time: t.expose('time', { type: 'Timestamp' }),
     hash: t.exposeString('hash'),
     tid: t.id({ description: 'Trade id of the liquidation fill', resolve: (l) => String(l.tid) }),
@@ -54,6 +55,7 @@ builder.subscriptionFields((t) => ({
       users: t.arg.stringList(),
       amountDollars: t.arg({ type: 'Decimal', description: 'Minimum notional' }),
       builder: t.arg.string(),
+      after: t.arg.string({ description: AFTER_DESCRIPTION }),
     },
     listSize: { assumedSize: 10 },
     subscribe: (_root, a, ctx) => {
@@ -63,8 +65,11 @@ builder.subscriptionFields((t) => ({
         amountDollars: a.amountDollars ?? undefined,
         builder: a.builder == null ? undefined : addressArg(a.builder, 'builder'),
       };
-      return liveIterator(serviceInput('users', () => ctx.accounts.streams.liquidations(filter)));
+      return cursoredIterator(
+        serviceInput('users', () => ctx.accounts.streams.liquidations(filter)),
+        a.after,
+      );
     },
-    resolve: (batch) => batch,
+    resolve: withCursor,
   }),
 }));

@@ -1,6 +1,6 @@
 // Order (the exchange's FrontendOpenOrder) and OrderStatus (an order at one status, with every status it went
 // through); the orders connection of a user over historicalOrders' window mode; the orderUpdates subscription.
-import { liveIterator } from '../../live.ts';
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf } from '../../live.ts';
 import { columnsFor } from '../../selection.ts';
 import { builder } from '../builder.ts';
 import {
@@ -48,6 +48,7 @@ OrderRef.implement({
 OrderStatusRef.implement({
   description: 'An order at one of its statuses ("open", "filled", "canceled", "marginCanceled", "triggered"...)',
   fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
     order: t.field({ type: OrderRef, resolve: (s) => s.order }),
     status: t.exposeString('status'),
     statusTimestamp: t.expose('statusTimestamp', { type: 'Timestamp' }),
@@ -93,6 +94,8 @@ export const ORDER_FIELD_COLUMNS: Readonly<Record<string, readonly StatusColumn[
   orderType: ['order_type'],
   tif: ['tif'],
   cloid: ['cloid'],
+  // Set on the statuses a subscription sends; none read from storage.
+  cursor: [],
 };
 
 /** The columns behind the OrderStatus and Order fields among `selected` (names anywhere in the selection). */
@@ -134,9 +137,10 @@ builder.subscriptionFields((t) => ({
   orderUpdates: t.field({
     type: [OrderStatusRef],
     description: "The user's order status changes as they happen, one batch per block",
-    args: { user: t.arg.string({ required: true }) },
+    args: { user: t.arg.string({ required: true }), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
     listSize: { assumedSize: 20 },
-    subscribe: (_root, a, ctx) => liveIterator(ctx.accounts.streams.orderUpdates(addressArg(a.user, 'user'))),
-    resolve: (rows) => rows.map((r) => ({ ...toOrder(r), user: r.address })),
+    subscribe: (_root, a, ctx) =>
+      cursoredIterator(ctx.accounts.streams.orderUpdates(addressArg(a.user, 'user')), a.after),
+    resolve: ({ event, cursor }) => event.map((r) => ({ ...toOrder(r), user: r.address, cursor })),
   }),
 }));

@@ -1,6 +1,6 @@
 // UserEvent: one frame of the exchange's userEvents channel (exactly one field set: a batch of fills, one funding
 // payment, one liquidation, or the orders the exchange canceled on the user's behalf), and that subscription.
-import { liveIterator } from '../../live.ts';
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, cursorOn } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { NonUserCancel, UserEvent } from '../service/index.ts';
 import { addressArg } from './args.ts';
@@ -21,6 +21,7 @@ const NonUserCancelRef = builder.objectRef<NonUserCancel>('NonUserCancel').imple
 const UserEventRef = builder.objectRef<UserEvent>('UserEvent').implement({
   description: 'Exactly one field is set',
   fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
     fills: t.field({ type: [FillRef], nullable: true, listSize: { assumedSize: 20 }, resolve: (e) => e.fills }),
     funding: t.field({ type: FundingRef, nullable: true, resolve: (e) => e.funding }),
     liquidation: t.field({ type: LiquidationEventRef, nullable: true, resolve: (e) => e.liquidation }),
@@ -38,8 +39,9 @@ builder.subscriptionFields((t) => ({
     type: UserEventRef,
     description:
       "The user's fills (one batch per block), funding payments and liquidations (one frame each), and cancels",
-    args: { user: t.arg.string({ required: true }) },
-    subscribe: (_root, a, ctx) => liveIterator(ctx.accounts.streams.userEvents(addressArg(a.user, 'user'))),
-    resolve: (event) => event,
+    args: { user: t.arg.string({ required: true }), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    subscribe: (_root, a, ctx) =>
+      cursoredIterator(ctx.accounts.streams.userEvents(addressArg(a.user, 'user')), a.after),
+    resolve: cursorOn,
   }),
 }));

@@ -480,6 +480,7 @@ describe('User.fills: only the selected fields are read', () => {
         twapId: f.twapId === null ? null : String(f.twapId),
         cloid: f.cloid ?? null,
         liquidation: f.liquidation ?? null,
+        cursor: null,
       });
     }
   });

@@ -409,6 +409,7 @@ describe('User.orders: only the selected fields are read', () => {
         },
         status: r.status,
         statusTimestamp: r.statusTimestamp,
+        cursor: null,
       })),
     );
   });

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import type { LedgerUpdateRow, LiquidationRow, OrderStatusRow } from '../../../db/rows/accounts.ts';
 import type { EventSource, Topics } from '../../../events/bus.ts';
 import { sortedJson } from '../../../platform/json-text.ts';
-import { type LiveStream, mergedStreams, type StoredSnapshotStream, topicStream } from '../../live.ts';
+import { mergedStreams, type ResumableStoredStream, type ResumableStream, topicStream } from '../../live.ts';
 import { aggregateFillsByTime, toWireFill, userFills, type WireFill } from './fills.ts';
 import { recentFundings, toWsFunding, type WsFunding } from './funding.ts';
 import { type LedgerUpdate, recentLedgerUpdates } from './ledger.ts';
@@ -51,17 +51,22 @@ export class AccountStreams {
   /** `user`'s rows of a topic, one batch per published batch that has any, shaped by `toBatch`. */
   private batches<T extends AccountTopic, R>(topic: T, user: string, toBatch: (rows: Topics[T][]) => R[]) {
     const address = user.toLowerCase();
-    return topicStream(this.bus, topic, (rows) => {
-      const mine = rows.filter((r) => r.address === address);
-      return mine.length ? [toBatch(mine)] : [];
-    });
+    return topicStream(
+      this.bus,
+      topic,
+      (rows) => {
+        const mine = rows.filter((r) => r.address === address);
+        return mine.length ? [toBatch(mine)] : [];
+      },
+      address,
+    );
   }
 
   /**
    * The user's fills, one batch per block, merged per crossing order with aggregateByTime; the snapshot is the most
    * recent fills (aggregated by the query itself, which reads the whole group at the cut).
    */
-  userFills(user: string, opts: { aggregateByTime?: boolean } = {}): StoredSnapshotStream<WireFill> {
+  userFills(user: string, opts: { aggregateByTime?: boolean } = {}): ResumableStoredStream<WireFill> {
     const aggregate = opts.aggregateByTime === true;
     return {
       ...this.batches('fills', user, (rows) =>
@@ -75,7 +80,7 @@ export class AccountStreams {
   }
 
   /** The user's funding payments, one batch per block; the snapshot is the most recent ones. */
-  userFundings(user: string): StoredSnapshotStream<WsFunding> {
+  userFundings(user: string): ResumableStoredStream<WsFunding> {
     return {
       ...this.batches('fundingPayments', user, (rows) => rows.map(toWsFunding)),
       snapshot: () => recentFundings(this.pool, user, HISTORY_SNAPSHOT_SIZE),
@@ -85,7 +90,7 @@ export class AccountStreams {
   }
 
   /** The user's non-funding ledger updates, one batch per block; the snapshot is the most recent ones. */
-  userNonFundingLedgerUpdates(user: string): StoredSnapshotStream<LedgerUpdate> {
+  userNonFundingLedgerUpdates(user: string): ResumableStoredStream<LedgerUpdate> {
     return {
       ...this.batches('ledgerUpdates', user, (rows) => rows.map(toLedgerUpdate)),
       snapshot: () => recentLedgerUpdates(this.pool, user, HISTORY_SNAPSHOT_SIZE),
@@ -95,7 +100,7 @@ export class AccountStreams {
   }
 
   /** The user's order status changes, one batch per block. */
-  orderUpdates(user: string): LiveStream<OrderStatusRow[]> {
+  orderUpdates(user: string): ResumableStream<OrderStatusRow[]> {
     return this.batches('orderStatuses', user, (rows) => rows);
   }
 
@@ -103,31 +108,41 @@ export class AccountStreams {
    * The user's events in the order they are published: fills (one batch per block), funding payments and
    * liquidations on either side (one event each), and the orders the exchange canceled (one batch per block).
    */
-  userEvents(user: string): LiveStream<UserEvent> {
+  userEvents(user: string): ResumableStream<UserEvent> {
     const address = user.toLowerCase();
     const involved = liquidationsMatching({ user: address });
     const { bus } = this;
     const mine = <R extends { address: string }>(rows: readonly R[]) => rows.filter((r) => r.address === address);
     return mergedStreams<UserEvent>([
-      topicStream(bus, 'fills', (rows) => {
-        const fills = mine(rows).map(toWireFill);
-        return fills.length ? [{ fills }] : [];
-      }),
-      topicStream(bus, 'fundingPayments', (rows) => mine(rows).map((r) => ({ funding: toWsFunding(r) }))),
+      topicStream(
+        bus,
+        'fills',
+        (rows) => {
+          const fills = mine(rows).map(toWireFill);
+          return fills.length ? [{ fills }] : [];
+        },
+        address,
+      ),
+      topicStream(bus, 'fundingPayments', (rows) => mine(rows).map((r) => ({ funding: toWsFunding(r) })), address),
       topicStream(bus, 'liquidations', (rows) =>
         rows.filter(involved).map((r) => ({ liquidation: toWsLiquidation(r) })),
       ),
-      topicStream(bus, 'orderStatuses', (rows) => {
-        const canceled = mine(rows)
-          .filter((r) => isNonUserCancel(r.status))
-          .map((r) => ({ coin: r.coin, oid: r.oid, status: r.status }));
-        return canceled.length ? [{ nonUserCancel: canceled }] : [];
-      }),
+      topicStream(
+        bus,
+        'orderStatuses',
+        (rows) => {
+          const canceled = mine(rows)
+            .filter((r) => isNonUserCancel(r.status))
+            .map((r) => ({ coin: r.coin, oid: r.oid, status: r.status }));
+          return canceled.length ? [{ nonUserCancel: canceled }] : [];
+        },
+        address,
+      ),
     ]);
   }
 
   /** Liquidations accepted by every given filter, one batch per block; InvalidQueryError on a bad filter. */
-  liquidations(filter: LiquidationFilter): LiveStream<LiquidationRow[]> {
+  liquidations(filter: LiquidationFilter): ResumableStream<LiquidationRow[]> {
     const matches = liquidationsMatching(filter);
     return topicStream(this.bus, 'liquidations', (rows) => {
       const mine = rows.filter(matches);

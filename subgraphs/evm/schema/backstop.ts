@@ -4,7 +4,7 @@
 import { FieldError } from '../../../platform/fields.ts';
 import type { CompactFillRow } from '../../accounts/service/index.ts';
 import { MAX_FILL_ROWS } from '../../accounts/service/index.ts';
-import { liveIterator } from '../../live.ts';
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { BackstopHealth, BackstopTransfer, PrincipalSummary } from '../service/index.ts';
 import { addressArg, msOf, PAGE_LIST_SIZE, pageType, textArg, windowPage, windowPageArgs } from './args.ts';
@@ -13,6 +13,7 @@ import { MarketRef, UserRef } from './user.ts';
 const BackstopTransferRef = builder.objectRef<BackstopTransfer>('BackstopTransfer').implement({
   description: "A deposit or withdrawal of a HIP-3 dex's backstop principal",
   fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
     time: t.field({ type: 'Timestamp', resolve: (r) => msOf(r.time) }),
     blockNumber: t.exposeInt('block_number'),
     txHash: t.exposeString('tx_hash'),
@@ -191,16 +192,22 @@ builder.subscriptionFields((t) => ({
   backstopTransfers: t.field({
     type: [BackstopTransferRef],
     description: 'Backstop principal transfers as they happen, one batch per block',
-    args: { dex: t.arg.string(), signer: t.arg.string(), isDeposit: t.arg.boolean() },
+    args: {
+      dex: t.arg.string(),
+      signer: t.arg.string(),
+      isDeposit: t.arg.boolean(),
+      after: t.arg.string({ description: AFTER_DESCRIPTION }),
+    },
     listSize: { assumedSize: 5 },
     subscribe: (_root, a, ctx) =>
-      liveIterator(
+      cursoredIterator(
         ctx.evm.streams.backstopTransfers({
           dex: textArg(a.dex, 'dex'),
           signer: a.signer == null ? undefined : addressArg(a.signer, 'signer'),
           isDeposit: a.isDeposit ?? undefined,
         }),
+        a.after,
       ),
-    resolve: (batch) => batch,
+    resolve: withCursor,
   }),
 }));

@@ -2,7 +2,7 @@
 // so a client goes from a transaction to its sender's fills through the router.
 import type { EvmBlockRow, EvmTransactionRow } from '../../../db/rows/evm.ts';
 import { FieldError } from '../../../platform/fields.ts';
-import { liveIterator } from '../../live.ts';
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, cursorOn } from '../../live.ts';
 import { builder } from '../builder.ts';
 import { addressArg, LIMIT_ARG, OFFSET_ARG, PAGE_LIST_SIZE, pageType } from './args.ts';
 import { UserRef } from './user.ts';
@@ -13,6 +13,7 @@ export const TransactionRef = builder.objectRef<EvmTransactionRow>('Transaction'
 BlockRef.implement({
   description: 'A HyperEVM block',
   fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
     number: t.exposeInt('number'),
     hash: t.exposeString('hash'),
     time: t.expose('time', { type: 'Timestamp' }),
@@ -119,7 +120,8 @@ builder.subscriptionFields((t) => ({
   newBlocks: t.field({
     type: BlockRef,
     description: 'Each HyperEVM block as it is indexed',
-    subscribe: (_root, _a, ctx) => liveIterator(ctx.evm.streams.blocks()),
-    resolve: (block) => block,
+    args: { after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    subscribe: (_root, a, ctx) => cursoredIterator(ctx.evm.streams.blocks(), a.after),
+    resolve: cursorOn,
   }),
 }));

@@ -2,7 +2,7 @@
 // markets subgraph's Token is a HyperCore spot token keyed by index.)
 import type { TokenTransferRow } from '../../../db/rows/evm.ts';
 import { FieldError } from '../../../platform/fields.ts';
-import { liveIterator } from '../../live.ts';
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { EvmToken, TokenHolder } from '../service/index.ts';
 import { addressArg, LIMIT_ARG, OFFSET_ARG, textArg } from './args.ts';
@@ -64,6 +64,7 @@ builder.asEntity(EvmTokenRef, {
 const TokenTransferRef = builder.objectRef<TokenTransferRow>('TokenTransfer').implement({
   description: 'A token transfer log (from or to the zero address: a mint or a burn)',
   fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
     blockNumber: t.exposeInt('block_number'),
     logIndex: t.exposeInt('log_index'),
     txHash: t.exposeString('tx_hash'),
@@ -92,9 +93,10 @@ builder.subscriptionFields((t) => ({
   tokenTransfers: t.field({
     type: [TokenTransferRef],
     description: "A token's transfers as they happen, one batch per block",
-    args: { token: t.arg.string({ required: true }) },
+    args: { token: t.arg.string({ required: true }), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
     listSize: { assumedSize: 20 },
-    subscribe: (_root, a, ctx) => liveIterator(ctx.evm.streams.tokenTransfers(addressArg(a.token, 'token'))),
-    resolve: (batch) => batch,
+    subscribe: (_root, a, ctx) =>
+      cursoredIterator(ctx.evm.streams.tokenTransfers(addressArg(a.token, 'token')), a.after),
+    resolve: withCursor,
   }),
 }));

@@ -1,7 +1,7 @@
 // User @key(address), owned by accounts: here it gains its ledger events (by type, with the dexes of agent sends)
 // and its core-ledger transfers. Market @key(coin) is the markets subgraph's, referenced by absorbed fills.
 import { LEDGER_EVENT_TYPES, type LedgerEvent } from '../../accounts/service/index.ts';
-import { liveIterator } from '../../live.ts';
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
 import { addressArg, PAGE_LIST_SIZE, pageType, textArg, windowPage, windowPageArgs } from './args.ts';
 import { LedgerTransferPageRef } from './ledger.ts';
@@ -20,6 +20,7 @@ const LedgerEventTypeRef = builder.enumType('LedgerEventType', {
 export const LedgerEventRef = builder.objectRef<LedgerEvent>('LedgerEvent').implement({
   description: 'A non-funding ledger event of one account, classified by type',
   fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
     time: t.field({ type: 'Timestamp', resolve: (e) => e.time_ms }),
     hash: t.exposeString('hash'),
     eventType: t.field({ type: LedgerEventTypeRef, resolve: (e) => e.event_type }),
@@ -78,9 +79,10 @@ builder.subscriptionFields((t) => ({
   userLedgerEvents: t.field({
     type: [LedgerEventRef],
     description: "The user's ledger events as they happen, one batch per block (history: User.ledgerEvents)",
-    args: { user: t.arg.string({ required: true }) },
+    args: { user: t.arg.string({ required: true }), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
     listSize: { assumedSize: 10 },
-    subscribe: (_root, a, ctx) => liveIterator(ctx.evm.streams.userLedgerEvents(addressArg(a.user, 'user'))),
-    resolve: (batch) => batch,
+    subscribe: (_root, a, ctx) =>
+      cursoredIterator(ctx.evm.streams.userLedgerEvents(addressArg(a.user, 'user')), a.after),
+    resolve: withCursor,
   }),
 }));

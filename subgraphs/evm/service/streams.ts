@@ -3,7 +3,7 @@
 import type { EvmBlockRow, TokenTransferRow } from '../../../db/rows/evm.ts';
 import type { EventBus } from '../../../events/bus.ts';
 import { type LedgerEvent, toLedgerEvent } from '../../accounts/service/index.ts';
-import { type LiveStream, topicStream } from '../../live.ts';
+import { type ResumableStream, topicStream } from '../../live.ts';
 import {
   type BackstopTransfer,
   type BackstopTransfersQuery,
@@ -23,12 +23,12 @@ export class EvmStreams {
   constructor(private readonly bus: EventBus) {}
 
   /** Each block as ingest commits it. */
-  blocks(): LiveStream<EvmBlockRow> {
+  blocks(): ResumableStream<EvmBlockRow> {
     return topicStream(this.bus, 'evmBlocks', (rows) => rows);
   }
 
   /** The transfers of one token (lowercase address), one batch per block. */
-  tokenTransfers(token: string): LiveStream<TokenTransferRow[]> {
+  tokenTransfers(token: string): ResumableStream<TokenTransferRow[]> {
     return topicStream(
       this.bus,
       'evmTransfers',
@@ -36,20 +36,24 @@ export class EvmStreams {
         (r: TokenTransferRow) => r.token === token,
         (r) => r,
       ),
+      token,
     );
   }
 
   /** One user's (lowercase) ledger events, one batch per block. */
-  userLedgerEvents(user: string): LiveStream<LedgerEvent[]> {
+  userLedgerEvents(user: string): ResumableStream<LedgerEvent[]> {
     return topicStream(
       this.bus,
       'ledgerUpdates',
       batchOf((r) => r.address === user, toLedgerEvent),
+      user,
     );
   }
 
   /** Backstop principal transfers matching the filters, one batch per block. */
-  backstopTransfers(q: Pick<BackstopTransfersQuery, 'dex' | 'signer' | 'isDeposit'>): LiveStream<BackstopTransfer[]> {
+  backstopTransfers(
+    q: Pick<BackstopTransfersQuery, 'dex' | 'signer' | 'isDeposit'>,
+  ): ResumableStream<BackstopTransfer[]> {
     return topicStream(
       this.bus,
       'backstopTransfers',

@@ -1,6 +1,6 @@
 // Hip4Fill: one side of a match on an outcome coin, or a settlement fill; the fill list, the statistics per venue
 // (providers) and per time bucket (analytics) over them, and the live fills subscription.
-import { liveIterator } from '../../live.ts';
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
 import {
   ANALYTICS_INTERVALS,
@@ -21,6 +21,7 @@ export const Hip4FillRef = builder.objectRef<Hip4FillRow>('Hip4Fill');
 Hip4FillRef.implement({
   description: "One side of a match on an outcome coin (#<10·outcome+side>), or a holder's settlement fill",
   fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
     user: t.field({ type: UserRef, resolve: (f) => ({ address: f.address }) }),
     coin: t.exposeString('coin'),
     market: t.field({ type: MarketRef, resolve: (f) => ({ coin: f.coin }) }),
@@ -154,11 +155,17 @@ builder.subscriptionFields((t) => ({
     type: [Hip4FillRef],
     description: 'HIP-4 fills per block: of one outcome, of a question or of a venue (at most one filter)',
     listSize: { assumedSize: 20 },
-    args: { outcomeId: t.arg.int(), questionId: t.arg.int(), venue: t.arg.string() },
+    args: {
+      outcomeId: t.arg.int(),
+      questionId: t.arg.int(),
+      venue: t.arg.string(),
+      after: t.arg.string({ description: AFTER_DESCRIPTION }),
+    },
     subscribe: (_r, a, ctx) =>
-      liveIterator(
+      cursoredIterator(
         ctx.hip4.streams.fills({ outcomeId: opt(a.outcomeId), questionId: opt(a.questionId), venue: opt(a.venue) }),
+        a.after,
       ),
-    resolve: (batch) => batch,
+    resolve: withCursor,
   }),
 }));

@@ -1,6 +1,6 @@
 // Hip4RegistryEvent: a registry change as ingest read it (a new venue, question or outcome; an outcome or a question
 // settled), and its subscription.
-import { liveIterator } from '../../live.ts';
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, cursorOn } from '../../live.ts';
 import { builder } from '../builder.ts';
 import { HIP4_REGISTRY_KINDS, type Hip4RegistryEvent, type Hip4RegistryKind } from '../service/index.ts';
 import { opt } from './args.ts';
@@ -16,6 +16,7 @@ const RegistryEventRef = builder.objectRef<Hip4RegistryEvent>('Hip4RegistryEvent
 RegistryEventRef.implement({
   description: 'A HIP-4 registry change',
   fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
     kind: t.field({ type: KindEnum, resolve: (e) => e.kind as Hip4RegistryKind }),
     time: t.expose('time', { type: 'Timestamp' }),
     blockNumber: t.exposeInt('block_number'),
@@ -57,8 +58,8 @@ builder.subscriptionFields((t) => ({
   hip4Registry: t.field({
     type: RegistryEventRef,
     description: 'HIP-4 registry changes as they are ingested: new venues, questions, outcomes; settlements',
-    args: { kinds: t.arg({ type: [KindEnum] }) },
-    subscribe: (_r, a, ctx) => liveIterator(ctx.hip4.streams.registry({ kinds: opt(a.kinds) })),
-    resolve: (e) => e,
+    args: { kinds: t.arg({ type: [KindEnum] }), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    subscribe: (_r, a, ctx) => cursoredIterator(ctx.hip4.streams.registry({ kinds: opt(a.kinds) }), a.after),
+    resolve: cursorOn,
   }),
 }));

@@ -5,7 +5,7 @@
 import type { Hip4FillRow } from '../../../db/rows/hip4.ts';
 import type { EventBus, Hip4RegistryEvent } from '../../../events/bus.ts';
 import { FieldError } from '../../../platform/fields.ts';
-import { type LiveStream, topicStream } from '../../live.ts';
+import { type ResumableStream, topicStream } from '../../live.ts';
 import { type OutcomeIndexEntry, storedVenue } from './registry.ts';
 
 /** The registry event kinds ingest publishes (ingest/formats/extra.ts). */
@@ -36,7 +36,7 @@ export class Hip4Streams {
   ) {}
 
   /** HIP-4 fills per block, of one outcome, of a question's outcomes or of a venue's (one filter at most). */
-  fills(filter: Hip4FillStreamFilter): LiveStream<Hip4FillRow[]> {
+  fills(filter: Hip4FillStreamFilter): ResumableStream<Hip4FillRow[]> {
     const given = Object.entries(filter).filter(([, v]) => v !== undefined);
     if (given.length > 1) throw new FieldError('outcomeId, questionId, venue: give at most one of them');
     const venue = filter.venue === undefined ? undefined : storedVenue(filter.venue);
@@ -54,7 +54,7 @@ export class Hip4Streams {
   }
 
   /** Registry changes as they are ingested, of the given kinds (all when none is given). */
-  registry(filter: Hip4RegistryFilter = {}): LiveStream<Hip4RegistryEvent> {
+  registry(filter: Hip4RegistryFilter = {}): ResumableStream<Hip4RegistryEvent> {
     const kinds = filter.kinds?.length ? new Set<string>(filter.kinds) : null;
     return topicStream(this.bus, 'hip4Registry', (items) => (kinds ? items.filter((e) => kinds.has(e.kind)) : items));
   }

@@ -1,5 +1,5 @@
 // Trade: one match, as the exchange prints it, with its two traders as federated User references.
-import { liveIterator } from '../../live.ts';
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { WireTrade } from '../service/index.ts';
 import { UserRef } from './user.ts';
@@ -7,6 +7,7 @@ import { UserRef } from './user.ts';
 export const TradeRef = builder.objectRef<WireTrade>('Trade').implement({
   description: 'One match: the aggressor side, price, size and the buyer and seller',
   fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
     coin: t.exposeString('coin'),
     side: t.exposeString('side', { description: '"B" (buy) or "A" (sell): the aggressor side' }),
     px: t.expose('px', { type: 'Decimal' }),
@@ -28,8 +29,8 @@ builder.subscriptionFields((t) => ({
     type: [TradeRef],
     description: 'Trades of a coin as they happen, one batch per block',
     listSize: { assumedSize: 20 },
-    args: { coin: t.arg.string({ required: true }) },
-    subscribe: (_root, { coin }, ctx) => liveIterator(ctx.markets.streams.trades(coin)),
-    resolve: (batch) => batch,
+    args: { coin: t.arg.string({ required: true }), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    subscribe: (_root, { coin, after }, ctx) => cursoredIterator(ctx.markets.streams.trades(coin), after),
+    resolve: withCursor,
   }),
 }));

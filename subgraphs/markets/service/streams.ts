@@ -6,7 +6,7 @@
 // every mid, so a frame per change would cost each GraphQL execution and /ws subscriber a full answer per block
 // for states a client replaces half a second later. bbo, trades, candles and contexts carry every change.
 import type { AssetCtxRow } from '../../../db/rows/markets.ts';
-import { conflated, type LiveStream, type SnapshotStream, topicStream } from '../../live.ts';
+import { conflated, type LiveStream, type ResumableStream, type SnapshotStream, topicStream } from '../../live.ts';
 import { type BboAnswer, type L2BookAnswer, type L2Level, type L2OptionsInput, l2Options } from './book.ts';
 import type { CandleFrame } from './candles.ts';
 import { isSpotCoin, type MarketsService, type PerpAssetCtx, type SpotAssetCtx } from './index.ts';
@@ -96,7 +96,7 @@ export class MarketStreams {
   }
 
   /** A coin's trades, one batch per block. */
-  trades(coin: string): LiveStream<WireTrade[]> {
+  trades(coin: string): ResumableStream<WireTrade[]> {
     return topicStream(
       this.markets.tradeEvents,
       'trades',
