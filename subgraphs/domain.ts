@@ -39,7 +39,7 @@ export interface SharedDeps {
    * service. Unset: the primary.
    */
   readPool?: pg.Pool;
-  /** The ingest bus (in-process; the NATS JetStream adapter comes with issue 23). */
+  /** The ingest bus: in-process, or JetStream between the roles (events/open.ts). */
   bus: EventBus;
   /** The node's /info, for what the service relays or loads from the node. */
   upstream: Upstream;

@@ -14,6 +14,7 @@ import { awaitSchema } from '../db/pool.ts';
 import type { BookDiffRow } from '../db/rows/markets.ts';
 import { takeWriterLock } from '../db/writer-lock.ts';
 import { loadStartConfig, parseStartArgs } from '../platform/config.ts';
+import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
 import { OrderBooks } from '../subgraphs/markets/service/book.ts';
 import { HistorySampler } from '../subgraphs/markets/service/history.ts';
 import { ROOT } from './cli.ts';
@@ -112,6 +113,40 @@ describe('the api role checks the schema, never migrates it', () => {
     );
     const { rows } = await empty.pool.query(`SELECT to_regclass('platform.schema_migrations') AS t`);
     expect(rows[0].t).toBeNull();
+  });
+});
+
+describe('DATABASE_READ_URL', () => {
+  let primary: TestDatabase;
+  let replica: TestDatabase;
+  let stack: Stack | undefined;
+  beforeAll(async () => {
+    [primary, replica] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await Promise.all([primary?.drop(), replica?.drop()]);
+  });
+
+  it("serves the markets queries from the replica's pool, and writes no candle there", async () => {
+    // Two databases stand for the primary and its replica: a trade only the replica holds tells which one a query read.
+    await replica.pool.query(
+      `INSERT INTO markets.trades (block_number, seq, time, coin, side, px, sz, hash, tid, buyer, seller, fees)
+       VALUES (1, 0, $1, 'BTC', 'B', '90000.0', '0.5', '0xabc', 7, '0xb', '0xs', '0')`,
+      // Five minutes ago: its minute is closed, so a start backfilling candles from this database would write them.
+      [Date.now() - 300_000],
+    );
+    stack = await startStack({
+      pool: primary.pool,
+      readPool: replica.pool,
+      upstreamInfoUrl: 'http://127.0.0.1:9/info',
+      upstreamTimeoutMs: 500,
+      ports: EPHEMERAL_PORTS,
+      log: () => {},
+    });
+    expect(await stack.markets.recentTrades('BTC')).toMatchObject([{ coin: 'BTC', px: '90000.0', tid: 7 }]);
+    const { rows } = await replica.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM markets.candles');
+    expect(rows[0]?.n).toBe(0);
   });
 });
 
