@@ -81,6 +81,8 @@ export interface EventBus<M extends TopicMap = Topics> {
    * after a crash is dropped by the bus.
    */
   readonly durable?: boolean;
+  /** How long the bus keeps events: a publisher need not give it events older than this (a backfill's). */
+  readonly keepsMs?: number;
   /** In-process: delivered before it returns. JetStream: resolves once the server has stored the batch. */
   publish<T extends keyof M & string>(topic: T, items: readonly M[T][]): void | Promise<void>;
   /** Returns the function that unsubscribes. */

@@ -106,6 +106,7 @@ async function ensureStream(jsm: JetStreamManager, o: typeof DEFAULTS): Promise<
 class JetStreamBus implements OpenBus {
   readonly epoch: string;
   readonly durable = true;
+  readonly keepsMs: number;
   readonly describe: string;
   /** The local fan-out: every message of the stream is delivered here once, numbered with its stream sequence. */
   private readonly local = new InProcessBus({ retainMs: 0 });
@@ -123,6 +124,7 @@ class JetStreamBus implements OpenBus {
   ) {
     // The stream's creation time names its sequence: a stream deleted and created again starts over.
     this.epoch = `j${Date.parse(created).toString(36)}`;
+    this.keepsMs = o.retainMs;
     this.describe = `${o.stream} on ${nc.getServer()} (JetStream, keeping ${Math.round(o.retainMs / 60_000)} min)`;
   }
 

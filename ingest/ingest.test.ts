@@ -199,6 +199,26 @@ describe('node_fills_by_block', () => {
   });
 });
 
+describe('a bus that keeps only recent events', () => {
+  it('is given no backfill: blocks older than what it keeps are loaded, not published; recent ones are', async () => {
+    const now = Date.now();
+    const old = now - 2 * 3_600_000;
+    const oldFill = fill({ time: old, tid: 1 });
+    const newFill = fill({ time: now - 1000, tid: 2, hash: hash(0x33) });
+    await appendBlocks(dataDir, 'node_fills_by_block', [block(1000, old, [[ALICE, oldFill]])]);
+    // A bus keeping one hour, as the JetStream bus says of itself (keepsMs).
+    const bus = Object.assign(new InProcessBus(), { keepsMs: 3_600_000 });
+    const published: number[] = [];
+    bus.subscribe('fills', (items) => published.push(...items.map((f) => f.tid)));
+    await ingestOnce(['node_fills_by_block'], bus);
+    await appendBlocks(dataDir, 'node_fills_by_block', [block(1001, now - 1000, [[ALICE, newFill]])]);
+    await ingestOnce(['node_fills_by_block'], bus);
+    const { rows } = await db.pool.query('SELECT tid FROM accounts.fills ORDER BY tid');
+    expect(rows.map((r) => Number(r.tid))).toEqual([1, 2]);
+    expect(published).toEqual([2]);
+  });
+});
+
 describe('node_order_statuses_by_block', () => {
   it("keeps a stop order's open, triggered and filled rows", async () => {
     const stop = order({

@@ -312,6 +312,11 @@ class StreamReader {
     const cp = this.checkpoint;
     if (!cp || (this.batch.empty && this.pending.lines === 0 && this.errors.length === 0)) return;
     const work = { batch: this.batch, errors: this.errors, pending: this.pending, cp: { ...cp }, fresh: this.fresh };
+    // A bus that keeps only recent events (JetStream) is not given a backfill's: no subscriber follows them live,
+    // none could resume to them, and publishing a week of history would take the stream longer than loading it.
+    const keeps = this.opts.bus?.keepsMs;
+    const lastTime = this.stats.lastBlockTime;
+    if (keeps !== undefined && lastTime !== null && lastTime < Date.now() - keeps) work.fresh = undefined;
     const commit = !this.degraded;
     this.batch = new Batch();
     this.errors = [];
