@@ -14,7 +14,7 @@ import { anyKeyConfigured } from './access/keys.ts';
 import { createPool, type Database, openDatabase } from './db/pool.ts';
 import { takeWriterLock } from './db/writer-lock.ts';
 import { DOMAIN_LIST, type DomainName } from './domains.ts';
-import { type OpenBus, openEventBus } from './events/open.ts';
+import { type OpenBus, openConfiguredBus } from './events/open.ts';
 import type { Ingest } from './ingest/pipeline.ts';
 import type { BackgroundHistory } from './ingest/simulator/background.ts';
 import { loadStartConfig, parseDuration, type StartConfig } from './platform/config.ts';
@@ -172,7 +172,7 @@ function openReadReplica(config: StartConfig): pg.Pool | undefined {
 }
 
 async function openBus(config: StartConfig): Promise<OpenBus> {
-  const bus = await openEventBus({ natsUrl: config.natsUrl, log });
+  const bus = await openConfiguredBus(config, log);
   stops.push(() => bus.close());
   log(`events            ${bus.describe}`);
   return bus;

@@ -30,6 +30,19 @@ export interface OtherMiscEvent {
   data: unknown;
 }
 
+/**
+ * Events a publisher did not give the bus (a backfill older than what the bus keeps): subscribers holding state built
+ * from those topics re-read it from storage and the node, as at their start.
+ */
+export interface BusGap {
+  /** The ingest stream that skipped them. */
+  stream: string;
+  topics: string[];
+  /** Block times of the first and last skipped batch. */
+  from: number;
+  until: number;
+}
+
 export type Topics = {
   fills: FillRow;
   trades: TradeRow;
@@ -48,6 +61,7 @@ export type Topics = {
   evmTransfers: TokenTransferRow;
   backstopTransfers: BackstopTransferRow;
   otherMisc: OtherMiscEvent;
+  gaps: BusGap;
 };
 
 export type Topic = keyof Topics;

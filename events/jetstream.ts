@@ -45,7 +45,7 @@ export interface JetStreamBusOptions {
 
 const DEFAULTS = {
   stream: 'HL_EVENTS',
-  prefix: 'hl',
+  prefix: 'hl_events',
   retainMs: 60 * 60_000,
   maxBytes: 4 * 1024 ** 3,
   duplicateWindowMs: 10 * 60_000,

@@ -21,6 +21,7 @@ const KEYS: { [T in Topic]: (item: Topics[T]) => string | number } = {
   evmTransfers: (r) => r.token,
   backstopTransfers: (r) => r.dex_id,
   otherMisc: (r) => r.kind,
+  gaps: (r) => r.stream,
 };
 
 export function keyOf<T extends Topic>(topic: T, item: Topics[T]): string {

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../db/pool.ts';
-import { InProcessBus } from '../events/bus.ts';
+import { openConfiguredBus } from '../events/open.ts';
 import { loadConfig } from '../platform/config.ts';
 import { STREAMS, type StreamName } from '../wire/node-lines.ts';
 import { Ingest } from './pipeline.ts';
@@ -43,10 +43,16 @@ const db = await openDatabase(config, (line) => console.error(line), {
   console.error(`ingest: ${err.message}`);
   process.exit(1);
 });
+// With NATS_URL, the events go to the JetStream stream the api instances follow (a restart publishes nothing twice).
+const bus = await openConfiguredBus(config, (line) => console.error(line)).catch(async (err: Error) => {
+  console.error(`ingest: ${err.message}`);
+  await db.close();
+  process.exit(1);
+});
 const ingest = new Ingest({
   dataDir: path.resolve(dataDir),
   pool: db.pool,
-  bus: new InProcessBus(),
+  bus,
   follow: values.follow,
   streams: streams as StreamName[],
   ...(batchRows ? { batchRows } : {}),
@@ -69,6 +75,7 @@ try {
   exitCode = 1;
 } finally {
   progress.stop();
+  await bus.close();
   await db.close();
 }
 process.exit(exitCode);

@@ -200,7 +200,7 @@ describe('node_fills_by_block', () => {
 });
 
 describe('a bus that keeps only recent events', () => {
-  it('is given no backfill: blocks older than what it keeps are loaded, not published; recent ones are', async () => {
+  it('is given no backfill: older blocks are loaded, not published, and the gap is told before the next event', async () => {
     const now = Date.now();
     const old = now - 2 * 3_600_000;
     const oldFill = fill({ time: old, tid: 1 });
@@ -208,14 +208,16 @@ describe('a bus that keeps only recent events', () => {
     await appendBlocks(dataDir, 'node_fills_by_block', [block(1000, old, [[ALICE, oldFill]])]);
     // A bus keeping one hour, as the JetStream bus says of itself (keepsMs).
     const bus = Object.assign(new InProcessBus(), { keepsMs: 3_600_000 });
-    const published: number[] = [];
+    const published: (number | string)[] = [];
     bus.subscribe('fills', (items) => published.push(...items.map((f) => f.tid)));
+    bus.subscribe('gaps', (gaps) => published.push(...gaps.map((g) => `gap ${g.topics.sort().join(',')} ${g.from}`)));
     await ingestOnce(['node_fills_by_block'], bus);
     await appendBlocks(dataDir, 'node_fills_by_block', [block(1001, now - 1000, [[ALICE, newFill]])]);
     await ingestOnce(['node_fills_by_block'], bus);
     const { rows } = await db.pool.query('SELECT tid FROM accounts.fills ORDER BY tid');
     expect(rows.map((r) => Number(r.tid))).toEqual([1, 2]);
-    expect(published).toEqual([2]);
+    // The subscribers are told, before the first event after it, which topics had events they did not get.
+    expect(published).toEqual([`gap fills,trades ${old}`, 2]);
   });
 });
 

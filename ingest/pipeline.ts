@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { decompressFrameSync } from 'lz4-napi';
 import type pg from 'pg';
 import { databaseStatus, inTransaction, isStorageUnavailable, StorageUnavailableError } from '../db/pool.ts';
-import type { EventBus, Topic, Topics } from '../events/bus.ts';
+import type { BusGap, EventBus, Topic, Topics } from '../events/bus.ts';
 import { FieldError, int, object } from '../platform/fields.ts';
 import { STREAMS, type StreamName } from '../wire/node-lines.ts';
 import { Batch, type BatchMark, INGEST_STATEMENT_TIMEOUT_MS } from './batch.ts';
@@ -114,6 +114,8 @@ class StreamReader {
   private published: number | null = null;
   /** Where in the current batch the events of blocks not yet published start. */
   private fresh: BatchMark | undefined;
+  /** Events of blocks not given to the bus (older than it keeps), not yet told to its subscribers. */
+  private gap: BusGap | undefined;
   /** Storage is unavailable: batches are published without being committed. */
   private degraded = false;
   private batch = new Batch();
@@ -227,11 +229,11 @@ class StreamReader {
       if (!progressed) {
         this.stats.caughtUp = true;
         // Not following: done once all that was read is committed (while storage is down, nothing is).
-        if (!this.opts.follow && !fromMemory) return;
+        if (!this.opts.follow && !fromMemory) return await this.drain(true);
         await sleep(this.opts.pollMs);
       }
     }
-    await this.drain();
+    await this.drain(true);
   }
 
   /** Reads complete lines of `file` from `offset`; returns whether any line was consumed. */
@@ -316,7 +318,14 @@ class StreamReader {
     // none could resume to them, and publishing a week of history would take the stream longer than loading it.
     const keeps = this.opts.bus?.keepsMs;
     const lastTime = this.stats.lastBlockTime;
-    if (keeps !== undefined && lastTime !== null && lastTime < Date.now() - keeps) work.fresh = undefined;
+    if (keeps !== undefined && lastTime !== null && lastTime < Date.now() - keeps && work.fresh) {
+      // Told to the subscribers with the first batch published after it (BusGap).
+      this.gap ??= { stream: this.loader.stream, topics: [], from: lastTime, until: lastTime };
+      this.gap.until = lastTime;
+      for (const [topic] of work.batch.eventsByTopic())
+        if (!this.gap.topics.includes(topic)) this.gap.topics.push(topic);
+      work.fresh = undefined;
+    }
     const commit = !this.degraded;
     this.batch = new Batch();
     this.errors = [];
@@ -347,6 +356,11 @@ class StreamReader {
   /** Publishes the batch's events from `fresh` on: those of blocks not published before. */
   private async publish(batch: Batch, fresh: BatchMark | undefined, lastBlock: number | null): Promise<void> {
     if (!fresh) return;
+    if (this.opts.bus && this.gap) {
+      const gap = this.gap;
+      this.gap = undefined;
+      await this.opts.bus.publish('gaps', [gap]);
+    }
     if (this.opts.bus) {
       for (const [topic, items] of batch.eventsByTopic()) {
         const from = fresh.events.get(topic) ?? 0;
@@ -357,10 +371,17 @@ class StreamReader {
     if (lastBlock !== null && (this.published === null || lastBlock > this.published)) this.published = lastBlock;
   }
 
-  /** Waits for every handed-over batch to be committed. */
-  private async drain(): Promise<void> {
+  /** Waits for every handed-over batch to be committed (`final`: the run ends). */
+  private async drain(final = false): Promise<void> {
     await this.flush();
     await this.inflight;
+    // A gap at the end of a run is told too (the next run does not know of it); while following, with the first
+    // event after it, once.
+    if (final && this.gap && this.opts.bus) {
+      const gap = this.gap;
+      this.gap = undefined;
+      await this.opts.bus.publish('gaps', [gap]);
+    }
   }
 
   /** Rows, malformed-line records and the checkpoint, in one transaction. */

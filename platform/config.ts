@@ -45,6 +45,13 @@ export interface Config {
   databaseReadUrl: string | undefined;
   /** The NATS server whose JetStream carries the events between roles: `NATS_URL`; unset: the in-process bus. */
   natsUrl: string | undefined;
+  /**
+   * The JetStream stream (`NATS_STREAM`, default HL_EVENTS; its subjects are its name in lower case, `hl_events.>`):
+   * deployments sharing a NATS server keep apart by name.
+   */
+  natsStream: string;
+  /** How long the JetStream stream keeps events, what a GraphQL subscriber can resume across: `BUS_RETENTION` (1h). */
+  busRetention: string;
   pgDataDir: string;
   pgPort: number;
   /** A real node's data dir (`~/hl/data`); when set, the simulator does not run. */
@@ -101,6 +108,8 @@ export function loadConfig(): Config {
     databaseUrl: str('DATABASE_URL'),
     databaseReadUrl: str('DATABASE_READ_URL'),
     natsUrl: str('NATS_URL'),
+    natsStream: streamName(str('NATS_STREAM') ?? 'HL_EVENTS'),
+    busRetention: str('BUS_RETENTION') ?? '1h',
     pgDataDir: path.resolve(root, str('PG_DATA_DIR') ?? '.data/pg'),
     pgPort: int('PG_PORT', 54329),
     hlDataDir: str('HL_DATA_DIR'),
@@ -195,6 +204,14 @@ export function loadStartConfig(argv: readonly string[]): StartConfig {
 }
 
 /** `7d`, `36h`, `90m`, `30s` or `0` → milliseconds. */
+/** A JetStream stream name: letters, digits, `_` and `-` (the server refuses `.`, `*`, `>` and spaces). */
+function streamName(name: string): string {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+    throw new Error(`NATS_STREAM ${JSON.stringify(name)}: must be 1 to 64 letters, digits, "_" or "-"`);
+  }
+  return name;
+}
+
 export function parseDuration(text: string): number {
   if (text === '0') return 0;
   const m = /^(\d+)(s|m|h|d)$/.exec(text.trim());

@@ -1,11 +1,11 @@
 // `npm run subgraph -- <domain>`: one domain's subgraph alone (ARCHITECTURE.md: every part can also start alone),
 // over the configured database (DATABASE_URL, or the embedded cluster: a running `npm start`'s as a guest) and the
-// node's /info (UPSTREAM_INFO_URL), on its port (<NAME>_PORT, PORT_OFFSET). Its event bus is in-process with no
-// ingest behind it, so it serves stored history and live state as of its start: no live events (the NATS bus that
-// carries them across processes comes with issue 23). The services of the domains it needs start with it, unserved.
+// node's /info (UPSTREAM_INFO_URL), on its port (<NAME>_PORT, PORT_OFFSET). With NATS_URL it follows the JetStream
+// stream an ingest role publishes on (live events); without, its bus is in-process with no ingest behind it, so it
+// serves stored history and live state as of its start. The services of the domains it needs start with it, unserved.
 import { openDatabase } from '../db/pool.ts';
 import { DOMAIN_LIST } from '../domains.ts';
-import { InProcessBus } from '../events/bus.ts';
+import { openConfiguredBus } from '../events/open.ts';
 import { loadConfig } from '../platform/config.ts';
 import { shutdownTracing, startTracing } from '../platform/tracing.ts';
 import { Upstream } from '../platform/upstream.ts';
@@ -52,9 +52,11 @@ try {
   await startTracing();
   stops.push(shutdownTracing);
   const upstream = new Upstream(config.upstreamInfoUrl, { timeoutMs: 5000 });
+  const bus = await openConfiguredBus(config, log);
+  stops.push(() => bus.close());
   const started = await startDomainServices(withNeeds(domain), {
     pool: db.pool,
-    bus: new InProcessBus(),
+    bus,
     upstream,
     now: Date.now,
   });
@@ -64,8 +66,8 @@ try {
   const server = await serveDomain(domain, service, config.subgraphPort(domain.name, domain.port));
   stops.push(server.close);
   log(
-    `${domain.name} subgraph ${server.url} (node /info ${config.upstreamInfoUrl}; in-process event bus without ` +
-      'ingest: no live events, the NATS bus comes with issue 23)',
+    `${domain.name} subgraph ${server.url} (node /info ${config.upstreamInfoUrl}; events: ${bus.describe}` +
+      `${config.natsUrl ? '' : ', no ingest behind it: no live events'})`,
   );
   log('ready');
 } catch (err) {

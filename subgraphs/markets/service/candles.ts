@@ -401,7 +401,7 @@ export function pgCandleStore(pool: pg.Pool): CandleStore {
  * for history the live aggregator never saw). Buckets still open at `now` are left to the aggregator.
  */
 export async function backfillCandles(
-  pool: pg.Pool,
+  pool: pg.Pool | pg.PoolClient,
   from: number,
   now: number,
   intervals: readonly CandleInterval[] = CANDLE_INTERVALS,

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import type { AssetCtxRow, TradeRow } from '../../../db/rows/markets.ts';
-import { derivedTopic, type EventBus, type EventSource, InProcessBus } from '../../../events/bus.ts';
+import { type BusGap, derivedTopic, type EventBus, type EventSource, InProcessBus } from '../../../events/bus.ts';
 import { FieldError, intWithin, orderedWindow } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { type L2BookAnswer, type L2OptionsInput, l2Options, OrderBooks } from './book.ts';
@@ -233,6 +233,14 @@ export class MarketsService {
         this.firstDexMidsCache = undefined;
         this.live.publish('books', [...changed]);
       }),
+      // A backfill the bus was not given: its closed candles and the books are read again from storage and the node.
+      bus.subscribe('gaps', (gaps) => {
+        for (const gap of gaps) {
+          this.refill(gap).catch((err) =>
+            console.error(`markets: after a gap in the events: ${err instanceof Error ? err.message : String(err)}`),
+          );
+        }
+      }),
       bus.subscribe('assetCtxs', (rows) => {
         for (const r of rows) {
           const prior = this.ctxs.get(r.coin);
@@ -271,6 +279,30 @@ export class MarketsService {
     });
     this.midsCache = undefined;
     this.firstDexMidsCache = undefined;
+  }
+
+  /**
+   * What a gap in the events (BusGap) leaves missing: the closed candles of its trades, written by one instance of
+   * all those following the bus (the others find the lock taken), and the books, from the node's snapshot.
+   */
+  private async refill(gap: BusGap): Promise<void> {
+    if (gap.topics.includes('trades')) {
+      const client = await this.primary.connect();
+      try {
+        await client.query('BEGIN');
+        const { rows } = await client.query<{ mine: boolean }>(
+          `SELECT pg_try_advisory_xact_lock(hashtext('markets.candles backfill')) AS mine`,
+        );
+        if (rows[0]?.mine) await backfillCandles(client, gap.from, this.now());
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    }
+    if (gap.topics.includes('bookDiffs')) await this.reloadBookSnapshot();
   }
 
   /**
