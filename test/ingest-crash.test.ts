@@ -1,6 +1,8 @@
 // A crash at any point followed by a restart loads every row exactly once: the real CLI, killed with -9 while
-// it loads, then run again to the end.
+// it loads, then run again to the end. With a JetStream bus, it also publishes every event exactly once.
+import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openJetStreamBus } from '../events/jetstream.ts';
 import { runCli, startCli, waitCli } from './cli.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { tempDataDir, writeSyntheticFills } from './node-files.ts';
@@ -18,37 +20,77 @@ async function loadedFills(): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
+const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+const natsUp = await connect({ servers: NATS_URL, timeout: 1000, reconnect: false }).then(
+  (nc) => nc.close().then(() => true),
+  () => false,
+);
+
 describe('ingest after kill -9', () => {
   it('loads every fill exactly once across two crashes and a restart', async () => {
-    const dataDir = await tempDataDir();
-    const total = await writeSyntheticFills(dataDir, { hours: 3, blocksPerHour: 400, fillsPerBlock: 20 });
-    const args = ['--data-dir', dataDir, '--streams', 'node_fills_by_block', '--batch-rows', '400'];
-    const env = { DATABASE_URL: db.url };
+    await crashTwiceThenFinish({ DATABASE_URL: db.url });
+  });
 
-    const killPoints = [total * 0.2, total * 0.6];
-    for (const point of killPoints) {
-      const child = startCli('ingest/cli.ts', args, env);
-      const done = waitCli(child);
-      const deadline = Date.now() + 60_000;
-      while ((await loadedFills()) < point && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-      child.kill('SIGKILL');
-      const result = await done;
-      expect(result.signal).toBe('SIGKILL');
+  it.skipIf(!natsUp)('publishes every fill exactly once on a JetStream bus across the same crashes', async () => {
+    // Skipped without a NATS server at TEST_NATS_URL (default nats://127.0.0.1:4222).
+    const stream = `HLTEST_CRASH_${process.pid}_${Date.now().toString(36)}`;
+    const follower = await openJetStreamBus({ url: NATS_URL, stream, prefix: stream.toLowerCase() });
+    const seen = new Map<string, number>();
+    follower.subscribe('fills', (rows) => {
+      for (const r of rows) seen.set(`${r.tid} ${r.address}`, (seen.get(`${r.tid} ${r.address}`) ?? 0) + 1);
+    });
+    try {
+      await db.pool.query('TRUNCATE accounts.fills, markets.trades, platform.ingest_checkpoints');
+      // The synthetic fills are days old: a retention longer than that has them published.
+      const total = await crashTwiceThenFinish({
+        DATABASE_URL: db.url,
+        NATS_URL,
+        NATS_STREAM: stream,
+        BUS_RETENTION: '30d',
+      });
+      const deadline = Date.now() + 30_000;
+      while (seen.size < total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(seen.size).toBe(total);
+      expect([...seen.values()].filter((n) => n !== 1)).toEqual([]);
+    } finally {
+      await follower.close();
+      const nc = await connect({ servers: NATS_URL, reconnect: false });
+      await (await nc.jetstreamManager()).streams.delete(stream).catch(() => {});
+      await nc.close();
     }
-    const partial = await loadedFills();
-    expect(partial).toBeGreaterThan(0);
-    expect(partial).toBeLessThan(total);
-
-    const finish = await runCli('ingest/cli.ts', args, env);
-    expect(finish.code).toBe(0);
-    expect(await loadedFills()).toBe(total);
-    const { rows } = await db.pool.query(
-      'SELECT count(*)::int AS n FROM (SELECT DISTINCT block_number, tid, address FROM accounts.fills) d',
-    );
-    expect(rows[0].n).toBe(total);
-    const trades = await db.pool.query('SELECT count(*)::int AS n, count(DISTINCT tid)::int AS d FROM markets.trades');
-    expect(trades.rows[0]).toEqual({ n: total / 2, d: total / 2 });
-    const cp = await db.pool.query('SELECT rows_loaded, malformed, file FROM platform.ingest_checkpoints');
-    expect(cp.rows).toEqual([{ rows_loaded: total + total / 2, malformed: 0, file: 'hourly/20261122/9' }]);
   });
 });
+
+/** Ingests synthetic fills with the CLI, killed twice part-way, then run to the end; checks the tables; the total. */
+async function crashTwiceThenFinish(env: Record<string, string>): Promise<number> {
+  const dataDir = await tempDataDir();
+  const total = await writeSyntheticFills(dataDir, { hours: 3, blocksPerHour: 400, fillsPerBlock: 20 });
+  const args = ['--data-dir', dataDir, '--streams', 'node_fills_by_block', '--batch-rows', '400'];
+
+  const killPoints = [total * 0.2, total * 0.6];
+  for (const point of killPoints) {
+    const child = startCli('ingest/cli.ts', args, env);
+    const done = waitCli(child);
+    const deadline = Date.now() + 60_000;
+    while ((await loadedFills()) < point && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    child.kill('SIGKILL');
+    const result = await done;
+    expect(result.signal).toBe('SIGKILL');
+  }
+  const partial = await loadedFills();
+  expect(partial).toBeGreaterThan(0);
+  expect(partial).toBeLessThan(total);
+
+  const finish = await runCli('ingest/cli.ts', args, env);
+  expect(finish.code).toBe(0);
+  expect(await loadedFills()).toBe(total);
+  const { rows } = await db.pool.query(
+    'SELECT count(*)::int AS n FROM (SELECT DISTINCT block_number, tid, address FROM accounts.fills) d',
+  );
+  expect(rows[0].n).toBe(total);
+  const trades = await db.pool.query('SELECT count(*)::int AS n, count(DISTINCT tid)::int AS d FROM markets.trades');
+  expect(trades.rows[0]).toEqual({ n: total / 2, d: total / 2 });
+  const cp = await db.pool.query('SELECT rows_loaded, malformed, file FROM platform.ingest_checkpoints');
+  expect(cp.rows).toEqual([{ rows_loaded: total + total / 2, malformed: 0, file: 'hourly/20261122/9' }]);
+  return total;
+}
