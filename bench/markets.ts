@@ -41,7 +41,13 @@ export interface BenchSection {
 export interface MarketsBench {
   stack: Stack;
   pool: pg.Pool;
+  /** The database's URL (for api instances started as processes of their own). */
+  databaseUrl: string;
+  /** The simulated node's /info. */
+  upstreamInfoUrl: string;
   bus: InProcessBus;
+  /** The in-process trade latency of this run, once measured (the NATS section prints its figures beside it). */
+  inProcessTrades?: InProcessTrades;
   close(): Promise<void>;
 }
 
@@ -49,12 +55,12 @@ const CONCURRENCY = 32;
 const WARMUP_MS = 1000;
 const DURATION_MS = 5000;
 
-const int = (n: number) => Math.round(n).toLocaleString('en-US');
-const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
-const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+export const int = (n: number) => Math.round(n).toLocaleString('en-US');
+export const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
+export const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 const sleep = (msecs: number) => new Promise((r) => setTimeout(r, msecs));
 
-async function until(ready: () => boolean, timeoutMs: number): Promise<boolean> {
+export async function until(ready: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   while (!ready()) {
     if (performance.now() > deadline) return false;
@@ -63,7 +69,7 @@ async function until(ready: () => boolean, timeoutMs: number): Promise<boolean> 
   return true;
 }
 
-async function postJson(url: string, body: unknown): Promise<{ status: number; text: string }> {
+export async function postJson(url: string, body: unknown): Promise<{ status: number; text: string }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -84,7 +90,7 @@ export async function startMarketsBench(server: BenchServer): Promise<MarketsBen
       await c().catch((err: unknown) => console.error(`markets bench close: ${err}`));
   };
   try {
-    const { pool } = await server.freshDatabase('bench_markets');
+    const { pool, url: databaseUrl } = await server.freshDatabase('bench_markets');
     closers.push(() => pool.end());
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hl-bench-markets-'));
     closers.push(() => fs.rm(dataDir, { recursive: true, force: true }));
@@ -111,7 +117,7 @@ export async function startMarketsBench(server: BenchServer): Promise<MarketsBen
       log: (line) => console.error(line),
     });
     closers.push(() => stack.close());
-    return { stack, pool, bus, close };
+    return { stack, pool, databaseUrl, upstreamInfoUrl: `${nodeInfo.url}/info`, bus, close };
   } catch (err) {
     await close();
     throw err;
@@ -339,11 +345,11 @@ export async function benchRouter(b: MarketsBench): Promise<BenchSection> {
 
 // ---- 4. trade latency from the ingest bus to /ws and graphql-ws clients ----
 
-const TRADES_PER_S = 1000;
-const BLOCK_MS = 100;
-const MEASURE_MS = 10_000;
-const LATENCY_TARGET_MS = 50;
-const GRAPHQL_SUBSCRIPTION = 'subscription { trades(coin: "BTC") { px time hash tid } }';
+export const TRADES_PER_S = 1000;
+export const BLOCK_MS = 100;
+export const MEASURE_MS = 10_000;
+export const LATENCY_TARGET_MS = 50;
+export const GRAPHQL_SUBSCRIPTION = 'subscription { trades(coin: "BTC") { px time hash tid } }';
 /** The /ws subscription (the bare baseline acknowledges it the same way). */
 const TRADES_CHANNEL = { type: 'trades', coin: 'BTC' };
 
@@ -419,15 +425,16 @@ class TradePublisher {
 }
 
 /** One group of clients: `count` of them over `protocol`, each with the same subscription. */
-interface Audience {
+export interface Audience {
   label: string;
   protocol: SubscriberProtocol;
-  url: string;
+  /** The server, or several (client i on the i-th). */
+  url: string | readonly string[];
   count: number;
   subscription: unknown;
 }
 
-interface Heard {
+export interface Heard {
   audience: Audience;
   histogram: LatencyHistogram;
   result: SubscriberResult;
@@ -435,7 +442,7 @@ interface Heard {
   complete: boolean;
 }
 
-interface TradeRun {
+export interface TradeRun {
   heard: Heard[];
   expected: number;
   measuredMs: number;
@@ -446,13 +453,14 @@ interface TradeRun {
 
 /**
  * Connects the audiences (each in its own client thread), publishes warm-up trades until every client has seen one,
- * then publishes MEASURE_MS of measured trades and collects what each client received. `measuring` brackets the
- * measured phase (the caller samples its threads' busy share there).
+ * goes on for `settleMs`, then publishes MEASURE_MS of measured trades and collects what each client received.
+ * `measuring` brackets the measured phase (the caller samples its threads' busy share there).
  */
-async function measureTrades(
+export async function measureTrades(
   publish: (trades: TradeRow[]) => void,
   audiences: Audience[],
   measuring: (phase: 'start' | 'end') => void = () => {},
+  settleMs = 1000,
 ): Promise<TradeRun> {
   const publisher = new TradePublisher(publish);
   const subscribers: { audience: Audience; subs: Subscribers }[] = [];
@@ -471,7 +479,7 @@ async function measureTrades(
       for (const { subs } of subscribers) errors.push(...(await subs.stop().catch(() => ({ errors: [] }))).errors);
       throw new Error(`not every client got a warm-up trade (${seen}): ${errors.join(' | ')}`);
     }
-    await sleep(1000);
+    await sleep(settleMs);
     publisher.begin(true);
     loop.enable();
     measuring('start');
@@ -509,9 +517,9 @@ async function measureTrades(
 }
 
 /** The bench's clients: `ws` on /ws (or its floor), `graphqlWs` through the router (or its floor). */
-function tradeAudiences(
+export function tradeAudiences(
   clients: { ws: number; graphqlWs: number },
-  urls: { ws: string; graphqlWs: string },
+  urls: { ws: string | readonly string[]; graphqlWs: string | readonly string[] },
 ): Audience[] {
   const all: Audience[] = [
     { label: '/ws', protocol: 'ws', url: urls.ws, count: clients.ws, subscription: TRADES_CHANNEL },
@@ -524,6 +532,58 @@ function tradeAudiences(
     },
   ];
   return all.filter((a) => a.count > 0);
+}
+
+type EventLoopUse = ReturnType<typeof performance.eventLoopUtilization>;
+
+/** Busy shares (event-loop utilization) of named threads over measureTrades' measured phase. */
+export function busyShares(threads: Record<string, (from?: EventLoopUse) => EventLoopUse>) {
+  const from: Record<string, EventLoopUse> = {};
+  const shares: Record<string, number> = {};
+  const measuring = (phase: 'start' | 'end') => {
+    for (const [name, use] of Object.entries(threads)) {
+      if (phase === 'start') from[name] = use();
+      else shares[name] = use(from[name]).utilization;
+    }
+  };
+  return { shares, measuring };
+}
+
+export const percent = (share: number | undefined) => `${Math.round((share ?? 0) * 100)} %`;
+
+/**
+ * The router loads its supergraph on its first HTTP request; a graphql-ws subscription arriving before any fails
+ * with "Expected null to be a GraphQL schema", so the router gets one query first.
+ */
+export async function warmRouter(routerUrl: string): Promise<void> {
+  const warm = await postJson(routerUrl, { query: '{ __typename }' });
+  if (warm.status !== 200) throw new Error(`router: ${warm.status} ${warm.text}`);
+}
+
+export interface InProcessTrades {
+  clients: { ws: number; graphqlWs: number };
+  run: TradeRun;
+  /** Busy shares of the main thread and the router thread while measuring. */
+  busy: Record<'main' | 'router', number>;
+}
+
+/** Trades on the stack's in-process bus to its /ws and graphql-ws clients; kept on the fixture for later sections. */
+export async function measureInProcessTrades(
+  b: MarketsBench,
+  clients: { ws: number; graphqlWs: number },
+): Promise<InProcessTrades> {
+  await warmRouter(b.stack.urls.router);
+  const busy = busyShares({
+    main: (from) => performance.eventLoopUtilization(from),
+    router: (from) => b.stack.routerEventLoop(from),
+  });
+  const run = await measureTrades(
+    (trades) => b.bus.publish('trades', trades),
+    tradeAudiences(clients, { ws: b.stack.urls.ws, graphqlWs: b.stack.urls.router.replace(/^http/, 'ws') }),
+    busy.measuring,
+  );
+  b.inProcessTrades = { clients, run, busy: { main: busy.shares.main ?? 0, router: busy.shares.router ?? 0 } };
+  return b.inProcessTrades;
 }
 
 /** A trade's path from the ingest bus to /ws and graphql-ws clients, beside the bare fan-out of the same frames. */
@@ -541,24 +601,7 @@ export async function benchTradeLatency(
   } finally {
     await bare.close();
   }
-
-  // The router loads its supergraph on its first HTTP request; a graphql-ws subscription arriving before any fails
-  // with "Expected null to be a GraphQL schema", so the router gets one query first.
-  const warm = await postJson(b.stack.urls.router, { query: '{ __typename }' });
-  if (warm.status !== 200) throw new Error(`router: ${warm.status} ${warm.text}`);
-  let busyFrom = { main: performance.eventLoopUtilization(), router: b.stack.routerEventLoop() };
-  const busy = { main: 0, router: 0 };
-  const run = await measureTrades(
-    (trades) => b.bus.publish('trades', trades),
-    tradeAudiences(clients, { ws: b.stack.urls.ws, graphqlWs: b.stack.urls.router.replace(/^http/, 'ws') }),
-    (phase) => {
-      if (phase === 'start') busyFrom = { main: performance.eventLoopUtilization(), router: b.stack.routerEventLoop() };
-      else {
-        busy.main = performance.eventLoopUtilization(busyFrom.main).utilization;
-        busy.router = b.stack.routerEventLoop(busyFrom.router).utilization;
-      }
-    },
-  );
+  const { run, busy } = await measureInProcessTrades(b, clients);
 
   const rows: BenchRow[] = [];
   const notes = [
@@ -567,8 +610,8 @@ export async function benchTradeLatency(
       'blocks due while the event loop was late are skipped, and that wait is not in the latencies) to ' +
       `${clients.ws} /ws + ${clients.graphqlWs} graphql-ws clients at once (each in its worker thread); ` +
       `server event-loop delay p99 ${ms(run.loopP99)}, max ${ms(run.loopMax)}; ` +
-      `busy: main thread ${Math.round(busy.main * 100)} % (ingest bus, subgraphs, compat), router thread ` +
-      `${Math.round(busy.router * 100)} %; ` +
+      `busy: main thread ${percent(busy.main)} (ingest bus, subgraphs, compat), router thread ` +
+      `${percent(busy.router)}; ` +
       `graphql-ws: ${GRAPHQL_SUBSCRIPTION} (hash carries the publish time)`,
     'baseline "bare": the same frames to the same clients from plain ws servers, /ws on the main thread and ' +
       'graphql-ws on a worker thread that gets each block first, with nothing in between (bench/bare-fanout.ts): ' +

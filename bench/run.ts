@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, each figure printed beside its baseline measured in the same run.
-// BENCH_ONLY=ingest,candle,trade,accounts,hip4,evm,analytics,mcp (substrings of the section titles) runs just those sections;
-// BENCH_HIP4_FILLS sets the hip4 data size (default 1 000 000).
+// BENCH_ONLY=ingest,candle,trade,scale-out,accounts,hip4,evm,analytics,mcp (substrings of the section titles) runs just
+// those sections; BENCH_HIP4_FILLS sets the hip4 data size (default 1 000 000). The scale-out sections need NATS
+// JetStream (BENCH_NATS_URL, else NATS_URL, else nats://127.0.0.1:4222) and print SKIPPED without it.
 
 import { benchAccountQueries, benchFillLatency, startAccountsBench } from './accounts.ts';
 import { benchAnalyticsReads, benchDerivation, benchIngestWithJobs, startAnalyticsBench } from './analytics.ts';
@@ -11,6 +12,7 @@ import { benchIngest } from './ingest.ts';
 import type { BenchSection } from './markets.ts';
 import { MARKETS_SECTIONS, startMarketsBench } from './markets.ts';
 import { benchCreditCharging, benchMcpCalls, startMcpBench } from './mcp.ts';
+import { SCALE_OUT_SECTIONS } from './scale-out.ts';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -63,7 +65,7 @@ try {
     );
   }
   await runSections(
-    MARKETS_SECTIONS.map((s) => ({ ...s, title: `markets: ${s.title}` })),
+    [...MARKETS_SECTIONS.map((s) => ({ ...s, title: `markets: ${s.title}` })), ...SCALE_OUT_SECTIONS],
     () => startMarketsBench(server),
   );
   const data = '10M fills / 2M order statuses (generated once, kept in .data/bench-pg)';

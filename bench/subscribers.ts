@@ -84,7 +84,8 @@ function readStamps(
 interface Job {
   role: 'subscribers';
   protocol: SubscriberProtocol;
-  url: string;
+  /** The server; an array gives client i its i-th entry (clients spread over several instances). */
+  url: string | readonly string[];
   count: number;
   /** This thread's first client's number among all the clients (it picks the subscription of an array). */
   first: number;
@@ -121,7 +122,7 @@ export class Subscribers {
   /** Connects `count` clients over `threads` worker threads; resolves once every one has subscribed. */
   static async start(
     protocol: SubscriberProtocol,
-    url: string,
+    url: string | readonly string[],
     count: number,
     subscription: unknown,
     timeoutMs: number,
@@ -298,7 +299,8 @@ async function runSubscribers(job: Job): Promise<void> {
       const subscription = Array.isArray(job.subscription)
         ? job.subscription[(job.first + i) % job.subscription.length]
         : job.subscription;
-      const ws = new WebSocket(job.url, graphql ? ['graphql-transport-ws'] : [], {
+      const url = typeof job.url === 'string' ? job.url : (job.url[(job.first + i) % job.url.length] as string);
+      const ws = new WebSocket(url, graphql ? ['graphql-transport-ws'] : [], {
         perMessageDeflate: false,
         // The clients only look for stamps; validating 100+ MB/s of UTF-8 would slow them, not the server.
         skipUTF8Validation: true,
