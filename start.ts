@@ -117,6 +117,7 @@ async function importIngestCode() {
     writeHistoryInBackground: background.writeHistoryInBackground,
     startNodeInfoServer: simulator.startNodeInfoServer,
     openTimeline: timeline.openTimeline,
+    configuredTimeline: timeline.configuredTimeline,
   };
 }
 let ingestCodeLoaded: ReturnType<typeof importIngestCode> | undefined;
@@ -204,16 +205,9 @@ interface Feed {
 /** The node files: a real node's HL_DATA_DIR, or the simulator writing them and serving its node /info. */
 async function startFeed(config: StartConfig): Promise<Feed> {
   if (config.hlDataDir) return { dataDir: config.hlDataDir, upstreamInfoUrl: config.upstreamInfoUrl };
-  const { openTimeline, startNodeInfoServer, writeHistoryInBackground } = await ingestCode();
+  const { configuredTimeline, openTimeline, startNodeInfoServer, writeHistoryInBackground } = await ingestCode();
   const dataDir = config.simDataDir;
-  const params = {
-    seed: config.simSeed,
-    users: 300,
-    blocksPerSecond: 5,
-    fillsPerSecond: config.simFillsPerSecond,
-    historyFillsPerSecond: config.simHistoryFillsPerSecond,
-    leanFillsPerSecond: config.simLeanFillsPerSecond,
-  };
+  const params = configuredTimeline(config);
   const historyMs = parseDuration(config.simHistory);
   const detailedMs = parseDuration(config.simDetailedHistory);
   const { sim, startMs, resuming } = openTimeline(dataDir, params, historyMs, Date.now(), detailedMs);

@@ -1,11 +1,12 @@
 // The OpenAPI 3.1 document of compat-rest (GET /openapi.json) and its docs page (GET /docs), both made by the
 // fastify ecosystem's plugins from the schemas the routes validate with: a path route's `schema` as fastify reads
-// it, POST /info's body as the /info dispatcher checks it (one request schema per `type`, discriminated on `type`).
+// it, POST /info's body as the /info dispatcher checks it (one request schema per `type`, discriminated on `type`)
+// and its answer per `type` (each /info entry's `response`, a component `info.<type>`).
 // The docs page's assets (swagger-ui) are served from node_modules: the page works without internet.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { infoRequestSchemas } from './info/index.ts';
+import { INFO_TYPES, infoRequestSchemas, infoResponseName, infoResponseSchemas } from './info/index.ts';
 
 export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PREFIX = '/docs';
@@ -65,11 +66,19 @@ export const infoRouteOptions = () => ({
 });
 
 /**
+ * POST /info's 200: one of the per-type answer schemas (components `info.<type>`, info/response-schema.ts).
+ * `anyOf`, not a discriminated `oneOf`: answers carry no `type` to tell them apart, and several have one shape.
+ */
+const infoAnswer = () => ({
+  anyOf: Object.keys(INFO_TYPES).map((type) => ({ $ref: `#/components/schemas/${infoResponseName(type)}` })),
+});
+
+/**
  * What each route answers with 200, for the document only: a route schema's `response` would also become its
  * serializer, and the app serializes every answer itself (app.ts setReplySerializer).
  */
 function okResponse(url: string) {
-  if (url === '/info') return json({}, "the type's answer");
+  if (url === '/info') return json(infoAnswer(), "the answer of the body's `type`: the schema titled with it");
   if (url === '/health') return json({ type: 'object', properties: { ok: { const: true } } }, 'the process serves');
   if (url === '/ready') return json({ type: 'object' }, 'whether storage answers (503 when it does not)');
   return json(dataEnvelopeSchema, 'the data envelope');
@@ -91,7 +100,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         version: '0.1.0',
       },
       components: {
-        schemas: { Error: errorSchema },
+        schemas: { Error: errorSchema, ...infoResponseSchemas() },
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
           apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },

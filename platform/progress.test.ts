@@ -1,19 +1,7 @@
 // Progress output: a bar with the rate and ETA on a terminal, one plain line per interval elsewhere.
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { capturedStream as sink } from '../test/terminal.ts';
 import { progress } from './progress.ts';
-
-function sink(isTTY: boolean) {
-  let text = '';
-  const out = new Writable({
-    write(chunk, _enc, done) {
-      text += String(chunk);
-      done();
-    },
-  }) as unknown as NodeJS.WriteStream;
-  Object.assign(out, { isTTY, columns: 160, cursorTo: () => true, clearLine: () => true, moveCursor: () => true });
-  return { out, text: () => text };
-}
 
 describe('progress', () => {
   it('writes one line per interval when not on a terminal, with the rate and the ETA', () => {

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { createGatewayRuntime, getGraphQLWSOptions } from '@graphql-hive/gateway-runtime';
+import { ConsoleLogWriter, Logger } from '@graphql-hive/logger';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError } from 'graphql';
@@ -106,6 +107,22 @@ function withKeyChecks(auth: KeyChecker | undefined, options: WsOptions): WsOpti
   };
 }
 
+/** Whether a log record is about a caller's bad input (a subgraph's BAD_USER_INPUT), which its answer explains. */
+function aboutBadInput(value: unknown, depth = 0): boolean {
+  if (depth > 4 || value === null || typeof value !== 'object') return false;
+  if ((value as { extensions?: { code?: unknown } }).extensions?.code === 'BAD_USER_INPUT') return true;
+  return Object.values(value).some((v) => aboutBadInput(v, depth + 1));
+}
+
+/** Warnings and errors on stderr, as Hive writes them, less the refusals of bad input (not the operator's concern). */
+const stderrWriter = new ConsoleLogWriter();
+const routerLog = new Logger({
+  level: 'warn',
+  writers: [
+    { write: (level, attrs, msg) => (aboutBadInput(attrs) ? undefined : stderrWriter.write(level, attrs, msg)) },
+  ],
+});
+
 export async function startRouter(opts: RouterOptions) {
   const limits = opts.limits ?? DEFAULT_LIMITS;
   // Identical client subscriptions share one execution here, and so one upstream subscription to the subgraph.
@@ -123,7 +140,7 @@ export async function startRouter(opts: RouterOptions) {
     // default page loads them from a CDN). Subscriptions run over graphql-ws, as the router serves them.
     graphiql: { title: 'Hyperliquid data graph', subscriptionsProtocol: 'WS' },
     renderGraphiQL,
-    logging: 'warn',
+    logging: routerLog,
     requestId: routerRequestIds,
     transportEntries: transportEntries(opts.deduplicateInflightRequests ?? true),
     demandControl: { maxCost: limits.maxCost, includeExtensionMetadata: false },

@@ -44,6 +44,20 @@ export function maskSubgraphError(error: unknown, message: string, isDev?: boole
   return maskError(error, message, isDev);
 }
 
+/** A caller's bad input, which its answer already explains (the FieldError, as thrown or wrapped by GraphQL). */
+const isBadInput = (value: unknown) =>
+  value instanceof FieldError || (value instanceof GraphQLError && value.originalError instanceof FieldError);
+
+/** Warnings and errors on stderr, as yoga writes them, less the refusals of bad input (not the operator's concern). */
+const subgraphLog = {
+  debug: () => {},
+  info: () => {},
+  warn: (...args: unknown[]) => console.warn('WRN', ...args),
+  error: (...args: unknown[]) => {
+    if (!args.some(isBadInput)) console.error('ERR', ...args);
+  },
+};
+
 export async function serveSubgraph(
   name: string,
   schema: GraphQLSchema,
@@ -68,7 +82,7 @@ export async function serveSubgraph(
     graphqlEndpoint: '/graphql',
     graphiql: { title: `${name} subgraph` },
     landingPage: false,
-    logging: 'warn',
+    logging: subgraphLog,
   });
   // Each request runs as part of the client request the router names in `x-request-id` (platform/log.ts), and,
   // traced, in a span continuing the router's trace (platform/tracing.ts).

@@ -1,5 +1,5 @@
 // Runs one of the project's command-line entry points as a child process, as a user would.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
@@ -35,4 +35,25 @@ export function waitCli(child: ChildProcess): Promise<CliResult> {
 
 export function runCli(script: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return waitCli(startCli(script, args, env));
+}
+
+/** A long-running child (a service): its stdout and stderr interleaved as they come, and how it exited. */
+export interface Running {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function spawnRunning(command: string, args: string[], options: SpawnOptions): Running {
+  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const collect = (d: Buffer) => {
+    output += d;
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => output, exited };
 }

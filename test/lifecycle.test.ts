@@ -2,11 +2,11 @@
 // in a process group of its own on a temporary data dir, commands run beside it, and the signals that stop it. The
 // embedded Postgres has one owner: commands use the running service's server and never stop it; a service killed
 // with -9 comes back with its data; every way of stopping it leaves no Postgres behind.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, waitCli } from './cli.ts';
+import { ROOT, type Running, spawnRunning, waitCli } from './cli.ts';
 import { freePort } from './ports.ts';
 
 const dir = path.join(ROOT, '.data', `test-lifecycle-${process.pid}`);
@@ -32,33 +32,13 @@ async function serviceEnv(): Promise<Record<string, string>> {
   return { ...base, ...assigned, PG_DATA_DIR: dataDir, SIM_DATA_DIR: path.join(dir, 'hl'), SIM_HISTORY: '10m' };
 }
 
-interface Service {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+type Service = Running;
 
 /** `npm start`, or its entry under node, as the leader of a new process group (as a terminal runs it). */
 function spawnService(how: 'node' | 'npm', extraEnv: Record<string, string> = {}): Service {
   const [cmd, args] =
     how === 'npm' ? ['npm', ['start']] : [process.execPath, ['--import', 'tsx', path.join(ROOT, 'start.ts')]];
-  const child = spawn(cmd as string, args as string[], {
-    cwd: ROOT,
-    env: { ...env, ...extraEnv },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d) => {
-    output += d;
-  });
-  child.stderr?.on('data', (d) => {
-    output += d;
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, output: () => output, exited };
+  return spawnRunning(cmd as string, args as string[], { cwd: ROOT, env: { ...env, ...extraEnv }, detached: true });
 }
 
 async function untilReady(service: Service): Promise<void> {

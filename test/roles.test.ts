@@ -17,7 +17,7 @@ import { loadStartConfig, parseStartArgs } from '../platform/config.ts';
 import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
 import { OrderBooks } from '../subgraphs/markets/service/book.ts';
 import { HistorySampler } from '../subgraphs/markets/service/history.ts';
-import { ROOT } from './cli.ts';
+import { ROOT, type Running, spawnRunning } from './cli.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { freePort } from './ports.ts';
 import { openSocket } from './ws-client.ts';
@@ -300,36 +300,22 @@ async function freeOffset(taken: number[] = []): Promise<number> {
   throw new Error('no free PORT_OFFSET found');
 }
 
-interface Instance {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
+type Instance = Running;
 
 /** `node --import tsx start.ts --role <role>` with only the given variables beyond the caller's basics. */
 function startRole(role: 'ingest' | 'api', env: Record<string, string>): Instance {
   const base: Record<string, string> = {};
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[name]) base[name] = process.env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'start.ts'), '--role', role], {
+  return spawnRunning(process.execPath, ['--import', 'tsx', path.join(ROOT, 'start.ts'), '--role', role], {
     cwd: ROOT,
     env: { ...base, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (d) => {
-    output += d;
-  });
-  child.stderr?.on('data', (d) => {
-    output += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
 }
 
 async function untilReady(instance: Instance, name: string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exitCode: number | null | undefined;
-  void instance.exited.then((code) => {
+  void instance.exited.then(({ code }) => {
     exitCode = code;
   });
   while (!/^ready$/m.test(instance.output())) {
@@ -420,7 +406,7 @@ describe.skipIf(missing.length > 0)('one ingest and one api process on a shared 
       PORT_OFFSET: String(await freeOffset()),
       SIM_DATA_DIR: path.join(dir, 'hl2'),
     });
-    expect(await second.exited).toBe(1);
+    expect((await second.exited).code).toBe(1);
     expect(second.output()).toContain('start failed: another process already ingests into this database');
   });
 

@@ -23,6 +23,7 @@ import {
   timeWindow,
   windowOf,
 } from './request-schema.ts';
+import * as R from './response-schema.ts';
 import { type InfoEntry, type InfoHandler, json, streamedJson } from './types.ts';
 
 type Body = Record<string, unknown>;
@@ -46,6 +47,33 @@ const compactFillsFields = {
   includeOrderType: optBool,
 };
 
+/** A compact fill row (spec §2.3, fills.ts CompactFillRow): `orderType` only with include_order_type. */
+const compactFill = R.record(
+  {
+    user: R.address,
+    coin: R.str,
+    px: R.decimal,
+    sz: R.decimal,
+    side: R.side,
+    time: { type: 'string', description: 'ISO 8601, exact to the millisecond' },
+    dir: R.str,
+    closedPnl: R.decimal,
+    hash: R.txHash,
+    oid: R.int,
+    tid: R.int,
+    fee: R.decimal,
+    feeToken: R.str,
+    crossed: { enum: [0, 1] },
+    cloid: R.orNull(R.cloid),
+    twapId: { type: ['integer', 'null'] },
+    builder: R.orNull(R.address),
+    builderFee: R.orNull(R.decimal),
+    orderType: { type: ['string', 'null'] },
+  },
+  ['orderType'],
+);
+const compactFillsAnswer = R.resultOf(R.list(compactFill));
+
 function compactFillsPaging(body: Body, defaultOrder: 'asc' | 'desc') {
   return {
     coin: given<string>(body, 'coin'),
@@ -67,6 +95,7 @@ function compactFills(defaultOrder: 'asc' | 'desc'): InfoEntry {
       // Always paged: without the headers a caller could not tell that the default 100 rows were not all.
       return json(resultEnvelope(page.rows), pagingHeaders(page));
     },
+    response: compactFillsAnswer,
   };
 }
 
@@ -75,6 +104,7 @@ const funding: InfoEntry = {
   schema: userWindow(),
   handler: async (body, { accounts }) =>
     json(await accounts.userFunding({ user: lower(body.user), ...windowOf(body) })),
+  response: R.list(R.fundingPayment),
 };
 
 /** The window of a type that needs its start; the schema made `startTime` required. */
@@ -83,9 +113,9 @@ const startedWindow = (body: Body) => windowOf(body) as { startTime: number; end
 const relayNow: InfoHandler = relay(0);
 
 export const accountsInfo: Record<string, InfoEntry> = {
-  openOrders: proxied(0, userBody),
-  frontendOpenOrders: proxied(0, userBody),
-  spotClearinghouseState: proxied(0, userBody),
+  openOrders: proxied(0, userBody, R.list(R.openOrder)),
+  frontendOpenOrders: proxied(0, userBody, R.list(R.frontendOrder)),
+  spotClearinghouseState: proxied(0, userBody, R.spotClearinghouseState),
 
   /** One `user` (relayed), or several `users` answered together in the order asked. */
   clearinghouseState: {
@@ -103,6 +133,10 @@ export const accountsInfo: Record<string, InfoEntry> = {
       );
       return json(users.map((user, i) => ({ user, clearinghouseState: states[i] })));
     },
+    /** With `user`: the node's state. With `users`: `[{user, clearinghouseState}]` in the order asked. */
+    response: {
+      anyOf: [R.clearinghouseState, R.list(R.record({ user: R.address, clearinghouseState: R.clearinghouseState }))],
+    },
   },
 
   userFills: {
@@ -111,6 +145,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
       const q = { user: lower(body.user), aggregateByTime: given<boolean>(body, 'aggregateByTime') };
       return streamedJson((out) => accounts.userFillsJson(q, out));
     },
+    response: R.list(R.wireFill),
   },
 
   userFillsByTime: {
@@ -124,6 +159,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
       };
       return streamedJson((out) => accounts.userFillsByTimeJson(q, out));
     },
+    response: R.list(R.wireFill),
   },
 
   fills: compactFills('asc'),
@@ -137,6 +173,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
       const page = await accounts.allFills({ ...startedWindow(body), ...compactFillsPaging(body, 'asc') });
       return json(resultEnvelope(page.rows), pagingHeaders(page));
     },
+    response: compactFillsAnswer,
   },
 
   userTwapSliceFills: {
@@ -145,6 +182,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
       const q = { user: lower(body.user), twapId: given<number>(body, 'twapId'), ...windowOf(body) };
       return json(await accounts.twapSliceFills(q));
     },
+    response: R.list(R.record({ fill: R.wireFill, twapId: R.int })),
   },
 
   historicalOrders: {
@@ -166,6 +204,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
       const windowMode = body.startTime != null || body.endTime != null || body.cursor != null;
       return streamedJson((out) => page.write(out), windowMode ? pagingHeaders(page) : undefined);
     },
+    response: R.list(R.orderWithStatus),
   },
 
   orderStatus: {
@@ -183,6 +222,12 @@ export const accountsInfo: Record<string, InfoEntry> = {
       const oid = unsafe ? (integerLiteral(body, 'oid') ?? body.oid) : body.oid;
       return json(await accounts.orderStatus({ user: lower(body.user), ...orderRef(oid, body.cloid) }));
     },
+    response: {
+      anyOf: [
+        R.record({ status: { const: 'order' }, order: R.orderWithStatus }),
+        R.record({ status: { const: 'unknownOid' } }),
+      ],
+    },
   },
 
   userFunding: funding,
@@ -192,11 +237,25 @@ export const accountsInfo: Record<string, InfoEntry> = {
     schema: userWindow(),
     handler: async (body, { accounts }) =>
       json(await accounts.ledgerUpdates({ user: lower(body.user), ...windowOf(body) })),
+    response: R.list(R.ledgerUpdate),
   },
 
   borrowLendUserState: {
     schema: object({ user: address }, ['user']),
     handler: async (body, { accounts, markets }) =>
       json(await accounts.borrowLendUserState(lower(body.user), await markets.latestReserves())),
+    response: R.record({
+      tokenToState: R.list(
+        R.tuple(
+          R.int,
+          R.record({
+            borrow: R.record({ basis: R.decimal, value: R.decimal }),
+            supply: R.record({ basis: R.decimal, value: R.decimal }),
+          }),
+        ),
+      ),
+      health: { enum: ['healthy', 'atRisk', 'marketLiquidatable', 'backstopLiquidatable'] },
+      healthFactor: R.orNull(R.decimal),
+    }),
   },
 };

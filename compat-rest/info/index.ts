@@ -19,6 +19,18 @@ const validators: ReadonlyMap<string, (body: Record<string, unknown>) => void> =
 /** Every /info request as one JSON Schema, a `oneOf` discriminated on `type` (for OpenAPI). */
 export const infoRequestSchemas = (): JsonSchema => requestSchemas(INFO_TYPES);
 
+/** The OpenAPI component name of a type's answer schema (`info.l2Book`). */
+export const infoResponseName = (type: string): string => `info.${type}`;
+
+/** Every type's answer schema by its component name, each titled with its type (for OpenAPI). */
+export const infoResponseSchemas = (): Record<string, JsonSchema> =>
+  Object.fromEntries(
+    Object.entries(INFO_TYPES).map(([type, entry]) => [
+      infoResponseName(type),
+      { title: type, description: `The answer to {"type": "${type}"}.`, ...entry.response },
+    ]),
+  );
+
 /**
  * Checks the body against its type's schema and runs the type's handler. Bad input throws a FieldError, an
  * unreachable node an UpstreamError; each transport answers them through envelopes.ts's errorAnswer.

@@ -28,6 +28,7 @@ import {
   timeWindow,
   windowOf,
 } from './request-schema.ts';
+import * as R from './response-schema.ts';
 import { encodedJson, type InfoEntry, json, sharedBytes, sharedJson } from './types.ts';
 
 const META_TTL_MS = 30_000;
@@ -47,21 +48,31 @@ const aggregation = {
 const aggregationOf = (body: Body): L2OptionsInput => ({ nSigFigs: body.nSigFigs, mantissa: body.mantissa });
 
 export const marketsInfo: Record<string, InfoEntry> = {
-  meta: proxied(META_TTL_MS, dexBody),
-  spotMeta: proxied(META_TTL_MS, noFields),
-  perpDexs: proxied(META_TTL_MS, noFields),
-  marginTable: proxied(META_TTL_MS, marginTableBody),
-  maxMarketOrderNtls: proxied(META_TTL_MS, noFields),
-  leadingVaults: proxied(10_000, userBody),
+  meta: proxied(META_TTL_MS, dexBody, R.perpMeta),
+  spotMeta: proxied(META_TTL_MS, noFields, R.spotMeta),
+  /** The first perp dex is `null`; the others are objects the node describes. */
+  perpDexs: proxied(META_TTL_MS, noFields, R.list({ anyOf: [{ type: 'null' }, R.record({ name: R.str })] })),
+  /** `null` for an id no market uses. */
+  marginTable: proxied(
+    META_TTL_MS,
+    marginTableBody,
+    R.orNull(
+      R.record({ description: R.str, marginTiers: R.list(R.record({ lowerBound: R.decimal, maxLeverage: R.int })) }),
+    ),
+  ),
+  maxMarketOrderNtls: proxied(META_TTL_MS, noFields, R.list(R.tuple(R.int, R.decimal))),
+  leadingVaults: proxied(10_000, userBody, R.list(R.record({ address: R.address, name: R.str }))),
 
   metaAndAssetCtxs: {
     schema: dexBody,
     handler: async (body, { markets }) => json(await markets.metaAndAssetCtxs(given<string>(body, 'dex') ?? '')),
+    response: R.tuple(R.perpMeta, R.list(R.perpAssetCtx)),
   },
 
   spotMetaAndAssetCtxs: {
     schema: noFields,
     handler: async (_body, { markets }) => json(await markets.spotMetaAndAssetCtxs()),
+    response: R.tuple(R.spotMeta, R.list(R.spotAssetCtx)),
   },
 
   allMids: {
@@ -72,11 +83,13 @@ export const marketsInfo: Record<string, InfoEntry> = {
       const meta = await markets.meta(dex);
       return json(markets.allMids(meta.universe.map((u) => u.name)));
     },
+    response: R.mapOf(R.decimal),
   },
 
   l2Book: {
     schema: object({ coin: nonEmpty, ...aggregation }, ['coin']),
     handler: async (body, { markets }) => sharedJson(markets.l2Book(body.coin as string, aggregationOf(body))),
+    response: R.orNull(R.l2Book),
   },
 
   /**
@@ -94,6 +107,7 @@ export const marketsInfo: Record<string, InfoEntry> = {
       const joined = parts.flatMap((p, i) => (i ? [comma, p] : [p]));
       return encodedJson(Buffer.concat([Buffer.from('{"result":{'), ...joined, Buffer.from('},"cursor":null}')]));
     },
+    response: R.resultOf(R.mapOf(R.orNull(R.l2Book))),
   },
 
   /** `{result: {coin: {dataset: ["YYYY-MM-DD", ...]}}, cursor: null}`; `coin` and `dataset` optional filters. */
@@ -104,6 +118,7 @@ export const marketsInfo: Record<string, InfoEntry> = {
       const datasets: HistoryDataset[] = dataset ? [dataset] : HISTORY_DATASET_NAMES;
       return json(resultEnvelope(await markets.availableDates({ coin: given<string>(body, 'coin'), datasets })));
     },
+    response: R.resultOf(R.mapOf(R.mapOf(R.list({ type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' })))),
   },
 
   candleSnapshot: {
@@ -129,11 +144,13 @@ export const marketsInfo: Record<string, InfoEntry> = {
       const interval = req.interval as CandleInterval;
       return encodedJson(await markets.candleSnapshotJson(req.coin as string, interval, startTime, endTime));
     },
+    response: R.list(R.wireCandle),
   },
 
   recentTrades: {
     schema: coinBody,
     handler: async (body, { markets }) => json(await markets.recentTrades(body.coin as string, 100)),
+    response: R.list(R.wireTrade),
   },
 
   trades: {
@@ -142,6 +159,7 @@ export const marketsInfo: Record<string, InfoEntry> = {
       const q = { coin: body.coin as string, limit: given<number>(body, 'limit'), ...windowOf(body) };
       return json(resultEnvelope(await markets.trades(q)));
     },
+    response: R.resultOf(R.list(R.wireTrade)),
   },
 
   fundingHistory: {
@@ -150,11 +168,23 @@ export const marketsInfo: Record<string, InfoEntry> = {
       const { startTime, endTime } = windowOf(body);
       return json(await markets.fundingHistory(body.coin as string, startTime as number, endTime));
     },
+    response: R.list(R.record({ coin: R.str, fundingRate: R.decimal, premium: R.decimal, time: R.ms })),
   },
 
   currentDepth: {
     schema: coinBody,
     handler: async (body, { markets }) => json(resultEnvelope(markets.books.depth(body.coin as string))),
+    /** USD depth within each band of basis points around the mid; `null` without a two-sided book. */
+    response: R.resultOf(
+      R.orNull(
+        R.record({
+          coin: R.str,
+          time: R.ms,
+          midPx: R.decimal,
+          depth: R.mapOf(R.record({ bidDepthUsd: R.decimal, askDepthUsd: R.decimal })),
+        }),
+      ),
+    ),
   },
 
   dataCoverage: {
@@ -163,11 +193,24 @@ export const marketsInfo: Record<string, InfoEntry> = {
       const datasets = await coverage(markets.now());
       return json(resultEnvelope({ region: process.env.REGION ?? 'local', datasets }));
     },
+    response: R.resultOf(
+      R.record({
+        region: R.str,
+        datasets: R.mapOf(
+          R.record({
+            start: { type: ['integer', 'null'] },
+            latest: { type: ['integer', 'null'] },
+            delaySeconds: { type: ['number', 'null'] },
+          }),
+        ),
+      }),
+    ),
   },
 
   allBorrowLendReserveStates: {
     schema: noFields,
     handler: async (_body, { markets }) => json(await markets.allReserveStates()),
+    response: R.list(R.tuple(R.int, R.record(R.reserveStateFields))),
   },
 
   borrowLendReserveHistory: {
@@ -187,5 +230,10 @@ export const marketsInfo: Record<string, InfoEntry> = {
         }),
       );
     },
+    response: R.record({
+      token: { type: ['integer', 'null'] },
+      interval: { type: ['string', 'null'] },
+      history: R.list(R.record({ time: R.ms, token: R.int, tokenName: R.str, ...R.reserveStateFields })),
+    }),
   },
 };

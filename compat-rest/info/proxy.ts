@@ -34,5 +34,9 @@ export function relay(ttlMs: number): InfoHandler {
   };
 }
 
-/** A type relayed to the node once its body matches `schema` (relay's `ttlMs`). */
-export const proxied = (ttlMs: number, schema: JsonSchema): InfoEntry => ({ schema, handler: relay(ttlMs) });
+/** A type relayed to the node once its body matches `schema` (relay's `ttlMs`); `response` is the node's shape. */
+export const proxied = (ttlMs: number, schema: JsonSchema, response: JsonSchema): InfoEntry => ({
+  schema,
+  handler: relay(ttlMs),
+  response,
+});

@@ -28,12 +28,14 @@ export type InfoHandler = (body: Record<string, unknown>, services: CompatServic
 
 /**
  * One /info type: the JSON Schema of its body (request-schema.ts; the dispatcher checks the body against it before
- * the handler runs, OpenAPI publishes it) and its handler, which checks only what a schema cannot say (a window's
- * order, a u64 read from the body's text).
+ * the handler runs, OpenAPI publishes it), its handler, which checks only what a schema cannot say (a window's
+ * order, a u64 read from the body's text), and the JSON Schema of its 200 answer (response-schema.ts; documentation
+ * only, pinned against real answers by openapi-answers.test.ts).
  */
 export interface InfoEntry {
   schema: JsonSchema;
   handler: InfoHandler;
+  response: JsonSchema;
 }
 
 export const json = (body: unknown, headers?: Record<string, string>): InfoReply => ({

@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { isStorageUnavailable } from '../../db/pool.ts';
-import { deriveBatch, derivedUntil } from './job.ts';
+import { type BatchResult, deriveBatch, derivedUntil } from './job.ts';
 import { type LeaderboardWindow, refreshLeaderboard, WINDOWS } from './leaderboard.ts';
 
 /**
@@ -29,10 +29,16 @@ export async function storedFrontier(pool: pg.Pool): Promise<number | null> {
   return rows[0]?.t ?? null;
 }
 
-/** Derives every event before `upTo`, batch after batch; returns the checkpoint reached. */
-export async function deriveUntil(pool: pg.Pool, upTo: number, maxFills?: number): Promise<number | null> {
+/** Derives every event before `upTo`, batch after batch (each told to `onBatch`); returns the checkpoint reached. */
+export async function deriveUntil(
+  pool: pg.Pool,
+  upTo: number,
+  maxFills?: number,
+  onBatch?: (batch: BatchResult) => void,
+): Promise<number | null> {
   for (;;) {
     const r = await deriveBatch(pool, upTo, maxFills);
+    onBatch?.(r);
     if (r.reached) return r.cursor;
   }
 }

@@ -174,6 +174,15 @@ export async function resetDerived(pool: pg.Pool): Promise<void> {
   });
 }
 
+/** The fills a derivation up to `upTo` reads (a rebuild's total): the perp fills stored before it. */
+export async function fillsBefore(pool: pg.Pool, upTo: number): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM accounts.fills WHERE time < $1 AND ${PERP_COIN}`,
+    [upTo],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 /** The time of the earliest stored event the job reads (null: none stored). */
 async function firstEventTime(c: pg.PoolClient): Promise<number | null> {
   const { rows } = await query<{ t: number | null }>(

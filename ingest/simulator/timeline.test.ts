@@ -12,6 +12,7 @@ import { loadConfig, parseDuration } from '../../platform/config.ts';
 import { type BlockLine, type BookDiffEvent, type FillEvent, STREAMS } from '../../wire/node-lines.ts';
 import { Simulator, scanResumePoints } from './index.ts';
 import {
+  configuredTimeline,
   DEFAULT_FILLS_PER_SECOND,
   DEFAULT_HISTORY_FILLS_PER_SECOND,
   DEFAULT_LEAN_FILLS_PER_SECOND,
@@ -98,16 +99,8 @@ function startDefaults(): { params: TimelineParams; historyMs: number; detailedM
   for (const name of Object.keys(process.env)) if (name.startsWith('SIM_')) delete process.env[name];
   try {
     const config = loadConfig();
-    const params = {
-      seed: config.simSeed,
-      users: 300,
-      blocksPerSecond: 5,
-      fillsPerSecond: config.simFillsPerSecond,
-      historyFillsPerSecond: config.simHistoryFillsPerSecond,
-      leanFillsPerSecond: config.simLeanFillsPerSecond,
-    };
     return {
-      params,
+      params: configuredTimeline(config),
       historyMs: parseDuration(config.simHistory),
       detailedMs: parseDuration(config.simDetailedHistory),
     };

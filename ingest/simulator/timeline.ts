@@ -3,6 +3,7 @@
 // lacks (ingest checkpoints stay valid). Shared by `npm run simulate` and `npm start`.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Config } from '../../platform/config.ts';
 import { STREAMS } from '../../wire/node-lines.ts';
 import { blockNumberAt } from './clock.ts';
 import { type FillRateChange, Simulator, scanResumePoints } from './index.ts';
@@ -39,6 +40,20 @@ export interface TimelineParams {
   historyFillsPerSecond: number;
   /** Fill rate of the history's lean part (default: historyFillsPerSecond). */
   leanFillsPerSecond?: number;
+}
+
+/** `npm start`'s timeline from the configuration (SIM_SEED and the SIM_*_FILLS_PER_SECOND rates). */
+export function configuredTimeline(
+  config: Pick<Config, 'simSeed' | 'simFillsPerSecond' | 'simHistoryFillsPerSecond' | 'simLeanFillsPerSecond'>,
+): TimelineParams {
+  return {
+    seed: config.simSeed,
+    users: 300,
+    blocksPerSecond: 5,
+    fillsPerSecond: config.simFillsPerSecond,
+    historyFillsPerSecond: config.simHistoryFillsPerSecond,
+    leanFillsPerSecond: config.simLeanFillsPerSecond,
+  };
 }
 
 /** What identifies a timeline: the rates may change from one run to the next, these may not. */

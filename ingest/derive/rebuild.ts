@@ -1,0 +1,41 @@
+// A rebuild of the analytics tables (`npm run derive -- rebuild`): emptied, then derived again from every stored
+// fill, funding payment and ledger update, with the fills derived so far shown as they go (platform/progress.ts:
+// a bar with fills/s and the ETA on a terminal, a line per interval otherwise), then the leaderboards.
+import type pg from 'pg';
+import { progress } from '../../platform/progress.ts';
+import { deriveUntil, storedFrontier } from './index.ts';
+import { fillsBefore, resetDerived } from './job.ts';
+import { type LeaderboardWindow, refreshLeaderboard, WINDOWS } from './leaderboard.ts';
+
+export interface RebuildOptions {
+  out?: NodeJS.WriteStream;
+  /** Between two progress lines when not on a terminal (progress.ts' default otherwise). */
+  intervalMs?: number;
+  /** Fills per batch (deriveBatch's default otherwise). */
+  maxFills?: number;
+}
+
+/** Rebuilds the derived tables; returns the checkpoint reached (null: nothing stored). */
+export async function rebuildDerived(pool: pg.Pool, opts: RebuildOptions = {}): Promise<number | null> {
+  const started = Date.now();
+  await resetDerived(pool);
+  const upTo = await storedFrontier(pool);
+  const total = upTo === null ? 0 : await fillsBefore(pool, upTo);
+  const bar = progress({ label: 'derive', total, unit: 'fills', out: opts.out, intervalMs: opts.intervalMs });
+  let fills = 0;
+  const cursor =
+    upTo === null
+      ? null
+      : await deriveUntil(pool, upTo, opts.maxFills, (batch) => {
+          fills += batch.fills;
+          const upToText = batch.cursor === null ? '' : `up to ${new Date(batch.cursor).toISOString()}`;
+          bar.update(fills, { detail: upToText });
+        });
+  for (const window of Object.keys(WINDOWS) as LeaderboardWindow[]) await refreshLeaderboard(pool, window, Date.now());
+  const reached = cursor === null ? 'nothing stored' : new Date(cursor).toISOString();
+  const seconds = (Date.now() - started) / 1000;
+  bar.stop(
+    `rebuilt the analytics tables up to ${reached}: ${fills.toLocaleString('en-US')} fills in ${seconds.toFixed(1)} s`,
+  );
+  return cursor;
+}
