@@ -182,7 +182,10 @@ async function startApiProcess(b: MarketsBench, name: string, portOffset: number
     wsUrl: urls.ws as string,
     routerUrl: urls.router as string,
     cpuSeconds: () => (child.pid === undefined ? null : cpuSecondsOf(child.pid)),
-    stop: () => stopChild(child),
+    async stop() {
+      await stopChild(child);
+      fs.rmSync(logFile, { force: true });
+    },
   };
 }
 
