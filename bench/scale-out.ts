@@ -1,7 +1,8 @@
-// Scale-out on NATS JetStream (issue 23), over the markets bench's database and simulated node:
-// - trade latency with two api instances following the stream (in this process, as test/scale-out.test.ts runs
-//   them), printed beside the in-process bus's figures of the same run;
-// - compat /info throughput of two api processes (`start.ts --role api`) against one, on the same machine.
+// Scale-out on NATS JetStream (issue 23), over the markets bench's database and simulated node, with api instances
+// started as deployed, as processes of their own (`start.ts --role api`): two instances in one process would share
+// its main thread, and its /ws writes would hold up both instances' GraphQL fan-out.
+// - trade latency to clients of two api processes, printed beside the in-process bus's figures of the same run;
+// - compat /info throughput of two api processes against one, on the same machine.
 // Both need a NATS server with JetStream (BENCH_NATS_URL, else NATS_URL, else nats://127.0.0.1:4222); without one
 // they print SKIPPED. They use a stream of their own, deleted at the end.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { connect } from 'nats';
 import { type OpenBus, openEventBus } from '../events/open.ts';
+import { parseDuration } from '../platform/config.ts';
 import { type HttpTarget, type ThroughputResult, throughput } from './http-load.ts';
 import {
   type BenchRow,
@@ -35,6 +37,7 @@ import { percentile } from './stats.ts';
 const NATS_URL = process.env.BENCH_NATS_URL ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 /** A stream of the bench's own (its subjects are its name in lower case, as NATS_STREAM's are). */
 const STREAM = `HLBENCH_${process.pid}`;
+/** BUS_RETENTION of the bench's stream: it only needs to outlive a section. */
 const RETENTION = '10m';
 
 /** Why NATS cannot be used (no server, no JetStream), or null. */
@@ -66,7 +69,7 @@ async function deleteStream(): Promise<void> {
   }
 }
 
-const openBenchBus = () => openEventBus({ natsUrl: NATS_URL, stream: STREAM, retainMs: 10 * 60_000 });
+const openBenchBus = () => openEventBus({ natsUrl: NATS_URL, stream: STREAM, retainMs: parseDuration(RETENTION) });
 
 // ---- api processes: `start.ts --role api`, as deployed ----
 
@@ -115,8 +118,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 /**
  * `start.ts --role api` on the bench's database, the bench's stream and the simulated node, until it says ready.
- * Its output goes to a file, not a pipe: a child's writes to a pipe are synchronous on Linux, and would stall it
- * whenever this process, busy measuring, is late reading them.
+ * Its output goes to a file, read for its start lines and quoted when it fails; removed once it has stopped.
  */
 async function startApiProcess(b: MarketsBench, name: string, portOffset: number): Promise<ApiProcess> {
   const logFile = path.join(os.tmpdir(), `hl-bench-api-${name}-${process.pid}.log`);
