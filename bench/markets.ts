@@ -60,7 +60,7 @@ export const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
 export const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 const sleep = (msecs: number) => new Promise((r) => setTimeout(r, msecs));
 
-export async function until(ready: () => boolean, timeoutMs: number): Promise<boolean> {
+async function until(ready: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   while (!ready()) {
     if (performance.now() > deadline) return false;
@@ -349,7 +349,7 @@ export const TRADES_PER_S = 1000;
 export const BLOCK_MS = 100;
 export const MEASURE_MS = 10_000;
 export const LATENCY_TARGET_MS = 50;
-export const GRAPHQL_SUBSCRIPTION = 'subscription { trades(coin: "BTC") { px time hash tid } }';
+const GRAPHQL_SUBSCRIPTION = 'subscription { trades(coin: "BTC") { px time hash tid } }';
 /** The /ws subscription (the bare baseline acknowledges it the same way). */
 const TRADES_CHANNEL = { type: 'trades', coin: 'BTC' };
 
@@ -425,7 +425,7 @@ class TradePublisher {
 }
 
 /** One group of clients: `count` of them over `protocol`, each with the same subscription. */
-export interface Audience {
+interface Audience {
   label: string;
   protocol: SubscriberProtocol;
   /** The server, or several (client i on the i-th). */
@@ -434,7 +434,7 @@ export interface Audience {
   subscription: unknown;
 }
 
-export interface Heard {
+interface Heard {
   audience: Audience;
   histogram: LatencyHistogram;
   result: SubscriberResult;
@@ -537,7 +537,7 @@ export function tradeAudiences(
 type EventLoopUse = ReturnType<typeof performance.eventLoopUtilization>;
 
 /** Busy shares (event-loop utilization) of named threads over measureTrades' measured phase. */
-export function busyShares(threads: Record<string, (from?: EventLoopUse) => EventLoopUse>) {
+function busyShares(threads: Record<string, (from?: EventLoopUse) => EventLoopUse>) {
   const from: Record<string, EventLoopUse> = {};
   const shares: Record<string, number> = {};
   const measuring = (phase: 'start' | 'end') => {
