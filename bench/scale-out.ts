@@ -129,6 +129,8 @@ async function startApiProcess(b: MarketsBench, name: string, portOffset: number
       ...process.env,
       NODE_ENV: process.env.NODE_ENV ?? 'production',
       DATABASE_URL: b.databaseUrl,
+      // Not a replica of the bench's database, whatever the environment says.
+      DATABASE_READ_URL: '',
       NATS_URL,
       NATS_STREAM: STREAM,
       BUS_RETENTION: RETENTION,
