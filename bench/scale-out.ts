@@ -5,7 +5,6 @@
 // - compat /info throughput of two api processes against one, on the same machine.
 // Both need a NATS server with JetStream (BENCH_NATS_URL, else NATS_URL, else nats://127.0.0.1:4222); without one
 // they print SKIPPED. They use a stream of their own, deleted at the end.
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { connect } from 'nats';
 import { type OpenBus, openEventBus } from '../events/open.ts';
 import { parseDuration } from '../platform/config.ts';
+import { ROOT, spawnRunning, stopRunning, untilReady } from '../test/cli.ts';
 import { type HttpTarget, type ThroughputResult, throughput } from './http-load.ts';
 import {
   type BenchRow,
@@ -75,7 +75,6 @@ const openBenchBus = () => openEventBus({ natsUrl: NATS_URL, stream: STREAM, ret
 
 /** PORT_OFFSET of the first api process (the second's is 100 more): below the ephemeral port range. */
 const PORT_OFFSET = Number(process.env.BENCH_API_PORT_OFFSET ?? 20_000);
-const ROOT = path.resolve(import.meta.dirname, '..');
 const START_TIMEOUT_MS = 120_000;
 /** Load: two generator threads in both arrangements (both on one process, or one each), so the clients cost alike. */
 const LOADS = 2;
@@ -107,23 +106,9 @@ function cpuSecondsOf(pid: number): number | null {
   }
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-/**
- * `start.ts --role api` on the bench's database, the bench's stream and the simulated node, until it says ready.
- * Its output goes to a file, read for its start lines and quoted when it fails; removed once it has stopped.
- */
+/** `start.ts --role api` on the bench's database, the bench's stream and the simulated node, once it says ready. */
 async function startApiProcess(b: MarketsBench, name: string, portOffset: number): Promise<ApiProcess> {
-  const logFile = path.join(os.tmpdir(), `hl-bench-api-${name}-${process.pid}.log`);
-  const out = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'start.ts', '--role', 'api'], {
+  const running = spawnRunning(process.execPath, ['--import', 'tsx', path.join(ROOT, 'start.ts'), '--role', 'api'], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -138,59 +123,26 @@ async function startApiProcess(b: MarketsBench, name: string, portOffset: number
       PORT_OFFSET: String(portOffset),
       HOST: '127.0.0.1',
     },
-    stdio: ['ignore', out, out],
   });
-  fs.closeSync(out);
-  let exited: string | null = null;
-  child.once('exit', (code, signal) => {
-    exited = `exited (${code ?? signal})`;
-  });
-  child.once('error', (err) => {
-    exited = err.message;
-  });
-  /** The URLs of its start lines ("compat REST       http://127.0.0.1:28080/info"). */
-  const urls: Record<'compat' | 'ws' | 'router', string | undefined> = {
-    compat: undefined,
-    ws: undefined,
-    router: undefined,
-  };
-  const lines = () => fs.readFileSync(logFile, 'utf8').split('\n');
-  const ready = async () => {
-    const deadline = performance.now() + START_TIMEOUT_MS;
-    for (;;) {
-      if (exited) throw new Error(`${exited} before ready`);
-      if (lines().includes('ready')) break;
-      if (performance.now() > deadline) throw new Error(`not ready in ${START_TIMEOUT_MS / 1000} s`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    for (const line of lines()) {
-      const url = /^(compat REST|compat WebSocket|router GraphQL)\s+(\S+)/.exec(line);
-      if (url?.[1] === 'compat REST') urls.compat = url[2]?.replace(/\/info$/, '');
-      else if (url?.[1] === 'compat WebSocket') urls.ws = url[2];
-      else if (url?.[1] === 'router GraphQL') urls.router = url[2];
-    }
-    if (!urls.compat || !urls.ws || !urls.router) throw new Error('a URL missing from its start lines');
-  };
   try {
-    await ready();
+    await untilReady(running, `api process ${name} (PORT_OFFSET=${portOffset})`, START_TIMEOUT_MS);
+    // The URLs of its start lines ("compat REST       http://127.0.0.1:28080/info").
+    const url = (label: string) => new RegExp(`^${label}\\s+(\\S+)`, 'm').exec(running.output())?.[1];
+    const [compat, ws, router] = [url('compat REST'), url('compat WebSocket'), url('router GraphQL')];
+    if (!compat || !ws || !router) throw new Error(`api process ${name}: a URL missing from ${running.output()}`);
+    const pid = running.child.pid;
+    return {
+      name,
+      compatUrl: compat.replace(/\/info$/, ''),
+      wsUrl: ws,
+      routerUrl: router,
+      cpuSeconds: () => (pid === undefined ? null : cpuSecondsOf(pid)),
+      stop: () => stopRunning(running),
+    };
   } catch (err) {
-    await stopChild(child);
-    throw new Error(
-      `api process ${name} (PORT_OFFSET=${portOffset}): ${err instanceof Error ? err.message : err}; ` +
-        `its last lines (${logFile}): ${lines().slice(-15).join(' | ')}`,
-    );
+    await stopRunning(running);
+    throw err;
   }
-  return {
-    name,
-    compatUrl: urls.compat as string,
-    wsUrl: urls.ws as string,
-    routerUrl: urls.router as string,
-    cpuSeconds: () => (child.pid === undefined ? null : cpuSecondsOf(child.pid)),
-    async stop() {
-      await stopChild(child);
-      fs.rmSync(logFile, { force: true });
-    },
-  };
 }
 
 /** Both api processes, started together (each takes seconds to load its services' state). */

@@ -57,3 +57,26 @@ export function spawnRunning(command: string, args: string[], options: SpawnOpti
   );
   return { child, output: () => output, exited };
 }
+
+/** Resolves once the child has printed a line `ready`; fails with its output if it exits first or takes too long. */
+export async function untilReady(running: Running, name: string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exitCode: number | null | undefined;
+  void running.exited.then(({ code }) => {
+    exitCode = code;
+  });
+  while (!/^ready$/m.test(running.output())) {
+    if (exitCode !== undefined) throw new Error(`${name} exited (${exitCode}) before ready:\n${running.output()}`);
+    if (Date.now() > deadline) throw new Error(`${name} not ready after ${timeoutMs} ms:\n${running.output()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** SIGTERM, SIGKILL 20 s later if it is still running; resolves once it has exited. */
+export async function stopRunning(running: Running | undefined): Promise<void> {
+  if (!running || running.child.exitCode !== null) return;
+  running.child.kill('SIGTERM');
+  const timer = setTimeout(() => running.child.kill('SIGKILL'), 20_000);
+  await running.exited;
+  clearTimeout(timer);
+}

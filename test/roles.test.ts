@@ -17,7 +17,7 @@ import { loadStartConfig, parseStartArgs } from '../platform/config.ts';
 import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
 import { OrderBooks } from '../subgraphs/markets/service/book.ts';
 import { HistorySampler } from '../subgraphs/markets/service/history.ts';
-import { ROOT, type Running, spawnRunning } from './cli.ts';
+import { ROOT, type Running, spawnRunning, stopRunning, untilReady } from './cli.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { freePort } from './ports.ts';
 import { openSocket } from './ws-client.ts';
@@ -312,27 +312,6 @@ function startRole(role: 'ingest' | 'api', env: Record<string, string>): Instanc
   });
 }
 
-async function untilReady(instance: Instance, name: string, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let exitCode: number | null | undefined;
-  void instance.exited.then(({ code }) => {
-    exitCode = code;
-  });
-  while (!/^ready$/m.test(instance.output())) {
-    if (exitCode !== undefined) throw new Error(`${name} exited (${exitCode}) before ready:\n${instance.output()}`);
-    if (Date.now() > deadline) throw new Error(`${name} not ready after ${timeoutMs} ms:\n${instance.output()}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-async function stopInstance(instance: Instance | undefined): Promise<void> {
-  if (!instance || instance.child.exitCode !== null) return;
-  instance.child.kill('SIGTERM');
-  const timer = setTimeout(() => instance.child.kill('SIGKILL'), 20_000);
-  await instance.exited;
-  clearTimeout(timer);
-}
-
 /** Polls `probe` until it returns a value, or fails with `what` after `timeoutMs`. */
 async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -390,7 +369,7 @@ describe.skipIf(missing.length > 0)('one ingest and one api process on a shared 
   }, 240_000);
 
   afterAll(async () => {
-    await Promise.all([stopInstance(api), stopInstance(ingest)]);
+    await Promise.all([stopRunning(api), stopRunning(ingest)]);
     nats?.kill('SIGKILL');
     const admin = new pg.Client(`${LOCAL_PG}/postgres`);
     await admin.connect();
