@@ -7,6 +7,7 @@ import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts'
 import { creditsCharged } from '../platform/metrics.ts';
 import { type ChargeOutcome, CreditLedger, type Endpoint } from './credits.ts';
 import { type ApiKey, anyKeyConfigured, findKey, hashKey } from './keys.ts';
+import { RateWindows } from './rate-windows.ts';
 
 export type Surface = 'rest' | 'graphql' | 'mcp';
 
@@ -105,11 +106,11 @@ export interface AuthenticatorOptions {
 export class Authenticator implements KeyChecker {
   private readonly keys = new Map<string, Cached<ApiKey | null>>();
   private configured: Cached<boolean> | undefined;
-  private readonly windows = new Map<number, { minute: number; count: number }>();
   private readonly cacheMs: number;
   private readonly alwaysRequireKey: boolean;
   private readonly now: () => number;
   private readonly ledger: CreditLedger;
+  private readonly rates: RateWindows;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -119,6 +120,7 @@ export class Authenticator implements KeyChecker {
     this.alwaysRequireKey = opts.alwaysRequireKey ?? false;
     this.now = opts.now ?? Date.now;
     this.ledger = new CreditLedger(pool, this.now);
+    this.rates = new RateWindows(pool, this.now);
   }
 
   /** Whether a key is required (always, or while some active key exists). */
@@ -157,7 +159,7 @@ export class Authenticator implements KeyChecker {
     const key = await this.lookup(presented);
     if (!key) return { ok: false, status: 401, error: 'invalid api key' };
     if (key.scope === 'mcp' && surface !== 'mcp') return { ok: false, status: 403, error: 'mcp_only_key' };
-    if (!this.admit(key)) {
+    if (!(await this.rates.admit(key.id, key.rateLimitPerMin))) {
       // Fixed windows: the next one starts at the next minute.
       const retryAfter = Math.max(1, Math.ceil((60_000 - (this.now() % 60_000)) / 1000));
       const error = `rate limit exceeded: ${key.rateLimitPerMin} requests per minute`;
@@ -184,9 +186,10 @@ export class Authenticator implements KeyChecker {
     return this.ledger.flush();
   }
 
-  /** Writes the usage still counted in memory: at stop. */
-  close(): Promise<void> {
-    return this.ledger.close();
+  /** Writes the usage and the admitted requests still counted in memory: at stop. */
+  async close(): Promise<void> {
+    await this.rates.close();
+    await this.ledger.close();
   }
 
   /** Forgets cached lookups (after a key was created or revoked in this process). */
@@ -204,18 +207,5 @@ export class Authenticator implements KeyChecker {
     if (this.keys.size > 100_000) this.keys.clear();
     this.keys.set(hash, { at: now, value });
     return value;
-  }
-
-  /** Fixed one-minute windows per key. */
-  private admit(key: ApiKey): boolean {
-    const minute = Math.floor(this.now() / 60_000);
-    const w = this.windows.get(key.id);
-    if (!w || w.minute !== minute) {
-      this.windows.set(key.id, { minute, count: 1 });
-      return true;
-    }
-    if (w.count >= key.rateLimitPerMin) return false;
-    w.count++;
-    return true;
   }
 }
