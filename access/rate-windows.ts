@@ -8,6 +8,10 @@ import type pg from 'pg';
 
 /** How often an instance adds what it admitted to the shared count. */
 export const SYNC_MS = 1000;
+/** The longest a request waits for its minute's total (the first of a key in a minute on this instance). */
+const READ_WAIT_MS = 200;
+/** The longest a stop waits for the last sync. */
+const CLOSE_WAIT_MS = 2000;
 
 interface Window {
   minute: number;
@@ -59,16 +63,25 @@ export class RateWindows {
     }, SYNC_MS).unref();
   }
 
+  /**
+   * Reads the minute's total into `w`, waiting at most READ_WAIT_MS: storage that is slow or stalled must not hold
+   * requests up (a read that answers later still updates the window).
+   */
   private async readTotal(keyId: number, w: Window): Promise<void> {
-    try {
-      const { rows } = await this.pool.query<{ admitted: string }>(
-        'SELECT admitted FROM platform.rate_windows WHERE key_id = $1 AND minute = $2',
-        [keyId, w.minute],
-      );
-      w.shared = Math.max(w.shared, Number(rows[0]?.admitted ?? 0));
-    } catch {
-      // Storage unavailable: this instance counts alone until a sync gets through.
-    }
+    const read = this.pool
+      .query<{ admitted: string }>('SELECT admitted FROM platform.rate_windows WHERE key_id = $1 AND minute = $2', [
+        keyId,
+        w.minute,
+      ])
+      .then(({ rows }) => {
+        w.shared = Math.max(w.shared, Number(rows[0]?.admitted ?? 0));
+      })
+      .catch(() => {
+        // Storage unavailable: this instance counts alone until a sync gets through.
+      });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([read, new Promise<void>((resolve) => (timer = setTimeout(resolve, READ_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   /** Adds every window's pending count to the shared one and reads the totals back (also at close). */
@@ -111,9 +124,12 @@ export class RateWindows {
     return this.syncing;
   }
 
+  /** The last sync, given at most CLOSE_WAIT_MS (storage down at stop: those counts are not needed after the minute). */
   async close(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.sync();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.sync(), new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 }
