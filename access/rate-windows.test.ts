@@ -1,4 +1,6 @@
 // Rate limits held across api instances: two instances (two RateWindows) over one database share a key's minute.
+import net from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import { createKey } from './keys.ts';
@@ -45,5 +47,24 @@ describe('rate windows shared by instances', () => {
     expect(await admitted(b, record.id, 10, 2)).toBe(0);
     await a.close();
     await b.close();
+  });
+
+  it('holds no request up on storage that does not answer: it counts alone meanwhile', async () => {
+    // A server that accepts connections and never says a word: a stalled Postgres.
+    const silent = net.createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const pool = new pg.Pool({ host: '127.0.0.1', port, user: 'x', database: 'x', connectionTimeoutMillis: 60_000 });
+    pool.on('error', () => {});
+    const rates = new RateWindows(pool);
+    try {
+      const started = Date.now();
+      expect(await admitted(rates, 1, 3, 5)).toBe(3);
+      expect(Date.now() - started).toBeLessThan(1000);
+    } finally {
+      await rates.close();
+      silent.close();
+      void pool.end().catch(() => {});
+    }
   });
 });
