@@ -79,9 +79,7 @@ export class RateWindows {
       .catch(() => {
         // Storage unavailable: this instance counts alone until a sync gets through.
       });
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([read, new Promise<void>((resolve) => (timer = setTimeout(resolve, READ_WAIT_MS)))]);
-    clearTimeout(timer);
+    await atMost(read, READ_WAIT_MS);
   }
 
   /** Adds every window's pending count to the shared one and reads the totals back (also at close). */
@@ -128,8 +126,19 @@ export class RateWindows {
   async close(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.sync(), new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+    await atMost(this.sync(), CLOSE_WAIT_MS);
+  }
+}
+
+/** Waits for `promise`, or `ms`, whichever comes first. */
+async function atMost(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([promise, elapsed]);
+  } finally {
     clearTimeout(timer);
   }
 }
