@@ -125,7 +125,7 @@ export interface InProcessBusOptions {
 }
 
 /** Ten minutes of batches: what a client that lost its connection can get back after reconnecting in-process. */
-export const IN_PROCESS_RETAIN_MS = 10 * 60_000;
+const IN_PROCESS_RETAIN_MS = 10 * 60_000;
 
 type Held<I> = { seq: number; at: number; items: readonly I[] };
 
@@ -157,7 +157,7 @@ export class InProcessBus<M extends TopicMap = Topics> implements EventBus<M> {
 
   /** Hands a batch numbered elsewhere (the JetStream adapter's stream sequence) to this process's subscribers. */
   deliver<T extends keyof M & string>(topic: T, items: readonly M[T][], seq: number): void {
-    this.seq = Math.max(this.seq, seq);
+    this.advanceTo(seq);
     if (this.retainMs > 0) this.hold(topic, items, seq);
     const set = this.handlers.get(topic);
     if (!set) return;

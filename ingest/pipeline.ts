@@ -356,11 +356,7 @@ class StreamReader {
   /** Publishes the batch's events from `fresh` on: those of blocks not published before. */
   private async publish(batch: Batch, fresh: BatchMark | undefined, lastBlock: number | null): Promise<void> {
     if (!fresh) return;
-    if (this.opts.bus && this.gap) {
-      const gap = this.gap;
-      this.gap = undefined;
-      await this.opts.bus.publish('gaps', [gap]);
-    }
+    await this.tellGap();
     if (this.opts.bus) {
       for (const [topic, items] of batch.eventsByTopic()) {
         const from = fresh.events.get(topic) ?? 0;
@@ -377,11 +373,15 @@ class StreamReader {
     await this.inflight;
     // A gap at the end of a run is told too (the next run does not know of it); while following, with the first
     // event after it, once.
-    if (final && this.gap && this.opts.bus) {
-      const gap = this.gap;
-      this.gap = undefined;
-      await this.opts.bus.publish('gaps', [gap]);
-    }
+    if (final) await this.tellGap();
+  }
+
+  /** Tells the bus's subscribers of the events it was not given (BusGap), once. */
+  private async tellGap(): Promise<void> {
+    const gap = this.gap;
+    if (!gap || !this.opts.bus) return;
+    this.gap = undefined;
+    await this.opts.bus.publish('gaps', [gap]);
   }
 
   /** Rows, malformed-line records and the checkpoint, in one transaction. */

@@ -58,9 +58,9 @@ export interface ResumableStream<T> extends LiveStream<T> {
 type Position = { seq: number; k?: number };
 
 /**
- * A cursor: the log's epoch, then each part's position (`p1a2b3c~1042~1040.3`). Parts are followed by separate
- * subscriptions (on JetStream, one consumer per topic), so their batches interleave differently on each instance:
- * one position per part makes the cursor exact whatever the interleaving.
+ * A cursor: the log's epoch, then each part's position (`p1a2b3c~1042~1040.3`). A part's batches can reach its
+ * subscribers out of the log's order with the other parts' (liquidations wait for their join, accounts/service), so
+ * one position per part keeps the cursor exact whatever the interleaving.
  */
 function encodeCursor(epoch: string, positions: readonly Position[]): string {
   return [epoch, ...positions.map((p) => (p.k === undefined ? `${p.seq}` : `${p.seq}.${p.k}`))].join('~');
