@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
+import { inTransaction } from '../../../db/pool.ts';
 import type { AssetCtxRow, TradeRow } from '../../../db/rows/markets.ts';
 import { type BusGap, derivedTopic, type EventBus, type EventSource, InProcessBus } from '../../../events/bus.ts';
 import { FieldError, intWithin, orderedWindow } from '../../../platform/fields.ts';
@@ -112,6 +113,9 @@ const NO_INFO = {
   baseToken: null,
   quoteToken: null,
 } as const;
+
+/** The advisory lock a gap's candle backfill is written under ("hlcb"): one instance writes it, the others skip. */
+const CANDLE_BACKFILL_LOCK = 0x686c6362;
 
 export interface MarketsServiceOptions {
   /** The primary: the candles and history samples written, and the state rebuilt at start beside the bus. */
@@ -287,20 +291,12 @@ export class MarketsService {
    */
   private async refill(gap: BusGap): Promise<void> {
     if (gap.topics.includes('trades')) {
-      const client = await this.primary.connect();
-      try {
-        await client.query('BEGIN');
-        const { rows } = await client.query<{ mine: boolean }>(
-          `SELECT pg_try_advisory_xact_lock(hashtext('markets.candles backfill')) AS mine`,
-        );
+      await inTransaction(this.primary, async (client) => {
+        const { rows } = await client.query<{ mine: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS mine', [
+          CANDLE_BACKFILL_LOCK,
+        ]);
         if (rows[0]?.mine) await backfillCandles(client, gap.from, this.now());
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw err;
-      } finally {
-        client.release();
-      }
+      });
     }
     if (gap.topics.includes('bookDiffs')) await this.reloadBookSnapshot();
   }
