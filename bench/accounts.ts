@@ -8,13 +8,14 @@ import { InProcessBus } from '../events/bus.ts';
 import { progress } from '../platform/progress.ts';
 import { composeSupergraph } from '../router/compose.ts';
 import { openRouterThread } from '../router/thread.ts';
-import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
+import type { Stack } from '../stack.ts';
 import { fillColumnsOf } from '../subgraphs/accounts/schema/fill.ts';
 import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
 import { orderColumnsOf } from '../subgraphs/accounts/schema/order.ts';
 import { fillPage, userFillsSql } from '../subgraphs/accounts/service/fills.ts';
 import { historicalOrderRows } from '../subgraphs/accounts/service/orders.ts';
 import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
+import { startStackWithoutNode } from '../test/stack.ts';
 import { floorNote } from './bare-route.ts';
 import type { BenchServer } from './db.ts';
 import { targetsVersusBaseline, versusBaseline } from './http-load.ts';
@@ -104,15 +105,8 @@ export async function startAccountsBench(server: BenchServer, log: (line: string
       await generate(pool, log);
     }
     const bus = new InProcessBus();
-    const stack = await startStack({
-      pool,
-      bus,
-      // No node: nothing here is proxied.
-      upstreamInfoUrl: 'http://127.0.0.1:9/info',
-      upstreamTimeoutMs: 500,
-      ports: EPHEMERAL_PORTS,
-      log: () => {},
-    });
+    // No node: nothing here is proxied.
+    const stack = await startStackWithoutNode(pool, { bus });
     const sizes = {
       fills: await count(pool, 'accounts.fills'),
       statuses: await count(pool, 'accounts.order_statuses'),

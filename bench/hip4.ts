@@ -7,8 +7,9 @@ import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { InProcessBus } from '../events/bus.ts';
 import { progress } from '../platform/progress.ts';
-import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
+import type { Stack } from '../stack.ts';
 import { analytics, fills, providers } from '../subgraphs/hip4/service/fills.ts';
+import { startStackWithoutNode } from '../test/stack.ts';
 import type { BenchServer } from './db.ts';
 import { type HttpTarget, targetsVersusBaseline } from './http-load.ts';
 import type { BenchRow, BenchSection } from './markets.ts';
@@ -98,15 +99,8 @@ export async function startHip4Bench(server: BenchServer, log: (line: string) =>
     // The rollup as autovacuum leaves a table at rest: all-visible, so its covering index answers alone.
     await pool.query('VACUUM ANALYZE hip4.fill_hours');
     await pool.query('CHECKPOINT');
-    const stack = await startStack({
-      pool,
-      bus: new InProcessBus(),
-      // No node: nothing here is proxied.
-      upstreamInfoUrl: 'http://127.0.0.1:9/info',
-      upstreamTimeoutMs: 500,
-      ports: EPHEMERAL_PORTS,
-      log: () => {},
-    });
+    // No node: nothing here is proxied.
+    const stack = await startStackWithoutNode(pool, { bus: new InProcessBus() });
     return {
       stack,
       pool,

@@ -5,8 +5,9 @@
 // them the heavy user's).
 import type pg from 'pg';
 import { createKey } from '../access/keys.ts';
-import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
+import type { Stack } from '../stack.ts';
 import { userFillsSql } from '../subgraphs/accounts/service/fills.ts';
+import { startStackWithoutNode } from '../test/stack.ts';
 import type { BenchServer } from './db.ts';
 import { type HttpTarget, targetsVersusBaseline, throughput } from './http-load.ts';
 import type { BenchRow, BenchSection } from './markets.ts';
@@ -48,13 +49,7 @@ export async function startMcpBench(server: BenchServer): Promise<McpBench> {
      FROM generate_series(1, ${COINS}) g`,
   );
   await pool.query('VACUUM ANALYZE accounts.fills');
-  const stack = await startStack({
-    pool,
-    upstreamInfoUrl: 'http://127.0.0.1:9/info',
-    upstreamTimeoutMs: 500,
-    ports: EPHEMERAL_PORTS,
-    log: () => {},
-  });
+  const stack = await startStackWithoutNode(pool);
   const open = await createKey(pool, { scope: 'data', rateLimitPerMin: 1_000_000_000 });
   const paid = await createKey(pool, { scope: 'data', rateLimitPerMin: 1_000_000_000, credits: 1_000_000_000_000 });
   stack.auth.invalidate();

@@ -14,12 +14,13 @@ import { awaitSchema } from '../db/pool.ts';
 import type { BookDiffRow } from '../db/rows/markets.ts';
 import { takeWriterLock } from '../db/writer-lock.ts';
 import { loadStartConfig, parseStartArgs } from '../platform/config.ts';
-import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
+import type { Stack } from '../stack.ts';
 import { OrderBooks } from '../subgraphs/markets/service/book.ts';
 import { HistorySampler } from '../subgraphs/markets/service/history.ts';
 import { ROOT, type Running, spawnRunning, stopRunning, untilReady } from './cli.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { freePort } from './ports.ts';
+import { startStackWithoutNode } from './stack.ts';
 import { openSocket } from './ws-client.ts';
 
 describe('npm start arguments', () => {
@@ -136,14 +137,7 @@ describe('DATABASE_READ_URL', () => {
       // Five minutes ago: its minute is closed, so a start backfilling candles from this database would write them.
       [Date.now() - 300_000],
     );
-    stack = await startStack({
-      pool: primary.pool,
-      readPool: replica.pool,
-      upstreamInfoUrl: 'http://127.0.0.1:9/info',
-      upstreamTimeoutMs: 500,
-      ports: EPHEMERAL_PORTS,
-      log: () => {},
-    });
+    stack = await startStackWithoutNode(primary.pool, { readPool: replica.pool });
     expect(await stack.markets.recentTrades('BTC')).toMatchObject([{ coin: 'BTC', px: '90000.0', tid: 7 }]);
     const { rows } = await replica.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM markets.candles');
     expect(rows[0]?.n).toBe(0);
