@@ -283,10 +283,14 @@ async function portFree(port: number): Promise<boolean> {
 /** Every port of an instance (platform/config.ts's defaults), as PORT_OFFSET shifts them. */
 const DEFAULT_PORTS = [8080, 4000, 8090, 4001, 4002, 4003, 4004, 4005, 3001];
 
-/** A PORT_OFFSET under which every default port is free now, and none of `taken`'s. */
+/**
+ * A PORT_OFFSET under which every default port is free now, and none of `taken`'s. The ports stay below 32 768,
+ * where the kernel's ephemeral range starts: the other test files' servers, listening on port 0, take theirs there,
+ * and could take one between this check and the child's listen.
+ */
 async function freeOffset(taken: number[] = []): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const offset = 10_000 + Math.floor(Math.random() * 450) * 100;
+    const offset = 10_000 + Math.floor(Math.random() * 140) * 100;
     const ports = DEFAULT_PORTS.map((p) => p + offset);
     if (ports.some((p) => taken.includes(p))) continue;
     if ((await Promise.all(ports.map(portFree))).every(Boolean)) return offset;
