@@ -11,17 +11,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { isLoopbackHost } from './access/auth.ts';
 import { anyKeyConfigured } from './access/keys.ts';
-import { createPool, type Database, openDatabase } from './db/pool.ts';
+import { createPool, type Database, openDatabase, writerPool } from './db/pool.ts';
 import { takeWriterLock } from './db/writer-lock.ts';
 import { DOMAIN_LIST, type DomainName } from './domains.ts';
 import { type OpenBus, openConfiguredBus } from './events/open.ts';
 import type { Ingest } from './ingest/pipeline.ts';
-import type { BackgroundHistory } from './ingest/simulator/background.ts';
+import type { SimulatorThread } from './ingest/simulator/thread.ts';
 import { loadStartConfig, parseDuration, type StartConfig } from './platform/config.ts';
 import { watchDerivation, watchIngest } from './platform/metrics.ts';
 import { tracesEndpoint, tracing } from './platform/tracing.ts';
 import { Upstream } from './platform/upstream.ts';
 import { configuredPorts, type Stack, startStack } from './stack.ts';
+import type { StreamName } from './wire/node-lines.ts';
 
 const log = (line: string) => console.log(line);
 // Output to a terminal that went away (SIGHUP) must not stop the shutdown half-way.
@@ -86,38 +87,25 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal
 
 const startedAt = Date.now();
 
-/** How far the simulator's history may be written ahead of the fills ingest has loaded. */
-const HISTORY_LEAD_MS = 30 * 60_000;
-
-/** Time of the last block of fills ingest has loaded (0: none yet). */
-const fillsLoaded = (ingest: Ingest) =>
-  ingest.stats.find((s) => s.stream === 'node_fills_by_block')?.lastBlockTime ?? 0;
-
-/** Resolves once ingest has loaded fills from `timeMs` on, or the service stops. */
-async function reached(ingest: Ingest, timeMs: number, pollMs = 500): Promise<void> {
-  while (!stopping && fillsLoaded(ingest) < timeMs) await sleep(pollMs);
-}
-
 const KEY_HINT = 'npm run -s keys -- create --scope data';
 
 /** The ingest side's code, imported by the roles that ingest only: an api instance loads nothing of `ingest/`. */
 async function importIngestCode() {
-  const [pipeline, derive, progress, background, simulator, timeline] = await Promise.all([
+  const [pipeline, writer, progress, thread, timeline, formats] = await Promise.all([
     import('./ingest/pipeline.ts'),
-    import('./ingest/derive/index.ts'),
+    import('./ingest/writer-thread.ts'),
     import('./ingest/progress.ts'),
-    import('./ingest/simulator/background.ts'),
-    import('./ingest/simulator/index.ts'),
+    import('./ingest/simulator/thread.ts'),
     import('./ingest/simulator/timeline.ts'),
+    import('./ingest/formats/index.ts'),
   ]);
   return {
     Ingest: pipeline.Ingest,
-    Derivation: derive.Derivation,
+    startWriterThread: writer.startWriterThread,
     reportProgress: progress.reportProgress,
-    writeHistoryInBackground: background.writeHistoryInBackground,
-    startNodeInfoServer: simulator.startNodeInfoServer,
-    openTimeline: timeline.openTimeline,
+    startSimulatorThread: thread.startSimulatorThread,
     configuredTimeline: timeline.configuredTimeline,
+    LOADERS: formats.LOADERS,
   };
 }
 let ingestCodeLoaded: ReturnType<typeof importIngestCode> | undefined;
@@ -195,109 +183,122 @@ async function checkKeyPolicy(config: StartConfig, pool: pg.Pool): Promise<void>
 }
 
 interface Feed {
+  /** The node data dir ingest follows: the present. */
   dataDir: string;
   /** The node /info the servers relay to: UPSTREAM_INFO_URL, else the simulator's. */
   upstreamInfoUrl: string;
-  /** Starts the simulator's history, written in the background while the servers already answer. */
-  writeHistory?: (ingest: Ingest) => BackgroundHistory;
+  /** The simulator on its own thread, writing its history and then real time (none with HL_DATA_DIR). */
+  simulator?: SimulatorThread;
 }
 
 /** The node files: a real node's HL_DATA_DIR, or the simulator writing them and serving its node /info. */
 async function startFeed(config: StartConfig): Promise<Feed> {
   if (config.hlDataDir) return { dataDir: config.hlDataDir, upstreamInfoUrl: config.upstreamInfoUrl };
-  const { configuredTimeline, openTimeline, startNodeInfoServer, writeHistoryInBackground } = await ingestCode();
+  const { configuredTimeline, startSimulatorThread } = await ingestCode();
   const dataDir = config.simDataDir;
-  const params = configuredTimeline(config);
   const historyMs = parseDuration(config.simHistory);
   const detailedMs = parseDuration(config.simDetailedHistory);
-  const { sim, startMs, resuming } = openTimeline(dataDir, params, historyMs, Date.now(), detailedMs);
+  const sim = await startSimulatorThread(
+    { dataDir, params: configuredTimeline(config), historyMs, detailedMs, port: config.simPort, host: '127.0.0.1' },
+    (err) => {
+      console.error(`simulator failed: ${err.message}`);
+      void shutdown(1);
+    },
+  );
   stops.push(() => sim.stop());
   log(
-    `simulator         ${resuming ? 'resuming' : 'writing'} the timeline from ${new Date(startMs).toISOString()} in ${dataDir}` +
-      (resuming
+    `simulator         ${sim.resuming ? 'resuming' : 'writing'} the timeline from ${new Date(sim.startMs).toISOString()} in ${dataDir}` +
+      (sim.resuming
         ? ''
-        : ` (${config.simHistory} of history, ${detailedMs < historyMs ? `lean before the last ${config.simDetailedHistory}, ` : ''}in the background)`),
+        : ` (${config.simHistory} of history, ${detailedMs < historyMs ? `lean before the last ${config.simDetailedHistory}, ` : ''}` +
+          'computed on its own thread; all but its last hour goes to the backfill lane)'),
   );
-  const nodeInfo = await startNodeInfoServer(sim, { port: config.simPort, host: '127.0.0.1' });
-  stops.push(nodeInfo.close);
-  log(`node /info        ${nodeInfo.url}/info (simulator, seed ${config.simSeed})`);
-  // Held HISTORY_LEAD_MS ahead of the fills loaded (unless the history has no fills to wait for).
-  const paced = config.simLeanFillsPerSecond > 0 && config.simHistoryFillsPerSecond > 0;
+  log(`node /info        ${sim.url}/info (simulator, seed ${config.simSeed})`);
   return {
     dataDir,
-    upstreamInfoUrl: config.upstreamInfoUrlSet ? config.upstreamInfoUrl : `${nodeInfo.url}/info`,
-    writeHistory: (ingest) => {
-      // The simulator stops first too (stop is idempotent): the writer must not run on, unpaced, while ingest stops.
-      stops.push(() => sim.stop());
-      return writeHistoryInBackground(sim, startMs, {
-        beforeChunk: (from) => {
-          // Not while a restart replays the blocks on disk: ingest has nothing new to load until the writing starts.
-          const writing = sim.stats.bytes > 0;
-          if (paced && writing && from - HISTORY_LEAD_MS > startMs) return reached(ingest, from - HISTORY_LEAD_MS, 100);
-        },
-      });
-    },
+    upstreamInfoUrl: config.upstreamInfoUrlSet ? config.upstreamInfoUrl : `${sim.url}/info`,
+    simulator: sim,
   };
 }
 
 interface Loading {
+  /** The lane following the node data dir: the present. */
   ingest: Ingest;
-  progress: { stop(): void };
-  history: BackgroundHistory | undefined;
-}
-
-/** Ingest and the analytics derivation following the node files, with a progress display until loaded. */
-async function startLoading(feed: Feed, pool: pg.Pool, bus: OpenBus, withHistory: boolean): Promise<Loading> {
-  const { Ingest, Derivation, reportProgress } = await ingestCode();
-  const ingest = new Ingest({ dataDir: feed.dataDir, pool, bus, follow: true });
-  const running = ingest.run();
-  stops.push(() => ingest.stop());
-  stops.push(watchIngest(() => ingest.stats));
-  // Ingest rides out storage outages itself (it publishes from the files and resumes committing from the stored
-  // checkpoint); what still rejects is fatal (a data dir it cannot read, a statement Postgres refuses: a bug).
-  running.catch((err) => {
-    console.error(`ingest failed: ${err instanceof Error ? err.message : String(err)}`);
-    void shutdown(1);
-  });
-  log(`ingest            following ${feed.dataDir}`);
-  // The analytics derivation follows what ingest commits (ingest-role work, beside ingest).
-  const derivation = new Derivation({ pool, log });
-  derivation.run().catch((err) => {
-    console.error(`analytics derivation failed: ${err instanceof Error ? err.message : String(err)}`);
-    void shutdown(1);
-  });
-  stops.push(() => derivation.stop());
-  stops.push(watchDerivation(() => derivation.stats));
-  log('analytics         deriving round trips, snapshots, daily sums and leaderboards (lag in dataCoverage)');
-  const history = withHistory ? feed.writeHistory?.(ingest) : undefined;
-  const progress = reportProgress(() => ingest.stats, process.stderr, history && (() => history.describe()));
-  return { ingest, progress, history };
-}
-
-/** A real node's files are there already: loaded before serving (the progress display stops then). */
-async function loadExisting(feed: Feed, pool: pg.Pool, bus: OpenBus): Promise<void> {
-  const { ingest, progress } = await startLoading(feed, pool, bus, false);
-  await ingest.caughtUp();
-  progress.stop();
+  /** Resolves once the lane following the present has loaded what the simulator wrote up to real time. */
+  present: Promise<void>;
+  /** Resolves once the backfill lane has loaded all of its history (at once without one). */
+  backfilled: Promise<void>;
 }
 
 /**
- * The simulator's history, written and loaded while the servers answer (they would otherwise wait minutes for a
- * week), dataCoverage telling how far it has come. Resolves true once loaded, false if the service stops first.
+ * Ingest in two lanes and the analytics derivation. The present (the node data dir) is followed on this thread; the
+ * simulator's backfill (its history before the last hour, in a directory of its own, loaded with checkpoints of its
+ * own and never published as live events) and the derivation run on the writer thread, which derives the backfill
+ * as it loads and the present after it. Both write through pools apart from the servers'.
  */
-async function loadHistory({ ingest, progress, history }: Loading): Promise<boolean> {
-  if (!history) throw new Error('unreachable: the simulator writes a history');
-  history.done.catch((err) => {
-    console.error(`simulator failed: ${err instanceof Error ? err.message : String(err)}`);
+async function startLoading(database: Database, feed: Feed, bus: OpenBus): Promise<Loading> {
+  const { Ingest, reportProgress, LOADERS, startWriterThread } = await ingestCode();
+  const sim = feed.simulator;
+  const fail = (what: string) => (err: unknown) => {
+    console.error(`${what} failed: ${err instanceof Error ? err.message : String(err)}`);
     void shutdown(1);
-  });
-  await history.done;
-  // The lively last minutes have fills in every second.
-  await reached(ingest, history.progress().toMs - 60_000);
-  progress.stop();
-  if (stopping) return false;
-  log(`history           loaded (${((Date.now() - startedAt) / 1000).toFixed(0)} s after start)`);
-  return true;
+  };
+  const writer = startWriterThread(
+    { databaseUrl: database.url, ...(sim ? { backfillDir: sim.backfillDir } : {}) },
+    bus,
+    fail('writer thread'),
+  );
+  stops.push(() => writer.stop());
+  stops.push(watchDerivation(() => writer.derivationStats()));
+  log('analytics         deriving round trips, snapshots, daily sums and leaderboards (lag in dataCoverage)');
+
+  // Until the simulator is live, what the present's lane loads is its last hour of history: stored, not published.
+  let liveFrom = sim ? Number.POSITIVE_INFINITY : 0;
+  // An `ordered` stream (its rows update earlier ones) waits for its backfill: loaded in block order only.
+  const hold = (stream: StreamName) => LOADERS[stream].ordered === true && !writer.backfilled();
+  const pool = openWriterPool(database);
+  const ingest = new Ingest({ dataDir: feed.dataDir, pool, bus, follow: true, historyBefore: () => liveFrom, hold });
+  // Ingest rides out storage outages itself (it publishes from the files and resumes committing from the stored
+  // checkpoint); what still rejects is fatal (a data dir it cannot read, a statement Postgres refuses: a bug).
+  ingest.run().catch(fail('ingest'));
+  stops.push(() => ingest.stop());
+  stops.push(watchIngest(() => ingest.stats));
+  log(`ingest            following ${feed.dataDir}`);
+  if (sim) log(`backfill          loading ${sim.backfillDir} behind the present (writer thread)`);
+
+  const until = async (done: () => boolean) => {
+    while (!stopping && !done()) await sleep(100);
+  };
+  const present = (async () => {
+    if (!sim) return;
+    await sim.live;
+    liveFrom = Date.now();
+    // Everything the backfill lane will hold is on disk; it loads from now on, the simulator's core free again.
+    writer.written(liveFrom);
+    writer.load();
+    await until(() => ingest.caughtUpSince(liveFrom));
+  })();
+  const backfilled = (async () => {
+    if (!sim) return;
+    await present;
+    const shown = reportProgress(
+      () => writer.backfillStats(),
+      process.stderr,
+      () => sim.describe(),
+    );
+    await until(() => writer.backfilled());
+    shown.stop();
+  })();
+  return { ingest, present, backfilled };
+}
+
+/** A real node's files are there already: loaded before serving. */
+async function loadExisting(database: Database, feed: Feed, bus: OpenBus): Promise<void> {
+  const { ingest } = await startLoading(database, feed, bus);
+  const { reportProgress } = await ingestCode();
+  const shown = reportProgress(() => ingest.stats);
+  await ingest.caughtUp();
+  shown.stop();
 }
 
 /** compat REST and /ws, the router, the subgraphs and MCP over the database and the bus, with a line per endpoint. */
@@ -330,45 +331,74 @@ async function serve(
   return stack;
 }
 
+/** The pool the lane following the present writes through, closed after it. */
+function openWriterPool(database: Database): pg.Pool {
+  const pool = writerPool(database.url);
+  stops.push(() => pool.end());
+  return pool;
+}
+
+/**
+ * The simulator's present and the backfill: the servers answer once the present is loaded (seconds), the history
+ * fills in behind them, told when complete.
+ */
+async function followSimulator(loading: Loading, onPresent?: () => Promise<void>): Promise<void> {
+  await loading.present;
+  if (stopping) return;
+  await onPresent?.();
+  log(`present           live (${((Date.now() - startedAt) / 1000).toFixed(1)} s after start)`);
+  void loading.backfilled.then(() => {
+    if (!stopping) log(`history           loaded (${((Date.now() - startedAt) / 1000).toFixed(0)} s after start)`);
+  });
+}
+
 /** Everything in one process (the default). */
 async function runAll(config: StartConfig): Promise<void> {
+  // The simulator computes its history on its own thread while Postgres starts.
+  const feeding = startFeed(config);
+  feeding.catch(() => undefined);
   const database = await openServiceDatabase(config);
   await holdWriterLock(database);
   await checkKeyPolicy(config, database.pool);
   const bus = await openBus(config);
-  const feed = await startFeed(config);
-  if (!feed.writeHistory) await loadExisting(feed, database.pool, bus);
+  const feed = await feeding;
+  if (!feed.simulator) await loadExisting(database, feed, bus);
+  const loading = feed.simulator ? await startLoading(database, feed, bus) : undefined;
   const stack = await serve(config, {
     pool: database.pool,
     readPool: openReadReplica(config),
     bus,
     upstreamInfoUrl: feed.upstreamInfoUrl,
   });
-  log('ready');
-  if (feed.writeHistory && (await loadHistory(await startLoading(feed, database.pool, bus, true)))) {
-    // The books were built from the history's diffs; the node's snapshot now holds every resting order.
-    await stack.services.markets
-      .reloadBookSnapshot()
-      .catch((err) =>
-        console.error(`markets: book snapshot not reloaded (${err instanceof Error ? err.message : err})`),
-      );
+  if (loading) {
+    // The markets service started on the node's book snapshot of whatever moment the simulator had reached: the
+    // present's snapshot holds every resting order.
+    await followSimulator(loading, () =>
+      stack.services.markets
+        .reloadBookSnapshot()
+        .catch((err) =>
+          console.error(`markets: book snapshot not reloaded (${err instanceof Error ? err.message : err})`),
+        ),
+    );
   }
+  log('ready');
 }
 
 /** The one writer: migrations, the feed, ingest and the derivation, publishing the events on the bus. */
 async function runIngest(config: StartConfig): Promise<void> {
+  const feeding = startFeed(config);
+  feeding.catch(() => undefined);
   const database = await openServiceDatabase(config);
   await holdWriterLock(database);
   const bus = await openBus(config);
-  const feed = await startFeed(config);
-  if (!feed.writeHistory) {
-    await loadExisting(feed, database.pool, bus);
+  const feed = await feeding;
+  if (!feed.simulator) {
+    await loadExisting(database, feed, bus);
     log('ready');
     return;
   }
-  const loading = await startLoading(feed, database.pool, bus, true);
+  await followSimulator(await startLoading(database, feed, bus));
   log('ready');
-  await loadHistory(loading);
 }
 
 /**

@@ -152,6 +152,24 @@ export function createPool(url: string, max = 20, timeouts: PoolTimeouts = defau
 }
 
 /**
+ * The pool ingest (both lanes) and the analytics derivation write through, apart from the service's: a backfill's
+ * commits and the derivation's batches hold connections for seconds, and serving, key checks and credit charging
+ * must never wait behind them. Its clients wait longer for each other (batches queue) than an answer may.
+ */
+export function writerPool(url: string): pg.Pool {
+  return createPool(url, WRITER_POOL_SIZE, {
+    connectTimeoutMs: WRITER_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: WRITER_STATEMENT_TIMEOUT_MS,
+  });
+}
+
+/** One per stream of both lanes, the derivation and a spare. */
+const WRITER_POOL_SIZE = 20;
+const WRITER_CONNECT_TIMEOUT_MS = 15_000;
+/** A batch's statements read and write tens of thousands of rows (ingest's Batch and the derivation allow 30 s). */
+const WRITER_STATEMENT_TIMEOUT_MS = 30_000;
+
+/**
  * Whether Postgres answers now, within `timeoutMs` (readiness): `up`, or `down` when it does not (stalled, dead,
  * or every connection busy for that long).
  */

@@ -20,7 +20,8 @@ import type { StreamLoader } from './formats/loader.ts';
 export interface IngestOptions {
   dataDir: string;
   pool: pg.Pool;
-  bus?: EventBus;
+  /** Where committed events go (a lane gives it only its gaps). */
+  bus?: Pick<EventBus, 'publish' | 'durable' | 'keepsMs'>;
   /** Keep tailing files after catching up. */
   follow?: boolean;
   streams?: readonly StreamName[];
@@ -28,6 +29,21 @@ export interface IngestOptions {
   batchRows?: number;
   pollMs?: number;
   log?: (line: string) => void;
+  /**
+   * A second lane over another directory (a backfill: the simulator's older history, an archive): its checkpoints
+   * are its own (`<lane>/<stream>`), so it loads beside the lane following the node without either waiting for the
+   * other. A lane's events are history: never published as live events; what it loaded is told to the bus's
+   * subscribers as a gap (BusGap) each time it has caught up, so they re-read what they keep from storage. Book
+   * diffs (read live only) are not loaded by a lane.
+   */
+  lane?: string;
+  /**
+   * Blocks older than this time (asked at each batch) are history, not live events: stored, told to the bus's
+   * subscribers as a gap, never published (`npm start`: the last hour the simulator writes before real time).
+   */
+  historyBefore?: () => number;
+  /** While true for a stream, its reader waits (an `ordered` stream whose backfill is still loading). */
+  hold?: (stream: StreamName) => boolean;
 }
 
 export interface StreamStats {
@@ -41,6 +57,8 @@ export interface StreamStats {
   lastBlock: number | null;
   lastBlockTime: number | null;
   caughtUp: boolean;
+  /** When the stream last found nothing new to read (null: not yet). */
+  caughtUpAt: number | null;
   /** Times the stream resumed from its stored checkpoint after storage failed. */
   storageRetries: number;
 }
@@ -65,6 +83,8 @@ const RETRY_FIRST_MS = 250;
 const RETRY_MAX_MS = 5000;
 /** First key of the per-stream advisory lock a commit holds (the second: the stream's name hashed). */
 const INGEST_LOCK_CLASS = 0x686c696e; // "hlin"
+/** Postgres's deadlock_detected. */
+const DEADLOCK = '40P01';
 
 function reasonOf(err: unknown): string {
   if (err instanceof StorageUnavailableError) return err.reason;
@@ -114,6 +134,8 @@ class StreamReader {
   private published: number | null = null;
   /** Where in the current batch the events of blocks not yet published start. */
   private fresh: BatchMark | undefined;
+  /** Block time of the first of those blocks. */
+  private freshFrom: number | undefined;
   /** Events of blocks not given to the bus (older than it keeps), not yet told to its subscribers. */
   private gap: BusGap | undefined;
   /** Storage is unavailable: batches are published without being committed. */
@@ -123,15 +145,19 @@ class StreamReader {
   private pending = { lines: 0, malformed: 0 };
   private inflight: Promise<void> | undefined;
   private readonly dir: string;
+  /** The stream's checkpoint row (and commit lock): its name, or `<lane>/<name>` in a lane. */
+  private readonly key: string;
 
   constructor(
     private readonly loader: StreamLoader,
-    private readonly opts: Required<Omit<IngestOptions, 'streams' | 'bus'>> & { bus?: EventBus },
+    private readonly opts: Required<Omit<IngestOptions, 'streams' | 'bus' | 'lane' | 'historyBefore' | 'hold'>> &
+      Pick<IngestOptions, 'bus' | 'lane' | 'historyBefore' | 'hold'>,
     private readonly stopped: () => boolean,
     /** Whether storage answers now (one probe at a time for all streams). */
     private readonly storageAnswers: () => Promise<boolean>,
   ) {
     this.dir = path.join(opts.dataDir, loader.stream);
+    this.key = opts.lane ? `${opts.lane}/${loader.stream}` : loader.stream;
     this.stats = {
       stream: loader.stream,
       file: null,
@@ -143,6 +169,7 @@ class StreamReader {
       lastBlock: null,
       lastBlockTime: null,
       caughtUp: false,
+      caughtUpAt: null,
       storageRetries: 0,
     };
   }
@@ -172,6 +199,7 @@ class StreamReader {
         this.errors = [];
         this.pending = { lines: 0, malformed: 0 };
         this.fresh = undefined;
+        this.freshFrom = undefined;
         this.inflight = undefined;
         if (this.stopped()) return;
         if (this.stats.rows + this.stats.lines !== committed) backoffMs = RETRY_FIRST_MS;
@@ -200,6 +228,10 @@ class StreamReader {
     let probeAt = Date.now() + probeMs;
     const buf = Buffer.allocUnsafe(CHUNK);
     while (!this.stopped()) {
+      if (this.opts.hold?.(this.loader.stream)) {
+        await sleep(this.opts.pollMs);
+        continue;
+      }
       if (fromMemory && Date.now() >= probeAt) {
         if (await this.storageAnswers()) break;
         probeMs = Math.min(RETRY_MAX_MS, probeMs * 2);
@@ -228,6 +260,9 @@ class StreamReader {
       await this.drain();
       if (!progressed) {
         this.stats.caughtUp = true;
+        this.stats.caughtUpAt = Date.now();
+        // A lane has no later live event to tell its gap with: it tells it once it has read all there is.
+        if (this.opts.lane) await this.tellGap();
         // Not following: done once all that was read is committed (while storage is down, nothing is).
         if (!this.opts.follow && !fromMemory) return await this.drain(true);
         await sleep(this.opts.pollMs);
@@ -291,7 +326,10 @@ class StreamReader {
         this.stats.rewound++;
         return;
       }
-      if (this.published === null || blockNumber > this.published) this.fresh ??= mark;
+      if (this.published === null || blockNumber > this.published) {
+        this.fresh ??= mark;
+        this.freshFrom ??= blockTime;
+      }
       this.loader.loadBlock({ blockNumber, blockTime }, line.events, this.batch);
       if (this.checkpoint) this.checkpoint.lastBlock = blockNumber;
       else this.checkpoint = { file, offset: 0, lineNo, lastBlock: blockNumber };
@@ -313,14 +351,25 @@ class StreamReader {
   private async flush(): Promise<void> {
     const cp = this.checkpoint;
     if (!cp || (this.batch.empty && this.pending.lines === 0 && this.errors.length === 0)) return;
-    const work = { batch: this.batch, errors: this.errors, pending: this.pending, cp: { ...cp }, fresh: this.fresh };
+    const work = {
+      batch: this.batch,
+      errors: this.errors,
+      pending: this.pending,
+      cp: { ...cp },
+      fresh: this.fresh,
+      fromTime: this.freshFrom,
+    };
     // A bus that keeps only recent events (JetStream) is not given a backfill's: no subscriber follows them live,
     // none could resume to them, and publishing a week of history would take the stream longer than loading it.
     const keeps = this.opts.bus?.keepsMs;
     const lastTime = this.stats.lastBlockTime;
-    if (keeps !== undefined && lastTime !== null && lastTime < Date.now() - keeps && work.fresh) {
+    const history =
+      this.opts.lane !== undefined ||
+      (lastTime !== null && this.opts.historyBefore !== undefined && lastTime < this.opts.historyBefore()) ||
+      (keeps !== undefined && lastTime !== null && lastTime < Date.now() - keeps);
+    if (history && lastTime !== null && work.fresh) {
       // Told to the subscribers with the first batch published after it (BusGap).
-      this.gap ??= { stream: this.loader.stream, topics: [], from: lastTime, until: lastTime };
+      this.gap ??= { stream: this.key, topics: [], from: work.fromTime ?? lastTime, until: lastTime };
       this.gap.until = lastTime;
       for (const [topic] of work.batch.eventsByTopic())
         if (!this.gap.topics.includes(topic)) this.gap.topics.push(topic);
@@ -331,6 +380,7 @@ class StreamReader {
     this.errors = [];
     this.pending = { lines: 0, malformed: 0 };
     this.fresh = undefined;
+    this.freshFrom = undefined;
     const previous = this.inflight;
     // A bus that stores events itself gets them before the commit: a crash between the two publishes them again on
     // restart (the bus drops the repeat) instead of losing them. In-process, subscribers read what is committed.
@@ -391,10 +441,10 @@ class StreamReader {
       // The batch follows the checkpoint this reader last saw stored. One committer per stream at a time, and it
       // checks that: a commit this reader gave up on (Postgres stalled before acknowledging it) may still commit
       // once Postgres runs again, and its rows must not be loaded a second time on top of it.
-      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [INGEST_LOCK_CLASS, this.loader.stream]);
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [INGEST_LOCK_CLASS, this.key]);
       const { rows } = await client.query<{ file: string; byte_offset: number }>(
         'SELECT file, byte_offset FROM platform.ingest_checkpoints WHERE stream = $1',
-        [this.loader.stream],
+        [this.key],
       );
       const now = rows[0] ? { file: rows[0].file, offset: rows[0].byte_offset } : null;
       // (A checkpoint this reader has not seen: the transaction throws, and the reader resumes from the stored one.)
@@ -403,12 +453,19 @@ class StreamReader {
       }
       // The service's statement limit is for answers; writing a batch may take longer (Batch.write guards it).
       await client.query(`SET LOCAL statement_timeout = ${INGEST_STATEMENT_TIMEOUT_MS}`);
-      await batch.write(client);
+      await batch.write(client).catch((err: unknown) => {
+        // Two lanes of one stream upsert the same rows (token holders' balances): Postgres may end one of two
+        // batches waiting on each other. Nothing of it committed: it is read again from the stored checkpoint.
+        if ((err as { code?: string }).code === DEADLOCK) {
+          throw new StorageUnavailableError(`${this.key}: a batch deadlocked with another lane's; loading it again`);
+        }
+        throw err;
+      });
       for (const e of errors) {
         await client.query(
           `INSERT INTO platform.ingest_errors (stream, file, line_no, error, sample) VALUES ($1, $2, $3, $4, $5)
            ON CONFLICT (stream, file, line_no) DO NOTHING`,
-          [this.loader.stream, e.file, e.lineNo, e.error, e.sample],
+          [this.key, e.file, e.lineNo, e.error, e.sample],
         );
       }
       await client.query(
@@ -418,7 +475,7 @@ class StreamReader {
            line_no = EXCLUDED.line_no, last_block = EXCLUDED.last_block,
            rows_loaded = c.rows_loaded + EXCLUDED.rows_loaded, malformed = c.malformed + EXCLUDED.malformed,
            updated_at = now()`,
-        [this.loader.stream, cp.file, cp.offset, cp.lineNo, cp.lastBlock, batch.rows, malformed],
+        [this.key, cp.file, cp.offset, cp.lineNo, cp.lastBlock, batch.rows, malformed],
       );
     });
   }
@@ -429,9 +486,7 @@ class StreamReader {
       byte_offset: number;
       line_no: number;
       last_block: number | null;
-    }>('SELECT file, byte_offset, line_no, last_block FROM platform.ingest_checkpoints WHERE stream = $1', [
-      this.loader.stream,
-    ]);
+    }>('SELECT file, byte_offset, line_no, last_block FROM platform.ingest_checkpoints WHERE stream = $1', [this.key]);
     const row = rows[0];
     this.stored = row
       ? { file: row.file, offset: row.byte_offset, lineNo: row.line_no, lastBlock: row.last_block }
@@ -461,10 +516,12 @@ class StreamReader {
 
 export class Ingest {
   private readonly readers: StreamReader[];
+  private readonly opts: IngestOptions;
   private stopping = false;
   private running: Promise<void> | undefined;
 
   constructor(opts: IngestOptions) {
+    this.opts = opts;
     const full = {
       follow: false,
       batchRows: 20_000,
@@ -480,9 +537,9 @@ export class Ingest {
       });
       return probe;
     };
-    this.readers = (opts.streams ?? STREAMS).map(
-      (s) => new StreamReader(LOADERS[s], full, () => this.stopping, storageAnswers),
-    );
+    this.readers = (opts.streams ?? STREAMS)
+      .filter((s) => !(opts.lane && LOADERS[s].liveOnly))
+      .map((s) => new StreamReader(LOADERS[s], full, () => this.stopping, storageAnswers));
   }
 
   get stats(): StreamStats[] {
@@ -501,6 +558,34 @@ export class Ingest {
       if (this.stopping) return;
       await sleep(pollMs);
     }
+  }
+
+  /**
+   * Whether every stream (or these) has read all its files since `timeMs` (what existed then is loaded). A stream
+   * held (`hold`) is not waited for.
+   */
+  caughtUpSince(timeMs: number, streams?: readonly StreamName[]): boolean {
+    return this.readers.every(
+      (r) =>
+        (streams && !streams.includes(r.stats.stream)) ||
+        this.held(r.stats.stream) ||
+        (r.stats.caughtUpAt !== null && r.stats.caughtUpAt >= timeMs),
+    );
+  }
+
+  private held(stream: StreamName): boolean {
+    return this.opts.hold?.(stream) ?? false;
+  }
+
+  /** The earliest of these streams' last loaded block times: every block before it is loaded (null: none yet). */
+  loadedUntil(streams: readonly StreamName[]): number | null {
+    let until = Number.POSITIVE_INFINITY;
+    for (const r of this.readers) {
+      if (!streams.includes(r.stats.stream)) continue;
+      if (r.stats.lastBlockTime === null) return null;
+      until = Math.min(until, r.stats.lastBlockTime);
+    }
+    return Number.isFinite(until) ? until : null;
   }
 
   async stop(): Promise<void> {

@@ -52,3 +52,23 @@ export function startThread<In, Out>(
     },
   };
 }
+
+/**
+ * Asks a thread to stop with `message` and waits for `closed` (its own word that it has stopped), its exit, or
+ * `timeoutMs`, whichever comes first; then terminates it.
+ */
+export async function closeThread<In>(
+  thread: Thread<In>,
+  message: In,
+  closed: Promise<unknown>,
+  timeoutMs: number,
+): Promise<void> {
+  thread.post(message);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  await Promise.race([closed, thread.exited, late]);
+  clearTimeout(timer);
+  await thread.terminate();
+}

@@ -57,8 +57,21 @@ export interface DerivationStats {
 
 const FAILURE_RETRY_MS = 30_000;
 
+/** A backfill lane loading older events while the present is followed (start.ts's two lanes). */
+export interface BackfillProgress {
+  /** Every event of the backfill is loaded. */
+  complete: boolean;
+  /** Every backfill event before this is loaded (null: none yet). */
+  loadedUntil: number | null;
+}
+
 export interface DerivationOptions {
   pool: pg.Pool;
+  /**
+   * A backfill in progress: the job derives only what it has loaded (its cursor moves forward in time, so the
+   * present's newer fills must wait for the older ones), and ranks the leaderboards once it is complete.
+   */
+  backfill?: () => BackfillProgress;
   log?: (line: string) => void;
   pollMs?: number;
   now?: () => number;
@@ -100,7 +113,13 @@ export class Derivation {
     this.stats.cursor = await derivedUntil(pool).catch(() => null);
     while (!this.stopped) {
       try {
-        const upTo = await liveFrontier(pool);
+        const backfill = this.opts.backfill?.() ?? { complete: true, loadedUntil: null };
+        const live = await liveFrontier(pool);
+        const upTo = backfill.complete
+          ? live
+          : backfill.loadedUntil === null || live === null
+            ? null
+            : Math.min(live, backfill.loadedUntil - SETTLE_MS);
         const r = upTo === null ? null : await deriveBatch(pool, upTo);
         if (r) {
           this.stats.cursor = r.cursor;
@@ -109,7 +128,7 @@ export class Derivation {
         }
         // The first rankings once the job has caught up (a ranking of half the history would stand for 5 minutes
         // to an hour), then each window on its cadence.
-        if (!r || r.reached) this.caughtUp = true;
+        if ((!r || r.reached) && backfill.complete) this.caughtUp = true;
         for (const [window, cadence] of Object.entries(WINDOWS) as [LeaderboardWindow, number][]) {
           const last = this.stats.refreshed[window];
           if (this.caughtUp && (last === undefined || now() - last >= cadence)) {

@@ -104,6 +104,7 @@ function optAddressText(o: Record<string, unknown>, key: string): string {
 
 export const hip4RegistryLoader: StreamLoader = {
   stream: 'hip4_registry_by_block',
+  ordered: true,
   loadBlock(ctx, events, batch) {
     for (const event of events) {
       const e = object(event, 'event');
@@ -118,7 +119,8 @@ export const hip4RegistryLoader: StreamLoader = {
           batch.exec(
             `INSERT INTO hip4.venues (venue, deployer, fee_scale, sub_deployers, updated_at) VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (venue) DO UPDATE SET deployer = EXCLUDED.deployer, fee_scale = EXCLUDED.fee_scale,
-               sub_deployers = EXCLUDED.sub_deployers, updated_at = EXCLUDED.updated_at`,
+               sub_deployers = EXCLUDED.sub_deployers, updated_at = EXCLUDED.updated_at
+             WHERE hip4.venues.updated_at <= EXCLUDED.updated_at`,
             [
               str(b, 'venue'),
               address(b, 'deployer'),
@@ -134,7 +136,8 @@ export const hip4RegistryLoader: StreamLoader = {
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
              ON CONFLICT (question_id) DO UPDATE SET name = EXCLUDED.name, description = EXCLUDED.description,
                fallback_outcome = EXCLUDED.fallback_outcome, named_outcomes = EXCLUDED.named_outcomes,
-               venue = EXCLUDED.venue, deployer = EXCLUDED.deployer, updated_at = EXCLUDED.updated_at`,
+               venue = EXCLUDED.venue, deployer = EXCLUDED.deployer, updated_at = EXCLUDED.updated_at
+             WHERE hip4.questions.updated_at <= EXCLUDED.updated_at`,
             [
               int(b, 'question_id'),
               str(b, 'name'),
@@ -266,7 +269,8 @@ export const evmBlocksLoader: StreamLoader = {
         const tokens: string[] = [];
         const addrs: string[] = [];
         const deltas: string[] = [];
-        for (const [key, delta] of holders) {
+        // In key order: two lanes upserting the same holders then take their row locks in one order.
+        for (const [key, delta] of [...holders].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
           const [token, who] = key.split(' ') as [string, string];
           tokens.push(token);
           addrs.push(who);
@@ -276,7 +280,7 @@ export const evmBlocksLoader: StreamLoader = {
           `INSERT INTO evm.token_holders AS h (token, address, balance_raw, updated_block)
            SELECT t, a, d::numeric, $4 FROM unnest($1::text[], $2::text[], $3::text[]) AS u(t, a, d)
            ON CONFLICT (token, address) DO UPDATE SET balance_raw = h.balance_raw + EXCLUDED.balance_raw,
-             updated_block = EXCLUDED.updated_block`,
+             updated_block = greatest(h.updated_block, EXCLUDED.updated_block)`,
           [tokens, addrs, deltas, number],
         );
       }

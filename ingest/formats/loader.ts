@@ -13,5 +13,10 @@ export interface StreamLoader {
   stream: StreamName;
   /** Not stored: ingest tails it from the current end and only publishes it. */
   liveOnly?: boolean;
+  /**
+   * Its rows update earlier ones (a settlement updates an outcome registered before it): loaded in block order only.
+   * A lane following the present holds it while a backfill of the same stream is still loading.
+   */
+  ordered?: boolean;
   loadBlock(ctx: BlockContext, events: unknown[], batch: Batch): void;
 }

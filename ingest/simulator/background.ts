@@ -46,6 +46,8 @@ export interface BackgroundHistoryOptions {
   beforeChunk?: (chunkFromMs: number) => Promise<void> | void;
   /** Start real time after the history (default true). */
   realtime?: boolean;
+  /** How the writer shares its thread (default: at most half of it, in short slices). */
+  share?: HistoryShare;
 }
 
 export function writeHistoryInBackground(
@@ -60,7 +62,7 @@ export function writeHistoryInBackground(
     // writeHistory continues from the last block produced; `fromMs` only places the first.
     for (let at = fromMs; at < toMs && !sim.stopped; at = Math.min(toMs, at + chunkMs)) {
       await opts.beforeChunk?.(at);
-      await sim.writeHistory(fromMs, Math.min(toMs, at + chunkMs), BACKGROUND_SHARE);
+      await sim.writeHistory(fromMs, Math.min(toMs, at + chunkMs), opts.share ?? BACKGROUND_SHARE);
     }
     finished = true;
     if (opts.realtime !== false) sim.startRealtime();
@@ -69,13 +71,15 @@ export function writeHistoryInBackground(
   return {
     done,
     progress,
-    describe() {
-      const { writtenUntilMs } = progress();
-      const span = Math.max(1, toMs - fromMs);
-      const at = Math.min(toMs, writtenUntilMs ?? fromMs);
-      const pct = finished ? 100 : Math.floor((100 * (at - fromMs)) / span);
-      const days = (ms: number) => (ms / 86_400_000).toFixed(1);
-      return `history: ${days(at - fromMs)} of ${days(span)} days written (${pct}%), up to ${new Date(at).toISOString().slice(0, 16)}Z`;
-    },
+    describe: () => describeHistory(progress()),
   };
+}
+
+/** One line for a progress display: how much of the history is written. */
+export function describeHistory({ fromMs, toMs, writtenUntilMs, done }: HistoryProgress): string {
+  const span = Math.max(1, toMs - fromMs);
+  const at = Math.min(toMs, writtenUntilMs ?? fromMs);
+  const pct = done ? 100 : Math.floor((100 * (at - fromMs)) / span);
+  const days = (ms: number) => (ms / 86_400_000).toFixed(1);
+  return `history: ${days(at - fromMs)} of ${days(span)} days written (${pct}%), up to ${new Date(at).toISOString().slice(0, 16)}Z`;
 }

@@ -8,10 +8,68 @@ const CLOCK_STREAM = 6;
 /** Block numbers count blocks since this instant, so a later start never reuses lower numbers. */
 const BLOCK_EPOCH = Date.UTC(2023, 0, 1);
 
+/**
+ * A coarser grid for a history's lean part: a lean block carries a tenth of a fill on average at 5 blocks a second,
+ * and producing the empty ones was most of the time a week of history took to compute. Its blocks are 1 s apart up
+ * to `untilMs`, then the grid goes on at the timeline's rate.
+ */
+export interface LeanGrid {
+  untilMs: number;
+  blocksPerSecond: number;
+}
+
+/** Where each block of a timeline is due (jitter aside), and its number: a pure function of the timeline. */
+export class BlockGrid {
+  readonly firstNumber: number;
+  readonly intervalMs: number;
+  /** Blocks of the lean part (0: none), and when the regular grid starts after them. */
+  readonly leanBlocks: number;
+  private readonly leanIntervalMs: number;
+  private readonly regularFromMs: number;
+
+  constructor(
+    readonly startMs: number,
+    private readonly blocksPerSecond: number,
+    lean?: LeanGrid,
+  ) {
+    this.intervalMs = 1000 / blocksPerSecond;
+    this.firstNumber = firstBlockNumber(startMs, blocksPerSecond);
+    this.leanIntervalMs = lean ? 1000 / lean.blocksPerSecond : this.intervalMs;
+    this.leanBlocks = lean ? Math.max(0, Math.ceil((lean.untilMs - startMs) / this.leanIntervalMs)) : 0;
+    this.regularFromMs = startMs + this.leanBlocks * this.leanIntervalMs;
+  }
+
+  /** Due time of the block at `index` (0: the first), before jitter. */
+  dueMs(index: number): number {
+    if (index < this.leanBlocks) return this.startMs + Math.floor(index * this.leanIntervalMs);
+    return this.regularFromMs + Math.floor((index - this.leanBlocks) * this.intervalMs);
+  }
+
+  /** Interval of the block at `index`: its jitter stays under half of it. */
+  intervalAt(index: number): number {
+    return index < this.leanBlocks ? this.leanIntervalMs : this.intervalMs;
+  }
+
+  /** Number of the first block due at or after `timeMs` (jitter aside). */
+  numberAt(timeMs: number): number {
+    if (timeMs < this.regularFromMs) {
+      return this.firstNumber + Math.max(0, Math.ceil((timeMs - this.startMs) / this.leanIntervalMs));
+    }
+    return (
+      this.firstNumber + this.leanBlocks + Math.ceil(((timeMs - this.regularFromMs) * this.blocksPerSecond) / 1000)
+    );
+  }
+
+  /** Number of the first block of the regular grid (the end of the lean part). */
+  get regularFromNumber(): number {
+    return this.firstNumber + this.leanBlocks;
+  }
+}
+
 export class BlockClock {
   readonly startMs: number;
-  readonly intervalMs: number;
   readonly firstNumber: number;
+  private readonly grid: BlockGrid;
   private readonly rng: Rng;
   private readonly iso = new IsoFormatter();
   private readonly localIso = new IsoFormatter();
@@ -20,10 +78,10 @@ export class BlockClock {
   nextTimeMs: number;
   private nextNs: number;
 
-  constructor(startMs: number, blocksPerSecond: number, seed: number) {
-    this.startMs = startMs;
-    this.intervalMs = 1000 / blocksPerSecond;
-    this.firstNumber = firstBlockNumber(startMs, blocksPerSecond);
+  constructor(grid: BlockGrid, seed: number) {
+    this.grid = grid;
+    this.startMs = grid.startMs;
+    this.firstNumber = grid.firstNumber;
     this.rng = new Rng(seed, CLOCK_STREAM);
     this.nextTimeMs = 0;
     this.nextNs = 0;
@@ -44,9 +102,9 @@ export class BlockClock {
   }
 
   private draw(): void {
-    const base = this.startMs + Math.floor(this.index * this.intervalMs);
+    const base = this.grid.dueMs(this.index);
     // Jitter stays under half an interval so block times strictly increase.
-    this.nextTimeMs = base + this.rng.int(Math.max(1, Math.floor(this.intervalMs / 2)));
+    this.nextTimeMs = base + this.rng.int(Math.max(1, Math.floor(this.grid.intervalAt(this.index) / 2)));
     this.nextNs = this.rng.int(1_000_000);
   }
 }
@@ -55,24 +113,20 @@ function firstBlockNumber(startMs: number, blocksPerSecond: number): number {
   return Math.max(1, Math.floor((startMs - BLOCK_EPOCH) / (1000 / blocksPerSecond)));
 }
 
-/** Number of the first block of the grid starting at `startMs` that is due at or after `timeMs` (jitter aside). */
-export function blockNumberAt(startMs: number, blocksPerSecond: number, timeMs: number): number {
-  const index = Math.max(0, Math.ceil(((timeMs - startMs) * blocksPerSecond) / 1000));
-  return firstBlockNumber(startMs, blocksPerSecond) + index;
-}
-
-/** isoNs with the date/time part cached per second: the hot path of every block. */
+/** isoNs with the date-and-minute part cached per minute: the hot path of every block. */
 export class IsoFormatter {
-  private second = Number.NaN;
+  private minute = Number.NaN;
   private prefix = '';
 
   format(timeMs: number, extraNs: number): string {
-    const second = Math.floor(timeMs / 1000);
-    if (second !== this.second) {
-      this.second = second;
-      this.prefix = isoNs(second * 1000).slice(0, 20);
+    const minute = Math.floor(timeMs / 60_000);
+    if (minute !== this.minute) {
+      this.minute = minute;
+      this.prefix = isoNs(minute * 60_000).slice(0, 17);
     }
-    const ms = timeMs - second * 1000;
-    return `${this.prefix}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}${String(extraNs).padStart(6, '0')}`;
+    const inMinute = timeMs - minute * 60_000;
+    const second = Math.floor(inMinute / 1000);
+    const ms = inMinute - second * 1000;
+    return `${this.prefix}${second < 10 ? '0' : ''}${second}.${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}${String(extraNs).padStart(6, '0')}`;
   }
 }

@@ -42,6 +42,8 @@ export interface EvmOptions {
   blockIntervalMs: number;
 }
 
+const LEAN_EVM_SPACING = 4;
+
 export class EvmChain {
   private readonly x: Exchange;
   private readonly rng: Rng;
@@ -85,8 +87,11 @@ export class EvmChain {
     this.backstopSigners = [exchange.hip3Deployer, exchange.hip3SubDeployer];
   }
 
-  /** Produces a HyperEVM block when one is due at the current L1 block time. */
-  step(out: EvmBlockEvent[]): void {
+  /**
+   * Produces a HyperEVM block when one is due at the current L1 block time; in a lean history (`lean`) blocks are
+   * LEAN_EVM_SPACING times as far apart (the EVM stream was more than half of a lean week's bytes).
+   */
+  step(out: EvmBlockEvent[], lean = false): void {
     const now = this.x.now;
     if (this.nextAt === Number.NEGATIVE_INFINITY) {
       this.number = 1_000_000 + Math.floor((now - EVM_EPOCH) / this.intervalMs);
@@ -94,7 +99,7 @@ export class EvmChain {
     }
     if (now < this.nextAt) return;
     // Blocks 2/3 to 4/3 of the interval apart: 1 to 2 s at the default 1.5 s.
-    this.nextAt = now + this.intervalMs * this.rng.range(2 / 3, 4 / 3);
+    this.nextAt = now + this.intervalMs * (lean ? LEAN_EVM_SPACING : 1) * this.rng.range(2 / 3, 4 / 3);
     out.push(this.block(now));
     this.blocks++;
   }

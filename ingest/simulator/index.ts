@@ -5,7 +5,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { STREAMS, type StreamName } from '../../wire/node-lines.ts';
 import { TraderBehaviour } from './behaviour.ts';
-import { BlockClock } from './clock.ts';
+import { BlockClock, BlockGrid, type LeanGrid } from './clock.ts';
 import { BlockEvents } from './events.ts';
 import { EvmChain } from './evm.ts';
 import { Exchange } from './exchange.ts';
@@ -50,6 +50,22 @@ export interface SimulatorOptions {
    * the derived analytics read only the fills, funding and ledger of). Default: none.
    */
   leanUntilBlock?: number;
+  /**
+   * A coarser block grid for the lean part (blocks before `untilMs` at `blocksPerSecond`); `leanUntilBlock` is then
+   * where it ends. Default: one grid throughout.
+   */
+  leanGrid?: LeanGrid;
+  /**
+   * The history's backfill lane: blocks in these `[from, until)` ranges are written under `dir` (the same layout)
+   * instead of `dataDir`, so ingest can follow the present in `dataDir` while it loads them apart (README "The
+   * simulated history"). Default: none.
+   */
+  backfill?: BackfillLane;
+}
+
+export interface BackfillLane {
+  dir: string;
+  ranges: readonly (readonly [number, number])[];
 }
 
 /**
@@ -124,8 +140,11 @@ const SLICE_MS = 100;
 
 export class Simulator {
   readonly exchange: Exchange;
-  private readonly opts: Required<Omit<SimulatorOptions, 'resumeAfter' | 'rateChanges' | 'leanUntilBlock'>>;
-  private readonly leanUntilBlock: number;
+  private readonly opts: Required<
+    Omit<SimulatorOptions, 'resumeAfter' | 'rateChanges' | 'leanUntilBlock' | 'backfill' | 'leanGrid'>
+  >;
+  private leanUntilBlock: number;
+  private readonly leanGrid: LeanGrid | undefined;
   private readonly behaviour: TraderBehaviour;
   private readonly risk: RiskEngine;
   private readonly ledger: LedgerActivity;
@@ -133,6 +152,9 @@ export class Simulator {
   private readonly outcomes: OutcomeRegistry;
   private readonly evm: EvmChain;
   private readonly writer: HourlyFileWriter;
+  private readonly backfillWriter: HourlyFileWriter | null;
+  private readonly backfillRanges: readonly (readonly [number, number])[];
+  private lastWriter: HourlyFileWriter | null = null;
   private readonly ev = new BlockEvents();
   private clock: BlockClock | null = null;
   private lastMinute = 0;
@@ -172,14 +194,15 @@ export class Simulator {
     this.marketData = new MarketData(this.exchange, seed);
     this.outcomes = new OutcomeRegistry(this.exchange, seed);
     this.evm = new EvmChain(this.exchange, { seed, blockIntervalMs: this.opts.evmBlockIntervalMs });
-    this.writer = new HourlyFileWriter(this.opts.dataDir, {
-      flushBytes: this.opts.flushBytes,
-      resumeAfter: opts.resumeAfter,
-    });
+    const files = { flushBytes: this.opts.flushBytes, resumeAfter: opts.resumeAfter };
+    this.writer = new HourlyFileWriter(this.opts.dataDir, files);
+    this.backfillWriter = opts.backfill ? new HourlyFileWriter(opts.backfill.dir, files) : null;
+    this.backfillRanges = opts.backfill?.ranges ?? [];
     this.fillsPerSecond = this.opts.fillsPerSecond;
     this.actionsPerMs = this.fillsPerSecond / FILLS_PER_ACTION / 1000;
     this.rateChanges = opts.rateChanges ?? [];
     this.leanUntilBlock = opts.leanUntilBlock ?? 0;
+    this.leanGrid = opts.leanGrid;
     this.ledgerPerMs = this.opts.ledgerPerMinute / 60_000;
   }
 
@@ -195,10 +218,11 @@ export class Simulator {
 
   /** Cumulative counts since construction. */
   get stats(): SimulatorStats {
+    const backfill = this.backfillWriter;
     return {
       ...this.totals,
-      lines: this.writer.linesWritten,
-      bytes: this.writer.bytesWritten,
+      lines: this.writer.linesWritten + (backfill?.linesWritten ?? 0),
+      bytes: this.writer.bytesWritten + (backfill?.bytesWritten ?? 0),
       liquidations: this.risk.liquidations,
     };
   }
@@ -222,7 +246,10 @@ export class Simulator {
         sliceStart = performance.now();
       }
     }
-    if (!this.isStopped) this.writer.flush();
+    if (!this.isStopped) {
+      this.writer.flush();
+      this.backfillWriter?.flush();
+    }
     const after = this.stats;
     const delta = diffStats(after, before);
     delta.wallMs = performance.now() - started;
@@ -247,6 +274,7 @@ export class Simulator {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.writer.close();
+    this.backfillWriter?.close();
   }
 
   /** Answers a node /info body; throws InfoRequestError for bodies a node refuses. */
@@ -288,7 +316,9 @@ export class Simulator {
 
   private ensureClock(startMs: number): BlockClock {
     if (!this.clock) {
-      this.clock = new BlockClock(startMs, this.opts.blocksPerSecond, this.opts.seed);
+      const grid = new BlockGrid(startMs, this.opts.blocksPerSecond, this.leanGrid);
+      if (this.leanGrid) this.leanUntilBlock = grid.regularFromNumber;
+      this.clock = new BlockClock(grid, this.opts.seed);
       this.lastMinute = Math.floor(this.clock.nextTimeMs / 60_000);
       this.lastHour = Math.floor(this.clock.nextTimeMs / 3600_000);
       this.activity = diurnal(this.clock.nextTimeMs);
@@ -323,7 +353,7 @@ export class Simulator {
       // Integral control: the backlog, in minutes of target fills, nudges the action rate each minute.
       const backlog = (this.fillTarget - this.fillActual) / Math.max(1, this.fillsPerSecond * 60);
       this.rateScale = Math.min(5, Math.max(0.2, this.rateScale * Math.exp(0.03 * Math.max(-5, Math.min(5, backlog)))));
-      this.risk.minuteTick(minute);
+      this.risk.minuteTick(minute, this.leaner(ev));
       this.marketData.sample(minute * 60_000, ev.streams.asset_ctxs_by_block, ev.streams.borrow_lend_reserves_by_block);
       this.outcomes.minuteTick(ev.streams.hip4_registry_by_block);
     }
@@ -333,8 +363,16 @@ export class Simulator {
     this.fillTarget += (this.fillsPerSecond / 1000) * elapsed * this.activity;
     this.fillActual += ev.fills.length;
     this.ledger.act(x.rng.poisson(this.ledgerPerMs * elapsed));
-    this.evm.step(ev.streams.evm_blocks_by_block);
+    this.evm.step(ev.streams.evm_blocks_by_block, this.leaner(ev));
     this.write(ev);
+  }
+
+  /**
+   * A block of a lean part with its own grid: margins are checked and EVM blocks come less often there. Only such
+   * timelines (older ones replay exactly as they were written).
+   */
+  private leaner(ev: BlockEvents): boolean {
+    return this.leanGrid !== undefined && ev.blockNumber < this.leanUntilBlock;
   }
 
   /**
@@ -350,6 +388,21 @@ export class Simulator {
     this.behaviour.setFillRate(fillsPerSecond);
   }
 
+  /**
+   * The backfill lane's writer for blocks in its ranges, else the node data dir's. A lane's buffered blocks are
+   * flushed when the other lane takes over: resume points are per stream across both lanes, so a newer block on
+   * disk in one lane must never stand before older ones still in the other's buffer.
+   */
+  private writerOf(blockNumber: number): HourlyFileWriter {
+    const backfill = this.backfillWriter;
+    const inBackfill =
+      backfill !== null && this.backfillRanges.some(([from, until]) => blockNumber >= from && blockNumber < until);
+    const writer = inBackfill ? backfill : this.writer;
+    if (writer !== this.lastWriter) this.lastWriter?.flush();
+    this.lastWriter = writer;
+    return writer;
+  }
+
   private write(ev: BlockEvents): void {
     const totals = this.totals;
     totals.blocks++;
@@ -358,13 +411,14 @@ export class Simulator {
     totals.simulatedMs = ev.timeMs - this.clock!.startMs;
     let prefix: string | null = null;
     const lean = ev.blockNumber < this.leanUntilBlock;
+    const writer = this.writerOf(ev.blockNumber);
     for (const stream of STREAMS) {
       const events = ev.streams[stream];
-      if (events.length === 0 || !this.writer.wants(stream, ev.blockNumber)) continue;
+      if (events.length === 0 || !writer.wants(stream, ev.blockNumber)) continue;
       if (lean && LEAN_SKIPPED_STREAMS.has(stream)) continue;
       (totals[STREAM_STAT[stream]] as number) += events.length;
       prefix ??= `{"local_time":"${ev.localIso}","block_time":"${ev.iso}","block_number":${ev.blockNumber},"events":`;
-      this.writer.append(stream, ev.timeMs, `${prefix}${eventsJson(stream, events)}}\n`);
+      writer.append(stream, ev.timeMs, `${prefix}${eventsJson(stream, events)}}\n`);
     }
   }
 }

@@ -4,9 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../platform/config.ts';
-import { STREAMS } from '../../wire/node-lines.ts';
-import { blockNumberAt } from './clock.ts';
-import { type FillRateChange, Simulator, scanResumePoints } from './index.ts';
+import { STREAMS, type StreamName } from '../../wire/node-lines.ts';
+import { BlockGrid, type LeanGrid } from './clock.ts';
+import { type BackfillLane, type FillRateChange, type ResumePoints, Simulator, scanResumePoints } from './index.ts';
 
 export { DEFAULT_FILLS_PER_SECOND } from './index.ts';
 
@@ -29,6 +29,24 @@ export const LIVELY_LEAD_MS = 5 * 60_000;
  * ledger updates for every trader to have a week of round trips (~140 fills a trader a day), at half the rows.
  */
 export const DEFAULT_LEAN_FILLS_PER_SECOND = 0.5;
+
+/**
+ * Blocks per second of the lean part: at 0.5 fills a second, five empty blocks a second were most of the time a
+ * week took to compute; one a second holds the same fills (five times faster to produce).
+ */
+export const LEAN_BLOCKS_PER_SECOND = 1;
+
+/**
+ * How much of the history goes to the node data dir, which ingest follows as the present: the last hour (candles of
+ * the last hour, recent trades and fills from the first answer). Everything older goes to the backfill lane
+ * (`BACKFILL_DIR`), loaded apart, behind the present.
+ */
+export const LIVE_LANE_MS = 60 * 60_000;
+
+/** The backfill lane's directory inside the simulator's data dir (the node's layout: `<stream>/hourly/...`). */
+export const BACKFILL_DIR = 'backfill';
+
+export const backfillDir = (dataDir: string) => path.join(dataDir, BACKFILL_DIR);
 
 export interface TimelineParams {
   seed: number;
@@ -69,6 +87,13 @@ interface Marker {
   fillRates: [number, number][];
   /** Blocks below it are lean (Simulator's `leanUntilBlock`); fixed when the timeline starts. Absent: none. */
   leanUntilBlock?: number;
+  /** The lean part's coarser grid (Simulator's `leanGrid`). Absent: the regular grid throughout (older timelines). */
+  leanGrid?: LeanGrid;
+  /**
+   * `[from, until)` block ranges written to the backfill lane: a fresh timeline's history before its last
+   * LIVE_LANE_MS, and each restart's gap before its last LIVE_LANE_MS. Absent: none (timelines before the lanes).
+   */
+  backfill?: [number, number][];
 }
 
 /** Version 1 had one rate for the whole timeline. */
@@ -91,6 +116,10 @@ export interface Timeline {
   fillRates: readonly FillRateChange[];
   /** Blocks below it are written lean (0: none). */
   leanUntilBlock: number;
+  /** Where the backfill lane is written, and the block ranges that go there. */
+  backfill: BackfillLane;
+  /** The blocks of this run's history that go to the backfill lane (null: none), as `[from, until)`. */
+  backfillNow: readonly [number, number] | null;
 }
 
 function readMarker(dataDir: string): Marker | null {
@@ -105,6 +134,7 @@ function readMarker(dataDir: string): Marker | null {
 /** Deletes the streams and the marker: the next open starts a new timeline. */
 export function resetTimeline(dataDir: string): void {
   for (const s of STREAMS) fs.rmSync(path.join(dataDir, s), { recursive: true, force: true });
+  fs.rmSync(backfillDir(dataDir), { recursive: true, force: true });
   fs.rmSync(path.join(dataDir, MARKER), { force: true });
 }
 
@@ -143,9 +173,12 @@ export function openTimeline(
     const { seed, users, blocksPerSecond } = params;
     const startMs = Math.floor((now - historyMs) / 1000) * 1000;
     marker = { version: 2, seed, users, blocksPerSecond, startMs, fillRates: [] };
-    if (detailedMs < historyMs) marker.leanUntilBlock = blockNumberAt(startMs, blocksPerSecond, now - detailedMs);
+    if (detailedMs < historyMs) {
+      marker.leanGrid = { untilMs: now - detailedMs, blocksPerSecond: LEAN_BLOCKS_PER_SECOND };
+      marker.leanUntilBlock = new BlockGrid(startMs, blocksPerSecond, marker.leanGrid).regularFromNumber;
+    }
   }
-  const resumeAfter = scanResumePoints(dataDir);
+  const resumeAfter = laneResumePoints(dataDir);
   // The last block any stream holds: every block up to it was produced at the recorded rates.
   const written = Math.max(0, ...(Object.values(resumeAfter) as number[]));
   const fillRates = marker.fillRates.filter(([fromBlock]) => fromBlock <= written);
@@ -153,14 +186,21 @@ export function openTimeline(
     if (fillRates.at(-1)?.[1] !== fillsPerSecond) fillRates.push([fromBlock, fillsPerSecond]);
   };
   const { startMs, blocksPerSecond } = marker;
-  const gapFrom = Math.max(written + 1, blockNumberAt(startMs, blocksPerSecond, startMs));
-  const liveFrom = Math.max(gapFrom, blockNumberAt(startMs, blocksPerSecond, now - LIVELY_LEAD_MS));
+  const grid = new BlockGrid(startMs, blocksPerSecond, marker.leanGrid);
+  const gapFrom = Math.max(written + 1, grid.numberAt(startMs));
+  const liveFrom = Math.max(gapFrom, grid.numberAt(now - LIVELY_LEAD_MS));
   const leanUntil = marker.leanUntilBlock ?? 0;
   const detailedFrom = Math.min(liveFrom, Math.max(gapFrom, leanUntil));
   if (detailedFrom > gapFrom) add(gapFrom, params.leanFillsPerSecond ?? params.historyFillsPerSecond);
   if (liveFrom > detailedFrom) add(detailedFrom, params.historyFillsPerSecond);
   add(liveFrom, params.fillsPerSecond);
-  marker = { ...marker, version: 2, fillRates };
+  // The history older than the last LIVE_LANE_MS goes to the backfill lane: ingest follows the present in the data
+  // dir from the first second, and loads the older blocks apart.
+  const backfill = (marker.backfill ?? []).filter(([from]) => from <= written);
+  const laneFrom = Math.max(gapFrom, grid.numberAt(now - LIVE_LANE_MS));
+  const backfillNow = laneFrom > gapFrom ? ([gapFrom, laneFrom] as [number, number]) : null;
+  if (backfillNow) backfill.push(backfillNow);
+  marker = { ...marker, version: 2, fillRates, backfill };
   fs.writeFileSync(path.join(dataDir, MARKER), `${JSON.stringify(marker)}\n`);
 
   const schedule = fillRates.map(([fromBlock, fillsPerSecond]) => ({ fromBlock, fillsPerSecond }));
@@ -175,10 +215,23 @@ export function openTimeline(
       rateChanges: schedule.slice(1),
       resumeAfter,
       leanUntilBlock: leanUntil,
+      ...(marker.leanGrid ? { leanGrid: marker.leanGrid } : {}),
+      backfill: { dir: backfillDir(dataDir), ranges: backfill },
     }),
     startMs,
     resuming: Object.keys(resumeAfter).length > 0,
     fillRates: schedule,
     leanUntilBlock: leanUntil,
+    backfill: { dir: backfillDir(dataDir), ranges: backfill },
+    backfillNow,
   };
+}
+
+/** Per stream, the last block either lane holds (a block is in one lane or the other, never both). */
+function laneResumePoints(dataDir: string): ResumePoints {
+  const points = scanResumePoints(dataDir);
+  for (const [stream, block] of Object.entries(scanResumePoints(backfillDir(dataDir))) as [StreamName, number][]) {
+    points[stream] = Math.max(points[stream] ?? 0, block);
+  }
+  return points;
 }

@@ -91,7 +91,14 @@ export class EvmService {
     this.accounts = opts.accounts;
     this.now = opts.now ?? Date.now;
     this.totals = new HolderTotals(opts.pool);
-    this.unsubscribe = opts.bus.subscribe('evmTransfers', (rows) => this.totals.onTransfers(rows));
+    const offTransfers = opts.bus.subscribe('evmTransfers', (rows) => this.totals.onTransfers(rows));
+    const offGaps = opts.bus.subscribe('gaps', (gaps) => {
+      if (gaps.some((g) => g.topics.includes('evmTransfers'))) this.totals.clear();
+    });
+    this.unsubscribe = () => {
+      offTransfers();
+      offGaps();
+    };
     this.streams = new EvmStreams(opts.bus);
   }
 

@@ -61,6 +61,11 @@ export class HolderTotals {
     for (const r of rows) if (mintsOrBurns(r.from_addr) || mintsOrBurns(r.to_addr)) this.totals.delete(r.token);
   }
 
+  /** Drops every total: transfers were loaded without being published (a backfill, BusGap). */
+  clear(): void {
+    this.totals.clear();
+  }
+
   total(token: string): Promise<bigint> {
     let total = this.totals.get(token);
     if (!total) {

@@ -162,7 +162,8 @@ export class Hip4Service {
   private index = new Map<number, OutcomeIndexEntry>();
   private deployerCache: { at: number; rows: Promise<VenueRow[]> } | null = null;
   /** Statistics per venue over all fills, kept live (the providers answer without a window). */
-  private readonly totals: ProviderTotals;
+  private totals: ProviderTotals;
+  private reloading: ProviderTotals | undefined;
   private readonly unsubscribe: (() => void)[];
 
   constructor(opts: Hip4ServiceOptions) {
@@ -181,16 +182,44 @@ export class Hip4Service {
           this.totals.registered(d.outcome_id);
         }
       }),
-      opts.bus.subscribe('hip4Fills', (fills) => this.totals.add(fills)),
+      opts.bus.subscribe('hip4Fills', (fills) => {
+        this.totals.add(fills);
+        this.reloading?.add(fills);
+      }),
+      // Fills and registrations loaded without being published (a backfill): read the index and totals again.
+      opts.bus.subscribe('gaps', (gaps) => {
+        if (!gaps.some((g) => g.topics.includes('hip4Fills') || g.topics.includes('hip4Registry'))) return;
+        this.reload().catch((err) =>
+          console.error(`hip4: after a gap in the events: ${err instanceof Error ? err.message : String(err)}`),
+        );
+      }),
     ];
   }
 
   async start(): Promise<void> {
+    await this.loadIndex();
+    await this.totals.load(this.pool);
+  }
+
+  private async loadIndex(): Promise<void> {
     const loaded = await outcomeIndex(this.pool);
     // Registrations seen live while loading are newer than what was read.
     for (const [id, entry] of this.index) loaded.set(id, entry);
     this.index = loaded;
-    await this.totals.load(this.pool);
+  }
+
+  /** New totals are loaded beside the served ones (both counting published fills), then take their place. */
+  private async reload(): Promise<void> {
+    if (this.reloading) return;
+    const fresh = new ProviderTotals((id) => this.index.get(id));
+    this.reloading = fresh;
+    try {
+      await this.loadIndex();
+      await fresh.load(this.pool);
+      this.totals = fresh;
+    } finally {
+      this.reloading = undefined;
+    }
   }
 
   stop(): void {

@@ -405,23 +405,32 @@ export async function backfillCandles(
   from: number,
   now: number,
   intervals: readonly CandleInterval[] = CANDLE_INTERVALS,
+  opts: { until?: number; timeoutMs?: number } = {},
 ): Promise<number> {
   let written = 0;
   for (const interval of intervals) {
     const start = bucketStart(interval, from);
-    const open = bucketStart(interval, now);
+    // Only the buckets up to the one holding `until` (a gap's last trade) when given; never the open one.
+    const open = Math.min(
+      bucketStart(interval, now),
+      opts.until === undefined
+        ? Number.POSITIVE_INFINITY
+        : bucketClose(interval, bucketStart(interval, opts.until)) + 1,
+    );
     const closeExpr =
       interval === '1M'
         ? `(extract(epoch FROM (to_timestamp(t / 1000.0) AT TIME ZONE 'UTC' + interval '1 month')) * 1000)::bigint - 1`
         : `t + ${bucketClose(interval, 0)}`;
-    const { rowCount } = await pool.query(
-      `INSERT INTO markets.candles (coin, interval, t, close_time, o, h, l, c, v, n, closed, reconciled)
+    if (open <= start) continue;
+    const { rowCount } = await pool.query({
+      ...(opts.timeoutMs ? { query_timeout: opts.timeoutMs } : {}),
+      text: `INSERT INTO markets.candles (coin, interval, t, close_time, o, h, l, c, v, n, closed, reconciled)
        SELECT coin, $1, t, ${closeExpr}, o::numeric, h::numeric, l::numeric, c::numeric, v::numeric, n, true, $4
        FROM (${candleSelect(interval)} WHERE time >= $2 AND time < $3 GROUP BY coin, t) b
        ON CONFLICT (coin, interval, t) DO UPDATE SET o = EXCLUDED.o, h = EXCLUDED.h, l = EXCLUDED.l, c = EXCLUDED.c,
          v = EXCLUDED.v, n = EXCLUDED.n, closed = true, reconciled = EXCLUDED.reconciled`,
-      [interval, start, open, !LIVE_ONLY_INTERVALS.has(interval)],
-    );
+      values: [interval, start, open, !LIVE_ONLY_INTERVALS.has(interval)],
+    } as pg.QueryConfig);
     written += rowCount ?? 0;
   }
   return written;

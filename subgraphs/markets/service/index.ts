@@ -116,6 +116,8 @@ const NO_INFO = {
 
 /** The advisory lock a gap's candle backfill is written under ("hlcb"): one instance writes it, the others skip. */
 const CANDLE_BACKFILL_LOCK = 0x686c6362;
+/** How long the closed candles of one gap may take to write. */
+const REFILL_TIMEOUT_MS = 60_000;
 
 export interface MarketsServiceOptions {
   /** The primary: the candles and history samples written, and the state rebuilt at start beside the bus. */
@@ -191,6 +193,8 @@ export class MarketsService {
   readonly history: HistorySampler;
   private readonly ctxs = new Map<string, AssetCtxRow>();
   private readonly lastTradePx = new Map<string, string>();
+  /** Time of each coin's last trade in `lastTradePx`: a stored one replaces it only when newer. */
+  private readonly lastTradeAt = new Map<string, number>();
   private midsCache: Record<string, string> | undefined;
   private firstDexMidsCache: Record<string, string> | undefined;
   private readonly unsubscribe: (() => void)[] = [];
@@ -225,7 +229,7 @@ export class MarketsService {
     this.unsubscribe.push(
       bus.subscribe('trades', (trades, seq) => {
         this.candles.onTrades(trades);
-        for (const t of trades) this.lastTradePx.set(t.coin, t.px);
+        for (const t of trades) this.setLastTrade(t.coin, t.px, t.time);
         this.midsCache = undefined;
         this.firstDexMidsCache = undefined;
         this.live.deliver('trades', trades.map(toWireTrade), seq);
@@ -258,14 +262,7 @@ export class MarketsService {
   /** Rebuilds live state after a (re)start: latest contexts and last prices, open candles, the books. */
   async start(): Promise<void> {
     const now = this.now();
-    const { rows: ctxs } = await this.primary.query<AssetCtxRow>(
-      latestPerKey('markets.asset_ctxs', 'coin', 't.*', `t.time > ${Math.floor(now - 86_400_000)}`),
-    );
-    for (const r of ctxs) if (!this.ctxs.has(r.coin)) this.ctxs.set(r.coin, r);
-    const { rows: last } = await this.primary.query<{ coin: string; px: string }>(
-      latestPerKey('markets.trades', 'coin', 'coin, px::text AS px'),
-    );
-    for (const r of last) if (!this.lastTradePx.has(r.coin)) this.lastTradePx.set(r.coin, r.px);
+    await this.loadLatest(now);
     // Closed buckets the aggregator never saw (history loaded while it was down), then the open ones.
     const { rows: latest } = await this.primary.query<{ t: number | null }>(
       `SELECT max(t) AS t FROM markets.candles WHERE interval = '1m'`,
@@ -285,6 +282,29 @@ export class MarketsService {
     this.firstDexMidsCache = undefined;
   }
 
+  private setLastTrade(coin: string, px: string, time: number): void {
+    if ((this.lastTradeAt.get(coin) ?? Number.NEGATIVE_INFINITY) > time) return;
+    this.lastTradePx.set(coin, px);
+    this.lastTradeAt.set(coin, time);
+  }
+
+  /** The latest stored contexts and last prices, where nothing newer came live. */
+  private async loadLatest(now: number): Promise<void> {
+    const { rows: ctxs } = await this.primary.query<AssetCtxRow>(
+      latestPerKey('markets.asset_ctxs', 'coin', 't.*', `t.time > ${Math.floor(now - 86_400_000)}`),
+    );
+    for (const r of ctxs) {
+      const prior = this.ctxs.get(r.coin);
+      if (!prior || prior.time < r.time) this.ctxs.set(r.coin, r);
+    }
+    const { rows: last } = await this.primary.query<{ coin: string; px: string; time: number }>(
+      latestPerKey('markets.trades', 'coin', 'coin, px::text AS px, time'),
+    );
+    for (const r of last) this.setLastTrade(r.coin, r.px, Number(r.time));
+    this.midsCache = undefined;
+    this.firstDexMidsCache = undefined;
+  }
+
   /**
    * What a gap in the events (BusGap) leaves missing: the closed candles of its trades, written by one instance of
    * all those following the bus (the others find the lock taken), and the books, from the node's snapshot.
@@ -295,9 +315,16 @@ export class MarketsService {
         const { rows } = await client.query<{ mine: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS mine', [
           CANDLE_BACKFILL_LOCK,
         ]);
-        if (rows[0]?.mine) await backfillCandles(client, gap.from, this.now());
+        if (!rows[0]?.mine) return;
+        // A backfill's gap may span days of trades: more than an answer's 3 s.
+        await client.query(`SET LOCAL statement_timeout = ${REFILL_TIMEOUT_MS}`);
+        await backfillCandles(client, gap.from, this.now(), undefined, {
+          until: gap.until,
+          timeoutMs: REFILL_TIMEOUT_MS + 500,
+        });
       });
     }
+    if (gap.topics.includes('trades') || gap.topics.includes('assetCtxs')) await this.loadLatest(this.now());
     if (gap.topics.includes('bookDiffs')) await this.reloadBookSnapshot();
   }
 

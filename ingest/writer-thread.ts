@@ -1,0 +1,94 @@
+// `npm start`'s writer thread (writer-worker.ts): the analytics derivation and the simulator's backfill lane, off the
+// main thread. This side starts it, relays the lane's gaps to the bus, keeps its last reported progress, and stops it.
+import type { BusGap, EventBus } from '../events/bus.ts';
+import { closeThread, startThread, type Thread } from '../platform/threads.ts';
+import type { DerivationStats } from './derive/index.ts';
+import type { StreamStats } from './pipeline.ts';
+
+export interface WriterThreadData {
+  databaseUrl: string;
+  /** The backfill lane's directory (none: no backfill, the derivation alone). */
+  backfillDir?: string;
+}
+
+export type ToWriterThread =
+  | { type: 'load' }
+  /** Everything the backfill lane will hold is written (at `at`): once read since, it is complete. */
+  | { type: 'written'; at: number }
+  | { type: 'stop' };
+
+export type FromWriterThread =
+  | { type: 'stats'; backfill: StreamStats[]; complete: boolean; derivation: DerivationStats }
+  | { type: 'gaps'; gaps: readonly BusGap[] }
+  | { type: 'failed'; what: string; message: string }
+  | { type: 'stopped' };
+
+export interface WriterThread {
+  /** Starts loading the backfill lane. */
+  load(): void;
+  /** The simulator has written all the backfill lane will hold. */
+  written(at: number): void;
+  /** The backfill lane's streams as last reported (empty before the first report, or without a lane). */
+  backfillStats(): StreamStats[];
+  /** Every backfill row is loaded (true at once without a lane). */
+  backfilled(): boolean;
+  derivationStats(): DerivationStats;
+  stop(): Promise<void>;
+}
+
+const STOP_TIMEOUT_MS = 15_000;
+
+export function startWriterThread(
+  data: WriterThreadData,
+  bus: Pick<EventBus, 'publish'>,
+  onFailure: (err: Error) => void,
+): WriterThread {
+  let last: Extract<FromWriterThread, { type: 'stats' }> = {
+    type: 'stats',
+    backfill: [],
+    complete: data.backfillDir === undefined,
+    derivation: { cursor: null, batches: 0, fills: 0, refreshed: {}, storageRetries: 0, failures: 0 },
+  };
+  let stopped = () => {};
+  const stopping = new Promise<void>((resolve) => {
+    stopped = resolve;
+  });
+  let closing = false;
+  const thread: Thread<ToWriterThread> = startThread<ToWriterThread, FromWriterThread>(
+    new URL('./writer-worker.ts', import.meta.url),
+    data,
+    (m) => {
+      switch (m.type) {
+        case 'stats':
+          last = m;
+          return;
+        case 'gaps':
+          Promise.resolve(bus.publish('gaps', m.gaps)).catch((err) =>
+            console.error(`backfill: gap not told (${err instanceof Error ? err.message : String(err)})`),
+          );
+          return;
+        case 'failed':
+          if (!closing) onFailure(new Error(`${m.what}: ${m.message}`));
+          return;
+        case 'stopped':
+          stopped();
+          return;
+      }
+    },
+    (err) => {
+      if (!closing) onFailure(err);
+    },
+  );
+  return {
+    load: () => thread.post({ type: 'load' }),
+    written: (at) => thread.post({ type: 'written', at }),
+    backfillStats: () => last.backfill,
+    backfilled: () => last.complete,
+    derivationStats: () => last.derivation,
+    async stop() {
+      if (closing) return;
+      closing = true;
+      await closeThread(thread, { type: 'stop' }, stopping, STOP_TIMEOUT_MS);
+    },
+  };
+}
