@@ -3,16 +3,10 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
+import { fragmentBomb } from '../test/graphql.ts';
 import { composeSupergraph } from './compose.ts';
 import { DEFAULT_LIMITS, startRouter } from './server.ts';
 import { openRouterThread } from './thread.ts';
-
-/** Fragments each spreading the next twice: `levels` levels expand to 2^levels field selections. */
-export function fragmentBomb(levels: number): string {
-  let query = '{ ...F0 }';
-  for (let i = 0; i < levels - 1; i++) query += ` fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`;
-  return `${query} fragment F${levels - 1} on Query { allMids { coin } }`;
-}
 
 /** A subgraph that accepts connections and never answers. */
 let hanging: net.Server;
