@@ -50,6 +50,8 @@ export interface StackOptions {
   /** Beyond loopback, serve without a key while none is configured (ALLOW_ANONYMOUS); otherwise one is required. */
   allowAnonymous?: boolean;
   routerLimits?: RouterLimits;
+  /** Origins the router allows credentials for (CORS_ORIGINS); any other gets `*` without. */
+  corsOrigins?: readonly string[];
   /** Host names the MCP server's Host/Origin check accepts besides loopback's and `host` (MCP_ALLOWED_HOSTS). */
   mcpAllowedHosts?: readonly string[];
   upstreamTimeoutMs?: number;
@@ -135,6 +137,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       port: opts.ports.router,
       host,
       limits: opts.routerLimits,
+      corsOrigins: opts.corsOrigins,
       deduplicateInflightRequests: Object.fromEntries(
         DOMAIN_LIST.map((d) => [d.name, d.router.deduplicateInflightRequests]),
       ),

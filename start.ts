@@ -314,6 +314,7 @@ async function serve(
     host: config.host,
     allowAnonymous: config.allowAnonymous,
     mcpAllowedHosts: config.mcpAllowedHosts,
+    corsOrigins: config.corsOrigins,
     ports: configuredPorts(config),
     onFailure: (err) => {
       console.error(`router failed: ${err.message}`);

@@ -36,6 +36,26 @@ function str(name: string): string | undefined {
   return raw === undefined || raw === '' ? undefined : raw;
 }
 
+/** A comma-separated list; empty when unset. */
+function list(name: string): string[] {
+  return (str(name) ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+}
+
+/** An origin as browsers send it (`https://app.example.com`, `http://127.0.0.1:5173`): scheme, host, port if any. */
+function origin(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {}
+  if (!url || !/^https?:$/.test(url.protocol) || url.origin !== text) {
+    throw new Error(`CORS_ORIGINS: ${JSON.stringify(text)} is not an origin (e.g. https://app.example.com, no path)`);
+  }
+  return text;
+}
+
 export interface Config {
   /** Project root; relative data paths resolve against it. */
   root: string;
@@ -86,6 +106,8 @@ export interface Config {
   mcpPort: number;
   /** Host names the MCP server's Host/Origin check accepts besides loopback's and HOST: `MCP_ALLOWED_HOSTS` (a,b). */
   mcpAllowedHosts: string[];
+  /** Origins the router answers with CORS credentials allowed: `CORS_ORIGINS` (a,b); others get `*` without. */
+  corsOrigins: string[];
   /** A subgraph's port: `<NAME>_PORT` (MARKETS_PORT), else the domain's default; shifted by `portOffset`. */
   subgraphPort(name: string, defaultPort: number): number;
 }
@@ -131,10 +153,8 @@ export function loadConfig(): Config {
     compatPort: port('COMPAT_PORT', 8080),
     routerPort: port('ROUTER_PORT', 4000),
     mcpPort: port('MCP_PORT', 8090),
-    mcpAllowedHosts: (str('MCP_ALLOWED_HOSTS') ?? '')
-      .split(',')
-      .map((h) => h.trim())
-      .filter(Boolean),
+    mcpAllowedHosts: list('MCP_ALLOWED_HOSTS'),
+    corsOrigins: list('CORS_ORIGINS').map(origin),
     subgraphPort: (name, defaultPort) => port(portVariable(name), defaultPort),
   };
 }

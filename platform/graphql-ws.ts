@@ -6,10 +6,17 @@
 // subscriber: 500 clients of one BTC trades stream spent 40 % of a core in JSON.stringify. `onNext` replaces the
 // result with a stand-in whose JSON is a marker; graphql-ws serializes the message and hands it to `send` in the
 // same synchronous step, where the marker is swapped for the result's text, computed once per result object.
+//
+// Messages are bounded as HTTP bodies are (platform/http-body.ts): 1 MiB, JSON nested at most 64 deep.
 import type { IncomingMessage, Server } from 'node:http';
+import { GraphQLError } from 'graphql';
 import { CloseCode, handleProtocols, makeServer, type ServerOptions } from 'graphql-ws';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { jsonNestedDeeperThan, MAX_BODY_BYTES, MAX_JSON_DEPTH, TOO_DEEP } from './http-body.ts';
 import { jsonBytes } from './json-text.ts';
+
+/** Operations one client connection may hold at once: the exchange's own limit, which compat's `/ws` applies too. */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1000;
 
 export interface GraphqlWsExtra {
   socket: WebSocket;
@@ -58,19 +65,34 @@ export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(op
   path: string;
   options: ServerOptions<P, GraphqlWsExtra>;
   keepAliveMs?: number;
+  /**
+   * Subscriptions (and queries in flight) one connection may hold at once; the next is refused with an error naming
+   * the cap, the connection staying open. Unset: no cap (a subgraph, whose client is the router, which holds every
+   * distinct subscription of its clients on one connection).
+   */
+  maxSubscriptionsPerConnection?: number;
 }): { dispose(): Promise<void> } {
-  const onNext = opts.options.onNext;
+  const { onNext, onSubscribe } = opts.options;
+  const max = opts.maxSubscriptionsPerConnection;
   const protocol = makeServer<P, GraphqlWsExtra>({
     ...opts.options,
     async onNext(ctx, id, payload, args, result) {
       const replaced = (await onNext?.(ctx, id, payload, args, result)) ?? result;
       return encodeOnce(replaced) as unknown as typeof replaced;
     },
+    onSubscribe(ctx, id, payload) {
+      // graphql-ws holds the new operation's id in ctx.subscriptions already.
+      if (max !== undefined && Object.keys(ctx.subscriptions).length > max) {
+        return [new GraphQLError(`Too many subscriptions: at most ${max} per connection`)];
+      }
+      return onSubscribe?.(ctx, id, payload);
+    },
   });
   const wss = new WebSocketServer({
     server: opts.server,
     path: opts.path,
     handleProtocols,
+    maxPayload: MAX_BODY_BYTES,
   });
   const keepAliveMs = opts.keepAliveMs ?? 12_000;
 
@@ -102,7 +124,9 @@ export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(op
         onMessage: (handle) =>
           socket.on('message', async (raw) => {
             try {
-              await handle(String(raw));
+              const bytes = Buffer.isBuffer(raw) ? raw : Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw);
+              if (jsonNestedDeeperThan(bytes, MAX_JSON_DEPTH)) return socket.close(CloseCode.BadRequest, TOO_DEEP);
+              await handle(bytes.toString());
             } catch (err) {
               console.error(`graphql-ws: ${err instanceof Error ? err.message : String(err)}`);
               socket.close(CloseCode.InternalServerError, 'Internal server error');

@@ -19,12 +19,18 @@ export function withRequestId<T>(reqId: string, fn: () => T): T {
 export const currentRequestId = (): string | undefined => requestContext.getStore()?.reqId;
 
 /**
- * A request's id: the one its client (or the router) sent in `x-request-id` when it is short printable text, or a
- * new one (a header a client makes up must not break a log line or fill it).
+ * Whether a client's `x-request-id` is kept (logged, passed on, echoed): 1 to 128 letters, digits, `.`, `_`, `:`
+ * or `-` (UUIDs, ULIDs, trace-style ids). Anything else is replaced by a new id: a header a client makes up must
+ * not break a log line, fill it, or come back to it as something else.
  */
+export function isClientRequestId(sent: string | string[] | undefined): sent is string {
+  return typeof sent === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(sent);
+}
+
+/** A request's id: the one its client (or the router) sent in `x-request-id` when isClientRequestId, or a new one. */
 export function requestIdOf(header: string | string[] | undefined): string {
   const sent = Array.isArray(header) ? header[0] : header;
-  return sent && /^[\x21-\x7e]{1,128}$/.test(sent) ? sent : randomUUID();
+  return isClientRequestId(sent) ? sent : randomUUID();
 }
 
 /** The log lines' destination: pino-pretty on a terminal, JSON otherwise (a file, a collector). */

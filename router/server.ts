@@ -1,6 +1,7 @@
 // The router: Hive Gateway runtime over the composed supergraph. Clients use HTTP (queries, SSE subscriptions)
-// and graphql-ws on /graphql; subgraph subscriptions travel over graphql-ws. Operations are bounded by depth,
-// token count and estimated cost; the key rules of spec §5 apply (plugins in router/plugins.ts).
+// and graphql-ws on /graphql; subgraph subscriptions travel over graphql-ws. Operations are bounded by their field
+// selections with fragments expanded (before planning), depth, token count, estimated cost and execution time; the
+// key rules of spec §5 apply (plugins in router/plugins.ts).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
@@ -12,22 +13,35 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError } from 'graphql';
 import { CloseCode, type ServerOptions } from 'graphql-ws';
 import type { AuthOutcome, KeyChecker } from '../access/auth.ts';
-import { type GraphqlWsExtra, serveGraphqlWs } from '../platform/graphql-ws.ts';
+import { MAX_OPERATION_FIELDS, OPERATION_TIMEOUT_MS, useOperationBounds } from '../platform/graphql-limits.ts';
+import { type GraphqlWsExtra, MAX_SUBSCRIPTIONS_PER_CONNECTION, serveGraphqlWs } from '../platform/graphql-ws.ts';
+import { boundedBodies } from '../platform/http-body.ts';
 import { sharedSubscriptions } from '../platform/shared-subscriptions.ts';
+import { useCors } from './cors.ts';
 import { downstreamRefusal, useSafeIntegerLiterals } from './input.ts';
 import { routerMetrics } from './metrics.ts';
 import { passThrough } from './pass-through.ts';
 import { checkConnection, maskRouterError, useApiKeys, useFetchSignalPerRequest } from './plugins.ts';
-import { routerRequestIds } from './request-id.ts';
+import { dropRefusedRequestId, routerRequestIds } from './request-id.ts';
 import { routerTracing } from './tracing.ts';
 
 export interface RouterLimits {
   maxDepth: number;
   maxTokens: number;
   maxCost: number;
+  /** Field selections with fragments expanded and aliases counted (platform/graphql-limits.ts). */
+  maxFields?: number;
+  /** How long a query or mutation may run. */
+  operationTimeoutMs?: number;
 }
 
-export const DEFAULT_LIMITS: RouterLimits = { maxDepth: 10, maxTokens: 2000, maxCost: 50_000 };
+export const DEFAULT_LIMITS: RouterLimits = {
+  maxDepth: 10,
+  maxTokens: 2000,
+  maxCost: 50_000,
+  maxFields: MAX_OPERATION_FIELDS,
+  operationTimeoutMs: OPERATION_TIMEOUT_MS,
+};
 
 export interface RouterOptions {
   supergraphSdl: string;
@@ -44,6 +58,8 @@ export interface RouterOptions {
   deduplicateInflightRequests?: boolean | Record<string, boolean>;
   /** Answer queries planned as one subgraph fetch with that subgraph's bytes (router/pass-through.ts); default on. */
   passThrough?: boolean;
+  /** Origins answered with credentials allowed (`CORS_ORIGINS`); any other gets `*` without (router/cors.ts). */
+  corsOrigins?: readonly string[];
 }
 
 /** Subgraph transport: subscriptions over graphql-ws; merging for all, or per subgraph (which Hive merges first). */
@@ -136,6 +152,7 @@ export async function startRouter(opts: RouterOptions) {
     maskedErrors: { maskError: (error, message, isDev) => maskRouterError(downstreamRefusal(error), message, isDev) },
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    cors: false,
     // GraphiQL's page with its scripts and styles inlined from node_modules: it works without internet (the
     // default page loads them from a CDN). Subscriptions run over graphql-ws, as the router serves them.
     graphiql: { title: 'Hyperliquid data graph', subscriptionsProtocol: 'WS' },
@@ -147,10 +164,16 @@ export async function startRouter(opts: RouterOptions) {
     plugins: (ctx) => [
       // First: its spans wrap everything the other plugins do (none while tracing is off).
       ...routerTracing(),
+      useCors(opts.corsOrigins ?? []),
       // Before the key check: /metrics has its own rule (loopback peers).
       ...routerMetrics(ctx),
       ...(opts.auth ? [useApiKeys(opts.auth)] : []),
       useFetchSignalPerRequest(),
+      // Before validation and planning: what an operation expands to is bounded before anything expands it.
+      useOperationBounds({
+        maxFields: limits.maxFields ?? MAX_OPERATION_FIELDS,
+        timeoutMs: limits.operationTimeoutMs ?? OPERATION_TIMEOUT_MS,
+      }),
       ...(bytes ? [bytes.plugin] : []),
       useSafeIntegerLiterals(),
       maxTokensPlugin({ n: limits.maxTokens }),
@@ -161,10 +184,16 @@ export async function startRouter(opts: RouterOptions) {
   // The runtime builds its schema on the first HTTP request; a graphql-ws subscription arriving first would find
   // none ("Expected null to be a GraphQL schema"). Build it before accepting anything.
   await gateway.getSchema();
-  const server = createServer(gateway);
+  const server = createServer(
+    boundedBodies((req, res) => {
+      dropRefusedRequestId(req);
+      return gateway(req, res);
+    }),
+  );
   const ws = serveGraphqlWs({
     server,
     path: gateway.graphqlEndpoint,
+    maxSubscriptionsPerConnection: MAX_SUBSCRIPTIONS_PER_CONNECTION,
     options: withKeyChecks(
       opts.auth,
       getGraphQLWSOptions<Record<string, unknown>, GraphqlWsExtra>(gateway, (ctx) => ({

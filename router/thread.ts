@@ -13,7 +13,7 @@ import type { RouterOptions } from './server.ts';
 
 export type RouterListenOptions = Pick<
   RouterOptions,
-  'supergraphSdl' | 'port' | 'host' | 'limits' | 'deduplicateInflightRequests' | 'passThrough'
+  'supergraphSdl' | 'port' | 'host' | 'limits' | 'deduplicateInflightRequests' | 'passThrough' | 'corsOrigins'
 >;
 
 export type ToRouterThread =

@@ -179,8 +179,9 @@ export async function startDomainServices(domains: readonly Domain[], shared: Sh
 }
 
 /**
- * Where the subgraphs listen: loopback, whatever `HOST` is. They are the router's: they check no keys and apply no
- * operation limits (spec §5 holds at the router and compat-rest, the only public doors).
+ * Where the subgraphs listen: loopback, whatever `HOST` is. They are the router's: they check no keys and apply none
+ * of its operation limits but bounds on size, time and bodies (spec §5 holds at the router and compat-rest, the only
+ * public doors).
  */
 export const SUBGRAPH_HOST = '127.0.0.1';
 

@@ -7,10 +7,13 @@ import { GraphQLError, type GraphQLSchema, getOperationAST } from 'graphql';
 import { createYoga, maskError } from 'graphql-yoga';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
 import { FieldError } from '../platform/fields.ts';
+import { MAX_SUBGRAPH_OPERATION_FIELDS, OPERATION_TIMEOUT_MS, useOperationBounds } from '../platform/graphql-limits.ts';
 import { serveGraphqlWs } from '../platform/graphql-ws.ts';
+import { boundedBodies } from '../platform/http-body.ts';
 import { REQUEST_ID_HEADER, requestIdOf, withRequestId } from '../platform/log.ts';
 import { type SubscriptionStats, sharedSubscriptions } from '../platform/shared-subscriptions.ts';
 import { traceRequest, tracing } from '../platform/tracing.ts';
+import { UpstreamError } from '../platform/upstream.ts';
 import { useArgumentNamingValidation } from './scalars.ts';
 
 export interface RunningServer {
@@ -24,7 +27,9 @@ export interface RunningServer {
  * Error masking, the GraphQL edge's one mapping of the services' errors: bad input (a FieldError, from an argument
  * check or a service) is an error with its message and the code `BAD_USER_INPUT`; a resolver that could not reach
  * storage gives `storage unavailable` with the code `STORAGE_UNAVAILABLE` (on every transport, and relayed as it is
- * by the router); other unexpected errors are masked as usual.
+ * by the router); one that could not use the node's /info (a relayed field: a market's metadata, open orders) gives
+ * the reason compat-rest's 502 gives, `Upstream unreachable: ...` or `Upstream error: ...`, with the code
+ * `UPSTREAM_ERROR`; other unexpected errors are masked as usual.
  */
 export function maskSubgraphError(error: unknown, message: string, isDev?: boolean): Error {
   const original = error instanceof GraphQLError ? error.originalError : error;
@@ -38,6 +43,12 @@ export function maskSubgraphError(error: unknown, message: string, isDev?: boole
       extensions: { code },
     });
   if (original instanceof FieldError) return located(original.message, 'BAD_USER_INPUT');
+  if (original instanceof UpstreamError) {
+    return located(
+      `${original.reached ? 'Upstream error' : 'Upstream unreachable'}: ${original.message}`,
+      'UPSTREAM_ERROR',
+    );
+  }
   if (original && !(original instanceof GraphQLError) && isStorageUnavailable(original)) {
     return located(STORAGE_UNAVAILABLE, 'STORAGE_UNAVAILABLE');
   }
@@ -74,6 +85,9 @@ export async function serveSubgraph(
         {},
         { enableIf: (args) => getOperationAST(args.document, args.operationName)?.operation === 'query' },
       ),
+      // After graphql-jit, whose execute its timeout wraps. The field bound is twice the router's: the router's
+      // planned fetches add key fields and __typename to what its clients select.
+      useOperationBounds({ maxFields: MAX_SUBGRAPH_OPERATION_FIELDS, timeoutMs: OPERATION_TIMEOUT_MS }),
       shared.plugin,
       useArgumentNamingValidation(),
     ],
@@ -90,8 +104,8 @@ export async function serveSubgraph(
   const serve = tracing()
     ? (req: IncomingMessage, res: ServerResponse) => traceRequest(part, req, res, () => yoga(req, res))
     : (req: IncomingMessage, res: ServerResponse) => yoga(req, res);
-  const server = createServer((req, res) =>
-    withRequestId(requestIdOf(req.headers[REQUEST_ID_HEADER]), () => serve(req, res)),
+  const server = createServer(
+    boundedBodies((req, res) => withRequestId(requestIdOf(req.headers[REQUEST_ID_HEADER]), () => serve(req, res))),
   );
   type Enveloped = ReturnType<typeof yoga.getEnveloped>;
   type Args = { rootValue: unknown } & Parameters<Enveloped['execute']>[0];

@@ -1,7 +1,7 @@
 // What a stack bound to every interface exposes: compat-rest and the router, behind the key rules of spec §5
 // (a key is required even with none configured, so revoking the last one never opens them, unless ALLOW_ANONYMOUS
-// says to serve without one while none exists); the subgraphs, which check no keys and apply no operation limits,
-// only on loopback.
+// says to serve without one while none exists); the subgraphs, which check no keys and apply none of the router's
+// operation limits, only on loopback.
 import net from 'node:net';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -23,3 +23,10 @@ export async function postGraphql(
 export function graphqlWsClient(httpUrl: string, options: Partial<ClientOptions> = {}): Client {
   return createClient({ url: httpUrl.replace(/^http/, 'ws'), webSocketImpl: WebSocket, retryAttempts: 0, ...options });
 }
+
+/** Fragments each spreading the next twice (issue 29): `levels` levels expand to 2^levels field selections. */
+export function fragmentBomb(levels: number): string {
+  let query = '{ ...F0 }';
+  for (let i = 0; i < levels - 1; i++) query += ` fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`;
+  return `${query} fragment F${levels - 1} on Query { allMids { coin } }`;
+}
