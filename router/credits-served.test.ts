@@ -1,11 +1,24 @@
 // GraphQL charges what it serves (issue 29): through the real router and compat REST on ephemeral ports, with a key
 // that has credits, each operation the issue found under-charged costs exactly what REST charges for the same rows,
 // read from the key's credits in Postgres; refused input costs nothing, and 501 wallets is a 400, not a 402.
+import {
+  buildASTSchema,
+  type GraphQLField,
+  getNamedType,
+  getNullableType,
+  isCompositeType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  parse,
+} from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../access/keys.ts';
+import { DOMAIN_LIST } from '../domains.ts';
 import type { Stack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import { startStackWithoutNode } from '../test/stack.ts';
+import { composeSupergraph } from './compose.ts';
 
 let db: TestDatabase;
 let stack: Stack;
@@ -161,5 +174,48 @@ describe('refused input costs nothing', () => {
     }
     // And a valid operation still costs its one credit.
     expect(await charged(id, () => ok(graphql(key, '{ allMids { coin } }')))).toBe(1);
+  });
+});
+
+describe('the supergraph declares what pricing multiplies by', () => {
+  it('every list whose elements can reach a call (a field taking arguments) declares its size', () => {
+    const sdl = composeSupergraph(DOMAIN_LIST.map((d) => ({ name: d.name, url: 'http://unused', schema: d.schema })));
+    const schema = buildASTSchema(parse(sdl), { assumeValidSDL: true });
+    const listSize = (f: GraphQLField<unknown, unknown>) =>
+      f.astNode?.directives?.find((d) => d.name.value === 'listSize');
+    const objects = Object.values(schema.getTypeMap()).filter(
+      (t) => (isObjectType(t) || isInterfaceType(t)) && !t.name.startsWith('__'),
+    ) as { name: string; getFields(): Record<string, GraphQLField<unknown, unknown>> }[];
+    // Fields a page sizes from its own @listSize (`edges`, `nodes`, `rows`), and the lists a batch field's wallet
+    // count sizes (router/credits.ts).
+    const sized = new Set(['ExternalActivity.wallets']);
+    for (const t of objects) {
+      for (const f of Object.values(t.getFields())) {
+        const arg = listSize(f)?.arguments?.find((a) => a.name.value === 'sizedFields')?.value;
+        if (arg?.kind === 'ListValue') {
+          for (const v of arg.values)
+            if (v.kind === 'StringValue') sized.add(`${getNamedType(f.type).name}.${v.value}`);
+        }
+      }
+    }
+    const reachesCall = new Map<string, boolean>();
+    const reaches = (name: string): boolean => {
+      const known = reachesCall.get(name);
+      if (known !== undefined) return known;
+      reachesCall.set(name, false);
+      const type = schema.getType(name);
+      const found =
+        (isObjectType(type) || isInterfaceType(type)) &&
+        Object.values(type.getFields()).some((f) => f.args.length > 0 || reaches(getNamedType(f.type).name));
+      reachesCall.set(name, found);
+      return found;
+    };
+    const unsized = objects.flatMap((t) =>
+      Object.values(t.getFields())
+        .filter((f) => isListType(getNullableType(f.type)) && isCompositeType(getNamedType(f.type)))
+        .filter((f) => !listSize(f) && !sized.has(`${t.name}.${f.name}`) && reaches(getNamedType(f.type).name))
+        .map((f) => `${t.name}.${f.name}`),
+    );
+    expect(unsized).toEqual([]);
   });
 });
