@@ -118,9 +118,9 @@ export function operationCredits(
     if (!isObjectType(type) && !isInterfaceType(type)) return 0;
     const field = type.getFields()[node.name.value];
     if (!field) return 0;
-    let args: Record<string, unknown>;
+    let args: Record<string, unknown> = {};
     try {
-      args = getArgumentValues(field, node, values);
+      if (field.args.length > 0) args = getArgumentValues(field, node, values);
     } catch {
       return 0; // the executor refuses the field: it reads nothing
     }
