@@ -38,8 +38,8 @@ export function perWalletCredits(wallets: unknown): number {
 //   CALL_CREDITS each time it runs; a field without arguments is part of its parent's call;
 // - a call that returns one object (a lookup such as `user(address)` or `market(coin)`) costs nothing itself when
 //   calls inside it are charged: `user(address: A) { fills(first: 2000) }` is the one REST `userFills` call;
-// - a page costs one call whatever its size: each paged field's bounds are its domain service's, the same as its
-//   REST call's (2 000 fills at most either way);
+// - a page costs one call whatever its size: each paged field's bound is its domain service's, never above its
+//   REST call's (2 000 fills at most either way; 2 000 orders where `historicalOrders` takes 5 000);
 // - a field of GRAPHQL_FIELD_CREDITS costs its per-wallet price instead (walletCount bounds it);
 // - a call below a list runs once per element the list can hold: its `@listSize` (the page size argument, else the
 //   assumed size the subgraph schema declares), or for a batch field its wallet count;
