@@ -47,6 +47,7 @@ export function useApiKeys(auth: KeyChecker): GatewayPlugin {
       (args.variableValues ?? {}) as Record<string, unknown>,
       { schema: args.schema },
     );
+    if (credits instanceof GraphQLError) return refuse({ errors: [credits] });
     const outcome = await auth.charge(operationKey(args.contextValue), credits, 'graphql');
     if (!outcome.ok) {
       const status = outcome.status;

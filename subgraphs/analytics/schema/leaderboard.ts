@@ -57,6 +57,8 @@ builder.queryFields((t) => ({
       minTrades: t.arg.int(),
       hours: t.arg.int({ defaultValue: DEFAULT_LIVE_HOURS }),
     },
+    // Its rows are a page: priced per element by what is below them (router/credits.ts), as the demand estimate.
+    listSize: { slicingArguments: ['limit'], sizedFields: ['rows'], requireOneSlicingArgument: false },
     resolve: (_r, a, ctx) =>
       ctx.analytics.leaderboard({
         window: a.window ?? undefined,

@@ -3,6 +3,7 @@
 // sums, leaderboard windows and builder activity. Every rule (windows, defaults, caps, sorts) lives here once;
 // answers carry decimal strings and epoch-ms times, and each edge shapes them.
 import type pg from 'pg';
+import { MAX_WALLETS_PER_CALL, walletCount } from '../../../access/costs.ts';
 import type { AccountSnapshotRow, BuilderHourlyRow, RoundTripRow } from '../../../db/rows/analytics.ts';
 import { addDecimal } from '../../../platform/decimal.ts';
 import { FieldError, intWithin, isAddress } from '../../../platform/fields.ts';
@@ -54,7 +55,8 @@ export const MAX_LIVE_HOURS = 168;
 /** The largest `min_trades` a leaderboard takes. */
 export const MAX_MIN_TRADES = 1_000_000;
 export const DEFAULT_LIVE_HOURS = 24;
-export const MAX_WALLETS = 500;
+/** Spec §8's wallets per batch call, as the router checks them before charging (access/costs.ts). */
+export const MAX_WALLETS = MAX_WALLETS_PER_CALL;
 export const MAX_TOP_TRADES = 50;
 export const DEFAULT_TOP_TRADES = 5;
 export const MAX_ROUND_TRIPS = 500;
@@ -239,9 +241,7 @@ function oneOf<T extends string>(field: string, value: string, allowed: readonly
 
 /** 1 to 500 addresses, each a 0x address (lowercased, submission order kept). */
 export function walletList(values: readonly string[], field = 'addresses'): string[] {
-  if (values.length < 1 || values.length > MAX_WALLETS) {
-    throw new FieldError(`${field}: must hold 1 to ${MAX_WALLETS} addresses, got ${values.length}`);
-  }
+  walletCount(values, field);
   return values.map((v, i) => address(v, `${field}[${i}]`));
 }
 
