@@ -176,6 +176,20 @@ export class Authenticator implements KeyChecker {
     return outcome;
   }
 
+  /**
+   * Gives back a charge (chargeKey's) for a call refused for its input after it was charged (a 400 or 404 its
+   * handler found). Storage unavailable: the credit stays taken (logged by the caller's error path, not retried).
+   */
+  async refundKey(key: ApiKey | null, credits: number, endpoint: Endpoint): Promise<void> {
+    // The charged-credits counter keeps the charge: a Prometheus counter only grows.
+    if (!key) return;
+    try {
+      await this.ledger.refund(key, credits, endpoint);
+    } catch (err) {
+      if (!isStorageUnavailable(err)) throw err;
+    }
+  }
+
   /** KeyChecker's charge, for a key known by its text (the router's thread sends it so). */
   async charge(presented: string | null, credits: number, endpoint: Endpoint): Promise<ChargeOutcome> {
     return this.chargeKey(presented ? await this.lookup(presented) : null, credits, endpoint);

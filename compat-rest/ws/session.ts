@@ -3,6 +3,7 @@
 import type { RawData, WebSocket } from 'ws';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../../db/unavailable.ts';
 import { FieldError } from '../../platform/fields.ts';
+import { nestsDeeper, tooDeep } from '../../platform/json-depth.ts';
 import { rememberJsonSource } from '../json-source.ts';
 import {
   braceFree,
@@ -83,6 +84,10 @@ export class WsSession {
     let text: string;
     try {
       text = frameText(raw);
+      if (nestsDeeper(text)) {
+        this.sendError(`Invalid message: ${tooDeep('message')}`);
+        return;
+      }
       message = JSON.parse(text);
     } catch {
       this.sendError('Invalid message: not valid JSON');

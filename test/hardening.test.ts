@@ -1,0 +1,324 @@
+// Issue 29 on compat-rest, /ws and the MCP tool server: what one caller must not be able to do to the service.
+// Numbers parse strictly (Infinity, 1e309, negatives, fractions are 400s naming the field, never a 500 or a 200),
+// JSON nests at most 64 levels and bodies weigh at most 1 MiB on every port, the relay cache keeps a type's
+// documented fields only and stays within its bound, and a call refused for its input costs nothing, on REST, /ws
+// posts and MCP alike. Each finding of the issue is reproduced here against compat-rest over a loaded database
+// and a simulated node, with the tool server over the same services.
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createKey } from '../access/keys.ts';
+import { startMcpServer } from '../mcp/server.ts';
+import { MAX_JSON_DEPTH } from '../platform/json-depth.ts';
+import { RELAY_CACHE_MAX_CHARS } from '../platform/upstream.ts';
+import { type Answer, startCompatApp, type TestCompatApp } from './compat-app.ts';
+import { mcpClient } from './mcp-client.ts';
+
+let c: TestCompatApp;
+let mcp: Awaited<ReturnType<typeof startMcpServer>>;
+/** A key without credit or rate limits, for the tests that are not about them. */
+let key: string;
+let user: string;
+
+beforeAll(async () => {
+  c = await startCompatApp({ listen: true });
+  mcp = await startMcpServer({ services: c.services, auth: c.auth, port: 0, log: () => {} });
+  key = (await createKey(c.db.pool, { scope: 'data', rateLimitPerMin: 1_000_000 })).key;
+  c.auth.invalidate();
+  const { rows } = await c.db.pool.query('SELECT address FROM accounts.fills ORDER BY time DESC LIMIT 1');
+  user = rows[0].address;
+}, 120_000);
+afterAll(async () => {
+  await mcp?.close();
+  await c?.close();
+});
+
+const bearer = (k = key) => ({ authorization: `Bearer ${k}` });
+
+async function get(url: string, k = key): Promise<Answer> {
+  const res = await c.app.inject({ method: 'GET', url, headers: bearer(k) });
+  return { status: res.statusCode, headers: res.headers, type: undefined, body: safeJson(res.body), text: res.body };
+}
+
+const info = (body: unknown, k = key, raw?: string) => c.info(body, bearer(k), raw);
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** A compat /ws connection with the key, its frames read in order. */
+async function wsWith(k = key) {
+  const socket = new WebSocket(c.urls.ws, { headers: bearer(k) });
+  const inbox: { channel: string; data: unknown }[] = [];
+  const waiting: (() => void)[] = [];
+  socket.on('message', (raw) => {
+    inbox.push(JSON.parse(String(raw)));
+    for (const w of waiting.splice(0)) w();
+  });
+  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  let read = 0;
+  let nextId = 0;
+  // biome-ignore lint/suspicious/noExplicitAny: frames are checked field by field
+  const until = async (match: (m: any) => boolean): Promise<any> => {
+    for (;;) {
+      while (read < inbox.length) {
+        const m = inbox[read++];
+        if (match(m)) return m;
+      }
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no matching frame within 10 s')), 10_000);
+        waiting.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  };
+  return {
+    socket,
+    closed,
+    until,
+    sendRaw: (text: string) => socket.send(text),
+    send: (m: unknown) => socket.send(JSON.stringify(m)),
+    /** A post's answer: its response object. */
+    async post(payload: unknown) {
+      const id = ++nextId;
+      socket.send(JSON.stringify({ method: 'post', id, request: { type: 'info', payload } }));
+      return (await until((m) => m.channel === 'post' && m.data.id === id)).data.response;
+    },
+    close: () => socket.close(),
+  };
+}
+
+describe('numbers parse strictly', () => {
+  it('Infinity, 1e309, -Infinity, negatives, fractions and hex on path routes are 400s naming the field', async () => {
+    const cases: [string, string][] = [
+      ['/market/bbo/BTC?limit=Infinity', 'limit'],
+      ['/market/bbo/BTC?limit=1e309', 'limit'],
+      ['/market/bbo/BTC?limit=-Infinity', 'limit'],
+      ['/market/depth/BTC?limit=-5', 'limit'],
+      ['/hip4/fills?limit=Infinity', 'limit'],
+      ['/hip4/fills?limit=1e309', 'limit'],
+      ['/hip4/fills?offset=-Infinity', 'offset'],
+      ['/hip4/questions?limit=1.5', 'limit'],
+      ['/evm/transactions?limit=0x10', 'limit'],
+      ['/evm/transactions?block_number=Infinity', 'block_number'],
+      ['/users/leaderboard?page=Infinity', 'page'],
+      ['/users/leaderboard?page=2.5', 'page'],
+      ['/users/leaderboard?limit=%201', 'limit'],
+      [`/users/leaderboard?min_trades=${'9'.repeat(30)}`, 'min_trades'],
+    ];
+    const answers = await Promise.all(cases.map(([url]) => get(url)));
+    // The field leads the message (`limit: ...`; fastify's own schema messages: `querystring/limit must ...`).
+    const seen = answers.map((a) => [a.status, /^(?:querystring\/)?(\w+)/.exec(String(a.body?.error))?.[1]]);
+    expect(seen).toEqual(cases.map(([, field]) => [400, field]));
+    expect((await get('/users/leaderboard?page=Infinity')).body.error).toBe(
+      'page: must be an integer from 1 to 10000, got "Infinity"',
+    );
+    // The same routes with plain integers answer.
+    for (const url of ['/market/bbo/BTC?limit=5', '/hip4/fills?limit=5&offset=0', '/users/leaderboard?page=2']) {
+      expect((await get(url)).status, url).toBe(200);
+    }
+  });
+
+  it('a JSON number beyond a double (1e309 parses to Infinity) is a 400 naming the field on /info and MCP', async () => {
+    const raw = '{"type":"candleSnapshot","req":{"coin":"BTC","interval":"1m","startTime":1e309}}';
+    const res = await info(null, key, raw);
+    expect([res.status, res.body]).toEqual([
+      400,
+      { error: 'req.startTime: must be an integer of epoch milliseconds from 0 to 8640000000000000, got Infinity' },
+    ]);
+    const negative = await info(
+      null,
+      key,
+      '{"type":"userFillsByTime","user":"USER","startTime":-1e309}'.replace('USER', user),
+    );
+    expect([negative.status, String(negative.body.error).split(':')[0]]).toEqual([400, 'startTime']);
+    const client = await mcpClient(mcp.url, key);
+    try {
+      const res = await fetch(mcp.url, {
+        method: 'POST',
+        headers: { ...bearer(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"markets_trades","arguments":{"coin":"BTC","limit":1e309}}}',
+      });
+      const body = await res.json();
+      expect(body.result.isError).toBe(true);
+      expect(body.result.content[0].text).toMatch(/^limit: must be an integer from 1 to \d+, got Infinity$/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+describe('JSON depth and body size', () => {
+  it('/info: JSON nested 5 000 levels is a 400 naming the limit; 64 levels in a field clients add still answer', async () => {
+    const deep = await info(null, key, `{"type":"allMids","x":${nested(5000)}}`);
+    expect([deep.status, deep.body]).toEqual([
+      400,
+      { error: `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels` },
+    ]);
+    const bare = await info(null, key, nested(100_000));
+    expect(bare.status).toBe(400);
+    const fine = await info(null, key, `{"type":"allMids","x":${nested(MAX_JSON_DEPTH - 1)}}`);
+    expect(fine.status).toBe(200);
+  });
+
+  it('/info: a body over 1 MiB is a 413; one just under it is read', async () => {
+    const pad = (n: number) => `{"type":"allMids","pad":"${'x'.repeat(n)}"}`;
+    const over = await info(null, key, pad((1 << 20) - 26));
+    expect([over.status, over.body]).toEqual([413, { error: 'body too large (max 1 MiB)' }]);
+    expect((await info(null, key, pad((1 << 20) - 27))).status).toBe(200);
+  });
+
+  it('/ws: a frame nested too deep is refused on channel error and the connection keeps serving; over 1 MiB closes it', async () => {
+    const ws = await wsWith();
+    ws.sendRaw(`{"method":"post","id":1,"request":{"type":"info","payload":${nested(5000)}}}`);
+    const refused = await ws.until((m) => m.channel === 'error');
+    expect(refused.data).toBe(`Invalid message: message: JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+    expect(await ws.post({ type: 'allMids' })).toMatchObject({ type: 'info' });
+    ws.sendRaw(`{"method":"ping","pad":"${'x'.repeat(1 << 20)}"}`);
+    expect(await ws.closed).toBe(1009);
+  });
+
+  it('MCP: JSON nested too deep is a 400 JSON-RPC error naming the limit; a body over 1 MiB a 413', async () => {
+    const post = (body: string) =>
+      fetch(mcp.url, {
+        method: 'POST',
+        headers: { ...bearer(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      });
+    const deep = await post(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":${nested(5000)}}}`);
+    expect(deep.status).toBe(400);
+    expect((await deep.json()).error).toEqual({
+      code: -32600,
+      message: `Invalid Request: body: JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
+    });
+    const big = await post(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"${'x'.repeat(1 << 20)}"}}`);
+    expect(big.status).toBe(413);
+  });
+});
+
+/** The V8 heap in use after a full collection (gc exposed for this test alone). */
+function heapAfterGc(): number {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+describe('relay cache', () => {
+  it('900 `meta` bodies each with a unique 1 MB pad: one cache entry, the cache within its bound, the heap flat', async () => {
+    const before = heapAfterGc();
+    const pad = 'p'.repeat(1_000_000);
+    for (let i = 0; i < 900; i++) {
+      const res = await c.app.inject({
+        method: 'POST',
+        url: '/info',
+        headers: { ...bearer(), 'content-type': 'application/json' },
+        payload: `{"type":"meta","pad":"${i}-${pad}"}`,
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    const cache = c.services.upstream.cacheSize();
+    expect(cache.entries).toBeLessThanOrEqual(2);
+    expect(cache.chars).toBeLessThan(RELAY_CACHE_MAX_CHARS);
+    // Before the fix, each pad stayed in the cache's keys: ~900 MB.
+    expect(heapAfterGc() - before).toBeLessThan(64 * 1024 * 1024);
+  }, 120_000);
+
+  it('keys on the documented fields only: fields clients add neither reach the node nor split the cache', async () => {
+    const first = await info({ type: 'meta', dex: '', clientField: 'a' });
+    const second = await info({ type: 'meta', dex: '', clientField: 'b', another: [1, 2] });
+    expect(first.status).toBe(200);
+    expect(second.text).toBe(first.text);
+    const keys = [...(c.services.upstream as unknown as { cache: Map<string, unknown> }).cache.keys()];
+    expect(keys.filter((k) => k.includes('clientField') || k.includes('pad'))).toEqual([]);
+    expect(keys).toContain('{"type":"meta","dex":""}');
+  });
+});
+
+describe('refused input costs nothing', () => {
+  async function paidKey(credits: number) {
+    const { key: k, record } = await createKey(c.db.pool, { scope: 'data', credits, rateLimitPerMin: 1_000_000 });
+    c.auth.invalidate();
+    return {
+      key: k,
+      left: async () =>
+        Number(
+          (await c.db.pool.query('SELECT credits FROM platform.api_keys WHERE id = $1', [record.id])).rows[0].credits,
+        ),
+    };
+  }
+
+  /** Bodies /info refuses: wrong type, missing field, unknown type, `[]`, and what handlers find (windows, node). */
+  const refusedBodies = () => [
+    { type: 'l2Book', coin: 5 },
+    { type: 'l2Book' },
+    { type: 'noSuchType' },
+    [],
+    { type: 'userFillsByTime', user, startTime: 2_000_000, endTime: 1_000_000 },
+    { type: 'candleSnapshot', req: { coin: 'BTC', interval: '1m', startTime: 2_000_000, endTime: 1_000_000 } },
+  ];
+
+  it('POST /info and path routes: refused bodies, 404s and handler 400s leave the credits; a good call takes one', async () => {
+    const paid = await paidKey(3);
+    for (const body of refusedBodies()) {
+      const res = await info(body, paid.key);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await get('/no/such/endpoint', paid.key)).status).toBe(404);
+    expect((await get('/evm/hip3/backstop/nodex/health', paid.key)).status).toBe(404);
+    const reversed = await get('/market/bbo/BTC?start_time=2026-01-02&end_time=2026-01-01', paid.key);
+    expect(reversed.status).toBe(400);
+    expect((await get('/market/bbo/BTC?limit=Infinity', paid.key)).status).toBe(400);
+    expect(await paid.left()).toBe(3);
+    expect((await info({ type: 'allMids' }, paid.key)).status).toBe(200);
+    expect(await paid.left()).toBe(2);
+  });
+
+  it('/ws posts: the same refusals cost nothing; a good post takes one credit', async () => {
+    const paid = await paidKey(2);
+    const ws = await wsWith(paid.key);
+    for (const body of refusedBodies()) {
+      const response = await ws.post(body);
+      expect(response.type, JSON.stringify(body)).toBe('error');
+      expect(String(response.payload).slice(0, 3)).toBe('400');
+    }
+    expect(await paid.left()).toBe(2);
+    expect(await ws.post({ type: 'allMids' })).toMatchObject({ type: 'info' });
+    expect(await paid.left()).toBe(1);
+    ws.close();
+  });
+
+  it('MCP: a tool call its service refuses for its input costs nothing; a good one takes one credit', async () => {
+    const paid = await paidKey(2);
+    const client: Client = await mcpClient(mcp.url, paid.key);
+    try {
+      const refused = await client.callTool({
+        name: 'accounts_user_fills',
+        arguments: { user, startTime: 2_000_000, endTime: 1_000_000 },
+      });
+      expect(refused.isError).toBe(true);
+      const bad = await client.callTool({ name: 'markets_trades', arguments: { coin: 5 } });
+      expect(bad.isError).toBe(true);
+      expect(await paid.left()).toBe(2);
+      expect((await client.callTool({ name: 'markets_all_mids', arguments: {} })).isError).toBeFalsy();
+      expect(await paid.left()).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+});
