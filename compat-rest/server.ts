@@ -36,7 +36,21 @@ export async function startCompatServer(opts: CompatServerOptions) {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const key = presentedKey({ headers: req.headers, query: url.searchParams });
       const outcome = await opts.auth.checkKey(key, 'rest');
-      return outcome.ok ? { key } : { status: outcome.status, error: outcome.error };
+      if (outcome.ok) return { key };
+      return {
+        status: outcome.status,
+        error: outcome.error,
+        ...(outcome.status === 429 ? { retryAfter: outcome.retryAfter } : {}),
+      };
+    },
+    // A subscribe is a call like a post: the same key rules and window, and CALL_CREDITS, its snapshot included
+    // (the answer of the matching /info call); the live frames after it cost nothing.
+    admitSubscribe: async ({ key }) => {
+      const admitted = await opts.auth.checkKey(key, 'rest');
+      if (!admitted.ok) return { ok: false, status: admitted.status, error: admitted.error };
+      const charged = await opts.auth.chargeKey(admitted.key, CALL_CREDITS, 'ws');
+      if (!charged.ok) return { ok: false, status: charged.status, error: charged.error };
+      return { ok: true, refund: () => opts.auth.refundKey(admitted.key, CALL_CREDITS, 'ws') };
     },
     info: async (payload, { key }) => {
       // A post is a request like POST /info: the same key rules, counted in the same per-key window; its body is

@@ -88,6 +88,8 @@ async function wsWith(k = key) {
     socket,
     closed,
     until,
+    /** Every frame received so far. */
+    frames: () => inbox,
     sendRaw: (text: string) => socket.send(text),
     send: (m: unknown) => socket.send(JSON.stringify(m)),
     /** A post's answer: its response object. */
@@ -320,5 +322,139 @@ describe('refused input costs nothing', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('/ws subscribe: the key rules, credits and a bound on stored snapshots', () => {
+  async function keyWith(opts: { credits?: number; rateLimitPerMin?: number }) {
+    const { key: k, record } = await createKey(c.db.pool, { scope: 'data', rateLimitPerMin: 1_000_000, ...opts });
+    c.auth.invalidate();
+    const left = async () =>
+      Number(
+        (await c.db.pool.query('SELECT credits FROM platform.api_keys WHERE id = $1', [record.id])).rows[0].credits,
+      );
+    return { key: k, id: record.id, left };
+  }
+
+  const userFills = (u: string) => ({ type: 'userFills', user: u });
+  /** Another address with fills than `user`, for a second subscription on one connection. */
+  async function otherUser(): Promise<string> {
+    const { rows } = await c.db.pool.query('SELECT address FROM accounts.fills WHERE address <> $1 LIMIT 1', [user]);
+    return rows[0].address;
+  }
+
+  type Ws = Awaited<ReturnType<typeof wsWith>>;
+  /** The ack or the refusal of a subscribe. */
+  const answerTo = (ws: Ws) => ws.until((m) => m.channel === 'subscriptionResponse' || m.channel === 'error');
+
+  it('a revoked key is refused new subscribes on its open connection and gets no snapshot', async () => {
+    const k = await keyWith({});
+    const ws = await wsWith(k.key);
+    ws.send({ method: 'subscribe', subscription: userFills(user) });
+    expect((await answerTo(ws)).channel).toBe('subscriptionResponse');
+    expect((await ws.until((m) => m.channel === 'userFills')).data.isSnapshot).toBe(true);
+    await c.db.pool.query('UPDATE platform.api_keys SET revoked_at = now() WHERE id = $1', [k.id]);
+    // What 10 s of the key cache do.
+    c.auth.invalidate();
+    const other = await otherUser();
+    ws.send({ method: 'subscribe', subscription: userFills(other) });
+    const refused = await answerTo(ws);
+    expect(refused.channel).toBe('error');
+    expect(refused.data).toBe(
+      `Subscription refused (401 invalid api key): ${JSON.stringify({ method: 'subscribe', subscription: userFills(other) })}`,
+    );
+    ws.send({ method: 'ping' });
+    await ws.until((m) => m.channel === 'pong');
+    expect(
+      ws
+        .frames()
+        .filter((m) => m.channel === 'userFills')
+        .map((m) => (m.data as { user: string }).user),
+    ).toEqual([user]);
+    ws.close();
+  });
+
+  it('each subscribe costs a credit, its snapshot included; a key without credits gets nothing; a refused one is free', async () => {
+    const k = await keyWith({ credits: 2 });
+    const ws = await wsWith(k.key);
+    ws.send({ method: 'subscribe', subscription: { type: 'userFills', user: '0x123' } });
+    expect((await answerTo(ws)).data).toMatch(/^Invalid subscription /);
+    ws.send({ method: 'subscribe', subscription: userFills(user) });
+    expect((await answerTo(ws)).channel).toBe('subscriptionResponse');
+    ws.send({ method: 'subscribe', subscription: { type: 'allMids' } });
+    expect((await answerTo(ws)).channel).toBe('subscriptionResponse');
+    expect(await k.left()).toBe(0);
+    const other = await otherUser();
+    ws.send({ method: 'subscribe', subscription: userFills(other) });
+    const refused = await answerTo(ws);
+    expect(refused.data).toMatch(/^Subscription refused \(402 insufficient credits\): /);
+    // The refused subscription sent nothing: the only userFills frame is the first user's snapshot.
+    ws.send({ method: 'ping' });
+    await ws.until((m) => m.channel === 'pong');
+    ws.close();
+    await ws.closed;
+    expect(await k.left()).toBe(0);
+
+    const broke = await keyWith({ credits: 0 });
+    const poor = await wsWith(broke.key);
+    poor.send({ method: 'subscribe', subscription: userFills(user) });
+    expect((await answerTo(poor)).data).toMatch(/^Subscription refused \(402 insufficient credits\): /);
+    expect((await poor.post({ type: 'allMids' })).payload).toBe('402 insufficient credits');
+    poor.send({ method: 'ping' });
+    const next = await poor.until((m) => m.channel !== 'error');
+    expect(next.channel).toBe('pong');
+    poor.close();
+  });
+
+  it('a subscribe counts in the key’s rate limit; the /ws upgrade’s 429 says Retry-After', async () => {
+    const k = await keyWith({ rateLimitPerMin: 3 });
+    // The upgrade is the first request of the minute, two subscribes the next.
+    const ws = await wsWith(k.key);
+    ws.send({ method: 'subscribe', subscription: { type: 'allMids' } });
+    expect((await answerTo(ws)).channel).toBe('subscriptionResponse');
+    ws.send({ method: 'subscribe', subscription: { type: 'trades', coin: 'BTC' } });
+    expect((await answerTo(ws)).channel).toBe('subscriptionResponse');
+    ws.send({ method: 'subscribe', subscription: { type: 'trades', coin: 'ETH' } });
+    expect((await answerTo(ws)).data).toMatch(
+      /^Subscription refused \(429 rate limit exceeded: 3 requests per minute\): /,
+    );
+    ws.close();
+    const refused = await new Promise<{ status: number; retryAfter: unknown }>((resolve, reject) => {
+      const socket = new WebSocket(c.urls.ws, { headers: bearer(k.key) });
+      socket.on('unexpected-response', (_req, res) =>
+        resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] }),
+      );
+      socket.on('open', () => reject(new Error('the upgrade was admitted')));
+      socket.on('error', () => {});
+    });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.retryAfter)).toBeLessThanOrEqual(60);
+  });
+
+  it('a connection looping subscribe/unsubscribe on userFills reads 60 stored snapshots at once, then one a second', async () => {
+    const ws = await wsWith();
+    const started = performance.now();
+    let admitted = 0;
+    let refusal = '';
+    while (!refusal && admitted < 1000) {
+      ws.send({ method: 'subscribe', subscription: userFills(user) });
+      ws.send({ method: 'unsubscribe', subscription: userFills(user) });
+      const answer = await answerTo(ws);
+      if (answer.channel === 'error') refusal = answer.data;
+      else admitted++;
+      await ws.until((m) => m.channel === 'subscriptionResponse' || /^Already unsubscribed/.test(String(m.data)));
+    }
+    // The burst, and what the bucket refilled while the loop ran (one a second).
+    const seconds = (performance.now() - started) / 1000;
+    expect(admitted).toBeGreaterThanOrEqual(60);
+    expect(admitted).toBeLessThanOrEqual(60 + Math.ceil(seconds));
+    expect(refusal).toMatch(
+      /^Subscription refused \(stored snapshots: at most 60 at once and 60 a minute per connection; retry in 1 s\): /,
+    );
+    // Channels without a stored snapshot are not limited by it.
+    ws.send({ method: 'subscribe', subscription: { type: 'allMids' } });
+    expect((await answerTo(ws)).channel).toBe('subscriptionResponse');
+    ws.close();
   });
 });
