@@ -4,12 +4,18 @@
 // documented fields only and stays within its bound, and a call refused for its input costs nothing, on REST, /ws
 // posts and MCP alike. Each finding of the issue is reproduced here against compat-rest over a loaded database
 // and a simulated node, with the tool server over the same services.
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createKey } from '../access/keys.ts';
+import { buildCompatApp } from '../compat-rest/app.ts';
+import { liveConfigScript } from '../compat-rest/live.ts';
 import { startMcpServer } from '../mcp/server.ts';
 import { MAX_JSON_DEPTH } from '../platform/json-depth.ts';
 import { RELAY_CACHE_MAX_CHARS } from '../platform/upstream.ts';
@@ -456,5 +462,119 @@ describe('/ws subscribe: the key rules, credits and a bound on stored snapshots'
     ws.send({ method: 'subscribe', subscription: { type: 'allMids' } });
     expect((await answerTo(ws)).channel).toBe('subscriptionResponse');
     ws.close();
+  });
+});
+
+describe('headers', () => {
+  let server: FastifyInstance;
+  let port = 0;
+  const ROUTER = 'http://127.0.0.1:4000/graphql';
+
+  beforeAll(async () => {
+    server = await buildCompatApp({ services: c.services, auth: c.auth, graphqlUrl: ROUTER, log: () => {} });
+    await server.listen({ port: 0, host: '127.0.0.1' });
+    port = (server.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /** One request written byte for byte (node's client refuses malformed headers); the status of its answer. */
+  function rawRequest(head: string, body = ''): Promise<{ status: number; text: string }> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (d: Buffer) => chunks.push(d));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const text = Buffer.concat(chunks).toString('latin1');
+        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text });
+      });
+      // Written, not ended: a half-closed socket is closed before an async answer.
+      socket.write(`${head}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`, 'latin1');
+    });
+  }
+
+  /** The page's configuration as a browser that loaded the page from `hostname` reads it. */
+  async function liveConfig(host: string, hostname: string) {
+    const res = await rawRequest(`GET /live/config.js HTTP/1.1\r\nHost: ${host}`);
+    expect(res.status).toBe(200);
+    const script = res.text.slice(res.text.indexOf('\r\n\r\n') + 4);
+    const window: { LIVE_CONFIG?: Record<string, unknown> } = {};
+    runInNewContext(script, { window, URL, location: { hostname } });
+    return { script, config: window.LIVE_CONFIG };
+  }
+
+  it('/live/config.js is written from configuration: a malformed or foreign Host changes nothing', async () => {
+    for (const host of ['[bad', 'evil.example', '', '%%', 'a b']) {
+      const { script, config } = await liveConfig(host, 'page.example');
+      expect(script).not.toContain('evil');
+      expect(config).toEqual({
+        graphqlHttp: 'http://page.example:4000/graphql',
+        graphqlWs: 'ws://page.example:4000/graphql',
+        keyRequired: true,
+      });
+    }
+    // A router with a name of its own is reached by that name.
+    expect(liveConfigScript('https://data.example.com/graphql', false)).toContain('"https://data.example.com/graphql"');
+    const window: { LIVE_CONFIG?: Record<string, unknown> } = {};
+    const named = liveConfigScript('https://data.example.com/graphql', false);
+    runInNewContext(named, { window, URL, location: { hostname: 'other.example' } });
+    expect(window.LIVE_CONFIG).toEqual({
+      graphqlHttp: 'https://data.example.com/graphql',
+      graphqlWs: 'wss://data.example.com/graphql',
+      keyRequired: false,
+    });
+  });
+
+  it('malformed Host and other headers never answer 5xx, on every kind of route (generated, fixed seed)', async () => {
+    const routes = [
+      'GET /',
+      'GET /live/config.js',
+      'GET /live/app.js',
+      'GET /health',
+      'GET /ready',
+      'GET /openapi.json',
+      'GET /market/bbo/BTC?limit=1',
+      'GET /users/leaderboard',
+      'GET /ws',
+      'POST /info',
+      'OPTIONS /info',
+    ];
+    const value = fc.oneof(
+      fc.constantFrom('[bad', '[::1', ']', 'a:b:c', ':', '%00', 'é', '\u00ff\u00fe', 'x'.repeat(8000), '', ' ', '\t'),
+      fc.string({ unit: 'binary-ascii', maxLength: 40 }).map((v) => v.replace(/[\r\n]/g, '')),
+    );
+    const header = fc.constantFrom(
+      'Host',
+      'Authorization',
+      'X-API-Key',
+      'Content-Type',
+      'X-Request-Id',
+      'Origin',
+      'Accept',
+      'Content-Encoding',
+      'Transfer-Encoding',
+      'Upgrade',
+      'Cookie',
+    );
+    const cases = fc.sample(fc.record({ route: fc.constantFrom(...routes), host: value, name: header, value }), {
+      seed: 29_07,
+      numRuns: 300,
+    });
+    const failures: string[] = [];
+    for (const c0 of cases) {
+      const [method, path] = c0.route.split(' ') as [string, string];
+      const lines = [`${method} ${path} HTTP/1.1`, `Host: ${c0.host}`, `Authorization: Bearer ${key}`];
+      if (c0.name !== 'Host') lines.push(`${c0.name}: ${c0.value}`);
+      const body = method === 'POST' ? '{"type":"allMids"}' : '';
+      const res = await rawRequest(lines.join('\r\n'), body);
+      if (res.status >= 500 || res.status === 0) {
+        failures.push(
+          `${c0.route} Host=${JSON.stringify(c0.host)} ${c0.name}=${JSON.stringify(c0.value).slice(0, 60)} → ${res.status}`,
+        );
+      }
+    }
+    expect(failures.slice(0, 20)).toEqual([]);
   });
 });
