@@ -491,7 +491,10 @@ describe('headers', () => {
         resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text });
       });
       // Written, not ended: a half-closed socket is closed before an async answer.
-      socket.write(`${head}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`, 'latin1');
+      socket.write(
+        `${head}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        'latin1',
+      );
     });
   }
 
