@@ -92,8 +92,19 @@ const LOOPBACK: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1'])
 /** Whether servers bound to `host` are reachable from this machine only. */
 export const isLoopbackHost = (host: string) => LOOPBACK.has(host);
 
+/**
+ * How long a request waits for a lookup whose cached answer expired before it takes that answer instead: storage
+ * that does not answer in this time (stalled, restarting) must not stop the answers that need no storage.
+ */
+const REFRESH_WAIT_MS = 200;
+/** After a lookup found storage unavailable, expired answers are used without asking it again for this long. */
+const UNAVAILABLE_PAUSE_MS = 1000;
+
 export interface AuthenticatorOptions {
-  /** How long a key lookup (or "no key configured") is trusted; revocation takes effect within it. */
+  /**
+   * How long a key lookup (or "no key configured") is trusted; revocation takes effect within it while storage
+   * answers. While it does not (a lookup fails or takes over REFRESH_WAIT_MS), an expired answer stays in use.
+   */
   cacheMs?: number;
   /**
    * A key is required even when none is configured: for servers reachable from other machines, which may serve
@@ -106,6 +117,10 @@ export interface AuthenticatorOptions {
 export class Authenticator implements KeyChecker {
   private readonly keys = new Map<string, Cached<ApiKey | null>>();
   private configured: Cached<boolean> | undefined;
+  /** Lookups in flight, by key hash ('' for "any key configured"): one per key at a time. */
+  private readonly refreshing = new Map<string, Promise<unknown>>();
+  /** When a lookup last found storage unavailable (or too slow). */
+  private unavailableAt = Number.NEGATIVE_INFINITY;
   private readonly cacheMs: number;
   private readonly alwaysRequireKey: boolean;
   private readonly now: () => number;
@@ -126,11 +141,45 @@ export class Authenticator implements KeyChecker {
   /** Whether a key is required (always, or while some active key exists). */
   async keyRequired(): Promise<boolean> {
     if (this.alwaysRequireKey) return true;
-    const now = this.now();
-    if (!this.configured || now - this.configured.at > this.cacheMs) {
-      this.configured = { at: now, value: await anyKeyConfigured(this.pool) };
-    }
+    this.configured = await this.cached(this.configured, '', () => anyKeyConfigured(this.pool));
     return this.configured.value;
+  }
+
+  /**
+   * A cached answer while it is fresh (cacheMs), else storage's. With storage unavailable (the lookup fails for it,
+   * or takes over REFRESH_WAIT_MS), an expired answer stays in use: a key checked before keeps working for what
+   * needs no storage; one never checked cannot be (the lookup's error, 503). One lookup per key at a time.
+   */
+  private async cached<T>(hit: Cached<T> | undefined, id: string, read: () => Promise<T>): Promise<Cached<T>> {
+    const now = this.now();
+    if (hit && now - hit.at <= this.cacheMs) return hit;
+    if (hit && now - this.unavailableAt < UNAVAILABLE_PAUSE_MS) return hit;
+    let pending = this.refreshing.get(id) as Promise<Cached<T>> | undefined;
+    if (!pending) {
+      pending = read().then((value) => ({ at: this.now(), value }));
+      this.refreshing.set(id, pending);
+      const done = () => this.refreshing.delete(id);
+      pending.then(done, (err: unknown) => {
+        done();
+        if (isStorageUnavailable(err)) this.unavailableAt = this.now();
+      });
+    }
+    if (!hit) return pending;
+    let timer: NodeJS.Timeout | undefined;
+    const slow = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), REFRESH_WAIT_MS);
+    });
+    try {
+      const fresh = await Promise.race([pending, slow]);
+      if (fresh) return fresh;
+      this.unavailableAt = this.now();
+      return hit;
+    } catch (err) {
+      if (isStorageUnavailable(err)) return hit;
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   check(req: AuthRequest, surface: Surface): Promise<AuthOutcome> {
@@ -176,6 +225,20 @@ export class Authenticator implements KeyChecker {
     return outcome;
   }
 
+  /**
+   * Gives back a charge (chargeKey's) for a call refused for its input after it was charged (a 400 or 404 its
+   * handler found). Storage unavailable: the credit stays taken (logged by the caller's error path, not retried).
+   */
+  async refundKey(key: ApiKey | null, credits: number, endpoint: Endpoint): Promise<void> {
+    // The charged-credits counter keeps the charge: a Prometheus counter only grows.
+    if (!key) return;
+    try {
+      await this.ledger.refund(key, credits, endpoint);
+    } catch (err) {
+      if (!isStorageUnavailable(err)) throw err;
+    }
+  }
+
   /** KeyChecker's charge, for a key known by its text (the router's thread sends it so). */
   async charge(presented: string | null, credits: number, endpoint: Endpoint): Promise<ChargeOutcome> {
     return this.chargeKey(presented ? await this.lookup(presented) : null, credits, endpoint);
@@ -200,12 +263,12 @@ export class Authenticator implements KeyChecker {
 
   private async lookup(presented: string): Promise<ApiKey | null> {
     const hash = hashKey(presented);
-    const now = this.now();
     const hit = this.keys.get(hash);
-    if (hit && now - hit.at <= this.cacheMs) return hit.value;
-    const value = await findKey(this.pool, presented);
-    if (this.keys.size > 100_000) this.keys.clear();
-    this.keys.set(hash, { at: now, value });
-    return value;
+    const answer = await this.cached(hit, hash, () => findKey(this.pool, presented));
+    if (answer !== hit) {
+      if (this.keys.size > 100_000) this.keys.clear();
+      this.keys.set(hash, answer);
+    }
+    return answer.value;
   }
 }

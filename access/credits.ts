@@ -105,6 +105,19 @@ export class CreditLedger {
     this.queues.delete(keyId);
   }
 
+  /**
+   * Gives back what `charge` took for a call that was then refused for its input (a 400 or 404 found only once it
+   * ran): refused input costs nothing. The call is no longer counted in the key's usage either.
+   */
+  async refund(key: ChargedKey, credits: number, endpoint: Endpoint): Promise<void> {
+    this.count(key.id, endpoint, -credits, false, -1);
+    if (key.credits === null) return;
+    await this.pool.query('UPDATE platform.api_keys SET credits = credits + $2 WHERE id = $1 AND credits IS NOT NULL', [
+      key.id,
+      credits,
+    ]);
+  }
+
   /** The one conditional UPDATE: the credits left after taking `credits`, or null when the key has fewer. */
   private async take(keyId: number, credits: number): Promise<number | null> {
     const { rows } = await this.pool.query<{ credits: string }>(
@@ -121,7 +134,7 @@ export class CreditLedger {
     );
   }
 
-  private count(keyId: number, endpoint: Endpoint, credits: number, refused: boolean): void {
+  private count(keyId: number, endpoint: Endpoint, credits: number, refused: boolean, requests = 1): void {
     const day = utcDay(this.now());
     const id = `${keyId}/${day}/${endpoint}`;
     let t = this.tallies.get(id);
@@ -131,7 +144,7 @@ export class CreditLedger {
     }
     if (refused) t.refused++;
     else {
-      t.requests++;
+      t.requests += requests;
       t.credits += credits;
     }
     this.timer ??= setTimeout(() => {

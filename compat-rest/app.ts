@@ -18,7 +18,8 @@ import { jsonBytes, utf8 } from '../platform/json-text.ts';
 import { lineLog, logger, REQUEST_ID_HEADER, requestIdOf, withRequestId } from '../platform/log.ts';
 import { traceRequest, tracing } from '../platform/tracing.ts';
 import { errorAnswer, HttpError, noteRequestStart } from './envelopes.ts';
-import { dispatchInfo } from './info/index.ts';
+import { checkInfo } from './info/index.ts';
+import { type JsonSchema, ruleOf } from './info/request-schema.ts';
 import type { CompatServices } from './info/types.ts';
 import { parseJsonBody } from './json-source.ts';
 import { isLivePageRequest, registerLivePage } from './live.ts';
@@ -47,6 +48,24 @@ export interface CompatAppOptions {
 const PUBLIC_PATHS = new Set(['/health', '/ready']);
 /** Fastify's default: longer than any coin name or address. */
 const MAX_PARAM_LENGTH = 100;
+
+/**
+ * Every path or query parameter its route's schema types as an integer is plain decimal digits (an optional minus)
+ * within ±2^53: Ajv's coercion takes `Infinity`, `1e309`, `0x10` and ` 5` as numbers, and its range keywords pass
+ * an infinite one, which would reach Postgres as a bigint it cannot read.
+ */
+function checkIntegerText(schema: unknown, values: unknown): void {
+  const properties = (schema as { properties?: Record<string, JsonSchema> } | undefined)?.properties;
+  if (!properties || typeof values !== 'object' || values === null) return;
+  for (const [key, value] of Object.entries(values)) {
+    const field = properties[key];
+    if (!field || ![field.type].flat().includes('integer')) continue;
+    for (const text of Array.isArray(value) ? value : [value]) {
+      if (typeof text !== 'string' || (/^-?\d{1,16}$/.test(text) && Number.isSafeInteger(Number(text)))) continue;
+      throw new FieldError(`${key}: ${ruleOf(field)}, got ${JSON.stringify(text.slice(0, 40))}`);
+    }
+  }
+}
 
 function queryOf(req: FastifyRequest): URLSearchParams {
   const i = req.url.indexOf('?');
@@ -114,6 +133,9 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
       return (reply as FastifyReply).code(400).send({ error });
     },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Infinity and NaN are no number a field takes (a JSON body's 1e309 parses to Infinity, which Ajv's range
+    // keywords skip).
+    ajv: { customOptions: { strictNumbers: true } },
   });
 
   // Clients send JSON with or without a content type; anything unparsable is the same 400.
@@ -122,8 +144,8 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     if (typeof body !== 'string' || body.trim() === '') return done(new FieldError('JSON body required'));
     try {
       done(null, parseJsonBody(body));
-    } catch {
-      done(new FieldError('JSON body required'));
+    } catch (err) {
+      done(err instanceof FieldError ? err : new FieldError('JSON body required'));
     }
   });
 
@@ -154,19 +176,32 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   });
 
   // The call is charged once its input passed the schemas (a refused input costs nothing), before it runs; its
-  // cost may depend on the body (a batch's wallets).
+  // cost may depend on the body (a batch's wallets). No route, nothing charged. A call its handler then refuses
+  // for its input (400, 404) gets the charge back in the error handler.
+  const charges = new WeakMap<FastifyRequest, { key: ApiKey | null; credits: number }>();
   app.addHook('preHandler', async (req) => {
-    if (!callers.has(req)) return;
+    if (!callers.has(req) || req.is404) return;
     const credits = req.routeOptions.config.credits?.(req) ?? CALL_CREDITS;
-    const charged = await opts.auth.chargeKey(callers.get(req) ?? null, credits, 'rest');
+    const key = callers.get(req) ?? null;
+    const charged = await opts.auth.chargeKey(key, credits, 'rest');
     if (!charged.ok) throw new HttpError(charged.status, charged.error);
+    charges.set(req, { key, credits });
   });
+  const refundRefused = async (req: FastifyRequest, status: number) => {
+    const charge = charges.get(req);
+    if (!charge || (status !== 400 && status !== 404)) return;
+    charges.delete(req);
+    await opts.auth.refundKey(charge.key, charge.credits, 'rest');
+  };
 
   // One check of every path and query parameter's text for all routes, before their schemas.
   app.addHook('preValidation', async (req) => {
     if (req.is404) return;
     checkParamText(req.params);
     checkParamText(req.query);
+    const schema = req.routeOptions.schema;
+    checkIntegerText(schema?.params, req.params);
+    checkIntegerText(schema?.querystring, req.query);
   });
 
   // Bodies go out as bytes: fastify and node's http encode a string body several times slower (utf8 in
@@ -176,11 +211,14 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   app.addHook('onSend', async (_req, _reply, payload) => (typeof payload === 'string' ? utf8(payload) : payload));
 
   // The one mapping of thrown errors to answers (envelopes.ts), shared with /ws posts.
-  app.setErrorHandler((err, _req, reply) => {
+  app.setErrorHandler(async (err, req, reply) => {
     const answer = errorAnswer(err);
     const message = (err as { message?: string }).message ?? String(err);
     if (answer && isStorageUnavailable(err)) log(`compat: storage unavailable: ${message}`);
-    if (answer) return reply.code(answer.status).send({ error: answer.error });
+    if (answer) {
+      await refundRefused(req, answer.status);
+      return reply.code(answer.status).send({ error: answer.error });
+    }
     log(`compat: ${message}`);
     return reply.code(500).send({ error: 'internal error' });
   });
@@ -210,8 +248,15 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   });
 
   // `/info#<type>` is only a label: the fragment never reaches the server.
-  app.post('/info', infoRouteOptions(), async (req, reply) => {
-    const answer = await dispatchInfo(req.body, opts.services);
+  // The body is checked before the call is charged (preValidation runs before the charging preHandler).
+  const checkedInfo = new WeakMap<FastifyRequest, ReturnType<typeof checkInfo>>();
+  const infoOptions = {
+    ...infoRouteOptions(),
+    preValidation: async (req: FastifyRequest) => void checkedInfo.set(req, checkInfo(req.body)),
+  };
+  app.post('/info', infoOptions, async (req, reply) => {
+    const { request, entry } = checkedInfo.get(req) ?? checkInfo(req.body);
+    const answer = await entry.handler(request, opts.services);
     if (answer.kind === 'relay') return reply.code(answer.status).type(answer.contentType).send(answer.body);
     if (answer.kind === 'encoded') return reply.type('application/json').send(answer.body);
     if (answer.headers) reply.headers(answer.headers);

@@ -1,10 +1,17 @@
 // The JSON text a request body was parsed from, kept beside the parsed object (POST /info bodies, /ws post
 // payloads), so that a handler can read a number JSON.parse cannot hold exactly from its digits: an `oid` is a u64,
 // and clients send oids above 2^53 as JSON numbers.
+import { FieldError } from '../platform/fields.ts';
+import { nestsDeeper, tooDeep } from '../platform/json-depth.ts';
+
 const sources = new WeakMap<object, string>();
 
-/** JSON.parse, remembering the text of the object it returns. Throws as JSON.parse does. */
-export function parseJsonBody(text: string): unknown {
+/**
+ * JSON.parse, remembering the text of the object it returns. Throws as JSON.parse does, or a FieldError naming
+ * `what` for a text nested deeper than MAX_JSON_DEPTH.
+ */
+export function parseJsonBody(text: string, what = 'body'): unknown {
+  if (nestsDeeper(text)) throw new FieldError(tooDeep(what));
   const value: unknown = JSON.parse(text);
   rememberJsonSource(value, text);
   return value;

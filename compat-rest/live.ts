@@ -31,9 +31,30 @@ export function isLivePageRequest(req: FastifyRequest): boolean {
   return req.method === 'GET' && (p === '/' || p.startsWith('/live/'));
 }
 
+/** Router addresses that name no host a browser can use: the page puts its own host there. */
+const UNNAMED_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '0.0.0.0', '[::]']);
+
 /**
- * Serves the page when the router's URL is known (`graphqlUrl`, its HTTP endpoint). The page reaches the router on
- * the host name it was itself loaded from, at the router's port; it shows its key field when a key is required.
+ * The page's configuration script, written from the configured router URL alone (never from the request's `Host`,
+ * which a client sets as it likes): a router bound to loopback or every interface is reached on the host name the
+ * browser loaded the page from (`location.hostname`, the browser's own), at the router's port; a named one as named.
+ */
+export function liveConfigScript(graphqlUrl: string, keyRequired: boolean): string {
+  const url = new URL(graphqlUrl);
+  const ownHost = UNNAMED_HOSTS.has(url.hostname);
+  return `(function () {
+  var http = new URL(${JSON.stringify(url.href)});
+  if (${ownHost} && location.hostname) http.hostname = location.hostname;
+  var ws = new URL(http.href);
+  ws.protocol = http.protocol === 'https:' ? 'wss:' : 'ws:';
+  window.LIVE_CONFIG = { graphqlHttp: http.href, graphqlWs: ws.href, keyRequired: ${keyRequired} };
+})();
+`;
+}
+
+/**
+ * Serves the page when the router's URL is known (`graphqlUrl`, its HTTP endpoint), configured by liveConfigScript;
+ * it shows its key field when a key is required.
  */
 export function registerLivePage(
   app: FastifyInstance,
@@ -48,15 +69,10 @@ export function registerLivePage(
   const hidden = { schema: { hide: true } };
 
   app.get('/', hidden, async (_req, reply) => reply.type('text/html; charset=utf-8').send(page));
-  app.get('/live/config.js', hidden, async (req, reply) => {
-    const http = new URL(graphqlUrl);
-    http.hostname = new URL(`http://${req.headers.host ?? http.host}`).hostname;
-    const ws = new URL(http);
-    ws.protocol = 'ws:';
+  app.get('/live/config.js', hidden, async (_req, reply) => {
     // Storage down: the key rule cannot be read, and the field does no harm.
     const needsKey = await keyRequired().catch(() => true);
-    const config = { graphqlHttp: http.href, graphqlWs: ws.href, keyRequired: needsKey };
-    return reply.type('text/javascript').send(`window.LIVE_CONFIG = ${JSON.stringify(config)};\n`);
+    return reply.type('text/javascript').send(liveConfigScript(graphqlUrl, needsKey));
   });
   app.get<{ Params: { name: string } }>('/live/:name', hidden, async (req, reply) => {
     const asset = assets.get(req.params.name);

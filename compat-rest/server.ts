@@ -6,7 +6,7 @@ import { DOMAIN_LIST, type DomainName } from '../domains.ts';
 import { watchWs } from '../platform/metrics.ts';
 import { buildCompatApp } from './app.ts';
 import { errorAnswer } from './envelopes.ts';
-import { dispatchInfo } from './info/index.ts';
+import { checkInfo } from './info/index.ts';
 import type { CompatServices } from './info/types.ts';
 import { attachWsServer } from './ws/protocol.ts';
 import type { Channel } from './ws/types.ts';
@@ -36,16 +36,34 @@ export async function startCompatServer(opts: CompatServerOptions) {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const key = presentedKey({ headers: req.headers, query: url.searchParams });
       const outcome = await opts.auth.checkKey(key, 'rest');
-      return outcome.ok ? { key } : { status: outcome.status, error: outcome.error };
+      if (outcome.ok) return { key };
+      return {
+        status: outcome.status,
+        error: outcome.error,
+        ...(outcome.status === 429 ? { retryAfter: outcome.retryAfter } : {}),
+      };
+    },
+    // A subscribe is a call like a post: the same key rules and window, and CALL_CREDITS, its snapshot included
+    // (the answer of the matching /info call); the live frames after it cost nothing.
+    admitSubscribe: async ({ key }) => {
+      const admitted = await opts.auth.checkKey(key, 'rest');
+      if (!admitted.ok) return { ok: false, status: admitted.status, error: admitted.error };
+      const charged = await opts.auth.chargeKey(admitted.key, CALL_CREDITS, 'ws');
+      if (!charged.ok) return { ok: false, status: charged.status, error: charged.error };
+      return { ok: true, refund: () => opts.auth.refundKey(admitted.key, CALL_CREDITS, 'ws') };
     },
     info: async (payload, { key }) => {
-      // A post is a request like POST /info: the same key rules, counted in the same per-key window.
+      // A post is a request like POST /info: the same key rules, counted in the same per-key window; its body is
+      // checked before it is charged, and a call its handler refuses for its input gets the charge back.
       const admitted = await opts.auth.checkKey(key, 'rest');
       if (!admitted.ok) return { status: admitted.status, body: { error: admitted.error } };
-      const charged = await opts.auth.chargeKey(admitted.key, CALL_CREDITS, 'ws');
-      if (!charged.ok) return { status: charged.status, body: { error: charged.error } };
+      let charged = false;
       try {
-        const answer = await dispatchInfo(payload, opts.services);
+        const { request, entry } = checkInfo(payload);
+        const charge = await opts.auth.chargeKey(admitted.key, CALL_CREDITS, 'ws');
+        if (!charge.ok) return { status: charge.status, body: { error: charge.error } };
+        charged = true;
+        const answer = await entry.handler(request, opts.services);
         if (answer.kind === 'json') return { status: 200, body: answer.body };
         if (answer.kind === 'encoded') return { status: 200, encoded: answer.body };
         if (answer.kind === 'streamed') {
@@ -63,8 +81,11 @@ export async function startCompatServer(opts: CompatServerOptions) {
         return { status: answer.status, body };
       } catch (err) {
         const refused = errorAnswer(err);
-        if (refused) return { status: refused.status, body: { error: refused.error } };
-        throw err;
+        if (!refused) throw err;
+        if (charged && (refused.status === 400 || refused.status === 404)) {
+          await opts.auth.refundKey(admitted.key, CALL_CREDITS, 'ws');
+        }
+        return { status: refused.status, body: { error: refused.error } };
       }
     },
     log: opts.log,

@@ -15,6 +15,7 @@ import { infoAjv } from '../compat-rest/info/request-schema.ts';
 import type { CompatServices } from '../compat-rest/info/types.ts';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
 import { FieldError } from '../platform/fields.ts';
+import { nestsDeeper, tooDeep } from '../platform/json-depth.ts';
 import { UpstreamError } from '../platform/upstream.ts';
 import { type CatalogTool, defaultSummary, type ToolCatalog, toolCatalog } from './tools.ts';
 
@@ -168,7 +169,8 @@ export async function startMcpServer(opts: McpServerOptions) {
     return { entry, args: raw, fault: entry.check(raw) };
   }
 
-  async function callTool(prepared: Prepared | null, signal: AbortSignal): Promise<CallToolResult> {
+  /** Runs a checked and charged call; one its tool refuses for its input gets the charge back (costs nothing). */
+  async function callTool(prepared: Prepared | null, key: ApiKey | null, signal: AbortSignal): Promise<CallToolResult> {
     if (!prepared?.entry || prepared.fault) return toolError(prepared?.fault ?? 'not a tool call');
     const { tool } = prepared.entry;
     try {
@@ -176,6 +178,7 @@ export async function startMcpServer(opts: McpServerOptions) {
       const text = tool.summary?.(result) ?? defaultSummary(result);
       return { content: [{ type: 'text', text }], structuredContent: result };
     } catch (err) {
+      if (err instanceof FieldError) await opts.auth.refundKey(key, prepared.entry.credits(prepared.args), 'mcp');
       return toolError(failureText(err, log, tool.name));
     }
   }
@@ -201,6 +204,7 @@ export async function startMcpServer(opts: McpServerOptions) {
 
     const text = await readBody(req);
     if (text === null) return rpcError(res, 413, -32600, `Request too large: at most ${MAX_BODY_BYTES} bytes`);
+    if (nestsDeeper(text)) return rpcError(res, 400, -32600, `Invalid Request: ${tooDeep('body')}`);
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -230,7 +234,7 @@ export async function startMcpServer(opts: McpServerOptions) {
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
     server.setRequestHandler(CallToolRequestSchema, async (_request, extra) =>
-      callTool(prepared, AbortSignal.any([extra.signal, gone.signal, stopping.signal])),
+      callTool(prepared, key, AbortSignal.any([extra.signal, gone.signal, stopping.signal])),
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

@@ -6,10 +6,15 @@ import { Upstream, UpstreamError } from './upstream.ts';
 
 let node: http.Server;
 let url: string;
+/** Requests the /big node answered. */
+let asked = 0;
 
 beforeAll(async () => {
   node = http.createServer((req, res) => {
-    if (req.url === '/broken') res.writeHead(500).end('boom');
+    if (req.url === '/big') {
+      asked++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`"${'b'.repeat(100_000)}"`);
+    } else if (req.url === '/broken') res.writeHead(500).end('boom');
     else res.writeHead(200, { 'content-type': 'application/json' }).end('{not json');
   });
   await new Promise<void>((r) => node.listen(0, '127.0.0.1', r));
@@ -47,5 +52,24 @@ describe('Upstream', () => {
 
   it('relays any answer as it is', async () => {
     expect(await new Upstream(`${url}/broken`).post({ type: 'meta' })).toMatchObject({ status: 500, body: 'boom' });
+  });
+
+  it('keeps its cache within its bound, the oldest answers going first, and answers the newest from it', async () => {
+    const relay = new Upstream(`${url}/big`, { cacheMaxChars: 1_000_000 });
+    for (let i = 0; i < 50; i++) await relay.cached({ type: 'meta', dex: `d${i}` }, 60_000);
+    const { entries, chars } = relay.cacheSize();
+    expect(chars).toBeLessThanOrEqual(1_000_000);
+    expect(entries).toBe(9);
+    const before = asked;
+    await relay.cached({ type: 'meta', dex: 'd49' }, 60_000);
+    expect(asked).toBe(before);
+    await relay.cached({ type: 'meta', dex: 'd0' }, 60_000);
+    expect(asked).toBe(before + 1);
+  });
+
+  it('keeps no answer larger than its bound', async () => {
+    const relay = new Upstream(`${url}/big`, { cacheMaxChars: 50_000 });
+    await relay.cached({ type: 'meta' }, 60_000);
+    expect(relay.cacheSize()).toEqual({ entries: 0, chars: 0 });
   });
 });

@@ -20,12 +20,28 @@ export interface UpstreamReply {
 export interface UpstreamOptions {
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** The most the relay cache holds, in characters of its keys and answers (a byte each for ASCII JSON). */
+  cacheMaxChars?: number;
+}
+
+/** The relay cache's bounds by default: every cached answer of a node fits many times over (`meta` is ~30 kB). */
+export const RELAY_CACHE_MAX_CHARS = 32 * 1024 * 1024;
+const RELAY_CACHE_MAX_ENTRIES = 10_000;
+
+interface CacheEntry {
+  at: number;
+  reply: Promise<UpstreamReply>;
+  /** Characters of the key, and of the answer once it came. */
+  chars: number;
 }
 
 export class Upstream {
-  private readonly cache = new Map<string, { at: number; reply: Promise<UpstreamReply> }>();
+  /** Oldest first (an entry refreshed is put back at the end), so that eviction takes the oldest. */
+  private readonly cache = new Map<string, CacheEntry>();
+  private cacheChars = 0;
   private readonly timeoutMs: number;
   private readonly fetch: typeof fetch;
+  private readonly cacheMaxChars: number;
 
   constructor(
     readonly url: string,
@@ -33,6 +49,12 @@ export class Upstream {
   ) {
     this.timeoutMs = opts.timeoutMs ?? 5000;
     this.fetch = opts.fetch ?? fetch;
+    this.cacheMaxChars = opts.cacheMaxChars ?? RELAY_CACHE_MAX_CHARS;
+  }
+
+  /** What the relay cache holds: its entries, and their characters (keys and answers). */
+  cacheSize(): { entries: number; chars: number } {
+    return { entries: this.cache.size, chars: this.cacheChars };
   }
 
   /**
@@ -58,22 +80,48 @@ export class Upstream {
     }
   }
 
-  /** Like post, but answers identical bodies from a cache for `ttlMs` (successful replies only). */
+  /**
+   * Like post, but answers identical bodies from a cache for `ttlMs` (successful replies only). The caller keys it:
+   * the body should hold only the fields the node reads (compat's relay sends only a type's documented fields), and
+   * the cache keeps at most RELAY_CACHE_MAX_CHARS of keys and answers, the oldest going first.
+   */
   cached(body: unknown, ttlMs: number): Promise<UpstreamReply> {
     const key = JSON.stringify(body);
     const now = Date.now();
     const hit = this.cache.get(key);
     if (hit && now - hit.at < ttlMs) return hit.reply;
+    if (hit) this.forget(key, hit);
     const reply = this.post(body);
-    this.cache.set(key, { at: now, reply });
+    const entry: CacheEntry = { at: now, reply, chars: key.length };
+    this.cache.set(key, entry);
+    this.cacheChars += entry.chars;
     reply.then(
       (r) => {
-        if (r.status !== 200) this.cache.delete(key);
+        if (this.cache.get(key) !== entry) return;
+        if (r.status !== 200) return this.forget(key, entry);
+        entry.chars += r.body.length;
+        this.cacheChars += r.body.length;
+        this.evict();
       },
-      () => this.cache.delete(key),
+      () => {
+        if (this.cache.get(key) === entry) this.forget(key, entry);
+      },
     );
-    if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value as string);
+    this.evict();
     return reply;
+  }
+
+  private forget(key: string, entry: CacheEntry): void {
+    this.cache.delete(key);
+    this.cacheChars -= entry.chars;
+  }
+
+  /** The oldest entries out until the cache is within its bounds (an answer larger than the bound is not kept). */
+  private evict(): void {
+    while (this.cache.size > 0 && (this.cacheChars > this.cacheMaxChars || this.cache.size > RELAY_CACHE_MAX_ENTRIES)) {
+      const [key, entry] = this.cache.entries().next().value as [string, CacheEntry];
+      this.forget(key, entry);
+    }
   }
 
   /** A parsed 200 answer (for the service's own use of node data, e.g. meta); throws UpstreamError otherwise. */

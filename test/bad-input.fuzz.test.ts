@@ -138,6 +138,44 @@ const badWindow = fc.constantFrom<Record<string, number>>(
   { startTime: 8.64e15 + 1 },
 );
 
+/**
+ * /ws frames as text (issue 29): nesting past the depth limit (64) in a post's payload or a subscription, and
+ * numbers JSON.parse turns into Infinity, -0 or a rounded value, as a post's id, a payload field or a candle time.
+ */
+const NUMBER_TEXTS = ['1e309', '-1e309', '1e-400', '-0', '123456789012345678901234567890', '9007199254740993'];
+const hostileWsFrame = fc.oneof(
+  fc
+    .integer({ min: 65, max: 20_000 })
+    .map(
+      (n) =>
+        `{"method":"post","id":1,"request":{"type":"info","payload":{"type":"l2Book","coin":${'['.repeat(n)}${']'.repeat(n)}}}}`,
+    ),
+  fc
+    .integer({ min: 65, max: 20_000 })
+    .map((n) => `{"method":"subscribe","subscription":${'{"a":'.repeat(n)}1${'}'.repeat(n)}}`),
+  fc
+    .record({
+      id: fc.constantFrom('1', ...NUMBER_TEXTS),
+      value: fc.constantFrom(...NUMBER_TEXTS),
+      field: fc.constantFrom('limit', 'startTime', 'endTime', 'nSigFigs', 'oid', 'lookbackDays', 'token'),
+      type: fc.constantFrom(
+        'candleSnapshot',
+        'userFillsByTime',
+        'l2Book',
+        'historicalOrders',
+        'orderStatus',
+        'fundingHistory',
+      ),
+    })
+    .map(
+      ({ id, value, field, type }) =>
+        `{"method":"post","id":${id},"request":{"type":"info","payload":{"type":"${type}","coin":"BTC","user":"0x${'1'.repeat(40)}","${field}":${value},"req":{"coin":"BTC","interval":"1m","startTime":${value}}}}}`,
+    ),
+  fc
+    .constantFrom(...NUMBER_TEXTS)
+    .map((v) => `{"method":"subscribe","subscription":{"type":"l2Book","coin":"BTC","nSigFigs":${v},"mantissa":${v}}}`),
+);
+
 // ---- the /info vocabulary: every field some type reads, each with a value that type accepts ----
 
 const goodInfoFields = () => ({
@@ -563,6 +601,7 @@ describe(`bad input (FUZZ_SEED=${SEED})`, () => {
             .record({ id: nasty, request: nasty })
             .map((r) => ({ kind: 'raw' as const, text: JSON.stringify({ method: 'post', ...r }) })),
         },
+        { weight: 1, arbitrary: hostileWsFrame.map((text) => ({ kind: 'raw' as const, text })) },
         {
           weight: 1,
           arbitrary: fc

@@ -98,17 +98,26 @@ export function accountChannels(accounts: AccountsService): Channel[] {
           streams.userFills(user, { aggregateByTime: sub.aggregateByTime === true }),
           (fills, isSnapshot) => ctx.send({ user, fills, ...snapshotFlag(isSnapshot) }),
         ),
-      { normalize: (sub) => ({ ...sub, user: userParam(sub), aggregateByTime: sub.aggregateByTime ?? false }) },
+      {
+        normalize: (sub) => ({ ...sub, user: userParam(sub), aggregateByTime: sub.aggregateByTime ?? false }),
+        storedSnapshot: true,
+      },
     ),
-    userChannel('userFundings', (user, _sub, ctx) =>
-      snapshotThenLive(streams.userFundings(user), (fundings, isSnapshot) =>
-        ctx.send({ user, fundings, ...snapshotFlag(isSnapshot) }),
-      ),
+    userChannel(
+      'userFundings',
+      (user, _sub, ctx) =>
+        snapshotThenLive(streams.userFundings(user), (fundings, isSnapshot) =>
+          ctx.send({ user, fundings, ...snapshotFlag(isSnapshot) }),
+        ),
+      { storedSnapshot: true },
     ),
-    userChannel('userNonFundingLedgerUpdates', (user, _sub, ctx) =>
-      snapshotThenLive(streams.userNonFundingLedgerUpdates(user), (nonFundingLedgerUpdates, isSnapshot) =>
-        ctx.send({ user, nonFundingLedgerUpdates, ...snapshotFlag(isSnapshot) }),
-      ),
+    userChannel(
+      'userNonFundingLedgerUpdates',
+      (user, _sub, ctx) =>
+        snapshotThenLive(streams.userNonFundingLedgerUpdates(user), (nonFundingLedgerUpdates, isSnapshot) =>
+          ctx.send({ user, nonFundingLedgerUpdates, ...snapshotFlag(isSnapshot) }),
+        ),
+      { storedSnapshot: true },
     ),
     userChannel('userEvents', (user, _sub, ctx) => sendStream(streams.userEvents(user), ctx, userEventFrame), {
       channelName: () => 'user',

@@ -110,7 +110,8 @@ const funding: InfoEntry = {
 /** The window of a type that needs its start; the schema made `startTime` required. */
 const startedWindow = (body: Body) => windowOf(body) as { startTime: number; endTime?: number };
 
-const relayNow: InfoHandler = relay(0);
+/** clearinghouseState of one `user`, relayed with userBody's fields. */
+const relayNow: InfoHandler = relay(0, userBody);
 
 export const accountsInfo: Record<string, InfoEntry> = {
   openOrders: proxied(0, userBody, R.list(R.openOrder)),

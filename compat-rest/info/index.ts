@@ -4,7 +4,7 @@ import { DOMAIN_LIST } from '../../domains.ts';
 import { FieldError } from '../../platform/fields.ts';
 import { unionOf } from '../../subgraphs/domain.ts';
 import { bodyValidator, type JsonSchema, requestSchemas } from './request-schema.ts';
-import type { CompatServices, InfoEntry, InfoReply } from './types.ts';
+import type { InfoEntry } from './types.ts';
 
 export const INFO_TYPES: Readonly<Record<string, InfoEntry>> = unionOf(
   '/info type',
@@ -32,10 +32,10 @@ export const infoResponseSchemas = (): Record<string, JsonSchema> =>
   );
 
 /**
- * Checks the body against its type's schema and runs the type's handler. Bad input throws a FieldError, an
- * unreachable node an UpstreamError; each transport answers them through envelopes.ts's errorAnswer.
+ * The entry of a body's type, once the body matches its schema: bad input throws a FieldError here, before the call
+ * is charged (a refused input costs nothing).
  */
-export async function dispatchInfo(body: unknown, services: CompatServices): Promise<InfoReply> {
+export function checkInfo(body: unknown): { request: Record<string, unknown>; entry: InfoEntry } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new FieldError('JSON body required');
   const request = body as Record<string, unknown>;
   const type = request.type;
@@ -43,5 +43,5 @@ export async function dispatchInfo(body: unknown, services: CompatServices): Pro
   const validate = Object.hasOwn(INFO_TYPES, type) ? validators.get(type) : undefined;
   if (!validate) throw new FieldError(`Unknown type: ${type}`);
   validate(request);
-  return (INFO_TYPES[type] as InfoEntry).handler(request, services);
+  return { request, entry: INFO_TYPES[type] as InfoEntry };
 }

@@ -20,12 +20,25 @@ export const userBody = object({ user: address, ...dex }, ['user']);
 export const marginTableBody = object({ id: { type: 'integer', minimum: 0, maximum: 2 ** 32 - 1 }, ...dex }, ['id']);
 
 /**
- * The node's answer to a body as it is; `ttlMs` > 0 answers identical bodies from a cache that long. A node that
- * still refuses the body (4xx) is a 400 `{"error"}` quoting it; a node failing (5xx) is 502.
+ * The body the node is sent: `type` and the fields `schema` documents, as sent (absent ones left out). The fields
+ * clients add that the node does not read are dropped, so that they neither travel nor key the relay cache apart
+ * (a unique pad per request would otherwise fill it).
  */
-export function relay(ttlMs: number): InfoHandler {
+export function documentedBody(body: Record<string, unknown>, schema: JsonSchema): Record<string, unknown> {
+  const fields = Object.keys((schema.properties ?? {}) as object);
+  const out: Record<string, unknown> = { type: body.type };
+  for (const field of fields) if (Object.hasOwn(body, field)) out[field] = body[field];
+  return out;
+}
+
+/**
+ * The node's answer to a body's documented fields (`schema`'s); `ttlMs` > 0 answers identical ones from a cache
+ * that long. A node that still refuses the body (4xx) is a 400 `{"error"}` quoting it; a node failing (5xx) is 502.
+ */
+export function relay(ttlMs: number, schema: JsonSchema): InfoHandler {
   return async (body, { upstream }) => {
-    const reply = ttlMs > 0 ? await upstream.cached(body, ttlMs) : await upstream.post(body);
+    const sent = documentedBody(body, schema);
+    const reply = ttlMs > 0 ? await upstream.cached(sent, ttlMs) : await upstream.post(sent);
     if (reply.status >= 500) throw new UpstreamError(`status ${reply.status}: ${reply.body.slice(0, 200)}`, true);
     if (reply.status >= 400) {
       throw new FieldError(`the node refused the request (${reply.status}): ${reply.body.slice(0, 200)}`);
@@ -37,6 +50,6 @@ export function relay(ttlMs: number): InfoHandler {
 /** A type relayed to the node once its body matches `schema` (relay's `ttlMs`); `response` is the node's shape. */
 export const proxied = (ttlMs: number, schema: JsonSchema, response: JsonSchema): InfoEntry => ({
   schema,
-  handler: relay(ttlMs),
+  handler: relay(ttlMs, schema),
   response,
 });

@@ -71,6 +71,8 @@ export function windowOf(body: Record<string, unknown>): { startTime?: number; e
  */
 export const infoAjv = new Ajv({
   allErrors: false,
+  // JSON.parse reads 1e309 as Infinity, which Ajv's range keywords let through unless numbers are finite.
+  strictNumbers: true,
   coerceTypes: false,
   strict: true,
   allowUnionTypes: true,
@@ -133,7 +135,9 @@ export function fieldMessage(error: ErrorObject): string {
     error.keyword === 'pattern' && error.schema === NO_NUL_PATTERN
       ? 'must not contain a NUL character (U+0000)'
       : ruleOf(parent);
-  const shown = JSON.stringify(error.data);
+  // JSON would show Infinity as null.
+  const shown =
+    typeof error.data === 'number' && !Number.isFinite(error.data) ? String(error.data) : JSON.stringify(error.data);
   return `${field}: ${rule}, got ${shown === undefined ? 'nothing' : shown.slice(0, 60)}`;
 }
 

@@ -17,6 +17,9 @@ export {
 
 export const WS_PATH = '/ws';
 
+/** Subscribes with a snapshot read from storage, per connection: 60 at once, then one a second. */
+export const STORED_SNAPSHOTS = { burst: 60, perMinute: 60 };
+
 /** Client frames are small JSON requests; anything bigger is a misbehaving client (ws closes it with 1009). */
 const MAX_CLIENT_FRAME_BYTES = 1024 * 1024;
 
@@ -40,6 +43,8 @@ export function attachWsServer(
     maxSubscriptions: opts.maxSubscriptionsPerConnection ?? 1000,
     idleTimeoutMs: opts.idleTimeoutMs ?? 60_000,
     maxBufferedBytes: opts.maxBufferedBytes ?? 8 * 1024 * 1024,
+    admitSubscribe: opts.admitSubscribe ?? (async () => ({ ok: true as const, refund: async () => {} })),
+    storedSnapshots: opts.storedSnapshots ?? STORED_SNAPSHOTS,
     log,
   };
   const wss = new WebSocketServer({
@@ -66,7 +71,7 @@ export function attachWsServer(
       return refuse(socket, 500, 'internal error');
     }
     if (socket.destroyed) return;
-    if ('error' in outcome) return refuse(socket, outcome.status, outcome.error);
+    if ('error' in outcome) return refuse(socket, outcome.status, outcome.error, outcome.retryAfter);
     if (closing) return refuse(socket, 503, 'server is shutting down');
     const auth: WsAuth = { key: outcome.key };
     // ws installs its own error handling for the handshake and the connection.
@@ -112,7 +117,7 @@ function pathOf(req: IncomingMessage): string {
 }
 
 /** Answers the upgrade request with a plain HTTP error, the same `{"error": ...}` body as the REST routes. */
-function refuse(socket: Duplex, status: number, error: string): void {
+function refuse(socket: Duplex, status: number, error: string, retryAfter?: number): void {
   if (socket.destroyed) return;
   const body = JSON.stringify({ error });
   const head = [
@@ -120,6 +125,7 @@ function refuse(socket: Duplex, status: number, error: string): void {
     'Connection: close',
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
+    ...(retryAfter === undefined ? [] : [`Retry-After: ${retryAfter}`]),
   ];
   socket.once('finish', () => socket.destroy());
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);

@@ -3,6 +3,7 @@
 import type { RawData, WebSocket } from 'ws';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../../db/unavailable.ts';
 import { FieldError } from '../../platform/fields.ts';
+import { nestsDeeper, tooDeep } from '../../platform/json-depth.ts';
 import { rememberJsonSource } from '../json-source.ts';
 import {
   braceFree,
@@ -28,6 +29,8 @@ export interface SessionSettings {
   maxSubscriptions: number;
   idleTimeoutMs: number;
   maxBufferedBytes: number;
+  admitSubscribe: NonNullable<WsServerOptions['admitSubscribe']>;
+  storedSnapshots: NonNullable<WsServerOptions['storedSnapshots']>;
   log: (line: string) => void;
 }
 
@@ -50,11 +53,22 @@ export class WsSession {
   private readonly idleTimer: NodeJS.Timeout;
   private pendingPosts = 0;
   private disposed = false;
+  /**
+   * Subscribes and unsubscribes run one after another, in the order sent (a subscribe waits for its key's
+   * admission, and one with a stored snapshot for that snapshot), so that an unsubscribe always finds the subscribe
+   * sent before it.
+   */
+  private commands: Promise<void> = Promise.resolve();
+  private queuedCommands = 0;
+  /** The stored-snapshot token bucket (settings.storedSnapshots). */
+  private snapshotTokens: number;
+  private snapshotsCountedAt = Date.now();
 
   constructor(socket: WebSocket, auth: WsAuth, settings: SessionSettings) {
     this.socket = socket;
     this.auth = auth;
     this.settings = settings;
+    this.snapshotTokens = settings.storedSnapshots.burst;
     this.finished = new Promise((resolve) => socket.once('close', () => resolve()));
     this.idleTimer = setTimeout(() => this.closeWith(1000, 'idle timeout'), settings.idleTimeoutMs);
     socket.on('message', (raw) => this.onMessage(raw));
@@ -83,6 +97,10 @@ export class WsSession {
     let text: string;
     try {
       text = frameText(raw);
+      if (nestsDeeper(text)) {
+        this.sendError(`Invalid message: ${tooDeep('message')}`);
+        return;
+      }
       message = JSON.parse(text);
     } catch {
       this.sendError('Invalid message: not valid JSON');
@@ -97,10 +115,10 @@ export class WsSession {
         this.sendText(PONG_FRAME);
         return;
       case 'subscribe':
-        this.subscribe(message.subscription);
+        this.enqueue(() => this.subscribe(message.subscription));
         return;
       case 'unsubscribe':
-        this.unsubscribe(message.subscription);
+        this.enqueue(async () => this.unsubscribe(message.subscription));
         return;
       case 'post':
         void this.post(message.id, message.request, text);
@@ -110,7 +128,36 @@ export class WsSession {
     }
   }
 
-  private subscribe(sent: unknown): void {
+  private enqueue(command: () => Promise<void>): void {
+    if (this.queuedCommands >= this.settings.maxSubscriptions) {
+      this.sendError(`Too many pending subscription requests (at most ${this.settings.maxSubscriptions})`);
+      return;
+    }
+    this.queuedCommands++;
+    this.commands = this.commands
+      .then(() => (this.disposed ? undefined : command()))
+      .catch((err: unknown) => void this.reasonOf(err, 'subscription request'))
+      .finally(() => {
+        this.queuedCommands--;
+      });
+  }
+
+  /**
+   * Takes one stored snapshot from the connection's bucket: 0 when there was one, else the seconds until there is.
+   */
+  private takeSnapshot(): number {
+    const { burst, perMinute } = this.settings.storedSnapshots;
+    const now = Date.now();
+    this.snapshotTokens = Math.min(burst, this.snapshotTokens + ((now - this.snapshotsCountedAt) * perMinute) / 60_000);
+    this.snapshotsCountedAt = now;
+    if (this.snapshotTokens >= 1) {
+      this.snapshotTokens--;
+      return 0;
+    }
+    return Math.max(1, Math.ceil(((1 - this.snapshotTokens) * 60) / perMinute));
+  }
+
+  private async subscribe(sent: unknown): Promise<void> {
     if (!isRecord(sent)) {
       this.sendError('Invalid subscription: expected an object with a "type"');
       return;
@@ -142,13 +189,34 @@ export class WsSession {
       this.sendError(`Too many subscriptions (at most ${this.settings.maxSubscriptions} per connection): ${request}`);
       return;
     }
+    // Refusals from here on echo the whole request envelope, which the SDK matches to its pending subscribe.
+    const request = JSON.stringify({ method: 'subscribe', subscription: sent });
+    if (channel.storedSnapshot) {
+      const wait = this.takeSnapshot();
+      if (wait > 0) {
+        const { burst, perMinute } = this.settings.storedSnapshots;
+        const limit = `at most ${burst} at once and ${perMinute} a minute per connection`;
+        this.sendError(`Subscription refused (stored snapshots: ${limit}; retry in ${wait} s): ${request}`);
+        return;
+      }
+    }
+    const admitted = await this.settings.admitSubscribe(this.auth);
+    if (!admitted.ok) {
+      if (channel.storedSnapshot) this.snapshotTokens++;
+      this.sendError(`Subscription refused (${admitted.status} ${braceFree(admitted.error)}): ${request}`);
+      return;
+    }
+    if (this.disposed) return;
     const subscription: Subscription = { channel, normalized, dataChannel, live: true, teardown: null };
     this.subscriptions.set(key, subscription);
     this.sendFrame('subscriptionResponse', { method: 'subscribe', subscription: normalized });
-    this.start(key, subscription);
+    const started = this.start(key, subscription, admitted.refund);
+    // One stored snapshot read at a time per connection: the next request waits for it.
+    if (channel.storedSnapshot) await started;
   }
 
-  private start(key: string, subscription: Subscription): void {
+  /** Starts delivery; resolves once the channel started or failed (a refusal of its input gives the charge back). */
+  private async start(key: string, subscription: Subscription, refund: () => Promise<void>): Promise<void> {
     // The ack itself may have tripped the backlog limit and closed the connection.
     if (!subscription.live) return;
     const ctx: ChannelContext = {
@@ -156,21 +224,12 @@ export class WsSession {
         if (subscription.live) this.sendFrame(subscription.dataChannel, data);
       },
     };
-    let started: (() => void) | Promise<() => void>;
     try {
-      started = subscription.channel.start(subscription.normalized, ctx);
+      this.adoptTeardown(subscription, await subscription.channel.start(subscription.normalized, ctx));
     } catch (err) {
+      if (err instanceof FieldError) await refund().catch((e: unknown) => void this.reasonOf(e, 'refund'));
       this.startFailed(key, subscription, err);
-      return;
     }
-    if (typeof started === 'function') {
-      this.adoptTeardown(subscription, started);
-      return;
-    }
-    started.then(
-      (teardown) => this.adoptTeardown(subscription, teardown),
-      (err: unknown) => this.startFailed(key, subscription, err),
-    );
   }
 
   private adoptTeardown(subscription: Subscription, teardown: () => void): void {

@@ -29,6 +29,11 @@ export interface Channel {
    * detection and unsubscribe. Throws SubscriptionError for bad params.
    */
   normalize(sub: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * The snapshot is read from storage (userFills, userFundings, userNonFundingLedgerUpdates): such subscribes are
+   * limited per connection (SessionSettings.snapshots) and read one at a time.
+   */
+  storedSnapshot?: boolean;
   /** Starts delivery after the ack went out; may send a snapshot first. Returns the teardown. */
   start(sub: Record<string, unknown>, ctx: ChannelContext): (() => void) | Promise<() => void>;
 }
@@ -41,7 +46,11 @@ export type WsAuth = { key: string | null };
 
 export type InfoAnswer = { status: number; body: unknown; encoded?: undefined } | { status: 200; encoded: Buffer };
 
-export type WsRefusal = { status: number; error: string };
+/** An upgrade or subscribe refused; `retryAfter` (seconds) goes out as `Retry-After` on a refused upgrade. */
+export type WsRefusal = { status: number; error: string; retryAfter?: number };
+
+/** A subscribe admitted for its key (and charged): `refund` gives the charge back if the channel then refuses it. */
+export type WsAdmission = { ok: true; refund(): Promise<void> } | ({ ok: false } & WsRefusal);
 
 export interface WsServerOptions {
   channels: readonly Channel[];
@@ -55,6 +64,16 @@ export interface WsServerOptions {
    * returns WsAuth or an {status, error} refusal.
    */
   authenticate(req: IncomingMessage): Promise<WsAuth | WsRefusal>;
+  /**
+   * Admits (and charges) one subscribe with the connection's key, as a post is: counted in the key's rate limit,
+   * refused for a revoked key or one without credits. Called once the subscription is valid. Default: all admitted.
+   */
+  admitSubscribe?(auth: WsAuth): Promise<WsAdmission>;
+  /**
+   * Subscribes whose snapshot is read from storage, per connection: `burst` at once, then `perMinute` (a token
+   * bucket). Default 60 and 60.
+   */
+  storedSnapshots?: { burst: number; perMinute: number };
   /** Default 1000, the exchange's own limit. */
   maxSubscriptionsPerConnection?: number;
   /** Default 60_000: close a connection that sent nothing (not even a ping) for that long. */
