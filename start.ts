@@ -10,7 +10,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { isLoopbackHost } from './access/auth.ts';
-import { anyKeyConfigured } from './access/keys.ts';
+import { anyKeyConfigured, CREATE_KEY_COMMAND } from './access/keys.ts';
 import { createPool, type Database, openDatabase } from './db/pool.ts';
 import { takeWriterLock } from './db/writer-lock.ts';
 import { DOMAIN_LIST, type DomainName } from './domains.ts';
@@ -98,7 +98,7 @@ async function reached(ingest: Ingest, timeMs: number, pollMs = 500): Promise<vo
   while (!stopping && fillsLoaded(ingest) < timeMs) await sleep(pollMs);
 }
 
-const KEY_HINT = 'npm run -s keys -- create --scope data';
+const KEY_HINT = CREATE_KEY_COMMAND;
 
 /** The ingest side's code, imported by the roles that ingest only: an api instance loads nothing of `ingest/`. */
 async function importIngestCode() {

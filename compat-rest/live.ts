@@ -1,11 +1,12 @@
 // The live page at GET / (compat-rest/live/): markets with mids, the selected coin's candlestick chart, book and
 // trade tape, fed by the router's GraphQL subscriptions over graphql-ws. Its libraries (lightweight-charts, the
 // graphql-ws client) are served from node_modules: the page needs nothing but this service. It is public (it is
-// only a page); its data comes from the router under the key the page's field holds, when keys are configured.
+// only a page); its data comes from the router under the key of its address (`?api_key=`) or of its key field.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CREATE_KEY_COMMAND } from '../access/keys.ts';
 
 const HERE = path.join(path.dirname(new URL(import.meta.url).pathname), 'live');
 
@@ -33,7 +34,8 @@ export function isLivePageRequest(req: FastifyRequest): boolean {
 
 /**
  * Serves the page when the router's URL is known (`graphqlUrl`, its HTTP endpoint). The page reaches the router on
- * the host name it was itself loaded from, at the router's port; it shows its key field when a key is required.
+ * the host name it was itself loaded from, at the router's port; it shows its key field, and says how to get a key,
+ * when one is required.
  */
 export function registerLivePage(
   app: FastifyInstance,
@@ -55,7 +57,12 @@ export function registerLivePage(
     ws.protocol = 'ws:';
     // Storage down: the key rule cannot be read, and the field does no harm.
     const needsKey = await keyRequired().catch(() => true);
-    const config = { graphqlHttp: http.href, graphqlWs: ws.href, keyRequired: needsKey };
+    const config = {
+      graphqlHttp: http.href,
+      graphqlWs: ws.href,
+      keyRequired: needsKey,
+      createKeyCommand: CREATE_KEY_COMMAND,
+    };
     return reply.type('text/javascript').send(`window.LIVE_CONFIG = ${JSON.stringify(config)};\n`);
   });
   app.get<{ Params: { name: string } }>('/live/:name', hidden, async (req, reply) => {
