@@ -13,17 +13,13 @@ import { CREATE_KEY_COMMAND } from '../access/keys.ts';
 export const DEFAULT_OPERATION = `# The Hyperliquid data graph: markets, accounts, HIP-4, HyperEVM and analytics in one schema.
 # Run this with the button above (or Ctrl-Enter); the Docs (book icon) describe every field.
 #
-# BTC's mid, the top of its book and its latest trades, then each trade's buyer and seller with
-# their last fills: the market comes from the markets subgraph, the users' fills from accounts.
+# BTC's mid, its latest trades with each trade's buyer and seller and their last fills, and its
+# book: the market comes from the markets subgraph, the users' fills from accounts.
 # Live data: \`subscription { trades(coin: "BTC") { px sz side } }\` (also l2Book, candle, allMids, userFills).
 query MarketAndTraders {
   market(coin: "BTC") {
     coin
     mid
-    book {
-      bids { px sz n }
-      asks { px sz n }
-    }
     trades(limit: 3) {
       time
       side
@@ -37,6 +33,10 @@ query MarketAndTraders {
           }
         }
       }
+    }
+    book {
+      bids { px sz n }
+      asks { px sz n }
     }
   }
 }
@@ -101,14 +101,39 @@ const NOTICE_STYLE = `<style>
   .hl-notice code { background: #f3e3b0; padding: 1px 4px; border-radius: 3px; }
 </style>`;
 
-/** Yoga's offline page (scripts and styles inlined from node_modules), with the notice above it when there is one. */
+/**
+ * A key refused later (unknown, revoked, an mcp key) is only known from the router's answers: GraphiQL's requests
+ * go through `fetch`, so a 401 or 403 answer puts its reason in the notice, beside the error GraphiQL shows.
+ */
+const REFUSAL_WATCH = `<script>
+  (() => {
+    const fetchFirst = window.fetch.bind(window);
+    window.fetch = async (...args) => {
+      const answer = await fetchFirst(...args);
+      if (answer.status === 401 || answer.status === 403) {
+        const body = await answer.clone().json().catch(() => null);
+        const notice = document.querySelector('.hl-notice');
+        const command = document.createElement('code');
+        command.textContent = ${JSON.stringify(CREATE_KEY_COMMAND)};
+        notice.replaceChildren(
+          'The server refused the key (' + (body?.error ?? answer.status) + '): correct the api_key in the address, or create one with ',
+          command,
+          '.',
+        );
+        notice.hidden = false;
+      }
+      return answer;
+    };
+  })();
+</script>`;
+
+/** Yoga's offline page (scripts and styles inlined from node_modules), with the notice above it (hidden: none). */
 function renderPage(options: PageOptions): string {
   const { notice, ...graphiql } = options;
-  const html = renderGraphiQL(graphiql);
-  if (!notice) return html;
-  return html
+  const noticeBox = `<div class="hl-notice" role="alert"${notice ? '' : ' hidden'}>${notice ?? ''}</div>`;
+  return renderGraphiQL(graphiql)
     .replace('</head>', `${NOTICE_STYLE}</head>`)
-    .replace('<div id="root"></div>', `<div class="hl-notice" role="alert">${notice}</div><div id="root"></div>`);
+    .replace('<div id="root"></div>', `${noticeBox}${REFUSAL_WATCH}<div id="root"></div>`);
 }
 
 /** The gateway's GraphiQL settings: `createGatewayRuntime({ ...graphiqlPage(auth), ... })`. */
