@@ -10,7 +10,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { isLoopbackHost } from './access/auth.ts';
-import { anyKeyConfigured } from './access/keys.ts';
+import { anyKeyConfigured, CREATE_KEY_COMMAND } from './access/keys.ts';
 import { createPool, type Database, openDatabase, writerPool } from './db/pool.ts';
 import { takeWriterLock } from './db/writer-lock.ts';
 import { DOMAIN_LIST, type DomainName } from './domains.ts';
@@ -87,7 +87,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal
 
 const startedAt = Date.now();
 
-const KEY_HINT = 'npm run -s keys -- create --scope data';
+const KEY_HINT = CREATE_KEY_COMMAND;
 
 /** The ingest side's code, imported by the roles that ingest only: an api instance loads nothing of `ingest/`. */
 async function importIngestCode() {

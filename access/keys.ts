@@ -18,6 +18,9 @@ export interface ApiKey {
 
 const KEY_PREFIX = 'hlk_';
 
+/** The command that makes a key for the data APIs, as the servers and pages tell people who need one. */
+export const CREATE_KEY_COMMAND = 'npm run -s keys -- create --scope data';
+
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }

@@ -1,11 +1,12 @@
 // The live page at GET / (compat-rest/live/): markets with mids, the selected coin's candlestick chart, book and
 // trade tape, fed by the router's GraphQL subscriptions over graphql-ws. Its libraries (lightweight-charts, the
 // graphql-ws client) are served from node_modules: the page needs nothing but this service. It is public (it is
-// only a page); its data comes from the router under the key the page's field holds, when keys are configured.
+// only a page); its data comes from the router under the key of its address (`?api_key=`) or of its key field.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CREATE_KEY_COMMAND } from '../access/keys.ts';
 
 const HERE = path.join(path.dirname(new URL(import.meta.url).pathname), 'live');
 
@@ -42,19 +43,20 @@ const UNNAMED_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '0.0.0.0', '[:
 export function liveConfigScript(graphqlUrl: string, keyRequired: boolean): string {
   const url = new URL(graphqlUrl);
   const ownHost = UNNAMED_HOSTS.has(url.hostname);
+  const rest = { keyRequired, createKeyCommand: CREATE_KEY_COMMAND };
   return `(function () {
   var http = new URL(${JSON.stringify(url.href)});
   if (${ownHost} && location.hostname) http.hostname = location.hostname;
   var ws = new URL(http.href);
   ws.protocol = http.protocol === 'https:' ? 'wss:' : 'ws:';
-  window.LIVE_CONFIG = { graphqlHttp: http.href, graphqlWs: ws.href, keyRequired: ${keyRequired} };
+  window.LIVE_CONFIG = Object.assign({ graphqlHttp: http.href, graphqlWs: ws.href }, ${JSON.stringify(rest)});
 })();
 `;
 }
 
 /**
  * Serves the page when the router's URL is known (`graphqlUrl`, its HTTP endpoint), configured by liveConfigScript;
- * it shows its key field when a key is required.
+ * it shows its key field, and says how to get a key, when one is required.
  */
 export function registerLivePage(
   app: FastifyInstance,

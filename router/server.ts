@@ -9,7 +9,6 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { createGatewayRuntime, getGraphQLWSOptions } from '@graphql-hive/gateway-runtime';
 import { ConsoleLogWriter, Logger } from '@graphql-hive/logger';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError } from 'graphql';
 import { CloseCode, type ServerOptions } from 'graphql-ws';
 import type { AuthOutcome, KeyChecker } from '../access/auth.ts';
@@ -18,6 +17,7 @@ import { type GraphqlWsExtra, MAX_SUBSCRIPTIONS_PER_CONNECTION, serveGraphqlWs }
 import { boundedBodies } from '../platform/http-body.ts';
 import { sharedSubscriptions } from '../platform/shared-subscriptions.ts';
 import { useCors } from './cors.ts';
+import { graphiqlPage } from './graphiql.ts';
 import { downstreamRefusal, useSafeIntegerLiterals } from './input.ts';
 import { routerMetrics } from './metrics.ts';
 import { passThrough } from './pass-through.ts';
@@ -154,9 +154,8 @@ export async function startRouter(opts: RouterOptions) {
     landingPage: false,
     cors: false,
     // GraphiQL's page with its scripts and styles inlined from node_modules: it works without internet (the
-    // default page loads them from a CDN). Subscriptions run over graphql-ws, as the router serves them.
-    graphiql: { title: 'Hyperliquid data graph', subscriptionsProtocol: 'WS' },
-    renderGraphiQL,
+    // default page loads them from a CDN). Its options and the page's key: router/graphiql.ts.
+    ...graphiqlPage(opts.auth),
     logging: routerLog,
     requestId: routerRequestIds,
     transportEntries: transportEntries(opts.deduplicateInflightRequests ?? true),

@@ -20,27 +20,34 @@ export interface OfflineBrowser {
   context: BrowserContext;
   /** URLs the pages asked for off loopback (all refused). */
   blocked: string[];
+  /** Another context under the same rule, with storage of its own (no GraphiQL tabs or keys of earlier pages). */
+  freshContext(): Promise<BrowserContext>;
   close(): Promise<void>;
 }
 
 /** A browser whose pages reach loopback only: any other request is aborted and noted in `blocked`. */
 export async function offlineBrowser(): Promise<OfflineBrowser> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
-  const context = await browser.newContext();
   const blocked: string[] = [];
-  await context.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    const local = url.protocol === 'blob:' || url.protocol === 'data:' || LOOPBACK.has(url.hostname);
-    if (local) return route.continue();
-    blocked.push(url.href);
-    return route.abort('internetdisconnected');
-  });
+  const offlineContext = async () => {
+    const context = await browser.newContext();
+    await context.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      const local = url.protocol === 'blob:' || url.protocol === 'data:' || LOOPBACK.has(url.hostname);
+      if (local) return route.continue();
+      blocked.push(url.href);
+      return route.abort('internetdisconnected');
+    });
+    return context;
+  };
+  const context = await offlineContext();
   return {
     browser,
     context,
     blocked,
+    freshContext: offlineContext,
     async close() {
-      await context.close();
+      // Closing the browser closes every context it opened.
       await browser.close();
     },
   };

@@ -1,6 +1,7 @@
 // The live page: every market's mid, and the selected coin's 1m candles (lightweight-charts), book and trades, all
 // from the router's GraphQL subscriptions over graphql-ws (the candles' history by a query on the same socket).
-// The key, when keys are configured, goes in connection_init; it is kept in this browser's localStorage.
+// The key comes from the page's address (`?api_key=`), else from its key field (kept in this browser's localStorage);
+// it goes in connection_init. Without one where one is needed, the page says how to get one instead of connecting.
 /* global LightweightCharts, graphqlWs, LIVE_CONFIG */
 
 const $ = (id) => document.getElementById(id);
@@ -14,6 +15,20 @@ function setStatus(text, kind) {
   const el = $('status');
   el.textContent = text;
   el.className = `status ${kind ?? ''}`;
+}
+
+/** What to do about the key, above the panels (null: nothing to say). */
+function showNotice(lead) {
+  const el = $('notice');
+  el.hidden = !lead;
+  if (!lead) return;
+  const command = document.createElement('code');
+  command.textContent = LIVE_CONFIG.createKeyCommand;
+  el.replaceChildren(
+    `${lead}: add ?api_key=YOUR_KEY to the address or enter it in the key field, or create one with `,
+    command,
+    '.',
+  );
 }
 
 // ---- the chart ----
@@ -44,8 +59,19 @@ function run(query, variables, onData) {
 }
 
 function connect() {
+  for (const stop of state.stops.splice(0)) stop();
   state.client?.dispose();
+  state.client = null;
   const key = $('key').value.trim();
+  const graphiql = new URL(LIVE_CONFIG.graphqlHttp);
+  if (key) graphiql.searchParams.set('api_key', key);
+  $('graphiql').href = graphiql.href;
+  if (LIVE_CONFIG.keyRequired && !key) {
+    showNotice('This server needs an API key');
+    setStatus('needs an API key', 'error');
+    return;
+  }
+  showNotice(null);
   state.client = graphqlWs.createClient({
     url: LIVE_CONFIG.graphqlWs,
     connectionParams: key ? { apiKey: key } : {},
@@ -53,7 +79,10 @@ function connect() {
     shouldRetry: (event) => !(event && [4401, 4403].includes(event.code)),
     on: {
       connected: () => setStatus('live', 'live'),
-      closed: (event) => setStatus(event?.reason || 'disconnected', event?.code === 1000 ? '' : 'error'),
+      closed: (event) => {
+        setStatus(event?.reason || 'disconnected', event?.code === 1000 ? '' : 'error');
+        if ([4401, 4403].includes(event?.code)) showNotice(`The key was refused (${event.reason})`);
+      },
     },
   });
   run('subscription { allMids { coin mid } }', {}, (data) => showMids(data.allMids));
@@ -143,11 +172,12 @@ function showTrades(trades) {
 
 // ---- start ----
 
-$('key-field').hidden = !LIVE_CONFIG.keyRequired;
-$('key').value = LIVE_CONFIG.keyRequired ? (localStorage.getItem('hl-api-key') ?? '') : '';
+// A key in the address is used even where none is required (the visitor chose it), and is not stored.
+const addressKey = new URLSearchParams(location.search).get('api_key')?.trim() || '';
+$('key-field').hidden = !LIVE_CONFIG.keyRequired && !addressKey;
+$('key').value = addressKey || (LIVE_CONFIG.keyRequired ? (localStorage.getItem('hl-api-key') ?? '') : '');
 $('key').onchange = () => {
   localStorage.setItem('hl-api-key', $('key').value.trim());
   connect();
 };
-$('graphiql').href = LIVE_CONFIG.graphqlHttp;
 connect();
