@@ -58,6 +58,11 @@ export interface StackOptions {
   log?: (line: string) => void;
   /** A server failed after start (the router's thread); the default logs it. */
   onFailure?: (err: Error) => void;
+  /**
+   * The services start (rebuilding their state from storage and the node) once this resolves, and the servers after
+   * them; the router's thread loads meanwhile. `npm start`: the simulator's present.
+   */
+  startsAt?: Promise<unknown>;
 }
 
 type StackParts = {
@@ -110,6 +115,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const bus = opts.bus ?? new InProcessBus();
     const unwatchPool = watchPool('main', opts.pool);
     closers.push(async () => unwatchPool());
+    await opts.startsAt;
     const started = await startDomainServices(DOMAIN_LIST, {
       pool: opts.pool,
       ...(opts.readPool ? { readPool: opts.readPool } : {}),

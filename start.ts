@@ -13,7 +13,7 @@ import { isLoopbackHost } from './access/auth.ts';
 import { anyKeyConfigured, CREATE_KEY_COMMAND } from './access/keys.ts';
 import { createPool, type Database, openDatabase, writerPool } from './db/pool.ts';
 import { takeWriterLock } from './db/writer-lock.ts';
-import { DOMAIN_LIST, type DomainName } from './domains.ts';
+import type { DomainName } from './domains.ts';
 import { type OpenBus, openConfiguredBus } from './events/open.ts';
 import type { Ingest } from './ingest/pipeline.ts';
 import type { SimulatorThread } from './ingest/simulator/thread.ts';
@@ -21,7 +21,7 @@ import { loadStartConfig, parseDuration, type StartConfig } from './platform/con
 import { watchDerivation, watchIngest } from './platform/metrics.ts';
 import { tracesEndpoint, tracing } from './platform/tracing.ts';
 import { Upstream } from './platform/upstream.ts';
-import { configuredPorts, type Stack, startStack } from './stack.ts';
+import type { Stack } from './stack.ts';
 import type { StreamName } from './wire/node-lines.ts';
 
 const log = (line: string) => console.log(line);
@@ -91,20 +91,16 @@ const KEY_HINT = CREATE_KEY_COMMAND;
 
 /** The ingest side's code, imported by the roles that ingest only: an api instance loads nothing of `ingest/`. */
 async function importIngestCode() {
-  const [pipeline, writer, progress, thread, timeline, formats] = await Promise.all([
+  const [pipeline, writer, progress, formats] = await Promise.all([
     import('./ingest/pipeline.ts'),
     import('./ingest/writer-thread.ts'),
     import('./ingest/progress.ts'),
-    import('./ingest/simulator/thread.ts'),
-    import('./ingest/simulator/timeline.ts'),
     import('./ingest/formats/index.ts'),
   ]);
   return {
     Ingest: pipeline.Ingest,
     startWriterThread: writer.startWriterThread,
     reportProgress: progress.reportProgress,
-    startSimulatorThread: thread.startSimulatorThread,
-    configuredTimeline: timeline.configuredTimeline,
     LOADERS: formats.LOADERS,
   };
 }
@@ -194,7 +190,11 @@ interface Feed {
 /** The node files: a real node's HL_DATA_DIR, or the simulator writing them and serving its node /info. */
 async function startFeed(config: StartConfig): Promise<Feed> {
   if (config.hlDataDir) return { dataDir: config.hlDataDir, upstreamInfoUrl: config.upstreamInfoUrl };
-  const { configuredTimeline, startSimulatorThread } = await ingestCode();
+  // Only the simulator's code first: its thread computes while the rest loads.
+  const [{ configuredTimeline }, { startSimulatorThread }] = await Promise.all([
+    import('./ingest/simulator/timeline.ts'),
+    import('./ingest/simulator/thread.ts'),
+  ]);
   const dataDir = config.simDataDir;
   const historyMs = parseDuration(config.simHistory);
   const detailedMs = parseDuration(config.simDetailedHistory);
@@ -228,6 +228,8 @@ interface Loading {
   present: Promise<void>;
   /** Resolves once the backfill lane has loaded all of its history (at once without one). */
   backfilled: Promise<void>;
+  /** Starts loading the backfill: after the present is served, the writer thread's work takes a core. */
+  loadBackfill(): void;
 }
 
 /**
@@ -271,11 +273,11 @@ async function startLoading(database: Database, feed: Feed, bus: OpenBus): Promi
   };
   const present = (async () => {
     if (!sim) return;
-    await sim.live;
+    const computedMs = await sim.live;
     liveFrom = Date.now();
-    // Everything the backfill lane will hold is on disk; it loads from now on, the simulator's core free again.
+    log(`simulator         history computed in ${(computedMs / 1000).toFixed(1)} s; real time from now on`);
+    // Everything the backfill lane will hold is on disk (it loads once the present is served: loadBackfill).
     writer.written(liveFrom);
-    writer.load();
     await until(() => ingest.caughtUpSince(liveFrom));
   })();
   const backfilled = (async () => {
@@ -289,7 +291,7 @@ async function startLoading(database: Database, feed: Feed, bus: OpenBus): Promi
     await until(() => writer.backfilled());
     shown.stop();
   })();
-  return { ingest, present, backfilled };
+  return { ingest, present, backfilled, loadBackfill: () => writer.load() };
 }
 
 /** A real node's files are there already: loaded before serving. */
@@ -301,16 +303,28 @@ async function loadExisting(database: Database, feed: Feed, bus: OpenBus): Promi
   shown.stop();
 }
 
+/** The servers' code, loaded apart from this module's: the simulator's thread starts computing first. */
+let serverCodeLoaded: Promise<typeof import('./stack.ts') & typeof import('./domains.ts')> | undefined;
+function serverCode() {
+  serverCodeLoaded ??= Promise.all([import('./stack.ts'), import('./domains.ts')]).then(([stack, domains]) => ({
+    ...stack,
+    ...domains,
+  }));
+  return serverCodeLoaded;
+}
+
 /** compat REST and /ws, the router, the subgraphs and MCP over the database and the bus, with a line per endpoint. */
 async function serve(
   config: StartConfig,
-  parts: { pool: pg.Pool; readPool?: pg.Pool; bus: OpenBus; upstreamInfoUrl: string },
+  parts: { pool: pg.Pool; readPool?: pg.Pool; bus: OpenBus; upstreamInfoUrl: string; startsAt?: Promise<unknown> },
 ): Promise<Stack> {
+  const { configuredPorts, startStack, DOMAIN_LIST } = await serverCode();
   const stack = await startStack({
     pool: parts.pool,
     ...(parts.readPool ? { readPool: parts.readPool } : {}),
     bus: parts.bus,
     upstreamInfoUrl: parts.upstreamInfoUrl,
+    ...(parts.startsAt ? { startsAt: parts.startsAt } : {}),
     host: config.host,
     allowAnonymous: config.allowAnonymous,
     mcpAllowedHosts: config.mcpAllowedHosts,
@@ -343,10 +357,10 @@ function openWriterPool(database: Database): pg.Pool {
  * The simulator's present and the backfill: the servers answer once the present is loaded (seconds), the history
  * fills in behind them, told when complete.
  */
-async function followSimulator(loading: Loading, onPresent?: () => Promise<void>): Promise<void> {
+async function followSimulator(loading: Loading): Promise<void> {
   await loading.present;
   if (stopping) return;
-  await onPresent?.();
+  loading.loadBackfill();
   log(`present           live (${((Date.now() - startedAt) / 1000).toFixed(1)} s after start)`);
   void loading.backfilled.then(() => {
     if (!stopping) log(`history           loaded (${((Date.now() - startedAt) / 1000).toFixed(0)} s after start)`);
@@ -355,9 +369,10 @@ async function followSimulator(loading: Loading, onPresent?: () => Promise<void>
 
 /** Everything in one process (the default). */
 async function runAll(config: StartConfig): Promise<void> {
-  // The simulator computes its history on its own thread while Postgres starts.
+  // The simulator computes its history on its own thread while Postgres starts and the servers' code loads.
   const feeding = startFeed(config);
   feeding.catch(() => undefined);
+  void serverCode();
   const database = await openServiceDatabase(config);
   await holdWriterLock(database);
   await checkKeyPolicy(config, database.pool);
@@ -365,23 +380,16 @@ async function runAll(config: StartConfig): Promise<void> {
   const feed = await feeding;
   if (!feed.simulator) await loadExisting(database, feed, bus);
   const loading = feed.simulator ? await startLoading(database, feed, bus) : undefined;
-  const stack = await serve(config, {
+  // The servers start on the present (the node's book snapshot at real time, its last hour loading): a first answer
+  // from the middle of the history would be a week old.
+  await serve(config, {
     pool: database.pool,
     readPool: openReadReplica(config),
     bus,
     upstreamInfoUrl: feed.upstreamInfoUrl,
+    ...(feed.simulator ? { startsAt: feed.simulator.live } : {}),
   });
-  if (loading) {
-    // The markets service started on the node's book snapshot of whatever moment the simulator had reached: the
-    // present's snapshot holds every resting order.
-    await followSimulator(loading, () =>
-      stack.services.markets
-        .reloadBookSnapshot()
-        .catch((err) =>
-          console.error(`markets: book snapshot not reloaded (${err instanceof Error ? err.message : err})`),
-        ),
-    );
-  }
+  if (loading) await followSimulator(loading);
   log('ready');
 }
 

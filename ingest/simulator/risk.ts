@@ -19,7 +19,7 @@ const HIP3_GAP_STREAM = 7;
 /** Chance per minute that a HIP-3 market gaps through a holder's margin: about one backstop liquidation in 10 min. */
 const HIP3_GAP_CHANCE = 0.1;
 
-const LEAN_MARGIN_MINUTES = 5;
+const LEAN_MARGIN_MINUTES = 15;
 
 export class RiskEngine {
   private readonly x: Exchange;

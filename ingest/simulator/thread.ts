@@ -31,7 +31,8 @@ export type FromSimulatorThread =
       writesBackfill: boolean;
     }
   | { type: 'progress'; writtenUntilMs: number | null }
-  | { type: 'live'; writtenUntilMs: number | null }
+  /** Real time has started, `computedMs` after the thread began the history. */
+  | { type: 'live'; writtenUntilMs: number | null; computedMs: number }
   | { type: 'stopped' };
 
 export interface SimulatorThread {
@@ -42,8 +43,11 @@ export interface SimulatorThread {
   /** The backfill lane's directory (node layout), and whether this run writes to it. */
   backfillDir: string;
   writesBackfill: boolean;
-  /** Resolves once the history is written (both lanes) and real time has started; rejects if the thread fails. */
-  live: Promise<void>;
+  /**
+   * Resolves once the history is written (both lanes) and real time has started, with the milliseconds the history
+   * took; rejects if the thread fails.
+   */
+  live: Promise<number>;
   progress(): HistoryProgress;
   /** One line for a progress display. */
   describe(): string;
@@ -98,9 +102,9 @@ export function startSimulatorThread(
     let started: Extract<FromSimulatorThread, { type: 'started' }> | undefined;
     let writtenUntilMs: number | null = null;
     let isLive = false;
-    let markLive = () => {};
+    let markLive = (_computedMs: number) => {};
     let failLive = (_err: Error) => {};
-    const live = new Promise<void>((res, rej) => {
+    const live = new Promise<number>((res, rej) => {
       markLive = res;
       failLive = rej;
     });
@@ -125,7 +129,7 @@ export function startSimulatorThread(
           case 'live':
             writtenUntilMs = m.writtenUntilMs;
             isLive = true;
-            markLive();
+            markLive(m.computedMs);
             return;
           case 'stopped':
             stopped();

@@ -36,7 +36,7 @@ const history = writeHistoryInBackground(sim, startMs, { toMs: now, share: { sli
 history.done.then(
   () => {
     clearInterval(progress);
-    if (!sim.stopped) post({ type: 'live', writtenUntilMs: sim.currentTimeMs });
+    if (!sim.stopped) post({ type: 'live', writtenUntilMs: sim.currentTimeMs, computedMs: Date.now() - now });
   },
   (err: unknown) => {
     clearInterval(progress);
