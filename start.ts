@@ -246,7 +246,11 @@ async function startLoading(database: Database, feed: Feed, bus: OpenBus): Promi
     void shutdown(1);
   };
   const writer = startWriterThread(
-    { databaseUrl: database.url, ...(sim ? { backfillDir: sim.backfillDir } : {}) },
+    {
+      databaseUrl: database.url,
+      ...(sim ? { backfillDir: sim.backfillDir } : {}),
+      ...(sim?.backfillUntilMs ? { backfillUntil: sim.backfillUntilMs } : {}),
+    },
     bus,
     fail('writer thread'),
   );
@@ -273,7 +277,9 @@ async function startLoading(database: Database, feed: Feed, bus: OpenBus): Promi
   };
   const present = (async () => {
     if (!sim) return;
-    const computedMs = await sim.live;
+    // Its progress while it computes (a slow machine takes a while).
+    const ticker = setInterval(() => log(`simulator         ${sim.describe()}`), 5000);
+    const computedMs = await sim.live.finally(() => clearInterval(ticker));
     liveFrom = Date.now();
     log(`simulator         history computed in ${(computedMs / 1000).toFixed(1)} s; real time from now on`);
     // Everything the backfill lane will hold is on disk (it loads once the present is served: loadBackfill).
@@ -286,7 +292,8 @@ async function startLoading(database: Database, feed: Feed, bus: OpenBus): Promi
     const shown = reportProgress(
       () => writer.backfillStats(),
       process.stderr,
-      () => sim.describe(),
+      () => 'backfill',
+      sim.backfillUntilMs ?? undefined,
     );
     await until(() => writer.backfilled());
     shown.stop();

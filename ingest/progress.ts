@@ -18,6 +18,11 @@ export function reportProgress(
   stats: () => StreamStats[],
   out: NodeJS.WriteStream = process.stderr,
   before?: () => string,
+  /**
+   * A backfill's end: the bar goes from the history's start to it, by the stream furthest behind (its streams end
+   * there, not at now). Default: now, by the newest block read.
+   */
+  until?: number,
 ): ProgressReporter {
   const started = Date.now();
   let bar: Progress | null = null;
@@ -25,7 +30,13 @@ export function reportProgress(
   const totals = () => {
     const s = stats();
     const rows = s.reduce((n, x) => n + x.rows, 0);
-    const newest = Math.max(0, ...s.map((x) => x.lastBlockTime ?? 0));
+    const behind = s.filter((x) => !x.caughtUp).map((x) => x.lastBlockTime ?? 0);
+    const newest =
+      until === undefined
+        ? Math.max(0, ...s.map((x) => x.lastBlockTime ?? 0))
+        : behind.length
+          ? Math.min(...behind)
+          : until;
     const detail =
       `${fmt(rows)} rows, ${fmt(rows / Math.max((Date.now() - started) / 1000, 0.001))} rows/s, ` +
       `${s.reduce((n, x) => n + x.filesDone, 0)} files, ${s.reduce((n, x) => n + x.malformed, 0)} malformed`;
@@ -35,7 +46,7 @@ export function reportProgress(
     () => {
       const { newest, detail } = totals();
       if (!newest) return;
-      const lag = Math.max(0, (Date.now() - newest) / 1000);
+      const lag = Math.max(0, ((until ?? Date.now()) - newest) / 1000);
       if (!bar) {
         startLag = Math.max(Math.ceil(lag), 1);
         bar = progress({ label: 'ingest', total: startLag, unit: 's of history', out });

@@ -9,6 +9,8 @@ export interface WriterThreadData {
   databaseUrl: string;
   /** The backfill lane's directory (none: no backfill, the derivation alone). */
   backfillDir?: string;
+  /** Where the history this run writes to the lane ends (none: this run adds nothing to it). */
+  backfillUntil?: number;
 }
 
 export type ToWriterThread =

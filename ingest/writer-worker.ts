@@ -17,6 +17,8 @@ const post = (message: FromWriterThread) => port.postMessage(message);
 /** The streams the derivation reads: a backfill is derived up to the earliest of them. */
 const DERIVED_FROM = ['node_fills_by_block', 'misc_events_by_block'] as const;
 const STATS_MS = 250;
+/** The lane's name: its checkpoints are `backfill/<stream>`, its row in platform.backfills `backfill`. */
+const LANE = 'backfill';
 
 const pool = writerPool(data.databaseUrl);
 const log = (line: string) => console.error(line);
@@ -29,7 +31,7 @@ const backfill = data.backfillDir
       dataDir: data.backfillDir,
       pool,
       follow: true,
-      lane: 'backfill',
+      lane: LANE,
       log,
       bus: { publish: (_topic, items) => post({ type: 'gaps', gaps: items as readonly BusGap[] }) },
     })
@@ -53,10 +55,7 @@ port.on('message', (m: ToWriterThread) => {
   switch (m.type) {
     case 'load':
       // The present is live: the simulator's thread no longer needs the other core to itself.
-      loading ??= backfill
-        ?.run()
-        .then(async () => undefined)
-        .catch(fail('backfill'));
+      loading ??= backfill ? load(backfill).catch(fail('backfill')) : undefined;
       return;
     case 'written':
       written ??= m.at;
@@ -67,11 +66,24 @@ port.on('message', (m: ToWriterThread) => {
   }
 });
 
-/** Once complete, the lane stops polling its directories: nothing more comes to it. */
-void (async () => {
+/** The lane's run, told in platform.backfills (dataCoverage's) from its start to its completion. */
+async function load(lane: Ingest): Promise<void> {
+  if (data.backfillUntil !== undefined) {
+    await pool.query(
+      `INSERT INTO platform.backfills (lane, until_ms) VALUES ($1, $2)
+       ON CONFLICT (lane) DO UPDATE SET until_ms = greatest(platform.backfills.until_ms, EXCLUDED.until_ms),
+         complete = false, updated_at = now()`,
+      [LANE, data.backfillUntil],
+    );
+  }
+  const running = lane.run();
   while (!stopping && !complete()) await sleep(200);
-  if (!stopping) await backfill?.stop();
-})();
+  if (stopping) return await running;
+  // Nothing more comes to it: it stops polling its directories.
+  await lane.stop();
+  await running;
+  await pool.query('UPDATE platform.backfills SET complete = true, updated_at = now() WHERE lane = $1', [LANE]);
+}
 
 async function stop(): Promise<void> {
   if (stopping) return;

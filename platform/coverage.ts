@@ -23,7 +23,69 @@ export interface DatasetCoverage {
   delaySeconds: number | null;
 }
 
+/** A backfill lane still loading: where its history ends, and how far each of its streams has come. */
+export interface BackfillCoverage {
+  lane: string;
+  /** The present's lane holds everything from here on; the backfill, what comes before. */
+  until: number;
+  /** Per stream, the start of the hour its loading has reached (every older hour of it is loaded). */
+  loadedThrough: Record<string, number>;
+}
+
+/** The backfills still loading (platform.backfills, the lanes' checkpoints). */
+export async function backfillsLoading(pool: pg.Pool): Promise<BackfillCoverage[]> {
+  const { rows } = await pool.query<{ lane: string; until_ms: number; stream: string | null; file: string | null }>(
+    `SELECT b.lane, b.until_ms, c.stream, c.file FROM platform.backfills b
+     LEFT JOIN platform.ingest_checkpoints c ON c.stream LIKE b.lane || '/%'
+     WHERE NOT b.complete ORDER BY b.lane, c.stream`,
+  );
+  const lanes = new Map<string, BackfillCoverage>();
+  for (const r of rows) {
+    let lane = lanes.get(r.lane);
+    if (!lane) {
+      lane = { lane: r.lane, until: Number(r.until_ms), loadedThrough: {} };
+      lanes.set(r.lane, lane);
+    }
+    const hour = r.file ? /^hourly\/(\d{4})(\d{2})(\d{2})\/(\d{1,2})/.exec(r.file) : null;
+    if (r.stream && hour) {
+      lane.loadedThrough[r.stream.slice(r.lane.length + 1)] = Date.UTC(
+        Number(hour[1]),
+        Number(hour[2]) - 1,
+        Number(hour[3]),
+        Number(hour[4]),
+      );
+    }
+  }
+  return [...lanes.values()];
+}
+
+/**
+ * Every dataset's coverage. While a backfill loads (oldest first), the rows held are its older part and the present
+ * with a hole between: complete coverage starts where the backfill ends, until it is complete.
+ */
 export async function dataCoverage(
+  pool: pg.Pool,
+  now: number,
+  datasets: Readonly<Record<string, Dataset>>,
+): Promise<Coverage> {
+  const [backfills, held] = await Promise.all([backfillsLoading(pool), heldCoverage(pool, now, datasets)]);
+  const incompleteUntil = Math.max(Number.NEGATIVE_INFINITY, ...backfills.map((b) => b.until));
+  if (!Number.isFinite(incompleteUntil)) return { datasets: held, backfills };
+  const completeFrom = (c: DatasetCoverage) =>
+    c.start === null || c.latest === null ? c.start : Math.min(c.latest, Math.max(c.start, incompleteUntil));
+  return {
+    datasets: Object.fromEntries(Object.entries(held).map(([name, c]) => [name, { ...c, start: completeFrom(c) }])),
+    backfills,
+  };
+}
+
+/** What dataCoverage answers: each dataset, and the backfills still loading (none once complete). */
+export interface Coverage {
+  datasets: Record<string, DatasetCoverage>;
+  backfills: BackfillCoverage[];
+}
+
+async function heldCoverage(
   pool: pg.Pool,
   now: number,
   datasets: Readonly<Record<string, Dataset>>,

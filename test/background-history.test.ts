@@ -1,13 +1,17 @@
-// `npm start`'s simulated history is written and loaded while the service serves (ingest/simulator/background.ts):
-// the servers answer before the older blocks exist, the older rows then arrive through the same checkpointed
-// ingest (each exactly once, a restart loading nothing again), and dataCoverage says how far it has come. The
-// history's older part is lean: fills, funding and ledger, without order statuses.
+// `npm start`'s simulated history is written while the service serves (ingest/simulator/background.ts) in two
+// lanes: its last hour into the node data dir, which ingest follows as the present, and the older blocks into the
+// backfill lane, loaded apart with checkpoints of its own and never published as live events. The servers answer
+// before the older blocks exist; every row arrives once (a restart loading nothing again), and dataCoverage says how
+// far it has come. The history's older part is lean: fills, funding and ledger, without order statuses.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessBus } from '../events/bus.ts';
 import { Ingest } from '../ingest/pipeline.ts';
 import { writeHistoryInBackground } from '../ingest/simulator/background.ts';
 import { scanResumePoints, startNodeInfoServer } from '../ingest/simulator/index.ts';
-import { openTimeline } from '../ingest/simulator/timeline.ts';
+import { backfillDir, openTimeline } from '../ingest/simulator/timeline.ts';
+import { listHourlyFiles } from '../ingest/simulator/writer.ts';
 import type { Stack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { tempDataDir } from './node-files.ts';
@@ -49,6 +53,17 @@ async function fillCounts(): Promise<{ fills: number; first: number | null }> {
   return rows[0] as { fills: number; first: number | null };
 }
 
+/** Fill events in a data dir's files. */
+function fillEvents(dir: string): number {
+  let n = 0;
+  for (const file of listHourlyFiles(path.join(dir, 'node_fills_by_block'))) {
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      if (line) n += (JSON.parse(line) as { events: unknown[] }).events.length;
+    }
+  }
+  return n;
+}
+
 describe('the simulated history loaded in the background', () => {
   it('answers /info while older history is still being written, then loads every older row exactly once', async () => {
     const dataDir = await tempDataDir();
@@ -72,8 +87,24 @@ describe('the simulated history loaded in the background', () => {
       realtime: false,
       beforeChunk: () => (++chunks === 2 ? held : undefined),
     });
+    expect(timeline.backfillNow).not.toBeNull();
+    let published = 0;
+    const gaps: string[] = [];
+    bus.subscribe('fills', (rows) => {
+      published += rows.length;
+    });
+    bus.subscribe('gaps', (told) => gaps.push(...told.map((g) => g.stream)));
     const ingest = new Ingest({ dataDir, pool: db.pool, bus, follow: true, pollMs: 25, log: () => {} });
-    const running = ingest.run();
+    const lane = new Ingest({
+      dataDir: backfillDir(dataDir),
+      lane: 'backfill',
+      pool: db.pool,
+      bus,
+      follow: true,
+      pollMs: 25,
+      log: () => {},
+    });
+    const running = Promise.all([ingest.run(), lane.run()]);
     try {
       // Mid-history: /info answers, and dataCoverage holds nothing newer than what is written.
       while (chunks < 2) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -90,15 +121,27 @@ describe('the simulated history loaded in the background', () => {
       expect(written).toBeGreaterThan(0);
       // Ingest has read every line written (its checkpoint committed with the rows).
       await ingest.caughtUp();
-      const last = scanResumePoints(dataDir).node_fills_by_block;
-      while (ingest.stats.find((s) => s.stream === 'node_fills_by_block')?.lastBlock !== last) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      await lane.caughtUp();
+      for (const [reader, dir] of [
+        [ingest, dataDir],
+        [lane, backfillDir(dataDir)],
+      ] as const) {
+        const last = scanResumePoints(dir).node_fills_by_block;
+        while (reader.stats.find((s) => s.stream === 'node_fills_by_block')?.lastBlock !== last) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
       }
       await ingest.stop();
+      await lane.stop();
       const loaded = await fillCounts();
-      // Every fill written is loaded once, the oldest ones among them.
+      // Every fill written is loaded once, the oldest ones among them; only the present's were published, and the
+      // backfill's were told as a gap.
       expect(loaded.fills).toBe(written);
       expect(loaded.first).toBeLessThan(startMs + MINUTE);
+      const inBackfill = fillEvents(backfillDir(dataDir));
+      expect(inBackfill).toBeGreaterThan(0);
+      expect(published).toBe(written - inBackfill);
+      expect(gaps).toContain('backfill/node_fills_by_block');
 
       const late = await coverage(stack);
       expect(late.fills?.start).toBe(loaded.first);
@@ -118,6 +161,9 @@ describe('the simulated history loaded in the background', () => {
     const again = new Ingest({ dataDir, pool: db.pool, log: () => {} });
     await again.run();
     expect(again.stats.find((s) => s.stream === 'node_fills_by_block')?.rows).toBe(0);
+    const laneAgain = new Ingest({ dataDir: backfillDir(dataDir), lane: 'backfill', pool: db.pool, log: () => {} });
+    await laneAgain.run();
+    expect(laneAgain.stats.find((s) => s.stream === 'node_fills_by_block')?.rows).toBe(0);
     expect((await fillCounts()).fills).toBe(sim.stats.fills);
   });
 });

@@ -190,8 +190,7 @@ export const marketsInfo: Record<string, InfoEntry> = {
   dataCoverage: {
     schema: noFields,
     async handler(_body, { markets, coverage }) {
-      const datasets = await coverage(markets.now());
-      return json(resultEnvelope({ region: process.env.REGION ?? 'local', datasets }));
+      return json(resultEnvelope({ region: process.env.REGION ?? 'local', ...(await coverage(markets.now())) }));
     },
     response: R.resultOf(
       R.record({
@@ -203,6 +202,7 @@ export const marketsInfo: Record<string, InfoEntry> = {
             delaySeconds: { type: ['number', 'null'] },
           }),
         ),
+        backfills: R.list(R.record({ lane: R.str, until: R.int, loadedThrough: R.mapOf(R.int) })),
       }),
     ),
   },

@@ -1,7 +1,7 @@
 // What an /info type handler is: request body in, a reply out. Compat-rest dispatches POST /info and WS `post`
 // requests through one table of these (info/index.ts).
 import type { DomainServices } from '../../domains.ts';
-import type { DatasetCoverage } from '../../platform/coverage.ts';
+import type { Coverage } from '../../platform/coverage.ts';
 import { jsonBytes } from '../../platform/json-text.ts';
 import type { Upstream } from '../../platform/upstream.ts';
 import type { JsonSchema } from './request-schema.ts';
@@ -10,7 +10,7 @@ import type { JsonSchema } from './request-schema.ts';
 export type CompatServices = DomainServices & {
   upstream: Upstream;
   /** dataCoverage of every domain's datasets (domains.ts DATASETS) at `now`. */
-  coverage(now: number): Promise<Record<string, DatasetCoverage>>;
+  coverage(now: number): Promise<Coverage>;
 };
 
 /**

@@ -326,7 +326,7 @@ describe('Derivation (as npm start runs it)', () => {
         `SELECT count(*)::int AS n FROM analytics.leaderboard WHERE window_name = 'all'`,
       );
       expect(rows[0].n).toBe(2);
-      const coverage = await dataCoverage(db.pool, UNTIL, analytics.datasets);
+      const coverage = (await dataCoverage(db.pool, UNTIL, analytics.datasets)).datasets;
       expect(coverage.analyticsDerivation).toEqual({
         start: D3 + 3 * H - SETTLE_MS,
         latest: D3 + 3 * H - SETTLE_MS,

@@ -96,7 +96,8 @@ async function main(): Promise<void> {
   const host = values.host ?? '127.0.0.1';
 
   if (values.reset) resetTimeline(dataDir);
-  const { sim, startMs, resuming, fillRates } = openTimeline(dataDir, wanted, historyMs, Date.now(), detailedMs);
+  // One lane: whoever ingests this data dir alone (npm run ingest) finds every block in it.
+  const { sim, startMs, resuming, fillRates } = openTimeline(dataDir, wanted, historyMs, Date.now(), detailedMs, false);
   let server: NodeInfoServer | null = null;
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {

@@ -29,6 +29,8 @@ export type FromSimulatorThread =
       backfillRanges: [number, number][];
       /** This run writes blocks to the backfill lane (a fresh history, or a restart's gap). */
       writesBackfill: boolean;
+      /** Where what this run writes to the lane ends (null: it writes nothing there). */
+      backfillUntilMs: number | null;
     }
   | { type: 'progress'; writtenUntilMs: number | null }
   /** Real time has started, `computedMs` after the thread began the history. */
@@ -43,6 +45,7 @@ export interface SimulatorThread {
   /** The backfill lane's directory (node layout), and whether this run writes to it. */
   backfillDir: string;
   writesBackfill: boolean;
+  backfillUntilMs: number | null;
   /**
    * Resolves once the history is written (both lanes) and real time has started, with the milliseconds the history
    * took; rejects if the thread fails.
@@ -154,6 +157,7 @@ export function startSimulatorThread(
         resuming: m.resuming,
         backfillDir: m.backfillDir,
         writesBackfill: m.writesBackfill,
+        backfillUntilMs: m.backfillUntilMs,
         live,
         progress,
         describe: () => describeHistory(progress()),

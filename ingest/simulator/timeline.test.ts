@@ -12,10 +12,13 @@ import { loadConfig, parseDuration } from '../../platform/config.ts';
 import { type BlockLine, type BookDiffEvent, type FillEvent, STREAMS } from '../../wire/node-lines.ts';
 import { Simulator, scanResumePoints } from './index.ts';
 import {
+  backfillDir,
   configuredTimeline,
   DEFAULT_FILLS_PER_SECOND,
   DEFAULT_HISTORY_FILLS_PER_SECOND,
   DEFAULT_LEAN_FILLS_PER_SECOND,
+  LEAN_BLOCKS_PER_SECOND,
+  LIVE_LANE_MS,
   LIVELY_LEAD_MS,
   MARKER,
   openTimeline,
@@ -36,6 +39,23 @@ function readTree(dir: string): Map<string, string> {
       out.set(path.relative(dir, file), fs.readFileSync(file, 'latin1'));
   }
   return out;
+}
+
+/** A timeline's files with its backfill lane's put back in front of the data dir's: one timeline again. */
+function laneTree(dir: string): Map<string, string> {
+  const merged = readTree(backfillDir(dir));
+  for (const [file, content] of readTree(dir)) merged.set(file, (merged.get(file) ?? '') + content);
+  return merged;
+}
+
+/** Block times of every line of a tree's stream files. */
+function lineTimes(dir: string): number[] {
+  return [...readTree(dir).values()].flatMap((content) =>
+    content
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => Date.parse(`${(JSON.parse(line) as BlockLine<unknown>).block_time.slice(0, 23)}Z`)),
+  );
 }
 
 function expectSameTree(actual: string, expected: string): void {
@@ -123,7 +143,7 @@ describe('the default feed', () => {
     // The diurnal curve is lowest around 03:00 UTC (×0.65).
     const now = Date.UTC(2026, 10, 21, 3, 0, 0);
     const dir = path.join(tmpRoot, 'default');
-    const { sim, startMs, fillRates } = openTimeline(dir, params, detailedMs, now);
+    const { sim, startMs, fillRates } = openTimeline(dir, params, detailedMs, now, detailedMs, false);
     await sim.writeHistory(startMs, now + MINUTE);
     await sim.stop();
     expect(fillRates.map((r) => r.fillsPerSecond)).toEqual([params.historyFillsPerSecond, params.fillsPerSecond]);
@@ -198,18 +218,57 @@ describe('fill-rate schedule', () => {
     expectSameTree(dir, once);
   });
 
+  it('writes the history before its last hour to the backfill lane, each block once across the lanes, also over a restart in the backfill', async () => {
+    const now1 = Date.UTC(2026, 10, 21, 14, 0, 0);
+    const dir = path.join(tmpRoot, 'lanes');
+    const first = openTimeline(dir, params, 100 * MINUTE, now1);
+    expect(first.backfillNow?.[0]).toBe(first.fillRates[0]!.fromBlock);
+    // Stopped 20 minutes in (within the backfill); started again 10 minutes later.
+    await first.sim.writeHistory(first.startMs, first.startMs + 20 * MINUTE);
+    await first.sim.stop();
+    const now2 = now1 + 10 * MINUTE;
+    const second = openTimeline(dir, params, 100 * MINUTE, now2);
+    expect(second.backfill.ranges).toHaveLength(2);
+    await second.sim.writeHistory(second.startMs, now2);
+    await second.sim.stop();
+
+    // The backfill lane holds only blocks older than the last hour; the data dir, the last hour.
+    const older = lineTimes(backfillDir(dir));
+    const newer = lineTimes(dir);
+    expect(older.length).toBeGreaterThan(1000);
+    expect(Math.max(...older)).toBeLessThan(now2 - LIVE_LANE_MS);
+    expect(Math.min(...newer)).toBeGreaterThanOrEqual(now2 - LIVE_LANE_MS - 1000);
+
+    // Put back together, the two lanes are the timeline one run over the same schedule writes, byte for byte.
+    const once = path.join(tmpRoot, 'lanes-once');
+    const { fillsPerSecond: _, historyFillsPerSecond: __, ...identity } = params;
+    const rates = second.fillRates;
+    const sim = new Simulator({
+      dataDir: once,
+      ...identity,
+      fillsPerSecond: rates[0]!.fillsPerSecond,
+      rateChanges: rates.slice(1),
+    });
+    await sim.writeHistory(first.startMs, now2);
+    await sim.stop();
+    const merged = laneTree(dir);
+    const single = readTree(once);
+    expect([...merged.keys()].sort()).toEqual([...single.keys()].sort());
+    for (const [file, content] of single) expect(merged.get(file) === content, file).toBe(true);
+  });
+
   it('writes a long history lean before its detailed part, and a restart in the lean part keeps its boundary', async () => {
     const now1 = Date.UTC(2026, 10, 21, 14, 0, 0);
     const dir = path.join(tmpRoot, 'lean');
     const lean = { ...params, leanFillsPerSecond: 1 };
-    const first = openTimeline(dir, lean, 60 * MINUTE, now1, 20 * MINUTE);
+    const first = openTimeline(dir, lean, 60 * MINUTE, now1, 20 * MINUTE, false);
     expect(first.fillRates.map((r) => r.fillsPerSecond)).toEqual([1, 2, 20]);
     expect(first.leanUntilBlock).toBe(first.fillRates[1]!.fromBlock);
     // Stopped a quarter of an hour in, within the lean part; started again ten minutes later.
     await first.sim.writeHistory(first.startMs, first.startMs + 15 * MINUTE);
     await first.sim.stop();
     const now2 = now1 + 10 * MINUTE;
-    const second = openTimeline(dir, lean, 60 * MINUTE, now2, 20 * MINUTE);
+    const second = openTimeline(dir, lean, 60 * MINUTE, now2, 20 * MINUTE, false);
     expect(second.leanUntilBlock).toBe(first.leanUntilBlock);
     expect(second.fillRates.slice(0, 2)).toEqual(first.fillRates.slice(0, 2));
     await second.sim.writeHistory(second.startMs, now2);
@@ -220,7 +279,9 @@ describe('fill-rate schedule', () => {
       const file = listHourlyFiles(path.join(dir, stream))[0] as string;
       return (JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[0] as string) as BlockLine<unknown>).block_number;
     };
-    expect(firstBlock('node_fills_by_block')).toBeLessThan(first.leanUntilBlock - 5 * 60 * 30);
+    // The lean part runs on its coarser grid: 40 minutes at one block a second.
+    expect(first.leanGrid?.blocksPerSecond).toBe(LEAN_BLOCKS_PER_SECOND);
+    expect(firstBlock('node_fills_by_block')).toBeLessThan(first.leanUntilBlock - LEAN_BLOCKS_PER_SECOND * 60 * 30);
     for (const stream of ['node_order_statuses_by_block', 'node_raw_book_diffs_by_block']) {
       expect(firstBlock(stream), stream).toBeGreaterThanOrEqual(first.leanUntilBlock);
       expect(firstBlock(stream), stream).toBeLessThan(first.leanUntilBlock + 5 * 10);
@@ -235,6 +296,7 @@ describe('fill-rate schedule', () => {
       fillsPerSecond: second.fillRates[0]!.fillsPerSecond,
       rateChanges: second.fillRates.slice(1),
       leanUntilBlock: second.leanUntilBlock,
+      ...(second.leanGrid ? { leanGrid: second.leanGrid } : {}),
     });
     await sim.writeHistory(first.startMs, now2);
     await sim.stop();

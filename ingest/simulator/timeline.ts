@@ -116,6 +116,8 @@ export interface Timeline {
   fillRates: readonly FillRateChange[];
   /** Blocks below it are written lean (0: none). */
   leanUntilBlock: number;
+  /** The lean part's grid (none: the regular grid throughout). */
+  leanGrid: LeanGrid | undefined;
   /** Where the backfill lane is written, and the block ranges that go there. */
   backfill: BackfillLane;
   /** The blocks of this run's history that go to the backfill lane (null: none), as `[from, until)`. */
@@ -156,6 +158,8 @@ export function openTimeline(
   historyMs: number,
   now = Date.now(),
   detailedMs = historyMs,
+  /** Whether the history older than LIVE_LANE_MS goes to the backfill lane (`npm start`'s two lanes). */
+  lanes = true,
 ): Timeline {
   fs.mkdirSync(dataDir, { recursive: true });
   let marker = readMarker(dataDir);
@@ -198,7 +202,7 @@ export function openTimeline(
   // dir from the first second, and loads the older blocks apart.
   const backfill = (marker.backfill ?? []).filter(([from]) => from <= written);
   const laneFrom = Math.max(gapFrom, grid.numberAt(now - LIVE_LANE_MS));
-  const backfillNow = laneFrom > gapFrom ? ([gapFrom, laneFrom] as [number, number]) : null;
+  const backfillNow = lanes && laneFrom > gapFrom ? ([gapFrom, laneFrom] as [number, number]) : null;
   if (backfillNow) backfill.push(backfillNow);
   marker = { ...marker, version: 2, fillRates, backfill };
   fs.writeFileSync(path.join(dataDir, MARKER), `${JSON.stringify(marker)}\n`);
@@ -222,6 +226,7 @@ export function openTimeline(
     resuming: Object.keys(resumeAfter).length > 0,
     fillRates: schedule,
     leanUntilBlock: leanUntil,
+    leanGrid: marker.leanGrid,
     backfill: { dir: backfillDir(dataDir), ranges: backfill },
     backfillNow,
   };

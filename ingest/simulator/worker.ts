@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { writeHistoryInBackground } from './background.ts';
 import { startNodeInfoServer } from './index.ts';
 import type { FromSimulatorThread, SimulatorThreadData, ToSimulatorThread } from './thread.ts';
-import { openTimeline } from './timeline.ts';
+import { LIVE_LANE_MS, openTimeline } from './timeline.ts';
 
 const data = workerData as SimulatorThreadData;
 const port = parentPort!;
@@ -28,6 +28,7 @@ post({
   backfillDir: timeline.backfill.dir,
   backfillRanges: timeline.backfill.ranges.map(([from, until]) => [from, until]),
   writesBackfill: timeline.backfillNow !== null,
+  backfillUntilMs: timeline.backfillNow ? now - LIVE_LANE_MS : null,
 });
 
 const progress = setInterval(() => post({ type: 'progress', writtenUntilMs: sim.currentTimeMs }), PROGRESS_MS);

@@ -358,7 +358,7 @@ export const marketsTools: readonly McpTool[] = [
     input: toolInput({}),
     call: async (_args, { services: { markets, coverage } }) => ({
       region: process.env.REGION ?? 'local',
-      datasets: await coverage(markets.now()),
+      ...(await coverage(markets.now())),
     }),
   },
   {

@@ -55,7 +55,7 @@ describe('userNonFundingLedgerUpdates', () => {
   });
 
   it('is reported by dataCoverage from the coverage start on, not from the older entry held', async () => {
-    const { ledger } = await dataCoverage(db.pool, C + 3 * MIN, accounts.datasets);
+    const { ledger } = (await dataCoverage(db.pool, C + 3 * MIN, accounts.datasets)).datasets;
     expect(ledger).toEqual({ start: C, latest: C + 2 * MIN, delaySeconds: 60 });
   });
 
