@@ -14,8 +14,8 @@ import { startTestStack, type TestStack } from './stack.ts';
 import { openSocket } from './ws-client.ts';
 
 const HOUR = 3_600_000;
-/** The backfill: two days ending where the stack's own history (2 h) begins. */
-const BACKFILL_MS = 48 * HOUR;
+/** The backfill: a day ending where the stack's own history (2 h) begins. */
+const BACKFILL_MS = 24 * HOUR;
 
 let stack: TestStack;
 let backfillDir: string;
@@ -69,7 +69,7 @@ async function storedBackfillFills(): Promise<number> {
   return rows[0]!.n;
 }
 
-describe('the service while a backfill loads', () => {
+describe('the service while a backfill loads', { timeout: 300_000 }, () => {
   it('streams live trades only, charges a key exactly, and loads every backfill row once across a stop', async () => {
     expect(backfillFills).toBeGreaterThan(50_000);
     const trades = await openSocket(stack.urls.ws);
@@ -121,7 +121,7 @@ describe('the service while a backfill loads', () => {
     expect(seen.length).toBeGreaterThan(0);
     for (const t of seen) expect(t.time).toBeGreaterThan(Date.now() - 60_000);
 
-    await until(() => writer.backfilled(), 'the backfill to complete', 120_000);
+    await until(() => writer.backfilled(), 'the backfill to complete', 200_000);
     expect(await storedBackfillFills()).toBe(backfillFills);
     await writer.stop();
   });
