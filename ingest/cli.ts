@@ -1,5 +1,6 @@
-// `npm run ingest -- --data-dir DIR [--follow] [--streams a,b] [--batch-rows N]`: loads hl-node output files into
-// Postgres (DATABASE_URL, or the embedded cluster), resumably.
+// `npm run ingest -- --data-dir DIR [--follow] [--streams a,b] [--batch-rows N] [--lane NAME]`: loads hl-node output
+// files into Postgres (DATABASE_URL, or the embedded cluster), resumably. `--lane` loads DIR as a backfill lane:
+// checkpoints of its own (`NAME/<stream>`), its events history (never published live, told as a gap).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../db/pool.ts';
@@ -11,7 +12,7 @@ import { reportProgress } from './progress.ts';
 
 function usage(message: string): never {
   console.error(
-    `${message}\nusage: npm run ingest -- --data-dir DIR [--follow] [--streams ${STREAMS[0]},...] [--batch-rows N]`,
+    `${message}\nusage: npm run ingest -- --data-dir DIR [--follow] [--streams ${STREAMS[0]},...] [--batch-rows N] [--lane NAME]`,
   );
   process.exit(2);
 }
@@ -22,8 +23,14 @@ const { values } = parseArgs({
     follow: { type: 'boolean', default: false },
     streams: { type: 'string' },
     'batch-rows': { type: 'string' },
+    lane: { type: 'string' },
   },
-}).valueOf() as { values: { 'data-dir'?: string; follow: boolean; streams?: string; 'batch-rows'?: string } };
+}).valueOf() as {
+  values: { 'data-dir'?: string; follow: boolean; streams?: string; 'batch-rows'?: string; lane?: string };
+};
+if (values.lane !== undefined && !/^[a-z][a-z0-9_-]{0,31}$/.test(values.lane)) {
+  usage('--lane must be a name of lowercase letters, digits, _ and - (at most 32)');
+}
 
 const config = loadConfig();
 const dataDir = values['data-dir'] ?? config.hlDataDir ?? config.simDataDir;
@@ -56,6 +63,7 @@ const ingest = new Ingest({
   follow: values.follow,
   streams: streams as StreamName[],
   ...(batchRows ? { batchRows } : {}),
+  ...(values.lane ? { lane: values.lane } : {}),
 });
 console.error(`ingesting ${path.resolve(dataDir)}${values.follow ? ' (following)' : ''}`);
 const progress = reportProgress(() => ingest.stats);
