@@ -227,7 +227,7 @@ describe('POST /info accounts types', () => {
     expect(r.body.cursor).toBeNull();
     expect(r.headers.get('x-has-more')).toBe('true');
     const next = r.headers.get('x-next-cursor');
-    expect(next).toMatch(/^\d+:\d+$/);
+    expect(next).toMatch(/^\d+:\d+:\d+:\d+$/);
     expect(Number(r.headers.get('x-total-count'))).toBeGreaterThan(5);
     const page2 = await info({ type: 'fills', user: trader, limit: 5, cursor: next });
     expect(page2.body.result[0].tid).not.toBe(r.body.result[4].tid);
@@ -237,7 +237,7 @@ describe('POST /info accounts types', () => {
     const r = await info({ type: 'recentFills' });
     expect(r.body.result).toHaveLength(100);
     expect(r.headers.get('x-has-more')).toBe('true');
-    expect(r.headers.get('x-next-cursor')).toMatch(/^\d+:\d+$/);
+    expect(r.headers.get('x-next-cursor')).toMatch(/^\d+:\d+:\d+:\d+$/);
   });
 
   it('adds orderType to fills for include_order_type, as the path endpoints spell it, or includeOrderType', async () => {
