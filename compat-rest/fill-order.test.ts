@@ -1,11 +1,14 @@
 // Fills of one timestamp in execution order on every interface: one block holds a user's fills of several coins at
 // the same `time`, in a line order that neither their tids nor their start positions give. REST userFills and
 // userFillsByTime (with and without aggregateByTime), the compact rows of /fills and /info fills, and GraphQL
-// User.fills must all list them as the node executed them (the exchange's own answers do), newest time first.
+// User.fills, the MCP fill tools and the /ws userFills snapshot must all list them as the node executed them (the exchange's own answers do),
+// newest time first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountsTools } from '../subgraphs/accounts/mcp.ts';
 import { NodeFiles, nodeFill, userConnection } from '../test/accounts-files.ts';
 import { startCompatApp, type TestCompatApp } from '../test/compat-app.ts';
 import { addr, hash, T0 } from '../test/node-files.ts';
+import { openSocket } from '../test/ws-client.ts';
 import type { FillEvent } from '../wire/node-lines.ts';
 
 const USER = addr(0x0e1);
@@ -34,7 +37,7 @@ function trade(fill: Parameters<typeof nodeFill>[0]): FillEvent[] {
 let c: TestCompatApp;
 
 beforeAll(async () => {
-  c = await startCompatApp({ data: 'empty', node: 'down' });
+  c = await startCompatApp({ data: 'empty', node: 'down', listen: true });
   const files = new NodeFiles();
   files.add('node_fills_by_block', EARLIER, trade({ coin: 'ETH', time: EARLIER, oid: 1, tid: 50, px: '3000.0' }));
   // Block 2, in this line order: a SOL sell, a BTC buy sweeping two asks (tids rising, start position rising), an
@@ -127,6 +130,39 @@ describe('fills of one time, in execution order', () => {
       expect(paged).toEqual(expected);
       const info = await c.info({ type: 'fills', user: USER, order });
       expect(tids(info.body.result)).toEqual(expected);
+    }
+  });
+
+  it('the MCP fill tools list them in the line order', async () => {
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const tool = accountsTools.find((t) => t.name === name);
+      if (!tool) throw new Error(`no tool ${name}`);
+      return (await tool.call(args, { services: c.services, signal: new AbortController().signal })) as Record<
+        string,
+        { tid: number }[]
+      >;
+    };
+    expect(tids((await call('accounts_user_fills', { user: USER })).fills ?? [])).toEqual(NEWEST_FIRST);
+    const merged = await call('accounts_user_fills', { user: USER, startTime: T0, aggregateByTime: true });
+    expect(tids(merged.fills ?? [])).toEqual([700, 300, 900, 100, 50]);
+    expect(tids((await call('accounts_fills', { user: USER, order: 'desc' })).rows ?? [])).toEqual(NEWEST_FIRST);
+  });
+
+  it('the /ws userFills snapshot lists them in the line order, aggregated or not', async () => {
+    for (const [aggregateByTime, expected] of [
+      [false, NEWEST_FIRST],
+      [true, [700, 300, 900, 100, 50]],
+    ] as const) {
+      const ws = await openSocket(c.urls.ws);
+      try {
+        ws.send({ method: 'subscribe', subscription: { type: 'userFills', user: USER, aggregateByTime } });
+        expect(await ws.next()).toMatchObject({ channel: 'subscriptionResponse' });
+        const snapshot = (await ws.next()) as { data: { isSnapshot: boolean; fills: { tid: number }[] } };
+        expect(snapshot.data.isSnapshot).toBe(true);
+        expect(tids(snapshot.data.fills)).toEqual(expected);
+      } finally {
+        ws.close();
+      }
     }
   });
 });
