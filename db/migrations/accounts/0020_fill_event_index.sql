@@ -8,6 +8,6 @@ ALTER TABLE accounts.fills ADD COLUMN event_index integer NOT NULL DEFAULT 0;
 
 -- The fill lists' order (newest time first, then execution order) and the keyset pages' resume point.
 DROP INDEX accounts.fills_address_time;
-CREATE INDEX fills_address_time ON accounts.fills (address, time DESC, block_number, event_index);
+CREATE INDEX fills_address_time ON accounts.fills (address, time DESC, block_number, event_index, tid);
 DROP INDEX accounts.fills_time;
-CREATE INDEX fills_time ON accounts.fills (time DESC, block_number, event_index);
+CREATE INDEX fills_time ON accounts.fills (time DESC, block_number, event_index, tid);
