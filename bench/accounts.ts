@@ -348,6 +348,7 @@ export async function benchFillLatency(b: AccountsBench): Promise<BenchSection> 
         liquidated_user: null,
         liquidation_mark_px: null,
         liquidation_method: null,
+        event_index: k,
       });
     }
     if (measuring) published += rows.length;

@@ -192,7 +192,7 @@ describe('POST /info accounts types', () => {
     const t0 = Date.now() - 3_600_000;
     // 600 fills, ~176 kB: two 64 kB chunks and the rest.
     const fills = Array.from({ length: 600 }, (_, i) =>
-      parseFill([user, nodeFill({ tid: 9_000_000 + i, oid: 8_000_000 + i, time: t0 + i * 1000 })], 0),
+      parseFill([user, nodeFill({ tid: 9_000_000 + i, oid: 8_000_000 + i, time: t0 + i * 1000 })], 0, i),
     );
     await stack.db.pool.query(
       `INSERT INTO accounts.fills SELECT * FROM json_populate_recordset(NULL::accounts.fills, $1)`,
@@ -227,7 +227,7 @@ describe('POST /info accounts types', () => {
     expect(r.body.cursor).toBeNull();
     expect(r.headers.get('x-has-more')).toBe('true');
     const next = r.headers.get('x-next-cursor');
-    expect(next).toMatch(/^\d+:\d+$/);
+    expect(next).toMatch(/^\d+:\d+:\d+:\d+$/);
     expect(Number(r.headers.get('x-total-count'))).toBeGreaterThan(5);
     const page2 = await info({ type: 'fills', user: trader, limit: 5, cursor: next });
     expect(page2.body.result[0].tid).not.toBe(r.body.result[4].tid);
@@ -237,7 +237,7 @@ describe('POST /info accounts types', () => {
     const r = await info({ type: 'recentFills' });
     expect(r.body.result).toHaveLength(100);
     expect(r.headers.get('x-has-more')).toBe('true');
-    expect(r.headers.get('x-next-cursor')).toMatch(/^\d+:\d+$/);
+    expect(r.headers.get('x-next-cursor')).toMatch(/^\d+:\d+:\d+:\d+$/);
   });
 
   it('adds orderType to fills for include_order_type, as the path endpoints spell it, or includeOrderType', async () => {
@@ -480,7 +480,11 @@ describe('/ws accounts channels', () => {
     const time = Date.now();
     // Two parts of one crossing order (same oid, time and hash), stored; and a later fill, not stored.
     const part = (tid: number, sz: string, startPosition: string, oid = 77, t = time) =>
-      parseFill([user, nodeFill({ tid, sz, startPosition, oid, time: t, hash: `0x${'d'.repeat(64)}`, fee: '0.5' })], 0);
+      parseFill(
+        [user, nodeFill({ tid, sz, startPosition, oid, time: t, hash: `0x${'d'.repeat(64)}`, fee: '0.5' })],
+        0,
+        tid - 500,
+      );
     const parts = [part(501, '0.1', '0.0'), part(502, '0.2', '0.1')];
     const [snapshot, live] = await raceTheSnapshot({
       channel: 'userFills',

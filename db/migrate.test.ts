@@ -68,7 +68,8 @@ describe('migrations', () => {
     );
     const defs = rows.map((r) => r.indexdef.replace(/ USING btree/, '')).join('\n');
     for (const path of [
-      'accounts.fills (address, "time" DESC, tid DESC)',
+      'accounts.fills (address, "time" DESC, block_number, event_index, tid)',
+      'accounts.fills ("time" DESC, block_number, event_index, tid)',
       'accounts.fills (oid)',
       'accounts.fills (coin, "time" DESC)',
       'accounts.order_statuses (address, oid DESC, "time")',

@@ -111,9 +111,11 @@ describe('node_fills_by_block', () => {
       twap_id: null,
       builder: null,
       liquidated_user: null,
+      event_index: 0,
     });
     expect(rows[1]).toMatchObject({
       address: BOB,
+      event_index: 1,
       side: 'A',
       crossed: false,
       fee: '-0.009',

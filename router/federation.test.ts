@@ -93,7 +93,7 @@ describe('accounts through the router', () => {
     expect(new Set(paged).size).toBe(40);
     expect(paged).toEqual(tids(one.data.user.fills.edges));
     const node = page1.edges[0].node;
-    expect(page1.edges[0].cursor).toBe(`${node.time}:${node.tid}`);
+    expect(page1.edges[0].cursor).toMatch(new RegExp(`^${node.time}:\\d+:\\d+:${node.tid}$`));
     expect(node).toMatchObject({ startPosition: expect.stringMatching(/^-?\d/), crossed: expect.any(Boolean) });
     const times = [...page1.edges, ...p2.data.user.fills.edges].map((e: { node: { time: number } }) => e.node.time);
     expect(times).toEqual([...times].sort((a, b) => b - a));

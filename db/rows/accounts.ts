@@ -27,6 +27,8 @@ export interface FillRow {
   liquidated_user: string | null;
   liquidation_mark_px: string | null;
   liquidation_method: string | null;
+  /** The fill's index in its node line's `events`: with block_number, the order the node executed fills in. */
+  event_index: number;
 }
 export const fillsTable = table<FillRow>(
   'accounts.fills',
@@ -56,6 +58,7 @@ export const fillsTable = table<FillRow>(
     'liquidated_user',
     'liquidation_mark_px',
     'liquidation_method',
+    'event_index',
   ],
   'append',
 );

@@ -23,7 +23,8 @@ import {
 } from '../../platform/fields.ts';
 import type { StreamLoader } from './loader.ts';
 
-export function parseFill(event: unknown, blockNumber: number): FillRow {
+/** A fill event of a block line; `eventIndex` is its index in the line's `events` (the node's execution order). */
+export function parseFill(event: unknown, blockNumber: number, eventIndex: number): FillRow {
   const pair = array(event, 'event');
   if (pair.length !== 2) throw new FieldError('event: must be [user, fill]');
   const user = addressValue(pair[0], 'user');
@@ -56,6 +57,7 @@ export function parseFill(event: unknown, blockNumber: number): FillRow {
     liquidated_user: liq ? address(liq, 'liquidatedUser') : null,
     liquidation_mark_px: liq ? dec(liq, 'markPx') : null,
     liquidation_method: liq ? str(liq, 'method') : null,
+    event_index: eventIndex,
   };
 }
 
@@ -119,7 +121,7 @@ const SETTLEMENT_DIR = 'Settlement';
 export const fillsLoader: StreamLoader = {
   stream: 'node_fills_by_block',
   loadBlock(ctx, events, batch) {
-    const fills = events.map((e) => parseFill(e, ctx.blockNumber));
+    const fills = events.map((e, i) => parseFill(e, ctx.blockNumber, i));
     for (const f of fills) {
       batch.add(fillsTable, f);
       batch.publish('fills', f);

@@ -7,6 +7,7 @@ import {
   type AccountsService,
   aggregateFillsByTime,
   type FillColumn,
+  fillCursor,
   MAX_WIRE_FILLS,
   type StoredFill,
   type TwapSliceFill,
@@ -124,7 +125,8 @@ export interface FillsArgs {
 }
 
 /**
- * A page of the user's fills, newest first, keyset-paged by the service on (time, tid) (cursor `"<time>:<tid>"`):
+ * A page of the user's fills, newest first and within one time in execution order, keyset-paged by the service
+ * (cursor `"<time>:<block>:<event index>:<tid>"`):
  * one query for the stored rows, printed as wire fills. `totalCount` is counted only when asked for. With
  * aggregateByTime a page holds whole timestamps (unless one timestamp fills it), so that the partial fills of a
  * crossing order are merged from all their parts; its edges' own cursors are then only approximate resume points.
@@ -158,12 +160,14 @@ export async function fillsConnection(
     node.orderType = r.order_type ?? null;
     return node;
   });
+  // Each node's cursor is its row's; a merged fill keeps its first part's (time, tid), hence that part's cursor.
+  const cursors = new Map(rows.map((r) => [`${r.time}:${r.tid}`, fillCursor(r)]));
   const nodes = a.aggregateByTime ? aggregateFillsByTime(wire) : wire;
   const last = rows.at(-1);
   return {
-    ...toConnection(nodes, (f) => `${f.time}:${f.tid}`, {
+    ...toConnection(nodes, (f) => cursors.get(`${f.time}:${f.tid}`) ?? '', {
       hasMore: page.hasMore,
-      nextCursor: page.hasMore && last ? `${last.time}:${last.tid}` : null,
+      nextCursor: page.hasMore && last ? fillCursor(last) : null,
       after: a.after,
     }),
     totalCount: a.aggregateByTime ? async () => null : () => accounts.countFills(query),

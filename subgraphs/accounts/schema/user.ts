@@ -28,7 +28,9 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
     address: t.exposeString('address'),
     fills: t.field({
       type: FillConnectionRef,
-      description: 'Newest first; `after` is a cursor `"<time>:<tid>"` (an endCursor)',
+      description:
+        'Newest first, fills of one time in execution order; `after` is a cursor ' +
+        '`"<time>:<block>:<event index>:<tid>"` (an endCursor)',
       args: {
         first: t.arg.int({ required: true, defaultValue: 100, description: `1 to ${MAX_WIRE_FILLS}` }),
         after: t.arg.string(),

@@ -322,14 +322,15 @@ describe('fillRows (compact, keyset-paged)', () => {
         return pages;
       }
       const last = page.rows.at(-1) as CompactFillRow;
-      expect(page.nextCursor).toBe(`${Date.parse(`${last.time}Z`)}:${last.tid}`);
+      expect(page.nextCursor).toMatch(new RegExp(`^${Date.parse(`${last.time}Z`)}:\\d+:\\d+:${last.tid}$`));
       cursor = page.nextCursor ?? undefined;
     }
   }
 
   it('pages a user by cursor; includeOrderType false drops the key and nothing else', async () => {
     const withType = await allPages({ user: ALICE, limit: 3, order: 'desc', includeOrderType: true });
-    expect(withType.map((p) => p.map((r) => r.tid))).toEqual([[31, 23, 22], [21, 13, 12], [11]]);
+    // Newest time first; Alice's sweep at T1 in execution order (11, 12, 13).
+    expect(withType.map((p) => p.map((r) => r.tid))).toEqual([[31, 23, 22], [21, 11, 12], [13]]);
     const rows = withType.flat();
     expect(rows.find((r) => r.tid === 11)).toStrictEqual({
       user: ALICE,
@@ -380,21 +381,54 @@ describe('fillRows (compact, keyset-paged)', () => {
     expect(page.rows.map((r) => r.tid)).toEqual([11, 12]);
     expect(page.totalCount).toBe(5);
     expect(page.hasMore).toBe(true);
-    expect(page.nextCursor).toBe(`${T1}:12`);
+    // Alice's second sweep fill: the third event of block 1.
+    expect(page.nextCursor).toBe(`${T1}:1:2:12`);
   });
 
-  it("never splits a trade's two fills across pages, in either direction", async () => {
+  it("pages every user's fills in either direction, one time's fills in execution order both ways", async () => {
     const all = await fillRows(db.pool, { coin: 'BTC', limit: 1000, order: 'asc', includeOrderType: false });
-    expect(all.rows).toHaveLength(12);
     expect(all.totalCount).toBeUndefined();
+    // Block 1 in line order (Alice's sweep, each of her fills followed by Bob's), then the TWAP slices.
+    const sweep = ['11/a', '11/b', '12/a', '12/b', '13/a', '13/b'];
+    const slices = ['21/a', '21/b', '22/a', '22/b', '23/a', '23/b'];
+    const key = (r: CompactFillRow) => `${r.tid}/${r.user === ALICE ? 'a' : 'b'}`;
+    expect(all.rows.map(key)).toEqual([...sweep, ...slices]);
     for (const order of ['asc', 'desc'] as const) {
+      const expected =
+        order === 'asc' ? [...sweep, ...slices] : ['23/a', '23/b', '22/a', '22/b', '21/a', '21/b', ...sweep];
       for (const limit of [1, 2, 3, 5]) {
         const pages = await allPages({ coin: 'BTC', limit, order, includeOrderType: false });
-        const flat = pages.flat();
-        const expected = order === 'asc' ? all.rows : [...all.rows].reverse();
-        expect(flat.map((r) => `${r.tid}/${r.user}`)).toEqual(expected.map((r) => `${r.tid}/${r.user}`));
-        for (const p of pages) expect(p.length).toBeLessThanOrEqual(Math.max(limit, 2));
+        expect(pages.flat().map(key)).toEqual(expected);
+        for (const p of pages) expect(p.length).toBeLessThanOrEqual(limit);
       }
+    }
+  });
+
+  it("never splits fills that share a key (a trade's two fills stored before event_index) across pages", async () => {
+    // Stored before migration 0020: both fills of each trade at event index 0 of their block.
+    await db.pool.query(
+      `INSERT INTO accounts.fills (block_number, address, coin, px, sz, side, time, start_position, dir, closed_pnl,
+         hash, oid, crossed, fee, tid, fee_token)
+       SELECT 900 + t, a, 'OLD', 1, 1, s, $1::bigint + t, 0, 'Open Long', 0, '0x', t, true, 0, t, 'USDC'
+       FROM generate_series(1, 3) t, (VALUES ($2, 'B'), ($3, 'A')) u(a, s)`,
+      [T0, ALICE, BOB],
+    );
+    try {
+      for (const order of ['asc', 'desc'] as const) {
+        const trades = order === 'asc' ? [1, 2, 3] : [3, 2, 1];
+        for (const limit of [1, 2, 3]) {
+          const pages = await allPages({ coin: 'OLD', limit, order, includeOrderType: false });
+          expect(pages.flat().map((r) => `${r.tid}/${r.user === ALICE ? 'a' : 'b'}`)).toEqual(
+            trades.flatMap((t) => [`${t}/a`, `${t}/b`]),
+          );
+          for (const p of pages) {
+            expect(p.length).toBeLessThanOrEqual(Math.max(limit, 2));
+            expect(new Set(p.map((r) => r.tid)).size * 2).toBe(p.length);
+          }
+        }
+      }
+    } finally {
+      await db.pool.query(`DELETE FROM accounts.fills WHERE coin = 'OLD'`);
     }
   });
 

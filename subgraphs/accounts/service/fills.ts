@@ -38,7 +38,7 @@ const DECIMAL_COLUMNS: ReadonlySet<FillColumn> = new Set([
 ]);
 
 /** The columns a page of fills always reads: its keyset (cursors, the cut between two fills of one trade). */
-const KEY_COLUMNS: ReadonlySet<FillColumn> = new Set(['time', 'tid']);
+const KEY_COLUMNS: ReadonlySet<FillColumn> = new Set(['time', 'block_number', 'event_index', 'tid']);
 
 /**
  * The columns of `accounts.fills` (or, with `only`, those and the key columns) under alias `f`, decimals as text
@@ -52,12 +52,15 @@ function fillColumns(only?: ReadonlySet<FillColumn>): string {
 }
 
 /**
- * Newest first, but fills of one timestamp in execution order, as the exchange lists a crossing order's partial
- * fills. Fills keep no sequence number; a crossing order walks its position monotonically though: a buy's start
- * positions rise, a sell's fall.
+ * The order of every fill list: by time (newest first unless asked otherwise), and within one time in execution
+ * order, as the exchange lists them: the block, then the fill's index in the node line's events. Fills stored
+ * before event_index existed share index 0 (migration 0020): tid, then address, keep their order deterministic.
  */
-const NEWEST_FIRST = `f.time DESC, f.block_number DESC,
-  CASE WHEN f.side = 'B' THEN f.start_position ELSE -f.start_position END, f.tid`;
+export function fillOrder(newestFirst = true): string {
+  return `f.time ${newestFirst ? 'DESC' : 'ASC'}, f.block_number, f.event_index, f.tid, f.address`;
+}
+
+const NEWEST_FIRST = fillOrder();
 
 /** The columns toWireFill reads: fewer columns to fetch and parse than the whole row (2 000 rows per answer). */
 type WireFillSource = Pick<
@@ -370,7 +373,7 @@ export interface FillRowsQuery {
   endTime?: number;
   /** 1 to 1000. */
   limit: number;
-  /** `"<time>:<tid>"` of the last row of the previous page (the `nextCursor` it returned). */
+  /** The `nextCursor` a previous page returned (`"<time>:<block>:<event index>:<tid>"` of its last row). */
   cursor?: string;
   order: 'asc' | 'desc';
   includeOrderType: boolean;
@@ -381,19 +384,31 @@ export interface FillRowsQuery {
 export interface FillRowsPage {
   rows: CompactFillRow[];
   hasMore: boolean;
-  /** `"<time>:<tid>"` of the last row when there is a next page, else null. */
+  /** The cursor of the last row when there is a next page, else null. */
   nextCursor: string | null;
   totalCount?: number;
 }
 
-export function parseFillCursor(cursor: string): { time: string; tid: string } {
-  const m = /^(\d{1,16}):(\d{1,20})$/.exec(cursor);
-  if (!m || !fitsBigint(m[2] as string)) {
+/** A fill's place in the fill lists' order (fillOrder), which a page resumes after. */
+interface FillKey {
+  time: string | number;
+  block_number: string | number;
+  event_index: string | number;
+  tid: string | number;
+}
+
+/** The cursor of a stored fill: its key in fillOrder, `"<time>:<block>:<event index>:<tid>"`. */
+export const fillCursor = (r: FillKey) => `${r.time}:${r.block_number}:${r.event_index}:${r.tid}`;
+
+export function parseFillCursor(cursor: string): FillKey {
+  const m = /^(\d{1,16}):(\d{1,19}):(\d{1,9}):(\d{1,20})$/.exec(cursor);
+  if (!m || !fitsBigint(m[2] as string) || !fitsBigint(m[4] as string)) {
     throw new InvalidQueryError(
-      `cursor: must be "<epoch_ms>:<tid>" as a page gave it, got ${JSON.stringify(cursor).slice(0, 60)}`,
+      'cursor: must be "<epoch_ms>:<block>:<event index>:<tid>" as a page gave it, ' +
+        `got ${JSON.stringify(cursor).slice(0, 60)}`,
     );
   }
-  return { time: m[1] as string, tid: m[2] as string };
+  return { time: m[1] as string, block_number: m[2] as string, event_index: m[3] as string, tid: m[4] as string };
 }
 
 function toCompact(r: StoredFill, includeOrderType: boolean): CompactFillRow {
@@ -421,13 +436,14 @@ function toCompact(r: StoredFill, includeOrderType: boolean): CompactFillRow {
   return row;
 }
 
-const sameKey = (a: PartialFill, b: PartialFill) => a.time === b.time && a.tid === b.tid;
+const sameKey = (a: FillKey, b: FillKey) =>
+  a.time === b.time && a.block_number === b.block_number && a.event_index === b.event_index && a.tid === b.tid;
 
 /**
- * Compact fill rows, keyset-paged on (time, tid) in the direction `order` asks for, the address breaking ties.
- * The two fills of one trade share (time, tid) when no user is given, so a page never ends between them: it stops
- * before the pair (or, when the pair alone fills the page, takes both), and the cursor `"<time>:<tid>"` of the
- * page's last row resumes strictly after it.
+ * Compact fill rows in fillOrder, by time in the direction `order` asks for, keyset-paged on the fills' keys.
+ * Fills stored before event_index existed may share a key (the two fills of one trade when no user is given), so a
+ * page never ends between fills of one key: it stops before them (or, when they alone fill the page, takes them
+ * all), and the cursor of the page's last row resumes strictly after it.
  */
 export async function fillRows(pool: pg.Pool, q: FillRowsQuery): Promise<FillRowsPage> {
   const page = await fillPage(pool, q);
@@ -467,7 +483,7 @@ export function allFills(pool: pg.Pool, q: AllFillsQuery): Promise<FillRowsPage>
 export type StoredFill = FillRow & { order_type?: string | null };
 
 /** A stored fill read for some columns only: those, the key columns, and the order's type when asked for. */
-export type PartialFill = Partial<StoredFill> & Pick<FillRow, 'time' | 'tid'>;
+export type PartialFill = Partial<StoredFill> & Pick<FillRow, 'time' | 'block_number' | 'event_index' | 'tid'>;
 
 interface FillPage<R> {
   rows: R[];
@@ -477,7 +493,7 @@ interface FillPage<R> {
 
 /**
  * The keyset page behind fillRows, as stored rows (for callers printing another shape, e.g. wire fills); `limit`
- * may go up to `maxLimit` here. With `columns`, only those (and the keyset's time and tid) are read: a caller that
+ * may go up to `maxLimit` here. With `columns`, only those (and the keyset's columns) are read: a caller that
  * prints a few fields of 2 000 fills does not have Postgres print and pg parse 25 columns of each.
  */
 export async function fillPage(
@@ -497,12 +513,17 @@ export async function fillPage(
 ): Promise<FillPage<PartialFill>> {
   const limit = checkInt('limit', q.limit, 1, maxLimit);
   const desc = q.order === 'desc';
-  const dir = desc ? 'DESC' : 'ASC';
   const { params, param } = queryParams();
   const filters = fillFilters(q, param);
   const filterParams = [...params];
-  const after = (time: string | number, tid: string | number) =>
-    `(f.time, f.tid) ${desc ? '<' : '>'} (${param(time)}::bigint, ${param(tid)}::bigint)`;
+  const position = (k: FillKey) =>
+    `(${param(k.block_number)}::bigint, ${param(k.event_index)}::int, ${param(k.tid)}::bigint)`;
+  // Past a key in fillOrder: time runs in the asked direction, execution order always forwards.
+  const after = (k: FillKey) => {
+    const t = `${param(k.time)}::bigint`;
+    const later = `(f.block_number, f.event_index, f.tid) > ${position(k)}`;
+    return `(f.time ${desc ? '<' : '>'} ${t} OR (f.time = ${t} AND ${later}))`;
+  };
   // Any status row of the order gives its type; none (orders before order-status coverage) → null.
   const orderType = q.includeOrderType
     ? `, (SELECT o.order_type FROM accounts.order_statuses o WHERE o.address = f.address AND o.oid = f.oid
@@ -510,12 +531,11 @@ export async function fillPage(
     : '';
   const select = (where: string[], lim: number | null) =>
     `SELECT ${fillColumns(columns)}${orderType} FROM accounts.fills f WHERE ${where.length ? where.join(' AND ') : 'true'}
-     ORDER BY f.time ${dir}, f.tid ${dir}, f.address ${dir}${lim === null ? '' : ` LIMIT ${lim}`}`;
+     ORDER BY ${fillOrder(desc)}${lim === null ? '' : ` LIMIT ${lim}`}`;
 
   const where = [...filters];
   if (q.cursor !== undefined) {
-    const c = parseFillCursor(q.cursor);
-    where.push(after(c.time, c.tid));
+    where.push(after(parseFillCursor(q.cursor)));
   }
   const { rows } = await pool.query<PartialFill>(select(where, limit + 1), params);
   let page = rows.slice(0, limit);
@@ -525,17 +545,21 @@ export async function fillPage(
     const cut = page.filter((r) => !sameKey(r, next));
     if (cut.length) page = cut;
     else {
-      // The page is one trade's fills and more: take all of them, then see whether anything follows.
+      // The page is fills of one key and more: take all of them, then see whether anything follows.
       params.length = filterParams.length;
-      const same = [...filters, `f.time = ${param(next.time)}`, `f.tid = ${param(next.tid)}`];
+      const same = [
+        ...filters,
+        `f.time = ${param(next.time)}`,
+        `(f.block_number, f.event_index, f.tid) = ${position(next)}`,
+      ];
       page = (await pool.query<PartialFill>(select(same, null), params)).rows;
       params.length = filterParams.length;
-      const rest = await pool.query(select([...filters, after(next.time, next.tid)], 1), params);
+      const rest = await pool.query(select([...filters, after(next)], 1), params);
       hasMore = (rest.rowCount ?? 0) > 0;
     }
   }
   const lastRow = page.at(-1);
-  return { rows: page, hasMore, nextCursor: hasMore && lastRow ? `${lastRow.time}:${lastRow.tid}` : null };
+  return { rows: page, hasMore, nextCursor: hasMore && lastRow ? fillCursor(lastRow) : null };
 }
 
 /** How many fills match the filters of a fill-rows query (the cursor aside). */

@@ -61,6 +61,8 @@ export {
   type FillColumn,
   type FillRowsPage,
   type FillRowsQuery,
+  fillCursor,
+  fillOrder,
   MAX_FILL_ROWS,
   MAX_WIRE_FILLS,
   type StoredFill,

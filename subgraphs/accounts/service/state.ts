@@ -33,6 +33,7 @@ import {
   toDecimal,
   ZERO,
 } from '../../../platform/decimal.ts';
+import { fillOrder } from './fills.ts';
 import { naiveIso } from './shared.ts';
 
 export interface AccountPosition {
@@ -118,7 +119,7 @@ export async function accountState(pool: pg.Pool, q: AccountStateQuery): Promise
        JOIN (SELECT coin, max(time) AS t FROM accounts.fills WHERE address = $1 AND ${PERP_COIN} GROUP BY coin) l
          ON l.coin = f.coin AND l.t = f.time
        WHERE f.address = $1
-       ORDER BY f.coin, f.block_number, CASE WHEN f.side = 'B' THEN f.start_position ELSE -f.start_position END`,
+       ORDER BY f.coin, ${fillOrder()}`,
       [user],
     ),
     pool.query<{ v: string }>(
@@ -212,7 +213,7 @@ async function openPosition(
     pool.query<PositionFill>(
       `SELECT ${POSITION_FILL_COLUMNS} FROM accounts.fills f
        WHERE f.address = $1 AND f.coin = $2 AND ($3::bigint IS NULL OR f.time >= $3)
-       ORDER BY f.time, f.block_number, CASE WHEN f.side = 'B' THEN f.start_position ELSE -f.start_position END`,
+       ORDER BY ${fillOrder(false)}`,
       [user, coin, openedAt],
     ),
     pool.query<{ v: string }>(
