@@ -25,6 +25,8 @@ const log = (line: string) => console.error(line);
 /** When the simulator had written all of the backfill (undefined: not yet). */
 let written: number | undefined;
 let stopping = false;
+/** The backfill is complete and dataCoverage says so: what the main thread is told (no lane: at once). */
+let recorded = !data.backfillDir;
 
 const backfill = data.backfillDir
   ? new Ingest({
@@ -48,7 +50,7 @@ const deriving = derivation.run().catch(fail('analytics derivation'));
 let loading: Promise<void> | undefined;
 
 const report = setInterval(() => {
-  post({ type: 'stats', backfill: backfill?.stats ?? [], complete: complete(), derivation: derivation.stats });
+  post({ type: 'stats', backfill: backfill?.stats ?? [], complete: recorded, derivation: derivation.stats });
 }, STATS_MS);
 
 port.on('message', (m: ToWriterThread) => {
@@ -83,6 +85,7 @@ async function load(lane: Ingest): Promise<void> {
   await lane.stop();
   await running;
   await pool.query('UPDATE platform.backfills SET complete = true, updated_at = now() WHERE lane = $1', [LANE]);
+  recorded = true;
 }
 
 async function stop(): Promise<void> {
