@@ -95,7 +95,7 @@ export function answerInfo(x: Exchange, nowMs: number, body: unknown): unknown {
     case 'userRole':
       return userRole(x, userOf(req));
     case 'userFees':
-      return userFees(userOf(req));
+      return userFees(userOf(req), nowMs);
     case 'subAccounts':
       // No simulated account has sub-accounts: the node answers null then.
       userOf(req);
@@ -368,9 +368,12 @@ function userRole(x: Exchange, user: string): unknown {
 }
 
 /** The exchange's base fee schedule (tier 0, no discounts): every simulated user pays it. */
-function userFees(_user: string): unknown {
+function userFees(_user: string, nowMs: number): unknown {
   return {
-    dailyUserVlm: [],
+    // The simulator keeps no per-user volume: today's row, zero.
+    dailyUserVlm: [
+      { date: new Date(nowMs).toISOString().slice(0, 10), userCross: '0.0', userAdd: '0.0', exchange: '0.0' },
+    ],
     feeSchedule: {
       cross: '0.00045',
       add: '0.00015',
