@@ -202,8 +202,14 @@ const goodInfoFields = () => ({
   includeOrderType: true,
   include_order_type: false,
   dataset: 'trades',
+  // Fields of the types relayed to the node (its answer to them is the simulated node's, or its refusal).
+  builder: user,
+  source: user,
+  vaultAddress: user,
+  tokenId: `0x${'0f'.repeat(16)}`,
+  outcome: 1,
 });
-const INFO_FIELDS = [...Object.keys(goodInfoFields()), 'cursor', 'cloid', 'vaultAddress', 'reversed'];
+const INFO_FIELDS = [...Object.keys(goodInfoFields()), 'cursor', 'cloid', 'reversed'];
 const INFO_TYPE_NAMES = Object.keys(INFO_TYPES);
 const SCHEMAS = DOMAIN_LIST.map((d) => d.schema);
 /** What a 400 to an /info body may name: a field of the vocabulary (or one inside it), the type, the body. */

@@ -179,7 +179,7 @@ describe("the node's other /info types", () => {
     expect(failed.body).toEqual({ error: 'Upstream error: status 500: internal' });
     const refused = await compat.info({ type: 'subAccounts', user: REFUSED });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatch(/^the node refused the request \(422\): Failed to deserialize/);
+    expect(refused.body.error).toMatch(/^body: refused by the node \(422\): Failed to deserialize/);
   });
 
   it('answers 502 Upstream unreachable when the node is down', async () => {
