@@ -2,24 +2,13 @@
 // (hyperliquid-wire.md §2.7).
 import type pg from 'pg';
 import type { TwapStatusRow } from '../../../db/rows/accounts.ts';
+import type { TwapState } from '../../../wire/node-lines.ts';
 
 /** The most records one answer holds: the newest this many. */
 export const MAX_TWAP_HISTORY = 2000;
 
-/** The TWAP's parameters and progress at the status change (the node's `state`, without the newer stopPx/trigger). */
-export interface TwapState {
-  coin: string;
-  user: string;
-  side: 'A' | 'B';
-  sz: string;
-  executedSz: string;
-  executedNtl: string;
-  minutes: number;
-  reduceOnly: boolean;
-  randomize: boolean;
-  /** The TWAP's start, epoch ms. */
-  timestamp: number;
-}
+/** The TWAP's parameters and progress at the status change: the node's `state` (user lowercase). */
+export type { TwapState };
 
 /** One stored status change of a TWAP: `time` epoch ms; `status` activated | finished | terminated | error. */
 export interface TwapStatusChange {
