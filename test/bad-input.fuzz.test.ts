@@ -202,8 +202,14 @@ const goodInfoFields = () => ({
   includeOrderType: true,
   include_order_type: false,
   dataset: 'trades',
+  // Fields of the types relayed to the node (its answer to them is the simulated node's, or its refusal).
+  builder: user,
+  source: user,
+  vaultAddress: user,
+  tokenId: `0x${'0f'.repeat(16)}`,
+  outcome: 1,
 });
-const INFO_FIELDS = [...Object.keys(goodInfoFields()), 'cursor', 'cloid', 'vaultAddress', 'reversed'];
+const INFO_FIELDS = [...Object.keys(goodInfoFields()), 'cursor', 'cloid', 'reversed'];
 const INFO_TYPE_NAMES = Object.keys(INFO_TYPES);
 const SCHEMAS = DOMAIN_LIST.map((d) => d.schema);
 /** What a 400 to an /info body may name: a field of the vocabulary (or one inside it), the type, the body. */
@@ -531,7 +537,8 @@ describe(`bad input (FUZZ_SEED=${SEED})`, () => {
         payload: c.payload,
         headers: c.type === undefined ? {} : { 'content-type': c.type },
       });
-      if (res.statusCode === 200) ok++;
+      // A body the simulated node refuses (a relayed type it does not serve) got past validation to the node read.
+      if (res.statusCode === 200 || res.body.startsWith('{"error":"body: refused by the node')) ok++;
       const what = `POST /info ${short(c.payload)}`;
       checkRest({ status: res.statusCode, text: res.body }, what, c.group, INFO_FIELD_NAMES, failures);
     });

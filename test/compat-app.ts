@@ -32,8 +32,11 @@ const HISTORY_MS = 20 * 60_000;
 export interface CompatAppOptions {
   /** `simulated` (default): a clone of the template with 20 minutes of history; `empty`: only the migrations. */
   data?: 'simulated' | 'empty';
-  /** `simulated` (default): a simulated node with the same listings; `down`: a port nothing listens on. */
-  node?: 'simulated' | 'down';
+  /**
+   * `simulated` (default): a simulated node with the same listings; `down`: a port nothing listens on; `{url}`: the
+   * node /info URL a test serves itself.
+   */
+  node?: 'simulated' | 'down' | { url: string };
   /** Also listen on a port, with /ws (urls.compat, urls.ws), for tests that need a socket. */
   listen?: boolean;
 }
@@ -162,8 +165,8 @@ export async function startCompatApp(opts: CompatAppOptions = {}): Promise<TestC
     if (opts.data !== 'empty') await ensureLoadedTemplate();
     const db = await createTestDatabase(opts.data === 'empty' ? undefined : LOADED_TEMPLATE);
     closers.push(db.drop);
-    let nodeUrl = await deadNodeUrl();
-    if (opts.node !== 'down') {
+    let nodeUrl = typeof opts.node === 'object' ? opts.node.url : await deadNodeUrl();
+    if (opts.node === undefined || opts.node === 'simulated') {
       const node = await simulatedNode();
       closers.push(node.close);
       nodeUrl = node.url;

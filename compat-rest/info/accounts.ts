@@ -3,9 +3,15 @@
 // rows (fills, recentFills, allFills) use the result envelope with the paging headers X-Has-More, X-Next-Cursor and
 // (with a user) X-Total-Count. Per-user node state (open orders, clearinghouse states) is relayed from the node.
 import { address as checkedAddress, FieldError } from '../../platform/fields.ts';
-import { HISTORICAL_ORDERS_MAX_LIMIT, MAX_FILL_ROWS, orderRef } from '../../subgraphs/accounts/service/index.ts';
+import {
+  HISTORICAL_ORDERS_MAX_LIMIT,
+  MAX_FILL_ROWS,
+  orderRef,
+  toTwapHistoryItem,
+} from '../../subgraphs/accounts/service/index.ts';
 import { pagingHeaders, resultEnvelope } from '../envelopes.ts';
 import { integerLiteral } from '../json-source.ts';
+import { nodeUserTypes } from './node-types.ts';
 import { proxied, relay, userBody } from './proxy.ts';
 import {
   address,
@@ -186,6 +192,22 @@ export const accountsInfo: Record<string, InfoEntry> = {
     response: R.list(R.record({ fill: R.wireFill, twapId: R.int })),
   },
 
+  /** userTwapSliceFills of a window (`startTime` required, as the exchange has it), from the same index. */
+  userTwapSliceFillsByTime: {
+    schema: userWindow({ startTime: timeMs }, ['startTime']),
+    async handler(body, { accounts }) {
+      return json(await accounts.twapSliceFills({ user: lower(body.user), ...startedWindow(body) }));
+    },
+    response: R.list(R.record({ fill: R.wireFill, twapId: R.int })),
+  },
+
+  /** The user's TWAP status changes from the index, oldest first; `time` in seconds as the exchange writes it. */
+  twapHistory: {
+    schema: object({ user: address }, ['user']),
+    handler: async (body, { accounts }) => json((await accounts.twapHistory(lower(body.user))).map(toTwapHistoryItem)),
+    response: R.list(R.twapHistoryItem),
+  },
+
   historicalOrders: {
     schema: userWindow({
       limit: intIn(1, HISTORICAL_ORDERS_MAX_LIMIT),
@@ -259,4 +281,6 @@ export const accountsInfo: Record<string, InfoEntry> = {
       healthFactor: R.orNull(R.decimal),
     }),
   },
+
+  ...nodeUserTypes,
 };

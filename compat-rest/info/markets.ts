@@ -14,6 +14,7 @@ import {
   type ReserveInterval,
 } from '../../subgraphs/markets/service/index.ts';
 import { resultEnvelope } from '../envelopes.ts';
+import { nodeMarketTypes } from './node-types.ts';
 import { dexBody, marginTableBody, noFields, proxied, userBody } from './proxy.ts';
 import {
   arrayOf,
@@ -62,6 +63,7 @@ export const marketsInfo: Record<string, InfoEntry> = {
   ),
   maxMarketOrderNtls: proxied(META_TTL_MS, noFields, R.list(R.tuple(R.int, R.decimal))),
   leadingVaults: proxied(10_000, userBody, R.list(R.record({ address: R.address, name: R.str }))),
+  ...nodeMarketTypes,
 
   metaAndAssetCtxs: {
     schema: dexBody,

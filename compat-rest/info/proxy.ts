@@ -33,7 +33,8 @@ export function documentedBody(body: Record<string, unknown>, schema: JsonSchema
 
 /**
  * The node's answer to a body's documented fields (`schema`'s); `ttlMs` > 0 answers identical ones from a cache
- * that long. A node that still refuses the body (4xx) is a 400 `{"error"}` quoting it; a node failing (5xx) is 502.
+ * that long. A node that still refuses the body (4xx) is a 400 `{"error"}` naming the body and quoting the node (a
+ * type the node does not serve ends here too); a node failing (5xx) is 502.
  */
 export function relay(ttlMs: number, schema: JsonSchema): InfoHandler {
   return async (body, { upstream }) => {
@@ -41,7 +42,7 @@ export function relay(ttlMs: number, schema: JsonSchema): InfoHandler {
     const reply = ttlMs > 0 ? await upstream.cached(sent, ttlMs) : await upstream.post(sent);
     if (reply.status >= 500) throw new UpstreamError(`status ${reply.status}: ${reply.body.slice(0, 200)}`, true);
     if (reply.status >= 400) {
-      throw new FieldError(`the node refused the request (${reply.status}): ${reply.body.slice(0, 200)}`);
+      throw new FieldError(`body: refused by the node (${reply.status}): ${reply.body.slice(0, 200)}`);
     }
     return { kind: 'relay', status: reply.status, contentType: reply.contentType, body: reply.body };
   };

@@ -232,3 +232,29 @@ export const fundingPayment = record({
 
 /** §2.6 userNonFundingLedgerUpdates' items: `delta.type` names the kind, its other fields vary by kind. */
 export const ledgerUpdate = record({ time: ms, hash: txHash, delta: record({ type: str }) });
+
+/** §2.7 a twapHistory record: `time` in seconds; the newer `stopPx`/`trigger` null (the node's lines lack them). */
+export const twapHistoryItem = record({
+  time: { type: 'integer', minimum: 0, description: 'epoch seconds' },
+  state: record({
+    coin: str,
+    user: address,
+    side,
+    sz: decimal,
+    executedSz: decimal,
+    executedNtl: decimal,
+    minutes: int,
+    reduceOnly: bool,
+    randomize: bool,
+    timestamp: ms,
+    stopPx: { type: 'null' },
+    trigger: { type: 'null' },
+  }),
+  status: {
+    anyOf: [
+      record({ status: { enum: ['finished', 'activated', 'terminated', 'waitingForTrigger', 'stopped'] } }),
+      record({ status: { const: 'error' }, description: str }),
+    ],
+  },
+  twapId: int,
+});

@@ -40,6 +40,10 @@ export const SUPPORTED_INFO_TYPES = [
   'perpDexs',
   'exchangeStatus',
   'userRole',
+  'userFees',
+  'subAccounts',
+  'delegations',
+  'vaultSummaries',
 ] as const;
 
 type Body = Record<string, unknown>;
@@ -90,6 +94,17 @@ export function answerInfo(x: Exchange, nowMs: number, body: unknown): unknown {
       return { time: nowMs, specialStatuses: null };
     case 'userRole':
       return userRole(x, userOf(req));
+    case 'userFees':
+      return userFees(userOf(req), nowMs);
+    case 'subAccounts':
+      // No simulated account has sub-accounts: the node answers null then.
+      userOf(req);
+      return null;
+    case 'delegations':
+      userOf(req);
+      return [];
+    case 'vaultSummaries':
+      return [vaultSummary(x, nowMs)];
     default:
       throw new InfoRequestError();
   }
@@ -350,4 +365,46 @@ function userRole(x: Exchange, user: string): unknown {
   const acct = x.byAddress.get(user);
   if (!acct) return { role: 'missing' };
   return { role: acct.role === 'vault' ? 'vault' : 'user' };
+}
+
+/** The exchange's base fee schedule (tier 0, no discounts): every simulated user pays it. */
+function userFees(_user: string, nowMs: number): unknown {
+  return {
+    // The simulator keeps no per-user volume: today's row, zero.
+    dailyUserVlm: [
+      { date: new Date(nowMs).toISOString().slice(0, 10), userCross: '0.0', userAdd: '0.0', exchange: '0.0' },
+    ],
+    feeSchedule: {
+      cross: '0.00045',
+      add: '0.00015',
+      spotCross: '0.0007',
+      spotAdd: '0.0004',
+      tiers: { vip: [], mm: [] },
+      referralDiscount: '0.04',
+      stakingDiscountTiers: [{ bpsOfMaxSupply: '0.0', discount: '0.0' }],
+    },
+    userCrossRate: '0.00045',
+    userAddRate: '0.00015',
+    userSpotCrossRate: '0.0007',
+    userSpotAddRate: '0.0004',
+    activeReferralDiscount: '0.0',
+    trial: null,
+    feeTrialEscrow: '0.0',
+    nextTrialAvailableTimestamp: null,
+    stakingLink: null,
+    activeStakingDiscount: { bpsOfMaxSupply: '0.0', discount: '0.0' },
+  };
+}
+
+/** The one simulated vault, HLP, as vaultSummaries lists it. */
+function vaultSummary(x: Exchange, nowMs: number): unknown {
+  return {
+    name: 'Hyperliquidity Provider (HLP)',
+    vaultAddress: x.hlp.address,
+    leader: x.makers[0]?.address ?? x.hlp.address,
+    tvl: fmtNum(x.hlp.usdc(''), 2),
+    isClosed: false,
+    relationship: { type: 'parent', data: { childAddresses: [] } },
+    createTimeMillis: nowMs - 86_400_000,
+  };
 }

@@ -27,6 +27,7 @@ import {
   MAX_LEDGER_UPDATES,
   MAX_LIQUIDATION_USERS,
   MAX_LIQUIDATIONS,
+  MAX_TWAP_HISTORY,
   MAX_WIRE_FILLS,
   orderRef,
   toWsLiquidation,
@@ -82,6 +83,26 @@ export const accountsTools: readonly McpTool[] = [
     'Clearinghouse state (node)',
     "A user's perp clearinghouse state exactly as the exchange node reports it (margin summary, positions with " +
       'leverage settings). accounts_account_state answers from indexed data and is usually enough.',
+  ),
+  fromNode(
+    'accounts_user_fees',
+    'userFees',
+    'Fee schedule and rates',
+    "A user's fee rates (perp and spot, taker and maker), the exchange's fee schedule with its volume tiers, the " +
+      "user's daily volumes and active referral and staking discounts, from the node.",
+  ),
+  fromNode(
+    'accounts_sub_accounts',
+    'subAccounts',
+    'Sub-accounts',
+    "A master account's sub-accounts (name, address, perp and spot state of each), from the node; null when it has " +
+      'none.',
+  ),
+  fromNode(
+    'accounts_delegations',
+    'delegations',
+    'Stake delegations',
+    "A user's HYPE stake delegations (validator, amount, locked until), from the node.",
   ),
   {
     name: 'accounts_user_fills',
@@ -165,6 +186,15 @@ export const accountsTools: readonly McpTool[] = [
         ...windowOf(args),
       }),
     }),
+  },
+  {
+    name: 'accounts_twap_history',
+    title: 'TWAP order history',
+    description:
+      `The status changes of a user's TWAP orders (activated, finished, terminated, error), oldest first, the newest ` +
+      `${MAX_TWAP_HISTORY}: each with the TWAP's id, coin, side, size, executed size and notional, duration and start.`,
+    input: toolInput({ user }, ['user']),
+    call: async (args, { services: { accounts } }) => ({ twaps: await accounts.twapHistory(userOf(args)) }),
   },
   {
     name: 'accounts_historical_orders',

@@ -400,6 +400,12 @@ export const marketsTools: readonly McpTool[] = [
     'The perp dexes (the main one and every HIP-3 dex) the node knows.',
   ),
   relayed(
+    'markets_vault_summaries',
+    'vaultSummaries',
+    'Vaults',
+    'The vaults the node lists (name, address, leader, TVL, closed or not, parent/child relationship, creation time).',
+  ),
+  relayed(
     'markets_max_market_order_notionals',
     'maxMarketOrderNtls',
     'Max market order notionals',

@@ -1,5 +1,7 @@
 // The exchange's own client, @nktkas/hyperliquid, against compat-rest for every accounts /info type and channel,
 // over a simulated node: answers and events in the shapes the SDK publishes (checked field by field).
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { HttpTransport, InfoClient, SubscriptionClient, WebSocketTransport } from '@nktkas/hyperliquid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../stack.ts';
@@ -11,7 +13,17 @@ let info: InfoClient;
 let subs: SubscriptionClient;
 let ws: WebSocketTransport;
 /** Addresses picked from the simulated history. */
-const who = { trader: '', twap: '', cloidUser: '', cloid: '', oid: 0, funded: '', ledger: '', maker: '' };
+const who = {
+  trader: '',
+  twap: '',
+  twapper: '',
+  cloidUser: '',
+  cloid: '',
+  oid: 0,
+  funded: '',
+  ledger: '',
+  maker: '',
+};
 
 async function one<T>(sql: string): Promise<T> {
   const { rows } = await stack.db.pool.query(sql);
@@ -34,6 +46,11 @@ beforeAll(async () => {
     'SELECT address, cloid, oid FROM accounts.order_statuses WHERE cloid IS NOT NULL ORDER BY time LIMIT 1',
   );
   Object.assign(who, { cloidUser: c.address, cloid: c.cloid, oid: c.oid });
+  who.twapper = (
+    await one<{ address: string }>(
+      'SELECT address FROM accounts.twap_statuses GROUP BY 1 ORDER BY count(*) DESC LIMIT 1',
+    )
+  ).address;
   who.funded = (await one<{ address: string }>('SELECT address FROM accounts.funding_payments LIMIT 1')).address;
   who.ledger = (await one<{ address: string }>('SELECT address FROM accounts.ledger_updates LIMIT 1')).address;
   who.maker = (
@@ -125,6 +142,60 @@ describe('POST /info accounts types through the SDK', () => {
     // The SDK takes a string oid and sends it as a number; a raw string is taken as well (see client-forms.test).
     const r = await info.orderStatus({ user: user(who.cloidUser), oid: String(who.oid) as unknown as number });
     expect(r).toMatchObject({ status: 'order', order: { order: { oid: who.oid } } });
+  });
+});
+
+/** The node's TWAP status events of `user` written before `beforeMs`, as the simulator wrote its files. */
+async function twapLines(user: string, beforeMs: number): Promise<Record<string, unknown>[]> {
+  const dir = path.join(stack.dataDir, 'node_twap_statuses_by_block');
+  const files = (await fs.readdir(dir, { recursive: true })).filter((f) => /^hourly\/\d{8}\/\d{1,2}$/.test(f)).sort();
+  const events: Record<string, unknown>[] = [];
+  for (const file of files) {
+    for (const line of (await fs.readFile(path.join(dir, file), 'utf8')).split('\n')) {
+      if (!line) continue;
+      for (const e of (JSON.parse(line) as { events: Record<string, unknown>[] }).events) {
+        const state = e.state as { user: string };
+        // Node times are UTC without a zone, to the nanosecond.
+        const ms = Date.parse(`${String(e.time).slice(0, 23)}Z`);
+        if (state.user.toLowerCase() === user && ms < beforeMs) events.push({ ...e, ms });
+      }
+    }
+  }
+  return events;
+}
+
+describe("TWAP history and the node's other user types through the SDK", () => {
+  it('answers twapHistory from the index: each record what the node line says, time in seconds', async () => {
+    // A whole second a minute ago: every line before it is ingested, and seconds compare exactly.
+    const before = Math.floor((Date.now() - 60_000) / 1000) * 1000;
+    const history = await info.twapHistory({ user: user(who.twapper) });
+    expectInfoShape('twapHistory', history);
+    const lines = await twapLines(who.twapper, before);
+    expect(lines.length).toBeGreaterThan(0);
+    const answered = history.filter((h) => h.time * 1000 < before);
+    expect(answered.map((h) => [h.twapId, h.time, h.state, h.status])).toEqual(
+      lines.map((e) => {
+        const s = e.state as Record<string, unknown>;
+        const status = e.status as string | { error: string };
+        return [
+          e.twap_id,
+          Math.floor((e.ms as number) / 1000),
+          { ...s, user: who.twapper, stopPx: null, trigger: null },
+          typeof status === 'string' ? { status } : { status: 'error', description: status.error },
+        ];
+      }),
+    );
+  });
+
+  it('relays userFees, subAccounts, delegations and vaultSummaries from the node', async () => {
+    const fees = await info.userFees({ user: user(who.trader) });
+    expectInfoShape('userFees', fees);
+    expect(fees.userCrossRate).toMatch(/^0\.\d+$/);
+    expectInfoShape('subAccounts', await info.subAccounts({ user: user(who.trader) }));
+    expectInfoShape('delegations', await info.delegations({ user: user(who.trader) }));
+    const vaults = await info.vaultSummaries();
+    expectInfoShape('vaultSummaries', vaults);
+    expect(vaults.length).toBeGreaterThan(0);
   });
 });
 

@@ -7,6 +7,7 @@ import './ledger.ts';
 import './liquidation.ts';
 import './market.ts';
 import './order.ts';
+import './twap.ts';
 import './user.ts';
 import './user-event.ts';
 

@@ -1,5 +1,5 @@
-// User @key(address): an account's fills, orders, TWAP slices, funding, ledger, liquidations and perp account state.
-// Owned here; the markets subgraph references it (the traders of a trade). Query.user returns it.
+// User @key(address): an account's fills, orders, TWAP slices and statuses, funding, ledger, liquidations and perp
+// account state. Owned here; the markets subgraph references it (the traders of a trade). Query.user returns it.
 
 import { selectedFieldNames } from '../../selection.ts';
 import { builder } from '../builder.ts';
@@ -8,6 +8,7 @@ import {
   MAX_FUNDING_PAYMENTS,
   MAX_LEDGER_UPDATES,
   MAX_LIQUIDATIONS,
+  MAX_TWAP_HISTORY,
   MAX_WIRE_FILLS,
 } from '../service/index.ts';
 import { AccountStateRef } from './account.ts';
@@ -17,6 +18,7 @@ import { FundingRef, fundingOfEntry } from './funding.ts';
 import { LedgerUpdateRef } from './ledger.ts';
 import { LiquidationRef } from './liquidation.ts';
 import { OrderStatusConnectionRef, OrderStatusRef, ordersConnection } from './order.ts';
+import { TwapStatusChangeRef } from './twap.ts';
 
 interface UserParent {
   address: string;
@@ -54,6 +56,12 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
           startTime: a.startTime ?? undefined,
           endTime: a.endTime ?? undefined,
         }),
+    }),
+    twapHistory: t.field({
+      type: [TwapStatusChangeRef],
+      description: `The status changes of the user's TWAP orders, oldest first: the newest ${MAX_TWAP_HISTORY}`,
+      listSize: { assumedSize: 100 },
+      resolve: (u, _a, ctx) => ctx.accounts.twapHistory(u.address),
     }),
     orders: t.field({
       type: OrderStatusConnectionRef,

@@ -52,6 +52,7 @@ import {
 } from './orders.ts';
 import { type AccountState, accountState, type Leverage } from './state.ts';
 import { AccountStreams } from './streams.ts';
+import { twapHistory } from './twaps.ts';
 
 export type { BorrowLendUserState } from './borrow-lend.ts';
 export type { FillSummary } from './fill-summary.ts';
@@ -98,6 +99,13 @@ export {
 export { InvalidQueryError } from './shared.ts';
 export type { AccountPosition, AccountState } from './state.ts';
 export type { NonUserCancel, UserEvent } from './streams.ts';
+export {
+  MAX_TWAP_HISTORY,
+  type TwapHistoryItem,
+  type TwapState,
+  type TwapStatusChange,
+  toTwapHistoryItem,
+} from './twaps.ts';
 
 /** Compact fill rows per page when the caller gives no limit (fills, recentFills, allFills, /fills). */
 export const FILL_ROWS_DEFAULT_LIMIT = 100;
@@ -297,6 +305,11 @@ export class AccountsService {
 
   twapSliceFills(q: TwapSliceFillsQuery) {
     return twapSliceFills(this.pool, q);
+  }
+
+  /** twapHistory: the user's TWAP status changes, oldest first (the newest MAX_TWAP_HISTORY). */
+  twapHistory(user: string) {
+    return twapHistory(this.pool, user);
   }
 
   /** historicalOrders' rows (window mode when a bound or cursor is given), `columns` only if given. */
