@@ -1,9 +1,11 @@
 // The exchange's own client, @nktkas/hyperliquid, against compat-rest for every accounts /info type and channel,
 // over a simulated node: answers and events in the shapes the SDK publishes (checked field by field).
+
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { HttpTransport, InfoClient, SubscriptionClient, WebSocketTransport } from '@nktkas/hyperliquid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listHourlyFiles } from '../../ingest/simulator/writer.ts';
 import { startTestStack, type TestStack } from '../stack.ts';
 import { firstEvent } from './events.ts';
 import { expectEventShape, expectInfoShape } from './schemas.ts';
@@ -147,11 +149,11 @@ describe('POST /info accounts types through the SDK', () => {
 
 /** The node's TWAP status events of `user` written before `beforeMs`, as the simulator wrote its files. */
 async function twapLines(user: string, beforeMs: number): Promise<Record<string, unknown>[]> {
-  const dir = path.join(stack.dataDir, 'node_twap_statuses_by_block');
-  const files = (await fs.readdir(dir, { recursive: true })).filter((f) => /^hourly\/\d{8}\/\d{1,2}$/.test(f)).sort();
+  // In time order (hour 9 before hour 10: not the names' text order).
+  const files = listHourlyFiles(path.join(stack.dataDir, 'node_twap_statuses_by_block'));
   const events: Record<string, unknown>[] = [];
   for (const file of files) {
-    for (const line of (await fs.readFile(path.join(dir, file), 'utf8')).split('\n')) {
+    for (const line of (await fs.readFile(file, 'utf8')).split('\n')) {
       if (!line) continue;
       for (const e of (JSON.parse(line) as { events: Record<string, unknown>[] }).events) {
         const state = e.state as { user: string };
