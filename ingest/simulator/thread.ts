@@ -26,7 +26,6 @@ export type FromSimulatorThread =
       toMs: number;
       resuming: boolean;
       backfillDir: string;
-      backfillRanges: [number, number][];
       /** This run writes blocks to the backfill lane (a fresh history, or a restart's gap). */
       writesBackfill: boolean;
       /** Where what this run writes to the lane ends (null: it writes nothing there). */

@@ -26,7 +26,6 @@ post({
   toMs: now,
   resuming: timeline.resuming,
   backfillDir: timeline.backfill.dir,
-  backfillRanges: timeline.backfill.ranges.map(([from, until]) => [from, until]),
   writesBackfill: timeline.backfillNow !== null,
   backfillUntilMs: timeline.backfillNow ? now - LIVE_LANE_MS : null,
 });
