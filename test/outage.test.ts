@@ -18,7 +18,11 @@ import { graphqlWsClient } from './graphql.ts';
 import { freePort } from './ports.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 
-const SETTINGS = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
+// Commits are acknowledged only once in the WAL: with `synchronous_commit = off`, a SIGKILL loses commits Postgres
+// had already acknowledged (an ingest batch and its checkpoint, together), which no reader could notice until its
+// next commit, and the exactly-once check below failed now and then on a checkpoint one line behind. (`fsync = off`
+// is safe here: a killed postmaster leaves what it wrote in the operating system's cache.)
+const SETTINGS = { fsync: 'off', synchronous_commit: 'on', full_page_writes: 'off' };
 const USER = '0x0000000000000000000000000000000000000001';
 
 /** The postmaster of `dataDir` and its children (the backends and background workers). */
@@ -66,7 +70,6 @@ let cluster: EmbeddedCluster;
 let stack: TestStack;
 let key: string;
 let unusedKeys: string[];
-let killAttempts = 0;
 
 async function info(body: unknown, apiKey = key): Promise<{ status: number; body: unknown; ms: number }> {
   const started = Date.now();
@@ -142,10 +145,9 @@ beforeAll(async () => {
   // The service's own timeouts (the defaults): what bounds every answer below.
   const pool = createPool(url, 12);
   ({ key } = await createKey(pool, { scope: 'data' }));
-  // One for the stall; one for each attempt of the kill (retried: a key checked by an earlier attempt stays valid
-  // through the next outage, by the rule under test).
+  // One for the stall, one for the kill.
   unusedKeys = [];
-  for (let i = 0; i < 4; i++) unusedKeys.push((await createKey(pool, { scope: 'data' })).key);
+  for (let i = 0; i < 2; i++) unusedKeys.push((await createKey(pool, { scope: 'data' })).key);
   stack = await startTestStack({ historyMs: 20 * 60_000, db: { url, pool, drop: () => pool.end() } });
 }, 120_000);
 
@@ -236,11 +238,9 @@ describe('Postgres stalled (SIGSTOP) while the service runs', () => {
 });
 
 describe('Postgres killed (SIGKILL) and started again', () => {
-  // Retried: in a loaded full suite, ingest once did not reach the end of the files within 60 s of the restart; a
-  // second attempt kills and restarts again and checks the same (the clean load is idempotent). The cause is open.
   it(
     'answers 503 while it is down, recovers when it is back, and ingest loads every row exactly once',
-    { retry: 2, timeout: 180_000 },
+    { timeout: 180_000 },
     async () => {
       const retries = () => stack.ingest.stats.reduce((n, s) => n + s.storageRetries, 0);
       const retriesBefore = retries();
@@ -249,7 +249,7 @@ describe('Postgres killed (SIGKILL) and started again', () => {
       expect(down.status).toBe(503);
       expect(down.body).toEqual({ error: 'storage unavailable' });
       expect(down.ms).toBeLessThan(5000);
-      const neverChecked = unusedKeys[1 + killAttempts++] as string;
+      const neverChecked = unusedKeys[1] as string;
       expect((await info({ type: 'allMids' }, neverChecked)).status).toBe(503);
       expect((await graphql(TRADES_QUERY)).body.errors?.[0]?.extensions?.code).toBe('STORAGE_UNAVAILABLE');
       expect((await ready()).status).toBe(503);
