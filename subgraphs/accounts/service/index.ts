@@ -18,6 +18,7 @@ import { borrowLendUserState, type ReservePricing } from './borrow-lend.ts';
 import { fillSummary } from './fill-summary.ts';
 import {
   type AllFillsQuery,
+  aggregatedFillPage,
   allFills,
   countFills,
   type FillColumn,
@@ -282,6 +283,11 @@ export class AccountsService {
   /** A page of a user's stored fills, newest or oldest first, up to MAX_WIRE_FILLS rows, `columns` only if given. */
   fillPage(q: Omit<FillRowsQuery, 'withTotal'>, columns: ReadonlySet<FillColumn> | undefined) {
     return fillPage(this.pool, q, { maxLimit: MAX_WIRE_FILLS, columns });
+  }
+
+  /** A page of a user's fills merged by aggregateByTime, by the one rule of every interface (aggregatedFillPage). */
+  aggregatedFillPage(q: Omit<FillRowsQuery, 'withTotal'>) {
+    return aggregatedFillPage(this.pool, q);
   }
 
   countFills(q: Pick<FillRowsQuery, 'user' | 'coin' | 'side' | 'startTime' | 'endTime'>) {
