@@ -19,7 +19,10 @@ export interface WindowHours {
 
 /** Every UTC hour overlapping [start, end] (start null: from the beginning). */
 export function windowHours(start: number | null, end: number): WindowHours {
-  return { from: start === null ? 0 : Math.floor(start / HOUR_MS) * HOUR_MS, to: Math.floor(end / HOUR_MS) * HOUR_MS + HOUR_MS };
+  return {
+    from: start === null ? 0 : Math.floor(start / HOUR_MS) * HOUR_MS,
+    to: Math.floor(end / HOUR_MS) * HOUR_MS + HOUR_MS,
+  };
 }
 
 /**
