@@ -3,9 +3,21 @@
 // and received on open positions (and on a coin no stored fill ever traded), one day is a loss, one account's equity
 // goes below zero and another's is never positive. The expected answers are worked by hand in
 // subgraphs/analytics/truth.test.ts; the numbers each event moves are in the comments here.
+import { expect } from 'vitest';
+import { Authenticator } from '../access/auth.ts';
+import { buildCompatApp } from '../compat-rest/app.ts';
+import type { CompatServices } from '../compat-rest/info/types.ts';
+import { DOMAIN_LIST } from '../domains.ts';
+import { InProcessBus } from '../events/bus.ts';
+import { deriveUntil } from '../ingest/derive/index.ts';
+import { refreshLeaderboard } from '../ingest/derive/leaderboard.ts';
+import { Upstream } from '../platform/upstream.ts';
+import { compatServicesOf } from '../stack.ts';
+import type { AnalyticsService } from '../subgraphs/analytics/service/index.ts';
+import { type DomainServices, startDomainServices } from '../subgraphs/domain.ts';
 import { NodeFiles } from './accounts-files.ts';
 import { deposit, type F, fillEvent, funding, H } from './analytics-history.ts';
-import type { TestDatabase } from './db.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
 import { addr } from './node-files.ts';
 
 export const CAROL = addr(0xca401);
@@ -149,4 +161,52 @@ export async function loadTruthHistory(db: TestDatabase): Promise<void> {
   ];
   for (const e of misc) files.add('misc_events_by_block', Date.parse(`${e.time.slice(0, 23)}Z`), [e]);
   await files.load(db);
+}
+
+export interface TruthStack {
+  db: TestDatabase;
+  /** The compat services (as the REST handlers and the MCP tools get them). */
+  services: CompatServices;
+  analytics: AnalyticsService;
+  /** A REST answer's body, its status checked to be 200. */
+  // biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field
+  rest(method: 'GET' | 'POST', url: string, payload?: object): Promise<any>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The history loaded into a database of its own, derived up to NOW and ranked as the refresh ranks it at NOW, with
+ * the domain services (their clock at NOW) and the compat app over them (answering through `app.inject()`).
+ */
+export async function startTruthStack(): Promise<TruthStack> {
+  const db = await createTestDatabase();
+  await loadTruthHistory(db);
+  await deriveUntil(db.pool, NOW);
+  for (const w of ['7d', '30d', 'all'] as const) await refreshLeaderboard(db.pool, w, NOW);
+  const upstream = new Upstream('http://127.0.0.1:9', { timeoutMs: 500 });
+  const started = await startDomainServices(DOMAIN_LIST, {
+    pool: db.pool,
+    upstream,
+    bus: new InProcessBus(),
+    now: () => NOW,
+  });
+  const domains = started.services as unknown as DomainServices;
+  const services = compatServicesOf(domains, upstream, db.pool);
+  const auth = new Authenticator(db.pool, { alwaysRequireKey: false });
+  const app = await buildCompatApp({ services, auth, pool: db.pool, log: () => {} });
+  return {
+    db,
+    services,
+    analytics: (domains as unknown as { analytics: AnalyticsService }).analytics,
+    async rest(method, url, payload) {
+      const res = await app.inject({ method, url, payload });
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+      return res.json();
+    },
+    async stop() {
+      await app.close();
+      await started.stop();
+      await db.drop();
+    },
+  };
 }

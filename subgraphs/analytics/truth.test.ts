@@ -1,19 +1,9 @@
 // Issue 30, analytics by the spec's definitions: every analytics route over REST on a hand-computed history
 // (test/analytics-truth-history.ts: open positions, funding paid and received while open, a loss day, an account
-// whose equity falls below zero and one whose equity is never positive, fills on both sides of a window's edge),
-// and the same questions over GraphQL and MCP answering the same, field by field. Every expected number is worked
-// by hand in the comments from the fills and payments listed in the history file.
-import type { FastifyInstance } from 'fastify';
-import { graphql } from 'graphql';
+// whose equity falls below zero and one whose equity is never positive, fills on both sides of a window's edge).
+// Every expected number is worked by hand in the comments from the fills and payments listed in the history file;
+// truth-interfaces.test.ts asks the same over GraphQL and MCP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Authenticator } from '../../access/auth.ts';
-import { buildCompatApp } from '../../compat-rest/app.ts';
-import { DOMAIN_LIST } from '../../domains.ts';
-import { InProcessBus } from '../../events/bus.ts';
-import { deriveUntil } from '../../ingest/derive/index.ts';
-import { refreshLeaderboard } from '../../ingest/derive/leaderboard.ts';
-import { Upstream } from '../../platform/upstream.ts';
-import { compatServicesOf } from '../../stack.ts';
 import { H } from '../../test/analytics-history.ts';
 import {
   CAROL,
@@ -23,58 +13,24 @@ import {
   E3,
   ERIN,
   FRANK,
-  loadTruthHistory,
   M,
   NOW,
   OTHER,
   OWN,
+  startTruthStack,
+  type TruthStack,
   WEEK_AGO,
 } from '../../test/analytics-truth-history.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
-import { type DomainServices, type StartedServices, startDomainServices } from '../domain.ts';
-import { analyticsTools } from './mcp.ts';
-import { analyticsSchema } from './schema/index.ts';
-import type { AnalyticsService } from './service/index.ts';
 
-let db: TestDatabase;
-let app: FastifyInstance;
-let started: StartedServices;
-const upstream = new Upstream('http://127.0.0.1:9', { timeoutMs: 500 });
-
+let stack: TruthStack;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await loadTruthHistory(db);
-  // Everything before NOW derived; the rankings as the refresh makes them at NOW.
-  await deriveUntil(db.pool, NOW);
-  for (const w of ['7d', '30d', 'all'] as const) await refreshLeaderboard(db.pool, w, NOW);
-  started = await startDomainServices(DOMAIN_LIST, {
-    pool: db.pool,
-    upstream,
-    bus: new InProcessBus(),
-    now: () => NOW,
-  });
-  const services = compatServicesOf(started.services as unknown as DomainServices, upstream, db.pool);
-  app = await buildCompatApp({
-    services,
-    auth: new Authenticator(db.pool, { alwaysRequireKey: false }),
-    pool: db.pool,
-    log: () => {},
-  });
+  stack = await startTruthStack();
 });
-afterAll(async () => {
-  await app?.close();
-  await started?.stop();
-  await db?.drop();
-});
+afterAll(() => stack?.stop());
 
 /** Naive UTC ISO, as the path routes print times. */
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 23);
-// biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field
-async function rest(method: 'GET' | 'POST', url: string, payload?: object): Promise<any> {
-  const res = await app.inject({ method, url, payload });
-  expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
-  return res.json();
-}
+const rest: TruthStack['rest'] = (...args) => stack.rest(...args);
 
 describe('the PnL calendar counts every fill, fee and funding payment of its days, closed or not', () => {
   it('CAROL: an opening-only day, a loss day, a day with positions left open', async () => {
@@ -542,90 +498,5 @@ describe('builder external activity', () => {
       [ERIN, '0'],
     ]);
     expect(day.data[2].noBuilder).toMatchObject({ fills: 1, notional: '19.6' });
-  });
-});
-
-describe('GraphQL and MCP give the REST answers', () => {
-  const analytics = () => (started.services as unknown as { analytics: AnalyticsService }).analytics;
-  const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-  /** A REST answer as the service gives it: ISO times back to epoch ms. */
-  const fromRest = (v: unknown): unknown =>
-    typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/.test(v)
-      ? Date.parse(`${v}Z`)
-      : Array.isArray(v)
-        ? v.map(fromRest)
-        : v && typeof v === 'object'
-          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fromRest(x)]))
-          : v;
-  /** A GraphQL selection of every key of `sample` (camelCased; nested objects and lists of objects followed). */
-  const selection = (sample: object): string =>
-    Object.entries(sample)
-      .map(([k, v]) => {
-        const inner = Array.isArray(v) ? v[0] : v;
-        return inner && typeof inner === 'object' ? `${camel(k)} { ${selection(inner)} }` : camel(k);
-      })
-      .join(' ');
-  /** A GraphQL answer with REST's snake_case keys. */
-  const snake = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(snake)
-      : v && typeof v === 'object'
-        ? Object.fromEntries(
-            Object.entries(v).map(([k, x]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snake(x)]),
-          )
-        : v;
-  const gql = async (source: string) => {
-    const r = await graphql({ schema: analyticsSchema, source, contextValue: { analytics: analytics() } });
-    if (r.errors) throw new Error(r.errors.map((e) => e.message).join('; '));
-    return JSON.parse(JSON.stringify(r.data));
-  };
-  const mcp = async (name: string, args: Record<string, unknown>) => {
-    const tool = analyticsTools.find((t) => t.name === name);
-    if (!tool) throw new Error(`no tool ${name}`);
-    const services = compatServicesOf(started.services as unknown as DomainServices, upstream, db.pool);
-    return JSON.parse(JSON.stringify(await tool.call(args, { services, signal: new AbortController().signal })));
-  };
-  const user = (fields: string) =>
-    `{ _entities(representations: [{ __typename: "User", address: "${CAROL}" }]) { ... on User { ${fields} } } }`;
-
-  it('performance', async () => {
-    const { data } = await rest('GET', `/users/${CAROL}/performance?window=all`);
-    const { address: _, ...fields } = data;
-    const g = await gql(user(`performance(window: ALL) { ${selection(fields)} }`));
-    expect(snake(g._entities[0].performance)).toEqual(fromRest(fields));
-    expect(await mcp('analytics_performance', { user: CAROL, window: 'all' })).toEqual(fromRest(data));
-  });
-
-  it('PnL calendar', async () => {
-    const body = await rest('GET', `/users/${FRANK}/pnl-calendar?window=7d`);
-    const rest7d = { window: body.window, days: body.data, totals: body.totals };
-    const g = await gql(
-      `{ _entities(representations: [{ __typename: "User", address: "${FRANK}" }]) {
-           ... on User { pnlCalendar(window: D7) { ${selection(rest7d)} } } } }`,
-    );
-    expect(snake(g._entities[0].pnlCalendar)).toEqual(rest7d);
-    expect(await mcp('analytics_pnl_calendar', { user: FRANK, window: '7d' })).toEqual({ address: FRANK, ...rest7d });
-  });
-
-  it('top trades with open positions', async () => {
-    const { data } = await rest('GET', `/users/${CAROL}/top-trades?sort=pnl_abs`);
-    // REST leaves closed_at out of an open trade; GraphQL and MCP give it as null.
-    const withClose = data.map((t: object) => ({ closed_at: null, ...t }));
-    const g = await gql(user(`topTrades(sort: PNL_ABS) { ${selection(withClose[2])} }`));
-    expect(snake(g._entities[0].topTrades)).toEqual(fromRest(withClose));
-    expect((await mcp('analytics_top_trades', { user: CAROL, sort: 'pnl_abs' })).trades).toEqual(fromRest(withClose));
-  });
-
-  it('equity history and the leaderboard', async () => {
-    const eq = await rest('GET', `/users/${DAVE}/equity-history?window=all`);
-    const g = await gql(
-      `{ _entities(representations: [{ __typename: "User", address: "${DAVE}" }]) {
-           ... on User { equityHistory(window: ALL) { summary { ${selection(eq.summary)} } } } } }`,
-    );
-    expect(snake(g._entities[0].equityHistory.summary)).toEqual(eq.summary);
-    expect((await mcp('analytics_equity_history', { user: DAVE, window: 'all' })).summary).toEqual(eq.summary);
-    const board = await rest('GET', '/users/leaderboard?window=7d&by=pnl');
-    const lg = await gql(`{ leaderboard(window: D7, by: PNL) { rows { ${selection(board.data[0])} } } }`);
-    expect(snake(lg.leaderboard.rows)).toEqual(fromRest(board.data));
   });
 });
