@@ -20,6 +20,7 @@ import {
 import { DAY_MS, drawdownAggregates, HOUR_MS, windowHours, windowParams, windowRows } from './window.ts';
 
 export { DEFAULT_MIN_TRADES, METRICS, type Metric, RATIO_METRICS } from './ranking.ts';
+export { WINDOW_RULE } from './window.ts';
 
 /** Performance, equity and calendar windows (spec §4.3). */
 export const WINDOWS = ['7d', '30d', '90d', 'all'] as const;

@@ -8,6 +8,9 @@
 // `span` counts, never fewer. Round trips count by the hour of their close, the same rule. Equity points
 // (snapshots, instants at hour closes) count when their time is inside [start, end].
 
+/** The rule in a phrase, for the interfaces' descriptions. */
+export const WINDOW_RULE = 'counted by whole UTC hours: every hour overlapping the period';
+
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
