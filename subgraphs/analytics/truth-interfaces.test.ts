@@ -3,7 +3,7 @@
 // (truth.test.ts holds the REST answers to the hand-worked values).
 import { graphql } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CAROL, DAVE, FRANK, startTruthStack, type TruthStack } from '../../test/analytics-truth-history.ts';
+import { CAROL, DAVE, ERIN, FRANK, OWN, startTruthStack, type TruthStack } from '../../test/analytics-truth-history.ts';
 import { analyticsTools } from './mcp.ts';
 import { analyticsSchema } from './schema/index.ts';
 
@@ -95,5 +95,51 @@ describe('GraphQL and MCP give the REST answers', () => {
     const board = await rest('GET', '/users/leaderboard?window=7d&by=pnl');
     const lg = await gql(`{ leaderboard(window: D7, by: PNL) { rows { ${selection(board.data[0])} } } }`);
     expect(snake(lg.leaderboard.rows)).toEqual(fromRest(board.data));
+  });
+
+  it('batch performance and builder external activity', async () => {
+    const batch = await rest('POST', '/users/batch/performance', {
+      addresses: [ERIN, DAVE],
+      window: 'all',
+      include_drawdown: true,
+    });
+    const { address: _, ...fields } = batch.data[0];
+    const g = await gql(
+      `{ batchPerformance(addresses: ["${ERIN}", "${DAVE}"], window: ALL, includeDrawdown: true) {
+           address performance { ${selection(fields)} } } }`,
+    );
+    const { address: __, ...dave } = batch.data[1];
+    expect(g.batchPerformance.map((e: { performance: object }) => snake(e.performance))).toEqual(
+      fromRest([fields, dave]),
+    );
+    const tool = await mcp('analytics_batch_performance', {
+      addresses: [ERIN, DAVE],
+      window: 'all',
+      includeDrawdown: true,
+    });
+    expect(tool.data).toEqual(fromRest(batch.data));
+
+    const activity = await rest('POST', `/builders/${OWN}/external-activity`, {
+      addresses: [ERIN, DAVE, CAROL],
+      timeframe: '24h',
+    });
+    const sums = 'fills notional coins firstFill lastFill';
+    const ga = await gql(
+      `{ builder(address: "${OWN}") { externalActivity(addresses: ["${ERIN}", "${DAVE}", "${CAROL}"], timeframe: H24) {
+           timeframe summary { wallets flagged ownOnly noBuilderOnly inactive }
+           wallets { address flagged externalVolume externalBuilders { builder ${sums} } noBuilder { ${sums} }
+                     own { ${sums} } } } } }`,
+    );
+    const { wallets, ...rest24h } = snake(ga.builder.externalActivity) as { wallets: unknown };
+    // The REST keys externalBuilders and noBuilder are the spec's camelCase: compared with both sides snake_cased.
+    expect({ ...rest24h, data: wallets }).toEqual(
+      snake(fromRest({ timeframe: '24h', summary: activity.summary, data: activity.data })),
+    );
+    const ma = await mcp('analytics_builder_external_activity', {
+      builder: OWN,
+      addresses: [ERIN, DAVE, CAROL],
+      timeframe: '24h',
+    });
+    expect(ma).toEqual(fromRest({ builder: OWN, timeframe: '24h', data: activity.data, summary: activity.summary }));
   });
 });
