@@ -67,6 +67,14 @@ function camel(value: unknown): unknown {
   );
 }
 
+/** Naive UTC ISO 8601 times (the path routes', spec §2.3) as epoch ms (GraphQL's and MCP's), deeply. */
+function epochTimes(value: unknown): unknown {
+  if (typeof value === 'string' && /^\d{4}-\d\d-\d\dT[\d:.]+$/.test(value)) return Date.parse(`${value}Z`);
+  if (Array.isArray(value)) return value.map(epochTimes);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, epochTimes(v)]));
+}
+
 const FILL_FIELDS = [
   'coin',
   'px',
@@ -210,13 +218,7 @@ describe('orders and account state', () => {
     );
     const viaMcp = await tool<{ account: Row & { positions: Row[] } }>('accounts_account_state', { user });
     // Times: naive UTC ISO 8601 on the path routes (spec §2.3), epoch ms in GraphQL and MCP.
-    const ms = (row: Row, fields: string[]) =>
-      Object.fromEntries(
-        Object.entries(canonical(row, fields)).map(([k, v]) => [
-          k,
-          typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v) ? String(Date.parse(`${v}Z`)) : v,
-        ]),
-      );
+    const ms = (row: Row, fields: string[]) => canonical(epochTimes(row) as Row, fields);
     const state = (a: Row & { positions: Row[] }) => ({
       ...ms(a, [...ACCOUNT_FIELDS, 'perpAccountEmpty']),
       positions: a.positions.map((p) => ms(p, [...POSITION_FIELDS, ...more])),
@@ -268,5 +270,107 @@ describe('markets', () => {
       expect(levels([bids, asks])).toEqual(levels(viaRest.levels));
       expect(levels(viaMcp.book.levels)).toEqual(levels(viaRest.levels));
     }
+  });
+});
+
+describe('what a user holds now', () => {
+  it('open orders and spot balances (the node relayed) and borrow/lend state (indexed)', async () => {
+    const viaGraphql = await graphql<{
+      user: { openOrders: Row[]; spotBalances: Row[]; borrowLendState: Row & { positions: Row[] } };
+    }>(
+      `query ($u: String!) { user(address: $u) {
+        openOrders { coin side limitPx sz oid timestamp origSz cloid orderType }
+        spotBalances { coin token total hold entryNtl }
+        borrowLendState { health healthFactor positions { token supply { basis value } borrow { basis value } } } } }`,
+      { u: user },
+    );
+    const ORDER = ['coin', 'side', 'limitPx', 'sz', 'oid', 'timestamp', 'origSz', 'cloid', 'orderType'];
+    const orders = (rows: Row[]) => rows.map((r) => canonical(r, ORDER));
+    const restOrders = (await rest({ type: 'frontendOpenOrders', user })) as Row[];
+    expect(restOrders.length).toBeGreaterThan(0);
+    expect(orders(viaGraphql.user.openOrders)).toEqual(orders(restOrders));
+    const mcpOrders = await tool<{ frontendOpenOrders: Row[] }>('accounts_open_orders', { user });
+    expect(orders(mcpOrders.frontendOpenOrders)).toEqual(orders(restOrders));
+
+    const BALANCE = ['coin', 'token', 'total', 'hold', 'entryNtl'];
+    const restSpot = (await rest({ type: 'spotClearinghouseState', user })) as { balances: Row[] };
+    expect(viaGraphql.user.spotBalances.map((b) => canonical(b, BALANCE))).toEqual(
+      restSpot.balances.map((b) => canonical(b, BALANCE)),
+    );
+
+    const restLend = (await rest({ type: 'borrowLendUserState', user })) as {
+      tokenToState: [number, { supply: Row; borrow: Row }][];
+      health: string;
+      healthFactor: string | null;
+    };
+    const mcpLend = await tool<{ state: typeof restLend }>('accounts_borrow_lend_state', { user });
+    const lend = (s: typeof restLend) => ({
+      health: s.health,
+      healthFactor: s.healthFactor,
+      positions: s.tokenToState.map(([token, { supply, borrow }]) => ({ token, supply, borrow })),
+    });
+    const { borrowLendState } = viaGraphql.user;
+    expect({ ...borrowLendState, healthFactor: borrowLendState.healthFactor ?? null }).toEqual(lend(restLend));
+    expect(lend(mcpLend.state)).toEqual(lend(restLend));
+  });
+});
+
+describe('coverage and the market-history archive', () => {
+  it('dataCoverage, availableDates, a series of samples and the liquidity report', async () => {
+    // Coverage: the same datasets, starts and latest events (the delay moves with the clock).
+    const restCoverage = (await rest({ type: 'dataCoverage' })) as {
+      result: { region: string; datasets: Record<string, { start: number | null; latest: number | null }> };
+    };
+    const gqlCoverage = await graphql<{
+      dataCoverage: { region: string; datasets: { name: string; start: number | null; latest: number | null }[] };
+    }>('{ dataCoverage { region datasets { name start latest } } }');
+    const mcpCoverage = await tool<{ region: string; datasets: Record<string, Row> }>('markets_data_coverage', {});
+    const startAndLatest = (d: Record<string, Row>) =>
+      Object.fromEntries(Object.entries(d).map(([name, c]) => [name, { start: c.start, latest: c.latest }]));
+    const expected = startAndLatest(restCoverage.result.datasets);
+    expect(Object.keys(expected).length).toBeGreaterThan(5);
+    expect(
+      startAndLatest(Object.fromEntries(gqlCoverage.dataCoverage.datasets.map(({ name, ...c }) => [name, c]))),
+    ).toEqual(expected);
+    expect(startAndLatest(mcpCoverage.datasets)).toEqual(expected);
+    expect(gqlCoverage.dataCoverage.region).toBe(restCoverage.result.region);
+
+    // The archive: the live sampler has written BTC's samples while the node ran.
+    const restDates = (await rest({ type: 'availableDates', coin: 'BTC' })) as { result: Record<string, Row> };
+    const gqlDates = await graphql<{ availableDates: { coin: string; dataset: string; dates: string[] }[] }>(
+      '{ availableDates(coin: "BTC") { coin dataset dates } }',
+    );
+    const byDataset = Object.fromEntries(gqlDates.availableDates.map((d) => [d.dataset, d.dates]));
+    expect(byDataset).toEqual(restDates.result.BTC);
+    expect(byDataset.bbo?.length).toBeGreaterThan(0);
+
+    const endTime = Date.now();
+    const page = await fetch(`${stack.urls.compat}/market/bbo/BTC?limit=5&end_time=${endTime}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const restBbo = (await page.json()) as { data: Row[] };
+    const gqlBbo = await graphql<{ market: { history: { samples: Row[] } } }>(
+      `query ($e: Timestamp) { market(coin: "BTC") { history(series: bbo, limit: 5, endTime: $e) { samples } } }`,
+      { e: endTime },
+    );
+    const mcpBbo = await tool<{ rows: Row[] }>('markets_history', { series: 'bbo', coin: 'BTC', limit: 5, endTime });
+    expect(restBbo.data.length).toBeGreaterThan(0);
+    const bboTimes = (rows: Row[]) => rows.map((r) => [r.bid_px, r.ask_px]);
+    expect(bboTimes(gqlBbo.market.history.samples)).toEqual(bboTimes(restBbo.data));
+    expect(bboTimes(mcpBbo.rows)).toEqual(bboTimes(restBbo.data));
+
+    const report = await fetch(`${stack.urls.compat}/market/liquidity-report/BTC?end_time=${endTime}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const restReport = (await report.json()) as { data: Row };
+    const gqlReport = await graphql<{ market: { liquidityReport: Row } }>(
+      `query ($e: Timestamp) { market(coin: "BTC") { liquidityReport(endTime: $e) } }`,
+      { e: endTime },
+    );
+    const mcpReport = await tool<{ report: Row }>('markets_liquidity_report', { coin: 'BTC', endTime });
+    expect((restReport.data as { samples: number }).samples).toBeGreaterThan(0);
+    const expectedReport = epochTimes(camel(restReport.data));
+    expect(camel(gqlReport.market.liquidityReport)).toEqual(expectedReport);
+    expect(camel(mcpReport.report)).toEqual(expectedReport);
   });
 });
