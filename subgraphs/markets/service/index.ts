@@ -14,7 +14,7 @@ import { FieldError, intWithin, orderedWindow } from '../../../platform/fields.t
 import type { Upstream } from '../../../platform/upstream.ts';
 import { type L2BookAnswer, type L2OptionsInput, l2Options, OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
-import { type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
+import { dexOf, type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
 import {
   availableDates,
   HISTORY_SERIES,
@@ -34,7 +34,7 @@ export type { BboAnswer, L2BookAnswer, L2Level, L2Options, L2OptionsInput } from
 /** The one rule of a book's aggregation (the exchange's), a FieldError naming the field otherwise. */
 export { l2Options } from './book.ts';
 export type { CandleFrame } from './candles.ts';
-export type { Hip3Snapshot } from './hip3.ts';
+export { dexOf, type Hip3Snapshot } from './hip3.ts';
 export {
   HISTORY_DATASET_NAMES,
   HISTORY_SERIES_NAMES,
@@ -399,8 +399,7 @@ export class MarketsService {
         quoteToken: quote?.name ?? null,
       };
     }
-    const colon = coin.indexOf(':');
-    const dex = colon > 0 ? coin.slice(0, colon) : '';
+    const dex = dexOf(coin);
     let meta: PerpMeta;
     try {
       meta = await this.meta(dex);
