@@ -164,6 +164,27 @@ describe('fills', () => {
   });
 });
 
+describe("every user's fills", () => {
+  it('of a window, newest first: the same fills in the same order (REST compact rows, GraphQL, MCP)', async () => {
+    const endTime = lastFillTime;
+    const startTime = endTime - 10 * 60_000;
+    const viaRest = (await rest({ type: 'allFills', startTime, endTime, order: 'desc', limit: 1000 })) as {
+      result: Row[];
+    };
+    const viaGraphql = await graphql<{ fills: { edges: { node: Row & { user: { address: string } } }[] } }>(
+      `query ($s: Timestamp!, $e: Timestamp) { fills(startTime: $s, endTime: $e, first: 1000) {
+        edges { node { tid coin px sz user { address } } } } }`,
+      { s: startTime, e: endTime },
+    );
+    const viaMcp = await tool<{ rows: Row[] }>('accounts_fills', { startTime, endTime, order: 'desc', limit: 1000 });
+    const rows = (list: Row[]) => list.map((r) => canonical(r, ['tid', 'coin', 'px', 'sz', 'user']));
+    expect(viaRest.result.length).toBeGreaterThan(10);
+    const expected = rows(viaRest.result);
+    expect(rows(viaGraphql.fills.edges.map(({ node }) => ({ ...node, user: node.user.address })))).toEqual(expected);
+    expect(rows(viaMcp.rows)).toEqual(expected);
+  });
+});
+
 describe('orders and account state', () => {
   // A window: the paged form every interface has (without one, REST lists the orders of the most recent status first
   // and does not page, spec §4.1 rule 1; a GraphQL connection always pages, by oid).

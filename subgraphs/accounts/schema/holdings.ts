@@ -3,6 +3,7 @@
 // positions (indexed, priced at the reserves' latest), each the accounts service's one method.
 import { builder } from '../builder.ts';
 import type { BorrowLendSide, BorrowLendUserState, SpotBalance } from '../service/index.ts';
+import { type FillNode, FillRef } from './fill.ts';
 import { LiquidationRef } from './liquidation.ts';
 import { OrderRef } from './order.ts';
 import { UserRef } from './user.ts';
@@ -76,5 +77,14 @@ builder.objectFields(LiquidationRef, (t) => ({
     type: UserRef,
     description: 'The liquidator as an account (the backstop vault on a backstop liquidation)',
     resolve: (l) => ({ address: l.liquidator }),
+  }),
+}));
+
+builder.objectFields(FillRef, (t) => ({
+  user: t.field({
+    type: UserRef,
+    nullable: true,
+    description: 'The account that traded (on stored fills; a subscription knows it from its argument)',
+    resolve: (f: FillNode) => (f.address ? { address: f.address } : null),
   }),
 }));
