@@ -154,6 +154,7 @@ export async function fillsConnection(
     const page = await serviceInput('after', () => accounts.aggregatedFillPage(query));
     // A merged fill keeps its first part's (time, tid), hence that part's cursor (an approximate resume point).
     const cursors = new Map(page.rows.map((r) => [`${r.time}:${r.tid}`, fillCursor(r)]));
+    for (const f of page.fills as FillNode[]) f.address = user;
     return {
       ...toConnection(page.fills as FillNode[], (f) => cursors.get(`${f.time}:${f.tid}`) ?? '', {
         hasMore: page.hasMore,
