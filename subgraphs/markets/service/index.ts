@@ -10,7 +10,7 @@ import type pg from 'pg';
 import { inTransaction } from '../../../db/pool.ts';
 import type { AssetCtxRow, TradeRow } from '../../../db/rows/markets.ts';
 import { type BusGap, derivedTopic, type EventBus, type EventSource, InProcessBus } from '../../../events/bus.ts';
-import { FieldError, intWithin, orderedWindow } from '../../../platform/fields.ts';
+import { FieldError, intWithin, noNul, orderedWindow } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { type L2BookAnswer, type L2OptionsInput, l2Options, OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
@@ -603,7 +603,7 @@ export class MarketsService {
 
   /** One series of a coin's archive in a window (see historyWindow), newest first, `limit` samples (1 to 1000). */
   marketHistory(series: HistorySeries, coin: string, w: { startTime: number; endTime: number; limit: number }) {
-    return HISTORY_SERIES[series](this.pool, coin, {
+    return HISTORY_SERIES[series](this.pool, noNul(coin, 'coin'), {
       ...w,
       limit: intWithin('limit', w.limit, 1, MAX_HISTORY_SAMPLES),
     });
@@ -611,11 +611,11 @@ export class MarketsService {
 
   /** A coin's averages over a window (see historyWindow): spread, depth per band, slippage per notional. */
   liquidityReport(coin: string, w: { startTime: number; endTime: number }) {
-    return liquidityReport(this.pool, coin, w.startTime, w.endTime);
+    return liquidityReport(this.pool, noNul(coin, 'coin'), w.startTime, w.endTime);
   }
 
   /** The UTC dates on which each dataset holds rows, per coin (one coin, or every coin holding a row). */
   availableDates(q: { coin?: string; datasets: readonly HistoryDataset[] }) {
-    return availableDates(this.pool, q);
+    return availableDates(this.pool, { ...q, coin: q.coin === undefined ? undefined : noNul(q.coin, 'coin') });
   }
 }
