@@ -1,0 +1,292 @@
+// Real node lines (test/fixtures/real, source in its README) loaded through every layout ingest reads — by-block,
+// streaming, the legacy node_fills lines, each plain and LZ4 — answer /info userFills with what the lines say. The
+// expected fills below are the lines' own fill objects, copied from the fixture (none is computed by the code).
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ingest } from '../ingest/pipeline.ts';
+import { startCompatApp, type TestCompatApp } from './compat-app.ts';
+import { compressHourlyFiles, legacyLines, relayLines, streamingLines } from './layouts.ts';
+import { tempDataDir } from './node-files.ts';
+
+const FIXTURE = path.join(import.meta.dirname, 'fixtures/real/node_fills_by_block/hourly/20260315/0');
+const USER = '0x31ca8395cf837de08b24da3f660e77761dfb974b';
+const TWAP_USER = '0xfd81b27d9796a1ba7d7171ea70010c9befb2a62a';
+
+// USER's 10 fills in the fixture, newest block first, a block's fills in the node's order (the service's rule).
+const USER_FILLS = [
+  {
+    coin: 'HBAR',
+    px: '0.093463',
+    sz: '535.0',
+    side: 'B',
+    time: 1773532801283,
+    startPosition: '-348541.0',
+    dir: 'Close Short',
+    closedPnl: '-0.543025',
+    hash: '0xe9c09b2e8750ccbdeb3a0437125f110000fbb3142253eb8f8d8946814654a6a8',
+    oid: 349162668192,
+    crossed: true,
+    fee: '0.0',
+    tid: 837984033400928,
+    feeToken: 'USDC',
+    twapId: null,
+  },
+  {
+    coin: 'HBAR',
+    px: '0.093463',
+    sz: '2067.0',
+    side: 'B',
+    time: 1773532801283,
+    startPosition: '-348006.0',
+    dir: 'Close Short',
+    closedPnl: '-2.098005',
+    hash: '0xe9c09b2e8750ccbdeb3a0437125f110000fbb3142253eb8f8d8946814654a6a8',
+    oid: 349162668192,
+    crossed: true,
+    fee: '0.0',
+    tid: 90806932400804,
+    feeToken: 'USDC',
+    twapId: null,
+  },
+  {
+    coin: 'FIL',
+    px: '0.88047',
+    sz: '18.9',
+    side: 'A',
+    time: 1773532801283,
+    startPosition: '-211883.4',
+    dir: 'Open Short',
+    closedPnl: '0.0',
+    hash: '0x9c9411c9a0e20f399e0d0437125f1101010029af3be52e0b405cbd1c5fe5e924',
+    oid: 349162668193,
+    crossed: true,
+    fee: '0.0',
+    tid: 611675108834832,
+    feeToken: 'USDC',
+    twapId: null,
+  },
+  {
+    coin: 'AAVE',
+    px: '111.1',
+    sz: '6.02',
+    side: 'B',
+    time: 1773532801283,
+    startPosition: '1579.47',
+    dir: 'Open Long',
+    closedPnl: '0.0',
+    hash: '0x4b36f7f43d3122914cb00437125f1101010101d9d8344163eeffa346fc34fc7b',
+    oid: 349162668194,
+    crossed: true,
+    fee: '0.0',
+    tid: 359526858626593,
+    feeToken: 'USDC',
+    twapId: null,
+  },
+  {
+    coin: 'WCT',
+    px: '0.05781',
+    sz: '278.0',
+    side: 'A',
+    time: 1773532801206,
+    startPosition: '378150.0',
+    dir: 'Close Long',
+    closedPnl: '-0.51569',
+    hash: '0xd5c93609feaddc6fd7420437125f100102004def99a0fb417991e15cbda1b65a',
+    oid: 349162668188,
+    crossed: true,
+    fee: '0.0',
+    tid: 964687378208572,
+    feeToken: 'USDC',
+    twapId: null,
+  },
+  {
+    coin: 'STBL',
+    px: '0.035758',
+    sz: '2953.0',
+    side: 'B',
+    time: 1773532801206,
+    startPosition: '2954454.0',
+    dir: 'Open Long',
+    closedPnl: '0.0',
+    hash: '0x889caca5183f1eeb8a160437125f10010300c48ab3323dbd2c6557f7d732f8d6',
+    oid: 349162668189,
+    crossed: true,
+    fee: '0.0',
+    tid: 343963163474556,
+    feeToken: 'USDC',
+    twapId: null,
+  },
+  {
+    coin: 'STBL',
+    px: '0.035759',
+    sz: '11076.0',
+    side: 'B',
+    time: 1773532801206,
+    startPosition: '2957407.0',
+    dir: 'Open Long',
+    closedPnl: '0.0',
+    hash: '0x889caca5183f1eeb8a160437125f10010300c48ab3323dbd2c6557f7d732f8d6',
+    oid: 349162668189,
+    crossed: true,
+    fee: '0.0',
+    tid: 940707099910354,
+    feeToken: 'USDC',
+    twapId: null,
+  },
+  {
+    coin: 'AAVE',
+    px: '111.09',
+    sz: '0.58',
+    side: 'B',
+    time: 1773532801071,
+    startPosition: '1578.89',
+    dir: 'Open Long',
+    closedPnl: '0.0',
+    hash: '0x0000000000000000000000000000000000000000000000000000000000000000',
+    oid: 349162644275,
+    crossed: false,
+    fee: '0.0',
+    tid: 841416863231977,
+    feeToken: 'USDC',
+    twapId: null,
+  },
+  {
+    coin: 'BERA',
+    px: '0.63584',
+    sz: '371.7',
+    side: 'A',
+    time: 1773532800678,
+    startPosition: '101861.0',
+    dir: 'Close Long',
+    closedPnl: '-0.810306',
+    hash: '0xc6a73dce80ba6b47c8200437125f0d010d0101b41bbd8a196a6fe9213fbe4532',
+    oid: 349162668099,
+    crossed: true,
+    fee: '0.0',
+    tid: 214385502000240,
+    feeToken: 'USDC',
+    twapId: null,
+  },
+  {
+    coin: 'AZTEC',
+    px: '0.023368',
+    sz: '749.0',
+    side: 'B',
+    time: 1773532799991,
+    startPosition: '559008.0',
+    dir: 'Open Long',
+    closedPnl: '0.0',
+    hash: '0xd35ebb1af35e5a11d4d80437125f090202e800008e5178e37727666db25233fc',
+    oid: 349162446382,
+    crossed: false,
+    fee: '0.0',
+    tid: 959380004243435,
+    feeToken: 'USDC',
+    twapId: null,
+  },
+];
+
+// The other side of USER's AAVE fill at 1773532801071: a TWAP slice (twapId on the owner's side only).
+const TWAP_FILL = {
+  coin: 'AAVE',
+  px: '111.09',
+  sz: '0.58',
+  side: 'A',
+  time: 1773532801071,
+  startPosition: '-651.81',
+  dir: 'Open Short',
+  closedPnl: '0.0',
+  hash: '0x0000000000000000000000000000000000000000000000000000000000000000',
+  oid: 349162668183,
+  crossed: true,
+  fee: '0.021906',
+  tid: 841416863231977,
+  feeToken: 'USDC',
+  twapId: 1670968,
+};
+
+/** The fixture's legacy form: one `[user, fill]` a line, without `twapId` (FORMATS.md §3). */
+const legacyWithoutTwapId = (line: string) =>
+  legacyLines(line).map((l) => {
+    const [user, { twapId: _, ...fill }] = JSON.parse(l);
+    return JSON.stringify([user, fill]);
+  });
+
+interface Layout {
+  name: string;
+  /** Lays the fixture (copied as node_fills_by_block) out in this layout. */
+  lay(dataDir: string): Promise<void>;
+  legacy?: boolean;
+}
+
+const LAYOUTS: Layout[] = [
+  { name: 'node_fills_by_block', lay: async () => {} },
+  { name: 'node_fills_by_block, LZ4', lay: (dir) => compressHourlyFiles(dir, 'node_fills_by_block') },
+  {
+    name: 'node_fills_streaming (one event a line)',
+    lay: async (dir) => void (await relayLines(dir, 'node_fills_by_block', (l) => streamingLines(l))),
+  },
+  {
+    name: 'node_fills_streaming, LZ4',
+    lay: async (dir) =>
+      compressHourlyFiles(dir, await relayLines(dir, 'node_fills_by_block', (l) => streamingLines(l))),
+  },
+  {
+    name: 'legacy node_fills',
+    legacy: true,
+    lay: async (dir) => void (await relayLines(dir, 'node_fills_by_block', legacyWithoutTwapId, 'node_fills')),
+  },
+  {
+    name: 'legacy node_fills, LZ4',
+    legacy: true,
+    lay: async (dir) =>
+      compressHourlyFiles(dir, await relayLines(dir, 'node_fills_by_block', legacyWithoutTwapId, 'node_fills')),
+  },
+];
+
+describe.each(LAYOUTS)('real fills laid out as $name', (layout) => {
+  let compat: TestCompatApp;
+  beforeAll(async () => {
+    compat = await startCompatApp({ data: 'empty', node: 'down' });
+    const dataDir = await tempDataDir();
+    const target = path.join(dataDir, 'node_fills_by_block/hourly/20260315/0');
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.copyFile(FIXTURE, target);
+    await layout.lay(dataDir);
+    const ingest = new Ingest({ dataDir, pool: compat.db.pool, streams: ['node_fills_by_block'], log: () => {} });
+    await ingest.run();
+  });
+  afterAll(async () => {
+    await compat?.close();
+  });
+
+  it('loads the 44 fills and pairs them into 22 trades', async () => {
+    const { rows } = await compat.db.pool.query(
+      `SELECT (SELECT count(*)::int FROM accounts.fills) AS fills, (SELECT count(*)::int FROM markets.trades) AS trades,
+              (SELECT array_agg(DISTINCT block_number::int ORDER BY block_number::int) FROM accounts.fills) AS blocks`,
+    );
+    expect(rows[0]).toEqual({
+      fills: 44,
+      trades: 22,
+      // The legacy lines carry no block number.
+      blocks: layout.legacy ? [0] : [923950857, 923950861, 923950863, 923950864, 923950865],
+    });
+  });
+
+  it('answers userFills with the fills the lines hold', async () => {
+    const answer = await compat.info({ type: 'userFills', user: USER });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual(USER_FILLS);
+  });
+
+  it("keeps a TWAP slice's twapId (the legacy lines carry none) and pairs it with its counterparty", async () => {
+    const answer = await compat.info({ type: 'userFills', user: TWAP_USER });
+    expect(answer.body).toEqual([{ ...TWAP_FILL, twapId: layout.legacy ? null : 1670968 }]);
+    const { rows } = await compat.db.pool.query(
+      `SELECT side, px::text, sz::text, buyer, seller, fees::text FROM markets.trades WHERE tid = 841416863231977`,
+    );
+    // The taker (crossed) sold; fees 0.0 + 0.021906.
+    expect(rows).toEqual([{ side: 'A', px: '111.09', sz: '0.58', buyer: USER, seller: TWAP_USER, fees: '0.021906' }]);
+  });
+});
