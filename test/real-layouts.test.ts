@@ -290,3 +290,85 @@ describe.each(LAYOUTS)('real fills laid out as $name', (layout) => {
     expect(rows).toEqual([{ side: 'A', px: '111.09', sz: '0.58', buyer: USER, seller: TWAP_USER, fees: '0.021906' }]);
   });
 });
+
+const MISC_FIXTURE = path.join(import.meta.dirname, 'fixtures/real/misc_events_by_block/hourly/20260611/1');
+const FUNDED = '0x00000000000dfd47d200dc26e4e5c79b7e6de984';
+const SENDER = '0x8b1c0722a978599bb254c2bdd75992fa605073f6';
+const MISC_LAYOUTS: Layout[] = [
+  { name: 'misc_events_by_block', lay: async () => {} },
+  { name: 'misc_events_by_block, LZ4', lay: (dir) => compressHourlyFiles(dir, 'misc_events_by_block') },
+  {
+    name: 'misc_events_streaming (one event a line)',
+    lay: async (dir) => void (await relayLines(dir, 'misc_events_by_block', (l) => streamingLines(l))),
+  },
+  {
+    name: 'misc_events_streaming, LZ4',
+    lay: async (dir) =>
+      compressHourlyFiles(dir, await relayLines(dir, 'misc_events_by_block', (l) => streamingLines(l))),
+  },
+];
+
+describe.each(MISC_LAYOUTS)('real misc events laid out as $name', (layout) => {
+  let compat: TestCompatApp;
+  beforeAll(async () => {
+    compat = await startCompatApp({ data: 'empty', node: 'down' });
+    const dataDir = await tempDataDir();
+    const target = path.join(dataDir, 'misc_events_by_block/hourly/20260611/1');
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.copyFile(MISC_FIXTURE, target);
+    await layout.lay(dataDir);
+    const ingest = new Ingest({ dataDir, pool: compat.db.pool, streams: ['misc_events_by_block'], log: () => {} });
+    await ingest.run();
+  });
+  afterAll(async () => {
+    await compat?.close();
+  });
+
+  it('answers userFunding with the Funding delta of block 1030773830', async () => {
+    const answer = await compat.info({ type: 'userFunding', user: FUNDED, startTime: 0 });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual([
+      // The spec's funding payment (data-api.md §2.3): coin, usdc and szi at the top level too.
+      {
+        time: 1781139600039,
+        hash: '0x0000000000000000000000000000000000000000000000000000000000000000',
+        coin: 'ZEC',
+        usdc: '9.330246',
+        szi: '280.0',
+        delta: {
+          type: 'funding',
+          coin: 'ZEC',
+          usdc: '9.330246',
+          szi: '280.0',
+          fundingRate: '-0.0000810249',
+          nSamples: null,
+        },
+      },
+    ]);
+  });
+
+  it('answers userNonFundingLedgerUpdates with the send of block 1030773868, for both its users', async () => {
+    const send = {
+      time: 1781139602896,
+      hash: '0x5a44d83dc07d168a5bbe043d705c6c02055b00235b70355cfe0d83907f70f074',
+      delta: {
+        type: 'send',
+        user: SENDER,
+        destination: '0x2000000000000000000000000000000000000000',
+        sourceDex: 'spot',
+        destinationDex: 'spot',
+        token: 'USDC',
+        amount: '500.008953',
+        usdcValue: '500.008953',
+        fee: '0.0',
+        nativeTokenFee: '0.00002',
+        nonce: 1781139594371,
+        feeToken: '',
+      },
+    };
+    for (const user of [SENDER, '0x2000000000000000000000000000000000000000']) {
+      const answer = await compat.info({ type: 'userNonFundingLedgerUpdates', user, startTime: 0 });
+      expect(answer.body).toEqual([send]);
+    }
+  });
+});
