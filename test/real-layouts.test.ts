@@ -372,3 +372,58 @@ describe.each(MISC_LAYOUTS)('real misc events laid out as $name', (layout) => {
     }
   });
 });
+
+const ORDERS_FIXTURE = path.join(import.meta.dirname, 'fixtures/real/node_order_statuses_by_block/hourly/20260602/10');
+const ORDER_LAYOUTS: Layout[] = [
+  { name: 'node_order_statuses_by_block', lay: async () => {} },
+  {
+    name: 'node_order_statuses_by_block, LZ4',
+    lay: (dir) => compressHourlyFiles(dir, 'node_order_statuses_by_block'),
+  },
+  {
+    name: 'node_order_statuses_streaming (one event a line)',
+    lay: async (dir) => void (await relayLines(dir, 'node_order_statuses_by_block', (l) => streamingLines(l))),
+  },
+  {
+    name: 'node_order_statuses_streaming, LZ4',
+    lay: async (dir) =>
+      compressHourlyFiles(dir, await relayLines(dir, 'node_order_statuses_by_block', (l) => streamingLines(l))),
+  },
+];
+
+describe.each(ORDER_LAYOUTS)('real order statuses laid out as $name', (layout) => {
+  let compat: TestCompatApp;
+  /** The `order` objects of the fixture's status events, by oid (the answers carry them as the node wrote them). */
+  const orders = new Map<number, unknown>();
+  beforeAll(async () => {
+    for (const line of (await fs.readFile(ORDERS_FIXTURE, 'utf8')).trim().split('\n')) {
+      for (const e of JSON.parse(line).events) orders.set(e.order.oid, e.order);
+    }
+    compat = await startCompatApp({ data: 'empty', node: 'down' });
+    const dataDir = await tempDataDir();
+    const target = path.join(dataDir, 'node_order_statuses_by_block/hourly/20260602/10');
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.copyFile(ORDERS_FIXTURE, target);
+    await layout.lay(dataDir);
+    const streams = ['node_order_statuses_by_block' as const];
+    await new Ingest({ dataDir, pool: compat.db.pool, streams, log: () => {} }).run();
+  });
+  afterAll(async () => {
+    await compat?.close();
+  });
+
+  it('answers historicalOrders with each status event: its order, status and time (ms)', async () => {
+    const cases = [
+      // A cancel with a null hash (block 1019927125).
+      ['0x31ca8395cf837de08b24da3f660e77761dfb974b', 452916385917, 'canceled', 1780394399398],
+      // An order with a builder {b, f}; its status time (09:59:59.457) precedes its block's (09:59:59.678).
+      ['0x8f308355ce0604dd4fd872309d5761167655b07c', 452916386246, 'open', 1780394399457],
+      // An order with a stop-market child (TP/SL bracket).
+      ['0x55684b989f23978dc2ad4926736c463e225ea5cc', 452916388462, 'open', 1780394399678],
+    ] as const;
+    for (const [user, oid, status, statusTimestamp] of cases) {
+      const answer = await compat.info({ type: 'historicalOrders', user });
+      expect(answer.body).toEqual([{ order: orders.get(oid), status, statusTimestamp }]);
+    }
+  });
+});
