@@ -5,11 +5,13 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ingest } from '../ingest/pipeline.ts';
+import type { StreamName } from '../wire/node-lines.ts';
 import { startCompatApp, type TestCompatApp } from './compat-app.ts';
 import { compressHourlyFiles, legacyLines, relayLines, streamingLines } from './layouts.ts';
 import { tempDataDir } from './node-files.ts';
 
-const FIXTURE = path.join(import.meta.dirname, 'fixtures/real/node_fills_by_block/hourly/20260315/0');
+const REAL = path.join(import.meta.dirname, 'fixtures/real');
+const FIXTURE = path.join(REAL, 'node_fills_by_block/hourly/20260315/0');
 const USER = '0x31ca8395cf837de08b24da3f660e77761dfb974b';
 const TWAP_USER = '0xfd81b27d9796a1ba7d7171ea70010c9befb2a62a';
 
@@ -215,47 +217,59 @@ const legacyWithoutTwapId = (line: string) =>
 
 interface Layout {
   name: string;
-  /** Lays the fixture (copied as node_fills_by_block) out in this layout. */
+  /** Lays the fixture (copied into the stream's `_by_block` dir) out in this layout. */
   lay(dataDir: string): Promise<void>;
   legacy?: boolean;
 }
 
-const LAYOUTS: Layout[] = [
-  { name: 'node_fills_by_block', lay: async () => {} },
-  { name: 'node_fills_by_block, LZ4', lay: (dir) => compressHourlyFiles(dir, 'node_fills_by_block') },
-  {
-    name: 'node_fills_streaming (one event a line)',
-    lay: async (dir) => void (await relayLines(dir, 'node_fills_by_block', (l) => streamingLines(l))),
-  },
-  {
-    name: 'node_fills_streaming, LZ4',
-    lay: async (dir) =>
-      compressHourlyFiles(dir, await relayLines(dir, 'node_fills_by_block', (l) => streamingLines(l))),
-  },
+/** A stream's fixture as by-block, streaming (one event a line) and `extra` layouts, each plain and LZ4. */
+function layoutsOf(stream: StreamName, extra: Layout[] = []): Layout[] {
+  const base = stream.replace(/_by_block$/, '');
+  const plain: Layout[] = [
+    { name: stream, lay: async () => {} },
+    {
+      name: `${base}_streaming (one event a line)`,
+      lay: async (dir) => void (await relayLines(dir, stream, (l) => streamingLines(l))),
+    },
+    ...extra,
+  ];
+  return plain.flatMap((l) => [
+    l,
+    {
+      ...l,
+      name: `${l.name}, LZ4`,
+      async lay(dir: string) {
+        await l.lay(dir);
+        for (const d of await fs.readdir(dir)) await compressHourlyFiles(dir, d);
+      },
+    },
+  ]);
+}
+
+/** A compat app over its own database, with `fixture` loaded into it through `layout`. */
+async function loaded(fixture: string, stream: StreamName, layout: Layout): Promise<TestCompatApp> {
+  const compat = await startCompatApp({ data: 'empty', node: 'down' });
+  const dataDir = await tempDataDir();
+  const target = path.join(dataDir, stream, path.relative(path.join(REAL, stream), fixture));
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  await fs.copyFile(fixture, target);
+  await layout.lay(dataDir);
+  await new Ingest({ dataDir, pool: compat.db.pool, streams: [stream], log: () => {} }).run();
+  return compat;
+}
+
+const LAYOUTS = layoutsOf('node_fills_by_block', [
   {
     name: 'legacy node_fills',
     legacy: true,
     lay: async (dir) => void (await relayLines(dir, 'node_fills_by_block', legacyWithoutTwapId, 'node_fills')),
   },
-  {
-    name: 'legacy node_fills, LZ4',
-    legacy: true,
-    lay: async (dir) =>
-      compressHourlyFiles(dir, await relayLines(dir, 'node_fills_by_block', legacyWithoutTwapId, 'node_fills')),
-  },
-];
+]);
 
 describe.each(LAYOUTS)('real fills laid out as $name', (layout) => {
   let compat: TestCompatApp;
   beforeAll(async () => {
-    compat = await startCompatApp({ data: 'empty', node: 'down' });
-    const dataDir = await tempDataDir();
-    const target = path.join(dataDir, 'node_fills_by_block/hourly/20260315/0');
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.copyFile(FIXTURE, target);
-    await layout.lay(dataDir);
-    const ingest = new Ingest({ dataDir, pool: compat.db.pool, streams: ['node_fills_by_block'], log: () => {} });
-    await ingest.run();
+    compat = await loaded(FIXTURE, 'node_fills_by_block', layout);
   });
   afterAll(async () => {
     await compat?.close();
@@ -291,34 +305,15 @@ describe.each(LAYOUTS)('real fills laid out as $name', (layout) => {
   });
 });
 
-const MISC_FIXTURE = path.join(import.meta.dirname, 'fixtures/real/misc_events_by_block/hourly/20260611/1');
+const MISC_FIXTURE = path.join(REAL, 'misc_events_by_block/hourly/20260611/1');
 const FUNDED = '0x00000000000dfd47d200dc26e4e5c79b7e6de984';
 const SENDER = '0x8b1c0722a978599bb254c2bdd75992fa605073f6';
-const MISC_LAYOUTS: Layout[] = [
-  { name: 'misc_events_by_block', lay: async () => {} },
-  { name: 'misc_events_by_block, LZ4', lay: (dir) => compressHourlyFiles(dir, 'misc_events_by_block') },
-  {
-    name: 'misc_events_streaming (one event a line)',
-    lay: async (dir) => void (await relayLines(dir, 'misc_events_by_block', (l) => streamingLines(l))),
-  },
-  {
-    name: 'misc_events_streaming, LZ4',
-    lay: async (dir) =>
-      compressHourlyFiles(dir, await relayLines(dir, 'misc_events_by_block', (l) => streamingLines(l))),
-  },
-];
+const MISC_LAYOUTS = layoutsOf('misc_events_by_block');
 
 describe.each(MISC_LAYOUTS)('real misc events laid out as $name', (layout) => {
   let compat: TestCompatApp;
   beforeAll(async () => {
-    compat = await startCompatApp({ data: 'empty', node: 'down' });
-    const dataDir = await tempDataDir();
-    const target = path.join(dataDir, 'misc_events_by_block/hourly/20260611/1');
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.copyFile(MISC_FIXTURE, target);
-    await layout.lay(dataDir);
-    const ingest = new Ingest({ dataDir, pool: compat.db.pool, streams: ['misc_events_by_block'], log: () => {} });
-    await ingest.run();
+    compat = await loaded(MISC_FIXTURE, 'misc_events_by_block', layout);
   });
   afterAll(async () => {
     await compat?.close();
@@ -373,23 +368,8 @@ describe.each(MISC_LAYOUTS)('real misc events laid out as $name', (layout) => {
   });
 });
 
-const ORDERS_FIXTURE = path.join(import.meta.dirname, 'fixtures/real/node_order_statuses_by_block/hourly/20260602/10');
-const ORDER_LAYOUTS: Layout[] = [
-  { name: 'node_order_statuses_by_block', lay: async () => {} },
-  {
-    name: 'node_order_statuses_by_block, LZ4',
-    lay: (dir) => compressHourlyFiles(dir, 'node_order_statuses_by_block'),
-  },
-  {
-    name: 'node_order_statuses_streaming (one event a line)',
-    lay: async (dir) => void (await relayLines(dir, 'node_order_statuses_by_block', (l) => streamingLines(l))),
-  },
-  {
-    name: 'node_order_statuses_streaming, LZ4',
-    lay: async (dir) =>
-      compressHourlyFiles(dir, await relayLines(dir, 'node_order_statuses_by_block', (l) => streamingLines(l))),
-  },
-];
+const ORDERS_FIXTURE = path.join(REAL, 'node_order_statuses_by_block/hourly/20260602/10');
+const ORDER_LAYOUTS = layoutsOf('node_order_statuses_by_block');
 
 describe.each(ORDER_LAYOUTS)('real order statuses laid out as $name', (layout) => {
   let compat: TestCompatApp;
@@ -399,14 +379,7 @@ describe.each(ORDER_LAYOUTS)('real order statuses laid out as $name', (layout) =
     for (const line of (await fs.readFile(ORDERS_FIXTURE, 'utf8')).trim().split('\n')) {
       for (const e of JSON.parse(line).events) orders.set(e.order.oid, e.order);
     }
-    compat = await startCompatApp({ data: 'empty', node: 'down' });
-    const dataDir = await tempDataDir();
-    const target = path.join(dataDir, 'node_order_statuses_by_block/hourly/20260602/10');
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.copyFile(ORDERS_FIXTURE, target);
-    await layout.lay(dataDir);
-    const streams = ['node_order_statuses_by_block' as const];
-    await new Ingest({ dataDir, pool: compat.db.pool, streams, log: () => {} }).run();
+    compat = await loaded(ORDERS_FIXTURE, 'node_order_statuses_by_block', layout);
   });
   afterAll(async () => {
     await compat?.close();
