@@ -2,6 +2,7 @@
 // one block, loaded whole and once, also when a run stops between its lines; the legacy per-event node_fills lines;
 // LZ4 files of each layout; rewinds and layout changes load nothing twice.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { InProcessBus } from '../events/bus.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import { appendLines, compressHourlyFiles, legacyLines, streamingLines } from '../test/layouts.ts';
 import { addr, block, hash, nodeFill, nodeOrder, T0, tempDataDir } from '../test/node-files.ts';
@@ -226,6 +227,44 @@ describe('the streaming layout (--stream-with-block-info)', () => {
       '200:101:canceled',
       '200:102:canceled',
     ]);
+  });
+  it('publishes live-only book diffs from the tail of a streaming file, each block whole once the next one starts', async () => {
+    const diff = (oid: number) => ({
+      user: A,
+      oid,
+      coin: 'ETH',
+      side: 'B',
+      px: '3000.0',
+      raw_book_diff: { new: { sz: '1.0' } },
+    });
+    const lines = (n: number) => streamingLines(block(n, T0 + n, [diff(n * 10), diff(n * 10 + 1)]));
+    const write = (l: string[]) => appendLines(dataDir, 'node_raw_book_diffs_streaming', T0, l);
+    // Block 100 was written whole before ingest starts, 101 half: ingest starts after 101's first line.
+    await write([...lines(100), ...lines(101).slice(0, 1)]);
+    const bus = new InProcessBus();
+    const seen: number[] = [];
+    bus.subscribe('bookDiffs', (rows) => {
+      for (const r of rows) seen.push(r.oid);
+    });
+    const streams: StreamName[] = ['node_raw_book_diffs_by_block'];
+    const ingest = new Ingest({ dataDir, pool: db.pool, bus, streams, log: () => {}, follow: true, pollMs: 20 });
+    const running = ingest.run();
+    try {
+      await ingest.caughtUp();
+      // The rest of 101 (its start was not read: not published), 102 whole, the first line of 103.
+      await write([...lines(101).slice(1), ...lines(102), ...lines(103).slice(0, 1)]);
+      const deadline = Date.now() + 10_000;
+      while (seen.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(seen).toEqual([1020, 1021]);
+      // 103 is published whole once 104 starts.
+      await write([...lines(103).slice(1), ...lines(104).slice(0, 1)]);
+      while (seen.length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(seen).toEqual([1020, 1021, 1030, 1031]);
+    } finally {
+      await ingest.stop();
+      await running;
+    }
   });
 });
 
