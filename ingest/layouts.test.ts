@@ -192,6 +192,30 @@ describe('the streaming layout (--stream-with-block-info)', () => {
     ]);
   });
 
+  it('takes a block cut off in a streaming file whole from the by-block file a restarted node writes it in', async () => {
+    const b101 = block(101, T0 + 200, [...match(T0 + 200, 8), ...match(T0 + 200, 9)]);
+    await appendLines(dataDir, 'node_fills_streaming', T0, [
+      ...streamingLines(block(100, T0 + 100, match(T0 + 100, 7))),
+      ...streamingLines(b101).slice(0, 2),
+    ]);
+    // Restarted with --batch-by-block in the next hour: 101 again, whole, then 102.
+    await appendLines(dataDir, 'node_fills_by_block', T0 + 3_600_000, [
+      JSON.stringify(b101),
+      JSON.stringify(block(102, T0 + 3_600_000, match(T0 + 3_600_000, 10))),
+    ]);
+    await ingestOnce();
+    expect((await fills()).map((f) => `${f.block_number}:${f.tid}:${f.event_index}`)).toEqual([
+      '100:7:0',
+      '100:7:1',
+      '101:8:0',
+      '101:8:1',
+      '101:9:2',
+      '101:9:3',
+      '102:10:0',
+      '102:10:1',
+    ]);
+  });
+
   it('loads order statuses from the streaming layout and LZ4 streaming files', async () => {
     const statuses = [100, 101, 102].map((oid) => ({
       time: isoNs(T0 + 100),

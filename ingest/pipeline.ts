@@ -16,6 +16,7 @@ import {
   before,
   FileSource,
   fileOrder,
+  type Layout,
   lastKey,
   laterKey,
   listLayoutFiles,
@@ -85,7 +86,7 @@ class StreamReader {
    * The block whose lines are being read (a streaming or legacy file spreads one block over many lines): loaded once
    * a line of another block shows it complete. The checkpoint stays before its first line until then.
    */
-  private open: { piece: Piece; first: string; end: Position } | undefined;
+  private open: { piece: Piece; layout: Layout; first: string; end: Position } | undefined;
   /** Where reading goes on: past the last line read (the checkpoint may be behind it, before the open block). */
   private readAt: Position | null = null;
   /** The stream's checkpoint row (and commit lock): its name, or `<lane>/<name>` in a lane. */
@@ -270,8 +271,8 @@ class StreamReader {
     const open = this.open;
     if (open) {
       if (sameBlock(open.piece, piece)) {
-        // The same block's first event again: the node restarted and re-emits the block from its start.
-        if (JSON.stringify(piece.events[0]) !== open.first) {
+        // The same block's first event again, or in another layout: the node restarted and re-emits the block whole.
+        if (file.layout === open.layout && JSON.stringify(piece.events[0]) !== open.first) {
           open.piece.events.push(...piece.events);
           open.end = end;
           return;
@@ -289,7 +290,7 @@ class StreamReader {
       return;
     }
     if (file.layout === 'by_block') this.loadBlock(piece, end, text);
-    else this.open = { piece, first: JSON.stringify(piece.events[0]), end };
+    else this.open = { piece, layout: file.layout, first: JSON.stringify(piece.events[0]), end };
   }
 
   /** Moves the checkpoint past a line that holds no block, unless a block being read started before it. */
