@@ -130,6 +130,32 @@ describe('the streaming layout (--stream-with-block-info)', () => {
     expect((await trades()).map((t) => t.tid)).toEqual([7, 8, 9, 10]);
   });
 
+  it('records a malformed line read inside or after an open block once, with the block, across a stop', async () => {
+    const l100 = streamingLines(block(100, T0 + 100, match(T0 + 100, 7)));
+    const l101 = streamingLines(block(101, T0 + 200, match(T0 + 200, 8)));
+    await appendLines(dataDir, 'node_fills_streaming', T0, [
+      l100[0] as string,
+      '{"not json',
+      l100[1] as string,
+      '{"block_number":"x"}',
+      l101[0] as string,
+    ]);
+    await followThenStop();
+    const cp = async () =>
+      (await db.pool.query('SELECT line_no, last_block, malformed FROM platform.ingest_checkpoints')).rows[0];
+    // Block 100 and both malformed lines committed; the checkpoint before 101's first line.
+    expect(await cp()).toEqual({ line_no: 4, last_block: 100, malformed: 2 });
+    await appendLines(dataDir, 'node_fills_streaming', T0, [
+      l101[1] as string,
+      ...streamingLines(block(102, T0 + 300, match(T0 + 300, 9))),
+    ]);
+    await ingestOnce();
+    expect(await cp()).toEqual({ line_no: 8, last_block: 102, malformed: 2 });
+    const errors = await db.pool.query('SELECT line_no FROM platform.ingest_errors ORDER BY line_no');
+    expect(errors.rows).toEqual([{ line_no: 2 }, { line_no: 4 }]);
+    expect((await fills()).map((f) => f.tid)).toEqual([7, 7, 8, 8, 9, 9]);
+  });
+
   it('drops a block cut off by a node restart and loads it once when re-emitted, with the blocks before it', async () => {
     const b100 = block(100, T0 + 100, match(T0 + 100, 7));
     const b101 = block(101, T0 + 200, match(T0 + 200, 8));

@@ -86,7 +86,7 @@ class StreamReader {
    * The block whose lines are being read (a streaming or legacy file spreads one block over many lines): loaded once
    * a line of another block shows it complete. The checkpoint stays before its first line until then.
    */
-  private open: { piece: Piece; layout: Layout; first: string; end: Position } | undefined;
+  private open: { piece: Piece; layout: Layout; first: string; end: Position; errors: LineError[] } | undefined;
   /** Where reading goes on: past the last line read (the checkpoint may be behind it, before the open block). */
   private readAt: Position | null = null;
   /** The stream's checkpoint row (and commit lock): its name, or `<lane>/<name>` in a lane. */
@@ -203,7 +203,7 @@ class StreamReader {
         if (isLast) break;
       }
       // Not following, the files are read to their end: the block read last is complete.
-      if (!this.opts.follow && !progressed) this.completeOpen();
+      if (!this.opts.follow && !progressed && this.readAt) this.completeOpen(this.readAt);
       await this.drain();
       if (!progressed) {
         this.stats.caughtUp = true;
@@ -253,6 +253,7 @@ class StreamReader {
    * lines), which is loaded once a line of another block follows it. The checkpoint moves only past whole blocks.
    */
   private loadLine(file: StreamFile, text: string, end: Position): void {
+    const previousEnd = this.readAt;
     this.readAt = end;
     if (text.trim() === '') {
       this.pass(end);
@@ -277,11 +278,11 @@ class StreamReader {
           open.end = end;
           return;
         }
-        this.open = undefined;
+        this.dropOpen();
       } else if (before(open.piece, piece)) {
         // The node went back to an older block (a restart): the open block will come again, whole.
-        this.open = undefined;
-      } else this.completeOpen();
+        this.dropOpen();
+      } else this.completeOpen(previousEnd ?? open.end);
     }
     if (alreadyLoaded(piece, this.checkpoint?.lastBlock ?? null)) {
       // The node re-emitted an older block after a restart, or another layout gave it: it is already loaded.
@@ -290,7 +291,7 @@ class StreamReader {
       return;
     }
     if (file.layout === 'by_block') this.loadBlock(piece, end, text);
-    else this.open = { piece, layout: file.layout, first: JSON.stringify(piece.events[0]), end };
+    else this.open = { piece, layout: file.layout, first: JSON.stringify(piece.events[0]), end, errors: [] };
   }
 
   /** Moves the checkpoint past a line that holds no block, unless a block being read started before it. */
@@ -299,12 +300,24 @@ class StreamReader {
     if (!this.open) this.checkpoint = { ...end, lastBlock: this.checkpoint?.lastBlock ?? null };
   }
 
-  /** Loads the block being read (every line of it has been read). */
-  private completeOpen(): void {
+  /**
+   * Loads the block being read (every line of it has been read); the checkpoint moves to `at`, past its last line and
+   * any line read since (the malformed lines among them are recorded with it).
+   */
+  private completeOpen(at: Position): void {
     const open = this.open;
     if (!open) return;
+    this.dropOpen();
+    this.loadBlock(open.piece, at, JSON.stringify(open.piece.events).slice(0, 500));
+  }
+
+  /** Forgets the block being read, keeping the malformed lines read while it was open. */
+  private dropOpen(): void {
+    for (const e of this.open?.errors ?? []) {
+      this.errors.push(e);
+      this.pending.malformed++;
+    }
     this.open = undefined;
-    this.loadBlock(open.piece, open.end, JSON.stringify(open.piece.events).slice(0, 500));
   }
 
   /** Loads one whole block, whose last line ends at `end`; the checkpoint moves past it. */
@@ -327,9 +340,14 @@ class StreamReader {
     }
   }
 
+  /** Records a malformed line: with the batch, or, read while a block is open, with that block (committed with it). */
   private malformed(at: Position, err: FieldError, text: string): void {
-    this.pending.malformed++;
-    this.errors.push({ file: at.file, lineNo: at.lineNo, error: err.message, sample: text.slice(0, 500) });
+    const error = { file: at.file, lineNo: at.lineNo, error: err.message, sample: text.slice(0, 500) };
+    if (this.open) this.open.errors.push(error);
+    else {
+      this.pending.malformed++;
+      this.errors.push(error);
+    }
     this.opts.log(`${this.loader.stream}/${at.file}:${at.lineNo}: malformed line skipped: ${err.message}`);
   }
 
