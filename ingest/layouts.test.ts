@@ -130,6 +130,31 @@ describe('the streaming layout (--stream-with-block-info)', () => {
     expect((await trades()).map((t) => t.tid)).toEqual([7, 8, 9, 10]);
   });
 
+  it('loads a block whose lines straddle two hourly files whole, also when a run stops between the files', async () => {
+    const H = T0 + 3_600_000;
+    const b100 = block(100, H - 1, [...match(H - 1, 7), ...match(H - 1, 8)]);
+    const lines = streamingLines(b100);
+    // The node's clock passes the hour within the block: its last two lines go to the next hour's file.
+    await appendLines(dataDir, 'node_fills_streaming', T0, lines.slice(0, 2));
+    await appendLines(dataDir, 'node_fills_streaming', H, lines.slice(2, 3));
+    await followThenStop();
+    expect(await fills()).toEqual([]);
+    await appendLines(dataDir, 'node_fills_streaming', H, [
+      ...lines.slice(3),
+      ...streamingLines(block(101, H + 100, match(H + 100, 9))),
+    ]);
+    await ingestOnce();
+    expect((await fills()).map((f) => `${f.block_number}:${f.tid}:${f.event_index}`)).toEqual([
+      '100:7:0',
+      '100:7:1',
+      '100:8:2',
+      '100:8:3',
+      '101:9:0',
+      '101:9:1',
+    ]);
+    expect((await trades()).map((t) => t.tid)).toEqual([7, 8, 9]);
+  });
+
   it('records a malformed line read inside or after an open block once, with the block, across a stop', async () => {
     const l100 = streamingLines(block(100, T0 + 100, match(T0 + 100, 7)));
     const l101 = streamingLines(block(101, T0 + 200, match(T0 + 200, 8)));
