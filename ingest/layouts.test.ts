@@ -64,6 +64,16 @@ async function fills() {
   return rows;
 }
 
+/** `block:tid:event_index` of every fill loaded, in time order. */
+async function keys() {
+  return (await fills()).map((f) => `${f.block_number}:${f.tid}:${f.event_index}`);
+}
+
+/** The keys of block `b` holding one matched pair per trade id, in order: two fills each, numbered from 0. */
+function matched(b: number, ...tids: number[]): string[] {
+  return tids.flatMap((tid, i) => [`${b}:${tid}:${2 * i}`, `${b}:${tid}:${2 * i + 1}`]);
+}
+
 async function trades() {
   const { rows } = await db.pool.query(
     'SELECT block_number, seq, tid, buyer, seller, fees::text AS fees FROM markets.trades ORDER BY time, seq',
@@ -117,16 +127,7 @@ describe('the streaming layout (--stream-with-block-info)', () => {
     const b102 = block(102, T0 + 3_600_000, match(T0 + 3_600_000, 10));
     await appendLines(dataDir, 'node_fills_streaming', T0 + 3_600_000, streamingLines(b102));
     await ingestOnce();
-    expect((await fills()).map((f) => `${f.block_number}:${f.tid}:${f.event_index}`)).toEqual([
-      '100:7:0',
-      '100:7:1',
-      '101:8:0',
-      '101:8:1',
-      '101:9:2',
-      '101:9:3',
-      '102:10:0',
-      '102:10:1',
-    ]);
+    expect(await keys()).toEqual([...matched(100, 7), ...matched(101, 8, 9), ...matched(102, 10)]);
     expect((await trades()).map((t) => t.tid)).toEqual([7, 8, 9, 10]);
   });
 
@@ -144,14 +145,7 @@ describe('the streaming layout (--stream-with-block-info)', () => {
       ...streamingLines(block(101, H + 100, match(H + 100, 9))),
     ]);
     await ingestOnce();
-    expect((await fills()).map((f) => `${f.block_number}:${f.tid}:${f.event_index}`)).toEqual([
-      '100:7:0',
-      '100:7:1',
-      '100:8:2',
-      '100:8:3',
-      '101:9:0',
-      '101:9:1',
-    ]);
+    expect(await keys()).toEqual([...matched(100, 7, 8), ...matched(101, 9)]);
     expect((await trades()).map((t) => t.tid)).toEqual([7, 8, 9]);
   });
 
@@ -195,14 +189,7 @@ describe('the streaming layout (--stream-with-block-info)', () => {
       ...streamingLines(b102),
     ]);
     const ingest = await ingestOnce();
-    expect((await fills()).map((f) => `${f.block_number}:${f.tid}:${f.event_index}`)).toEqual([
-      '100:7:0',
-      '100:7:1',
-      '101:8:0',
-      '101:8:1',
-      '102:9:0',
-      '102:9:1',
-    ]);
+    expect(await keys()).toEqual([...matched(100, 7), ...matched(101, 8), ...matched(102, 9)]);
     expect(ingest.stats.find((s) => s.stream === 'node_fills_by_block')?.rewound).toBe(4);
   });
 
@@ -212,14 +199,7 @@ describe('the streaming layout (--stream-with-block-info)', () => {
     const lines = streamingLines(b100);
     await appendLines(dataDir, 'node_fills_streaming', T0, [...lines.slice(0, 2), ...lines, ...streamingLines(b101)]);
     await ingestOnce();
-    expect((await fills()).map((f) => `${f.block_number}:${f.tid}:${f.event_index}`)).toEqual([
-      '100:7:0',
-      '100:7:1',
-      '100:8:2',
-      '100:8:3',
-      '101:9:0',
-      '101:9:1',
-    ]);
+    expect(await keys()).toEqual([...matched(100, 7, 8), ...matched(101, 9)]);
   });
 
   it('moves from by-block to streaming files without loading the blocks a restart re-emits', async () => {
@@ -255,16 +235,7 @@ describe('the streaming layout (--stream-with-block-info)', () => {
       JSON.stringify(block(102, T0 + 3_600_000, match(T0 + 3_600_000, 10))),
     ]);
     await ingestOnce();
-    expect((await fills()).map((f) => `${f.block_number}:${f.tid}:${f.event_index}`)).toEqual([
-      '100:7:0',
-      '100:7:1',
-      '101:8:0',
-      '101:8:1',
-      '101:9:2',
-      '101:9:3',
-      '102:10:0',
-      '102:10:1',
-    ]);
+    expect(await keys()).toEqual([...matched(100, 7), ...matched(101, 8, 9), ...matched(102, 10)]);
   });
 
   it('loads order statuses from the streaming layout and LZ4 streaming files', async () => {
