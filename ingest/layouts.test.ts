@@ -193,6 +193,22 @@ describe('the streaming layout (--stream-with-block-info)', () => {
     expect(ingest.stats.find((s) => s.stream === 'node_fills_by_block')?.rewound).toBe(4);
   });
 
+  it('takes lines without events inside a block as nothing more of it', async () => {
+    const b100 = block(100, T0 + 100, [...match(T0 + 100, 7), ...match(T0 + 100, 8)]);
+    const empty = JSON.stringify({ ...b100, events: [] });
+    const lines = streamingLines(b100, 2);
+    await appendLines(dataDir, 'node_fills_streaming', T0, [
+      empty,
+      lines[0] as string,
+      empty,
+      lines[1] as string,
+      empty,
+      ...streamingLines(block(101, T0 + 200, match(T0 + 200, 9))),
+    ]);
+    await ingestOnce();
+    expect(await keys()).toEqual([...matched(100, 7, 8), ...matched(101, 9)]);
+  });
+
   it('starts a block again when the node re-emits it from its first line (no older block before it)', async () => {
     const b100 = block(100, T0 + 100, [...match(T0 + 100, 7), ...match(T0 + 100, 8)]);
     const b101 = block(101, T0 + 200, match(T0 + 200, 9));

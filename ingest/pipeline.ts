@@ -273,8 +273,9 @@ class StreamReader {
     if (open) {
       if (sameBlock(open.piece, piece)) {
         // The same block's first event again, or in another layout: the node restarted and re-emits the block whole.
-        if (file.layout === open.layout && JSON.stringify(piece.events[0]) !== open.first) {
-          open.piece.events.push(...piece.events);
+        const restarts = piece.events.length > 0 && JSON.stringify(piece.events[0]) === open.first;
+        if (file.layout === open.layout && !restarts) {
+          for (const e of piece.events) open.piece.events.push(e);
           open.end = end;
           return;
         }
@@ -291,7 +292,7 @@ class StreamReader {
       return;
     }
     if (file.layout === 'by_block') this.loadBlock(piece, end, text);
-    else this.open = { piece, layout: file.layout, first: JSON.stringify(piece.events[0]), end, errors: [] };
+    else this.open = { piece, layout: file.layout, first: JSON.stringify(piece.events[0] ?? null), end, errors: [] };
   }
 
   /** Moves the checkpoint past a line that holds no block, unless a block being read started before it. */
