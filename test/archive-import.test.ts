@@ -1,0 +1,230 @@
+// `npm run import -- --archive DIR` (issue 31) run as a user runs it, a child process against a database of its
+// own, on test/fixtures/archive (see its README: three real recorded BTC books of the public archive, and node data
+// and asset contexts built from the documented formats). Every expected value is read from those lines by hand.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliResult, ROOT, runCli } from './cli.ts';
+import { startCompatApp, type TestCompatApp } from './compat-app.ts';
+
+const ARCHIVE = path.join(ROOT, 'test', 'fixtures', 'archive');
+const DAY = '2024-01-01';
+const A1 = `0x${'a1'.padStart(40, '0')}`;
+
+let app: TestCompatApp;
+let first: CliResult;
+
+const importArchive = (dir = ARCHIVE) =>
+  runCli('ingest/archive/cli.ts', ['--archive', dir], { DATABASE_URL: app.db.url, LOG_FORMAT: 'json' });
+
+async function counts(): Promise<Record<string, number>> {
+  const tables = [
+    'accounts.fills',
+    'markets.trades',
+    'accounts.funding_payments',
+    'markets.history_book',
+    'markets.history_bbo',
+    'markets.history_depth',
+    'markets.history_slippage',
+    'markets.asset_ctxs',
+    'markets.funding_rates',
+  ];
+  const { rows } = await app.db.pool.query<{ t: string; n: number }>(
+    tables.map((t, i) => `SELECT $${i + 1}::text AS t, count(*)::int AS n FROM ${t}`).join(' UNION ALL '),
+    tables,
+  );
+  return Object.fromEntries(rows.map((r) => [r.t, r.n]));
+}
+
+beforeAll(async () => {
+  app = await startCompatApp({ data: 'empty', node: 'down' });
+  first = await importArchive();
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('npm run import -- --archive DIR', () => {
+  it('loads both buckets and says how far it came', () => {
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('import: 2 node-data files (1 days), 2 market-data files (1 days)');
+    expect(first.stderr).toMatch(/import: 4\/4 files, [\d,]+ rows in \d+ s \([\d,]+ rows\/s\), 0 files loaded before/);
+  });
+
+  it('answers /market/bbo, /market/spread and /market/book for the recorded day', async () => {
+    const window = `start_time=${DAY}T00:00:00&end_time=${DAY}T23:59:59`;
+    const bbo = await app.get(`/market/bbo/BTC?${window}`);
+    expect(bbo.status).toBe(200);
+    // Newest first: raw.data.time of the third, second and first line.
+    expect(bbo.body.data).toEqual([
+      {
+        time: '2024-01-01T12:00:03.158',
+        bid_px: '42728.0',
+        bid_sz: '0.015',
+        bid_n: 1,
+        ask_px: '42733.0',
+        ask_sz: '1.82331',
+        ask_n: 1,
+      },
+      {
+        time: '2024-01-01T12:00:00.367',
+        bid_px: '42723.0',
+        bid_sz: '0.17828',
+        bid_n: 1,
+        ask_px: '42729.0',
+        ask_sz: '3.83257',
+        ask_n: 2,
+      },
+      {
+        time: '2024-01-01T11:59:59.915',
+        bid_px: '42727.0',
+        bid_sz: '0.02265',
+        bid_n: 1,
+        ask_px: '42729.0',
+        ask_sz: '3.83257',
+        ask_n: 2,
+      },
+    ]);
+    const spread = await app.get(`/market/spread/BTC?${window}`);
+    // (ask - bid) / ((ask + bid) / 2) × 10 000: 5/42730.5, 6/42726, 2/42728.
+    expect(spread.body.data.map((r: { spread: string; spread_bps: string }) => [r.spread, r.spread_bps])).toEqual([
+      ['5.0', '1.1701'],
+      ['6.0', '1.4043'],
+      ['2.0', '0.4681'],
+    ]);
+    const book = await app.get(`/market/book/BTC?${window}&limit=1`);
+    const [bids, asks] = book.body.data[0].levels;
+    expect(bids).toHaveLength(20);
+    expect(asks).toHaveLength(20);
+    expect(bids.slice(0, 3)).toEqual([
+      { px: '42728.0', sz: '0.015', n: 1 },
+      { px: '42727.0', sz: '0.075', n: 1 },
+      { px: '42724.0', sz: '0.15144', n: 2 },
+    ]);
+    expect(book.body.has_more).toBe(true);
+  });
+
+  it('measures slippage and the liquidity report from the recorded levels', async () => {
+    const window = `start_time=${DAY}T00:00:00&end_time=${DAY}T12:00:00`;
+    const slippage = await app.get(`/market/slippage/BTC?${window}`);
+    // Only the first line is before 12:00. A 1 000 USD buy fills at the best ask, 42729.0: 1/42728 × 10 000 = 0.2340 bps (4 decimals, trailing zeros dropped).
+    const buy1000 = slippage.body.data.find((r: { notional: string }) => r.notional === '1000');
+    expect(buy1000.buy_bps).toBe('0.234');
+    const report = await app.get(`/market/liquidity-report/BTC?start_time=${DAY}T00:00:00&end_time=${DAY}T23:59:59`);
+    expect(report.body.data.samples).toBe(3);
+    // mean of 2/42728, 6/42726, 5/42730.5 (× 10 000), median the last, max the second.
+    expect(report.body.data.spread_bps).toEqual({ avg: '1.0142', median: '1.1701', max: '1.4043' });
+  });
+
+  it('lists the imported days in availableDates, for the books, the contexts and the node data', async () => {
+    const btc = await app.info({ type: 'availableDates', coin: 'BTC' });
+    expect(btc.status).toBe(200);
+    expect(btc.body.result.BTC).toMatchObject({
+      l2Book: [DAY],
+      bbo: [DAY],
+      depth: [DAY],
+      slippage: [DAY],
+      assetCtxs: [DAY],
+      fundingRates: [DAY],
+      trades: ['2025-08-01'],
+      candles: ['2025-08-01'],
+    });
+    const eth = await app.info({ type: 'availableDates', coin: 'ETH', dataset: 'assetCtxs' });
+    expect(eth.body.result.ETH).toEqual({ assetCtxs: [DAY] });
+  });
+
+  it('loads the asset contexts into the funding history', async () => {
+    const start = Date.UTC(2024, 0, 1);
+    const funding = await app.info({
+      type: 'fundingHistory',
+      coin: 'BTC',
+      startTime: start,
+      endTime: start + 3_600_000,
+    });
+    expect(funding.status).toBe(200);
+    // The 00:00 row (the sample on the hour); the 00:01 one is a context sample only.
+    expect(funding.body).toEqual([{ coin: 'BTC', fundingRate: '0.0000125', premium: '0.00023361', time: start }]);
+    const { rows } = await app.db.pool.query(
+      `SELECT coin, time, mark_px::text, oracle_px::text, mid_px::text, impact_bid_px::text
+       FROM markets.asset_ctxs ORDER BY coin, time`,
+    );
+    expect(rows).toEqual([
+      {
+        coin: 'BTC',
+        time: start,
+        mark_px: '42330.0',
+        oracle_px: '42284.0',
+        mid_px: '42331.5',
+        impact_bid_px: '42327.1',
+      },
+      {
+        coin: 'BTC',
+        time: start + 60_000,
+        mark_px: '42331.0',
+        oracle_px: '42285.0',
+        mid_px: '42332.5',
+        impact_bid_px: '42328.3',
+      },
+      // Empty cells are no value.
+      { coin: 'ETH', time: start, mark_px: '2284.6', oracle_px: '2282.0', mid_px: null, impact_bid_px: null },
+    ]);
+  });
+
+  it('loads the node data into the tables live ingest fills, with the closed candles of its trades', async () => {
+    const fills = await app.info({ type: 'userFillsByTime', user: A1, startTime: Date.UTC(2025, 7, 1) });
+    expect(fills.status).toBe(200);
+    expect(
+      fills.body.map((f: { px: string; sz: string; side: string; dir: string }) => [f.px, f.sz, f.side, f.dir]),
+    ).toEqual([
+      ['115010.0', '0.004', 'A', 'Close Long'],
+      ['115000.0', '0.01', 'B', 'Open Long'],
+    ]);
+    const candles = await app.info({
+      type: 'candleSnapshot',
+      req: { coin: 'BTC', interval: '1m', startTime: Date.UTC(2025, 7, 1, 10), endTime: Date.UTC(2025, 7, 1, 10, 1) },
+    });
+    // One minute, two trades: opened at 115000.0, closed at 115010.0, 0.014 BTC.
+    expect(candles.body).toMatchObject([
+      { o: '115000.0', h: '115010.0', l: '115000.0', c: '115010.0', v: '0.014', n: 2 },
+    ]);
+  });
+
+  it('reports the imported days in dataCoverage, and no backfill still loading', async () => {
+    const coverage = await app.info({ type: 'dataCoverage' });
+    expect(coverage.status).toBe(200);
+    const { result } = coverage.body;
+    expect(JSON.stringify(result)).toContain('marketHistory');
+    const datasets = result.datasets ?? result;
+    expect(datasets.marketHistory).toMatchObject({ start: 1704110399915, latest: 1704110403158 });
+    expect(datasets.assetCtxs).toMatchObject({ start: Date.UTC(2024, 0, 1), latest: Date.UTC(2024, 0, 1, 0, 1) });
+    expect(result.backfills ?? []).toEqual([]);
+  });
+
+  it('loads nothing twice: a second run finds every file loaded', async () => {
+    const before = await counts();
+    expect(before).toMatchObject({
+      'accounts.fills': 4,
+      'markets.trades': 2,
+      'accounts.funding_payments': 2,
+      'markets.history_book': 3,
+      'markets.history_bbo': 3,
+      'markets.history_depth': 3,
+      'markets.history_slippage': 9,
+      'markets.asset_ctxs': 3,
+      'markets.funding_rates': 2,
+    });
+    const again = await importArchive();
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('4/4 files, 0 rows');
+    expect(again.stderr).toContain('2 files loaded before');
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses a directory holding neither bucket, naming what it looks for', async () => {
+    const res = await importArchive(
+      path.join(ROOT, 'test', 'fixtures', 'archive', 'hyperliquid-archive', 'asset_ctxs'),
+    );
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('holds neither hyperliquid-archive/ nor hl-mainnet-node-data/');
+  });
+});
