@@ -1,9 +1,13 @@
 // `npm run import -- --archive DIR` (issue 31) run as a user runs it, a child process against a database of its
 // own, on test/fixtures/archive (see its README: three real recorded BTC books of the public archive, and node data
 // and asset contexts built from the documented formats). Every expected value is read from those lines by hand.
+import fs from 'node:fs/promises';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, ROOT, runCli } from './cli.ts';
+import { startEmbedded } from '../db/embedded.ts';
+import { EMBEDDED_DATABASE } from '../db/pool.ts';
+import { type CliResult, ROOT, runCli, startCli } from './cli.ts';
 import { startCompatApp, type TestCompatApp } from './compat-app.ts';
 
 const ARCHIVE = path.join(ROOT, 'test', 'fixtures', 'archive');
@@ -227,4 +231,47 @@ describe('npm run import -- --archive DIR', () => {
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('holds neither hyperliquid-archive/ nor hl-mainnet-node-data/');
   });
+});
+
+describe('npm run import beside a running service', () => {
+  const dataDir = path.join(ROOT, '.data', `test-import-${process.pid}`);
+  const port = 56000 + (process.pid % 1000);
+
+  afterAll(async () => {
+    await fs.rm(dataDir, { recursive: true, force: true });
+    await fs.rm(`${dataDir}.owner`, { force: true });
+  });
+
+  it('loads into the Postgres the service owns and leaves it running', async () => {
+    // The embedded cluster held as `npm start` holds it (a service owner: a second owner is refused).
+    const holder = startCli('test/fixtures/hold-cluster.ts', [dataDir, String(port), 'service']);
+    const exited = new Promise((r) => holder.once('exit', r));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout?.on('data', (d) => String(d).includes('ready') && resolve());
+        holder.on('exit', (code) => reject(new Error(`holder exited with ${code}`)));
+      });
+      const res = await runCli('ingest/archive/cli.ts', ['--archive', ARCHIVE], {
+        DATABASE_URL: '',
+        PG_DATA_DIR: dataDir,
+        PG_PORT: String(port + 1),
+      });
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toContain(`using the Postgres server of hold-cluster (pid ${holder.pid})`);
+      expect(holder.exitCode).toBe(null);
+      const guest = await startEmbedded({ dataDir, port: port + 1, mode: 'guest', log: () => {} });
+      const client = new pg.Client(guest.url(EMBEDDED_DATABASE));
+      await client.connect();
+      try {
+        const { rows } = await client.query('SELECT count(*)::int AS n FROM markets.history_bbo');
+        expect(rows).toEqual([{ n: 3 }]);
+      } finally {
+        await client.end();
+        await guest.stop();
+      }
+    } finally {
+      holder.kill('SIGTERM');
+      await exited;
+    }
+  }, 120_000);
 });
