@@ -106,7 +106,7 @@ export async function listStreamFiles(streamDir: string): Promise<string[]> {
 }
 
 /** Bytes of a file from `offset`, or the whole decompressed content of an archived `.lz4` file. */
-export class FileSource {
+class FileSource {
   private archive: Buffer | undefined;
   constructor(readonly absolute: string) {}
 

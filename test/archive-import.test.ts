@@ -2,7 +2,9 @@
 // own, on test/fixtures/archive (see its README: three real recorded BTC books of the public archive, and node data
 // and asset contexts built from the documented formats). Every expected value is read from those lines by hand.
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { compressFrameSync } from 'lz4-napi';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbedded } from '../db/embedded.ts';
@@ -222,6 +224,66 @@ describe('npm run import -- --archive DIR', () => {
     expect(again.stderr).toContain('4/4 files, 0 rows');
     expect(again.stderr).toContain('2 files loaded before');
     expect(await counts()).toEqual(before);
+  });
+
+  it('loads a day added to the copy later, older than those loaded, and it alone', async () => {
+    const copy = await fs.mkdtemp(path.join(os.tmpdir(), 'hl-archive-copy-'));
+    try {
+      await fs.cp(ARCHIVE, copy, { recursive: true });
+      // One more block of the documented format, on the day before the node data loaded: its own lane.
+      const t = Date.UTC(2025, 6, 31, 23, 59, 58, 500);
+      const side = (user: string, sideOf: 'A' | 'B', oid: number, crossed: boolean, fee: string) => [
+        user,
+        {
+          coin: 'ETH',
+          px: '3700.5',
+          sz: '0.5',
+          side: sideOf,
+          time: t,
+          startPosition: '0.0',
+          dir: sideOf === 'B' ? 'Open Long' : 'Open Short',
+          closedPnl: '0.0',
+          hash: `0x${'ab'.repeat(32)}`,
+          oid,
+          crossed,
+          fee,
+          tid: 800001,
+          cloid: null,
+          feeToken: 'USDC',
+          twapId: null,
+        },
+      ];
+      const line = {
+        local_time: '2025-07-31T23:59:58.540000000',
+        block_time: '2025-07-31T23:59:58.500123456',
+        block_number: 689990000,
+        events: [
+          side(A1, 'B', 21, true, '0.8326125'),
+          side(`0x${'b2'.padStart(40, '0')}`, 'A', 22, false, '0.2775375'),
+        ],
+      };
+      const file = path.join(copy, 'hl-mainnet-node-data', 'node_fills_by_block', 'hourly', '20250731', '23.lz4');
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.writeFile(file, compressFrameSync(Buffer.from(`${JSON.stringify(line)}\n`)));
+      const before = await counts();
+      const res = await importArchive(copy);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toContain('import: 3 node-data files (2 days)');
+      expect(await counts()).toEqual({
+        ...before,
+        'accounts.fills': before['accounts.fills']! + 2,
+        'markets.trades': before['markets.trades']! + 1,
+      });
+      const again = await importArchive(copy);
+      expect(again.code, again.stderr).toBe(0);
+      expect(await counts()).toEqual({
+        ...before,
+        'accounts.fills': before['accounts.fills']! + 2,
+        'markets.trades': before['markets.trades']! + 1,
+      });
+    } finally {
+      await fs.rm(copy, { recursive: true, force: true });
+    }
   });
 
   it('refuses a directory holding neither bucket, naming what it looks for', async () => {

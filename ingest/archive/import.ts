@@ -8,6 +8,7 @@ import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { decompressFrameSync } from 'lz4-napi';
 import type pg from 'pg';
 import { inTransaction } from '../../db/pool.ts';
 import type { BusGap } from '../../events/bus.ts';
@@ -19,7 +20,7 @@ import { Batch, INGEST_STATEMENT_TIMEOUT_MS } from '../batch.ts';
 import { hourlyOrder } from '../files.ts';
 import { storeAssetCtx } from '../formats/extra.ts';
 import { LOADERS } from '../formats/index.ts';
-import { FileSource, Ingest, listStreamFiles } from '../pipeline.ts';
+import { Ingest, listStreamFiles } from '../pipeline.ts';
 import { parseContextRow, parseHeader } from './asset-ctxs.ts';
 import { addRecordedBook, parseRecordedBook } from './l2book.ts';
 
@@ -70,9 +71,11 @@ interface MarketFile {
 
 interface Found {
   nodeRoot: string | null;
-  /** Node streams present, per UTC day: day → streams holding files of it. */
-  nodeDays: Map<string, StreamName[]>;
+  /** Node data per UTC day: day → stream → the directories holding files of that day. */
+  nodeDays: Map<string, Map<StreamName, string[]>>;
   nodeFiles: number;
+  /** Node-data files per UTC day. */
+  dayFiles: Map<string, number>;
   /** Directories of the node-data root this version does not read (named in the log). */
   unread: string[];
   marketFiles: MarketFile[];
@@ -89,6 +92,13 @@ const exists = (p: string) =>
     () => true,
     () => false,
   );
+
+/**
+ * The directories of a node-data root a stream is read from, as the pipeline reads them in a data dir. Today its
+ * `_by_block` directory; the legacy `node_fills` and the `_streaming` layouts join it with the pipeline's readers of
+ * them (ingest/layouts.ts `layoutDirs`, branch node-layouts).
+ */
+const streamDirs = (stream: StreamName): string[] => [stream];
 
 const dayStart = (day: string) => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(4, 6)) - 1, Number(day.slice(6)));
 
@@ -113,22 +123,35 @@ async function find(dir: string): Promise<Found> {
       `${dir}: holds neither ${MARKET_BUCKET}/ nor ${NODE_BUCKET}/, nor either bucket's folders (market_data/, asset_ctxs/, node_fills_by_block/, misc_events_by_block/, ...)`,
     );
   }
-  const found: Found = { nodeRoot, nodeDays: new Map(), nodeFiles: 0, unread: [], marketFiles: [], until: 0 };
+  const found: Found = {
+    nodeRoot,
+    nodeDays: new Map(),
+    nodeFiles: 0,
+    dayFiles: new Map(),
+    unread: [],
+    marketFiles: [],
+    until: 0,
+  };
   if (nodeRoot) {
-    const loadable = new Set<string>(STREAMS.filter((s) => !LOADERS[s].liveOnly));
+    const dirOf = new Map<string, StreamName>();
+    for (const stream of STREAMS) {
+      if (LOADERS[stream].liveOnly) continue;
+      for (const dir of streamDirs(stream)) dirOf.set(dir, stream);
+    }
     for (const d of await dirs(nodeRoot)) {
-      if (!loadable.has(d.name)) {
+      const stream = dirOf.get(d.name);
+      if (!stream) {
         found.unread.push(d.name);
         continue;
       }
-      const stream = d.name as StreamName;
-      for (const file of await listStreamFiles(path.join(nodeRoot, stream))) {
+      for (const file of await listStreamFiles(path.join(nodeRoot, d.name))) {
         const order = hourlyOrder(file);
         const day = String(Math.floor(order / 100));
-        const streams = found.nodeDays.get(day) ?? [];
-        if (!streams.includes(stream)) streams.push(stream);
-        found.nodeDays.set(day, streams);
+        const held = found.nodeDays.get(day) ?? new Map<StreamName, string[]>();
+        held.set(stream, [...new Set([...(held.get(stream) ?? []), d.name])]);
+        found.nodeDays.set(day, held);
         found.nodeFiles++;
+        found.dayFiles.set(day, (found.dayFiles.get(day) ?? 0) + 1);
         found.until = Math.max(found.until, dayStart(day) + ((order % 100) + 1) * HOUR);
       }
     }
@@ -170,22 +193,16 @@ async function find(dir: string): Promise<Found> {
   return found;
 }
 
-/** The lines of a file (`.lz4`: its decompressed content), through ingest's reader. */
+/** The lines of a file; of an `.lz4` file (an LZ4 frame), its decompressed content, as ingest reads node files. */
 async function* fileLines(absolute: string): AsyncGenerator<string> {
-  const source = new FileSource(absolute);
-  const buf = Buffer.allocUnsafe(1 << 20);
-  let carry = '';
-  let position = 0;
-  for (;;) {
-    const n = await source.read(position, buf);
-    if (n === 0) break;
-    position += n;
-    const text = carry + buf.toString('utf8', 0, n);
-    const lines = text.split('\n');
-    carry = lines.pop() ?? '';
-    yield* lines;
+  const bytes = await fs.readFile(absolute);
+  const text = (absolute.endsWith('.lz4') ? decompressFrameSync(bytes) : bytes).toString('utf8');
+  let start = 0;
+  for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+    yield text.slice(start, nl);
+    start = nl + 1;
   }
-  if (carry) yield carry;
+  if (start < text.length) yield text.slice(start);
 }
 
 interface LineError {
@@ -252,20 +269,20 @@ async function loadNodeDay(
   opts: Required<Pick<ArchiveImportOptions, 'pool' | 'log'>> & Pick<ArchiveImportOptions, 'batchRows'>,
   nodeRoot: string,
   day: string,
-  streams: StreamName[],
+  held: Map<StreamName, string[]>,
   onIngest: (ingest: Ingest | null) => void,
   gaps: BusGap[],
 ): Promise<void> {
   const view = await fs.mkdtemp(path.join(os.tmpdir(), 'hl-archive-'));
   try {
-    for (const stream of streams) {
-      await fs.mkdir(path.join(view, stream, 'hourly'), { recursive: true });
-      await fs.symlink(path.join(nodeRoot, stream, 'hourly', day), path.join(view, stream, 'hourly', day), 'dir');
+    for (const dir of [...held.values()].flat()) {
+      await fs.mkdir(path.join(view, dir, 'hourly'), { recursive: true });
+      await fs.symlink(path.join(nodeRoot, dir, 'hourly', day), path.join(view, dir, 'hourly', day), 'dir');
     }
     const ingest = new Ingest({
       dataDir: view,
       pool: opts.pool,
-      streams,
+      streams: [...held.keys()],
       lane: `${ARCHIVE_LANE}/${day}`,
       log: opts.log,
       ...(opts.batchRows ? { batchRows: opts.batchRows } : {}),
@@ -357,27 +374,19 @@ export async function importArchive(options: ArchiveImportOptions): Promise<Arch
       const gaps: BusGap[] = [];
       for (const day of nodeDays) {
         if (stopped()) break;
-        const streams = found.nodeDays.get(day) ?? [];
         let lane: Ingest | null = null;
-        await loadNodeDay(
-          { pool, log, ...(options.batchRows ? { batchRows: options.batchRows } : {}) },
-          found.nodeRoot,
-          day,
-          streams,
-          (i) => {
-            if (i) lane = i;
-            current = i;
-          },
-          gaps,
-        );
+        const onIngest = (ingest: Ingest | null) => {
+          current = ingest;
+          if (!ingest) return;
+          lane = ingest;
+          if (stopped()) void ingest.stop();
+        };
+        const laneOpts = { pool, log, ...(options.batchRows ? { batchRows: options.batchRows } : {}) };
+        await loadNodeDay(laneOpts, found.nodeRoot, day, found.nodeDays.get(day) ?? new Map(), onIngest, gaps);
         const stats = (lane as Ingest | null)?.stats ?? [];
         summary.rows += stats.reduce((n, s) => n + s.rows, 0);
         summary.malformed += stats.reduce((n, s) => n + s.malformed, 0);
-        for (const stream of streams) {
-          filesDone += (await listStreamFiles(path.join(found.nodeRoot, stream))).filter((f) =>
-            f.startsWith(`hourly/${day}/`),
-          ).length;
-        }
+        if (!stopped()) filesDone += found.dayFiles.get(day) ?? 0;
         tick();
       }
       await writeCandles(pool, gaps);
