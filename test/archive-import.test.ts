@@ -113,7 +113,8 @@ describe('npm run import -- --archive DIR', () => {
   it('measures slippage and the liquidity report from the recorded levels', async () => {
     const window = `start_time=${DAY}T00:00:00&end_time=${DAY}T12:00:00`;
     const slippage = await app.get(`/market/slippage/BTC?${window}`);
-    // Only the first line is before 12:00. A 1 000 USD buy fills at the best ask, 42729.0: 1/42728 × 10 000 = 0.2340 bps (4 decimals, trailing zeros dropped).
+    // Only the first line is before 12:00. A 1 000 USD buy fills at the best ask, 42729.0: 1/42728 × 10 000 = 0.2340
+    // bps (4 decimals, trailing zeros dropped).
     const buy1000 = slippage.body.data.find((r: { notional: string }) => r.notional === '1000');
     expect(buy1000.buy_bps).toBe('0.234');
     const report = await app.get(`/market/liquidity-report/BTC?start_time=${DAY}T00:00:00&end_time=${DAY}T23:59:59`);

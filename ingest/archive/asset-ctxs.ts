@@ -1,6 +1,6 @@
-// The public archive's per-minute asset contexts (`asset_ctxs/<date>.csv.lz4`, ingest/FORMATS.md §3): a CSV with
-// the header `time,coin,funding,open_interest,prev_day_px,day_ntl_vlm,premium,oracle_px,mark_px,mid_px,
-// impact_bid_px,impact_ask_px`, one row per coin per minute, into the same rows as the asset_ctxs stream.
+// The public archive's per-minute asset contexts (`asset_ctxs/<date>.csv.lz4`; ingest/FORMATS.md, the public archive
+// buckets): a CSV with the header `time,coin,funding,open_interest,prev_day_px,day_ntl_vlm,premium,oracle_px,mark_px,
+// mid_px,impact_bid_px,impact_ask_px`, a row per coin per minute, into the same rows as the asset_ctxs stream.
 import type { AssetCtxRow } from '../../db/rows/markets.ts';
 import { isDecimal } from '../../platform/decimal.ts';
 import { FieldError } from '../../platform/fields.ts';

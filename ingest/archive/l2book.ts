@@ -1,6 +1,6 @@
-// The public archive's recorded books (`market_data/<date>/<H>/l2Book/<coin>.lz4`, ingest/FORMATS.md §3): one line
-// per recorded book, turned into the market-history series the live sampler writes (book, bbo, depth bands,
-// slippage), measured the same way (subgraphs/markets/service/book/depth.ts).
+// The public archive's recorded books (`market_data/<date>/<H>/l2Book/<coin>.lz4`; ingest/FORMATS.md, the public
+// archive buckets): one line per recorded book, turned into the market-history series the live sampler writes (book,
+// bbo, depth bands, slippage), measured the same way (subgraphs/markets/service/book/depth.ts).
 import {
   type HistoryBookRow,
   historyBboTable,
