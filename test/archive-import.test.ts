@@ -4,16 +4,22 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { compressFrameSync } from 'lz4-napi';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbedded } from '../db/embedded.ts';
 import { EMBEDDED_DATABASE } from '../db/pool.ts';
+import { importArchive as runImport } from '../ingest/archive/import.ts';
 import { type CliResult, ROOT, runCli, startCli } from './cli.ts';
 import { startCompatApp, type TestCompatApp } from './compat-app.ts';
 
 const ARCHIVE = path.join(ROOT, 'test', 'fixtures', 'archive');
 const DAY = '2024-01-01';
+/** Progress written nowhere (not a terminal: a line per 10 s at most). */
+const devNull = Object.assign(new Writable({ write: (_c, _e, done) => done() }), {
+  isTTY: false,
+}) as unknown as NodeJS.WriteStream;
 const A1 = `0x${'a1'.padStart(40, '0')}`;
 
 let app: TestCompatApp;
@@ -293,6 +299,29 @@ describe('npm run import -- --archive DIR', () => {
     );
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('holds neither hyperliquid-archive/ nor hl-mainnet-node-data/');
+  });
+});
+
+describe('an import cut short', () => {
+  it('is listed as a backfill loading in dataCoverage until a rerun completes it', async () => {
+    const fresh = await startCompatApp({ data: 'empty', node: 'down' });
+    try {
+      const stop = new AbortController();
+      stop.abort();
+      const quiet = { log: () => {}, out: devNull };
+      await runImport({ dir: ARCHIVE, pool: fresh.db.pool, signal: stop.signal, ...quiet });
+      const loading = await fresh.info({ type: 'dataCoverage' });
+      // Its history ends with the newest hour found: misc_events 2025-08-01 hour 11.
+      expect(loading.body.result.backfills).toEqual([
+        { lane: 'archive', until: Date.UTC(2025, 7, 1, 12), loadedThrough: {} },
+      ]);
+      const summary = await runImport({ dir: ARCHIVE, pool: fresh.db.pool, ...quiet });
+      expect(summary).toMatchObject({ files: 4, skipped: 0, nodeDays: ['20250801'], marketDays: ['20240101'] });
+      const done = await fresh.info({ type: 'dataCoverage' });
+      expect(done.body.result.backfills).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
   });
 });
 

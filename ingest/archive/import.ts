@@ -16,6 +16,7 @@ import { FieldError } from '../../platform/fields.ts';
 import { type Progress, progress } from '../../platform/progress.ts';
 import { backfillCandles } from '../../subgraphs/markets/service/candles.ts';
 import { STREAMS, type StreamName } from '../../wire/node-lines.ts';
+import { completeBackfill, startBackfill } from '../backfills.ts';
 import { Batch, INGEST_STATEMENT_TIMEOUT_MS } from '../batch.ts';
 import { hourlyOrder } from '../files.ts';
 import { storeAssetCtx } from '../formats/extra.ts';
@@ -332,12 +333,7 @@ export async function importArchive(options: ArchiveImportOptions): Promise<Arch
   if (!files) return summary;
 
   // dataCoverage lists the archive as a backfill until it is complete: its history ends with the newest hour found.
-  await pool.query(
-    `INSERT INTO platform.backfills (lane, until_ms) VALUES ($1, $2)
-     ON CONFLICT (lane) DO UPDATE SET until_ms = greatest(platform.backfills.until_ms, EXCLUDED.until_ms),
-       complete = false, updated_at = now()`,
-    [ARCHIVE_LANE, found.until],
-  );
+  await startBackfill(pool, ARCHIVE_LANE, found.until);
 
   // Progress: files done of all found, rows/s and the ETA (platform/progress.ts).
   const started = Date.now();
@@ -401,10 +397,10 @@ export async function importArchive(options: ArchiveImportOptions): Promise<Arch
       } else summary.skipped++;
       tick();
     }
-    await pool.query('UPDATE platform.backfills SET complete = true, updated_at = now() WHERE lane = $1', [
-      ARCHIVE_LANE,
-    ]);
+    // Cut short, it stays listed as loading: the same command resumes it.
+    if (!stopped()) await completeBackfill(pool, ARCHIVE_LANE);
   } finally {
+    options.signal?.removeEventListener('abort', onAbort);
     clearInterval(timer);
     const seconds = (Date.now() - started) / 1000;
     bar.stop(
