@@ -293,6 +293,14 @@ describe('npm run import -- --archive DIR', () => {
     }
   });
 
+  it("takes a bucket's folders directly as DIR", async () => {
+    const res = await importArchive(path.join(ARCHIVE, 'hyperliquid-archive'));
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('import: 0 node-data files (0 days), 2 market-data files (1 days)');
+    expect(res.stderr).toContain('2/2 files, 0 rows');
+    expect(res.stderr).toContain('2 files loaded before');
+  });
+
   it('refuses a directory holding neither bucket, naming what it looks for', async () => {
     const res = await importArchive(
       path.join(ROOT, 'test', 'fixtures', 'archive', 'hyperliquid-archive', 'asset_ctxs'),
