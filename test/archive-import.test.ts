@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbedded } from '../db/embedded.ts';
 import { EMBEDDED_DATABASE } from '../db/pool.ts';
 import { importArchive as runImport } from '../ingest/archive/import.ts';
+import { Ingest } from '../ingest/pipeline.ts';
 import { type CliResult, ROOT, runCli, startCli } from './cli.ts';
 import { startCompatApp, type TestCompatApp } from './compat-app.ts';
 
@@ -290,6 +291,78 @@ describe('npm run import -- --archive DIR', () => {
       });
     } finally {
       await fs.rm(copy, { recursive: true, force: true });
+    }
+  });
+
+  it("leaves out an hour the node's own files loaded already, and loads the next", async () => {
+    const copy = await fs.mkdtemp(path.join(os.tmpdir(), 'hl-archive-copy-'));
+    const live = await fs.mkdtemp(path.join(os.tmpdir(), 'hl-node-'));
+    try {
+      const trade = (blockNumber: number, t: number, tid: number) => {
+        const side = (user: string, sideOf: 'A' | 'B', oid: number, crossed: boolean, fee: string) => [
+          user,
+          {
+            coin: 'SOL',
+            px: '170.25',
+            sz: '10.0',
+            side: sideOf,
+            time: t,
+            startPosition: '0.0',
+            dir: sideOf === 'B' ? 'Open Long' : 'Open Short',
+            closedPnl: '0.0',
+            hash: `0x${tid.toString(16).padStart(64, '0')}`,
+            oid,
+            crossed,
+            fee,
+            tid,
+            cloid: null,
+            feeToken: 'USDC',
+            twapId: null,
+          },
+        ];
+        const iso = new Date(t).toISOString().slice(0, 23);
+        return JSON.stringify({
+          local_time: `${iso}500000`,
+          block_time: `${iso}000000`,
+          block_number: blockNumber,
+          events: [
+            side(A1, 'B', tid * 2, true, '0.7661250'),
+            side(`0x${'b2'.padStart(40, '0')}`, 'A', tid * 2 + 1, false, '0.2553750'),
+          ],
+        });
+      };
+      const hour0 = trade(690900000, Date.UTC(2025, 7, 2, 0, 10), 700001);
+      const hour1 = trade(690960000, Date.UTC(2025, 7, 2, 1, 10), 700002);
+      // The node's own files, loaded by the lane following it, from 00:00 on 2025-08-02.
+      const nodeFile = path.join(live, 'node_fills_by_block', 'hourly', '20250802', '0');
+      await fs.mkdir(path.dirname(nodeFile), { recursive: true });
+      await fs.writeFile(nodeFile, `${hour0}\n`);
+      await new Ingest({ dataDir: live, pool: app.db.pool, log: () => {} }).run();
+      const before = await counts();
+      // The archive holds the same hour, and the next.
+      const dir = path.join(copy, 'hl-mainnet-node-data', 'node_fills_by_block', 'hourly', '20250802');
+      await fs.mkdir(dir, { recursive: true });
+      await fs.writeFile(path.join(dir, '0.lz4'), compressFrameSync(Buffer.from(`${hour0}\n`)));
+      await fs.writeFile(path.join(dir, '1.lz4'), compressFrameSync(Buffer.from(`${hour1}\n`)));
+      const res = await importArchive(copy);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toContain(
+        'import: left out node_fills_by_block/hourly/20250802/0.lz4: accounts.fills holds rows',
+      );
+      expect(res.stderr).toContain('1 left out');
+      const after = {
+        ...before,
+        'accounts.fills': before['accounts.fills']! + 2,
+        'markets.trades': before['markets.trades']! + 1,
+      };
+      expect(await counts()).toEqual(after);
+      // Once its lane has loaded hour 1, hour 0 is behind it: a rerun neither loads nor checks it again.
+      const again = await importArchive(copy);
+      expect(again.code, again.stderr).toBe(0);
+      expect(await counts()).toEqual(after);
+    } finally {
+      await fs.rm(copy, { recursive: true, force: true });
+      await fs.rm(live, { recursive: true, force: true });
     }
   });
 

@@ -54,6 +54,8 @@ export interface ArchiveImportSummary {
   files: number;
   /** Market-data files found loaded by an earlier run, and skipped. */
   skipped: number;
+  /** Node-data files left out: the database held rows of their hour, loaded from elsewhere. */
+  leftOut: number;
   rows: number;
   malformed: number;
   /** UTC days (`YYYYMMDD`) of the node data and of the market data found. */
@@ -263,8 +265,24 @@ async function loadMarketFile(
 }
 
 /**
- * One UTC day of node data as its own lane: a directory of links to that day's folder of each stream, so that its
- * checkpoints cover that day alone and a day added to the copy later, older or newer, loads in its own lane.
+ * Per stream, a table its rows go to, timed by `time` (ms): an hour of the archive whose rows are there already, and
+ * that this lane has not loaded, was loaded from elsewhere (the node's own files, by the lane following it). Node data
+ * from two sources is not matched block by block, so such an hour is left out rather than loaded twice.
+ */
+const HELD_ROWS: Partial<Record<StreamName, string>> = {
+  node_fills_by_block: 'accounts.fills',
+  misc_events_by_block: 'accounts.funding_payments',
+};
+
+const hourOf = (name: string) => {
+  const m = /hourly\/\d{8}\/(\d{1,2})(?:\.lz4)?$/.exec(name);
+  return m ? Number(m[1]) : Number.NaN;
+};
+
+/**
+ * One UTC day of node data as its own lane: a directory of links to that day's files of each stream, so that its
+ * checkpoints cover that day alone and a day added to the copy later, older or newer, loads in its own lane. Returns
+ * the files left out (their hour loaded from elsewhere).
  */
 async function loadNodeDay(
   opts: Required<Pick<ArchiveImportOptions, 'pool' | 'log'>> & Pick<ArchiveImportOptions, 'batchRows'>,
@@ -273,18 +291,50 @@ async function loadNodeDay(
   held: Map<StreamName, string[]>,
   onIngest: (ingest: Ingest | null) => void,
   gaps: BusGap[],
-): Promise<void> {
+): Promise<number> {
+  const lane = `${ARCHIVE_LANE}/${day}`;
   const view = await fs.mkdtemp(path.join(os.tmpdir(), 'hl-archive-'));
+  let leftOut = 0;
   try {
-    for (const dir of [...held.values()].flat()) {
-      await fs.mkdir(path.join(view, dir, 'hourly'), { recursive: true });
-      await fs.symlink(path.join(nodeRoot, dir, 'hourly', day), path.join(view, dir, 'hourly', day), 'dir');
+    for (const [stream, streamDirs] of held) {
+      const { rows } = await opts.pool.query<{ file: string }>(
+        'SELECT file FROM platform.ingest_checkpoints WHERE stream = $1',
+        [`${lane}/${stream}`],
+      );
+      const reached = rows[0] ? hourOf(rows[0].file) : -1;
+      const table = HELD_ROWS[stream];
+      for (const dir of streamDirs) {
+        const from = path.join(nodeRoot, dir, 'hourly', day);
+        const to = path.join(view, dir, 'hourly', day);
+        await fs.mkdir(to, { recursive: true });
+        for (const name of await fs.readdir(from)) {
+          const hour = hourOf(`hourly/${day}/${name}`);
+          if (Number.isNaN(hour)) continue;
+          if (table && hour > reached) {
+            const start = dayStart(day) + hour * HOUR;
+            const { rows: found } = await opts.pool.query(
+              `SELECT 1 FROM ${table} WHERE time >= $1 AND time < $2 LIMIT 1`,
+              // Not its last minute: a file holds events stamped up to seconds before its hour (processed after it),
+              // so the node's first file may hold a few of the hour before.
+              [start, start + HOUR - 60_000],
+            );
+            if (found.length) {
+              leftOut++;
+              opts.log(
+                `import: left out ${dir}/hourly/${day}/${name}: ${table} holds rows of that hour already (loaded from the node's own files?)`,
+              );
+              continue;
+            }
+          }
+          await fs.symlink(path.join(from, name), path.join(to, name));
+        }
+      }
     }
     const ingest = new Ingest({
       dataDir: view,
       pool: opts.pool,
       streams: [...held.keys()],
-      lane: `${ARCHIVE_LANE}/${day}`,
+      lane,
       log: opts.log,
       ...(opts.batchRows ? { batchRows: opts.batchRows } : {}),
       // A lane publishes nothing live; what it loaded comes back as gaps (the closed candles to write).
@@ -296,6 +346,7 @@ async function loadNodeDay(
     });
     onIngest(ingest);
     await ingest.run();
+    return leftOut;
   } finally {
     onIngest(null);
     await fs.rm(view, { recursive: true, force: true });
@@ -326,7 +377,7 @@ export async function importArchive(options: ArchiveImportOptions): Promise<Arch
   const nodeDays = [...found.nodeDays.keys()].sort();
   const marketDays = [...new Set(found.marketFiles.map((f) => /(\d{8})/.exec(f.relative)?.[1] as string))].sort();
   const files = found.nodeFiles + found.marketFiles.length;
-  const summary: ArchiveImportSummary = { files, skipped: 0, rows: 0, malformed: 0, nodeDays, marketDays };
+  const summary: ArchiveImportSummary = { files, skipped: 0, leftOut: 0, rows: 0, malformed: 0, nodeDays, marketDays };
   log(
     `import: ${found.nodeFiles} node-data files (${nodeDays.length} days), ${found.marketFiles.length} market-data files (${marketDays.length} days)`,
   );
@@ -378,7 +429,8 @@ export async function importArchive(options: ArchiveImportOptions): Promise<Arch
           if (stopped()) void ingest.stop();
         };
         const laneOpts = { pool, log, ...(options.batchRows ? { batchRows: options.batchRows } : {}) };
-        await loadNodeDay(laneOpts, found.nodeRoot, day, found.nodeDays.get(day) ?? new Map(), onIngest, gaps);
+        const held = found.nodeDays.get(day) ?? new Map();
+        summary.leftOut += await loadNodeDay(laneOpts, found.nodeRoot, day, held, onIngest, gaps);
         const stats = (lane as Ingest | null)?.stats ?? [];
         summary.rows += stats.reduce((n, s) => n + s.rows, 0);
         summary.malformed += stats.reduce((n, s) => n + s.malformed, 0);
@@ -405,7 +457,7 @@ export async function importArchive(options: ArchiveImportOptions): Promise<Arch
     const seconds = (Date.now() - started) / 1000;
     bar.stop(
       `${filesDone}/${files} files, ${fmt(summary.rows)} rows in ${seconds.toFixed(0)} s (${fmt(summary.rows / Math.max(seconds, 0.001))} rows/s), ` +
-        `${summary.skipped} files loaded before, ${summary.malformed} malformed lines`,
+        `${summary.skipped} files loaded before, ${summary.leftOut} left out, ${summary.malformed} malformed lines`,
     );
   }
   return summary;
