@@ -374,6 +374,21 @@ describe('npm run import -- --archive DIR', () => {
     expect(res.stderr).toContain('2 files loaded before');
   });
 
+  it('stops at a file that is not a whole LZ4 frame, naming it', async () => {
+    const copy = await fs.mkdtemp(path.join(os.tmpdir(), 'hl-archive-copy-'));
+    try {
+      await fs.cp(ARCHIVE, copy, { recursive: true });
+      const whole = await fs.readFile(path.join(copy, 'hyperliquid-archive', 'asset_ctxs', '20240101.csv.lz4'));
+      const cut = path.join(copy, 'hyperliquid-archive', 'asset_ctxs', '20240102.csv.lz4');
+      await fs.writeFile(cut, whole.subarray(0, 40));
+      const res = await importArchive(copy);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`import failed: ${cut}: not a whole LZ4 frame`);
+    } finally {
+      await fs.rm(copy, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a directory holding neither bucket, naming what it looks for', async () => {
     const res = await importArchive(
       path.join(ROOT, 'test', 'fixtures', 'archive', 'hyperliquid-archive', 'asset_ctxs'),

@@ -199,7 +199,16 @@ async function find(dir: string): Promise<Found> {
 /** The lines of a file; of an `.lz4` file (an LZ4 frame), its decompressed content, as ingest reads node files. */
 async function* fileLines(absolute: string): AsyncGenerator<string> {
   const bytes = await fs.readFile(absolute);
-  const text = (absolute.endsWith('.lz4') ? decompressFrameSync(bytes) : bytes).toString('utf8');
+  let content: Buffer = bytes;
+  if (absolute.endsWith('.lz4')) {
+    try {
+      content = decompressFrameSync(bytes);
+    } catch (err) {
+      // A download cut short, say: named, so that it can be fetched again.
+      throw new Error(`${absolute}: not a whole LZ4 frame (${err instanceof Error ? err.message : String(err)})`);
+    }
+  }
+  const text = content.toString('utf8');
   let start = 0;
   for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
     yield text.slice(start, nl);
