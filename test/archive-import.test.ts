@@ -1,6 +1,7 @@
 // `npm run import -- --archive DIR` (issue 31) run as a user runs it, a child process against a database of its
-// own, on test/fixtures/archive (see its README: three real recorded BTC books of the public archive, and node data
-// and asset contexts built from the documented formats). Every expected value is read from those lines by hand.
+// own, on test/fixtures/archive (see its README: three real recorded BTC books of the public archive and two real
+// blocks of mainnet fills; asset contexts and a funding block built from the documented formats). Every expected
+// value is read from those lines by hand.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,7 @@ const DAY = '2024-01-01';
 const devNull = Object.assign(new Writable({ write: (_c, _e, done) => done() }), {
   isTTY: false,
 }) as unknown as NodeJS.WriteStream;
+const TAKER = '0x31ca8395cf837de08b24da3f660e77761dfb974b';
 const A1 = `0x${'a1'.padStart(40, '0')}`;
 
 let app: TestCompatApp;
@@ -60,7 +62,7 @@ afterAll(async () => {
 describe('npm run import -- --archive DIR', () => {
   it('loads both buckets and says how far it came', () => {
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toContain('import: 2 node-data files (1 days), 2 market-data files (1 days)');
+    expect(first.stderr).toContain('import: 2 node-data files (2 days), 2 market-data files (1 days)');
     expect(first.stderr).toMatch(/import: 4\/4 files, [\d,]+ rows in \d+ s \([\d,]+ rows\/s\), 0 files loaded before/);
   });
 
@@ -140,9 +142,11 @@ describe('npm run import -- --archive DIR', () => {
       slippage: [DAY],
       assetCtxs: [DAY],
       fundingRates: [DAY],
-      trades: ['2025-08-01'],
-      candles: ['2025-08-01'],
+      trades: [],
+      candles: [],
     });
+    const stbl = await app.info({ type: 'availableDates', coin: 'STBL', dataset: 'trades' });
+    expect(stbl.body.result.STBL).toEqual({ trades: ['2026-03-15'] });
     const eth = await app.info({ type: 'availableDates', coin: 'ETH', dataset: 'assetCtxs' });
     expect(eth.body.result.ETH).toEqual({ assetCtxs: [DAY] });
   });
@@ -185,22 +189,27 @@ describe('npm run import -- --archive DIR', () => {
   });
 
   it('loads the node data into the tables live ingest fills, with the closed candles of its trades', async () => {
-    const fills = await app.info({ type: 'userFillsByTime', user: A1, startTime: Date.UTC(2025, 7, 1) });
+    // The real lines' fills of 0x31ca…974b: the taker's side of every trade in blocks 923950861 and 923950864.
+    const fills = await app.info({ type: 'userFillsByTime', user: TAKER, startTime: Date.UTC(2026, 2, 15) });
     expect(fills.status).toBe(200);
-    expect(
-      fills.body.map((f: { px: string; sz: string; side: string; dir: string }) => [f.px, f.sz, f.side, f.dir]),
-    ).toEqual([
-      ['115010.0', '0.004', 'A', 'Close Long'],
-      ['115000.0', '0.01', 'B', 'Open Long'],
+    const shown = fills.body.map((f: Record<string, unknown>) => [f.coin, f.px, f.sz, f.side, f.dir, f.tid]);
+    expect(shown).toHaveLength(4);
+    expect(shown).toEqual(
+      expect.arrayContaining([
+        ['BERA', '0.63584', '371.7', 'A', 'Close Long', 214385502000240],
+        ['WCT', '0.05781', '278.0', 'A', 'Close Long', 964687378208572],
+        ['STBL', '0.035758', '2953.0', 'B', 'Open Long', 343963163474556],
+        ['STBL', '0.035759', '11076.0', 'B', 'Open Long', 940707099910354],
+      ]),
+    );
+    const minute = { interval: '1m', startTime: Date.UTC(2026, 2, 15), endTime: Date.UTC(2026, 2, 15, 0, 1) };
+    const stbl = await app.info({ type: 'candleSnapshot', req: { coin: 'STBL', ...minute } });
+    // Two STBL trades in 00:00: 2953.0 at 0.035758, then 11076.0 at 0.035759.
+    expect(stbl.body).toMatchObject([
+      { o: '0.035758', h: '0.035759', l: '0.035758', c: '0.035759', v: '14029.0', n: 2 },
     ]);
-    const candles = await app.info({
-      type: 'candleSnapshot',
-      req: { coin: 'BTC', interval: '1m', startTime: Date.UTC(2025, 7, 1, 10), endTime: Date.UTC(2025, 7, 1, 10, 1) },
-    });
-    // One minute, two trades: opened at 115000.0, closed at 115010.0, 0.014 BTC.
-    expect(candles.body).toMatchObject([
-      { o: '115000.0', h: '115010.0', l: '115000.0', c: '115010.0', v: '0.014', n: 2 },
-    ]);
+    const bera = await app.info({ type: 'candleSnapshot', req: { coin: 'BERA', ...minute } });
+    expect(bera.body).toMatchObject([{ o: '0.63584', h: '0.63584', l: '0.63584', c: '0.63584', v: '371.7', n: 1 }]);
   });
 
   it('reports the imported days in dataCoverage, and no backfill still loading', async () => {
@@ -217,8 +226,8 @@ describe('npm run import -- --archive DIR', () => {
   it('loads nothing twice: a second run finds every file loaded', async () => {
     const before = await counts();
     expect(before).toMatchObject({
-      'accounts.fills': 4,
-      'markets.trades': 2,
+      'accounts.fills': 8,
+      'markets.trades': 4,
       'accounts.funding_payments': 2,
       'markets.history_book': 3,
       'markets.history_bbo': 3,
@@ -276,7 +285,7 @@ describe('npm run import -- --archive DIR', () => {
       const before = await counts();
       const res = await importArchive(copy);
       expect(res.code, res.stderr).toBe(0);
-      expect(res.stderr).toContain('import: 3 node-data files (2 days)');
+      expect(res.stderr).toContain('import: 3 node-data files (3 days)');
       expect(await counts()).toEqual({
         ...before,
         'accounts.fills': before['accounts.fills']! + 2,
@@ -407,12 +416,17 @@ describe('an import cut short', () => {
       const quiet = { log: () => {}, out: devNull };
       await runImport({ dir: ARCHIVE, pool: fresh.db.pool, signal: stop.signal, ...quiet });
       const loading = await fresh.info({ type: 'dataCoverage' });
-      // Its history ends with the newest hour found: misc_events 2025-08-01 hour 11.
+      // Its history ends with the newest hour found: node_fills_by_block 2026-03-15 hour 0.
       expect(loading.body.result.backfills).toEqual([
-        { lane: 'archive', until: Date.UTC(2025, 7, 1, 12), loadedThrough: {} },
+        { lane: 'archive', until: Date.UTC(2026, 2, 15, 1), loadedThrough: {} },
       ]);
       const summary = await runImport({ dir: ARCHIVE, pool: fresh.db.pool, ...quiet });
-      expect(summary).toMatchObject({ files: 4, skipped: 0, nodeDays: ['20250801'], marketDays: ['20240101'] });
+      expect(summary).toMatchObject({
+        files: 4,
+        skipped: 0,
+        nodeDays: ['20250801', '20260315'],
+        marketDays: ['20240101'],
+      });
       const done = await fresh.info({ type: 'dataCoverage' });
       expect(done.body.result.backfills).toEqual([]);
     } finally {
