@@ -1,6 +1,6 @@
 // `npm run import -- --archive DIR` (issue 31) run as a user runs it, a child process against a database of its
 // own, on test/fixtures/archive (see its README: three real recorded BTC books of the public archive and two real
-// blocks of mainnet fills; asset contexts and a funding block built from the documented formats). Every expected
+// blocks of mainnet fills and a funding block; asset contexts built from the documented format). Every expected
 // value is read from those lines by hand.
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -210,6 +210,19 @@ describe('npm run import -- --archive DIR', () => {
     ]);
     const bera = await app.info({ type: 'candleSnapshot', req: { coin: 'BERA', ...minute } });
     expect(bera.body).toMatchObject([{ o: '0.63584', h: '0.63584', l: '0.63584', c: '0.63584', v: '371.7', n: 1 }]);
+    // The real Funding event of block 1030773830 (2026-06-11 01:00): the ZEC delta of 0x…0dfd47…e984.
+    const funding = await app.info({
+      type: 'userFunding',
+      user: '0x00000000000dfd47d200dc26e4e5c79b7e6de984',
+      startTime: Date.UTC(2026, 5, 11),
+    });
+    expect(funding.status).toBe(200);
+    expect(funding.body).toMatchObject([
+      {
+        time: Date.parse('2026-06-11T01:00:00.039Z'),
+        delta: { coin: 'ZEC', usdc: '9.330246', szi: '280.0', fundingRate: '-0.0000810249' },
+      },
+    ]);
   });
 
   it('reports the imported days in dataCoverage, and no backfill still loading', async () => {
@@ -416,15 +429,15 @@ describe('an import cut short', () => {
       const quiet = { log: () => {}, out: devNull };
       await runImport({ dir: ARCHIVE, pool: fresh.db.pool, signal: stop.signal, ...quiet });
       const loading = await fresh.info({ type: 'dataCoverage' });
-      // Its history ends with the newest hour found: node_fills_by_block 2026-03-15 hour 0.
+      // Its history ends with the newest hour found: misc_events_by_block 2026-06-11 hour 1.
       expect(loading.body.result.backfills).toEqual([
-        { lane: 'archive', until: Date.UTC(2026, 2, 15, 1), loadedThrough: {} },
+        { lane: 'archive', until: Date.UTC(2026, 5, 11, 2), loadedThrough: {} },
       ]);
       const summary = await runImport({ dir: ARCHIVE, pool: fresh.db.pool, ...quiet });
       expect(summary).toMatchObject({
         files: 4,
         skipped: 0,
-        nodeDays: ['20250801', '20260315'],
+        nodeDays: ['20260315', '20260611'],
         marketDays: ['20240101'],
       });
       const done = await fresh.info({ type: 'dataCoverage' });
