@@ -147,6 +147,9 @@ const RESERVE_WINDOW_MS = 7 * 86_400_000;
 /** HIP-3 top movers per answer: the default and the most. */
 export const HIP3_TOP_MOVERS_DEFAULT = 10;
 export const MAX_HIP3_TOP_MOVERS = 100;
+/** The most samples of one series a market-history answer holds. */
+export const MAX_HISTORY_SAMPLES = 1000;
+
 /** The market-history archive's default window: the last day before its end (default now). */
 const HISTORY_WINDOW_MS = 86_400_000;
 
@@ -599,9 +602,12 @@ export class MarketsService {
     return { startTime: w.startTime ?? endTime - HISTORY_WINDOW_MS, endTime };
   }
 
-  /** One series of a coin's archive in a window (see historyWindow), newest first, `limit` samples. */
+  /** One series of a coin's archive in a window (see historyWindow), newest first, `limit` samples (1 to 1000). */
   marketHistory(series: HistorySeries, coin: string, w: { startTime: number; endTime: number; limit: number }) {
-    return HISTORY_SERIES[series](this.pool, coin, w);
+    return HISTORY_SERIES[series](this.pool, coin, {
+      ...w,
+      limit: intWithin('limit', w.limit, 1, MAX_HISTORY_SAMPLES),
+    });
   }
 
   /** A coin's averages over a window (see historyWindow): spread, depth per band, slippage per notional. */
