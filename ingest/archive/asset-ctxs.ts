@@ -1,25 +1,20 @@
 // The public archive's per-minute asset contexts (`asset_ctxs/<date>.csv.lz4`; ingest/FORMATS.md, the public archive
 // buckets): a CSV with the header `time,coin,funding,open_interest,prev_day_px,day_ntl_vlm,premium,oracle_px,mark_px,
 // mid_px,impact_bid_px,impact_ask_px`, a row per coin per minute, into the same rows as the asset_ctxs stream.
-import type { AssetCtxRow } from '../../db/rows/markets.ts';
+import { type AssetCtxRow, assetCtxsTable } from '../../db/rows/markets.ts';
 import { isDecimal } from '../../platform/decimal.ts';
 import { FieldError } from '../../platform/fields.ts';
 
-/** The archive's value columns, each a column of markets.asset_ctxs of the same name. */
-const VALUE_COLUMNS = [
-  'funding',
-  'open_interest',
-  'prev_day_px',
-  'day_ntl_vlm',
-  'premium',
-  'oracle_px',
-  'mark_px',
-  'mid_px',
-  'impact_bid_px',
-  'impact_ask_px',
-] as const;
+/** Columns of markets.asset_ctxs a CSV column of the same name fills (the archive's: funding … impact_ask_px). */
+const VALUE_COLUMNS = assetCtxsTable.columns.filter((c) => c !== 'coin' && c !== 'time') as Exclude<
+  keyof AssetCtxRow,
+  'coin' | 'time'
+>[];
 
-/** Column positions by name, from the header line; `time` and `coin` are required, unknown columns ignored. */
+/**
+ * Column positions by name, from the header line; `time` and `coin` are required, a column markets.asset_ctxs does not
+ * have is ignored, one the file lacks stays null.
+ */
 export type CsvHeader = Map<string, number>;
 
 export function parseHeader(text: string): CsvHeader {
@@ -59,23 +54,7 @@ export function parseContextRow(header: CsvHeader, text: string): AssetCtxRow {
   if (Number.isNaN(time)) throw new FieldError(`time: must be an ISO-8601 UTC time, got ${JSON.stringify(timeText)}`);
   const coin = cell('coin');
   if (coin === null) throw new FieldError('coin: must not be empty');
-  const row: AssetCtxRow = {
-    coin,
-    time,
-    funding: null,
-    open_interest: null,
-    prev_day_px: null,
-    day_ntl_vlm: null,
-    day_base_vlm: null,
-    premium: null,
-    oracle_px: null,
-    mark_px: null,
-    mid_px: null,
-    impact_bid_px: null,
-    impact_ask_px: null,
-    circulating_supply: null,
-    total_supply: null,
-  };
+  const row = { coin, time } as AssetCtxRow;
   for (const name of VALUE_COLUMNS) {
     const v = cell(name);
     if (v !== null && !isDecimal(v)) throw new FieldError(`${name}: must be a decimal, got ${JSON.stringify(v)}`);
