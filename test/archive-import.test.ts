@@ -448,6 +448,29 @@ describe('an import cut short', () => {
   });
 });
 
+describe('--book-every', () => {
+  it('keeps the first recorded book of each interval', async () => {
+    const fresh = await startCompatApp({ data: 'empty', node: 'down' });
+    try {
+      const res = await runCli('ingest/archive/cli.ts', ['--archive', ARCHIVE, '--book-every', '10'], {
+        DATABASE_URL: fresh.db.url,
+      });
+      expect(res.code, res.stderr).toBe(0);
+      // 11:59:59.915 opens its 10 s; 12:00:00.367 opens the next, which 12:00:03.158 falls in too.
+      const bbo = await fresh.get(`/market/bbo/BTC?start_time=${DAY}T00:00:00&end_time=${DAY}T23:59:59`);
+      expect(bbo.body.data.map((r: { time: string }) => r.time)).toEqual([
+        '2024-01-01T12:00:00.367',
+        '2024-01-01T11:59:59.915',
+      ]);
+      const bad = await runCli('ingest/archive/cli.ts', ['--archive', ARCHIVE, '--book-every', '0.5']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--book-every must be a positive integer (seconds)');
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('npm run import beside a running service', () => {
   const dataDir = path.join(ROOT, '.data', `test-import-${process.pid}`);
   const port = 56000 + (process.pid % 1000);
