@@ -5,8 +5,7 @@ import { selectedFieldNames } from '../../selection.ts';
 import { builder } from '../builder.ts';
 import {
   LIQUIDATIONS_DEFAULT_LIMIT,
-  MAX_FUNDING_PAYMENTS,
-  MAX_LEDGER_UPDATES,
+  MAX_HISTORY_PAGE,
   MAX_LIQUIDATIONS,
   MAX_TWAP_HISTORY,
   MAX_WIRE_FILLS,
@@ -14,8 +13,8 @@ import {
 import { AccountStateRef } from './account.ts';
 import { addressArg, badInput, cloidArg, idArg } from './args.ts';
 import { FillConnectionRef, fillsConnection, TwapSliceFillRef } from './fill.ts';
-import { FundingRef, fundingOfEntry } from './funding.ts';
-import { LedgerUpdateRef } from './ledger.ts';
+import { FundingConnectionRef, fundingsConnection } from './funding.ts';
+import { LedgerUpdateConnectionRef, ledgerConnection } from './ledger.ts';
 import { LiquidationRef } from './liquidation.ts';
 import { OrderStatusConnectionRef, OrderStatusRef, ordersConnection } from './order.ts';
 import { TwapStatusChangeRef } from './twap.ts';
@@ -92,40 +91,32 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
       },
     }),
     fundings: t.field({
-      type: [FundingRef],
-      description: `Funding payments of the window, oldest first, at most ${MAX_FUNDING_PAYMENTS}`,
+      type: FundingConnectionRef,
+      description:
+        'Funding payments: with startTime, the window oldest first (as the exchange answers it); without, the newest ' +
+        'first (up to endTime). `after` is an endCursor `"<time>:<block>:<coin>"`',
       args: {
+        first: t.arg.int({ required: true, defaultValue: MAX_HISTORY_PAGE, description: `1 to ${MAX_HISTORY_PAGE}` }),
+        after: t.arg.string(),
         startTime: t.arg({ type: 'Timestamp' }),
         endTime: t.arg({ type: 'Timestamp' }),
-        limit: t.arg.int({ required: true, defaultValue: MAX_FUNDING_PAYMENTS }),
       },
-      listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-      resolve: async (u, a, ctx) =>
-        (
-          await ctx.accounts.userFunding({
-            user: u.address,
-            startTime: a.startTime ?? undefined,
-            endTime: a.endTime ?? undefined,
-            limit: a.limit,
-          })
-        ).map(fundingOfEntry),
+      listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
+      resolve: (u, a, ctx) => fundingsConnection(ctx.accounts, u.address, a),
     }),
     ledgerUpdates: t.field({
-      type: [LedgerUpdateRef],
-      description: `Non-funding ledger updates of the window, oldest first, at most ${MAX_LEDGER_UPDATES}`,
+      type: LedgerUpdateConnectionRef,
+      description:
+        'Non-funding ledger updates, paged as fundings: with startTime the window oldest first, without the newest ' +
+        'first. `after` is an endCursor `"<time>:<block>:<hash>:<digest>"`',
       args: {
+        first: t.arg.int({ required: true, defaultValue: MAX_HISTORY_PAGE, description: `1 to ${MAX_HISTORY_PAGE}` }),
+        after: t.arg.string(),
         startTime: t.arg({ type: 'Timestamp' }),
         endTime: t.arg({ type: 'Timestamp' }),
-        limit: t.arg.int({ required: true, defaultValue: MAX_LEDGER_UPDATES }),
       },
-      listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-      resolve: (u, a, ctx) =>
-        ctx.accounts.ledgerUpdates({
-          user: u.address,
-          startTime: a.startTime ?? undefined,
-          endTime: a.endTime ?? undefined,
-          limit: a.limit,
-        }),
+      listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
+      resolve: (u, a, ctx) => ledgerConnection(ctx.accounts, u.address, a),
     }),
     liquidations: t.field({
       type: [LiquidationRef],
