@@ -194,8 +194,6 @@ export const accountsInfo: Record<string, InfoEntry> = {
   allFills: {
     schema: object({ ...timeWindow, startTime: timeMs, ...compactFillsFields }, ['startTime']),
     async handler(body, { accounts }) {
-      // Every user's fills: a user filter is `fills`' business, and silently ignoring one would mislead.
-      if (body.user != null) throw new FieldError('user: not taken by allFills (use fills)');
       const page = await accounts.allFills({ ...startedWindow(body), ...compactFillsPaging(body, 'asc') });
       return json(resultEnvelope(page.rows), pagingHeaders(page));
     },
