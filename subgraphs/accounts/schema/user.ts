@@ -19,6 +19,15 @@ import { LiquidationRef } from './liquidation.ts';
 import { OrderStatusConnectionRef, OrderStatusRef, ordersConnection } from './order.ts';
 import { TwapStatusChangeRef } from './twap.ts';
 
+/** The arguments of a user's funding and ledger connections (the service's history pages). */
+const historyArgs = builder.args((t) => ({
+  first: t.int({ required: true, defaultValue: MAX_HISTORY_PAGE, description: `1 to ${MAX_HISTORY_PAGE}` }),
+  after: t.string(),
+  startTime: t.field({ type: 'Timestamp' }),
+  endTime: t.field({ type: 'Timestamp' }),
+}));
+const HISTORY_LIST_SIZE = { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false };
+
 interface UserParent {
   address: string;
 }
@@ -95,13 +104,8 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
       description:
         'Funding payments: with startTime, the window oldest first (as the exchange answers it); without, the newest ' +
         'first (up to endTime). `after` is an endCursor `"<time>:<block>:<coin>"`',
-      args: {
-        first: t.arg.int({ required: true, defaultValue: MAX_HISTORY_PAGE, description: `1 to ${MAX_HISTORY_PAGE}` }),
-        after: t.arg.string(),
-        startTime: t.arg({ type: 'Timestamp' }),
-        endTime: t.arg({ type: 'Timestamp' }),
-      },
-      listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
+      args: historyArgs,
+      listSize: HISTORY_LIST_SIZE,
       resolve: (u, a, ctx) => fundingsConnection(ctx.accounts, u.address, a),
     }),
     ledgerUpdates: t.field({
@@ -109,13 +113,8 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
       description:
         'Non-funding ledger updates, paged as fundings: with startTime the window oldest first, without the newest ' +
         'first. `after` is an endCursor `"<time>:<block>:<hash>:<digest>"`',
-      args: {
-        first: t.arg.int({ required: true, defaultValue: MAX_HISTORY_PAGE, description: `1 to ${MAX_HISTORY_PAGE}` }),
-        after: t.arg.string(),
-        startTime: t.arg({ type: 'Timestamp' }),
-        endTime: t.arg({ type: 'Timestamp' }),
-      },
-      listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
+      args: historyArgs,
+      listSize: HISTORY_LIST_SIZE,
       resolve: (u, a, ctx) => ledgerConnection(ctx.accounts, u.address, a),
     }),
     liquidations: t.field({
