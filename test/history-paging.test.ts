@@ -344,6 +344,16 @@ describe('limits', () => {
     }
   });
 
+  it('takes limit 1 to 500 on the MCP tools and refuses 0 and 501 naming it', async () => {
+    for (const [name, key] of [
+      ['accounts_funding_payments', 'payments'],
+      ['accounts_ledger_updates', 'updates'],
+    ] as const) {
+      for (const limit of [1, 500]) expect((await tool(name, { user: ALICE, limit }))[key]).toHaveLength(limit);
+      for (const limit of [0, 501]) await expect(tool(name, { user: ALICE, limit })).rejects.toThrow(/limit/);
+    }
+  });
+
   it('refuses a cursor it did not give, naming it, on every interface', async () => {
     const r = await info({ type: 'userFunding', user: ALICE, cursor: 'yesterday' });
     expect(r.status).toBe(400);

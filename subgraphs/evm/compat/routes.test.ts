@@ -427,6 +427,7 @@ describe('backstops', () => {
     expect(await page(0)).toMatchObject({ data: [{ tid: 502 }], has_more: true });
     expect(await page(1)).toMatchObject({ data: [{ tid: 501, user: BACKSTOP }], has_more: false });
     expect(await page(2)).toMatchObject({ data: [], has_more: false });
+    expect(await page(100_000_000)).toMatchObject({ data: [], has_more: false });
     const cursor = (await page(0)).next_cursor;
     const both = await c.get(`/evm/hip3/backstop/xyz/fills?offset=1&cursor=${cursor}`);
     expect([both.status, both.body]).toEqual([400, { error: 'offset: not with cursor (page by one or the other)' }]);
