@@ -19,7 +19,7 @@ import { lineLog, logger, REQUEST_ID_HEADER, requestIdOf, withRequestId } from '
 import { traceRequest, tracing } from '../platform/tracing.ts';
 import { errorAnswer, HttpError, noteRequestStart } from './envelopes.ts';
 import { checkInfo } from './info/index.ts';
-import { type JsonSchema, ruleOf } from './info/request-schema.ts';
+import { EVERY_ROUTE_PARAMS, type JsonSchema, ruleOf, unknownParameter } from './info/request-schema.ts';
 import type { CompatServices } from './info/types.ts';
 import { parseJsonBody } from './json-source.ts';
 import { isLivePageRequest, registerLivePage } from './live.ts';
@@ -66,6 +66,29 @@ function checkIntegerText(schema: unknown, values: unknown): void {
     }
   }
 }
+
+/**
+ * Every query parameter (and body field, for a route whose body is an object of named fields) is one its route's
+ * schema names, or the API key: anything else is a 400 naming it (request-schema.ts unknownParameter), so that a
+ * typo (`start_Time`) or a parameter the route does not take (`offset` on a cursor-paged list) is never ignored.
+ */
+function checkKnownParams(schema: unknown, values: unknown, extras: readonly string[] = []): void {
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) return;
+  const properties = (schema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+  for (const key of Object.keys(values)) {
+    if (!Object.hasOwn(properties, key) && !extras.includes(key)) {
+      throw new FieldError(unknownParameter(key, Object.keys(properties)));
+    }
+  }
+}
+
+/** Requests outside the API: probes, the documents, metrics and the live page (no key, no parameter rules). */
+const outsideApi = (req: FastifyRequest) =>
+  PUBLIC_PATHS.has(req.url.split('?')[0] as string) ||
+  req.method === 'OPTIONS' ||
+  isDocsRequest(req) ||
+  isMetricsRequest(req) ||
+  isLivePageRequest(req);
 
 function queryOf(req: FastifyRequest): URLSearchParams {
   const i = req.url.indexOf('?');
@@ -165,8 +188,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   app.addHook('onRequest', async (req, reply) => {
     reply.header('access-control-allow-origin', '*');
     reply.header('access-control-expose-headers', '*');
-    if (PUBLIC_PATHS.has(req.url.split('?')[0] as string) || req.method === 'OPTIONS') return;
-    if (isDocsRequest(req) || isMetricsRequest(req) || isLivePageRequest(req)) return;
+    if (outsideApi(req)) return;
     const outcome = await opts.auth.check({ headers: req.headers, query: queryOf(req) }, 'rest');
     if (!outcome.ok) {
       if (outcome.status === 429) reply.header('retry-after', String(outcome.retryAfter));
@@ -194,12 +216,18 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     await opts.auth.refundKey(charge.key, charge.credits, 'rest');
   };
 
-  // One check of every path and query parameter's text for all routes, before their schemas.
+  // One check of every path and query parameter for all routes, before their schemas (and before the charge): its
+  // text, its name, an integer's digits.
   app.addHook('preValidation', async (req) => {
     if (req.is404) return;
     checkParamText(req.params);
     checkParamText(req.query);
     const schema = req.routeOptions.schema;
+    if (!outsideApi(req)) {
+      checkKnownParams(schema?.querystring, req.query, EVERY_ROUTE_PARAMS);
+      // /info's body is checked by its type's schema (info/index.ts): its route schema names no fields at the top.
+      if ((schema?.body as { properties?: unknown } | undefined)?.properties) checkKnownParams(schema?.body, req.body);
+    }
     checkIntegerText(schema?.params, req.params);
     checkIntegerText(schema?.querystring, req.query);
   });

@@ -315,7 +315,8 @@ describe('allFills', () => {
       [{ startTime, endTime: startTime - 1 }, 'startTime: must not be after endTime'],
       [{ startTime, limit: 1001 }, 'limit: must be an integer from 1 to 1000'],
       [{ startTime, limit: 0 }, 'limit: must be an integer from 1 to 1000'],
-      [{ startTime, user: who.trader }, 'user: not taken by allFills (use fills)'],
+      // Every user's fills: a user filter is `fills`' (the rule of unknown parameters names it).
+      [{ startTime, user: who.trader }, 'user: unknown parameter; it takes type, startTime, endTime, coin'],
       [{ startTime, cursor: 'x' }, 'cursor: must be'],
     ] as const) {
       const r = await info({ type: 'allFills', ...body });

@@ -179,15 +179,17 @@ describe('JSON depth and body size', () => {
     ]);
     const bare = await info(null, key, nested(100_000));
     expect(bare.status).toBe(400);
-    const fine = await info(null, key, `{"type":"allMids","x":${nested(MAX_JSON_DEPTH - 1)}}`);
+    // `dex`: a field clients add that spotMetaAndAssetCtxs does not read (request-schema.ts CLIENT_EXTRAS).
+    const fine = await info(null, key, `{"type":"spotMetaAndAssetCtxs","dex":${nested(MAX_JSON_DEPTH - 1)}}`);
     expect(fine.status).toBe(200);
   });
 
   it('/info: a body over 1 MiB is a 413; one just under it is read', async () => {
-    const pad = (n: number) => `{"type":"allMids","pad":"${'x'.repeat(n)}"}`;
-    const over = await info(null, key, pad((1 << 20) - 26));
+    // The pad in `dex`, a field clients add that spotMetaAndAssetCtxs does not read.
+    const pad = (n: number) => `{"type":"spotMetaAndAssetCtxs","dex":"${'x'.repeat(n)}"}`;
+    const over = await info(null, key, pad((1 << 20) - 39));
     expect([over.status, over.body]).toEqual([413, { error: 'body too large (max 1 MiB)' }]);
-    expect((await info(null, key, pad((1 << 20) - 27))).status).toBe(200);
+    expect((await info(null, key, pad((1 << 20) - 40))).status).toBe(200);
   });
 
   it('/ws: a frame nested too deep is refused on channel error and the connection keeps serving; over 1 MiB closes it', async () => {
@@ -228,7 +230,7 @@ function heapAfterGc(): number {
 }
 
 describe('relay cache', () => {
-  it('900 `meta` bodies each with a unique 1 MB pad: one cache entry, the cache within its bound, the heap flat', async () => {
+  it('900 `spotMeta` bodies each with a unique 1 MB pad: one cache entry, the cache within its bound, the heap flat', async () => {
     const before = heapAfterGc();
     const pad = 'p'.repeat(1_000_000);
     for (let i = 0; i < 900; i++) {
@@ -236,7 +238,8 @@ describe('relay cache', () => {
         method: 'POST',
         url: '/info',
         headers: { ...bearer(), 'content-type': 'application/json' },
-        payload: `{"type":"meta","pad":"${i}-${pad}"}`,
+        // `dex`: a field clients send that spotMeta does not read, so taken (request-schema.ts CLIENT_EXTRAS).
+        payload: `{"type":"spotMeta","dex":"${i}-${pad}"}`,
       });
       expect(res.statusCode).toBe(200);
     }
@@ -248,13 +251,17 @@ describe('relay cache', () => {
   }, 120_000);
 
   it('keys on the documented fields only: fields clients add neither reach the node nor split the cache', async () => {
-    const first = await info({ type: 'meta', dex: '', clientField: 'a' });
-    const second = await info({ type: 'meta', dex: '', clientField: 'b', another: [1, 2] });
+    const first = await info({ type: 'maxMarketOrderNtls', dex: 'a' });
+    const second = await info({ type: 'maxMarketOrderNtls', dex: 'b' });
     expect(first.status).toBe(200);
     expect(second.text).toBe(first.text);
+    // A field no client is known to send is refused, before it could reach the node.
+    const made = await info({ type: 'meta', dex: '', clientField: 'a' });
+    expect(made.status).toBe(400);
+    expect(made.body.error).toBe('clientField: unknown parameter; it takes type, dex');
     const keys = [...(c.services.upstream as unknown as { cache: Map<string, unknown> }).cache.keys()];
-    expect(keys.filter((k) => k.includes('clientField') || k.includes('pad'))).toEqual([]);
-    expect(keys).toContain('{"type":"meta","dex":""}');
+    expect(keys.filter((k) => k.includes('clientField') || k.includes('"dex":"a"') || k.includes('0-pp'))).toEqual([]);
+    expect(keys).toContain('{"type":"maxMarketOrderNtls"}');
   });
 });
 
@@ -279,6 +286,9 @@ describe('refused input costs nothing', () => {
     [],
     { type: 'userFillsByTime', user, startTime: 2_000_000, endTime: 1_000_000 },
     { type: 'candleSnapshot', req: { coin: 'BTC', interval: '1m', startTime: 2_000_000, endTime: 1_000_000 } },
+    // A parameter the type does not take (a typo of startTime), at the top and nested.
+    { type: 'userFunding', user, start_Time: 1 },
+    { type: 'candleSnapshot', req: { coin: 'BTC', interval: '1m', startTime: 0, start_Time: 1 } },
   ];
 
   it('POST /info and path routes: refused bodies, 404s and handler 400s leave the credits; a good call takes one', async () => {
@@ -292,6 +302,8 @@ describe('refused input costs nothing', () => {
     const reversed = await get('/market/bbo/BTC?start_time=2026-01-02&end_time=2026-01-01', paid.key);
     expect(reversed.status).toBe(400);
     expect((await get('/market/bbo/BTC?limit=Infinity', paid.key)).status).toBe(400);
+    expect((await get(`/funding/userFunding?user=${user}&start_Time=1`, paid.key)).status).toBe(400);
+    expect((await get('/evm/hip3/backstop/xyz/fills?offset=1&cursor=1:2:3:4', paid.key)).status).toBe(400);
     expect(await paid.left()).toBe(3);
     expect((await info({ type: 'allMids' }, paid.key)).status).toBe(200);
     expect(await paid.left()).toBe(2);

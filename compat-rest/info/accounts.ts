@@ -5,7 +5,10 @@
 import { address as checkedAddress, FieldError } from '../../platform/fields.ts';
 import {
   HISTORICAL_ORDERS_MAX_LIMIT,
+  type HistoryPage,
+  type HistoryPageQuery,
   MAX_FILL_ROWS,
+  MAX_HISTORY_PAGE,
   orderRef,
   toTwapHistoryItem,
 } from '../../subgraphs/accounts/service/index.ts';
@@ -30,7 +33,7 @@ import {
   windowOf,
 } from './request-schema.ts';
 import * as R from './response-schema.ts';
-import { type InfoEntry, type InfoHandler, json, streamedJson } from './types.ts';
+import { type CompatServices, type InfoEntry, type InfoHandler, json, streamedJson } from './types.ts';
 
 type Body = Record<string, unknown>;
 
@@ -105,13 +108,29 @@ function compactFills(defaultOrder: 'asc' | 'desc'): InfoEntry {
   };
 }
 
-/** userFunding and accountFunding: the same payments, unwrapped. */
-const funding: InfoEntry = {
-  schema: userWindow(),
-  handler: async (body, { accounts }) =>
-    json(await accounts.userFunding({ user: lower(body.user), ...windowOf(body) })),
-  response: R.list(R.fundingPayment),
-};
+/**
+ * A page of a user's history, unwrapped as the exchange answers it (a window oldest first, else the newest first: the
+ * service's rule), with X-Has-More and X-Next-Cursor; `limit` and `cursor` are this service's additions.
+ */
+type HistoryQuery = Omit<HistoryPageQuery, 'limit'> & { limit?: number };
+
+function historyType<R>(
+  page: (q: HistoryQuery, services: CompatServices) => Promise<HistoryPage<R>>,
+  response: JsonSchema,
+): InfoEntry {
+  return {
+    schema: userWindow({ limit: intIn(1, MAX_HISTORY_PAGE), cursor: optString }),
+    async handler(body, services) {
+      const q = { user: lower(body.user), ...windowOf(body), limit: given<number>(body, 'limit') };
+      const p = await page({ ...q, cursor: given<string>(body, 'cursor') }, services);
+      return json(p.rows, pagingHeaders(p));
+    },
+    response,
+  };
+}
+
+/** userFunding and accountFunding: the same payments. */
+const funding = historyType((q, { accounts }) => accounts.userFunding(q), R.list(R.fundingPayment));
 
 /** The window of a type that needs its start; the schema made `startTime` required. */
 const startedWindow = (body: Body) => windowOf(body) as { startTime: number; endTime?: number };
@@ -175,8 +194,6 @@ export const accountsInfo: Record<string, InfoEntry> = {
   allFills: {
     schema: object({ ...timeWindow, startTime: timeMs, ...compactFillsFields }, ['startTime']),
     async handler(body, { accounts }) {
-      // Every user's fills: a user filter is `fills`' business, and silently ignoring one would mislead.
-      if (body.user != null) throw new FieldError('user: not taken by allFills (use fills)');
       const page = await accounts.allFills({ ...startedWindow(body), ...compactFillsPaging(body, 'asc') });
       return json(resultEnvelope(page.rows), pagingHeaders(page));
     },
@@ -256,12 +273,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
   userFunding: funding,
   accountFunding: funding,
 
-  userNonFundingLedgerUpdates: {
-    schema: userWindow(),
-    handler: async (body, { accounts }) =>
-      json(await accounts.ledgerUpdates({ user: lower(body.user), ...windowOf(body) })),
-    response: R.list(R.ledgerUpdate),
-  },
+  userNonFundingLedgerUpdates: historyType((q, { accounts }) => accounts.ledgerUpdates(q), R.list(R.ledgerUpdate)),
 
   borrowLendUserState: {
     schema: object({ user: address }, ['user']),

@@ -3,7 +3,7 @@
 import { DOMAIN_LIST } from '../../domains.ts';
 import { FieldError } from '../../platform/fields.ts';
 import { unionOf } from '../../subgraphs/domain.ts';
-import { bodyValidator, type JsonSchema, requestSchemas } from './request-schema.ts';
+import { bodyValidator, CLIENT_EXTRAS, closedBody, type JsonSchema, requestSchemas } from './request-schema.ts';
 import type { InfoEntry } from './types.ts';
 
 export const INFO_TYPES: Readonly<Record<string, InfoEntry>> = unionOf(
@@ -11,9 +11,16 @@ export const INFO_TYPES: Readonly<Record<string, InfoEntry>> = unionOf(
   DOMAIN_LIST.map((d) => [d.name, d.compat.info]),
 );
 
-/** Each type's body validator, compiled once at start (a schema Ajv refuses stops the service there). */
+/**
+ * Each type's body validator, compiled once at start (a schema Ajv refuses stops the service there): its schema,
+ * `type`, and no other field but the clients' extras (request-schema.ts CLIENT_EXTRAS).
+ */
 const validators: ReadonlyMap<string, (body: Record<string, unknown>) => void> = new Map(
-  Object.entries(INFO_TYPES).map(([type, entry]) => [type, bodyValidator(entry.schema)]),
+  Object.entries(INFO_TYPES).map(([type, entry]) => {
+    const schema = { ...entry.schema, properties: { type: { type: 'string' }, ...(entry.schema.properties ?? {}) } };
+    const extras = [...(CLIENT_EXTRAS['*'] ?? []), ...(CLIENT_EXTRAS[type] ?? [])];
+    return [type, bodyValidator(closedBody(schema, extras))];
+  }),
 );
 
 /** Every /info request as one JSON Schema, a `oneOf` discriminated on `type` (for OpenAPI). */

@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCompatApp, type TestCompatApp } from '../../test/compat-app.ts';
+import { INFO_TYPES } from './index.ts';
 
 /** Every /info type of @nktkas/hyperliquid 0.33.3 (hyperliquid-wire.md §3, "Full SDK list"). */
 const SDK_TYPES = `activeAssetData allBorrowLendReserveStates allMids allPerpMetas approvedBuilders
@@ -122,11 +123,17 @@ describe("the node's other /info types", () => {
     '%s: relayed with its documented fields only, answered as the node sent it',
     async (type, fields) => {
       received.length = 0;
-      // A field the exchange does not read travels nowhere.
-      const r = await compat.info({ type, ...fields, pad: 'x'.repeat(20) });
+      // A field clients add that the type does not read (`dex`, request-schema.ts CLIENT_EXTRAS) travels nowhere.
+      const takesDex = Object.hasOwn((INFO_TYPES[type]?.schema.properties ?? {}) as object, 'dex');
+      const r = await compat.info({ type, ...(takesDex ? {} : { dex: 'x'.repeat(20) }), ...fields });
       expect(r.status).toBe(200);
       expect(r.body).toEqual({ node: 'fake', got: { type, ...fields } });
       expect(received).toEqual([{ type, ...fields }]);
+      // Any other field it does not take is refused, and the node asked nothing.
+      const refused = await compat.info({ type, ...fields, pad: 'x' });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatch(/^pad: unknown parameter; it takes type/);
+      expect(received).toHaveLength(1);
     },
   );
 
@@ -160,8 +167,9 @@ describe("the node's other /info types", () => {
 
   it('caches metadata types on their documented fields: a second ask, padded differently, is not relayed', async () => {
     received.length = 0;
-    const first = await compat.info({ type: 'perpAnnotation', coin: 'ETH', pad: 1 });
-    const second = await compat.info({ type: 'perpAnnotation', coin: 'ETH', pad: 2 });
+    // Padded in `dex`, which clients add and perpAnnotation does not read.
+    const first = await compat.info({ type: 'perpAnnotation', coin: 'ETH', dex: '1' });
+    const second = await compat.info({ type: 'perpAnnotation', coin: 'ETH', dex: '2' });
     expect(second.body).toEqual(first.body);
     expect(received).toEqual([{ type: 'perpAnnotation', coin: 'ETH' }]);
   });

@@ -23,8 +23,7 @@ export const optString = { type: nullable('string'), pattern: NO_NUL_PATTERN } a
 export const optBool = { type: nullable('boolean') } as const;
 /**
  * An object (an /info body, candleSnapshot's `req`): `properties` its fields, `required` those that must be sent.
- * It keeps the fields it does not name (no `additionalProperties: false`): the exchange's clients (its SDKs, ccxt)
- * send more than each type reads.
+ * A field it does not name is refused by the dispatcher (closedBody), but for the few CLIENT_EXTRAS.
  */
 export const object = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
   type: 'object',
@@ -60,6 +59,53 @@ export function windowOf(body: Record<string, unknown>): { startTime?: number; e
   const endTime = given<number>(body, 'endTime');
   orderedWindow('startTime', startTime, endTime);
   return { startTime, endTime };
+}
+
+// ---- unknown parameters: refused, one rule for /info bodies and the path routes ----
+
+/**
+ * Fields the exchange's own clients send where a type does not read them: taken and ignored rather than refused.
+ * `dex` with any type (ccxt passes a HIP-3 market's dex along with its calls, the Python SDK sends `dex: ""`), and
+ * `endTime` with userFills (ccxt's fetchMyTrades with `until` but no `since`). Keys are types; `*` is every type.
+ */
+export const CLIENT_EXTRAS: Readonly<Record<string, readonly string[]>> = {
+  '*': ['dex'],
+  userFills: ['endTime'],
+};
+
+/** Query parameters every path route and /info take besides their own: the API key (spec §5.1). */
+export const EVERY_ROUTE_PARAMS: readonly string[] = ['api_key'];
+
+const CLIENT_EXTRA = "sent by the exchange's clients, not read by this type";
+
+/** The 400 message of a parameter a request does not take, with those it does take. */
+export function unknownParameter(name: string, known: readonly string[]): string {
+  const list = known.length ? `; it takes ${known.join(', ')}` : '; it takes none';
+  return `${name}: unknown parameter${list}`;
+}
+
+/** The documented fields of an object schema (not the client extras closedBody adds). */
+const documented = (schema: JsonSchema): string[] =>
+  Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)
+    .filter(([, field]) => field.description !== CLIENT_EXTRA)
+    .map(([name]) => name);
+
+/**
+ * A schema whose objects take no field they do not name (`additionalProperties: false`, at every level), but
+ * `extras` at the top (accepted, ignored). The dispatcher validates every /info body with it.
+ */
+export function closedBody(schema: JsonSchema, extras: readonly string[] = []): JsonSchema {
+  const close = (s: JsonSchema, top: boolean): JsonSchema => {
+    const out: Record<string, unknown> = { ...s };
+    if (s.items && typeof s.items === 'object') out.items = close(s.items as JsonSchema, false);
+    if (!s.properties || s.additionalProperties !== undefined) return out;
+    const properties = Object.fromEntries(
+      Object.entries(s.properties as Record<string, JsonSchema>).map(([k, v]) => [k, close(v, false)]),
+    );
+    if (top) for (const e of extras) properties[e] ??= { description: CLIENT_EXTRA };
+    return { ...out, properties, additionalProperties: false };
+  };
+  return close(schema, true);
 }
 
 // ---- the validator ----
@@ -124,6 +170,10 @@ export function ruleOf(schema: JsonSchema): string {
  */
 export function fieldMessage(error: ErrorObject): string {
   const parent = (error.parentSchema ?? {}) as JsonSchema;
+  if (error.keyword === 'additionalProperties') {
+    const extra = (error.params as { additionalProperty: string }).additionalProperty;
+    return unknownParameter(fieldName(`${error.instancePath}/${extra}`), documented(parent));
+  }
   if (error.keyword === 'required') {
     const missing = (error.params as { missingProperty: string }).missingProperty;
     const field = fieldName(`${error.instancePath}/${missing}`);

@@ -1,28 +1,37 @@
 // /funding/userFunding and /users/{user}/account: a user's funding payments (spec §2.3: the payment's fields at the
-// top level and in `delta`) and the latest perp-account state, valued at the live mids.
+// top level and in `delta`), paged as /info userFunding, and the latest perp-account state, valued at the live mids.
 import type { FastifyPluginAsync } from 'fastify';
 import { orderedWindow } from '../../platform/fields.ts';
-import { dataEnvelope } from '../envelopes.ts';
+import { MAX_HISTORY_PAGE } from '../../subgraphs/accounts/service/index.ts';
+import { dataEnvelope, pagingHeaders } from '../envelopes.ts';
 import type { CompatServices } from '../info/types.ts';
 import { addressSchema, epochMsSchema } from '../params.ts';
 
 export const fundingRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
-  app.get<{ Querystring: { user: string; startTime?: number; endTime?: number } }>(
+  app.get<{ Querystring: { user: string; startTime?: number; endTime?: number; limit?: number; cursor?: string } }>(
     '/userFunding',
     {
       schema: {
         querystring: {
           type: 'object',
           required: ['user'],
-          properties: { user: addressSchema, startTime: epochMsSchema, endTime: epochMsSchema },
+          properties: {
+            user: addressSchema,
+            startTime: epochMsSchema,
+            endTime: epochMsSchema,
+            limit: { type: 'integer', minimum: 1, maximum: MAX_HISTORY_PAGE },
+            cursor: { type: 'string', maxLength: 200 },
+          },
         },
       },
     },
-    async (req) => {
-      const { user, startTime, endTime } = req.query;
+    async (req, reply) => {
+      const { user, startTime, endTime, limit, cursor } = req.query;
       orderedWindow('startTime', startTime, endTime);
-      // The service's entries already carry the spec's top-level fields beside `delta`.
-      return services.accounts.userFunding({ user: user.toLowerCase(), startTime, endTime });
+      // The userFunding page, a bare array as /info answers it (the entries carry the spec's top-level fields beside
+      // `delta`), continued by the X-Next-Cursor header.
+      const page = await services.accounts.userFunding({ user: user.toLowerCase(), startTime, endTime, limit, cursor });
+      return reply.headers(pagingHeaders(page)).send(page.rows);
     },
   );
 };

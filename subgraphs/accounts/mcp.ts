@@ -14,6 +14,7 @@ import {
   secondsArg,
   sideArg,
   TEXT,
+  textArg,
   timeArg,
   toolInput,
 } from '../../mcp/schema.ts';
@@ -21,10 +22,11 @@ import type { McpTool } from '../domain.ts';
 import {
   FILL_ROWS_DEFAULT_LIMIT,
   HISTORICAL_ORDERS_MAX_LIMIT,
+  type HistoryPage,
+  type HistoryPageQuery,
   LIQUIDATIONS_DEFAULT_LIMIT,
   MAX_FILL_ROWS,
-  MAX_FUNDING_PAYMENTS,
-  MAX_LEDGER_UPDATES,
+  MAX_HISTORY_PAGE,
   MAX_LIQUIDATION_USERS,
   MAX_LIQUIDATIONS,
   MAX_TWAP_HISTORY,
@@ -50,6 +52,44 @@ function fromNode(name: string, type: string, title: string, description: string
     description,
     input: toolInput({ user }, ['user']),
     call: async (args, { services }) => ({ [type]: await services.upstream.json({ type, user: userOf(args) }) }),
+  };
+}
+
+/**
+ * A user's funding or ledger history, paged as the service pages it (userFunding): with startTime the window oldest
+ * first, without it the newest first; `nextCursor` continues the same question.
+ */
+function historyTool(
+  name: string,
+  title: string,
+  what: string,
+  key: string,
+  page: (
+    q: Omit<HistoryPageQuery, 'limit'> & { limit?: number },
+    accounts: Parameters<McpTool['call']>[1]['services']['accounts'],
+  ) => Promise<HistoryPage<unknown>>,
+): McpTool {
+  return {
+    name,
+    title,
+    description:
+      `${what} With startTime: that window, oldest first; without: the newest first (up to endTime). ` +
+      `${MAX_HISTORY_PAGE} at most a page; pass nextCursor back as cursor for the next.`,
+    input: toolInput(
+      {
+        user,
+        startTime: timeArg('start of the window (oldest first from it); default: newest first'),
+        endTime: endArg,
+        limit: intArg(1, MAX_HISTORY_PAGE, `rows per page (1 to ${MAX_HISTORY_PAGE}, default ${MAX_HISTORY_PAGE})`),
+        cursor: textArg('nextCursor of the previous page', { maxLength: 200 }),
+      },
+      ['user'],
+    ),
+    async call(args, { services: { accounts } }) {
+      const q = { user: userOf(args), ...windowOf(args), limit: args.limit as number | undefined };
+      const p = await page({ ...q, cursor: args.cursor as string | undefined }, accounts);
+      return { [key]: p.rows, hasMore: p.hasMore, nextCursor: p.nextCursor };
+    },
   };
 }
 
@@ -248,29 +288,21 @@ export const accountsTools: readonly McpTool[] = [
     call: async (args, { services: { accounts } }) =>
       (await accounts.orderStatus({ user: userOf(args), ...orderRef(args.oid, args.cloid) })) as unknown as Args,
   },
-  {
-    name: 'accounts_funding_payments',
-    title: 'Funding payments',
-    description:
-      `A user's hourly funding payments (coin, USDC paid or received, position size, rate), oldest first, in a ` +
-      `window; at most ${MAX_FUNDING_PAYMENTS}.`,
-    input: toolInput({ user, startTime: startArg, endTime: endArg }, ['user']),
-    call: async (args, { services: { accounts } }) => ({
-      payments: await accounts.userFunding({ user: userOf(args), ...windowOf(args) }),
-    }),
-  },
-  {
-    name: 'accounts_ledger_updates',
-    title: 'Ledger updates (non-funding)',
-    description:
-      `A user's non-funding ledger updates (deposits, withdrawals, transfers, liquidations, vault and spot moves), ` +
-      `oldest first, in a window; at most ${MAX_LEDGER_UPDATES}. evm_user_ledger_events answers them classified ` +
-      '(deposit, withdrawal, agent_send between dexes, ...) and paged.',
-    input: toolInput({ user, startTime: startArg, endTime: endArg }, ['user']),
-    call: async (args, { services: { accounts } }) => ({
-      updates: await accounts.ledgerUpdates({ user: userOf(args), ...windowOf(args) }),
-    }),
-  },
+  historyTool(
+    'accounts_funding_payments',
+    'Funding payments',
+    "A user's hourly funding payments (coin, USDC paid or received, position size, rate).",
+    'payments',
+    (q, accounts) => accounts.userFunding(q),
+  ),
+  historyTool(
+    'accounts_ledger_updates',
+    'Ledger updates (non-funding)',
+    "A user's non-funding ledger updates (deposits, withdrawals, transfers, liquidations, vault and spot moves). " +
+      'evm_user_ledger_events answers them classified (deposit, withdrawal, agent_send between dexes, ...).',
+    'updates',
+    (q, accounts) => accounts.ledgerUpdates(q),
+  ),
   {
     name: 'accounts_liquidations',
     title: 'Liquidations of a user',

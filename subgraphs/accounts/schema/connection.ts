@@ -17,3 +17,12 @@ export function toConnection<N>(
     },
   };
 }
+
+/** A history page of the service (rows with their own cursors) as a connection of `toNode(row)`. */
+export function historyConnection<R, N>(
+  page: { rows: readonly R[]; cursors: readonly string[]; hasMore: boolean; nextCursor: string | null },
+  toNode: (row: R) => N,
+  after: string | null | undefined,
+) {
+  return toConnection(page.rows.map(toNode), (_n, i) => page.cursors[i] as string, { ...page, after });
+}

@@ -1,10 +1,11 @@
-// Funding: one hourly funding payment of a user's position (the exchange's userFundings item), and the userFundings
-// subscription.
+// Funding: one hourly funding payment of a user's position (the exchange's userFundings item), the funding connection
+// of a user (the service's history pages), and the userFundings subscription.
 
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
-import type { UserFundingEntry, WsFunding } from '../service/index.ts';
-import { addressArg } from './args.ts';
+import { type AccountsService, MAX_HISTORY_PAGE, type UserFundingEntry, type WsFunding } from '../service/index.ts';
+import { addressArg, intArg, serviceInput } from './args.ts';
+import { historyConnection } from './connection.ts';
 import { MarketRef } from './market.ts';
 
 export const FundingRef = builder.objectRef<WsFunding>('Funding').implement({
@@ -20,6 +21,34 @@ export const FundingRef = builder.objectRef<WsFunding>('Funding').implement({
     nSamples: t.exposeInt('nSamples', { nullable: true }),
   }),
 });
+
+export const FundingConnectionRef = builder.connectionObject(
+  { type: FundingRef, name: 'FundingConnection' },
+  { name: 'FundingEdge' },
+);
+
+/** The arguments of a user's history connection (User.fundings, User.ledgerUpdates). */
+export interface HistoryArgs {
+  first: number;
+  after?: string | null;
+  startTime?: number | null;
+  endTime?: number | null;
+}
+
+/** The service's history query of a connection's arguments (`first` 1 to MAX_HISTORY_PAGE). */
+export const historyQuery = (user: string, a: HistoryArgs) => ({
+  user,
+  limit: intArg(a.first, 'first', 1, MAX_HISTORY_PAGE),
+  cursor: a.after ?? undefined,
+  startTime: a.startTime ?? undefined,
+  endTime: a.endTime ?? undefined,
+});
+
+/** A page of the user's payments as userFunding pages them (a window oldest first, else the newest first). */
+export async function fundingsConnection(accounts: AccountsService, user: string, a: HistoryArgs) {
+  const page = await serviceInput('after', () => accounts.userFunding(historyQuery(user, a)));
+  return historyConnection(page, fundingOfEntry, a.after);
+}
 
 /** A stored userFunding entry in the channel's shape (its hash is always the zero hash). */
 export function fundingOfEntry({ time, delta: { type: _type, ...payment } }: UserFundingEntry): WsFunding {

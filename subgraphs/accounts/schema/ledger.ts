@@ -1,10 +1,12 @@
 // LedgerUpdate: a non-funding ledger event of a user (deposit, withdraw, transfer, vault, liquidation...), its delta
-// as the exchange prints it; and the userNonFundingLedgerUpdates subscription.
+// as the exchange prints it; the ledger connection of a user; and the userNonFundingLedgerUpdates subscription.
 
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
-import type { LedgerUpdate } from '../service/index.ts';
-import { addressArg } from './args.ts';
+import type { AccountsService, LedgerUpdate } from '../service/index.ts';
+import { addressArg, serviceInput } from './args.ts';
+import { historyConnection } from './connection.ts';
+import { type HistoryArgs, historyQuery } from './funding.ts';
 
 export const LedgerUpdateRef = builder.objectRef<LedgerUpdate>('LedgerUpdate').implement({
   fields: (t) => ({
@@ -15,6 +17,17 @@ export const LedgerUpdateRef = builder.objectRef<LedgerUpdate>('LedgerUpdate').i
     delta: t.expose('delta', { type: 'JSON', description: 'The whole delta, `type` included (wire §2.6)' }),
   }),
 });
+
+export const LedgerUpdateConnectionRef = builder.connectionObject(
+  { type: LedgerUpdateRef, name: 'LedgerUpdateConnection' },
+  { name: 'LedgerUpdateEdge' },
+);
+
+/** A page of the user's ledger updates, paged as User.fundings. */
+export async function ledgerConnection(accounts: AccountsService, user: string, a: HistoryArgs) {
+  const page = await serviceInput('after', () => accounts.ledgerUpdates(historyQuery(user, a)));
+  return historyConnection(page, (u) => u, a.after);
+}
 
 builder.subscriptionFields((t) => ({
   userNonFundingLedgerUpdates: t.field({

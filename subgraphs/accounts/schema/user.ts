@@ -5,8 +5,7 @@ import { selectedFieldNames } from '../../selection.ts';
 import { builder } from '../builder.ts';
 import {
   LIQUIDATIONS_DEFAULT_LIMIT,
-  MAX_FUNDING_PAYMENTS,
-  MAX_LEDGER_UPDATES,
+  MAX_HISTORY_PAGE,
   MAX_LIQUIDATIONS,
   MAX_TWAP_HISTORY,
   MAX_WIRE_FILLS,
@@ -14,11 +13,20 @@ import {
 import { AccountStateRef } from './account.ts';
 import { addressArg, badInput, cloidArg, idArg } from './args.ts';
 import { FillConnectionRef, fillsConnection, TwapSliceFillRef } from './fill.ts';
-import { FundingRef, fundingOfEntry } from './funding.ts';
-import { LedgerUpdateRef } from './ledger.ts';
+import { FundingConnectionRef, fundingsConnection } from './funding.ts';
+import { LedgerUpdateConnectionRef, ledgerConnection } from './ledger.ts';
 import { LiquidationRef } from './liquidation.ts';
 import { OrderStatusConnectionRef, OrderStatusRef, ordersConnection } from './order.ts';
 import { TwapStatusChangeRef } from './twap.ts';
+
+/** The arguments of a user's funding and ledger connections (the service's history pages). */
+const historyArgs = builder.args((t) => ({
+  first: t.int({ required: true, defaultValue: MAX_HISTORY_PAGE, description: `1 to ${MAX_HISTORY_PAGE}` }),
+  after: t.string(),
+  startTime: t.field({ type: 'Timestamp' }),
+  endTime: t.field({ type: 'Timestamp' }),
+}));
+const HISTORY_LIST_SIZE = { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false };
 
 interface UserParent {
   address: string;
@@ -92,40 +100,22 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
       },
     }),
     fundings: t.field({
-      type: [FundingRef],
-      description: `Funding payments of the window, oldest first, at most ${MAX_FUNDING_PAYMENTS}`,
-      args: {
-        startTime: t.arg({ type: 'Timestamp' }),
-        endTime: t.arg({ type: 'Timestamp' }),
-        limit: t.arg.int({ required: true, defaultValue: MAX_FUNDING_PAYMENTS }),
-      },
-      listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-      resolve: async (u, a, ctx) =>
-        (
-          await ctx.accounts.userFunding({
-            user: u.address,
-            startTime: a.startTime ?? undefined,
-            endTime: a.endTime ?? undefined,
-            limit: a.limit,
-          })
-        ).map(fundingOfEntry),
+      type: FundingConnectionRef,
+      description:
+        'Funding payments: with startTime, the window oldest first (as the exchange answers it); without, the newest ' +
+        'first (up to endTime). `after` is an endCursor `"<time>:<block>:<coin>"`',
+      args: historyArgs,
+      listSize: HISTORY_LIST_SIZE,
+      resolve: (u, a, ctx) => fundingsConnection(ctx.accounts, u.address, a),
     }),
     ledgerUpdates: t.field({
-      type: [LedgerUpdateRef],
-      description: `Non-funding ledger updates of the window, oldest first, at most ${MAX_LEDGER_UPDATES}`,
-      args: {
-        startTime: t.arg({ type: 'Timestamp' }),
-        endTime: t.arg({ type: 'Timestamp' }),
-        limit: t.arg.int({ required: true, defaultValue: MAX_LEDGER_UPDATES }),
-      },
-      listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-      resolve: (u, a, ctx) =>
-        ctx.accounts.ledgerUpdates({
-          user: u.address,
-          startTime: a.startTime ?? undefined,
-          endTime: a.endTime ?? undefined,
-          limit: a.limit,
-        }),
+      type: LedgerUpdateConnectionRef,
+      description:
+        'Non-funding ledger updates, paged as fundings: with startTime the window oldest first, without the newest ' +
+        'first. `after` is an endCursor `"<time>:<block>:<hash>:<digest>"`',
+      args: historyArgs,
+      listSize: HISTORY_LIST_SIZE,
+      resolve: (u, a, ctx) => ledgerConnection(ctx.accounts, u.address, a),
     }),
     liquidations: t.field({
       type: [LiquidationRef],

@@ -379,6 +379,8 @@ export interface FillRowsQuery {
   limit: number;
   /** The `nextCursor` a previous page returned (`"<time>:<block>:<event index>:<tid>"` of its last row). */
   cursor?: string;
+  /** Rows to skip instead of a cursor (offset paging, as the EVM lists have it); not with `cursor`. */
+  offset?: number;
   order: 'asc' | 'desc';
   includeOrderType: boolean;
   /** Also count every row matching the filters (not the cursor). Default: only when filtered by user. */
@@ -544,13 +546,16 @@ export async function fillPage(
 
   const where = [...filters];
   if (q.cursor !== undefined) {
+    if (q.offset !== undefined) throw new InvalidQueryError('offset: not with cursor (page by one or the other)');
     where.push(after(parseFillCursor(q.cursor)));
   }
-  const { rows } = await pool.query<PartialFill>(select(where, limit + 1), params);
+  const offset = q.offset === undefined ? '' : ` OFFSET ${checkInt('offset', q.offset, 0, Number.MAX_SAFE_INTEGER)}`;
+  const { rows } = await pool.query<PartialFill>(`${select(where, limit + 1)}${offset}`, params);
   let page = rows.slice(0, limit);
   let hasMore = rows.length > limit;
   const next = rows[limit];
-  if (next && sameKey(page.at(-1) as PartialFill, next)) {
+  // By offset, pages are positions in the order, never cut (the next page starts where this one's limit ends).
+  if (next && q.offset === undefined && sameKey(page.at(-1) as PartialFill, next)) {
     const cut = page.filter((r) => !sameKey(r, next));
     if (cut.length) page = cut;
     else {

@@ -60,7 +60,8 @@ afterAll(async () => {
 describe('userFunding', () => {
   it('is empty for a window ending before the coverage start, even over stored payments', async () => {
     expect(FUNDING_COVERAGE_START).toBe(Date.UTC(2025, 8, 27, 10));
-    expect(await userFunding(db.pool, { user: ALICE, startTime: 0, endTime: C - 1, limit: 500 })).toEqual([]);
+    const none = await userFunding(db.pool, { user: ALICE, startTime: 0, endTime: C - 1, limit: 500 });
+    expect(none).toEqual({ rows: [], cursors: [], hasMore: false, nextCursor: null });
   });
 
   it('is reported by dataCoverage from the coverage start on, not from the older payment held', async () => {
@@ -70,7 +71,8 @@ describe('userFunding', () => {
 
   it("lists payments oldest first in the exchange shape with the spec's top-level fields, bounds inclusive", async () => {
     const entries = await userFunding(db.pool, { user: ALICE, startTime: C, endTime: C + H, limit: 500 });
-    expect(entries).toStrictEqual([
+    expect(entries.hasMore).toBe(false);
+    expect(entries.rows).toStrictEqual([
       {
         coin: 'BTC',
         usdc: '-1.234567',
@@ -105,18 +107,41 @@ describe('userFunding', () => {
     ]);
   });
 
-  it('keeps the oldest `limit` payments and reaches the latest without endTime', async () => {
+  it('keeps the oldest `limit` payments of a window and reaches the latest without endTime', async () => {
     const first = await userFunding(db.pool, { user: ALICE, startTime: C, limit: 2 });
-    expect(first.map((e) => [e.time, e.delta.coin])).toEqual([
+    expect(first.rows.map((e) => [e.time, e.delta.coin])).toEqual([
       [C, 'BTC'],
       [C + H, 'BTC'],
     ]);
-    const rest = await userFunding(db.pool, { user: ALICE, startTime: C + H + 1, limit: 10_000 });
-    expect(rest.map((e) => [e.time, e.delta.usdc])).toEqual([[C + 2 * H, '-1.4']]);
+    expect(first).toMatchObject({ hasMore: true, nextCursor: `${C + H}:3:BTC` });
+    const rest = await userFunding(db.pool, { user: ALICE, startTime: C + H + 1, limit: 500 });
+    expect(rest.rows.map((e) => [e.time, e.delta.usdc])).toEqual([[C + 2 * H, '-1.4']]);
     const straddling = await userFunding(db.pool, { user: ALICE, startTime: C - 2 * H, endTime: C, limit: 500 });
-    expect(straddling.map((e) => e.time)).toEqual([C]);
+    expect(straddling.rows.map((e) => e.time)).toEqual([C]);
     const bob = await userFunding(db.pool, { user: BOB, limit: 500 });
-    expect(bob.map((e) => e.delta.usdc)).toEqual(['1.234567']);
+    expect(bob.rows.map((e) => e.delta.usdc)).toEqual(['1.234567']);
+  });
+
+  it('without a window gives the newest payments first, and the cursor continues to the coverage start', async () => {
+    const first = await userFunding(db.pool, { user: ALICE, limit: 2 });
+    expect(first.rows.map((e) => [e.time, e.delta.coin])).toEqual([
+      [C + 2 * H, 'BTC'],
+      [C + H, 'ETH'],
+    ]);
+    expect(first).toMatchObject({ hasMore: true, nextCursor: `${C + H}:3:ETH` });
+    const rest = await userFunding(db.pool, { user: ALICE, limit: 2, cursor: first.nextCursor as string });
+    expect(rest.rows.map((e) => [e.time, e.delta.coin])).toEqual([
+      [C + H, 'BTC'],
+      [C, 'BTC'],
+    ]);
+    // The payment held from before the coverage start is never served.
+    expect(rest).toMatchObject({ hasMore: false, nextCursor: null });
+  });
+
+  it('refuses a cursor it did not give, naming it', async () => {
+    for (const cursor of ['x', '1:2', 'a:2:BTC', `${C}:99999999999999999999:BTC`, `${C}:3:`]) {
+      await expect(userFunding(db.pool, { user: ALICE, limit: 2, cursor })).rejects.toThrow(/^cursor: must be/);
+    }
   });
 });
 

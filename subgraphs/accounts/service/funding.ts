@@ -1,12 +1,10 @@
-// Per-user funding payments: userFunding / accountFunding (exchange shape with the spec's top-level additions, oldest
-// first) and the snapshot of the userFundings WebSocket channel.
+// Per-user funding payments: userFunding / accountFunding (exchange shape with the spec's top-level additions, paged
+// by history-page.ts's rule) and the snapshot of the userFundings WebSocket channel.
 import type pg from 'pg';
 import type { FundingPaymentRow } from '../../../db/rows/accounts.ts';
 import { FUNDING_COVERAGE_START } from '../../../platform/coverage.ts';
+import { type HistoryPage, type HistoryPageQuery, type HistoryTable, historyPage } from './history-page.ts';
 import { ZERO_HASH } from './shared.ts';
-
-/** The exchange caps time-ranged answers at 500 elements. */
-export const MAX_FUNDING_PAYMENTS = 500;
 
 export interface FundingDelta {
   type: 'funding';
@@ -40,15 +38,6 @@ export interface WsFunding {
   nSamples: null;
 }
 
-export interface UserFundingQuery {
-  user: string;
-  /** Inclusive epoch-ms bounds on the settlement time; no start = from the beginning. */
-  startTime?: number;
-  endTime?: number;
-  /** Capped at 500, as the exchange does. */
-  limit: number;
-}
-
 interface FundingSqlRow {
   time: number;
   coin: string;
@@ -59,28 +48,35 @@ interface FundingSqlRow {
 
 const FUNDING_COLUMNS = `time, coin, usdc::text AS usdc, szi::text AS szi, funding_rate::text AS funding_rate`;
 
+const FUNDING_TABLE: HistoryTable = {
+  table: 'accounts.funding_payments',
+  columns: FUNDING_COLUMNS,
+  // One payment per coin per settlement block for an address.
+  key: [
+    { sql: 'time', kind: 'bigint' },
+    { sql: 'block_number', kind: 'bigint' },
+    { sql: 'coin', kind: 'text' },
+  ],
+  coverageStart: FUNDING_COVERAGE_START,
+  cursorForm: '"<time>:<block>:<coin>"',
+};
+
 /**
- * userFunding: the first `limit` payments of the window, oldest first. Payments held from before the coverage start
- * (2025-09-27 10:00 UTC) are not complete and never served: the window starts there at the earliest.
+ * userFunding: a page of the user's payments (history-page.ts: a window oldest first, else the newest first). Payments
+ * held from before the coverage start (2025-09-27 10:00 UTC) are not complete and never served.
  */
-export async function userFunding(pool: pg.Pool, q: UserFundingQuery): Promise<UserFundingEntry[]> {
-  const startTime = Math.max(q.startTime ?? 0, FUNDING_COVERAGE_START);
-  if (q.endTime !== undefined && q.endTime < startTime) return [];
-  const limit = Math.max(1, Math.min(Math.floor(q.limit), MAX_FUNDING_PAYMENTS));
-  const { rows } = await pool.query<FundingSqlRow>(
-    `SELECT ${FUNDING_COLUMNS} FROM accounts.funding_payments
-     WHERE address = $1 AND time >= $2 AND ($3::bigint IS NULL OR time <= $3)
-     ORDER BY time, block_number, coin LIMIT $4`,
-    [q.user.toLowerCase(), startTime, q.endTime ?? null, limit],
-  );
-  return rows.map((r) => ({
-    coin: r.coin,
-    usdc: r.usdc,
-    szi: r.szi,
-    time: r.time,
-    hash: ZERO_HASH,
-    delta: { type: 'funding', coin: r.coin, usdc: r.usdc, szi: r.szi, fundingRate: r.funding_rate, nSamples: null },
-  }));
+export function userFunding(pool: pg.Pool, q: HistoryPageQuery): Promise<HistoryPage<UserFundingEntry>> {
+  return historyPage(pool, FUNDING_TABLE, q, (row) => {
+    const r = row as unknown as FundingSqlRow;
+    return {
+      coin: r.coin,
+      usdc: r.usdc,
+      szi: r.szi,
+      time: r.time,
+      hash: ZERO_HASH,
+      delta: { type: 'funding', coin: r.coin, usdc: r.usdc, szi: r.szi, fundingRate: r.funding_rate, nSamples: null },
+    };
+  });
 }
 
 /** The userFundings snapshot: the `n` most recent payments, returned oldest first. */

@@ -36,8 +36,9 @@ import {
   userFillsByTimeJson,
   userFillsJson,
 } from './fills.ts';
-import { MAX_FUNDING_PAYMENTS, recentFundings, type UserFundingQuery, userFunding } from './funding.ts';
-import { type LedgerQuery, MAX_LEDGER_UPDATES, recentLedgerUpdates, userNonFundingLedgerUpdates } from './ledger.ts';
+import { recentFundings, userFunding } from './funding.ts';
+import { type HistoryPageQuery, MAX_HISTORY_PAGE } from './history-page.ts';
+import { recentLedgerUpdates, userNonFundingLedgerUpdates } from './ledger.ts';
 import { type LedgerEventsQuery, ledgerEvents } from './ledger-events.ts';
 import { LiquidationJoin, liquidationsOf } from './liquidations.ts';
 import {
@@ -74,8 +75,9 @@ export {
   toWireFill,
   type WireFill,
 } from './fills.ts';
-export { MAX_FUNDING_PAYMENTS, toWsFunding, type UserFundingEntry, type WsFunding } from './funding.ts';
-export { type LedgerUpdate, MAX_LEDGER_UPDATES } from './ledger.ts';
+export { toWsFunding, type UserFundingEntry, type WsFunding } from './funding.ts';
+export { type HistoryPage, type HistoryPageQuery, MAX_HISTORY_PAGE } from './history-page.ts';
+export type { LedgerUpdate } from './ledger.ts';
 export {
   LEDGER_EVENT_TYPES,
   type LedgerEvent,
@@ -370,10 +372,12 @@ export class AccountsService {
     return statusHistories(this.pool, keys);
   }
 
-  /** userFunding: the window's payments, oldest first; `limit` 1 to MAX_FUNDING_PAYMENTS, default the most. */
-  userFunding(q: WithOptionalLimit<UserFundingQuery>) {
-    const limit = intWithin('limit', q.limit ?? MAX_FUNDING_PAYMENTS, 1, MAX_FUNDING_PAYMENTS);
-    return userFunding(this.pool, { ...q, limit });
+  /**
+   * userFunding (and accountFunding, /funding/userFunding, User.fundings, accounts_funding_payments): a page of the
+   * user's payments, a window's oldest first, else the newest first; `limit` 1 to MAX_HISTORY_PAGE, default the most.
+   */
+  userFunding(q: WithOptionalLimit<HistoryPageQuery>) {
+    return userFunding(this.pool, { ...q, limit: historyLimit(q.limit) });
   }
 
   /** The `n` most recent payments, oldest first (the userFundings channel's snapshot). */
@@ -381,10 +385,9 @@ export class AccountsService {
     return recentFundings(this.pool, user, n);
   }
 
-  /** userNonFundingLedgerUpdates; `limit` 1 to MAX_LEDGER_UPDATES, default the most. */
-  ledgerUpdates(q: WithOptionalLimit<LedgerQuery>) {
-    const limit = intWithin('limit', q.limit ?? MAX_LEDGER_UPDATES, 1, MAX_LEDGER_UPDATES);
-    return userNonFundingLedgerUpdates(this.pool, { ...q, limit });
+  /** userNonFundingLedgerUpdates, on every interface: paged as userFunding, with the same limits. */
+  ledgerUpdates(q: WithOptionalLimit<HistoryPageQuery>) {
+    return userNonFundingLedgerUpdates(this.pool, { ...q, limit: historyLimit(q.limit) });
   }
 
   /** A page of the user's ledger events by type, newest first (the EVM domain's ledger events). */
@@ -415,3 +418,5 @@ export class AccountsService {
 
 const fillRowsLimit = (limit: number | undefined) =>
   intWithin('limit', limit ?? FILL_ROWS_DEFAULT_LIMIT, 1, MAX_FILL_ROWS);
+
+const historyLimit = (limit: number | undefined) => intWithin('limit', limit ?? MAX_HISTORY_PAGE, 1, MAX_HISTORY_PAGE);

@@ -5,6 +5,7 @@ import { ledgerEvent, NodeFiles } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, hash } from '../../../test/node-files.ts';
 import { accounts } from '../domain.ts';
+import type { HistoryPageQuery } from './history-page.ts';
 import { recentLedgerUpdates, userNonFundingLedgerUpdates } from './ledger.ts';
 
 const ALICE = addr(0xa1);
@@ -46,12 +47,13 @@ afterAll(async () => {
   await db.drop();
 });
 
+const rows = (q: HistoryPageQuery) => userNonFundingLedgerUpdates(db.pool, q);
+
 describe('userNonFundingLedgerUpdates', () => {
   it('is empty for a window ending before the coverage start', async () => {
     expect(LEDGER_COVERAGE_START).toBe(Date.UTC(2025, 8, 27, 9, 29));
-    expect(
-      await userNonFundingLedgerUpdates(db.pool, { user: ALICE, startTime: 0, endTime: C - 1, limit: 500 }),
-    ).toEqual([]);
+    const none = await userNonFundingLedgerUpdates(db.pool, { user: ALICE, startTime: 0, endTime: C - 1, limit: 500 });
+    expect(none).toEqual({ rows: [], cursors: [], hasMore: false, nextCursor: null });
   });
 
   it('is reported by dataCoverage from the coverage start on, not from the older entry held', async () => {
@@ -60,7 +62,7 @@ describe('userNonFundingLedgerUpdates', () => {
   });
 
   it('lists entries oldest first as {time, hash, delta}', async () => {
-    expect(await userNonFundingLedgerUpdates(db.pool, { user: ALICE, startTime: C, limit: 500 })).toStrictEqual([
+    expect((await rows({ user: ALICE, startTime: C, limit: 500 })).rows).toStrictEqual([
       { time: C, hash: hash(2), delta: { type: 'deposit', usdc: '1000.0' } },
       { time: C + MIN, hash: hash(3), delta: SEND },
       { time: C + 2 * MIN, hash: hash(4), delta: { type: 'withdraw', usdc: '100.0', nonce: 7, fee: '1.0' } },
@@ -68,27 +70,31 @@ describe('userNonFundingLedgerUpdates', () => {
   });
 
   it('lists a send once for each address involved', async () => {
-    const bob = await userNonFundingLedgerUpdates(db.pool, { user: BOB, limit: 500 });
+    const bob = (await rows({ user: BOB, limit: 500 })).rows;
     expect(bob).toStrictEqual([{ time: C + MIN, hash: hash(3), delta: SEND }]);
-    const alice = await userNonFundingLedgerUpdates(db.pool, {
-      user: ALICE,
-      startTime: C + MIN,
-      endTime: C + MIN,
-      limit: 500,
-    });
+    const alice = (await rows({ user: ALICE, startTime: C + MIN, endTime: C + MIN, limit: 500 })).rows;
     expect(alice).toStrictEqual(bob);
   });
 
-  it('keeps the oldest `limit` entries of the window, which starts at the coverage start at the earliest', async () => {
-    const first = await userNonFundingLedgerUpdates(db.pool, { user: ALICE, limit: 2 });
-    expect(first.map((e) => e.hash)).toEqual([hash(2), hash(3)]);
-    const straddling = await userNonFundingLedgerUpdates(db.pool, {
-      user: ALICE,
-      startTime: C - 20 * MIN,
-      endTime: C,
-      limit: 500,
-    });
-    expect(straddling.map((e) => e.hash)).toEqual([hash(2)]);
+  it('keeps the oldest `limit` entries of a window, which starts at the coverage start at the earliest', async () => {
+    const first = await rows({ user: ALICE, startTime: 0, limit: 2 });
+    expect(first.rows.map((e) => e.hash)).toEqual([hash(2), hash(3)]);
+    expect(first.hasMore).toBe(true);
+    const straddling = await rows({ user: ALICE, startTime: C - 20 * MIN, endTime: C, limit: 500 });
+    expect(straddling.rows.map((e) => e.hash)).toEqual([hash(2)]);
+  });
+
+  it('without a window gives the newest `limit` entries, newest first, and pages to the coverage start', async () => {
+    const first = await rows({ user: ALICE, limit: 2 });
+    expect(first.rows.map((e) => e.hash)).toEqual([hash(4), hash(3)]);
+    expect(first.hasMore).toBe(true);
+    const rest = await rows({ user: ALICE, limit: 2, cursor: first.nextCursor as string });
+    // The entry held from before the coverage start is never served.
+    expect(rest).toMatchObject({ rows: [{ hash: hash(2) }], hasMore: false, nextCursor: null });
+    expect((await rows({ user: ALICE, endTime: C + MIN, limit: 500 })).rows.map((e) => e.hash)).toEqual([
+      hash(3),
+      hash(2),
+    ]);
   });
 });
 

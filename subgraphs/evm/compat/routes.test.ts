@@ -421,6 +421,22 @@ describe('backstops', () => {
     const none = await c.get('/evm/hip3/backstop/xyz/fills?side=A');
     expect(none.body.data).toEqual([]);
   });
+
+  it("pages them by the reference's offset too, the same fills in the same order; never offset and cursor at once", async () => {
+    const page = async (offset: number) => (await c.get(`/evm/hip3/backstop/xyz/fills?limit=1&offset=${offset}`)).body;
+    expect(await page(0)).toMatchObject({ data: [{ tid: 502 }], has_more: true });
+    expect(await page(1)).toMatchObject({ data: [{ tid: 501, user: BACKSTOP }], has_more: false });
+    expect(await page(2)).toMatchObject({ data: [], has_more: false });
+    expect(await page(100_000_000)).toMatchObject({ data: [], has_more: false });
+    const cursor = (await page(0)).next_cursor;
+    const both = await c.get(`/evm/hip3/backstop/xyz/fills?offset=1&cursor=${cursor}`);
+    expect([both.status, both.body]).toEqual([400, { error: 'offset: not with cursor (page by one or the other)' }]);
+    for (const offset of ['-1', '100000001', 'x']) {
+      const bad = await c.get(`/evm/hip3/backstop/xyz/fills?offset=${offset}`);
+      expect(bad.status, offset).toBe(400);
+      expect(bad.body.error).toMatch(/offset/);
+    }
+  });
 });
 
 describe('ledger', () => {

@@ -202,7 +202,7 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
 
   app.get<{
     Params: { dex: string };
-    Querystring: TimeWindowQuery & { coin?: string; side?: 'A' | 'B'; limit: number; cursor?: string };
+    Querystring: TimeWindowQuery & { coin?: string; side?: 'A' | 'B'; limit: number; cursor?: string; offset?: number };
   }>(
     '/hip3/backstop/:dex/fills',
     {
@@ -216,6 +216,8 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
             side: { type: 'string', enum: ['A', 'B'] },
             limit: limitSchema(MAX_FILL_ROWS, FILL_ROWS_DEFAULT_LIMIT),
             cursor: { type: 'string', maxLength: 64 },
+            // The reference's offset paging, beside the cursor (not both).
+            offset: { type: 'integer', minimum: 0, maximum: MAX_EVM_OFFSET },
           },
         },
       },
@@ -228,6 +230,7 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
         side: q.side,
         limit: q.limit,
         cursor: q.cursor,
+        offset: q.offset,
       });
       if (!page) throw noBackstopActivity(req.params.dex);
       return dataEnvelope(req, page.rows, page);

@@ -66,7 +66,10 @@ export interface BackstopHealth {
 }
 
 /** A page of a backstop's absorbed fills: the `/fills/` filters and keyset paging, the user being the backstop. */
-export type BackstopFillsQuery = Pick<FillRowsQuery, 'coin' | 'side' | 'startTime' | 'endTime' | 'limit' | 'cursor'>;
+export type BackstopFillsQuery = Pick<
+  FillRowsQuery,
+  'coin' | 'side' | 'startTime' | 'endTime' | 'limit' | 'cursor' | 'offset'
+>;
 
 export interface EvmServiceOptions {
   pool: pg.Pool;
