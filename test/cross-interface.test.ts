@@ -117,6 +117,9 @@ beforeAll(async () => {
     if (now === before) break;
     before = now;
   }
+  // One market-history sample of the frozen books (the sampler's timer writes one every 10 s; the archive's
+  // questions below need one whatever the timing).
+  await stack.markets.history.sampleOnce();
   const top = await stack.db.pool.query<{ user: string; last: string }>(
     `SELECT address AS user, max(time)::text AS last FROM accounts.fills GROUP BY address ORDER BY count(*) DESC LIMIT 1`,
   );
@@ -182,6 +185,54 @@ describe("every user's fills", () => {
     const expected = rows(viaRest.result);
     expect(rows(viaGraphql.fills.edges.map(({ node }) => ({ ...node, user: node.user.address })))).toEqual(expected);
     expect(rows(viaMcp.rows)).toEqual(expected);
+  });
+});
+
+describe('funding and ledger', () => {
+  // The user with the most funding payments and the one with the most ledger updates (the fill leader may have few).
+  const topOf = async (table: string) =>
+    (
+      await stack.db.pool.query<{ address: string }>(
+        `SELECT address FROM accounts.${table} GROUP BY address ORDER BY count(*) DESC LIMIT 1`,
+      )
+    ).rows[0]?.address as string;
+
+  it("a user's newest funding payments: the same payments in the same order", async () => {
+    const who = await topOf('funding_payments');
+    const FIELDS = ['time', 'coin', 'usdc', 'szi', 'fundingRate'];
+    const res = await fetch(`${stack.urls.compat}/info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ type: 'userFunding', user: who, limit: 20 }),
+    });
+    const viaRest = ((await res.json()) as { time: number; delta: Row }[]).map((p) => ({ ...p.delta, time: p.time }));
+    const viaGraphql = await graphql<{ user: { fundings: { edges: { node: Row }[] } } }>(
+      `query ($u: String!) { user(address: $u) { fundings(first: 20) { edges { node { ${FIELDS.join(' ')} } } } } }`,
+      { u: who },
+    );
+    const viaMcp = await tool<{ payments: { time: number; delta: Row }[] }>('accounts_funding_payments', {
+      user: who,
+      limit: 20,
+    });
+    const rows = (list: Row[]) => list.map((r) => canonical(r, FIELDS));
+    expect(viaRest.length).toBeGreaterThan(0);
+    expect(rows(viaGraphql.user.fundings.edges.map((e) => e.node))).toEqual(rows(viaRest));
+    expect(rows(viaMcp.payments.map((p) => ({ ...p.delta, time: p.time })))).toEqual(rows(viaRest));
+    expect(res.headers.get('x-has-more')).toBeDefined();
+  });
+
+  it("a user's newest ledger updates: the same updates in the same order", async () => {
+    const who = await topOf('ledger_updates');
+    const viaRest = (await rest({ type: 'userNonFundingLedgerUpdates', user: who, limit: 20 })) as Row[];
+    const viaGraphql = await graphql<{ user: { ledgerUpdates: { edges: { node: Row }[] } } }>(
+      `query ($u: String!) { user(address: $u) { ledgerUpdates(first: 20) { edges { node { time hash delta } } } } }`,
+      { u: who },
+    );
+    const viaMcp = await tool<{ updates: Row[] }>('accounts_ledger_updates', { user: who, limit: 20 });
+    const rows = (list: Row[]) => list.map((r) => canonical(r, ['time', 'hash', 'delta']));
+    expect(viaRest.length).toBeGreaterThan(0);
+    expect(rows(viaGraphql.user.ledgerUpdates.edges.map((e) => e.node))).toEqual(rows(viaRest));
+    expect(rows(viaMcp.updates)).toEqual(rows(viaRest));
   });
 });
 
@@ -356,7 +407,7 @@ describe('coverage and the market-history archive', () => {
     expect(startAndLatest(mcpCoverage.datasets)).toEqual(expected);
     expect(gqlCoverage.dataCoverage.region).toBe(restCoverage.result.region);
 
-    // The archive: the live sampler has written BTC's samples while the node ran.
+    // The archive: the sample taken of the frozen books (beforeAll), and any the sampler's timer wrote.
     const restDates = (await rest({ type: 'availableDates', coin: 'BTC' })) as { result: Record<string, Row> };
     const gqlDates = await graphql<{ availableDates: { coin: string; dataset: string; dates: string[] }[] }>(
       '{ availableDates(coin: "BTC") { coin dataset dates } }',
