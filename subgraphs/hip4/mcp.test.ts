@@ -69,9 +69,9 @@ describe('hip4 MCP tools', () => {
       [4, 'taker'],
     ]);
     const providers = (await call('hip4_providers', { startTime: AT.match2, endTime: AT.match3 })).providers;
-    expect(providers).toEqual([expect.objectContaining({ venue: 'predict', fills: 4, volume_usdc: 35 })]);
+    expect(providers).toEqual([expect.objectContaining({ venue: 'predict', fills: 4, volume_usdc: '35.0' })]);
     const deployers = (await call('hip4_deployers', { venue: 'oddsx' })).deployers as Record<string, unknown>[];
-    expect(deployers.map((d) => d.fee_scale)).toEqual([0.5]);
+    expect(deployers.map((d) => d.fee_scale)).toEqual(['0.5']);
     expect(
       await call('hip4_analytics', { interval: '4h', coins: ['#200', '201'], startTime: T0, endTime: T0 + 4 * HOUR }),
     ).toMatchObject({

@@ -58,22 +58,22 @@ export function marketRecord(o: OutcomeRow) {
     class: d.class ?? null,
     underlying: d.underlying ?? null,
     expiry: d.expiry ?? null,
-    target_price: d.targetPrice === undefined ? null : Number(d.targetPrice),
+    target_price: d.targetPrice ?? null,
     period: d.period ?? null,
     side_specs: JSON.stringify(o.side_specs),
     question_id: o.question_id,
     quote_token: o.quote_token,
     block_time: naiveIso(o.block_time),
     settled: o.settled ? 1 : 0,
-    settle_fraction: o.settle_fraction === null ? null : Number(o.settle_fraction),
+    settle_fraction: o.settle_fraction,
     question_name: o.question_name,
     question_description: o.question_description,
     total_fills: o.total_fills,
-    total_volume: Number(o.total_volume),
+    total_volume: o.total_volume,
     unique_users: o.unique_users,
     venue: o.venue,
     deployer: o.venue ? o.deployer : '',
-    deployer_fee_scale: o.fee_scale === null ? 0 : Number(o.fee_scale),
+    deployer_fee_scale: o.fee_scale ?? '0',
   };
 }
 
@@ -93,7 +93,7 @@ export const fillRecord = (f: Hip4FillWithMarket) => ({
   fee: f.fee,
   feeToken: f.fee_token,
   // Outcome fees are paid in the quote token (USDH), which the exchange holds at par with USDC.
-  fee_usdc: Number(f.fee),
+  fee_usdc: f.fee,
   typeTrade: f.is_settlement ? 'settlement' : f.crossed ? 'taker' : 'maker',
   market_name: f.market_name,
   market_description: f.market_description,
@@ -114,7 +114,7 @@ export function fillRowJson(r: TextRow): string {
     `"px":${textJson(r, C.px)},"sz":${textJson(r, C.sz)},"side":${textJson(r, C.side)},"time_ms":${r[C.time]},` +
     `"dir":${textJson(r, C.dir)},"closedPnl":${textJson(r, C.closed_pnl)},"hash":${textJson(r, C.hash)},` +
     `"oid":${r[C.oid]},"tid":${r[C.tid]},"fee":${textJson(r, C.fee)},"feeToken":${textJson(r, C.fee_token)},` +
-    `"fee_usdc":${Number(r[C.fee])},"typeTrade":"${typeTrade}","market_name":${nullableTextJson(r, C.market_name)},` +
+    `"fee_usdc":${textJson(r, C.fee)},"typeTrade":"${typeTrade}","market_name":${nullableTextJson(r, C.market_name)},` +
     `"market_description":${nullableTextJson(r, C.market_description)},"venue":${textJson(r, C.venue)},` +
     `"deployer":${textJson(r, C.deployer)}}`
   );
@@ -125,7 +125,7 @@ export const providerRecord = (p: ProviderStats) => ({ ...p, last_trade: naiveIs
 export const deployerRecord = (v: VenueRow) => ({
   deployer: v.deployer,
   venue: v.venue,
-  fee_scale: Number(v.fee_scale),
+  fee_scale: v.fee_scale,
   sub_deployers: JSON.stringify(v.sub_deployers),
   updated_at: naiveIso(v.updated_at),
 });

@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import { eachTextRow, type TextRow } from '../../../db/pool.ts';
 import type { Hip4FillRow } from '../../../db/rows/hip4.ts';
+import { trimDecimal } from '../../../platform/decimal.ts';
 import { ORACLE_VENUE, type Paging, storedVenue } from './registry.ts';
 
 /** Notional of the matches among the selected fills (each match once: its taker's fill). */
@@ -101,9 +102,11 @@ export interface ProviderStats {
   venue: string;
   markets_traded: number;
   fills: number;
-  volume_usdc: number;
+  /** Decimal text, exact (each match's notional once). */
+  volume_usdc: string;
   unique_users: number;
-  fees: number;
+  /** Decimal text, exact. */
+  fees: string;
   /** Epoch ms of the venue's last fill in the window. */
   last_trade: number;
 }
@@ -136,10 +139,10 @@ export async function providers(
        FROM (SELECT DISTINCT outcome_id FROM per_user) u JOIN hip4.outcomes o ON o.outcome_id = u.outcome_id
        GROUP BY 1
      )
-     SELECT v.venue, m.markets_traded, sum(v.fills)::int AS fills, sum(v.volume)::float8 AS volume_usdc,
-       count(*)::int AS unique_users, sum(v.fees)::float8 AS fees, max(v.last) AS last_trade
+     SELECT v.venue, m.markets_traded, sum(v.fills)::int AS fills, sum(v.volume)::text AS volume_usdc,
+       count(*)::int AS unique_users, sum(v.fees)::text AS fees, max(v.last) AS last_trade
      FROM per_venue_user v JOIN per_venue_outcomes m ON m.venue = v.venue
-     GROUP BY v.venue, m.markets_traded ORDER BY volume_usdc DESC, v.venue LIMIT $5 OFFSET $6`,
+     GROUP BY v.venue, m.markets_traded ORDER BY sum(v.volume) DESC, v.venue LIMIT $5 OFFSET $6`,
     [
       ORACLE_VENUE,
       filter.startTime ?? null,
@@ -149,7 +152,7 @@ export async function providers(
       page.offset,
     ],
   );
-  return rows;
+  return rows.map((r) => ({ ...r, volume_usdc: trimDecimal(r.volume_usdc), fees: trimDecimal(r.fees) }));
 }
 
 export const ANALYTICS_INTERVALS = ['1h', '4h', '1d'] as const;

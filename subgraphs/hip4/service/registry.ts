@@ -1,6 +1,7 @@
 // The HIP-4 registry as stored by ingest: venues (deployer, fee scale, sub-deployer delegations), questions and
 // outcomes with their settlement, and the outcome index live filters need (outcome → question, venue).
 import type pg from 'pg';
+import { trimDecimal } from '../../../platform/decimal.ts';
 
 /** The venue name oracle-emitted (legacy) markets report where a venue name is shown (questions, providers). */
 export const ORACLE_VENUE = 'oracle';
@@ -164,7 +165,8 @@ export async function outcomes(pool: pg.Pool, filter: OutcomeFilter, page: Pagin
       page.offset,
     ],
   );
-  return rows;
+  // The exchange's decimal form (trailing zeros trimmed), as the providers' volume.
+  return rows.map((r) => ({ ...r, total_volume: trimDecimal(r.total_volume) }));
 }
 
 export async function venues(pool: pg.Pool): Promise<VenueRow[]> {
