@@ -80,10 +80,8 @@ export const marketsInfo: Record<string, InfoEntry> = {
   allMids: {
     schema: dexBody,
     async handler(body, { markets }) {
-      const dex = given<string>(body, 'dex') ?? '';
-      if (dex === '') return sharedJson(markets.firstDexMids());
-      const meta = await markets.meta(dex);
-      return json(markets.allMids(meta.universe.map((u) => u.name)));
+      // Without dex, the service hands out one map until the next change: its JSON is encoded once (sharedJson).
+      return sharedJson(await markets.dexMids(given<string>(body, 'dex')));
     },
     response: R.mapOf(R.decimal),
   },

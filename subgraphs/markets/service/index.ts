@@ -446,6 +446,17 @@ export class MarketsService {
     return this.firstDexMidsCache;
   }
 
+  /**
+   * allMids by the exchange's `dex` rule, the one every interface follows: without `dex` (or `""`) the first perp
+   * dex's coins and spot (firstDexMids); with a HIP-3 dex, that dex's coins only (its node meta; UnknownDexError when
+   * the node knows no such dex). `coins` keeps only those of them.
+   */
+  async dexMids(dex = '', coins?: readonly string[]): Promise<Readonly<Record<string, string>>> {
+    const mids = dex === '' ? this.firstDexMids() : this.allMids((await this.meta(dex)).universe.map((u) => u.name));
+    if (!coins) return mids;
+    return Object.fromEntries(coins.filter((c) => mids[c] !== undefined).map((c) => [c, mids[c] as string]));
+  }
+
   /** A coin's book (the exchange's l2Book shape), aggregated as asked (l2Options' rule); null without a book. */
   l2Book(coin: string, opts: L2OptionsInput = {}): L2BookAnswer | null {
     return this.books.l2(coin, l2Options(opts));
