@@ -7,6 +7,7 @@ import {
   HISTORICAL_ORDERS_MAX_LIMIT,
   MAX_FILL_ROWS,
   orderRef,
+  parseFillCursor,
   toTwapHistoryItem,
 } from '../../subgraphs/accounts/service/index.ts';
 import { pagingHeaders, resultEnvelope } from '../envelopes.ts';
@@ -95,6 +96,7 @@ function compactFillsPaging(body: Body, defaultOrder: 'asc' | 'desc') {
 function compactFills(defaultOrder: 'asc' | 'desc'): InfoEntry {
   return {
     schema: object({ user: optAddress, ...timeWindow, ...compactFillsFields }),
+    check: (body) => void (typeof body.cursor === 'string' && parseFillCursor(body.cursor)),
     async handler(body, { accounts }) {
       const user = body.user == null ? undefined : lower(body.user);
       const page = await accounts.fillRows({ user, ...windowOf(body), ...compactFillsPaging(body, defaultOrder) });
@@ -239,6 +241,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
       },
       ['user'],
     ),
+    check: (body) => void orderRef(body.oid, body.cloid),
     async handler(body, { accounts }) {
       // An oid above 2^53 sent as a JSON number was rounded by JSON.parse: its digits are read from the body's text.
       const unsafe = typeof body.oid === 'number' && !Number.isSafeInteger(body.oid);

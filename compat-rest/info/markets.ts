@@ -8,6 +8,7 @@ import {
   HISTORY_DATASET_NAMES,
   type HistoryDataset,
   type L2OptionsInput,
+  l2Options,
   MAX_RESERVE_HISTORY,
   MAX_TRADES,
   RESERVE_INTERVALS,
@@ -88,6 +89,7 @@ export const marketsInfo: Record<string, InfoEntry> = {
 
   l2Book: {
     schema: object({ coin: nonEmpty, ...aggregation }, ['coin']),
+    check: (body) => void l2Options(aggregationOf(body)),
     handler: async (body, { markets }) => sharedJson(markets.l2Book(body.coin as string, aggregationOf(body))),
     response: R.orNull(R.l2Book),
   },
@@ -98,6 +100,7 @@ export const marketsInfo: Record<string, InfoEntry> = {
    */
   l2Books: {
     schema: object({ coins: arrayOf(nonEmpty), ...aggregation }, ['coins']),
+    check: (body) => void l2Options(aggregationOf(body)),
     async handler(body, { markets }) {
       const books = markets.l2Books(body.coins as string[], aggregationOf(body));
       const parts = [...books].map(([coin, book]) =>

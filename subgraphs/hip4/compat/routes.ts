@@ -3,7 +3,7 @@
 // are the service's; the query schemas state them so that a value over a cap is a 400 naming the parameter.
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { CompatServices } from '../../../compat-rest/info/types.ts';
-import { addressSchema, limitSchema, timeParam } from '../../../compat-rest/params.ts';
+import { addressSchema, limitSchema, timeParam, timeParamSchema } from '../../../compat-rest/params.ts';
 import type { TextRow } from '../../../db/pool.ts';
 import { JsonArrayWriter, jsonBytes, nullableTextJson, textJson } from '../../../platform/json-text.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
@@ -142,7 +142,7 @@ const idSchema = (max: number) => ({ type: 'integer', minimum: 0, maximum: max }
 const offsetSchema = { type: 'integer', minimum: 0, maximum: MAX_HIP4_OFFSET, default: 0 } as const;
 const textSchema = { type: 'string', minLength: 1, maxLength: 200 } as const;
 /** `start`/`end`: ISO (naive = UTC) or epoch ms, read by timeParam. */
-const windowSchema = { start: { type: 'string' }, end: { type: 'string' } } as const;
+const windowSchema = { start: timeParamSchema, end: timeParamSchema } as const;
 
 /** A route's options: its query string's properties (fastify validates them and applies their defaults). */
 const query = (properties: Record<string, unknown>) => ({ schema: { querystring: { type: 'object', properties } } });
