@@ -13,13 +13,15 @@ interface CoinParams {
 }
 interface WindowQuery extends TimeWindowQuery {
   limit: number;
+  cursor?: string;
 }
 
 const coinWindowSchema = {
   params: { type: 'object', properties: { coin: { type: 'string', minLength: 1 } }, required: ['coin'] },
   querystring: {
     type: 'object',
-    properties: { ...timeWindowSchema, limit: limitSchema(1000, 100) },
+    // `cursor`: the next_cursor of a page, for the samples before it.
+    properties: { ...timeWindowSchema, limit: limitSchema(1000, 100), cursor: { type: 'string', maxLength: 32 } },
   },
 } as const;
 
@@ -34,10 +36,10 @@ export const marketRoutes: FastifyPluginAsync<{ services: CompatServices }> = as
       `/${series}/:coin`,
       { schema: coinWindowSchema },
       async (req) => {
-        const window = { ...historyWindow(req.query), limit: req.query.limit };
-        const { rows, hasMore } = await markets.marketHistory(series, req.params.coin, window);
-        const records = (rows as { time: number }[]).map((r) => ({ ...r, time: naiveIso(r.time) }));
-        return dataEnvelope(req, records, hasMore);
+        const window = { ...historyWindow(req.query), limit: req.query.limit, cursor: req.query.cursor };
+        const page = await markets.marketHistory(series, req.params.coin, window);
+        const records = page.rows.map((r) => ({ ...r, time: naiveIso(r.time) }));
+        return dataEnvelope(req, records, page);
       },
     );
   }

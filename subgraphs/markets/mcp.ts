@@ -297,8 +297,8 @@ export const marketsTools: readonly McpTool[] = [
     title: 'Market history samples',
     description:
       `Archived samples of one series of a coin's market, newest first: ${HISTORY_SERIES_NAMES.join(', ')}. ` +
-      'Window default: the day before endTime (default now). limit 1 to 1000, default 100. For a summary of a ' +
-      'window use markets_liquidity_report.',
+      'Window default: the day before endTime (default now). limit 1 to 1000, default 100; hasMore and nextCursor ' +
+      '(pass it back as cursor) page through the window. For a summary of a window use markets_liquidity_report.',
     input: toolInput(
       {
         series: enumArg(HISTORY_SERIES_NAMES, 'which series'),
@@ -306,12 +306,17 @@ export const marketsTools: readonly McpTool[] = [
         limit: intArg(1, 1000, 'how many samples (1 to 1000, default 100)'),
         startTime: timeArg('start of the window; default one day before the end'),
         endTime: endArg,
+        cursor: described({ ...TEXT, maxLength: 32 }, 'the nextCursor of a page: the samples before it'),
       },
       ['series', 'coin'],
     ),
     async call(args, { services: { markets } }) {
-      const window = { ...markets.historyWindow(windowOf(args)), limit: (args.limit as number) ?? 100 };
-      return markets.marketHistory(args.series as HistorySeries, args.coin as string, window);
+      const window = {
+        ...markets.historyWindow(windowOf(args)),
+        limit: (args.limit as number) ?? 100,
+        cursor: args.cursor as string | undefined,
+      };
+      return { ...(await markets.marketHistory(args.series as HistorySeries, args.coin as string, window)) };
     },
   },
   {

@@ -1,6 +1,7 @@
 // /hip4/* over the hand-written history of test/hip4-files.ts (not the simulator): exact rows of every route,
 // provider statistics without settlement fills, analytics bucket edges and the coin split, a question settling,
-// the legacy question's venue `oracle`, offset paging without a lost or repeated row, and every cap and 400.
+// the legacy question's venue `oracle`, offset and cursor paging (X-Has-More, X-Next-Cursor) without a lost or
+// repeated row, and every cap and 400.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import { startCompatApp, type TestCompatApp } from '../../../test/compat-app.ts';
@@ -181,6 +182,59 @@ describe('/hip4/fills', () => {
     for (let offset = 0; offset < 12; offset += 3) paged.push(...(await ok(`/hip4/fills?limit=3&offset=${offset}`)));
     expect(paged.map(key)).toEqual(all.map(key));
     expect(new Set(paged.map(key)).size).toBe(10);
+  });
+});
+
+describe('paging headers of the /hip4 lists', () => {
+  /** Every row of `path`, page by page of `limit` following X-Next-Cursor, and the pages' sizes. */
+  async function follow(path: string, limit: number) {
+    const rows: unknown[] = [];
+    const sizes: number[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 50; i++) {
+      const sep = path.includes('?') ? '&' : '?';
+      const res = await app.get(`${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(res.status, res.text).toBe(200);
+      const page = 'data' in res.body ? res.body.data : res.body;
+      rows.push(...page);
+      sizes.push(page.length);
+      const more = res.headers['x-has-more'];
+      expect(more === 'true' || more === 'false').toBe(true);
+      if (more === 'false') {
+        expect(res.headers['x-next-cursor']).toBeUndefined();
+        return { rows, sizes };
+      }
+      cursor = res.headers['x-next-cursor'] as string;
+      expect(cursor).toEqual(expect.any(String));
+    }
+    throw new Error(`${path}: no last page`);
+  }
+
+  it.each([
+    ['/hip4/fills', 3],
+    ['/hip4/questions', 1],
+    ['/hip4/markets', 2],
+    ['/hip4/outcomes', 2],
+    ['/hip4/providers', 2],
+    ['/hip4/deployers', 1],
+    [`/hip4/analytics?start=${T0}&end=${T0 + 4 * HOUR}&coin=200,201`, 1],
+  ])('%s: X-Has-More and X-Next-Cursor walk every row once, in order', async (path, limit) => {
+    const whole = await app.get(`${path}${path.includes('?') ? '&' : '?'}limit=1000`);
+    const all = 'data' in whole.body ? whole.body.data : whole.body;
+    expect(whole.headers['x-has-more']).toBe('false');
+    expect(all.length).toBeGreaterThan(limit);
+    const { rows, sizes } = await follow(path, limit);
+    expect(rows).toEqual(all);
+    expect(sizes.slice(0, -1).every((n) => n === limit)).toBe(true);
+  });
+
+  it('refuses a cursor it did not give, and a cursor with an offset', async () => {
+    for (const path of ['/hip4/fills?cursor=abc', '/hip4/questions?cursor=x1', '/hip4/providers?cursor=-1']) {
+      const res = await app.get(path);
+      expect(res.status, path).toBe(400);
+      expect(res.body.error).toMatch(/^cursor: /);
+    }
+    expect((await app.get('/hip4/questions?cursor=1&offset=1')).body.error).toMatch(/cursor.*offset/);
   });
 });
 

@@ -2,6 +2,7 @@
 // service-details.md): bare arrays of rows, and the analytics envelope `{status, count, data}`. Caps and defaults
 // are the service's; the query schemas state them so that a value over a cap is a 400 naming the parameter.
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { pagingHeaders } from '../../../compat-rest/envelopes.ts';
 import type { CompatServices } from '../../../compat-rest/info/types.ts';
 import { addressSchema, limitSchema, timeParam, timeParamSchema } from '../../../compat-rest/params.ts';
 import type { TextRow } from '../../../db/pool.ts';
@@ -140,6 +141,8 @@ export const bucketRecord = ({ bucket, ...rest }: AnalyticsBucket) => ({
 
 const idSchema = (max: number) => ({ type: 'integer', minimum: 0, maximum: max }) as const;
 const offsetSchema = { type: 'integer', minimum: 0, maximum: MAX_HIP4_OFFSET, default: 0 } as const;
+/** The X-Next-Cursor of a page, sent back for the next (the service reads it). */
+const cursorSchema = { type: 'string', minLength: 1, maxLength: 100 } as const;
 const textSchema = { type: 'string', minLength: 1, maxLength: 200 } as const;
 /** `start`/`end`: ISO (naive = UTC) or epoch ms, read by timeParam. */
 const windowSchema = { start: timeParamSchema, end: timeParamSchema } as const;
@@ -160,11 +163,23 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 interface Page {
   limit: number;
   offset: number;
+  cursor?: string;
+}
+
+/**
+ * A list's page as the bare array's headers say it (spec §4.1's paging headers): X-Has-More, and X-Next-Cursor to
+ * send back as `cursor` for the next page.
+ */
+function paged<T>(reply: FastifyReply, page: { hasMore: boolean; nextCursor: string | null }, rows: T): T {
+  reply.headers(pagingHeaders(page));
+  return rows;
 }
 interface Window {
   start?: string;
   end?: string;
 }
+
+const pageQuery = (q: Page) => ({ limit: q.limit, offset: q.offset, cursor: q.cursor });
 
 const window = (q: Window) => ({ startTime: timeParam(q.start, 'start'), endTime: timeParam(q.end, 'end') });
 
@@ -181,16 +196,18 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
       venue: textSchema,
       limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
       offset: offsetSchema,
+      cursor: cursorSchema,
     }),
-    async (req) => {
+    async (req, reply) => {
       const q = req.query;
-      const rows = await hip4.questions({
+      const page = await hip4.questionsPage({
         questionId: q.question_id,
         venue: q.venue,
         limit: q.limit,
         offset: q.offset,
+        cursor: q.cursor,
       });
-      return rows.map(questionRecord);
+      return paged(reply, page, page.rows.map(questionRecord));
     },
   );
 
@@ -209,11 +226,12 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     venue: textSchema,
     limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
     offset: offsetSchema,
+    cursor: cursorSchema,
   });
   for (const path of ['/markets', '/outcomes']) {
-    app.get<{ Querystring: MarketsQuery }>(path, marketsRoute, async (req) => {
+    app.get<{ Querystring: MarketsQuery }>(path, marketsRoute, async (req, reply) => {
       const q = req.query;
-      const rows = await hip4.outcomes({
+      const page = await hip4.outcomesPage({
         outcomeId: q.outcome_id,
         questionId: q.question_id,
         class: q.class,
@@ -221,8 +239,9 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
         venue: q.venue,
         limit: q.limit,
         offset: q.offset,
+        cursor: q.cursor,
       });
-      return rows.map(marketRecord);
+      return paged(reply, page, page.rows.map(marketRecord));
     });
   }
 
@@ -235,15 +254,16 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
       outcome_id: idSchema(MAX_OUTCOME_ID),
       limit: limitSchema(MAX_HIP4_ROWS, FILLS_DEFAULT_LIMIT),
       offset: offsetSchema,
+      cursor: cursorSchema,
     }),
     async (req, reply) => {
       const q = req.query;
       const json = new JsonArrayWriter(q.limit * 512);
-      await hip4.eachFillTextRow(
-        { user: q.user, coin: q.coin, outcomeId: q.outcome_id, ...window(q), limit: q.limit, offset: q.offset },
+      const page = await hip4.eachFillTextRow(
+        { user: q.user, coin: q.coin, outcomeId: q.outcome_id, ...window(q), ...pageQuery(q) },
         (row) => json.push(fillRowJson(row)),
       );
-      return reply.type(JSON_TYPE).send(json.end());
+      return reply.headers(pagingHeaders(page)).type(JSON_TYPE).send(json.end());
     },
   );
 
@@ -254,11 +274,12 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
       venue: textSchema,
       limit: limitSchema(MAX_HIP4_ROWS, PROVIDERS_DEFAULT_LIMIT),
       offset: offsetSchema,
+      cursor: cursorSchema,
     }),
-    async (req) => {
+    async (req, reply) => {
       const q = req.query;
-      const rows = await hip4.providers({ venue: q.venue, ...window(q), limit: q.limit, offset: q.offset });
-      return rows.map(providerRecord);
+      const page = await hip4.providersPage({ venue: q.venue, ...window(q), ...pageQuery(q) });
+      return paged(reply, page, page.rows.map(providerRecord));
     },
   );
 
@@ -268,10 +289,12 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
       venue: textSchema,
       limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
       offset: offsetSchema,
+      cursor: cursorSchema,
     }),
-    async (req) => {
+    async (req, reply) => {
       const q = req.query;
-      return (await hip4.deployers({ venue: q.venue, limit: q.limit, offset: q.offset })).map(deployerRecord);
+      const page = await hip4.deployersPage({ venue: q.venue, ...pageQuery(q) });
+      return paged(reply, page, page.rows.map(deployerRecord));
     },
   );
 
@@ -284,6 +307,7 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
       outcome_id: idSchema(MAX_OUTCOME_ID),
       limit: limitSchema(MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS),
       offset: offsetSchema,
+      cursor: cursorSchema,
     }),
     async (req, reply) => {
       const q = req.query;
@@ -292,9 +316,9 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
         coins: q.coin === undefined ? undefined : coinList(q.coin),
         outcomeId: q.outcome_id,
         ...window(q),
-        limit: q.limit,
-        offset: q.offset,
+        ...pageQuery(q),
       });
+      reply.headers(pagingHeaders(answer));
       return sendJson(reply, {
         status: answer.status,
         count: answer.rows.length,

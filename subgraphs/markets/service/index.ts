@@ -610,9 +610,20 @@ export class MarketsService {
     return { startTime: w.startTime ?? endTime - HISTORY_WINDOW_MS, endTime };
   }
 
-  /** One series of a coin's archive in a window (see historyWindow), newest first, `limit` samples. */
-  marketHistory(series: HistorySeries, coin: string, w: { startTime: number; endTime: number; limit: number }) {
-    return HISTORY_SERIES[series](this.pool, coin, w);
+  /**
+   * One series of a coin's archive in a window (see historyWindow), newest first, `limit` samples; `cursor` (a page's
+   * nextCursor) continues with the samples before that page.
+   */
+  marketHistory(
+    series: HistorySeries,
+    coin: string,
+    w: { startTime: number; endTime: number; limit: number; cursor?: string },
+  ) {
+    if (w.cursor !== undefined && !/^\d{1,16}$/.test(w.cursor)) {
+      throw new FieldError('cursor: must be the next_cursor of a page (a sample time in epoch ms)');
+    }
+    const before = w.cursor === undefined ? undefined : Number(w.cursor);
+    return HISTORY_SERIES[series](this.pool, coin, { ...w, before });
   }
 
   /** A coin's averages over a window (see historyWindow): spread, depth per band, slippage per notional. */
