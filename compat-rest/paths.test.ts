@@ -57,14 +57,16 @@ describe('/market/*', () => {
       const rows: unknown[] = [];
       let cursor: string | null = null;
       for (let page = 0; page < 10; page++) {
-        const body = (await get(`/market/${series}/ETH?limit=1${cursor ? `&cursor=${cursor}` : ''}`)).body;
+        const body: { data: { time: string }[]; has_more: boolean; next_cursor: string | null } = (
+          await get(`/market/${series}/ETH?limit=1${cursor ? `&cursor=${cursor}` : ''}`)
+        ).body;
         rows.push(...body.data);
         expect(new Set(body.data.map((r: { time: string }) => r.time)).size).toBe(1);
         expect(body.has_more).toBe(body.next_cursor !== null);
         cursor = body.next_cursor;
         if (!cursor) break;
         // The cursor is the page's sample time (epoch ms).
-        expect(Number(cursor)).toBe(Date.parse(`${body.data[0].time}Z`));
+        expect(Number(cursor)).toBe(Date.parse(`${body.data[0]?.time}Z`));
       }
       expect(rows).toEqual(all.data);
     },
