@@ -55,7 +55,7 @@ const compactFillsFields = {
 };
 
 /** A compact fill row (spec §2.3, fills.ts CompactFillRow): `orderType` only with include_order_type. */
-const compactFill = R.record(
+export const compactFill = R.record(
   {
     user: R.address,
     coin: R.str,

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { orderedWindow } from '../../platform/fields.ts';
 import { dataEnvelope } from '../envelopes.ts';
+import * as R from '../info/response-schema.ts';
 import type { CompatServices } from '../info/types.ts';
 import { addressSchema, epochMsSchema } from '../params.ts';
 
@@ -11,6 +12,8 @@ export const fundingRoutes: FastifyPluginAsync<{ services: CompatServices }> = a
     '/userFunding',
     {
       schema: {
+        // A bare array, as the exchange answers userFunding.
+        answer: { body: R.list(R.fundingPayment) },
         querystring: {
           type: 'object',
           required: ['user'],

@@ -2,6 +2,7 @@
 // service-details.md): bare arrays of rows, and the analytics envelope `{status, count, data}`. Caps and defaults
 // are the service's; the query schemas state them so that a value over a cap is a 400 naming the parameter.
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { RouteAnswer } from '../../../compat-rest/answers.ts';
 import { pagingHeaders } from '../../../compat-rest/envelopes.ts';
 import type { CompatServices } from '../../../compat-rest/info/types.ts';
 import { addressSchema, limitSchema, timeParam, timeParamSchema } from '../../../compat-rest/params.ts';
@@ -31,6 +32,7 @@ import {
   type VenueRow,
   venueName,
 } from '../service/index.ts';
+import { HIP4_ANSWERS } from './answers.ts';
 
 // ---- rows ----
 
@@ -147,8 +149,13 @@ const textSchema = { type: 'string', minLength: 1, maxLength: 200 } as const;
 /** `start`/`end`: ISO (naive = UTC) or epoch ms, read by timeParam. */
 const windowSchema = { start: timeParamSchema, end: timeParamSchema } as const;
 
-/** A route's options: its query string's properties (fastify validates them and applies their defaults). */
-const query = (properties: Record<string, unknown>) => ({ schema: { querystring: { type: 'object', properties } } });
+/**
+ * A route's options: its query string's properties (fastify validates them and applies their defaults) and what it
+ * answers (for the OpenAPI document).
+ */
+const query = (answer: RouteAnswer, properties: Record<string, unknown>) => ({
+  schema: { querystring: { type: 'object', properties }, answer },
+});
 
 /**
  * A large answer (up to 2000 buckets) as JSON bytes written item by item (platform/json-text.ts): about twice as fast
@@ -191,7 +198,7 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
 
   app.get<{ Querystring: Page & { question_id?: number; venue?: string } }>(
     '/questions',
-    query({
+    query(HIP4_ANSWERS.questions, {
       question_id: idSchema(MAX_QUESTION_ID),
       venue: textSchema,
       limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
@@ -218,7 +225,7 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     underlying?: string;
     venue?: string;
   };
-  const marketsRoute = query({
+  const marketsRoute = query(HIP4_ANSWERS.markets, {
     outcome_id: idSchema(MAX_OUTCOME_ID),
     question_id: idSchema(MAX_OUTCOME_ID),
     class: textSchema,
@@ -247,7 +254,7 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
 
   app.get<{ Querystring: Page & Window & { user?: string; coin?: string; outcome_id?: number } }>(
     '/fills',
-    query({
+    query(HIP4_ANSWERS.fills, {
       ...windowSchema,
       user: addressSchema,
       coin: { type: 'string', pattern: SIDE_COIN_PATTERN },
@@ -269,7 +276,7 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
 
   app.get<{ Querystring: Page & Window & { venue?: string } }>(
     '/providers',
-    query({
+    query(HIP4_ANSWERS.providers, {
       ...windowSchema,
       venue: textSchema,
       limit: limitSchema(MAX_HIP4_ROWS, PROVIDERS_DEFAULT_LIMIT),
@@ -285,7 +292,7 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
 
   app.get<{ Querystring: Page & { venue?: string } }>(
     '/deployers',
-    query({
+    query(HIP4_ANSWERS.deployers, {
       venue: textSchema,
       limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
       offset: offsetSchema,
@@ -300,7 +307,7 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
 
   app.get<{ Querystring: Page & Window & { interval: AnalyticsInterval; coin?: string; outcome_id?: number } }>(
     '/analytics',
-    query({
+    query(HIP4_ANSWERS.analytics, {
       ...windowSchema,
       interval: { type: 'string', enum: ANALYTICS_INTERVALS, default: '1h' },
       coin: { type: 'string', minLength: 1, maxLength: 1000 },
