@@ -143,8 +143,12 @@ export const bucketRecord = ({ bucket, ...rest }: AnalyticsBucket) => ({
 
 const idSchema = (max: number) => ({ type: 'integer', minimum: 0, maximum: max }) as const;
 const offsetSchema = { type: 'integer', minimum: 0, maximum: MAX_HIP4_OFFSET, default: 0 } as const;
-/** The X-Next-Cursor of a page, sent back for the next (the service reads it). */
-const cursorSchema = { type: 'string', minLength: 1, maxLength: 100 } as const;
+/** A page: `limit` (up to `max`), `offset`, or `cursor` (a page's X-Next-Cursor, which the service reads). */
+const pageSchema = (max: number, defaultLimit: number) => ({
+  limit: limitSchema(max, defaultLimit),
+  offset: offsetSchema,
+  cursor: { type: 'string', minLength: 1, maxLength: 100 },
+});
 const textSchema = { type: 'string', minLength: 1, maxLength: 200 } as const;
 /** `start`/`end`: ISO (naive = UTC) or epoch ms, read by timeParam. */
 const windowSchema = { start: timeParamSchema, end: timeParamSchema } as const;
@@ -201,18 +205,14 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     query(HIP4_ANSWERS.questions, {
       question_id: idSchema(MAX_QUESTION_ID),
       venue: textSchema,
-      limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
-      offset: offsetSchema,
-      cursor: cursorSchema,
+      ...pageSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
     }),
     async (req, reply) => {
       const q = req.query;
       const page = await hip4.questionsPage({
         questionId: q.question_id,
         venue: q.venue,
-        limit: q.limit,
-        offset: q.offset,
-        cursor: q.cursor,
+        ...pageQuery(q),
       });
       return paged(reply, page, page.rows.map(questionRecord));
     },
@@ -231,9 +231,7 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     class: textSchema,
     underlying: textSchema,
     venue: textSchema,
-    limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
-    offset: offsetSchema,
-    cursor: cursorSchema,
+    ...pageSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
   });
   for (const path of ['/markets', '/outcomes']) {
     app.get<{ Querystring: MarketsQuery }>(path, marketsRoute, async (req, reply) => {
@@ -244,9 +242,7 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
         class: q.class,
         underlying: q.underlying,
         venue: q.venue,
-        limit: q.limit,
-        offset: q.offset,
-        cursor: q.cursor,
+        ...pageQuery(q),
       });
       return paged(reply, page, page.rows.map(marketRecord));
     });
@@ -259,9 +255,7 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
       user: addressSchema,
       coin: { type: 'string', pattern: SIDE_COIN_PATTERN },
       outcome_id: idSchema(MAX_OUTCOME_ID),
-      limit: limitSchema(MAX_HIP4_ROWS, FILLS_DEFAULT_LIMIT),
-      offset: offsetSchema,
-      cursor: cursorSchema,
+      ...pageSchema(MAX_HIP4_ROWS, FILLS_DEFAULT_LIMIT),
     }),
     async (req, reply) => {
       const q = req.query;
@@ -279,9 +273,7 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     query(HIP4_ANSWERS.providers, {
       ...windowSchema,
       venue: textSchema,
-      limit: limitSchema(MAX_HIP4_ROWS, PROVIDERS_DEFAULT_LIMIT),
-      offset: offsetSchema,
-      cursor: cursorSchema,
+      ...pageSchema(MAX_HIP4_ROWS, PROVIDERS_DEFAULT_LIMIT),
     }),
     async (req, reply) => {
       const q = req.query;
@@ -294,9 +286,7 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     '/deployers',
     query(HIP4_ANSWERS.deployers, {
       venue: textSchema,
-      limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
-      offset: offsetSchema,
-      cursor: cursorSchema,
+      ...pageSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
     }),
     async (req, reply) => {
       const q = req.query;
@@ -312,9 +302,7 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
       interval: { type: 'string', enum: ANALYTICS_INTERVALS, default: '1h' },
       coin: { type: 'string', minLength: 1, maxLength: 1000 },
       outcome_id: idSchema(MAX_OUTCOME_ID),
-      limit: limitSchema(MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS),
-      offset: offsetSchema,
-      cursor: cursorSchema,
+      ...pageSchema(MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS),
     }),
     async (req, reply) => {
       const q = req.query;
