@@ -98,6 +98,21 @@ describe('hip4 MCP tools', () => {
     expect(JSON.parse(json.end().toString('utf8'))).toEqual(objects);
   });
 
+  it('pages by nextCursor as the route by X-Next-Cursor: every fill once, newest first', async () => {
+    const all = (await call('hip4_fills', { limit: 1000 })).fills as { tid: number }[];
+    const seen: unknown[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 10; i++) {
+      const page = await call('hip4_fills', { limit: 3, ...(cursor ? { cursor } : {}) });
+      seen.push(...(page.fills as unknown[]));
+      const text = await hip4.eachFillTextRow({ limit: 3, cursor }, () => {});
+      expect(page.nextCursor).toBe(text.nextCursor);
+      if (!page.hasMore) break;
+      cursor = page.nextCursor as string;
+    }
+    expect(seen).toEqual(all);
+  });
+
   it.each([
     ['hip4_questions', { questionId: 10_001 }, 'questionId'],
     ['hip4_markets', { limit: 1001 }, 'limit'],
