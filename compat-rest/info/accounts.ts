@@ -55,6 +55,12 @@ const compactFillsFields = {
 };
 
 /** A compact fill row (spec §2.3, fills.ts CompactFillRow): `orderType` only with include_order_type. */
+/** orderStatus's order reference: an oid above 2^53 sent as a JSON number (rounded by JSON.parse) read exactly. */
+function orderRefOf(body: Body) {
+  const unsafe = typeof body.oid === 'number' && !Number.isSafeInteger(body.oid);
+  return orderRef(unsafe ? (integerLiteral(body, 'oid') ?? body.oid) : body.oid, body.cloid);
+}
+
 export const compactFill = R.record(
   {
     user: R.address,
@@ -241,13 +247,9 @@ export const accountsInfo: Record<string, InfoEntry> = {
       },
       ['user'],
     ),
-    check: (body) => void orderRef(body.oid, body.cloid),
-    async handler(body, { accounts }) {
-      // An oid above 2^53 sent as a JSON number was rounded by JSON.parse: its digits are read from the body's text.
-      const unsafe = typeof body.oid === 'number' && !Number.isSafeInteger(body.oid);
-      const oid = unsafe ? (integerLiteral(body, 'oid') ?? body.oid) : body.oid;
-      return json(await accounts.orderStatus({ user: lower(body.user), ...orderRef(oid, body.cloid) }));
-    },
+    check: (body) => void orderRefOf(body),
+    handler: async (body, { accounts }) =>
+      json(await accounts.orderStatus({ user: lower(body.user), ...orderRefOf(body) })),
     response: {
       anyOf: [
         R.record({ status: { const: 'order' }, order: R.orderWithStatus }),
