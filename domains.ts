@@ -1,9 +1,12 @@
 // The one list of the service's domains. A new domain is a folder `subgraphs/<name>/` with its `domain.ts`, and one
 // line here; the stack, the standalone subgraph start, the router's composition, compat-rest, the ports and
 // dataCoverage all follow this list. Order matters only for `needs`: a domain comes after those it takes services of.
+
+import type pg from 'pg';
+import { dataCoverage } from './platform/coverage.ts';
 import { accounts } from './subgraphs/accounts/domain.ts';
 import { analytics } from './subgraphs/analytics/domain.ts';
-import type { Domain, DomainName } from './subgraphs/domain.ts';
+import type { Domain, DomainName, SubgraphPlatform } from './subgraphs/domain.ts';
 import { unionOf } from './subgraphs/domain.ts';
 import { evm } from './subgraphs/evm/domain.ts';
 import { hip4 } from './subgraphs/hip4/domain.ts';
@@ -26,3 +29,8 @@ export const DATASETS = unionOf(
   'dataCoverage dataset',
   DOMAIN_LIST.map((d) => [d.name, d.datasets] as const),
 );
+
+/** What the subgraphs' contexts get beside their services, over `pool`: dataCoverage of every dataset above. */
+export function subgraphPlatform(pool: pg.Pool): SubgraphPlatform {
+  return { coverage: (now) => dataCoverage(pool, now, DATASETS) };
+}

@@ -5,11 +5,10 @@ import type pg from 'pg';
 import { Authenticator, isLoopbackHost } from './access/auth.ts';
 import type { CompatServices } from './compat-rest/info/types.ts';
 import { startCompatServer } from './compat-rest/server.ts';
-import { DATASETS, DOMAIN_LIST, type DomainName, type DomainServices } from './domains.ts';
+import { DOMAIN_LIST, type DomainName, type DomainServices, subgraphPlatform } from './domains.ts';
 import { type EventBus, InProcessBus } from './events/bus.ts';
 import { startMcpServer } from './mcp/server.ts';
 import type { Config } from './platform/config.ts';
-import { dataCoverage } from './platform/coverage.ts';
 import { watchPool } from './platform/metrics.ts';
 import type { SubscriptionStats } from './platform/shared-subscriptions.ts';
 import { flushTracing, startTracing } from './platform/tracing.ts';
@@ -84,7 +83,7 @@ type StackParts = {
 type Clash = Extract<DomainName, keyof StackParts | 'compat' | 'router' | 'ws' | 'mcp'>;
 /** What compat-rest's handlers see: the domains' services by name, the node relay and `dataCoverage` over the list. */
 export function compatServicesOf(services: DomainServices, upstream: Upstream, pool: pg.Pool): CompatServices {
-  return { ...services, upstream, coverage: (now) => dataCoverage(pool, now, DATASETS) };
+  return { ...services, upstream, coverage: subgraphPlatform(pool).coverage };
 }
 
 /** Compile-time: a domain named like one of the stack's own properties (`auth`, `router`) would hide it. */
@@ -132,7 +131,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     for (const domain of DOMAIN_LIST) {
       const service = started.services[domain.name] as DomainService;
       const port = opts.ports[domain.name as DomainName];
-      const subgraph = await serveDomain(domain, service, port);
+      const subgraph = await serveDomain(domain, service, port, subgraphPlatform(opts.pool));
       closers.push(subgraph.close);
       subgraphs.push({ domain, subgraph });
     }

@@ -3,7 +3,7 @@
 // Prints one line per listening endpoint. SIGINT (Ctrl-C), SIGTERM or SIGHUP stops everything in reverse order,
 // the embedded Postgres last; a second Ctrl-C cuts the stops short but still stops Postgres.
 //
-// `npm start -- --role ingest|api` runs a part of it for scale-out (README "Scale-out"): the ingest role is the one
+// `npm start -- --role ingest|api` runs a part of it for scale-out (docs/scale-out.md): the ingest role is the one
 // writer (migrations, the feed, ingest, the derivation) and publishes the events on NATS; any number of api roles
 // serve them over a shared Postgres. Each part below is one function; a role is the parts it composes.
 

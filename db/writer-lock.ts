@@ -1,4 +1,4 @@
-// The one-writer rule of a database (README "Scale-out"): the process that ingests into it (`npm start`, or its ingest
+// The one-writer rule of a database (docs/scale-out.md): the process that ingests into it (`npm start`, or its ingest
 // role) holds a session advisory lock for its whole life, so that a second one on the same DATABASE_URL refuses to
 // start instead of loading the same files and publishing the same events again.
 import pg from 'pg';

@@ -8,7 +8,7 @@ import type { JsonSchema } from '../compat-rest/info/request-schema.ts';
 import type { CompatServices, InfoEntry } from '../compat-rest/info/types.ts';
 import type { Channel } from '../compat-rest/ws/types.ts';
 import type { EventBus } from '../events/bus.ts';
-import type { Dataset } from '../platform/coverage.ts';
+import type { Coverage, Dataset } from '../platform/coverage.ts';
 import type { Upstream } from '../platform/upstream.ts';
 import { type RunningServer, serveSubgraph } from './serve.ts';
 
@@ -116,8 +116,8 @@ export interface Domain<
   create(deps: DomainDeps<Needs>): S;
   /** The Pothos subgraph schema. */
   schema: GraphQLSchema;
-  /** The GraphQL context the schema's resolvers get, over the service. */
-  context(service: S): Context;
+  /** The GraphQL context the schema's resolvers get, over the service and what the platform assembles. */
+  context(service: S, platform: SubgraphPlatform): Context;
   /** What it reports to `dataCoverage`: dataset name → the table and time column (names unique across domains). */
   datasets: Readonly<Record<string, Dataset>>;
   router: {
@@ -130,6 +130,12 @@ export interface Domain<
   compat: DomainCompat<S>;
   /** The domain's tools on the MCP server. */
   mcpTools?: readonly McpTool[];
+}
+
+/** What a subgraph's context may use beside its service: what is assembled over every domain. */
+export interface SubgraphPlatform {
+  /** dataCoverage over every domain's datasets. */
+  coverage(now: number): Promise<Coverage>;
 }
 
 /** Declares a domain (the identity function, for the types it infers: name, service, context, needs). */
@@ -186,8 +192,14 @@ export async function startDomainServices(domains: readonly Domain[], shared: Sh
 export const SUBGRAPH_HOST = '127.0.0.1';
 
 /** Serves a domain's subgraph (HTTP and graphql-ws on `/graphql`) over its service, on loopback. */
-export function serveDomain(domain: Domain, service: DomainService, port: number): Promise<RunningServer> {
-  return serveSubgraph(domain.name, domain.schema, { port, host: SUBGRAPH_HOST, context: domain.context(service) });
+export function serveDomain(
+  domain: Domain,
+  service: DomainService,
+  port: number,
+  platform: SubgraphPlatform,
+): Promise<RunningServer> {
+  const context = domain.context(service, platform);
+  return serveSubgraph(domain.name, domain.schema, { port, host: SUBGRAPH_HOST, context });
 }
 
 /**

@@ -46,9 +46,17 @@ export const timestampScalar = {
   },
 };
 
+/** A JSON value passed through as it is: what the exchange or the node prints (ledger deltas, recorded samples). */
+export const jsonScalar = {
+  description: 'A JSON value, as the exchange or the node prints it (ledger deltas, recorded market samples)',
+  serialize: (v: unknown) => v,
+  parseValue: (v: unknown) => v,
+};
+
 export type ScalarTypes = {
   Decimal: { Input: string; Output: string };
   Timestamp: { Input: number; Output: number };
+  JSON: { Input: unknown; Output: unknown };
 };
 
 /**

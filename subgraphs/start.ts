@@ -4,7 +4,7 @@
 // stream an ingest role publishes on (live events); without, its bus is in-process with no ingest behind it, so it
 // serves stored history and live state as of its start. The services of the domains it needs start with it, unserved.
 import { openDatabase } from '../db/pool.ts';
-import { DOMAIN_LIST } from '../domains.ts';
+import { DOMAIN_LIST, subgraphPlatform } from '../domains.ts';
 import { openConfiguredBus } from '../events/open.ts';
 import { loadConfig } from '../platform/config.ts';
 import { shutdownTracing, startTracing } from '../platform/tracing.ts';
@@ -63,7 +63,12 @@ try {
   stops.push(started.stop);
   const service = started.services[domain.name];
   if (!service) throw new Error(`no ${domain.name} service started`);
-  const server = await serveDomain(domain, service, config.subgraphPort(domain.name, domain.port));
+  const server = await serveDomain(
+    domain,
+    service,
+    config.subgraphPort(domain.name, domain.port),
+    subgraphPlatform(db.pool),
+  );
   stops.push(server.close);
   log(
     `${domain.name} subgraph ${server.url} (node /info ${config.upstreamInfoUrl}; events: ${bus.describe}` +

@@ -21,7 +21,8 @@ export const D3 = D2 + 24 * H;
 /** Where the tests derive up to: D3 12:00, every hour with an event closed. */
 export const UNTIL = D3 + 12 * H;
 
-interface F {
+/** A fill of a hand-written history. */
+export interface F {
   user: string;
   t: number;
   coin: string;
@@ -75,7 +76,8 @@ const FILLS: F[] = [
   { user: ALICE, t: D3 + 2 * H, coin: 'BTC', side: 'B', px: '110', sz: '1', start: '0', fee: '0.11', builder: BUILDER },
 ];
 
-function fillEvent(f: F): FillEvent {
+/** A fill as the node writes it (a fresh tid, oid and hash each). */
+export function fillEvent(f: F): FillEvent {
   tid++;
   return [
     f.user,
@@ -97,7 +99,8 @@ function fillEvent(f: F): FillEvent {
   ];
 }
 
-function funding(time: number, user: string, coin: string, amount: string, szi: string): MiscEvent {
+/** A funding payment as a misc event. */
+export function funding(time: number, user: string, coin: string, amount: string, szi: string): MiscEvent {
   return {
     time: isoNs(time, 50_000),
     hash: ZERO_HASH,
@@ -105,7 +108,8 @@ function funding(time: number, user: string, coin: string, amount: string, szi: 
   };
 }
 
-function deposit(time: number, user: string, usdc: string): MiscEvent {
+/** A deposit as a misc event (perp cash). */
+export function deposit(time: number, user: string, usdc: string): MiscEvent {
   return {
     time: isoNs(time),
     hash: hash(time),

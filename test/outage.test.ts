@@ -243,6 +243,11 @@ describe('Postgres killed (SIGKILL) and started again', () => {
     { timeout: 180_000 },
     async () => {
       const retries = () => stack.ingest.stats.reduce((n, s) => n + s.storageRetries, 0);
+      // Ingest commits again since the stall (a reader still reading from memory probes storage every few seconds,
+      // and counts no new failure): a reader that commits notices the kill with its next batch.
+      const committed = () => stack.ingest.stats.reduce((n, s) => n + s.rows, 0);
+      const committedBefore = committed();
+      await waitFor('ingest to commit again after the stall', async () => committed() > committedBefore);
       const retriesBefore = retries();
       signalCluster(clusterPids(pgDir), 'SIGKILL');
       const down = await info({ type: 'userFills', user: USER });

@@ -270,8 +270,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
 
   borrowLendUserState: {
     schema: object({ user: address }, ['user']),
-    handler: async (body, { accounts, markets }) =>
-      json(await accounts.borrowLendUserState(lower(body.user), await markets.latestReserves())),
+    handler: async (body, { accounts }) => json(await accounts.borrowLendUserState(lower(body.user))),
     response: R.record({
       tokenToState: R.list(
         R.tuple(

@@ -268,8 +268,19 @@ class DerivationBatch {
          CASE WHEN side = 'B' THEN start_position ELSE -start_position END, tid`,
       [from, end],
     );
-    // Funding through the (coin, time) index: the coins ever filled (a position comes from fills).
-    const coins = [...new Set([...this.marks.keys(), ...fills.map((f) => f.coin)])];
+    // Funding through the (coin, time) index, of every perp coin that has funding stored (a loose index scan: one
+    // probe per coin), not only the coins filled so far: a payment on a position opened before the stored history
+    // is still money paid or received that day (it once went missing from the calendar and performance sums).
+    const { rows: fundingCoins } = await query<{ coin: string }>(
+      this.c,
+      `WITH RECURSIVE c (coin) AS (
+         (SELECT coin FROM accounts.funding_payments ORDER BY coin LIMIT 1)
+         UNION ALL
+         SELECT (SELECT f.coin FROM accounts.funding_payments f WHERE f.coin > c.coin ORDER BY f.coin LIMIT 1)
+         FROM c WHERE c.coin IS NOT NULL)
+       SELECT coin FROM c WHERE coin IS NOT NULL AND ${PERP_COIN}`,
+    );
+    const coins = fundingCoins.map((r) => r.coin);
     const { rows: funding } = await query<Omit<FundingEvent, 'kind'>>(
       this.c,
       `SELECT address, coin, usdc::text AS usdc, time FROM accounts.funding_payments

@@ -10,27 +10,30 @@ import {
   rankExpressions,
   rankingSums,
 } from '../../subgraphs/analytics/service/ranking.ts';
-import { DAY_MS } from './job.ts';
+import { DAY_MS, windowHours, windowParams, windowRows } from '../../subgraphs/analytics/service/window.ts';
 
 export const WINDOWS = { '7d': 5 * 60_000, '30d': 5 * 60_000, all: 60 * 60_000 } as const;
 export type LeaderboardWindow = keyof typeof WINDOWS;
 const WINDOW_DAYS: Record<LeaderboardWindow, number | null> = { '7d': 7, '30d': 30, all: null };
 
-/** Recomputes one window as of `now`: the last N UTC days including today's (all days for `all`). */
+/**
+ * Recomputes one window as of `now`: [now − N days, now] by the domain's window rule (every UTC hour overlapping it,
+ * window.ts), as /performance counts the same window; `all` every hour.
+ */
 export async function refreshLeaderboard(pool: pg.Pool, window: LeaderboardWindow, now: number): Promise<void> {
   const days = WINDOW_DAYS[window];
-  const from = days === null ? '0001-01-01' : new Date(now - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+  const hours = windowHours(days === null ? null : now - days * DAY_MS, now);
   await inTransaction(pool, async (c) => {
     await c.query('DELETE FROM analytics.leaderboard WHERE window_name = $1', [window]);
     await c.query(
       `INSERT INTO analytics.leaderboard (window_name, address, fills, volume, realized_pnl, fees, funding, wins, losses,
          trades, win_rate, pnl_pct, account_value, unrealized_pnl, refreshed_at, ${METRICS.map(rankColumn).join(', ')})
        SELECT $1, r.address, r.fills, r.volume, r.realized_pnl, r.fees, r.funding, r.wins, r.losses, r.trades,
-         r.win_rate, r.pnl_pct, r.account_value, r.unrealized_pnl, to_timestamp($3::float8 / 1000),
+         r.win_rate, r.pnl_pct, r.account_value, r.unrealized_pnl, to_timestamp($2::float8 / 1000),
          ${rankExpressions('r')}
        FROM (SELECT s.*, snap.account_value, snap.unrealized_pnl
-             FROM (${rankingSums('analytics.user_daily', 'day >= $2::date')}) s ${LATEST_SNAPSHOT}) r`,
-      [window, from, now],
+             FROM (${rankingSums(windowRows(3, 'true'))}) s ${LATEST_SNAPSHOT}) r`,
+      [window, now, ...windowParams(hours)],
     );
   });
 }

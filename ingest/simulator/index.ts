@@ -57,8 +57,8 @@ export interface SimulatorOptions {
   leanGrid?: LeanGrid;
   /**
    * The history's backfill lane: blocks in these `[from, until)` ranges are written under `dir` (the same layout)
-   * instead of `dataDir`, so ingest can follow the present in `dataDir` while it loads them apart (README "The
-   * simulated history"). Default: none.
+   * instead of `dataDir`, so ingest can follow the present in `dataDir` while it loads them apart (docs/simulated-history.md).
+   * Default: none.
    */
   backfill?: BackfillLane;
 }

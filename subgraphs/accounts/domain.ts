@@ -12,11 +12,13 @@ import { type DomainDeps, defineDomain } from '../domain.ts';
 import type { AccountsContext } from './builder.ts';
 import { accountsTools } from './mcp.ts';
 import { accountsSchema } from './schema/index.ts';
-import { AccountsService } from './service/index.ts';
+import { AccountsService, type ReservePricing } from './service/index.ts';
 
 /** What accounts takes from the markets domain: live mid prices, which value positions. */
-interface MidPrices {
+/** What accounts takes of the markets service: live mids (positions' marks) and the reserves' latest pricing. */
+interface MarketPrices {
   mid(coin: string): string | null;
+  latestReserves(): Promise<ReservePricing[]>;
 }
 
 declare module '../domain.ts' {
@@ -29,8 +31,15 @@ export const accounts = defineDomain({
   name: 'accounts',
   port: 4002,
   needs: ['markets'],
-  create: ({ pool, upstream, bus, now, services: { markets } }: DomainDeps<{ markets: MidPrices }>) =>
-    new AccountsService({ pool, upstream, bus, now, markPx: (coin) => markets.mid(coin) }),
+  create: ({ pool, upstream, bus, now, services: { markets } }: DomainDeps<{ markets: MarketPrices }>) =>
+    new AccountsService({
+      pool,
+      upstream,
+      bus,
+      now,
+      markPx: (coin) => markets.mid(coin),
+      reserves: () => markets.latestReserves(),
+    }),
   schema: accountsSchema,
   context: (accounts): AccountsContext => ({ accounts }),
   datasets: {

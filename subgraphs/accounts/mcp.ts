@@ -301,9 +301,7 @@ export const accountsTools: readonly McpTool[] = [
     description:
       "A user's borrow/lend positions (supplied and borrowed per token) and their health at current reserves.",
     input: toolInput({ user }, ['user']),
-    call: async (args, { services: { accounts, markets } }) => ({
-      state: await accounts.borrowLendUserState(userOf(args), await markets.latestReserves()),
-    }),
+    call: async (args, { services: { accounts } }) => ({ state: await accounts.borrowLendUserState(userOf(args)) }),
   },
 
   // ---- live: a stream collected for a bounded time ----

@@ -158,9 +158,10 @@ describe('/users/{user}/performance', () => {
       // closed trips' net: 19.8, −18.59, 1.78 → the curve falls 18.59 from its peak
       max_drawdown: '18.59',
       account_value: '10003.52',
-      // equity peaks at 10019.8 (D1 04:00) and falls to 10001.11 (D2 06:00)
+      // equity peaks at 10019.8 (D1 04:00) and falls to 10001.11 (D2 06:00): 18.69 / 10019.8 = 0.186531 %, in
+      // percent like equity-history's max_drawdown_pct (it was the fraction 0.00186531: one unit for every _pct)
       equity_max_drawdown_usd: '18.69',
-      equity_max_drawdown_pct: '0.00186531',
+      equity_max_drawdown_pct: '0.186531',
       equity_snapshots: 11,
       end_time: '2026-11-22T12:00:00.000',
     });
@@ -377,7 +378,8 @@ describe('/users/leaderboard', () => {
       wins: 2,
       losses: 1,
       win_rate: '0.666667',
-      pnl_pct: '0.00497119',
+      // net / volume in percent: 3.02 / 607.5 × 100 = 0.497119 (it was the fraction 0.00497119)
+      pnl_pct: '0.497119',
       account_value: '10003.52',
       unrealized_pnl: '0.5',
       refreshed_at: '2026-11-22T12:00:00.000',

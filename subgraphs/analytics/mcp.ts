@@ -27,6 +27,7 @@ import {
   type Timeframe,
   TRADE_SORTS,
   type TradeSort,
+  WINDOW_RULE,
   WINDOWS,
   type Window,
 } from './service/index.ts';
@@ -36,7 +37,7 @@ const wallets = addressesArg(MAX_WALLETS, 'the wallets, answered in this order')
 const windowArg = (defaultWindow: Window) =>
   enumArg(
     WINDOWS,
-    `the period ending now: ${WINDOWS.join(', ')} (all = since the first fill); default ${defaultWindow}`,
+    `the period ending now: ${WINDOWS.join(', ')} (all = since the first fill), ${WINDOW_RULE}; default ${defaultWindow}`,
   );
 
 type Args = Record<string, unknown>;
@@ -71,7 +72,7 @@ export const analyticsTools: readonly McpTool[] = [
       hours: intArg(
         1,
         MAX_LIVE_HOURS,
-        `live ranking only: the last N hours (1 to ${MAX_LIVE_HOURS}, default ${DEFAULT_LIVE_HOURS})`,
+        `live ranking only: the last N hours (1 to ${MAX_LIVE_HOURS}, default ${DEFAULT_LIVE_HOURS}), ${WINDOW_RULE}`,
       ),
     }),
     call: async (a, { services }) => {
@@ -203,7 +204,7 @@ export const analyticsTools: readonly McpTool[] = [
       {
         builder: addressArg('the builder'),
         addresses: wallets,
-        timeframe: enumArg(TIMEFRAMES, 'the period ending now; default 7d'),
+        timeframe: enumArg(TIMEFRAMES, `the period ending now, ${WINDOW_RULE}; default 7d`),
         includeNoBuilder: boolArg('add the fills made without any builder; default true'),
       },
       ['builder', 'addresses'],

@@ -1,5 +1,4 @@
-// The evm subgraph's Pothos builder (the shared setup of subgraphs/builder.ts), its context type and its own JSON
-// scalar (ledger deltas as the node prints them).
+// The evm subgraph's Pothos builder (the shared setup of subgraphs/builder.ts), and its context type.
 import { subgraphBuilder } from '../builder.ts';
 import type { EvmService } from './service/index.ts';
 
@@ -7,10 +6,4 @@ export interface EvmContext {
   evm: EvmService;
 }
 
-export const builder = subgraphBuilder<EvmContext, { JSON: { Input: unknown; Output: unknown } }>();
-
-builder.scalarType('JSON', {
-  description: 'A JSON value, as the exchange prints it (ledger deltas)',
-  serialize: (v) => v,
-  parseValue: (v) => v,
-});
+export const builder = subgraphBuilder<EvmContext>();

@@ -21,7 +21,7 @@ export const markets = defineDomain({
   port: 4001,
   create: ({ pool, readPool, upstream, bus, now }) => new MarketsService({ pool, readPool, upstream, bus, now }),
   schema: marketsSchema,
-  context: (markets): MarketsContext => ({ markets }),
+  context: (markets, { coverage }): MarketsContext => ({ markets, coverage }),
   datasets: {
     trades: { table: 'markets.trades', column: 'time' },
     candles: { table: 'markets.candles', column: 't', completeFrom: STARTS.candles },

@@ -3,10 +3,10 @@
 
 export function toConnection<N>(
   nodes: readonly N[],
-  cursorOf: (node: N) => string,
+  cursorOf: (node: N, index: number) => string,
   page: { hasMore: boolean; nextCursor: string | null; after: string | null | undefined },
 ) {
-  const edges = nodes.map((node) => ({ node, cursor: cursorOf(node) }));
+  const edges = nodes.map((node, i) => ({ node, cursor: cursorOf(node, i) }));
   return {
     edges,
     pageInfo: {

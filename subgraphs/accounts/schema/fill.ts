@@ -5,7 +5,6 @@ import { columnsFor } from '../../selection.ts';
 import { builder } from '../builder.ts';
 import {
   type AccountsService,
-  aggregateFillsByTime,
   type FillColumn,
   fillCursor,
   MAX_WIRE_FILLS,
@@ -149,36 +148,37 @@ export async function fillsConnection(
     includeOrderType: selected.has('orderType'),
     limit: first,
   };
-  // Only the columns of the selected fields (all of them to aggregate, which merges most fields).
-  const columns = a.aggregateByTime ? undefined : fillColumnsOf(selected);
-  const page = await serviceInput('after', () => accounts.fillPage(query, columns));
-  const rows = a.aggregateByTime && page.hasMore ? wholeTimestamps(page.rows) : page.rows;
+  if (a.aggregateByTime) {
+    // Merged by the service's one rule (the REST and MCP answers' too); the order's type is not merged.
+    const page = await serviceInput('after', () => accounts.aggregatedFillPage(query));
+    // A merged fill keeps its first part's (time, tid), hence that part's cursor (an approximate resume point).
+    const cursors = new Map(page.rows.map((r) => [`${r.time}:${r.tid}`, fillCursor(r)]));
+    return {
+      ...toConnection(page.fills as FillNode[], (f) => cursors.get(`${f.time}:${f.tid}`) ?? '', {
+        hasMore: page.hasMore,
+        nextCursor: page.nextCursor,
+        after: a.after,
+      }),
+      totalCount: async () => null,
+    };
+  }
+  // Only the columns of the selected fields.
+  const page = await serviceInput('after', () => accounts.fillPage(query, fillColumnsOf(selected)));
   // Assigned, not spread into a copy: spreading 2 000 fills took 5.7 ms, assigning 0.06 ms.
-  const wire: FillNode[] = rows.map((r) => {
+  const nodes: FillNode[] = page.rows.map((r) => {
     // The fields whose columns were not read come out undefined; no resolver of this selection reads them.
     const node: FillNode = toWireFill(r as StoredFill);
     node.orderType = r.order_type ?? null;
     return node;
   });
-  // Each node's cursor is its row's; a merged fill keeps its first part's (time, tid), hence that part's cursor.
-  const cursors = new Map(rows.map((r) => [`${r.time}:${r.tid}`, fillCursor(r)]));
-  const nodes = a.aggregateByTime ? aggregateFillsByTime(wire) : wire;
-  const last = rows.at(-1);
   return {
-    ...toConnection(nodes, (f) => cursors.get(`${f.time}:${f.tid}`) ?? '', {
+    ...toConnection(nodes, (_f, i) => fillCursor(page.rows[i] as StoredFill), {
       hasMore: page.hasMore,
-      nextCursor: page.hasMore && last ? fillCursor(last) : null,
+      nextCursor: page.nextCursor,
       after: a.after,
     }),
-    totalCount: a.aggregateByTime ? async () => null : () => accounts.countFills(query),
+    totalCount: () => accounts.countFills(query),
   };
-}
-
-/** The rows without the page's last timestamp, which may continue on the next page. */
-function wholeTimestamps<R extends { time: number }>(rows: R[]): R[] {
-  const lastTime = rows.at(-1)?.time;
-  const whole = rows.filter((r) => r.time !== lastTime);
-  return whole.length ? whole : rows;
 }
 
 builder.subscriptionFields((t) => ({

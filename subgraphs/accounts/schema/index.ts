@@ -2,6 +2,7 @@
 import { builder } from '../builder.ts';
 import './account.ts';
 import './fill.ts';
+import './holdings.ts';
 import './funding.ts';
 import './ledger.ts';
 import './liquidation.ts';

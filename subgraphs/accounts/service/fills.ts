@@ -200,11 +200,6 @@ function mergeFills(group: WireFill[]): WireFill {
 export const wireFillsSql = (where: string, limit: number) =>
   `SELECT ${WIRE_FILL_COLUMNS} FROM accounts.fills f WHERE ${where} ORDER BY ${NEWEST_FIRST} LIMIT ${limit}`;
 
-async function queryWireFills(pool: pg.Pool, where: string, params: unknown[], limit: number): Promise<WireFill[]> {
-  const { rows } = await pool.query<WireFillSource>(wireFillsSql(where, limit), params);
-  return rows.map(toWireFill);
-}
-
 /** toWireFill's JSON, written from Postgres's text (WIRE_FILL_COLUMNS in order): same keys, same order, optional
  * keys absent alike. */
 function wireFillJson(r: TextRow): string {
@@ -223,41 +218,33 @@ function wireFillJson(r: TextRow): string {
 }
 
 /**
- * queryWireFills as JSON bytes: for 2 000 fills, no objects built and none serialized again, and each fill written
+ * Wire fills as JSON bytes, from a statement of WIRE_FILL_COLUMNS: for 2 000 fills, no objects built and none serialized again, and each fill written
  * as its row arrives (the writing overlaps Postgres sending the rest). With `out`, the text goes there a chunk at a
  * time as it is written (the caller can send it while the rest is read), and the last chunk is returned.
  */
 async function queryWireFillsJson(
   pool: pg.Pool,
-  where: string,
-  params: unknown[],
+  statement: { text: string; values: unknown[] },
   limit: number,
   out?: (chunk: Buffer) => void,
 ): Promise<Buffer> {
   const json = new JsonArrayWriter(limit * 300, out && { chunkBytes: CHUNK_BYTES, out });
-  await eachTextRow(pool, { text: wireFillsSql(where, limit), values: params }, (row) => json.push(wireFillJson(row)));
+  await eachTextRow(pool, statement, (row) => json.push(wireFillJson(row)));
   return json.end();
 }
 
-/**
- * Newest `limit` fills matching `where`, aggregated when asked. When aggregating, the fills sharing the last
- * fetched timestamp are fetched whole so that the group at the cut is not merged from half its parts.
- */
-async function newestFills(
-  pool: pg.Pool,
-  where: string,
-  params: unknown[],
-  limit: number,
-  aggregate: boolean,
-): Promise<WireFill[]> {
-  let fills = await queryWireFills(pool, where, params, limit);
-  if (!aggregate) return fills;
-  const last = fills.at(-1);
-  if (fills.length === limit && last) {
-    const p = params.length + 1;
-    fills = await queryWireFills(pool, `${where} AND f.time >= $${p}`, [...params, last.time], limit * 5);
-  }
-  return aggregateFillsByTime(fills).slice(0, limit);
+/** The statement of the newest `limit` fills matching `filters` (no cursor): its text and parameters. */
+function newestFillsSql(filters: FillFilters, limit: number): { text: string; values: unknown[] } {
+  const { params, param } = queryParams();
+  const where = fillFilters(filters, param);
+  return { text: wireFillsSql(where.join(' AND '), limit), values: params };
+}
+
+/** Newest `limit` fills matching `filters`; aggregated, by the one rule of an aggregated page (aggregatedFillPage). */
+async function newestFills(filters: FillFilters, pool: pg.Pool, limit: number, aggregate: boolean) {
+  if (aggregate) return (await aggregatedFillPage(pool, { ...filters, order: 'desc', limit })).fills;
+  const { rows } = await pool.query<WireFillSource>(newestFillsSql(filters, limit));
+  return rows.map(toWireFill);
 }
 
 /**
@@ -265,15 +252,38 @@ async function newestFills(
  * or, when aggregating, from the merged objects (all of it returned).
  */
 async function newestFillsJson(
+  filters: FillFilters,
   pool: pg.Pool,
-  where: string,
-  params: unknown[],
   limit: number,
   aggregate: boolean,
   out?: (chunk: Buffer) => void,
 ): Promise<Buffer> {
-  if (aggregate) return jsonBytes(await newestFills(pool, where, params, limit, true));
-  return queryWireFillsJson(pool, where, params, limit, out);
+  if (aggregate) return jsonBytes(await newestFills(filters, pool, limit, true));
+  return queryWireFillsJson(pool, newestFillsSql(filters, limit), limit, out);
+}
+
+/**
+ * A page of fills merged by aggregateByTime, the same on every interface: the page's fills are read as without
+ * aggregation (newest first, within one time in execution order), then the fills of the page's last timestamp are
+ * left to the next page when one follows (the partial fills of one order are merged from all their parts; a
+ * timestamp that fills the page alone stays), and the rest is merged: at most `limit` merged fills. The cursor
+ * continues after the last fill merged.
+ */
+export async function aggregatedFillPage(
+  pool: pg.Pool,
+  q: Omit<FillRowsQuery, 'withTotal' | 'includeOrderType'> & { includeOrderType?: boolean },
+): Promise<{ fills: WireFill[]; rows: StoredFill[]; hasMore: boolean; nextCursor: string | null }> {
+  const page = await fillPage(pool, { includeOrderType: false, ...q }, { maxLimit: MAX_WIRE_FILLS });
+  const lastTime = page.rows.at(-1)?.time;
+  const whole = page.hasMore ? page.rows.filter((r) => r.time !== lastTime) : page.rows;
+  const rows = whole.length ? whole : page.rows;
+  const last = rows.at(-1);
+  return {
+    fills: aggregateFillsByTime(rows.map(toWireFill)),
+    rows,
+    hasMore: page.hasMore,
+    nextCursor: page.hasMore && last ? fillCursor(last) : null,
+  };
 }
 
 export interface UserFillsQuery {
@@ -281,24 +291,20 @@ export interface UserFillsQuery {
   aggregateByTime?: boolean;
 }
 
-const USER_FILLS_WHERE = 'f.address = $1';
+const userOnly = (q: UserFillsQuery): FillFilters => ({ user: q.user.toLowerCase() });
 
 /** userFills: the user's 2000 most recent fills, newest first. */
 export function userFills(pool: pg.Pool, q: UserFillsQuery): Promise<WireFill[]> {
-  return newestFills(pool, USER_FILLS_WHERE, [q.user.toLowerCase()], MAX_WIRE_FILLS, q.aggregateByTime === true);
+  return newestFills(userOnly(q), pool, MAX_WIRE_FILLS, q.aggregateByTime === true);
 }
 
 /** userFills as JSON bytes (compat), optionally in chunks (see newestFillsJson). */
 export function userFillsJson(pool: pg.Pool, q: UserFillsQuery, out?: (chunk: Buffer) => void): Promise<Buffer> {
-  const params = [q.user.toLowerCase()];
-  return newestFillsJson(pool, USER_FILLS_WHERE, params, MAX_WIRE_FILLS, q.aggregateByTime === true, out);
+  return newestFillsJson(userOnly(q), pool, MAX_WIRE_FILLS, q.aggregateByTime === true, out);
 }
 
 /** The SQL of a plain userFills (for the bench's baseline): the statement and its parameters. */
-export const userFillsSql = (user: string) => ({
-  text: wireFillsSql(USER_FILLS_WHERE, MAX_WIRE_FILLS),
-  values: [user.toLowerCase()],
-});
+export const userFillsSql = (user: string) => newestFillsSql({ user: user.toLowerCase() }, MAX_WIRE_FILLS);
 
 export interface UserFillsByTimeQuery {
   user: string;
@@ -314,17 +320,15 @@ export interface UserFillsByTimeQuery {
   limit?: number;
 }
 
-const BY_TIME_WHERE = 'f.address = $1 AND f.time >= $2 AND ($3::bigint IS NULL OR f.time <= $3)';
-
 const byTimeArgs = (q: UserFillsByTimeQuery) => ({
-  params: [q.user.toLowerCase(), q.startTime, q.endTime ?? null],
+  filters: { user: q.user.toLowerCase(), startTime: q.startTime, endTime: q.endTime } as FillFilters,
   limit: Math.max(1, Math.min(Math.floor(q.limit ?? MAX_WIRE_FILLS), MAX_WIRE_FILLS)),
 });
 
 /** userFillsByTime: fills with startTime <= time <= endTime, newest first (see `reversed`), at most 2000. */
 export async function userFillsByTime(pool: pg.Pool, q: UserFillsByTimeQuery): Promise<WireFill[]> {
-  const { params, limit } = byTimeArgs(q);
-  const fills = await newestFills(pool, BY_TIME_WHERE, params, limit, q.aggregateByTime === true);
+  const { filters, limit } = byTimeArgs(q);
+  const fills = await newestFills(filters, pool, limit, q.aggregateByTime === true);
   return q.reversed === false ? fills.reverse() : fills;
 }
 
@@ -335,8 +339,8 @@ export function userFillsByTimeJson(
   out?: (chunk: Buffer) => void,
 ): Promise<Buffer> {
   if (q.reversed === false) return userFillsByTime(pool, q).then(jsonBytes);
-  const { params, limit } = byTimeArgs(q);
-  return newestFillsJson(pool, BY_TIME_WHERE, params, limit, q.aggregateByTime === true, out);
+  const { filters, limit } = byTimeArgs(q);
+  return newestFillsJson(filters, pool, limit, q.aggregateByTime === true, out);
 }
 
 // ---- compact rows ----

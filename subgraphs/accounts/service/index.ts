@@ -18,6 +18,7 @@ import { borrowLendUserState, type ReservePricing } from './borrow-lend.ts';
 import { fillSummary } from './fill-summary.ts';
 import {
   type AllFillsQuery,
+  aggregatedFillPage,
   allFills,
   countFills,
   type FillColumn,
@@ -54,7 +55,7 @@ import { type AccountState, accountState, type Leverage } from './state.ts';
 import { AccountStreams } from './streams.ts';
 import { twapHistory } from './twaps.ts';
 
-export type { BorrowLendUserState } from './borrow-lend.ts';
+export type { BorrowLendSide, BorrowLendUserState, ReservePricing } from './borrow-lend.ts';
 export type { FillSummary } from './fill-summary.ts';
 export {
   aggregateFillsByTime,
@@ -131,8 +132,19 @@ export interface AccountsServiceOptions {
   liveStatuses?: number;
   /** Live prices positions are valued at (the stack gives the markets service's mids); else the last fill price. */
   markPx?: (coin: string) => string | null;
+  /** The reserves' latest oracle prices and loan-to-value ratios (the markets service's); else none. */
+  reserves?: () => Promise<ReservePricing[]>;
   /** How long a live liquidation fill waits for its ledger update (the account value); default 1 s. */
   liquidationGraceMs?: number;
+}
+
+/** One spot balance as the node answers spotClearinghouseState. */
+export interface SpotBalance {
+  coin: string;
+  token: number;
+  total: string;
+  hold: string;
+  entryNtl: string;
 }
 
 export class AccountsService {
@@ -152,6 +164,7 @@ export class AccountsService {
   private readonly cloids = new Map<string, string>();
   private readonly capacity: number;
   private readonly markPx: (coin: string) => string | null;
+  private readonly reserves: () => Promise<ReservePricing[]>;
   private readonly unsubscribe: () => void;
   private readonly liquidationJoin: LiquidationJoin;
 
@@ -197,6 +210,7 @@ export class AccountsService {
     this.now = opts.now ?? Date.now;
     this.capacity = opts.liveStatuses ?? 200_000;
     this.markPx = opts.markPx ?? (() => null);
+    this.reserves = opts.reserves ?? (async () => []);
     this.unsubscribe = opts.bus.subscribe('orderStatuses', (rows) => {
       for (const r of rows) this.remember(r);
     });
@@ -234,8 +248,22 @@ export class AccountsService {
     return orderStatus(this.pool, { ...q, user });
   }
 
+  /** The user's resting orders now, as the node answers frontendOpenOrders (it alone knows the live book). */
+  openOrders(user: string): Promise<FrontendOpenOrder[]> {
+    return this.upstream.json<FrontendOpenOrder[]>({ type: 'frontendOpenOrders', user: user.toLowerCase() });
+  }
+
+  /** The user's spot balances now, as the node answers spotClearinghouseState. */
+  async spotBalances(user: string): Promise<SpotBalance[]> {
+    const state = await this.upstream.json<{ balances: SpotBalance[] }>({
+      type: 'spotClearinghouseState',
+      user: user.toLowerCase(),
+    });
+    return state.balances;
+  }
+
   private async openOrderOnNode(user: string, q: OrderStatusQuery): Promise<FrontendOpenOrder | null> {
-    const orders = await this.upstream.json<FrontendOpenOrder[]>({ type: 'frontendOpenOrders', user });
+    const orders = await this.openOrders(user);
     const cloid = q.cloid?.toLowerCase();
     const oid = q.oid === undefined ? undefined : String(q.oid);
     return orders.find((o) => (oid !== undefined ? String(o.oid) === oid : o.cloid?.toLowerCase() === cloid)) ?? null;
@@ -283,6 +311,11 @@ export class AccountsService {
   /** A page of a user's stored fills, newest or oldest first, up to MAX_WIRE_FILLS rows, `columns` only if given. */
   fillPage(q: Omit<FillRowsQuery, 'withTotal'>, columns: ReadonlySet<FillColumn> | undefined) {
     return fillPage(this.pool, q, { maxLimit: MAX_WIRE_FILLS, columns });
+  }
+
+  /** A page of a user's fills merged by aggregateByTime, by the one rule of every interface (aggregatedFillPage). */
+  aggregatedFillPage(q: Omit<FillRowsQuery, 'withTotal'>) {
+    return aggregatedFillPage(this.pool, q);
   }
 
   countFills(q: Pick<FillRowsQuery, 'user' | 'coin' | 'side' | 'startTime' | 'endTime'>) {
@@ -365,9 +398,9 @@ export class AccountsService {
     return liquidationsOf(this.pool, user, intWithin('limit', limit, 1, MAX_LIQUIDATIONS));
   }
 
-  /** The user's borrow/lend positions, their health priced at `reserves` (the markets service's latest). */
-  borrowLendUserState(user: string, reserves: readonly ReservePricing[]) {
-    return borrowLendUserState(this.pool, user, reserves);
+  /** The user's borrow/lend positions, their health priced at the reserves' latest oracle prices and ratios. */
+  async borrowLendUserState(user: string) {
+    return borrowLendUserState(this.pool, user.toLowerCase(), await this.reserves());
   }
 }
 

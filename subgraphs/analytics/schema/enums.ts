@@ -1,11 +1,16 @@
 // The analytics arguments' enums: GraphQL names (no leading digit) over the service's values, so resolvers pass
 // the value on as the service takes it.
 import { builder } from '../builder.ts';
+import { WINDOW_RULE } from '../service/index.ts';
+
+const periodEnding = `The period ending now (or endTime), ${WINDOW_RULE}`;
 
 export const WindowEnum = builder.enumType('PerformanceWindow', {
+  description: periodEnding,
   values: { D7: { value: '7d' }, D30: { value: '30d' }, D90: { value: '90d' }, ALL: { value: 'all' } } as const,
 });
 export const LeaderboardWindowEnum = builder.enumType('LeaderboardWindow', {
+  description: periodEnding,
   values: { D7: { value: '7d' }, D30: { value: '30d' }, ALL: { value: 'all' } } as const,
 });
 export const IntervalEnum = builder.enumType('EquityInterval', {
@@ -33,5 +38,6 @@ export const MetricEnum = builder.enumType('LeaderboardMetric', {
   } as const,
 });
 export const TimeframeEnum = builder.enumType('ActivityTimeframe', {
+  description: periodEnding,
   values: { H1: { value: '1h' }, H24: { value: '24h' }, D7: { value: '7d' }, D30: { value: '30d' } } as const,
 });

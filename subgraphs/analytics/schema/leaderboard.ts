@@ -21,7 +21,11 @@ const RowRef = builder.objectRef<LeaderboardRow>('LeaderboardRow').implement({
     wins: t.exposeInt('wins'),
     losses: t.exposeInt('losses'),
     winRate: t.expose('win_rate', { type: 'Decimal', nullable: true }),
-    pnlPct: t.expose('pnl_pct', { type: 'Decimal', nullable: true, description: 'Net PnL / traded volume' }),
+    pnlPct: t.expose('pnl_pct', {
+      type: 'Decimal',
+      nullable: true,
+      description: 'Net PnL / traded volume, in percent',
+    }),
     accountValue: t.expose('account_value', { type: 'Decimal', nullable: true }),
     unrealizedPnl: t.expose('unrealized_pnl', { type: 'Decimal', nullable: true }),
     refreshedAt: t.expose('refreshed_at', { type: 'Timestamp' }),

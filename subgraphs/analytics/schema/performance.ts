@@ -3,6 +3,10 @@
 import { builder } from '../builder.ts';
 import type { CalendarDay, EquityHistory, EquityPoint, Performance, PnlCalendar, Trade } from '../service/index.ts';
 
+const DRAWDOWN_PCT =
+  'Largest fall from a running peak as a percent of that peak, 0 to 100 (a trough below zero counts as zero); ' +
+  'null when the account value was never positive';
+
 export const PerformanceRef = builder.objectRef<Performance>('Performance').implement({
   description: 'Trading performance over a window: sums of fills and funding, closed round trips, drawdowns',
   fields: (t) => ({
@@ -22,7 +26,7 @@ export const PerformanceRef = builder.objectRef<Performance>('Performance').impl
     longs: t.exposeInt('longs', { description: 'Round trips opened long in the window' }),
     shorts: t.exposeInt('shorts'),
     longShortRatio: t.expose('long_short_ratio', { type: 'Decimal', nullable: true }),
-    longPct: t.expose('long_pct', { type: 'Decimal', nullable: true }),
+    longPct: t.expose('long_pct', { type: 'Decimal', nullable: true, description: 'Longs / trips opened, in percent' }),
     bestTradePnl: t.expose('best_trade_pnl', { type: 'Decimal', nullable: true }),
     worstTradePnl: t.expose('worst_trade_pnl', { type: 'Decimal', nullable: true }),
     accountValue: t.expose('account_value', { type: 'Decimal', nullable: true }),
@@ -31,8 +35,16 @@ export const PerformanceRef = builder.objectRef<Performance>('Performance').impl
       nullable: true,
       description: 'Largest fall of the cumulative net PnL of closed round trips (null without includeDrawdown)',
     }),
-    equityMaxDrawdownUsd: t.expose('equity_max_drawdown_usd', { type: 'Decimal', nullable: true }),
-    equityMaxDrawdownPct: t.expose('equity_max_drawdown_pct', { type: 'Decimal', nullable: true }),
+    equityMaxDrawdownUsd: t.expose('equity_max_drawdown_usd', {
+      type: 'Decimal',
+      nullable: true,
+      description: 'Largest peak-to-trough fall of the account value over the snapshots in the window',
+    }),
+    equityMaxDrawdownPct: t.expose('equity_max_drawdown_pct', {
+      type: 'Decimal',
+      nullable: true,
+      description: DRAWDOWN_PCT,
+    }),
     equitySnapshots: t.exposeInt('equity_snapshots', { nullable: true }),
   }),
 });
@@ -55,9 +67,13 @@ const EquitySummaryRef = builder.objectRef<EquityHistory['summary']>('EquitySumm
     startValue: t.expose('start_value', { type: 'Decimal', nullable: true }),
     endValue: t.expose('end_value', { type: 'Decimal', nullable: true }),
     change: t.expose('change', { type: 'Decimal', nullable: true }),
-    changePct: t.expose('change_pct', { type: 'Decimal', nullable: true }),
+    changePct: t.expose('change_pct', {
+      type: 'Decimal',
+      nullable: true,
+      description: 'Change / start value, in percent (null when the start value is not positive)',
+    }),
     maxDrawdownUsd: t.expose('max_drawdown_usd', { type: 'Decimal', nullable: true }),
-    maxDrawdownPct: t.expose('max_drawdown_pct', { type: 'Decimal', nullable: true }),
+    maxDrawdownPct: t.expose('max_drawdown_pct', { type: 'Decimal', nullable: true, description: DRAWDOWN_PCT }),
   }),
 });
 

@@ -17,11 +17,10 @@ import {
   rankColumn,
   rankingSums,
 } from './ranking.ts';
+import { DAY_MS, drawdownAggregates, HOUR_MS, windowHours, windowParams, windowRows } from './window.ts';
 
 export { DEFAULT_MIN_TRADES, METRICS, type Metric, RATIO_METRICS } from './ranking.ts';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+export { WINDOW_RULE } from './window.ts';
 
 /** Performance, equity and calendar windows (spec §4.3). */
 export const WINDOWS = ['7d', '30d', '90d', 'all'] as const;
@@ -302,13 +301,12 @@ export class AnalyticsService implements DomainService {
     if (q.window === undefined) {
       const hours = intWithin('hours', q.hours ?? DEFAULT_LIVE_HOURS, 1, MAX_LIVE_HOURS);
       const now = this.now();
-      const from = Math.floor((now - hours * HOUR_MS) / HOUR_MS) * HOUR_MS;
       const { rows } = await this.pool.query<Omit<LeaderboardRow, 'rank' | 'refreshed_at'> & { total: number }>(
         `SELECT ${rowColumns}, count(*) OVER ()::int AS total FROM (
            SELECT s.*, snap.account_value, snap.unrealized_pnl
-           FROM (${rankingSums('analytics.user_hourly', 'hour >= $1')}) s ${LATEST_SNAPSHOT}) r
-         WHERE trades >= $2 ORDER BY ${order('r')} LIMIT ${LIVE_TOP}`,
-        [from, minTrades],
+           FROM (${rankingSums(windowRows(2, 'true'))}) s ${LATEST_SNAPSHOT}) r
+         WHERE trades >= $1 ORDER BY ${order('r')} LIMIT ${LIVE_TOP}`,
+        [minTrades, ...windowParams(windowHours(now - hours * HOUR_MS, now))],
       );
       const total = rows[0]?.total ?? 0;
       return {
@@ -391,29 +389,16 @@ export class AnalyticsService implements DomainService {
     const window = oneOf('window', q.window ?? '7d', WINDOWS);
     const { start, end } = windowBounds(window, this.now(), q.startTime, q.endTime);
     const users = [...new Set(q.users)];
-    const from = start ?? 0;
-    const hourFrom = Math.floor(from / HOUR_MS) * HOUR_MS;
-    // The window's hours [hourFrom, end]: the UTC days wholly inside, [dayFrom, dayTo), from the daily rows (the job
-    // adds every event to its day and its hour alike), the hours at either edge from the hourly ones: a 30-day
-    // window reads about 30 + 48 rows per wallet instead of up to 720.
-    const dayFrom = Math.ceil(hourFrom / DAY_MS) * DAY_MS;
-    const dayTo = Math.max(dayFrom, Math.floor((end - (DAY_MS - HOUR_MS)) / DAY_MS) * DAY_MS + DAY_MS);
-    const columns = 'address, fills, volume, realized_pnl, fees, funding, longs, shorts';
+    // The window's hours (window.ts): every UTC hour overlapping [start, end], the sums and the trips closed alike.
+    const hours = windowHours(start, end);
     const [sums, trips, equity, latest] = await Promise.all([
       this.pool.query(
         `SELECT address, sum(fills)::int AS fills, ${num('sum(volume)')} AS volume,
            ${num('sum(realized_pnl)')} AS realized_pnl, ${num('sum(fees)')} AS fees, ${num('sum(funding)')} AS funding,
            ${num('sum(realized_pnl) - sum(fees) + sum(funding)')} AS net_pnl, sum(longs)::int AS longs,
            sum(shorts)::int AS shorts
-         FROM (SELECT ${columns} FROM analytics.user_hourly
-               WHERE address = ANY($1) AND ((hour >= $2 AND hour < $6) OR (hour >= $5 AND hour <= $3))
-               UNION ALL
-               SELECT ${columns} FROM analytics.user_daily
-               WHERE address = ANY($1) AND day >= (to_timestamp($4::float8 / 1000) AT TIME ZONE 'UTC')::date
-                 AND day < (to_timestamp($5::float8 / 1000) AT TIME ZONE 'UTC')::date) h
-         GROUP BY address`,
-        // $6: the leading edge ends at the first whole day, or past `end` when no day is whole.
-        [users, hourFrom, end, dayFrom, dayTo, Math.min(dayFrom, end + 1)],
+         FROM (${windowRows(2, 'address = ANY($1)')}) h GROUP BY address`,
+        [users, ...windowParams(hours)],
       ),
       // Closed trips in the window: wins, losses, best and worst; with the drawdown, in close order, the drawdown of
       // the realized curve (cumulative net PnL per trip, from 0 at the window's start). Without it (a batch's
@@ -429,24 +414,24 @@ export class AnalyticsService implements DomainService {
                            sum(pnl - fees + funding) OVER (PARTITION BY address ORDER BY closed_at, opened_at, open_seq)
                              AS cum
                          FROM analytics.round_trips
-                         WHERE address = ANY($1) AND closed_at >= $2 AND closed_at <= $3) t) c
+                         WHERE address = ANY($1) AND closed_at >= $2 AND closed_at < $3) t) c
              GROUP BY address`
           : `SELECT address, count(*)::int AS trades, count(*) FILTER (WHERE pnl - fees + funding > 0)::int AS wins,
                count(*) FILTER (WHERE pnl - fees + funding < 0)::int AS losses, ${num('max(pnl)')} AS best,
                ${num('min(pnl)')} AS worst
-             FROM analytics.round_trips WHERE address = ANY($1) AND closed_at >= $2 AND closed_at <= $3
+             FROM analytics.round_trips WHERE address = ANY($1) AND closed_at >= $2 AND closed_at < $3
              GROUP BY address`,
-        [users, from, end],
+        [users, hours.from, hours.to],
       ),
+      // Equity points are instants: the snapshots inside [start, end].
       q.includeDrawdown
         ? this.pool.query(
-            `SELECT address, count(*)::int AS n, ${num('max(peak - account_value)')} AS dd_usd,
-               ${num('round(max(CASE WHEN peak > 0 THEN (peak - account_value) / peak END), 8)')} AS dd_pct
-             FROM (SELECT address, account_value,
-                     max(account_value) OVER (PARTITION BY address ORDER BY time) AS peak
-                   FROM analytics.account_snapshots WHERE address = ANY($1) AND time >= $2 AND time <= $3) s
-             GROUP BY address`,
-            [users, from, end],
+            `SELECT address, n::int AS n, ${num('dd_usd')} AS dd_usd, ${num('dd_pct')} AS dd_pct
+             FROM (SELECT address, ${drawdownAggregates('account_value', 'peak')}, count(*) AS n
+                   FROM (SELECT address, account_value, max(account_value) OVER (PARTITION BY address ORDER BY time) AS peak
+                         FROM analytics.account_snapshots WHERE address = ANY($1) AND time >= $2 AND time <= $3) s
+                   GROUP BY address) d`,
+            [users, start ?? 0, end],
           )
         : null,
       this.pool.query(
@@ -524,9 +509,9 @@ export class AnalyticsService implements DomainService {
       `SELECT ${num('first_value')} AS start_value, ${num('last_value')} AS end_value,
          ${num('last_value - first_value')} AS change,
          CASE WHEN first_value > 0 THEN ${num('round((last_value - first_value) / first_value * 100, 6)')} END AS change_pct,
-         ${num('dd_usd')} AS max_drawdown_usd, ${num('round(dd_pct * 100, 6)')} AS max_drawdown_pct
+         ${num('dd_usd')} AS max_drawdown_usd, ${num('dd_pct')} AS max_drawdown_pct
        FROM (SELECT (array_agg(v ORDER BY t))[1] AS first_value, (array_agg(v ORDER BY t DESC))[1] AS last_value,
-               max(peak - v) AS dd_usd, max(CASE WHEN peak > 0 THEN (peak - v) / peak END) AS dd_pct
+               ${drawdownAggregates('v', 'peak')}
              FROM (SELECT t, v, max(v) OVER (ORDER BY t) AS peak
                    FROM unnest($1::int8[], $2::numeric[]) AS p (t, v)) w) s`,
       [points.map((p) => p.time), points.map((p) => p.account_value)],
@@ -549,25 +534,29 @@ export class AnalyticsService implements DomainService {
     };
   }
 
-  /** One row per UTC day with fills or funding in the window (default 30d), oldest first. */
+  /**
+   * One row per UTC day with fills or funding in the window's hours (default 30d; window.ts: the first day counts
+   * from the hour holding the window's start), oldest first.
+   */
   async pnlCalendar(q: { user: string; window?: Window }): Promise<PnlCalendar> {
     const user = address(q.user, 'user');
     const window = oneOf('window', q.window ?? '30d', WINDOWS);
     const { start, end } = windowBounds(window, this.now());
-    const fromDay = new Date(Math.floor((start ?? 0) / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
-    const { rows } = await this.pool.query<CalendarDay & { sum_fills: number }>(
+    const days = `SELECT day, sum(fills)::int AS fills, sum(volume) AS volume, sum(realized_pnl) AS realized_pnl,
+        sum(fees) AS fees, sum(funding) AS funding, sum(realized_pnl) - sum(fees) + sum(funding) AS net
+      FROM (${windowRows(2, 'address = $1')}) w GROUP BY day`;
+    const params = [user, ...windowParams(windowHours(start, end))];
+    const { rows } = await this.pool.query<CalendarDay>(
       `SELECT to_char(day, 'YYYY-MM-DD') AS date, ${num('realized_pnl')} AS realized_pnl, ${num('fees')} AS fees,
          ${num('funding')} AS funding, ${num('net')} AS net_pnl,
          ${num('sum(net) OVER (ORDER BY day)')} AS cumulative_net_pnl, fills, ${num('volume')} AS volume,
          ${num('eq.account_value')} AS equity_close
-       FROM (SELECT *, realized_pnl - fees + funding AS net FROM analytics.user_daily
-             WHERE address = $1 AND day >= $2::date AND day <= (to_timestamp($3::float8 / 1000) AT TIME ZONE 'UTC')::date) d
+       FROM (${days}) d
        LEFT JOIN LATERAL (SELECT account_value FROM analytics.account_snapshots s
-                          WHERE s.address = d.address
-                            AND s.time <= (extract(epoch FROM d.day) * 1000)::int8 + ${DAY_MS}
+                          WHERE s.address = $1 AND s.time <= (extract(epoch FROM d.day) * 1000)::int8 + ${DAY_MS}
                           ORDER BY time DESC LIMIT 1) eq ON true
        ORDER BY day`,
-      [user, fromDay, end],
+      params,
     );
     const { rows: totals } = await this.pool.query(
       `SELECT count(*)::int AS days, count(*) FILTER (WHERE net > 0)::int AS profitable_days,
@@ -575,9 +564,8 @@ export class AnalyticsService implements DomainService {
          ${num('coalesce(sum(realized_pnl), 0)')} AS realized_pnl, ${num('coalesce(sum(fees), 0)')} AS fees,
          ${num('coalesce(sum(funding), 0)')} AS funding, ${num('coalesce(sum(net), 0)')} AS net_pnl,
          coalesce(sum(fills), 0)::int AS fills, ${num('coalesce(sum(volume), 0)')} AS volume
-       FROM (SELECT *, realized_pnl - fees + funding AS net FROM analytics.user_daily
-             WHERE address = $1 AND day >= $2::date AND day <= (to_timestamp($3::float8 / 1000) AT TIME ZONE 'UTC')::date) d`,
-      [user, fromDay, end],
+       FROM (${days}) d`,
+      params,
     );
     return { address: user, window, days: rows, totals: totals[0] as PnlCalendar['totals'] };
   }
@@ -653,16 +641,17 @@ export class AnalyticsService implements DomainService {
     const users = walletList(q.users);
     const timeframe = oneOf('timeframe', q.timeframe ?? '7d', TIMEFRAMES);
     const includeNoBuilder = q.includeNoBuilder ?? true;
-    const from = Math.floor((this.now() - TIMEFRAME_MS[timeframe]) / HOUR_MS) * HOUR_MS;
+    const now = this.now();
+    const hours = windowHours(now - TIMEFRAME_MS[timeframe], now);
     const { rows } = await this.pool.query<BuilderActivity & { address: string }>(
       `SELECT address, builder, sum(fills)::int AS fills, ${num('sum(notional)')} AS notional,
          -- coins of each hour are arrays of different lengths: flattened through text, not array_agg
          ARRAY(SELECT DISTINCT c FROM unnest(string_to_array(string_agg(array_to_string(coins, ','), ','), ',')) AS c
                ORDER BY 1) AS coins,
          min(first_fill) AS first_fill, max(last_fill) AS last_fill
-       FROM analytics.builder_hourly WHERE address = ANY($1) AND hour >= $2
+       FROM analytics.builder_hourly WHERE address = ANY($1) AND hour >= $2 AND hour < $3
        GROUP BY address, builder ORDER BY address, sum(notional) DESC, builder`,
-      [[...new Set(users)], from],
+      [[...new Set(users)], hours.from, hours.to],
     );
     const byWallet = new Map<string, (BuilderActivity & { address: string })[]>();
     for (const r of rows) byWallet.set(r.address, [...(byWallet.get(r.address) ?? []), r]);

@@ -1,5 +1,5 @@
-// The leaderboard's sums and metrics in one place: the scheduled windows (ingest/derive/leaderboard.ts, over
-// user_daily) and the live top 100 (over user_hourly) rank by the same SQL.
+// The leaderboard's sums and metrics in one place: the scheduled windows (ingest/derive/leaderboard.ts) and the live
+// top 100 rank by the same SQL, over the same window rule (window.ts).
 
 /** Ranking metrics (`by`), spec §2.3 "Leaderboard row". */
 export const METRICS = ['volume', 'pnl', 'trades', 'win_rate', 'pnl_pct', 'unrealized_pnl'] as const;
@@ -45,16 +45,17 @@ export function rankExpressions(t: string): string {
 }
 
 /**
- * Per address, the sums of `table` (user_daily or user_hourly) where `where` holds, with the ratio metrics: win rate
- * = wins / closed trips, pnl_pct = net PnL (realized − fees + funding) / traded volume.
+ * Per address, the sums of `rows` (a window's rows, window.ts `windowRows`), with the ratio metrics: win rate =
+ * wins / closed trips (a fraction), pnl_pct = net PnL (realized − fees + funding) / traded volume, in percent.
  */
-export function rankingSums(table: string, where: string): string {
+export function rankingSums(rows: string): string {
   return `SELECT address, sum(fills)::int AS fills, sum(volume) AS volume, sum(realized_pnl) AS realized_pnl,
       sum(fees) AS fees, sum(funding) AS funding, sum(wins)::int AS wins, sum(losses)::int AS losses,
       (sum(wins) + sum(losses))::int AS trades,
       CASE WHEN sum(wins) + sum(losses) > 0 THEN round(sum(wins)::numeric / (sum(wins) + sum(losses)), 6) END AS win_rate,
-      CASE WHEN sum(volume) > 0 THEN round((sum(realized_pnl) - sum(fees) + sum(funding)) / sum(volume), 8) END AS pnl_pct
-    FROM ${table} WHERE ${where} GROUP BY address`;
+      CASE WHEN sum(volume) > 0 THEN round((sum(realized_pnl) - sum(fees) + sum(funding)) / sum(volume) * 100, 6) END
+        AS pnl_pct
+    FROM (${rows}) w GROUP BY address`;
 }
 
 /** The latest snapshot's account value and unrealized PnL of each address of `sums` (a lateral join). */

@@ -1,5 +1,6 @@
 // The markets subgraph schema: every type file registers itself on the builder; this builds the SDL.
 import { builder } from '../builder.ts';
+import './archive.ts';
 import './candle.ts';
 import './hip3.ts';
 import './market.ts';

@@ -147,6 +147,9 @@ const RESERVE_WINDOW_MS = 7 * 86_400_000;
 /** HIP-3 top movers per answer: the default and the most. */
 export const HIP3_TOP_MOVERS_DEFAULT = 10;
 export const MAX_HIP3_TOP_MOVERS = 100;
+/** The most samples of one series a market-history answer holds. */
+export const MAX_HISTORY_SAMPLES = 1000;
+
 /** The market-history archive's default window: the last day before its end (default now). */
 const HISTORY_WINDOW_MS = 86_400_000;
 
@@ -611,8 +614,8 @@ export class MarketsService {
   }
 
   /**
-   * One series of a coin's archive in a window (see historyWindow), newest first, `limit` samples; `cursor` (a page's
-   * nextCursor) continues with the samples before that page.
+   * One series of a coin's archive in a window (see historyWindow), newest first, `limit` samples (1 to 1000);
+   * `cursor` (a page's nextCursor) continues with the samples before that page.
    */
   marketHistory(
     series: HistorySeries,
@@ -623,7 +626,11 @@ export class MarketsService {
       throw new FieldError('cursor: must be the next_cursor of a page (a sample time in epoch ms)');
     }
     const before = w.cursor === undefined ? undefined : Number(w.cursor);
-    return HISTORY_SERIES[series](this.pool, coin, { ...w, before });
+    return HISTORY_SERIES[series](this.pool, coin, {
+      ...w,
+      limit: intWithin('limit', w.limit, 1, MAX_HISTORY_SAMPLES),
+      before,
+    });
   }
 
   /** A coin's averages over a window (see historyWindow): spread, depth per band, slippage per notional. */

@@ -1,0 +1,66 @@
+// What a user holds now: resting orders and spot balances (the node's, which alone knows the live book and the spot
+// ledger; the same relays as the openOrders/spotClearinghouseState /info types and their MCP tools) and borrow/lend
+// positions (indexed, priced at the reserves' latest), each the accounts service's one method.
+import { builder } from '../builder.ts';
+import type { BorrowLendSide, BorrowLendUserState, SpotBalance } from '../service/index.ts';
+import { OrderRef } from './order.ts';
+import { UserRef } from './user.ts';
+
+const SpotBalanceRef = builder.objectRef<SpotBalance>('SpotBalance').implement({
+  description: 'A spot token balance',
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    token: t.exposeInt('token'),
+    total: t.expose('total', { type: 'Decimal' }),
+    hold: t.expose('hold', { type: 'Decimal', description: 'On hold for open orders' }),
+    entryNtl: t.expose('entryNtl', { type: 'Decimal', description: 'Entry notional' }),
+  }),
+});
+
+const BorrowLendSideRef = builder.objectRef<BorrowLendSide>('BorrowLendSide').implement({
+  fields: (t) => ({
+    basis: t.expose('basis', { type: 'Decimal' }),
+    value: t.expose('value', { type: 'Decimal' }),
+  }),
+});
+
+const BorrowLendPositionRef = builder
+  .objectRef<BorrowLendUserState['tokenToState'][number]>('BorrowLendPosition')
+  .implement({
+    description: 'What the user supplies and borrows of one token',
+    fields: (t) => ({
+      token: t.int({ resolve: ([token]) => token }),
+      supply: t.field({ type: BorrowLendSideRef, resolve: ([, s]) => s.supply }),
+      borrow: t.field({ type: BorrowLendSideRef, resolve: ([, s]) => s.borrow }),
+    }),
+  });
+
+const BorrowLendStateRef = builder.objectRef<BorrowLendUserState>('BorrowLendState').implement({
+  description: "The user's borrow/lend positions and their health at the reserves' latest prices",
+  fields: (t) => ({
+    positions: t.field({ type: [BorrowLendPositionRef], resolve: (s) => s.tokenToState }),
+    health: t.exposeString('health', {
+      description: '"healthy", "atRisk", "marketLiquidatable" or "backstopLiquidatable"',
+    }),
+    healthFactor: t.expose('healthFactor', { type: 'Decimal', nullable: true }),
+  }),
+});
+
+builder.objectFields(UserRef, (t) => ({
+  openOrders: t.field({
+    type: [OrderRef],
+    description: "The user's resting orders now, from the node (history: orders)",
+    listSize: { assumedSize: 100 },
+    resolve: (u, _a, ctx) => ctx.accounts.openOrders(u.address),
+  }),
+  spotBalances: t.field({
+    type: [SpotBalanceRef],
+    description: "The user's spot balances now, from the node",
+    listSize: { assumedSize: 20 },
+    resolve: (u, _a, ctx) => ctx.accounts.spotBalances(u.address),
+  }),
+  borrowLendState: t.field({
+    type: BorrowLendStateRef,
+    resolve: (u, _a, ctx) => ctx.accounts.borrowLendUserState(u.address),
+  }),
+}));

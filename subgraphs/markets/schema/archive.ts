@@ -1,0 +1,155 @@
+// What the service holds over time, in the graph as on REST and MCP: dataCoverage, the market-history archive's
+// coins and dates (availableDates), a coin's archived samples (`/market/{bbo,spread,depth,slippage,book}/{coin}`)
+// and its liquidity report. Each field calls the service method the route and the tool call, with its defaults.
+import type { BackfillCoverage, DatasetCoverage } from '../../../platform/coverage.ts';
+import { builder } from '../builder.ts';
+import {
+  HISTORY_DATASET_NAMES,
+  HISTORY_SERIES_NAMES,
+  type HistoryDataset,
+  type HistorySeries,
+} from '../service/index.ts';
+import { MarketRef } from './market.ts';
+
+const DatasetCoverageRef = builder.objectRef<DatasetCoverage & { name: string }>('DatasetCoverage').implement({
+  description: 'One dataset: where its complete coverage starts, its latest event, and how far behind it is',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    start: t.expose('start', { type: 'Timestamp', nullable: true }),
+    latest: t.expose('latest', { type: 'Timestamp', nullable: true }),
+    delaySeconds: t.exposeFloat('delaySeconds', { nullable: true }),
+  }),
+});
+
+const StreamProgressRef = builder.objectRef<{ stream: string; through: number }>('BackfillStreamProgress').implement({
+  fields: (t) => ({
+    stream: t.exposeString('stream'),
+    through: t.expose('through', { type: 'Timestamp', description: 'Every older hour of the stream is loaded' }),
+  }),
+});
+
+const BackfillCoverageRef = builder.objectRef<BackfillCoverage>('BackfillCoverage').implement({
+  description: 'A backfill still loading history behind the present',
+  fields: (t) => ({
+    lane: t.exposeString('lane'),
+    until: t.expose('until', { type: 'Timestamp', description: 'The present holds everything from here on' }),
+    loadedThrough: t.field({
+      type: [StreamProgressRef],
+      resolve: (b) => Object.entries(b.loadedThrough).map(([stream, through]) => ({ stream, through })),
+    }),
+  }),
+});
+
+const DataCoverageRef = builder
+  .objectRef<{ region: string; datasets: Record<string, DatasetCoverage>; backfills: BackfillCoverage[] }>(
+    'DataCoverage',
+  )
+  .implement({
+    description: "The service's coverage (the dataCoverage /info type): check it before asking for old history",
+    fields: (t) => ({
+      region: t.exposeString('region'),
+      datasets: t.field({
+        type: [DatasetCoverageRef],
+        resolve: (c) => Object.entries(c.datasets).map(([name, d]) => ({ name, ...d })),
+      }),
+      backfills: t.field({ type: [BackfillCoverageRef], resolve: (c) => c.backfills }),
+    }),
+  });
+
+const HistoryDatasetEnum = builder.enumType('HistoryDataset', { values: HISTORY_DATASET_NAMES });
+const HistorySeriesEnum = builder.enumType('HistorySeries', { values: HISTORY_SERIES_NAMES });
+
+const AvailableDatesRef = builder
+  .objectRef<{ coin: string; dataset: HistoryDataset; dates: string[] }>('AvailableDates')
+  .implement({
+    description: 'The UTC dates (YYYY-MM-DD, ascending) on which a dataset holds data for a coin',
+    fields: (t) => ({
+      coin: t.exposeString('coin'),
+      market: t.field({ type: MarketRef, resolve: (d) => ({ coin: d.coin }) }),
+      dataset: t.field({ type: HistoryDatasetEnum, resolve: (d) => d.dataset }),
+      dates: t.exposeStringList('dates'),
+    }),
+  });
+
+const HistoryPageRef = builder
+  .objectRef<{ rows: unknown[]; hasMore: boolean; nextCursor: string | null }>('MarketHistoryPage')
+  .implement({
+    description: 'Archived samples of one series, newest first, as `/market/<series>/{coin}` gives them',
+    fields: (t) => ({
+      samples: t.field({ type: ['JSON'], resolve: (p) => p.rows }),
+      hasMore: t.exposeBoolean('hasMore'),
+      nextCursor: t.exposeString('nextCursor', {
+        nullable: true,
+        description: "The page's oldest sample time: pass it as `cursor` for the samples before it",
+      }),
+    }),
+  });
+
+builder.queryFields((t) => ({
+  dataCoverage: t.field({
+    type: DataCoverageRef,
+    resolve: async (_r, _a, ctx) => ({
+      region: process.env.REGION ?? 'local',
+      ...(await ctx.coverage(ctx.markets.now())),
+    }),
+  }),
+  historyCoins: t.stringList({
+    description: 'Coins for which the market-history archive holds samples',
+    resolve: (_r, _a, ctx) => ctx.markets.historyCoins(),
+  }),
+  availableDates: t.field({
+    type: [AvailableDatesRef],
+    description: 'Per coin and dataset, the UTC dates with data (the availableDates /info type)',
+    args: { coin: t.arg.string(), dataset: t.arg({ type: HistoryDatasetEnum }) },
+    resolve: async (_r, a, ctx) => {
+      const dates = await ctx.markets.availableDates({
+        coin: a.coin ?? undefined,
+        datasets: a.dataset ? [a.dataset] : HISTORY_DATASET_NAMES,
+      });
+      return Object.entries(dates).flatMap(([coin, byDataset]) =>
+        Object.entries(byDataset).map(([dataset, days]) => ({
+          coin,
+          dataset: dataset as HistoryDataset,
+          dates: days ?? [],
+        })),
+      );
+    },
+  }),
+}));
+
+builder.objectFields(MarketRef, (t) => ({
+  history: t.field({
+    type: HistoryPageRef,
+    description: 'Archived samples of one series; window default: the day before endTime (default now)',
+    args: {
+      series: t.arg({ type: HistorySeriesEnum, required: true }),
+      startTime: t.arg({ type: 'Timestamp' }),
+      endTime: t.arg({ type: 'Timestamp' }),
+      limit: t.arg.int({ required: true, defaultValue: 100, description: '1 to 1000' }),
+      cursor: t.arg.string({ description: 'The nextCursor of a page: the samples before it' }),
+    },
+    resolve: (m, a, ctx) => {
+      const window = ctx.markets.historyWindow({
+        startTime: a.startTime ?? undefined,
+        endTime: a.endTime ?? undefined,
+      });
+      return ctx.markets.marketHistory(a.series as HistorySeries, m.coin, {
+        ...window,
+        limit: a.limit,
+        cursor: a.cursor ?? undefined,
+      });
+    },
+  }),
+  liquidityReport: t.field({
+    type: 'JSON',
+    description:
+      'Averages over a window (default the day before endTime): spread, depth per band, slippage per notional, ' +
+      'as `/market/liquidity-report/{coin}` gives them',
+    args: { startTime: t.arg({ type: 'Timestamp' }), endTime: t.arg({ type: 'Timestamp' }) },
+    resolve: (m, a, ctx) =>
+      ctx.markets.liquidityReport(
+        m.coin,
+        ctx.markets.historyWindow({ startTime: a.startTime ?? undefined, endTime: a.endTime ?? undefined }),
+      ),
+  }),
+}));

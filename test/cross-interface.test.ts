@@ -1,0 +1,376 @@
+// One question, three interfaces: the same capability asked over REST (`POST /info` and the path routes), GraphQL
+// (through the router) and MCP (the tool server, with the MCP SDK's client) must give the same answer, field by
+// field. Each interface adapts one service function; this test holds them to it. The node stops writing first, so
+// every interface sees the same frozen state: books, mids and marks do not move between the three questions.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey } from '../access/keys.ts';
+import { mcpClient } from './mcp-client.ts';
+import { startTestStack, type TestStack } from './stack.ts';
+
+type Row = Record<string, unknown>;
+
+let stack: TestStack;
+let key: string;
+let mcp: Client;
+/** The user with the most fills, and the newest stored fill time. */
+let user: string;
+let lastFillTime: number;
+
+async function rest(body: unknown): Promise<unknown> {
+  const res = await fetch(`${stack.urls.compat}/info`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify(body),
+  });
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  return res.json();
+}
+
+async function graphql<T>(query: string, variables: Row = {}): Promise<T> {
+  const res = await fetch(stack.urls.router, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as { data?: T; errors?: unknown[] };
+  expect(body.errors, query).toBeUndefined();
+  return body.data as T;
+}
+
+async function tool<T>(name: string, args: Row): Promise<T> {
+  const result = (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+  expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
+  return result.structuredContent as T;
+}
+
+/**
+ * A record in one comparable form: ids and numbers as the strings the wire prints them as (GraphQL gives u64 ids as
+ * strings, REST as numbers), absent and null alike, keys in order.
+ */
+function canonical(row: Row, fields: readonly string[]): Row {
+  const out: Row = {};
+  for (const f of fields) {
+    const v = row[f];
+    out[f] = v === undefined || v === null ? null : typeof v === 'number' ? String(v) : v;
+  }
+  return out;
+}
+
+/** snake_case keys (the path routes' records, spec §2.3) in camelCase (GraphQL's), deeply. */
+function camel(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(camel);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()), camel(v)]),
+  );
+}
+
+/** Naive UTC ISO 8601 times (the path routes', spec §2.3) as epoch ms (GraphQL's and MCP's), deeply. */
+function epochTimes(value: unknown): unknown {
+  if (typeof value === 'string' && /^\d{4}-\d\d-\d\dT[\d:.]+$/.test(value)) return Date.parse(`${value}Z`);
+  if (Array.isArray(value)) return value.map(epochTimes);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, epochTimes(v)]));
+}
+
+const FILL_FIELDS = [
+  'coin',
+  'px',
+  'sz',
+  'side',
+  'time',
+  'startPosition',
+  'dir',
+  'closedPnl',
+  'hash',
+  'oid',
+  'crossed',
+  'fee',
+  'tid',
+  'feeToken',
+  'builderFee',
+  'cloid',
+  'twapId',
+] as const;
+const FILL_SELECTION = `${FILL_FIELDS.join(' ')} liquidation { liquidatedUser markPx method }`;
+
+function fillRows(rows: Row[]): Row[] {
+  return rows.map((r) => ({ ...canonical(r, FILL_FIELDS), liquidation: r.liquidation ?? null }));
+}
+
+beforeAll(async () => {
+  stack = await startTestStack({ historyMs: 90 * 60_000 });
+  key = (await createKey(stack.db.pool, { scope: 'data', rateLimitPerMin: 100_000 })).key;
+  mcp = await mcpClient(stack.urls.mcp, key);
+  // Freeze the node: what ingest has read is all there is; wait until it is committed.
+  await stack.sim.stop();
+  const stored = () =>
+    stack.db.pool
+      .query<{ n: string }>('SELECT coalesce(sum(rows_loaded), 0)::text AS n FROM platform.ingest_checkpoints')
+      .then((r) => r.rows[0]?.n);
+  let before = await stored();
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = await stored();
+    if (now === before) break;
+    before = now;
+  }
+  const top = await stack.db.pool.query<{ user: string; last: string }>(
+    `SELECT address AS user, max(time)::text AS last FROM accounts.fills GROUP BY address ORDER BY count(*) DESC LIMIT 1`,
+  );
+  user = top.rows[0]?.user as string;
+  lastFillTime = Number(top.rows[0]?.last);
+}, 180_000);
+
+afterAll(async () => {
+  await mcp?.close();
+  await stack?.close();
+}, 60_000);
+
+describe('fills', () => {
+  for (const aggregateByTime of [false, true]) {
+    it(`a user's fills of a window are the same rows in the same order${aggregateByTime ? ', aggregated by time' : ''}`, async () => {
+      const endTime = lastFillTime;
+      const startTime = endTime - 30 * 60_000;
+      const viaRest = (await rest({ type: 'userFillsByTime', user, startTime, endTime, aggregateByTime })) as Row[];
+      const viaGraphql = await graphql<{ user: { fills: { edges: { node: Row }[] } } }>(
+        `query ($u: String!, $s: Timestamp, $e: Timestamp, $a: Boolean!) {
+          user(address: $u) { fills(first: 2000, startTime: $s, endTime: $e, aggregateByTime: $a) {
+            edges { node { ${FILL_SELECTION} } } } } }`,
+        { u: user, s: startTime, e: endTime, a: aggregateByTime },
+      );
+      const viaMcp = await tool<{ fills: Row[] }>('accounts_user_fills', { user, startTime, endTime, aggregateByTime });
+
+      expect(viaRest.length).toBeGreaterThan(5);
+      const expected = fillRows(viaRest);
+      expect(fillRows(viaGraphql.user.fills.edges.map((e) => e.node))).toEqual(expected);
+      expect(fillRows(viaMcp.fills)).toEqual(expected);
+    });
+  }
+
+  it("a user's newest fills (no window) are the same on every interface", async () => {
+    const viaRest = (await rest({ type: 'userFills', user })) as Row[];
+    const viaGraphql = await graphql<{ user: { fills: { edges: { node: Row }[] } } }>(
+      `query ($u: String!) { user(address: $u) { fills(first: 2000) { edges { node { ${FILL_SELECTION} } } } } }`,
+      { u: user },
+    );
+    const viaMcp = await tool<{ fills: Row[] }>('accounts_user_fills', { user });
+    expect(viaRest.length).toBeGreaterThan(5);
+    const expected = fillRows(viaRest);
+    expect(fillRows(viaGraphql.user.fills.edges.map((e) => e.node))).toEqual(expected);
+    expect(fillRows(viaMcp.fills)).toEqual(expected);
+  });
+});
+
+describe('orders and account state', () => {
+  // A window: the paged form every interface has (without one, REST lists the orders of the most recent status first
+  // and does not page, spec §4.1 rule 1; a GraphQL connection always pages, by oid).
+  it("a user's historical orders of a window: the same orders, statuses and times", async () => {
+    const endTime = lastFillTime;
+    const startTime = endTime - 20 * 60_000;
+    const ORDER_FIELDS = ['coin', 'side', 'limitPx', 'sz', 'oid', 'timestamp', 'origSz', 'cloid', 'orderType'];
+    const viaRest = (await rest({ type: 'historicalOrders', user, startTime, endTime })) as {
+      order: Row;
+      status: string;
+      statusTimestamp: number;
+    }[];
+    const viaGraphql = await graphql<{
+      user: { orders: { edges: { node: { order: Row; status: string; statusTimestamp: number } }[] } };
+    }>(
+      `query ($u: String!, $s: Timestamp, $e: Timestamp) { user(address: $u) {
+        orders(first: 2000, startTime: $s, endTime: $e) { edges { node {
+        status statusTimestamp order { ${ORDER_FIELDS.join(' ')} } } } } } }`,
+      { u: user, s: startTime, e: endTime },
+    );
+    const viaMcp = await tool<{ orders: { order: Row; status: string; statusTimestamp: number }[] }>(
+      'accounts_historical_orders',
+      { user, startTime, endTime },
+    );
+    const rows = (list: { order: Row; status: string; statusTimestamp: number }[]) =>
+      list.map((o) => ({
+        ...canonical(o.order, ORDER_FIELDS),
+        status: o.status,
+        statusTimestamp: String(o.statusTimestamp),
+      }));
+    expect(viaRest.length).toBeGreaterThan(0);
+    const expected = rows(viaRest);
+    expect(rows(viaGraphql.user.orders.edges.map((e) => e.node))).toEqual(expected);
+    expect(rows(viaMcp.orders)).toEqual(expected);
+  });
+
+  // The indexed account state (spec §2.3: `/users/{user}/account`); `clearinghouseState` is the node's, relayed.
+  it("a user's account state: the same positions, values and marks", async () => {
+    const POSITION_FIELDS = ['coin', 'szi', 'side', 'leverage', 'leverageType', 'entryPx', 'markPx', 'positionValue'];
+    const more = ['unrealizedPnl', 'roe', 'funding', 'openedAt'];
+    // (`asOf` is when each answer was computed.)
+    const ACCOUNT_FIELDS = ['accountValue', 'cash', 'positionValue', 'unrealizedPnl', 'accountLeverage'];
+    const res = await fetch(`${stack.urls.compat}/users/${user}/account`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(res.status).toBe(200);
+    const viaRest = camel(((await res.json()) as { data: Row }).data) as Row & { positions: Row[] };
+    const viaGraphql = await graphql<{ user: { account: Row & { positions: Row[] } } }>(
+      `query ($u: String!) { user(address: $u) { account { ${ACCOUNT_FIELDS.join(' ')} perpAccountEmpty
+        positions { ${[...POSITION_FIELDS, ...more].join(' ')} } } } }`,
+      { u: user },
+    );
+    const viaMcp = await tool<{ account: Row & { positions: Row[] } }>('accounts_account_state', { user });
+    // Times: naive UTC ISO 8601 on the path routes (spec §2.3), epoch ms in GraphQL and MCP.
+    const ms = (row: Row, fields: string[]) => canonical(epochTimes(row) as Row, fields);
+    const state = (a: Row & { positions: Row[] }) => ({
+      ...ms(a, [...ACCOUNT_FIELDS, 'perpAccountEmpty']),
+      positions: a.positions.map((p) => ms(p, [...POSITION_FIELDS, ...more])),
+    });
+    expect(viaRest.positions.length).toBeGreaterThan(0);
+    const expected = state(viaRest);
+    expect(state(viaGraphql.user.account)).toEqual(expected);
+    expect(state(camel(viaMcp.account) as Row & { positions: Row[] })).toEqual(expected);
+  });
+});
+
+describe('markets', () => {
+  it('candles of a window', async () => {
+    const CANDLE_FIELDS = ['t', 'T', 'o', 'h', 'l', 'c', 'v', 'n'];
+    const endTime = lastFillTime;
+    const startTime = endTime - 60 * 60_000;
+    const viaRest = (await rest({
+      type: 'candleSnapshot',
+      req: { coin: 'BTC', interval: '5m', startTime, endTime },
+    })) as Row[];
+    const viaGraphql = await graphql<{ market: { candles: Row[] } }>(
+      `query ($s: Timestamp!, $e: Timestamp) { market(coin: "BTC") { candles(interval: _5m, startTime: $s, endTime: $e) {
+        ${CANDLE_FIELDS.join(' ')} } } }`,
+      { s: startTime, e: endTime },
+    );
+    const viaMcp = await tool<{ candles: Row[] }>('markets_candles', {
+      coin: 'BTC',
+      interval: '5m',
+      startTime,
+      endTime,
+    });
+    expect(viaRest.length).toBeGreaterThan(5);
+    const expected = viaRest.map((c) => canonical(c, CANDLE_FIELDS));
+    expect(viaGraphql.market.candles.map((c) => canonical(c, CANDLE_FIELDS))).toEqual(expected);
+    expect(viaMcp.candles.map((c) => canonical(c, CANDLE_FIELDS))).toEqual(expected);
+  });
+
+  it('a book, whole and aggregated', async () => {
+    for (const nSigFigs of [undefined, 3]) {
+      const viaRest = (await rest({ type: 'l2Book', coin: 'ETH', nSigFigs })) as { levels: Row[][] };
+      const viaGraphql = await graphql<{ market: { book: { time: number; bids: Row[]; asks: Row[] } } }>(
+        `query ($n: Int) { market(coin: "ETH") { book(nSigFigs: $n) { time bids { px sz n } asks { px sz n } } } }`,
+        { n: nSigFigs ?? null },
+      );
+      const viaMcp = await tool<{ book: { levels: Row[][] } }>('markets_l2_book', { coin: 'ETH', nSigFigs });
+      const levels = (l: Row[][]) => l.map((side) => side.map((x) => canonical(x, ['px', 'sz', 'n'])));
+      expect(viaRest.levels[0]?.length).toBeGreaterThan(0);
+      const { bids, asks } = viaGraphql.market.book;
+      expect(levels([bids, asks])).toEqual(levels(viaRest.levels));
+      expect(levels(viaMcp.book.levels)).toEqual(levels(viaRest.levels));
+    }
+  });
+});
+
+describe('what a user holds now', () => {
+  it('open orders and spot balances (the node relayed) and borrow/lend state (indexed)', async () => {
+    const viaGraphql = await graphql<{
+      user: { openOrders: Row[]; spotBalances: Row[]; borrowLendState: Row & { positions: Row[] } };
+    }>(
+      `query ($u: String!) { user(address: $u) {
+        openOrders { coin side limitPx sz oid timestamp origSz cloid orderType }
+        spotBalances { coin token total hold entryNtl }
+        borrowLendState { health healthFactor positions { token supply { basis value } borrow { basis value } } } } }`,
+      { u: user },
+    );
+    const ORDER = ['coin', 'side', 'limitPx', 'sz', 'oid', 'timestamp', 'origSz', 'cloid', 'orderType'];
+    const orders = (rows: Row[]) => rows.map((r) => canonical(r, ORDER));
+    const restOrders = (await rest({ type: 'frontendOpenOrders', user })) as Row[];
+    expect(restOrders.length).toBeGreaterThan(0);
+    expect(orders(viaGraphql.user.openOrders)).toEqual(orders(restOrders));
+    const mcpOrders = await tool<{ frontendOpenOrders: Row[] }>('accounts_open_orders', { user });
+    expect(orders(mcpOrders.frontendOpenOrders)).toEqual(orders(restOrders));
+
+    const BALANCE = ['coin', 'token', 'total', 'hold', 'entryNtl'];
+    const restSpot = (await rest({ type: 'spotClearinghouseState', user })) as { balances: Row[] };
+    expect(viaGraphql.user.spotBalances.map((b) => canonical(b, BALANCE))).toEqual(
+      restSpot.balances.map((b) => canonical(b, BALANCE)),
+    );
+
+    const restLend = (await rest({ type: 'borrowLendUserState', user })) as {
+      tokenToState: [number, { supply: Row; borrow: Row }][];
+      health: string;
+      healthFactor: string | null;
+    };
+    const mcpLend = await tool<{ state: typeof restLend }>('accounts_borrow_lend_state', { user });
+    const lend = (s: typeof restLend) => ({
+      health: s.health,
+      healthFactor: s.healthFactor,
+      positions: s.tokenToState.map(([token, { supply, borrow }]) => ({ token, supply, borrow })),
+    });
+    const { borrowLendState } = viaGraphql.user;
+    expect({ ...borrowLendState, healthFactor: borrowLendState.healthFactor ?? null }).toEqual(lend(restLend));
+    expect(lend(mcpLend.state)).toEqual(lend(restLend));
+  });
+});
+
+describe('coverage and the market-history archive', () => {
+  it('dataCoverage, availableDates, a series of samples and the liquidity report', async () => {
+    // Coverage: the same datasets, starts and latest events (the delay moves with the clock).
+    const restCoverage = (await rest({ type: 'dataCoverage' })) as {
+      result: { region: string; datasets: Record<string, { start: number | null; latest: number | null }> };
+    };
+    const gqlCoverage = await graphql<{
+      dataCoverage: { region: string; datasets: { name: string; start: number | null; latest: number | null }[] };
+    }>('{ dataCoverage { region datasets { name start latest } } }');
+    const mcpCoverage = await tool<{ region: string; datasets: Record<string, Row> }>('markets_data_coverage', {});
+    const startAndLatest = (d: Record<string, Row>) =>
+      Object.fromEntries(Object.entries(d).map(([name, c]) => [name, { start: c.start, latest: c.latest }]));
+    const expected = startAndLatest(restCoverage.result.datasets);
+    expect(Object.keys(expected).length).toBeGreaterThan(5);
+    expect(
+      startAndLatest(Object.fromEntries(gqlCoverage.dataCoverage.datasets.map(({ name, ...c }) => [name, c]))),
+    ).toEqual(expected);
+    expect(startAndLatest(mcpCoverage.datasets)).toEqual(expected);
+    expect(gqlCoverage.dataCoverage.region).toBe(restCoverage.result.region);
+
+    // The archive: the live sampler has written BTC's samples while the node ran.
+    const restDates = (await rest({ type: 'availableDates', coin: 'BTC' })) as { result: Record<string, Row> };
+    const gqlDates = await graphql<{ availableDates: { coin: string; dataset: string; dates: string[] }[] }>(
+      '{ availableDates(coin: "BTC") { coin dataset dates } }',
+    );
+    const byDataset = Object.fromEntries(gqlDates.availableDates.map((d) => [d.dataset, d.dates]));
+    expect(byDataset).toEqual(restDates.result.BTC);
+    expect(byDataset.bbo?.length).toBeGreaterThan(0);
+
+    const endTime = Date.now();
+    const page = await fetch(`${stack.urls.compat}/market/bbo/BTC?limit=5&end_time=${endTime}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const restBbo = (await page.json()) as { data: Row[] };
+    const gqlBbo = await graphql<{ market: { history: { samples: Row[] } } }>(
+      `query ($e: Timestamp) { market(coin: "BTC") { history(series: bbo, limit: 5, endTime: $e) { samples } } }`,
+      { e: endTime },
+    );
+    const mcpBbo = await tool<{ rows: Row[] }>('markets_history', { series: 'bbo', coin: 'BTC', limit: 5, endTime });
+    expect(restBbo.data.length).toBeGreaterThan(0);
+    const bboTimes = (rows: Row[]) => rows.map((r) => [r.bid_px, r.ask_px]);
+    expect(bboTimes(gqlBbo.market.history.samples)).toEqual(bboTimes(restBbo.data));
+    expect(bboTimes(mcpBbo.rows)).toEqual(bboTimes(restBbo.data));
+
+    const report = await fetch(`${stack.urls.compat}/market/liquidity-report/BTC?end_time=${endTime}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const restReport = (await report.json()) as { data: Row };
+    const gqlReport = await graphql<{ market: { liquidityReport: Row } }>(
+      `query ($e: Timestamp) { market(coin: "BTC") { liquidityReport(endTime: $e) } }`,
+      { e: endTime },
+    );
+    const mcpReport = await tool<{ report: Row }>('markets_liquidity_report', { coin: 'BTC', endTime });
+    expect((restReport.data as { samples: number }).samples).toBeGreaterThan(0);
+    const expectedReport = epochTimes(camel(restReport.data));
+    expect(camel(gqlReport.market.liquidityReport)).toEqual(expectedReport);
+    expect(camel(mcpReport.report)).toEqual(expectedReport);
+  });
+});
