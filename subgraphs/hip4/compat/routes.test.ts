@@ -2,6 +2,7 @@
 // provider statistics without settlement fills, analytics bucket edges and the coin split, a question settling,
 // the legacy question's venue `oracle`, offset and cursor paging (X-Has-More, X-Next-Cursor) without a lost or
 // repeated row, and every cap and 400.
+import { graphql } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import { startCompatApp, type TestCompatApp } from '../../../test/compat-app.ts';
@@ -19,6 +20,7 @@ import {
   SUB_DEPLOYER,
   T0,
 } from '../../../test/hip4-files.ts';
+import { hip4Schema } from '../schema/index.ts';
 
 let app: TestCompatApp;
 beforeAll(async () => {
@@ -235,6 +237,27 @@ describe('paging headers of the /hip4 lists', () => {
       expect(res.body.error).toMatch(/^cursor: /);
     }
     expect((await app.get('/hip4/questions?cursor=1&offset=1')).body.error).toMatch(/cursor.*offset/);
+  });
+});
+
+describe('the hip4 subgraph over the same service', () => {
+  it('gives the routes money as the same decimal text (GraphQL Decimal)', async () => {
+    const res = await graphql({
+      schema: hip4Schema,
+      source: '{ hip4Providers { venue volumeUsdc fees } outcomes(limit: 1000) { outcomeId totalVolume } }',
+      contextValue: { hip4: app.services.hip4 },
+    });
+    expect(res.errors).toBeUndefined();
+    const data = res.data as {
+      hip4Providers: { venue: string; volumeUsdc: string; fees: string }[];
+      outcomes: { outcomeId: number; totalVolume: string }[];
+    };
+    const providers = (await ok('/hip4/providers')) as { venue: string; volume_usdc: string; fees: string }[];
+    expect(data.hip4Providers).toEqual(
+      providers.map((p) => ({ venue: p.venue, volumeUsdc: p.volume_usdc, fees: p.fees })),
+    );
+    const markets = (await ok('/hip4/markets')) as { outcome_id: number; total_volume: string }[];
+    expect(data.outcomes).toEqual(markets.map((m) => ({ outcomeId: m.outcome_id, totalVolume: m.total_volume })));
   });
 });
 
