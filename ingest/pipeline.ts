@@ -3,70 +3,42 @@
 // point followed by a restart loads every row exactly once. Committed rows are then published on the event bus.
 // Storage going away (Postgres stalled, killed, restarting) is not a crash either: the reader drops what it had not
 // committed, waits with backoff, and resumes from the checkpoint Postgres holds, which is the same thing.
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { decompressFrameSync } from 'lz4-napi';
-import type pg from 'pg';
 import { databaseStatus, inTransaction, isStorageUnavailable, StorageUnavailableError } from '../db/pool.ts';
-import type { BusGap, EventBus, Topic, Topics } from '../events/bus.ts';
-import { FieldError, int, object } from '../platform/fields.ts';
+import type { BusGap, Topic, Topics } from '../events/bus.ts';
+import { FieldError } from '../platform/fields.ts';
 import { STREAMS, type StreamName } from '../wire/node-lines.ts';
 import { Batch, type BatchMark, INGEST_STATEMENT_TIMEOUT_MS } from './batch.ts';
-import { hourlyOrder, parseIsoNs } from './files.ts';
 import { LOADERS } from './formats/index.ts';
 import type { StreamLoader } from './formats/loader.ts';
+import {
+  alreadyLoaded,
+  before,
+  FileSource,
+  fileOrder,
+  type Layout,
+  lastKey,
+  laterKey,
+  listLayoutFiles,
+  type Piece,
+  parsePiece,
+  type StreamFile,
+  sameBlock,
+  tailOf,
+} from './layouts.ts';
+import type { IngestOptions, StreamStats } from './options.ts';
 
-export interface IngestOptions {
-  dataDir: string;
-  pool: pg.Pool;
-  /** Where committed events go (a lane gives it only its gaps). */
-  bus?: Pick<EventBus, 'publish' | 'durable' | 'keepsMs'>;
-  /** Keep tailing files after catching up. */
-  follow?: boolean;
-  streams?: readonly StreamName[];
-  /** Rows per transaction. */
-  batchRows?: number;
-  pollMs?: number;
-  log?: (line: string) => void;
-  /**
-   * A second lane over another directory (a backfill: the simulator's older history, an archive): its checkpoints
-   * are its own (`<lane>/<stream>`), so it loads beside the lane following the node without either waiting for the
-   * other. A lane's events are history: never published as live events; what it loaded is told to the bus's
-   * subscribers as a gap (BusGap) each time it has caught up, so they re-read what they keep from storage. Book
-   * diffs (read live only) are not loaded by a lane.
-   */
-  lane?: string;
-  /**
-   * Blocks older than this time (asked at each batch) are history, not live events: stored, told to the bus's
-   * subscribers as a gap, never published (`npm start`: the last hour the simulator writes before real time).
-   */
-  historyBefore?: () => number;
-  /** While true for a stream, its reader waits (an `ordered` stream whose backfill is still loading). */
-  hold?: (stream: StreamName) => boolean;
-}
+export { listStreamFiles } from './layouts.ts';
+export type { IngestOptions, StreamStats } from './options.ts';
 
-export interface StreamStats {
-  stream: StreamName;
-  file: string | null;
-  rows: number;
-  lines: number;
-  malformed: number;
-  rewound: number;
-  filesDone: number;
-  lastBlock: number | null;
-  lastBlockTime: number | null;
-  caughtUp: boolean;
-  /** When the stream last found nothing new to read (null: not yet). */
-  caughtUpAt: number | null;
-  /** Times the stream resumed from its stored checkpoint after storage failed. */
-  storageRetries: number;
-}
-
-interface Checkpoint {
+/** Where a line ends: the file's checkpoint name, the byte offset just past it, its line number. */
+interface Position {
   file: string;
   offset: number;
   lineNo: number;
+}
+
+interface Checkpoint extends Position {
   lastBlock: number | null;
 }
 
@@ -91,40 +63,6 @@ function reasonOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Files of a stream dir, relative (`hourly/YYYYMMDD/H[.lz4]`), in time order. */
-export async function listStreamFiles(streamDir: string): Promise<string[]> {
-  const days = await fs.readdir(path.join(streamDir, 'hourly')).catch(() => [] as string[]);
-  const files: string[] = [];
-  for (const day of days) {
-    if (!/^\d{8}$/.test(day)) continue;
-    for (const hour of await fs.readdir(path.join(streamDir, 'hourly', day)).catch(() => [] as string[])) {
-      const rel = `hourly/${day}/${hour}`;
-      if (!Number.isNaN(hourlyOrder(rel))) files.push(rel);
-    }
-  }
-  return files.sort((a, b) => hourlyOrder(a) - hourlyOrder(b));
-}
-
-/** Bytes of a file from `offset`, or the whole decompressed content of an archived `.lz4` file. */
-class FileSource {
-  private archive: Buffer | undefined;
-  constructor(readonly absolute: string) {}
-
-  async read(offset: number, into: Buffer): Promise<number> {
-    if (this.absolute.endsWith('.lz4')) {
-      this.archive ??= decompressFrameSync(await fs.readFile(this.absolute));
-      return this.archive.copy(into, 0, offset, Math.min(this.archive.length, offset + into.length));
-    }
-    const handle = await fs.open(this.absolute, 'r');
-    try {
-      const { bytesRead } = await handle.read(into, 0, into.length, offset);
-      return bytesRead;
-    } finally {
-      await handle.close();
-    }
-  }
-}
-
 class StreamReader {
   readonly stats: StreamStats;
   private checkpoint: Checkpoint | null = null;
@@ -144,7 +82,13 @@ class StreamReader {
   private errors: LineError[] = [];
   private pending = { lines: 0, malformed: 0 };
   private inflight: Promise<void> | undefined;
-  private readonly dir: string;
+  /**
+   * The block whose lines are being read (a streaming or legacy file spreads one block over many lines): loaded once
+   * a line of another block shows it complete. The checkpoint stays before its first line until then.
+   */
+  private open: { piece: Piece; layout: Layout; first: string; end: Position; errors: LineError[] } | undefined;
+  /** Where reading goes on: past the last line read (the checkpoint may be behind it, before the open block). */
+  private readAt: Position | null = null;
   /** The stream's checkpoint row (and commit lock): its name, or `<lane>/<name>` in a lane. */
   private readonly key: string;
 
@@ -156,7 +100,6 @@ class StreamReader {
     /** Whether storage answers now (one probe at a time for all streams). */
     private readonly storageAnswers: () => Promise<boolean>,
   ) {
-    this.dir = path.join(opts.dataDir, loader.stream);
     this.key = opts.lane ? `${opts.lane}/${loader.stream}` : loader.stream;
     this.stats = {
       stream: loader.stream,
@@ -223,8 +166,10 @@ class StreamReader {
    */
   private async follow(fromMemory: boolean, probeMs = RETRY_FIRST_MS): Promise<void> {
     this.degraded = fromMemory;
+    this.open = undefined;
     if (fromMemory) this.checkpoint = this.stored && { ...this.stored };
     else this.checkpoint = this.loader.liveOnly ? await this.tailPosition() : await this.loadCheckpoint();
+    this.readAt = this.checkpoint && { ...this.checkpoint };
     let probeAt = Date.now() + probeMs;
     const buf = Buffer.allocUnsafe(CHUNK);
     while (!this.stopped()) {
@@ -237,26 +182,28 @@ class StreamReader {
         probeMs = Math.min(RETRY_MAX_MS, probeMs * 2);
         probeAt = Date.now() + probeMs;
       }
-      const files = await listStreamFiles(this.dir);
-      let index = this.checkpoint ? files.indexOf(this.checkpoint.file) : 0;
+      const files = await listLayoutFiles(this.opts.dataDir, this.loader.stream);
+      let index = this.readAt ? files.findIndex((f) => f.name === this.readAt?.file) : 0;
       if (index < 0) {
-        // The checkpoint's file is gone (pruned): continue with the first file after it.
-        const order = hourlyOrder(this.checkpoint?.file ?? '');
-        index = files.findIndex((f) => hourlyOrder(f) > order);
+        // The file read last is gone (pruned): continue with the first file after it.
+        const order = fileOrder(this.loader.stream, this.readAt?.file ?? '');
+        index = files.findIndex((f) => f.order > order);
         if (index < 0) index = files.length;
-        this.checkpoint = null;
+        this.readAt = null;
       }
       let progressed = false;
       for (; index < files.length && !this.stopped(); index++) {
-        const file = files[index] as string;
+        const file = files[index] as StreamFile;
         const isLast = index === files.length - 1;
-        const start = this.checkpoint?.file === file ? this.checkpoint : { offset: 0, lineNo: 0 };
-        this.stats.file = file;
+        const start = this.readAt?.file === file.name ? this.readAt : { offset: 0, lineNo: 0 };
+        this.stats.file = file.name;
         progressed = (await this.readFile(file, start.offset, start.lineNo, buf)) || progressed;
         if (!isLast) this.stats.filesDone++;
         // Only the newest file may still grow; stay on it.
         if (isLast) break;
       }
+      // Not following, the files are read to their end: the block read last is complete.
+      if (!this.opts.follow && !progressed && this.readAt) this.completeOpen(this.readAt);
       await this.drain();
       if (!progressed) {
         this.stats.caughtUp = true;
@@ -272,8 +219,8 @@ class StreamReader {
   }
 
   /** Reads complete lines of `file` from `offset`; returns whether any line was consumed. */
-  private async readFile(file: string, offset: number, lineNo: number, buf: Buffer): Promise<boolean> {
-    const source = new FileSource(path.join(this.dir, file));
+  private async readFile(file: StreamFile, offset: number, lineNo: number, buf: Buffer): Promise<boolean> {
+    const source = new FileSource(file.absolute);
     let consumed = false;
     let carry: Buffer | null = null;
     let position = offset;
@@ -286,62 +233,123 @@ class StreamReader {
         lineNo++;
         const text = chunk.toString('utf8', start, nl);
         start = nl + 1;
-        this.loadLine(file, lineNo, text);
+        this.loadLine(file, text, { file: file.name, offset: position + start, lineNo });
         consumed = true;
-        this.checkpoint = { file, offset: position + start, lineNo, lastBlock: this.checkpoint?.lastBlock ?? null };
         if (this.batch.rows >= this.opts.batchRows) await this.flush();
       }
       position += start;
       // A trailing partial line waits for its newline (the node is still writing it).
       carry = start < chunk.length ? Buffer.from(chunk.subarray(start)) : null;
       if (carry && carry.length > 64 * CHUNK) {
-        throw new Error(`${this.loader.stream}/${file}: a line longer than ${64 * CHUNK} bytes`);
+        throw new Error(`${this.loader.stream}/${file.name}: a line longer than ${64 * CHUNK} bytes`);
       }
     }
-    if (!consumed && this.checkpoint?.file !== file) {
-      this.checkpoint = { file, offset: position, lineNo, lastBlock: this.checkpoint?.lastBlock ?? null };
-    }
+    if (!consumed && this.readAt?.file !== file.name) this.pass({ file: file.name, offset: position, lineNo });
     return consumed;
   }
 
-  private loadLine(file: string, lineNo: number, text: string): void {
-    if (text.trim() === '') return;
+  /**
+   * Takes one line ending at `end`: a whole block (by-block), or a piece of the block being read (streaming, legacy
+   * lines), which is loaded once a line of another block follows it. The checkpoint moves only past whole blocks.
+   */
+  private loadLine(file: StreamFile, text: string, end: Position): void {
+    const previousEnd = this.readAt;
+    this.readAt = end;
+    if (text.trim() === '') {
+      this.pass(end);
+      return;
+    }
     this.pending.lines++;
+    let piece: Piece;
+    try {
+      piece = parsePiece(file.layout, text);
+    } catch (err) {
+      if (!(err instanceof FieldError)) throw err;
+      this.malformed(end, err, text);
+      this.pass(end);
+      return;
+    }
+    const open = this.open;
+    if (open) {
+      if (sameBlock(open.piece, piece)) {
+        // The same block's first event again, or in another layout: the node restarted and re-emits the block whole.
+        const restarts = piece.events.length > 0 && JSON.stringify(piece.events[0]) === open.first;
+        if (file.layout === open.layout && !restarts) {
+          for (const e of piece.events) open.piece.events.push(e);
+          open.end = end;
+          return;
+        }
+        this.dropOpen();
+      } else if (before(open.piece, piece)) {
+        // The node went back to an older block (a restart): the open block will come again, whole.
+        this.dropOpen();
+      } else this.completeOpen(previousEnd ?? open.end);
+    }
+    if (alreadyLoaded(piece, this.checkpoint?.lastBlock ?? null)) {
+      // The node re-emitted an older block after a restart, or another layout gave it: it is already loaded.
+      this.stats.rewound++;
+      this.pass(end);
+      return;
+    }
+    if (file.layout === 'by_block') this.loadBlock(piece, end, text);
+    else this.open = { piece, layout: file.layout, first: JSON.stringify(piece.events[0] ?? null), end, errors: [] };
+  }
+
+  /** Moves the checkpoint past a line that holds no block, unless a block being read started before it. */
+  private pass(end: Position): void {
+    this.readAt = end;
+    if (!this.open) this.checkpoint = { ...end, lastBlock: this.checkpoint?.lastBlock ?? null };
+  }
+
+  /**
+   * Loads the block being read (every line of it has been read); the checkpoint moves to `at`, past its last line and
+   * any line read since (the malformed lines among them are recorded with it).
+   */
+  private completeOpen(at: Position): void {
+    const open = this.open;
+    if (!open) return;
+    this.dropOpen();
+    this.loadBlock(open.piece, at, JSON.stringify(open.piece.events).slice(0, 500));
+  }
+
+  /** Forgets the block being read, keeping the malformed lines read while it was open. */
+  private dropOpen(): void {
+    for (const e of this.open?.errors ?? []) {
+      this.errors.push(e);
+      this.pending.malformed++;
+    }
+    this.open = undefined;
+  }
+
+  /** Loads one whole block, whose last line ends at `end`; the checkpoint moves past it. */
+  private loadBlock(piece: Piece, end: Position, sample: string): void {
     const mark = this.batch.mark();
     try {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        throw new FieldError('not valid JSON');
-      }
-      const line = object(parsed, 'line');
-      const blockNumber = int(line, 'block_number');
-      const blockTime = parseIsoNs(typeof line.block_time === 'string' ? line.block_time : '');
-      if (Number.isNaN(blockTime)) throw new FieldError('block_time: must be an ISO-8601 time');
-      if (!Array.isArray(line.events)) throw new FieldError('events: must be an array');
-      const last = this.checkpoint?.lastBlock ?? null;
-      if (last !== null && blockNumber <= last) {
-        // The node re-emitted an older block after a restart: it is already loaded.
-        this.stats.rewound++;
-        return;
-      }
-      if (this.published === null || blockNumber > this.published) {
+      if (!alreadyLoaded(piece, this.published)) {
         this.fresh ??= mark;
-        this.freshFrom ??= blockTime;
+        this.freshFrom ??= piece.blockTime;
       }
-      this.loader.loadBlock({ blockNumber, blockTime }, line.events, this.batch);
-      if (this.checkpoint) this.checkpoint.lastBlock = blockNumber;
-      else this.checkpoint = { file, offset: 0, lineNo, lastBlock: blockNumber };
-      this.stats.lastBlock = blockNumber;
-      this.stats.lastBlockTime = blockTime;
+      this.loader.loadBlock({ blockNumber: piece.blockNumber, blockTime: piece.blockTime }, piece.events, this.batch);
+      this.stats.lastBlock = piece.blockNumber;
+      this.stats.lastBlockTime = piece.blockTime;
+      this.checkpoint = { ...end, lastBlock: lastKey(piece) };
     } catch (err) {
       if (!(err instanceof FieldError)) throw err;
       this.batch.rollback(mark);
-      this.pending.malformed++;
-      this.errors.push({ file, lineNo, error: err.message, sample: text.slice(0, 500) });
-      this.opts.log(`${this.loader.stream}/${file}:${lineNo}: malformed line skipped: ${err.message}`);
+      this.malformed(end, err, sample);
+      this.checkpoint = { ...end, lastBlock: this.checkpoint?.lastBlock ?? null };
     }
+  }
+
+  /** Records a malformed line: with the batch, or, read while a block is open, with that block (committed with it). */
+  private malformed(at: Position, err: FieldError, text: string): void {
+    const error = { file: at.file, lineNo: at.lineNo, error: err.message, sample: text.slice(0, 500) };
+    if (this.open) this.open.errors.push(error);
+    else {
+      this.pending.malformed++;
+      this.errors.push(error);
+    }
+    this.opts.log(`${this.loader.stream}/${at.file}:${at.lineNo}: malformed line skipped: ${err.message}`);
   }
 
   /**
@@ -414,7 +422,7 @@ class StreamReader {
         if (out.length) await this.opts.bus.publish(topic as Topic, out as Topics[Topic][]);
       }
     }
-    if (lastBlock !== null && (this.published === null || lastBlock > this.published)) this.published = lastBlock;
+    this.published = laterKey(this.published, lastBlock);
   }
 
   /** Waits for every handed-over batch to be committed (`final`: the run ends). */
@@ -494,23 +502,10 @@ class StreamReader {
     return this.stored && { ...this.stored };
   }
 
-  /** Live-only streams start at the current end of their newest file. */
+  /** Live-only streams start at the current end of their newest file (`tailOf`). */
   private async tailPosition(): Promise<Checkpoint | null> {
-    const files = await listStreamFiles(this.dir);
-    const newest = files.at(-1);
-    if (!newest) return null;
-    const { size } = await fs.stat(path.join(this.dir, newest));
-    const head = Buffer.allocUnsafe(Math.min(size, CHUNK));
-    const fd = await fs.open(path.join(this.dir, newest), 'r');
-    try {
-      // Start after the last complete line, so a line being written is read whole.
-      const from = Math.max(0, size - head.length);
-      const { bytesRead } = await fd.read(head, 0, head.length, from);
-      const lastNl = head.subarray(0, bytesRead).lastIndexOf(10);
-      return { file: newest, offset: lastNl < 0 ? from : from + lastNl + 1, lineNo: 0, lastBlock: null };
-    } finally {
-      await fd.close();
-    }
+    const newest = (await listLayoutFiles(this.opts.dataDir, this.loader.stream)).at(-1);
+    return newest ? { ...(await tailOf(newest, CHUNK)), lineNo: 0 } : null;
   }
 }
 

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { writerPool } from '../db/pool.ts';
 import type { BusGap } from '../events/bus.ts';
+import { completeBackfill, startBackfill } from './backfills.ts';
 import { Derivation } from './derive/index.ts';
 import { Ingest } from './pipeline.ts';
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread.ts';
@@ -71,12 +72,7 @@ port.on('message', (m: ToWriterThread) => {
 /** The lane's run, told in platform.backfills (dataCoverage's) from its start to its completion. */
 async function load(lane: Ingest): Promise<void> {
   if (data.backfillUntil !== undefined) {
-    await pool.query(
-      `INSERT INTO platform.backfills (lane, until_ms) VALUES ($1, $2)
-       ON CONFLICT (lane) DO UPDATE SET until_ms = greatest(platform.backfills.until_ms, EXCLUDED.until_ms),
-         complete = false, updated_at = now()`,
-      [LANE, data.backfillUntil],
-    );
+    await startBackfill(pool, LANE, data.backfillUntil);
   }
   const running = lane.run();
   while (!stopping && !complete()) await sleep(200);
@@ -84,7 +80,7 @@ async function load(lane: Ingest): Promise<void> {
   // Nothing more comes to it: it stops polling its directories.
   await lane.stop();
   await running;
-  await pool.query('UPDATE platform.backfills SET complete = true, updated_at = now() WHERE lane = $1', [LANE]);
+  await completeBackfill(pool, LANE);
   recorded = true;
 }
 

@@ -66,7 +66,7 @@ export async function backfillsLoading(pool: pg.Pool): Promise<BackfillCoverage[
       lane = { lane: r.lane, until: Number(r.until_ms), loadedThrough: {} };
       lanes.set(r.lane, lane);
     }
-    const hour = r.file ? /^hourly\/(\d{4})(\d{2})(\d{2})\/(\d{1,2})/.exec(r.file) : null;
+    const hour = r.file ? /(?:^|\/)hourly\/(\d{4})(\d{2})(\d{2})\/(\d{1,2})/.exec(r.file) : null;
     if (r.stream && hour) {
       lane.loadedThrough[r.stream.slice(r.lane.length + 1)] = Date.UTC(
         Number(hour[1]),

@@ -42,7 +42,7 @@ export function maskSubgraphError(error: unknown, message: string, isDev?: boole
       path: at?.path,
       extensions: { code },
     });
-  if (original instanceof FieldError) return located(original.message, 'BAD_USER_INPUT');
+  if (original instanceof FieldError) return located(graphqlNames(original.message), 'BAD_USER_INPUT');
   if (original instanceof UpstreamError) {
     return located(
       `${original.reached ? 'Upstream error' : 'Upstream unreachable'}: ${original.message}`,
@@ -54,6 +54,15 @@ export function maskSubgraphError(error: unknown, message: string, isDev?: boole
   }
   return maskError(error, message, isDev);
 }
+
+/**
+ * A service's message names the field as the spec's path routes do (`min_trades: ...`); GraphQL's arguments are the
+ * same names in camelCase (`minTrades`), which the message then names.
+ */
+const graphqlNames = (message: string) =>
+  message.replace(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?=:)/, (key) =>
+    key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()),
+  );
 
 /** A caller's bad input, which its answer already explains (the FieldError, as thrown or wrapped by GraphQL). */
 const isBadInput = (value: unknown) =>

@@ -164,6 +164,27 @@ describe('fills', () => {
   });
 });
 
+describe("every user's fills", () => {
+  it('of a window, newest first: the same fills in the same order (REST compact rows, GraphQL, MCP)', async () => {
+    const endTime = lastFillTime;
+    const startTime = endTime - 10 * 60_000;
+    const viaRest = (await rest({ type: 'allFills', startTime, endTime, order: 'desc', limit: 1000 })) as {
+      result: Row[];
+    };
+    const viaGraphql = await graphql<{ fills: { edges: { node: Row & { user: { address: string } } }[] } }>(
+      `query ($s: Timestamp!, $e: Timestamp) { fills(startTime: $s, endTime: $e, first: 1000) {
+        edges { node { tid coin px sz user { address } } } } }`,
+      { s: startTime, e: endTime },
+    );
+    const viaMcp = await tool<{ rows: Row[] }>('accounts_fills', { startTime, endTime, order: 'desc', limit: 1000 });
+    const rows = (list: Row[]) => list.map((r) => canonical(r, ['tid', 'coin', 'px', 'sz', 'user']));
+    expect(viaRest.result.length).toBeGreaterThan(10);
+    const expected = rows(viaRest.result);
+    expect(rows(viaGraphql.fills.edges.map(({ node }) => ({ ...node, user: node.user.address })))).toEqual(expected);
+    expect(rows(viaMcp.rows)).toEqual(expected);
+  });
+});
+
 describe('orders and account state', () => {
   // A window: the paged form every interface has (without one, REST lists the orders of the most recent status first
   // and does not page, spec §4.1 rule 1; a GraphQL connection always pages, by oid).
@@ -372,5 +393,70 @@ describe('coverage and the market-history archive', () => {
     const expectedReport = epochTimes(camel(restReport.data));
     expect(camel(gqlReport.market.liquidityReport)).toEqual(expectedReport);
     expect(camel(mcpReport.report)).toEqual(expectedReport);
+  });
+});
+
+describe('the graph links what a front end follows', () => {
+  it('an outcome coin to its outcome, a HIP-3 coin to its dex, EVM records and liquidations to accounts', async () => {
+    const { rows: outcomeFills } = await stack.db.pool.query<{ coin: string; outcome_id: number }>(
+      'SELECT coin, outcome_id FROM hip4.fills LIMIT 1',
+    );
+    const hip4 = outcomeFills[0];
+    expect(hip4).toBeDefined();
+    const n = Number(hip4?.coin.slice(1));
+    const links = await graphql<{
+      outcomeMarket: { outcome: { outcomeId: number } | null; outcomeSide: number | null };
+      plainMarket: { outcome: unknown; outcomeSide: unknown; dex: unknown };
+      hip3Market: { dex: { name: string; snapshots: { coin: string }[] } | null };
+      evmTransactions: { nodes: { to: string | null; toAccount: { address: string } | null }[] };
+      venues: { deployer: { address: string; account: { address: string } } }[];
+    }>(
+      `query ($coin: String!) {
+        outcomeMarket: market(coin: $coin) { outcome { outcomeId } outcomeSide }
+        plainMarket: market(coin: "BTC") { outcome { outcomeId } outcomeSide dex { name } }
+        hip3Market: market(coin: "xyz:GOLD") { dex { name snapshots { coin } } }
+        evmTransactions(limit: 5) { nodes { to toAccount { address } } }
+        venues { deployer { address account { address } } }
+      }`,
+      { coin: hip4?.coin },
+    );
+    // `#<10·o+s>` trades side s of outcome o (the spec's coin naming, worked by hand from the stored coin).
+    expect(links.outcomeMarket).toEqual({ outcome: { outcomeId: Math.floor(n / 10) }, outcomeSide: n % 10 });
+    expect(hip4?.outcome_id).toBe(Math.floor(n / 10));
+    expect(links.plainMarket).toEqual({ outcome: null, outcomeSide: null, dex: null });
+    expect(links.hip3Market.dex?.name).toBe('xyz');
+    expect(links.hip3Market.dex?.snapshots.map((s) => s.coin)).toContain('xyz:GOLD');
+    for (const tx of links.evmTransactions.nodes) {
+      expect(tx.toAccount).toEqual(tx.to ? { address: tx.to.toLowerCase() } : null);
+    }
+    for (const v of links.venues) expect(v.deployer.account.address).toBe(v.deployer.address);
+
+    // Followed into another subgraph: an EVM recipient's fills come from accounts.
+    const recipient = links.evmTransactions.nodes.find((tx) => tx.to)?.to;
+    if (recipient) {
+      const followed = await graphql<{ evmTransactions: { nodes: { toAccount: { fills: { edges: unknown[] } } }[] } }>(
+        '{ evmTransactions(limit: 1) { nodes { toAccount { fills(first: 1) { edges { cursor } } } } } }',
+      );
+      expect(Array.isArray(followed.evmTransactions.nodes[0]?.toAccount.fills.edges)).toBe(true);
+    }
+
+    const liquidations = await graphql<{
+      user: {
+        liquidations: {
+          liquidatedUser: string;
+          liquidator: string;
+          liquidatedAccount: { address: string };
+          liquidatorAccount: { address: string };
+        }[];
+      };
+    }>(
+      `query ($u: String!) { user(address: $u) { liquidations(limit: 20) {
+        liquidatedUser liquidator liquidatedAccount { address } liquidatorAccount { address } } } }`,
+      { u: user },
+    );
+    for (const l of liquidations.user.liquidations) {
+      expect(l.liquidatedAccount.address).toBe(l.liquidatedUser);
+      expect(l.liquidatorAccount.address).toBe(l.liquidator);
+    }
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJetStreamBus } from '../events/jetstream.ts';
 import { runCli, startCli, waitCli } from './cli.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
+import { legacyLines, relayLines, streamingLines } from './layouts.ts';
 import { tempDataDir, writeSyntheticFills } from './node-files.ts';
 
 let db: TestDatabase;
@@ -29,6 +30,21 @@ const natsUp = await connect({ servers: NATS_URL, timeout: 1000, reconnect: fals
 describe('ingest after kill -9', () => {
   it('loads every fill exactly once across two crashes and a restart', async () => {
     await crashTwiceThenFinish({ DATABASE_URL: db.url });
+  });
+
+  it('loads every fill once from streaming files (a block over many lines), whatever line the crashes fall on', async () => {
+    await db.pool.query('TRUNCATE accounts.fills, markets.trades, platform.ingest_checkpoints');
+    // One event a line, as the node's streaming files hold them: 20 lines a block.
+    await crashTwiceThenFinish({ DATABASE_URL: db.url }, (dir) =>
+      relayLines(dir, 'node_fills_by_block', streamingLines),
+    );
+  });
+
+  it('loads every fill once from the legacy node_fills lines (a block is the lines of one time)', async () => {
+    await db.pool.query('TRUNCATE accounts.fills, markets.trades, platform.ingest_checkpoints');
+    await crashTwiceThenFinish({ DATABASE_URL: db.url }, (dir) =>
+      relayLines(dir, 'node_fills_by_block', legacyLines, 'node_fills'),
+    );
   });
 
   it.skipIf(!natsUp)('publishes every fill exactly once on a JetStream bus across the same crashes', async () => {
@@ -62,9 +78,14 @@ describe('ingest after kill -9', () => {
 });
 
 /** Ingests synthetic fills with the CLI, killed twice part-way, then run to the end; checks the tables; the total. */
-async function crashTwiceThenFinish(env: Record<string, string>): Promise<number> {
+async function crashTwiceThenFinish(
+  env: Record<string, string>,
+  relay?: (dataDir: string) => Promise<string>,
+): Promise<number> {
   const dataDir = await tempDataDir();
   const total = await writeSyntheticFills(dataDir, { hours: 3, blocksPerHour: 400, fillsPerBlock: 20 });
+  // The layout the lines are re-laid in: its directory, in the checkpoint's file name (none: by-block).
+  const dir = relay ? `${await relay(dataDir)}/` : '';
   const args = ['--data-dir', dataDir, '--streams', 'node_fills_by_block', '--batch-rows', '400'];
 
   const killPoints = [total * 0.2, total * 0.6];
@@ -76,6 +97,9 @@ async function crashTwiceThenFinish(env: Record<string, string>): Promise<number
     child.kill('SIGKILL');
     const result = await done;
     expect(result.signal).toBe('SIGKILL');
+    // The checkpoint sits at a block boundary: after a whole number of blocks of 20 lines each (1 line by-block).
+    const at = await db.pool.query<{ line_no: number }>('SELECT line_no FROM platform.ingest_checkpoints');
+    expect((at.rows[0]?.line_no ?? 0) % (relay ? 20 : 1)).toBe(0);
   }
   const partial = await loadedFills();
   expect(partial).toBeGreaterThan(0);
@@ -88,9 +112,15 @@ async function crashTwiceThenFinish(env: Record<string, string>): Promise<number
     'SELECT count(*)::int AS n FROM (SELECT DISTINCT block_number, tid, address FROM accounts.fills) d',
   );
   expect(rows[0].n).toBe(total);
+  // Every block whole: its fills numbered 0..n-1 in one load (20 a block; a legacy block is all fills of one time).
+  const split = await db.pool.query(
+    `SELECT time FROM accounts.fills GROUP BY block_number, time
+     HAVING count(*) <> 20 OR max(event_index) <> 19 OR count(DISTINCT event_index) <> 20`,
+  );
+  expect(split.rows).toEqual([]);
   const trades = await db.pool.query('SELECT count(*)::int AS n, count(DISTINCT tid)::int AS d FROM markets.trades');
   expect(trades.rows[0]).toEqual({ n: total / 2, d: total / 2 });
   const cp = await db.pool.query('SELECT rows_loaded, malformed, file FROM platform.ingest_checkpoints');
-  expect(cp.rows).toEqual([{ rows_loaded: total + total / 2, malformed: 0, file: 'hourly/20261122/9' }]);
+  expect(cp.rows).toEqual([{ rows_loaded: total + total / 2, malformed: 0, file: `${dir}hourly/20261122/9` }]);
   return total;
 }

@@ -1,4 +1,5 @@
-// Row types of the markets schema: trades, asset contexts, funding rates, reserve samples, and the live book diffs (see db/rows/table.ts).
+// Row types of the markets schema: trades, asset contexts, funding rates, reserve samples, the live book diffs and the
+// market-history series (see db/rows/table.ts).
 import { table } from './table.ts';
 
 export interface TradeRow {
@@ -118,3 +119,57 @@ export interface BookDiffRow {
   sz: string | null; // new: size; update: new size
   orig_sz: string | null; // update only
 }
+
+/**
+ * The market-history archive's series (/market/*), one row per coin and sample time: written by the live sampler
+ * (subgraphs/markets/service/history.ts) and by `npm run import` from the public l2Book recordings.
+ */
+export interface HistoryBboRow {
+  coin: string;
+  time: number;
+  bid_px: string | null;
+  bid_sz: string | null;
+  bid_n: number | null;
+  ask_px: string | null;
+  ask_sz: string | null;
+  ask_n: number | null;
+}
+export const historyBboTable = table<HistoryBboRow>(
+  'markets.history_bbo',
+  ['coin', 'time', 'bid_px', 'bid_sz', 'bid_n', 'ask_px', 'ask_sz', 'ask_n'],
+  'ignore',
+);
+
+export interface HistoryDepthRow {
+  coin: string;
+  time: number;
+  mid_px: string;
+  /** `{"10": {"bidDepthUsd", "askDepthUsd"}, ...}` per band in bps. */
+  bands: Record<string, { bidDepthUsd: string; askDepthUsd: string }>;
+}
+export const historyDepthTable = table<HistoryDepthRow>(
+  'markets.history_depth',
+  ['coin', 'time', 'mid_px', 'bands'],
+  'ignore',
+);
+
+export interface HistorySlippageRow {
+  coin: string;
+  time: number;
+  notional: string;
+  buy_bps: string | null;
+  sell_bps: string | null;
+}
+export const historySlippageTable = table<HistorySlippageRow>(
+  'markets.history_slippage',
+  ['coin', 'time', 'notional', 'buy_bps', 'sell_bps'],
+  'ignore',
+);
+
+export interface HistoryBookRow {
+  coin: string;
+  time: number;
+  /** `[[bids best first], [asks best first]]`, each level `{px, sz, n}` as the exchange prints it. */
+  levels: [{ px: string; sz: string; n: number }[], { px: string; sz: string; n: number }[]];
+}
+export const historyBookTable = table<HistoryBookRow>('markets.history_book', ['coin', 'time', 'levels'], 'ignore');

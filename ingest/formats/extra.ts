@@ -9,7 +9,7 @@ import {
   tokenTransfersTable,
 } from '../../db/rows/evm.ts';
 import { hip4SettlementsTable } from '../../db/rows/hip4.ts';
-import { assetCtxsTable, fundingRatesTable, reserveSamplesTable } from '../../db/rows/markets.ts';
+import { type AssetCtxRow, assetCtxsTable, fundingRatesTable, reserveSamplesTable } from '../../db/rows/markets.ts';
 import {
   address,
   array,
@@ -24,6 +24,7 @@ import {
   optStr,
   str,
 } from '../../platform/fields.ts';
+import type { Batch } from '../batch.ts';
 import { parseIsoNs } from '../files.ts';
 import type { StreamLoader } from './loader.ts';
 
@@ -51,20 +52,19 @@ export const assetCtxsLoader: StreamLoader = {
         circulating_supply: optDec(e, 'circulating_supply'),
         total_supply: optDec(e, 'total_supply'),
       };
-      batch.add(assetCtxsTable, row);
+      storeAssetCtx(batch, row);
       batch.publish('assetCtxs', row);
-      // The sample on the hour carries the rate that settles then: that is fundingHistory's row.
-      if (row.time % HOUR === 0 && row.funding !== null) {
-        batch.add(fundingRatesTable, {
-          coin: row.coin,
-          time: row.time,
-          funding_rate: row.funding,
-          premium: row.premium,
-        });
-      }
     }
   },
 };
+
+/** A context sample's rows: the sample, and on the hour the rate that settles then (fundingHistory's row). */
+export function storeAssetCtx(batch: Batch, row: AssetCtxRow): void {
+  batch.add(assetCtxsTable, row);
+  if (row.time % HOUR === 0 && row.funding !== null) {
+    batch.add(fundingRatesTable, { coin: row.coin, time: row.time, funding_rate: row.funding, premium: row.premium });
+  }
+}
 
 export const reservesLoader: StreamLoader = {
   stream: 'borrow_lend_reserves_by_block',

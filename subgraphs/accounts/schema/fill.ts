@@ -1,7 +1,7 @@
 // Fill: one execution as the exchange prints it (wire Fill) with the type of its order and its market; the fills
 // connection of a user (keyset pages of stored fills); TWAP slice fills; and the userFills subscription.
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
-import { columnsFor } from '../../selection.ts';
+import { columnsFor, selectedFieldNames } from '../../selection.ts';
 import { builder } from '../builder.ts';
 import {
   type AccountsService,
@@ -17,8 +17,8 @@ import { addressArg, intArg, serviceInput, textArg } from './args.ts';
 import { toConnection } from './connection.ts';
 import { MarketRef } from './market.ts';
 
-/** A wire fill; `orderType` is known on stored fills only. */
-export type FillNode = WireFill & { orderType?: string | null };
+/** A wire fill; `orderType` and the account (`address`) are known on stored fills only. */
+export type FillNode = WireFill & { orderType?: string | null; address?: string };
 
 const FillLiquidationRef = builder.objectRef<NonNullable<WireFill['liquidation']>>('FillLiquidation').implement({
   fields: (t) => ({
@@ -86,6 +86,7 @@ export const FILL_FIELD_COLUMNS: Readonly<Record<string, readonly FillColumn[]>>
   orderType: [],
   // Set on the fills a subscription sends; none read from storage.
   cursor: [],
+  user: ['address'],
 };
 
 /** The columns behind the Fill fields among `selected` (field names anywhere in the selection). */
@@ -132,7 +133,7 @@ export interface FillsArgs {
  */
 export async function fillsConnection(
   accounts: AccountsService,
-  user: string,
+  user: string | undefined,
   a: FillsArgs,
   selected: ReadonlySet<string>,
 ) {
@@ -153,6 +154,7 @@ export async function fillsConnection(
     const page = await serviceInput('after', () => accounts.aggregatedFillPage(query));
     // A merged fill keeps its first part's (time, tid), hence that part's cursor (an approximate resume point).
     const cursors = new Map(page.rows.map((r) => [`${r.time}:${r.tid}`, fillCursor(r)]));
+    for (const f of page.fills as FillNode[]) f.address = user;
     return {
       ...toConnection(page.fills as FillNode[], (f) => cursors.get(`${f.time}:${f.tid}`) ?? '', {
         hasMore: page.hasMore,
@@ -169,6 +171,7 @@ export async function fillsConnection(
     // The fields whose columns were not read come out undefined; no resolver of this selection reads them.
     const node: FillNode = toWireFill(r as StoredFill);
     node.orderType = r.order_type ?? null;
+    node.address = r.address;
     return node;
   });
   return {
@@ -180,6 +183,25 @@ export async function fillsConnection(
     totalCount: () => accounts.countFills(query),
   };
 }
+
+builder.queryFields((t) => ({
+  fills: t.field({
+    type: FillConnectionRef,
+    description:
+      "Every user's fills of a window of at most a day (the allFills /info type, `/fills`): newest first, fills of " +
+      'one time in execution order; `endTime` defaults to a day after `startTime`; `after` is an endCursor',
+    args: {
+      startTime: t.arg({ type: 'Timestamp', required: true }),
+      endTime: t.arg({ type: 'Timestamp' }),
+      coin: t.arg.string(),
+      first: t.arg.int({ required: true, defaultValue: 100, description: `1 to ${MAX_WIRE_FILLS}` }),
+      after: t.arg.string(),
+    },
+    listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
+    resolve: (_r, a, ctx, info) =>
+      fillsConnection(ctx.accounts, undefined, { ...a, aggregateByTime: false }, selectedFieldNames(info)),
+  }),
+}));
 
 builder.subscriptionFields((t) => ({
   userFills: t.field({

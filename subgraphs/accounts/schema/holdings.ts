@@ -1,8 +1,10 @@
-// What a user holds now: resting orders and spot balances (the node's, which alone knows the live book and the spot
+// What a user holds now (and the accounts of a liquidation's two sides): resting orders and spot balances (the node's, which alone knows the live book and the spot
 // ledger; the same relays as the openOrders/spotClearinghouseState /info types and their MCP tools) and borrow/lend
 // positions (indexed, priced at the reserves' latest), each the accounts service's one method.
 import { builder } from '../builder.ts';
 import type { BorrowLendSide, BorrowLendUserState, SpotBalance } from '../service/index.ts';
+import { type FillNode, FillRef } from './fill.ts';
+import { LiquidationRef } from './liquidation.ts';
 import { OrderRef } from './order.ts';
 import { UserRef } from './user.ts';
 
@@ -62,5 +64,27 @@ builder.objectFields(UserRef, (t) => ({
   borrowLendState: t.field({
     type: BorrowLendStateRef,
     resolve: (u, _a, ctx) => ctx.accounts.borrowLendUserState(u.address),
+  }),
+}));
+
+builder.objectFields(LiquidationRef, (t) => ({
+  liquidatedAccount: t.field({
+    type: UserRef,
+    description: 'The liquidated user as an account',
+    resolve: (l) => ({ address: l.liquidated_user }),
+  }),
+  liquidatorAccount: t.field({
+    type: UserRef,
+    description: 'The liquidator as an account (the backstop vault on a backstop liquidation)',
+    resolve: (l) => ({ address: l.liquidator }),
+  }),
+}));
+
+builder.objectFields(FillRef, (t) => ({
+  user: t.field({
+    type: UserRef,
+    nullable: true,
+    description: 'The account that traded (on stored fills; a subscription knows it from its argument)',
+    resolve: (f: FillNode) => (f.address ? { address: f.address } : null),
   }),
 }));

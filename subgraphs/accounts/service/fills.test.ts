@@ -484,7 +484,12 @@ describe('User.fills: only the selected fields are read', () => {
   const fields = Object.keys(fillType.getFields());
   const leaf = (name: string) => {
     const type = getNamedType(fillType.getFields()[name]?.type);
-    return isLeafType(type) ? name : `${name} { ${Object.keys((type as GraphQLObjectType).getFields()).join(' ')} }`;
+    if (isLeafType(type)) return name;
+    // An object's scalar fields without arguments (the User a fill links to: its address).
+    const inner = Object.values((type as GraphQLObjectType).getFields()).filter(
+      (f) => isLeafType(getNamedType(f.type)) && f.args.length === 0,
+    );
+    return `${name} { ${inner.map((f) => f.name).join(' ')} }`;
   };
   const query = (selection: string, args = 'first: 4') =>
     userConnection(accountsOver(db.pool), ALICE, 'fills', args, selection);
@@ -514,6 +519,7 @@ describe('User.fills: only the selected fields are read', () => {
         twapId: f.twapId === null ? null : String(f.twapId),
         cloid: f.cloid ?? null,
         liquidation: f.liquidation ?? null,
+        user: { address: ALICE },
         cursor: null,
       });
     }

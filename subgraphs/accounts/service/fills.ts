@@ -475,12 +475,17 @@ export type AllFillsQuery = Omit<FillRowsQuery, 'user' | 'startTime' | 'endTime'
  * is counted.
  */
 export function allFills(pool: pg.Pool, q: AllFillsQuery): Promise<FillRowsPage> {
+  return fillRows(pool, { ...q, endTime: allFillsEnd(q), withTotal: false });
+}
+
+/** The end of an every-user window (default a day after its start), refused when the window exceeds a day. */
+export function allFillsEnd(q: { startTime: number; endTime?: number }): number {
   const endTime = q.endTime ?? q.startTime + MAX_ALL_FILLS_WINDOW_MS;
   if (endTime < q.startTime) throw new InvalidQueryError('startTime: must not be after endTime');
   if (endTime - q.startTime > MAX_ALL_FILLS_WINDOW_MS) {
     throw new InvalidQueryError(`endTime: must be at most ${MAX_ALL_FILLS_WINDOW_MS} ms (one day) after startTime`);
   }
-  return fillRows(pool, { ...q, endTime, withTotal: false });
+  return endTime;
 }
 
 /** A stored fill as fillPage returns it: every column, and the order's type when asked for. */

@@ -20,6 +20,7 @@ import {
   type AllFillsQuery,
   aggregatedFillPage,
   allFills,
+  allFillsEnd,
   countFills,
   type FillColumn,
   type FillRowsQuery,
@@ -51,6 +52,7 @@ import {
   statusHistories,
   toOrder,
 } from './orders.ts';
+import { InvalidQueryError } from './shared.ts';
 import { type AccountState, accountState, type Leverage } from './state.ts';
 import { AccountStreams } from './streams.ts';
 import { twapHistory } from './twaps.ts';
@@ -308,8 +310,16 @@ export class AccountsService {
     return allFills(this.pool, { ...q, limit: fillRowsLimit(q.limit) });
   }
 
-  /** A page of a user's stored fills, newest or oldest first, up to MAX_WIRE_FILLS rows, `columns` only if given. */
+  /**
+   * A page of stored fills, newest or oldest first, up to MAX_WIRE_FILLS rows, `columns` only if given: a user's,
+   * or (no user) every user's of a window of at most a day (allFills' rule).
+   */
   fillPage(q: Omit<FillRowsQuery, 'withTotal'>, columns: ReadonlySet<FillColumn> | undefined) {
+    if (q.user === undefined) {
+      if (q.startTime === undefined)
+        throw new InvalidQueryError("startTime: required without a user (every user's fills)");
+      q = { ...q, endTime: allFillsEnd({ startTime: q.startTime, endTime: q.endTime }) };
+    }
     return fillPage(this.pool, q, { maxLimit: MAX_WIRE_FILLS, columns });
   }
 

@@ -3,6 +3,7 @@ import { builder } from '../builder.ts';
 import './backstop.ts';
 import './chain.ts';
 import './ledger.ts';
+import './links.ts';
 import './token.ts';
 import './user.ts';
 

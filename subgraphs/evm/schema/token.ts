@@ -7,7 +7,7 @@ import { builder } from '../builder.ts';
 import type { EvmToken, TokenHolder } from '../service/index.ts';
 import { addressArg, LIMIT_ARG, OFFSET_ARG, textArg } from './args.ts';
 
-const TokenHolderRef = builder.objectRef<TokenHolder>('TokenHolder').implement({
+export const TokenHolderRef = builder.objectRef<TokenHolder>('TokenHolder').implement({
   description: 'A holder of a token and its balance',
   fields: (t) => ({
     address: t.exposeString('address'),

@@ -2,6 +2,7 @@
 // and sub-deployer delegations ([action, [addresses]]); oracle-emitted markets have no venue.
 import { builder } from '../builder.ts';
 import type { VenueRow } from '../service/index.ts';
+import { UserRef } from './user.ts';
 
 const DelegationRef = builder.objectRef<[string, string[]]>('SubDeployerDelegation');
 DelegationRef.implement({
@@ -17,6 +18,7 @@ DeployerRef.implement({
   description: 'The address running one or more venues',
   fields: (t) => ({
     address: t.exposeString('address'),
+    account: t.field({ type: UserRef, description: 'The deployer as an account', resolve: (d) => d }),
     venues: t.field({
       type: [VenueRef],
       listSize: { assumedSize: 2 },

@@ -101,6 +101,7 @@ builder.queryFields((t) => ({
     type: [AvailableDatesRef],
     description: 'Per coin and dataset, the UTC dates with data (the availableDates /info type)',
     args: { coin: t.arg.string(), dataset: t.arg({ type: HistoryDatasetEnum }) },
+    listSize: { assumedSize: 100 },
     resolve: async (_r, a, ctx) => {
       const dates = await ctx.markets.availableDates({
         coin: a.coin ?? undefined,

@@ -1,6 +1,6 @@
 // Dex @key(name): a HIP-3 builder-deployed perp dex and the price/volume snapshots of its coins; top movers.
 import { builder } from '../builder.ts';
-import { HIP3_TOP_MOVERS_DEFAULT, type Hip3Snapshot } from '../service/index.ts';
+import { dexOf, HIP3_TOP_MOVERS_DEFAULT, type Hip3Snapshot } from '../service/index.ts';
 import { MarketRef } from './market.ts';
 
 const SnapshotRef = builder.objectRef<Hip3Snapshot>('Hip3Snapshot').implement({
@@ -39,6 +39,18 @@ builder.asEntity(DexRef, {
   key: builder.selection<{ name: string }>('name'),
   resolveReference: (ref) => ({ name: ref.name }),
 });
+
+builder.objectFields(MarketRef, (t) => ({
+  dex: t.field({
+    type: DexRef,
+    nullable: true,
+    description: 'The HIP-3 dex a `<dex>:<COIN>` market is listed on (null for the native perp dex and spot)',
+    resolve: (m) => {
+      const name = dexOf(m.coin);
+      return name ? { name } : null;
+    },
+  }),
+}));
 
 builder.queryFields((t) => ({
   dexes: t.field({

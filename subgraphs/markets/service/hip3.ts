@@ -47,7 +47,7 @@ export async function hip3Snapshots(
   const coins = new Set([...ctxs.keys(), ...totals.keys()].filter((c) => c.includes(':')));
   const out: Hip3Snapshot[] = [];
   for (const coin of [...coins].sort()) {
-    const dexId = coin.slice(0, coin.indexOf(':'));
+    const dexId = dexOf(coin);
     if ((filter.dexId && filter.dexId !== dexId) || (filter.coin && filter.coin !== coin)) continue;
     const ctx = ctxs.get(coin);
     const t = totals.get(coin);
@@ -72,6 +72,12 @@ export async function hip3Snapshots(
 }
 
 /** Price movement over 24 h (mark against the previous day's price), as a fraction; 0 when unknown. */
+/** The HIP-3 dex a coin is listed on (`<dex>:<COIN>`); '' for the native perp dex and spot. */
+export function dexOf(coin: string): string {
+  const colon = coin.indexOf(':');
+  return colon > 0 ? coin.slice(0, colon) : '';
+}
+
 export function priceMove(ctx: AssetCtxRow | undefined): number {
   const mark = Number(ctx?.mark_px);
   const prev = Number(ctx?.prev_day_px);

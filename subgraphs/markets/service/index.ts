@@ -10,11 +10,11 @@ import type pg from 'pg';
 import { inTransaction } from '../../../db/pool.ts';
 import type { AssetCtxRow, TradeRow } from '../../../db/rows/markets.ts';
 import { type BusGap, derivedTopic, type EventBus, type EventSource, InProcessBus } from '../../../events/bus.ts';
-import { FieldError, intWithin, orderedWindow } from '../../../platform/fields.ts';
+import { FieldError, intWithin, noNul, orderedWindow } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { type L2BookAnswer, type L2OptionsInput, l2Options, OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
-import { type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
+import { dexOf, type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
 import {
   availableDates,
   HISTORY_SERIES,
@@ -34,7 +34,7 @@ export type { BboAnswer, L2BookAnswer, L2Level, L2Options, L2OptionsInput } from
 /** The one rule of a book's aggregation (the exchange's), a FieldError naming the field otherwise. */
 export { l2Options } from './book.ts';
 export type { CandleFrame } from './candles.ts';
-export type { Hip3Snapshot } from './hip3.ts';
+export { dexOf, type Hip3Snapshot } from './hip3.ts';
 export {
   HISTORY_DATASET_NAMES,
   HISTORY_SERIES_NAMES,
@@ -399,8 +399,7 @@ export class MarketsService {
         quoteToken: quote?.name ?? null,
       };
     }
-    const colon = coin.indexOf(':');
-    const dex = colon > 0 ? coin.slice(0, colon) : '';
+    const dex = dexOf(coin);
     let meta: PerpMeta;
     try {
       meta = await this.meta(dex);
@@ -626,7 +625,7 @@ export class MarketsService {
       throw new FieldError('cursor: must be the next_cursor of a page (a sample time in epoch ms)');
     }
     const before = w.cursor === undefined ? undefined : Number(w.cursor);
-    return HISTORY_SERIES[series](this.pool, coin, {
+    return HISTORY_SERIES[series](this.pool, noNul(coin, 'coin'), {
       ...w,
       limit: intWithin('limit', w.limit, 1, MAX_HISTORY_SAMPLES),
       before,
@@ -635,11 +634,11 @@ export class MarketsService {
 
   /** A coin's averages over a window (see historyWindow): spread, depth per band, slippage per notional. */
   liquidityReport(coin: string, w: { startTime: number; endTime: number }) {
-    return liquidityReport(this.pool, coin, w.startTime, w.endTime);
+    return liquidityReport(this.pool, noNul(coin, 'coin'), w.startTime, w.endTime);
   }
 
   /** The UTC dates on which each dataset holds rows, per coin (one coin, or every coin holding a row). */
   availableDates(q: { coin?: string; datasets: readonly HistoryDataset[] }) {
-    return availableDates(this.pool, q);
+    return availableDates(this.pool, { ...q, coin: q.coin === undefined ? undefined : noNul(q.coin, 'coin') });
   }
 }

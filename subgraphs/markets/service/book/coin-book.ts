@@ -58,6 +58,14 @@ export function levelPx(level: PriceLevel): Scaled {
   return level.pxDec;
 }
 
+/** (best bid + best ask) / 2, exact: halving adds at most one decimal (x/2 = 5x/10). */
+export function midPrice(bid: Scaled, ask: Scaled): Scaled {
+  const sum = addScaled(bid, ask);
+  return sum.units % 2n === 0n
+    ? { units: sum.units / 2n, scale: sum.scale }
+    : { units: sum.units * 5n, scale: sum.scale + 1 };
+}
+
 export function toWireLevel(level: PriceLevel): L2Level {
   return { px: level.px, sz: formatScaled(levelSize(level)), n: level.orders.size };
 }
@@ -158,10 +166,6 @@ export class CoinBook {
     const bid = this.bids.best();
     const ask = this.asks.best();
     if (!bid || !ask) return null;
-    const sum = addScaled(levelPx(bid), levelPx(ask));
-    // Halving adds at most one decimal: x/2 = 5x/10.
-    return sum.units % 2n === 0n
-      ? { units: sum.units / 2n, scale: sum.scale }
-      : { units: sum.units * 5n, scale: sum.scale + 1 };
+    return midPrice(levelPx(bid), levelPx(ask));
   }
 }
