@@ -25,7 +25,7 @@ import { parseJsonBody } from './json-source.ts';
 import { isLivePageRequest, registerLivePage } from './live.ts';
 import { isMetricsRequest, registerMetrics } from './metrics.ts';
 import { infoRouteOptions, isDocsRequest, registerOpenApi } from './openapi.ts';
-import { checkParamText } from './params.ts';
+import { checkParamText, checkTimeText, TIME_FORMAT } from './params.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -158,7 +158,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Infinity and NaN are no number a field takes (a JSON body's 1e309 parses to Infinity, which Ajv's range
     // keywords skip).
-    ajv: { customOptions: { strictNumbers: true } },
+    ajv: { customOptions: { strictNumbers: true, formats: { [TIME_FORMAT]: true } } },
   });
 
   // Clients send JSON with or without a content type; anything unparsable is the same 400.
@@ -230,6 +230,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     }
     checkIntegerText(schema?.params, req.params);
     checkIntegerText(schema?.querystring, req.query);
+    checkTimeText(schema?.querystring, req.query);
   });
 
   // Bodies go out as bytes: fastify and node's http encode a string body several times slower (utf8 in

@@ -6,6 +6,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { dataEnvelopeOf, PAGING_HEADERS, type RouteAnswer } from './answers.ts';
 import { INFO_TYPES, infoRequestSchemas, infoResponseName, infoResponseSchemas } from './info/index.ts';
 
 export const OPENAPI_PATH = '/openapi.json';
@@ -23,32 +24,28 @@ const errorSchema: Record<string, unknown> = {
   required: ['error'],
 };
 
-/** The path endpoints' data envelope (envelopes.ts dataEnvelope). */
-const dataEnvelopeSchema = {
-  type: 'object',
-  properties: {
-    success: { const: true },
-    message: { type: 'string' },
-    data: {},
-    execution_time_ms: { type: 'number' },
-    has_more: { type: 'boolean' },
-    next_cursor: { type: ['string', 'null'] },
-    total_count: { type: 'integer' },
-  },
-  required: ['success', 'message', 'data', 'execution_time_ms'],
-};
-
 const json = (schema: object, description: string) => ({ description, content: { 'application/json': { schema } } });
 
 const errorRef = { $ref: '#/components/schemas/Error' };
 
-/** The answers every route shares (spec §5 and the error contract). */
+/** The answers every keyed route shares (spec §5, §7 and the error contract). */
 const COMMON_RESPONSES = {
   '400': json(errorRef, 'bad input: the message names the field and the rule'),
   '401': json(errorRef, 'a key is required (keys are configured) or the key is unknown'),
-  '429': json(errorRef, "over the key's requests per minute"),
+  '402': json(errorRef, 'the key has no credits left: `insufficient credits`'),
+  '403': json(errorRef, 'a key restricted to the tool server: `mcp_only_key`'),
+  '429': json(errorRef, "over the key's requests per minute (with Retry-After)"),
   '503': json(errorRef, 'storage unavailable'),
 };
+
+/** The statuses a route declares beyond the common ones (answers.ts RouteAnswer.errors). */
+const ROUTE_ERRORS = {
+  404: json(errorRef, 'no such resource (the message names it)'),
+  502: json(errorRef, '`Upstream unreachable: <reason>`: the node, which this route asks, did not answer'),
+};
+
+/** Routes that need no key (app.ts PUBLIC_PATHS): only their own answers. */
+const PUBLIC_ROUTES = new Set(['/health', '/ready']);
 
 /**
  * POST /info's route options: its body schema is every type's request, `oneOf` discriminated on `type`, for the
@@ -77,11 +74,21 @@ const infoAnswer = () => ({
  * What each route answers with 200, for the document only: a route schema's `response` would also become its
  * serializer, and the app serializes every answer itself (app.ts setReplySerializer).
  */
-function okResponse(url: string) {
+function okResponse(url: string, answer: RouteAnswer | undefined) {
   if (url === '/info') return json(infoAnswer(), "the answer of the body's `type`: the schema titled with it");
   if (url === '/health') return json({ type: 'object', properties: { ok: { const: true } } }, 'the process serves');
   if (url === '/ready') return json({ type: 'object' }, 'whether storage answers (503 when it does not)');
-  return json(dataEnvelopeSchema, 'the data envelope');
+  if (!answer) return json(dataEnvelopeOf(), 'the data envelope');
+  const ok = json(answer.body, 'the answer');
+  return answer.pagingHeaders ? { ...ok, headers: PAGING_HEADERS } : ok;
+}
+
+/** Every status a route answers, with its body. */
+function responses(url: string, answer: RouteAnswer | undefined) {
+  const ok = okResponse(url, answer);
+  if (PUBLIC_ROUTES.has(url)) return { 200: ok, ...(url === '/ready' ? { 503: ok } : {}) };
+  const own = Object.fromEntries((answer?.errors ?? []).map((status) => [String(status), ROUTE_ERRORS[status]]));
+  return { 200: ok, ...COMMON_RESPONSES, ...own };
 }
 
 /**
@@ -111,14 +118,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
     transform: ({ schema, url, route }) => {
       const hidden = url === OPENAPI_PATH || url === '/*' || route.method === 'OPTIONS';
-      const base = (schema ?? {}) as Record<string, unknown>;
+      const { answer, ...base } = (schema ?? {}) as Record<string, unknown> & { answer?: RouteAnswer };
       return {
         url,
-        schema: {
-          ...base,
-          hide: hidden || base.hide === true,
-          response: { 200: okResponse(url), ...COMMON_RESPONSES },
-        },
+        schema: { ...base, hide: hidden || base.hide === true, response: responses(url, answer) },
       };
     },
   });

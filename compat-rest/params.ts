@@ -60,7 +60,25 @@ export const epochMsSchema = { type: 'integer', minimum: 0, maximum: MAX_TIME_MS
 export const limitSchema = (max: number, defaultValue: number) =>
   ({ type: 'integer', minimum: 1, maximum: max, default: defaultValue }) as const;
 
+/**
+ * The format of a time parameter (ISO 8601, naive = UTC, or epoch ms): the app checks such a field with timeParam
+ * before the call is charged (a refused input costs nothing), with timeParam's message; Ajv takes any string for it.
+ */
+export const TIME_FORMAT = 'iso-8601-or-epoch-ms';
+
+/** A time query parameter, read by timeParam. */
+export const timeParamSchema = { type: 'string', format: TIME_FORMAT } as const;
+
+/** Checks each query parameter its route's schema declares a time (TIME_FORMAT) as timeParam reads it. */
+export function checkTimeText(schema: unknown, values: unknown): void {
+  const properties = (schema as { properties?: Record<string, { format?: string }> } | undefined)?.properties;
+  if (!properties || typeof values !== 'object' || values === null) return;
+  for (const [key, value] of Object.entries(values)) {
+    if (properties[key]?.format === TIME_FORMAT && typeof value === 'string') timeParam(value, key);
+  }
+}
+
 export const timeWindowSchema = {
-  start_time: { type: 'string' },
-  end_time: { type: 'string' },
+  start_time: timeParamSchema,
+  end_time: timeParamSchema,
 } as const;

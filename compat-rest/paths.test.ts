@@ -47,6 +47,31 @@ describe('/market/*', () => {
     expect(all.body.data.length).toBeGreaterThanOrEqual(3);
   });
 
+  it.each(['bbo', 'spread', 'depth', 'slippage', 'book'])(
+    '/market/%s: next_cursor continues with the older samples, each sample once',
+    async (series) => {
+      const all = (await get(`/market/${series}/ETH?limit=1000`)).body;
+      expect(all).toMatchObject({ has_more: false, next_cursor: null });
+      const times = [...new Set(all.data.map((r: { time: string }) => r.time))];
+      expect(times.length).toBeGreaterThanOrEqual(3);
+      const rows: unknown[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 10; page++) {
+        const body: { data: { time: string }[]; has_more: boolean; next_cursor: string | null } = (
+          await get(`/market/${series}/ETH?limit=1${cursor ? `&cursor=${cursor}` : ''}`)
+        ).body;
+        rows.push(...body.data);
+        expect(new Set(body.data.map((r: { time: string }) => r.time)).size).toBe(1);
+        expect(body.has_more).toBe(body.next_cursor !== null);
+        cursor = body.next_cursor;
+        if (!cursor) break;
+        // The cursor is the page's sample time (epoch ms).
+        expect(Number(cursor)).toBe(Date.parse(`${body.data[0]?.time}Z`));
+      }
+      expect(rows).toEqual(all.data);
+    },
+  );
+
   it('serves spread, depth, slippage, book and the liquidity report', async () => {
     const spread = await get('/market/spread/ETH');
     expect(Number(spread.body.data[0].spread_bps)).toBeGreaterThan(0);
@@ -70,6 +95,7 @@ describe('/market/*', () => {
   it.each([
     ['/market/bbo/BTC?limit=0', 'querystring/limit must be >= 1'],
     ['/market/bbo/BTC?limit=1001', 'querystring/limit must be <= 1000'],
+    ['/market/bbo/BTC?cursor=abc', 'cursor: must be the next_cursor of a page'],
     ['/market/bbo/BTC?start_time=yesterday', 'start_time: must be an ISO 8601 datetime or epoch milliseconds'],
     [
       '/market/bbo/BTC?start_time=2026-11-22T10:00:00&end_time=2026-11-22T09:00:00',

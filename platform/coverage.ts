@@ -8,6 +8,23 @@ export const FUNDING_COVERAGE_START = Date.UTC(2025, 8, 27, 10, 0, 0);
 /** The native ledger is complete from 2025-09-27 09:29 UTC (spec §8). */
 export const LEDGER_COVERAGE_START = Date.UTC(2025, 8, 27, 9, 29, 0);
 
+/**
+ * The other documented starts of complete coverage (spec §8's "Data coverage starts"): rows held from before them
+ * are kept and served, but a dataset is complete only from its start (orders before it lack their order type,
+ * fills before it their builder or a true `crossed`, and so on).
+ */
+export const DOCUMENTED_COVERAGE_STARTS = {
+  borrowLendReserves: Date.UTC(2026, 8, 23),
+  builderAttribution: Date.UTC(2025, 9, 10),
+  roundTrips: Date.UTC(2025, 8, 10),
+  accountSnapshots: Date.UTC(2026, 8, 5),
+  orders: Date.UTC(2026, 5, 27),
+  crossed: Date.UTC(2026, 8, 24, 15, 53),
+  candles: Date.UTC(2026, 9, 1),
+  /** The book endpoints' archive is continuous from here. */
+  marketHistory: Date.UTC(2026, 8, 23),
+} as const;
+
 export interface Dataset {
   table: string;
   /** The epoch-ms column its events are timed by. */
@@ -17,7 +34,10 @@ export interface Dataset {
 }
 
 export interface DatasetCoverage {
-  /** The first event held, or the dataset's documented start when older events are held too. */
+  /**
+   * Where complete coverage begins: the first event held, or the dataset's documented start when older events are
+   * held too; while a backfill loads, where it ends (see dataCoverage).
+   */
   start: number | null;
   latest: number | null;
   delaySeconds: number | null;

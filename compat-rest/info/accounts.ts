@@ -10,6 +10,7 @@ import {
   MAX_FILL_ROWS,
   MAX_HISTORY_PAGE,
   orderRef,
+  parseFillCursor,
   toTwapHistoryItem,
 } from '../../subgraphs/accounts/service/index.ts';
 import { pagingHeaders, resultEnvelope } from '../envelopes.ts';
@@ -57,7 +58,13 @@ const compactFillsFields = {
 };
 
 /** A compact fill row (spec §2.3, fills.ts CompactFillRow): `orderType` only with include_order_type. */
-const compactFill = R.record(
+/** orderStatus's order reference: an oid above 2^53 sent as a JSON number (rounded by JSON.parse) read exactly. */
+function orderRefOf(body: Body) {
+  const unsafe = typeof body.oid === 'number' && !Number.isSafeInteger(body.oid);
+  return orderRef(unsafe ? (integerLiteral(body, 'oid') ?? body.oid) : body.oid, body.cloid);
+}
+
+export const compactFill = R.record(
   {
     user: R.address,
     coin: R.str,
@@ -98,6 +105,7 @@ function compactFillsPaging(body: Body, defaultOrder: 'asc' | 'desc') {
 function compactFills(defaultOrder: 'asc' | 'desc'): InfoEntry {
   return {
     schema: object({ user: optAddress, ...timeWindow, ...compactFillsFields }),
+    check: (body) => void (typeof body.cursor === 'string' && parseFillCursor(body.cursor)),
     async handler(body, { accounts }) {
       const user = body.user == null ? undefined : lower(body.user);
       const page = await accounts.fillRows({ user, ...windowOf(body), ...compactFillsPaging(body, defaultOrder) });
@@ -256,12 +264,9 @@ export const accountsInfo: Record<string, InfoEntry> = {
       },
       ['user'],
     ),
-    async handler(body, { accounts }) {
-      // An oid above 2^53 sent as a JSON number was rounded by JSON.parse: its digits are read from the body's text.
-      const unsafe = typeof body.oid === 'number' && !Number.isSafeInteger(body.oid);
-      const oid = unsafe ? (integerLiteral(body, 'oid') ?? body.oid) : body.oid;
-      return json(await accounts.orderStatus({ user: lower(body.user), ...orderRef(oid, body.cloid) }));
-    },
+    check: (body) => void orderRefOf(body),
+    handler: async (body, { accounts }) =>
+      json(await accounts.orderStatus({ user: lower(body.user), ...orderRefOf(body) })),
     response: {
       anyOf: [
         R.record({ status: { const: 'order' }, order: R.orderWithStatus }),

@@ -50,5 +50,7 @@ export function checkInfo(body: unknown): { request: Record<string, unknown>; en
   const validate = Object.hasOwn(INFO_TYPES, type) ? validators.get(type) : undefined;
   if (!validate) throw new FieldError(`Unknown type: ${type}`);
   validate(request);
-  return { request, entry: INFO_TYPES[type] as InfoEntry };
+  const entry = INFO_TYPES[type] as InfoEntry;
+  entry.check?.(request);
+  return { request, entry };
 }

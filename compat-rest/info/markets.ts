@@ -8,6 +8,7 @@ import {
   HISTORY_DATASET_NAMES,
   type HistoryDataset,
   type L2OptionsInput,
+  l2Options,
   MAX_RESERVE_HISTORY,
   MAX_TRADES,
   RESERVE_INTERVALS,
@@ -80,16 +81,15 @@ export const marketsInfo: Record<string, InfoEntry> = {
   allMids: {
     schema: dexBody,
     async handler(body, { markets }) {
-      const dex = given<string>(body, 'dex') ?? '';
-      if (dex === '') return sharedJson(markets.firstDexMids());
-      const meta = await markets.meta(dex);
-      return json(markets.allMids(meta.universe.map((u) => u.name)));
+      // Without dex, the service hands out one map until the next change: its JSON is encoded once (sharedJson).
+      return sharedJson(await markets.dexMids(given<string>(body, 'dex')));
     },
     response: R.mapOf(R.decimal),
   },
 
   l2Book: {
     schema: object({ coin: nonEmpty, ...aggregation }, ['coin']),
+    check: (body) => void l2Options(aggregationOf(body)),
     handler: async (body, { markets }) => sharedJson(markets.l2Book(body.coin as string, aggregationOf(body))),
     response: R.orNull(R.l2Book),
   },
@@ -100,6 +100,7 @@ export const marketsInfo: Record<string, InfoEntry> = {
    */
   l2Books: {
     schema: object({ coins: arrayOf(nonEmpty), ...aggregation }, ['coins']),
+    check: (body) => void l2Options(aggregationOf(body)),
     async handler(body, { markets }) {
       const books = markets.l2Books(body.coins as string[], aggregationOf(body));
       const parts = [...books].map(([coin, book]) =>

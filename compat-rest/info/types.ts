@@ -34,6 +34,11 @@ export type InfoHandler = (body: Record<string, unknown>, services: CompatServic
  */
 export interface InfoEntry {
   schema: JsonSchema;
+  /**
+   * The service's own input rules that need no storage (a book's aggregation, an order reference, a cursor's form),
+   * run on the body once it matches `schema` and before the call is charged: a FieldError refuses it for free.
+   */
+  check?: (body: Record<string, unknown>) => void;
   handler: InfoHandler;
   response: JsonSchema;
 }

@@ -2,7 +2,10 @@
 // paged by keyset cursor. `include_order_type=true` adds `orderType` to each row; false leaves the body unchanged.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { FILL_ROWS_DEFAULT_LIMIT, MAX_FILL_ROWS } from '../../subgraphs/accounts/service/index.ts';
+import { dataEnvelopeOf } from '../answers.ts';
 import { dataEnvelope } from '../envelopes.ts';
+import { compactFill } from '../info/accounts.ts';
+import * as R from '../info/response-schema.ts';
 import type { CompatServices } from '../info/types.ts';
 import { addressSchema, limitSchema, type TimeWindowQuery, timeWindow, timeWindowSchema } from '../params.ts';
 
@@ -52,13 +55,18 @@ export const fillRoutes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     return dataEnvelope(req, page.rows, page);
   }
 
-  app.get<{ Querystring: FillsQuery }>('/', { schema: { querystring } }, (req) => answer(req, req.query.user, 'asc'));
-  app.get<{ Querystring: FillsQuery }>('/recent', { schema: { querystring } }, (req) =>
+  const rows = { body: dataEnvelopeOf(R.list(compactFill)) };
+  app.get<{ Querystring: FillsQuery }>('/', { schema: { querystring, answer: rows } }, (req) =>
+    answer(req, req.query.user, 'asc'),
+  );
+  app.get<{ Querystring: FillsQuery }>('/recent', { schema: { querystring, answer: rows } }, (req) =>
     answer(req, req.query.user, 'desc'),
   );
   app.get<{ Params: { user_address: string }; Querystring: FillsQuery }>(
     '/user/:user_address',
-    { schema: { params: { type: 'object', properties: { user_address: addressSchema } }, querystring } },
+    {
+      schema: { params: { type: 'object', properties: { user_address: addressSchema } }, querystring, answer: rows },
+    },
     (req) => answer(req, req.params.user_address, 'desc'),
   );
 };

@@ -7,9 +7,35 @@ import {
   type Hip3Snapshot,
   MAX_HIP3_TOP_MOVERS,
 } from '../../subgraphs/markets/service/index.ts';
+import { dataEnvelopeOf, naiveTime, type RouteAnswer } from '../answers.ts';
 import { dataEnvelope } from '../envelopes.ts';
+import * as R from '../info/response-schema.ts';
 import type { CompatServices } from '../info/types.ts';
 import { limitSchema } from '../params.ts';
+
+const nullableDecimal = R.orNull(R.decimal);
+/** Both routes' rows (reference/service-details.md). */
+const snapshots: RouteAnswer = {
+  body: dataEnvelopeOf(
+    R.list(
+      R.record({
+        dex_id: R.str,
+        coin: R.str,
+        current_mark_price: nullableDecimal,
+        current_oracle_price: nullableDecimal,
+        current_funding_rate: nullableDecimal,
+        open_interest: nullableDecimal,
+        volume_24h: R.decimal,
+        fees_24h: R.decimal,
+        trades_24h: R.int,
+        total_volume_cumulative: R.decimal,
+        total_fees_cumulative: R.decimal,
+        is_halted: R.bool,
+        last_update: R.orNull(naiveTime),
+      }),
+    ),
+  ),
+};
 
 const record = (s: Hip3Snapshot) => ({ ...s, last_update: s.last_update === null ? null : naiveIso(s.last_update) });
 
@@ -20,6 +46,7 @@ export const hip3Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     '/snapshots',
     {
       schema: {
+        answer: snapshots,
         querystring: {
           type: 'object',
           properties: { dex_id: { type: 'string' }, coin: { type: 'string' } },
@@ -36,6 +63,7 @@ export const hip3Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     '/top-movers',
     {
       schema: {
+        answer: snapshots,
         querystring: {
           type: 'object',
           properties: { limit: limitSchema(MAX_HIP3_TOP_MOVERS, HIP3_TOP_MOVERS_DEFAULT) },

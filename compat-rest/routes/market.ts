@@ -4,7 +4,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { naiveIso } from '../../platform/naive-iso.ts';
 import { HISTORY_SERIES_NAMES } from '../../subgraphs/markets/service/index.ts';
+import { dataEnvelopeOf, naiveTime } from '../answers.ts';
 import { dataEnvelope } from '../envelopes.ts';
+import * as R from '../info/response-schema.ts';
 import type { CompatServices } from '../info/types.ts';
 import { limitSchema, type TimeWindowQuery, timeWindow, timeWindowSchema } from '../params.ts';
 
@@ -13,13 +15,54 @@ interface CoinParams {
 }
 interface WindowQuery extends TimeWindowQuery {
   limit: number;
+  cursor?: string;
 }
+
+const nullableDecimal = R.orNull(R.decimal);
+const level = R.record({ px: R.decimal, sz: R.decimal, n: R.int });
+/** Each series' samples (history.ts), newest first; `time` naive UTC ISO. */
+const SERIES_ROWS = {
+  bbo: R.record({
+    time: naiveTime,
+    bid_px: nullableDecimal,
+    bid_sz: nullableDecimal,
+    bid_n: R.orNull(R.int),
+    ask_px: nullableDecimal,
+    ask_sz: nullableDecimal,
+    ask_n: R.orNull(R.int),
+  }),
+  spread: R.record({
+    time: naiveTime,
+    bid_px: R.decimal,
+    ask_px: R.decimal,
+    spread: R.decimal,
+    spread_bps: R.decimal,
+  }),
+  depth: R.record({
+    time: naiveTime,
+    mid_px: R.decimal,
+    bands: R.mapOf(R.record({ bidDepthUsd: R.decimal, askDepthUsd: R.decimal })),
+  }),
+  slippage: R.record({ time: naiveTime, notional: R.decimal, buy_bps: nullableDecimal, sell_bps: nullableDecimal }),
+  book: R.record({ time: naiveTime, levels: R.tuple(R.list(level), R.list(level)) }),
+};
+const averages = R.mapOf(R.record({}));
+const liquidityReport = R.record({
+  coin: R.str,
+  start_time: naiveTime,
+  end_time: naiveTime,
+  samples: R.int,
+  spread_bps: R.record({ avg: nullableDecimal, median: nullableDecimal, max: nullableDecimal }),
+  depth_usd: averages,
+  slippage_bps: averages,
+});
 
 const coinWindowSchema = {
   params: { type: 'object', properties: { coin: { type: 'string', minLength: 1 } }, required: ['coin'] },
   querystring: {
     type: 'object',
-    properties: { ...timeWindowSchema, limit: limitSchema(1000, 100) },
+    // `cursor`: the next_cursor of a page, for the samples before it.
+    properties: { ...timeWindowSchema, limit: limitSchema(1000, 100), cursor: { type: 'string', maxLength: 32 } },
   },
 } as const;
 
@@ -27,17 +70,19 @@ export const marketRoutes: FastifyPluginAsync<{ services: CompatServices }> = as
   const { markets } = services;
   const historyWindow = (q: TimeWindowQuery) => timeWindow(q, (w) => markets.historyWindow(w));
 
-  app.get('/coins', async (req) => dataEnvelope(req, await markets.historyCoins()));
+  app.get('/coins', { schema: { answer: { body: dataEnvelopeOf(R.list(R.str)) } } }, async (req) =>
+    dataEnvelope(req, await markets.historyCoins()),
+  );
 
   for (const series of HISTORY_SERIES_NAMES) {
     app.get<{ Params: CoinParams; Querystring: WindowQuery }>(
       `/${series}/:coin`,
-      { schema: coinWindowSchema },
+      { schema: { ...coinWindowSchema, answer: { body: dataEnvelopeOf(R.list(SERIES_ROWS[series])) } } },
       async (req) => {
-        const window = { ...historyWindow(req.query), limit: req.query.limit };
-        const { rows, hasMore } = await markets.marketHistory(series, req.params.coin, window);
-        const records = (rows as { time: number }[]).map((r) => ({ ...r, time: naiveIso(r.time) }));
-        return dataEnvelope(req, records, hasMore);
+        const window = { ...historyWindow(req.query), limit: req.query.limit, cursor: req.query.cursor };
+        const page = await markets.marketHistory(series, req.params.coin, window);
+        const records = page.rows.map((r) => ({ ...r, time: naiveIso(r.time) }));
+        return dataEnvelope(req, records, page);
       },
     );
   }
@@ -46,6 +91,7 @@ export const marketRoutes: FastifyPluginAsync<{ services: CompatServices }> = as
     '/liquidity-report/:coin',
     {
       schema: {
+        answer: { body: dataEnvelopeOf(liquidityReport) },
         params: coinWindowSchema.params,
         querystring: { type: 'object', properties: timeWindowSchema },
       },

@@ -4,6 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { orderedWindow } from '../../platform/fields.ts';
 import { MAX_HISTORY_PAGE } from '../../subgraphs/accounts/service/index.ts';
 import { dataEnvelope, pagingHeaders } from '../envelopes.ts';
+import * as R from '../info/response-schema.ts';
 import type { CompatServices } from '../info/types.ts';
 import { addressSchema, epochMsSchema } from '../params.ts';
 
@@ -12,6 +13,8 @@ export const fundingRoutes: FastifyPluginAsync<{ services: CompatServices }> = a
     '/userFunding',
     {
       schema: {
+        // A bare array, as the exchange answers userFunding.
+        answer: { body: R.list(R.fundingPayment) },
         querystring: {
           type: 'object',
           required: ['user'],

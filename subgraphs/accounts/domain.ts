@@ -3,7 +3,11 @@ import { accountChannels } from '../../compat-rest/channels/accounts.ts';
 import { accountsInfo } from '../../compat-rest/info/accounts.ts';
 import { fillRoutes } from '../../compat-rest/routes/fills.ts';
 import { fundingRoutes, userRoutes } from '../../compat-rest/routes/users.ts';
-import { FUNDING_COVERAGE_START, LEDGER_COVERAGE_START } from '../../platform/coverage.ts';
+import {
+  FUNDING_COVERAGE_START,
+  LEDGER_COVERAGE_START,
+  DOCUMENTED_COVERAGE_STARTS as STARTS,
+} from '../../platform/coverage.ts';
 import { type DomainDeps, defineDomain } from '../domain.ts';
 import type { AccountsContext } from './builder.ts';
 import { accountsTools } from './mcp.ts';
@@ -40,11 +44,14 @@ export const accounts = defineDomain({
   context: (accounts): AccountsContext => ({ accounts }),
   datasets: {
     fills: { table: 'accounts.fills', column: 'time' },
-    orders: { table: 'accounts.order_statuses', column: 'time' },
+    orders: { table: 'accounts.order_statuses', column: 'time', completeFrom: STARTS.orders },
     twaps: { table: 'accounts.twap_statuses', column: 'time' },
     funding: { table: 'accounts.funding_payments', column: 'time', completeFrom: FUNDING_COVERAGE_START },
     ledger: { table: 'accounts.ledger_updates', column: 'time', completeFrom: LEDGER_COVERAGE_START },
     liquidations: { table: 'accounts.liquidations', column: 'time' },
+    // Properties of the stored fills that are right only from a documented time on (spec §8).
+    builderAttribution: { table: 'accounts.fills', column: 'time', completeFrom: STARTS.builderAttribution },
+    crossed: { table: 'accounts.fills', column: 'time', completeFrom: STARTS.crossed },
   },
   // Answers are per user: merging identical requests seldom saves a call, and the executor's clone of each merged
   // answer costs ~5 ms on 2 000 fills (npm run bench).

@@ -1,5 +1,6 @@
 // The analytics domain as the service lists it (domains.ts): its service, subgraph, datasets, compat routes and MCP
 // tools. Its tables are filled by the derivation job that runs beside ingest (ingest/derive/), not by this domain.
+import { DOCUMENTED_COVERAGE_STARTS as STARTS } from '../../platform/coverage.ts';
 import { type DomainDeps, defineDomain } from '../domain.ts';
 import type { AnalyticsContext } from './builder.ts';
 import { analyticsUserRoutes, builderRoutes } from './compat/routes.ts';
@@ -21,8 +22,8 @@ export const analytics = defineDomain({
   schema: analyticsSchema,
   context: (analytics): AnalyticsContext => ({ analytics }),
   datasets: {
-    roundTrips: { table: 'analytics.round_trips', column: 'opened_at' },
-    accountSnapshots: { table: 'analytics.account_snapshots', column: 'time' },
+    roundTrips: { table: 'analytics.round_trips', column: 'opened_at', completeFrom: STARTS.roundTrips },
+    accountSnapshots: { table: 'analytics.account_snapshots', column: 'time', completeFrom: STARTS.accountSnapshots },
     // How far the derivation job has come: every fill, funding payment and ledger update before it is derived (its
     // delay is the jobs' lag behind now).
     analyticsDerivation: { table: 'analytics.derive_checkpoint', column: 'cursor_time' },

@@ -69,9 +69,9 @@ describe('hip4 MCP tools', () => {
       [4, 'taker'],
     ]);
     const providers = (await call('hip4_providers', { startTime: AT.match2, endTime: AT.match3 })).providers;
-    expect(providers).toEqual([expect.objectContaining({ venue: 'predict', fills: 4, volume_usdc: 35 })]);
+    expect(providers).toEqual([expect.objectContaining({ venue: 'predict', fills: 4, volume_usdc: '35.0' })]);
     const deployers = (await call('hip4_deployers', { venue: 'oddsx' })).deployers as Record<string, unknown>[];
-    expect(deployers.map((d) => d.fee_scale)).toEqual([0.5]);
+    expect(deployers.map((d) => d.fee_scale)).toEqual(['0.5']);
     expect(
       await call('hip4_analytics', { interval: '4h', coins: ['#200', '201'], startTime: T0, endTime: T0 + 4 * HOUR }),
     ).toMatchObject({
@@ -96,6 +96,21 @@ describe('hip4 MCP tools', () => {
     const json = new JsonArrayWriter();
     await hip4.eachFillTextRow({ limit: 1000 }, (row) => json.push(fillRowJson(row)));
     expect(JSON.parse(json.end().toString('utf8'))).toEqual(objects);
+  });
+
+  it('pages by nextCursor as the route by X-Next-Cursor: every fill once, newest first', async () => {
+    const all = (await call('hip4_fills', { limit: 1000 })).fills as { tid: number }[];
+    const seen: unknown[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 10; i++) {
+      const page = await call('hip4_fills', { limit: 3, ...(cursor ? { cursor } : {}) });
+      seen.push(...(page.fills as unknown[]));
+      const text = await hip4.eachFillTextRow({ limit: 3, cursor }, () => {});
+      expect(page.nextCursor).toBe(text.nextCursor);
+      if (!page.hasMore) break;
+      cursor = page.nextCursor as string;
+    }
+    expect(seen).toEqual(all);
   });
 
   it.each([

@@ -32,8 +32,10 @@ import {
 
 const DAY_MS = 86_400_000;
 
-const page = (what: string, defaultLimit: number, maxLimit = MAX_HIP4_ROWS) =>
-  pageArgs(what, { maxLimit, defaultLimit, maxOffset: MAX_HIP4_OFFSET });
+const page = (what: string, defaultLimit: number, maxLimit = MAX_HIP4_ROWS) => ({
+  ...pageArgs(what, { maxLimit, defaultLimit, maxOffset: MAX_HIP4_OFFSET }),
+  cursor: textArg('the nextCursor of a page: the next page starts after it (instead of an offset)'),
+});
 const window = (start = 'start of the window, inclusive; default no lower bound') =>
   windowArgs(start, 'end of the window, inclusive; default now');
 const venue = textArg('only this venue (market provider), or "oracle" for oracle-emitted markets');
@@ -45,7 +47,16 @@ const OUTCOME_COIN = { type: 'string', pattern: SIDE_COIN_PATTERN };
 // The tool server checked the arguments against `input`: each is absent or of its schema's type.
 const num = (a: Record<string, unknown>, k: string) => a[k] as number | undefined;
 const text = (a: Record<string, unknown>, k: string) => a[k] as string | undefined;
-const pageOf = (a: Record<string, unknown>) => ({ limit: num(a, 'limit'), offset: num(a, 'offset') });
+const pageOf = (a: Record<string, unknown>) => ({
+  limit: num(a, 'limit'),
+  offset: num(a, 'offset'),
+  cursor: text(a, 'cursor'),
+});
+/** A page's paging as the routes' X-Has-More and X-Next-Cursor say it. */
+const paging = (p: { hasMore: boolean; nextCursor: string | null }) => ({
+  hasMore: p.hasMore,
+  nextCursor: p.nextCursor,
+});
 
 export const hip4Tools: readonly McpTool[] = [
   {
@@ -57,12 +68,12 @@ export const hip4Tools: readonly McpTool[] = [
       'or venue. Use hip4_markets for the outcomes themselves.',
     input: toolInput({ questionId, venue, ...page('questions', REGISTRY_DEFAULT_LIMIT) }),
     async call(a, { services }) {
-      const rows = await services.hip4.questions({
+      const p = await services.hip4.questionsPage({
         questionId: num(a, 'questionId'),
         venue: text(a, 'venue'),
         ...pageOf(a),
       });
-      return { questions: rows.map(questionRecord) };
+      return { questions: p.rows.map(questionRecord), ...paging(p) };
     },
     summary: (r) => `${(r.questions as unknown[]).length} questions`,
   },
@@ -84,7 +95,7 @@ export const hip4Tools: readonly McpTool[] = [
       ...page('markets', REGISTRY_DEFAULT_LIMIT),
     }),
     async call(a, { services }) {
-      const rows = await services.hip4.outcomes({
+      const p = await services.hip4.outcomesPage({
         outcomeId: num(a, 'outcomeId'),
         questionId: num(a, 'questionId'),
         class: text(a, 'class'),
@@ -92,7 +103,7 @@ export const hip4Tools: readonly McpTool[] = [
         venue: text(a, 'venue'),
         ...pageOf(a),
       });
-      return { markets: rows.map(marketRecord) };
+      return { markets: p.rows.map(marketRecord), ...paging(p) };
     },
     summary: (r) => `${(r.markets as unknown[]).length} outcome markets`,
   },
@@ -111,14 +122,14 @@ export const hip4Tools: readonly McpTool[] = [
       ...page('fills', FILLS_DEFAULT_LIMIT),
     }),
     async call(a, { services }) {
-      const rows = await services.hip4.fills({
+      const p = await services.hip4.fillsPage({
         user: text(a, 'user') ?? undefined,
         coin: text(a, 'coin'),
         outcomeId: num(a, 'outcomeId'),
         ...windowOf(a),
         ...pageOf(a),
       });
-      return { fills: rows.map(fillRecord) };
+      return { fills: p.rows.map(fillRecord), ...paging(p) };
     },
     summary: (r) => `${(r.fills as unknown[]).length} fills`,
   },
@@ -130,8 +141,8 @@ export const hip4Tools: readonly McpTool[] = [
       'unique users, fees and last trade over an inclusive window, by volume descending. Settlement fills excluded.',
     input: toolInput({ venue, ...window(), ...page('venues', PROVIDERS_DEFAULT_LIMIT) }),
     async call(a, { services }) {
-      const rows = await services.hip4.providers({ venue: text(a, 'venue'), ...windowOf(a), ...pageOf(a) });
-      return { providers: rows.map(providerRecord) };
+      const p = await services.hip4.providersPage({ venue: text(a, 'venue'), ...windowOf(a), ...pageOf(a) });
+      return { providers: p.rows.map(providerRecord), ...paging(p) };
     },
     summary: (r) => `${(r.providers as unknown[]).length} venues`,
   },
@@ -143,8 +154,8 @@ export const hip4Tools: readonly McpTool[] = [
       `JSON text). Refreshed about every ${DEPLOYERS_REFRESH_MS / 1000} seconds.`,
     input: toolInput({ venue, ...page('deployers', REGISTRY_DEFAULT_LIMIT) }),
     async call(a, { services }) {
-      const rows = await services.hip4.deployers({ venue: text(a, 'venue'), ...pageOf(a) });
-      return { deployers: rows.map(deployerRecord) };
+      const p = await services.hip4.deployersPage({ venue: text(a, 'venue'), ...pageOf(a) });
+      return { deployers: p.rows.map(deployerRecord), ...paging(p) };
     },
     summary: (r) => `${(r.deployers as unknown[]).length} deployers`,
   },
@@ -173,7 +184,12 @@ export const hip4Tools: readonly McpTool[] = [
         ...windowOf(a),
         ...pageOf(a),
       });
-      return { status: answer.status, count: answer.rows.length, data: answer.rows.map(bucketRecord) };
+      return {
+        status: answer.status,
+        count: answer.rows.length,
+        data: answer.rows.map(bucketRecord),
+        ...paging(answer),
+      };
     },
     summary: (r) => `${r.count} buckets (${r.status})`,
   },

@@ -3,6 +3,7 @@ import { marketChannels } from '../../compat-rest/channels/markets.ts';
 import { marketsInfo } from '../../compat-rest/info/markets.ts';
 import { hip3Routes } from '../../compat-rest/routes/hip3.ts';
 import { marketRoutes } from '../../compat-rest/routes/market.ts';
+import { DOCUMENTED_COVERAGE_STARTS as STARTS } from '../../platform/coverage.ts';
 import { defineDomain } from '../domain.ts';
 import type { MarketsContext } from './builder.ts';
 import { marketsTools } from './mcp.ts';
@@ -23,11 +24,11 @@ export const markets = defineDomain({
   context: (markets, { coverage }): MarketsContext => ({ markets, coverage }),
   datasets: {
     trades: { table: 'markets.trades', column: 'time' },
-    candles: { table: 'markets.candles', column: 't' },
+    candles: { table: 'markets.candles', column: 't', completeFrom: STARTS.candles },
     assetCtxs: { table: 'markets.asset_ctxs', column: 'time' },
     fundingRates: { table: 'markets.funding_rates', column: 'time' },
-    borrowLendReserves: { table: 'markets.reserve_samples', column: 'time' },
-    marketHistory: { table: 'markets.history_bbo', column: 'time' },
+    borrowLendReserves: { table: 'markets.reserve_samples', column: 'time', completeFrom: STARTS.borrowLendReserves },
+    marketHistory: { table: 'markets.history_bbo', column: 'time', completeFrom: STARTS.marketHistory },
   },
   // Market data is the same for every client, so identical requests meet.
   router: { deduplicateInflightRequests: true },

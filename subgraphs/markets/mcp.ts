@@ -15,6 +15,7 @@ import {
   timeArg,
   toolInput,
 } from '../../mcp/schema.ts';
+import { compareDecimal } from '../../platform/decimal.ts';
 import type { McpTool } from '../domain.ts';
 import {
   CANDLE_INTERVALS,
@@ -71,12 +72,7 @@ export const marketsTools: readonly McpTool[] = [
       coins: described({ type: 'array', items: TEXT, minItems: 1, maxItems: 500 }, 'only these coins (up to 500)'),
     }),
     async call(args, { services: { markets } }) {
-      const dex = (args.dex as string | undefined) ?? '';
-      const coins = args.coins as string[] | undefined;
-      if (dex === '' && !coins) return { mids: markets.firstDexMids() };
-      const universe = dex === '' ? undefined : (await markets.meta(dex)).universe.map((u) => u.name);
-      const wanted = coins && universe ? coins.filter((c) => universe.includes(c)) : (coins ?? universe);
-      return { mids: markets.allMids(wanted) };
+      return { mids: await markets.dexMids(args.dex as string | undefined, args.coins as string[] | undefined) };
     },
     summary: (r) => `${Object.keys(r.mids as object).length} mid prices`,
   },
@@ -301,8 +297,8 @@ export const marketsTools: readonly McpTool[] = [
     title: 'Market history samples',
     description:
       `Archived samples of one series of a coin's market, newest first: ${HISTORY_SERIES_NAMES.join(', ')}. ` +
-      'Window default: the day before endTime (default now). limit 1 to 1000, default 100. For a summary of a ' +
-      'window use markets_liquidity_report.',
+      'Window default: the day before endTime (default now). limit 1 to 1000, default 100; hasMore and nextCursor ' +
+      '(pass it back as cursor) page through the window. For a summary of a window use markets_liquidity_report.',
     input: toolInput(
       {
         series: enumArg(HISTORY_SERIES_NAMES, 'which series'),
@@ -310,12 +306,17 @@ export const marketsTools: readonly McpTool[] = [
         limit: intArg(1, 1000, 'how many samples (1 to 1000, default 100)'),
         startTime: timeArg('start of the window; default one day before the end'),
         endTime: endArg,
+        cursor: described({ ...TEXT, maxLength: 32 }, 'the nextCursor of a page: the samples before it'),
       },
       ['series', 'coin'],
     ),
     async call(args, { services: { markets } }) {
-      const window = { ...markets.historyWindow(windowOf(args)), limit: (args.limit as number) ?? 100 };
-      return markets.marketHistory(args.series as HistorySeries, args.coin as string, window);
+      const window = {
+        ...markets.historyWindow(windowOf(args)),
+        limit: (args.limit as number) ?? 100,
+        cursor: args.cursor as string | undefined,
+      };
+      return { ...(await markets.marketHistory(args.series as HistorySeries, args.coin as string, window)) };
     },
   },
   {
@@ -490,9 +491,12 @@ export const marketsTools: readonly McpTool[] = [
       const samples = [stream.snapshot(), ...got.items].filter((m) => m !== null);
       const mids = Object.fromEntries(
         coins.map((coin) => {
-          const pxs = samples.flatMap((m) => (m?.[coin] === undefined ? [] : [Number(m[coin])]));
+          // Prices stay decimal text, compared exactly.
+          const pxs = samples.flatMap((m) => (m?.[coin] === undefined ? [] : [m[coin] as string]));
           if (pxs.length === 0) return [coin, null];
-          return [coin, { first: pxs[0], last: pxs.at(-1), low: Math.min(...pxs), high: Math.max(...pxs) }];
+          const low = pxs.reduce((a, b) => (compareDecimal(b, a) < 0 ? b : a));
+          const high = pxs.reduce((a, b) => (compareDecimal(b, a) > 0 ? b : a));
+          return [coin, { first: pxs[0], last: pxs.at(-1), low, high }];
         }),
       );
       return { mids, samples: samples.length, ...stopped(got) };

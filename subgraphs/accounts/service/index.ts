@@ -70,6 +70,7 @@ export {
   fillOrder,
   MAX_FILL_ROWS,
   MAX_WIRE_FILLS,
+  parseFillCursor,
   type StoredFill,
   type TwapSliceFill,
   toWireFill,

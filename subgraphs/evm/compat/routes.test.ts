@@ -340,17 +340,17 @@ describe('backstops', () => {
     expect(res.body.data).toEqual([
       {
         dex_id: 'abc',
-        total_deposited_usdc: 2000,
-        total_withdrawn_usdc: 0,
-        net_principal_usdc: 2000,
+        total_deposited_usdc: '2000.0',
+        total_withdrawn_usdc: '0.0',
+        net_principal_usdc: '2000.0',
         unique_signers: 1,
         transfer_count: 1,
       },
       {
         dex_id: 'xyz',
-        total_deposited_usdc: 15000.5,
-        total_withdrawn_usdc: 3000.25,
-        net_principal_usdc: 12000.25,
+        total_deposited_usdc: '15000.5',
+        total_withdrawn_usdc: '3000.25',
+        net_principal_usdc: '12000.25',
         unique_signers: 2,
         transfer_count: 3,
       },
@@ -382,12 +382,12 @@ describe('backstops', () => {
       dex_id: 'xyz',
       backstop_address: BACKSTOP,
       dex_index: 1,
-      principal_deposited_usdc: 15000.5,
-      principal_withdrawn_usdc: 3000.25,
-      net_principal_usdc: 12000.25,
+      principal_deposited_usdc: '15000.5',
+      principal_withdrawn_usdc: '3000.25',
+      net_principal_usdc: '12000.25',
       fill_count: 2,
-      notional_traded: 301,
-      fees_paid: 0.15,
+      notional_traded: '301.0',
+      fees_paid: '0.15',
       fills_last_24h: 2,
       first_fill_time: new Date(T + 1000).toISOString().slice(0, 23),
       last_fill_time: new Date(T + 2000).toISOString().slice(0, 23),
@@ -525,7 +525,7 @@ describe('the evm subgraph schema over the same data', () => {
     expect(res.errors).toBeUndefined();
     expect(JSON.parse(JSON.stringify(res.data))).toEqual({
       backstopDex: {
-        backstopSummary: { totalDepositedUsdc: 15000.5, netPrincipalUsdc: 12000.25, uniqueSigners: 2 },
+        backstopSummary: { totalDepositedUsdc: '15000.5', netPrincipalUsdc: '12000.25', uniqueSigners: 2 },
         backstopTransfers: { hasMore: true, nodes: [{ amount: '5000.5', isDeposit: true, signer: { address: SUB } }] },
         backstopHealth: { fillCount: 2, backstopAddress: BACKSTOP },
         absorbedFills: {

@@ -26,6 +26,7 @@ import {
   MAX_EVM_ROWS,
   toTransactionRecord,
 } from '../service/index.ts';
+import { EVM_ANSWERS } from './answers.ts';
 
 /**
  * The `<chain>` values of the holders path: the one HyperEVM chain this service indexes, under its two usual names.
@@ -65,6 +66,7 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
     '/transactions',
     {
       schema: {
+        answer: EVM_ANSWERS.transactions,
         querystring: listQuery({
           block_number: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
           to_addr: addressSchema,
@@ -99,6 +101,7 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
     '/ledger/transfers',
     {
       schema: {
+        answer: EVM_ANSWERS.ledgerTransfers,
         querystring: listQuery({
           action_type: { type: 'string', enum: Object.keys(LEDGER_ACTION_TYPES) },
           token: { type: 'string', minLength: 1, maxLength: 64 },
@@ -129,6 +132,7 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
     '/user/:address/ledger-events',
     {
       schema: {
+        answer: EVM_ANSWERS.ledgerEvents,
         params: { type: 'object', properties: { address: addressSchema } },
         querystring: listQuery({
           // Repeatable (`?event_type=deposit&event_type=agent_send`).
@@ -157,6 +161,7 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
     '/hip3/backstop/transfers',
     {
       schema: {
+        answer: EVM_ANSWERS.backstopTransfers,
         querystring: listQuery({
           dex: dexSchema,
           signer: addressSchema,
@@ -182,17 +187,20 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
     '/hip3/backstop/transfers-summary',
     {
       schema: {
+        answer: EVM_ANSWERS.backstopSummary,
         querystring: { type: 'object', properties: { ...timeWindowSchema, dex: dexSchema } },
       },
     },
     async (req) => dataEnvelope(req, await evm.backstopSummary({ dex: req.query.dex, ...timeWindow(req.query) })),
   );
 
-  app.get('/hip3/backstop/health', async (req) => dataEnvelope(req, await evm.backstopHealth()));
+  app.get('/hip3/backstop/health', { schema: { answer: EVM_ANSWERS.backstopHealth } }, async (req) =>
+    dataEnvelope(req, await evm.backstopHealth()),
+  );
 
   app.get<{ Params: { dex: string } }>(
     '/hip3/backstop/:dex/health',
-    { schema: { params: { type: 'object', properties: { dex: dexSchema } } } },
+    { schema: { answer: EVM_ANSWERS.dexHealth, params: { type: 'object', properties: { dex: dexSchema } } } },
     async (req) => {
       const health = await evm.backstopHealth(req.params.dex);
       if (!health) throw noBackstopActivity(req.params.dex);
@@ -207,6 +215,7 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
     '/hip3/backstop/:dex/fills',
     {
       schema: {
+        answer: EVM_ANSWERS.backstopFills,
         params: { type: 'object', properties: { dex: dexSchema } },
         querystring: {
           type: 'object',
@@ -244,6 +253,7 @@ export const tokenHolderRoutes: FastifyPluginAsync<{ services: CompatServices }>
     '/:chain/testnet/tokens/:address/holders',
     {
       schema: {
+        answer: EVM_ANSWERS.holders,
         params: { type: 'object', properties: { chain: { type: 'string' }, address: addressSchema } },
         // `cursor` (next_cursor of a page) beside `offset`: deep pages at the cost of the first (bench/evm.ts).
         querystring: { type: 'object', properties: { ...pageSchema, cursor: { type: 'string', maxLength: 128 } } },

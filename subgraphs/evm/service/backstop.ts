@@ -3,17 +3,9 @@
 // is the accounts domain's; index.ts joins the two.
 import type pg from 'pg';
 import type { BackstopTransferRow } from '../../../db/rows/evm.ts';
+import { trimDecimal } from '../../../platform/decimal.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
-import {
-  checkPage,
-  type Page,
-  type PageQuery,
-  pageClause,
-  pageOf,
-  sqlParams,
-  toNumber,
-  whereClause,
-} from './paging.ts';
+import { checkPage, type Page, type PageQuery, pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
 
 export interface BackstopTransfersQuery extends PageQuery {
   dex?: string;
@@ -73,12 +65,12 @@ export async function backstopTransfers(pool: pg.Pool, query: BackstopTransfersQ
   return pageOf(rows, q, toBackstopTransfer);
 }
 
-/** A dex's principal summary (spec §2.3): USDC totals as JSON numbers, counters as integers. */
+/** A dex's principal summary (spec §2.3): USDC totals as decimal text (exact, as money is everywhere), counters as integers. */
 export interface PrincipalSummary {
   dex_id: string;
-  total_deposited_usdc: number;
-  total_withdrawn_usdc: number;
-  net_principal_usdc: number;
+  total_deposited_usdc: string;
+  total_withdrawn_usdc: string;
+  net_principal_usdc: string;
   unique_signers: number;
   transfer_count: number;
 }
@@ -113,10 +105,10 @@ export async function principalSummaries(pool: pg.Pool, q: SummaryQuery): Promis
   );
   return rows.map((r) => ({
     dex_id: r.dex_id,
-    total_deposited_usdc: toNumber(r.deposited),
-    total_withdrawn_usdc: toNumber(r.withdrawn),
-    // Subtracted in decimal by Postgres: exact, where two floats would not be.
-    net_principal_usdc: toNumber(r.net),
+    total_deposited_usdc: trimDecimal(r.deposited),
+    total_withdrawn_usdc: trimDecimal(r.withdrawn),
+    // Subtracted in decimal by Postgres: exact.
+    net_principal_usdc: trimDecimal(r.net),
     unique_signers: r.unique_signers,
     transfer_count: r.transfer_count,
   }));

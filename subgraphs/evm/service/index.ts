@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import type { EvmBlockRow, EvmTransactionRow } from '../../../db/rows/evm.ts';
 import type { EventBus } from '../../../events/bus.ts';
+import { trimDecimal } from '../../../platform/decimal.ts';
 import { FieldError } from '../../../platform/fields.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
@@ -53,12 +54,13 @@ export interface BackstopHealth {
   /** Null for a dex the node does not list (principal recorded, but no address to find absorbed fills by). */
   backstop_address: string | null;
   dex_index: number | null;
-  principal_deposited_usdc: number;
-  principal_withdrawn_usdc: number;
-  net_principal_usdc: number;
+  /** Money as decimal text, exact. */
+  principal_deposited_usdc: string;
+  principal_withdrawn_usdc: string;
+  net_principal_usdc: string;
   fill_count: number;
-  notional_traded: number;
-  fees_paid: number;
+  notional_traded: string;
+  fees_paid: string;
   fills_last_24h: number;
   first_fill_time: string | null;
   last_fill_time: string | null;
@@ -192,12 +194,12 @@ export class EvmService {
       dex_id: dex,
       backstop_address: address,
       dex_index: index ?? null,
-      principal_deposited_usdc: principal?.total_deposited_usdc ?? 0,
-      principal_withdrawn_usdc: principal?.total_withdrawn_usdc ?? 0,
-      net_principal_usdc: principal?.net_principal_usdc ?? 0,
+      principal_deposited_usdc: principal?.total_deposited_usdc ?? '0.0',
+      principal_withdrawn_usdc: principal?.total_withdrawn_usdc ?? '0.0',
+      net_principal_usdc: principal?.net_principal_usdc ?? '0.0',
       fill_count: fills?.fill_count ?? 0,
-      notional_traded: Number(fills?.notional_traded ?? 0),
-      fees_paid: Number(fills?.fees_paid ?? 0),
+      notional_traded: trimDecimal(fills?.notional_traded ?? '0'),
+      fees_paid: trimDecimal(fills?.fees_paid ?? '0'),
       fills_last_24h: fills?.fills_since ?? 0,
       first_fill_time: fills?.first_fill_time == null ? null : naiveIso(fills.first_fill_time),
       last_fill_time: fills?.last_fill_time == null ? null : naiveIso(fills.last_fill_time),

@@ -69,6 +69,3 @@ export function whereClause(
   if (window.endTime !== undefined) where.push(`time <= ${param(window.endTime)}`);
   return where.length ? `WHERE ${where.join(' AND ')}` : '';
 }
-
-/** Numeric text → a JSON number (sums the spec shows as numbers). */
-export const toNumber = (text: string | null): number => (text === null ? 0 : Number(text));

@@ -1,6 +1,8 @@
 // /hip4/* over the hand-written history of test/hip4-files.ts (not the simulator): exact rows of every route,
 // provider statistics without settlement fills, analytics bucket edges and the coin split, a question settling,
-// the legacy question's venue `oracle`, offset paging without a lost or repeated row, and every cap and 400.
+// the legacy question's venue `oracle`, offset and cursor paging (X-Has-More, X-Next-Cursor) without a lost or
+// repeated row, and every cap and 400.
+import { graphql } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import { startCompatApp, type TestCompatApp } from '../../../test/compat-app.ts';
@@ -18,6 +20,7 @@ import {
   SUB_DEPLOYER,
   T0,
 } from '../../../test/hip4-files.ts';
+import { hip4Schema } from '../schema/index.ts';
 
 let app: TestCompatApp;
 beforeAll(async () => {
@@ -92,15 +95,15 @@ describe('/hip4/markets and /hip4/outcomes', () => {
       quote_token: 'USDH',
       block_time: '2026-11-22T07:00:00.000',
       settled: 1,
-      settle_fraction: 1,
+      settle_fraction: '1.0',
       question_name: 'FOMC decision',
       question_description: 'class:event|topic:fomc',
       total_fills: 2,
-      total_volume: 40,
+      total_volume: '40.0',
       unique_users: 2,
       venue: '',
       deployer: '',
-      deployer_fee_scale: 0,
+      deployer_fee_scale: '0',
     });
     expect(rows[6]).toMatchObject({
       outcome_id: 30,
@@ -109,16 +112,16 @@ describe('/hip4/markets and /hip4/outcomes', () => {
       class: 'priceBinary',
       underlying: 'BTC',
       expiry: '20261123-0600',
-      target_price: 90000,
+      target_price: '90000',
       period: '1d',
       question_id: null,
       settled: 0,
       settle_fraction: null,
       total_fills: 2,
-      total_volume: 5,
+      total_volume: '5.0',
       venue: 'oddsx',
       deployer: DEPLOYER_ODDSX,
-      deployer_fee_scale: 0.5,
+      deployer_fee_scale: '0.5',
     });
     expect(await ok('/hip4/outcomes')).toEqual(rows);
   });
@@ -155,7 +158,7 @@ describe('/hip4/fills', () => {
       tid: 4,
       fee: '0.01',
       feeToken: 'USDH',
-      fee_usdc: 0.01,
+      fee_usdc: '0.01',
       typeTrade: 'taker',
       market_name: 'BTC above 90000',
       market_description: BINARY_DESCRIPTION,
@@ -184,6 +187,80 @@ describe('/hip4/fills', () => {
   });
 });
 
+describe('paging headers of the /hip4 lists', () => {
+  /** Every row of `path`, page by page of `limit` following X-Next-Cursor, and the pages' sizes. */
+  async function follow(path: string, limit: number) {
+    const rows: unknown[] = [];
+    const sizes: number[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 50; i++) {
+      const sep = path.includes('?') ? '&' : '?';
+      const res = await app.get(`${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(res.status, res.text).toBe(200);
+      const page = 'data' in res.body ? res.body.data : res.body;
+      rows.push(...page);
+      sizes.push(page.length);
+      const more = res.headers['x-has-more'];
+      expect(more === 'true' || more === 'false').toBe(true);
+      if (more === 'false') {
+        expect(res.headers['x-next-cursor']).toBeUndefined();
+        return { rows, sizes };
+      }
+      cursor = res.headers['x-next-cursor'] as string;
+      expect(cursor).toEqual(expect.any(String));
+    }
+    throw new Error(`${path}: no last page`);
+  }
+
+  it.each([
+    ['/hip4/fills', 3],
+    ['/hip4/questions', 1],
+    ['/hip4/markets', 2],
+    ['/hip4/outcomes', 2],
+    ['/hip4/providers', 2],
+    ['/hip4/deployers', 1],
+    [`/hip4/analytics?start=${T0}&end=${T0 + 4 * HOUR}&coin=200,201`, 1],
+  ])('%s: X-Has-More and X-Next-Cursor walk every row once, in order', async (path, limit) => {
+    const whole = await app.get(`${path}${path.includes('?') ? '&' : '?'}limit=1000`);
+    const all = 'data' in whole.body ? whole.body.data : whole.body;
+    expect(whole.headers['x-has-more']).toBe('false');
+    expect(all.length).toBeGreaterThan(limit);
+    const { rows, sizes } = await follow(path, limit);
+    expect(rows).toEqual(all);
+    expect(sizes.slice(0, -1).every((n) => n === limit)).toBe(true);
+  });
+
+  it('refuses a cursor it did not give, and a cursor with an offset', async () => {
+    for (const path of ['/hip4/fills?cursor=abc', '/hip4/questions?cursor=x1', '/hip4/providers?cursor=-1']) {
+      const res = await app.get(path);
+      expect(res.status, path).toBe(400);
+      expect(res.body.error).toMatch(/^cursor: /);
+    }
+    expect((await app.get('/hip4/questions?cursor=1&offset=1')).body.error).toMatch(/cursor.*offset/);
+  });
+});
+
+describe('the hip4 subgraph over the same service', () => {
+  it('gives the routes money as the same decimal text (GraphQL Decimal)', async () => {
+    const res = await graphql({
+      schema: hip4Schema,
+      source: '{ hip4Providers { venue volumeUsdc fees } outcomes(limit: 1000) { outcomeId totalVolume } }',
+      contextValue: { hip4: app.services.hip4 },
+    });
+    expect(res.errors).toBeUndefined();
+    const data = res.data as {
+      hip4Providers: { venue: string; volumeUsdc: string; fees: string }[];
+      outcomes: { outcomeId: number; totalVolume: string }[];
+    };
+    const providers = (await ok('/hip4/providers')) as { venue: string; volume_usdc: string; fees: string }[];
+    expect(data.hip4Providers).toEqual(
+      providers.map((p) => ({ venue: p.venue, volumeUsdc: p.volume_usdc, fees: p.fees })),
+    );
+    const markets = (await ok('/hip4/markets')) as { outcome_id: number; total_volume: string }[];
+    expect(data.outcomes).toEqual(markets.map((m) => ({ outcomeId: m.outcome_id, totalVolume: m.total_volume })));
+  });
+});
+
 describe('/hip4/providers', () => {
   it('answers per venue by volume, settlement fills excluded, oracle markets under venue oracle', async () => {
     expect(await ok('/hip4/providers')).toEqual([
@@ -191,27 +268,27 @@ describe('/hip4/providers', () => {
         venue: 'oracle',
         markets_traded: 1,
         fills: 2,
-        volume_usdc: 40,
+        volume_usdc: '40.0',
         unique_users: 2,
-        fees: 0.04,
+        fees: '0.04',
         last_trade: naiveIso(AT.match1),
       },
       {
         venue: 'predict',
         markets_traded: 1,
         fills: 4,
-        volume_usdc: 35,
+        volume_usdc: '35.0',
         unique_users: 3,
-        fees: 0.035,
+        fees: '0.035',
         last_trade: naiveIso(AT.match3),
       },
       {
         venue: 'oddsx',
         markets_traded: 1,
         fills: 2,
-        volume_usdc: 5,
+        volume_usdc: '5.0',
         unique_users: 2,
-        fees: 0.009,
+        fees: '0.009',
         last_trade: naiveIso(AT.match4),
       },
     ]);
@@ -243,14 +320,14 @@ describe('/hip4/deployers', () => {
       {
         deployer: DEPLOYER_ODDSX,
         venue: 'oddsx',
-        fee_scale: 0.5,
+        fee_scale: '0.5',
         sub_deployers: '[]',
         updated_at: '2026-11-22T07:00:00.000',
       },
       {
         deployer: DEPLOYER_PREDICT,
         venue: 'predict',
-        fee_scale: 1,
+        fee_scale: '1.0',
         sub_deployers: JSON.stringify([['registerQuestion', [SUB_DEPLOYER]]]),
         updated_at: '2026-11-22T07:00:00.000',
       },

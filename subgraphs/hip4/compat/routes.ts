@@ -2,8 +2,10 @@
 // service-details.md): bare arrays of rows, and the analytics envelope `{status, count, data}`. Caps and defaults
 // are the service's; the query schemas state them so that a value over a cap is a 400 naming the parameter.
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { RouteAnswer } from '../../../compat-rest/answers.ts';
+import { pagingHeaders } from '../../../compat-rest/envelopes.ts';
 import type { CompatServices } from '../../../compat-rest/info/types.ts';
-import { addressSchema, limitSchema, timeParam } from '../../../compat-rest/params.ts';
+import { addressSchema, limitSchema, timeParam, timeParamSchema } from '../../../compat-rest/params.ts';
 import type { TextRow } from '../../../db/pool.ts';
 import { JsonArrayWriter, jsonBytes, nullableTextJson, textJson } from '../../../platform/json-text.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
@@ -30,6 +32,7 @@ import {
   type VenueRow,
   venueName,
 } from '../service/index.ts';
+import { HIP4_ANSWERS } from './answers.ts';
 
 // ---- rows ----
 
@@ -58,22 +61,22 @@ export function marketRecord(o: OutcomeRow) {
     class: d.class ?? null,
     underlying: d.underlying ?? null,
     expiry: d.expiry ?? null,
-    target_price: d.targetPrice === undefined ? null : Number(d.targetPrice),
+    target_price: d.targetPrice ?? null,
     period: d.period ?? null,
     side_specs: JSON.stringify(o.side_specs),
     question_id: o.question_id,
     quote_token: o.quote_token,
     block_time: naiveIso(o.block_time),
     settled: o.settled ? 1 : 0,
-    settle_fraction: o.settle_fraction === null ? null : Number(o.settle_fraction),
+    settle_fraction: o.settle_fraction,
     question_name: o.question_name,
     question_description: o.question_description,
     total_fills: o.total_fills,
-    total_volume: Number(o.total_volume),
+    total_volume: o.total_volume,
     unique_users: o.unique_users,
     venue: o.venue,
     deployer: o.venue ? o.deployer : '',
-    deployer_fee_scale: o.fee_scale === null ? 0 : Number(o.fee_scale),
+    deployer_fee_scale: o.fee_scale ?? '0',
   };
 }
 
@@ -93,7 +96,7 @@ export const fillRecord = (f: Hip4FillWithMarket) => ({
   fee: f.fee,
   feeToken: f.fee_token,
   // Outcome fees are paid in the quote token (USDH), which the exchange holds at par with USDC.
-  fee_usdc: Number(f.fee),
+  fee_usdc: f.fee,
   typeTrade: f.is_settlement ? 'settlement' : f.crossed ? 'taker' : 'maker',
   market_name: f.market_name,
   market_description: f.market_description,
@@ -114,7 +117,7 @@ export function fillRowJson(r: TextRow): string {
     `"px":${textJson(r, C.px)},"sz":${textJson(r, C.sz)},"side":${textJson(r, C.side)},"time_ms":${r[C.time]},` +
     `"dir":${textJson(r, C.dir)},"closedPnl":${textJson(r, C.closed_pnl)},"hash":${textJson(r, C.hash)},` +
     `"oid":${r[C.oid]},"tid":${r[C.tid]},"fee":${textJson(r, C.fee)},"feeToken":${textJson(r, C.fee_token)},` +
-    `"fee_usdc":${Number(r[C.fee])},"typeTrade":"${typeTrade}","market_name":${nullableTextJson(r, C.market_name)},` +
+    `"fee_usdc":${textJson(r, C.fee)},"typeTrade":"${typeTrade}","market_name":${nullableTextJson(r, C.market_name)},` +
     `"market_description":${nullableTextJson(r, C.market_description)},"venue":${textJson(r, C.venue)},` +
     `"deployer":${textJson(r, C.deployer)}}`
   );
@@ -125,7 +128,7 @@ export const providerRecord = (p: ProviderStats) => ({ ...p, last_trade: naiveIs
 export const deployerRecord = (v: VenueRow) => ({
   deployer: v.deployer,
   venue: v.venue,
-  fee_scale: Number(v.fee_scale),
+  fee_scale: v.fee_scale,
   sub_deployers: JSON.stringify(v.sub_deployers),
   updated_at: naiveIso(v.updated_at),
 });
@@ -140,12 +143,23 @@ export const bucketRecord = ({ bucket, ...rest }: AnalyticsBucket) => ({
 
 const idSchema = (max: number) => ({ type: 'integer', minimum: 0, maximum: max }) as const;
 const offsetSchema = { type: 'integer', minimum: 0, maximum: MAX_HIP4_OFFSET, default: 0 } as const;
+/** A page: `limit` (up to `max`), `offset`, or `cursor` (a page's X-Next-Cursor, which the service reads). */
+const pageSchema = (max: number, defaultLimit: number) => ({
+  limit: limitSchema(max, defaultLimit),
+  offset: offsetSchema,
+  cursor: { type: 'string', minLength: 1, maxLength: 100 },
+});
 const textSchema = { type: 'string', minLength: 1, maxLength: 200 } as const;
 /** `start`/`end`: ISO (naive = UTC) or epoch ms, read by timeParam. */
-const windowSchema = { start: { type: 'string' }, end: { type: 'string' } } as const;
+const windowSchema = { start: timeParamSchema, end: timeParamSchema } as const;
 
-/** A route's options: its query string's properties (fastify validates them and applies their defaults). */
-const query = (properties: Record<string, unknown>) => ({ schema: { querystring: { type: 'object', properties } } });
+/**
+ * A route's options: its query string's properties (fastify validates them and applies their defaults) and what it
+ * answers (for the OpenAPI document).
+ */
+const query = (answer: RouteAnswer, properties: Record<string, unknown>) => ({
+  schema: { querystring: { type: 'object', properties }, answer },
+});
 
 /**
  * A large answer (up to 2000 buckets) as JSON bytes written item by item (platform/json-text.ts): about twice as fast
@@ -160,11 +174,23 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 interface Page {
   limit: number;
   offset: number;
+  cursor?: string;
+}
+
+/**
+ * A list's page as the bare array's headers say it (spec §4.1's paging headers): X-Has-More, and X-Next-Cursor to
+ * send back as `cursor` for the next page.
+ */
+function paged<T>(reply: FastifyReply, page: { hasMore: boolean; nextCursor: string | null }, rows: T): T {
+  reply.headers(pagingHeaders(page));
+  return rows;
 }
 interface Window {
   start?: string;
   end?: string;
 }
+
+const pageQuery = (q: Page) => ({ limit: q.limit, offset: q.offset, cursor: q.cursor });
 
 const window = (q: Window) => ({ startTime: timeParam(q.start, 'start'), endTime: timeParam(q.end, 'end') });
 
@@ -176,21 +202,19 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
 
   app.get<{ Querystring: Page & { question_id?: number; venue?: string } }>(
     '/questions',
-    query({
+    query(HIP4_ANSWERS.questions, {
       question_id: idSchema(MAX_QUESTION_ID),
       venue: textSchema,
-      limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
-      offset: offsetSchema,
+      ...pageSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
     }),
-    async (req) => {
+    async (req, reply) => {
       const q = req.query;
-      const rows = await hip4.questions({
+      const page = await hip4.questionsPage({
         questionId: q.question_id,
         venue: q.venue,
-        limit: q.limit,
-        offset: q.offset,
+        ...pageQuery(q),
       });
-      return rows.map(questionRecord);
+      return paged(reply, page, page.rows.map(questionRecord));
     },
   );
 
@@ -201,89 +225,84 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     underlying?: string;
     venue?: string;
   };
-  const marketsRoute = query({
+  const marketsRoute = query(HIP4_ANSWERS.markets, {
     outcome_id: idSchema(MAX_OUTCOME_ID),
     question_id: idSchema(MAX_OUTCOME_ID),
     class: textSchema,
     underlying: textSchema,
     venue: textSchema,
-    limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
-    offset: offsetSchema,
+    ...pageSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
   });
   for (const path of ['/markets', '/outcomes']) {
-    app.get<{ Querystring: MarketsQuery }>(path, marketsRoute, async (req) => {
+    app.get<{ Querystring: MarketsQuery }>(path, marketsRoute, async (req, reply) => {
       const q = req.query;
-      const rows = await hip4.outcomes({
+      const page = await hip4.outcomesPage({
         outcomeId: q.outcome_id,
         questionId: q.question_id,
         class: q.class,
         underlying: q.underlying,
         venue: q.venue,
-        limit: q.limit,
-        offset: q.offset,
+        ...pageQuery(q),
       });
-      return rows.map(marketRecord);
+      return paged(reply, page, page.rows.map(marketRecord));
     });
   }
 
   app.get<{ Querystring: Page & Window & { user?: string; coin?: string; outcome_id?: number } }>(
     '/fills',
-    query({
+    query(HIP4_ANSWERS.fills, {
       ...windowSchema,
       user: addressSchema,
       coin: { type: 'string', pattern: SIDE_COIN_PATTERN },
       outcome_id: idSchema(MAX_OUTCOME_ID),
-      limit: limitSchema(MAX_HIP4_ROWS, FILLS_DEFAULT_LIMIT),
-      offset: offsetSchema,
+      ...pageSchema(MAX_HIP4_ROWS, FILLS_DEFAULT_LIMIT),
     }),
     async (req, reply) => {
       const q = req.query;
       const json = new JsonArrayWriter(q.limit * 512);
-      await hip4.eachFillTextRow(
-        { user: q.user, coin: q.coin, outcomeId: q.outcome_id, ...window(q), limit: q.limit, offset: q.offset },
+      const page = await hip4.eachFillTextRow(
+        { user: q.user, coin: q.coin, outcomeId: q.outcome_id, ...window(q), ...pageQuery(q) },
         (row) => json.push(fillRowJson(row)),
       );
-      return reply.type(JSON_TYPE).send(json.end());
+      return reply.headers(pagingHeaders(page)).type(JSON_TYPE).send(json.end());
     },
   );
 
   app.get<{ Querystring: Page & Window & { venue?: string } }>(
     '/providers',
-    query({
+    query(HIP4_ANSWERS.providers, {
       ...windowSchema,
       venue: textSchema,
-      limit: limitSchema(MAX_HIP4_ROWS, PROVIDERS_DEFAULT_LIMIT),
-      offset: offsetSchema,
+      ...pageSchema(MAX_HIP4_ROWS, PROVIDERS_DEFAULT_LIMIT),
     }),
-    async (req) => {
+    async (req, reply) => {
       const q = req.query;
-      const rows = await hip4.providers({ venue: q.venue, ...window(q), limit: q.limit, offset: q.offset });
-      return rows.map(providerRecord);
+      const page = await hip4.providersPage({ venue: q.venue, ...window(q), ...pageQuery(q) });
+      return paged(reply, page, page.rows.map(providerRecord));
     },
   );
 
   app.get<{ Querystring: Page & { venue?: string } }>(
     '/deployers',
-    query({
+    query(HIP4_ANSWERS.deployers, {
       venue: textSchema,
-      limit: limitSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
-      offset: offsetSchema,
+      ...pageSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
     }),
-    async (req) => {
+    async (req, reply) => {
       const q = req.query;
-      return (await hip4.deployers({ venue: q.venue, limit: q.limit, offset: q.offset })).map(deployerRecord);
+      const page = await hip4.deployersPage({ venue: q.venue, ...pageQuery(q) });
+      return paged(reply, page, page.rows.map(deployerRecord));
     },
   );
 
   app.get<{ Querystring: Page & Window & { interval: AnalyticsInterval; coin?: string; outcome_id?: number } }>(
     '/analytics',
-    query({
+    query(HIP4_ANSWERS.analytics, {
       ...windowSchema,
       interval: { type: 'string', enum: ANALYTICS_INTERVALS, default: '1h' },
       coin: { type: 'string', minLength: 1, maxLength: 1000 },
       outcome_id: idSchema(MAX_OUTCOME_ID),
-      limit: limitSchema(MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS),
-      offset: offsetSchema,
+      ...pageSchema(MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS),
     }),
     async (req, reply) => {
       const q = req.query;
@@ -292,9 +311,9 @@ export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = asyn
         coins: q.coin === undefined ? undefined : coinList(q.coin),
         outcomeId: q.outcome_id,
         ...window(q),
-        limit: q.limit,
-        offset: q.offset,
+        ...pageQuery(q),
       });
+      reply.headers(pagingHeaders(answer));
       return sendJson(reply, {
         status: answer.status,
         count: answer.rows.length,

@@ -55,9 +55,9 @@ ProviderRef.implement({
     venue: t.exposeString('venue'),
     marketsTraded: t.exposeInt('markets_traded'),
     fills: t.exposeInt('fills'),
-    volumeUsdc: t.exposeFloat('volume_usdc', { description: 'Notional matched (each match once)' }),
+    volumeUsdc: t.expose('volume_usdc', { type: 'Decimal', description: 'Notional matched (each match once)' }),
     uniqueUsers: t.exposeInt('unique_users'),
-    fees: t.exposeFloat('fees'),
+    fees: t.expose('fees', { type: 'Decimal' }),
     lastTrade: t.expose('last_trade', { type: 'Timestamp' }),
   }),
 });

@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import { eachTextRow, type TextRow } from '../../../db/pool.ts';
 import type { Hip4FillRow } from '../../../db/rows/hip4.ts';
+import { trimDecimal } from '../../../platform/decimal.ts';
 import { ORACLE_VENUE, type Paging, storedVenue } from './registry.ts';
 
 /** Notional of the matches among the selected fills (each match once: its taker's fill). */
@@ -61,14 +62,29 @@ export const FILL_COLUMN = Object.fromEntries(FILL_SELECT.map(([name], i) => [na
   number
 >;
 
-/** Newest first, by (time, tid, address, side) descending: a total order, so offset pages never lose a row. */
-function fillsStatement(filter: Hip4FillFilter, page: Paging): { text: string; values: unknown[] } {
+/** Where a page of the fill list resumes: the key of its last row, in the list's order. */
+export interface Hip4FillKey {
+  time: string;
+  tid: string;
+  address: string;
+  side: string;
+}
+
+/**
+ * Newest first, by (time, tid, address, side) descending: a total order, so offset pages never lose a row, and a
+ * keyset page (`after`) resumes right after the row it names.
+ */
+function fillsStatement(
+  filter: Hip4FillFilter,
+  page: Paging & { after?: Hip4FillKey },
+): { text: string; values: unknown[] } {
   return {
     text: `SELECT ${FILL_SELECT.map(([name, expr]) => `${expr} AS ${name}`).join(', ')}
      FROM hip4.fills f LEFT JOIN hip4.outcomes o ON o.outcome_id = f.outcome_id
      WHERE ($1::text IS NULL OR f.address = $1) AND ($2::text IS NULL OR f.coin = $2)
        AND ($3::int IS NULL OR f.outcome_id = $3) AND ($4::bigint IS NULL OR f.time >= $4)
        AND ($5::bigint IS NULL OR f.time <= $5)
+       AND ($8::bigint IS NULL OR (f.time, f.tid, f.address, f.side) < ($8, $9::bigint, $10::text, $11::char(1)))
      ORDER BY f.time DESC, f.tid DESC, f.address DESC, f.side DESC LIMIT $6 OFFSET $7`,
     values: [
       filter.user ?? null,
@@ -78,11 +94,19 @@ function fillsStatement(filter: Hip4FillFilter, page: Paging): { text: string; v
       filter.endTime ?? null,
       page.limit,
       page.offset,
+      page.after?.time ?? null,
+      page.after?.tid ?? null,
+      page.after?.address ?? null,
+      page.after?.side ?? null,
     ],
   };
 }
 
-export async function fills(pool: pg.Pool, filter: Hip4FillFilter, page: Paging): Promise<Hip4FillWithMarket[]> {
+export async function fills(
+  pool: pg.Pool,
+  filter: Hip4FillFilter,
+  page: Paging & { after?: Hip4FillKey },
+): Promise<Hip4FillWithMarket[]> {
   return (await pool.query<Hip4FillWithMarket>(fillsStatement(filter, page))).rows;
 }
 
@@ -90,7 +114,7 @@ export async function fills(pool: pg.Pool, filter: Hip4FillFilter, page: Paging)
 export function eachFillTextRow(
   pool: pg.Pool,
   filter: Hip4FillFilter,
-  page: Paging,
+  page: Paging & { after?: Hip4FillKey },
   onRow: (row: TextRow) => void,
 ): Promise<void> {
   return eachTextRow(pool, fillsStatement(filter, page), onRow);
@@ -101,9 +125,11 @@ export interface ProviderStats {
   venue: string;
   markets_traded: number;
   fills: number;
-  volume_usdc: number;
+  /** Decimal text, exact (each match's notional once). */
+  volume_usdc: string;
   unique_users: number;
-  fees: number;
+  /** Decimal text, exact. */
+  fees: string;
   /** Epoch ms of the venue's last fill in the window. */
   last_trade: number;
 }
@@ -136,10 +162,10 @@ export async function providers(
        FROM (SELECT DISTINCT outcome_id FROM per_user) u JOIN hip4.outcomes o ON o.outcome_id = u.outcome_id
        GROUP BY 1
      )
-     SELECT v.venue, m.markets_traded, sum(v.fills)::int AS fills, sum(v.volume)::float8 AS volume_usdc,
-       count(*)::int AS unique_users, sum(v.fees)::float8 AS fees, max(v.last) AS last_trade
+     SELECT v.venue, m.markets_traded, sum(v.fills)::int AS fills, sum(v.volume)::text AS volume_usdc,
+       count(*)::int AS unique_users, sum(v.fees)::text AS fees, max(v.last) AS last_trade
      FROM per_venue_user v JOIN per_venue_outcomes m ON m.venue = v.venue
-     GROUP BY v.venue, m.markets_traded ORDER BY volume_usdc DESC, v.venue LIMIT $5 OFFSET $6`,
+     GROUP BY v.venue, m.markets_traded ORDER BY sum(v.volume) DESC, v.venue LIMIT $5 OFFSET $6`,
     [
       ORACLE_VENUE,
       filter.startTime ?? null,
@@ -149,7 +175,7 @@ export async function providers(
       page.offset,
     ],
   );
-  return rows;
+  return rows.map((r) => ({ ...r, volume_usdc: trimDecimal(r.volume_usdc), fees: trimDecimal(r.fees) }));
 }
 
 export const ANALYTICS_INTERVALS = ['1h', '4h', '1d'] as const;

@@ -14,7 +14,9 @@ import {
   analytics,
   anyFill,
   eachFillTextRow,
+  FILL_COLUMN,
   fills,
+  type Hip4FillKey,
   type Hip4FillWithMarket,
   type Hip4Position,
   lastPrices,
@@ -95,6 +97,15 @@ export const DEPLOYERS_REFRESH_MS = 10_000;
 export interface PageInput {
   limit?: number;
   offset?: number;
+  /** A page's `nextCursor`: the next page starts after it (not with an offset). */
+  cursor?: string;
+}
+
+/** A page of a list: its rows, whether more follow, and the cursor the next page starts after (null: none). */
+export interface ListPage<T> {
+  rows: T[];
+  hasMore: boolean;
+  nextCursor: string | null;
 }
 
 export interface FillsInput extends PageInput {
@@ -115,12 +126,11 @@ export interface AnalyticsInput extends PageInput {
   endTime?: number;
 }
 
-export interface AnalyticsAnswer {
+export interface AnalyticsAnswer extends ListPage<AnalyticsBucket> {
   /** `live` once any HIP-4 fill is held, else `not_yet_live`. */
   status: 'live' | 'not_yet_live';
   /** Whether the rows are split by coin (several coins or an outcome filter). */
   byCoin: boolean;
-  rows: AnalyticsBucket[];
 }
 
 /** A deployer registry row: a venue and the deployer running it. */
@@ -135,11 +145,59 @@ export interface Hip4ServiceOptions {
 const ADDRESS = new RegExp(ADDRESS_PATTERN);
 
 function page(input: PageInput, defaultLimit: number, maxLimit: number): Paging {
+  if (input.cursor !== undefined && (input.offset ?? 0) !== 0) {
+    throw new FieldError('cursor: give a cursor or an offset, not both');
+  }
   return {
     limit: intWithin('limit', input.limit ?? defaultLimit, 1, maxLimit),
     offset: intWithin('offset', input.offset ?? 0, 0, MAX_HIP4_OFFSET),
   };
 }
+
+/** The paging of a list whose cursor is an offset (a ranking or a bucket list, which has no stable key). */
+function offsetPage(input: PageInput, defaultLimit: number, maxLimit: number): Paging {
+  const paging = page(input, defaultLimit, maxLimit);
+  if (input.cursor === undefined) return paging;
+  if (!/^\d{1,9}$/.test(input.cursor) || Number(input.cursor) > MAX_HIP4_OFFSET) {
+    throw new FieldError(`cursor: must be the next cursor of a page (an offset up to ${MAX_HIP4_OFFSET})`);
+  }
+  return { ...paging, offset: Number(input.cursor) };
+}
+
+/** The paging of a list by id ascending (questions, outcomes), its cursor the last id of a page. */
+function idPage(input: PageInput, defaultLimit: number, maxLimit: number): Paging {
+  const paging = page(input, defaultLimit, maxLimit);
+  if (input.cursor === undefined) return paging;
+  if (!/^\d{1,10}$/.test(input.cursor) || Number(input.cursor) > MAX_OUTCOME_ID) {
+    throw new FieldError('cursor: must be the next cursor of a page (the last id it held)');
+  }
+  return { ...paging, afterId: Number(input.cursor) };
+}
+
+const FILL_CURSOR = /^(\d{1,16}):(\d{1,20}):(0x[0-9a-f]{40}):([AB])$/;
+
+/** A fill list cursor, `<time>:<tid>:<address>:<side>` (the key of a page's last fill). */
+export const hip4FillCursor = (k: Hip4FillKey): string => `${k.time}:${k.tid}:${k.address}:${k.side}`;
+
+function parseFillCursor(cursor: string): Hip4FillKey {
+  const m = FILL_CURSOR.exec(cursor);
+  if (!m) throw new FieldError('cursor: must be the next cursor of a page ("<time>:<tid>:<address>:<side>")');
+  return { time: m[1] as string, tid: m[2] as string, address: m[3] as string, side: m[4] as string };
+}
+
+/**
+ * `rows` read with one more than `limit` (the extra row only says that more follow) as a page; `cursorOf` makes the
+ * next cursor from the page's last row.
+ */
+function pageOf<T>(rows: T[], limit: number, cursorOf: (last: T) => string): ListPage<T> {
+  const hasMore = rows.length > limit;
+  const kept = hasMore ? rows.slice(0, limit) : rows;
+  const last = kept[kept.length - 1];
+  return { rows: kept, hasMore, nextCursor: hasMore && last !== undefined ? cursorOf(last) : null };
+}
+
+/** One more row than the page holds: whether another page follows. */
+const plusOne = (p: Paging): Paging => ({ ...p, limit: p.limit + 1 });
 
 const optionalId = (key: string, v: number | undefined, max: number) =>
   v === undefined ? undefined : intWithin(key, v, 0, max);
@@ -228,15 +286,22 @@ export class Hip4Service {
 
   // ---- registry ----
 
-  questions(input: { questionId?: number; venue?: string } & PageInput = {}): Promise<QuestionRow[]> {
-    return questions(
+  async questions(input: { questionId?: number; venue?: string } & PageInput = {}): Promise<QuestionRow[]> {
+    return (await this.questionsPage(input)).rows;
+  }
+
+  /** Questions by id ascending, paged (the cursor: the last id of a page). */
+  async questionsPage(input: { questionId?: number; venue?: string } & PageInput = {}): Promise<ListPage<QuestionRow>> {
+    const paging = idPage(input, REGISTRY_DEFAULT_LIMIT, MAX_HIP4_ROWS);
+    const rows = await questions(
       this.pool,
       {
         questionId: optionalId('questionId', input.questionId, MAX_QUESTION_ID),
         venue: optionalText('venue', input.venue),
       },
-      page(input, REGISTRY_DEFAULT_LIMIT, MAX_HIP4_ROWS),
+      plusOne(paging),
     );
+    return pageOf(rows, paging.limit, (q) => String(q.question_id));
   }
 
   /** Questions by id, in the order asked, null where unknown (the subgraph's batch loader). */
@@ -248,8 +313,14 @@ export class Hip4Service {
     return (await this.questionsById([questionId]))[0] ?? null;
   }
 
-  outcomes(input: OutcomeFilter & PageInput = {}): Promise<OutcomeRow[]> {
-    return outcomes(
+  async outcomes(input: OutcomeFilter & PageInput = {}): Promise<OutcomeRow[]> {
+    return (await this.outcomesPage(input)).rows;
+  }
+
+  /** Outcomes by id ascending, paged (the cursor: the last id of a page). */
+  async outcomesPage(input: OutcomeFilter & PageInput = {}): Promise<ListPage<OutcomeRow>> {
+    const paging = idPage(input, REGISTRY_DEFAULT_LIMIT, MAX_HIP4_ROWS);
+    const rows = await outcomes(
       this.pool,
       {
         outcomeId: optionalId('outcomeId', input.outcomeId, MAX_OUTCOME_ID),
@@ -258,8 +329,9 @@ export class Hip4Service {
         underlying: optionalText('underlying', input.underlying),
         venue: optionalText('venue', input.venue),
       },
-      page(input, REGISTRY_DEFAULT_LIMIT, MAX_HIP4_ROWS),
+      plusOne(paging),
     );
+    return pageOf(rows, paging.limit, (o) => String(o.outcome_id));
   }
 
   async outcome(outcomeId: number): Promise<OutcomeRow | null> {
@@ -284,25 +356,55 @@ export class Hip4Service {
     return (await this.venues()).find((v) => v.venue === storedVenue(name)) ?? null;
   }
 
-  /** The deployer registry: venues by name, optionally one venue's, paged. */
   async deployers(input: { venue?: string } & PageInput = {}): Promise<DeployerRow[]> {
-    const { limit, offset } = page(input, REGISTRY_DEFAULT_LIMIT, MAX_HIP4_ROWS);
+    return (await this.deployersPage(input)).rows;
+  }
+
+  /** The deployer registry: venues by name, optionally one venue's, paged (the cursor: an offset). */
+  async deployersPage(input: { venue?: string } & PageInput = {}): Promise<ListPage<DeployerRow>> {
+    const { limit, offset } = offsetPage(input, REGISTRY_DEFAULT_LIMIT, MAX_HIP4_ROWS);
     const all = await this.venues();
     const rows = input.venue === undefined ? all : all.filter((v) => v.venue === input.venue);
-    return rows.slice(offset, offset + limit);
+    return pageOf(rows.slice(offset, offset + limit + 1), limit, () => String(offset + limit));
   }
 
   // ---- fills and statistics ----
 
-  fills(input: FillsInput = {}): Promise<Hip4FillWithMarket[]> {
-    const { filter, paging } = this.fillsQuery(input);
-    return fills(this.pool, filter, paging);
+  async fills(input: FillsInput = {}): Promise<Hip4FillWithMarket[]> {
+    return (await this.fillsPage(input)).rows;
   }
 
-  /** The same fills as Postgres's text, row by row (columns at FILL_COLUMN): for an answer written as JSON text. */
-  eachFillTextRow(input: FillsInput, onRow: (row: TextRow) => void): Promise<void> {
+  /** A page of fills, newest first (the cursor: the key of a page's last fill). */
+  async fillsPage(input: FillsInput = {}): Promise<ListPage<Hip4FillWithMarket>> {
     const { filter, paging } = this.fillsQuery(input);
-    return eachFillTextRow(this.pool, filter, paging, onRow);
+    const rows = await fills(this.pool, filter, plusOne(paging));
+    return pageOf(rows, paging.limit, (f) =>
+      hip4FillCursor({ time: String(f.time), tid: String(f.tid), address: f.address, side: f.side }),
+    );
+  }
+
+  /**
+   * The same page as Postgres's text, row by row (columns at FILL_COLUMN): for an answer written as JSON text.
+   * Resolves to whether more follow and the next cursor.
+   */
+  async eachFillTextRow(input: FillsInput, onRow: (row: TextRow) => void): Promise<Omit<ListPage<never>, 'rows'>> {
+    const { filter, paging } = this.fillsQuery(input);
+    let n = 0;
+    let last: TextRow | undefined;
+    await eachFillTextRow(this.pool, filter, plusOne(paging), (row) => {
+      if (++n > paging.limit) return;
+      last = row;
+      onRow(row);
+    });
+    const C = FILL_COLUMN;
+    const key = (r: TextRow) =>
+      hip4FillCursor({
+        time: r[C.time] as string,
+        tid: r[C.tid] as string,
+        address: r[C.address] as string,
+        side: r[C.side] as string,
+      });
+    return { hasMore: n > paging.limit, nextCursor: n > paging.limit && last ? key(last) : null };
   }
 
   /** The fill list's input rules: a 0x user (lowercased), an outcome coin, an ordered window, the page caps. */
@@ -319,7 +421,10 @@ export class Hip4Service {
         startTime: input.startTime,
         endTime: input.endTime,
       },
-      paging: page(input, FILLS_DEFAULT_LIMIT, MAX_HIP4_ROWS),
+      paging: {
+        ...page(input, FILLS_DEFAULT_LIMIT, MAX_HIP4_ROWS),
+        after: input.cursor === undefined ? undefined : parseFillCursor(input.cursor),
+      },
     };
   }
 
@@ -330,13 +435,25 @@ export class Hip4Service {
   async providers(
     input: { venue?: string; startTime?: number; endTime?: number } & PageInput = {},
   ): Promise<ProviderStats[]> {
+    return (await this.providersPage(input)).rows;
+  }
+
+  /** providers, paged (the cursor: an offset; the ranking moves with every fill). */
+  async providersPage(
+    input: { venue?: string; startTime?: number; endTime?: number } & PageInput = {},
+  ): Promise<ListPage<ProviderStats>> {
     orderedWindow('start', input.startTime, input.endTime, 'end');
     const venue = optionalText('venue', input.venue);
-    const { limit, offset } = page(input, PROVIDERS_DEFAULT_LIMIT, MAX_HIP4_ROWS);
-    if (input.startTime === undefined && input.endTime === undefined) {
-      return this.totals.rows(venue).slice(offset, offset + limit);
-    }
-    return providers(this.pool, { venue, startTime: input.startTime, endTime: input.endTime }, { limit, offset });
+    const { limit, offset } = offsetPage(input, PROVIDERS_DEFAULT_LIMIT, MAX_HIP4_ROWS);
+    const rows =
+      input.startTime === undefined && input.endTime === undefined
+        ? this.totals.rows(venue).slice(offset, offset + limit + 1)
+        : await providers(
+            this.pool,
+            { venue, startTime: input.startTime, endTime: input.endTime },
+            { limit: limit + 1, offset },
+          );
+    return pageOf(rows, limit, () => String(offset + limit));
   }
 
   /**
@@ -357,15 +474,13 @@ export class Hip4Service {
     const startTime = input.startTime ?? Math.max(0, endTime - ANALYTICS_DEFAULT_WINDOW_MS);
     orderedWindow('start', startTime, endTime, 'end');
     const byCoin = (coins?.length ?? 0) > 1 || outcomeId !== undefined;
+    const paging = offsetPage(input, MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS);
     const [rows, live] = await Promise.all([
-      analytics(
-        this.pool,
-        { interval, coins, outcomeId, startTime, endTime, byCoin },
-        page(input, MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS),
-      ),
+      analytics(this.pool, { interval, coins, outcomeId, startTime, endTime, byCoin }, plusOne(paging)),
       anyFill(this.pool),
     ]);
-    return { status: live ? 'live' : 'not_yet_live', byCoin, rows };
+    const listed = pageOf(rows, paging.limit, () => String(paging.offset + paging.limit));
+    return { status: live ? 'live' : 'not_yet_live', byCoin, ...listed };
   }
 
   /** The last traded price of each outcome coin that has traded (settlement fills excluded). */

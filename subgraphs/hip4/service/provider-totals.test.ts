@@ -52,7 +52,15 @@ describe('ProviderTotals', () => {
     index.set(7, { questionId: null, venue: 'predict' });
     totals.registered(7);
     expect(totals.rows()).toEqual([
-      { venue: 'predict', markets_traded: 1, fills: 2, volume_usdc: 5, unique_users: 2, fees: 0.03, last_trade: 1000 },
+      {
+        venue: 'predict',
+        markets_traded: 1,
+        fills: 2,
+        volume_usdc: '5.0',
+        unique_users: 2,
+        fees: '0.03',
+        last_trade: 1000,
+      },
     ]);
     expect(totals.rows('oracle')).toEqual([]);
   });
@@ -76,7 +84,15 @@ describe('ProviderTotals', () => {
       fill({ block_number: 21, outcome_id: 8, coin: '#80', tid: 6 }),
     ]);
     expect(totals.rows()).toEqual([
-      { venue: 'oracle', markets_traded: 1, fills: 2, volume_usdc: 6, unique_users: 2, fees: 0.011, last_trade: 2000 },
+      {
+        venue: 'oracle',
+        markets_traded: 1,
+        fills: 2,
+        volume_usdc: '6.0',
+        unique_users: 2,
+        fees: '0.011',
+        last_trade: 2000,
+      },
     ]);
   });
 });

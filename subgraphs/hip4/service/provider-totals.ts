@@ -7,7 +7,7 @@
 // registration; it waits here until the registration does.
 import type pg from 'pg';
 import type { Hip4FillRow } from '../../../db/rows/hip4.ts';
-import { addDecimal, mulDecimal } from '../../../platform/decimal.ts';
+import { addDecimal, compareDecimal, mulDecimal, trimDecimal } from '../../../platform/decimal.ts';
 import type { ProviderStats } from './fills.ts';
 import { type OutcomeIndexEntry, venueName } from './registry.ts';
 
@@ -120,13 +120,15 @@ export class ProviderTotals {
         venue: name,
         markets_traded: t.outcomes.size,
         fills: t.fills,
-        volume_usdc: Number(t.volume),
+        volume_usdc: trimDecimal(t.volume),
         unique_users: t.users.size,
-        fees: Number(t.fees),
+        fees: trimDecimal(t.fees),
         last_trade: t.last,
       });
     }
-    return rows.sort((a, b) => b.volume_usdc - a.volume_usdc || (a.venue < b.venue ? -1 : a.venue > b.venue ? 1 : 0));
+    return rows.sort(
+      (a, b) => compareDecimal(b.volume_usdc, a.volume_usdc) || (a.venue < b.venue ? -1 : a.venue > b.venue ? 1 : 0),
+    );
   }
 
   private totalsOf(venue: string): VenueTotals {

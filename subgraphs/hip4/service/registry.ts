@@ -1,6 +1,7 @@
 // The HIP-4 registry as stored by ingest: venues (deployer, fee scale, sub-deployer delegations), questions and
 // outcomes with their settlement, and the outcome index live filters need (outcome → question, venue).
 import type pg from 'pg';
+import { trimDecimal } from '../../../platform/decimal.ts';
 
 /** The venue name oracle-emitted (legacy) markets report where a venue name is shown (questions, providers). */
 export const ORACLE_VENUE = 'oracle';
@@ -64,6 +65,8 @@ export interface VenueRow {
 export interface Paging {
   limit: number;
   offset: number;
+  /** Keyset: only rows after this id (in the list's order), a page's next cursor. */
+  afterId?: number;
 }
 
 export interface OutcomeFilter {
@@ -111,8 +114,15 @@ export async function questions(
   const { rows } = await pool.query<QuestionRow>(
     `SELECT ${QUESTION_COLUMNS} FROM hip4.questions
      WHERE ($1::int IS NULL OR question_id = $1) AND ($2::text IS NULL OR venue = $2)
+       AND ($5::int IS NULL OR question_id > $5)
      ORDER BY question_id LIMIT $3 OFFSET $4`,
-    [filter.questionId ?? null, filter.venue === undefined ? null : storedVenue(filter.venue), page.limit, page.offset],
+    [
+      filter.questionId ?? null,
+      filter.venue === undefined ? null : storedVenue(filter.venue),
+      page.limit,
+      page.offset,
+      page.afterId ?? null,
+    ],
   );
   return rows;
 }
@@ -137,7 +147,7 @@ export async function outcomes(pool: pg.Pool, filter: OutcomeFilter, page: Pagin
        WHERE ($1::int IS NULL OR o.outcome_id = $1) AND ($2::int IS NULL OR o.question_id = $2)
          AND ($3::text IS NULL OR $3 = ANY(string_to_array(o.description, '|')))
          AND ($4::text IS NULL OR $4 = ANY(string_to_array(o.description, '|')))
-         AND ($5::text IS NULL OR o.venue = $5)
+         AND ($5::text IS NULL OR o.venue = $5) AND ($8::int IS NULL OR o.outcome_id > $8)
        ORDER BY o.outcome_id LIMIT $6 OFFSET $7
      )
      SELECT p.outcome_id, p.name, p.description, p.side_specs, p.question_id, p.quote_token, p.block_time, p.venue,
@@ -162,9 +172,11 @@ export async function outcomes(pool: pg.Pool, filter: OutcomeFilter, page: Pagin
       filter.venue === undefined ? null : storedVenue(filter.venue),
       page.limit,
       page.offset,
+      page.afterId ?? null,
     ],
   );
-  return rows;
+  // The exchange's decimal form (trailing zeros trimmed), as the providers' volume.
+  return rows.map((r) => ({ ...r, total_volume: trimDecimal(r.total_volume) }));
 }
 
 export async function venues(pool: pg.Pool): Promise<VenueRow[]> {

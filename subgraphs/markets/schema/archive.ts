@@ -71,13 +71,19 @@ const AvailableDatesRef = builder
     }),
   });
 
-const HistoryPageRef = builder.objectRef<{ rows: unknown[]; hasMore: boolean }>('MarketHistoryPage').implement({
-  description: 'Archived samples of one series, newest first, as `/market/<series>/{coin}` gives them',
-  fields: (t) => ({
-    samples: t.field({ type: ['JSON'], resolve: (p) => p.rows }),
-    hasMore: t.exposeBoolean('hasMore'),
-  }),
-});
+const HistoryPageRef = builder
+  .objectRef<{ rows: unknown[]; hasMore: boolean; nextCursor: string | null }>('MarketHistoryPage')
+  .implement({
+    description: 'Archived samples of one series, newest first, as `/market/<series>/{coin}` gives them',
+    fields: (t) => ({
+      samples: t.field({ type: ['JSON'], resolve: (p) => p.rows }),
+      hasMore: t.exposeBoolean('hasMore'),
+      nextCursor: t.exposeString('nextCursor', {
+        nullable: true,
+        description: "The page's oldest sample time: pass it as `cursor` for the samples before it",
+      }),
+    }),
+  });
 
 builder.queryFields((t) => ({
   dataCoverage: t.field({
@@ -121,13 +127,18 @@ builder.objectFields(MarketRef, (t) => ({
       startTime: t.arg({ type: 'Timestamp' }),
       endTime: t.arg({ type: 'Timestamp' }),
       limit: t.arg.int({ required: true, defaultValue: 100, description: '1 to 1000' }),
+      cursor: t.arg.string({ description: 'The nextCursor of a page: the samples before it' }),
     },
     resolve: (m, a, ctx) => {
       const window = ctx.markets.historyWindow({
         startTime: a.startTime ?? undefined,
         endTime: a.endTime ?? undefined,
       });
-      return ctx.markets.marketHistory(a.series as HistorySeries, m.coin, { ...window, limit: a.limit });
+      return ctx.markets.marketHistory(a.series as HistorySeries, m.coin, {
+        ...window,
+        limit: a.limit,
+        cursor: a.cursor ?? undefined,
+      });
     },
   }),
   liquidityReport: t.field({

@@ -253,8 +253,12 @@ builder.queryFields((t) => ({
   }),
   allMids: t.field({
     type: [MidRef],
+    description:
+      'Mid prices by the exchange\'s rule: without `dex` (or "") the main perp dex\'s coins and spot; with a HIP-3 ' +
+      "dex, that dex's coins",
+    args: { dex: t.arg.string() },
     listSize: { assumedSize: 200 },
-    resolve: (_r, _a, ctx) => midsList(ctx.markets.allMids()),
+    resolve: async (_r, { dex }, ctx) => midsList(await ctx.markets.dexMids(dex ?? '')),
   }),
 }));
 
@@ -264,9 +268,10 @@ builder.queryFields((t) => ({
 builder.subscriptionFields((t) => ({
   allMids: t.field({
     type: [MidRef],
-    description: 'Every mid, each time a book changes (at most every 500 ms)',
+    description: 'The mids of the `dex` rule of Query.allMids, each time a book changes (at most every 500 ms)',
+    args: { dex: t.arg.string() },
     listSize: { assumedSize: 200 },
-    subscribe: async (_r, _a, ctx) => liveIterator(await ctx.markets.streams.allMids(null), 10),
+    subscribe: async (_r, { dex }, ctx) => liveIterator(await ctx.markets.streams.allMids(dex ?? ''), 10),
     resolve: (mids) => midsList(mids),
   }),
   l2Book: t.field({

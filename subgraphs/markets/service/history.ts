@@ -12,6 +12,25 @@ export interface HistoryWindow {
   startTime: number;
   endTime: number;
   limit: number;
+  /** Only samples older than this time: a page's next cursor. */
+  before?: number;
+}
+
+/** A page of a series: newest first, whether older samples follow in the window, and the cursor to them. */
+export interface HistoryPage<T> {
+  rows: T[];
+  hasMore: boolean;
+  /** The time of the page's oldest sample: the next page holds the samples before it (null: none follow). */
+  nextCursor: string | null;
+}
+
+/** Rows of `times` (newest first) read one sample time beyond `limit`, as a page. */
+function historyPage<T extends { time: number }>(rows: T[], limit: number): HistoryPage<T> {
+  const times = [...new Set(rows.map((r) => Number(r.time)))];
+  const hasMore = times.length > limit;
+  const kept = new Set(times.slice(0, limit));
+  const page = rows.filter((r) => kept.has(Number(r.time)));
+  return { rows: page, hasMore, nextCursor: hasMore ? String(times[limit - 1]) : null };
 }
 
 /** The advisory lock a sample is written under ("hlhs"), so that concurrent samplers write one sample, not several. */
@@ -153,16 +172,22 @@ export async function historyCoins(pool: pg.Pool): Promise<string[]> {
 }
 
 /** Rows of one history table for a coin, newest first; one more than `limit` is fetched to tell `hasMore`. */
-async function windowRows<T extends pg.QueryResultRow>(pool: pg.Pool, select: string, coin: string, w: HistoryWindow) {
+async function windowRows<T extends pg.QueryResultRow & { time: number }>(
+  pool: pg.Pool,
+  select: string,
+  coin: string,
+  w: HistoryWindow,
+): Promise<HistoryPage<T>> {
   const { rows } = await pool.query<T>(
-    `${select} WHERE coin = $1 AND time >= $2 AND time <= $3 ORDER BY time DESC LIMIT $4`,
-    [coin, w.startTime, w.endTime, w.limit + 1],
+    `${select} WHERE coin = $1 AND time >= $2 AND time <= $3 AND ($5::bigint IS NULL OR time < $5)
+     ORDER BY time DESC LIMIT $4`,
+    [coin, w.startTime, w.endTime, w.limit + 1, w.before ?? null],
   );
-  return { rows: rows.slice(0, w.limit), hasMore: rows.length > w.limit };
+  return historyPage(rows, w.limit);
 }
 
 export const bboHistory = (pool: pg.Pool, coin: string, w: HistoryWindow) =>
-  windowRows(
+  windowRows<{ time: number }>(
     pool,
     `SELECT time, bid_px::text AS bid_px, bid_sz::text AS bid_sz, bid_n, ask_px::text AS ask_px, ask_sz::text AS ask_sz, ask_n
      FROM markets.history_bbo`,
@@ -171,7 +196,7 @@ export const bboHistory = (pool: pg.Pool, coin: string, w: HistoryWindow) =>
   );
 
 export const spreadHistory = (pool: pg.Pool, coin: string, w: HistoryWindow) =>
-  windowRows(
+  windowRows<{ time: number }>(
     pool,
     `SELECT time, bid_px::text AS bid_px, ask_px::text AS ask_px, spread::text AS spread,
        round(spread_bps, 4)::text AS spread_bps FROM markets.history_spread`,
@@ -180,10 +205,10 @@ export const spreadHistory = (pool: pg.Pool, coin: string, w: HistoryWindow) =>
   );
 
 export const depthHistory = (pool: pg.Pool, coin: string, w: HistoryWindow) =>
-  windowRows(pool, 'SELECT time, mid_px::text AS mid_px, bands FROM markets.history_depth', coin, w);
+  windowRows<{ time: number }>(pool, 'SELECT time, mid_px::text AS mid_px, bands FROM markets.history_depth', coin, w);
 
 export const bookHistory = (pool: pg.Pool, coin: string, w: HistoryWindow) =>
-  windowRows(pool, 'SELECT time, levels FROM markets.history_book', coin, w);
+  windowRows<{ time: number }>(pool, 'SELECT time, levels FROM markets.history_book', coin, w);
 
 export async function slippageHistory(pool: pg.Pool, coin: string, w: HistoryWindow) {
   // One sample time carries a row per notional: page by sample times, not rows.
@@ -197,13 +222,12 @@ export async function slippageHistory(pool: pg.Pool, coin: string, w: HistoryWin
      FROM markets.history_slippage
      WHERE coin = $1 AND time IN (
        SELECT DISTINCT time FROM markets.history_slippage WHERE coin = $1 AND time >= $2 AND time <= $3
+         AND ($5::bigint IS NULL OR time < $5)
        ORDER BY time DESC LIMIT $4)
      ORDER BY time DESC, notional`,
-    [coin, w.startTime, w.endTime, w.limit + 1],
+    [coin, w.startTime, w.endTime, w.limit + 1, w.before ?? null],
   );
-  const times = [...new Set(rows.map((r) => r.time))];
-  const kept = new Set(times.slice(0, w.limit));
-  return { rows: rows.filter((r) => kept.has(r.time)), hasMore: times.length > w.limit };
+  return historyPage(rows, w.limit);
 }
 
 /** The archive's per-coin series (the path endpoints `/market/<name>/:coin`), each newest first. */

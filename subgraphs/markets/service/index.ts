@@ -448,6 +448,17 @@ export class MarketsService {
     return this.firstDexMidsCache;
   }
 
+  /**
+   * allMids by the exchange's `dex` rule, the one every interface follows: without `dex` (or `""`) the first perp
+   * dex's coins and spot (firstDexMids); with a HIP-3 dex, that dex's coins only (its node meta; UnknownDexError when
+   * the node knows no such dex). `coins` keeps only those of them.
+   */
+  async dexMids(dex = '', coins?: readonly string[]): Promise<Readonly<Record<string, string>>> {
+    const mids = dex === '' ? this.firstDexMids() : this.allMids((await this.meta(dex)).universe.map((u) => u.name));
+    if (!coins) return mids;
+    return Object.fromEntries(coins.filter((c) => mids[c] !== undefined).map((c) => [c, mids[c] as string]));
+  }
+
   /** A coin's book (the exchange's l2Book shape), aggregated as asked (l2Options' rule); null without a book. */
   l2Book(coin: string, opts: L2OptionsInput = {}): L2BookAnswer | null {
     return this.books.l2(coin, l2Options(opts));
@@ -601,11 +612,23 @@ export class MarketsService {
     return { startTime: w.startTime ?? endTime - HISTORY_WINDOW_MS, endTime };
   }
 
-  /** One series of a coin's archive in a window (see historyWindow), newest first, `limit` samples (1 to 1000). */
-  marketHistory(series: HistorySeries, coin: string, w: { startTime: number; endTime: number; limit: number }) {
+  /**
+   * One series of a coin's archive in a window (see historyWindow), newest first, `limit` samples (1 to 1000);
+   * `cursor` (a page's nextCursor) continues with the samples before that page.
+   */
+  marketHistory(
+    series: HistorySeries,
+    coin: string,
+    w: { startTime: number; endTime: number; limit: number; cursor?: string },
+  ) {
+    if (w.cursor !== undefined && !/^\d{1,16}$/.test(w.cursor)) {
+      throw new FieldError('cursor: must be the next_cursor of a page (a sample time in epoch ms)');
+    }
+    const before = w.cursor === undefined ? undefined : Number(w.cursor);
     return HISTORY_SERIES[series](this.pool, noNul(coin, 'coin'), {
       ...w,
       limit: intWithin('limit', w.limit, 1, MAX_HISTORY_SAMPLES),
+      before,
     });
   }
 

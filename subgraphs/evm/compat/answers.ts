@@ -1,0 +1,116 @@
+// What the EVM routes answer, for the OpenAPI document (compat-rest/answers.ts): every route in the data envelope,
+// its rows as the service makes them. Money is decimal text; a holder's `balance` and `share` are JSON numbers, as
+// spec §2.3 shows the balance.
+import { dataEnvelopeOf, naiveTime, type RouteAnswer } from '../../../compat-rest/answers.ts';
+import { compactFill } from '../../../compat-rest/info/accounts.ts';
+import type { JsonSchema } from '../../../compat-rest/info/request-schema.ts';
+import * as R from '../../../compat-rest/info/response-schema.ts';
+
+const bit: JsonSchema = { enum: [0, 1] };
+const num: JsonSchema = { type: 'number' };
+const dex = R.str;
+
+const transaction = R.record({
+  block_time: naiveTime,
+  block_number: R.int,
+  tx_index: R.int,
+  tx_hash: R.txHash,
+  tx_type: R.int,
+  from_addr: R.address,
+  to_addr: R.orNull(R.address),
+  value_wei: { type: 'string', pattern: '^[0-9]+$' },
+  gas_limit: R.int,
+  gas_used: R.int,
+  success: bit,
+  input_len: R.int,
+  is_system_tx: bit,
+});
+
+const ledgerTransfer = R.record({
+  time: naiveTime,
+  block_number: R.int,
+  hash: R.txHash,
+  action_type: R.str,
+  user: R.address,
+  destination: R.address,
+  token: R.str,
+  amount: R.decimal,
+  usdc_value: R.orNull(R.decimal),
+  fee: R.orNull(R.decimal),
+  source_dex: dex,
+  destination_dex: dex,
+});
+
+const ledgerEvent = R.record(
+  {
+    time: naiveTime,
+    time_ms: R.ms,
+    hash: R.txHash,
+    event_type: R.str,
+    delta_type: R.str,
+    delta: { type: 'object' },
+    source_dex: dex,
+    destination_dex: dex,
+  },
+  ['source_dex', 'destination_dex'],
+);
+
+const backstopTransfer = R.record({
+  time: naiveTime,
+  block_number: R.int,
+  tx_hash: R.txHash,
+  dex_id: dex,
+  is_deposit: R.bool,
+  signer: R.address,
+  amount: R.decimal,
+});
+
+const principalSummary = R.record({
+  dex_id: dex,
+  total_deposited_usdc: R.decimal,
+  total_withdrawn_usdc: R.decimal,
+  net_principal_usdc: R.decimal,
+  unique_signers: R.int,
+  transfer_count: R.int,
+});
+
+const health = R.record({
+  dex_id: dex,
+  backstop_address: R.orNull(R.address),
+  dex_index: R.orNull(R.int),
+  principal_deposited_usdc: R.decimal,
+  principal_withdrawn_usdc: R.decimal,
+  net_principal_usdc: R.decimal,
+  fill_count: R.int,
+  notional_traded: R.decimal,
+  fees_paid: R.decimal,
+  fills_last_24h: R.int,
+  first_fill_time: R.orNull(naiveTime),
+  last_fill_time: R.orNull(naiveTime),
+  coins_active: R.list(R.str),
+});
+
+const holder = R.record({
+  address: R.address,
+  balance_raw: { type: 'string', pattern: '^[0-9]+$' },
+  balance: num,
+  share: { type: 'number', minimum: 0, maximum: 1 },
+});
+
+const envelope = (data: JsonSchema, errors?: RouteAnswer['errors']): RouteAnswer => ({
+  body: dataEnvelopeOf(data),
+  ...(errors ? { errors } : {}),
+});
+
+export const EVM_ANSWERS = {
+  transactions: envelope(R.list(transaction)),
+  ledgerTransfers: envelope(R.list(ledgerTransfer)),
+  ledgerEvents: envelope(R.list(ledgerEvent)),
+  backstopTransfers: envelope(R.list(backstopTransfer)),
+  backstopSummary: envelope(R.list(principalSummary)),
+  // The node names each dex's backstop address.
+  backstopHealth: envelope(R.list(health), [502]),
+  dexHealth: envelope(health, [404, 502]),
+  backstopFills: envelope(R.list(compactFill), [404, 502]),
+  holders: envelope(R.list(holder), [404]),
+} satisfies Record<string, RouteAnswer>;
