@@ -34,6 +34,12 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The Ajv of the routes' schemas. Infinity and NaN are no number a field takes (a JSON body's 1e309 parses to
+ * Infinity, which Ajv's range keywords skip); time parameters are read by timeParam, their format only names them.
+ */
+export const ROUTE_AJV_OPTIONS = { customOptions: { strictNumbers: true, formats: { [TIME_FORMAT]: true as const } } };
+
 export interface CompatAppOptions {
   services: CompatServices;
   auth: Authenticator;
@@ -156,9 +162,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
       return (reply as FastifyReply).code(400).send({ error });
     },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // Infinity and NaN are no number a field takes (a JSON body's 1e309 parses to Infinity, which Ajv's range
-    // keywords skip).
-    ajv: { customOptions: { strictNumbers: true, formats: { [TIME_FORMAT]: true } } },
+    ajv: ROUTE_AJV_OPTIONS,
   });
 
   // Clients send JSON with or without a content type; anything unparsable is the same 400.

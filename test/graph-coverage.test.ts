@@ -5,6 +5,7 @@
 import Fastify from 'fastify';
 import { isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import { ROUTE_AJV_OPTIONS } from '../compat-rest/app.ts';
 import { nodeMarketTypes, nodeUserTypes } from '../compat-rest/info/node-types.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 
@@ -179,7 +180,7 @@ async function capabilities(): Promise<string[]> {
     out.push(...(d.mcpTools ?? []).map((t) => `mcp ${t.name}`));
   }
   // The path routes as the domains register them (no handler runs: the services are not needed).
-  const app = Fastify();
+  const app = Fastify({ ajv: ROUTE_AJV_OPTIONS });
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) if (method !== 'HEAD') out.push(`${method} ${r.url}`);
   });

@@ -123,7 +123,7 @@ describe('hip4 MCP tools', () => {
     ['hip4_analytics', { interval: '15m' }, 'interval'],
     ['hip4_analytics', { coins: Array.from({ length: 51 }, (_, i) => String(i)) }, 'coins'],
     ['hip4_analytics', { limit: 2001 }, 'limit'],
-    ['hip4_analytics', { bogus: 1 }, 'body'],
+    ['hip4_analytics', { bogus: 1 }, 'bogus'], // an unknown parameter is named (issue 30: refuse what is not understood)
   ])('%s refuses %j naming %s', (name, args, field) => {
     expect(() => bodyValidator(tool(name).input)(args)).toThrow(new RegExp(`^${field}`));
   });
