@@ -19,13 +19,13 @@ import {
   aggregateFillsByTime,
   type CompactFillRow,
   fillRows,
-  twapSliceFills,
   userFills,
   userFillsByTime,
   userFillsByTimeJson,
   userFillsJson,
   type WireFill,
 } from './fills.ts';
+import { twapSliceFills } from './twaps.ts';
 
 const ALICE = addr(0xa1);
 const BOB = addr(0xb2);

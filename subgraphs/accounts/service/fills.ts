@@ -44,7 +44,7 @@ const KEY_COLUMNS: ReadonlySet<FillColumn> = new Set(['time', 'block_number', 'e
  * The columns of `accounts.fills` (or, with `only`, those and the key columns) under alias `f`, decimals as text
  * exactly as stored ("93604.0").
  */
-function fillColumns(only?: ReadonlySet<FillColumn>): string {
+export function fillColumns(only?: ReadonlySet<FillColumn>): string {
   return fillsTable.columns
     .filter((c) => !only || only.has(c) || KEY_COLUMNS.has(c))
     .map((c) => (DECIMAL_COLUMNS.has(c) ? `f.${c}::text AS ${c}` : `f.${c}`))
@@ -60,7 +60,7 @@ export function fillOrder(newestFirst = true): string {
   return `f.time ${newestFirst ? 'DESC' : 'ASC'}, f.block_number, f.event_index, f.tid, f.address`;
 }
 
-const NEWEST_FIRST = fillOrder();
+export const NEWEST_FIRST = fillOrder();
 
 /** The columns toWireFill reads: fewer columns to fetch and parse than the whole row (2 000 rows per answer). */
 type WireFillSource = Pick<
@@ -608,35 +608,4 @@ function fillFilters(q: FillFilters, param: (v: unknown) => string): string[] {
   if (q.startTime !== undefined) filters.push(`f.time >= ${param(q.startTime)}`);
   if (q.endTime !== undefined) filters.push(`f.time <= ${param(q.endTime)}`);
   return filters;
-}
-
-// ---- TWAP slices ----
-
-export interface TwapSliceFill {
-  fill: Omit<WireFill, 'cloid' | 'liquidation'>;
-  twapId: number;
-}
-
-export interface TwapSliceFillsQuery {
-  user: string;
-  /** Only the slices of this TWAP. */
-  twapId?: number;
-  /** Inclusive epoch-ms bounds on the fill time. */
-  startTime?: number;
-  endTime?: number;
-}
-
-/** userTwapSliceFills: the user's TWAP slice fills, newest first, at most 2000. */
-export async function twapSliceFills(pool: pg.Pool, q: TwapSliceFillsQuery): Promise<TwapSliceFill[]> {
-  const { rows } = await pool.query<FillRow>(
-    `SELECT ${fillColumns()} FROM accounts.fills f
-     WHERE f.address = $1 AND f.twap_id IS NOT NULL AND ($2::bigint IS NULL OR f.twap_id = $2)
-       AND ($3::bigint IS NULL OR f.time >= $3) AND ($4::bigint IS NULL OR f.time <= $4)
-     ORDER BY ${NEWEST_FIRST} LIMIT ${MAX_WIRE_FILLS}`,
-    [q.user.toLowerCase(), q.twapId ?? null, q.startTime ?? null, q.endTime ?? null],
-  );
-  return rows.map((r) => {
-    const { cloid: _c, liquidation: _l, ...fill } = toWireFill(r);
-    return { fill, twapId: r.twap_id as number };
-  });
 }

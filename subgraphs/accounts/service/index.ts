@@ -28,8 +28,6 @@ import {
   fillRows,
   MAX_FILL_ROWS,
   MAX_WIRE_FILLS,
-  type TwapSliceFillsQuery,
-  twapSliceFills,
   type UserFillsByTimeQuery,
   type UserFillsQuery,
   userFills,
@@ -56,7 +54,7 @@ import {
 import { InvalidQueryError } from './shared.ts';
 import { type AccountState, accountState, type Leverage } from './state.ts';
 import { AccountStreams } from './streams.ts';
-import { twapHistory } from './twaps.ts';
+import { type TwapSliceFillsQuery, twapHistory, twapSliceFills } from './twaps.ts';
 
 export type { BorrowLendSide, BorrowLendUserState, ReservePricing } from './borrow-lend.ts';
 export type { FillSummary } from './fill-summary.ts';
@@ -72,7 +70,6 @@ export {
   MAX_WIRE_FILLS,
   parseFillCursor,
   type StoredFill,
-  type TwapSliceFill,
   toWireFill,
   type WireFill,
 } from './fills.ts';
@@ -108,6 +105,7 @@ export type { NonUserCancel, UserEvent } from './streams.ts';
 export {
   MAX_TWAP_HISTORY,
   type TwapHistoryItem,
+  type TwapSliceFill,
   type TwapState,
   type TwapStatusChange,
   toTwapHistoryItem,

@@ -1,8 +1,9 @@
-// twapHistory: a user's stored TWAP statuses (node_twap_statuses, one row per status change) in the exchange's shape
-// (hyperliquid-wire.md §2.7).
+// TWAPs: a user's stored TWAP statuses (twapHistory: node_twap_statuses, one row per status change) in the exchange's
+// shape (hyperliquid-wire.md §2.7), and the fills of its slices (userTwapSliceFills).
 import type pg from 'pg';
-import type { TwapStatusRow } from '../../../db/rows/accounts.ts';
+import type { FillRow, TwapStatusRow } from '../../../db/rows/accounts.ts';
 import type { TwapState } from '../../../wire/node-lines.ts';
+import { fillColumns, MAX_WIRE_FILLS, NEWEST_FIRST, toWireFill, type WireFill } from './fills.ts';
 
 /** The most records one answer holds: the newest this many. */
 export const MAX_TWAP_HISTORY = 2000;
@@ -76,4 +77,35 @@ export async function twapHistory(pool: pg.Pool, user: string): Promise<TwapStat
     [user.toLowerCase(), MAX_TWAP_HISTORY],
   );
   return rows.map(toStatusChange);
+}
+
+// ---- slice fills ----
+
+export interface TwapSliceFill {
+  fill: Omit<WireFill, 'cloid' | 'liquidation'>;
+  twapId: number;
+}
+
+export interface TwapSliceFillsQuery {
+  user: string;
+  /** Only the slices of this TWAP. */
+  twapId?: number;
+  /** Inclusive epoch-ms bounds on the fill time. */
+  startTime?: number;
+  endTime?: number;
+}
+
+/** userTwapSliceFills: the user's TWAP slice fills, newest first, at most 2000. */
+export async function twapSliceFills(pool: pg.Pool, q: TwapSliceFillsQuery): Promise<TwapSliceFill[]> {
+  const { rows } = await pool.query<FillRow>(
+    `SELECT ${fillColumns()} FROM accounts.fills f
+     WHERE f.address = $1 AND f.twap_id IS NOT NULL AND ($2::bigint IS NULL OR f.twap_id = $2)
+       AND ($3::bigint IS NULL OR f.time >= $3) AND ($4::bigint IS NULL OR f.time <= $4)
+     ORDER BY ${NEWEST_FIRST} LIMIT ${MAX_WIRE_FILLS}`,
+    [q.user.toLowerCase(), q.twapId ?? null, q.startTime ?? null, q.endTime ?? null],
+  );
+  return rows.map((r) => {
+    const { cloid: _c, liquidation: _l, ...fill } = toWireFill(r);
+    return { fill, twapId: r.twap_id as number };
+  });
 }
