@@ -51,7 +51,7 @@ describe('dataCoverage', () => {
     expect(result.region).toBe('local');
     expect(result.datasets.fills).toMatchObject({ start: expect.any(Number), latest: expect.any(Number) });
     expect(result.datasets.fills.delaySeconds).toBeLessThan(120);
-    expect(result.datasets.accountSnapshots).toEqual({ start: null, latest: null, delaySeconds: null });
+    expect(result.datasets.accountSnapshots).toEqual({ start: null, earliest: null, latest: null, delaySeconds: null });
   });
 });
 

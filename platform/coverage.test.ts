@@ -54,14 +54,15 @@ describe('dataCoverage start', () => {
 
   it('starts at the documented start when older rows are held, at the first row otherwise', async () => {
     const { datasets } = await dataCoverage(db.pool, LAST_FILL + 10_000, DATASETS);
-    expect(datasets.fills).toEqual({ start: FIRST_FILL, latest: LAST_FILL, delaySeconds: 10 });
+    expect(datasets.fills).toEqual({ start: FIRST_FILL, earliest: FIRST_FILL, latest: LAST_FILL, delaySeconds: 10 });
     expect(datasets.builderAttribution).toEqual({
       start: Date.parse('2025-10-10T00:00:00Z'),
+      earliest: FIRST_FILL,
       latest: LAST_FILL,
       delaySeconds: 10,
     });
     expect(datasets.crossed?.start).toBe(Date.parse('2026-09-24T15:53:00Z'));
     expect(datasets.borrowLendReserves?.start).toBe(FIRST_SAMPLE);
-    expect(datasets.orders).toEqual({ start: null, latest: null, delaySeconds: null });
+    expect(datasets.orders).toEqual({ start: null, earliest: null, latest: null, delaySeconds: null });
   });
 });

@@ -39,6 +39,11 @@ export interface DatasetCoverage {
    * held too; while a backfill loads, where it ends (see dataCoverage).
    */
   start: number | null;
+  /**
+   * The first event held, complete or not: older than `start` when history from before the documented start is held
+   * (an imported archive day, say), which answers for its days but is not complete coverage.
+   */
+  earliest: number | null;
   latest: number | null;
   delaySeconds: number | null;
 }
@@ -125,6 +130,7 @@ async function heldCoverage(
       r.name,
       {
         start: r.start === null ? null : Math.max(r.start, datasets[r.name]?.completeFrom ?? r.start),
+        earliest: r.start,
         latest: r.latest,
         delaySeconds: r.latest === null ? null : Math.max(0, Math.round((now - r.latest) / 1000)),
       },

@@ -202,6 +202,7 @@ export const marketsInfo: Record<string, InfoEntry> = {
           R.record({
             start: { type: ['integer', 'null'] },
             latest: { type: ['integer', 'null'] },
+            earliest: { type: ['integer', 'null'] },
             delaySeconds: { type: ['number', 'null'] },
           }),
         ),

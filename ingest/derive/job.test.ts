@@ -329,6 +329,7 @@ describe('Derivation (as npm start runs it)', () => {
       const coverage = (await dataCoverage(db.pool, UNTIL, analytics.datasets)).datasets;
       expect(coverage.analyticsDerivation).toEqual({
         start: D3 + 3 * H - SETTLE_MS,
+        earliest: D3 + 3 * H - SETTLE_MS,
         latest: D3 + 3 * H - SETTLE_MS,
         delaySeconds: (UNTIL - (D3 + 3 * H - SETTLE_MS)) / 1000,
       });

@@ -66,7 +66,7 @@ describe('userFunding', () => {
 
   it('is reported by dataCoverage from the coverage start on, not from the older payment held', async () => {
     const { funding } = (await dataCoverage(db.pool, C + 3 * H, accounts.datasets)).datasets;
-    expect(funding).toEqual({ start: C, latest: C + 2 * H, delaySeconds: 3600 });
+    expect(funding).toEqual({ start: C, earliest: C - H, latest: C + 2 * H, delaySeconds: 3600 });
   });
 
   it("lists payments oldest first in the exchange shape with the spec's top-level fields, bounds inclusive", async () => {

@@ -58,7 +58,7 @@ describe('userNonFundingLedgerUpdates', () => {
 
   it('is reported by dataCoverage from the coverage start on, not from the older entry held', async () => {
     const { ledger } = (await dataCoverage(db.pool, C + 3 * MIN, accounts.datasets)).datasets;
-    expect(ledger).toEqual({ start: C, latest: C + 2 * MIN, delaySeconds: 60 });
+    expect(ledger).toEqual({ start: C, earliest: C - 10 * MIN, latest: C + 2 * MIN, delaySeconds: 60 });
   });
 
   it('lists entries oldest first as {time, hash, delta}', async () => {
