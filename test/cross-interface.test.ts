@@ -493,6 +493,30 @@ describe('the graph links what a front end follows', () => {
       expect(Array.isArray(followed.evmTransactions.nodes[0]?.toAccount.fills.edges)).toBe(true);
     }
 
+    // A builder to the fills routed through it and what it earned (the accounts subgraph extends Builder).
+    const { rows: builders } = await stack.db.pool.query<{ builder: string; n: number; fees: string }>(
+      `SELECT builder, count(*)::int AS n, sum(builder_fee)::text AS fees FROM accounts.fills
+       WHERE builder IS NOT NULL GROUP BY builder ORDER BY count(*) DESC LIMIT 1`,
+    );
+    const top = builders[0];
+    if (top) {
+      const routed = await graphql<{
+        builder: { fills: { edges: { node: { tid: string; user: { address: string } } }[] }; revenue: Row };
+      }>(
+        `query ($b: String!) { builder(address: $b) {
+          fills(first: 5) { edges { node { tid user { address } } } } revenue { fills builderFees } } }`,
+        { b: top.builder },
+      );
+      expect(routed.builder.revenue).toEqual({ fills: top.n, builderFees: top.fees });
+      const tids = routed.builder.fills.edges.map((e) => e.node.tid);
+      expect(tids.length).toBe(Math.min(5, top.n));
+      const { rows: owners } = await stack.db.pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM accounts.fills WHERE builder = $1 AND tid = ANY($2::bigint[])',
+        [top.builder, tids],
+      );
+      expect(owners[0]?.n).toBeGreaterThanOrEqual(tids.length);
+    }
+
     const liquidations = await graphql<{
       user: {
         liquidations: {

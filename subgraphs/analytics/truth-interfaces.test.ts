@@ -95,6 +95,19 @@ describe('GraphQL and MCP give the REST answers', () => {
     const board = await rest('GET', '/users/leaderboard?window=7d&by=pnl');
     const lg = await gql(`{ leaderboard(window: D7, by: PNL) { rows { ${selection(board.data[0])} } } }`);
     expect(snake(lg.leaderboard.rows)).toEqual(fromRest(board.data));
+    // Each ranked user's own rank is the row's (User.leaderboardRank, the refresh's numbering); an unranked one null.
+    for (const row of board.data as { rank: number; address: string }[]) {
+      const own = await gql(
+        `{ _entities(representations: [{ __typename: "User", address: "${row.address}" }]) {
+             ... on User { leaderboardRank(window: D7, by: PNL) } } }`,
+      );
+      expect(own._entities[0].leaderboardRank).toBe(row.rank);
+    }
+    const nobody = await gql(
+      `{ _entities(representations: [{ __typename: "User", address: "0x${'9'.repeat(40)}" }]) {
+           ... on User { leaderboardRank(window: D7) } } }`,
+    );
+    expect(nobody._entities[0].leaderboardRank).toBeNull();
   });
 
   it('batch performance and builder external activity', async () => {

@@ -133,13 +133,14 @@ export interface FillsArgs {
  */
 export async function fillsConnection(
   accounts: AccountsService,
-  user: string | undefined,
+  whose: { user?: string; builder?: string },
   a: FillsArgs,
   selected: ReadonlySet<string>,
 ) {
   const first = intArg(a.first, 'first', 1, MAX_WIRE_FILLS);
+  const { user } = whose;
   const query = {
-    user,
+    ...whose,
     coin: a.coin == null ? undefined : textArg(a.coin, 'coin'),
     startTime: a.startTime ?? undefined,
     endTime: a.endTime ?? undefined,
@@ -199,7 +200,7 @@ builder.queryFields((t) => ({
     },
     listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
     resolve: (_r, a, ctx, info) =>
-      fillsConnection(ctx.accounts, undefined, { ...a, aggregateByTime: false }, selectedFieldNames(info)),
+      fillsConnection(ctx.accounts, {}, { ...a, aggregateByTime: false }, selectedFieldNames(info)),
   }),
 }));
 

@@ -1,9 +1,11 @@
 // What a user holds now (and the accounts of a liquidation's two sides): resting orders and spot balances (the node's, which alone knows the live book and the spot
 // ledger; the same relays as the openOrders/spotClearinghouseState /info types and their MCP tools) and borrow/lend
 // positions (indexed, priced at the reserves' latest), each the accounts service's one method.
+
+import { selectedFieldNames } from '../../selection.ts';
 import { builder } from '../builder.ts';
-import type { BorrowLendSide, BorrowLendUserState, SpotBalance } from '../service/index.ts';
-import { type FillNode, FillRef } from './fill.ts';
+import { type BorrowLendSide, type BorrowLendUserState, MAX_WIRE_FILLS, type SpotBalance } from '../service/index.ts';
+import { FillConnectionRef, type FillNode, FillRef, fillsConnection } from './fill.ts';
 import { LiquidationRef } from './liquidation.ts';
 import { OrderRef } from './order.ts';
 import { UserRef } from './user.ts';
@@ -88,3 +90,60 @@ builder.objectFields(FillRef, (t) => ({
     resolve: (f: FillNode) => (f.address ? { address: f.address } : null),
   }),
 }));
+
+/** Builder @key(address), the analytics subgraph's: here it gains the fills routed through it and what it earned. */
+const BuilderRef = builder.objectRef<{ address: string }>('Builder');
+
+const BuilderRevenueRef = builder
+  .objectRef<{ fills: number; volume: string; builderFees: string }>('BuilderRevenue')
+  .implement({
+    description: 'The fills a builder routed in a window, their notional, and the builder fees they paid it',
+    fields: (t) => ({
+      fills: t.exposeInt('fills'),
+      volume: t.expose('volume', { type: 'Decimal', description: 'Σ px × sz, in dollars' }),
+      builderFees: t.expose('builderFees', { type: 'Decimal' }),
+    }),
+  });
+
+BuilderRef.implement({
+  fields: (t) => ({
+    address: t.exposeString('address'),
+    fills: t.field({
+      type: FillConnectionRef,
+      description:
+        'Fills routed through this builder, newest first (fills of one time in execution order); `after` is an ' +
+        'endCursor',
+      args: {
+        first: t.arg.int({ required: true, defaultValue: 100, description: `1 to ${MAX_WIRE_FILLS}` }),
+        after: t.arg.string(),
+        startTime: t.arg({ type: 'Timestamp' }),
+        endTime: t.arg({ type: 'Timestamp' }),
+        coin: t.arg.string(),
+      },
+      listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
+      resolve: (b, a, ctx, info) =>
+        fillsConnection(
+          ctx.accounts,
+          { builder: b.address },
+          { ...a, aggregateByTime: false },
+          selectedFieldNames(info),
+        ),
+    }),
+    revenue: t.field({
+      type: BuilderRevenueRef,
+      description: 'What the builder earned in a window (default all stored fills)',
+      args: { startTime: t.arg({ type: 'Timestamp' }), endTime: t.arg({ type: 'Timestamp' }) },
+      resolve: (b, a, ctx) =>
+        ctx.accounts.builderFeeRevenue({
+          builder: b.address,
+          startTime: a.startTime ?? undefined,
+          endTime: a.endTime ?? undefined,
+        }),
+    }),
+  }),
+});
+
+builder.asEntity(BuilderRef, {
+  key: builder.selection<{ address: string }>('address'),
+  resolveReference: (ref) => ({ address: ref.address.toLowerCase() }),
+});

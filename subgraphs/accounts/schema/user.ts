@@ -50,7 +50,7 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
         aggregateByTime: t.arg.boolean({ required: true, defaultValue: false }),
       },
       listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
-      resolve: (u, a, ctx, info) => fillsConnection(ctx.accounts, u.address, a, selectedFieldNames(info)),
+      resolve: (u, a, ctx, info) => fillsConnection(ctx.accounts, { user: u.address }, a, selectedFieldNames(info)),
     }),
     twapSliceFills: t.field({
       type: [TwapSliceFillRef],

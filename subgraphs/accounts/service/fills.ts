@@ -370,6 +370,8 @@ export interface CompactFillRow {
 
 export interface FillRowsQuery {
   user?: string;
+  /** Only the fills routed through this builder (lowercase 0x address). */
+  builder?: string;
   coin?: string;
   side?: 'A' | 'B';
   /** Inclusive epoch-ms bounds on the fill time. */
@@ -577,6 +579,21 @@ export async function fillPage(
 }
 
 /** How many fills match the filters of a fill-rows query (the cursor aside). */
+/** The builder fees a builder earned on the fills routed through it in a window (inclusive ms bounds), exact. */
+export async function builderFeeRevenue(
+  pool: pg.Pool,
+  q: { builder: string; startTime?: number; endTime?: number },
+): Promise<{ fills: number; volume: string; builderFees: string }> {
+  const { rows } = await pool.query<{ fills: number; volume: string; builder_fees: string }>(
+    `SELECT count(*)::int AS fills, coalesce(sum(px * sz), 0)::text AS volume,
+       coalesce(sum(builder_fee), 0)::text AS builder_fees
+     FROM accounts.fills WHERE builder = $1 AND ($2::bigint IS NULL OR time >= $2) AND ($3::bigint IS NULL OR time <= $3)`,
+    [q.builder.toLowerCase(), q.startTime ?? null, q.endTime ?? null],
+  );
+  const r = rows[0];
+  return { fills: r?.fills ?? 0, volume: r?.volume ?? '0', builderFees: r?.builder_fees ?? '0' };
+}
+
 export async function countFills(pool: pg.Pool, q: FillFilters): Promise<number> {
   const { params, param } = queryParams();
   const where = fillFilters(q, param);
@@ -587,7 +604,7 @@ export async function countFills(pool: pg.Pool, q: FillFilters): Promise<number>
   return rows[0]?.n ?? 0;
 }
 
-type FillFilters = Pick<FillRowsQuery, 'user' | 'coin' | 'side' | 'startTime' | 'endTime'>;
+type FillFilters = Pick<FillRowsQuery, 'user' | 'builder' | 'coin' | 'side' | 'startTime' | 'endTime'>;
 
 /** A statement's parameter list, and `param(v)` adding one and answering its placeholder (`$3`). */
 function queryParams() {
@@ -603,6 +620,7 @@ function queryParams() {
 function fillFilters(q: FillFilters, param: (v: unknown) => string): string[] {
   const filters: string[] = [];
   if (q.user !== undefined) filters.push(`f.address = ${param(q.user.toLowerCase())}`);
+  if (q.builder !== undefined) filters.push(`f.builder = ${param(q.builder.toLowerCase())}`);
   if (q.coin !== undefined) filters.push(`f.coin = ${param(q.coin)}`);
   if (q.side !== undefined) filters.push(`f.side = ${param(q.side)}`);
   if (q.startTime !== undefined) filters.push(`f.time >= ${param(q.startTime)}`);

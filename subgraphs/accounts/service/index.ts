@@ -21,6 +21,7 @@ import {
   aggregatedFillPage,
   allFills,
   allFillsEnd,
+  builderFeeRevenue,
   countFills,
   type FillColumn,
   type FillRowsQuery,
@@ -312,15 +313,20 @@ export class AccountsService {
 
   /**
    * A page of stored fills, newest or oldest first, up to MAX_WIRE_FILLS rows, `columns` only if given: a user's,
-   * or (no user) every user's of a window of at most a day (allFills' rule).
+   * a builder's, or (neither) every user's of a window of at most a day (allFills' rule).
    */
   fillPage(q: Omit<FillRowsQuery, 'withTotal'>, columns: ReadonlySet<FillColumn> | undefined) {
-    if (q.user === undefined) {
+    if (q.user === undefined && q.builder === undefined) {
       if (q.startTime === undefined)
         throw new InvalidQueryError("startTime: required without a user (every user's fills)");
       q = { ...q, endTime: allFillsEnd({ startTime: q.startTime, endTime: q.endTime }) };
     }
     return fillPage(this.pool, q, { maxLimit: MAX_WIRE_FILLS, columns });
+  }
+
+  /** What a builder earned on the fills routed through it in a window: fills, volume, builder fees. */
+  builderFeeRevenue(q: { builder: string; startTime?: number; endTime?: number }) {
+    return builderFeeRevenue(this.pool, q);
   }
 
   /** A page of a user's fills merged by aggregateByTime, by the one rule of every interface (aggregatedFillPage). */

@@ -74,3 +74,14 @@ builder.queryFields((t) => ({
       }),
   }),
 }));
+
+builder.objectFields(UserRef, (t) => ({
+  leaderboardRank: t.int({
+    nullable: true,
+    description:
+      "The user's rank in a scheduled window's leaderboard by `by` (default PNL), as Query.leaderboard numbers it; " +
+      'null when the window does not rank the user',
+    args: { window: t.arg({ type: LeaderboardWindowEnum, required: true }), by: t.arg({ type: MetricEnum }) },
+    resolve: (u, a, ctx) => ctx.analytics.leaderboardRank(u.address, { window: a.window, by: a.by ?? undefined }),
+  }),
+}));

@@ -282,6 +282,20 @@ export class AnalyticsService implements DomainService {
    * A page of a scheduled window ranked by `by`, or without `window` the live top 100 over the last `hours`. The
    * ratio metrics rank only accounts with at least `minTrades` closed trips (default 10; 0 for the others).
    */
+  /**
+   * A user's place in a scheduled window's ranking by `by` (the rank its refresh numbered, the default `min_trades`
+   * rule of the metric); null when the window does not rank the user.
+   */
+  async leaderboardRank(user: string, q: { window: LeaderboardWindow; by?: Metric }): Promise<number | null> {
+    const window = oneOf('window', q.window, LEADERBOARD_WINDOWS);
+    const by = oneOf('by', q.by ?? 'pnl', METRICS);
+    const { rows } = await this.pool.query<{ rank: number | null }>(
+      `SELECT ${rankColumn(by)} AS rank FROM analytics.leaderboard WHERE window_name = $1 AND address = $2`,
+      [window, user.toLowerCase()],
+    );
+    return rows[0]?.rank ?? null;
+  }
+
   async leaderboard(q: {
     window?: LeaderboardWindow;
     by?: Metric;
