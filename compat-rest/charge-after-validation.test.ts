@@ -57,6 +57,8 @@ const MALFORMED_BODIES: string[] = [
   `{"type": "orderStatus", "user": "${USER}", "cloid": "0x12"}`,
   `{"type": "recentFills", "cursor": "x"}`,
   `{"type": "fills", "user": "${USER}", "cursor": "1:2"}`,
+  `{"type": "historicalOrders", "user": "${USER}", "startTime": 0, "cursor": "oid-7"}`,
+  `{"type": "historicalOrders", "user": "${USER}", "cursor": "99999999999999999999"}`,
 ];
 
 /** Bodies of the right form whose values a service rule refuses (found once the call runs). */

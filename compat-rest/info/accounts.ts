@@ -4,6 +4,7 @@
 // (with a user) X-Total-Count. Per-user node state (open orders, clearinghouse states) is relayed from the node.
 import { address as checkedAddress, FieldError } from '../../platform/fields.ts';
 import {
+  checkOrderCursor,
   HISTORICAL_ORDERS_MAX_LIMIT,
   type HistoryPage,
   type HistoryPageQuery,
@@ -240,6 +241,8 @@ export const accountsInfo: Record<string, InfoEntry> = {
       // The X-Next-Cursor value (an oid), sent back as a string or as a number; the service reads it.
       cursor: { ...optString, type: ['string', 'integer', 'null'] },
     }),
+    // The cursor's form is the service's rule, checked before the call is charged.
+    check: (body) => void (body.cursor != null && checkOrderCursor(String(body.cursor))),
     async handler(body, { accounts }) {
       const cursor = body.cursor;
       const page = await accounts.historicalOrdersJson({

@@ -91,6 +91,7 @@ export {
   type WsLiquidation,
 } from './liquidations.ts';
 export {
+  checkOrderCursor,
   type FrontendOpenOrder,
   HISTORICAL_ORDERS_MAX_LIMIT,
   type HistoricalOrder,

@@ -182,11 +182,7 @@ async function historicalOrderPage(
   const limit = checkInt('limit', q.limit ?? HISTORICAL_ORDERS_DEFAULT_LIMIT, 1, HISTORICAL_ORDERS_MAX_LIMIT);
   const lookbackStart =
     q.lookbackDays === undefined ? null : q.now - checkInt('lookbackDays', q.lookbackDays, 1, 365) * DAY_MS;
-  if (q.cursor !== undefined && !fitsBigint(q.cursor)) {
-    throw new InvalidQueryError(
-      `cursor: must be an oid (at most 2^63 - 1), got ${JSON.stringify(q.cursor).slice(0, 60)}`,
-    );
-  }
+  if (q.cursor !== undefined) checkOrderCursor(q.cursor);
   const windowMode = q.startTime !== undefined || q.endTime !== undefined || q.cursor !== undefined;
   const lo = maxOrNull(q.startTime ?? null, lookbackStart);
   const hi = windowMode ? (q.endTime ?? null) : null;
@@ -258,6 +254,15 @@ export async function historicalOrdersJson(pool: pg.Pool, q: HistoricalOrdersQue
       return json.end();
     },
   };
+}
+
+/** A historicalOrders cursor: the last oid of a page, as decimal digits (at most 2^63 - 1); InvalidQueryError else. */
+export function checkOrderCursor(cursor: string): void {
+  if (!fitsBigint(cursor)) {
+    throw new InvalidQueryError(
+      `cursor: must be an oid (at most 2^63 - 1), got ${JSON.stringify(cursor).slice(0, 60)}`,
+    );
+  }
 }
 
 function maxOrNull(a: number | null, b: number | null): number | null {
