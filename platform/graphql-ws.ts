@@ -94,6 +94,9 @@ export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(op
     handleProtocols,
     maxPayload: MAX_BODY_BYTES,
   });
+  // ws re-emits the HTTP server's errors here (a port already in use, say); the server's own listen reports them to
+  // whoever starts it, so this one must not be an uncaught 'error' event that kills the process first.
+  wss.on('error', () => {});
   const keepAliveMs = opts.keepAliveMs ?? 12_000;
 
   wss.on('connection', (socket, request) => {

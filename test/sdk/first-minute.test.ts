@@ -18,6 +18,21 @@ let compat: string;
 let pgPort: string;
 
 beforeAll(async () => {
+  // Free ports are picked before the service binds them, so a test running beside it may take one first: then the
+  // service stops on EADDRINUSE, and is started again on other ports over an empty data dir.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await startService();
+      return;
+    } catch (err) {
+      await stopRunning(service);
+      await fs.rm(dir, { recursive: true, force: true });
+      if (attempt >= 3 || !String(err).includes('EADDRINUSE')) throw err;
+    }
+  }
+}, 300_000);
+
+async function startService(): Promise<void> {
   const env = { ...process.env } as Record<string, string>;
   for (const name of ['DATABASE_URL', 'HL_DATA_DIR', 'UPSTREAM_INFO_URL', 'HOST', 'ALLOW_ANONYMOUS', 'NATS_URL'])
     delete env[name];
@@ -40,7 +55,7 @@ beforeAll(async () => {
     detached: true,
   });
   await untilReady(service, 'npm start', 120_000);
-}, 150_000);
+}
 
 afterAll(async () => {
   await stopRunning(service);
