@@ -92,6 +92,15 @@ export const FILL_FIELD_COLUMNS: Readonly<Record<string, readonly FillColumn[]>>
 /** The columns behind the Fill fields among `selected` (field names anywhere in the selection). */
 export const fillColumnsOf = (selected: Iterable<string>) => columnsFor(selected, FILL_FIELD_COLUMNS);
 
+/** The arguments of a connection of stored fills (a user's, a builder's): its page and its filters. */
+export const fillPageArgs = builder.args((t) => ({
+  first: t.int({ required: true, defaultValue: 100, description: `1 to ${MAX_WIRE_FILLS}` }),
+  after: t.string(),
+  startTime: t.field({ type: 'Timestamp' }),
+  endTime: t.field({ type: 'Timestamp' }),
+  coin: t.string(),
+}));
+
 export const FillConnectionRef = builder.connectionObject(
   {
     type: FillRef,

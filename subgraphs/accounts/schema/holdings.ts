@@ -4,8 +4,8 @@
 
 import { selectedFieldNames } from '../../selection.ts';
 import { builder } from '../builder.ts';
-import { type BorrowLendSide, type BorrowLendUserState, MAX_WIRE_FILLS, type SpotBalance } from '../service/index.ts';
-import { FillConnectionRef, type FillNode, FillRef, fillsConnection } from './fill.ts';
+import type { BorrowLendSide, BorrowLendUserState, SpotBalance } from '../service/index.ts';
+import { FillConnectionRef, type FillNode, FillRef, fillPageArgs, fillsConnection } from './fill.ts';
 import { LiquidationRef } from './liquidation.ts';
 import { OrderRef } from './order.ts';
 import { UserRef } from './user.ts';
@@ -113,13 +113,7 @@ BuilderRef.implement({
       description:
         'Fills routed through this builder, newest first (fills of one time in execution order); `after` is an ' +
         'endCursor',
-      args: {
-        first: t.arg.int({ required: true, defaultValue: 100, description: `1 to ${MAX_WIRE_FILLS}` }),
-        after: t.arg.string(),
-        startTime: t.arg({ type: 'Timestamp' }),
-        endTime: t.arg({ type: 'Timestamp' }),
-        coin: t.arg.string(),
-      },
+      args: fillPageArgs,
       listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
       resolve: (b, a, ctx, info) =>
         fillsConnection(

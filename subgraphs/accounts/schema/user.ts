@@ -12,7 +12,7 @@ import {
 } from '../service/index.ts';
 import { AccountStateRef } from './account.ts';
 import { addressArg, badInput, cloidArg, idArg } from './args.ts';
-import { FillConnectionRef, fillsConnection, TwapSliceFillRef } from './fill.ts';
+import { FillConnectionRef, fillPageArgs, fillsConnection, TwapSliceFillRef } from './fill.ts';
 import { FundingConnectionRef, fundingsConnection } from './funding.ts';
 import { LedgerUpdateConnectionRef, ledgerConnection } from './ledger.ts';
 import { LiquidationRef } from './liquidation.ts';
@@ -41,14 +41,7 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
       description:
         'Newest first, fills of one time in execution order; `after` is a cursor ' +
         '`"<time>:<block>:<event index>:<tid>"` (an endCursor)',
-      args: {
-        first: t.arg.int({ required: true, defaultValue: 100, description: `1 to ${MAX_WIRE_FILLS}` }),
-        after: t.arg.string(),
-        startTime: t.arg({ type: 'Timestamp' }),
-        endTime: t.arg({ type: 'Timestamp' }),
-        coin: t.arg.string(),
-        aggregateByTime: t.arg.boolean({ required: true, defaultValue: false }),
-      },
+      args: { ...fillPageArgs, aggregateByTime: t.arg.boolean({ required: true, defaultValue: false }) },
       listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
       resolve: (u, a, ctx, info) => fillsConnection(ctx.accounts, { user: u.address }, a, selectedFieldNames(info)),
     }),
