@@ -94,18 +94,21 @@ export async function dataCoverage(
   datasets: Readonly<Record<string, Dataset>>,
 ): Promise<Coverage> {
   const [backfills, held] = await Promise.all([backfillsLoading(pool), heldCoverage(pool, now, datasets)]);
+  const region = process.env.REGION ?? 'local';
   const incompleteUntil = Math.max(Number.NEGATIVE_INFINITY, ...backfills.map((b) => b.until));
-  if (!Number.isFinite(incompleteUntil)) return { datasets: held, backfills };
+  if (!Number.isFinite(incompleteUntil)) return { region, datasets: held, backfills };
   const completeFrom = (c: DatasetCoverage) =>
     c.start === null || c.latest === null ? c.start : Math.min(c.latest, Math.max(c.start, incompleteUntil));
   return {
+    region,
     datasets: Object.fromEntries(Object.entries(held).map(([name, c]) => [name, { ...c, start: completeFrom(c) }])),
     backfills,
   };
 }
 
-/** What dataCoverage answers: each dataset, and the backfills still loading (none once complete). */
+/** What dataCoverage answers: the region (`REGION`), each dataset, and the backfills still loading (none once complete). */
 export interface Coverage {
+  region: string;
   datasets: Record<string, DatasetCoverage>;
   backfills: BackfillCoverage[];
 }

@@ -193,7 +193,7 @@ export const marketsInfo: Record<string, InfoEntry> = {
   dataCoverage: {
     schema: noFields,
     async handler(_body, { markets, coverage }) {
-      return json(resultEnvelope({ region: process.env.REGION ?? 'local', ...(await coverage(markets.now())) }));
+      return json(resultEnvelope(await coverage(markets.now())));
     },
     response: R.resultOf(
       R.record({

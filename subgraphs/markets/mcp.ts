@@ -357,10 +357,7 @@ export const marketsTools: readonly McpTool[] = [
       'Where each dataset of this service starts and ends (fills, orders, funding, ledger, trades, candles, ...) ' +
       'and from when it is complete: check it before asking for old history.',
     input: toolInput({}),
-    call: async (_args, { services: { markets, coverage } }) => ({
-      region: process.env.REGION ?? 'local',
-      ...(await coverage(markets.now())),
-    }),
+    call: async (_args, { services: { markets, coverage } }) => ({ ...(await coverage(markets.now())) }),
   },
   {
     name: 'markets_hip3_snapshots',

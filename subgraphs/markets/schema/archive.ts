@@ -1,7 +1,7 @@
 // What the service holds over time, in the graph as on REST and MCP: dataCoverage, the market-history archive's
 // coins and dates (availableDates), a coin's archived samples (`/market/{bbo,spread,depth,slippage,book}/{coin}`)
 // and its liquidity report. Each field calls the service method the route and the tool call, with its defaults.
-import type { BackfillCoverage, DatasetCoverage } from '../../../platform/coverage.ts';
+import type { BackfillCoverage, Coverage, DatasetCoverage } from '../../../platform/coverage.ts';
 import { builder } from '../builder.ts';
 import {
   HISTORY_DATASET_NAMES,
@@ -40,21 +40,17 @@ const BackfillCoverageRef = builder.objectRef<BackfillCoverage>('BackfillCoverag
   }),
 });
 
-const DataCoverageRef = builder
-  .objectRef<{ region: string; datasets: Record<string, DatasetCoverage>; backfills: BackfillCoverage[] }>(
-    'DataCoverage',
-  )
-  .implement({
-    description: "The service's coverage (the dataCoverage /info type): check it before asking for old history",
-    fields: (t) => ({
-      region: t.exposeString('region'),
-      datasets: t.field({
-        type: [DatasetCoverageRef],
-        resolve: (c) => Object.entries(c.datasets).map(([name, d]) => ({ name, ...d })),
-      }),
-      backfills: t.field({ type: [BackfillCoverageRef], resolve: (c) => c.backfills }),
+const DataCoverageRef = builder.objectRef<Coverage>('DataCoverage').implement({
+  description: "The service's coverage (the dataCoverage /info type): check it before asking for old history",
+  fields: (t) => ({
+    region: t.exposeString('region'),
+    datasets: t.field({
+      type: [DatasetCoverageRef],
+      resolve: (c) => Object.entries(c.datasets).map(([name, d]) => ({ name, ...d })),
     }),
-  });
+    backfills: t.field({ type: [BackfillCoverageRef], resolve: (c) => c.backfills }),
+  }),
+});
 
 const HistoryDatasetEnum = builder.enumType('HistoryDataset', { values: HISTORY_DATASET_NAMES });
 const HistorySeriesEnum = builder.enumType('HistorySeries', { values: HISTORY_SERIES_NAMES });
@@ -88,10 +84,7 @@ const HistoryPageRef = builder
 builder.queryFields((t) => ({
   dataCoverage: t.field({
     type: DataCoverageRef,
-    resolve: async (_r, _a, ctx) => ({
-      region: process.env.REGION ?? 'local',
-      ...(await ctx.coverage(ctx.markets.now())),
-    }),
+    resolve: (_r, _a, ctx) => ctx.coverage(ctx.markets.now()),
   }),
   historyCoins: t.stringList({
     description: 'Coins for which the market-history archive holds samples',
