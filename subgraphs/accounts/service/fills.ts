@@ -273,7 +273,8 @@ export async function aggregatedFillPage(
   pool: pg.Pool,
   q: Omit<FillRowsQuery, 'withTotal' | 'includeOrderType'> & { includeOrderType?: boolean },
 ): Promise<{ fills: WireFill[]; rows: StoredFill[]; hasMore: boolean; nextCursor: string | null }> {
-  const page = await fillPage(pool, { includeOrderType: false, ...q }, { maxLimit: MAX_WIRE_FILLS });
+  // A merged fill carries no order type: none is looked up, whatever the caller's query says.
+  const page = await fillPage(pool, { ...q, includeOrderType: false }, { maxLimit: MAX_WIRE_FILLS });
   const lastTime = page.rows.at(-1)?.time;
   const whole = page.hasMore ? page.rows.filter((r) => r.time !== lastTime) : page.rows;
   const rows = whole.length ? whole : page.rows;
