@@ -585,3 +585,26 @@ describe('HIP-4 and EVM lists', () => {
     expect(txs(mcpTxs.rows)).toEqual(txs(restTxs.data));
   });
 });
+
+describe('bad input to the fields the graph gained', () => {
+  it('is a BAD_USER_INPUT naming the argument and its rule', async () => {
+    const refused = async (query: string) => {
+      const res = await fetch(stack.urls.router, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({ query }),
+      });
+      const body = (await res.json()) as { errors?: { message: string; extensions?: { code?: string } }[] };
+      expect(body.errors?.[0]?.extensions?.code, query).toBe('BAD_USER_INPUT');
+      return body.errors?.[0]?.message;
+    };
+    expect(await refused('{ fills(startTime: 0, endTime: 86400001) { edges { cursor } } }')).toMatch(
+      /^endTime: must be at most 86400000 ms/,
+    );
+    expect(await refused('{ market(coin: "BTC") { history(series: bbo, limit: 1001) { hasMore } } }')).toBe(
+      'limit: must be an integer from 1 to 1000',
+    );
+    expect(await refused('{ availableDates(coin: "B\\u0000TC") { dates } }')).toMatch(/^coin: must not contain a NUL/);
+    expect(await refused('{ builder(address: "0x1") { revenue { fills } } }')).toMatch(/^address: /);
+  });
+});

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { eachTextRow, type TextRow } from '../../../db/pool.ts';
 import { type FillRow, fillsTable } from '../../../db/rows/accounts.ts';
 import { add, compareDecimal, div, mul, type Ratio, ratio, toDecimal, ZERO } from '../../../platform/decimal.ts';
+import { FieldError } from '../../../platform/fields.ts';
 import { boolJson, CHUNK_BYTES, JsonArrayWriter, jsonBytes, textJson } from '../../../platform/json-text.ts';
 import type { NodeFill } from '../../../wire/node-lines.ts';
 import { checkInt, fitsBigint, InvalidQueryError, naiveIso } from './shared.ts';
@@ -483,12 +484,15 @@ export function allFills(pool: pg.Pool, q: AllFillsQuery): Promise<FillRowsPage>
   return fillRows(pool, { ...q, endTime: allFillsEnd(q), withTotal: false });
 }
 
-/** The end of an every-user window (default a day after its start), refused when the window exceeds a day. */
+/**
+ * The end of an every-user window (default a day after its start), refused when the window exceeds a day. The
+ * refusal names its own field (a FieldError, not an InvalidQueryError an edge may rename to the cursor it passed).
+ */
 export function allFillsEnd(q: { startTime: number; endTime?: number }): number {
   const endTime = q.endTime ?? q.startTime + MAX_ALL_FILLS_WINDOW_MS;
-  if (endTime < q.startTime) throw new InvalidQueryError('startTime: must not be after endTime');
+  if (endTime < q.startTime) throw new FieldError('startTime: must not be after endTime');
   if (endTime - q.startTime > MAX_ALL_FILLS_WINDOW_MS) {
-    throw new InvalidQueryError(`endTime: must be at most ${MAX_ALL_FILLS_WINDOW_MS} ms (one day) after startTime`);
+    throw new FieldError(`endTime: must be at most ${MAX_ALL_FILLS_WINDOW_MS} ms (one day) after startTime`);
   }
   return endTime;
 }

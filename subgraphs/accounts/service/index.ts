@@ -12,7 +12,7 @@ import {
   InProcessBus,
   type Topics,
 } from '../../../events/bus.ts';
-import { intWithin } from '../../../platform/fields.ts';
+import { FieldError, intWithin } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { borrowLendUserState, type ReservePricing } from './borrow-lend.ts';
 import { fillSummary } from './fill-summary.ts';
@@ -52,7 +52,6 @@ import {
   statusHistories,
   toOrder,
 } from './orders.ts';
-import { InvalidQueryError } from './shared.ts';
 import { type AccountState, accountState, type Leverage } from './state.ts';
 import { AccountStreams } from './streams.ts';
 import { type TwapSliceFillsQuery, twapHistory, twapSliceFills } from './twaps.ts';
@@ -318,8 +317,7 @@ export class AccountsService {
    */
   fillPage(q: Omit<FillRowsQuery, 'withTotal'>, columns: ReadonlySet<FillColumn> | undefined) {
     if (q.user === undefined && q.builder === undefined) {
-      if (q.startTime === undefined)
-        throw new InvalidQueryError("startTime: required without a user (every user's fills)");
+      if (q.startTime === undefined) throw new FieldError("startTime: required without a user (every user's fills)");
       q = { ...q, endTime: allFillsEnd({ startTime: q.startTime, endTime: q.endTime }) };
     }
     return fillPage(this.pool, q, { maxLimit: MAX_WIRE_FILLS, columns });
