@@ -54,8 +54,6 @@ const LAYERS: LayerRule = {
   // A domain's port is the one file another domain may import.
   crossPart: (from, to) => from.startsWith('subgraphs/') && /^subgraphs\/[^/]+\/port\.ts$/.test(to),
   allowed: [
-    { from: /^subgraphs\//, to: /^(compat-rest|mcp)\//, why: 'domain code on compat-rest and MCP: moving into kit/' },
-    { from: /^mcp\//, to: /^compat-rest\//, why: 'MCP on compat-rest: moving into kit/' },
     { from: /^subgraphs\/evm\//, to: /^subgraphs\/accounts\//, why: 'evm on accounts internals: a port next' },
     { from: /^platform\//, to: /^(db|ingest)\//, why: 'platform types from above: next' },
   ],

@@ -2,10 +2,10 @@
 // is checked first against what the exchange takes for it (hyperliquid-wire.md §3), by its schema: a malformed
 // one is refused here with a 400 naming the field, like every local type, where the node would answer a plain-text
 // 422.
-import { FieldError } from '../../platform/fields.ts';
-import { UpstreamError } from '../../platform/upstream.ts';
+import { FieldError } from '../platform/fields.ts';
+import { UpstreamError } from '../platform/upstream.ts';
+import type { InfoEntry, InfoHandler } from './info.ts';
 import { address, dex, type JsonSchema, object } from './request-schema.ts';
-import type { InfoEntry, InfoHandler } from './types.ts';
 
 /** `spotMeta`, `perpDexs`, `maxMarketOrderNtls`: no fields. */
 export const noFields = object({});

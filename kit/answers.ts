@@ -3,8 +3,8 @@
 // paging headers of a bare-array list, and `schema.errors` the statuses it answers beyond those every route shares.
 // A route without `answer` answers the data envelope. The shapes are pinned against real answers by
 // openapi-paths.test.ts.
-import type { JsonSchema } from './info/request-schema.ts';
-import * as R from './info/response-schema.ts';
+import type { JsonSchema } from './request-schema.ts';
+import * as R from './response-schema.ts';
 
 /** What a route declares beside its request schemas (fastify reads none of it). */
 export interface RouteAnswer {
@@ -18,7 +18,7 @@ export interface RouteAnswer {
 
 declare module 'fastify' {
   interface FastifySchema {
-    /** See compat-rest/answers.ts. */
+    /** See kit/answers.ts. */
     answer?: RouteAnswer;
   }
 }

@@ -2,9 +2,10 @@
 // the service does not index (fees, sub-accounts, staking, vaults, deploy auctions, validators...), relayed to the
 // node as it answers, once the body holds the fields the exchange requires. Their answers are the node's: the
 // OpenAPI schema of each says what it is and leaves its shape to the node (hyperliquid-wire.md §3).
+
+import type { InfoEntry } from './info.ts';
 import { dexBody, noFields, proxied } from './proxy.ts';
 import { address, intIn, type JsonSchema, nonEmpty, object, optAddress, optTimeMs, timeMs } from './request-schema.ts';
-import type { InfoEntry } from './types.ts';
 
 /** Metadata that changes with a governance action or a deploy, not with trading: cached this long. */
 const METADATA_TTL_MS = 30_000;
