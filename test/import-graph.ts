@@ -228,11 +228,13 @@ export interface Layer {
   part?(file: string): string | undefined;
 }
 
-/** An arrow the rule allows although it breaks it, and why (the check fails if it no longer exists). */
+/** An arrow the rule allows although it breaks it, and why (the check fails once no import uses it). */
 export interface Allowed {
   from: RegExp;
   to: RegExp;
   why: string;
+  /** Declared ahead of work in flight on another branch: not reported when no import uses it yet. */
+  pending?: boolean;
 }
 
 export interface LayerRule {
@@ -272,7 +274,9 @@ export function arrowsAgainst(graph: ImportGraph, rule: LayerRule): { wrong: str
       else wrong.push(`${from}:${edge.line} imports ${edge.to} (${why})`);
     }
   }
-  const unused = (rule.allowed ?? []).filter((x) => !used.has(x)).map((x) => `${x.from} -> ${x.to} (${x.why})`);
+  const unused = (rule.allowed ?? [])
+    .filter((x) => !used.has(x) && !x.pending)
+    .map((x) => `${x.from} -> ${x.to} (${x.why})`);
   return { wrong, unused };
 }
 

@@ -54,8 +54,15 @@ const LAYERS: LayerRule = {
   // A domain's port is the one file another domain may import.
   crossPart: (from, to) => from.startsWith('subgraphs/') && /^subgraphs\/[^/]+\/port\.ts$/.test(to),
   allowed: [
-    { from: /^subgraphs\/evm\//, to: /^subgraphs\/accounts\//, why: 'evm on accounts internals: a port next' },
-    { from: /^platform\//, to: /^(db|ingest)\//, why: 'platform types from above: next' },
+    // Another branch moves the analytics writer (ingest/derive/) into subgraphs/analytics/ (issue 32, item 2): its
+    // imports of ingest/ and of accounts' account state are allowed until the writer has a port of its own.
+    { from: /^subgraphs\/analytics\//, to: /^ingest\//, why: 'the analytics writer moving in', pending: true },
+    {
+      from: /^subgraphs\/analytics\//,
+      to: /^subgraphs\/accounts\/service\/state\.ts$/,
+      why: 'the analytics writer reads account state',
+      pending: true,
+    },
   ],
 };
 // Run-time cycles found when the check was written, removed next.

@@ -14,7 +14,7 @@ import {
   windowArgs,
 } from '../../kit/mcp-tool.ts';
 import { windowOf } from '../../kit/request-schema.ts';
-import { LEDGER_EVENT_TYPES, type LedgerEventType, MAX_FILL_ROWS } from '../accounts/service/index.ts';
+import { LEDGER_EVENT_TYPES, type LedgerEventType, MAX_FILL_ROWS } from '../accounts/port.ts';
 import type { McpTool } from '../domain.ts';
 import {
   EVM_ROWS_DEFAULT,

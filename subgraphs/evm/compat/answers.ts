@@ -4,7 +4,7 @@
 import { dataEnvelopeOf, naiveTime, type RouteAnswer } from '../../../kit/answers.ts';
 import type { JsonSchema } from '../../../kit/request-schema.ts';
 import * as R from '../../../kit/response-schema.ts';
-import { compactFill } from '../../accounts/compat/info.ts';
+import { compactFill } from '../../accounts/port.ts';
 
 const bit: JsonSchema = { enum: [0, 1] };
 const num: JsonSchema = { type: 'number' };

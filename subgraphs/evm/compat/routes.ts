@@ -11,7 +11,7 @@ import {
   LEDGER_EVENT_TYPES,
   type LedgerEventType,
   MAX_FILL_ROWS,
-} from '../../accounts/service/index.ts';
+} from '../../accounts/port.ts';
 import {
   EVM_ROWS_DEFAULT,
   LEDGER_ACTION_TYPES,
