@@ -54,3 +54,20 @@ export const proxied = (ttlMs: number, schema: JsonSchema, response: JsonSchema)
   handler: relay(ttlMs, schema),
   response,
 });
+
+/** Metadata that changes with a governance action or a deploy, not with trading: cached this long. */
+export const METADATA_TTL_MS = 30_000;
+
+/** A relayed answer: any JSON the node sends, described. */
+export const nodeAnswer = (description: string): JsonSchema => ({
+  description: `${description}, as the node answers it`,
+});
+
+/** One `user` address and nothing else (the exchange's per-user types). */
+const userOnly = object({ user: address }, ['user']);
+
+/** A user type relayed uncached (a user's state changes with each of their actions). */
+export const ofUser = (description: string): InfoEntry => proxied(0, userOnly, nodeAnswer(description));
+
+/** A type without fields, relayed (cached `ttlMs` when its data allows). */
+export const global = (description: string, ttlMs = 0): InfoEntry => proxied(ttlMs, noFields, nodeAnswer(description));

@@ -6,7 +6,6 @@
 import { pagingHeaders, resultEnvelope } from '../../../kit/envelopes.ts';
 import { type CompatServices, type InfoEntry, type InfoHandler, json, streamedJson } from '../../../kit/info.ts';
 import { integerLiteral } from '../../../kit/json-source.ts';
-import { nodeUserTypes } from '../../../kit/node-types.ts';
 import { proxied, relay, userBody } from '../../../kit/proxy.ts';
 import {
   address,
@@ -37,6 +36,7 @@ import {
   parseFillCursor,
   toTwapHistoryItem,
 } from '../service/index.ts';
+import { nodeUserTypes } from './node-types.ts';
 
 type Body = Record<string, unknown>;
 

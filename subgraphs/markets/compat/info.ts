@@ -4,7 +4,6 @@
 
 import { resultEnvelope } from '../../../kit/envelopes.ts';
 import { encodedJson, type InfoEntry, json, sharedBytes, sharedJson } from '../../../kit/info.ts';
-import { nodeMarketTypes } from '../../../kit/node-types.ts';
 import { dexBody, marginTableBody, noFields, proxied, userBody } from '../../../kit/proxy.ts';
 import {
   arrayOf,
@@ -33,6 +32,7 @@ import {
   RESERVE_INTERVALS,
   type ReserveInterval,
 } from '../service/index.ts';
+import { nodeMarketTypes } from './node-types.ts';
 
 const META_TTL_MS = 30_000;
 
