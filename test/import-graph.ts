@@ -242,6 +242,8 @@ export interface LayerRule {
   layers: readonly Layer[];
   /** Whether a file of one part may import `to`, in another part of the same layer (a domain's port). */
   crossPart?(from: string, to: string): boolean;
+  /** Arrows to a layer below that are still refused (a transport reaching into a domain's folder). */
+  forbidden?: readonly { from: RegExp; to: RegExp; why: string }[];
   allowed?: readonly Allowed[];
 }
 
@@ -268,6 +270,7 @@ export function arrowsAgainst(graph: ImportGraph, rule: LayerRule): { wrong: str
         if (p !== q && !rule.crossPart?.(from, edge.to))
           why = `${layer.name}: ${p ?? 'shared'} imports ${q ?? 'shared'}`;
       }
+      why ??= rule.forbidden?.find((x) => x.from.test(from) && x.to.test(edge.to))?.why;
       if (!why) continue;
       const allowance = rule.allowed?.find((x) => x.from.test(from) && x.to.test(edge.to));
       if (allowance) used.add(allowance);

@@ -7,9 +7,10 @@
 //
 // A file imports its own layer and those below it, never above (type-only imports count: they are arrows too). Parts
 // of one layer do not import each other: a domain reads another's data through that domain's `port.ts`, and no
-// transport builds on another. Apart from the rule, no cycle among the imports that load at run time (static,
-// not `import type` or all-type specifiers). Also: the servers of an api instance (stack.ts) load no ingest code.
-// The rule is stated once more in docs/architecture.md.
+// transport builds on another; a transport (compat-rest, mcp, router) reaches the domains only through domains.ts.
+// Apart from the rule, no cycle among the imports that load at run time (static, not `import type` or all-type
+// specifiers). Also: the servers of an api instance (stack.ts) load no ingest code. The rule is stated once more in
+// docs/architecture.md.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -53,6 +54,10 @@ const LAYERS: LayerRule = {
   ],
   // A domain's port is the one file another domain may import.
   crossPart: (from, to) => from.startsWith('subgraphs/') && /^subgraphs\/[^/]+\/port\.ts$/.test(to),
+  // A transport reaches the domains through the list (domains.ts), never into a domain's folder.
+  forbidden: [
+    { from: /^(compat-rest|mcp|router)\//, to: /^subgraphs\/[^/]+\//, why: 'a transport imports a domain folder' },
+  ],
   allowed: [
     // Another branch moves the analytics writer (ingest/derive/) into subgraphs/analytics/ (issue 32, item 2): its
     // imports of ingest/ and of accounts' account state are allowed until the writer has a port of its own.
@@ -118,7 +123,8 @@ describe('the checker', () => {
     ['subgraphs/a/service.ts', [edge('kit/info.ts'), edge('subgraphs/b/port.ts', { typeOnly: true })]],
     ['subgraphs/b/port.ts', [edge('subgraphs/b/service.ts', { typeOnly: true })]],
     ['subgraphs/b/service.ts', [edge('subgraphs/b/port.ts', { typeOnly: true })]],
-    ['compat-rest/app.ts', [edge('subgraphs/a/service.ts'), edge('kit/info.ts')]],
+    ['domains.ts', [edge('subgraphs/a/service.ts')]],
+    ['compat-rest/app.ts', [edge('domains.ts'), edge('kit/info.ts')]],
     ['mcp/server.ts', [edge('kit/info.ts')]],
   ]);
   const rule: LayerRule = { ...LAYERS, allowed: [] };
@@ -128,15 +134,17 @@ describe('the checker', () => {
     expect(runtimeCycles(synthetic)).toEqual([]);
   });
 
-  it('names the file and import of an upward arrow, a sideways one, and one into no layer', () => {
+  it('names the file and import of an upward arrow, a sideways one, a forbidden one, and one into no layer', () => {
     const bad = new Map(synthetic);
     bad.set('kit/info.ts', [edge('compat-rest/app.ts', { line: 7 })]);
     bad.set('mcp/server.ts', [edge('compat-rest/app.ts', { line: 3, typeOnly: true })]);
     bad.set('subgraphs/a/service.ts', [edge('subgraphs/b/service.ts', { line: 9 })]);
     bad.set('elsewhere/x.ts', []);
+    bad.set('compat-rest/app.ts', [edge('kit/info.ts'), edge('subgraphs/a/service.ts', { line: 4 })]);
     expect(arrowsAgainst(bad, rule).wrong).toEqual([
       'kit/info.ts:7 imports compat-rest/app.ts (kit imports edges, a layer above it)',
       'subgraphs/a/service.ts:9 imports subgraphs/b/service.ts (domains: a imports b)',
+      'compat-rest/app.ts:4 imports subgraphs/a/service.ts (a transport imports a domain folder)',
       'mcp/server.ts:3 imports compat-rest/app.ts (edges: mcp imports compat-rest)',
       'elsewhere/x.ts is in no layer',
     ]);
