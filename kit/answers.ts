@@ -1,8 +1,8 @@
-// What a path route answers, as the OpenAPI document says it (openapi.ts): a route's `schema.answer` is the JSON
-// Schema of its 200 body (documentation only, never a serializer: the app writes every answer itself), with the
-// paging headers of a bare-array list, and `schema.errors` the statuses it answers beyond those every route shares.
-// A route without `answer` answers the data envelope. The shapes are pinned against real answers by
-// openapi-paths.test.ts.
+// What a path route answers, as the OpenAPI document says it (compat-rest/openapi.ts): a route's `schema.answer` is
+// the JSON Schema of its 200 body (documentation only, never a serializer: the app writes every answer itself), with
+// the paging headers of a bare-array list, and `schema.errors` the statuses it answers beyond those every route
+// shares. A route without `answer` answers the data envelope. The shapes are pinned against real answers by
+// compat-rest/openapi-paths.test.ts.
 import type { JsonSchema } from './request-schema.ts';
 import * as R from './response-schema.ts';
 

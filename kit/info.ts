@@ -1,5 +1,5 @@
 // What an /info type handler is: request body in, a reply out. Compat-rest dispatches POST /info and WS `post`
-// requests through one table of these (info/index.ts).
+// requests through one table of these (compat-rest/info/index.ts).
 
 import type { Coverage } from '../platform/coverage.ts';
 import { jsonBytes } from '../platform/json-text.ts';

@@ -9,8 +9,9 @@ import path from 'node:path';
 export interface ImportEdge {
   to: string;
   /**
-   * `import type`, `export type`, `import { type A }` (every name type-only), `typeof import('…')` or a
-   * `declare module '…'` augmentation: erased at run time.
+   * `import type`, `export type`, `typeof import('…')` or a `declare module '…'` augmentation: erased at run time.
+   * Not `import { type A }`: under verbatimModuleSyntax (tsconfig.json) it stays as `import {} from '…'`, which
+   * loads the module (esbuild, hence tsx, keeps it too).
    */
   typeOnly: boolean;
   /** `import('…')`: loaded when the call runs, not when the importer loads. */
@@ -154,11 +155,7 @@ export function importsOf(text: string): { specifier: string; typeOnly: boolean;
       if (t.text === 'export' && at(j)?.text !== '{' && at(j)?.text !== '*' && at(j)?.text !== 'type') continue;
       const statementType = at(j)?.text === 'type' && at(j + 1)?.text !== 'from' && at(j + 1)?.text !== ',';
       if (statementType) j++;
-      let names = 0;
-      let typeNames = 0;
-      let bare = false; // a default import or a namespace: a value binding
-      let depth = 0;
-      for (; j < tokens.length; j++) {
+      for (let depth = 0; j < tokens.length; j++) {
         const u = at(j) as Token;
         if (u.text === '{') depth++;
         else if (u.text === '}') depth--;
@@ -166,19 +163,10 @@ export function importsOf(text: string): { specifier: string; typeOnly: boolean;
         else if (depth === 0 && (u.text === ';' || u.kind === 'string')) {
           j = -1; // not an import of a module (`export { a, b };`)
           break;
-        } else if (depth === 0 && (u.text === '*' || (u.kind === 'word' && u.text !== 'as'))) bare = true;
-        else if (depth === 1 && u.kind === 'word') {
-          // `{ type A as B, C }`: count each name once, by its first word.
-          const before = at(j - 1)?.text;
-          if (before === '{' || before === ',') {
-            names++;
-            if (u.text === 'type' && at(j + 1)?.kind === 'word' && at(j + 1)?.text !== 'as') typeNames++;
-          }
         }
       }
       if (j < 0 || j >= tokens.length) continue;
-      const typeOnly = statementType || (!bare && names > 0 && typeNames === names);
-      out.push({ specifier: (at(j + 1) as Token).text, typeOnly, dynamic: false, line: t.line });
+      out.push({ specifier: (at(j + 1) as Token).text, typeOnly: statementType, dynamic: false, line: t.line });
       k = j + 1;
     }
   }
