@@ -13,19 +13,19 @@ import { CALL_CREDITS } from '../access/costs.ts';
 import type { ApiKey } from '../access/keys.ts';
 import { databaseStatus, isStorageUnavailable } from '../db/pool.ts';
 import { DOMAIN_LIST } from '../domains.ts';
+import { errorAnswer, HttpError, noteRequestStart } from '../kit/envelopes.ts';
+import type { CompatServices } from '../kit/info.ts';
+import { parseJsonBody } from '../kit/json-source.ts';
+import { checkParamText, checkTimeText, TIME_FORMAT } from '../kit/params.ts';
+import { EVERY_ROUTE_PARAMS, type JsonSchema, ruleOf, unknownParameter } from '../kit/request-schema.ts';
 import { FieldError } from '../platform/fields.ts';
 import { jsonBytes, utf8 } from '../platform/json-text.ts';
 import { lineLog, logger, REQUEST_ID_HEADER, requestIdOf, withRequestId } from '../platform/log.ts';
 import { traceRequest, tracing } from '../platform/tracing.ts';
-import { errorAnswer, HttpError, noteRequestStart } from './envelopes.ts';
 import { checkInfo } from './info/index.ts';
-import { EVERY_ROUTE_PARAMS, type JsonSchema, ruleOf, unknownParameter } from './info/request-schema.ts';
-import type { CompatServices } from './info/types.ts';
-import { parseJsonBody } from './json-source.ts';
 import { isLivePageRequest, registerLivePage } from './live.ts';
 import { isMetricsRequest, registerMetrics } from './metrics.ts';
 import { infoRouteOptions, isDocsRequest, registerOpenApi } from './openapi.ts';
-import { checkParamText, checkTimeText, TIME_FORMAT } from './params.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

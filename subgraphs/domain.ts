@@ -4,10 +4,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type pg from 'pg';
-import type { JsonSchema } from '../compat-rest/info/request-schema.ts';
-import type { CompatServices, InfoEntry } from '../compat-rest/info/types.ts';
-import type { Channel } from '../compat-rest/ws/types.ts';
 import type { EventBus } from '../events/bus.ts';
+import type { Channel } from '../kit/channel.ts';
+import type { CompatServices, InfoEntry } from '../kit/info.ts';
+import type { JsonSchema } from '../kit/request-schema.ts';
 import type { Coverage, Dataset } from '../platform/coverage.ts';
 import type { Upstream } from '../platform/upstream.ts';
 import { type RunningServer, serveSubgraph } from './serve.ts';

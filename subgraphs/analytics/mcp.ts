@@ -1,8 +1,8 @@
 // The analytics domain's MCP tools: the service's answers as structured content, arguments bounded by the spec's
 // limits (the tool server checks them against `input`). The two batch tools cost 3 credits per wallet.
 import { CALL_CREDITS, CREDITS_PER_WALLET, perWalletCredits } from '../../access/costs.ts';
-import { windowOf } from '../../compat-rest/info/request-schema.ts';
-import { addressArg, addressesArg, boolArg, enumArg, intArg, toolInput, windowArgs } from '../../mcp/schema.ts';
+import { addressArg, addressesArg, boolArg, enumArg, intArg, toolInput, windowArgs } from '../../kit/mcp-tool.ts';
+import { windowOf } from '../../kit/request-schema.ts';
 import type { McpTool } from '../domain.ts';
 import {
   DEFAULT_LEADERBOARD_PAGE_SIZE,

@@ -2,7 +2,7 @@
 // configured like /info's), and each `call` answers over the real services (the simulated history of
 // test/compat-app.ts) what the service answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { infoAjv } from '../../compat-rest/info/request-schema.ts';
+import { infoAjv } from '../../kit/request-schema.ts';
 import { startCompatApp, type TestCompatApp } from '../../test/compat-app.ts';
 import type { McpToolContext } from '../domain.ts';
 import { evm } from './domain.ts';

@@ -1,6 +1,6 @@
 // The evm domain's MCP tools: each one capability of the EvmService, with the same rules (limits, defaults) the REST
 // routes and GraphQL fields get from it. The tool server checks arguments against `input` before `call` runs.
-import { windowOf } from '../../compat-rest/info/request-schema.ts';
+
 import {
   addressArg,
   boolArg,
@@ -12,8 +12,9 @@ import {
   textArg,
   toolInput,
   windowArgs,
-} from '../../mcp/schema.ts';
-import { LEDGER_EVENT_TYPES, type LedgerEventType, MAX_FILL_ROWS } from '../accounts/service/index.ts';
+} from '../../kit/mcp-tool.ts';
+import { windowOf } from '../../kit/request-schema.ts';
+import { LEDGER_EVENT_TYPES, type LedgerEventType, MAX_FILL_ROWS } from '../accounts/port.ts';
 import type { McpTool } from '../domain.ts';
 import {
   EVM_ROWS_DEFAULT,

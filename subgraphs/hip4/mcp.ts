@@ -2,8 +2,18 @@
 // service call answered in the same rows as its /hip4 route. Arguments are camelCase as across the catalog (the
 // route's question_id is questionId here), times in epoch ms; the schemas state the service's caps, which the tool
 // server checks before `call` runs.
-import { windowOf } from '../../compat-rest/info/request-schema.ts';
-import { addressArg, described, enumArg, intArg, pageArgs, textArg, toolInput, windowArgs } from '../../mcp/schema.ts';
+
+import {
+  addressArg,
+  described,
+  enumArg,
+  intArg,
+  pageArgs,
+  textArg,
+  toolInput,
+  windowArgs,
+} from '../../kit/mcp-tool.ts';
+import { windowOf } from '../../kit/request-schema.ts';
 import type { McpTool } from '../domain.ts';
 import {
   bucketRecord,

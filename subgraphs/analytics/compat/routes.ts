@@ -4,9 +4,9 @@
 // same prefix: fastify keeps both groups' routes apart by path and method.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { perWalletCredits } from '../../../access/costs.ts';
-import { dataEnvelope } from '../../../compat-rest/envelopes.ts';
-import type { CompatServices } from '../../../compat-rest/info/types.ts';
-import { addressSchema, type TimeWindowQuery, timeWindow, timeWindowSchema } from '../../../compat-rest/params.ts';
+import { dataEnvelope } from '../../../kit/envelopes.ts';
+import type { CompatServices } from '../../../kit/info.ts';
+import { addressSchema, type TimeWindowQuery, timeWindow, timeWindowSchema } from '../../../kit/params.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import {
   DEFAULT_LEADERBOARD_PAGE_SIZE,

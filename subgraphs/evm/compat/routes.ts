@@ -3,21 +3,15 @@
 // holders page `/<chain>/testnet/tokens/{address}/holders`, each in the data envelope. Bounds come from the
 // service's constants; the service checks them again for its other doors.
 import type { FastifyPluginAsync } from 'fastify';
-import { dataEnvelope, HttpError } from '../../../compat-rest/envelopes.ts';
-import type { CompatServices } from '../../../compat-rest/info/types.ts';
-import {
-  addressSchema,
-  limitSchema,
-  type TimeWindowQuery,
-  timeWindow,
-  timeWindowSchema,
-} from '../../../compat-rest/params.ts';
+import { dataEnvelope, HttpError } from '../../../kit/envelopes.ts';
+import type { CompatServices } from '../../../kit/info.ts';
+import { addressSchema, limitSchema, type TimeWindowQuery, timeWindow, timeWindowSchema } from '../../../kit/params.ts';
 import {
   FILL_ROWS_DEFAULT_LIMIT,
   LEDGER_EVENT_TYPES,
   type LedgerEventType,
   MAX_FILL_ROWS,
-} from '../../accounts/service/index.ts';
+} from '../../accounts/port.ts';
 import {
   EVM_ROWS_DEFAULT,
   LEDGER_ACTION_TYPES,

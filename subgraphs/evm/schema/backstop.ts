@@ -2,8 +2,8 @@
 // summary, health, and the fills the backstop absorbed (each with its Market and the liquidated User).
 
 import { FieldError } from '../../../platform/fields.ts';
-import type { CompactFillRow } from '../../accounts/service/index.ts';
-import { MAX_FILL_ROWS } from '../../accounts/service/index.ts';
+import type { CompactFillRow } from '../../accounts/port.ts';
+import { MAX_FILL_ROWS } from '../../accounts/port.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { BackstopHealth, BackstopTransfer, PrincipalSummary } from '../service/index.ts';

@@ -1,6 +1,6 @@
 // User @key(address), owned by accounts: here it gains its ledger events (by type, with the dexes of agent sends)
 // and its core-ledger transfers. Market @key(coin) is the markets subgraph's, referenced by absorbed fills.
-import { LEDGER_EVENT_TYPES, type LedgerEvent } from '../../accounts/service/index.ts';
+import { LEDGER_EVENT_TYPES, type LedgerEvent } from '../../accounts/port.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
 import { addressArg, PAGE_LIST_SIZE, pageType, textArg, windowPage, windowPageArgs } from './args.ts';

@@ -9,7 +9,7 @@ import { trimDecimal } from '../../../platform/decimal.ts';
 import { FieldError } from '../../../platform/fields.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
-import type { AccountsService, FillRowsPage, FillRowsQuery, LedgerEventsQuery } from '../../accounts/service/index.ts';
+import type { AccountsPort, FillRowsPage, FillRowsQuery, LedgerEventsQuery } from '../../accounts/port.ts';
 import {
   type BackstopTransfersQuery,
   backstopTransfers,
@@ -35,9 +35,6 @@ export { type TransactionRecord, type TransactionsQuery, toTransactionRecord } f
 export { LEDGER_ACTION_TYPES, type LedgerActionType, type LedgerTransfer } from './ledger.ts';
 export { EVM_ROWS_DEFAULT, MAX_EVM_OFFSET, MAX_EVM_ROWS, type Page, type PageQuery } from './paging.ts';
 export type { EvmToken, HoldersPage, HoldersQuery, TokenHolder } from './tokens.ts';
-
-/** What the EVM domain reads of the accounts domain: the fills of a backstop address and a user's ledger events. */
-export type AccountsReads = Pick<AccountsService, 'fillRows' | 'fillSummary' | 'ledgerEvents'>;
 
 /** How long the node's perp dex list (names → indexes) is kept: dexes are deployed rarely. */
 const PERP_DEXS_TTL_MS = 60_000;
@@ -77,14 +74,15 @@ export interface EvmServiceOptions {
   pool: pg.Pool;
   bus: EventBus;
   upstream: Upstream;
-  accounts: AccountsReads;
+  /** What it reads of the accounts domain (its port): the fills of a backstop address, a user's ledger events. */
+  accounts: AccountsPort;
   now?: () => number;
 }
 
 export class EvmService {
   private readonly pool: pg.Pool;
   private readonly upstream: Upstream;
-  private readonly accounts: AccountsReads;
+  private readonly accounts: AccountsPort;
   private readonly totals: HolderTotals;
   private readonly unsubscribe: () => void;
   readonly streams: EvmStreams;

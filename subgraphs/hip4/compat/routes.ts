@@ -2,11 +2,11 @@
 // service-details.md): bare arrays of rows, and the analytics envelope `{status, count, data}`. Caps and defaults
 // are the service's; the query schemas state them so that a value over a cap is a 400 naming the parameter.
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { RouteAnswer } from '../../../compat-rest/answers.ts';
-import { pagingHeaders } from '../../../compat-rest/envelopes.ts';
-import type { CompatServices } from '../../../compat-rest/info/types.ts';
-import { addressSchema, limitSchema, timeParam, timeParamSchema } from '../../../compat-rest/params.ts';
 import type { TextRow } from '../../../db/pool.ts';
+import type { RouteAnswer } from '../../../kit/answers.ts';
+import { pagingHeaders } from '../../../kit/envelopes.ts';
+import type { CompatServices } from '../../../kit/info.ts';
+import { addressSchema, limitSchema, timeParam, timeParamSchema } from '../../../kit/params.ts';
 import { JsonArrayWriter, jsonBytes, nullableTextJson, textJson } from '../../../platform/json-text.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import {

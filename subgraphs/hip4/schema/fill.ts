@@ -6,18 +6,14 @@ import {
   ANALYTICS_INTERVALS,
   type AnalyticsBucket,
   FILLS_DEFAULT_LIMIT,
-  type Hip4FillRow,
   MAX_ANALYTICS_BUCKETS,
   MAX_HIP4_ROWS,
   PROVIDERS_DEFAULT_LIMIT,
   type ProviderStats,
 } from '../service/index.ts';
 import { opt, pageArgs, renamedInput, windowArgs } from './args.ts';
-import { MarketRef } from './market.ts';
-import { OutcomeRef } from './outcome.ts';
-import { UserRef } from './user.ts';
+import { Hip4FillRef, MarketRef, OutcomeRef, UserRef } from './refs.ts';
 
-export const Hip4FillRef = builder.objectRef<Hip4FillRow>('Hip4Fill');
 Hip4FillRef.implement({
   description: "One side of a match on an outcome coin (#<10·outcome+side>), or a holder's settlement fill",
   fields: (t) => ({

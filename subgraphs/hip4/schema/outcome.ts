@@ -12,10 +12,7 @@ import {
   sideCoin,
 } from '../service/index.ts';
 import { opt, pageArgs } from './args.ts';
-import { Hip4FillRef } from './fill.ts';
-import { MarketRef } from './market.ts';
-import { QuestionRef } from './question.ts';
-import { VenueRef } from './venue.ts';
+import { Hip4FillRef, MarketRef, OutcomeRef, QuestionRef, VenueRef } from './refs.ts';
 
 interface SideParent {
   outcome: OutcomeRow;
@@ -56,7 +53,6 @@ OutcomeSideRef.implement({
   }),
 });
 
-export const OutcomeRef = builder.objectRef<OutcomeRow>('Outcome');
 OutcomeRef.implement({
   description: 'A HIP-4 outcome: its two sides, question, venue, settlement and trading totals',
   fields: (t) => {

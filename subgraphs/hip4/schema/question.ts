@@ -1,18 +1,10 @@
 // Question @key(questionId): named outcomes and a fallback outcome under one question; settled when
 // `settledNamedOutcomes` becomes non-empty. Oracle-emitted (legacy) questions have no venue.
 import { builder } from '../builder.ts';
-import {
-  MAX_HIP4_ROWS,
-  MAX_QUESTION_ID,
-  type QuestionRow,
-  REGISTRY_DEFAULT_LIMIT,
-  venueName,
-} from '../service/index.ts';
+import { MAX_HIP4_ROWS, MAX_QUESTION_ID, REGISTRY_DEFAULT_LIMIT, venueName } from '../service/index.ts';
 import { opt, pageArgs } from './args.ts';
-import { OutcomeRef } from './outcome.ts';
-import { VenueRef } from './venue.ts';
+import { OutcomeRef, QuestionRef, VenueRef } from './refs.ts';
 
-export const QuestionRef = builder.objectRef<QuestionRow>('Question');
 QuestionRef.implement({
   description: 'A HIP-4 question: its named outcomes, the fallback outcome and which outcomes it settled to',
   fields: (t) => ({

@@ -3,9 +3,7 @@ import { isAddress } from '../../../platform/fields.ts';
 import { builder } from '../builder.ts';
 import { FILLS_DEFAULT_LIMIT, type Hip4Position, MAX_HIP4_ROWS } from '../service/index.ts';
 import { opt, pageArgs, windowArgs } from './args.ts';
-import { Hip4FillRef } from './fill.ts';
-import { MarketRef } from './market.ts';
-import { OutcomeRef } from './outcome.ts';
+import { Hip4FillRef, MarketRef, OutcomeRef, UserRef } from './refs.ts';
 
 const PositionRef = builder.objectRef<Hip4Position>('Hip4Position');
 PositionRef.implement({
@@ -23,7 +21,6 @@ PositionRef.implement({
   }),
 });
 
-export const UserRef = builder.objectRef<{ address: string }>('User');
 UserRef.implement({
   fields: (t) => ({
     address: t.exposeString('address'),

@@ -14,6 +14,7 @@ import { FieldError, intWithin, noNul, orderedWindow } from '../../../platform/f
 import type { Upstream } from '../../../platform/upstream.ts';
 import { type L2BookAnswer, type L2OptionsInput, l2Options, OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
+import { isSpotCoin } from './coins.ts';
 import { dexOf, type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
 import {
   availableDates,
@@ -34,6 +35,7 @@ export type { BboAnswer, L2BookAnswer, L2Level, L2Options, L2OptionsInput } from
 /** The one rule of a book's aggregation (the exchange's), a FieldError naming the field otherwise. */
 export { l2Options } from './book.ts';
 export type { CandleFrame } from './candles.ts';
+export { isSpotCoin } from './coins.ts';
 export { dexOf, type Hip3Snapshot } from './hip3.ts';
 export {
   HISTORY_DATASET_NAMES,
@@ -158,9 +160,6 @@ export interface OptionalWindow {
   startTime?: number;
   endTime?: number;
 }
-
-/** A spot pair's coin name: "PURR/USDC" or "@N". */
-export const isSpotCoin = (coin: string) => coin.startsWith('@') || coin.includes('/');
 
 /** A `dex` the node does not know: the caller's mistake (a FieldError, so compat answers 400). */
 export class UnknownDexError extends FieldError {
