@@ -22,6 +22,8 @@ import {
   type LedgerActionType,
   MAX_EVM_OFFSET,
   MAX_EVM_ROWS,
+  TOKEN_HOLDERS,
+  TRANSACTIONS,
   toTransactionRecord,
 } from './service/index.ts';
 
@@ -52,21 +54,9 @@ export const evmTools: readonly McpTool[] = [
       'HyperEVM transactions newest first (hash, block, from, to, value, gas), filtered by block, recipient and time ' +
       'window. System (HyperCore bridge) transactions are left out unless includeSystem is true. Paged by ' +
       'limit/offset. For moves between HyperCore dexes use evm_ledger_transfers.',
-    input: toolInput({
-      blockNumber: intArg(0, Number.MAX_SAFE_INTEGER, 'only the transactions of this block number'),
-      to: addressArg('only transactions sent to this address (a contract or an account)'),
-      includeSystem: boolArg('include the system transactions HyperCore writes (bridge transfers); default false'),
-      ...window,
-      ...page('transactions'),
-    }),
+    input: TRANSACTIONS.schema,
     async call(args, { services }) {
-      const p = await services.evm.transactions({
-        blockNumber: opt(args, 'blockNumber'),
-        toAddr: lower(opt(args, 'to')),
-        includeSystem: opt<boolean>(args, 'includeSystem') ?? false,
-        ...windowOf(args),
-        ...pageOf(args),
-      });
+      const p = await services.evm.transactions(TRANSACTIONS.parse(args));
       return { rows: p.rows.map(toTransactionRecord), hasMore: p.hasMore };
     },
     summary: rowsSummary('transactions'),
@@ -77,19 +67,9 @@ export const evmTools: readonly McpTool[] = [
     description:
       "A HyperEVM token's holders by balance, largest first, each with its share of all holdings (0 to 1); for " +
       'NFTs the balance is the number of tokens held. Paged by limit/offset, or by cursor (nextCursor) for deep pages.',
-    input: toolInput(
-      {
-        token: addressArg("the token's contract address"),
-        ...page('holders'),
-        cursor: textArg('nextCursor of the previous page, for pages deeper than offset reaches', {
-          minLength: 0,
-          maxLength: 128,
-        }),
-      },
-      ['token'],
-    ),
+    input: TOKEN_HOLDERS.schema,
     async call(args, { services }) {
-      const p = await services.evm.tokenHolders(args.token as string, { ...pageOf(args), cursor: opt(args, 'cursor') });
+      const p = await services.evm.tokenHolders(TOKEN_HOLDERS.parse(args));
       return { rows: p.rows, hasMore: p.hasMore, nextCursor: p.nextCursor, totalRaw: p.totalRaw };
     },
     summary: rowsSummary('holders'),

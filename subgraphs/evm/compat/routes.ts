@@ -18,6 +18,8 @@ import {
   type LedgerActionType,
   MAX_EVM_OFFSET,
   MAX_EVM_ROWS,
+  TOKEN_HOLDERS,
+  TRANSACTIONS,
   toTransactionRecord,
 } from '../service/index.ts';
 import { EVM_ANSWERS } from './answers.ts';
@@ -54,30 +56,11 @@ export function noBackstopActivity(dex: string): HttpError {
 export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
   const { evm } = services;
 
-  app.get<{
-    Querystring: PageQ & TimeWindowQuery & { block_number?: number; to_addr?: string; include_system: boolean };
-  }>(
+  app.get<{ Querystring: Record<string, unknown> }>(
     '/transactions',
-    {
-      schema: {
-        answer: EVM_ANSWERS.transactions,
-        querystring: listQuery({
-          block_number: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
-          to_addr: addressSchema,
-          include_system: { type: 'boolean', default: false },
-        }),
-      },
-    },
+    { schema: { answer: EVM_ANSWERS.transactions, querystring: TRANSACTIONS.query() } },
     async (req) => {
-      const q = req.query;
-      const page = await evm.transactions({
-        blockNumber: q.block_number,
-        toAddr: lower(q.to_addr),
-        ...timeWindow(q),
-        includeSystem: q.include_system,
-        limit: q.limit,
-        offset: q.offset,
-      });
+      const page = await evm.transactions(TRANSACTIONS.fromQuery(req.query));
       return dataEnvelope(req, page.rows.map(toTransactionRecord), page);
     },
   );
@@ -243,14 +226,14 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
 
 export const tokenHolderRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
   const { evm } = services;
-  app.get<{ Params: { chain: string; address: string }; Querystring: PageQ & { cursor?: string } }>(
+  app.get<{ Params: { chain: string; address: string }; Querystring: Record<string, unknown> }>(
     '/:chain/testnet/tokens/:address/holders',
     {
       schema: {
         answer: EVM_ANSWERS.holders,
         params: { type: 'object', properties: { chain: { type: 'string' }, address: addressSchema } },
         // `cursor` (next_cursor of a page) beside `offset`: deep pages at the cost of the first (bench/evm.ts).
-        querystring: { type: 'object', properties: { ...pageSchema, cursor: { type: 'string', maxLength: 128 } } },
+        querystring: TOKEN_HOLDERS.query(['token']),
       },
     },
     async (req) => {
@@ -258,7 +241,7 @@ export const tokenHolderRoutes: FastifyPluginAsync<{ services: CompatServices }>
       if (!(HOLDER_CHAINS as readonly string[]).includes(chain)) {
         throw new HttpError(404, `Unknown chain '${chain}': served are ${HOLDER_CHAINS.join(', ')}`);
       }
-      const page = await evm.tokenHolders(address, req.query);
+      const page = await evm.tokenHolders(TOKEN_HOLDERS.fromQuery({ ...req.query, token: address }));
       return dataEnvelope(req, page.rows, page);
     },
   );

@@ -25,13 +25,15 @@ import {
   transactions,
   transactionsByHash,
 } from './chain.ts';
+import type { TokenHoldersInput } from './inputs.ts';
 import { type LedgerTransfersQuery, ledgerTransfers } from './ledger.ts';
 import { checkPage, checkWindow } from './paging.ts';
 import { EvmStreams } from './streams.ts';
-import { type HoldersPage, type HoldersQuery, HolderTotals, tokenHolders, tokensByAddress } from './tokens.ts';
+import { type HoldersPage, HolderTotals, tokenHolders, tokensByAddress } from './tokens.ts';
 
 export type { BackstopTransfer, BackstopTransfersQuery, PrincipalSummary } from './backstop.ts';
 export { type TransactionRecord, type TransactionsQuery, toTransactionRecord } from './chain.ts';
+export * from './inputs.ts';
 export { LEDGER_ACTION_TYPES, type LedgerActionType, type LedgerTransfer } from './ledger.ts';
 export { EVM_ROWS_DEFAULT, MAX_EVM_OFFSET, MAX_EVM_ROWS, type Page, type PageQuery } from './paging.ts';
 export type { EvmToken, HoldersPage, HoldersQuery, TokenHolder } from './tokens.ts';
@@ -144,8 +146,7 @@ export class EvmService {
    * tokens held; ERC-20 balances are scaled by the token's decimals. Paged by offset, or by `cursor` (keyset) at
    * any depth for the cost of a first page.
    */
-  async tokenHolders(address: string, page: HoldersQuery): Promise<HoldersPage> {
-    const token = address.toLowerCase();
+  async tokenHolders({ token, ...page }: TokenHoldersInput): Promise<HoldersPage> {
     const info = await this.token(token);
     return tokenHolders(this.pool, this.totals, token, info?.standard === 'erc20' ? info.decimals : 0, page);
   }
