@@ -15,6 +15,7 @@ import {
   Kind,
   OptionalKind,
   type Static,
+  type TArray,
   type TBoolean,
   type TInteger,
   type TObject,
@@ -25,9 +26,9 @@ import {
   Type,
 } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { NO_NUL_PATTERN, ruleOf, unknownParameter } from '../compat-rest/info/request-schema.ts';
-import { TIME_FORMAT, timeParam } from '../compat-rest/params.ts';
 import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS } from '../platform/fields.ts';
+import { TIME_FORMAT, timeParam } from './params.ts';
+import { NO_NUL_PATTERN, ruleOf, unknownParameter } from './request-schema.ts';
 
 /** How a field is read beyond its JSON Schema; kept under symbols, which neither Ajv nor OpenAPI sees. */
 const Lower = Symbol('input.lowercase');
@@ -59,13 +60,13 @@ export const text = (description: string, bounds: { minLength?: number; maxLengt
  * A page's cursor (the `nextCursor` of the page before); GraphQL calls it `after`, as Relay does. `form` is its
  * pattern and the rule a refusal states (`must be "<balance_raw>:<address>" as a page gave it`).
  */
-export const cursor = (description: string, form?: { pattern: string; rule: string }): TString =>
+export const cursor = (description: string, form?: { pattern?: string; rule?: string; maxLength?: number }): TString =>
   Type.String({
-    maxLength: 128,
+    maxLength: form?.maxLength ?? 128,
     pattern: form?.pattern ?? NO_NUL_PATTERN,
     description,
     [Names]: { graphql: 'after' },
-    ...(form ? { [Rule]: form.rule } : {}),
+    ...(form?.rule ? { [Rule]: form.rule } : {}),
   });
 
 /** An integer from `min` to `max`; with `default`, a value the parsed input always holds. */
@@ -101,6 +102,10 @@ export const oneOf = <V extends string>(values: readonly V[], description: strin
 export const named = <T extends TSchema>(schema: T, names: Partial<Record<Edge, string>>): T =>
   ({ ...schema, [Names]: { ...meta(schema)[Names], ...names } }) as T;
 
+/** A list of `items`, at most `maxItems` (on a path route, the parameter repeated: `?k=a&k=b`). */
+export const list = <T extends TSchema>(items: T, description: string, maxItems: number): TArray<T> =>
+  Type.Array(items, { maxItems, description });
+
 /** A field the caller may leave out. */
 export const optional = <T extends TSchema>(schema: T): TOptional<T> => Type.Optional(schema) as TOptional<T>;
 
@@ -127,8 +132,17 @@ export interface Input<P extends TProperties> {
   parse(raw: Readonly<Record<string, unknown>>, edge?: Edge): Static<TObject<P>>;
   /** A path route's query (and path parameters, camelCase or snake_case) as `parse` reads them. */
   fromQuery(query: Readonly<Record<string, unknown>>): Static<TObject<P>>;
-  /** GraphQL arguments of the fields (a defaulted one is non-null with its default). */
-  args(t: ArgBuilder, omit?: readonly (keyof P & string)[]): InputFieldMap;
+  /**
+   * GraphQL arguments of the fields (a defaulted one is non-null with its default): Int, Boolean, String, Timestamp
+   * for times, lists of those; `types` gives a field the schema's own type instead (an enum the edge declares).
+   */
+  args(t: ArgBuilder, options?: readonly (keyof P & string)[] | ArgOptions<P>): InputFieldMap;
+}
+
+/** What `args` leaves out (fields the parent gives) and the GraphQL types the edge chooses for some fields. */
+export interface ArgOptions<P extends TProperties> {
+  omit?: readonly (keyof P & string)[];
+  types?: Partial<Record<keyof P & string, unknown>>;
 }
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -229,16 +243,18 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
       }
       return parse(raw, 'rest');
     },
-    args(t, omit = []) {
+    args(t, options = {}) {
+      const { omit = [], types = {} } = Array.isArray(options) ? { omit: options } : (options as ArgOptions<P>);
       const out: InputFieldMap = {};
       for (const [key, field] of entries) {
         if (omit.includes(key)) continue;
+        const type = (types as Record<string, unknown>)[key];
         const base = {
           description: field.description,
           required: !isOptional(field),
           ...(field.default === undefined ? {} : { defaultValue: field.default }),
         };
-        out[edgeName(key, field, 'graphql')] = argOf(t, field, base);
+        out[edgeName(key, field, 'graphql')] = type ? t.arg({ type, ...base }) : argOf(t, field, base);
       }
       return out;
     },
@@ -248,13 +264,20 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
 /** A field's GraphQL argument: Int, Timestamp for times (beyond Int's 32 bits), String, Boolean. */
 function argOf(t: ArgBuilder, field: TSchema, options: Record<string, unknown>): InputFieldMap[string] {
   if (meta(field)[Time]) return t.arg({ type: 'Timestamp', ...options });
+  if (field[Kind] === 'Array') return t.arg({ type: [scalarOf(field.items as TSchema)], ...options });
+  return t.arg({ type: scalarOf(field), ...options });
+}
+
+/** The GraphQL scalar of a field. */
+function scalarOf(field: TSchema): string {
+  if (meta(field)[Time]) return 'Timestamp';
   switch (field[Kind]) {
     case 'Integer':
-      return t.arg.int(options);
+      return 'Int';
     case 'Boolean':
-      return t.arg.boolean(options);
+      return 'Boolean';
     default:
-      return t.arg.string(options);
+      return 'String';
   }
 }
 
