@@ -52,9 +52,21 @@ const meta = (schema: TSchema): Meta => schema as Meta;
 export const address = (description: string): TString =>
   Type.String({ pattern: ADDRESS_PATTERN, description: `${description}: 0x and 40 hex digits`, [Lower]: true });
 
-/** Text without NUL (no Postgres text takes it), 1 to 100 characters unless bounded otherwise. */
-export const text = (description: string, bounds: { minLength?: number; maxLength?: number } = {}): TString =>
-  Type.String({ minLength: 1, maxLength: 100, ...bounds, pattern: NO_NUL_PATTERN, description });
+/**
+ * Text without NUL (no Postgres text takes it), 1 to 100 characters unless bounded otherwise; `pattern` narrows it
+ * (no NUL matches it either), `rule` is what a refusal then says.
+ */
+export const text = (
+  description: string,
+  form: { minLength?: number; maxLength?: number; pattern?: string; rule?: string } = {},
+): TString =>
+  Type.String({
+    minLength: form.minLength ?? 1,
+    maxLength: form.maxLength ?? 100,
+    pattern: form.pattern ?? NO_NUL_PATTERN,
+    description,
+    ...(form.rule ? { [Rule]: form.rule } : {}),
+  });
 
 /**
  * A page's cursor (the `nextCursor` of the page before); GraphQL calls it `after`, as Relay does. `form` is its
@@ -91,9 +103,14 @@ export const time = (description: string): TInteger =>
 export const bool = (description: string, defaultValue?: boolean): TBoolean =>
   Type.Boolean({ description, ...(defaultValue === undefined ? {} : { default: defaultValue }) });
 
-/** One of `values` (text). */
-export const oneOf = <V extends string>(values: readonly V[], description: string) =>
-  Type.Unsafe<V>({ type: 'string', enum: [...values], description });
+/** One of `values` (text); with `defaultValue`, a value the parsed input always holds. */
+export const oneOf = <V extends string>(values: readonly V[], description: string, defaultValue?: V) =>
+  Type.Unsafe<V>({
+    type: 'string',
+    enum: [...values],
+    description,
+    ...(defaultValue === undefined ? {} : { default: defaultValue }),
+  });
 
 /**
  * A field some edges name otherwise than the definition (and than snake_case on path routes): `to` in MCP and
@@ -102,9 +119,21 @@ export const oneOf = <V extends string>(values: readonly V[], description: strin
 export const named = <T extends TSchema>(schema: T, names: Partial<Record<Edge, string>>): T =>
   ({ ...schema, [Names]: { ...meta(schema)[Names], ...names } }) as T;
 
-/** A list of `items`, at most `maxItems` (on a path route, the parameter repeated: `?k=a&k=b`). */
-export const list = <T extends TSchema>(items: T, description: string, maxItems: number): TArray<T> =>
-  Type.Array(items, { maxItems, description });
+/**
+ * A list of `items`, `min` to `max` of them (on a path route, the parameter repeated: `?k=a&k=b`); `rule` is what a
+ * refusal of its length says.
+ */
+export const list = <T extends TSchema>(
+  items: T,
+  description: string,
+  bounds: { max: number; min?: number; rule?: string },
+): TArray<T> =>
+  Type.Array(items, {
+    maxItems: bounds.max,
+    ...(bounds.min === undefined ? {} : { minItems: bounds.min }),
+    description,
+    ...(bounds.rule ? { [Rule]: bounds.rule } : {}),
+  });
 
 /** A field the caller may leave out. */
 export const optional = <T extends TSchema>(schema: T): TOptional<T> => Type.Optional(schema) as TOptional<T>;
@@ -186,8 +215,10 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
       const missing = (error.params as { missingProperty: string }).missingProperty;
       return `${nameOf(missing)}: is required, ${rule(fields[missing])}`;
     }
-    const key = error.instancePath.split('/')[1] ?? '';
-    const field = fields[key];
+    // An item of a list is refused by the item's rule, under the list's name.
+    const [, key = '', item] = error.instancePath.split('/');
+    const listed = fields[key];
+    const field = item !== undefined && listed?.[Kind] === 'Array' ? (listed.items as TSchema) : listed;
     const text =
       error.keyword === 'pattern' && error.schema === NO_NUL_PATTERN
         ? 'must not contain a NUL character (U+0000)'

@@ -98,7 +98,7 @@ export const USER_LEDGER_EVENTS = defineInput(
         list(
           oneOf(LEDGER_EVENT_TYPES, 'a class'),
           `only events of these classes (${LEDGER_EVENT_TYPES.join(', ')}); default all`,
-          LEDGER_EVENT_TYPES.length,
+          { max: LEDGER_EVENT_TYPES.length },
         ),
         { rest: 'event_type' },
       ),
