@@ -72,7 +72,7 @@ describe('evm MCP tools', () => {
   it('evm_token_holders answers the holders page with the total', async () => {
     const tool = evmTools.find((t) => t.name === 'evm_token_holders')!;
     const out = await tool.call({ token, limit: 3 }, context);
-    expect(out).toEqual(await c.services.evm.tokenHolders(token, { limit: 3, offset: 0 }));
+    expect(out).toEqual(await c.services.evm.tokenHolders({ token, limit: 3, offset: 0 }));
   });
 
   it('every other tool answers over the services', async () => {

@@ -1,11 +1,10 @@
 // EvmToken @key(address): a HyperEVM token contract and its holders, largest balance first. (Named EvmToken: the
 // markets subgraph's Token is a HyperCore spot token keyed by index.)
 import type { TokenTransferRow } from '../../../db/rows/evm.ts';
-import { FieldError } from '../../../platform/fields.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
-import type { EvmToken, TokenHolder } from '../service/index.ts';
-import { addressArg, LIMIT_ARG, OFFSET_ARG, textArg } from './args.ts';
+import { type EvmToken, TOKEN_HOLDERS, type TokenHolder } from '../service/index.ts';
+import { addressArg } from './args.ts';
 
 export const TokenHolderRef = builder.objectRef<TokenHolder>('TokenHolder').implement({
   description: 'A holder of a token and its balance',
@@ -41,17 +40,9 @@ EvmTokenRef.implement({
     holders: t.field({
       type: HoldersRef,
       description: 'Largest first; page by `offset`, or by `after` (an endCursor) at any depth',
-      args: { limit: t.arg.int(LIMIT_ARG), offset: t.arg.int(OFFSET_ARG), after: t.arg.string() },
+      args: TOKEN_HOLDERS.args(t, ['token']),
       listSize: { slicingArguments: ['limit'], sizedFields: ['nodes'], requireOneSlicingArgument: false },
-      resolve: (tk, a, ctx) =>
-        ctx.evm
-          .tokenHolders(tk.address, { limit: a.limit, offset: a.offset, cursor: textArg(a.after, 'after') })
-          .catch((err: unknown) => {
-            // The service names its own parameter; here the caller's argument is `after`.
-            throw err instanceof FieldError && err.message.startsWith('cursor:')
-              ? new FieldError(`after:${err.message.slice('cursor:'.length)}`)
-              : err;
-          }),
+      resolve: (tk, a, ctx) => ctx.evm.tokenHolders(TOKEN_HOLDERS.parse({ ...a, token: tk.address }, 'graphql')),
     }),
   }),
 });
