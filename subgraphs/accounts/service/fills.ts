@@ -584,19 +584,34 @@ export async function fillPage(
 }
 
 /** How many fills match the filters of a fill-rows query (the cursor aside). */
-/** The builder fees a builder earned on the fills routed through it in a window (inclusive ms bounds), exact. */
-export async function builderFeeRevenue(
+/** What a builder earned on the fills routed through it in a window: their count, notional and builder fees. */
+export interface BuilderRevenue {
+  fills: number;
+  volume: string;
+  builderFees: string;
+}
+
+/**
+ * The builder fees each of `builders` (lowercase 0x addresses) earned on the fills routed through it in a window
+ * (inclusive ms bounds), exact, in one statement; in the order of `builders`, zero for one that routed none.
+ */
+export async function builderFeeRevenues(
   pool: pg.Pool,
-  q: { builder: string; startTime?: number; endTime?: number },
-): Promise<{ fills: number; volume: string; builderFees: string }> {
-  const { rows } = await pool.query<{ fills: number; volume: string; builder_fees: string }>(
-    `SELECT count(*)::int AS fills, coalesce(sum(px * sz), 0)::text AS volume,
+  q: { builders: readonly string[]; startTime?: number; endTime?: number },
+): Promise<BuilderRevenue[]> {
+  const { rows } = await pool.query<{ builder: string; fills: number; volume: string; builder_fees: string }>(
+    `SELECT builder, count(*)::int AS fills, coalesce(sum(px * sz), 0)::text AS volume,
        coalesce(sum(builder_fee), 0)::text AS builder_fees
-     FROM accounts.fills WHERE builder = $1 AND ($2::bigint IS NULL OR time >= $2) AND ($3::bigint IS NULL OR time <= $3)`,
-    [q.builder.toLowerCase(), q.startTime ?? null, q.endTime ?? null],
+     FROM accounts.fills
+     WHERE builder = ANY($1::text[]) AND ($2::bigint IS NULL OR time >= $2) AND ($3::bigint IS NULL OR time <= $3)
+     GROUP BY builder`,
+    [q.builders, q.startTime ?? null, q.endTime ?? null],
   );
-  const r = rows[0];
-  return { fills: r?.fills ?? 0, volume: r?.volume ?? '0', builderFees: r?.builder_fees ?? '0' };
+  const byBuilder = new Map(rows.map((r) => [r.builder, r]));
+  return q.builders.map((b) => {
+    const r = byBuilder.get(b);
+    return { fills: r?.fills ?? 0, volume: r?.volume ?? '0', builderFees: r?.builder_fees ?? '0' };
+  });
 }
 
 export async function countFills(pool: pg.Pool, q: FillFilters): Promise<number> {
