@@ -1,8 +1,10 @@
 // EvmToken @key(address): a HyperEVM token contract and its holders, largest balance first. (Named EvmToken: the
 // markets subgraph's Token is a HyperCore spot token keyed by index.)
+import { createContextCache } from '@pothos/core';
+import DataLoader from 'dataloader';
 import type { TokenTransferRow } from '../../../db/rows/evm.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
-import { builder } from '../builder.ts';
+import { builder, type EvmContext } from '../builder.ts';
 import { type EvmToken, TOKEN_HOLDERS, type TokenHolder } from '../service/index.ts';
 import { addressArg } from './args.ts';
 
@@ -47,9 +49,18 @@ EvmTokenRef.implement({
   }),
 });
 
+/** One query for the tokens a request references (the router sends a list of them, e.g. from Token.evmToken). */
+const tokenLoader = createContextCache(
+  (ctx: EvmContext) =>
+    new DataLoader<string, { address: string } & Partial<EvmToken>>(async (addresses) => {
+      const found = new Map((await ctx.evm.tokens(addresses)).map((t) => [t.address, t]));
+      return addresses.map((address) => found.get(address) ?? { address });
+    }),
+);
+
 builder.asEntity(EvmTokenRef, {
   key: builder.selection<{ address: string }>('address'),
-  resolveReference: async (ref, ctx) => (await ctx.evm.token(ref.address)) ?? { address: ref.address.toLowerCase() },
+  resolveReference: (ref, ctx) => tokenLoader(ctx).load(ref.address.toLowerCase()),
 });
 
 const TokenTransferRef = builder.objectRef<TokenTransferRow>('TokenTransfer').implement({

@@ -28,7 +28,7 @@ import {
 import type { BackstopFillsInput, TokenHoldersInput, UserLedgerEventsInput } from './inputs.ts';
 import { type LedgerTransfersQuery, ledgerTransfers } from './ledger.ts';
 import { EvmStreams } from './streams.ts';
-import { type HoldersPage, HolderTotals, tokenHolders, tokensByAddress } from './tokens.ts';
+import { type EvmToken, type HoldersPage, HolderTotals, tokenHolders, tokensByAddress } from './tokens.ts';
 
 export type { BackstopTransfer, BackstopTransfersQuery, PrincipalSummary } from './backstop.ts';
 export { type TransactionRecord, type TransactionsQuery, toTransactionRecord } from './chain.ts';
@@ -132,6 +132,14 @@ export class EvmService {
 
   async token(address: string) {
     return (await tokensByAddress(this.pool, [address.toLowerCase()]))[0] ?? null;
+  }
+
+  /** The registered tokens among `addresses` (any case), in one query; an unregistered one is left out. */
+  tokens(addresses: readonly string[]): Promise<EvmToken[]> {
+    return tokensByAddress(
+      this.pool,
+      addresses.map((a) => a.toLowerCase()),
+    );
   }
 
   /**
