@@ -6,6 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { dataEnvelope, HttpError } from '../../../kit/envelopes.ts';
 import type { CompatServices } from '../../../kit/info.ts';
 import { addressSchema } from '../../../kit/params.ts';
+import { routeInput } from '../../../kit/route-input.ts';
 import {
   BACKSTOP_FILLS,
   BACKSTOP_SUMMARY,
@@ -27,6 +28,21 @@ export const HOLDER_CHAINS = ['hyperevm', 'hyperliquid'] as const;
 /** A dex name as the exchange spells them (`xyz`): short, no separator. */
 const dexSchema = { type: 'string', minLength: 1, maxLength: 32 } as const;
 
+// Each route reads its capability's input definition before the call is charged (kit/route-input.ts).
+const transactionsInput = routeInput(TRANSACTIONS);
+const ledgerTransfersInput = routeInput(LEDGER_TRANSFERS);
+const userLedgerEventsInput = routeInput(USER_LEDGER_EVENTS, (req) => ({
+  ...(req.query as object),
+  user: (req.params as { address: string }).address,
+}));
+const backstopTransfersInput = routeInput(BACKSTOP_TRANSFERS);
+const backstopSummaryInput = routeInput(BACKSTOP_SUMMARY);
+const backstopFillsInput = routeInput(BACKSTOP_FILLS);
+const tokenHoldersInput = routeInput(TOKEN_HOLDERS, (req) => ({
+  ...(req.query as object),
+  token: (req.params as { address: string }).address,
+}));
+
 export function noBackstopActivity(dex: string): HttpError {
   return new HttpError(404, `No backstop activity recorded for dex '${dex}'`);
 }
@@ -36,18 +52,24 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
 
   app.get<{ Querystring: Record<string, unknown> }>(
     '/transactions',
-    { schema: { answer: EVM_ANSWERS.transactions, querystring: TRANSACTIONS.query() } },
+    {
+      schema: { answer: EVM_ANSWERS.transactions, querystring: transactionsInput.querystring() },
+      config: transactionsInput.config,
+    },
     async (req) => {
-      const page = await evm.transactions(TRANSACTIONS.fromQuery(req.query));
+      const page = await evm.transactions(transactionsInput.of(req));
       return dataEnvelope(req, page.rows.map(toTransactionRecord), page);
     },
   );
 
   app.get<{ Querystring: Record<string, unknown> }>(
     '/ledger/transfers',
-    { schema: { answer: EVM_ANSWERS.ledgerTransfers, querystring: LEDGER_TRANSFERS.query() } },
+    {
+      schema: { answer: EVM_ANSWERS.ledgerTransfers, querystring: ledgerTransfersInput.querystring() },
+      config: ledgerTransfersInput.config,
+    },
     async (req) => {
-      const page = await evm.ledgerTransfers(LEDGER_TRANSFERS.fromQuery(req.query));
+      const page = await evm.ledgerTransfers(ledgerTransfersInput.of(req));
       return dataEnvelope(req, page.rows, page);
     },
   );
@@ -59,28 +81,35 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
         answer: EVM_ANSWERS.ledgerEvents,
         params: { type: 'object', properties: { address: addressSchema } },
         // `event_type` is repeatable (`?event_type=deposit&event_type=agent_send`).
-        querystring: USER_LEDGER_EVENTS.query(['user']),
+        querystring: userLedgerEventsInput.querystring(['user']),
       },
+      config: userLedgerEventsInput.config,
     },
     async (req) => {
-      const page = await evm.userLedgerEvents(USER_LEDGER_EVENTS.fromQuery({ ...req.query, user: req.params.address }));
+      const page = await evm.userLedgerEvents(userLedgerEventsInput.of(req));
       return dataEnvelope(req, page.rows, page);
     },
   );
 
   app.get<{ Querystring: Record<string, unknown> }>(
     '/hip3/backstop/transfers',
-    { schema: { answer: EVM_ANSWERS.backstopTransfers, querystring: BACKSTOP_TRANSFERS.query() } },
+    {
+      schema: { answer: EVM_ANSWERS.backstopTransfers, querystring: backstopTransfersInput.querystring() },
+      config: backstopTransfersInput.config,
+    },
     async (req) => {
-      const page = await evm.backstopTransfers(BACKSTOP_TRANSFERS.fromQuery(req.query));
+      const page = await evm.backstopTransfers(backstopTransfersInput.of(req));
       return dataEnvelope(req, page.rows, page);
     },
   );
 
   app.get<{ Querystring: Record<string, unknown> }>(
     '/hip3/backstop/transfers-summary',
-    { schema: { answer: EVM_ANSWERS.backstopSummary, querystring: BACKSTOP_SUMMARY.query() } },
-    async (req) => dataEnvelope(req, await evm.backstopSummary(BACKSTOP_SUMMARY.fromQuery(req.query))),
+    {
+      schema: { answer: EVM_ANSWERS.backstopSummary, querystring: backstopSummaryInput.querystring() },
+      config: backstopSummaryInput.config,
+    },
+    async (req) => dataEnvelope(req, await evm.backstopSummary(backstopSummaryInput.of(req))),
   );
 
   app.get('/hip3/backstop/health', { schema: { answer: EVM_ANSWERS.backstopHealth } }, async (req) =>
@@ -103,11 +132,12 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
       schema: {
         answer: EVM_ANSWERS.backstopFills,
         params: { type: 'object', properties: { dex: dexSchema } },
-        querystring: BACKSTOP_FILLS.query(['dex']),
+        querystring: backstopFillsInput.querystring(['dex']),
       },
+      config: backstopFillsInput.config,
     },
     async (req) => {
-      const page = await evm.backstopFills(BACKSTOP_FILLS.fromQuery({ ...req.query, dex: req.params.dex }));
+      const page = await evm.backstopFills(backstopFillsInput.of(req));
       if (!page) throw noBackstopActivity(req.params.dex);
       return dataEnvelope(req, page.rows, page);
     },
@@ -123,15 +153,16 @@ export const tokenHolderRoutes: FastifyPluginAsync<{ services: CompatServices }>
         answer: EVM_ANSWERS.holders,
         params: { type: 'object', properties: { chain: { type: 'string' }, address: addressSchema } },
         // `cursor` (next_cursor of a page) beside `offset`: deep pages at the cost of the first (bench/evm.ts).
-        querystring: TOKEN_HOLDERS.query(['token']),
+        querystring: tokenHoldersInput.querystring(['token']),
       },
+      config: tokenHoldersInput.config,
     },
     async (req) => {
-      const { chain, address } = req.params;
+      const { chain } = req.params;
       if (!(HOLDER_CHAINS as readonly string[]).includes(chain)) {
         throw new HttpError(404, `Unknown chain '${chain}': served are ${HOLDER_CHAINS.join(', ')}`);
       }
-      const page = await evm.tokenHolders(TOKEN_HOLDERS.fromQuery({ ...req.query, token: address }));
+      const page = await evm.tokenHolders(tokenHoldersInput.of(req));
       return dataEnvelope(req, page.rows, page);
     },
   );

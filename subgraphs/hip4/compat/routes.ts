@@ -1,11 +1,12 @@
 // /hip4/*: the HIP-4 registry, fills and statistics in the reference's shapes (spec §2.1, §2.3, §4.3;
 // service-details.md): bare arrays of rows, and the analytics envelope `{status, count, data}`. Caps and defaults
 // are the service's; the query schemas state them so that a value over a cap is a 400 naming the parameter.
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TextRow } from '../../../db/pool.ts';
 import type { RouteAnswer } from '../../../kit/answers.ts';
 import { pagingHeaders } from '../../../kit/envelopes.ts';
 import type { CompatServices } from '../../../kit/info.ts';
+import { routeInput } from '../../../kit/route-input.ts';
 import { JsonArrayWriter, jsonBytes, nullableTextJson, textJson } from '../../../platform/json-text.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import {
@@ -136,8 +137,24 @@ export const bucketRecord = ({ bucket, ...rest }: AnalyticsBucket) => ({
 // ---- parameters ----
 
 /** A route's options: its query string (from the list's input definition) and what it answers (for OpenAPI). */
-const query = (answer: RouteAnswer, querystring: Readonly<Record<string, unknown>>) => ({
+const query = (answer: RouteAnswer, querystring: Readonly<Record<string, unknown>>, input?: RouteInput) => ({
   schema: { querystring, answer },
+  ...(input ? { config: input.config } : {}),
+});
+
+/** What the route options need of a routeInput (kit/route-input.ts): it reads the input before the charge. */
+type RouteInput = { config: { input: (request: FastifyRequest) => unknown } };
+
+// Each list reads its input definition before the call is charged (kit/route-input.ts).
+const questionsInput = routeInput(QUESTIONS);
+const outcomesInput = routeInput(OUTCOMES);
+const fillsInput = routeInput(FILLS);
+const providersInput = routeInput(PROVIDERS);
+const deployersInput = routeInput(DEPLOYERS);
+/** The coins are one comma-separated `coin` here (`290,291`, `#` optional). */
+const analyticsInput = routeInput(ANALYTICS, (req) => {
+  const { coin, ...rest } = req.query as { coin?: string };
+  return { ...rest, coin: coin === undefined ? undefined : coinList(coin) };
 });
 
 type Query = { Querystring: Record<string, unknown> };
@@ -167,53 +184,57 @@ const COIN_LIST = { type: 'string', minLength: 1, maxLength: 1000 } as const;
 export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
   const { hip4 } = services;
 
-  app.get<Query>('/questions', query(HIP4_ANSWERS.questions, QUESTIONS.query()), async (req, reply) => {
-    const page = await hip4.questionsPage(QUESTIONS.fromQuery(req.query));
-    return paged(reply, page, page.rows.map(questionRecord));
-  });
+  app.get<Query>(
+    '/questions',
+    query(HIP4_ANSWERS.questions, questionsInput.querystring(), questionsInput),
+    async (req, reply) => {
+      const page = await hip4.questionsPage(questionsInput.of(req));
+      return paged(reply, page, page.rows.map(questionRecord));
+    },
+  );
 
-  const marketsRoute = query(HIP4_ANSWERS.markets, OUTCOMES.query());
+  const marketsRoute = query(HIP4_ANSWERS.markets, outcomesInput.querystring(), outcomesInput);
   for (const path of ['/markets', '/outcomes']) {
     app.get<Query>(path, marketsRoute, async (req, reply) => {
-      const page = await hip4.outcomesPage(OUTCOMES.fromQuery(req.query));
+      const page = await hip4.outcomesPage(outcomesInput.of(req));
       return paged(reply, page, page.rows.map(marketRecord));
     });
   }
 
-  app.get<Query>('/fills', query(HIP4_ANSWERS.fills, FILLS.query()), async (req, reply) => {
-    const input = FILLS.fromQuery(req.query);
+  app.get<Query>('/fills', query(HIP4_ANSWERS.fills, fillsInput.querystring(), fillsInput), async (req, reply) => {
+    const input = fillsInput.of(req);
     const json = new JsonArrayWriter(input.limit * 512);
     const page = await hip4.eachFillTextRow(input, (row) => json.push(fillRowJson(row)));
     return reply.headers(pagingHeaders(page)).type(JSON_TYPE).send(json.end());
   });
 
-  app.get<Query>('/providers', query(HIP4_ANSWERS.providers, PROVIDERS.query()), async (req, reply) => {
-    const page = await hip4.providersPage(PROVIDERS.fromQuery(req.query));
-    return paged(reply, page, page.rows.map(providerRecord));
-  });
-
-  app.get<Query>('/deployers', query(HIP4_ANSWERS.deployers, DEPLOYERS.query()), async (req, reply) => {
-    const page = await hip4.deployersPage(DEPLOYERS.fromQuery(req.query));
-    return paged(reply, page, page.rows.map(deployerRecord));
-  });
-
-  // The coins are one comma-separated `coin` here (`290,291`, `#` optional).
-  const { properties } = ANALYTICS.query(['coins']) as { properties: Record<string, unknown> };
-  const analyticsQuery = { type: 'object', properties: { ...properties, coin: COIN_LIST } };
-  app.get<{ Querystring: { coin?: string } }>(
-    '/analytics',
-    query(HIP4_ANSWERS.analytics, analyticsQuery),
+  app.get<Query>(
+    '/providers',
+    query(HIP4_ANSWERS.providers, providersInput.querystring(), providersInput),
     async (req, reply) => {
-      const { coin, ...rest } = req.query;
-      const answer = await hip4.analytics(
-        ANALYTICS.fromQuery({ ...rest, coin: coin === undefined ? undefined : coinList(coin) }),
-      );
-      reply.headers(pagingHeaders(answer));
-      return sendJson(reply, {
-        status: answer.status,
-        count: answer.rows.length,
-        data: answer.rows.map(bucketRecord),
-      });
+      const page = await hip4.providersPage(providersInput.of(req));
+      return paged(reply, page, page.rows.map(providerRecord));
     },
   );
+
+  app.get<Query>(
+    '/deployers',
+    query(HIP4_ANSWERS.deployers, deployersInput.querystring(), deployersInput),
+    async (req, reply) => {
+      const page = await hip4.deployersPage(deployersInput.of(req));
+      return paged(reply, page, page.rows.map(deployerRecord));
+    },
+  );
+
+  const { properties } = analyticsInput.querystring(['coins']) as { properties: Record<string, unknown> };
+  const analyticsQuery = { type: 'object', properties: { ...properties, coin: COIN_LIST } };
+  app.get<Query>('/analytics', query(HIP4_ANSWERS.analytics, analyticsQuery, analyticsInput), async (req, reply) => {
+    const answer = await hip4.analytics(analyticsInput.of(req));
+    reply.headers(pagingHeaders(answer));
+    return sendJson(reply, {
+      status: answer.status,
+      count: answer.rows.length,
+      data: answer.rows.map(bucketRecord),
+    });
+  });
 };
