@@ -7,16 +7,8 @@
 // result with a stand-in whose JSON is a marker; graphql-ws serializes the message and hands it to `send` in the
 // same synchronous step, where the marker is swapped for the result's text, computed once per result object.
 //
-// Each event then goes out in one send pass: graphql-ws waits for each message's `send` before it takes its
-// operation's next result, and a send that waited for the socket's write callback made every subscriber's messages
-// of one block leave one event-loop turn apart (100 trades, 100 turns of 500 sockets each). A send returns at once
-// while the connection's unsent bytes are few (a slow client still waits for its socket, and its queue drops the
-// oldest events as before), and the sockets written in one turn are corked until the turn ends: a block's messages
-// leave each socket in one write, not one system call per message.
-//
 // Messages are bounded as HTTP bodies are (platform/http-body.ts): 1 MiB, JSON nested at most 64 deep.
 import type { IncomingMessage, Server } from 'node:http';
-import type { Socket } from 'node:net';
 import { GraphQLError } from 'graphql';
 import { CloseCode, handleProtocols, makeServer, type ServerOptions } from 'graphql-ws';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -66,41 +58,6 @@ function expand(data: string): string | Buffer {
   if (bytes === null || !data.endsWith(MARKED_END)) return data;
   const head = Buffer.from(`${data.slice(0, data.length - MARKED_END.length)}"payload":`);
   return Buffer.concat([head, bytes, CLOSE], head.length + bytes.length + 1);
-}
-
-/** Unsent bytes from which a connection's sends wait for its socket (backpressure on a slow client). */
-const SEND_WITHOUT_WAITING_BYTES = 1024 * 1024;
-
-/** Sockets corked during this event-loop turn, uncorked together once it ends. */
-const corked = new Set<Socket>();
-
-function corkForThisTurn(socket: WebSocket): void {
-  // ws's own TCP socket: ws writes each frame with cork()/uncork(), which nests inside this one.
-  const tcp = (socket as unknown as { _socket?: Socket })._socket;
-  if (!tcp || corked.has(tcp)) return;
-  if (corked.size === 0) setImmediate(uncorkAll);
-  corked.add(tcp);
-  tcp.cork();
-}
-
-function uncorkAll(): void {
-  for (const tcp of corked) tcp.uncork();
-  corked.clear();
-}
-
-/** Sends one message; resolves at once unless the client is behind (then when the socket has written it). */
-function sendMessage(socket: WebSocket, data: string): Promise<void> | undefined {
-  const message = expand(data);
-  if (socket.readyState !== socket.OPEN) return;
-  corkForThisTurn(socket);
-  if (socket.bufferedAmount < SEND_WITHOUT_WAITING_BYTES) {
-    // A failed write closes the socket ('error', then 'close'): graphql-ws learns of it there.
-    socket.send(message, { binary: false });
-    return;
-  }
-  return new Promise<void>((resolve, reject) => {
-    socket.send(message, { binary: false }, (err) => (err ? reject(err) : resolve()));
-  });
 }
 
 export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(opts: {
@@ -160,7 +117,12 @@ export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(op
     const closed = protocol.opened(
       {
         protocol: socket.protocol,
-        send: (data) => sendMessage(socket, data),
+        send: (data) =>
+          new Promise<void>((resolve, reject) => {
+            const message = expand(data);
+            if (socket.readyState !== socket.OPEN) return resolve();
+            socket.send(message, { binary: false }, (err) => (err ? reject(err) : resolve()));
+          }),
         close: (code, reason) => socket.close(code, reason),
         onMessage: (handle) =>
           socket.on('message', async (raw) => {
