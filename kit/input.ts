@@ -215,7 +215,7 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
       const missing = (error.params as { missingProperty: string }).missingProperty;
       return `${nameOf(missing)}: is required, ${rule(fields[missing])}`;
     }
-    // An item of a list is refused by the item's rule, under the list's name.
+    // An item of a list is refused by the item's rule, under the list's name and its index (`addresses[2]`).
     const [, key = '', item] = error.instancePath.split('/');
     const listed = fields[key];
     const field = item !== undefined && listed?.[Kind] === 'Array' ? (listed.items as TSchema) : listed;
@@ -224,7 +224,8 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
         ? 'must not contain a NUL character (U+0000)'
         : rule(field);
     const shown = JSON.stringify(error.data);
-    return `${nameOf(key)}: ${text}, got ${shown === undefined ? 'nothing' : shown.slice(0, 60)}`;
+    const name = item === undefined ? nameOf(key) : `${nameOf(key)}[${item}]`;
+    return `${name}: ${text}, got ${shown === undefined ? 'nothing' : shown.slice(0, 60)}`;
   };
 
   const parse = (raw: Readonly<Record<string, unknown>>, edge: Edge = 'mcp') => {
