@@ -1,7 +1,20 @@
 import { graphql } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { subgraphBuilder } from '../subgraphs/builder.ts';
-import { address, bool, cursor, defineInput, type InputOf, int, oneOf, optional, text, time } from './input.ts';
+import {
+  address,
+  bool,
+  cursor,
+  defineInput,
+  type InputOf,
+  int,
+  list,
+  named,
+  oneOf,
+  optional,
+  text,
+  time,
+} from './input.ts';
 
 const HOLDERS = defineInput({
   token: address('the token'),
@@ -109,5 +122,27 @@ describe('defineInput', () => {
     });
     expect(r.errors).toBeUndefined();
     expect(seen).toMatchObject({ limit: 3, offset: 0, cursor: '5:0x0000000000000000000000000000000000000001' });
+  });
+
+  it('publishes and reads a field by the name each edge gives it', () => {
+    const BATCH = defineInput({
+      users: named(list(address('an address'), 'wallets', { min: 1, max: 2, rule: 'must hold 1 to 2 addresses' }), {
+        mcp: 'addresses',
+        rest: 'addresses',
+        graphql: 'addresses',
+      }),
+      toAddr: optional(named(address('to'), { mcp: 'to' })),
+    });
+    expect(BATCH.schema).toMatchObject({ required: ['addresses'], properties: { addresses: {}, to: {} } });
+    expect(Object.keys(BATCH.query().properties as object)).toEqual(['addresses', 'to_addr']);
+    expect(BATCH.parse({ addresses: [TOKEN], to: TOKEN })).toEqual({
+      users: [TOKEN.toLowerCase()],
+      toAddr: TOKEN.toLowerCase(),
+    });
+    expect(() => BATCH.parse({ addresses: [TOKEN, 'x'] })).toThrow('addresses[1]: must be a 0x address, got "x"');
+    expect(() => BATCH.parse({ addresses: [TOKEN, TOKEN, TOKEN] }, 'graphql')).toThrow(
+      'addresses: must hold 1 to 2 addresses',
+    );
+    expect(() => BATCH.parse({ to: TOKEN })).toThrow('addresses: is required');
   });
 });

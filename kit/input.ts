@@ -196,11 +196,19 @@ export interface InputRules<P extends TProperties> {
 export function defineInput<P extends TProperties>(fields: P, rules: InputRules<P> = {}): Input<P> {
   const entries = Object.entries(fields) as [string, TSchema][];
   const required = entries.filter(([, s]) => !isOptional(s) && s.default === undefined).map(([k]) => k);
-  const schema = {
+  /** The fields under the definition's own names: what `parse` validates, once the edge's names are mapped. */
+  const keyed = {
     type: 'object',
     properties: Object.fromEntries(entries),
     ...(required.length ? { required } : {}),
     additionalProperties: false,
+  };
+  /** The same under the names MCP and /info give them (`to` for `toAddr`): what a tool publishes. */
+  const mcpName = (key: string) => edgeName(key, fields[key] as TSchema, 'mcp');
+  const schema = {
+    ...keyed,
+    properties: Object.fromEntries(entries.map(([k, s]) => [mcpName(k), s])),
+    ...(required.length ? { required: required.map(mcpName) } : {}),
   };
   let validate: ValidateFunction | undefined;
   const known = (edge: Edge) => entries.map(([k, s]) => edgeName(k, s, edge));
@@ -215,7 +223,7 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
       const missing = (error.params as { missingProperty: string }).missingProperty;
       return `${nameOf(missing)}: is required, ${rule(fields[missing])}`;
     }
-    // An item of a list is refused by the item's rule, under the list's name.
+    // An item of a list is refused by the item's rule, under the list's name and its index (`addresses[2]`).
     const [, key = '', item] = error.instancePath.split('/');
     const listed = fields[key];
     const field = item !== undefined && listed?.[Kind] === 'Array' ? (listed.items as TSchema) : listed;
@@ -224,7 +232,8 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
         ? 'must not contain a NUL character (U+0000)'
         : rule(field);
     const shown = JSON.stringify(error.data);
-    return `${nameOf(key)}: ${text}, got ${shown === undefined ? 'nothing' : shown.slice(0, 60)}`;
+    const name = item === undefined ? nameOf(key) : `${nameOf(key)}[${item}]`;
+    return `${name}: ${text}, got ${shown === undefined ? 'nothing' : shown.slice(0, 60)}`;
   };
 
   const parse = (raw: Readonly<Record<string, unknown>>, edge: Edge = 'mcp') => {
@@ -234,12 +243,15 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
       if (value === undefined || value === null) continue;
       input[byEdgeName.get(name) ?? name] = value;
     }
-    validate ??= ajv.compile(schema);
+    validate ??= ajv.compile(keyed);
     if (!validate(input)) throw new FieldError(message((validate.errors as ErrorObject[])[0] as ErrorObject, edge));
     for (const [key, field] of entries) {
       const value = input[key];
       if (value === undefined && field.default !== undefined) input[key] = field.default;
       else if (typeof value === 'string' && meta(field)[Lower]) input[key] = value.toLowerCase();
+      else if (Array.isArray(value) && meta(field.items ?? {})[Lower]) {
+        input[key] = value.map((v) => (v as string).toLowerCase());
+      }
     }
     if (rules.window) {
       const [start, end] = rules.window;
