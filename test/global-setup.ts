@@ -16,7 +16,21 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * The run's Postgres, set up once: vitest calls the global setup for the root and again for each project
+ * (vitest.config.ts), all in this process; the later calls share the first one's cluster and template.
+ */
+const run = globalThis as { hlTestPostgres?: Promise<{ adminUrl: string; stop: () => Promise<void> }> };
+
 export default async function setup(project: TestProject) {
+  const first = !run.hlTestPostgres;
+  run.hlTestPostgres ??= startPostgres();
+  const { adminUrl, stop } = await run.hlTestPostgres;
+  project.provide('pgAdminUrl', adminUrl);
+  return first ? stop : undefined;
+}
+
+async function startPostgres(): Promise<{ adminUrl: string; stop: () => Promise<void> }> {
   let adminUrl = process.env.TEST_DATABASE_URL;
   let stop = async () => {};
   if (!adminUrl) {
@@ -40,6 +54,5 @@ export default async function setup(project: TestProject) {
   const pool = createPool(templateUrl.toString(), 1);
   await migrate(pool);
   await pool.end();
-  project.provide('pgAdminUrl', adminUrl);
-  return stop;
+  return { adminUrl, stop };
 }
