@@ -1,5 +1,6 @@
 // One Postgres for the whole test run: TEST_DATABASE_URL, or an embedded cluster (fsync off) on a free port.
 // A template database is migrated once; each test file clones its own database from it (test/db.ts).
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -9,6 +10,16 @@ import { createPool, ensureDatabase } from '../db/pool.ts';
 import { freePort } from './ports.ts';
 
 export const TEMPLATE = 'hl_test_template';
+
+/**
+ * The node files of the loaded test-stack templates (test/stack-template.ts) of the cluster at `adminUrl`, beside
+ * the embedded cluster (a worktree's own). Stale once the migrated template is rebuilt: removed at the start and
+ * the end of a run.
+ */
+export function stackFilesRoot(adminUrl: string): string {
+  const { hostname, port } = new URL(adminUrl);
+  return path.resolve(import.meta.dirname, '../.data/test-stack', `${hostname}-${port}`);
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -43,6 +54,13 @@ async function startPostgres(): Promise<{ adminUrl: string; stop: () => Promise<
     adminUrl = cluster.url();
     stop = cluster.stop;
   }
+  const files = stackFilesRoot(adminUrl);
+  await fs.rm(files, { recursive: true, force: true });
+  const stopCluster = stop;
+  stop = async () => {
+    await fs.rm(files, { recursive: true, force: true });
+    await stopCluster();
+  };
   const admin = new pg.Client(adminUrl);
   await admin.connect();
   // Rebuild the template every run so it always matches the migrations in the tree.

@@ -11,14 +11,13 @@ import { inject } from 'vitest';
 import { Ingest } from '../ingest/pipeline.ts';
 import { Simulator } from '../ingest/simulator/index.ts';
 import { createTestDatabase } from './db.ts';
+import { stackFilesRoot } from './global-setup.ts';
 
 /** The simulated node's rates in every test stack. */
 export const SIM_RATES = { fillsPerSecond: 20, blocksPerSecond: 10 } as const;
 
 /** Any number: the first key of the advisory locks (the second names the template). */
 const BUILD_LOCK = 1_700_018;
-/** Node files of the loaded templates, beside the embedded cluster (a worktree's own). */
-const FILES_ROOT = path.resolve(import.meta.dirname, '../.data/test-stack');
 
 export interface StackTemplate {
   /** The template database: what ingest loaded from the history. */
@@ -33,7 +32,9 @@ export interface StackTemplate {
 export async function loadedStackTemplate(seed: number, historyMs: number): Promise<StackTemplate> {
   const database = `hl_test_stack_s${seed}_h${Math.round(historyMs / 1000)}`;
   const lockKey = createHash('sha1').update(database).digest().readInt32BE(0);
-  const client = new pg.Client(inject('pgAdminUrl'));
+  const adminUrl = inject('pgAdminUrl');
+  const root = stackFilesRoot(adminUrl);
+  const client = new pg.Client(adminUrl);
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1, $2)', [BUILD_LOCK, lockKey]);
@@ -45,23 +46,29 @@ export async function loadedStackTemplate(seed: number, historyMs: number): Prom
     const oids = new Map(rows.map((r) => [r.datname, Number(r.oid)]));
     const oid = oids.get(database) ?? 0;
     if (oid > (oids.get('hl_test_template') ?? 0)) {
-      const meta = JSON.parse(await fs.readFile(path.join(FILES_ROOT, `${database}-${oid}.json`), 'utf8'));
-      return { database, dataDir: path.join(FILES_ROOT, `${database}-${oid}`), fromMs: meta.fromMs };
+      const meta = JSON.parse(await fs.readFile(path.join(root, `${database}-${oid}.json`), 'utf8'));
+      return { database, dataDir: path.join(root, `${database}-${oid}`), fromMs: meta.fromMs };
     }
-    return await build(client, database, seed, historyMs);
+    return await build(client, root, database, seed, historyMs);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1, $2)', [BUILD_LOCK, lockKey]).catch(() => {});
     await client.end();
   }
 }
 
-async function build(client: pg.Client, database: string, seed: number, historyMs: number): Promise<StackTemplate> {
+async function build(
+  client: pg.Client,
+  root: string,
+  database: string,
+  seed: number,
+  historyMs: number,
+): Promise<StackTemplate> {
   await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await fs.mkdir(FILES_ROOT, { recursive: true });
-  for (const old of await fs.readdir(FILES_ROOT)) {
-    if (old.startsWith(`${database}-`)) await fs.rm(path.join(FILES_ROOT, old), { recursive: true, force: true });
+  await fs.mkdir(root, { recursive: true });
+  for (const old of await fs.readdir(root)) {
+    if (old.startsWith(`${database}-`)) await fs.rm(path.join(root, old), { recursive: true, force: true });
   }
-  const building = await fs.mkdtemp(path.join(FILES_ROOT, 'building-'));
+  const building = await fs.mkdtemp(path.join(root, 'building-'));
   const db = await createTestDatabase();
   try {
     const sim = new Simulator({ dataDir: building, seed, ...SIM_RATES });
@@ -77,7 +84,7 @@ async function build(client: pg.Client, database: string, seed: number, historyM
       'SELECT oid::int8::text AS oid FROM pg_database WHERE datname = $1',
       [database],
     );
-    const dataDir = path.join(FILES_ROOT, `${database}-${rows[0]?.oid}`);
+    const dataDir = path.join(root, `${database}-${rows[0]?.oid}`);
     await fs.rename(building, dataDir);
     await fs.writeFile(`${dataDir}.json`, JSON.stringify({ fromMs }));
     return { database, dataDir, fromMs };
