@@ -217,7 +217,7 @@ export async function benchHip4RouterCost(b: Hip4Bench): Promise<BenchSection> {
   const health = async () => (await fetch(`${urls.compat}/health`)).text();
   const rows: BenchRow[] = [];
   const measure = async (c: (typeof cases)[number]) => {
-    const runs = await targetsVersusBaseline(c.targets, health, { rounds: 10, perRound: 30, warmup: 3 });
+    const runs = await targetsVersusBaseline(c.targets, health, { rounds: 4, perRound: 15, warmup: 3 });
     const p50 = (t: number[]) => percentile(t, 0.5);
     const floor = p50(runs.base);
     const compat = p50(runs.e2e.compat);
