@@ -272,7 +272,9 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
       const properties: Record<string, unknown> = {};
       for (const [key, field] of entries) {
         if (omit.includes(key)) continue;
-        properties[edgeName(key, field, 'rest')] = meta(field)[Time] ? { type: 'string', format: TIME_FORMAT } : field;
+        properties[edgeName(key, field, 'rest')] = meta(field)[Time]
+          ? { type: 'string', format: TIME_FORMAT }
+          : routeField(field);
       }
       return { type: 'object', properties };
     },
@@ -302,6 +304,16 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
       return out;
     },
   };
+}
+
+/**
+ * A field as a route's schema states it: compat's 400 reads an integer's `description` as its unit (`must be an
+ * integer of epoch milliseconds`), so a route's field carries its unit there, not the sentence a tool shows a model.
+ */
+function routeField(field: TSchema): TSchema {
+  const { description: _sentence, ...rest } = field;
+  const unit = meta(field)[Unit];
+  return (unit ? { ...rest, description: unit } : rest) as TSchema;
 }
 
 /** A field's GraphQL argument: Int, Timestamp for times (beyond Int's 32 bits), String, Boolean. */

@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../access/keys.ts';
 import { mcpClient } from './mcp-client.ts';
-import { startTestStack, type TestStack } from './stack.ts';
+import { freezeStack, startTestStack, type TestStack } from './stack.ts';
 import {
   camel,
   canonical,
@@ -35,19 +35,8 @@ beforeAll(async () => {
   key = (await createKey(stack.db.pool, { scope: 'data', rateLimitPerMin: 100_000 })).key;
   mcp = await mcpClient(stack.urls.mcp, key);
   ask = interfacesOf(stack, key, mcp);
-  // Freeze the node: what ingest has read is all there is; wait until it is committed.
-  await stack.sim.stop();
-  const stored = () =>
-    stack.db.pool
-      .query<{ n: string }>('SELECT coalesce(sum(rows_loaded), 0)::text AS n FROM platform.ingest_checkpoints')
-      .then((r) => r.rows[0]?.n);
-  let before = await stored();
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 500));
-    const now = await stored();
-    if (now === before) break;
-    before = now;
-  }
+  // Freeze the node: what ingest has read is all there is, committed.
+  await freezeStack(stack);
   // One market-history sample of the frozen books (the sampler's timer writes one every 10 s; the archive's
   // questions below need one whatever the timing),
   await stack.markets.history.sampleOnce();

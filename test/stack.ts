@@ -85,6 +85,25 @@ export async function startTestStack(
   };
 }
 
+/**
+ * Freezes a test stack's node: no more blocks, and once this resolves every line ingest read is committed (the rows
+ * loaded stop growing), so answers read afterwards compare with each other.
+ */
+export async function freezeStack(stack: TestStack): Promise<void> {
+  await stack.sim.stop();
+  const stored = () =>
+    stack.db.pool
+      .query<{ n: string }>('SELECT coalesce(sum(rows_loaded), 0)::text AS n FROM platform.ingest_checkpoints')
+      .then((r) => r.rows[0]?.n);
+  let before = await stored();
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = await stored();
+    if (now === before) return;
+    before = now;
+  }
+}
+
 /** The servers over `pool` on ephemeral ports, fed by `bus`, relaying to a (simulated) node at `upstreamInfoUrl`. */
 export function startServersOverNode(pool: StackOptions['pool'], bus: InProcessBus, upstreamInfoUrl: string) {
   return startStack({ pool, bus, upstreamInfoUrl, ports: EPHEMERAL_PORTS, upstreamTimeoutMs: 2000, log: () => {} });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFill } from '../../../ingest/formats/fills.ts';
 import { startCompatApp, type TestCompatApp } from '../../../test/compat-app.ts';
 import { nodeFill } from '../../../test/node-files.ts';
-import { startTestStack, type TestStack } from '../../../test/stack.ts';
+import { freezeStack, startTestStack, type TestStack } from '../../../test/stack.ts';
 import { openSocket } from '../../../test/ws-client.ts';
 import { userFillsJson } from '../service/fills.ts';
 
@@ -16,9 +16,8 @@ let compat: TestCompatApp;
 beforeAll(async () => {
   compat = await startCompatApp({ data: 'empty', node: 'down' });
   stack = await startTestStack({ historyMs: 2 * 3_600_000 });
-  // These tests compare answers with each other: freeze the data (no more blocks; ingest drains what was written).
-  await stack.sim.stop();
-  await new Promise((r) => setTimeout(r, 1000));
+  // These tests compare answers with each other: freeze the data (no more blocks; ingest commits what was written).
+  await freezeStack(stack);
   const { rows } = await stack.db.pool.query(
     'SELECT address FROM accounts.fills GROUP BY 1 ORDER BY count(*) DESC LIMIT 1',
   );
