@@ -3,7 +3,9 @@
 // the sources' static imports; `import type` is erased and does not count.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DOMAIN_WRITERS } from '../domains.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -45,5 +47,16 @@ describe('layers', () => {
     expect(ingest.map(([, chain]) => chain.map((f) => path.relative(ROOT, f)).join(' -> '))).toEqual([]);
     // The walk does see ingest where it is loaded: from start.ts, whose ingest role runs it.
     expect([...reachable(path.join(ROOT, 'start.ts')).keys()]).toContain(path.join(ROOT, 'ingest', 'pipeline.ts'));
+  });
+
+  it("nor any domain's writer (subgraphs/<d>/writer/, loaded by the writer thread only)", () => {
+    const writerCode = [...reachable(path.join(ROOT, 'stack.ts'))].filter(([file]) =>
+      /[\\/]subgraphs[\\/][^\\/]+[\\/]writer[\\/]/.test(path.relative(ROOT, file)),
+    );
+    expect(writerCode.map(([, chain]) => chain.map((f) => path.relative(ROOT, f)).join(' -> '))).toEqual([]);
+    // The walk does see a writer where it is loaded: from the writer thread, by the URL its domain declares.
+    expect(DOMAIN_WRITERS.map((w) => w.module)).toContain(
+      pathToFileURL(path.join(ROOT, 'subgraphs', 'analytics', 'writer', 'index.ts')).href,
+    );
   });
 });

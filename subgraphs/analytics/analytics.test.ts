@@ -8,8 +8,6 @@ import { Authenticator } from '../../access/auth.ts';
 import { buildCompatApp } from '../../compat-rest/app.ts';
 import { DOMAIN_LIST } from '../../domains.ts';
 import { InProcessBus } from '../../events/bus.ts';
-import { deriveUntil } from '../../ingest/derive/index.ts';
-import { refreshLeaderboard } from '../../ingest/derive/leaderboard.ts';
 import { Upstream } from '../../platform/upstream.ts';
 import { compatServicesOf } from '../../stack.ts';
 import {
@@ -32,6 +30,8 @@ import { type DomainServices, type StartedServices, startDomainServices } from '
 import { analyticsTools } from './mcp.ts';
 import { analyticsSchema } from './schema/index.ts';
 import type { AnalyticsService } from './service/index.ts';
+import { deriveUntil } from './writer/index.ts';
+import { refreshLeaderboard } from './writer/leaderboard.ts';
 
 const NOW = UNTIL; // D3 12:00 UTC
 const NOBODY = addr(0x404);
