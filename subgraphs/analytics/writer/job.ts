@@ -202,6 +202,9 @@ async function firstEventTime(c: pg.PoolClient): Promise<number | null> {
 export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = 20_000): Promise<BatchResult> {
   return inTransaction(pool, async (c) => {
     await c.query(`SET LOCAL statement_timeout = ${WRITE_STATEMENT_TIMEOUT_MS}`);
+    // Not waiting for the commit's WAL flush: a crash can lose only whole batches, their checkpoint with them (one
+    // transaction), and the job derives them again from the stored events.
+    await c.query('SET LOCAL synchronous_commit = off');
     await query(c, 'SELECT pg_advisory_xact_lock($1)', [DERIVE_LOCK]);
     const cursor = (await derivedUntil(c)) ?? (await firstEventTime(c));
     if (cursor === null || cursor >= upTo) return { cursor, fills: 0, events: 0, reached: true };
@@ -213,6 +216,10 @@ export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = 20_000
     );
     let end = Math.min(upTo, cursor + MAX_SPAN_MS);
     if (nth[0]) end = Math.min(end, Math.max(nth[0].time, cursor + 1));
+    // A batch cut short ends on an hour when it spans one: the hourly rows (sums, builder activity) of the hours it
+    // holds are then written once, by one batch, instead of inserted by one and updated by the next.
+    const hour = Math.floor(end / HOUR_MS) * HOUR_MS;
+    if (end < upTo && hour > cursor) end = hour;
     const batch = new DerivationBatch(c);
     const events = await batch.load(cursor, end);
     await batch.run(events, cursor, end);
