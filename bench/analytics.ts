@@ -1,4 +1,5 @@
-// Analytics: the derivation job's throughput (alone, and while ingest runs at full speed, beside ingest alone), and
+// Analytics: the derivation job's throughput (alone; and ingest with the job following it on its own thread, beside
+// ingest alone, with the job's lag behind ingest; BENCH_FILLS sizes that one, default 500 000), and
 // the reads the routes serve (a leaderboard page, performance, pnl-calendar, a 500-wallet batch) end to end through
 // compat-rest beside the raw SQL behind them. Size by env: BENCH_ANALYTICS_FILLS (default 10 000 000) over
 // BENCH_ANALYTICS_USERS (default 100 000); the data set is kept in .data/bench-pg between runs.
