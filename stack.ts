@@ -3,10 +3,10 @@
 // ones against their own database.
 import type pg from 'pg';
 import { Authenticator, isLoopbackHost } from './access/auth.ts';
-import type { CompatServices } from './compat-rest/info/types.ts';
 import { startCompatServer } from './compat-rest/server.ts';
 import { DOMAIN_LIST, type DomainName, type DomainServices, subgraphPlatform } from './domains.ts';
 import { type EventBus, InProcessBus } from './events/bus.ts';
+import type { CompatServices } from './kit/info.ts';
 import { startMcpServer } from './mcp/server.ts';
 import type { Config } from './platform/config.ts';
 import { watchPool } from './platform/metrics.ts';

@@ -112,6 +112,25 @@ export interface AuthenticatorOptions {
    */
   alwaysRequireKey?: boolean;
   now?: () => number;
+  /**
+   * Another thread's Authenticator whose `invalidate()` this one follows at its next check (`threadShare()`): its
+   * forgotten lookups are forgotten here too, before any request that comes after.
+   */
+  invalidations?: Int32Array;
+  /** Counts an accepted charge (default: the process's `hl_credits_charged_total`; a thread tells the main one). */
+  onCharged?: (endpoint: Endpoint, credits: number) => void;
+}
+
+/**
+ * What a thread needs to check keys itself with the same rules and state as the Authenticator it came from
+ * (router/worker.ts): its connection settings (plain data: the thread opens a pool of its own), its options, and
+ * the shared counter of its invalidations.
+ */
+export interface AuthenticatorShare {
+  pool: Record<string, string | number | boolean>;
+  alwaysRequireKey: boolean;
+  cacheMs: number;
+  invalidations: Int32Array;
 }
 
 export class Authenticator implements KeyChecker {
@@ -126,6 +145,11 @@ export class Authenticator implements KeyChecker {
   private readonly now: () => number;
   private readonly ledger: CreditLedger;
   private readonly rates: RateWindows;
+  private readonly invalidations: Int32Array;
+  private invalidationsSeen: number;
+  private readonly onCharged: (endpoint: Endpoint, credits: number) => void;
+  /** Other ledgers' usage written with this one's (a thread's Authenticator): flushUsage writes theirs too. */
+  private readonly usageWriters = new Set<() => Promise<void>>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -136,11 +160,43 @@ export class Authenticator implements KeyChecker {
     this.now = opts.now ?? Date.now;
     this.ledger = new CreditLedger(pool, this.now);
     this.rates = new RateWindows(pool, this.now);
+    this.invalidations = opts.invalidations ?? new Int32Array(new SharedArrayBuffer(4));
+    this.invalidationsSeen = Atomics.load(this.invalidations, 0);
+    this.onCharged = opts.onCharged ?? ((endpoint, credits) => creditsCharged.inc({ endpoint }, credits));
+  }
+
+  /** What another thread's Authenticator needs to apply the same rules with the same state (AuthenticatorShare). */
+  threadShare(): AuthenticatorShare {
+    const plain = Object.entries(this.pool.options ?? {}).filter((e): e is [string, string | number | boolean] =>
+      ['string', 'number', 'boolean'].includes(typeof e[1]),
+    );
+    return {
+      pool: Object.fromEntries(plain),
+      alwaysRequireKey: this.alwaysRequireKey,
+      cacheMs: this.cacheMs,
+      invalidations: this.invalidations,
+    };
+  }
+
+  /** Writes `write`'s usage whenever this one's is flushed (a thread's ledger); returns how to stop. */
+  flushUsageWith(write: () => Promise<void>): () => void {
+    this.usageWriters.add(write);
+    return () => this.usageWriters.delete(write);
+  }
+
+  /** Forgets what an `invalidate()` of this Authenticator or of the one it shares with made stale. */
+  private followInvalidations(): void {
+    const seen = Atomics.load(this.invalidations, 0);
+    if (seen === this.invalidationsSeen) return;
+    this.invalidationsSeen = seen;
+    this.keys.clear();
+    this.configured = undefined;
   }
 
   /** Whether a key is required (always, or while some active key exists). */
   async keyRequired(): Promise<boolean> {
     if (this.alwaysRequireKey) return true;
+    this.followInvalidations();
     this.configured = await this.cached(this.configured, '', () => anyKeyConfigured(this.pool));
     return this.configured.value;
   }
@@ -221,7 +277,7 @@ export class Authenticator implements KeyChecker {
   async chargeKey(key: ApiKey | null, credits: number, endpoint: Endpoint): Promise<ChargeOutcome> {
     if (!key) return { ok: true, remaining: null };
     const outcome = await this.ledger.charge(key, credits, endpoint);
-    if (outcome.ok) creditsCharged.inc({ endpoint }, credits);
+    if (outcome.ok) this.onCharged(endpoint, credits);
     return outcome;
   }
 
@@ -245,8 +301,8 @@ export class Authenticator implements KeyChecker {
   }
 
   /** Writes the usage counted so far (platform.usage; it is written every few seconds anyway). */
-  flushUsage(): Promise<void> {
-    return this.ledger.flush();
+  async flushUsage(): Promise<void> {
+    await Promise.all([this.ledger.flush(), ...[...this.usageWriters].map((write) => write())]);
   }
 
   /** Writes the usage and the admitted requests still counted in memory: at stop. */
@@ -255,13 +311,17 @@ export class Authenticator implements KeyChecker {
     await this.ledger.close();
   }
 
-  /** Forgets cached lookups (after a key was created or revoked in this process). */
+  /**
+   * Forgets cached lookups (after a key was created or revoked in this process), here and in the Authenticators
+   * sharing this one's state (threadShare): a request arriving after this call sees the change on every server.
+   */
   invalidate(): void {
-    this.keys.clear();
-    this.configured = undefined;
+    Atomics.add(this.invalidations, 0, 1);
+    this.followInvalidations();
   }
 
   private async lookup(presented: string): Promise<ApiKey | null> {
+    this.followInvalidations();
     const hash = hashKey(presented);
     const hit = this.keys.get(hash);
     const answer = await this.cached(hit, hash, () => findKey(this.pool, presented));

@@ -49,6 +49,18 @@ describe('rate windows shared by instances', () => {
     await b.close();
   });
 
+  it('sees at once the first request another instance admitted in the minute, before any sync', async () => {
+    const { record } = await createKey(db.pool, { scope: 'data', rateLimitPerMin: 1 });
+    const now = Date.UTC(2026, 10, 25, 12, 1, 5);
+    const a = new RateWindows(db.pool, () => now);
+    const b = new RateWindows(db.pool, () => now);
+    // A's first request of the minute is in the shared count when it is admitted: B's first finds the limit reached.
+    expect(await admitted(a, record.id, 1, 2)).toBe(1);
+    expect(await admitted(b, record.id, 1, 2)).toBe(0);
+    await a.close();
+    await b.close();
+  });
+
   it('holds no request up on storage that does not answer: it counts alone meanwhile', async () => {
     // A server that accepts connections and never says a word: a stalled Postgres.
     const silent = net.createServer(() => {});

@@ -1,14 +1,16 @@
-// Rate limits per key across every api instance: fixed one-minute windows whose count lives in Postgres
-// (platform.rate_windows). An instance admits from what it knows, the total at its last sync plus what it admitted
-// since, and adds its own count to the table every SYNC_MS, reading the total back; its first request of a key in a
-// minute reads the total before deciding. A key spread over N instances thus gets its limit, give or take what
-// the others admit within one sync, instead of N times it. Storage unavailable: each instance goes on counting
-// alone (it neither refuses everyone nor admits without a limit) and adds its count once storage answers.
+// Rate limits per key across every api instance (and the router's thread, which checks keys itself): fixed
+// one-minute windows whose count lives in Postgres (platform.rate_windows). An instance's first request of a key in a
+// minute adds itself to the shared total before deciding (one conditional upsert), so a budget another instance spent
+// is seen at once; later requests are admitted from what it knows, the total at its last sync plus what it admitted
+// since, and it adds its count to the table every SYNC_MS, reading the total back. A key spread over N instances thus
+// gets its limit, give or take what the others admit within one sync, instead of N times it. Storage unavailable:
+// each instance goes on counting alone (it neither refuses everyone nor admits without a limit) and adds its count
+// once storage answers.
 import type pg from 'pg';
 
 /** How often an instance adds what it admitted to the shared count. */
 export const SYNC_MS = 1000;
-/** The longest a request waits for its minute's total (the first of a key in a minute on this instance). */
+/** The longest a request waits for its minute's total (the first of a key in a minute on this instance adds itself). */
 const READ_WAIT_MS = 200;
 /** The longest a stop waits for the last sync. */
 const CLOSE_WAIT_MS = 2000;
@@ -21,7 +23,9 @@ interface Window {
   sending: number;
   /** Admitted here since. */
   pending: number;
-  /** The first read of this minute's total, while it runs. */
+  /** The first request of this minute here, while its upsert runs (1, else 0). */
+  adding: number;
+  /** That upsert, while it runs (at most READ_WAIT_MS): the next requests wait for the total it reads back. */
   reading?: Promise<void>;
 }
 
@@ -41,16 +45,51 @@ export class RateWindows {
     const minute = Math.floor(this.now() / 60_000);
     let w = this.windows.get(keyId);
     if (!w || w.minute !== minute) {
-      w = { minute, shared: 0, sending: 0, pending: 0 };
+      if (limit < 1) return false;
+      w = { minute, shared: 0, sending: 0, pending: 0, adding: 1 };
       this.windows.set(keyId, w);
-      w.reading = this.readTotal(keyId, w);
+      const first = this.addFirst(keyId, w, limit);
+      w.reading = first.then(() => undefined);
+      return first;
     }
     await w.reading;
     if (w.minute !== minute) return this.admit(keyId, limit);
-    if (w.shared + w.sending + w.pending >= limit) return false;
+    if (w.shared + w.sending + w.pending + w.adding >= limit) return false;
     w.pending++;
     this.schedule();
     return true;
+  }
+
+  /**
+   * The first request of a key in a minute here: added to the shared total when it fits (the total read back), or
+   * refused when the total is at the limit already. Storage slower than READ_WAIT_MS: admitted from what this
+   * instance knows (the statement, answering later, still settles the count); storage failing: counted alone.
+   */
+  private async addFirst(keyId: number, w: Window, limit: number): Promise<boolean> {
+    const settled = this.pool
+      .query<{ admitted: string }>(
+        `INSERT INTO platform.rate_windows AS r (key_id, minute, admitted) VALUES ($1, $2, 1)
+         ON CONFLICT (key_id, minute) DO UPDATE SET admitted = r.admitted + 1 WHERE r.admitted < $3
+         RETURNING admitted`,
+        [keyId, w.minute, limit],
+      )
+      .then(({ rows }) => {
+        w.adding = 0;
+        if (!rows[0]) {
+          w.shared = Math.max(w.shared, limit);
+          return false;
+        }
+        w.shared = Math.max(w.shared, Number(rows[0].admitted));
+        return true;
+      })
+      .catch(() => {
+        // Storage unavailable: counted here, added by a sync once storage answers.
+        w.pending += w.adding;
+        w.adding = 0;
+        this.schedule();
+        return true;
+      });
+    return (await within(settled, READ_WAIT_MS)) ?? true;
   }
 
   private schedule(): void {
@@ -61,25 +100,6 @@ export class RateWindows {
         if ([...this.windows.values()].some((w) => w.pending > 0)) this.schedule();
       });
     }, SYNC_MS).unref();
-  }
-
-  /**
-   * Reads the minute's total into `w`, waiting at most READ_WAIT_MS: storage that is slow or stalled must not hold
-   * requests up (a read that answers later still updates the window).
-   */
-  private async readTotal(keyId: number, w: Window): Promise<void> {
-    const read = this.pool
-      .query<{ admitted: string }>('SELECT admitted FROM platform.rate_windows WHERE key_id = $1 AND minute = $2', [
-        keyId,
-        w.minute,
-      ])
-      .then(({ rows }) => {
-        w.shared = Math.max(w.shared, Number(rows[0]?.admitted ?? 0));
-      })
-      .catch(() => {
-        // Storage unavailable: this instance counts alone until a sync gets through.
-      });
-    await atMost(read, READ_WAIT_MS);
   }
 
   /** Adds every window's pending count to the shared one and reads the totals back (also at close). */
@@ -126,18 +146,18 @@ export class RateWindows {
   async close(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    await atMost(this.sync(), CLOSE_WAIT_MS);
+    await within(this.sync(), CLOSE_WAIT_MS);
   }
 }
 
-/** Waits for `promise`, or `ms`, whichever comes first. */
-async function atMost(promise: Promise<unknown>, ms: number): Promise<void> {
+/** What `promise` resolves to, or undefined after `ms` if it has not by then. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  const elapsed = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
+  const elapsed = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
   });
   try {
-    await Promise.race([promise, elapsed]);
+    return await Promise.race([promise, elapsed]);
   } finally {
     clearTimeout(timer);
   }

@@ -13,19 +13,20 @@ import { CALL_CREDITS } from '../access/costs.ts';
 import type { ApiKey } from '../access/keys.ts';
 import { databaseStatus, isStorageUnavailable } from '../db/pool.ts';
 import { DOMAIN_LIST } from '../domains.ts';
+import { errorAnswer, HttpError, noteRequestStart } from '../kit/envelopes.ts';
+import type { CompatServices } from '../kit/info.ts';
+import { parseJsonBody } from '../kit/json-source.ts';
+import { checkParamText, checkTimeText, TIME_FORMAT } from '../kit/params.ts';
+import { EVERY_ROUTE_PARAMS, type JsonSchema, ruleOf, unknownParameter } from '../kit/request-schema.ts';
+import { readRouteInput } from '../kit/route-input.ts';
 import { FieldError } from '../platform/fields.ts';
 import { jsonBytes, utf8 } from '../platform/json-text.ts';
 import { lineLog, logger, REQUEST_ID_HEADER, requestIdOf, withRequestId } from '../platform/log.ts';
 import { traceRequest, tracing } from '../platform/tracing.ts';
-import { errorAnswer, HttpError, noteRequestStart } from './envelopes.ts';
 import { checkInfo } from './info/index.ts';
-import { EVERY_ROUTE_PARAMS, type JsonSchema, ruleOf, unknownParameter } from './info/request-schema.ts';
-import type { CompatServices } from './info/types.ts';
-import { parseJsonBody } from './json-source.ts';
 import { isLivePageRequest, registerLivePage } from './live.ts';
 import { isMetricsRequest, registerMetrics } from './metrics.ts';
 import { infoRouteOptions, isDocsRequest, registerOpenApi } from './openapi.ts';
-import { checkParamText, checkTimeText, TIME_FORMAT } from './params.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -206,7 +207,10 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   // for its input (400, 404) gets the charge back in the error handler.
   const charges = new WeakMap<FastifyRequest, { key: ApiKey | null; credits: number }>();
   app.addHook('preHandler', async (req) => {
-    if (!callers.has(req) || req.is404) return;
+    if (req.is404) return;
+    // What the route's input definition refuses is refused here, before the charge.
+    readRouteInput(req);
+    if (!callers.has(req)) return;
     const credits = req.routeOptions.config.credits?.(req) ?? CALL_CREDITS;
     const key = callers.get(req) ?? null;
     const charged = await opts.auth.chargeKey(key, credits, 'rest');

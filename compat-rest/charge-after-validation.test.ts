@@ -1,8 +1,9 @@
 // Validation comes before charging (ARCHITECTURE.md, service-details: "refused input costs nothing, on every
 // interface"): a malformed POST /info body (broken JSON, not an object, a wrong type, a missing or unknown field)
 // and a path route's malformed parameter answer 400 and take no credit, even from a key with none left (a 400, not
-// a 402). Values a service rule refuses once the call runs (a window's order, an unknown dex) are charged and given
-// back: the key ends with what it had. A well-formed call is charged its credit.
+// a 402), and so is what a route's input definition refuses (a window's order: kit/input.ts). Values a service rule
+// refuses once the call runs (an unknown dex, a cursor's meaning) are charged and given back: the key ends with what it
+// had. A well-formed call is charged its credit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../access/keys.ts';
 import { startCompatApp, type TestCompatApp } from '../test/compat-app.ts';
@@ -79,10 +80,18 @@ const BAD_PATHS: string[] = [
   '/hip3/top-movers?limit=101',
   `/fills/user/${USER}?limit=0`,
   '/fills/user/0x12',
+  // What an input definition refuses beyond a field's own schema (kit/input.ts): a window's order, a list's items.
+  '/hip4/fills?start=2000&end=1000',
+  '/hip4/analytics?coin=BTC',
+  '/evm/transactions?start_time=2000&end_time=1000',
+  `/evm/user/${USER}/ledger-events?start_time=2000&end_time=1000`,
 ];
 
 /** Path routes whose parameters a service rule refuses once the call runs: charged, and given back. */
-const REFUSED_PATHS_BY_RULE: string[] = ['/hip4/fills?start=2000&end=1000', '/hip4/analytics?coin=BTC'];
+const REFUSED_PATHS_BY_RULE: string[] = [
+  '/hip4/questions?cursor=x',
+  '/fills/?start_time=2026-01-02&end_time=2026-01-01',
+];
 
 describe('a refused input costs nothing', () => {
   it.each(MALFORMED_BODIES.concat(REFUSED_BY_RULE))('POST /info %s', async (raw) => {

@@ -2,8 +2,8 @@
 // route pattern (not its URL: one series per route), POST /info also by its `type`. /metrics answers loopback
 // peers only, with or without a key: Prometheus scrapes it on the machine (or through a proxy that adds its rule).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '../kit/envelopes.ts';
 import { httpDuration, httpRequests, infoDuration, infoRequests, isLoopback, registry } from '../platform/metrics.ts';
-import { HttpError } from './envelopes.ts';
 import { INFO_TYPES } from './info/index.ts';
 
 export const METRICS_PATH = '/metrics';

@@ -6,7 +6,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { dataEnvelopeOf, PAGING_HEADERS, type RouteAnswer } from './answers.ts';
+import { dataEnvelopeOf, PAGING_HEADERS, type RouteAnswer } from '../kit/answers.ts';
 import { INFO_TYPES, infoRequestSchemas, infoResponseName, infoResponseSchemas } from './info/index.ts';
 
 export const OPENAPI_PATH = '/openapi.json';

@@ -3,11 +3,11 @@ import type pg from 'pg';
 import { type Authenticator, presentedKey } from '../access/auth.ts';
 import { CALL_CREDITS } from '../access/costs.ts';
 import { DOMAIN_LIST, type DomainName } from '../domains.ts';
+import { errorAnswer } from '../kit/envelopes.ts';
+import type { CompatServices } from '../kit/info.ts';
 import { watchWs } from '../platform/metrics.ts';
 import { buildCompatApp } from './app.ts';
-import { errorAnswer } from './envelopes.ts';
 import { checkInfo } from './info/index.ts';
-import type { CompatServices } from './info/types.ts';
 import { attachWsServer } from './ws/protocol.ts';
 import type { Channel } from './ws/types.ts';
 

@@ -1,6 +1,7 @@
 // The `pg` pool and the one way the app reaches its database: DATABASE_URL, or the embedded cluster.
 import pg from 'pg';
 import type { Config } from '../platform/config.ts';
+import type { TextRow } from '../platform/json-text.ts';
 import { type EmbeddedCluster, type EmbeddedOptions, startEmbedded } from './embedded.ts';
 import { migrate, pendingMigrations } from './migrate.ts';
 
@@ -52,8 +53,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   }
 }
 
-/** One row as Postgres prints it: its columns in order, NULL as null. */
-export type TextRow = (string | null)[];
+export type { TextRow } from '../platform/json-text.ts';
 
 /**
  * A query handing each data row to `onRow` as the wire carries it (Postgres's text, NULL as null), through the

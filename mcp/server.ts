@@ -11,9 +11,9 @@ import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } fr
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { type Authenticator, isLoopbackHost } from '../access/auth.ts';
 import type { ApiKey } from '../access/keys.ts';
-import { infoAjv } from '../compat-rest/info/request-schema.ts';
-import type { CompatServices } from '../compat-rest/info/types.ts';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
+import type { CompatServices } from '../kit/info.ts';
+import { infoAjv } from '../kit/request-schema.ts';
 import { FieldError } from '../platform/fields.ts';
 import { nestsDeeper, tooDeep } from '../platform/json-depth.ts';
 import { UpstreamError } from '../platform/upstream.ts';

@@ -3,10 +3,10 @@
 // naming it, as a bad field does on REST.
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { CALL_CREDITS } from '../access/costs.ts';
-import { fieldMessage, infoAjv, type JsonSchema } from '../compat-rest/info/request-schema.ts';
 import { DOMAIN_LIST } from '../domains.ts';
+import { ARGUMENT_NAME } from '../kit/mcp-tool.ts';
+import { fieldMessage, infoAjv, type JsonSchema } from '../kit/request-schema.ts';
 import type { McpTool } from '../subgraphs/domain.ts';
-import { ARGUMENT_NAME } from './schema.ts';
 
 export interface CatalogTool {
   tool: McpTool;

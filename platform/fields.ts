@@ -1,7 +1,7 @@
 // Field readers that check untrusted JSON as they read it and name the field and the rule when it is wrong. Ingest
 // uses them on node lines (anything COPY would reject is caught, so a bad line is reported and skipped instead
 // of failing its batch); the domain services and compat's path parameters use them on requests (an /info body is
-// checked by its JSON Schema, compat-rest/info/request-schema.ts).
+// checked by its JSON Schema, kit/request-schema.ts).
 
 /**
  * The one input-error type: a caller's bad input, the message naming the field and the rule. Field checks and the
@@ -111,7 +111,7 @@ export function isoTime(o: Obj, key: string, parse: (text: string) => number): n
   return ms;
 }
 
-// ---- request rules the /info schemas cannot state (compat-rest/info/request-schema.ts states the rest) ----
+// ---- request rules the /info schemas cannot state (kit/request-schema.ts states the rest) ----
 
 /** An integer a service bounds (a limit, a number of days): whole and from `min` to `max`. */
 export function intWithin(key: string, v: number, min: number, max: number): number {

@@ -1,7 +1,8 @@
 // JSON written by hand for large answers built straight from Postgres's text (candleSnapshot, userFills): no
 // objects per row, no second serialization. Callers write each item; these helpers do the quoting and the array.
 
-import type { TextRow } from '../db/pool.ts';
+/** One row as Postgres prints it: its columns in order, NULL as null (what db/pool.ts `eachTextRow` hands out). */
+export type TextRow = (string | null)[];
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what JSON must escape
 const PLAIN = /^[^"\\\u0000-\u001f]*$/;

@@ -7,7 +7,6 @@
 // register here while they run: nothing is counted twice, and a stopped part stops being reported.
 import type pg from 'pg';
 import client from 'prom-client';
-import type { StreamStats } from '../ingest/pipeline.ts';
 
 export const registry = new client.Registry();
 client.collectDefaultMetrics({ register: registry, prefix: 'hl_' });
@@ -83,6 +82,16 @@ new client.Gauge({
     }
   },
 });
+
+/**
+ * What the gauges read of one ingest stream (ingest/options.ts StreamStats is one): stated here, where it is read,
+ * as platform imports nothing above it.
+ */
+export interface StreamStats {
+  stream: string;
+  rows: number;
+  lastBlockTime: number | null;
+}
 
 const ingests = sources<() => StreamStats[]>();
 /** Reports ingest's streams (ingest/pipeline.ts `stats`): rows loaded and lag behind the node, per stream. */

@@ -1,12 +1,16 @@
 // The router in a worker thread of its own, so that its work (planning, parsing subgraph answers, projecting and
 // encoding results, fanning subscription events out to clients) runs on a second core beside compat-rest, the
 // subgraphs and ingest. It serves its port itself and reaches the subgraphs over HTTP and graphql-ws as before.
-// API keys stay with the main thread's Authenticator: one set of per-key rate-limit windows for the whole process.
-// The thread asks it about each request's key (router/worker.ts) over the thread's message port.
+// The thread checks API keys and charges credits itself, with an Authenticator of its own over a pool of its own
+// (router/worker.ts): no request waits for a trip to the main thread. Its state is the main one's wherever that
+// matters: credits are taken by the one conditional UPDATE in Postgres, rate windows are shared through Postgres as
+// between api instances (access/rate-windows.ts), the main Authenticator's `invalidate()` reaches it through a shared
+// counter, its charges count in the main thread's metrics, and the main `flushUsage()` writes its usage too.
 //
 // The thread is opened first and told to listen once the subgraphs' URLs are known: loading the gateway in a fresh
 // thread takes a few seconds, spent while the main thread starts the services.
-import type { Authenticator, AuthOutcome, ChargeOutcome, Endpoint, Surface } from '../access/auth.ts';
+import type { Authenticator, AuthenticatorShare, Endpoint } from '../access/auth.ts';
+import { creditsCharged } from '../platform/metrics.ts';
 import type { SubscriptionStats } from '../platform/shared-subscriptions.ts';
 import { startThread, type Thread } from '../platform/threads.ts';
 import type { RouterOptions } from './server.ts';
@@ -17,24 +21,21 @@ export type RouterListenOptions = Pick<
 >;
 
 export type ToRouterThread =
-  | ({ type: 'listen'; authenticate: boolean } & RouterListenOptions)
-  | { type: 'auth'; id: number; outcome: AuthOutcome }
-  | { type: 'auth'; id: number; error: string }
-  | { type: 'charged'; id: number; outcome: ChargeOutcome }
-  | { type: 'charged'; id: number; error: string }
+  | ({ type: 'listen'; auth: AuthenticatorShare | null } & RouterListenOptions)
+  | { type: 'flush-usage'; id: number }
   | { type: 'stats'; id: number }
   | { type: 'close' };
 
 export type FromRouterThread =
   | { type: 'listening'; url: string }
   | { type: 'failed'; error: string }
-  | { type: 'auth'; id: number; key: string | null; surface: Surface }
-  | { type: 'charge'; id: number; key: string | null; credits: number; endpoint: Endpoint }
+  | { type: 'charged'; endpoint: Endpoint; credits: number }
+  | { type: 'usage-flushed'; id: number }
   | { type: 'stats'; id: number; stats: SubscriptionStats }
   | { type: 'closed' };
 
 export interface RouterThreadOptions {
-  /** Requests are checked against API keys by this authenticator (none: no checks). */
+  /** Requests are checked against API keys with this authenticator's rules and state (none: no checks). */
   auth?: Authenticator;
   /** The thread failed after it started listening (it no longer serves). The default logs it. */
   onFailure?: (err: Error) => void;
@@ -62,6 +63,16 @@ export function openRouterThread(opts: RouterThreadOptions = {}): RouterThread {
   });
   let nextId = 0;
   const statsAsked = new Map<number, (stats: SubscriptionStats) => void>();
+  const flushesAsked = new Map<number, () => void>();
+  const flushUsage = () => {
+    if (!serving) return Promise.resolve();
+    const id = ++nextId;
+    return new Promise<void>((resolve) => {
+      flushesAsked.set(id, resolve);
+      thread.post({ type: 'flush-usage', id });
+    });
+  };
+  const stopFlushing = auth?.flushUsageWith(flushUsage);
 
   const onMessage = (m: FromRouterThread) => {
     switch (m.type) {
@@ -70,31 +81,28 @@ export function openRouterThread(opts: RouterThreadOptions = {}): RouterThread {
         return listening?.resolve(m.url);
       case 'failed':
         return listening?.reject(new Error(m.error));
-      case 'auth':
-        if (!auth) return thread.post({ type: 'auth', id: m.id, error: 'no authenticator' });
-        auth.checkKey(m.key, m.surface).then(
-          (outcome) => thread.post({ type: 'auth', id: m.id, outcome }),
-          (err: unknown) => thread.post({ type: 'auth', id: m.id, error: String(err) }),
-        );
+      case 'charged':
+        creditsCharged.inc({ endpoint: m.endpoint }, m.credits);
         return;
-      case 'charge':
-        if (!auth) return thread.post({ type: 'charged', id: m.id, outcome: { ok: true, remaining: null } });
-        auth.charge(m.key, m.credits, m.endpoint).then(
-          (outcome) => thread.post({ type: 'charged', id: m.id, outcome }),
-          (err: unknown) => thread.post({ type: 'charged', id: m.id, error: String(err) }),
-        );
+      case 'usage-flushed':
+        flushesAsked.get(m.id)?.();
+        flushesAsked.delete(m.id);
         return;
       case 'stats':
         statsAsked.get(m.id)?.(m.stats);
         statsAsked.delete(m.id);
         return;
       case 'closed':
+        for (const done of flushesAsked.values()) done();
+        flushesAsked.clear();
         return closed();
     }
   };
   let failure: Error | null = null;
   const onFailure = (err: Error) => {
     failure = err;
+    for (const done of flushesAsked.values()) done();
+    flushesAsked.clear();
     if (!serving) return listening?.reject(err);
     serving = false;
     (opts.onFailure ?? ((e: Error) => console.error(`router thread failed: ${e.message}`)))(err);
@@ -111,7 +119,7 @@ export function openRouterThread(opts: RouterThreadOptions = {}): RouterThread {
       if (failure) return Promise.reject(failure);
       return new Promise((resolve, reject) => {
         listening = { resolve, reject };
-        thread.post({ type: 'listen', authenticate: auth !== undefined, ...listen });
+        thread.post({ type: 'listen', auth: auth?.threadShare() ?? null, ...listen });
       });
     },
     eventLoopUtilization: (a, b) => thread.eventLoopUtilization(a, b),
@@ -124,6 +132,7 @@ export function openRouterThread(opts: RouterThreadOptions = {}): RouterThread {
     },
     async close() {
       serving = false;
+      stopFlushing?.();
       thread.post({ type: 'close' });
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([

@@ -4,11 +4,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type pg from 'pg';
-import type { JsonSchema } from '../compat-rest/info/request-schema.ts';
-import type { CompatServices, InfoEntry } from '../compat-rest/info/types.ts';
-import type { Channel } from '../compat-rest/ws/types.ts';
 import type { EventBus, Topic, Topics } from '../events/bus.ts';
 import type { TopicKey } from '../events/subjects.ts';
+import type { Channel } from '../kit/channel.ts';
+import type { CompatServices, InfoEntry } from '../kit/info.ts';
+import type { JsonSchema } from '../kit/request-schema.ts';
 import type { Coverage, Dataset } from '../platform/coverage.ts';
 import type { WriterProgress } from '../platform/metrics.ts';
 import type { Upstream } from '../platform/upstream.ts';

@@ -6,9 +6,9 @@
 import { expect } from 'vitest';
 import { Authenticator } from '../access/auth.ts';
 import { buildCompatApp } from '../compat-rest/app.ts';
-import type { CompatServices } from '../compat-rest/info/types.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 import { InProcessBus } from '../events/bus.ts';
+import type { CompatServices } from '../kit/info.ts';
 import { Upstream } from '../platform/upstream.ts';
 import { compatServicesOf } from '../stack.ts';
 import type { AnalyticsService } from '../subgraphs/analytics/service/index.ts';

@@ -5,39 +5,48 @@
 // wrong content types, bad percent-encoding, over-long path parameters. Nothing may answer 5xx; every 4xx is
 // `{"error": string}`, and a 400 names the field; GraphQL refusals are errors with messages, never internal ones.
 // The requests are drawn by fast-check from a fixed seed (FUZZ_SEED overrides it), printed with any failure.
-import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import {
-  type GraphQLArgument,
-  type GraphQLField,
-  type GraphQLInputType,
-  type GraphQLSchema,
-  getNamedType,
-  isEnumType,
-  isListType,
-  isNonNullType,
-  isObjectType,
-  isScalarType,
-} from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCompatApp } from '../compat-rest/app.ts';
 import { INFO_TYPES } from '../compat-rest/info/index.ts';
 import { domainChannels } from '../compat-rest/server.ts';
 import { DOMAIN_LIST } from '../domains.ts';
+import {
+  checkRest,
+  type Failure,
+  inBatches,
+  namedField,
+  rawHttp,
+  report,
+  SEED,
+  sentKeys,
+  short,
+  sleep,
+} from './fuzz/checks.ts';
+import { type GraphQLTarget, graphqlTargets } from './fuzz/graphql-requests.ts';
+import {
+  badWindow,
+  contentTypes,
+  encode,
+  HOUR,
+  hostileWsFrame,
+  nasty,
+  now,
+  queryWindow,
+  rawInfoCase,
+  rawUrlPiece,
+} from './fuzz/values.ts';
 import { graphqlWsClient } from './graphql.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 import { openSocket } from './ws-client.ts';
 
-const SEED = Number(process.env.FUZZ_SEED ?? 16_0607);
 /** 10 400 requests in all. */
 const RUNS = { info: 5500, paths: 2200, ws: 1000, graphql: 1000, subscriptions: 400, http: 300 };
 
 let stack: TestStack;
 let app: FastifyInstance;
 let user = '';
-const now = Date.now();
-const HOUR = 3_600_000;
 
 beforeAll(async () => {
   stack = await startTestStack({ historyMs: 15 * 60_000 });
@@ -57,124 +66,6 @@ afterAll(async () => {
   await app?.close();
   await stack?.close();
 });
-
-// ---- values ----
-
-const HUGE_TEXT = 'x'.repeat(10_000);
-
-/** Numbers no field takes: negative, fractional, beyond 2^53, 2^63 and 2^64, the largest doubles. */
-const badNumbers = fc.oneof(
-  fc.constantFrom(0, -1, -0.5, 1.5, 1e308, -1e308, 2 ** 53, 2 ** 64, 2 ** 70, -(2 ** 63), 1e21),
-  fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.double({ noNaN: true })),
-);
-
-/** Text with a NUL character: what Postgres cannot take in any text parameter. */
-const nulText = fc.constantFrom('\u0000', 'BTC\u0000', '\u0000BTC', 'E\u0000TH', 'PURR/USDC\u0000', '1m\u0000');
-
-/** Strings of the wrong shape: odd unicode, bad addresses, numbers and cursors beyond 64 bits, broken dates. */
-const badStrings = fc.oneof(
-  fc.constantFrom(
-    '',
-    ' ',
-    '0',
-    '-1',
-    '1.5',
-    '1e3',
-    'NaN',
-    'null',
-    'true',
-    '\ud800',
-    '\udfff\ud800',
-    '\u202eCTB',
-    '🚀',
-    'İ',
-    'ＢＴＣ',
-    'B\u200bTC',
-    '0x',
-    '0x123',
-    `0x${'g'.repeat(40)}`,
-    `0x${'0'.repeat(41)}`,
-    `0X${'0'.repeat(40)}`,
-    `0x${'0'.repeat(32)}`,
-    HUGE_TEXT,
-    '99999999999999999999999',
-    '18446744073709551616',
-    '-9223372036854775809',
-    '1:2',
-    '9999999999999999:99999999999999999999',
-    '1700000000000:18446744073709551616',
-    '__proto__',
-    '2026-13-45T99:99:99',
-    '9999-12-31T23:59:59',
-    '0000-01-01',
-    '+275760-09-13T00:00:00Z',
-    '1h',
-    '1M',
-    'asc ',
-  ),
-  fc.string({ unit: 'binary', maxLength: 24 }),
-);
-
-/** Values of the wrong JSON type. */
-const badShapes = fc.oneof(
-  fc.constantFrom<unknown>(null, true, false, {}, [], [null], [1, 2], ['BTC'], { a: { b: { c: 1 } } }),
-  fc.jsonValue({ maxDepth: 2 }),
-);
-
-/** Wrong or hostile JSON values for any field. */
-const nasty: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 3, arbitrary: badNumbers },
-  { weight: 2, arbitrary: nulText },
-  { weight: 4, arbitrary: badStrings },
-  { weight: 2, arbitrary: badShapes },
-);
-
-/** A window's bounds swapped, or far outside any data. */
-const badWindow = fc.constantFrom<Record<string, number>>(
-  { startTime: now, endTime: now - HOUR },
-  { startTime: -1, endTime: 0 },
-  { startTime: Number.MAX_SAFE_INTEGER, endTime: Number.MAX_SAFE_INTEGER },
-  { startTime: 0, endTime: 2 ** 64 },
-  { startTime: 8.64e15 + 1 },
-);
-
-/**
- * /ws frames as text (issue 29): nesting past the depth limit (64) in a post's payload or a subscription, and
- * numbers JSON.parse turns into Infinity, -0 or a rounded value, as a post's id, a payload field or a candle time.
- */
-const NUMBER_TEXTS = ['1e309', '-1e309', '1e-400', '-0', '123456789012345678901234567890', '9007199254740993'];
-const hostileWsFrame = fc.oneof(
-  fc
-    .integer({ min: 65, max: 20_000 })
-    .map(
-      (n) =>
-        `{"method":"post","id":1,"request":{"type":"info","payload":{"type":"l2Book","coin":${'['.repeat(n)}${']'.repeat(n)}}}}`,
-    ),
-  fc
-    .integer({ min: 65, max: 20_000 })
-    .map((n) => `{"method":"subscribe","subscription":${'{"a":'.repeat(n)}1${'}'.repeat(n)}}`),
-  fc
-    .record({
-      id: fc.constantFrom('1', ...NUMBER_TEXTS),
-      value: fc.constantFrom(...NUMBER_TEXTS),
-      field: fc.constantFrom('limit', 'startTime', 'endTime', 'nSigFigs', 'oid', 'lookbackDays', 'token'),
-      type: fc.constantFrom(
-        'candleSnapshot',
-        'userFillsByTime',
-        'l2Book',
-        'historicalOrders',
-        'orderStatus',
-        'fundingHistory',
-      ),
-    })
-    .map(
-      ({ id, value, field, type }) =>
-        `{"method":"post","id":${id},"request":{"type":"info","payload":{"type":"${type}","coin":"BTC","user":"0x${'1'.repeat(40)}","${field}":${value},"req":{"coin":"BTC","interval":"1m","startTime":${value}}}}}`,
-    ),
-  fc
-    .constantFrom(...NUMBER_TEXTS)
-    .map((v) => `{"method":"subscribe","subscription":{"type":"l2Book","coin":"BTC","nSigFigs":${v},"mantissa":${v}}}`),
-);
 
 // ---- the /info vocabulary: every field some type reads, each with a value that type accepts ----
 
@@ -308,42 +199,6 @@ function infoBody(c: InfoCase): Record<string, unknown> {
   return { ...body, ...c.overrides };
 }
 
-/** Whole requests broken below the field level: the body's text and content type. */
-const rawInfoCase = fc.oneof(
-  fc.constantFrom(
-    '',
-    ' ',
-    'null',
-    '[]',
-    '"allMids"',
-    '{',
-    '{"type":"allMids"',
-    '{"type":"allMids"}}',
-    "{'type':'allMids'}",
-    '{"type":"fills","startTime":100000000000000000000000000}',
-    '{"type":"historicalOrders","user":"USER","cursor":99999999999999999999999}',
-    '{"type":"l2Book","coin":"BTC","nSigFigs":5e400}',
-    '{"type":"trades","coin":"BTC\\u0000"}',
-    '{"type":"allMids","__proto__":{"type":"x"}}',
-    '{"type":"allMids","type":"meta"}',
-    `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
-    `{"type":"allMids","pad":"${'x'.repeat((1 << 20) + 10)}"}`,
-    '\u0000',
-    '\ufeff{"type":"allMids"}',
-  ),
-  fc.string({ unit: 'binary', maxLength: 64 }),
-  fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
-);
-const contentTypes = fc.constantFrom(
-  'application/json',
-  'text/plain',
-  'application/x-www-form-urlencoded',
-  'multipart/form-data; boundary=x',
-  'application/json; charset=latin1',
-  'application/octet-stream',
-  undefined,
-);
-
 // ---- path routes: fastify's own table ----
 
 /** Every GET/POST route of the app, read from fastify's route tree (routes added later are covered too). */
@@ -365,30 +220,6 @@ function registeredRoutes(instance: FastifyInstance): { method: string; path: st
   return routes;
 }
 
-/** Percent-encodes every byte outside the unreserved set (lone surrogates become U+FFFD, as UTF-8 does). */
-function encode(s: string): string {
-  let out = '';
-  for (const b of Buffer.from(s, 'utf8')) {
-    const c = String.fromCharCode(b);
-    out += /[A-Za-z0-9\-_.~]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
-}
-
-/** Text that goes into a URL as it is: broken escapes, or too long for a path parameter. */
-const rawUrlPiece = fc.constantFrom(
-  '%',
-  '%Z',
-  '%ZZ',
-  '%E0%A4%A',
-  '%C0%80',
-  '%FF',
-  '%00',
-  'BTC%00',
-  '%2F..%2F',
-  'x'.repeat(300),
-  '%F0%9F%9A',
-);
 const goodParam = (name: string) => (/user/.test(name) ? user : 'BTC');
 const paramValue = (name: string) =>
   fc.oneof(
@@ -436,16 +267,6 @@ const queryValue = fc.oneof(
   },
 );
 
-/** Time bounds beyond what Postgres's bigint holds (one alone, so that the pair is not refused as reversed first). */
-const queryWindow = fc.constantFrom<Record<string, string>>(
-  { end_time: '1'.repeat(25) },
-  { start_time: '9'.repeat(19), end_time: '9'.repeat(20) },
-  { start_time: String(2 ** 53), end_time: String(2 ** 53 + 2) },
-  { endTime: '1'.repeat(25) },
-  { start_time: '2026-11-22T10:00:00', end_time: '2026-11-22T09:00:00' },
-  { end_time: '+275760-09-13T00:00:00Z' },
-);
-
 interface PathCase {
   route: number;
   method: string;
@@ -455,85 +276,6 @@ interface PathCase {
   drops: string[];
   extra: string[];
   suffix: string;
-}
-
-// ---- checks ----
-
-/** The field a 400's message names: `field: rule` (`req.coin`, `users[2]`), fastify's schema wording, or the body. */
-function namedField(message: string): string | null {
-  const patterns = [
-    /^(?:querystring|params|body)\/(\w+) /,
-    /^(?:querystring|params|body) must have required property '(\w+)'/,
-    /^([A-Za-z_]\w*)(?:[.[][^\s:]*)?(?::| must | is | only )/,
-    /^JSON (body) required$/,
-    /^Unknown (type): /,
-    // A key as the client spelt it (`?start_time` after a doubled `?`).
-    /^([^\s:]+): /,
-  ];
-  for (const re of patterns) {
-    const m = re.exec(message);
-    if (m) return m[1] as string;
-  }
-  return null;
-}
-
-interface Failure {
-  /** What kind of request and failure it is: thousands of the same bug are reported as one. */
-  group: string;
-  line: string;
-}
-
-/** A REST answer: no 5xx; a 4xx is exactly `{"error": string}`; a 400 names one of `fields`. */
-function checkRest(
-  res: { status: number; text: string; head?: boolean },
-  what: string,
-  group: string,
-  fields: ReadonlySet<string>,
-  failures: Failure[],
-): void {
-  const { status, text } = res;
-  const fail = (why: string) =>
-    failures.push({ group: `${why} ${group}`, line: `${why}: ${what} → ${status} ${short(text)}` });
-  if (status >= 500) return void fail('5xx');
-  if (status < 400 || res.head) return;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return void fail('4xx not JSON');
-  }
-  const error = (body as { error?: unknown })?.error;
-  if (typeof error !== 'string' || Object.keys(body as object).length !== 1) {
-    return void fail('4xx not {"error": string}');
-  }
-  const field = namedField(error);
-  if (status === 400 && (field === null || !fields.has(field))) fail('400 names no field it was sent');
-}
-
-function report(name: string, failures: Failure[]): void {
-  const seen = new Map<string, string>();
-  for (const f of failures) if (!seen.has(f.group)) seen.set(f.group, f.line);
-  expect([...seen.values()].slice(0, 40), `${name}: ${failures.length} failures, FUZZ_SEED=${SEED}`).toEqual([]);
-}
-
-async function inBatches<T>(items: T[], width: number, run: (item: T, i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        await run(items[i] as T, i);
-      }
-    }),
-  );
-}
-
-/** A request or answer as a failure shows it: long runs of one character squeezed, then cut at 400 characters. */
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
-
-function short(text: string): string {
-  const s = text.replace(/(.)\1{39,}/gs, (run, c: string) => `${c}…×${run.length}`);
-  return s.length > 400 ? `${s.slice(0, 400)}…(${s.length})` : s;
 }
 
 // ---- the suites ----
@@ -713,7 +455,7 @@ describe(`bad input (FUZZ_SEED=${SEED})`, () => {
   });
 
   it('GraphQL: every argument of every root field and of the fields below them', async () => {
-    const fields = graphqlTargets(SCHEMAS, 'query');
+    const fields = graphqlTargets(SCHEMAS, 'query', user);
     expect(fields.length).toBeGreaterThan(5);
     const cases = fc.sample(
       fc.nat(fields.length - 1).chain((i) => (fields[i] as GraphQLTarget).arbitrary),
@@ -750,7 +492,7 @@ describe(`bad input (FUZZ_SEED=${SEED})`, () => {
   });
 
   it('GraphQL subscriptions over graphql-ws: every argument of every subscription field', async () => {
-    const targets = graphqlTargets(SCHEMAS, 'subscription');
+    const targets = graphqlTargets(SCHEMAS, 'subscription', user);
     expect(targets.length).toBeGreaterThan(5);
     const cases = fc.sample(
       fc.nat(targets.length - 1).chain((i) => (targets[i] as GraphQLTarget).arbitrary),
@@ -836,19 +578,6 @@ describe(`bad input (FUZZ_SEED=${SEED})`, () => {
   });
 });
 
-/** The query keys of a URL as a server reads them (decoded where they decode). */
-function sentKeys(url: string): string[] {
-  const query = url.slice(url.indexOf('?') + 1);
-  return query.split('&').map((pair) => {
-    const key = pair.split('=')[0] as string;
-    try {
-      return decodeURIComponent(key);
-    } catch {
-      return key;
-    }
-  });
-}
-
 function pathCaseUrl(routes: { path: string }[], c: PathCase): string {
   let i = 0;
   const path = (routes[c.route] as { path: string }).path.replace(/:\w+/g, () => c.params[i++] ?? 'BTC');
@@ -858,178 +587,4 @@ function pathCaseUrl(routes: { path: string }[], c: PathCase): string {
   Object.assign(query, c.overrides, c.window);
   const parts = [...Object.entries(query).map(([k, v]) => `${k}=${v}`), ...c.extra];
   return `${path}${c.suffix}?${parts.join('&')}`;
-}
-
-/** A request with the URL exactly as given (fetch would normalise a broken escape or a raw byte). */
-function rawHttp(host: string, port: number, method: string, path: string, body: string) {
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = httpRequest({ host, port, method, path, headers: { 'content-type': 'application/json' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-// ---- GraphQL: requests drawn from the schemas ----
-
-interface GraphQLTarget {
-  arbitrary: fc.Arbitrary<{ query: string; variables: Record<string, unknown>; group: string; args: string[] }>;
-}
-
-const goodArg: Record<string, unknown> = {
-  coin: 'BTC',
-  address: '',
-  user: '',
-  limit: 10,
-  first: 10,
-  startTime: now - 10 * 60_000,
-  endTime: now,
-  index: 0,
-  nSigFigs: 5,
-  oid: '1',
-  twapId: '1',
-  aggregateByTime: false,
-};
-
-/** A value of the argument's type that its field accepts, where one is known. */
-function goodValue(arg: GraphQLArgument): unknown {
-  if (arg.name === 'address' || arg.name === 'user') return user;
-  if (arg.name in goodArg) return goodArg[arg.name];
-  const named = getNamedType(arg.type);
-  if (isEnumType(named)) return named.getValues()[0]?.name;
-  return undefined;
-}
-
-/** Bad values for an argument of type `type`: of the wrong type, out of range, hostile. */
-function badValue(type: GraphQLInputType): fc.Arbitrary<unknown> {
-  const named = getNamedType(type);
-  const typed = isEnumType(named)
-    ? fc.constantFrom('NOPE', '1m ', '')
-    : named.name === 'Int'
-      ? fc.constantFrom(-1, 0, 2 ** 31, -(2 ** 31) - 1, 1.5)
-      : named.name === 'ID' || named.name === 'Timestamp'
-        ? fc.constantFrom('-1', '1e3', '18446744073709551616', '99999999999999999999', 9e15, 8.64e15 + 1, -1, 'abc', '')
-        : fc.constantFrom(
-            '',
-            '\u0000',
-            'BTC\u0000',
-            '\ud800',
-            '0x123',
-            `0x${'g'.repeat(40)}`,
-            HUGE_TEXT,
-            '1:2',
-            '9999999999999999:99999999999999999999',
-            '99999999999999999999999',
-          );
-  return fc.oneof(
-    { weight: 3, arbitrary: typed },
-    { weight: 2, arbitrary: nasty },
-    { weight: 1, arbitrary: fc.constant(null) },
-  );
-}
-
-/** The GraphQL type of a variable standing for `arg` (its declared type, so the server coerces the value). */
-const typeText = (t: GraphQLInputType): string => t.toString();
-
-/**
- * One target per root field of Query and Subscription, and per (root, field with arguments below it): each is drawn
- * as often as any other, so that `user.fills` gets as many requests as `allMids`.
- */
-function graphqlTargets(schemas: GraphQLSchema[], operation: 'query' | 'subscription'): GraphQLTarget[] {
-  const targets: GraphQLTarget[] = [];
-  for (const schema of schemas) {
-    const type = operation === 'query' ? schema.getQueryType() : schema.getSubscriptionType();
-    for (const root of Object.values(type?.getFields() ?? {})) {
-      if (root.name.startsWith('_')) continue;
-      targets.push({ arbitrary: selectionArb(operation, root, null) });
-      for (const child of childFields(root).filter((c) => c.args.length > 0)) {
-        targets.push({ arbitrary: selectionArb(operation, root, child) });
-      }
-    }
-  }
-  return targets;
-}
-
-function childFields(field: GraphQLField<unknown, unknown>): GraphQLField<unknown, unknown>[] {
-  const type = getNamedType(field.type);
-  return isObjectType(type) ? Object.values(type.getFields()) : [];
-}
-
-/** A leaf selection for a field's type: its first scalar fields, or __typename. */
-function leaves(field: GraphQLField<unknown, unknown>): string {
-  const type = getNamedType(field.type);
-  if (isScalarType(type) || isEnumType(type)) return '';
-  if (!isObjectType(type)) return '{ __typename }';
-  const scalars = Object.values(type.getFields())
-    .filter(
-      (f) =>
-        f.args.every((a) => !isNonNullType(a.type)) &&
-        (isScalarType(getNamedType(f.type)) || isEnumType(getNamedType(f.type))),
-    )
-    .slice(0, 3)
-    .map((f) => f.name);
-  return `{ __typename ${scalars.join(' ')} }`;
-}
-
-function argsArb(field: GraphQLField<unknown, unknown>, prefix: string) {
-  return fc.tuple(
-    ...field.args.map((arg) =>
-      fc
-        .record({
-          mode: fc.constantFrom('good', 'good', 'good', 'bad', 'bad', 'literal', 'absent'),
-          bad: badValue(arg.type),
-        })
-        .map(({ mode, bad }) => {
-          const v = `${prefix}_${arg.name}`;
-          const good = goodValue(arg);
-          if (mode === 'absent' || (mode === 'good' && good === undefined)) return null;
-          const value = mode === 'good' ? good : bad;
-          if (mode === 'literal')
-            return {
-              decl: '',
-              use: `${arg.name}: ${literal(bad, isListType(arg.type) || (isNonNullType(arg.type) && isListType(arg.type.ofType)))}`,
-              v,
-              value: undefined,
-            };
-          return { decl: `$${v}: ${typeText(arg.type)}`, use: `${arg.name}: $${v}`, v, value };
-        }),
-    ),
-  );
-}
-
-/** A value written into the document; strings escaped as JSON does (GraphQL's string syntax is the same). */
-function literal(value: unknown, _list: boolean): string {
-  if (value === null) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return `[${value.map((v) => literal(v, false)).join(', ')}]`;
-  return `{${Object.entries(value as object)
-    .filter(([k]) => /^[A-Za-z_]\w*$/.test(k))
-    .map(([k, v]) => `${k}: ${literal(v, false)}`)
-    .join(', ')}}`;
-}
-
-function selectionArb(
-  operation: 'query' | 'subscription',
-  root: GraphQLField<unknown, unknown>,
-  c: GraphQLField<unknown, unknown> | null,
-) {
-  return fc.tuple(argsArb(root, 'r'), c ? argsArb(c, 'c') : fc.constant([] as never[])).map(([rootArgs, childArgs]) => {
-    const all = [...rootArgs, ...childArgs].filter((a) => a !== null);
-    const decls = all.filter((a) => a.decl).map((a) => a.decl);
-    const variables = Object.fromEntries(all.filter((a) => a.decl).map((a) => [a.v, a.value]));
-    const argText = (list: typeof rootArgs) => {
-      const used = list.filter((a) => a !== null).map((a) => a.use);
-      return used.length ? `(${used.join(', ')})` : '';
-    };
-    const inner = c ? `{ __typename ${c.name}${argText(childArgs)} ${leaves(c)} }` : leaves(root);
-    const head = `${operation} Fuzz${decls.length ? `(${decls.join(', ')})` : ''}`;
-    const query = `${head} { ${root.name}${argText(rootArgs)} ${inner} }`;
-    const args = [...root.args, ...(c?.args ?? [])].map((a) => a.name);
-    return { query, variables, group: `${operation} ${root.name}${c ? `.${c.name}` : ''}`, args };
-  });
 }

@@ -1,19 +1,17 @@
 // compat-rest alone for tests of its contract (400 messages, envelopes, paging headers): the fastify app and the
 // domain services over a database of the file's own, answering through `app.inject()`; no router, no subgraph
-// servers, no simulator running in real time. The simulated history is loaded once per run into a template.
+// servers, no simulator running in real time. The simulated history is loaded once per run into a template
+// (test/stack-template.ts, shared with the 20-minute test stacks).
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
-import { inject } from 'vitest';
 import { Authenticator } from '../access/auth.ts';
 import { buildCompatApp } from '../compat-rest/app.ts';
-import type { CompatServices } from '../compat-rest/info/types.ts';
 import { startCompatServer } from '../compat-rest/server.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 import { InProcessBus } from '../events/bus.ts';
-import { Ingest } from '../ingest/pipeline.ts';
 import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';
+import type { CompatServices } from '../kit/info.ts';
 import { Upstream } from '../platform/upstream.ts';
 import { compatServicesOf } from '../stack.ts';
 import type { AccountsService } from '../subgraphs/accounts/service/index.ts';
@@ -21,11 +19,9 @@ import { type DomainServices, startDomainServices } from '../subgraphs/domain.ts
 import type { MarketsService } from '../subgraphs/markets/service/index.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { tempDataDir } from './node-files.ts';
+import { loadedStackTemplate, SIM_RATES } from './stack-template.ts';
 
-/** The template with 20 minutes of simulated history, built by the first file that asks for it in a run. */
-const LOADED_TEMPLATE = 'hl_test_loaded';
-/** Any number: the advisory lock that lets one worker build the template while the others wait. */
-const BUILD_LOCK = 1_700_017;
+/** The loaded template with 20 minutes of simulated history, the same as a 20-minute test stack's. */
 const SEED = 7;
 const HISTORY_MS = 20 * 60_000;
 
@@ -69,10 +65,6 @@ export interface TestCompatApp {
   close(): Promise<void>;
 }
 
-function admin(): pg.Client {
-  return new pg.Client(inject('pgAdminUrl'));
-}
-
 /** The /info URL of a node that is down: a port nothing listens on. */
 async function deadNodeUrl(): Promise<string> {
   const server = net.createServer();
@@ -82,50 +74,10 @@ async function deadNodeUrl(): Promise<string> {
   return `http://127.0.0.1:${port}/info`;
 }
 
-/**
- * Builds the loaded template unless this run has one: simulated history ingested into a clone of the migrated
- * template, renamed into place when complete. Workers build it one at a time (an advisory lock), so only the first
- * builds. The global setup rebuilds the migrated template every run; a loaded one older than it is rebuilt.
- */
-async function ensureLoadedTemplate(): Promise<void> {
-  const client = admin();
-  await client.connect();
-  try {
-    await client.query('SELECT pg_advisory_lock($1)', [BUILD_LOCK]);
-    // Databases made later have higher oids: a loaded template made before this run's migrated one is stale.
-    const { rows } = await client.query<{ datname: string; oid: number }>(
-      `SELECT datname, oid::int8 AS oid FROM pg_database WHERE datname IN ('hl_test_template', $1)`,
-      [LOADED_TEMPLATE],
-    );
-    const oids = new Map(rows.map((r) => [r.datname, Number(r.oid)]));
-    if ((oids.get(LOADED_TEMPLATE) ?? 0) > (oids.get('hl_test_template') ?? 0)) return;
-    await client.query(`DROP DATABASE IF EXISTS ${LOADED_TEMPLATE} WITH (FORCE)`);
-    const db = await createTestDatabase();
-    const dataDir = await tempDataDir();
-    try {
-      const sim = new Simulator({ dataDir, seed: SEED, fillsPerSecond: 20, blocksPerSecond: 10 });
-      const now = Date.now();
-      await sim.writeHistory(now - HISTORY_MS, now);
-      await sim.stop();
-      await new Ingest({ dataDir, pool: db.pool, log: () => {} }).run();
-      await db.pool.end();
-      await client.query(`ALTER DATABASE ${new URL(db.url).pathname.slice(1)} RENAME TO ${LOADED_TEMPLATE}`);
-    } catch (err) {
-      await db.drop();
-      throw err;
-    } finally {
-      await fs.rm(dataDir, { recursive: true, force: true });
-    }
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [BUILD_LOCK]).catch(() => {});
-    await client.end();
-  }
-}
-
 /** A node answering /info as the simulator does, its books quoted by a few minutes of trading. */
 async function simulatedNode(): Promise<{ url: string; close(): Promise<void> }> {
   const dataDir = await tempDataDir();
-  const sim = new Simulator({ dataDir, seed: SEED, fillsPerSecond: 20, blocksPerSecond: 10 });
+  const sim = new Simulator({ dataDir, seed: SEED, ...SIM_RATES });
   const now = Date.now();
   await sim.writeHistory(now - 120_000, now);
   const server = await startNodeInfoServer(sim, { port: 0 });
@@ -162,8 +114,8 @@ export async function startCompatApp(opts: CompatAppOptions = {}): Promise<TestC
     for (const c of closers.reverse()) await c();
   };
   try {
-    if (opts.data !== 'empty') await ensureLoadedTemplate();
-    const db = await createTestDatabase(opts.data === 'empty' ? undefined : LOADED_TEMPLATE);
+    const template = opts.data === 'empty' ? undefined : (await loadedStackTemplate(SEED, HISTORY_MS)).database;
+    const db = await createTestDatabase(template);
     closers.push(db.drop);
     let nodeUrl = typeof opts.node === 'object' ? opts.node.url : await deadNodeUrl();
     if (opts.node === undefined || opts.node === 'simulated') {

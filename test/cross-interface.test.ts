@@ -3,13 +3,20 @@
 // field. Each interface adapts one service function; this test holds them to it. The node stops writing first, so
 // every interface sees the same frozen state: books, mids and marks do not move between the three questions.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../access/keys.ts';
 import { mcpClient } from './mcp-client.ts';
 import { startTestStack, type TestStack } from './stack.ts';
-
-type Row = Record<string, unknown>;
+import {
+  camel,
+  canonical,
+  epochTimes,
+  FILL_SELECTION,
+  fillRows,
+  type Interfaces,
+  interfacesOf,
+  type Row,
+} from './three-interfaces.ts';
 
 let stack: TestStack;
 let key: string;
@@ -18,92 +25,16 @@ let mcp: Client;
 let user: string;
 let lastFillTime: number;
 
-async function rest(body: unknown): Promise<unknown> {
-  const res = await fetch(`${stack.urls.compat}/info`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify(body),
-  });
-  expect(res.status, JSON.stringify(body)).toBe(200);
-  return res.json();
-}
-
-async function graphql<T>(query: string, variables: Row = {}): Promise<T> {
-  const res = await fetch(stack.urls.router, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await res.json()) as { data?: T; errors?: unknown[] };
-  expect(body.errors, query).toBeUndefined();
-  return body.data as T;
-}
-
-async function tool<T>(name: string, args: Row): Promise<T> {
-  const result = (await mcp.callTool({ name, arguments: args })) as CallToolResult;
-  expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
-  return result.structuredContent as T;
-}
-
-/**
- * A record in one comparable form: ids and numbers as the strings the wire prints them as (GraphQL gives u64 ids as
- * strings, REST as numbers), absent and null alike, keys in order.
- */
-function canonical(row: Row, fields: readonly string[]): Row {
-  const out: Row = {};
-  for (const f of fields) {
-    const v = row[f];
-    out[f] = v === undefined || v === null ? null : typeof v === 'number' ? String(v) : v;
-  }
-  return out;
-}
-
-/** snake_case keys (the path routes' records, spec §2.3) in camelCase (GraphQL's), deeply. */
-function camel(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(camel);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()), camel(v)]),
-  );
-}
-
-/** Naive UTC ISO 8601 times (the path routes', spec §2.3) as epoch ms (GraphQL's and MCP's), deeply. */
-function epochTimes(value: unknown): unknown {
-  if (typeof value === 'string' && /^\d{4}-\d\d-\d\dT[\d:.]+$/.test(value)) return Date.parse(`${value}Z`);
-  if (Array.isArray(value)) return value.map(epochTimes);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, epochTimes(v)]));
-}
-
-const FILL_FIELDS = [
-  'coin',
-  'px',
-  'sz',
-  'side',
-  'time',
-  'startPosition',
-  'dir',
-  'closedPnl',
-  'hash',
-  'oid',
-  'crossed',
-  'fee',
-  'tid',
-  'feeToken',
-  'builderFee',
-  'cloid',
-  'twapId',
-] as const;
-const FILL_SELECTION = `${FILL_FIELDS.join(' ')} liquidation { liquidatedUser markPx method }`;
-
-function fillRows(rows: Row[]): Row[] {
-  return rows.map((r) => ({ ...canonical(r, FILL_FIELDS), liquidation: r.liquidation ?? null }));
-}
+let ask: Interfaces;
+const rest = (body: unknown) => ask.rest(body);
+const graphql = <T>(query: string, variables?: Row) => ask.graphql<T>(query, variables);
+const tool = <T>(name: string, args: Row) => ask.tool<T>(name, args);
 
 beforeAll(async () => {
   stack = await startTestStack({ historyMs: 90 * 60_000 });
   key = (await createKey(stack.db.pool, { scope: 'data', rateLimitPerMin: 100_000 })).key;
   mcp = await mcpClient(stack.urls.mcp, key);
+  ask = interfacesOf(stack, key, mcp);
   // Freeze the node: what ingest has read is all there is; wait until it is committed.
   await stack.sim.stop();
   const stored = () =>

@@ -3,11 +3,12 @@
 // route or tool without one fails here, as does a field that is renamed away. The few deliberately REST-only
 // (the node's types relayed as the node answers them) are listed with why.
 import Fastify from 'fastify';
-import { isObjectType } from 'graphql';
+import { getNamedType, isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ROUTE_AJV_OPTIONS } from '../compat-rest/app.ts';
-import { nodeMarketTypes, nodeUserTypes } from '../compat-rest/info/node-types.ts';
 import { DOMAIN_LIST } from '../domains.ts';
+import { nodeUserTypes } from '../subgraphs/accounts/compat/node-types.ts';
+import { nodeMarketTypes } from '../subgraphs/markets/compat/node-types.ts';
 
 /** Capability → the GraphQL field (`Type.field`) that serves it. */
 const GRAPH_FIELD: Record<string, string> = {
@@ -173,6 +174,34 @@ const RELAYED_INFO_TYPES = [
   'leadingVaults',
 ];
 
+/**
+ * The links a front end follows from one entity to another (`Type.field` → the type it returns), each served by
+ * its subgraph and followed into the others by the router (test/graph-links.test.ts and cross-interface test them
+ * over data).
+ */
+const ENTITY_LINKS: Record<string, string> = {
+  'Trade.users': 'User',
+  'Fill.user': 'User',
+  'Fill.builder': 'Builder',
+  'Liquidation.liquidatedAccount': 'User',
+  'Liquidation.liquidatorAccount': 'User',
+  'Liquidation.routedBy': 'Builder',
+  'Builder.fills': 'FillConnection',
+  'Builder.revenue': 'BuilderRevenue',
+  'WalletActivity.user': 'User',
+  'Token.evmToken': 'EvmToken',
+  'EvmToken.spotToken': 'Token',
+  'TokenHolder.account': 'User',
+  'LedgerTransfer.userAccount': 'User',
+  'LedgerTransfer.destinationAccount': 'User',
+  'Transaction.sender': 'User',
+  'Transaction.toAccount': 'User',
+  'Market.dex': 'Dex',
+  'Market.outcome': 'Outcome',
+  'Venue.deployer': 'Deployer',
+  'Deployer.account': 'User',
+};
+
 async function capabilities(): Promise<string[]> {
   const out: string[] = [];
   for (const d of DOMAIN_LIST) {
@@ -192,12 +221,15 @@ async function capabilities(): Promise<string[]> {
   return out;
 }
 
-function graphFields(): Set<string> {
-  const fields = new Set<string>();
+/** Every `Type.field` of the domains' schemas, and the named type it returns. */
+function graphFieldTypes(): Map<string, string> {
+  const fields = new Map<string, string>();
   for (const d of DOMAIN_LIST) {
     for (const type of Object.values(d.schema.getTypeMap())) {
       if (!isObjectType(type) || type.name.startsWith('__')) continue;
-      for (const field of Object.keys(type.getFields())) fields.add(`${type.name}.${field}`);
+      for (const [name, field] of Object.entries(type.getFields())) {
+        fields.set(`${type.name}.${name}`, getNamedType(field.type).name);
+      }
     }
   }
   return fields;
@@ -213,11 +245,19 @@ describe('the graph holds every capability', () => {
     expect(all.length).toBeGreaterThan(150);
     const unmapped = all.filter((c) => !(c in GRAPH_FIELD) && !relayed.has(c));
     expect(unmapped, 'capabilities without a GraphQL field (map them in GRAPH_FIELD)').toEqual([]);
-    const fields = graphFields();
+    const fields = graphFieldTypes();
     const missing = Object.entries(GRAPH_FIELD).filter(([, field]) => !fields.has(field));
     expect(missing, 'fields named here that no subgraph has').toEqual([]);
     // Nothing listed twice over: a mapped capability is not also called REST-only, and no entry is stale.
     expect(Object.keys(GRAPH_FIELD).filter((c) => relayed.has(c))).toEqual([]);
     expect(Object.keys(GRAPH_FIELD).filter((c) => !all.includes(c))).toEqual([]);
+  });
+
+  it('every entity link exists and returns its entity', () => {
+    const fields = graphFieldTypes();
+    const wrong = Object.entries(ENTITY_LINKS)
+      .filter(([field, type]) => fields.get(field) !== type)
+      .map(([field, type]) => `${field}: ${type}, found ${fields.get(field) ?? 'no such field'}`);
+    expect(wrong).toEqual([]);
   });
 });

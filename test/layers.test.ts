@@ -1,52 +1,211 @@
-// The api role carries no ingest code (issue 23): what stack.ts loads at run time (the domain services, subgraphs,
-// router, compat-rest, MCP) never reaches ingest/; the event bus (events/) is the only thing between them. Read from
-// the sources' static imports; `import type` is erased and does not count.
-import { readFileSync } from 'node:fs';
+// The layer rule (issue 32), checked over every non-test source's imports (test/import-graph.ts), bottom first:
+//
+//   wire → platform → db → events → access → kit (kit/, and subgraphs/*.ts: what domains share)
+//     → domains (subgraphs/<d>/, each its own part) → domains.ts (the list)
+//     → edges (compat-rest/, mcp/, router/, ingest/, each its own part) → entry points (stack.ts, start.ts,
+//       subgraphs/start.ts, bench/, test/)
+//
+// A file imports its own layer and those below it, never above (type-only imports count: they are arrows too). Parts
+// of one layer do not import each other: a domain reads another's data through that domain's `port.ts`, and no
+// transport builds on another; a transport (compat-rest, mcp, router) reaches the domains only through domains.ts.
+// Apart from the rule, no cycle among the imports that load at run time (static, not `import type`; an import of
+// type names only, `import { type A }`, loads its module under verbatimModuleSyntax and counts). Also: the servers
+// of an api instance (stack.ts) load no ingest code. The rule is stated once more in docs/architecture.md.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DOMAIN_WRITERS } from '../domains.ts';
+import {
+  arrowsAgainst,
+  type ImportEdge,
+  type ImportGraph,
+  importGraph,
+  importsOf,
+  type LayerRule,
+  runtimeCycles,
+  sourceFiles,
+} from './import-graph.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
-/** The project files a module imports at run time (relative specifiers; type-only imports skipped). */
-function runtimeImports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const out: string[] = [];
-  const pattern = /^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.[^'"]+)['"]/gm;
-  for (const m of text.matchAll(pattern)) {
-    if (m[1]) continue;
-    out.push(path.resolve(path.dirname(file), m[2] as string));
-  }
-  // Dynamic imports load at run time too.
-  for (const m of text.matchAll(/import\(\s*['"](\.[^'"]+)['"]\s*\)/g)) {
-    out.push(path.resolve(path.dirname(file), m[1] as string));
-  }
-  return out;
-}
+const under =
+  (...folders: string[]) =>
+  (file: string) =>
+    folders.some((f) => file.startsWith(`${f}/`));
+const EDGES = ['compat-rest', 'mcp', 'router', 'ingest'];
 
-/** Every project module reachable from `entry`, with the chain that reached it. */
+const LAYERS: LayerRule = {
+  layers: [
+    { name: 'wire', holds: under('wire') },
+    { name: 'platform', holds: under('platform') },
+    { name: 'db', holds: under('db') },
+    { name: 'events', holds: under('events') },
+    { name: 'access', holds: under('access') },
+    {
+      name: 'kit',
+      holds: (f) => under('kit')(f) || (/^subgraphs\/[^/]+\.ts$/.test(f) && f !== 'subgraphs/start.ts'),
+    },
+    { name: 'domains', holds: (f) => /^subgraphs\/[^/]+\//.test(f), part: (f) => f.split('/')[1] },
+    { name: 'the domain list', holds: (f) => f === 'domains.ts' },
+    { name: 'edges', holds: under(...EDGES), part: (f) => f.split('/')[0] },
+    {
+      name: 'entry points',
+      holds: (f) =>
+        ['stack.ts', 'start.ts', 'subgraphs/start.ts', 'vitest.config.ts'].includes(f) || under('bench', 'test')(f),
+    },
+  ],
+  // A domain's port is the one file another domain may import.
+  crossPart: (from, to) => from.startsWith('subgraphs/') && /^subgraphs\/[^/]+\/port\.ts$/.test(to),
+  // A transport reaches the domains through the list (domains.ts), never into a domain's folder.
+  forbidden: [
+    { from: /^(compat-rest|mcp|router)\//, to: /^subgraphs\/[^/]+\//, why: 'a transport imports a domain folder' },
+  ],
+  allowed: [
+    // The analytics writer (subgraphs/analytics/writer/) reads accounts' cash rule until accounts' port offers it.
+    {
+      from: /^subgraphs\/analytics\/writer\//,
+      to: /^subgraphs\/accounts\/service\/state\.ts$/,
+      why: 'the analytics writer reads account state',
+    },
+  ],
+};
+
+const graph = importGraph(ROOT, sourceFiles(ROOT, ['test/sdk', 'scratch', 'dist']));
+
+describe('layers', () => {
+  it('no import runs against the layer rule', () => {
+    const { wrong, unused } = arrowsAgainst(graph, LAYERS);
+    expect(wrong).toEqual([]);
+    expect(unused).toEqual([]);
+  });
+
+  it('no cycle among the imports that load at run time', () => {
+    expect(graph.size).toBeGreaterThan(200);
+    expect(runtimeCycles(graph).map((cycle) => cycle.join(' -> '))).toEqual([]);
+  });
+
+  it('the servers of an api instance (stack.ts) load nothing from ingest/', () => {
+    const modules = reachable('stack.ts');
+    expect(modules.size).toBeGreaterThan(50);
+    const ingest = [...modules].filter(([file]) => file.startsWith('ingest/'));
+    expect(ingest.map(([, chain]) => chain.join(' -> '))).toEqual([]);
+    // The walk does see ingest where it is loaded: from start.ts, whose ingest role runs it.
+    expect([...reachable('start.ts').keys()]).toContain('ingest/pipeline.ts');
+  });
+});
+
+/** Every project module `entry` loads at run time (dynamic imports too), with the chain that reached it. */
 function reachable(entry: string): Map<string, string[]> {
   const seen = new Map<string, string[]>([[entry, [entry]]]);
   const queue = [entry];
   for (let file = queue.shift(); file; file = queue.shift()) {
-    for (const next of runtimeImports(file)) {
-      if (seen.has(next) || next.includes(`${path.sep}node_modules${path.sep}`)) continue;
-      seen.set(next, [...(seen.get(file) ?? []), next]);
-      queue.push(next);
+    for (const edge of graph.get(file) ?? []) {
+      if (edge.typeOnly || seen.has(edge.to)) continue;
+      seen.set(edge.to, [...(seen.get(file) ?? []), edge.to]);
+      queue.push(edge.to);
     }
   }
   return seen;
 }
 
-describe('layers', () => {
-  it('the servers of an api instance (stack.ts) load nothing from ingest/', () => {
-    const modules = reachable(path.join(ROOT, 'stack.ts'));
-    expect(modules.size).toBeGreaterThan(50);
-    const ingest = [...modules].filter(([file]) => file.startsWith(path.join(ROOT, 'ingest') + path.sep));
-    expect(ingest.map(([, chain]) => chain.map((f) => path.relative(ROOT, f)).join(' -> '))).toEqual([]);
-    // The walk does see ingest where it is loaded: from start.ts, whose ingest role runs it.
-    expect([...reachable(path.join(ROOT, 'start.ts')).keys()]).toContain(path.join(ROOT, 'ingest', 'pipeline.ts'));
+describe('the checker', () => {
+  const edge = (to: string, how: Partial<ImportEdge> = {}): ImportEdge => ({
+    to,
+    typeOnly: false,
+    dynamic: false,
+    line: 1,
+    ...how,
+  });
+  const synthetic: ImportGraph = new Map([
+    ['platform/log.ts', []],
+    ['kit/info.ts', [edge('platform/log.ts')]],
+    ['subgraphs/a/service.ts', [edge('kit/info.ts'), edge('subgraphs/b/port.ts', { typeOnly: true })]],
+    ['subgraphs/b/port.ts', [edge('subgraphs/b/service.ts', { typeOnly: true })]],
+    ['subgraphs/b/service.ts', [edge('subgraphs/b/port.ts', { typeOnly: true })]],
+    ['domains.ts', [edge('subgraphs/a/service.ts')]],
+    ['compat-rest/app.ts', [edge('domains.ts'), edge('kit/info.ts')]],
+    ['mcp/server.ts', [edge('kit/info.ts')]],
+  ]);
+  const rule: LayerRule = { ...LAYERS, allowed: [] };
+
+  it('passes a graph that keeps the rule, and a type-only loop is no cycle', () => {
+    expect(arrowsAgainst(synthetic, rule)).toEqual({ wrong: [], unused: [] });
+    expect(runtimeCycles(synthetic)).toEqual([]);
+  });
+
+  it('names the file and import of an upward arrow, a sideways one, a forbidden one, and one into no layer', () => {
+    const bad = new Map(synthetic);
+    bad.set('kit/info.ts', [edge('compat-rest/app.ts', { line: 7 })]);
+    bad.set('mcp/server.ts', [edge('compat-rest/app.ts', { line: 3, typeOnly: true })]);
+    bad.set('subgraphs/a/service.ts', [edge('subgraphs/b/service.ts', { line: 9 })]);
+    bad.set('elsewhere/x.ts', []);
+    bad.set('compat-rest/app.ts', [edge('kit/info.ts'), edge('subgraphs/a/service.ts', { line: 4 })]);
+    expect(arrowsAgainst(bad, rule).wrong).toEqual([
+      'kit/info.ts:7 imports compat-rest/app.ts (kit imports edges, a layer above it)',
+      'subgraphs/a/service.ts:9 imports subgraphs/b/service.ts (domains: a imports b)',
+      'compat-rest/app.ts:4 imports subgraphs/a/service.ts (a transport imports a domain folder)',
+      'mcp/server.ts:3 imports compat-rest/app.ts (edges: mcp imports compat-rest)',
+      'elsewhere/x.ts is in no layer',
+    ]);
+  });
+
+  it('keeps an allowance only while its arrow exists (or it is pending)', () => {
+    const allowance = { from: /^mcp\//, to: /^compat-rest\//, why: 'moving' };
+    const bad = new Map(synthetic);
+    bad.set('mcp/server.ts', [edge('compat-rest/app.ts')]);
+    expect(arrowsAgainst(bad, { ...rule, allowed: [allowance] })).toEqual({ wrong: [], unused: [] });
+    expect(arrowsAgainst(synthetic, { ...rule, allowed: [allowance] }).unused).toEqual([
+      '/^mcp\\// -> /^compat-rest\\// (moving)',
+    ]);
+    // One declared ahead of another branch's work is not reported while unused.
+    expect(arrowsAgainst(synthetic, { ...rule, allowed: [{ ...allowance, pending: true }] }).unused).toEqual([]);
+  });
+
+  it('prints a run-time cycle, once per tangle, and leaves dynamic imports out', () => {
+    const loop = new Map(synthetic);
+    loop.set('subgraphs/a/service.ts', [edge('subgraphs/b/port.ts')]);
+    loop.set('subgraphs/b/port.ts', [edge('subgraphs/b/service.ts')]);
+    loop.set('subgraphs/b/service.ts', [edge('subgraphs/a/service.ts'), edge('subgraphs/b/port.ts')]);
+    loop.set('kit/info.ts', [edge('platform/log.ts'), edge('kit/info.ts', { dynamic: true })]);
+    expect(runtimeCycles(loop)).toEqual([
+      ['subgraphs/a/service.ts', 'subgraphs/b/port.ts', 'subgraphs/b/service.ts', 'subgraphs/a/service.ts'],
+    ]);
+  });
+
+  it('reads each form of import, and none from comments, strings, templates or regular expressions', () => {
+    const source = [
+      "import a from './a.ts';",
+      "import type { B } from './b.ts';",
+      "import { type C, type D as E } from './c.ts';",
+      "import { type F, g } from './f.ts';",
+      "export type { H } from './h.ts';",
+      "export * from './i.ts';",
+      "export { j as k } from './j.ts';",
+      "import './side-effect.ts';",
+      'const m = await import(\'./m.ts\'); type N = typeof import("./n.ts");',
+      "declare module './o.ts' { interface P {} }",
+      "// import x from './comment.ts';",
+      "/* import y from './block.ts'; */ const s = \"import z from './string.ts'\";",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a TypeScript source as text
+      "const t = `${`import w from './nested.ts'`} ${{ a: 1 }.a}`; const r = /import v from '.\\/re.ts'/;",
+      'export { a, g };',
+      "const q = { import: 'x' }; q.import;",
+      "import * as ns from './ns.ts';",
+    ].join('\n');
+    expect(importsOf(source).map((i) => [i.specifier, i.typeOnly, i.dynamic, i.line])).toEqual([
+      ['./a.ts', false, false, 1],
+      ['./b.ts', true, false, 2],
+      ['./c.ts', false, false, 3], // kept as `import {} from './c.ts'` under verbatimModuleSyntax
+      ['./f.ts', false, false, 4],
+      ['./h.ts', true, false, 5],
+      ['./i.ts', false, false, 6],
+      ['./j.ts', false, false, 7],
+      ['./side-effect.ts', false, false, 8],
+      ['./m.ts', false, true, 9],
+      ['./n.ts', true, true, 9],
+      ['./o.ts', true, false, 10],
+      ['./ns.ts', false, false, 16],
+    ]);
   });
 
   it("nor any domain's writer (subgraphs/<d>/writer/, loaded by the writer thread only)", () => {

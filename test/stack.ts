@@ -1,12 +1,19 @@
 // The whole service for end-to-end tests: a simulated node (seeded history + real time), ingest following its
 // files, and every server of stack.ts on ephemeral ports, over a test database of its own.
+//
+// The seeded history is written and loaded once per run for each (seed, history length): the first file that asks
+// builds a template database and keeps the node files beside it (test/stack-template.ts); every file then starts
+// from a clone of both, the simulator replaying the history silently to the same state, writing the minutes since
+// and going on in real time, ingest following from the template's checkpoints.
+import fs from 'node:fs/promises';
 import { InProcessBus } from '../events/bus.ts';
 import { Ingest } from '../ingest/pipeline.ts';
-import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';
+import { Simulator, scanResumePoints, startNodeInfoServer } from '../ingest/simulator/index.ts';
 import { watchIngest } from '../platform/metrics.ts';
 import { EPHEMERAL_PORTS, type Stack, type StackOptions, startStack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { tempDataDir } from './node-files.ts';
+import { loadedStackTemplate, SIM_RATES } from './stack-template.ts';
 
 export interface TestStack extends Stack {
   db: TestDatabase;
@@ -27,11 +34,27 @@ export async function startTestStack(
     db?: TestDatabase;
   } = {},
 ): Promise<TestStack> {
-  const db = opts.db ?? (await createTestDatabase());
-  const dataDir = await tempDataDir();
-  const sim = new Simulator({ dataDir, seed: opts.seed ?? 7, fillsPerSecond: 20, blocksPerSecond: 10 });
-  const now = Date.now();
-  await sim.writeHistory(now - (opts.historyMs ?? 2 * 3_600_000), now);
+  const seed = opts.seed ?? 7;
+  const historyMs = opts.historyMs ?? 2 * 3_600_000;
+  let db: TestDatabase;
+  let dataDir: string;
+  let sim: Simulator;
+  if (opts.db) {
+    // A database of the caller's: the history written and loaded here.
+    db = opts.db;
+    dataDir = await tempDataDir();
+    sim = new Simulator({ dataDir, seed, ...SIM_RATES });
+    const now = Date.now();
+    await sim.writeHistory(now - historyMs, now);
+  } else {
+    const template = await loadedStackTemplate(seed, historyMs);
+    db = await createTestDatabase(template.database);
+    dataDir = await tempDataDir();
+    await fs.cp(template.dataDir, dataDir, { recursive: true });
+    sim = new Simulator({ dataDir, seed, ...SIM_RATES, resumeAfter: scanResumePoints(dataDir) });
+    // The template's blocks again, silently (the same grid from the same start), then the ones since it was built.
+    await sim.writeHistory(template.fromMs, Date.now());
+  }
   const nodeInfo = await startNodeInfoServer(sim, { port: 0 });
   const bus = new InProcessBus();
   const ingest = new Ingest({ dataDir, pool: db.pool, bus, follow: true, pollMs: 25, log: () => {} });
@@ -57,6 +80,7 @@ export async function startTestStack(
       await nodeInfo.close();
       await db.drop();
       await running;
+      await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -2,9 +2,9 @@
 // publish), and an Ajv error becomes a 400 message naming the field and its rule.
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { address, bodyValidator, intIn, nonEmpty, object, optOneOf, timeMs } from '../../kit/request-schema.ts';
 import { FieldError } from '../../platform/fields.ts';
 import { INFO_TYPES, infoRequestSchemas } from './index.ts';
-import { address, bodyValidator, intIn, nonEmpty, object, optOneOf, timeMs } from './request-schema.ts';
 
 describe('the /info request schemas', () => {
   it('has a body schema of type object for every type', () => {

@@ -2,9 +2,9 @@
 // answers pings and `post` info requests, and enforces the per-connection limits (subscriptions, idle, backlog).
 import type { RawData, WebSocket } from 'ws';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../../db/unavailable.ts';
+import { rememberJsonSource } from '../../kit/json-source.ts';
 import { FieldError } from '../../platform/fields.ts';
 import { nestsDeeper, tooDeep } from '../../platform/json-depth.ts';
-import { rememberJsonSource } from '../json-source.ts';
 import {
   braceFree,
   encodedPostFrame,

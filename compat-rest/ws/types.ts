@@ -1,42 +1,9 @@
-// The contract between the /ws transport and the channel modules plugged into it: what a channel implements and
-// what the server needs from its host (info handler, upgrade authentication).
+// What the /ws server needs from its host (info handler, upgrade authentication); what a channel module implements
+// is kit/channel.ts's.
 import type { IncomingMessage } from 'node:http';
-import { FieldError } from '../../platform/fields.ts';
+import type { Channel } from '../../kit/channel.ts';
 
-/**
- * Bad subscription parameters: the one input-error type (platform/fields.ts) under the name the channel modules
- * use. Any FieldError a channel throws (its own check's, or a service's) is reported on channel "error".
- */
-export const SubscriptionError = FieldError;
-export type SubscriptionError = FieldError;
-
-export interface ChannelContext {
-  /** Sends `{channel, data}` on this subscription's data channel; a no-op once it was unsubscribed or closed. */
-  send(data: unknown): void;
-}
-
-export interface Channel {
-  /** `subscription.type`, e.g. "trades", "userEvents". */
-  type: string;
-  /**
-   * Data channel name when it differs from `type` (userEvents → "user"); may depend on the subscription
-   * (activeAssetCtx on a spot coin → "activeSpotAssetCtx").
-   */
-  channelName?: (sub: Record<string, unknown>) => string;
-  /**
-   * Validates and normalises the subscription (lower-cases addresses, adds defaults); the result is what the ack
-   * echoes (it must contain every key the client sent, with equal values) and the identity used for duplicate
-   * detection and unsubscribe. Throws SubscriptionError for bad params.
-   */
-  normalize(sub: Record<string, unknown>): Record<string, unknown>;
-  /**
-   * The snapshot is read from storage (userFills, userFundings, userNonFundingLedgerUpdates): such subscribes are
-   * limited per connection (SessionSettings.snapshots) and read one at a time.
-   */
-  storedSnapshot?: boolean;
-  /** Starts delivery after the ack went out; may send a snapshot first. Returns the teardown. */
-  start(sub: Record<string, unknown>, ctx: ChannelContext): (() => void) | Promise<() => void>;
-}
+export { type Channel, type ChannelContext, SubscriptionError } from '../../kit/channel.ts';
 
 /**
  * What a connection authenticated with: the key it presented at the upgrade (null: none). Each `post` is checked

@@ -7,9 +7,9 @@ import { fmtNum, fmtUnits } from './decimal.ts';
 import type { Exchange } from './exchange.ts';
 import type { BuilderFee, Market } from './market.ts';
 import { executeTaker } from './matching.ts';
-import { cancelResting, placeLimit, placeMarket, reject, slippagePx } from './orders.ts';
+import { placeLimit, placeMarket, reject, slippagePx } from './orders.ts';
 import { ZERO_HASH } from './rng.ts';
-import { emitStatus, takerNodeOrder } from './statuses.ts';
+import { cancelResting, emitStatus, takerNodeOrder } from './statuses.ts';
 import { placeTrigger } from './triggers.ts';
 
 interface Twap {

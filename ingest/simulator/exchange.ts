@@ -16,9 +16,9 @@ import {
 } from './catalog.ts';
 import type { BlockEvents } from './events.ts';
 import { Market, type MarketInit } from './market.ts';
-import { cancelResting } from './orders.ts';
 import { requote } from './quoting.ts';
 import { Rng } from './rng.ts';
+import { cancelResting } from './statuses.ts';
 import { cancelTrigger, checkTriggers } from './triggers.ts';
 
 export interface ExchangeOptions {

@@ -6,9 +6,8 @@ import { FEES, tokenName, tokenWeiDecimals } from './catalog.ts';
 import { fmtNum, fmtUnits } from './decimal.ts';
 import type { Exchange } from './exchange.ts';
 import type { BuilderFee, Market } from './market.ts';
-import { cancelResting } from './orders.ts';
 import { ZERO_HASH } from './rng.ts';
-import { emitStatus, restingNodeOrder } from './statuses.ts';
+import { cancelResting, emitStatus, restingNodeOrder } from './statuses.ts';
 
 /** An order that takes liquidity: market, IOC, the crossing part of a limit, a TWAP slice, a liquidation. */
 export interface TakerOrder {

@@ -186,18 +186,3 @@ export function slippagePx(m: Market, isBuy: boolean, slippage: number): number 
   const raw = isBuy ? Math.ceil(m.fair * (1 + slippage) * m.pxScale) : Math.floor(m.fair * (1 - slippage) * m.pxScale);
   return m.kind === 'outcome' ? Math.min(m.pxScale - 1, Math.max(1, raw)) : Math.max(1, raw);
 }
-
-export function cancelResting(x: Exchange, order: RestingOrder, status: string, hash: string | null): void {
-  const m = order.market;
-  m.removeFromBook(order);
-  order.user.removeOrder(order);
-  emitStatus(x, order.user, hash, order.builder, status, restingNodeOrder(order, order.sz));
-  x.ev.diffs.push({
-    user: order.user.address,
-    oid: order.oid,
-    coin: m.coin,
-    side: order.isBuy ? 'B' : 'A',
-    px: fmtUnits(order.px, m.pxDecimals),
-    raw_book_diff: 'remove',
-  });
-}

@@ -3,7 +3,8 @@
 import type { Account } from './account.ts';
 import type { Exchange } from './exchange.ts';
 import type { Market, RestingOrder } from './market.ts';
-import { cancelResting, rest } from './orders.ts';
+import { rest } from './orders.ts';
+import { cancelResting } from './statuses.ts';
 
 export function requote(x: Exchange, m: Market): void {
   if (x.makers.length === 0) return;

@@ -6,9 +6,9 @@ import { fmtNum, fmtRate, fmtUnits } from './decimal.ts';
 import type { Exchange } from './exchange.ts';
 import type { Market } from './market.ts';
 import { executeTaker, fillPair, type TakerOrder } from './matching.ts';
-import { cancelResting, slippagePx } from './orders.ts';
+import { slippagePx } from './orders.ts';
 import { Rng, ZERO_HASH } from './rng.ts';
-import { emitStatus, takerNodeOrder } from './statuses.ts';
+import { cancelResting, emitStatus, takerNodeOrder } from './statuses.ts';
 import { cancelTrigger } from './triggers.ts';
 
 const BASE_FUNDING = 0.0000125;

@@ -96,3 +96,19 @@ export function triggerNodeOrder(t: TriggerOrder): NodeOrder {
     cloid: t.cloid,
   };
 }
+
+/** Takes a resting order off its book: its status and the raw diff `remove` (a cancel, or a self-trade's maker). */
+export function cancelResting(x: Exchange, order: RestingOrder, status: string, hash: string | null): void {
+  const m = order.market;
+  m.removeFromBook(order);
+  order.user.removeOrder(order);
+  emitStatus(x, order.user, hash, order.builder, status, restingNodeOrder(order, order.sz));
+  x.ev.diffs.push({
+    user: order.user.address,
+    oid: order.oid,
+    coin: m.coin,
+    side: order.isBuy ? 'B' : 'A',
+    px: fmtUnits(order.px, m.pxDecimals),
+    raw_book_diff: 'remove',
+  });
+}

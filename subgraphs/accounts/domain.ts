@@ -1,8 +1,5 @@
 // The accounts domain as the service lists it (domains.ts): its service, subgraph, datasets and compat part.
-import { accountChannels } from '../../compat-rest/channels/accounts.ts';
-import { accountsInfo } from '../../compat-rest/info/accounts.ts';
-import { fillRoutes } from '../../compat-rest/routes/fills.ts';
-import { fundingRoutes, userRoutes } from '../../compat-rest/routes/users.ts';
+
 import {
   FUNDING_COVERAGE_START,
   LEDGER_COVERAGE_START,
@@ -10,6 +7,10 @@ import {
 } from '../../platform/coverage.ts';
 import { type DomainDeps, defineDomain } from '../domain.ts';
 import type { AccountsContext } from './builder.ts';
+import { accountChannels } from './compat/channels.ts';
+import { fillRoutes } from './compat/fill-routes.ts';
+import { accountsInfo } from './compat/info.ts';
+import { fundingRoutes, userRoutes } from './compat/user-routes.ts';
 import { accountsTools } from './mcp.ts';
 import { accountsSchema } from './schema/index.ts';
 import { AccountsService, type ReservePricing } from './service/index.ts';

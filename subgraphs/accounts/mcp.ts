@@ -2,7 +2,6 @@
 // channels it serves), each calling the service as the resolvers and compat handlers do, plus bounded live tools.
 // The service keeps its rules (defaults, caps, windows, coverage); the schemas bound what a model may send.
 
-import { windowOf } from '../../compat-rest/info/request-schema.ts';
 import {
   addressArg,
   boolArg,
@@ -17,7 +16,8 @@ import {
   textArg,
   timeArg,
   toolInput,
-} from '../../mcp/schema.ts';
+} from '../../kit/mcp-tool.ts';
+import { windowOf } from '../../kit/request-schema.ts';
 import type { McpTool } from '../domain.ts';
 import {
   FILL_ROWS_DEFAULT_LIMIT,

@@ -1,11 +1,12 @@
 // The evm domain as the service lists it (domains.ts): HyperEVM blocks, transactions, tokens and holders, ledger
 // transfers between dexes and HIP-3 backstops; its service, subgraph, dataset, compat routes and MCP tools.
+import type { AccountsPort } from '../accounts/port.ts';
 import { type DomainDeps, defineDomain } from '../domain.ts';
 import type { EvmContext } from './builder.ts';
 import { evmRoutes, tokenHolderRoutes } from './compat/routes.ts';
 import { evmTools } from './mcp.ts';
 import { evmSchema } from './schema/index.ts';
-import { type AccountsReads, EvmService } from './service/index.ts';
+import { EvmService } from './service/index.ts';
 
 declare module '../domain.ts' {
   interface DomainServices {
@@ -16,9 +17,9 @@ declare module '../domain.ts' {
 export const evm = defineDomain({
   name: 'evm',
   port: 4004,
-  // Backstop fills and a user's ledger events are the accounts domain's tables: read through its service.
+  // Backstop fills and a user's ledger events are the accounts domain's tables: read through its port.
   needs: ['accounts'],
-  create: ({ pool, upstream, bus, now, services: { accounts } }: DomainDeps<{ accounts: AccountsReads }>) =>
+  create: ({ pool, upstream, bus, now, services: { accounts } }: DomainDeps<{ accounts: AccountsPort }>) =>
     new EvmService({ pool, upstream, bus, now, accounts }),
   schema: evmSchema,
   context: (evm): EvmContext => ({ evm }),

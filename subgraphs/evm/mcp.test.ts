@@ -2,7 +2,7 @@
 // configured like /info's), and each `call` answers over the real services (the simulated history of
 // test/compat-app.ts) what the service answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { infoAjv } from '../../compat-rest/info/request-schema.ts';
+import { infoAjv } from '../../kit/request-schema.ts';
 import { startCompatApp, type TestCompatApp } from '../../test/compat-app.ts';
 import type { McpToolContext } from '../domain.ts';
 import { evm } from './domain.ts';
@@ -72,7 +72,7 @@ describe('evm MCP tools', () => {
   it('evm_token_holders answers the holders page with the total', async () => {
     const tool = evmTools.find((t) => t.name === 'evm_token_holders')!;
     const out = await tool.call({ token, limit: 3 }, context);
-    expect(out).toEqual(await c.services.evm.tokenHolders(token, { limit: 3, offset: 0 }));
+    expect(out).toEqual(await c.services.evm.tokenHolders({ token, limit: 3, offset: 0 }));
   });
 
   it('every other tool answers over the services', async () => {

@@ -1,45 +1,24 @@
 // The evm domain's MCP tools: each one capability of the EvmService, with the same rules (limits, defaults) the REST
 // routes and GraphQL fields get from it. The tool server checks arguments against `input` before `call` runs.
-import { windowOf } from '../../compat-rest/info/request-schema.ts';
-import {
-  addressArg,
-  boolArg,
-  described,
-  enumArg,
-  intArg,
-  pageArgs,
-  sideArg,
-  textArg,
-  toolInput,
-  windowArgs,
-} from '../../mcp/schema.ts';
-import { LEDGER_EVENT_TYPES, type LedgerEventType, MAX_FILL_ROWS } from '../accounts/service/index.ts';
+import { textArg, toolInput } from '../../kit/mcp-tool.ts';
 import type { McpTool } from '../domain.ts';
 import {
-  EVM_ROWS_DEFAULT,
-  LEDGER_ACTION_TYPES,
-  type LedgerActionType,
-  MAX_EVM_OFFSET,
-  MAX_EVM_ROWS,
+  BACKSTOP_FILLS,
+  BACKSTOP_SUMMARY,
+  BACKSTOP_TRANSFERS,
+  LEDGER_TRANSFERS,
+  TOKEN_HOLDERS,
+  TRANSACTIONS,
   toTransactionRecord,
+  USER_LEDGER_EVENTS,
 } from './service/index.ts';
 
-const page = (what: string) =>
-  pageArgs(what, { maxLimit: MAX_EVM_ROWS, defaultLimit: EVM_ROWS_DEFAULT, maxOffset: MAX_EVM_OFFSET });
-const window = windowArgs('start of the window, inclusive; default no lower bound');
 /** A perp dex's name as the ledger writes it; "" is the native perp dex. */
 const DEX_NAME_LENGTH = 32;
 const hip3Dex = (what: string) => textArg(`${what}: a HIP-3 dex name ("xyz")`, { maxLength: DEX_NAME_LENGTH });
-const ledgerDex = (what: string) =>
-  textArg(`${what}: a perp dex name, "" for the native perp dex`, { minLength: 0, maxLength: DEX_NAME_LENGTH });
 
 type Args = Record<string, unknown>;
 const opt = <T>(args: Args, key: string): T | undefined => args[key] as T | undefined;
-const lower = (v: string | undefined) => v?.toLowerCase();
-const pageOf = (args: Args) => ({
-  limit: opt<number>(args, 'limit') ?? EVM_ROWS_DEFAULT,
-  offset: opt<number>(args, 'offset') ?? 0,
-});
 const rowsSummary = (what: string) => (r: Record<string, unknown>) =>
   `${(r.rows as unknown[]).length} ${what}${r.hasMore ? ' (more follow: raise offset)' : ''}`;
 
@@ -51,21 +30,9 @@ export const evmTools: readonly McpTool[] = [
       'HyperEVM transactions newest first (hash, block, from, to, value, gas), filtered by block, recipient and time ' +
       'window. System (HyperCore bridge) transactions are left out unless includeSystem is true. Paged by ' +
       'limit/offset. For moves between HyperCore dexes use evm_ledger_transfers.',
-    input: toolInput({
-      blockNumber: intArg(0, Number.MAX_SAFE_INTEGER, 'only the transactions of this block number'),
-      to: addressArg('only transactions sent to this address (a contract or an account)'),
-      includeSystem: boolArg('include the system transactions HyperCore writes (bridge transfers); default false'),
-      ...window,
-      ...page('transactions'),
-    }),
+    input: TRANSACTIONS.schema,
     async call(args, { services }) {
-      const p = await services.evm.transactions({
-        blockNumber: opt(args, 'blockNumber'),
-        toAddr: lower(opt(args, 'to')),
-        includeSystem: opt<boolean>(args, 'includeSystem') ?? false,
-        ...windowOf(args),
-        ...pageOf(args),
-      });
+      const p = await services.evm.transactions(TRANSACTIONS.parse(args));
       return { rows: p.rows.map(toTransactionRecord), hasMore: p.hasMore };
     },
     summary: rowsSummary('transactions'),
@@ -76,19 +43,9 @@ export const evmTools: readonly McpTool[] = [
     description:
       "A HyperEVM token's holders by balance, largest first, each with its share of all holdings (0 to 1); for " +
       'NFTs the balance is the number of tokens held. Paged by limit/offset, or by cursor (nextCursor) for deep pages.',
-    input: toolInput(
-      {
-        token: addressArg("the token's contract address"),
-        ...page('holders'),
-        cursor: textArg('nextCursor of the previous page, for pages deeper than offset reaches', {
-          minLength: 0,
-          maxLength: 128,
-        }),
-      },
-      ['token'],
-    ),
+    input: TOKEN_HOLDERS.schema,
     async call(args, { services }) {
-      const p = await services.evm.tokenHolders(args.token as string, { ...pageOf(args), cursor: opt(args, 'cursor') });
+      const p = await services.evm.tokenHolders(TOKEN_HOLDERS.parse(args));
       return { rows: p.rows, hasMore: p.hasMore, nextCursor: p.nextCursor, totalRaw: p.totalRaw };
     },
     summary: rowsSummary('holders'),
@@ -100,25 +57,9 @@ export const evmTools: readonly McpTool[] = [
       'Core-ledger transfers of every user newest first, with source_dex and destination_dex ("" = the native perp ' +
       'dex). Filter by actionType (agentSendAsset moves value between dexes), token, user (either side), dexes and ' +
       "time window. For one user's classified ledger use evm_user_ledger_events.",
-    input: toolInput({
-      actionType: enumArg(Object.keys(LEDGER_ACTION_TYPES), 'only transfers of this ledger action'),
-      token: textArg('only transfers of this token ("USDC")'),
-      user: addressArg('only transfers this address sent or received'),
-      sourceDex: ledgerDex('only transfers out of this dex'),
-      destinationDex: ledgerDex('only transfers into this dex'),
-      ...window,
-      ...page('transfers'),
-    }),
+    input: LEDGER_TRANSFERS.schema,
     async call(args, { services }) {
-      const p = await services.evm.ledgerTransfers({
-        actionType: opt<LedgerActionType>(args, 'actionType'),
-        token: opt(args, 'token'),
-        user: lower(opt(args, 'user')),
-        sourceDex: opt(args, 'sourceDex'),
-        destinationDex: opt(args, 'destinationDex'),
-        ...windowOf(args),
-        ...pageOf(args),
-      });
+      const p = await services.evm.ledgerTransfers(LEDGER_TRANSFERS.parse(args));
       return { rows: p.rows, hasMore: p.hasMore };
     },
     summary: rowsSummary('transfers'),
@@ -130,29 +71,9 @@ export const evmTools: readonly McpTool[] = [
       "An account's non-funding ledger events newest first, each classified (deposit, withdrawal, transfer_in, " +
       'transfer_out, class_transfer, sub_account, vault, agent_send with its source and destination dex, other). ' +
       'accounts_ledger_updates answers the same events as the exchange writes them, unclassified.',
-    input: toolInput(
-      {
-        user: addressArg(),
-        eventTypes: described(
-          {
-            type: 'array',
-            items: { type: 'string', enum: [...LEDGER_EVENT_TYPES] },
-            maxItems: LEDGER_EVENT_TYPES.length,
-          },
-          `only events of these classes (${LEDGER_EVENT_TYPES.join(', ')}); default all`,
-        ),
-        ...window,
-        ...page('events'),
-      },
-      ['user'],
-    ),
+    input: USER_LEDGER_EVENTS.schema,
     async call(args, { services }) {
-      const p = await services.evm.userLedgerEvents({
-        user: args.user as string,
-        eventTypes: opt<LedgerEventType[]>(args, 'eventTypes'),
-        ...windowOf(args),
-        ...pageOf(args),
-      });
+      const p = await services.evm.userLedgerEvents(USER_LEDGER_EVENTS.parse(args));
       return { rows: p.rows, hasMore: p.hasMore };
     },
     summary: rowsSummary('events'),
@@ -163,21 +84,9 @@ export const evmTools: readonly McpTool[] = [
     description:
       "Each deposit and withdrawal of HIP-3 dexes' backstop principal, newest first; filter by dex, signer, " +
       'direction and time. For totals per dex use evm_backstop_summary.',
-    input: toolInput({
-      dex: hip3Dex('only this dex'),
-      signer: addressArg('only transfers signed by this address'),
-      isDeposit: boolArg('true: only deposits, false: only withdrawals; default both'),
-      ...window,
-      ...page('transfers'),
-    }),
+    input: BACKSTOP_TRANSFERS.schema,
     async call(args, { services }) {
-      const p = await services.evm.backstopTransfers({
-        dex: opt(args, 'dex'),
-        signer: lower(opt(args, 'signer')),
-        isDeposit: opt(args, 'isDeposit'),
-        ...windowOf(args),
-        ...pageOf(args),
-      });
+      const p = await services.evm.backstopTransfers(BACKSTOP_TRANSFERS.parse(args));
       return { rows: p.rows, hasMore: p.hasMore };
     },
     summary: rowsSummary('transfers'),
@@ -188,9 +97,9 @@ export const evmTools: readonly McpTool[] = [
     description:
       'Per dex: total deposited, total withdrawn and net backstop principal (USDC), unique signers, over an optional ' +
       'window. For the fills a backstop absorbed use evm_backstop_health.',
-    input: toolInput({ dex: hip3Dex('only this dex'), ...window }),
+    input: BACKSTOP_SUMMARY.schema,
     async call(args, { services }) {
-      return { dexes: await services.evm.backstopSummary({ dex: opt(args, 'dex'), ...windowOf(args) }) };
+      return { dexes: await services.evm.backstopSummary(BACKSTOP_SUMMARY.parse(args)) };
     },
     summary: (r) => `${(r.dexes as unknown[]).length} dexes`,
   },
@@ -219,25 +128,9 @@ export const evmTools: readonly McpTool[] = [
     description:
       "The fills a dex's backstop absorbed in backstop liquidations, newest first; `cursor` resumes after a page. " +
       "For the dex's totals use evm_backstop_health.",
-    input: toolInput(
-      {
-        dex: hip3Dex('the dex'),
-        coin: textArg('only fills of this coin ("xyz:XYZ100")'),
-        side: sideArg(),
-        ...window,
-        limit: intArg(1, MAX_FILL_ROWS, `how many fills (1 to ${MAX_FILL_ROWS}, default ${EVM_ROWS_DEFAULT})`),
-        cursor: textArg('nextCursor of the previous page', { minLength: 0, maxLength: 64 }),
-      },
-      ['dex'],
-    ),
+    input: BACKSTOP_FILLS.schema,
     async call(args, { services }) {
-      const p = await services.evm.backstopFills(args.dex as string, {
-        coin: opt(args, 'coin'),
-        side: opt(args, 'side'),
-        ...windowOf(args),
-        limit: opt<number>(args, 'limit') ?? EVM_ROWS_DEFAULT,
-        cursor: opt(args, 'cursor'),
-      });
+      const p = await services.evm.backstopFills(BACKSTOP_FILLS.parse(args));
       if (!p)
         return {
           rows: [],

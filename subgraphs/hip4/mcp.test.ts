@@ -2,9 +2,9 @@
 // /hip4 route from the same service (the fill rows the route writes from Postgres text, too), and each input schema,
 // compiled by the /info Ajv, refuses a bad argument.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bodyValidator } from '../../compat-rest/info/request-schema.ts';
-import type { CompatServices } from '../../compat-rest/info/types.ts';
 import { InProcessBus } from '../../events/bus.ts';
+import type { CompatServices } from '../../kit/info.ts';
+import { bodyValidator } from '../../kit/request-schema.ts';
 import { JsonArrayWriter } from '../../platform/json-text.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
 import { A1, AT, HOUR, hip4History, T0 } from '../../test/hip4-files.ts';

@@ -1,11 +1,12 @@
 // The markets domain as the service lists it (domains.ts): its service, subgraph, datasets and compat part.
-import { marketChannels } from '../../compat-rest/channels/markets.ts';
-import { marketsInfo } from '../../compat-rest/info/markets.ts';
-import { hip3Routes } from '../../compat-rest/routes/hip3.ts';
-import { marketRoutes } from '../../compat-rest/routes/market.ts';
+
 import { DOCUMENTED_COVERAGE_STARTS as STARTS } from '../../platform/coverage.ts';
 import { defineDomain } from '../domain.ts';
 import type { MarketsContext } from './builder.ts';
+import { marketChannels } from './compat/channels.ts';
+import { hip3Routes } from './compat/hip3-routes.ts';
+import { marketsInfo } from './compat/info.ts';
+import { marketRoutes } from './compat/market-routes.ts';
 import { marketsTools } from './mcp.ts';
 import { marketsSchema } from './schema/index.ts';
 import { MarketsService } from './service/index.ts';

@@ -3,7 +3,6 @@
 // that collect a stream for a few seconds. The service keeps its rules (defaults, limits, windows); the schemas
 // here bound what a model may send and say what each argument means.
 
-import { windowOf } from '../../compat-rest/info/request-schema.ts';
 import {
   coinArg,
   collect,
@@ -14,7 +13,8 @@ import {
   TEXT,
   timeArg,
   toolInput,
-} from '../../mcp/schema.ts';
+} from '../../kit/mcp-tool.ts';
+import { windowOf } from '../../kit/request-schema.ts';
 import { compareDecimal } from '../../platform/decimal.ts';
 import type { McpTool } from '../domain.ts';
 import {

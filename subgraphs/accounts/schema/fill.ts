@@ -17,8 +17,8 @@ import { addressArg, intArg, serviceInput, textArg } from './args.ts';
 import { toConnection } from './connection.ts';
 import { MarketRef } from './market.ts';
 
-/** A wire fill; `orderType` and the account (`address`) are known on stored fills only. */
-export type FillNode = WireFill & { orderType?: string | null; address?: string };
+/** A wire fill; `orderType`, the account (`address`) and the builder are known on stored fills only. */
+export type FillNode = WireFill & { orderType?: string | null; address?: string; builder?: string | null };
 
 const FillLiquidationRef = builder.objectRef<NonNullable<WireFill['liquidation']>>('FillLiquidation').implement({
   fields: (t) => ({
@@ -87,6 +87,7 @@ export const FILL_FIELD_COLUMNS: Readonly<Record<string, readonly FillColumn[]>>
   // Set on the fills a subscription sends; none read from storage.
   cursor: [],
   user: ['address'],
+  builder: ['builder'],
 };
 
 /** The columns behind the Fill fields among `selected` (field names anywhere in the selection). */
@@ -164,7 +165,11 @@ export async function fillsConnection(
     const page = await serviceInput('after', () => accounts.aggregatedFillPage(query));
     // A merged fill keeps its first part's (time, tid), hence that part's cursor (an approximate resume point).
     const cursors = new Map(page.rows.map((r) => [`${r.time}:${r.tid}`, fillCursor(r)]));
-    for (const f of page.fills as FillNode[]) f.address = user;
+    const builders = new Map(page.rows.map((r) => [`${r.time}:${r.tid}`, r.builder]));
+    for (const f of page.fills as FillNode[]) {
+      f.address = user;
+      f.builder = builders.get(`${f.time}:${f.tid}`) ?? null;
+    }
     return {
       ...toConnection(page.fills as FillNode[], (f) => cursors.get(`${f.time}:${f.tid}`) ?? '', {
         hasMore: page.hasMore,
@@ -182,6 +187,7 @@ export async function fillsConnection(
     const node: FillNode = toWireFill(r as StoredFill);
     node.orderType = r.order_type ?? null;
     node.address = r.address;
+    node.builder = r.builder;
     return node;
   });
   return {

@@ -1,4 +1,4 @@
-// What a user holds now (and the accounts of a liquidation's two sides): resting orders and spot balances (the node's, which alone knows the live book and the spot
+// What a user holds now (and the accounts of a liquidation's two sides, the builders of fills and liquidations): resting orders and spot balances (the node's, which alone knows the live book and the spot
 // ledger; the same relays as the openOrders/spotClearinghouseState /info types and their MCP tools) and borrow/lend
 // positions (indexed, priced at the reserves' latest), each the accounts service's one method.
 
@@ -123,16 +123,19 @@ BuilderRef.implement({
           selectedFieldNames(info),
         ),
     }),
-    revenue: t.field({
+    revenue: t.loadable({
       type: BuilderRevenueRef,
       description: 'What the builder earned in a window (default all stored fills)',
       args: { startTime: t.arg({ type: 'Timestamp' }), endTime: t.arg({ type: 'Timestamp' }) },
-      resolve: (b, a, ctx) =>
-        ctx.accounts.builderFeeRevenue({
-          builder: b.address,
+      // The builders of a page of fills are summed in one statement per window (per field path).
+      byPath: true,
+      load: (builders: string[], ctx, a) =>
+        ctx.accounts.builderFeeRevenues({
+          builders,
           startTime: a.startTime ?? undefined,
           endTime: a.endTime ?? undefined,
         }),
+      resolve: (b) => b.address,
     }),
   }),
 });
@@ -141,3 +144,24 @@ builder.asEntity(BuilderRef, {
   key: builder.selection<{ address: string }>('address'),
   resolveReference: (ref) => ({ address: ref.address.toLowerCase() }),
 });
+
+/** The builder of a stored fill or liquidation; none when it was not routed through one. */
+const builderOf = (address: string | null | undefined) => (address ? { address: address.toLowerCase() } : null);
+
+builder.objectFields(FillRef, (t) => ({
+  builder: t.field({
+    type: BuilderRef,
+    nullable: true,
+    description: 'The builder the fill was routed through (on stored fills; null when none)',
+    resolve: (f: FillNode) => builderOf(f.builder),
+  }),
+}));
+
+builder.objectFields(LiquidationRef, (t) => ({
+  routedBy: t.field({
+    type: BuilderRef,
+    nullable: true,
+    description: 'The builder the liquidation fill was routed through, as the Builder entity (null when none)',
+    resolve: (l) => builderOf(l.builder),
+  }),
+}));

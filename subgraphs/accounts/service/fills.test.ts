@@ -520,6 +520,8 @@ describe('User.fills: only the selected fields are read', () => {
         cloid: f.cloid ?? null,
         liquidation: f.liquidation ?? null,
         user: { address: ALICE },
+        // Of Alice's fills, only her liquidation (tid 31) was routed through a builder.
+        builder: f.tid === 31 ? { address: BUILDER } : null,
         cursor: null,
       });
     }

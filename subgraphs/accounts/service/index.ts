@@ -21,7 +21,7 @@ import {
   aggregatedFillPage,
   allFills,
   allFillsEnd,
-  builderFeeRevenue,
+  builderFeeRevenues,
   countFills,
   type FillColumn,
   type FillRowsQuery,
@@ -323,9 +323,9 @@ export class AccountsService {
     return fillPage(this.pool, q, { maxLimit: MAX_WIRE_FILLS, columns });
   }
 
-  /** What a builder earned on the fills routed through it in a window: fills, volume, builder fees. */
-  builderFeeRevenue(q: { builder: string; startTime?: number; endTime?: number }) {
-    return builderFeeRevenue(this.pool, q);
+  /** What each builder earned on the fills routed through it in a window (fills, volume, builder fees), at once. */
+  builderFeeRevenues(q: { builders: readonly string[]; startTime?: number; endTime?: number }) {
+    return builderFeeRevenues(this.pool, { ...q, builders: q.builders.map((b) => b.toLowerCase()) });
   }
 
   /** A page of a user's fills merged by aggregateByTime, by the one rule of every interface (aggregatedFillPage). */

@@ -4,32 +4,19 @@
 // same prefix: fastify keeps both groups' routes apart by path and method.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { perWalletCredits } from '../../../access/costs.ts';
-import { dataEnvelope } from '../../../compat-rest/envelopes.ts';
-import type { CompatServices } from '../../../compat-rest/info/types.ts';
-import { addressSchema, type TimeWindowQuery, timeWindow, timeWindowSchema } from '../../../compat-rest/params.ts';
+import { dataEnvelope } from '../../../kit/envelopes.ts';
+import type { CompatServices } from '../../../kit/info.ts';
+import { addressSchema } from '../../../kit/params.ts';
+import { routeInput } from '../../../kit/route-input.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import {
-  DEFAULT_LEADERBOARD_PAGE_SIZE,
-  DEFAULT_LIVE_HOURS,
-  DEFAULT_TOP_TRADES,
-  EQUITY_INTERVALS,
-  type EquityInterval,
-  LEADERBOARD_WINDOWS,
-  type LeaderboardWindow,
-  MAX_LEADERBOARD_PAGE,
-  MAX_LEADERBOARD_PAGE_SIZE,
-  MAX_LIVE_HOURS,
-  MAX_MIN_TRADES,
-  MAX_TOP_TRADES,
-  MAX_WALLETS,
-  METRICS,
-  type Metric,
-  TIMEFRAMES,
-  type Timeframe,
-  TRADE_SORTS,
-  type TradeSort,
-  WINDOWS,
-  type Window,
+  BATCH_PERFORMANCE,
+  EQUITY_HISTORY,
+  EXTERNAL_ACTIVITY,
+  LEADERBOARD,
+  PERFORMANCE,
+  PNL_CALENDAR,
+  TOP_TRADES,
 } from '../service/index.ts';
 
 /** Epoch-ms fields of a row as naive UTC ISO (null stays null). */
@@ -39,52 +26,36 @@ function isoTimes<T extends object>(row: T, keys: readonly string[]): T {
   return out as T;
 }
 
-const enumOf = (values: readonly string[]) => ({ type: 'string', enum: [...values] }) as const;
-const int = (minimum: number, maximum: number) => ({ type: 'integer', minimum, maximum }) as const;
-const userParams = { type: 'object', required: ['user'], properties: { user: addressSchema } } as const;
-const wallets = { type: 'array', minItems: 1, maxItems: MAX_WALLETS, items: addressSchema } as const;
 const batchCredits = (request: FastifyRequest) =>
   perWalletCredits((request.body as { addresses?: unknown })?.addresses);
+const userParams = { type: 'object', required: ['user'], properties: { user: addressSchema } } as const;
+
+// Each route reads its capability's input definition before the call is charged (kit/route-input.ts).
+const leaderboardInput = routeInput(LEADERBOARD);
+const performanceInput = routeInput(PERFORMANCE);
+const equityHistoryInput = routeInput(EQUITY_HISTORY);
+const pnlCalendarInput = routeInput(PNL_CALENDAR);
+const topTradesInput = routeInput(TOP_TRADES);
+const batchPerformanceInput = routeInput(BATCH_PERFORMANCE, (req) => req.body as Record<string, unknown>);
+const externalActivityInput = routeInput(EXTERNAL_ACTIVITY, (req) => ({
+  ...(req.body as object),
+  builder: (req.params as { builder: string }).builder,
+}));
+
+/** A POST body's schema: the definition's fields as the path routes name them, `required` those it needs. */
+const bodyOf = (input: { querystring(omit?: never[]): Readonly<Record<string, unknown>> }, required: string[]) => ({
+  ...input.querystring(),
+  required,
+});
 
 export const analyticsUserRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
   const { analytics } = services;
 
-  app.get<{
-    Querystring: {
-      window?: LeaderboardWindow;
-      by?: Metric;
-      page?: number;
-      limit?: number;
-      min_trades?: number;
-      hours?: number;
-    };
-  }>(
+  app.get(
     '/leaderboard',
-    {
-      schema: {
-        querystring: {
-          type: 'object',
-          properties: {
-            window: enumOf(LEADERBOARD_WINDOWS),
-            by: enumOf(METRICS),
-            page: int(1, MAX_LEADERBOARD_PAGE),
-            limit: { ...int(1, MAX_LEADERBOARD_PAGE_SIZE), default: DEFAULT_LEADERBOARD_PAGE_SIZE },
-            min_trades: int(0, MAX_MIN_TRADES),
-            hours: { ...int(1, MAX_LIVE_HOURS), default: DEFAULT_LIVE_HOURS },
-          },
-        },
-      },
-    },
+    { schema: { querystring: leaderboardInput.querystring() }, config: leaderboardInput.config },
     async (req) => {
-      const q = req.query;
-      const page = await analytics.leaderboard({
-        window: q.window,
-        by: q.by,
-        page: q.page,
-        limit: q.limit,
-        minTrades: q.min_trades,
-        hours: q.hours,
-      });
+      const page = await analytics.leaderboard(leaderboardInput.of(req));
       return {
         ...dataEnvelope(
           req,
@@ -98,40 +69,26 @@ export const analyticsUserRoutes: FastifyPluginAsync<{ services: CompatServices 
     },
   );
 
-  app.get<{ Params: { user: string }; Querystring: TimeWindowQuery & { window?: Window } }>(
+  app.get(
     '/:user/performance',
     {
-      schema: {
-        params: userParams,
-        querystring: { type: 'object', properties: { window: enumOf(WINDOWS), ...timeWindowSchema } },
-      },
+      schema: { params: userParams, querystring: performanceInput.querystring(['user']) },
+      config: performanceInput.config,
     },
     async (req) => {
-      const { startTime, endTime } = timeWindow(req.query);
-      const perf = await analytics.performance({ user: req.params.user, window: req.query.window, startTime, endTime });
+      const perf = await analytics.performance(performanceInput.of(req));
       return dataEnvelope(req, isoTimes(perf, ['start_time', 'end_time']));
     },
   );
 
-  app.post<{ Body: { addresses: string[]; window?: Window; include_drawdown?: boolean } }>(
+  app.post(
     '/batch/performance',
     {
-      config: { credits: batchCredits },
-      schema: {
-        body: {
-          type: 'object',
-          required: ['addresses'],
-          properties: { addresses: wallets, window: enumOf(WINDOWS), include_drawdown: { type: 'boolean' } },
-        },
-      },
+      config: { credits: batchCredits, ...batchPerformanceInput.config },
+      schema: { body: bodyOf(batchPerformanceInput, ['addresses']) },
     },
     async (req) => {
-      const b = req.body;
-      const entries = await analytics.batchPerformance({
-        users: b.addresses,
-        window: b.window,
-        includeDrawdown: b.include_drawdown,
-      });
+      const entries = await analytics.batchPerformance(batchPerformanceInput.of(req));
       return dataEnvelope(
         req,
         entries.map((e) => isoTimes(e, ['start_time', 'end_time'])),
@@ -139,16 +96,14 @@ export const analyticsUserRoutes: FastifyPluginAsync<{ services: CompatServices 
     },
   );
 
-  app.get<{ Params: { user: string }; Querystring: { interval?: EquityInterval; window?: Window } }>(
+  app.get(
     '/:user/equity-history',
     {
-      schema: {
-        params: userParams,
-        querystring: { type: 'object', properties: { interval: enumOf(EQUITY_INTERVALS), window: enumOf(WINDOWS) } },
-      },
+      schema: { params: userParams, querystring: equityHistoryInput.querystring(['user']) },
+      config: equityHistoryInput.config,
     },
     async (req) => {
-      const h = await analytics.equityHistory({ user: req.params.user, ...req.query });
+      const h = await analytics.equityHistory(equityHistoryInput.of(req));
       return {
         ...dataEnvelope(
           req,
@@ -161,37 +116,26 @@ export const analyticsUserRoutes: FastifyPluginAsync<{ services: CompatServices 
     },
   );
 
-  app.get<{ Params: { user: string }; Querystring: { window?: Window } }>(
+  app.get(
     '/:user/pnl-calendar',
-    { schema: { params: userParams, querystring: { type: 'object', properties: { window: enumOf(WINDOWS) } } } },
+    {
+      schema: { params: userParams, querystring: pnlCalendarInput.querystring(['user']) },
+      config: pnlCalendarInput.config,
+    },
     async (req) => {
-      const c = await analytics.pnlCalendar({ user: req.params.user, window: req.query.window });
+      const c = await analytics.pnlCalendar(pnlCalendarInput.of(req));
       return { ...dataEnvelope(req, c.days), window: c.window, totals: c.totals };
     },
   );
 
-  app.get<{ Params: { user: string }; Querystring: { sort?: TradeSort; limit?: number; include_open?: boolean } }>(
+  app.get(
     '/:user/top-trades',
     {
-      schema: {
-        params: userParams,
-        querystring: {
-          type: 'object',
-          properties: {
-            sort: enumOf(TRADE_SORTS),
-            limit: { ...int(1, MAX_TOP_TRADES), default: DEFAULT_TOP_TRADES },
-            include_open: { type: 'boolean' },
-          },
-        },
-      },
+      schema: { params: userParams, querystring: topTradesInput.querystring(['user']) },
+      config: topTradesInput.config,
     },
     async (req) => {
-      const trades = await analytics.topTrades({
-        user: req.params.user,
-        sort: req.query.sort,
-        limit: req.query.limit,
-        includeOpen: req.query.include_open,
-      });
+      const trades = await analytics.topTrades(topTradesInput.of(req));
       // Open positions carry status `open` and no `closed_at` (spec §2.3).
       return dataEnvelope(
         req,
@@ -204,29 +148,17 @@ export const analyticsUserRoutes: FastifyPluginAsync<{ services: CompatServices 
 };
 
 export const builderRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
-  app.post<{
-    Params: { builder: string };
-    Body: { addresses: string[]; timeframe?: Timeframe; includeNoBuilder?: boolean };
-  }>(
+  app.post(
     '/:builder/external-activity',
     {
-      config: { credits: batchCredits },
+      config: { credits: batchCredits, ...externalActivityInput.config },
       schema: {
         params: { type: 'object', required: ['builder'], properties: { builder: addressSchema } },
-        body: {
-          type: 'object',
-          required: ['addresses'],
-          properties: { addresses: wallets, timeframe: enumOf(TIMEFRAMES), includeNoBuilder: { type: 'boolean' } },
-        },
+        body: bodyOf(externalActivityInput, ['addresses']),
       },
     },
     async (req) => {
-      const a = await services.analytics.externalActivity({
-        builder: req.params.builder,
-        users: req.body.addresses,
-        timeframe: req.body.timeframe,
-        includeNoBuilder: req.body.includeNoBuilder,
-      });
+      const a = await services.analytics.externalActivity(externalActivityInput.of(req));
       const times = ['first_fill', 'last_fill'];
       const data = a.data.map((w) => ({
         ...w,

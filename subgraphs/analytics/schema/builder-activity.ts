@@ -3,7 +3,7 @@
 import { addressValue } from '../../../platform/fields.ts';
 import { builder } from '../builder.ts';
 import type { BuilderActivity, ExternalActivity, WalletActivity } from '../service/index.ts';
-import { MAX_WALLETS } from '../service/index.ts';
+import { EXTERNAL_ACTIVITY, MAX_WALLETS } from '../service/index.ts';
 import { TimeframeEnum } from './enums.ts';
 import { UserRef } from './user.ts';
 
@@ -59,18 +59,9 @@ export const BuilderRef = builder.objectRef<{ address: string }>('Builder').impl
       description:
         `Per wallet (1 to ${MAX_WALLETS}): fills through other builders, this one and none in the timeframe ` +
         '(default D7); flagged wallets first by external volume. Costs 3 credits per address',
-      args: {
-        addresses: t.arg.stringList({ required: true }),
-        timeframe: t.arg({ type: TimeframeEnum }),
-        includeNoBuilder: t.arg.boolean({ defaultValue: true }),
-      },
+      args: EXTERNAL_ACTIVITY.args(t, { omit: ['builder'], types: { timeframe: TimeframeEnum } }),
       resolve: (b, a, ctx) =>
-        ctx.analytics.externalActivity({
-          builder: b.address,
-          users: a.addresses,
-          timeframe: a.timeframe ?? undefined,
-          includeNoBuilder: a.includeNoBuilder ?? undefined,
-        }),
+        ctx.analytics.externalActivity(EXTERNAL_ACTIVITY.parse({ ...a, builder: b.address }, 'graphql')),
     }),
   }),
 });

@@ -2,7 +2,7 @@
 // top 100 over the last `hours`, as /users/leaderboard answers it.
 import { builder } from '../builder.ts';
 import type { LeaderboardPage, LeaderboardRow } from '../service/index.ts';
-import { DEFAULT_LEADERBOARD_PAGE_SIZE, DEFAULT_LIVE_HOURS, MAX_LEADERBOARD_PAGE_SIZE } from '../service/index.ts';
+import { LEADERBOARD } from '../service/index.ts';
 import { LeaderboardWindowEnum, MetricEnum } from './enums.ts';
 import { UserRef } from './user.ts';
 
@@ -50,28 +50,10 @@ builder.queryFields((t) => ({
       'Accounts ranked by `by` (default PNL). With `window`: pages of up to 500 of the scheduled ranking (7d and ' +
       '30d refreshed every 5 minutes, ALL hourly); without: the live top 100 over the last `hours` (1 to 168). ' +
       'WIN_RATE and PNL_PCT rank only accounts with `minTrades` closed trips (default 10)',
-    args: {
-      window: t.arg({ type: LeaderboardWindowEnum }),
-      by: t.arg({ type: MetricEnum }),
-      page: t.arg.int({ defaultValue: 1 }),
-      limit: t.arg.int({
-        defaultValue: DEFAULT_LEADERBOARD_PAGE_SIZE,
-        description: `1 to ${MAX_LEADERBOARD_PAGE_SIZE}`,
-      }),
-      minTrades: t.arg.int(),
-      hours: t.arg.int({ defaultValue: DEFAULT_LIVE_HOURS }),
-    },
+    args: LEADERBOARD.args(t, { types: { window: LeaderboardWindowEnum, by: MetricEnum } }),
     // Its rows are a page: priced per element by what is below them (router/credits.ts), as the demand estimate.
     listSize: { slicingArguments: ['limit'], sizedFields: ['rows'], requireOneSlicingArgument: false },
-    resolve: (_r, a, ctx) =>
-      ctx.analytics.leaderboard({
-        window: a.window ?? undefined,
-        by: a.by ?? undefined,
-        page: a.page ?? undefined,
-        limit: a.limit ?? undefined,
-        minTrades: a.minTrades ?? undefined,
-        hours: a.hours ?? undefined,
-      }),
+    resolve: (_r, a, ctx) => ctx.analytics.leaderboard(LEADERBOARD.parse(a, 'graphql')),
   }),
 }));
 

@@ -2,11 +2,16 @@
 // PnL calendar, top trades and round trips. Query.batchPerformance ranks many wallets in one call.
 import { builder } from '../builder.ts';
 import {
+  BATCH_PERFORMANCE,
   DEFAULT_TOP_TRADES,
+  EQUITY_HISTORY,
   MAX_ROUND_TRIPS,
   MAX_TOP_TRADES,
   MAX_WALLETS,
+  PERFORMANCE,
   type Performance,
+  PNL_CALENDAR,
+  TOP_TRADES,
 } from '../service/index.ts';
 import { IntervalEnum, RoundTripStatusEnum, TradeSortEnum, WindowEnum } from './enums.ts';
 import { EquityHistoryRef, PerformanceRef, PnlCalendarRef, TradeRef } from './performance.ts';
@@ -21,52 +26,27 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
     performance: t.field({
       type: PerformanceRef,
       description: 'Over `window` (default 7d); startTime/endTime take precedence',
-      args: {
-        window: t.arg({ type: WindowEnum }),
-        startTime: t.arg({ type: 'Timestamp' }),
-        endTime: t.arg({ type: 'Timestamp' }),
-      },
-      resolve: (u, a, ctx) =>
-        ctx.analytics.performance({
-          user: u.address,
-          window: a.window ?? undefined,
-          startTime: a.startTime ?? undefined,
-          endTime: a.endTime ?? undefined,
-        }),
+      args: PERFORMANCE.args(t, { omit: ['user'], types: { window: WindowEnum } }),
+      resolve: (u, a, ctx) => ctx.analytics.performance(PERFORMANCE.parse({ ...a, user: u.address }, 'graphql')),
     }),
     equityHistory: t.field({
       type: EquityHistoryRef,
       description: 'Hourly (1h) or daily-close (1d) snapshots of the perp account over `window` (default 7d)',
-      args: { interval: t.arg({ type: IntervalEnum }), window: t.arg({ type: WindowEnum }) },
-      resolve: (u, a, ctx) =>
-        ctx.analytics.equityHistory({
-          user: u.address,
-          interval: a.interval ?? undefined,
-          window: a.window ?? undefined,
-        }),
+      args: EQUITY_HISTORY.args(t, { omit: ['user'], types: { interval: IntervalEnum, window: WindowEnum } }),
+      resolve: (u, a, ctx) => ctx.analytics.equityHistory(EQUITY_HISTORY.parse({ ...a, user: u.address }, 'graphql')),
     }),
     pnlCalendar: t.field({
       type: PnlCalendarRef,
       description: 'One row per UTC trading day over `window` (default 30d)',
-      args: { window: t.arg({ type: WindowEnum }) },
-      resolve: (u, a, ctx) => ctx.analytics.pnlCalendar({ user: u.address, window: a.window ?? undefined }),
+      args: PNL_CALENDAR.args(t, { omit: ['user'], types: { window: WindowEnum } }),
+      resolve: (u, a, ctx) => ctx.analytics.pnlCalendar(PNL_CALENDAR.parse({ ...a, user: u.address }, 'graphql')),
     }),
     topTrades: t.field({
       type: [TradeRef],
       description: `Best round trips by \`sort\` (default PNL), 1 to ${MAX_TOP_TRADES} (default ${DEFAULT_TOP_TRADES})`,
-      args: {
-        sort: t.arg({ type: TradeSortEnum }),
-        limit: t.arg.int({ defaultValue: DEFAULT_TOP_TRADES }),
-        includeOpen: t.arg.boolean({ defaultValue: true }),
-      },
+      args: TOP_TRADES.args(t, { omit: ['user'], types: { sort: TradeSortEnum } }),
       listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-      resolve: (u, a, ctx) =>
-        ctx.analytics.topTrades({
-          user: u.address,
-          sort: a.sort ?? undefined,
-          limit: a.limit ?? undefined,
-          includeOpen: a.includeOpen ?? undefined,
-        }),
+      resolve: (u, a, ctx) => ctx.analytics.topTrades(TOP_TRADES.parse({ ...a, user: u.address }, 'graphql')),
     }),
     roundTrips: t.field({
       type: [TradeRef],
@@ -109,18 +89,10 @@ builder.queryFields((t) => ({
     description:
       `Performance of 1 to ${MAX_WALLETS} wallets, one entry per address in submission order; costs 3 credits per ` +
       'address (as POST /users/batch/performance)',
-    args: {
-      addresses: t.arg.stringList({ required: true }),
-      window: t.arg({ type: WindowEnum }),
-      includeDrawdown: t.arg.boolean({ defaultValue: false }),
-    },
+    args: BATCH_PERFORMANCE.args(t, { types: { window: WindowEnum } }),
     listSize: { assumedSize: MAX_WALLETS },
     resolve: async (_r, a, ctx) => {
-      const entries = await ctx.analytics.batchPerformance({
-        users: a.addresses,
-        window: a.window ?? undefined,
-        includeDrawdown: a.includeDrawdown ?? false,
-      });
+      const entries = await ctx.analytics.batchPerformance(BATCH_PERFORMANCE.parse(a, 'graphql'));
       return entries.map((performance) => ({ address: performance.address, performance }));
     },
   }),

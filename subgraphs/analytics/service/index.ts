@@ -3,11 +3,49 @@
 // sums, leaderboard windows and builder activity. Every rule (windows, defaults, caps, sorts) lives here once;
 // answers carry decimal strings and epoch-ms times, and each edge shapes them.
 import type pg from 'pg';
-import { MAX_WALLETS_PER_CALL, walletCount } from '../../../access/costs.ts';
-import type { AccountSnapshotRow, BuilderHourlyRow, RoundTripRow } from '../../../db/rows/analytics.ts';
 import { addDecimal } from '../../../platform/decimal.ts';
-import { FieldError, intWithin, isAddress } from '../../../platform/fields.ts';
+import { intWithin } from '../../../platform/fields.ts';
 import type { DomainService } from '../../domain.ts';
+import type {
+  BuilderActivity,
+  CalendarDay,
+  EquityHistory,
+  EquityPoint,
+  ExternalActivity,
+  LeaderboardPage,
+  LeaderboardRow,
+  Performance,
+  PnlCalendar,
+  Trade,
+  WalletActivity,
+} from './answers.ts';
+import {
+  address,
+  DEFAULT_LEADERBOARD_PAGE_SIZE,
+  DEFAULT_LIVE_HOURS,
+  DEFAULT_TOP_TRADES,
+  EQUITY_INTERVALS,
+  type EquityInterval,
+  LEADERBOARD_WINDOWS,
+  type LeaderboardWindow,
+  LIVE_TOP,
+  MAX_LEADERBOARD_PAGE,
+  MAX_LEADERBOARD_PAGE_SIZE,
+  MAX_LIVE_HOURS,
+  MAX_MIN_TRADES,
+  MAX_ROUND_TRIPS,
+  MAX_TOP_TRADES,
+  oneOf,
+  TIMEFRAME_MS,
+  TIMEFRAMES,
+  type Timeframe,
+  TRADE_SORTS,
+  type TradeSort,
+  WINDOWS,
+  type Window,
+  walletList,
+  windowBounds,
+} from './inputs.ts';
 import {
   defaultMinTrades,
   LATEST_SNAPSHOT,
@@ -19,244 +57,52 @@ import {
 } from './ranking.ts';
 import { DAY_MS, drawdownAggregates, HOUR_MS, windowHours, windowParams, windowRows } from './window.ts';
 
+export type {
+  BuilderActivity,
+  CalendarDay,
+  EquityHistory,
+  EquityPoint,
+  ExternalActivity,
+  LeaderboardPage,
+  LeaderboardRow,
+  Performance,
+  PnlCalendar,
+  Trade,
+  WalletActivity,
+} from './answers.ts';
+export {
+  BATCH_PERFORMANCE,
+  DEFAULT_LEADERBOARD_PAGE_SIZE,
+  DEFAULT_LIVE_HOURS,
+  DEFAULT_TOP_TRADES,
+  EQUITY_HISTORY,
+  EQUITY_INTERVALS,
+  type EquityInterval,
+  EXTERNAL_ACTIVITY,
+  LEADERBOARD,
+  LEADERBOARD_WINDOWS,
+  type LeaderboardWindow,
+  LIVE_TOP,
+  MAX_LEADERBOARD_PAGE,
+  MAX_LEADERBOARD_PAGE_SIZE,
+  MAX_LIVE_HOURS,
+  MAX_MIN_TRADES,
+  MAX_ROUND_TRIPS,
+  MAX_TOP_TRADES,
+  MAX_WALLETS,
+  PERFORMANCE,
+  PNL_CALENDAR,
+  TIMEFRAMES,
+  type Timeframe,
+  TOP_TRADES,
+  TRADE_SORTS,
+  type TradeSort,
+  WINDOWS,
+  type Window,
+  walletList,
+} from './inputs.ts';
 export { DEFAULT_MIN_TRADES, METRICS, type Metric, RATIO_METRICS } from './ranking.ts';
 export { WINDOW_RULE } from './window.ts';
-
-/** Performance, equity and calendar windows (spec §4.3). */
-export const WINDOWS = ['7d', '30d', '90d', 'all'] as const;
-export type Window = (typeof WINDOWS)[number];
-const WINDOW_MS: Record<Window, number | null> = {
-  '7d': 7 * DAY_MS,
-  '30d': 30 * DAY_MS,
-  '90d': 90 * DAY_MS,
-  all: null,
-};
-
-/** Leaderboard windows, refreshed on a schedule (spec §8). */
-export const LEADERBOARD_WINDOWS = ['7d', '30d', 'all'] as const;
-export type LeaderboardWindow = (typeof LEADERBOARD_WINDOWS)[number];
-
-export const TIMEFRAMES = ['1h', '24h', '7d', '30d'] as const;
-export type Timeframe = (typeof TIMEFRAMES)[number];
-const TIMEFRAME_MS: Record<Timeframe, number> = { '1h': HOUR_MS, '24h': DAY_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS };
-
-export const TRADE_SORTS = ['pnl', 'pnl_abs', 'notional', 'loss'] as const;
-export type TradeSort = (typeof TRADE_SORTS)[number];
-export const EQUITY_INTERVALS = ['1h', '1d'] as const;
-export type EquityInterval = (typeof EQUITY_INTERVALS)[number];
-
-/** Spec §8 limits. */
-export const MAX_LEADERBOARD_PAGE_SIZE = 500;
-export const DEFAULT_LEADERBOARD_PAGE_SIZE = 100;
-export const MAX_LEADERBOARD_PAGE = 10_000;
-export const LIVE_TOP = 100;
-export const MAX_LIVE_HOURS = 168;
-/** The largest `min_trades` a leaderboard takes. */
-export const MAX_MIN_TRADES = 1_000_000;
-export const DEFAULT_LIVE_HOURS = 24;
-/** Spec §8's wallets per batch call, as the router checks them before charging (access/costs.ts). */
-export const MAX_WALLETS = MAX_WALLETS_PER_CALL;
-export const MAX_TOP_TRADES = 50;
-export const DEFAULT_TOP_TRADES = 5;
-export const MAX_ROUND_TRIPS = 500;
-
-// ---- answers ----
-
-export interface LeaderboardRow {
-  rank: number;
-  address: string;
-  fills: number;
-  trades: number;
-  volume: string;
-  realized_pnl: string;
-  fees: string;
-  funding: string;
-  /** The `pnl` metric: realized − fees + funding. */
-  pnl: string;
-  wins: number;
-  losses: number;
-  win_rate: string | null;
-  pnl_pct: string | null;
-  account_value: string | null;
-  unrealized_pnl: string | null;
-  refreshed_at: number;
-}
-
-export interface LeaderboardPage {
-  window: LeaderboardWindow | null;
-  by: Metric;
-  rows: LeaderboardRow[];
-  totalCount: number;
-  hasMore: boolean;
-  /** When the window was last recomputed (live mode: now); null when never. */
-  refreshedAt: number | null;
-}
-
-export interface Performance {
-  address: string;
-  window: string;
-  start_time: number | null;
-  end_time: number;
-  fills: number;
-  volume: string;
-  realized_pnl: string;
-  total_fees: string;
-  total_funding: string;
-  net_pnl: string;
-  trades: number;
-  wins: number;
-  losses: number;
-  win_rate: string | null;
-  longs: number;
-  shorts: number;
-  long_short_ratio: string | null;
-  long_pct: string | null;
-  best_trade_pnl: string | null;
-  worst_trade_pnl: string | null;
-  account_value: string | null;
-  /** The drawdown fields: absent from a batch entry without `include_drawdown`. */
-  max_drawdown?: string;
-  equity_max_drawdown_usd?: string | null;
-  equity_max_drawdown_pct?: string | null;
-  equity_snapshots?: number;
-}
-
-/** A snapshot as equity history shows it (its positions aside). */
-export type EquityPoint = Omit<AccountSnapshotRow, 'address' | 'positions'>;
-
-export interface EquityHistory {
-  address: string;
-  interval: EquityInterval;
-  window: Window;
-  points: EquityPoint[];
-  summary: {
-    points: number;
-    start_value: string | null;
-    end_value: string | null;
-    change: string | null;
-    change_pct: string | null;
-    max_drawdown_usd: string | null;
-    max_drawdown_pct: string | null;
-  };
-}
-
-export interface CalendarDay {
-  /** YYYY-MM-DD (UTC). */
-  date: string;
-  realized_pnl: string;
-  fees: string;
-  funding: string;
-  net_pnl: string;
-  cumulative_net_pnl: string;
-  fills: number;
-  volume: string;
-  equity_close: string | null;
-}
-
-export interface PnlCalendar {
-  address: string;
-  window: Window;
-  days: CalendarDay[];
-  totals: {
-    days: number;
-    profitable_days: number;
-    losing_days: number;
-    flat_days: number;
-    realized_pnl: string;
-    fees: string;
-    funding: string;
-    net_pnl: string;
-    fills: number;
-    volume: string;
-  };
-}
-
-export type Trade = Pick<
-  RoundTripRow,
-  | 'coin'
-  | 'direction'
-  | 'status'
-  | 'leverage'
-  | 'fees'
-  | 'funding'
-  | 'size'
-  | 'notional'
-  | 'entry_px'
-  | 'exit_px'
-  | 'fills'
-  | 'opened_at'
-  | 'closed_at'
-> & {
-  /** Realized PnL (Σ closedPnl); an open trade adds its unrealized PnL at the last fill price. */
-  pnl: string;
-  /** Σ closedPnl of its reducing fills so far. */
-  realized_pnl: string;
-  /** pnl − fees + funding. */
-  net_pnl: string;
-};
-
-/** A wallet's fills through one builder ('' = none) over the timeframe: the hourly rows summed. */
-export type BuilderActivity = Omit<BuilderHourlyRow, 'address' | 'hour'>;
-
-export interface WalletActivity {
-  address: string;
-  /** Traded through builders other than this one. */
-  flagged: boolean;
-  external_volume: string;
-  externalBuilders: BuilderActivity[];
-  /** Fills without a builder; null when `includeNoBuilder` is false or there were none. */
-  noBuilder: Omit<BuilderActivity, 'builder'> | null;
-  /** Fills through this builder; null when none. */
-  own: Omit<BuilderActivity, 'builder'> | null;
-}
-
-export interface ExternalActivity {
-  builder: string;
-  timeframe: Timeframe;
-  data: WalletActivity[];
-  summary: {
-    wallets: number;
-    flagged: number;
-    own_only: number;
-    no_builder_only: number;
-    inactive: number;
-  };
-}
-
-// ---- input rules ----
-
-function address(value: string, field: string): string {
-  if (!isAddress(value))
-    throw new FieldError(`${field}: must be a 0x address (40 hex digits), got ${JSON.stringify(value)}`);
-  return value.toLowerCase();
-}
-
-function oneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new FieldError(`${field}: must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
-  }
-  return value as T;
-}
-
-/** 1 to 500 addresses, each a 0x address (lowercased, submission order kept). */
-export function walletList(values: readonly string[], field = 'addresses'): string[] {
-  walletCount(values, field);
-  return values.map((v, i) => address(v, `${field}[${i}]`));
-}
-
-/** A window's bounds: `startTime`/`endTime` take precedence over `window` (spec §4.3). */
-function windowBounds(
-  window: Window,
-  now: number,
-  startTime?: number,
-  endTime?: number,
-): { start: number | null; end: number } {
-  const end = endTime ?? now;
-  const span = WINDOW_MS[window];
-  const start = startTime ?? (span === null ? null : end - span);
-  if (start !== null && start > end) throw new FieldError(`start_time: must not be after end_time`);
-  return { start, end };
-}
 
 const num = (col: string) => `trim_scale(${col})::text`;
 

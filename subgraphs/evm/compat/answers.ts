@@ -1,10 +1,10 @@
-// What the EVM routes answer, for the OpenAPI document (compat-rest/answers.ts): every route in the data envelope,
+// What the EVM routes answer, for the OpenAPI document (kit/answers.ts): every route in the data envelope,
 // its rows as the service makes them. Money is decimal text; a holder's `balance` and `share` are JSON numbers, as
 // spec §2.3 shows the balance.
-import { dataEnvelopeOf, naiveTime, type RouteAnswer } from '../../../compat-rest/answers.ts';
-import { compactFill } from '../../../compat-rest/info/accounts.ts';
-import type { JsonSchema } from '../../../compat-rest/info/request-schema.ts';
-import * as R from '../../../compat-rest/info/response-schema.ts';
+import { dataEnvelopeOf, naiveTime, type RouteAnswer } from '../../../kit/answers.ts';
+import type { JsonSchema } from '../../../kit/request-schema.ts';
+import * as R from '../../../kit/response-schema.ts';
+import { compactFill } from '../../accounts/port.ts';
 
 const bit: JsonSchema = { enum: [0, 1] };
 const num: JsonSchema = { type: 'number' };

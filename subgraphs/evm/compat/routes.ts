@@ -3,28 +3,19 @@
 // holders page `/<chain>/testnet/tokens/{address}/holders`, each in the data envelope. Bounds come from the
 // service's constants; the service checks them again for its other doors.
 import type { FastifyPluginAsync } from 'fastify';
-import { dataEnvelope, HttpError } from '../../../compat-rest/envelopes.ts';
-import type { CompatServices } from '../../../compat-rest/info/types.ts';
+import { dataEnvelope, HttpError } from '../../../kit/envelopes.ts';
+import type { CompatServices } from '../../../kit/info.ts';
+import { addressSchema } from '../../../kit/params.ts';
+import { routeInput } from '../../../kit/route-input.ts';
 import {
-  addressSchema,
-  limitSchema,
-  type TimeWindowQuery,
-  timeWindow,
-  timeWindowSchema,
-} from '../../../compat-rest/params.ts';
-import {
-  FILL_ROWS_DEFAULT_LIMIT,
-  LEDGER_EVENT_TYPES,
-  type LedgerEventType,
-  MAX_FILL_ROWS,
-} from '../../accounts/service/index.ts';
-import {
-  EVM_ROWS_DEFAULT,
-  LEDGER_ACTION_TYPES,
-  type LedgerActionType,
-  MAX_EVM_OFFSET,
-  MAX_EVM_ROWS,
+  BACKSTOP_FILLS,
+  BACKSTOP_SUMMARY,
+  BACKSTOP_TRANSFERS,
+  LEDGER_TRANSFERS,
+  TOKEN_HOLDERS,
+  TRANSACTIONS,
   toTransactionRecord,
+  USER_LEDGER_EVENTS,
 } from '../service/index.ts';
 import { EVM_ANSWERS } from './answers.ts';
 
@@ -34,24 +25,23 @@ import { EVM_ANSWERS } from './answers.ts';
  */
 export const HOLDER_CHAINS = ['hyperevm', 'hyperliquid'] as const;
 
-const pageSchema = {
-  limit: limitSchema(MAX_EVM_ROWS, EVM_ROWS_DEFAULT),
-  offset: { type: 'integer', minimum: 0, maximum: MAX_EVM_OFFSET, default: 0 },
-} as const;
-
 /** A dex name as the exchange spells them (`xyz`): short, no separator. */
 const dexSchema = { type: 'string', minLength: 1, maxLength: 32 } as const;
 
-/** The querystring of an offset-paged list over a time window, with its own filters. */
-const listQuery = (filters: Record<string, unknown>) =>
-  ({ type: 'object', properties: { ...pageSchema, ...timeWindowSchema, ...filters } }) as const;
-
-interface PageQ {
-  limit: number;
-  offset: number;
-}
-
-const lower = (v: string | undefined) => v?.toLowerCase();
+// Each route reads its capability's input definition before the call is charged (kit/route-input.ts).
+const transactionsInput = routeInput(TRANSACTIONS);
+const ledgerTransfersInput = routeInput(LEDGER_TRANSFERS);
+const userLedgerEventsInput = routeInput(USER_LEDGER_EVENTS, (req) => ({
+  ...(req.query as object),
+  user: (req.params as { address: string }).address,
+}));
+const backstopTransfersInput = routeInput(BACKSTOP_TRANSFERS);
+const backstopSummaryInput = routeInput(BACKSTOP_SUMMARY);
+const backstopFillsInput = routeInput(BACKSTOP_FILLS);
+const tokenHoldersInput = routeInput(TOKEN_HOLDERS, (req) => ({
+  ...(req.query as object),
+  token: (req.params as { address: string }).address,
+}));
 
 export function noBackstopActivity(dex: string): HttpError {
   return new HttpError(404, `No backstop activity recorded for dex '${dex}'`);
@@ -60,138 +50,66 @@ export function noBackstopActivity(dex: string): HttpError {
 export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
   const { evm } = services;
 
-  app.get<{
-    Querystring: PageQ & TimeWindowQuery & { block_number?: number; to_addr?: string; include_system: boolean };
-  }>(
+  app.get<{ Querystring: Record<string, unknown> }>(
     '/transactions',
     {
-      schema: {
-        answer: EVM_ANSWERS.transactions,
-        querystring: listQuery({
-          block_number: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
-          to_addr: addressSchema,
-          include_system: { type: 'boolean', default: false },
-        }),
-      },
+      schema: { answer: EVM_ANSWERS.transactions, querystring: transactionsInput.querystring() },
+      config: transactionsInput.config,
     },
     async (req) => {
-      const q = req.query;
-      const page = await evm.transactions({
-        blockNumber: q.block_number,
-        toAddr: lower(q.to_addr),
-        ...timeWindow(q),
-        includeSystem: q.include_system,
-        limit: q.limit,
-        offset: q.offset,
-      });
+      const page = await evm.transactions(transactionsInput.of(req));
       return dataEnvelope(req, page.rows.map(toTransactionRecord), page);
     },
   );
 
-  app.get<{
-    Querystring: PageQ &
-      TimeWindowQuery & {
-        action_type?: LedgerActionType;
-        token?: string;
-        user?: string;
-        source_dex?: string;
-        destination_dex?: string;
-      };
-  }>(
+  app.get<{ Querystring: Record<string, unknown> }>(
     '/ledger/transfers',
     {
-      schema: {
-        answer: EVM_ANSWERS.ledgerTransfers,
-        querystring: listQuery({
-          action_type: { type: 'string', enum: Object.keys(LEDGER_ACTION_TYPES) },
-          token: { type: 'string', minLength: 1, maxLength: 64 },
-          user: addressSchema,
-          // '' is the native perp dex.
-          source_dex: { type: 'string', maxLength: 32 },
-          destination_dex: { type: 'string', maxLength: 32 },
-        }),
-      },
+      schema: { answer: EVM_ANSWERS.ledgerTransfers, querystring: ledgerTransfersInput.querystring() },
+      config: ledgerTransfersInput.config,
     },
     async (req) => {
-      const q = req.query;
-      const page = await evm.ledgerTransfers({
-        actionType: q.action_type,
-        token: q.token,
-        user: lower(q.user),
-        sourceDex: q.source_dex,
-        destinationDex: q.destination_dex,
-        ...timeWindow(q),
-        limit: q.limit,
-        offset: q.offset,
-      });
+      const page = await evm.ledgerTransfers(ledgerTransfersInput.of(req));
       return dataEnvelope(req, page.rows, page);
     },
   );
 
-  app.get<{ Params: { address: string }; Querystring: PageQ & TimeWindowQuery & { event_type?: LedgerEventType[] } }>(
+  app.get<{ Params: { address: string }; Querystring: Record<string, unknown> }>(
     '/user/:address/ledger-events',
     {
       schema: {
         answer: EVM_ANSWERS.ledgerEvents,
         params: { type: 'object', properties: { address: addressSchema } },
-        querystring: listQuery({
-          // Repeatable (`?event_type=deposit&event_type=agent_send`).
-          event_type: {
-            type: 'array',
-            items: { type: 'string', enum: [...LEDGER_EVENT_TYPES] },
-            maxItems: LEDGER_EVENT_TYPES.length,
-          },
-        }),
+        // `event_type` is repeatable (`?event_type=deposit&event_type=agent_send`).
+        querystring: userLedgerEventsInput.querystring(['user']),
       },
+      config: userLedgerEventsInput.config,
     },
     async (req) => {
-      const q = req.query;
-      const page = await evm.userLedgerEvents({
-        ...timeWindow(q),
-        user: req.params.address.toLowerCase(),
-        eventTypes: q.event_type,
-        limit: q.limit,
-        offset: q.offset,
-      });
+      const page = await evm.userLedgerEvents(userLedgerEventsInput.of(req));
       return dataEnvelope(req, page.rows, page);
     },
   );
 
-  app.get<{ Querystring: PageQ & TimeWindowQuery & { dex?: string; signer?: string; is_deposit?: boolean } }>(
+  app.get<{ Querystring: Record<string, unknown> }>(
     '/hip3/backstop/transfers',
     {
-      schema: {
-        answer: EVM_ANSWERS.backstopTransfers,
-        querystring: listQuery({
-          dex: dexSchema,
-          signer: addressSchema,
-          is_deposit: { type: 'boolean' },
-        }),
-      },
+      schema: { answer: EVM_ANSWERS.backstopTransfers, querystring: backstopTransfersInput.querystring() },
+      config: backstopTransfersInput.config,
     },
     async (req) => {
-      const q = req.query;
-      const page = await evm.backstopTransfers({
-        dex: q.dex,
-        signer: lower(q.signer),
-        isDeposit: q.is_deposit,
-        ...timeWindow(q),
-        limit: q.limit,
-        offset: q.offset,
-      });
+      const page = await evm.backstopTransfers(backstopTransfersInput.of(req));
       return dataEnvelope(req, page.rows, page);
     },
   );
 
-  app.get<{ Querystring: TimeWindowQuery & { dex?: string } }>(
+  app.get<{ Querystring: Record<string, unknown> }>(
     '/hip3/backstop/transfers-summary',
     {
-      schema: {
-        answer: EVM_ANSWERS.backstopSummary,
-        querystring: { type: 'object', properties: { ...timeWindowSchema, dex: dexSchema } },
-      },
+      schema: { answer: EVM_ANSWERS.backstopSummary, querystring: backstopSummaryInput.querystring() },
+      config: backstopSummaryInput.config,
     },
-    async (req) => dataEnvelope(req, await evm.backstopSummary({ dex: req.query.dex, ...timeWindow(req.query) })),
+    async (req) => dataEnvelope(req, await evm.backstopSummary(backstopSummaryInput.of(req))),
   );
 
   app.get('/hip3/backstop/health', { schema: { answer: EVM_ANSWERS.backstopHealth } }, async (req) =>
@@ -208,39 +126,18 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
     },
   );
 
-  app.get<{
-    Params: { dex: string };
-    Querystring: TimeWindowQuery & { coin?: string; side?: 'A' | 'B'; limit: number; cursor?: string; offset?: number };
-  }>(
+  app.get<{ Params: { dex: string }; Querystring: Record<string, unknown> }>(
     '/hip3/backstop/:dex/fills',
     {
       schema: {
         answer: EVM_ANSWERS.backstopFills,
         params: { type: 'object', properties: { dex: dexSchema } },
-        querystring: {
-          type: 'object',
-          properties: {
-            ...timeWindowSchema,
-            coin: { type: 'string', minLength: 1, maxLength: 64 },
-            side: { type: 'string', enum: ['A', 'B'] },
-            limit: limitSchema(MAX_FILL_ROWS, FILL_ROWS_DEFAULT_LIMIT),
-            cursor: { type: 'string', maxLength: 64 },
-            // The reference's offset paging, beside the cursor (not both).
-            offset: { type: 'integer', minimum: 0, maximum: MAX_EVM_OFFSET },
-          },
-        },
+        querystring: backstopFillsInput.querystring(['dex']),
       },
+      config: backstopFillsInput.config,
     },
     async (req) => {
-      const q = req.query;
-      const page = await evm.backstopFills(req.params.dex, {
-        ...timeWindow(q),
-        coin: q.coin,
-        side: q.side,
-        limit: q.limit,
-        cursor: q.cursor,
-        offset: q.offset,
-      });
+      const page = await evm.backstopFills(backstopFillsInput.of(req));
       if (!page) throw noBackstopActivity(req.params.dex);
       return dataEnvelope(req, page.rows, page);
     },
@@ -249,22 +146,23 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
 
 export const tokenHolderRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
   const { evm } = services;
-  app.get<{ Params: { chain: string; address: string }; Querystring: PageQ & { cursor?: string } }>(
+  app.get<{ Params: { chain: string; address: string }; Querystring: Record<string, unknown> }>(
     '/:chain/testnet/tokens/:address/holders',
     {
       schema: {
         answer: EVM_ANSWERS.holders,
         params: { type: 'object', properties: { chain: { type: 'string' }, address: addressSchema } },
         // `cursor` (next_cursor of a page) beside `offset`: deep pages at the cost of the first (bench/evm.ts).
-        querystring: { type: 'object', properties: { ...pageSchema, cursor: { type: 'string', maxLength: 128 } } },
+        querystring: tokenHoldersInput.querystring(['token']),
       },
+      config: tokenHoldersInput.config,
     },
     async (req) => {
-      const { chain, address } = req.params;
+      const { chain } = req.params;
       if (!(HOLDER_CHAINS as readonly string[]).includes(chain)) {
         throw new HttpError(404, `Unknown chain '${chain}': served are ${HOLDER_CHAINS.join(', ')}`);
       }
-      const page = await evm.tokenHolders(address, req.query);
+      const page = await evm.tokenHolders(tokenHoldersInput.of(req));
       return dataEnvelope(req, page.rows, page);
     },
   );

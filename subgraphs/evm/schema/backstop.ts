@@ -1,13 +1,12 @@
 // The backstop side of Dex @key(name) (the markets subgraph owns its snapshots): principal transfers, the principal
 // summary, health, and the fills the backstop absorbed (each with its Market and the liquidated User).
 
-import { FieldError } from '../../../platform/fields.ts';
-import type { CompactFillRow } from '../../accounts/service/index.ts';
-import { MAX_FILL_ROWS } from '../../accounts/service/index.ts';
+import type { CompactFillRow } from '../../accounts/port.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { BackstopHealth, BackstopTransfer, PrincipalSummary } from '../service/index.ts';
-import { addressArg, msOf, PAGE_LIST_SIZE, pageType, textArg, windowPage, windowPageArgs } from './args.ts';
+import { BACKSTOP_FILLS, BACKSTOP_SUMMARY, BACKSTOP_TRANSFERS } from '../service/index.ts';
+import { addressArg, msOf, PAGE_LIST_SIZE, pageType, textArg } from './args.ts';
 import { MarketRef, UserRef } from './user.ts';
 
 const BackstopTransferRef = builder.objectRef<BackstopTransfer>('BackstopTransfer').implement({
@@ -114,56 +113,23 @@ export const DexRef = builder.objectRef<{ name: string }>('Dex').implement({
     backstopSummary: t.field({
       type: PrincipalSummaryRef,
       nullable: true,
-      args: { startTime: t.arg({ type: 'Timestamp' }), endTime: t.arg({ type: 'Timestamp' }) },
+      args: BACKSTOP_SUMMARY.args(t, ['dex']),
       resolve: async (d, a, ctx) =>
-        (
-          await ctx.evm.backstopSummary({
-            dex: d.name,
-            startTime: a.startTime ?? undefined,
-            endTime: a.endTime ?? undefined,
-          })
-        )[0] ?? null,
+        (await ctx.evm.backstopSummary(BACKSTOP_SUMMARY.parse({ ...a, dex: d.name }, 'graphql')))[0] ?? null,
     }),
     backstopTransfers: t.field({
       type: BackstopTransferPageRef,
-      args: {
-        signer: t.arg.string(),
-        isDeposit: t.arg.boolean(),
-        ...windowPageArgs,
-      },
+      args: BACKSTOP_TRANSFERS.args(t, ['dex']),
       listSize: PAGE_LIST_SIZE,
-      resolve: (d, a, ctx) =>
-        ctx.evm.backstopTransfers({
-          dex: d.name,
-          signer: a.signer == null ? undefined : addressArg(a.signer, 'signer'),
-          isDeposit: a.isDeposit ?? undefined,
-          ...windowPage(a),
-        }),
+      resolve: (d, a, ctx) => ctx.evm.backstopTransfers(BACKSTOP_TRANSFERS.parse({ ...a, dex: d.name }, 'graphql')),
     }),
     absorbedFills: t.field({
       type: AbsorbedFillPageRef,
       nullable: true,
       description: 'Null when the node lists no such dex',
-      args: {
-        coin: t.arg.string(),
-        side: t.arg.string({ description: 'A or B' }),
-        startTime: t.arg({ type: 'Timestamp' }),
-        endTime: t.arg({ type: 'Timestamp' }),
-        first: t.arg.int({ required: true, defaultValue: 100, description: `1 to ${MAX_FILL_ROWS}` }),
-        after: t.arg.string(),
-      },
+      args: BACKSTOP_FILLS.args(t, ['dex', 'offset']),
       listSize: { slicingArguments: ['first'], sizedFields: ['nodes'], requireOneSlicingArgument: false },
-      resolve: (d, a, ctx) => {
-        if (a.side != null && a.side !== 'A' && a.side !== 'B') throw new FieldError('side: must be "A" or "B"');
-        return ctx.evm.backstopFills(d.name, {
-          coin: textArg(a.coin, 'coin'),
-          side: a.side ?? undefined,
-          startTime: a.startTime ?? undefined,
-          endTime: a.endTime ?? undefined,
-          limit: a.first,
-          cursor: textArg(a.after, 'after'),
-        });
-      },
+      resolve: (d, a, ctx) => ctx.evm.backstopFills(BACKSTOP_FILLS.parse({ ...a, dex: d.name }, 'graphql')),
     }),
   }),
 });

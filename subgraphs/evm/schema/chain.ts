@@ -4,7 +4,8 @@ import type { EvmBlockRow, EvmTransactionRow } from '../../../db/rows/evm.ts';
 import { FieldError } from '../../../platform/fields.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, cursorOn } from '../../live.ts';
 import { builder } from '../builder.ts';
-import { addressArg, LIMIT_ARG, OFFSET_ARG, PAGE_LIST_SIZE, pageType } from './args.ts';
+import { TRANSACTIONS } from '../service/index.ts';
+import { PAGE_LIST_SIZE, pageType } from './args.ts';
 import { UserRef } from './user.ts';
 
 export const BlockRef = builder.objectRef<EvmBlockRow>('Block');
@@ -93,26 +94,9 @@ builder.queryFields((t) => ({
   evmTransactions: t.field({
     type: TransactionPageRef,
     description: 'Transactions newest first; system transactions only with includeSystem',
-    args: {
-      blockNumber: t.arg.int(),
-      to: t.arg.string(),
-      startTime: t.arg({ type: 'Timestamp' }),
-      endTime: t.arg({ type: 'Timestamp' }),
-      includeSystem: t.arg.boolean({ required: true, defaultValue: false }),
-      limit: t.arg.int(LIMIT_ARG),
-      offset: t.arg.int(OFFSET_ARG),
-    },
+    args: TRANSACTIONS.args(t),
     listSize: PAGE_LIST_SIZE,
-    resolve: (_r, a, ctx) =>
-      ctx.evm.transactions({
-        blockNumber: a.blockNumber ?? undefined,
-        toAddr: a.to == null ? undefined : addressArg(a.to, 'to'),
-        startTime: a.startTime ?? undefined,
-        endTime: a.endTime ?? undefined,
-        includeSystem: a.includeSystem,
-        limit: a.limit,
-        offset: a.offset,
-      }),
+    resolve: (_r, a, ctx) => ctx.evm.transactions(TRANSACTIONS.parse(a, 'graphql')),
   }),
 }));
 

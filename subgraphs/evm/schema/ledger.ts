@@ -1,7 +1,7 @@
 // The core ledger's transfers between accounts and dexes (agentSendAsset with its source and destination dex).
 import { builder } from '../builder.ts';
-import { LEDGER_ACTION_TYPES, type LedgerActionType, type LedgerTransfer } from '../service/index.ts';
-import { addressArg, msOf, PAGE_LIST_SIZE, pageType, textArg, windowPage, windowPageArgs } from './args.ts';
+import { LEDGER_ACTION_TYPES, LEDGER_TRANSFERS, type LedgerActionType, type LedgerTransfer } from '../service/index.ts';
+import { msOf, PAGE_LIST_SIZE, pageType } from './args.ts';
 
 const LedgerActionTypeRef = builder.enumType('LedgerActionType', {
   description: 'A ledger transfer action (agentSendAsset carries the source and destination dex)',
@@ -34,23 +34,8 @@ export const LedgerTransferPageRef = pageType(
 builder.queryFields((t) => ({
   ledgerTransfers: t.field({
     type: LedgerTransferPageRef,
-    args: {
-      actionType: t.arg({ type: LedgerActionTypeRef }),
-      token: t.arg.string(),
-      user: t.arg.string({ description: 'The sender or the destination' }),
-      sourceDex: t.arg.string(),
-      destinationDex: t.arg.string(),
-      ...windowPageArgs,
-    },
+    args: LEDGER_TRANSFERS.args(t, { types: { actionType: LedgerActionTypeRef } }),
     listSize: PAGE_LIST_SIZE,
-    resolve: (_r, a, ctx) =>
-      ctx.evm.ledgerTransfers({
-        actionType: a.actionType ?? undefined,
-        token: textArg(a.token, 'token'),
-        user: a.user == null ? undefined : addressArg(a.user, 'user'),
-        sourceDex: textArg(a.sourceDex, 'sourceDex'),
-        destinationDex: textArg(a.destinationDex, 'destinationDex'),
-        ...windowPage(a),
-      }),
+    resolve: (_r, a, ctx) => ctx.evm.ledgerTransfers(LEDGER_TRANSFERS.parse(a, 'graphql')),
   }),
 }));

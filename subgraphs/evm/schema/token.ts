@@ -1,11 +1,12 @@
 // EvmToken @key(address): a HyperEVM token contract and its holders, largest balance first. (Named EvmToken: the
 // markets subgraph's Token is a HyperCore spot token keyed by index.)
+import { createContextCache } from '@pothos/core';
+import DataLoader from 'dataloader';
 import type { TokenTransferRow } from '../../../db/rows/evm.ts';
-import { FieldError } from '../../../platform/fields.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
-import { builder } from '../builder.ts';
-import type { EvmToken, TokenHolder } from '../service/index.ts';
-import { addressArg, LIMIT_ARG, OFFSET_ARG, textArg } from './args.ts';
+import { builder, type EvmContext } from '../builder.ts';
+import { type EvmToken, TOKEN_HOLDERS, type TokenHolder } from '../service/index.ts';
+import { addressArg } from './args.ts';
 
 export const TokenHolderRef = builder.objectRef<TokenHolder>('TokenHolder').implement({
   description: 'A holder of a token and its balance',
@@ -41,24 +42,25 @@ EvmTokenRef.implement({
     holders: t.field({
       type: HoldersRef,
       description: 'Largest first; page by `offset`, or by `after` (an endCursor) at any depth',
-      args: { limit: t.arg.int(LIMIT_ARG), offset: t.arg.int(OFFSET_ARG), after: t.arg.string() },
+      args: TOKEN_HOLDERS.args(t, ['token']),
       listSize: { slicingArguments: ['limit'], sizedFields: ['nodes'], requireOneSlicingArgument: false },
-      resolve: (tk, a, ctx) =>
-        ctx.evm
-          .tokenHolders(tk.address, { limit: a.limit, offset: a.offset, cursor: textArg(a.after, 'after') })
-          .catch((err: unknown) => {
-            // The service names its own parameter; here the caller's argument is `after`.
-            throw err instanceof FieldError && err.message.startsWith('cursor:')
-              ? new FieldError(`after:${err.message.slice('cursor:'.length)}`)
-              : err;
-          }),
+      resolve: (tk, a, ctx) => ctx.evm.tokenHolders(TOKEN_HOLDERS.parse({ ...a, token: tk.address }, 'graphql')),
     }),
   }),
 });
 
+/** One query for the tokens a request references (the router sends a list of them, e.g. from Token.evmToken). */
+const tokenLoader = createContextCache(
+  (ctx: EvmContext) =>
+    new DataLoader<string, { address: string } & Partial<EvmToken>>(async (addresses) => {
+      const found = new Map((await ctx.evm.tokens(addresses)).map((t) => [t.address, t]));
+      return addresses.map((address) => found.get(address) ?? { address });
+    }),
+);
+
 builder.asEntity(EvmTokenRef, {
   key: builder.selection<{ address: string }>('address'),
-  resolveReference: async (ref, ctx) => (await ctx.evm.token(ref.address)) ?? { address: ref.address.toLowerCase() },
+  resolveReference: (ref, ctx) => tokenLoader(ctx).load(ref.address.toLowerCase()),
 });
 
 const TokenTransferRef = builder.objectRef<TokenTransferRow>('TokenTransfer').implement({

@@ -1,9 +1,10 @@
 // User @key(address), owned by accounts: here it gains its ledger events (by type, with the dexes of agent sends)
 // and its core-ledger transfers. Market @key(coin) is the markets subgraph's, referenced by absorbed fills.
-import { LEDGER_EVENT_TYPES, type LedgerEvent } from '../../accounts/service/index.ts';
+import { LEDGER_EVENT_TYPES, type LedgerEvent } from '../../accounts/port.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
-import { addressArg, PAGE_LIST_SIZE, pageType, textArg, windowPage, windowPageArgs } from './args.ts';
+import { LEDGER_TRANSFERS, USER_LEDGER_EVENTS } from '../service/index.ts';
+import { addressArg, PAGE_LIST_SIZE, pageType } from './args.ts';
 import { LedgerTransferPageRef } from './ledger.ts';
 
 export const UserRef = builder.objectRef<{ address: string }>('User');
@@ -40,32 +41,16 @@ UserRef.implement({
     ledgerEvents: t.field({
       type: LedgerEventPageRef,
       description: 'Ledger events newest first, of the given types (all when none)',
-      args: {
-        eventTypes: t.arg({ type: [LedgerEventTypeRef] }),
-        ...windowPageArgs,
-      },
+      args: USER_LEDGER_EVENTS.args(t, { omit: ['user'], types: { eventTypes: [LedgerEventTypeRef] } }),
       listSize: PAGE_LIST_SIZE,
-      resolve: (u, a, ctx) =>
-        ctx.evm.userLedgerEvents({
-          user: u.address,
-          eventTypes: a.eventTypes ?? undefined,
-          ...windowPage(a),
-        }),
+      resolve: (u, a, ctx) => ctx.evm.userLedgerEvents(USER_LEDGER_EVENTS.parse({ ...a, user: u.address }, 'graphql')),
     }),
     ledgerTransfers: t.field({
       type: LedgerTransferPageRef,
       description: 'Core-ledger transfers the account sent or received, newest first',
-      args: {
-        token: t.arg.string(),
-        ...windowPageArgs,
-      },
+      args: LEDGER_TRANSFERS.args(t, { omit: ['user', 'actionType', 'sourceDex', 'destinationDex'] }),
       listSize: PAGE_LIST_SIZE,
-      resolve: (u, a, ctx) =>
-        ctx.evm.ledgerTransfers({
-          user: u.address,
-          token: textArg(a.token, 'token'),
-          ...windowPage(a),
-        }),
+      resolve: (u, a, ctx) => ctx.evm.ledgerTransfers(LEDGER_TRANSFERS.parse({ ...a, user: u.address }, 'graphql')),
     }),
   }),
 });

@@ -1,19 +1,15 @@
 // HIP-3 backstops: principal transfers (deposits and withdrawals a dex's deployer makes through CoreWriter), their
 // per-dex summary, and the principal side of a dex's health. The fills side (what the backstop address absorbed)
 // is the accounts domain's; index.ts joins the two.
+
 import type pg from 'pg';
 import type { BackstopTransferRow } from '../../../db/rows/evm.ts';
 import { trimDecimal } from '../../../platform/decimal.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
-import { checkPage, type Page, type PageQuery, pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
+import type { BackstopTransfersQuery, SummaryQuery } from './inputs.ts';
+import { type Page, pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
 
-export interface BackstopTransfersQuery extends PageQuery {
-  dex?: string;
-  signer?: string;
-  isDeposit?: boolean;
-  startTime?: number;
-  endTime?: number;
-}
+export type { BackstopTransfersQuery, SummaryQuery } from './inputs.ts';
 
 export interface BackstopTransfer {
   time: string;
@@ -50,7 +46,7 @@ export function backstopTransferMatches(
 }
 
 export async function backstopTransfers(pool: pg.Pool, query: BackstopTransfersQuery): Promise<Page<BackstopTransfer>> {
-  const q = { ...query, ...checkPage(query) };
+  const q = query;
   const { params, param } = sqlParams();
   const where: string[] = [];
   if (q.dex !== undefined) where.push(`dex_id = ${param(q.dex)}`);
@@ -73,12 +69,6 @@ export interface PrincipalSummary {
   net_principal_usdc: string;
   unique_signers: number;
   transfer_count: number;
-}
-
-export interface SummaryQuery {
-  dex?: string;
-  startTime?: number;
-  endTime?: number;
 }
 
 /** One summary per dex with transfers in the window, by dex name. */

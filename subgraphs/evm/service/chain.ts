@@ -3,18 +3,10 @@
 import type pg from 'pg';
 import type { EvmBlockRow, EvmTransactionRow } from '../../../db/rows/evm.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
-import { checkPage, type Page, type PageQuery, pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
+import type { TransactionsQuery } from './inputs.ts';
+import { type Page, pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
 
-export interface TransactionsQuery extends PageQuery {
-  blockNumber?: number;
-  /** Lowercase 0x address. */
-  toAddr?: string;
-  /** Inclusive epoch-ms bounds on the block time. */
-  startTime?: number;
-  endTime?: number;
-  /** System (Core→EVM bridge) transactions are left out unless true. */
-  includeSystem: boolean;
-}
+export type { TransactionsQuery } from './inputs.ts';
 
 /** A `/evm/transactions` row (reference/service-details.md). */
 export interface TransactionRecord {
@@ -56,7 +48,7 @@ export function toTransactionRecord(r: EvmTransactionRow): TransactionRecord {
 
 /** Newest first: by block time, then block and index (the order of `transactions_time_order`). */
 export async function transactions(pool: pg.Pool, query: TransactionsQuery): Promise<Page<EvmTransactionRow>> {
-  const q = { ...query, ...checkPage(query) };
+  const q = query;
   const { params, param } = sqlParams();
   const where: string[] = [];
   if (q.blockNumber !== undefined) where.push(`block_number = ${param(q.blockNumber)}`);

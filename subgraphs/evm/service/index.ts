@@ -9,7 +9,7 @@ import { trimDecimal } from '../../../platform/decimal.ts';
 import { FieldError } from '../../../platform/fields.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
-import type { AccountsService, FillRowsPage, FillRowsQuery, LedgerEventsQuery } from '../../accounts/service/index.ts';
+import type { AccountsPort, FillRowsPage } from '../../accounts/port.ts';
 import {
   type BackstopTransfersQuery,
   backstopTransfers,
@@ -25,19 +25,17 @@ import {
   transactions,
   transactionsByHash,
 } from './chain.ts';
+import type { BackstopFillsInput, TokenHoldersInput, UserLedgerEventsInput } from './inputs.ts';
 import { type LedgerTransfersQuery, ledgerTransfers } from './ledger.ts';
-import { checkPage, checkWindow } from './paging.ts';
 import { EvmStreams } from './streams.ts';
-import { type HoldersPage, type HoldersQuery, HolderTotals, tokenHolders, tokensByAddress } from './tokens.ts';
+import { type EvmToken, type HoldersPage, HolderTotals, tokenHolders, tokensByAddress } from './tokens.ts';
 
 export type { BackstopTransfer, BackstopTransfersQuery, PrincipalSummary } from './backstop.ts';
 export { type TransactionRecord, type TransactionsQuery, toTransactionRecord } from './chain.ts';
+export * from './inputs.ts';
 export { LEDGER_ACTION_TYPES, type LedgerActionType, type LedgerTransfer } from './ledger.ts';
 export { EVM_ROWS_DEFAULT, MAX_EVM_OFFSET, MAX_EVM_ROWS, type Page, type PageQuery } from './paging.ts';
 export type { EvmToken, HoldersPage, HoldersQuery, TokenHolder } from './tokens.ts';
-
-/** What the EVM domain reads of the accounts domain: the fills of a backstop address and a user's ledger events. */
-export type AccountsReads = Pick<AccountsService, 'fillRows' | 'fillSummary' | 'ledgerEvents'>;
 
 /** How long the node's perp dex list (names → indexes) is kept: dexes are deployed rarely. */
 const PERP_DEXS_TTL_MS = 60_000;
@@ -67,24 +65,19 @@ export interface BackstopHealth {
   coins_active: string[];
 }
 
-/** A page of a backstop's absorbed fills: the `/fills/` filters and keyset paging, the user being the backstop. */
-export type BackstopFillsQuery = Pick<
-  FillRowsQuery,
-  'coin' | 'side' | 'startTime' | 'endTime' | 'limit' | 'cursor' | 'offset'
->;
-
 export interface EvmServiceOptions {
   pool: pg.Pool;
   bus: EventBus;
   upstream: Upstream;
-  accounts: AccountsReads;
+  /** What it reads of the accounts domain (its port): the fills of a backstop address, a user's ledger events. */
+  accounts: AccountsPort;
   now?: () => number;
 }
 
 export class EvmService {
   private readonly pool: pg.Pool;
   private readonly upstream: Upstream;
-  private readonly accounts: AccountsReads;
+  private readonly accounts: AccountsPort;
   private readonly totals: HolderTotals;
   private readonly unsubscribe: () => void;
   readonly streams: EvmStreams;
@@ -141,13 +134,20 @@ export class EvmService {
     return (await tokensByAddress(this.pool, [address.toLowerCase()]))[0] ?? null;
   }
 
+  /** The registered tokens among `addresses` (any case), in one query; an unregistered one is left out. */
+  tokens(addresses: readonly string[]): Promise<EvmToken[]> {
+    return tokensByAddress(
+      this.pool,
+      addresses.map((a) => a.toLowerCase()),
+    );
+  }
+
   /**
    * A page of the token's holders, largest balance first; an unknown token has none. ERC-721/1155 balances count
    * tokens held; ERC-20 balances are scaled by the token's decimals. Paged by offset, or by `cursor` (keyset) at
    * any depth for the cost of a first page.
    */
-  async tokenHolders(address: string, page: HoldersQuery): Promise<HoldersPage> {
-    const token = address.toLowerCase();
+  async tokenHolders({ token, ...page }: TokenHoldersInput): Promise<HoldersPage> {
     const info = await this.token(token);
     return tokenHolders(this.pool, this.totals, token, info?.standard === 'erc20' ? info.decimals : 0, page);
   }
@@ -159,10 +159,8 @@ export class EvmService {
   }
 
   /** A page of the user's ledger events by type, newest first. */
-  userLedgerEvents(q: LedgerEventsQuery) {
-    checkPage(q);
-    checkWindow(q.startTime, q.endTime);
-    return this.accounts.ledgerEvents({ ...q, user: q.user.toLowerCase() });
+  userLedgerEvents(q: UserLedgerEventsInput) {
+    return this.accounts.ledgerEvents(q);
   }
 
   // ---- HIP-3 backstops ----
@@ -228,7 +226,7 @@ export class EvmService {
    * The fills the dex's backstop address absorbed, newest first, keyset-paged as `/fills/` rows; null when the node
    * lists no such dex (no backstop address to read).
    */
-  async backstopFills(dex: string, q: BackstopFillsQuery): Promise<FillRowsPage | null> {
+  async backstopFills({ dex, ...q }: BackstopFillsInput): Promise<FillRowsPage | null> {
     const index = (await this.dexIndexes()).get(dex);
     if (index === undefined) return null;
     return this.accounts.fillRows({

@@ -1,9 +1,11 @@
 // The core ledger's transfers between accounts and dexes (`/evm/ledger/transfers`): filtered by action type, token,
 // user (either side), source and destination dex and time, newest first.
+
 import type pg from 'pg';
 import type { LedgerTransferRow } from '../../../db/rows/evm.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
-import { checkPage, type Page, type PageQuery, pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
+import type { LedgerTransfersQuery } from './inputs.ts';
+import { type Page, pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
 
 /**
  * The action types a caller names → the node's delta type stored. `agentSendAsset` (and the user's own
@@ -20,16 +22,7 @@ const ACTION_OF_DELTA = new Map<string, string>(
   Object.entries(LEDGER_ACTION_TYPES).map(([action, delta]) => [delta, action]),
 );
 
-export interface LedgerTransfersQuery extends PageQuery {
-  actionType?: LedgerActionType;
-  token?: string;
-  /** Lowercase address: the sender or the destination. */
-  user?: string;
-  sourceDex?: string;
-  destinationDex?: string;
-  startTime?: number;
-  endTime?: number;
-}
+export type { LedgerTransfersQuery } from './inputs.ts';
 
 export interface LedgerTransfer {
   time: string;
@@ -76,7 +69,7 @@ export function transferMatches(r: LedgerTransferRow, q: Omit<LedgerTransfersQue
 }
 
 export async function ledgerTransfers(pool: pg.Pool, query: LedgerTransfersQuery): Promise<Page<LedgerTransfer>> {
-  const q = { ...query, ...checkPage(query) };
+  const q = query;
   const { params, param } = sqlParams();
   const where: string[] = [];
   if (q.actionType !== undefined) where.push(`action_type = ${param(LEDGER_ACTION_TYPES[q.actionType])}`);

@@ -2,7 +2,7 @@
 // one token, one user's ledger events, and backstop principal transfers.
 import type { EvmBlockRow, TokenTransferRow } from '../../../db/rows/evm.ts';
 import type { EventBus } from '../../../events/bus.ts';
-import { type LedgerEvent, toLedgerEvent } from '../../accounts/service/index.ts';
+import { type LedgerEvent, toLedgerEvent } from '../../accounts/port.ts';
 import { type ResumableStream, topicStream } from '../../live.ts';
 import {
   type BackstopTransfer,

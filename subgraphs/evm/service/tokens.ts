@@ -5,7 +5,8 @@
 import type pg from 'pg';
 import { mintsOrBurns, type TokenTransferRow } from '../../../db/rows/evm.ts';
 import { FieldError } from '../../../platform/fields.ts';
-import { checkPage, type Page, type PageQuery, pageClause, sqlParams } from './paging.ts';
+import { HOLDER_CURSOR } from './inputs.ts';
+import { type Page, type PageQuery, pageClause, sqlParams } from './paging.ts';
 
 export interface EvmToken {
   address: string;
@@ -88,13 +89,10 @@ export function holderCursor(h: { balance_raw: string; address: string }): strin
   return `${h.balance_raw}:${h.address}`;
 }
 
+/** A cursor TOKEN_HOLDERS has checked, as its balance and address. */
 function parseHolderCursor(cursor: string): { balance: string; address: string } {
-  const m = /^(\d{1,78}):(0x[0-9a-f]{40})$/.exec(cursor);
-  if (!m)
-    throw new FieldError(
-      `cursor: must be "<balance_raw>:<address>" as a page gave it, got ${JSON.stringify(cursor).slice(0, 100)}`,
-    );
-  return { balance: m[1] as string, address: m[2] as string };
+  const [, balance, address] = HOLDER_CURSOR.exec(cursor) as RegExpExecArray;
+  return { balance: balance as string, address: address as string };
 }
 
 export interface HoldersQuery extends PageQuery {
@@ -113,7 +111,7 @@ export async function tokenHolders(
   decimals: number,
   query: HoldersQuery,
 ): Promise<HoldersPage> {
-  const q = checkPage(query);
+  const q = query;
   const { params, param } = sqlParams();
   // Ordered by the numeric column `h.balance_raw`: the text alias of the same name would sort "99" above "100".
   const cols = 'SELECT h.address, h.balance_raw::text AS balance_raw FROM evm.token_holders h';

@@ -1,9 +1,9 @@
-// What the /hip4 routes answer, for the OpenAPI document (compat-rest/answers.ts): the rows of routes.ts's record
+// What the /hip4 routes answer, for the OpenAPI document (kit/answers.ts): the rows of routes.ts's record
 // functions. Money and sizes are decimal strings; the analytics buckets' sums are JSON numbers, as spec §2.3 shows
 // them.
-import { analyticsEnvelopeOf, naiveTime, type RouteAnswer } from '../../../compat-rest/answers.ts';
-import type { JsonSchema } from '../../../compat-rest/info/request-schema.ts';
-import * as R from '../../../compat-rest/info/response-schema.ts';
+import { analyticsEnvelopeOf, naiveTime, type RouteAnswer } from '../../../kit/answers.ts';
+import type { JsonSchema } from '../../../kit/request-schema.ts';
+import * as R from '../../../kit/response-schema.ts';
 
 const text = R.orNull(R.str);
 const num: JsonSchema = { type: 'number' };

@@ -2,9 +2,8 @@
 // question settled) as ingest reads them, optionally of some `kinds`. HIP-4 fills need no channel of their own: an
 // outcome side is a coin (`#N`) like any other, so its fills reach the `trades` and `userFills`/`userEvents` channels.
 
-import { sendStream } from '../../../compat-rest/channels/helpers.ts';
-import type { Channel } from '../../../compat-rest/ws/types.ts';
-import { SubscriptionError } from '../../../compat-rest/ws/types.ts';
+import type { Channel } from '../../../kit/channel.ts';
+import { SubscriptionError, sendStream } from '../../../kit/channel.ts';
 import { HIP4_REGISTRY_KINDS, type Hip4RegistryKind, type Hip4Service } from '../service/index.ts';
 
 function kindsParam(sub: Record<string, unknown>): Hip4RegistryKind[] | undefined {

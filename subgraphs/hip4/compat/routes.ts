@@ -1,33 +1,28 @@
 // /hip4/*: the HIP-4 registry, fills and statistics in the reference's shapes (spec §2.1, §2.3, §4.3;
 // service-details.md): bare arrays of rows, and the analytics envelope `{status, count, data}`. Caps and defaults
 // are the service's; the query schemas state them so that a value over a cap is a 400 naming the parameter.
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import type { RouteAnswer } from '../../../compat-rest/answers.ts';
-import { pagingHeaders } from '../../../compat-rest/envelopes.ts';
-import type { CompatServices } from '../../../compat-rest/info/types.ts';
-import { addressSchema, limitSchema, timeParam, timeParamSchema } from '../../../compat-rest/params.ts';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TextRow } from '../../../db/pool.ts';
+import type { RouteAnswer } from '../../../kit/answers.ts';
+import { pagingHeaders } from '../../../kit/envelopes.ts';
+import type { CompatServices } from '../../../kit/info.ts';
+import { routeInput } from '../../../kit/route-input.ts';
 import { JsonArrayWriter, jsonBytes, nullableTextJson, textJson } from '../../../platform/json-text.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import {
-  ANALYTICS_INTERVALS,
+  ANALYTICS,
   type AnalyticsBucket,
-  type AnalyticsInterval,
+  DEPLOYERS,
   descriptionFields,
   FILL_COLUMN,
-  FILLS_DEFAULT_LIMIT,
+  FILLS,
   type Hip4FillWithMarket,
-  MAX_ANALYTICS_BUCKETS,
-  MAX_HIP4_OFFSET,
-  MAX_HIP4_ROWS,
-  MAX_OUTCOME_ID,
-  MAX_QUESTION_ID,
+  OUTCOMES,
   type OutcomeRow,
-  PROVIDERS_DEFAULT_LIMIT,
+  PROVIDERS,
   type ProviderStats,
+  QUESTIONS,
   type QuestionRow,
-  REGISTRY_DEFAULT_LIMIT,
-  SIDE_COIN_PATTERN,
   sideCoin,
   type VenueRow,
   venueName,
@@ -141,25 +136,28 @@ export const bucketRecord = ({ bucket, ...rest }: AnalyticsBucket) => ({
 
 // ---- parameters ----
 
-const idSchema = (max: number) => ({ type: 'integer', minimum: 0, maximum: max }) as const;
-const offsetSchema = { type: 'integer', minimum: 0, maximum: MAX_HIP4_OFFSET, default: 0 } as const;
-/** A page: `limit` (up to `max`), `offset`, or `cursor` (a page's X-Next-Cursor, which the service reads). */
-const pageSchema = (max: number, defaultLimit: number) => ({
-  limit: limitSchema(max, defaultLimit),
-  offset: offsetSchema,
-  cursor: { type: 'string', minLength: 1, maxLength: 100 },
+/** A route's options: its query string (from the list's input definition) and what it answers (for OpenAPI). */
+const query = (answer: RouteAnswer, querystring: Readonly<Record<string, unknown>>, input?: RouteInput) => ({
+  schema: { querystring, answer },
+  ...(input ? { config: input.config } : {}),
 });
-const textSchema = { type: 'string', minLength: 1, maxLength: 200 } as const;
-/** `start`/`end`: ISO (naive = UTC) or epoch ms, read by timeParam. */
-const windowSchema = { start: timeParamSchema, end: timeParamSchema } as const;
 
-/**
- * A route's options: its query string's properties (fastify validates them and applies their defaults) and what it
- * answers (for the OpenAPI document).
- */
-const query = (answer: RouteAnswer, properties: Record<string, unknown>) => ({
-  schema: { querystring: { type: 'object', properties }, answer },
+/** What the route options need of a routeInput (kit/route-input.ts): it reads the input before the charge. */
+type RouteInput = { config: { input: (request: FastifyRequest) => unknown } };
+
+// Each list reads its input definition before the call is charged (kit/route-input.ts).
+const questionsInput = routeInput(QUESTIONS);
+const outcomesInput = routeInput(OUTCOMES);
+const fillsInput = routeInput(FILLS);
+const providersInput = routeInput(PROVIDERS);
+const deployersInput = routeInput(DEPLOYERS);
+/** The coins are one comma-separated `coin` here (`290,291`, `#` optional). */
+const analyticsInput = routeInput(ANALYTICS, (req) => {
+  const { coin, ...rest } = req.query as { coin?: string };
+  return { ...rest, coin: coin === undefined ? undefined : coinList(coin) };
 });
+
+type Query = { Querystring: Record<string, unknown> };
 
 /**
  * A large answer (up to 2000 buckets) as JSON bytes written item by item (platform/json-text.ts): about twice as fast
@@ -171,12 +169,6 @@ function sendJson(reply: FastifyReply, body: unknown): FastifyReply {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-interface Page {
-  limit: number;
-  offset: number;
-  cursor?: string;
-}
-
 /**
  * A list's page as the bare array's headers say it (spec §4.1's paging headers): X-Has-More, and X-Next-Cursor to
  * send back as `cursor` for the next page.
@@ -185,140 +177,64 @@ function paged<T>(reply: FastifyReply, page: { hasMore: boolean; nextCursor: str
   reply.headers(pagingHeaders(page));
   return rows;
 }
-interface Window {
-  start?: string;
-  end?: string;
-}
-
-const pageQuery = (q: Page) => ({ limit: q.limit, offset: q.offset, cursor: q.cursor });
-
-const window = (q: Window) => ({ startTime: timeParam(q.start, 'start'), endTime: timeParam(q.end, 'end') });
-
 /** The analytics `coin`: one coin id or a comma-separated list, `#` optional (`290,291`, `#290`). */
 export const coinList = (csv: string): string[] => csv.split(',').map((c) => c.trim());
+const COIN_LIST = { type: 'string', minLength: 1, maxLength: 1000 } as const;
 
 export const hip4Routes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
   const { hip4 } = services;
 
-  app.get<{ Querystring: Page & { question_id?: number; venue?: string } }>(
+  app.get<Query>(
     '/questions',
-    query(HIP4_ANSWERS.questions, {
-      question_id: idSchema(MAX_QUESTION_ID),
-      venue: textSchema,
-      ...pageSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
-    }),
+    query(HIP4_ANSWERS.questions, questionsInput.querystring(), questionsInput),
     async (req, reply) => {
-      const q = req.query;
-      const page = await hip4.questionsPage({
-        questionId: q.question_id,
-        venue: q.venue,
-        ...pageQuery(q),
-      });
+      const page = await hip4.questionsPage(questionsInput.of(req));
       return paged(reply, page, page.rows.map(questionRecord));
     },
   );
 
-  type MarketsQuery = Page & {
-    outcome_id?: number;
-    question_id?: number;
-    class?: string;
-    underlying?: string;
-    venue?: string;
-  };
-  const marketsRoute = query(HIP4_ANSWERS.markets, {
-    outcome_id: idSchema(MAX_OUTCOME_ID),
-    question_id: idSchema(MAX_OUTCOME_ID),
-    class: textSchema,
-    underlying: textSchema,
-    venue: textSchema,
-    ...pageSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
-  });
+  const marketsRoute = query(HIP4_ANSWERS.markets, outcomesInput.querystring(), outcomesInput);
   for (const path of ['/markets', '/outcomes']) {
-    app.get<{ Querystring: MarketsQuery }>(path, marketsRoute, async (req, reply) => {
-      const q = req.query;
-      const page = await hip4.outcomesPage({
-        outcomeId: q.outcome_id,
-        questionId: q.question_id,
-        class: q.class,
-        underlying: q.underlying,
-        venue: q.venue,
-        ...pageQuery(q),
-      });
+    app.get<Query>(path, marketsRoute, async (req, reply) => {
+      const page = await hip4.outcomesPage(outcomesInput.of(req));
       return paged(reply, page, page.rows.map(marketRecord));
     });
   }
 
-  app.get<{ Querystring: Page & Window & { user?: string; coin?: string; outcome_id?: number } }>(
-    '/fills',
-    query(HIP4_ANSWERS.fills, {
-      ...windowSchema,
-      user: addressSchema,
-      coin: { type: 'string', pattern: SIDE_COIN_PATTERN },
-      outcome_id: idSchema(MAX_OUTCOME_ID),
-      ...pageSchema(MAX_HIP4_ROWS, FILLS_DEFAULT_LIMIT),
-    }),
-    async (req, reply) => {
-      const q = req.query;
-      const json = new JsonArrayWriter(q.limit * 512);
-      const page = await hip4.eachFillTextRow(
-        { user: q.user, coin: q.coin, outcomeId: q.outcome_id, ...window(q), ...pageQuery(q) },
-        (row) => json.push(fillRowJson(row)),
-      );
-      return reply.headers(pagingHeaders(page)).type(JSON_TYPE).send(json.end());
-    },
-  );
+  app.get<Query>('/fills', query(HIP4_ANSWERS.fills, fillsInput.querystring(), fillsInput), async (req, reply) => {
+    const input = fillsInput.of(req);
+    const json = new JsonArrayWriter(input.limit * 512);
+    const page = await hip4.eachFillTextRow(input, (row) => json.push(fillRowJson(row)));
+    return reply.headers(pagingHeaders(page)).type(JSON_TYPE).send(json.end());
+  });
 
-  app.get<{ Querystring: Page & Window & { venue?: string } }>(
+  app.get<Query>(
     '/providers',
-    query(HIP4_ANSWERS.providers, {
-      ...windowSchema,
-      venue: textSchema,
-      ...pageSchema(MAX_HIP4_ROWS, PROVIDERS_DEFAULT_LIMIT),
-    }),
+    query(HIP4_ANSWERS.providers, providersInput.querystring(), providersInput),
     async (req, reply) => {
-      const q = req.query;
-      const page = await hip4.providersPage({ venue: q.venue, ...window(q), ...pageQuery(q) });
+      const page = await hip4.providersPage(providersInput.of(req));
       return paged(reply, page, page.rows.map(providerRecord));
     },
   );
 
-  app.get<{ Querystring: Page & { venue?: string } }>(
+  app.get<Query>(
     '/deployers',
-    query(HIP4_ANSWERS.deployers, {
-      venue: textSchema,
-      ...pageSchema(MAX_HIP4_ROWS, REGISTRY_DEFAULT_LIMIT),
-    }),
+    query(HIP4_ANSWERS.deployers, deployersInput.querystring(), deployersInput),
     async (req, reply) => {
-      const q = req.query;
-      const page = await hip4.deployersPage({ venue: q.venue, ...pageQuery(q) });
+      const page = await hip4.deployersPage(deployersInput.of(req));
       return paged(reply, page, page.rows.map(deployerRecord));
     },
   );
 
-  app.get<{ Querystring: Page & Window & { interval: AnalyticsInterval; coin?: string; outcome_id?: number } }>(
-    '/analytics',
-    query(HIP4_ANSWERS.analytics, {
-      ...windowSchema,
-      interval: { type: 'string', enum: ANALYTICS_INTERVALS, default: '1h' },
-      coin: { type: 'string', minLength: 1, maxLength: 1000 },
-      outcome_id: idSchema(MAX_OUTCOME_ID),
-      ...pageSchema(MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS),
-    }),
-    async (req, reply) => {
-      const q = req.query;
-      const answer = await hip4.analytics({
-        interval: q.interval,
-        coins: q.coin === undefined ? undefined : coinList(q.coin),
-        outcomeId: q.outcome_id,
-        ...window(q),
-        ...pageQuery(q),
-      });
-      reply.headers(pagingHeaders(answer));
-      return sendJson(reply, {
-        status: answer.status,
-        count: answer.rows.length,
-        data: answer.rows.map(bucketRecord),
-      });
-    },
-  );
+  const { properties } = analyticsInput.querystring(['coins']) as { properties: Record<string, unknown> };
+  const analyticsQuery = { type: 'object', properties: { ...properties, coin: COIN_LIST } };
+  app.get<Query>('/analytics', query(HIP4_ANSWERS.analytics, analyticsQuery, analyticsInput), async (req, reply) => {
+    const answer = await hip4.analytics(analyticsInput.of(req));
+    reply.headers(pagingHeaders(answer));
+    return sendJson(reply, {
+      status: answer.status,
+      count: answer.rows.length,
+      data: answer.rows.map(bucketRecord),
+    });
+  });
 };

@@ -5,19 +5,13 @@ import { builder } from '../builder.ts';
 import {
   ANALYTICS_INTERVALS,
   type AnalyticsBucket,
-  FILLS_DEFAULT_LIMIT,
-  type Hip4FillRow,
   MAX_ANALYTICS_BUCKETS,
-  MAX_HIP4_ROWS,
-  PROVIDERS_DEFAULT_LIMIT,
   type ProviderStats,
 } from '../service/index.ts';
-import { opt, pageArgs, renamedInput, windowArgs } from './args.ts';
-import { MarketRef } from './market.ts';
-import { OutcomeRef } from './outcome.ts';
-import { UserRef } from './user.ts';
+import { ANALYTICS, FILLS, PROVIDERS } from '../service/inputs.ts';
+import { opt } from './args.ts';
+import { Hip4FillRef, MarketRef, OutcomeRef, UserRef } from './refs.ts';
 
-export const Hip4FillRef = builder.objectRef<Hip4FillRow>('Hip4Fill');
 Hip4FillRef.implement({
   description: "One side of a match on an outcome coin (#<10·outcome+side>), or a holder's settlement fill",
   fields: (t) => ({
@@ -92,61 +86,22 @@ builder.queryFields((t) => ({
   hip4Fills: t.field({
     type: [Hip4FillRef],
     description: 'HIP-4 fills, newest first',
-    args: {
-      ...pageArgs(FILLS_DEFAULT_LIMIT, MAX_HIP4_ROWS),
-      ...windowArgs(),
-      user: t.arg.string(),
-      coin: t.arg.string({ description: 'An outcome coin, #2901 or 2901' }),
-      outcomeId: t.arg.int(),
-    },
+    args: FILLS.args(t, ['cursor']),
     listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-    resolve: (_r, a, ctx) =>
-      ctx.hip4.fills({
-        user: opt(a.user),
-        coin: opt(a.coin),
-        outcomeId: opt(a.outcomeId),
-        startTime: opt(a.start),
-        endTime: opt(a.end),
-        limit: a.limit,
-        offset: a.offset,
-      }),
+    resolve: (_r, a, ctx) => ctx.hip4.fills(FILLS.parse(a, 'graphql')),
   }),
   hip4Providers: t.field({
     type: [ProviderRef],
     description: 'Statistics per venue over an inclusive window, by volume descending',
-    args: { ...pageArgs(PROVIDERS_DEFAULT_LIMIT, MAX_HIP4_ROWS), ...windowArgs(), venue: t.arg.string() },
+    args: PROVIDERS.args(t, ['cursor']),
     listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-    resolve: (_r, a, ctx) =>
-      ctx.hip4.providers({
-        venue: opt(a.venue),
-        startTime: opt(a.start),
-        endTime: opt(a.end),
-        limit: a.limit,
-        offset: a.offset,
-      }),
+    resolve: (_r, a, ctx) => ctx.hip4.providers(PROVIDERS.parse(a, 'graphql')),
   }),
   hip4Analytics: t.field({
     type: AnalyticsRef,
     description: `Fill statistics per time bucket, oldest first; at most ${MAX_ANALYTICS_BUCKETS} rows`,
-    args: {
-      ...pageArgs(MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS),
-      ...windowArgs(),
-      interval: t.arg({ type: AnalyticsIntervalEnum, required: true, defaultValue: '1h' }),
-      coins: t.arg.stringList({ description: 'Outcome coins, # optional; several split the rows by coin' }),
-      outcomeId: t.arg.int({ description: 'Splits the rows by coin' }),
-    },
-    resolve: (_r, a, ctx) =>
-      renamedInput('coin', 'coins', () =>
-        ctx.hip4.analytics({
-          interval: a.interval,
-          coins: opt(a.coins),
-          outcomeId: opt(a.outcomeId),
-          startTime: opt(a.start),
-          endTime: opt(a.end),
-          limit: a.limit,
-          offset: a.offset,
-        }),
-      ),
+    args: ANALYTICS.args(t, { omit: ['cursor'], types: { interval: AnalyticsIntervalEnum } }),
+    resolve: (_r, a, ctx) => ctx.hip4.analytics(ANALYTICS.parse(a, 'graphql')),
   }),
 }));
 

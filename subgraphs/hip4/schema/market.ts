@@ -2,9 +2,7 @@
 // (`#<10·outcome+side>`) is: its outcome and side. Every other coin has neither.
 import { builder } from '../builder.ts';
 import { parseSideCoin } from '../service/index.ts';
-import { OutcomeRef } from './outcome.ts';
-
-export const MarketRef = builder.objectRef<{ coin: string }>('Market');
+import { MarketRef, OutcomeRef } from './refs.ts';
 
 MarketRef.implement({
   fields: (t) => ({

@@ -3,19 +3,9 @@
 // quote token. A side's market (book, trades, candles) is the markets subgraph's Market.
 import { addDecimal, mulDecimal } from '../../../platform/decimal.ts';
 import { builder } from '../builder.ts';
-import {
-  descriptionFields,
-  FILLS_DEFAULT_LIMIT,
-  MAX_HIP4_ROWS,
-  type OutcomeRow,
-  REGISTRY_DEFAULT_LIMIT,
-  sideCoin,
-} from '../service/index.ts';
-import { opt, pageArgs } from './args.ts';
-import { Hip4FillRef } from './fill.ts';
-import { MarketRef } from './market.ts';
-import { QuestionRef } from './question.ts';
-import { VenueRef } from './venue.ts';
+import { descriptionFields, type OutcomeRow, sideCoin } from '../service/index.ts';
+import { FILLS, OUTCOMES } from '../service/inputs.ts';
+import { Hip4FillRef, MarketRef, OutcomeRef, QuestionRef, VenueRef } from './refs.ts';
 
 interface SideParent {
   outcome: OutcomeRow;
@@ -56,7 +46,6 @@ OutcomeSideRef.implement({
   }),
 });
 
-export const OutcomeRef = builder.objectRef<OutcomeRow>('Outcome');
 OutcomeRef.implement({
   description: 'A HIP-4 outcome: its two sides, question, venue, settlement and trading totals',
   fields: (t) => {
@@ -99,9 +88,9 @@ OutcomeRef.implement({
       fills: t.field({
         type: [Hip4FillRef],
         description: 'Fills on both sides, newest first',
-        args: pageArgs(FILLS_DEFAULT_LIMIT, MAX_HIP4_ROWS),
+        args: FILLS.args(t, ['cursor', 'user', 'coin', 'outcomeId', 'startTime', 'endTime']),
         listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-        resolve: (o, a, ctx) => ctx.hip4.fills({ outcomeId: o.outcome_id, limit: a.limit, offset: a.offset }),
+        resolve: (o, a, ctx) => ctx.hip4.fills(FILLS.parse({ ...a, outcomeId: o.outcome_id }, 'graphql')),
       }),
     };
   },
@@ -122,24 +111,8 @@ builder.queryFields((t) => ({
   outcomes: t.field({
     type: [OutcomeRef],
     description: 'HIP-4 outcomes by id',
-    args: {
-      ...pageArgs(REGISTRY_DEFAULT_LIMIT, MAX_HIP4_ROWS),
-      outcomeId: t.arg.int(),
-      questionId: t.arg.int(),
-      class: t.arg.string({ description: "The description's class (priceBucket, priceBinary, ...)" }),
-      underlying: t.arg.string(),
-      venue: t.arg.string({ description: 'A venue name, or "oracle"' }),
-    },
+    args: OUTCOMES.args(t, ['cursor']),
     listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-    resolve: (_r, a, ctx) =>
-      ctx.hip4.outcomes({
-        outcomeId: opt(a.outcomeId),
-        questionId: opt(a.questionId),
-        class: opt(a.class),
-        underlying: opt(a.underlying),
-        venue: opt(a.venue),
-        limit: a.limit,
-        offset: a.offset,
-      }),
+    resolve: (_r, a, ctx) => ctx.hip4.outcomes(OUTCOMES.parse(a, 'graphql')),
   }),
 }));

@@ -1,18 +1,10 @@
 // Question @key(questionId): named outcomes and a fallback outcome under one question; settled when
 // `settledNamedOutcomes` becomes non-empty. Oracle-emitted (legacy) questions have no venue.
 import { builder } from '../builder.ts';
-import {
-  MAX_HIP4_ROWS,
-  MAX_QUESTION_ID,
-  type QuestionRow,
-  REGISTRY_DEFAULT_LIMIT,
-  venueName,
-} from '../service/index.ts';
-import { opt, pageArgs } from './args.ts';
-import { OutcomeRef } from './outcome.ts';
-import { VenueRef } from './venue.ts';
+import { MAX_QUESTION_ID, venueName } from '../service/index.ts';
+import { QUESTIONS } from '../service/inputs.ts';
+import { OutcomeRef, QuestionRef, VenueRef } from './refs.ts';
 
-export const QuestionRef = builder.objectRef<QuestionRow>('Question');
 QuestionRef.implement({
   description: 'A HIP-4 question: its named outcomes, the fallback outcome and which outcomes it settled to',
   fields: (t) => ({
@@ -63,13 +55,8 @@ builder.queryFields((t) => ({
   questions: t.field({
     type: [QuestionRef],
     description: `HIP-4 questions by id; questionId filter at most ${MAX_QUESTION_ID}`,
-    args: {
-      ...pageArgs(REGISTRY_DEFAULT_LIMIT, MAX_HIP4_ROWS),
-      questionId: t.arg.int(),
-      venue: t.arg.string({ description: 'A venue name, or "oracle"' }),
-    },
+    args: QUESTIONS.args(t, ['cursor']),
     listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-    resolve: (_r, a, ctx) =>
-      ctx.hip4.questions({ questionId: opt(a.questionId), venue: opt(a.venue), limit: a.limit, offset: a.offset }),
+    resolve: (_r, a, ctx) => ctx.hip4.questions(QUESTIONS.parse(a, 'graphql')),
   }),
 }));

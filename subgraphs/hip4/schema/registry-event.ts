@@ -4,8 +4,7 @@ import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, curs
 import { builder } from '../builder.ts';
 import { HIP4_REGISTRY_KINDS, type Hip4RegistryEvent, type Hip4RegistryKind } from '../service/index.ts';
 import { opt } from './args.ts';
-import { OutcomeRef } from './outcome.ts';
-import { QuestionRef } from './question.ts';
+import { OutcomeRef, QuestionRef } from './refs.ts';
 
 const KindEnum = builder.enumType('Hip4RegistryKind', { values: HIP4_REGISTRY_KINDS });
 

@@ -1,11 +1,9 @@
 // User is owned by the accounts subgraph (key `address`); hip4 adds an account's HIP-4 fills and positions to it.
 import { isAddress } from '../../../platform/fields.ts';
 import { builder } from '../builder.ts';
-import { FILLS_DEFAULT_LIMIT, type Hip4Position, MAX_HIP4_ROWS } from '../service/index.ts';
-import { opt, pageArgs, windowArgs } from './args.ts';
-import { Hip4FillRef } from './fill.ts';
-import { MarketRef } from './market.ts';
-import { OutcomeRef } from './outcome.ts';
+import type { Hip4Position } from '../service/index.ts';
+import { FILLS } from '../service/inputs.ts';
+import { Hip4FillRef, MarketRef, OutcomeRef, UserRef } from './refs.ts';
 
 const PositionRef = builder.objectRef<Hip4Position>('Hip4Position');
 PositionRef.implement({
@@ -23,24 +21,15 @@ PositionRef.implement({
   }),
 });
 
-export const UserRef = builder.objectRef<{ address: string }>('User');
 UserRef.implement({
   fields: (t) => ({
     address: t.exposeString('address'),
     hip4Fills: t.field({
       type: [Hip4FillRef],
       description: "The account's HIP-4 fills, newest first",
-      args: { ...pageArgs(FILLS_DEFAULT_LIMIT, MAX_HIP4_ROWS), ...windowArgs(), outcomeId: t.arg.int() },
+      args: FILLS.args(t, ['cursor', 'user', 'coin']),
       listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-      resolve: (u, a, ctx) =>
-        ctx.hip4.fills({
-          user: u.address,
-          outcomeId: opt(a.outcomeId),
-          startTime: opt(a.start),
-          endTime: opt(a.end),
-          limit: a.limit,
-          offset: a.offset,
-        }),
+      resolve: (u, a, ctx) => ctx.hip4.fills(FILLS.parse({ ...a, user: u.address }, 'graphql')),
     }),
     hip4Positions: t.field({
       type: [PositionRef],

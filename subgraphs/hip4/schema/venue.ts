@@ -1,8 +1,7 @@
 // Venue and Deployer: who runs HIP-4 markets since permissionless support. A venue has one deployer, a fee scale
 // and sub-deployer delegations ([action, [addresses]]); oracle-emitted markets have no venue.
 import { builder } from '../builder.ts';
-import type { VenueRow } from '../service/index.ts';
-import { UserRef } from './user.ts';
+import { UserRef, VenueRef } from './refs.ts';
 
 const DelegationRef = builder.objectRef<[string, string[]]>('SubDeployerDelegation');
 DelegationRef.implement({
@@ -27,7 +26,6 @@ DeployerRef.implement({
   }),
 });
 
-export const VenueRef = builder.objectRef<VenueRow>('Venue');
 VenueRef.implement({
   description: 'A HIP-4 venue: its deployer, fee scale and delegations (the registry, read about every 10 s)',
   fields: (t) => ({

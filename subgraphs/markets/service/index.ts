@@ -8,13 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { inTransaction } from '../../../db/pool.ts';
-import type { AssetCtxRow, TradeRow } from '../../../db/rows/markets.ts';
+import type { AssetCtxRow } from '../../../db/rows/markets.ts';
 import { type BusGap, derivedTopic, type EventBus, type EventSource, InProcessBus } from '../../../events/bus.ts';
 import { FieldError, intWithin, noNul, orderedWindow } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { type L2BookAnswer, type L2OptionsInput, l2Options, OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
-import { dexOf, type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
+import { type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
 import {
   availableDates,
   HISTORY_SERIES,
@@ -25,7 +25,37 @@ import {
   liquidityReport,
 } from './history.ts';
 import type { CandleInterval } from './intervals.ts';
-import { candleSnapshot, candleSnapshotJson, fundingHistory, tradesOf, type WireTrade } from './market-data.ts';
+import {
+  HIP3_TOP_MOVERS_DEFAULT,
+  HISTORY_WINDOW_MS,
+  MAX_HIP3_TOP_MOVERS,
+  MAX_HISTORY_SAMPLES,
+  MAX_L2_BOOKS,
+  MAX_RESERVE_HISTORY,
+  MAX_TRADES,
+  RESERVE_HISTORY_DEFAULT_LIMIT,
+  RESERVE_WINDOW_MS,
+  TRADES_DEFAULT_LIMIT,
+} from './limits.ts';
+import {
+  candleSnapshot,
+  candleSnapshotJson,
+  fundingHistory,
+  toWireTrade,
+  tradesOf,
+  type WireTrade,
+} from './market-data.ts';
+import {
+  evmContractsOf,
+  type MarketInfo,
+  marketInfoOf,
+  type PerpAssetCtx,
+  type PerpMeta,
+  type SpotAssetCtx,
+  type SpotMeta,
+  spotTokensOfContracts,
+  UnknownDexError,
+} from './meta.ts';
 import { allReserveStates, latestReserves, type ReserveInterval, reserveHistory } from './reserves.ts';
 import { latestPerKey } from './sql.ts';
 import { MarketStreams } from './streams.ts';
@@ -34,6 +64,7 @@ export type { BboAnswer, L2BookAnswer, L2Level, L2Options, L2OptionsInput } from
 /** The one rule of a book's aggregation (the exchange's), a FieldError naming the field otherwise. */
 export { l2Options } from './book.ts';
 export type { CandleFrame } from './candles.ts';
+export { isSpotCoin } from './coins.ts';
 export { dexOf, type Hip3Snapshot } from './hip3.ts';
 export {
   HISTORY_DATASET_NAMES,
@@ -42,7 +73,26 @@ export {
   type HistorySeries,
 } from './history.ts';
 export { CANDLE_INTERVALS, type CandleInterval } from './intervals.ts';
-export type { FundingRate, WireTrade } from './market-data.ts';
+export {
+  HIP3_TOP_MOVERS_DEFAULT,
+  MAX_HIP3_TOP_MOVERS,
+  MAX_HISTORY_SAMPLES,
+  MAX_L2_BOOKS,
+  MAX_RESERVE_HISTORY,
+  MAX_TRADES,
+  RESERVE_HISTORY_DEFAULT_LIMIT,
+  TRADES_DEFAULT_LIMIT,
+} from './limits.ts';
+export { type FundingRate, toWireTrade, type WireTrade } from './market-data.ts';
+export {
+  type MarketInfo,
+  type PerpAssetCtx,
+  type PerpMeta,
+  type SpotAssetCtx,
+  type SpotMeta,
+  type SpotMetaToken,
+  UnknownDexError,
+} from './meta.ts';
 export { RESERVE_INTERVALS, type ReserveInterval, type ReserveSample } from './reserves.ts';
 
 /** Live events the service emits for subscriptions (GraphQL and /ws alike). */
@@ -53,66 +103,6 @@ export type MarketEvents = {
   books: string;
   assetCtxs: AssetCtxRow;
 };
-
-export interface PerpAssetCtx {
-  funding: string;
-  openInterest: string;
-  prevDayPx: string;
-  dayNtlVlm: string;
-  premium: string | null;
-  oraclePx: string;
-  markPx: string;
-  midPx: string | null;
-  impactPxs: [string, string] | null;
-  dayBaseVlm: string;
-}
-
-export interface SpotAssetCtx {
-  prevDayPx: string;
-  dayNtlVlm: string;
-  markPx: string;
-  midPx: string | null;
-  circulatingSupply: string;
-  totalSupply: string;
-  coin: string;
-  dayBaseVlm: string;
-}
-
-export interface PerpMeta {
-  universe: { name: string; szDecimals: number; maxLeverage: number; [k: string]: unknown }[];
-  [k: string]: unknown;
-}
-
-export interface SpotMeta {
-  universe: { name: string; tokens: number[]; index: number; isCanonical: boolean }[];
-  tokens: { name: string; index: number; szDecimals?: number; [k: string]: unknown }[];
-}
-
-/** What the node's metadata says of one coin (meta of its perp dex, or spotMeta); outcome sides have none. */
-export interface MarketInfo {
-  kind: 'perp' | 'spot' | 'outcome';
-  /** The HIP-3 dex of a `dex:COIN` perp; null for the first perp dex, spot and outcomes. */
-  dex: string | null;
-  szDecimals: number | null;
-  maxLeverage: number | null;
-  marginTableId: number | null;
-  onlyIsolated: boolean;
-  isDelisted: boolean;
-  /** Spot pairs: the base and quote token names. */
-  baseToken: string | null;
-  quoteToken: string | null;
-}
-
-const NO_INFO = {
-  dex: null,
-  szDecimals: null,
-  maxLeverage: null,
-  marginTableId: null,
-  onlyIsolated: false,
-  isDelisted: false,
-  baseToken: null,
-  quoteToken: null,
-} as const;
 
 /** The advisory lock a gap's candle backfill is written under ("hlcb"): one instance writes it, the others skip. */
 const CANDLE_BACKFILL_LOCK = 0x686c6362;
@@ -135,53 +125,10 @@ export interface MarketsServiceOptions {
 
 const META_TTL_MS = 30_000;
 
-/** The most coins one l2Books request takes. */
-export const MAX_L2_BOOKS = 50;
-/** Trades of a coin per answer: the default and the most. */
-export const TRADES_DEFAULT_LIMIT = 100;
-export const MAX_TRADES = 1000;
-/** Reserve samples per answer: the default and the most; the default window is the last RESERVE_WINDOW_MS. */
-export const RESERVE_HISTORY_DEFAULT_LIMIT = 1000;
-export const MAX_RESERVE_HISTORY = 10_000;
-const RESERVE_WINDOW_MS = 7 * 86_400_000;
-/** HIP-3 top movers per answer: the default and the most. */
-export const HIP3_TOP_MOVERS_DEFAULT = 10;
-export const MAX_HIP3_TOP_MOVERS = 100;
-/** The most samples of one series a market-history answer holds. */
-export const MAX_HISTORY_SAMPLES = 1000;
-
-/** The market-history archive's default window: the last day before its end (default now). */
-const HISTORY_WINDOW_MS = 86_400_000;
-
 /** A time window whose bounds the caller may leave out. */
 export interface OptionalWindow {
   startTime?: number;
   endTime?: number;
-}
-
-/** A spot pair's coin name: "PURR/USDC" or "@N". */
-export const isSpotCoin = (coin: string) => coin.startsWith('@') || coin.includes('/');
-
-/** A `dex` the node does not know: the caller's mistake (a FieldError, so compat answers 400). */
-export class UnknownDexError extends FieldError {
-  override readonly name = 'UnknownDexError';
-  constructor(dex: string) {
-    super(`dex: no perp dex named ${JSON.stringify(dex)}`);
-  }
-}
-
-/** A stored trade as the exchange prints it (the shape of /ws trades and the Trade type). */
-export function toWireTrade(t: TradeRow): WireTrade {
-  return {
-    coin: t.coin,
-    side: t.side,
-    px: t.px,
-    sz: t.sz,
-    time: t.time,
-    hash: t.hash,
-    tid: t.tid,
-    users: [t.buyer ?? '', t.seller ?? ''],
-  };
 }
 
 export class MarketsService {
@@ -380,45 +327,22 @@ export class MarketsService {
     return this.upstream.json<SpotMeta>({ type: 'spotMeta' }, this.metaTtlMs);
   }
 
+  /** The HyperEVM contract of each spot token of `indexes` (null where none), from one spotMeta answer. */
+  async evmContracts(indexes: readonly number[]): Promise<(string | null)[]> {
+    return evmContractsOf(await this.spotMeta(), indexes);
+  }
+
+  /** The spot token whose HyperEVM contract each of `contracts` is (null where none), from one spotMeta answer. */
+  async spotTokensOfContracts(contracts: readonly string[]): Promise<(number | null)[]> {
+    return spotTokensOfContracts(await this.spotMeta(), contracts);
+  }
+
   /**
    * The node's metadata of a coin ("BTC", "xyz:XYZ100", "PURR/USDC", "@1", "#2901"); null when its dex or pair
    * list does not hold it. The node's answers are cached (metaTtlMs), so a list of markets asks it once.
    */
-  async marketInfo(coin: string): Promise<MarketInfo | null> {
-    if (coin.startsWith('#')) return { kind: 'outcome', ...NO_INFO };
-    if (isSpotCoin(coin)) {
-      const spot = await this.spotMeta();
-      const pair = spot.universe.find((u) => u.name === coin);
-      if (!pair) return null;
-      const [base, quote] = pair.tokens.map((i) => spot.tokens.find((tk) => tk.index === i));
-      return {
-        kind: 'spot',
-        ...NO_INFO,
-        szDecimals: base?.szDecimals ?? null,
-        baseToken: base?.name ?? null,
-        quoteToken: quote?.name ?? null,
-      };
-    }
-    const dex = dexOf(coin);
-    let meta: PerpMeta;
-    try {
-      meta = await this.meta(dex);
-    } catch (err) {
-      if (err instanceof UnknownDexError) return null;
-      throw err;
-    }
-    const asset = meta.universe.find((u) => u.name === coin);
-    if (!asset) return null;
-    return {
-      kind: 'perp',
-      ...NO_INFO,
-      dex: dex || null,
-      szDecimals: asset.szDecimals,
-      maxLeverage: asset.maxLeverage,
-      marginTableId: typeof asset.marginTableId === 'number' ? asset.marginTableId : null,
-      onlyIsolated: asset.onlyIsolated === true,
-      isDelisted: asset.isDelisted === true,
-    };
+  marketInfo(coin: string): Promise<MarketInfo | null> {
+    return marketInfoOf(coin, { meta: (dex) => this.meta(dex), spotMeta: () => this.spotMeta() });
   }
 
   // ---- live state ----

@@ -2,6 +2,7 @@
 // with the aggregator's live ones).
 import type pg from 'pg';
 import { TEXT_TYPES } from '../../../db/pool.ts';
+import type { TradeRow } from '../../../db/rows/markets.ts';
 import { jsonArrayBytes, jsonString } from '../../../platform/json-text.ts';
 import type { CandleFrame } from './candles.ts';
 import { bucketStart, type CandleInterval } from './intervals.ts';
@@ -16,6 +17,20 @@ export interface WireTrade {
   hash: string;
   tid: number;
   users: [string, string];
+}
+
+/** A stored trade as the exchange prints it (the shape of /ws trades and the Trade type). */
+export function toWireTrade(t: TradeRow): WireTrade {
+  return {
+    coin: t.coin,
+    side: t.side,
+    px: t.px,
+    sz: t.sz,
+    time: t.time,
+    hash: t.hash,
+    tid: t.tid,
+    users: [t.buyer ?? '', t.seller ?? ''],
+  };
 }
 
 const TRADE_COLUMNS = `coin, side, px::text AS px, sz::text AS sz, time, hash, tid,

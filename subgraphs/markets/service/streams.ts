@@ -9,7 +9,8 @@ import type { AssetCtxRow } from '../../../db/rows/markets.ts';
 import { conflated, type LiveStream, type ResumableStream, type SnapshotStream, topicStream } from '../../live.ts';
 import { type BboAnswer, type L2BookAnswer, type L2Level, type L2OptionsInput, l2Options } from './book.ts';
 import type { CandleFrame } from './candles.ts';
-import { isSpotCoin, type MarketsService, type PerpAssetCtx, type SpotAssetCtx } from './index.ts';
+import { isSpotCoin } from './coins.ts';
+import type { MarketsService, PerpAssetCtx, SpotAssetCtx } from './index.ts';
 import type { CandleInterval } from './intervals.ts';
 import type { WireTrade } from './market-data.ts';
 

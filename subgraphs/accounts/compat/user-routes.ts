@@ -1,12 +1,12 @@
 // /funding/userFunding and /users/{user}/account: a user's funding payments (spec §2.3: the payment's fields at the
 // top level and in `delta`), paged as /info userFunding, and the latest perp-account state, valued at the live mids.
 import type { FastifyPluginAsync } from 'fastify';
-import { orderedWindow } from '../../platform/fields.ts';
-import { MAX_HISTORY_PAGE } from '../../subgraphs/accounts/service/index.ts';
-import { dataEnvelope, pagingHeaders } from '../envelopes.ts';
-import * as R from '../info/response-schema.ts';
-import type { CompatServices } from '../info/types.ts';
-import { addressSchema, epochMsSchema } from '../params.ts';
+import { dataEnvelope, pagingHeaders } from '../../../kit/envelopes.ts';
+import type { CompatServices } from '../../../kit/info.ts';
+import { addressSchema, epochMsSchema } from '../../../kit/params.ts';
+import * as R from '../../../kit/response-schema.ts';
+import { orderedWindow } from '../../../platform/fields.ts';
+import { MAX_HISTORY_PAGE } from '../service/index.ts';
 
 export const fundingRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
   app.get<{ Querystring: { user: string; startTime?: number; endTime?: number; limit?: number; cursor?: string } }>(

@@ -2,10 +2,10 @@
 // is checked first against what the exchange takes for it (hyperliquid-wire.md §3), by its schema: a malformed
 // one is refused here with a 400 naming the field, like every local type, where the node would answer a plain-text
 // 422.
-import { FieldError } from '../../platform/fields.ts';
-import { UpstreamError } from '../../platform/upstream.ts';
+import { FieldError } from '../platform/fields.ts';
+import { UpstreamError } from '../platform/upstream.ts';
+import type { InfoEntry, InfoHandler } from './info.ts';
 import { address, dex, type JsonSchema, object } from './request-schema.ts';
-import type { InfoEntry, InfoHandler } from './types.ts';
 
 /** `spotMeta`, `perpDexs`, `maxMarketOrderNtls`: no fields. */
 export const noFields = object({});
@@ -54,3 +54,20 @@ export const proxied = (ttlMs: number, schema: JsonSchema, response: JsonSchema)
   handler: relay(ttlMs, schema),
   response,
 });
+
+/** Metadata that changes with a governance action or a deploy, not with trading: cached this long. */
+export const METADATA_TTL_MS = 30_000;
+
+/** A relayed answer: any JSON the node sends, described. */
+export const nodeAnswer = (description: string): JsonSchema => ({
+  description: `${description}, as the node answers it`,
+});
+
+/** One `user` address and nothing else (the exchange's per-user types). */
+const userOnly = object({ user: address }, ['user']);
+
+/** A user type relayed uncached (a user's state changes with each of their actions). */
+export const ofUser = (description: string): InfoEntry => proxied(0, userOnly, nodeAnswer(description));
+
+/** A type without fields, relayed (cached `ttlMs` when its data allows). */
+export const global = (description: string, ttlMs = 0): InfoEntry => proxied(ttlMs, noFields, nodeAnswer(description));

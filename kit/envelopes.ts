@@ -31,7 +31,10 @@ export interface ListPage {
 
 const requestStarts = new WeakMap<FastifyRequest, number>();
 
-/** The onRequest hook (app.ts) noting when each request started, for the data envelope's `execution_time_ms`. */
+/**
+ * The onRequest hook (compat-rest/app.ts) noting when each request started, for the data envelope's
+ * `execution_time_ms`.
+ */
 export async function noteRequestStart(req: FastifyRequest): Promise<void> {
   requestStarts.set(req, performance.now());
 }
@@ -80,8 +83,8 @@ export interface ErrorAnswer {
 }
 
 /**
- * The answer to a thrown error, for POST /info and the path endpoints (app.ts's error handler) and for /ws `post`
- * requests alike; undefined for an error that is our bug (the caller logs it and answers 500).
+ * The answer to a thrown error, for POST /info and the path endpoints (compat-rest/app.ts's error handler) and for
+ * /ws `post` requests alike; undefined for an error that is our bug (the caller logs it and answers 500).
  */
 export function errorAnswer(err: unknown): ErrorAnswer | undefined {
   if (err instanceof FieldError) return { status: 400, error: err.message };

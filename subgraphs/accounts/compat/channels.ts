@@ -3,17 +3,17 @@
 // orderUpdates, and the service's own liquidations channel with its filters. Each follows one of the accounts
 // service's streams (subgraphs/accounts/service/streams.ts); what is here is the wire: parameters, frame shapes
 // and joining a stored snapshot to the live stream.
-import type { OrderStatusRow } from '../../db/rows/accounts.ts';
-import { isDecimal } from '../../platform/decimal.ts';
+import type { OrderStatusRow } from '../../../db/rows/accounts.ts';
 import {
-  type AccountsService,
-  MAX_LIQUIDATION_USERS,
-  toWsLiquidation,
-  type UserEvent,
-} from '../../subgraphs/accounts/service/index.ts';
-import type { StoredSnapshotStream } from '../../subgraphs/live.ts';
-import { type Channel, type ChannelContext, SubscriptionError } from '../ws/protocol.ts';
-import { sendStream, subscriptionInput } from './helpers.ts';
+  type Channel,
+  type ChannelContext,
+  SubscriptionError,
+  sendStream,
+  subscriptionInput,
+} from '../../../kit/channel.ts';
+import { isDecimal } from '../../../platform/decimal.ts';
+import type { StoredSnapshotStream } from '../../live.ts';
+import { type AccountsService, MAX_LIQUIDATION_USERS, toWsLiquidation, type UserEvent } from '../service/index.ts';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 

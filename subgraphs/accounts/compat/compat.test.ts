@@ -1,12 +1,12 @@
 // Accounts through compat-rest over a simulated node: the path endpoints, the paging headers of /info fills and
 // historicalOrders, include_order_type, a 400 naming the field for every bad input, and dataCoverage's delay.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseFill } from '../ingest/formats/fills.ts';
-import { userFillsJson } from '../subgraphs/accounts/service/fills.ts';
-import { startCompatApp, type TestCompatApp } from '../test/compat-app.ts';
-import { nodeFill } from '../test/node-files.ts';
-import { startTestStack, type TestStack } from '../test/stack.ts';
-import { openSocket } from '../test/ws-client.ts';
+import { parseFill } from '../../../ingest/formats/fills.ts';
+import { startCompatApp, type TestCompatApp } from '../../../test/compat-app.ts';
+import { nodeFill } from '../../../test/node-files.ts';
+import { startTestStack, type TestStack } from '../../../test/stack.ts';
+import { openSocket } from '../../../test/ws-client.ts';
+import { userFillsJson } from '../service/fills.ts';
 
 let stack: TestStack;
 let trader = '';

@@ -1,16 +1,10 @@
 // The market-data channels of /ws, in the exchange's shapes: allMids, l2Book, trades, bbo, candle, allCandles
 // and activeAssetCtx (activeSpotAssetCtx on spot coins). Each follows one of the markets service's streams
 // (subgraphs/markets/service/streams.ts), snapshot first; what is here is the wire: parameters and frame shapes.
-import {
-  CANDLE_INTERVALS,
-  type CandleInterval,
-  isSpotCoin,
-  l2Options,
-  type MarketsService,
-} from '../../subgraphs/markets/service/index.ts';
-import type { Channel } from '../ws/protocol.ts';
-import { SubscriptionError } from '../ws/protocol.ts';
-import { optionalIn, requireString, sendStream, subscriptionInput } from './helpers.ts';
+
+import type { Channel } from '../../../kit/channel.ts';
+import { optionalIn, requireString, SubscriptionError, sendStream, subscriptionInput } from '../../../kit/channel.ts';
+import { CANDLE_INTERVALS, type CandleInterval, isSpotCoin, l2Options, type MarketsService } from '../service/index.ts';
 
 /** A subscription's `interval`, required, one of the candle intervals. */
 function intervalParam(sub: Record<string, unknown>): CandleInterval {

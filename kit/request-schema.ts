@@ -1,8 +1,8 @@
 // The JSON Schemas of /info request bodies: the field schemas the types are declared with, the one Ajv that checks
 // them (configured like fastify's, without its type coercion), and the 400 message an Ajv error becomes.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS, orderedWindow } from '../../platform/fields.ts';
-import { addressSchema } from '../params.ts';
+import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS, orderedWindow } from '../platform/fields.ts';
+import { addressSchema } from './params.ts';
 
 /** A JSON Schema (draft-07, as fastify's Ajv reads it), kept as plain data so OpenAPI can publish it as it is. */
 export type JsonSchema = { readonly [keyword: string]: unknown };

@@ -1,9 +1,10 @@
 // What an /info type handler is: request body in, a reply out. Compat-rest dispatches POST /info and WS `post`
-// requests through one table of these (info/index.ts).
-import type { DomainServices } from '../../domains.ts';
-import type { Coverage } from '../../platform/coverage.ts';
-import { jsonBytes } from '../../platform/json-text.ts';
-import type { Upstream } from '../../platform/upstream.ts';
+// requests through one table of these (compat-rest/info/index.ts).
+
+import type { Coverage } from '../platform/coverage.ts';
+import { jsonBytes } from '../platform/json-text.ts';
+import type { Upstream } from '../platform/upstream.ts';
+import type { DomainServices } from '../subgraphs/domain.ts';
 import type { JsonSchema } from './request-schema.ts';
 
 /** What handlers get: every domain's service by its name (domains.ts), the node relay and dataCoverage. */

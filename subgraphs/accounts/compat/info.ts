@@ -2,22 +2,11 @@
 // (historicalOrders, userFunding, accountFunding, userNonFundingLedgerUpdates) are unwrapped; the compact fill
 // rows (fills, recentFills, allFills) use the result envelope with the paging headers X-Has-More, X-Next-Cursor and
 // (with a user) X-Total-Count. Per-user node state (open orders, clearinghouse states) is relayed from the node.
-import { address as checkedAddress, FieldError } from '../../platform/fields.ts';
-import {
-  checkOrderCursor,
-  HISTORICAL_ORDERS_MAX_LIMIT,
-  type HistoryPage,
-  type HistoryPageQuery,
-  MAX_FILL_ROWS,
-  MAX_HISTORY_PAGE,
-  orderRef,
-  parseFillCursor,
-  toTwapHistoryItem,
-} from '../../subgraphs/accounts/service/index.ts';
-import { pagingHeaders, resultEnvelope } from '../envelopes.ts';
-import { integerLiteral } from '../json-source.ts';
-import { nodeUserTypes } from './node-types.ts';
-import { proxied, relay, userBody } from './proxy.ts';
+
+import { pagingHeaders, resultEnvelope } from '../../../kit/envelopes.ts';
+import { type CompatServices, type InfoEntry, type InfoHandler, json, streamedJson } from '../../../kit/info.ts';
+import { integerLiteral } from '../../../kit/json-source.ts';
+import { proxied, relay, userBody } from '../../../kit/proxy.ts';
 import {
   address,
   arrayOf,
@@ -33,9 +22,21 @@ import {
   timeMs,
   timeWindow,
   windowOf,
-} from './request-schema.ts';
-import * as R from './response-schema.ts';
-import { type CompatServices, type InfoEntry, type InfoHandler, json, streamedJson } from './types.ts';
+} from '../../../kit/request-schema.ts';
+import * as R from '../../../kit/response-schema.ts';
+import { address as checkedAddress, FieldError } from '../../../platform/fields.ts';
+import {
+  checkOrderCursor,
+  HISTORICAL_ORDERS_MAX_LIMIT,
+  type HistoryPage,
+  type HistoryPageQuery,
+  MAX_FILL_ROWS,
+  MAX_HISTORY_PAGE,
+  orderRef,
+  parseFillCursor,
+  toTwapHistoryItem,
+} from '../service/index.ts';
+import { nodeUserTypes } from './node-types.ts';
 
 type Body = Record<string, unknown>;
 

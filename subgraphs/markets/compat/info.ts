@@ -1,22 +1,10 @@
 // /info types of the markets domain. Types the exchange itself answers keep the exchange's shape (so its SDKs
 // work unchanged); the service's own types (currentDepth, trades, dataCoverage, l2Books, availableDates) use the
 // result envelope.
-import { orderedWindow } from '../../platform/fields.ts';
-import {
-  CANDLE_INTERVALS,
-  type CandleInterval,
-  HISTORY_DATASET_NAMES,
-  type HistoryDataset,
-  type L2OptionsInput,
-  l2Options,
-  MAX_RESERVE_HISTORY,
-  MAX_TRADES,
-  RESERVE_INTERVALS,
-  type ReserveInterval,
-} from '../../subgraphs/markets/service/index.ts';
-import { resultEnvelope } from '../envelopes.ts';
-import { nodeMarketTypes } from './node-types.ts';
-import { dexBody, marginTableBody, noFields, proxied, userBody } from './proxy.ts';
+
+import { resultEnvelope } from '../../../kit/envelopes.ts';
+import { encodedJson, type InfoEntry, json, sharedBytes, sharedJson } from '../../../kit/info.ts';
+import { dexBody, marginTableBody, noFields, proxied, userBody } from '../../../kit/proxy.ts';
 import {
   arrayOf,
   given,
@@ -29,9 +17,22 @@ import {
   timeMs,
   timeWindow,
   windowOf,
-} from './request-schema.ts';
-import * as R from './response-schema.ts';
-import { encodedJson, type InfoEntry, json, sharedBytes, sharedJson } from './types.ts';
+} from '../../../kit/request-schema.ts';
+import * as R from '../../../kit/response-schema.ts';
+import { orderedWindow } from '../../../platform/fields.ts';
+import {
+  CANDLE_INTERVALS,
+  type CandleInterval,
+  HISTORY_DATASET_NAMES,
+  type HistoryDataset,
+  type L2OptionsInput,
+  l2Options,
+  MAX_RESERVE_HISTORY,
+  MAX_TRADES,
+  RESERVE_INTERVALS,
+  type ReserveInterval,
+} from '../service/index.ts';
+import { nodeMarketTypes } from './node-types.ts';
 
 const META_TTL_MS = 30_000;
 

@@ -1,17 +1,13 @@
 // /hip3/*: HIP-3 dex coins' latest snapshots and the top movers, in the data envelope; `last_update` as naive UTC
 // ISO text, as in every path-endpoint record.
 import type { FastifyPluginAsync } from 'fastify';
-import { naiveIso } from '../../platform/naive-iso.ts';
-import {
-  HIP3_TOP_MOVERS_DEFAULT,
-  type Hip3Snapshot,
-  MAX_HIP3_TOP_MOVERS,
-} from '../../subgraphs/markets/service/index.ts';
-import { dataEnvelopeOf, naiveTime, type RouteAnswer } from '../answers.ts';
-import { dataEnvelope } from '../envelopes.ts';
-import * as R from '../info/response-schema.ts';
-import type { CompatServices } from '../info/types.ts';
-import { limitSchema } from '../params.ts';
+import { dataEnvelopeOf, naiveTime, type RouteAnswer } from '../../../kit/answers.ts';
+import { dataEnvelope } from '../../../kit/envelopes.ts';
+import type { CompatServices } from '../../../kit/info.ts';
+import { limitSchema } from '../../../kit/params.ts';
+import * as R from '../../../kit/response-schema.ts';
+import { naiveIso } from '../../../platform/naive-iso.ts';
+import { HIP3_TOP_MOVERS_DEFAULT, type Hip3Snapshot, MAX_HIP3_TOP_MOVERS } from '../service/index.ts';
 
 const nullableDecimal = R.orNull(R.decimal);
 /** Both routes' rows (reference/service-details.md). */

@@ -1,10 +1,10 @@
-// What a path route answers, as the OpenAPI document says it (openapi.ts): a route's `schema.answer` is the JSON
-// Schema of its 200 body (documentation only, never a serializer: the app writes every answer itself), with the
-// paging headers of a bare-array list, and `schema.errors` the statuses it answers beyond those every route shares.
-// A route without `answer` answers the data envelope. The shapes are pinned against real answers by
-// openapi-paths.test.ts.
-import type { JsonSchema } from './info/request-schema.ts';
-import * as R from './info/response-schema.ts';
+// What a path route answers, as the OpenAPI document says it (compat-rest/openapi.ts): a route's `schema.answer` is
+// the JSON Schema of its 200 body (documentation only, never a serializer: the app writes every answer itself), with
+// the paging headers of a bare-array list, and `schema.errors` the statuses it answers beyond those every route
+// shares. A route without `answer` answers the data envelope. The shapes are pinned against real answers by
+// compat-rest/openapi-paths.test.ts.
+import type { JsonSchema } from './request-schema.ts';
+import * as R from './response-schema.ts';
 
 /** What a route declares beside its request schemas (fastify reads none of it). */
 export interface RouteAnswer {
@@ -18,7 +18,7 @@ export interface RouteAnswer {
 
 declare module 'fastify' {
   interface FastifySchema {
-    /** See compat-rest/answers.ts. */
+    /** See kit/answers.ts. */
     answer?: RouteAnswer;
   }
 }

@@ -2,13 +2,13 @@
 // data envelope, newest first, paged by `limit` within a `start_time`/`end_time` window (the service's default: the
 // last day). Times are naive UTC ISO text, as in every path-endpoint record.
 import type { FastifyPluginAsync } from 'fastify';
-import { naiveIso } from '../../platform/naive-iso.ts';
-import { HISTORY_SERIES_NAMES } from '../../subgraphs/markets/service/index.ts';
-import { dataEnvelopeOf, naiveTime } from '../answers.ts';
-import { dataEnvelope } from '../envelopes.ts';
-import * as R from '../info/response-schema.ts';
-import type { CompatServices } from '../info/types.ts';
-import { limitSchema, type TimeWindowQuery, timeWindow, timeWindowSchema } from '../params.ts';
+import { dataEnvelopeOf, naiveTime } from '../../../kit/answers.ts';
+import { dataEnvelope } from '../../../kit/envelopes.ts';
+import type { CompatServices } from '../../../kit/info.ts';
+import { limitSchema, type TimeWindowQuery, timeWindow, timeWindowSchema } from '../../../kit/params.ts';
+import * as R from '../../../kit/response-schema.ts';
+import { naiveIso } from '../../../platform/naive-iso.ts';
+import { HISTORY_SERIES_NAMES } from '../service/index.ts';
 
 interface CoinParams {
   coin: string;

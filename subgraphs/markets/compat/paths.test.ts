@@ -1,7 +1,7 @@
 // Path endpoints of the markets domain (/market/*, /hip3/*) over simulated history (test/compat-app.ts): the data
 // envelope, paging, and a 400 naming the parameter at every limit's edge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCompatApp, type TestCompatApp } from '../test/compat-app.ts';
+import { startCompatApp, type TestCompatApp } from '../../../test/compat-app.ts';
 
 let compat: TestCompatApp;
 beforeAll(async () => {

@@ -1,8 +1,9 @@
 // What domain tools are written with (subgraphs/<domain>/mcp.ts): argument schemas that describe each field for a
 // model and refuse unknown arguments, and the bounded collection of a live stream for the live tools.
-import { type JsonSchema, NO_NUL_PATTERN } from '../compat-rest/info/request-schema.ts';
+
 import { ADDRESS_PATTERN, MAX_TIME_MS } from '../platform/fields.ts';
 import type { LiveStream } from '../subgraphs/live.ts';
+import { type JsonSchema, NO_NUL_PATTERN } from './request-schema.ts';
 
 /** A tool's arguments: `properties` each described, `required` those it needs; any other argument is refused. */
 export const toolInput = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({

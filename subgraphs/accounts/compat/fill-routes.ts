@@ -1,13 +1,13 @@
 // /fills/, /fills/recent and /fills/user/{user_address}: compact fill rows (spec §2.3) in the data envelope,
 // paged by keyset cursor. `include_order_type=true` adds `orderType` to each row; false leaves the body unchanged.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { FILL_ROWS_DEFAULT_LIMIT, MAX_FILL_ROWS } from '../../subgraphs/accounts/service/index.ts';
-import { dataEnvelopeOf } from '../answers.ts';
-import { dataEnvelope } from '../envelopes.ts';
-import { compactFill } from '../info/accounts.ts';
-import * as R from '../info/response-schema.ts';
-import type { CompatServices } from '../info/types.ts';
-import { addressSchema, limitSchema, type TimeWindowQuery, timeWindow, timeWindowSchema } from '../params.ts';
+import { dataEnvelopeOf } from '../../../kit/answers.ts';
+import { dataEnvelope } from '../../../kit/envelopes.ts';
+import type { CompatServices } from '../../../kit/info.ts';
+import { addressSchema, limitSchema, type TimeWindowQuery, timeWindow, timeWindowSchema } from '../../../kit/params.ts';
+import * as R from '../../../kit/response-schema.ts';
+import { FILL_ROWS_DEFAULT_LIMIT, MAX_FILL_ROWS } from '../service/index.ts';
+import { compactFill } from './info.ts';
 
 interface FillsQuery extends TimeWindowQuery {
   user?: string;

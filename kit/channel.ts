@@ -1,0 +1,80 @@
+// The contract between the /ws transport and the channel modules plugged into it (what a channel implements), and
+// what every channel module uses: parameter checks that become `Invalid subscription` errors, and /ws's policy for
+// a service's live stream (its snapshot first, as the exchange sends one, then every event).
+import { FieldError } from '../platform/fields.ts';
+import type { LiveStream, SnapshotStream } from '../subgraphs/live.ts';
+
+/**
+ * Bad subscription parameters: the one input-error type (platform/fields.ts) under the name the channel modules
+ * use. Any FieldError a channel throws (its own check's, or a service's) is reported on channel "error".
+ */
+export const SubscriptionError = FieldError;
+export type SubscriptionError = FieldError;
+
+export interface ChannelContext {
+  /** Sends `{channel, data}` on this subscription's data channel; a no-op once it was unsubscribed or closed. */
+  send(data: unknown): void;
+}
+
+export interface Channel {
+  /** `subscription.type`, e.g. "trades", "userEvents". */
+  type: string;
+  /**
+   * Data channel name when it differs from `type` (userEvents → "user"); may depend on the subscription
+   * (activeAssetCtx on a spot coin → "activeSpotAssetCtx").
+   */
+  channelName?: (sub: Record<string, unknown>) => string;
+  /**
+   * Validates and normalises the subscription (lower-cases addresses, adds defaults); the result is what the ack
+   * echoes (it must contain every key the client sent, with equal values) and the identity used for duplicate
+   * detection and unsubscribe. Throws SubscriptionError for bad params.
+   */
+  normalize(sub: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * The snapshot is read from storage (userFills, userFundings, userNonFundingLedgerUpdates): such subscribes are
+   * limited per connection (SessionSettings.snapshots) and read one at a time.
+   */
+  storedSnapshot?: boolean;
+  /** Starts delivery after the ack went out; may send a snapshot first. Returns the teardown. */
+  start(sub: Record<string, unknown>, ctx: ChannelContext): (() => void) | Promise<() => void>;
+}
+
+/**
+ * Follows a service stream on one subscription: its snapshot first when it has one, then each event, shaped by
+ * `frame` (the identity keeps the service's object, which /ws encodes once for every subscriber it reaches).
+ */
+export function sendStream<T>(
+  stream: LiveStream<T> | SnapshotStream<T>,
+  ctx: ChannelContext,
+  frame: (event: T) => unknown = (event) => event,
+): () => void {
+  const snapshot = 'snapshot' in stream ? stream.snapshot() : null;
+  if (snapshot !== null) ctx.send(frame(snapshot));
+  return stream.subscribe((event) => ctx.send(frame(event)));
+}
+
+/** Runs a service call whose refusal of the caller's input (a FieldError, sync or async) is the subscription's. */
+export function subscriptionInput<T>(call: () => T): T {
+  const refuse = (err: unknown): never => {
+    throw err instanceof FieldError ? new SubscriptionError(err.message) : err;
+  };
+  try {
+    const out = call();
+    return (out instanceof Promise ? out.catch(refuse) : out) as T;
+  } catch (err) {
+    return refuse(err);
+  }
+}
+
+export function requireString(sub: Record<string, unknown>, key: string): string {
+  const v = sub[key];
+  if (typeof v !== 'string' || v === '') throw new SubscriptionError(`${key}: must be a non-empty string`);
+  return v;
+}
+
+export function optionalIn<T>(sub: Record<string, unknown>, key: string, allowed: readonly T[]): T | null {
+  const v = sub[key];
+  if (v === undefined || v === null) return null;
+  if (!allowed.includes(v as T)) throw new SubscriptionError(`${key}: must be one of ${allowed.join(', ')}`);
+  return v as T;
+}

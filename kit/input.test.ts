@@ -1,0 +1,148 @@
+import { graphql } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { subgraphBuilder } from '../subgraphs/builder.ts';
+import {
+  address,
+  bool,
+  cursor,
+  defineInput,
+  type InputOf,
+  int,
+  list,
+  named,
+  oneOf,
+  optional,
+  text,
+  time,
+} from './input.ts';
+
+const HOLDERS = defineInput({
+  token: address('the token'),
+  limit: int('how many', { min: 1, max: 1000, default: 100 }),
+  offset: int('to skip', { min: 0, max: 1_000_000, default: 0 }),
+  cursor: optional(cursor('the next page', { pattern: '^\\d+:0x[0-9a-f]{40}$', rule: 'must be a page cursor' })),
+  startTime: optional(time('from')),
+  side: optional(oneOf(['A', 'B'] as const, 'side')),
+  name: optional(text('a name', { maxLength: 5 })),
+  system: bool('include system', false),
+});
+const TOKEN = '0xABCDEF0000000000000000000000000000000001';
+
+describe('defineInput', () => {
+  it('fills defaults and lowercases addresses, typed as the service takes them', () => {
+    const input: InputOf<typeof HOLDERS> = HOLDERS.parse({ token: TOKEN, startTime: null });
+    expect(input).toEqual({ token: TOKEN.toLowerCase(), limit: 100, offset: 0, system: false });
+  });
+
+  it('states one schema: required are the fields with neither a default nor optional, unknown fields refused', () => {
+    expect(HOLDERS.schema).toMatchObject({ type: 'object', required: ['token'], additionalProperties: false });
+    expect(Object.keys(HOLDERS.schema.properties as object)).toEqual([
+      'token',
+      'limit',
+      'offset',
+      'cursor',
+      'startTime',
+      'side',
+      'name',
+      'system',
+    ]);
+  });
+
+  it('names the field and the rule as each edge calls the field', () => {
+    expect(() => HOLDERS.parse({ token: TOKEN, limit: 0 })).toThrow('limit: must be an integer from 1 to 1000, got 0');
+    expect(() => HOLDERS.parse({ token: 'x' })).toThrow('token: must be a 0x address, got "x"');
+    expect(() => HOLDERS.parse({})).toThrow('token: is required, must be a 0x address');
+    expect(() => HOLDERS.parse({ token: TOKEN, cursor: 'zz' }, 'graphql')).toThrow(
+      'after: must be a page cursor, got "zz"',
+    );
+    expect(() => HOLDERS.parse({ token: TOKEN, startTime: -1 })).toThrow(
+      'startTime: must be an integer of epoch milliseconds from 0 to 8640000000000000, got -1',
+    );
+    expect(() => HOLDERS.fromQuery({ token: TOKEN, start_time: 'yesterday' })).toThrow(
+      'start_time: must be an ISO 8601 datetime or epoch milliseconds, got "yesterday"',
+    );
+    expect(() => HOLDERS.parse({ token: TOKEN, side: 'C' })).toThrow('side: must be one of A, B, got "C"');
+    expect(() => HOLDERS.parse({ token: TOKEN, name: 'a\u0000b' })).toThrow(
+      'name: must not contain a NUL character (U+0000)',
+    );
+    expect(() => HOLDERS.parse({ token: TOKEN, page: 2 })).toThrow(
+      'page: unknown parameter; it takes token, limit, offset, cursor, startTime, side, name, system',
+    );
+  });
+
+  it('reads a path route query: snake_case names, times as ISO 8601 or epoch ms', () => {
+    const q = HOLDERS.query(['token']);
+    expect(Object.keys(q.properties as object)).toEqual([
+      'limit',
+      'offset',
+      'cursor',
+      'start_time',
+      'side',
+      'name',
+      'system',
+    ]);
+    expect(HOLDERS.fromQuery({ token: TOKEN, start_time: '2025-01-02T00:00:00', limit: 5 })).toMatchObject({
+      startTime: Date.UTC(2025, 0, 2),
+      limit: 5,
+    });
+    expect(HOLDERS.fromQuery({ token: TOKEN, start_time: '1700000000000' }).startTime).toBe(1_700_000_000_000);
+  });
+
+  it('derives GraphQL arguments: defaults in the SDL, Timestamp for times, after for the cursor', async () => {
+    const builder = subgraphBuilder<object>();
+    let seen: unknown;
+    builder.queryType({
+      fields: (t) => ({
+        holders: t.string({
+          args: HOLDERS.args(t, ['token']) as never,
+          resolve: (_root, args) => {
+            seen = HOLDERS.parse({ ...(args as object), token: TOKEN }, 'graphql');
+            return 'ok';
+          },
+        }),
+      }),
+    });
+    const schema = builder.toSchema();
+    const field = schema.getQueryType()?.getFields().holders;
+    const sdl = Object.fromEntries(
+      (field?.args ?? []).map((a) => [a.name, `${a.type}${a.defaultValue === undefined ? '' : `=${a.defaultValue}`}`]),
+    );
+    expect(sdl).toEqual({
+      limit: 'Int!=100',
+      offset: 'Int!=0',
+      after: 'String',
+      startTime: 'Timestamp',
+      side: 'String',
+      name: 'String',
+      system: 'Boolean!=false',
+    });
+    const r = await graphql({
+      schema,
+      source: '{ holders(limit: 3, after: "5:0x0000000000000000000000000000000000000001") }',
+    });
+    expect(r.errors).toBeUndefined();
+    expect(seen).toMatchObject({ limit: 3, offset: 0, cursor: '5:0x0000000000000000000000000000000000000001' });
+  });
+
+  it('publishes and reads a field by the name each edge gives it', () => {
+    const BATCH = defineInput({
+      users: named(list(address('an address'), 'wallets', { min: 1, max: 2, rule: 'must hold 1 to 2 addresses' }), {
+        mcp: 'addresses',
+        rest: 'addresses',
+        graphql: 'addresses',
+      }),
+      toAddr: optional(named(address('to'), { mcp: 'to' })),
+    });
+    expect(BATCH.schema).toMatchObject({ required: ['addresses'], properties: { addresses: {}, to: {} } });
+    expect(Object.keys(BATCH.query().properties as object)).toEqual(['addresses', 'to_addr']);
+    expect(BATCH.parse({ addresses: [TOKEN], to: TOKEN })).toEqual({
+      users: [TOKEN.toLowerCase()],
+      toAddr: TOKEN.toLowerCase(),
+    });
+    expect(() => BATCH.parse({ addresses: [TOKEN, 'x'] })).toThrow('addresses[1]: must be a 0x address, got "x"');
+    expect(() => BATCH.parse({ addresses: [TOKEN, TOKEN, TOKEN] }, 'graphql')).toThrow(
+      'addresses: must hold 1 to 2 addresses',
+    );
+    expect(() => BATCH.parse({ to: TOKEN })).toThrow('addresses: is required');
+  });
+});

@@ -1,0 +1,334 @@
+// One input definition per capability. A capability's fields (their types, bounds, defaults and normal forms) are
+// stated once, with TypeBox, beside the service method that takes them; every edge derives its own form from that
+// definition and reads a request through it:
+//
+//   - the MCP tool's input and an /info body: `schema`, camelCase JSON Schema that refuses unknown fields;
+//   - a path route's query string: `query`, snake_case, times as ISO 8601 or epoch-ms text (spec §3);
+//   - GraphQL arguments: `args(t)`, with the Timestamp scalar for times and `after` for a cursor;
+//
+// and `parse` (or `fromQuery` for a query string) checks the request against the one schema, fills the defaults and
+// lowercases addresses, once, throwing a FieldError that names the field as that edge calls it. The service method's
+// parameter is `InputOf<typeof definition>`: what it gets is already checked.
+
+import type { InputFieldMap } from '@pothos/core';
+import {
+  Kind,
+  OptionalKind,
+  type Static,
+  type TArray,
+  type TBoolean,
+  type TInteger,
+  type TObject,
+  type TOptional,
+  type TProperties,
+  type TSchema,
+  type TString,
+  Type,
+} from '@sinclair/typebox';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS } from '../platform/fields.ts';
+import { TIME_FORMAT, timeParam } from './params.ts';
+import { NO_NUL_PATTERN, ruleOf, unknownParameter } from './request-schema.ts';
+
+/** How a field is read beyond its JSON Schema; kept under symbols, which neither Ajv nor OpenAPI sees. */
+const Lower = Symbol('input.lowercase');
+const Time = Symbol('input.time');
+const Unit = Symbol('input.unit');
+const Names = Symbol('input.names');
+const Rule = Symbol('input.rule');
+
+type Meta = {
+  [Lower]?: true;
+  [Time]?: true;
+  [Unit]?: string;
+  [Names]?: Partial<Record<Edge, string>>;
+  [Rule]?: string;
+};
+const meta = (schema: TSchema): Meta => schema as Meta;
+
+// ---- fields ----
+
+/** A 0x address of 40 hex digits, any case; parsed lowercased. */
+export const address = (description: string): TString =>
+  Type.String({ pattern: ADDRESS_PATTERN, description: `${description}: 0x and 40 hex digits`, [Lower]: true });
+
+/**
+ * Text without NUL (no Postgres text takes it), 1 to 100 characters unless bounded otherwise; `pattern` narrows it
+ * (no NUL matches it either), `rule` is what a refusal then says.
+ */
+export const text = (
+  description: string,
+  form: { minLength?: number; maxLength?: number; pattern?: string; rule?: string } = {},
+): TString =>
+  Type.String({
+    minLength: form.minLength ?? 1,
+    maxLength: form.maxLength ?? 100,
+    pattern: form.pattern ?? NO_NUL_PATTERN,
+    description,
+    ...(form.rule ? { [Rule]: form.rule } : {}),
+  });
+
+/**
+ * A page's cursor (the `nextCursor` of the page before); GraphQL calls it `after`, as Relay does. `form` is its
+ * pattern and the rule a refusal states (`must be "<balance_raw>:<address>" as a page gave it`).
+ */
+export const cursor = (description: string, form?: { pattern?: string; rule?: string; maxLength?: number }): TString =>
+  Type.String({
+    maxLength: form?.maxLength ?? 128,
+    pattern: form?.pattern ?? NO_NUL_PATTERN,
+    description,
+    [Names]: { graphql: 'after' },
+    ...(form?.rule ? { [Rule]: form.rule } : {}),
+  });
+
+/** An integer from `min` to `max`; with `default`, a value the parsed input always holds. */
+export const int = (description: string, bounds: { min: number; max: number; default?: number }): TInteger =>
+  Type.Integer({
+    minimum: bounds.min,
+    maximum: bounds.max,
+    ...(bounds.default === undefined ? {} : { default: bounds.default }),
+    description,
+  });
+
+/** An instant in epoch milliseconds (ISO 8601 or ms on a path route's query string, Timestamp in GraphQL). */
+export const time = (description: string): TInteger =>
+  Type.Integer({
+    minimum: 0,
+    maximum: MAX_TIME_MS,
+    description: `${description} (epoch milliseconds)`,
+    [Time]: true,
+    [Unit]: 'epoch milliseconds',
+  });
+
+export const bool = (description: string, defaultValue?: boolean): TBoolean =>
+  Type.Boolean({ description, ...(defaultValue === undefined ? {} : { default: defaultValue }) });
+
+/** One of `values` (text); with `defaultValue`, a value the parsed input always holds. */
+export const oneOf = <V extends string>(values: readonly V[], description: string, defaultValue?: V) =>
+  Type.Unsafe<V>({
+    type: 'string',
+    enum: [...values],
+    description,
+    ...(defaultValue === undefined ? {} : { default: defaultValue }),
+  });
+
+/**
+ * A field some edges name otherwise than the definition (and than snake_case on path routes): `to` in MCP and
+ * GraphQL for the service's `toAddr`, which a path route calls `to_addr`.
+ */
+export const named = <T extends TSchema>(schema: T, names: Partial<Record<Edge, string>>): T =>
+  ({ ...schema, [Names]: { ...meta(schema)[Names], ...names } }) as T;
+
+/**
+ * A list of `items`, `min` to `max` of them (on a path route, the parameter repeated: `?k=a&k=b`); `rule` is what a
+ * refusal of its length says.
+ */
+export const list = <T extends TSchema>(
+  items: T,
+  description: string,
+  bounds: { max: number; min?: number; rule?: string },
+): TArray<T> =>
+  Type.Array(items, {
+    maxItems: bounds.max,
+    ...(bounds.min === undefined ? {} : { minItems: bounds.min }),
+    description,
+    ...(bounds.rule ? { [Rule]: bounds.rule } : {}),
+  });
+
+/** A field the caller may leave out. */
+export const optional = <T extends TSchema>(schema: T): TOptional<T> => Type.Optional(schema) as TOptional<T>;
+
+// ---- the definition ----
+
+/** What a capability's service method takes: the checked input, defaults filled. */
+export type InputOf<D> = D extends Input<infer P> ? Static<TObject<P>> : never;
+
+/** The edge a request came through: each names the fields its own way (snake_case on path routes, `after`). */
+export type Edge = 'mcp' | 'info' | 'rest' | 'graphql';
+
+/** A GraphQL argument as `args(t)` builds it, for any Pothos builder (its arg types are the builder's own). */
+// biome-ignore lint/suspicious/noExplicitAny: Pothos' arg builder, whatever the builder's types
+type ArgBuilder = { arg: any };
+
+export interface Input<P extends TProperties> {
+  /** The fields as defined. */
+  readonly fields: P;
+  /** camelCase JSON Schema of the input, unknown fields refused: an MCP tool's input, an /info body's fields. */
+  readonly schema: Readonly<Record<string, unknown>>;
+  /** A path route's querystring schema: snake_case names, times as text (read by `fromQuery`). */
+  query(omit?: readonly (keyof P & string)[]): Readonly<Record<string, unknown>>;
+  /** Checks `raw` (null or absent = not given), fills defaults, lowercases addresses; a FieldError names the field. */
+  parse(raw: Readonly<Record<string, unknown>>, edge?: Edge): Static<TObject<P>>;
+  /** A path route's query (and path parameters, camelCase or snake_case) as `parse` reads them. */
+  fromQuery(query: Readonly<Record<string, unknown>>): Static<TObject<P>>;
+  /**
+   * GraphQL arguments of the fields (a defaulted one is non-null with its default): Int, Boolean, String, Timestamp
+   * for times, lists of those; `types` gives a field the schema's own type instead (an enum the edge declares).
+   */
+  args(t: ArgBuilder, options?: readonly (keyof P & string)[] | ArgOptions<P>): InputFieldMap;
+}
+
+/** What `args` leaves out (fields the parent gives) and the GraphQL types the edge chooses for some fields. */
+export interface ArgOptions<P extends TProperties> {
+  omit?: readonly (keyof P & string)[];
+  types?: Partial<Record<keyof P & string, unknown>>;
+}
+
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** The name a field has on `edge`. */
+function edgeName(name: string, field: TSchema, edge: Edge): string {
+  return meta(field)[Names]?.[edge] ?? (edge === 'rest' ? snake(name) : name);
+}
+
+/** The input's own Ajv: strict, no coercion (each edge hands typed values), every number finite. */
+const ajv = new Ajv({ allErrors: false, strict: true, strictNumbers: true, allowUnionTypes: true, verbose: true });
+
+const isOptional = (s: TSchema) => (s as { [OptionalKind]?: string })[OptionalKind] === 'Optional';
+
+/** What a definition states beyond its fields. */
+export interface InputRules<P extends TProperties> {
+  /** A time window's two fields: the start must not be after the end. */
+  window?: readonly [keyof P & string, keyof P & string];
+}
+
+/** Declares a capability's input. */
+export function defineInput<P extends TProperties>(fields: P, rules: InputRules<P> = {}): Input<P> {
+  const entries = Object.entries(fields) as [string, TSchema][];
+  const required = entries.filter(([, s]) => !isOptional(s) && s.default === undefined).map(([k]) => k);
+  /** The fields under the definition's own names: what `parse` validates, once the edge's names are mapped. */
+  const keyed = {
+    type: 'object',
+    properties: Object.fromEntries(entries),
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
+  };
+  /** The same under the names MCP and /info give them (`to` for `toAddr`): what a tool publishes. */
+  const mcpName = (key: string) => edgeName(key, fields[key] as TSchema, 'mcp');
+  const schema = {
+    ...keyed,
+    properties: Object.fromEntries(entries.map(([k, s]) => [mcpName(k), s])),
+    ...(required.length ? { required: required.map(mcpName) } : {}),
+  };
+  let validate: ValidateFunction | undefined;
+  const known = (edge: Edge) => entries.map(([k, s]) => edgeName(k, s, edge));
+
+  const message = (error: ErrorObject, edge: Edge): string => {
+    const nameOf = (key: string) => edgeName(key, fields[key] ?? Type.Any(), edge);
+    if (error.keyword === 'additionalProperties') {
+      const extra = (error.params as { additionalProperty: string }).additionalProperty;
+      return unknownParameter(extra, known(edge));
+    }
+    if (error.keyword === 'required') {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      return `${nameOf(missing)}: is required, ${rule(fields[missing])}`;
+    }
+    // An item of a list is refused by the item's rule, under the list's name and its index (`addresses[2]`).
+    const [, key = '', item] = error.instancePath.split('/');
+    const listed = fields[key];
+    const field = item !== undefined && listed?.[Kind] === 'Array' ? (listed.items as TSchema) : listed;
+    const text =
+      error.keyword === 'pattern' && error.schema === NO_NUL_PATTERN
+        ? 'must not contain a NUL character (U+0000)'
+        : rule(field);
+    const shown = JSON.stringify(error.data);
+    const name = item === undefined ? nameOf(key) : `${nameOf(key)}[${item}]`;
+    return `${name}: ${text}, got ${shown === undefined ? 'nothing' : shown.slice(0, 60)}`;
+  };
+
+  const parse = (raw: Readonly<Record<string, unknown>>, edge: Edge = 'mcp') => {
+    const input: Record<string, unknown> = {};
+    const byEdgeName = new Map(entries.map(([k, s]) => [edgeName(k, s, edge), k]));
+    for (const [name, value] of Object.entries(raw)) {
+      if (value === undefined || value === null) continue;
+      input[byEdgeName.get(name) ?? name] = value;
+    }
+    validate ??= ajv.compile(keyed);
+    if (!validate(input)) throw new FieldError(message((validate.errors as ErrorObject[])[0] as ErrorObject, edge));
+    for (const [key, field] of entries) {
+      const value = input[key];
+      if (value === undefined && field.default !== undefined) input[key] = field.default;
+      else if (typeof value === 'string' && meta(field)[Lower]) input[key] = value.toLowerCase();
+      else if (Array.isArray(value) && meta(field.items ?? {})[Lower]) {
+        input[key] = value.map((v) => (v as string).toLowerCase());
+      }
+    }
+    if (rules.window) {
+      const [start, end] = rules.window;
+      const [s, e] = [input[start], input[end]] as [number | undefined, number | undefined];
+      if (s !== undefined && e !== undefined && s > e) {
+        throw new FieldError(
+          `${edgeName(start, fields[start] as TSchema, edge)}: must not be after ${edgeName(end, fields[end] as TSchema, edge)}`,
+        );
+      }
+    }
+    return input as Static<TObject<P>>;
+  };
+
+  return {
+    fields,
+    schema,
+    query(omit = []) {
+      const properties: Record<string, unknown> = {};
+      for (const [key, field] of entries) {
+        if (omit.includes(key)) continue;
+        properties[edgeName(key, field, 'rest')] = meta(field)[Time] ? { type: 'string', format: TIME_FORMAT } : field;
+      }
+      return { type: 'object', properties };
+    },
+    parse,
+    fromQuery(query) {
+      const raw: Record<string, unknown> = {};
+      for (const [key, field] of entries) {
+        const name = edgeName(key, field, 'rest');
+        const value = query[name] ?? query[key];
+        raw[name] = meta(field)[Time] && typeof value === 'string' ? timeParam(value, name) : value;
+      }
+      return parse(raw, 'rest');
+    },
+    args(t, options = {}) {
+      const { omit = [], types = {} } = Array.isArray(options) ? { omit: options } : (options as ArgOptions<P>);
+      const out: InputFieldMap = {};
+      for (const [key, field] of entries) {
+        if (omit.includes(key)) continue;
+        const type = (types as Record<string, unknown>)[key];
+        const base = {
+          description: field.description,
+          required: !isOptional(field),
+          ...(field.default === undefined ? {} : { defaultValue: field.default }),
+        };
+        out[edgeName(key, field, 'graphql')] = type ? t.arg({ type, ...base }) : argOf(t, field, base);
+      }
+      return out;
+    },
+  };
+}
+
+/** A field's GraphQL argument: Int, Timestamp for times (beyond Int's 32 bits), String, Boolean. */
+function argOf(t: ArgBuilder, field: TSchema, options: Record<string, unknown>): InputFieldMap[string] {
+  if (meta(field)[Time]) return t.arg({ type: 'Timestamp', ...options });
+  if (field[Kind] === 'Array') return t.arg({ type: [scalarOf(field.items as TSchema)], ...options });
+  return t.arg({ type: scalarOf(field), ...options });
+}
+
+/** The GraphQL scalar of a field. */
+function scalarOf(field: TSchema): string {
+  if (meta(field)[Time]) return 'Timestamp';
+  switch (field[Kind]) {
+    case 'Integer':
+      return 'Int';
+    case 'Boolean':
+      return 'Boolean';
+    default:
+      return 'String';
+  }
+}
+
+/** The rule a field states, for its 400 (`must be an integer of epoch milliseconds from 0 to ...`). */
+function rule(field: TSchema | undefined): string {
+  if (!field) return 'is not valid';
+  const own = meta(field)[Rule];
+  if (own) return own;
+  const unit = meta(field)[Unit];
+  return ruleOf({ ...field, description: unit });
+}

@@ -1,0 +1,312 @@
+// Keyset pages of stored fills: the compact rows of `/info` fills|recentFills, `/fills/*` and allFills, fillPage
+// (the stored rows behind them and the GraphQL connections), their cursors, filters and counts, and what builders
+// earned on the fills they routed.
+import type pg from 'pg';
+import type { FillRow } from '../../../db/rows/accounts.ts';
+import { FieldError } from '../../../platform/fields.ts';
+import { checkInt, fitsBigint, InvalidQueryError, naiveIso } from './shared.ts';
+import { type FillColumn, fillColumns, fillOrder } from './wire-fill.ts';
+
+/** The cap on one page of compact fill rows. */
+export const MAX_FILL_ROWS = 1000;
+
+/** A compact fill row (spec §2.3): `orderType` only when asked for; `time` as naive UTC ISO 8601 with exact ms. */
+export interface CompactFillRow {
+  user: string;
+  coin: string;
+  px: string;
+  sz: string;
+  side: 'A' | 'B';
+  time: string;
+  dir: string;
+  closedPnl: string;
+  hash: string;
+  oid: number;
+  tid: number;
+  fee: string;
+  feeToken: string;
+  crossed: 0 | 1;
+  cloid: string | null;
+  twapId: number | null;
+  builder: string | null;
+  builderFee: string | null;
+  orderType?: string | null;
+}
+
+export interface FillRowsQuery {
+  user?: string;
+  /** Only the fills routed through this builder (lowercase 0x address). */
+  builder?: string;
+  coin?: string;
+  side?: 'A' | 'B';
+  /** Inclusive epoch-ms bounds on the fill time. */
+  startTime?: number;
+  endTime?: number;
+  /** 1 to 1000. */
+  limit: number;
+  /** The `nextCursor` a previous page returned (`"<time>:<block>:<event index>:<tid>"` of its last row). */
+  cursor?: string;
+  /** Rows to skip instead of a cursor (offset paging, as the EVM lists have it); not with `cursor`. */
+  offset?: number;
+  order: 'asc' | 'desc';
+  includeOrderType: boolean;
+  /** Also count every row matching the filters (not the cursor). Default: only when filtered by user. */
+  withTotal?: boolean;
+}
+
+export interface FillRowsPage {
+  rows: CompactFillRow[];
+  hasMore: boolean;
+  /** The cursor of the last row when there is a next page, else null. */
+  nextCursor: string | null;
+  totalCount?: number;
+}
+
+/** A fill's place in the fill lists' order (fillOrder), which a page resumes after. */
+interface FillKey {
+  time: string | number;
+  block_number: string | number;
+  event_index: string | number;
+  tid: string | number;
+}
+
+/** The cursor of a stored fill: its key in fillOrder, `"<time>:<block>:<event index>:<tid>"`. */
+export const fillCursor = (r: FillKey) => `${r.time}:${r.block_number}:${r.event_index}:${r.tid}`;
+
+export function parseFillCursor(cursor: string): FillKey {
+  const m = /^(\d{1,16}):(\d{1,19}):(\d{1,9}):(\d{1,20})$/.exec(cursor);
+  if (!m || !fitsBigint(m[2] as string) || !fitsBigint(m[4] as string)) {
+    throw new InvalidQueryError(
+      'cursor: must be "<epoch_ms>:<block>:<event index>:<tid>" as a page gave it, ' +
+        `got ${JSON.stringify(cursor).slice(0, 60)}`,
+    );
+  }
+  return { time: m[1] as string, block_number: m[2] as string, event_index: m[3] as string, tid: m[4] as string };
+}
+
+function toCompact(r: StoredFill, includeOrderType: boolean): CompactFillRow {
+  const row: CompactFillRow = {
+    user: r.address,
+    coin: r.coin,
+    px: r.px,
+    sz: r.sz,
+    side: r.side,
+    time: naiveIso(r.time),
+    dir: r.dir,
+    closedPnl: r.closed_pnl,
+    hash: r.hash,
+    oid: r.oid,
+    tid: r.tid,
+    fee: r.fee,
+    feeToken: r.fee_token,
+    crossed: r.crossed ? 1 : 0,
+    cloid: r.cloid,
+    twapId: r.twap_id,
+    builder: r.builder,
+    builderFee: r.builder_fee,
+  };
+  if (includeOrderType) row.orderType = r.order_type ?? null;
+  return row;
+}
+
+const sameKey = (a: FillKey, b: FillKey) =>
+  a.time === b.time && a.block_number === b.block_number && a.event_index === b.event_index && a.tid === b.tid;
+
+/**
+ * Compact fill rows in fillOrder, by time in the direction `order` asks for, keyset-paged on the fills' keys.
+ * Fills stored before event_index existed may share a key (the two fills of one trade when no user is given), so a
+ * page never ends between fills of one key: it stops before them (or, when they alone fill the page, takes them
+ * all), and the cursor of the page's last row resumes strictly after it.
+ */
+export async function fillRows(pool: pg.Pool, q: FillRowsQuery): Promise<FillRowsPage> {
+  const page = await fillPage(pool, q);
+  const result: FillRowsPage = {
+    rows: page.rows.map((r) => toCompact(r, q.includeOrderType)),
+    hasMore: page.hasMore,
+    nextCursor: page.nextCursor,
+  };
+  if (q.withTotal ?? q.user !== undefined) result.totalCount = await countFills(pool, q);
+  return result;
+}
+
+/** allFills' widest window: every user's fills of one day at most per request. */
+export const MAX_ALL_FILLS_WINDOW_MS = 86_400_000;
+
+export type AllFillsQuery = Omit<FillRowsQuery, 'user' | 'startTime' | 'endTime' | 'withTotal'> & {
+  startTime: number;
+  /** Default: startTime + MAX_ALL_FILLS_WINDOW_MS. */
+  endTime?: number;
+};
+
+/**
+ * allFills: every user's fills of a window, as compact rows paged like fillRows (both fills of a trade, one per
+ * side). The window is bounded (at most a day) so that a page's keyset scan stays within one day of fills; no total
+ * is counted.
+ */
+export function allFills(pool: pg.Pool, q: AllFillsQuery): Promise<FillRowsPage> {
+  return fillRows(pool, { ...q, endTime: allFillsEnd(q), withTotal: false });
+}
+
+/**
+ * The end of an every-user window (default a day after its start), refused when the window exceeds a day. The
+ * refusal names its own field (a FieldError, not an InvalidQueryError an edge may rename to the cursor it passed).
+ */
+export function allFillsEnd(q: { startTime: number; endTime?: number }): number {
+  const endTime = q.endTime ?? q.startTime + MAX_ALL_FILLS_WINDOW_MS;
+  if (endTime < q.startTime) throw new FieldError('startTime: must not be after endTime');
+  if (endTime - q.startTime > MAX_ALL_FILLS_WINDOW_MS) {
+    throw new FieldError(`endTime: must be at most ${MAX_ALL_FILLS_WINDOW_MS} ms (one day) after startTime`);
+  }
+  return endTime;
+}
+
+/** A stored fill as fillPage returns it: every column, and the order's type when asked for. */
+export type StoredFill = FillRow & { order_type?: string | null };
+
+/** A stored fill read for some columns only: those, the key columns, and the order's type when asked for. */
+export type PartialFill = Partial<StoredFill> & Pick<FillRow, 'time' | 'block_number' | 'event_index' | 'tid'>;
+
+interface FillPage<R> {
+  rows: R[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/**
+ * The keyset page behind fillRows, as stored rows (for callers printing another shape, e.g. wire fills); `limit`
+ * may go up to `maxLimit` here. With `columns`, only those (and the keyset's columns) are read: a caller that
+ * prints a few fields of 2 000 fills does not have Postgres print and pg parse 25 columns of each.
+ */
+export async function fillPage(
+  pool: pg.Pool,
+  q: Omit<FillRowsQuery, 'withTotal'>,
+  opts?: { maxLimit?: number },
+): Promise<FillPage<StoredFill>>;
+export async function fillPage(
+  pool: pg.Pool,
+  q: Omit<FillRowsQuery, 'withTotal'>,
+  opts: { maxLimit?: number; columns: ReadonlySet<FillColumn> | undefined },
+): Promise<FillPage<PartialFill>>;
+export async function fillPage(
+  pool: pg.Pool,
+  q: Omit<FillRowsQuery, 'withTotal'>,
+  { maxLimit = MAX_FILL_ROWS, columns }: { maxLimit?: number; columns?: ReadonlySet<FillColumn> } = {},
+): Promise<FillPage<PartialFill>> {
+  const limit = checkInt('limit', q.limit, 1, maxLimit);
+  const desc = q.order === 'desc';
+  const { params, param } = queryParams();
+  const filters = fillFilters(q, param);
+  const filterParams = [...params];
+  const position = (k: FillKey) =>
+    `(${param(k.block_number)}::bigint, ${param(k.event_index)}::int, ${param(k.tid)}::bigint)`;
+  // Past a key in fillOrder: time runs in the asked direction, execution order always forwards.
+  const after = (k: FillKey) => {
+    const t = `${param(k.time)}::bigint`;
+    const later = `(f.block_number, f.event_index, f.tid) > ${position(k)}`;
+    return `(f.time ${desc ? '<' : '>'} ${t} OR (f.time = ${t} AND ${later}))`;
+  };
+  // Any status row of the order gives its type; none (orders before order-status coverage) → null.
+  const orderType = q.includeOrderType
+    ? `, (SELECT o.order_type FROM accounts.order_statuses o WHERE o.address = f.address AND o.oid = f.oid
+         LIMIT 1) AS order_type`
+    : '';
+  const select = (where: string[], lim: number | null) =>
+    `SELECT ${fillColumns(columns)}${orderType} FROM accounts.fills f WHERE ${where.length ? where.join(' AND ') : 'true'}
+     ORDER BY ${fillOrder(desc)}${lim === null ? '' : ` LIMIT ${lim}`}`;
+
+  const where = [...filters];
+  if (q.cursor !== undefined) {
+    if (q.offset !== undefined) throw new InvalidQueryError('offset: not with cursor (page by one or the other)');
+    where.push(after(parseFillCursor(q.cursor)));
+  }
+  const offset = q.offset === undefined ? '' : ` OFFSET ${checkInt('offset', q.offset, 0, Number.MAX_SAFE_INTEGER)}`;
+  const { rows } = await pool.query<PartialFill>(`${select(where, limit + 1)}${offset}`, params);
+  let page = rows.slice(0, limit);
+  let hasMore = rows.length > limit;
+  const next = rows[limit];
+  // By offset, pages are positions in the order, never cut (the next page starts where this one's limit ends).
+  if (next && q.offset === undefined && sameKey(page.at(-1) as PartialFill, next)) {
+    const cut = page.filter((r) => !sameKey(r, next));
+    if (cut.length) page = cut;
+    else {
+      // The page is fills of one key and more: take all of them, then see whether anything follows.
+      params.length = filterParams.length;
+      const same = [
+        ...filters,
+        `f.time = ${param(next.time)}`,
+        `(f.block_number, f.event_index, f.tid) = ${position(next)}`,
+      ];
+      page = (await pool.query<PartialFill>(select(same, null), params)).rows;
+      params.length = filterParams.length;
+      const rest = await pool.query(select([...filters, after(next)], 1), params);
+      hasMore = (rest.rowCount ?? 0) > 0;
+    }
+  }
+  const lastRow = page.at(-1);
+  return { rows: page, hasMore, nextCursor: hasMore && lastRow ? fillCursor(lastRow) : null };
+}
+
+/** What a builder earned on the fills routed through it in a window: their count, notional and builder fees. */
+export interface BuilderRevenue {
+  fills: number;
+  volume: string;
+  builderFees: string;
+}
+
+/**
+ * The builder fees each of `builders` (lowercase 0x addresses) earned on the fills routed through it in a window
+ * (inclusive ms bounds), exact, in one statement; in the order of `builders`, zero for one that routed none.
+ */
+export async function builderFeeRevenues(
+  pool: pg.Pool,
+  q: { builders: readonly string[]; startTime?: number; endTime?: number },
+): Promise<BuilderRevenue[]> {
+  const { rows } = await pool.query<{ builder: string; fills: number; volume: string; builder_fees: string }>(
+    `SELECT builder, count(*)::int AS fills, coalesce(sum(px * sz), 0)::text AS volume,
+       coalesce(sum(builder_fee), 0)::text AS builder_fees
+     FROM accounts.fills
+     WHERE builder = ANY($1::text[]) AND ($2::bigint IS NULL OR time >= $2) AND ($3::bigint IS NULL OR time <= $3)
+     GROUP BY builder`,
+    [q.builders, q.startTime ?? null, q.endTime ?? null],
+  );
+  const byBuilder = new Map(rows.map((r) => [r.builder, r]));
+  return q.builders.map((b) => {
+    const r = byBuilder.get(b);
+    return { fills: r?.fills ?? 0, volume: r?.volume ?? '0', builderFees: r?.builder_fees ?? '0' };
+  });
+}
+
+/** How many fills match the filters of a fill-rows query (the cursor aside). */
+export async function countFills(pool: pg.Pool, q: FillFilters): Promise<number> {
+  const { params, param } = queryParams();
+  const where = fillFilters(q, param);
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM accounts.fills f WHERE ${where.length ? where.join(' AND ') : 'true'}`,
+    params,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+export type FillFilters = Pick<FillRowsQuery, 'user' | 'builder' | 'coin' | 'side' | 'startTime' | 'endTime'>;
+
+/** A statement's parameter list, and `param(v)` adding one and answering its placeholder (`$3`). */
+export function queryParams() {
+  const params: unknown[] = [];
+  const param = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  return { params, param };
+}
+
+/** The conditions on `accounts.fills f` of a fill-rows query's filters (the cursor aside). */
+export function fillFilters(q: FillFilters, param: (v: unknown) => string): string[] {
+  const filters: string[] = [];
+  if (q.user !== undefined) filters.push(`f.address = ${param(q.user.toLowerCase())}`);
+  if (q.builder !== undefined) filters.push(`f.builder = ${param(q.builder.toLowerCase())}`);
+  if (q.coin !== undefined) filters.push(`f.coin = ${param(q.coin)}`);
+  if (q.side !== undefined) filters.push(`f.side = ${param(q.side)}`);
+  if (q.startTime !== undefined) filters.push(`f.time >= ${param(q.startTime)}`);
+  if (q.endTime !== undefined) filters.push(`f.time <= ${param(q.endTime)}`);
+  return filters;
+}

@@ -1,0 +1,19 @@
+// The markets queries' caps and defaults: what one answer holds at most, and the windows a query defaults to.
+
+/** The most coins one l2Books request takes. */
+export const MAX_L2_BOOKS = 50;
+/** Trades of a coin per answer: the default and the most. */
+export const TRADES_DEFAULT_LIMIT = 100;
+export const MAX_TRADES = 1000;
+/** Reserve samples per answer: the default and the most; the default window is the last RESERVE_WINDOW_MS. */
+export const RESERVE_HISTORY_DEFAULT_LIMIT = 1000;
+export const MAX_RESERVE_HISTORY = 10_000;
+export const RESERVE_WINDOW_MS = 7 * 86_400_000;
+/** HIP-3 top movers per answer: the default and the most. */
+export const HIP3_TOP_MOVERS_DEFAULT = 10;
+export const MAX_HIP3_TOP_MOVERS = 100;
+/** The most samples of one series a market-history answer holds. */
+export const MAX_HISTORY_SAMPLES = 1000;
+
+/** The market-history archive's default window: the last day before its end (default now). */
+export const HISTORY_WINDOW_MS = 86_400_000;
