@@ -34,3 +34,14 @@ export const DATASETS = unionOf(
 export function subgraphPlatform(pool: pg.Pool): SubgraphPlatform {
   return { coverage: (now) => dataCoverage(pool, now, DATASETS) };
 }
+
+/** The topics the domains' writers publish, with their keys: given to the bus at open, beside ingest's. */
+export const DOMAIN_TOPICS = unionOf(
+  'bus topic',
+  DOMAIN_LIST.map((d) => [d.name, d.topics] as const),
+);
+
+/** The domains that write and their writers' modules: what the writer thread of the ingesting role loads and runs. */
+export const DOMAIN_WRITERS: readonly { domain: string; module: string }[] = DOMAIN_LIST.flatMap((d) =>
+  d.writer ? [{ domain: d.name, module: d.writer.href }] : [],
+);

@@ -18,7 +18,7 @@ import { type OpenBus, openConfiguredBus } from './events/open.ts';
 import type { Ingest } from './ingest/pipeline.ts';
 import type { SimulatorThread } from './ingest/simulator/thread.ts';
 import { loadStartConfig, parseDuration, type StartConfig } from './platform/config.ts';
-import { watchDerivation, watchIngest } from './platform/metrics.ts';
+import { watchIngest, watchWriters } from './platform/metrics.ts';
 import { tracesEndpoint, tracing } from './platform/tracing.ts';
 import { Upstream } from './platform/upstream.ts';
 import type { Stack } from './stack.ts';
@@ -156,8 +156,10 @@ function openReadReplica(config: StartConfig): pg.Pool | undefined {
   return pool;
 }
 
+/** The bus, carrying ingest's topics and those the domains declare. */
 async function openBus(config: StartConfig): Promise<OpenBus> {
-  const bus = await openConfiguredBus(config, log);
+  const { DOMAIN_TOPICS } = await domainList();
+  const bus = await openConfiguredBus(config, log, DOMAIN_TOPICS);
   stops.push(() => bus.close());
   log(`events            ${bus.describe}`);
   return bus;
@@ -245,9 +247,11 @@ async function startLoading(database: Database, feed: Feed, bus: OpenBus): Promi
     console.error(`${what} failed: ${err instanceof Error ? err.message : String(err)}`);
     void shutdown(1);
   };
+  const { DOMAIN_WRITERS } = await domainList();
   const writer = startWriterThread(
     {
       databaseUrl: database.url,
+      writers: DOMAIN_WRITERS,
       ...(sim ? { backfillDir: sim.backfillDir } : {}),
       ...(sim?.backfillUntilMs ? { backfillUntil: sim.backfillUntilMs } : {}),
     },
@@ -255,8 +259,10 @@ async function startLoading(database: Database, feed: Feed, bus: OpenBus): Promi
     fail('writer thread'),
   );
   stops.push(() => writer.stop());
-  stops.push(watchDerivation(() => writer.derivationStats()));
-  log('analytics         deriving round trips, snapshots, daily sums and leaderboards (lag in dataCoverage)');
+  stops.push(watchWriters(() => writer.writerProgress()));
+  log(
+    `writers           ${DOMAIN_WRITERS.map((w) => w.domain).join(', ') || 'none'} (writer thread; lag in dataCoverage)`,
+  );
 
   // Until the simulator is live, what the present's lane loads is its last hour of history: stored, not published.
   let liveFrom = sim ? Number.POSITIVE_INFINITY : 0;
@@ -310,10 +316,20 @@ async function loadExisting(database: Database, feed: Feed, bus: OpenBus): Promi
   shown.stop();
 }
 
+/**
+ * The domain list (their definitions: the bus's topics, the writers' modules, the servers'), loaded apart from this
+ * module's: the simulator's thread starts computing first.
+ */
+let domainListLoaded: Promise<typeof import('./domains.ts')> | undefined;
+function domainList() {
+  domainListLoaded ??= import('./domains.ts');
+  return domainListLoaded;
+}
+
 /** The servers' code, loaded apart from this module's: the simulator's thread starts computing first. */
 let serverCodeLoaded: Promise<typeof import('./stack.ts') & typeof import('./domains.ts')> | undefined;
 function serverCode() {
-  serverCodeLoaded ??= Promise.all([import('./stack.ts'), import('./domains.ts')]).then(([stack, domains]) => ({
+  serverCodeLoaded ??= Promise.all([import('./stack.ts'), domainList()]).then(([stack, domains]) => ({
     ...stack,
     ...domains,
   }));

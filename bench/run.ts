@@ -91,7 +91,7 @@ try {
   await runSections(
     [
       { title: 'analytics: derivation job', run: benchDerivation },
-      { title: 'analytics: ingest with the jobs running', run: benchIngestWithJobs },
+      { title: 'analytics: ingest with the derivation following it (jobs running)', run: benchIngestWithJobs },
       { title: 'analytics: reads end to end', run: benchAnalyticsReads },
     ],
     () => startAnalyticsBench(server, (line) => console.log(`   ${line}`)),

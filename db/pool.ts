@@ -19,6 +19,9 @@ export type Pool = pg.Pool;
  * A query's `types` that leave every column as Postgres's own text (NULL stays null), for answers written straight
  * to JSON: with `rowMode: 'array'`, pg then builds no value and no object per row.
  */
+/** How long one statement writing a batch (ingest's, a domain writer's) may take, on the server and on the wire. */
+export const WRITE_STATEMENT_TIMEOUT_MS = 30_000;
+
 export const TEXT_TYPES = { getTypeParser: () => (text: string) => text } as unknown as pg.CustomTypesConfig;
 
 /**

@@ -43,7 +43,8 @@ export interface BusGap {
   until: number;
 }
 
-export type Topics = {
+/** The topics ingest publishes: the node's rows as they commit. */
+export type NodeTopics = {
   fills: FillRow;
   trades: TradeRow;
   orderStatuses: OrderStatusRow;
@@ -63,6 +64,18 @@ export type Topics = {
   otherMisc: OtherMiscEvent;
   gaps: BusGap;
 };
+
+/**
+ * Topics a domain adds (its writer publishes them): each domain declares its own item types here by declaration
+ * merging (`declare module '../../events/bus.ts' { interface DomainTopics { ... } }`) and their keys in its
+ * definition's `topics` (subgraphs/domain.ts), which the bus is given at open.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by each domain's declaration merging
+export interface DomainTopics {}
+
+type EveryTopic = NodeTopics & DomainTopics;
+/** Every topic on the bus → its item type: ingest's and the domains'. */
+export type Topics = { [T in keyof EveryTopic]: EveryTopic[T] };
 
 export type Topic = keyof Topics;
 

@@ -26,7 +26,7 @@ import {
 } from 'nats';
 import { CursorError, expired, type Handler, InProcessBus, type Topic, type Topics } from './bus.ts';
 import type { OpenBus } from './open.ts';
-import { keyOf, subjectOf, topicOfSubject } from './subjects.ts';
+import { subjectOf, type TopicKey, TopicKeys } from './subjects.ts';
 
 export interface JetStreamBusOptions {
   url: string;
@@ -40,6 +40,8 @@ export interface JetStreamBusOptions {
   maxBytes?: number;
   /** How long a republished message is recognised as a duplicate (default 10 min). */
   duplicateWindowMs?: number;
+  /** The domains' topics and their keys, beside ingest's (domains.ts's `DOMAIN_TOPICS`). */
+  topics?: Readonly<Record<string, TopicKey>>;
   log?: (line: string) => void;
 }
 
@@ -55,7 +57,9 @@ const DEFAULTS = {
 const PUBLISH_WINDOW = 512;
 
 export async function openJetStreamBus(opts: JetStreamBusOptions): Promise<OpenBus> {
-  const o = { ...DEFAULTS, ...opts };
+  const { topics, ...rest } = opts;
+  const o = { ...DEFAULTS, ...rest };
+  const keys = new TopicKeys(topics);
   const log = opts.log ?? (() => {});
   let nc: NatsConnection;
   try {
@@ -71,7 +75,7 @@ export async function openJetStreamBus(opts: JetStreamBusOptions): Promise<OpenB
   try {
     const jsm = await nc.jetstreamManager();
     const created = await ensureStream(jsm, o);
-    const bus = new JetStreamBus(nc, nc.jetstream(), jsm, o, created, log);
+    const bus = new JetStreamBus(nc, nc.jetstream(), jsm, o, created, keys, log);
     await bus.follow();
     return bus;
   } catch (err) {
@@ -120,6 +124,7 @@ class JetStreamBus implements OpenBus {
     private readonly jsm: JetStreamManager,
     private readonly o: typeof DEFAULTS,
     created: string,
+    private readonly keys: TopicKeys,
     private readonly log: (line: string) => void,
   ) {
     // The stream's creation time names its sequence: a stream deleted and created again starts over.
@@ -141,7 +146,7 @@ class JetStreamBus implements OpenBus {
     this.following = messages;
     void (async () => {
       for await (const m of messages) {
-        const topic = topicOfSubject(this.o.prefix, m.subject);
+        const topic = this.keys.topicOfSubject(this.o.prefix, m.subject);
         if (!topic) continue;
         let items: unknown[];
         try {
@@ -161,7 +166,7 @@ class JetStreamBus implements OpenBus {
   async publish<T extends Topic>(topic: T, items: readonly Topics[T][]): Promise<void> {
     const byKey = new Map<string, Topics[T][]>();
     for (const item of items) {
-      const key = keyOf(topic, item);
+      const key = this.keys.keyOf(topic, item);
       const list = byKey.get(key);
       if (list) list.push(item);
       else byKey.set(key, [item]);

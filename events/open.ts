@@ -2,6 +2,7 @@
 // which carries the events between an ingest role and any number of api roles.
 import { type Config, parseDuration } from '../platform/config.ts';
 import { type EventBus, InProcessBus } from './bus.ts';
+import type { TopicKey } from './subjects.ts';
 
 export interface OpenBusOptions {
   /** `NATS_URL`: JetStream when set, in-process otherwise. */
@@ -10,6 +11,8 @@ export interface OpenBusOptions {
   stream?: string;
   /** `BUS_RETENTION`: how long the stream keeps events (ms). */
   retainMs?: number;
+  /** The domains' topics and their keys (domains.ts's `DOMAIN_TOPICS`): JetStream subjects are keyed by them. */
+  topics?: Readonly<Record<string, TopicKey>>;
   log?: (line: string) => void;
 }
 
@@ -17,8 +20,10 @@ export interface OpenBusOptions {
 export function openConfiguredBus(
   config: Pick<Config, 'natsUrl' | 'natsStream' | 'busRetention'>,
   log?: (line: string) => void,
+  topics?: Readonly<Record<string, TopicKey>>,
 ): Promise<OpenBus> {
   return openEventBus({
+    topics,
     natsUrl: config.natsUrl,
     stream: config.natsStream,
     retainMs: parseDuration(config.busRetention),
@@ -40,6 +45,7 @@ export async function openEventBus(opts: OpenBusOptions = {}): Promise<OpenBus> 
       stream: opts.stream,
       prefix: opts.stream?.toLowerCase(),
       retainMs: opts.retainMs,
+      topics: opts.topics,
       log: opts.log,
     });
   }

@@ -5,12 +5,13 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { WRITE_STATEMENT_TIMEOUT_MS } from '../db/pool.ts';
 import type { TableSpec } from '../db/rows/table.ts';
 
 type AnySpec = TableSpec<never>;
 
 /** How long one statement writing a batch may take, on the server and on the wire. */
-export const INGEST_STATEMENT_TIMEOUT_MS = 30_000;
+export const INGEST_STATEMENT_TIMEOUT_MS = WRITE_STATEMENT_TIMEOUT_MS;
 
 interface Statement {
   sql: string;

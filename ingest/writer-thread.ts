@@ -1,13 +1,16 @@
-// `npm start`'s writer thread (writer-worker.ts): the analytics derivation and the simulator's backfill lane, off the
-// main thread. This side starts it, relays the lane's gaps to the bus, keeps its last reported progress, and stops it.
-import type { BusGap, EventBus } from '../events/bus.ts';
+// `npm start`'s writer thread (writer-worker.ts): the domains' writers (the analytics derivation) and the simulator's
+// backfill lane, off the main thread. This side starts it, relays what they publish (the lane's gaps, the writers'
+// topics) to the bus, keeps their last reported progress, and stops it.
+import type { EventBus, Topic, Topics } from '../events/bus.ts';
+import type { WriterProgress } from '../platform/metrics.ts';
 import { closeThread, startThread, type Thread } from '../platform/threads.ts';
-import type { DerivationStats } from './derive/index.ts';
 import type { StreamStats } from './pipeline.ts';
 
 export interface WriterThreadData {
   databaseUrl: string;
-  /** The backfill lane's directory (none: no backfill, the derivation alone). */
+  /** The writing domains and their writer modules' URLs (domains.ts's `DOMAIN_WRITERS`). */
+  writers: readonly { domain: string; module: string }[];
+  /** The backfill lane's directory (none: no backfill, the writers alone). */
   backfillDir?: string;
   /** Where the history this run writes to the lane ends (none: this run adds nothing to it). */
   backfillUntil?: number;
@@ -20,8 +23,8 @@ export type ToWriterThread =
   | { type: 'stop' };
 
 export type FromWriterThread =
-  | { type: 'stats'; backfill: StreamStats[]; complete: boolean; derivation: DerivationStats }
-  | { type: 'gaps'; gaps: readonly BusGap[] }
+  | { type: 'stats'; backfill: StreamStats[]; complete: boolean; writers: Record<string, WriterProgress> }
+  | { type: 'publish'; topic: Topic; items: readonly Topics[Topic][] }
   | { type: 'failed'; what: string; message: string }
   | { type: 'stopped' };
 
@@ -34,7 +37,8 @@ export interface WriterThread {
   backfillStats(): StreamStats[];
   /** Every backfill row is loaded (true at once without a lane). */
   backfilled(): boolean;
-  derivationStats(): DerivationStats;
+  /** Each writer's progress by domain, as last reported. */
+  writerProgress(): Record<string, WriterProgress>;
   stop(): Promise<void>;
 }
 
@@ -49,7 +53,7 @@ export function startWriterThread(
     type: 'stats',
     backfill: [],
     complete: data.backfillDir === undefined,
-    derivation: { cursor: null, batches: 0, fills: 0, refreshed: {}, storageRetries: 0, failures: 0 },
+    writers: {},
   };
   let stopped = () => {};
   const stopping = new Promise<void>((resolve) => {
@@ -64,9 +68,11 @@ export function startWriterThread(
         case 'stats':
           last = m;
           return;
-        case 'gaps':
-          Promise.resolve(bus.publish('gaps', m.gaps)).catch((err) =>
-            console.error(`backfill: gap not told (${err instanceof Error ? err.message : String(err)})`),
+        case 'publish':
+          Promise.resolve(bus.publish(m.topic, m.items)).catch((err) =>
+            console.error(
+              `writer thread: ${m.topic} not published (${err instanceof Error ? err.message : String(err)})`,
+            ),
           );
           return;
         case 'failed':
@@ -86,7 +92,7 @@ export function startWriterThread(
     written: (at) => thread.post({ type: 'written', at }),
     backfillStats: () => last.backfill,
     backfilled: () => last.complete,
-    derivationStats: () => last.derivation,
+    writerProgress: () => last.writers,
     async stop() {
       if (closing) return;
       closing = true;

@@ -1,13 +1,12 @@
-// The writer thread (writer-thread.ts starts it): the analytics derivation and, under the simulator, the backfill
-// lane. Their parsing and arithmetic run here, so that the main thread (servers, key checks, the lane following the
+// The writer thread (writer-thread.ts starts it): the domains' writers (the analytics derivation) and, under the
+// simulator, the backfill lane. Their parsing and arithmetic run here, so that the main thread (servers, key checks, the lane following the
 // present) answers at once however much history is loading. It writes through its own pool; what the main thread
 // needs to know (the lane's progress, its gaps for the bus's subscribers) goes there as messages.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { writerPool } from '../db/pool.ts';
-import type { BusGap } from '../events/bus.ts';
+import type { DomainWriter, WriterModule } from '../subgraphs/domain.ts';
 import { completeBackfill, startBackfill } from './backfills.ts';
-import { Derivation } from './derive/index.ts';
 import { Ingest } from './pipeline.ts';
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread.ts';
 
@@ -15,8 +14,6 @@ const data = workerData as WriterThreadData;
 const port = parentPort!;
 const post = (message: FromWriterThread) => port.postMessage(message);
 
-/** The streams the derivation reads: a backfill is derived up to the earliest of them. */
-const DERIVED_FROM = ['node_fills_by_block', 'misc_events_by_block'] as const;
 const STATS_MS = 250;
 /** The lane's name: its checkpoints are `backfill/<stream>`, its row in platform.backfills `backfill`. */
 const LANE = 'backfill';
@@ -36,22 +33,32 @@ const backfill = data.backfillDir
       follow: true,
       lane: LANE,
       log,
-      bus: { publish: (_topic, items) => post({ type: 'gaps', gaps: items as readonly BusGap[] }) },
+      bus: { publish: (topic, items) => post({ type: 'publish', topic, items }) },
     })
   : undefined;
 const complete = () => !backfill || (written !== undefined && backfill.caughtUpSince(written));
-const derivation = new Derivation({
-  pool,
-  log,
-  backfill: () => ({ complete: complete(), loadedUntil: backfill?.loadedUntil(DERIVED_FROM) ?? null }),
-});
 const fail = (what: string) => (err: unknown) =>
   post({ type: 'failed', what, message: String((err as Error)?.message ?? err) });
-const deriving = derivation.run().catch(fail('analytics derivation'));
+/** Each writing domain's writer, loaded here only. */
+const writers = new Map<string, DomainWriter>();
+for (const { domain, module } of data.writers) {
+  const { startWriter } = (await import(module)) as WriterModule;
+  writers.set(
+    domain,
+    startWriter({
+      pool,
+      log,
+      backfill: { complete, loadedUntil: (streams) => backfill?.loadedUntil(streams) ?? null },
+      publish: (topic, items) => post({ type: 'publish', topic, items }),
+    }),
+  );
+}
+const writing = [...writers].map(([domain, writer]) => writer.run().catch(fail(`${domain} writer`)));
+const progress = () => Object.fromEntries([...writers].map(([domain, writer]) => [domain, writer.progress()]));
 let loading: Promise<void> | undefined;
 
 const report = setInterval(() => {
-  post({ type: 'stats', backfill: backfill?.stats ?? [], complete: recorded, derivation: derivation.stats });
+  post({ type: 'stats', backfill: backfill?.stats ?? [], complete: recorded, writers: progress() });
 }, STATS_MS);
 
 port.on('message', (m: ToWriterThread) => {
@@ -88,8 +95,8 @@ async function stop(): Promise<void> {
   if (stopping) return;
   stopping = true;
   clearInterval(report);
-  await Promise.all([backfill?.stop(), derivation.stop()]);
-  await Promise.all([loading, deriving]);
+  await Promise.all([backfill?.stop(), ...[...writers.values()].map((w) => w.stop())]);
+  await Promise.all([loading, ...writing]);
   await pool.end();
   post({ type: 'stopped' });
 }

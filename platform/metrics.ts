@@ -121,36 +121,42 @@ new client.Gauge({
   },
 });
 
-/** What the gauges read of the analytics derivation (ingest/derive DerivationStats is one). */
-export interface DerivationStats {
-  /** Every event before this is derived (null: nothing yet). */
+/** A domain writer's progress (subgraphs/domain.ts `DomainWriter`): its checkpoint and what it has written. */
+export interface WriterProgress {
+  /** Every event before this is written (null: nothing yet). */
   cursor: number | null;
-  fills: number;
+  /** Events it has derived since it started (the analytics writer: fills). */
+  items: number;
 }
 
-const derivations = sources<() => DerivationStats>();
-/** Reports the analytics derivation (ingest/derive): how far behind now its checkpoint is, and fills derived. */
-export const watchDerivation = (stats: () => DerivationStats) => derivations.watch(stats);
+const writers = sources<() => Readonly<Record<string, WriterProgress>>>();
+/** Reports the domains' writers (the analytics derivation): how far behind now each checkpoint is, and what it derived. */
+export const watchWriters = (progress: () => Readonly<Record<string, WriterProgress>>) => writers.watch(progress);
 new client.Gauge({
   name: 'hl_derivation_lag_seconds',
-  help: "seconds between now and the analytics derivation's checkpoint (every event before it is derived)",
+  help: "seconds between now and a domain writer's checkpoint (every event before it is derived), per domain",
+  labelNames: ['domain'],
   registers: [registry],
   collect() {
     this.reset();
     const now = Date.now();
-    for (const stats of derivations.set) {
-      const { cursor } = stats();
-      if (cursor !== null) this.set((now - cursor) / 1000);
+    for (const progress of writers.set) {
+      for (const [domain, { cursor }] of Object.entries(progress())) {
+        if (cursor !== null) this.set({ domain }, (now - cursor) / 1000);
+      }
     }
   },
 });
 new client.Gauge({
   name: 'hl_derivation_fills_total',
-  help: 'fills the analytics derivation has derived since it started',
+  help: 'events a domain writer has derived since it started (analytics: fills), per domain',
+  labelNames: ['domain'],
   registers: [registry],
   collect() {
     this.reset();
-    for (const stats of derivations.set) this.inc(stats().fills);
+    for (const progress of writers.set) {
+      for (const [domain, { items }] of Object.entries(progress())) this.inc({ domain }, items);
+    }
   },
 });
 

@@ -4,12 +4,15 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type pg from 'pg';
-import type { EventBus } from '../events/bus.ts';
+import type { EventBus, Topic, Topics } from '../events/bus.ts';
+import type { TopicKey } from '../events/subjects.ts';
 import type { Channel } from '../kit/channel.ts';
 import type { CompatServices, InfoEntry } from '../kit/info.ts';
 import type { JsonSchema } from '../kit/request-schema.ts';
 import type { Coverage, Dataset } from '../platform/coverage.ts';
+import type { WriterProgress } from '../platform/metrics.ts';
 import type { Upstream } from '../platform/upstream.ts';
+import type { StreamName } from '../wire/node-lines.ts';
 import { type RunningServer, serveSubgraph } from './serve.ts';
 
 /**
@@ -130,6 +133,51 @@ export interface Domain<
   compat: DomainCompat<S>;
   /** The domain's tools on the MCP server. */
   mcpTools?: readonly McpTool[];
+  /**
+   * The bus topics the domain's writer publishes, each with its key (what a subscriber follows one of: an address,
+   * a coin); merged with ingest's topics when the bus opens. Their item types: the domain adds them to
+   * `DomainTopics` (events/bus.ts) by declaration merging.
+   */
+  topics?: Readonly<Record<string, TopicKey>>;
+  /**
+   * The module of the domain's writer (it exports `startWriter`, a `WriterModule`): what fills the domain's tables
+   * from what ingest stored, run on the writer thread of the role that ingests. A URL, not an import, so that it
+   * crosses to that thread and an api role (which reads the definitions) never loads writer code.
+   */
+  writer?: URL;
+}
+
+/** What a domain's writer module exports (`Domain.writer`). */
+export interface WriterModule {
+  startWriter(deps: WriterDeps): DomainWriter;
+}
+
+/** What the writer thread gives a domain's writer. */
+export interface WriterDeps {
+  /** A pool of the writer thread's own (the primary). */
+  pool: pg.Pool;
+  log(line: string): void;
+  /** The backfill lane loading older node files behind the present, if one runs: a writer derives only what it has. */
+  backfill: BackfillView;
+  /** Publishes on the bus (the domain's own `topics`), from the writer thread through the role's bus. */
+  publish<T extends Topic>(topic: T, items: readonly Topics[T][]): void;
+}
+
+/** The backfill lane as a writer sees it. */
+export interface BackfillView {
+  /** Every backfill row is loaded (true at once without a lane). */
+  complete(): boolean;
+  /** Every backfill row of these ingest streams before this time is loaded (null: none yet, or no lane). */
+  loadedUntil(streams: readonly StreamName[]): number | null;
+}
+
+/** A domain's writer as the writer thread runs it. */
+export interface DomainWriter {
+  /** Runs until stopped; rejects only on a bug (a storage outage is ridden out). */
+  run(): Promise<void>;
+  stop(): Promise<void>;
+  /** Its checkpoint and how much it has written, for the metrics (reported a few times a second). */
+  progress(): WriterProgress;
 }
 
 /** What a subgraph's context may use beside its service: what is assembled over every domain. */

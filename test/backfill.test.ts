@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../access/keys.ts';
+import { DOMAIN_WRITERS } from '../domains.ts';
 import { Simulator } from '../ingest/simulator/index.ts';
 import { listHourlyFiles } from '../ingest/simulator/writer.ts';
 import { startWriterThread, type WriterThread } from '../ingest/writer-thread.ts';
@@ -43,9 +44,13 @@ afterAll(async () => {
 });
 
 function startWriter(): WriterThread {
-  const writer = startWriterThread({ databaseUrl: stack.db.url, backfillDir }, stack.bus, (err) => {
-    throw err;
-  });
+  const writer = startWriterThread(
+    { databaseUrl: stack.db.url, writers: DOMAIN_WRITERS, backfillDir },
+    stack.bus,
+    (err) => {
+      throw err;
+    },
+  );
   writer.written(Date.now());
   writer.load();
   return writer;

@@ -12,7 +12,9 @@
 // type names only, `import { type A }`, loads its module under verbatimModuleSyntax and counts). Also: the servers
 // of an api instance (stack.ts) load no ingest code. The rule is stated once more in docs/architecture.md.
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DOMAIN_WRITERS } from '../domains.ts';
 import {
   arrowsAgainst,
   type ImportEdge,
@@ -59,13 +61,11 @@ const LAYERS: LayerRule = {
     { from: /^(compat-rest|mcp|router)\//, to: /^subgraphs\/[^/]+\//, why: 'a transport imports a domain folder' },
   ],
   allowed: [
-    // Another branch moves the analytics writer (ingest/derive/) into subgraphs/analytics/writer/ (issue 32, item 2):
-    // its read of accounts' account state is allowed until accounts' port offers it.
+    // The analytics writer (subgraphs/analytics/writer/) reads accounts' cash rule until accounts' port offers it.
     {
-      from: /^subgraphs\/analytics\//,
+      from: /^subgraphs\/analytics\/writer\//,
       to: /^subgraphs\/accounts\/service\/state\.ts$/,
       why: 'the analytics writer reads account state',
-      pending: true,
     },
   ],
 };
@@ -206,5 +206,16 @@ describe('the checker', () => {
       ['./o.ts', true, false, 10],
       ['./ns.ts', false, false, 16],
     ]);
+  });
+
+  it("nor any domain's writer (subgraphs/<d>/writer/, loaded by the writer thread only)", () => {
+    const writerCode = [...reachable(path.join(ROOT, 'stack.ts'))].filter(([file]) =>
+      /[\\/]subgraphs[\\/][^\\/]+[\\/]writer[\\/]/.test(path.relative(ROOT, file)),
+    );
+    expect(writerCode.map(([, chain]) => chain.map((f) => path.relative(ROOT, f)).join(' -> '))).toEqual([]);
+    // The walk does see a writer where it is loaded: from the writer thread, by the URL its domain declares.
+    expect(DOMAIN_WRITERS.map((w) => w.module)).toContain(
+      pathToFileURL(path.join(ROOT, 'subgraphs', 'analytics', 'writer', 'index.ts')).href,
+    );
   });
 });

@@ -6,9 +6,9 @@ import { Writable } from 'node:stream';
 import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createKey } from '../access/keys.ts';
-import { Derivation } from '../ingest/derive/index.ts';
 import { createLogger, currentRequestId, withRequestId } from '../platform/log.ts';
-import { watchDerivation } from '../platform/metrics.ts';
+import { watchWriters } from '../platform/metrics.ts';
+import { startWriter } from '../subgraphs/analytics/writer/index.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 import { openSocket } from './ws-client.ts';
 
@@ -69,17 +69,22 @@ describe('GET /metrics', () => {
   });
 
   it('reports the analytics derivation: its lag and the fills it derived', async () => {
-    const derivation = new Derivation({ pool: stack.db.pool, pollMs: 100 });
-    const unwatch = watchDerivation(() => derivation.stats);
-    void derivation.run();
+    const writer = startWriter({
+      pool: stack.db.pool,
+      log: () => {},
+      backfill: { complete: () => true, loadedUntil: () => null },
+      publish: () => {},
+    });
+    const unwatch = watchWriters(() => ({ analytics: writer.progress() }));
+    void writer.run();
     try {
-      await expect.poll(() => derivation.stats.fills, { timeout: 30_000 }).toBeGreaterThan(0);
+      await expect.poll(() => writer.progress().items, { timeout: 30_000 }).toBeGreaterThan(0);
       const m = await scrape(`${stack.urls.compat}/metrics`);
-      expect(value(samples(m, 'hl_derivation_fills_total')[0] ?? {})).toBeGreaterThan(0);
+      expect(value(samples(m, 'hl_derivation_fills_total', { domain: 'analytics' })[0] ?? {})).toBeGreaterThan(0);
       expect(value(samples(m, 'hl_derivation_lag_seconds')[0] ?? {})).toBeGreaterThanOrEqual(0);
     } finally {
       unwatch();
-      await derivation.stop();
+      await writer.stop();
     }
   });
 

@@ -1,5 +1,5 @@
 // Row types of the analytics schema as the service reads them back (numeric columns as decimal strings, epoch-ms
-// columns as numbers). Written only by the derivation jobs (ingest/derive/).
+// columns as numbers). Written only by the analytics writer (subgraphs/analytics/writer/).
 
 export interface RoundTripRow {
   address: string;

@@ -1,5 +1,5 @@
-// The analytics domain as the service lists it (domains.ts): its service, subgraph, datasets, compat routes and MCP
-// tools. Its tables are filled by the derivation job that runs beside ingest (ingest/derive/), not by this domain.
+// The analytics domain as the service lists it (domains.ts): its service, subgraph, datasets, compat routes, MCP
+// tools and its writer, the derivation job (writer/) that fills its tables beside ingest.
 import { DOCUMENTED_COVERAGE_STARTS as STARTS } from '../../platform/coverage.ts';
 import { type DomainDeps, defineDomain } from '../domain.ts';
 import type { AnalyticsContext } from './builder.ts';
@@ -37,4 +37,6 @@ export const analytics = defineDomain({
     ],
   },
   mcpTools: analyticsTools,
+  // Loaded only by the writer thread of the role that ingests.
+  writer: new URL('./writer/index.ts', import.meta.url),
 });

@@ -1,12 +1,12 @@
 // The analytics subgraph in the supergraph: one router query reaching User's fields in accounts and analytics, the
 // leaderboard's rows resolving User in accounts, and Builder @key(address).
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { deriveUntil } from '../../ingest/derive/index.ts';
-import { refreshLeaderboard } from '../../ingest/derive/leaderboard.ts';
 import type { Stack } from '../../stack.ts';
 import { ALICE, BOB, BUILDER, loadAnalyticsHistory, UNTIL } from '../../test/analytics-history.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
 import { startStackWithoutNode } from '../../test/stack.ts';
+import { deriveUntil } from './writer/index.ts';
+import { refreshLeaderboard } from './writer/leaderboard.ts';
 
 let db: TestDatabase;
 let stack: Stack;

@@ -1,5 +1,5 @@
 // The analytics domain's service: the one façade the subgraph, compat routes and MCP tools call. It reads only the
-// analytics schema, which the derivation job (ingest/derive/) fills: round trips, hourly snapshots, daily and hourly
+// analytics schema, which the derivation job (its writer, writer/) fills: round trips, hourly snapshots, daily and hourly
 // sums, leaderboard windows and builder activity. Every rule (windows, defaults, caps, sorts) lives here once;
 // answers carry decimal strings and epoch-ms times, and each edge shapes them.
 import type pg from 'pg';

@@ -1,4 +1,4 @@
-// The leaderboard's sums and metrics in one place: the scheduled windows (ingest/derive/leaderboard.ts) and the live
+// The leaderboard's sums and metrics in one place: the scheduled windows (writer/leaderboard.ts) and the live
 // top 100 rank by the same SQL, over the same window rule (window.ts).
 
 /** Ranking metrics (`by`), spec §2.3 "Leaderboard row". */

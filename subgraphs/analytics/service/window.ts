@@ -1,5 +1,5 @@
 // The one window rule of the analytics domain, shared by the service (performance, batch performance, PnL calendar,
-// the live leaderboard, builder external activity) and the leaderboard refresh (ingest/derive/leaderboard.ts).
+// the live leaderboard, builder external activity) and the leaderboard refresh (writer/leaderboard.ts).
 //
 // A window is [start, end] (start = end − span, or the caller's start_time). The derived sums are kept per UTC hour
 // (user_hourly, builder_hourly; user_daily holds the same sums per day), so a window counts **every UTC hour that

@@ -2,15 +2,9 @@
 // replaced whole in one transaction from the daily sums, every row stamped with `refreshed_at` and numbered once per
 // metric (a page is then an index range, not a sort of the window).
 import type pg from 'pg';
-import { inTransaction } from '../../db/pool.ts';
-import {
-  LATEST_SNAPSHOT,
-  METRICS,
-  rankColumn,
-  rankExpressions,
-  rankingSums,
-} from '../../subgraphs/analytics/service/ranking.ts';
-import { DAY_MS, windowHours, windowParams, windowRows } from '../../subgraphs/analytics/service/window.ts';
+import { inTransaction } from '../../../db/pool.ts';
+import { LATEST_SNAPSHOT, METRICS, rankColumn, rankExpressions, rankingSums } from '../service/ranking.ts';
+import { DAY_MS, windowHours, windowParams, windowRows } from '../service/window.ts';
 
 export const WINDOWS = { '7d': 5 * 60_000, '30d': 5 * 60_000, all: 60 * 60_000 } as const;
 export type LeaderboardWindow = keyof typeof WINDOWS;

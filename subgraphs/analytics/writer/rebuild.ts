@@ -2,7 +2,7 @@
 // fill, funding payment and ledger update, with the fills derived so far shown as they go (platform/progress.ts:
 // a bar with fills/s and the ETA on a terminal, a line per interval otherwise), then the leaderboards.
 import type pg from 'pg';
-import { progress } from '../../platform/progress.ts';
+import { progress } from '../../../platform/progress.ts';
 import { deriveUntil, storedFrontier } from './index.ts';
 import { fillsBefore, resetDerived } from './job.ts';
 import { type LeaderboardWindow, refreshLeaderboard, WINDOWS } from './leaderboard.ts';

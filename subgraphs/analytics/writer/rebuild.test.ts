@@ -1,10 +1,10 @@
 // A rebuild shows its progress: one line per interval off a terminal (fills derived of the total, fills/s, ETA),
 // from rebuildDerived and from the real `npm run derive -- rebuild` command, whose stderr is not a terminal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAnalyticsHistory } from '../../test/analytics-history.ts';
-import { runCli } from '../../test/cli.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
-import { capturedStream } from '../../test/terminal.ts';
+import { loadAnalyticsHistory } from '../../../test/analytics-history.ts';
+import { runCli } from '../../../test/cli.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
+import { capturedStream } from '../../../test/terminal.ts';
 import { storedFrontier } from './index.ts';
 import { fillsBefore } from './job.ts';
 import { rebuildDerived } from './rebuild.ts';
@@ -43,7 +43,7 @@ describe('npm run derive -- rebuild', () => {
   });
 
   it('prints progress lines when run as the command', async () => {
-    const r = await runCli('ingest/derive/cli.ts', ['rebuild'], { DATABASE_URL: db.url });
+    const r = await runCli('subgraphs/analytics/writer/cli.ts', ['rebuild'], { DATABASE_URL: db.url });
     expect(r.code).toBe(0);
     const lines = r.stderr.split('\n').filter((l) => l.startsWith('derive: '));
     expect(lines.length).toBeGreaterThanOrEqual(2);

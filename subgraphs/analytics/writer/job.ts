@@ -18,10 +18,9 @@
 // perp account only".
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type pg from 'pg';
-import { inTransaction } from '../../db/pool.ts';
-import { abs, add, cmp, div, mul, type Ratio, ratio, sign, sub, toDecimal, ZERO } from '../../platform/decimal.ts';
-import { CASH_TYPES, ledgerCash } from '../../subgraphs/accounts/service/state.ts';
-import { INGEST_STATEMENT_TIMEOUT_MS } from '../batch.ts';
+import { inTransaction, WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
+import { abs, add, cmp, div, mul, type Ratio, ratio, sign, sub, toDecimal, ZERO } from '../../../platform/decimal.ts';
+import { CASH_TYPES, ledgerCash } from '../../accounts/service/state.ts';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
@@ -49,7 +48,7 @@ function query<R extends pg.QueryResultRow = pg.QueryResultRow>(
   text: string,
   values?: unknown[],
 ): Promise<pg.QueryResult<R>> {
-  return c.query<R>({ text, values, query_timeout: INGEST_STATEMENT_TIMEOUT_MS } as pg.QueryConfig);
+  return c.query<R>({ text, values, query_timeout: WRITE_STATEMENT_TIMEOUT_MS } as pg.QueryConfig);
 }
 
 interface FillEvent {
@@ -163,7 +162,7 @@ export async function derivedUntil(db: pg.Pool | pg.PoolClient): Promise<number 
 /** Empties every derived table and the checkpoint, in one transaction (the first half of a rebuild). */
 export async function resetDerived(pool: pg.Pool): Promise<void> {
   await inTransaction(pool, async (c) => {
-    await c.query(`SET LOCAL statement_timeout = ${INGEST_STATEMENT_TIMEOUT_MS}`);
+    await c.query(`SET LOCAL statement_timeout = ${WRITE_STATEMENT_TIMEOUT_MS}`);
     await query(c, 'SELECT pg_advisory_xact_lock($1)', [DERIVE_LOCK]);
     await query(
       c,
@@ -202,7 +201,10 @@ async function firstEventTime(c: pg.PoolClient): Promise<number | null> {
  */
 export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = 20_000): Promise<BatchResult> {
   return inTransaction(pool, async (c) => {
-    await c.query(`SET LOCAL statement_timeout = ${INGEST_STATEMENT_TIMEOUT_MS}`);
+    await c.query(`SET LOCAL statement_timeout = ${WRITE_STATEMENT_TIMEOUT_MS}`);
+    // Not waiting for the commit's WAL flush: a crash can lose only whole batches, their checkpoint with them (one
+    // transaction), and the job derives them again from the stored events.
+    await c.query('SET LOCAL synchronous_commit = off');
     await query(c, 'SELECT pg_advisory_xact_lock($1)', [DERIVE_LOCK]);
     const cursor = (await derivedUntil(c)) ?? (await firstEventTime(c));
     if (cursor === null || cursor >= upTo) return { cursor, fills: 0, events: 0, reached: true };
@@ -214,6 +216,10 @@ export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = 20_000
     );
     let end = Math.min(upTo, cursor + MAX_SPAN_MS);
     if (nth[0]) end = Math.min(end, Math.max(nth[0].time, cursor + 1));
+    // A batch cut short ends on an hour when it spans one: the hourly rows (sums, builder activity) of the hours it
+    // holds are then written once, by one batch, instead of inserted by one and updated by the next.
+    const hour = Math.floor(end / HOUR_MS) * HOUR_MS;
+    if (end < upTo && hour > cursor) end = hour;
     const batch = new DerivationBatch(c);
     const events = await batch.load(cursor, end);
     await batch.run(events, cursor, end);

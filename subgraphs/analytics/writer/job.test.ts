@@ -3,10 +3,10 @@
 // one-fill batches, and after a rebuild.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { dataCoverage } from '../../platform/coverage.ts';
-import { analytics } from '../../subgraphs/analytics/domain.ts';
-import { ALICE, BOB, BUILDER, D1, D2, D3, H, loadAnalyticsHistory, UNTIL } from '../../test/analytics-history.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
+import { dataCoverage } from '../../../platform/coverage.ts';
+import { ALICE, BOB, BUILDER, D1, D2, D3, H, loadAnalyticsHistory, UNTIL } from '../../../test/analytics-history.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
+import { analytics } from '../domain.ts';
 import { Derivation, deriveUntil, SETTLE_MS, storedFrontier } from './index.ts';
 import { derivedUntil, resetDerived } from './job.ts';
 

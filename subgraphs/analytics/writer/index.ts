@@ -1,10 +1,12 @@
-// The analytics derivation as `npm start` runs it beside ingest (an ingest-role part: it writes, the subgraphs only
-// read): batches of the job (job.ts) while ingest commits, and the leaderboard windows on their cadence. Storage
+// The analytics domain's writer (its definition's `writer`): the derivation as `npm start` runs it on the writer
+// thread beside ingest (an ingest-role part: it writes, the subgraphs only read): batches of the job (job.ts) while
+// ingest commits, and the leaderboard windows on their cadence. Storage
 // going away is ridden out the way ingest does: the uncommitted batch is dropped and the job resumes from the
 // checkpoint Postgres holds.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { isStorageUnavailable } from '../../db/pool.ts';
+import { isStorageUnavailable } from '../../../db/pool.ts';
+import type { DomainWriter, WriterDeps } from '../../domain.ts';
 import { type BatchResult, deriveBatch, derivedUntil } from './job.ts';
 import { type LeaderboardWindow, refreshLeaderboard, WINDOWS } from './leaderboard.ts';
 
@@ -164,4 +166,21 @@ export class Derivation {
     await sleep(ms, undefined, { signal: ac.signal }).catch(() => undefined);
     this.wake = undefined;
   }
+}
+
+/** The ingest streams the derivation reads: a backfill is derived up to the earliest of them. */
+const DERIVED_FROM = ['node_fills_by_block', 'misc_events_by_block'] as const;
+
+/** The domain's writer: the derivation over the writer thread's pool, following the backfill as it loads. */
+export function startWriter(deps: WriterDeps): DomainWriter {
+  const derivation = new Derivation({
+    pool: deps.pool,
+    log: deps.log,
+    backfill: () => ({ complete: deps.backfill.complete(), loadedUntil: deps.backfill.loadedUntil(DERIVED_FROM) }),
+  });
+  return {
+    run: () => derivation.run(),
+    stop: () => derivation.stop(),
+    progress: () => ({ cursor: derivation.stats.cursor, items: derivation.stats.fills }),
+  };
 }

@@ -1,8 +1,8 @@
 // `npm run derive -- rebuild`: empties the analytics tables and derives them again from the stored fills, funding
 // and ledger (the same job, the same numbers). Run it with the service stopped, or beside it: the job's lock keeps
 // one writer, and the running service continues from the rebuilt checkpoint. Progress goes to stderr (rebuild.ts).
-import { openDatabase } from '../../db/pool.ts';
-import { loadConfig } from '../../platform/config.ts';
+import { openDatabase } from '../../../db/pool.ts';
+import { loadConfig } from '../../../platform/config.ts';
 import { rebuildDerived } from './rebuild.ts';
 
 const [command] = process.argv.slice(2);
