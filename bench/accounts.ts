@@ -19,7 +19,7 @@ import { startStackWithoutNode } from '../test/stack.ts';
 import { floorNote } from './bare-route.ts';
 import type { BenchServer } from './db.ts';
 import { targetsVersusBaseline, versusBaseline } from './http-load.ts';
-import type { BenchRow, BenchSection } from './markets.ts';
+import type { BenchRow, BenchSection } from './section.ts';
 import { LatencyHistogram, percentile, timeSequential } from './stats.ts';
 import { Subscribers, stampHash, wallMs } from './subscribers.ts';
 

@@ -24,7 +24,7 @@ import { type DomainServices, startDomainServices } from '../subgraphs/domain.ts
 import { writeSyntheticFills } from '../test/node-files.ts';
 import type { BenchServer } from './db.ts';
 import type { FromDerivationThread } from './derivation-thread.ts';
-import type { BenchRow, BenchSection } from './markets.ts';
+import type { BenchRow, BenchSection } from './section.ts';
 import { percentile, timeSequential } from './stats.ts';
 
 const FILLS = Number(process.env.BENCH_ANALYTICS_FILLS ?? 10_000_000);

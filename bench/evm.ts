@@ -16,7 +16,7 @@ import { backstopAddress } from '../subgraphs/evm/service/index.ts';
 import { HolderTotals, tokenHolders } from '../subgraphs/evm/service/tokens.ts';
 import type { BenchServer } from './db.ts';
 import { type HttpTarget, targetsVersusBaseline } from './http-load.ts';
-import type { BenchRow, BenchSection } from './markets.ts';
+import type { BenchRow, BenchSection } from './section.ts';
 import { percentile } from './stats.ts';
 
 const HOLDERS = Number(process.env.BENCH_EVM_HOLDERS ?? 1_000_000);

@@ -13,7 +13,7 @@ import { analytics, fills, providers } from '../subgraphs/hip4/service/fills.ts'
 import { startStackWithoutNode } from '../test/stack.ts';
 import type { BenchServer } from './db.ts';
 import { type HttpTarget, targetsVersusBaseline } from './http-load.ts';
-import type { BenchRow, BenchSection } from './markets.ts';
+import type { BenchRow, BenchSection } from './section.ts';
 import { percentile } from './stats.ts';
 
 const FILLS = Number(process.env.BENCH_HIP4_FILLS ?? 1_000_000);

@@ -10,7 +10,7 @@ import { userFillsSql } from '../subgraphs/accounts/service/fills.ts';
 import { startStackWithoutNode } from '../test/stack.ts';
 import type { BenchServer } from './db.ts';
 import { type HttpTarget, targetsVersusBaseline, throughput } from './http-load.ts';
-import type { BenchRow, BenchSection } from './markets.ts';
+import type { BenchRow, BenchSection } from './section.ts';
 import { percentile } from './stats.ts';
 
 const FILLS = Number(process.env.BENCH_MCP_FILLS ?? 20_000);

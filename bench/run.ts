@@ -9,10 +9,10 @@ import { benchServer } from './db.ts';
 import { benchEvm, startEvmBench } from './evm.ts';
 import { benchHip4RouterCost, benchHip4Routes, startHip4Bench } from './hip4.ts';
 import { benchIngest } from './ingest.ts';
-import type { BenchSection } from './markets.ts';
 import { MARKETS_SECTIONS, startMarketsBench } from './markets.ts';
 import { benchCreditCharging, benchMcpCalls, startMcpBench } from './mcp.ts';
 import { SCALE_OUT_SECTIONS } from './scale-out.ts';
+import type { BenchSection } from './section.ts';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 

@@ -14,25 +14,19 @@ import { type OpenBus, openEventBus } from '../events/open.ts';
 import { parseDuration } from '../platform/config.ts';
 import { ROOT, spawnRunning, stopRunning, untilReady } from '../test/cli.ts';
 import { type HttpTarget, type ThroughputResult, throughput } from './http-load.ts';
+import type { MarketsBench } from './markets.ts';
+import { type BenchRow, type BenchSection, int, met, ms, percent, postJson } from './section.ts';
+import { percentile } from './stats.ts';
 import {
-  type BenchRow,
-  type BenchSection,
   BLOCK_MS,
-  int,
   LATENCY_TARGET_MS,
-  type MarketsBench,
   MEASURE_MS,
   measureInProcessTrades,
   measureTrades,
-  met,
-  ms,
-  percent,
-  postJson,
   TRADES_PER_S,
   tradeAudiences,
   warmRouter,
-} from './markets.ts';
-import { percentile } from './stats.ts';
+} from './trade-latency.ts';
 
 const NATS_URL = process.env.BENCH_NATS_URL ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 /** A stream of the bench's own (its subjects are its name in lower case, as NATS_STREAM's are). */
