@@ -1,0 +1,573 @@
+// One batch of the analytics derivation (job.ts runs them): the events it loads from the checkpoint, the round trips,
+// sums, snapshots and builder activity it derives from them in time order (job.ts's header states the rules), and
+// the rows it writes, each table in one bulk statement.
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type pg from 'pg';
+import { WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
+import { abs, add, cmp, div, mul, type Ratio, ratio, sign, sub, ZERO } from '../../../platform/decimal.ts';
+import { CASH_TYPES, ledgerCash } from '../../accounts/service/state.ts';
+import { columns, dec, entry, type Statement, sumsStatement } from './statements.ts';
+
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
+/** The coins derived: the main perp dex's (no '/', '@', '#' or ':'), as the account state's. */
+export const PERP_COIN = `coin !~ '[/@#:]'`;
+/**
+ * Events applied between yields to the event loop: the job runs in ingest's process (`npm start`), and a batch's
+ * arithmetic held the loop for the whole batch (about a second per 10 000 fills), stalling ingest's own I/O.
+ */
+const EVENTS_PER_SLICE = 1_000;
+
+/**
+ * A statement of a batch: allowed ingest's time (the service's 3 s limit is for answers; a batch reads and writes
+ * tens of thousands of rows), after which the connection is given up as stalled.
+ */
+export function query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  c: pg.PoolClient,
+  text: string,
+  values?: unknown[],
+): Promise<pg.QueryResult<R>> {
+  return c.query<R>({ text, values, query_timeout: WRITE_STATEMENT_TIMEOUT_MS } as pg.QueryConfig);
+}
+
+interface FillEvent {
+  kind: 0;
+  time: number;
+  address: string;
+  coin: string;
+  px: string;
+  sz: string;
+  side: 'A' | 'B';
+  start_position: string;
+  closed_pnl: string;
+  fee: string;
+  tid: number;
+  builder: string | null;
+}
+interface FundingEvent {
+  kind: 1;
+  time: number;
+  address: string;
+  coin: string;
+  usdc: string;
+}
+interface LedgerEvent {
+  kind: 2;
+  time: number;
+  address: string;
+  delta_type: string;
+  delta: Record<string, unknown>;
+}
+type DeriveEvent = FillEvent | FundingEvent | LedgerEvent;
+
+interface Trip {
+  address: string;
+  coin: string;
+  openedAt: number;
+  openSeq: number;
+  closedAt: number | null;
+  direction: 'long' | 'short';
+  size: Ratio;
+  position: Ratio;
+  pnl: Ratio;
+  fees: Ratio;
+  funding: Ratio;
+  leverage: string | null;
+  fills: number;
+  entrySz: Ratio;
+  entryNtl: Ratio;
+  exitSz: Ratio;
+  exitNtl: Ratio;
+}
+
+interface Account {
+  cash: Ratio;
+  lastEvent: number;
+  snapshotValue: Ratio | null;
+}
+
+export interface Sums {
+  fills: number;
+  volume: Ratio;
+  realized: Ratio;
+  fees: Ratio;
+  funding: Ratio;
+  wins: number;
+  losses: number;
+  longs: number;
+  shorts: number;
+}
+
+interface BuilderSums {
+  fills: number;
+  notional: Ratio;
+  coins: Set<string>;
+  first: number;
+  last: number;
+}
+
+const neg = (r: Ratio): Ratio => ({ n: -r.n, d: r.d });
+const emptySums = (): Sums => ({
+  fills: 0,
+  volume: ZERO,
+  realized: ZERO,
+  fees: ZERO,
+  funding: ZERO,
+  wins: 0,
+  losses: 0,
+  longs: 0,
+  shorts: 0,
+});
+
+/** One batch's state: what it loaded, what it changed, and the rows it writes. */
+export class DerivationBatch {
+  /** Open trips of the batch's accounts, by `address|coin`. */
+  private readonly open = new Map<string, Trip>();
+  /** Trips created or changed (written back whole). */
+  private readonly changed = new Set<Trip>();
+  private readonly accounts = new Map<string, Account>();
+  private readonly marks = new Map<string, { px: Ratio; time: number }>();
+  private readonly changedMarks = new Set<string>();
+  private readonly daily = new Map<string, Sums>();
+  private readonly hourly = new Map<string, Sums>();
+  private readonly builders = new Map<string, BuilderSums>();
+  private readonly snapshots: unknown[][] = [];
+  /** Trips opened per `address|coin|time`: their sequence numbers. */
+  private readonly opened = new Map<string, number>();
+
+  constructor(private readonly c: pg.PoolClient) {}
+
+  /** The batch's events in the order they are derived, and the state of the accounts they touch. */
+  async load(from: number, end: number): Promise<DeriveEvent[]> {
+    const { rows: marks } = await query<{ coin: string; px: string; time: number }>(
+      this.c,
+      'SELECT coin, px::text AS px, time FROM analytics.marks',
+    );
+    for (const m of marks) this.marks.set(m.coin, { px: ratio(m.px), time: m.time });
+    const { rows: fills } = await query<Omit<FillEvent, 'kind'>>(
+      this.c,
+      `SELECT address, coin, px::text AS px, sz::text AS sz, side, time, start_position::text AS start_position,
+         closed_pnl::text AS closed_pnl, fee::text AS fee, tid, builder
+       FROM accounts.fills WHERE time >= $1 AND time < $2 AND ${PERP_COIN}
+       -- within one account, coin and millisecond: in execution order (the position moves from each fill's start)
+       ORDER BY time, block_number, address, coin,
+         CASE WHEN side = 'B' THEN start_position ELSE -start_position END, tid`,
+      [from, end],
+    );
+    // Funding through the (coin, time) index, of every perp coin that has funding stored (a loose index scan: one
+    // probe per coin), not only the coins filled so far: a payment on a position opened before the stored history
+    // is still money paid or received that day (it once went missing from the calendar and performance sums).
+    const { rows: fundingCoins } = await query<{ coin: string }>(
+      this.c,
+      `WITH RECURSIVE c (coin) AS (
+         (SELECT coin FROM accounts.funding_payments ORDER BY coin LIMIT 1)
+         UNION ALL
+         SELECT (SELECT f.coin FROM accounts.funding_payments f WHERE f.coin > c.coin ORDER BY f.coin LIMIT 1)
+         FROM c WHERE c.coin IS NOT NULL)
+       SELECT coin FROM c WHERE coin IS NOT NULL AND ${PERP_COIN}`,
+    );
+    const coins = fundingCoins.map((r) => r.coin);
+    const { rows: funding } = await query<Omit<FundingEvent, 'kind'>>(
+      this.c,
+      `SELECT address, coin, usdc::text AS usdc, time FROM accounts.funding_payments
+       WHERE coin = ANY($3) AND time >= $1 AND time < $2 ORDER BY time, address, coin`,
+      [from, end, coins],
+    );
+    const { rows: ledger } = await query<Omit<LedgerEvent, 'kind'>>(
+      this.c,
+      `SELECT address, delta_type, delta, time FROM accounts.ledger_updates
+       WHERE delta_type = ANY($3) AND time >= $1 AND time < $2 ORDER BY time, address, hash`,
+      [from, end, CASH_TYPES],
+    );
+    const events: DeriveEvent[] = [
+      ...fills.map((f) => ({ ...f, kind: 0 as const })),
+      ...funding.map((f) => ({ ...f, kind: 1 as const })),
+      ...ledger.map((l) => ({ ...l, kind: 2 as const })),
+    ];
+    // Stable: fills keep their execution order.
+    events.sort((a, b) => a.time - b.time || a.kind - b.kind);
+    await this.loadAccounts([...new Set(events.map((e) => e.address))]);
+    return events;
+  }
+
+  /** Reads the state and open trips of `addresses` not loaded yet. */
+  private async loadAccounts(addresses: string[]): Promise<void> {
+    const missing = addresses.filter((a) => !this.accounts.has(a));
+    if (!missing.length) return;
+    for (const a of missing) this.accounts.set(a, { cash: ZERO, lastEvent: 0, snapshotValue: null });
+    const { rows } = await query<{ address: string; cash: string; last_event: number; snapshot_value: string }>(
+      this.c,
+      `SELECT address, cash::text AS cash, last_event, snapshot_value::text AS snapshot_value
+       FROM analytics.account_state WHERE address = ANY($1)`,
+      [missing],
+    );
+    for (const r of rows) {
+      this.accounts.set(r.address, {
+        cash: ratio(r.cash),
+        lastEvent: r.last_event,
+        snapshotValue: r.snapshot_value === null ? null : ratio(r.snapshot_value),
+      });
+    }
+    const { rows: trips } = await query(
+      this.c,
+      `SELECT address, coin, opened_at, open_seq, direction, size::text, position::text, pnl::text, fees::text,
+         funding::text, leverage::text, fills, entry_sz::text, entry_ntl::text, exit_sz::text, exit_ntl::text
+       FROM analytics.round_trips WHERE address = ANY($1) AND status = 'open'`,
+      [missing],
+    );
+    for (const t of trips) {
+      this.open.set(`${t.address}|${t.coin}`, {
+        address: t.address,
+        coin: t.coin,
+        openedAt: Number(t.opened_at),
+        openSeq: Number(t.open_seq),
+        closedAt: null,
+        direction: t.direction,
+        size: ratio(t.size),
+        position: ratio(t.position),
+        pnl: ratio(t.pnl),
+        fees: ratio(t.fees),
+        funding: ratio(t.funding),
+        leverage: t.leverage,
+        fills: t.fills,
+        entrySz: ratio(t.entry_sz),
+        entryNtl: ratio(t.entry_ntl),
+        exitSz: ratio(t.exit_sz),
+        exitNtl: ratio(t.exit_ntl),
+      });
+    }
+  }
+
+  /** Applies the events in order, taking each hour's snapshots once every event before its close is applied. */
+  async run(events: DeriveEvent[], from: number, end: number): Promise<void> {
+    let nextHour = Math.floor(from / HOUR_MS) * HOUR_MS + HOUR_MS;
+    let applied = 0;
+    for (const e of events) {
+      if (++applied % EVENTS_PER_SLICE === 0) await yieldToLoop();
+      while (e.time >= nextHour) {
+        await this.snapshotHour(nextHour, from);
+        nextHour += HOUR_MS;
+      }
+      const account = this.accounts.get(e.address) as Account;
+      account.lastEvent = Math.max(account.lastEvent, e.time);
+      if (e.kind === 0) this.fill(e, account);
+      else if (e.kind === 1) this.funding(e, account);
+      else account.cash = add(account.cash, ledgerCash(e.address, e.delta_type, e.delta));
+    }
+    for (; nextHour <= end; nextHour += HOUR_MS) await this.snapshotHour(nextHour, from);
+  }
+
+  private sums(address: string, time: number): [Sums, Sums] {
+    const day = `${address}|${Math.floor(time / DAY_MS) * DAY_MS}`;
+    const hour = `${address}|${Math.floor(time / HOUR_MS) * HOUR_MS}`;
+    return [entry(this.daily, day, emptySums), entry(this.hourly, hour, emptySums)];
+  }
+
+  private fill(f: FillEvent, account: Account): void {
+    const px = ratio(f.px);
+    const sz = ratio(f.sz);
+    const fee = ratio(f.fee);
+    const closedPnl = ratio(f.closed_pnl);
+    const start = ratio(f.start_position);
+    const end = add(start, f.side === 'B' ? sz : neg(sz));
+    const notional = mul(px, sz);
+    account.cash = add(account.cash, sub(closedPnl, fee));
+    this.marks.set(f.coin, { px, time: f.time });
+    this.changedMarks.add(f.coin);
+    for (const s of this.sums(f.address, f.time)) {
+      s.fills++;
+      s.volume = add(s.volume, notional);
+      s.realized = add(s.realized, closedPnl);
+      s.fees = add(s.fees, fee);
+    }
+    this.builderFill(f, notional);
+
+    const key = `${f.address}|${f.coin}`;
+    let trip = this.open.get(key);
+    // History starting mid-position: the position stated before the fill is taken as entered at its price.
+    if (!trip && sign(start) !== 0) trip = this.openTrip(f, abs(start), sign(start), px, account, ZERO);
+    if (!trip) {
+      if (sign(end) !== 0) this.openTrip(f, abs(end), sign(end), px, account, fee).fills++;
+      return;
+    }
+    this.changed.add(trip);
+    trip.fills++;
+    const before = abs(trip.position);
+    const after = abs(end);
+    if (sign(end) === sign(trip.position) && cmp(after, before) >= 0) {
+      // Increases the position (or a zero-size fill).
+      trip.entrySz = add(trip.entrySz, sub(after, before));
+      trip.entryNtl = add(trip.entryNtl, mul(px, sub(after, before)));
+      trip.fees = add(trip.fees, fee);
+      if (cmp(after, trip.size) > 0) trip.size = after;
+      trip.position = end;
+      return;
+    }
+    // Reduces, closes or flips: the part up to flat closes; the rest (a flip) opens the next trip.
+    const closing = sign(end) === sign(trip.position) ? sub(before, after) : before;
+    const closingFee = sign(sz) === 0 ? fee : mul(fee, div(closing, sz));
+    trip.exitSz = add(trip.exitSz, closing);
+    trip.exitNtl = add(trip.exitNtl, mul(px, closing));
+    trip.pnl = add(trip.pnl, closedPnl);
+    trip.fees = add(trip.fees, closingFee);
+    trip.position = sign(end) === sign(trip.position) ? end : ZERO;
+    if (sign(trip.position) !== 0) return;
+    this.close(trip, f.time);
+    if (sign(end) !== 0) this.openTrip(f, after, sign(end), px, account, sub(fee, closingFee)).fills++;
+  }
+
+  private openTrip(f: FillEvent, size: Ratio, side: -1 | 0 | 1, px: Ratio, account: Account, fee: Ratio): Trip {
+    const notional = mul(size, px);
+    const value = account.snapshotValue;
+    const trip: Trip = {
+      address: f.address,
+      coin: f.coin,
+      openedAt: f.time,
+      // A batch holds every fill of a millisecond, so counting here numbers the trips of one millisecond fully.
+      openSeq: this.openedIn(`${f.address}|${f.coin}|${f.time}`),
+      closedAt: null,
+      direction: side > 0 ? 'long' : 'short',
+      size,
+      position: side > 0 ? size : neg(size),
+      pnl: ZERO,
+      fees: fee,
+      funding: ZERO,
+      leverage: value && sign(value) > 0 ? dec(div(notional, value)) : null,
+      fills: 0,
+      entrySz: size,
+      entryNtl: notional,
+      exitSz: ZERO,
+      exitNtl: ZERO,
+    };
+    this.open.set(`${f.address}|${f.coin}`, trip);
+    this.changed.add(trip);
+    for (const s of this.sums(f.address, f.time)) {
+      if (side > 0) s.longs++;
+      else s.shorts++;
+    }
+    return trip;
+  }
+
+  private openedIn(key: string): number {
+    const n = this.opened.get(key) ?? 0;
+    this.opened.set(key, n + 1);
+    return n;
+  }
+
+  private close(trip: Trip, time: number): void {
+    trip.closedAt = time;
+    this.open.delete(`${trip.address}|${trip.coin}`);
+    const net = sign(add(sub(trip.pnl, trip.fees), trip.funding));
+    for (const s of this.sums(trip.address, time)) {
+      if (net > 0) s.wins++;
+      else if (net < 0) s.losses++;
+    }
+  }
+
+  private funding(e: FundingEvent, account: Account): void {
+    const usdc = ratio(e.usdc);
+    account.cash = add(account.cash, usdc);
+    for (const s of this.sums(e.address, e.time)) s.funding = add(s.funding, usdc);
+    const trip = this.open.get(`${e.address}|${e.coin}`);
+    if (trip) {
+      trip.funding = add(trip.funding, usdc);
+      this.changed.add(trip);
+    }
+  }
+
+  private builderFill(f: FillEvent, notional: Ratio): void {
+    const hour = Math.floor(f.time / HOUR_MS) * HOUR_MS;
+    const key = `${f.builder ?? ''}|${f.address}|${hour}`;
+    const b = entry(this.builders, key, () => ({
+      fills: 0,
+      notional: ZERO,
+      coins: new Set<string>(),
+      first: f.time,
+      last: f.time,
+    }));
+    b.fills++;
+    b.notional = add(b.notional, notional);
+    b.coins.add(f.coin);
+    b.first = Math.min(b.first, f.time);
+    b.last = Math.max(b.last, f.time);
+  }
+
+  /** Snapshots, at `hour` (its close), every account with an event in the hour before. */
+  private async snapshotHour(hour: number, from: number): Promise<void> {
+    // Accounts last active earlier in an hour the batch starts inside of; any later activity is this batch's own.
+    if (hour - HOUR_MS < from) {
+      const { rows } = await query<{ address: string }>(
+        this.c,
+        `SELECT address FROM analytics.account_state WHERE last_event >= $1 AND last_event < $2`,
+        [hour - HOUR_MS, hour],
+      );
+      await this.loadAccounts(rows.map((r) => r.address));
+    }
+    const active = [...this.accounts].filter(([, a]) => a.lastEvent >= hour - HOUR_MS && a.lastEvent < hour);
+    const byAddress = new Map<string, Trip[]>();
+    for (const t of this.open.values()) byAddress.set(t.address, [...(byAddress.get(t.address) ?? []), t]);
+    for (const [address, account] of active.sort(([a], [b]) => (a < b ? -1 : 1))) {
+      let unrealized = ZERO;
+      let positionValue = ZERO;
+      const positions = [];
+      for (const t of (byAddress.get(address) ?? []).sort((a, b) => (a.coin < b.coin ? -1 : 1))) {
+        const entry = div(t.entryNtl, t.entrySz);
+        const mark = this.marks.get(t.coin)?.px ?? entry;
+        const upnl = mul(sub(mark, entry), t.position);
+        unrealized = add(unrealized, upnl);
+        positionValue = add(positionValue, mul(abs(t.position), mark));
+        positions.push({
+          coin: t.coin,
+          szi: dec(t.position),
+          entry_px: dec(entry),
+          mark_px: dec(mark),
+          unrealized_pnl: dec(upnl),
+        });
+      }
+      const value = add(account.cash, unrealized);
+      account.snapshotValue = value;
+      this.snapshots.push([
+        address,
+        hour,
+        dec(value),
+        dec(account.cash),
+        dec(positionValue),
+        dec(unrealized),
+        sign(value) > 0 ? dec(div(positionValue, value)) : null,
+        positions.length,
+        JSON.stringify(positions),
+      ]);
+    }
+  }
+
+  /** Writes what the batch changed (the checkpoint is the caller's, in the same transaction). */
+  async write(): Promise<void> {
+    // Each table's statement, built while the one before runs on the batch's connection (one transaction).
+    const statements: (() => Statement | null)[] = [];
+    const trips = [...this.changed];
+    if (trips.length) {
+      statements.push(() => [
+        `INSERT INTO analytics.round_trips (address, coin, opened_at, open_seq, closed_at, direction, size, position,
+           entry_px, exit_px, notional, pnl, fees, funding, leverage, fills, entry_sz, entry_ntl, exit_sz, exit_ntl,
+           status)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::int8[], $6::text[], $7::numeric[],
+           $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[],
+           $14::numeric[], $15::numeric[], $16::int4[], $17::numeric[], $18::numeric[], $19::numeric[],
+           $20::numeric[], $21::text[])
+         ON CONFLICT (address, coin, opened_at, open_seq) DO UPDATE SET closed_at = EXCLUDED.closed_at,
+           size = EXCLUDED.size, position = EXCLUDED.position, entry_px = EXCLUDED.entry_px,
+           exit_px = EXCLUDED.exit_px, notional = EXCLUDED.notional, pnl = EXCLUDED.pnl, fees = EXCLUDED.fees,
+           funding = EXCLUDED.funding, fills = EXCLUDED.fills, entry_sz = EXCLUDED.entry_sz,
+           entry_ntl = EXCLUDED.entry_ntl, exit_sz = EXCLUDED.exit_sz, exit_ntl = EXCLUDED.exit_ntl,
+           status = EXCLUDED.status`,
+        columns(
+          trips.map((t) => {
+            const entry = div(t.entryNtl, t.entrySz);
+            return [
+              t.address,
+              t.coin,
+              t.openedAt,
+              t.openSeq,
+              t.closedAt,
+              t.direction,
+              dec(t.size),
+              dec(t.position),
+              dec(entry),
+              sign(t.exitSz) === 0 ? null : dec(div(t.exitNtl, t.exitSz)),
+              dec(mul(entry, t.size)),
+              dec(t.pnl),
+              dec(t.fees),
+              dec(t.funding),
+              t.leverage,
+              t.fills,
+              dec(t.entrySz),
+              dec(t.entryNtl),
+              dec(t.exitSz),
+              dec(t.exitNtl),
+              t.closedAt === null ? 'open' : 'closed',
+            ];
+          }),
+          21,
+        ),
+      ]);
+    }
+    statements.push(() =>
+      sumsStatement('analytics.user_daily', 'day', this.daily, (k) => new Date(k).toISOString().slice(0, 10)),
+    );
+    statements.push(() => sumsStatement('analytics.user_hourly', 'hour', this.hourly, (k) => k));
+    if (this.builders.size) {
+      statements.push(() => [
+        `INSERT INTO analytics.builder_hourly AS b (builder, address, hour, fills, notional, coins, first_fill, last_fill)
+         SELECT u.builder, u.address, u.hour, u.fills, u.notional, string_to_array(u.coins, ','), u.first_fill,
+           u.last_fill
+         FROM unnest($1::text[], $2::text[], $3::int8[], $4::int4[], $5::numeric[], $6::text[], $7::int8[], $8::int8[])
+           AS u (builder, address, hour, fills, notional, coins, first_fill, last_fill)
+         ON CONFLICT (builder, address, hour) DO UPDATE SET fills = b.fills + EXCLUDED.fills,
+           notional = b.notional + EXCLUDED.notional,
+           coins = ARRAY(SELECT DISTINCT unnest(b.coins || EXCLUDED.coins) ORDER BY 1),
+           first_fill = least(b.first_fill, EXCLUDED.first_fill), last_fill = greatest(b.last_fill, EXCLUDED.last_fill)`,
+        columns(
+          [...this.builders].map(([key, b]) => {
+            const [builder, address, hour] = key.split('|') as [string, string, string];
+            return [
+              builder,
+              address,
+              Number(hour),
+              b.fills,
+              dec(b.notional),
+              [...b.coins].sort().join(','),
+              b.first,
+              b.last,
+            ];
+          }),
+          8,
+        ),
+      ]);
+    }
+    if (this.snapshots.length) {
+      statements.push(() => [
+        `INSERT INTO analytics.account_snapshots (address, time, account_value, cash, position_value, unrealized_pnl,
+           account_leverage, n_positions, positions)
+         SELECT * FROM unnest($1::text[], $2::int8[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[],
+           $7::numeric[], $8::int4[], $9::jsonb[])`,
+        columns(this.snapshots, 9),
+      ]);
+    }
+    if (this.accounts.size) {
+      statements.push(() => [
+        `INSERT INTO analytics.account_state (address, cash, last_event, snapshot_value)
+         SELECT * FROM unnest($1::text[], $2::numeric[], $3::int8[], $4::numeric[])
+         ON CONFLICT (address) DO UPDATE SET cash = EXCLUDED.cash, last_event = EXCLUDED.last_event,
+           snapshot_value = EXCLUDED.snapshot_value`,
+        columns(
+          [...this.accounts].map(([a, s]) => [
+            a,
+            dec(s.cash),
+            s.lastEvent,
+            s.snapshotValue === null ? null : dec(s.snapshotValue),
+          ]),
+          4,
+        ),
+      ]);
+    }
+    if (this.changedMarks.size) {
+      const marks = [...this.changedMarks].map((coin) => {
+        const m = this.marks.get(coin) as { px: Ratio; time: number };
+        return [coin, dec(m.px), m.time];
+      });
+      statements.push(() => [
+        `INSERT INTO analytics.marks (coin, px, time) SELECT * FROM unnest($1::text[], $2::numeric[], $3::int8[])
+         ON CONFLICT (coin) DO UPDATE SET px = EXCLUDED.px, time = EXCLUDED.time`,
+        columns(marks, 3),
+      ]);
+    }
+    let running: Promise<unknown> | undefined;
+    for (const build of statements) {
+      const statement = build();
+      if (!statement) continue;
+      await running;
+      running = query(this.c, ...statement);
+    }
+    await running;
+  }
+}
