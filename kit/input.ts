@@ -155,6 +155,11 @@ export interface Input<P extends TProperties> {
   readonly fields: P;
   /** camelCase JSON Schema of the input, unknown fields refused: an MCP tool's input, an /info body's fields. */
   readonly schema: Readonly<Record<string, unknown>>;
+  /**
+   * An /info body's fields (camelCase): each optional field also takes null (the exchange's Python SDK sends explicit
+   * nulls), an integer's unit its description (what compat's 400 names). The dispatcher closes it to unknown fields.
+   */
+  body(omit?: readonly (keyof P & string)[]): Readonly<Record<string, unknown>>;
   /** A path route's querystring schema: snake_case names, times as text (read by `fromQuery`). */
   query(omit?: readonly (keyof P & string)[]): Readonly<Record<string, unknown>>;
   /** Checks `raw` (null or absent = not given), fills defaults, lowercases addresses; a FieldError names the field. */
@@ -241,7 +246,11 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
     const byEdgeName = new Map(entries.map(([k, s]) => [edgeName(k, s, edge), k]));
     for (const [name, value] of Object.entries(raw)) {
       if (value === undefined || value === null) continue;
-      input[byEdgeName.get(name) ?? name] = value;
+      const key = byEdgeName.get(name);
+      // An /info body also holds its `type` and the fields clients add (CLIENT_EXTRAS), which the dispatcher has
+      // already told from unknown ones.
+      if (key === undefined && edge === 'info') continue;
+      input[key ?? name] = value;
     }
     validate ??= ajv.compile(keyed);
     if (!validate(input)) throw new FieldError(message((validate.errors as ErrorObject[])[0] as ErrorObject, edge));
@@ -268,6 +277,16 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
   return {
     fields,
     schema,
+    body(omit = []) {
+      const properties: Record<string, unknown> = {};
+      for (const [key, field] of entries) {
+        if (omit.includes(key)) continue;
+        const own = routeField(field) as Record<string, unknown>;
+        properties[edgeName(key, field, 'info')] = required.includes(key) ? own : nullable(own);
+      }
+      const needed = required.filter((k) => !omit.includes(k)).map((k) => edgeName(k, fields[k] as TSchema, 'info'));
+      return { type: 'object', properties, ...(needed.length ? { required: needed } : {}) };
+    },
     query(omit = []) {
       const properties: Record<string, unknown> = {};
       for (const [key, field] of entries) {
@@ -314,6 +333,12 @@ function routeField(field: TSchema): TSchema {
   const { description: _sentence, ...rest } = field;
   const unit = meta(field)[Unit];
   return (unit ? { ...rest, description: unit } : rest) as TSchema;
+}
+
+/** A field's schema that also takes null (an enum lists null too). */
+function nullable(field: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...field, type: [field.type, 'null'].flat() };
+  return Array.isArray(field.enum) ? { ...out, enum: [...field.enum, null] } : out;
 }
 
 /** A field's GraphQL argument: Int, Timestamp for times (beyond Int's 32 bits), String, Boolean. */

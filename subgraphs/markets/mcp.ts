@@ -20,6 +20,7 @@ import type { McpTool } from '../domain.ts';
 import {
   CANDLE_INTERVALS,
   type CandleInterval,
+  FUNDING_HISTORY,
   HIP3_TOP_MOVERS_DEFAULT,
   HISTORY_DATASET_NAMES,
   HISTORY_SERIES_NAMES,
@@ -30,9 +31,9 @@ import {
   MAX_L2_BOOKS,
   MAX_RESERVE_HISTORY,
   MAX_TRADES,
+  RESERVE_HISTORY,
   RESERVE_HISTORY_DEFAULT_LIMIT,
-  RESERVE_INTERVALS,
-  type ReserveInterval,
+  TRADES,
   TRADES_DEFAULT_LIMIT,
   type WireTrade,
 } from './service/index.ts';
@@ -219,21 +220,9 @@ export const marketsTools: readonly McpTool[] = [
       `Stored trades of a coin, most recent first (price, size, side, time, hash, the two users): the last ones, ` +
       `or those of a window. limit 1 to ${MAX_TRADES}, default ${TRADES_DEFAULT_LIMIT}. For trades as they happen use ` +
       'markets_collect_trades.',
-    input: toolInput(
-      {
-        coin: coinArg(),
-        limit: intArg(1, MAX_TRADES, `how many trades (1 to ${MAX_TRADES}, default ${TRADES_DEFAULT_LIMIT})`),
-        startTime: timeArg('start of the window'),
-        endTime: endArg,
-      },
-      ['coin'],
-    ),
+    input: TRADES.schema,
     async call(args, { services: { markets } }) {
-      const trades = await markets.trades({
-        coin: args.coin as string,
-        limit: args.limit as number | undefined,
-        ...windowOf(args),
-      });
+      const trades = await markets.trades(TRADES.parse(args));
       return { trades };
     },
   },
@@ -243,10 +232,9 @@ export const marketsTools: readonly McpTool[] = [
     description:
       "A perp's hourly funding rates and premiums from startTime to endTime (default now), oldest first. For the " +
       "current rate use markets_asset_context; for a user's payments, accounts_funding_payments.",
-    input: toolInput({ coin: coinArg('the perp'), startTime: startArg, endTime: endArg }, ['coin', 'startTime']),
+    input: FUNDING_HISTORY.schema,
     async call(args, { services: { markets } }) {
-      const { startTime, endTime } = windowOf(args);
-      return { funding: await markets.fundingHistory(args.coin as string, startTime as number, endTime) };
+      return { funding: await markets.fundingHistory(FUNDING_HISTORY.parse(args)) };
     },
   },
   {
@@ -264,24 +252,9 @@ export const marketsTools: readonly McpTool[] = [
     description:
       `Samples of borrow/lend reserves (one token or all) in a window, default the last 7 days; with interval, the ` +
       `last sample of each bucket. limit 1 to ${MAX_RESERVE_HISTORY}, default ${RESERVE_HISTORY_DEFAULT_LIMIT}.`,
-    input: toolInput({
-      token: intArg(0, 1_000_000, 'the reserve token index; omit for every token'),
-      interval: enumArg(RESERVE_INTERVALS, 'downsample to one sample per bucket'),
-      limit: intArg(
-        1,
-        MAX_RESERVE_HISTORY,
-        `how many samples (1 to ${MAX_RESERVE_HISTORY}, default ${RESERVE_HISTORY_DEFAULT_LIMIT})`,
-      ),
-      startTime: timeArg('start of the window; default 7 days before the end'),
-      endTime: endArg,
-    }),
+    input: RESERVE_HISTORY.schema,
     async call(args, { services: { markets } }) {
-      const samples = await markets.reserveHistory({
-        token: args.token as number | undefined,
-        interval: args.interval as ReserveInterval | undefined,
-        limit: args.limit as number | undefined,
-        ...windowOf(args),
-      });
+      const samples = await markets.reserveHistory(RESERVE_HISTORY.parse(args));
       return { samples };
     },
   },

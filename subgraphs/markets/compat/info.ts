@@ -8,29 +8,25 @@ import { dexBody, marginTableBody, noFields, proxied, userBody } from '../../../
 import {
   arrayOf,
   given,
-  intIn,
   nonEmpty,
   object,
   optNonEmpty,
   optOneOf,
   optTimeMs,
   timeMs,
-  timeWindow,
-  windowOf,
 } from '../../../kit/request-schema.ts';
 import * as R from '../../../kit/response-schema.ts';
 import { orderedWindow } from '../../../platform/fields.ts';
 import {
   CANDLE_INTERVALS,
   type CandleInterval,
+  FUNDING_HISTORY,
   HISTORY_DATASET_NAMES,
   type HistoryDataset,
   type L2OptionsInput,
   l2Options,
-  MAX_RESERVE_HISTORY,
-  MAX_TRADES,
-  RESERVE_INTERVALS,
-  type ReserveInterval,
+  RESERVE_HISTORY,
+  TRADES,
 } from '../service/index.ts';
 import { nodeMarketTypes } from './node-types.ts';
 
@@ -158,20 +154,16 @@ export const marketsInfo: Record<string, InfoEntry> = {
   },
 
   trades: {
-    schema: object({ coin: nonEmpty, limit: intIn(1, MAX_TRADES), ...timeWindow }, ['coin']),
-    async handler(body, { markets }) {
-      const q = { coin: body.coin as string, limit: given<number>(body, 'limit'), ...windowOf(body) };
-      return json(resultEnvelope(await markets.trades(q)));
-    },
+    schema: TRADES.body(),
+    check: (body) => void TRADES.parse(body, 'info'),
+    handler: async (body, { markets }) => json(resultEnvelope(await markets.trades(TRADES.parse(body, 'info')))),
     response: R.resultOf(R.list(R.wireTrade)),
   },
 
   fundingHistory: {
-    schema: object({ coin: nonEmpty, startTime: timeMs, endTime: optTimeMs }, ['coin', 'startTime']),
-    async handler(body, { markets }) {
-      const { startTime, endTime } = windowOf(body);
-      return json(await markets.fundingHistory(body.coin as string, startTime as number, endTime));
-    },
+    schema: FUNDING_HISTORY.body(),
+    check: (body) => void FUNDING_HISTORY.parse(body, 'info'),
+    handler: async (body, { markets }) => json(await markets.fundingHistory(FUNDING_HISTORY.parse(body, 'info'))),
     response: R.list(R.record({ coin: R.str, fundingRate: R.decimal, premium: R.decimal, time: R.ms })),
   },
 
@@ -219,22 +211,9 @@ export const marketsInfo: Record<string, InfoEntry> = {
   },
 
   borrowLendReserveHistory: {
-    schema: object({
-      token: intIn(0),
-      interval: optOneOf(RESERVE_INTERVALS),
-      limit: intIn(1, MAX_RESERVE_HISTORY),
-      ...timeWindow,
-    }),
-    async handler(body, { markets }) {
-      return json(
-        await markets.reserveHistory({
-          token: given<number>(body, 'token'),
-          interval: given<ReserveInterval>(body, 'interval'),
-          limit: given<number>(body, 'limit'),
-          ...windowOf(body),
-        }),
-      );
-    },
+    schema: RESERVE_HISTORY.body(),
+    check: (body) => void RESERVE_HISTORY.parse(body, 'info'),
+    handler: async (body, { markets }) => json(await markets.reserveHistory(RESERVE_HISTORY.parse(body, 'info'))),
     response: R.record({
       token: { type: ['integer', 'null'] },
       interval: { type: ['string', 'null'] },

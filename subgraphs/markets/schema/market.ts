@@ -13,8 +13,8 @@ import {
   type MarketsService,
   type PerpAssetCtx,
   type SpotAssetCtx,
-  TRADES_DEFAULT_LIMIT,
 } from '../service/index.ts';
+import { FUNDING_HISTORY, TRADES } from '../service/inputs.ts';
 import { CandleIntervalEnum, CandleRef } from './candle.ts';
 import { TradeRef } from './trade.ts';
 
@@ -175,19 +175,9 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
     trades: t.field({
       type: [TradeRef],
       description: 'Most recent first',
-      args: {
-        limit: t.arg.int({ required: true, defaultValue: TRADES_DEFAULT_LIMIT }),
-        startTime: t.arg({ type: 'Timestamp' }),
-        endTime: t.arg({ type: 'Timestamp' }),
-      },
+      args: TRADES.args(t, ['coin']),
       listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-      resolve: (m, a, ctx) =>
-        ctx.markets.trades({
-          coin: m.coin,
-          limit: a.limit,
-          startTime: a.startTime ?? undefined,
-          endTime: a.endTime ?? undefined,
-        }),
+      resolve: (m, a, ctx) => ctx.markets.trades(TRADES.parse({ ...a, coin: m.coin }, 'graphql')),
     }),
     candles: t.field({
       type: [CandleRef],
@@ -219,9 +209,9 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
     fundingHistory: t.field({
       type: [FundingRateRef],
       description: 'Hourly rates, oldest first, at most 500',
-      args: { startTime: t.arg({ type: 'Timestamp', required: true }), endTime: t.arg({ type: 'Timestamp' }) },
+      args: FUNDING_HISTORY.args(t, ['coin']),
       listSize: { assumedSize: 500 },
-      resolve: (m, a, ctx) => ctx.markets.fundingHistory(m.coin, a.startTime, a.endTime ?? undefined),
+      resolve: (m, a, ctx) => ctx.markets.fundingHistory(FUNDING_HISTORY.parse({ ...a, coin: m.coin }, 'graphql')),
     }),
   }),
 });

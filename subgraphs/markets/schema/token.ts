@@ -1,7 +1,8 @@
 // Token @key(index): a borrow/lend reserve's latest state and its history (spec §4.2), and its HyperEVM contract
 // (EvmToken @key(address), the evm subgraph's; here it gains the spot token it is the contract of).
 import { builder } from '../builder.ts';
-import { RESERVE_HISTORY_DEFAULT_LIMIT, RESERVE_INTERVALS, type ReserveSample } from '../service/index.ts';
+import { RESERVE_INTERVALS, type ReserveSample } from '../service/index.ts';
+import { RESERVE_HISTORY } from '../service/inputs.ts';
 
 const ReserveRef = builder.objectRef<ReserveSample>('ReserveSample').implement({
   fields: (t) => ({
@@ -50,21 +51,10 @@ export const TokenRef = builder.objectRef<{ index: number; latest?: ReserveSampl
     reserveHistory: t.field({
       type: [ReserveRef],
       description: 'Raw one-minute samples, or the last sample per bucket; oldest first',
-      args: {
-        startTime: t.arg({ type: 'Timestamp' }),
-        endTime: t.arg({ type: 'Timestamp' }),
-        interval: t.arg({ type: ReserveIntervalEnum }),
-        limit: t.arg.int({ required: true, defaultValue: RESERVE_HISTORY_DEFAULT_LIMIT }),
-      },
+      args: RESERVE_HISTORY.args(t, { omit: ['token'], types: { interval: ReserveIntervalEnum } }),
       listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
       resolve: async (tok, a, ctx) => {
-        const r = await ctx.markets.reserveHistory({
-          token: tok.index,
-          startTime: a.startTime ?? undefined,
-          endTime: a.endTime ?? undefined,
-          interval: a.interval ?? undefined,
-          limit: a.limit,
-        });
+        const r = await ctx.markets.reserveHistory(RESERVE_HISTORY.parse({ ...a, token: tok.index }, 'graphql'));
         return r.history;
       },
     }),

@@ -10,6 +10,7 @@ import type pg from 'pg';
 import { inTransaction } from '../../../db/pool.ts';
 import type { AssetCtxRow } from '../../../db/rows/markets.ts';
 import { type BusGap, derivedTopic, type EventBus, type EventSource, InProcessBus } from '../../../events/bus.ts';
+import type { InputOf } from '../../../kit/input.ts';
 import { FieldError, intWithin, noNul, orderedWindow } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { type L2BookAnswer, type L2OptionsInput, l2Options, OrderBooks } from './book.ts';
@@ -24,6 +25,7 @@ import {
   historyCoins,
   liquidityReport,
 } from './history.ts';
+import type { FUNDING_HISTORY, RESERVE_HISTORY, TRADES } from './inputs.ts';
 import type { CandleInterval } from './intervals.ts';
 import {
   HIP3_TOP_MOVERS_DEFAULT,
@@ -31,11 +33,7 @@ import {
   MAX_HIP3_TOP_MOVERS,
   MAX_HISTORY_SAMPLES,
   MAX_L2_BOOKS,
-  MAX_RESERVE_HISTORY,
-  MAX_TRADES,
-  RESERVE_HISTORY_DEFAULT_LIMIT,
   RESERVE_WINDOW_MS,
-  TRADES_DEFAULT_LIMIT,
 } from './limits.ts';
 import {
   candleSnapshot,
@@ -56,7 +54,7 @@ import {
   spotTokensOfContracts,
   UnknownDexError,
 } from './meta.ts';
-import { allReserveStates, latestReserves, type ReserveInterval, reserveHistory } from './reserves.ts';
+import { allReserveStates, latestReserves, reserveHistory } from './reserves.ts';
 import { latestPerKey } from './sql.ts';
 import { MarketStreams } from './streams.ts';
 
@@ -72,6 +70,7 @@ export {
   type HistoryDataset,
   type HistorySeries,
 } from './history.ts';
+export { FUNDING_HISTORY, RESERVE_HISTORY, TRADES } from './inputs.ts';
 export { CANDLE_INTERVALS, type CandleInterval } from './intervals.ts';
 export {
   HIP3_TOP_MOVERS_DEFAULT,
@@ -456,10 +455,9 @@ export class MarketsService {
     return tradesOf(this.pool, { coin, limit });
   }
 
-  /** A coin's trades of the window, most recent first; `limit` 1 to MAX_TRADES, default TRADES_DEFAULT_LIMIT. */
-  trades(q: { coin: string; limit?: number } & OptionalWindow): Promise<WireTrade[]> {
-    orderedWindow('startTime', q.startTime, q.endTime);
-    return tradesOf(this.pool, { ...q, limit: intWithin('limit', q.limit ?? TRADES_DEFAULT_LIMIT, 1, MAX_TRADES) });
+  /** A coin's trades of the window, most recent first (the input TRADES checked). */
+  trades(q: InputOf<typeof TRADES>): Promise<WireTrade[]> {
+    return tradesOf(this.pool, q);
   }
 
   /** A coin's candles from `startTime` to `endTime` (default now), oldest first. */
@@ -475,9 +473,9 @@ export class MarketsService {
   }
 
   /** A coin's hourly funding rates from `startTime` to `endTime` (default now), oldest first. */
-  fundingHistory(coin: string, startTime: number, endTime?: number) {
-    const window = this.windowFrom(startTime, endTime);
-    return fundingHistory(this.pool, coin, window.startTime, window.endTime);
+  fundingHistory(q: InputOf<typeof FUNDING_HISTORY>) {
+    const window = this.windowFrom(q.startTime, q.endTime);
+    return fundingHistory(this.pool, q.coin, window.startTime, window.endTime);
   }
 
   /** A window from `startTime` to `endTime`, now when absent; a FieldError when the start is after the end. */
@@ -502,13 +500,13 @@ export class MarketsService {
    * Reserve samples (one token, or all), by default from 7 days before now up to now; `limit` 1 to
    * MAX_RESERVE_HISTORY, default RESERVE_HISTORY_DEFAULT_LIMIT; with `interval`, the last sample of each bucket.
    */
-  reserveHistory(q: { token?: number; interval?: ReserveInterval; limit?: number } & OptionalWindow) {
+  reserveHistory(q: InputOf<typeof RESERVE_HISTORY>) {
     const now = this.now();
-    const startTime = q.startTime ?? now - RESERVE_WINDOW_MS;
     const endTime = q.endTime ?? now;
-    orderedWindow('startTime', startTime, endTime);
-    const limit = intWithin('limit', q.limit ?? RESERVE_HISTORY_DEFAULT_LIMIT, 1, MAX_RESERVE_HISTORY);
-    return reserveHistory(this.pool, { token: q.token, interval: q.interval, startTime, endTime, limit });
+    // The default window is the 7 days before its end (as documented), not before now: an end more than 7 days ago
+    // with no start was refused as a start after the end.
+    const startTime = q.startTime ?? endTime - RESERVE_WINDOW_MS;
+    return reserveHistory(this.pool, { token: q.token, interval: q.interval, startTime, endTime, limit: q.limit });
   }
 
   hip3Snapshots(filter: { dexId?: string; coin?: string } = {}): Promise<Hip3Snapshot[]> {

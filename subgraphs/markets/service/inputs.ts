@@ -1,0 +1,44 @@
+// What the markets service's history reads take, stated once (kit/input.ts): the /info bodies, MCP inputs and
+// GraphQL arguments derive from these, and every edge reads its request through them.
+import { defineInput, int, oneOf, optional, text, time } from '../../../kit/input.ts';
+import { MAX_RESERVE_HISTORY, MAX_TRADES, RESERVE_HISTORY_DEFAULT_LIMIT, TRADES_DEFAULT_LIMIT } from './limits.ts';
+import { RESERVE_INTERVALS } from './reserves.ts';
+
+const coin = (what = 'the coin') =>
+  text(`${what}: a perp name ("BTC"), a HIP-3 dex coin ("xyz:XYZ100"), a spot pair ("PURR/USDC" or "@1")`);
+const end = optional(time('end of the window; default now'));
+const WINDOW = { window: ['startTime', 'endTime'] } as const;
+
+export const TRADES = defineInput(
+  {
+    coin: coin(),
+    limit: int(`how many trades (1 to ${MAX_TRADES}, default ${TRADES_DEFAULT_LIMIT})`, {
+      min: 1,
+      max: MAX_TRADES,
+      default: TRADES_DEFAULT_LIMIT,
+    }),
+    startTime: optional(time('start of the window')),
+    endTime: end,
+  },
+  WINDOW,
+);
+
+export const FUNDING_HISTORY = defineInput(
+  { coin: coin('the perp'), startTime: time('start of the window'), endTime: end },
+  WINDOW,
+);
+
+export const RESERVE_HISTORY = defineInput(
+  {
+    token: optional(int('the reserve token index; omit for every token', { min: 0, max: Number.MAX_SAFE_INTEGER })),
+    interval: optional(oneOf(RESERVE_INTERVALS, 'downsample to one sample per bucket')),
+    limit: int(`how many samples (1 to ${MAX_RESERVE_HISTORY}, default ${RESERVE_HISTORY_DEFAULT_LIMIT})`, {
+      min: 1,
+      max: MAX_RESERVE_HISTORY,
+      default: RESERVE_HISTORY_DEFAULT_LIMIT,
+    }),
+    startTime: optional(time('start of the window; default 7 days before the end')),
+    endTime: end,
+  },
+  WINDOW,
+);
