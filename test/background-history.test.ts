@@ -126,9 +126,12 @@ describe('the simulated history loaded in the background', () => {
         [ingest, dataDir],
         [lane, backfillDir(dataDir)],
       ] as const) {
-        const last = scanResumePoints(dir).node_fills_by_block;
-        while (reader.stats.find((s) => s.stream === 'node_fills_by_block')?.lastBlock !== last) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
+        // Every stream it reads up to its last block written (orders' coverage is checked below, not only fills').
+        for (const [stream, last] of Object.entries(scanResumePoints(dir))) {
+          if (!reader.stats.some((s) => s.stream === stream)) continue;
+          while (reader.stats.find((s) => s.stream === stream)?.lastBlock !== last) {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
         }
       }
       await ingest.stop();
