@@ -331,6 +331,8 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
  */
 function routeField(field: TSchema): TSchema {
   const { description: _sentence, ...rest } = field;
+  // A pattern with a rule of its own (a cursor's form) is left to `parse`, whose 400 states that rule.
+  if (meta(field)[Rule] && typeof rest.pattern === 'string') rest.pattern = NO_NUL_PATTERN;
   const unit = meta(field)[Unit];
   return (unit ? { ...rest, description: unit } : rest) as TSchema;
 }

@@ -18,15 +18,16 @@ import { windowOf } from '../../kit/request-schema.ts';
 import { compareDecimal } from '../../platform/decimal.ts';
 import type { McpTool } from '../domain.ts';
 import {
+  AVAILABLE_DATES,
   CANDLE_INTERVALS,
   type CandleInterval,
   FUNDING_HISTORY,
   HIP3_TOP_MOVERS_DEFAULT,
   HISTORY_DATASET_NAMES,
   HISTORY_SERIES_NAMES,
-  type HistoryDataset,
-  type HistorySeries,
   isSpotCoin,
+  LIQUIDITY_REPORT,
+  MARKET_HISTORY,
   MAX_HIP3_TOP_MOVERS,
   MAX_L2_BOOKS,
   MAX_RESERVE_HISTORY,
@@ -272,24 +273,9 @@ export const marketsTools: readonly McpTool[] = [
       `Archived samples of one series of a coin's market, newest first: ${HISTORY_SERIES_NAMES.join(', ')}. ` +
       'Window default: the day before endTime (default now). limit 1 to 1000, default 100; hasMore and nextCursor ' +
       '(pass it back as cursor) page through the window. For a summary of a window use markets_liquidity_report.',
-    input: toolInput(
-      {
-        series: enumArg(HISTORY_SERIES_NAMES, 'which series'),
-        coin: coinArg(),
-        limit: intArg(1, 1000, 'how many samples (1 to 1000, default 100)'),
-        startTime: timeArg('start of the window; default one day before the end'),
-        endTime: endArg,
-        cursor: described({ ...TEXT, maxLength: 32 }, 'the nextCursor of a page: the samples before it'),
-      },
-      ['series', 'coin'],
-    ),
+    input: MARKET_HISTORY.schema,
     async call(args, { services: { markets } }) {
-      const window = {
-        ...markets.historyWindow(windowOf(args)),
-        limit: (args.limit as number) ?? 100,
-        cursor: args.cursor as string | undefined,
-      };
-      return { ...(await markets.marketHistory(args.series as HistorySeries, args.coin as string, window)) };
+      return { ...(await markets.marketHistory(MARKET_HISTORY.parse(args))) };
     },
   },
   {
@@ -298,28 +284,18 @@ export const marketsTools: readonly McpTool[] = [
     description:
       "A coin's liquidity over a window (default the last day): average spread, depth per band around the mid and " +
       'slippage per notional size, from the market-history archive.',
-    input: toolInput(
-      { coin: coinArg(), startTime: timeArg('start; default one day before the end'), endTime: endArg },
-      ['coin'],
-    ),
+    input: LIQUIDITY_REPORT.schema,
     call: async (args, { services: { markets } }) => ({
-      report: await markets.liquidityReport(args.coin as string, markets.historyWindow(windowOf(args))),
+      report: await markets.liquidityReport(LIQUIDITY_REPORT.parse(args)),
     }),
   },
   {
     name: 'markets_available_dates',
     title: 'Dates with archived data',
     description: `The UTC dates on which each archive dataset (${HISTORY_DATASET_NAMES.join(', ')}) holds data, per coin.`,
-    input: toolInput({
-      coin: coinArg('only this coin'),
-      dataset: enumArg(HISTORY_DATASET_NAMES, 'only this dataset'),
-    }),
+    input: AVAILABLE_DATES.schema,
     async call(args, { services: { markets } }) {
-      const dataset = args.dataset as HistoryDataset | undefined;
-      const dates = await markets.availableDates({
-        coin: args.coin as string | undefined,
-        datasets: dataset ? [dataset] : HISTORY_DATASET_NAMES,
-      });
+      const dates = await markets.availableDates(AVAILABLE_DATES.parse(args));
       return { dates };
     },
   },

@@ -439,7 +439,7 @@ describe('caps and malformed parameters: 400 naming the parameter', () => {
     ['/hip4/markets?class=', 'class must NOT have fewer than 1 characters'],
     ['/hip4/fills?limit=1001', 'limit must be <= 1000'],
     ['/hip4/fills?user=0x12', 'user must match pattern'],
-    ['/hip4/fills?coin=BTC', 'coin must match pattern'],
+    ['/hip4/fills?coin=BTC', 'coin: must be an outcome coin id'],
     ['/hip4/fills?start=yesterday', 'start: must be an ISO 8601 datetime or epoch milliseconds'],
     ['/hip4/fills?end=99999999999999999999', 'end: must be epoch milliseconds'],
     [`/hip4/fills?start=${T0 + 1}&end=${T0}`, 'start: must not be after end'],

@@ -5,24 +5,14 @@
 import { resultEnvelope } from '../../../kit/envelopes.ts';
 import { encodedJson, type InfoEntry, json, sharedBytes, sharedJson } from '../../../kit/info.ts';
 import { dexBody, marginTableBody, noFields, proxied, userBody } from '../../../kit/proxy.ts';
-import {
-  arrayOf,
-  given,
-  nonEmpty,
-  object,
-  optNonEmpty,
-  optOneOf,
-  optTimeMs,
-  timeMs,
-} from '../../../kit/request-schema.ts';
+import { arrayOf, given, nonEmpty, object, optTimeMs, timeMs } from '../../../kit/request-schema.ts';
 import * as R from '../../../kit/response-schema.ts';
 import { orderedWindow } from '../../../platform/fields.ts';
 import {
+  AVAILABLE_DATES,
   CANDLE_INTERVALS,
   type CandleInterval,
   FUNDING_HISTORY,
-  HISTORY_DATASET_NAMES,
-  type HistoryDataset,
   type L2OptionsInput,
   l2Options,
   RESERVE_HISTORY,
@@ -112,12 +102,9 @@ export const marketsInfo: Record<string, InfoEntry> = {
 
   /** `{result: {coin: {dataset: ["YYYY-MM-DD", ...]}}, cursor: null}`; `coin` and `dataset` optional filters. */
   availableDates: {
-    schema: object({ coin: optNonEmpty, dataset: optOneOf(HISTORY_DATASET_NAMES) }),
-    async handler(body, { markets }) {
-      const dataset = given<HistoryDataset>(body, 'dataset');
-      const datasets: HistoryDataset[] = dataset ? [dataset] : HISTORY_DATASET_NAMES;
-      return json(resultEnvelope(await markets.availableDates({ coin: given<string>(body, 'coin'), datasets })));
-    },
+    schema: AVAILABLE_DATES.body(),
+    handler: async (body, { markets }) =>
+      json(resultEnvelope(await markets.availableDates(AVAILABLE_DATES.parse(body, 'info')))),
     response: R.resultOf(R.mapOf(R.mapOf(R.list({ type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' })))),
   },
 

@@ -5,18 +5,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import { dataEnvelopeOf, naiveTime } from '../../../kit/answers.ts';
 import { dataEnvelope } from '../../../kit/envelopes.ts';
 import type { CompatServices } from '../../../kit/info.ts';
-import { limitSchema, type TimeWindowQuery, timeWindow, timeWindowSchema } from '../../../kit/params.ts';
 import * as R from '../../../kit/response-schema.ts';
+import { routeInput } from '../../../kit/route-input.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
-import { HISTORY_SERIES_NAMES } from '../service/index.ts';
-
-interface CoinParams {
-  coin: string;
-}
-interface WindowQuery extends TimeWindowQuery {
-  limit: number;
-  cursor?: string;
-}
+import { HISTORY_SERIES_NAMES, LIQUIDITY_REPORT, MARKET_HISTORY } from '../service/index.ts';
 
 const nullableDecimal = R.orNull(R.decimal);
 const level = R.record({ px: R.decimal, sz: R.decimal, n: R.int });
@@ -57,47 +49,53 @@ const liquidityReport = R.record({
   slippage_bps: averages,
 });
 
-const coinWindowSchema = {
-  params: { type: 'object', properties: { coin: { type: 'string', minLength: 1 } }, required: ['coin'] },
-  querystring: {
-    type: 'object',
-    // `cursor`: the next_cursor of a page, for the samples before it.
-    properties: { ...timeWindowSchema, limit: limitSchema(1000, 100), cursor: { type: 'string', maxLength: 32 } },
-  },
-} as const;
+const coinParams = { type: 'object', properties: { coin: { type: 'string', minLength: 1 } }, required: ['coin'] };
 
 export const marketRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
   const { markets } = services;
-  const historyWindow = (q: TimeWindowQuery) => timeWindow(q, (w) => markets.historyWindow(w));
 
   app.get('/coins', { schema: { answer: { body: dataEnvelopeOf(R.list(R.str)) } } }, async (req) =>
     dataEnvelope(req, await markets.historyCoins()),
   );
 
   for (const series of HISTORY_SERIES_NAMES) {
-    app.get<{ Params: CoinParams; Querystring: WindowQuery }>(
+    // Each route reads its input definition before the call is charged (kit/route-input.ts).
+    const input = routeInput(MARKET_HISTORY, (req) => ({
+      ...(req.query as object),
+      ...(req.params as object),
+      series,
+    }));
+    app.get(
       `/${series}/:coin`,
-      { schema: { ...coinWindowSchema, answer: { body: dataEnvelopeOf(R.list(SERIES_ROWS[series])) } } },
+      {
+        schema: {
+          params: coinParams,
+          querystring: input.querystring(['series', 'coin']),
+          answer: { body: dataEnvelopeOf(R.list(SERIES_ROWS[series])) },
+        },
+        config: input.config,
+      },
       async (req) => {
-        const window = { ...historyWindow(req.query), limit: req.query.limit, cursor: req.query.cursor };
-        const page = await markets.marketHistory(series, req.params.coin, window);
+        const page = await markets.marketHistory(input.of(req));
         const records = page.rows.map((r) => ({ ...r, time: naiveIso(r.time) }));
         return dataEnvelope(req, records, page);
       },
     );
   }
 
-  app.get<{ Params: CoinParams; Querystring: TimeWindowQuery }>(
+  const reportInput = routeInput(LIQUIDITY_REPORT);
+  app.get(
     '/liquidity-report/:coin',
     {
       schema: {
         answer: { body: dataEnvelopeOf(liquidityReport) },
-        params: coinWindowSchema.params,
-        querystring: { type: 'object', properties: timeWindowSchema },
+        params: coinParams,
+        querystring: reportInput.querystring(['coin']),
       },
+      config: reportInput.config,
     },
     async (req) => {
-      const report = await markets.liquidityReport(req.params.coin, historyWindow(req.query));
+      const report = await markets.liquidityReport(reportInput.of(req));
       return dataEnvelope(req, {
         ...report,
         start_time: naiveIso(report.start_time),

@@ -3,12 +3,8 @@
 // and its liquidity report. Each field calls the service method the route and the tool call, with its defaults.
 import type { BackfillCoverage, Coverage, DatasetCoverage } from '../../../platform/coverage.ts';
 import { builder } from '../builder.ts';
-import {
-  HISTORY_DATASET_NAMES,
-  HISTORY_SERIES_NAMES,
-  type HistoryDataset,
-  type HistorySeries,
-} from '../service/index.ts';
+import { HISTORY_DATASET_NAMES, HISTORY_SERIES_NAMES, type HistoryDataset } from '../service/index.ts';
+import { AVAILABLE_DATES, LIQUIDITY_REPORT, MARKET_HISTORY } from '../service/inputs.ts';
 import { MarketRef } from './market.ts';
 
 const DatasetCoverageRef = builder.objectRef<DatasetCoverage & { name: string }>('DatasetCoverage').implement({
@@ -93,13 +89,10 @@ builder.queryFields((t) => ({
   availableDates: t.field({
     type: [AvailableDatesRef],
     description: 'Per coin and dataset, the UTC dates with data (the availableDates /info type)',
-    args: { coin: t.arg.string(), dataset: t.arg({ type: HistoryDatasetEnum }) },
+    args: AVAILABLE_DATES.args(t, { types: { dataset: HistoryDatasetEnum } }),
     listSize: { assumedSize: 100 },
     resolve: async (_r, a, ctx) => {
-      const dates = await ctx.markets.availableDates({
-        coin: a.coin ?? undefined,
-        datasets: a.dataset ? [a.dataset] : HISTORY_DATASET_NAMES,
-      });
+      const dates = await ctx.markets.availableDates(AVAILABLE_DATES.parse(a, 'graphql'));
       return Object.entries(dates).flatMap(([coin, byDataset]) =>
         Object.entries(byDataset).map(([dataset, days]) => ({
           coin,
@@ -115,35 +108,15 @@ builder.objectFields(MarketRef, (t) => ({
   history: t.field({
     type: HistoryPageRef,
     description: 'Archived samples of one series; window default: the day before endTime (default now)',
-    args: {
-      series: t.arg({ type: HistorySeriesEnum, required: true }),
-      startTime: t.arg({ type: 'Timestamp' }),
-      endTime: t.arg({ type: 'Timestamp' }),
-      limit: t.arg.int({ required: true, defaultValue: 100, description: '1 to 1000' }),
-      cursor: t.arg.string({ description: 'The nextCursor of a page: the samples before it' }),
-    },
-    resolve: (m, a, ctx) => {
-      const window = ctx.markets.historyWindow({
-        startTime: a.startTime ?? undefined,
-        endTime: a.endTime ?? undefined,
-      });
-      return ctx.markets.marketHistory(a.series as HistorySeries, m.coin, {
-        ...window,
-        limit: a.limit,
-        cursor: a.cursor ?? undefined,
-      });
-    },
+    args: MARKET_HISTORY.args(t, { omit: ['coin'], types: { series: HistorySeriesEnum } }),
+    resolve: (m, a, ctx) => ctx.markets.marketHistory(MARKET_HISTORY.parse({ ...a, coin: m.coin }, 'graphql')),
   }),
   liquidityReport: t.field({
     type: 'JSON',
     description:
       'Averages over a window (default the day before endTime): spread, depth per band, slippage per notional, ' +
       'as `/market/liquidity-report/{coin}` gives them',
-    args: { startTime: t.arg({ type: 'Timestamp' }), endTime: t.arg({ type: 'Timestamp' }) },
-    resolve: (m, a, ctx) =>
-      ctx.markets.liquidityReport(
-        m.coin,
-        ctx.markets.historyWindow({ startTime: a.startTime ?? undefined, endTime: a.endTime ?? undefined }),
-      ),
+    args: LIQUIDITY_REPORT.args(t, ['coin']),
+    resolve: (m, a, ctx) => ctx.markets.liquidityReport(LIQUIDITY_REPORT.parse({ ...a, coin: m.coin }, 'graphql')),
   }),
 }));

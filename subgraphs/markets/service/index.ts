@@ -11,27 +11,32 @@ import { inTransaction } from '../../../db/pool.ts';
 import type { AssetCtxRow } from '../../../db/rows/markets.ts';
 import { type BusGap, derivedTopic, type EventBus, type EventSource, InProcessBus } from '../../../events/bus.ts';
 import type { InputOf } from '../../../kit/input.ts';
-import { FieldError, intWithin, noNul, orderedWindow } from '../../../platform/fields.ts';
+import { FieldError, intWithin, orderedWindow } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { type L2BookAnswer, type L2OptionsInput, l2Options, OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
 import { type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
 import {
   availableDates,
+  HISTORY_DATASET_NAMES,
   HISTORY_SERIES,
-  type HistoryDataset,
   HistorySampler,
-  type HistorySeries,
   historyCoins,
   liquidityReport,
 } from './history.ts';
-import type { FUNDING_HISTORY, RESERVE_HISTORY, TRADES } from './inputs.ts';
+import type {
+  AVAILABLE_DATES,
+  FUNDING_HISTORY,
+  LIQUIDITY_REPORT,
+  MARKET_HISTORY,
+  RESERVE_HISTORY,
+  TRADES,
+} from './inputs.ts';
 import type { CandleInterval } from './intervals.ts';
 import {
   HIP3_TOP_MOVERS_DEFAULT,
   HISTORY_WINDOW_MS,
   MAX_HIP3_TOP_MOVERS,
-  MAX_HISTORY_SAMPLES,
   MAX_L2_BOOKS,
   RESERVE_WINDOW_MS,
 } from './limits.ts';
@@ -70,7 +75,14 @@ export {
   type HistoryDataset,
   type HistorySeries,
 } from './history.ts';
-export { FUNDING_HISTORY, RESERVE_HISTORY, TRADES } from './inputs.ts';
+export {
+  AVAILABLE_DATES,
+  FUNDING_HISTORY,
+  LIQUIDITY_REPORT,
+  MARKET_HISTORY,
+  RESERVE_HISTORY,
+  TRADES,
+} from './inputs.ts';
 export { CANDLE_INTERVALS, type CandleInterval } from './intervals.ts';
 export {
   HIP3_TOP_MOVERS_DEFAULT,
@@ -535,32 +547,26 @@ export class MarketsService {
   }
 
   /**
-   * One series of a coin's archive in a window (see historyWindow), newest first, `limit` samples (1 to 1000);
-   * `cursor` (a page's nextCursor) continues with the samples before that page.
+   * One series of a coin's archive in a window (see historyWindow), newest first, `limit` samples; `cursor` (a page's
+   * nextCursor) continues with the samples before that page.
    */
-  marketHistory(
-    series: HistorySeries,
-    coin: string,
-    w: { startTime: number; endTime: number; limit: number; cursor?: string },
-  ) {
-    if (w.cursor !== undefined && !/^\d{1,16}$/.test(w.cursor)) {
-      throw new FieldError('cursor: must be the next_cursor of a page (a sample time in epoch ms)');
-    }
-    const before = w.cursor === undefined ? undefined : Number(w.cursor);
-    return HISTORY_SERIES[series](this.pool, noNul(coin, 'coin'), {
-      ...w,
-      limit: intWithin('limit', w.limit, 1, MAX_HISTORY_SAMPLES),
-      before,
-    });
+  marketHistory(q: InputOf<typeof MARKET_HISTORY>) {
+    const window = this.historyWindow(q);
+    const before = q.cursor === undefined ? undefined : Number(q.cursor);
+    return HISTORY_SERIES[q.series](this.pool, q.coin, { ...window, limit: q.limit, before });
   }
 
   /** A coin's averages over a window (see historyWindow): spread, depth per band, slippage per notional. */
-  liquidityReport(coin: string, w: { startTime: number; endTime: number }) {
-    return liquidityReport(this.pool, noNul(coin, 'coin'), w.startTime, w.endTime);
+  liquidityReport(q: InputOf<typeof LIQUIDITY_REPORT>) {
+    const window = this.historyWindow(q);
+    return liquidityReport(this.pool, q.coin, window.startTime, window.endTime);
   }
 
   /** The UTC dates on which each dataset holds rows, per coin (one coin, or every coin holding a row). */
-  availableDates(q: { coin?: string; datasets: readonly HistoryDataset[] }) {
-    return availableDates(this.pool, { ...q, coin: q.coin === undefined ? undefined : noNul(q.coin, 'coin') });
+  availableDates(q: InputOf<typeof AVAILABLE_DATES>) {
+    return availableDates(this.pool, {
+      coin: q.coin,
+      datasets: q.dataset === undefined ? HISTORY_DATASET_NAMES : [q.dataset],
+    });
   }
 }

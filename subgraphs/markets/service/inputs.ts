@@ -1,7 +1,15 @@
 // What the markets service's history reads take, stated once (kit/input.ts): the /info bodies, MCP inputs and
 // GraphQL arguments derive from these, and every edge reads its request through them.
-import { defineInput, int, oneOf, optional, text, time } from '../../../kit/input.ts';
-import { MAX_RESERVE_HISTORY, MAX_TRADES, RESERVE_HISTORY_DEFAULT_LIMIT, TRADES_DEFAULT_LIMIT } from './limits.ts';
+import { cursor, defineInput, int, named, oneOf, optional, text, time } from '../../../kit/input.ts';
+import { HISTORY_DATASET_NAMES, HISTORY_SERIES_NAMES } from './history.ts';
+import {
+  HISTORY_SAMPLES_DEFAULT,
+  MAX_HISTORY_SAMPLES,
+  MAX_RESERVE_HISTORY,
+  MAX_TRADES,
+  RESERVE_HISTORY_DEFAULT_LIMIT,
+  TRADES_DEFAULT_LIMIT,
+} from './limits.ts';
 import { RESERVE_INTERVALS } from './reserves.ts';
 
 const coin = (what = 'the coin') =>
@@ -42,3 +50,39 @@ export const RESERVE_HISTORY = defineInput(
   },
   WINDOW,
 );
+
+export const MARKET_HISTORY = defineInput(
+  {
+    series: oneOf(HISTORY_SERIES_NAMES, 'which series'),
+    coin: coin(),
+    limit: int(`how many samples (1 to ${MAX_HISTORY_SAMPLES}, default ${HISTORY_SAMPLES_DEFAULT})`, {
+      min: 1,
+      max: MAX_HISTORY_SAMPLES,
+      default: HISTORY_SAMPLES_DEFAULT,
+    }),
+    startTime: optional(time('start of the window; default one day before the end')),
+    endTime: end,
+    // GraphQL calls it `cursor` too: the samples before a page, not a Relay connection's `after`.
+    cursor: optional(
+      named(
+        cursor('the nextCursor of a page: the samples before it', {
+          maxLength: 32,
+          pattern: '^\\d{1,16}$',
+          rule: 'must be the next_cursor of a page (a sample time in epoch ms)',
+        }),
+        { graphql: 'cursor' },
+      ),
+    ),
+  },
+  WINDOW,
+);
+
+export const LIQUIDITY_REPORT = defineInput(
+  { coin: coin(), startTime: optional(time('start; default one day before the end')), endTime: end },
+  WINDOW,
+);
+
+export const AVAILABLE_DATES = defineInput({
+  coin: optional(coin('only this coin')),
+  dataset: optional(oneOf(HISTORY_DATASET_NAMES, 'only this dataset')),
+});

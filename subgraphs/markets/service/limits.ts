@@ -12,7 +12,8 @@ export const RESERVE_WINDOW_MS = 7 * 86_400_000;
 /** HIP-3 top movers per answer: the default and the most. */
 export const HIP3_TOP_MOVERS_DEFAULT = 10;
 export const MAX_HIP3_TOP_MOVERS = 100;
-/** The most samples of one series a market-history answer holds. */
+/** Samples of one series per market-history answer: the default and the most. */
+export const HISTORY_SAMPLES_DEFAULT = 100;
 export const MAX_HISTORY_SAMPLES = 1000;
 
 /** The market-history archive's default window: the last day before its end (default now). */
