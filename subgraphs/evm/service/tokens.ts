@@ -3,8 +3,10 @@
 // changes only when a transfer mints or burns (ingest keeps no balance for the zero and system addresses), so it
 // is cached per token and dropped on such a transfer only: a page at any depth costs one index range read.
 import type pg from 'pg';
+import { eachTextRow } from '../../../db/pool.ts';
 import { mintsOrBurns, type TokenTransferRow } from '../../../db/rows/evm.ts';
 import { FieldError } from '../../../platform/fields.ts';
+import { jsonString, type TextRow } from '../../../platform/json-text.ts';
 import { HOLDER_CURSOR } from './inputs.ts';
 import { type Page, type PageQuery, pageClause, sqlParams } from './paging.ts';
 
@@ -100,6 +102,36 @@ export interface HoldersQuery extends PageQuery {
   cursor?: string;
 }
 
+/** The page's statement: address and balance_raw (as text) of each holder, `limit + 1` rows (see tokenHolders). */
+function holdersStatement(token: string, q: HoldersQuery): { text: string; values: unknown[] } {
+  const { params, param } = sqlParams();
+  // Ordered by the numeric column `h.balance_raw`: the text alias of the same name would sort "99" above "100".
+  const cols = 'SELECT h.address, h.balance_raw::text AS balance_raw FROM evm.token_holders h';
+  const t = param(token);
+  let sql: string;
+  if (q.cursor === undefined) {
+    sql = `${cols} WHERE h.token = ${t} AND h.balance_raw > 0 ORDER BY h.balance_raw DESC, h.address ${pageClause(q, param)}`;
+  } else {
+    if (q.offset !== 0) throw new FieldError('offset: must be 0 (or absent) with cursor');
+    const c = parseHolderCursor(q.cursor);
+    const b = param(c.balance);
+    const n = param(q.limit + 1);
+    sql = `(${cols} WHERE h.token = ${t} AND h.balance_raw = ${b}::numeric AND h.address > ${param(c.address)}
+              ORDER BY h.address LIMIT ${n})
+           UNION ALL
+           (${cols} WHERE h.token = ${t} AND h.balance_raw < ${b}::numeric AND h.balance_raw > 0
+              ORDER BY h.balance_raw DESC, h.address LIMIT ${n})
+           LIMIT ${n}`;
+  }
+  return { text: sql, values: params };
+}
+
+/** A holder from its address and raw balance, `decimals` scaling `balance`, `total` the sum of all holdings. */
+function holderOf(address: string, balanceRaw: string, decimals: number, total: bigint): TokenHolder {
+  const raw = BigInt(balanceRaw);
+  return { address, balance_raw: balanceRaw, balance: wholeTokens(raw, decimals), share: shareOf(raw, total) };
+}
+
 /**
  * Holders with a positive balance, largest first, then by address. `decimals` scales `balance`. With `cursor`, the
  * page after that holder: the rest of its balance (by address), then the lower balances, each one index range.
@@ -112,43 +144,70 @@ export async function tokenHolders(
   query: HoldersQuery,
 ): Promise<HoldersPage> {
   const q = query;
-  const { params, param } = sqlParams();
-  // Ordered by the numeric column `h.balance_raw`: the text alias of the same name would sort "99" above "100".
-  const cols = 'SELECT h.address, h.balance_raw::text AS balance_raw FROM evm.token_holders h';
-  const t = param(token);
-  let sql: string;
-  if (query.cursor === undefined) {
-    sql = `${cols} WHERE h.token = ${t} AND h.balance_raw > 0 ORDER BY h.balance_raw DESC, h.address ${pageClause(q, param)}`;
-  } else {
-    if (q.offset !== 0) throw new FieldError('offset: must be 0 (or absent) with cursor');
-    const c = parseHolderCursor(query.cursor);
-    const b = param(c.balance);
-    const n = param(q.limit + 1);
-    sql = `(${cols} WHERE h.token = ${t} AND h.balance_raw = ${b}::numeric AND h.address > ${param(c.address)}
-              ORDER BY h.address LIMIT ${n})
-           UNION ALL
-           (${cols} WHERE h.token = ${t} AND h.balance_raw < ${b}::numeric AND h.balance_raw > 0
-              ORDER BY h.balance_raw DESC, h.address LIMIT ${n})
-           LIMIT ${n}`;
-  }
   const [{ rows }, total] = await Promise.all([
-    pool.query<{ address: string; balance_raw: string }>(sql, params),
+    pool.query<{ address: string; balance_raw: string }>(holdersStatement(token, q)),
     totals.total(token),
   ]);
-  const page = rows.slice(0, q.limit).map((r) => {
-    const raw = BigInt(r.balance_raw);
-    return {
-      address: r.address,
-      balance_raw: r.balance_raw,
-      balance: wholeTokens(raw, decimals),
-      share: shareOf(raw, total),
-    };
-  });
+  const page = rows.slice(0, q.limit).map((r) => holderOf(r.address, r.balance_raw, decimals, total));
   const hasMore = rows.length > q.limit;
   return {
     rows: page,
     hasMore,
     nextCursor: hasMore ? holderCursor(page[page.length - 1] as TokenHolder) : null,
     totalRaw: total.toString(),
+  };
+}
+
+/** A JSON number as JSON.stringify writes it (a non-finite one as null). */
+const numberJson = (n: number) => (Number.isFinite(n) ? String(n) : 'null');
+
+/**
+ * The same page as tokenHolders, each holder handed to `onHolder` as its JSON (the keys and values of TokenHolder's
+ * JSON) as its row comes off the wire: no row object, no page kept, for an answer written as JSON text. Rows read
+ * before the sum of the holdings is known wait for it, in order. Resolves to the page without its rows.
+ */
+export async function eachHolderJson(
+  pool: pg.Pool,
+  totals: HolderTotals,
+  token: string,
+  decimals: number,
+  q: HoldersQuery,
+  onHolder: (json: string) => void,
+): Promise<Omit<HoldersPage, 'rows'>> {
+  const statement = holdersStatement(token, q);
+  let total: bigint | undefined;
+  const waiting: TextRow[] = [];
+  const write = (r: TextRow) => {
+    const h = holderOf(r[0] as string, r[1] as string, decimals, total as bigint);
+    onHolder(
+      `{"address":${jsonString(h.address)},"balance_raw":${jsonString(h.balance_raw)},` +
+        `"balance":${numberJson(h.balance)},"share":${numberJson(h.share)}}`,
+    );
+  };
+  const flush = () => {
+    for (const r of waiting) write(r);
+    waiting.length = 0;
+  };
+  let n = 0;
+  let last: TextRow | undefined;
+  const totalRead = totals.total(token).then((t) => {
+    total = t;
+  });
+  const rowsRead = eachTextRow(pool, statement, (r) => {
+    if (++n > q.limit) return;
+    last = r;
+    if (total === undefined) waiting.push(r);
+    else {
+      if (waiting.length) flush();
+      write(r);
+    }
+  });
+  await Promise.all([rowsRead, totalRead]);
+  flush();
+  const hasMore = n > q.limit;
+  return {
+    hasMore,
+    nextCursor: hasMore && last ? holderCursor({ address: last[0] as string, balance_raw: last[1] as string }) : null,
+    totalRaw: (total as bigint).toString(),
   };
 }
