@@ -42,14 +42,25 @@ export async function tokensByAddress(pool: pg.Pool, addresses: readonly string[
 }
 
 /** Raw units → a JSON number of whole tokens (a float: exact digits stay in `balance_raw`). */
-function wholeTokens(raw: bigint, decimals: number): number {
+export function wholeTokens(raw: bigint, decimals: number): number {
   if (decimals === 0) return Number(raw);
   const unit = 10n ** BigInt(decimals);
   return Number(raw / unit) + Number(raw % unit) / Number(unit);
 }
 
+/**
+ * wholeTokens of a raw balance as Postgres prints it, without a bigint: the whole and fractional digits as numbers
+ * are what `raw / unit` and `raw % unit` convert to (both conversions round to the nearest double), and `1e<d>` is
+ * `Number(unit)`, so the value is the same double. `unit` is `Number(\`1e${decimals}\`)`; digits only.
+ */
+export function wholeTokensOfText(raw: string, decimals: number, unit: number): number {
+  if (decimals === 0) return Number(raw);
+  const cut = raw.length - decimals;
+  return cut <= 0 ? Number(raw) / unit : Number(raw.slice(0, cut)) + Number(raw.slice(cut)) / unit;
+}
+
 /** `part / whole` as a float with 12 significant digits of the ratio (both may exceed 2^53). */
-function shareOf(part: bigint, whole: bigint): number {
+export function shareOf(part: bigint, whole: bigint): number {
   if (whole <= 0n) return 0;
   return Number((part * 10n ** 12n) / whole) / 1e12;
 }
@@ -158,6 +169,21 @@ export async function tokenHolders(
   };
 }
 
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * shareOf a raw balance as Postgres prints it, the same double, mostly without a bigint: `raw * 1e12 / whole` in
+ * doubles is within 5e-4 of the exact quotient (each of the four steps rounds by at most 2^-53 of a value under
+ * 1e12), so its floor is the exact integer part unless it lies within 0.01 of an integer; then the bigint way.
+ */
+export function shareOfText(raw: string, whole: bigint, wholeNumber: number): number {
+  if (whole <= 0n) return 0;
+  const x = (Number(raw) * 1e12) / wholeNumber;
+  const floor = Math.floor(x);
+  if (x - floor > 0.01 && floor + 1 - x > 0.01) return floor / 1e12;
+  return shareOf(BigInt(raw), whole);
+}
+
 /** A JSON number as JSON.stringify writes it (a non-finite one as null). */
 const numberJson = (n: number) => (Number.isFinite(n) ? String(n) : 'null');
 
@@ -177,11 +203,15 @@ export async function eachHolderJson(
   const statement = holdersStatement(token, q);
   let total: bigint | undefined;
   const waiting: TextRow[] = [];
+  const unit = Number(`1e${decimals}`);
+  // The keys and values of holderOf's JSON, from the digits (anything but digits goes through BigInt, which
+  // refuses what it cannot read, as holderOf does).
   const write = (r: TextRow) => {
-    const h = holderOf(r[0] as string, r[1] as string, decimals, total as bigint);
+    const raw = r[1] as string;
+    const balance = DIGITS.test(raw) ? wholeTokensOfText(raw, decimals, unit) : wholeTokens(BigInt(raw), decimals);
     onHolder(
-      `{"address":${jsonString(h.address)},"balance_raw":${jsonString(h.balance_raw)},` +
-        `"balance":${numberJson(h.balance)},"share":${numberJson(h.share)}}`,
+      `{"address":${jsonString(r[0] as string)},"balance_raw":"${raw}","balance":${numberJson(balance)},` +
+        `"share":${numberJson(shareOfText(raw, total as bigint, totalNumber))}}`,
     );
   };
   const flush = () => {
@@ -190,8 +220,10 @@ export async function eachHolderJson(
   };
   let n = 0;
   let last: TextRow | undefined;
+  let totalNumber = 0;
   const totalRead = totals.total(token).then((t) => {
     total = t;
+    totalNumber = Number(t);
   });
   const rowsRead = eachTextRow(pool, statement, (r) => {
     if (++n > q.limit) return;
