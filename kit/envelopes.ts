@@ -56,6 +56,20 @@ export function dataEnvelope<T>(req: FastifyRequest, data: T, page?: boolean | L
   };
 }
 
+/**
+ * dataEnvelope's JSON around a data array written as text (a large page written from its rows, platform/json-text.ts
+ * JsonArrayWriter): the text before the array and the text after it, the same bytes as the envelope's own JSON.
+ * Timed when called, as dataEnvelope is: take `after` once the rows are written.
+ */
+export function dataEnvelopeAround(req: FastifyRequest, page?: boolean | ListPage): { before: string; after: string } {
+  const text = JSON.stringify(dataEnvelope(req, null, page));
+  // `success` and `message` come first and are fixed: the first `"data":null` is the data.
+  const at = text.indexOf(DATA_NULL) + DATA_NULL.length;
+  return { before: text.slice(0, at - 'null'.length), after: text.slice(at) };
+}
+
+const DATA_NULL = ',"data":null';
+
 /** The same page as `/info`'s response headers: X-Has-More, X-Next-Cursor and (when counted) X-Total-Count. */
 export function pagingHeaders(page: ListPage): Record<string, string> {
   return {

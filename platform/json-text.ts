@@ -110,14 +110,19 @@ export class JsonArrayWriter {
   private readonly out: Utf8Writer;
   private items = 0;
   /** Items not encoded yet: joined in a string of up to PENDING_CHARS, then encoded at once. */
-  private pending = '[';
+  private pending: string;
 
-  /** With `chunks`, the text is handed over a chunk at a time as it grows, and `end` returns the rest. */
+  /**
+   * With `chunks`, the text is handed over a chunk at a time as it grows, and `end` returns the rest. `before` is
+   * JSON text written ahead of the array (an envelope's opening, `{"data":`), closed by `end`'s `after`.
+   */
   constructor(
     expectedBytes = 1024,
     private readonly chunks?: JsonChunks,
+    before = '',
   ) {
     this.out = new Utf8Writer(chunks ? chunks.chunkBytes * 1.25 : expectedBytes);
+    this.pending = `${before}[`;
   }
 
   /** Appends one item, `text` being its JSON. */
@@ -129,9 +134,9 @@ export class JsonArrayWriter {
     if (this.chunks && this.out.length >= this.chunks.chunkBytes) this.chunks.out(this.out.take());
   }
 
-  /** The array's bytes (or, with chunks, those not handed over yet), closed. Push nothing after this. */
-  end(): Buffer {
-    this.out.text(`${this.pending}]`);
+  /** The array's bytes (or, with chunks, those not handed over yet), closed, then `after`. Push nothing after this. */
+  end(after = ''): Buffer {
+    this.out.text(`${this.pending}]${after}`);
     this.pending = '';
     return this.out.bytes();
   }

@@ -144,6 +144,47 @@ describe('token holders', () => {
   });
 });
 
+describe('the holders page written from its rows', () => {
+  // The route writes each holder's JSON from the statement's text (service eachHolderJson); the service's page
+  // (tokenHolders, holder objects) is the other reading of the same rows: the answers must be the same JSON.
+  const pages: [string, { token: string; limit: number; offset: number; cursor?: string }][] = [
+    ['the first page, more to follow', { token: TOKEN, limit: 2, offset: 0 }],
+    ['the page ending on the last holder', { token: TOKEN, limit: 2, offset: 2 }],
+    ['one past the last holder', { token: TOKEN, limit: 2, offset: 4 }],
+    ['a token never seen', { token: addr(0xeeee), limit: 100, offset: 0 }],
+    ['an ERC-721', { token: NFT, limit: 1000, offset: 0 }],
+  ];
+  it.each(pages)('%s: the same envelope and bytes as the service page', async (_, q) => {
+    const res = await c.get(`/hyperevm/testnet/tokens/${q.token}/holders?limit=${q.limit}&offset=${q.offset}`);
+    const page = await c.services.evm.tokenHolders(q);
+    const envelope = {
+      success: true,
+      message: 'ok',
+      data: page.rows,
+      execution_time_ms: res.body.execution_time_ms,
+      has_more: page.hasMore,
+      next_cursor: page.nextCursor,
+    };
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.body).toEqual(envelope);
+    expect(res.text).toBe(JSON.stringify(envelope));
+  });
+
+  it('pages by cursor across a page boundary as the service does', async () => {
+    const first = await c.services.evm.tokenHolders({ token: TOKEN, limit: 3, offset: 0 });
+    const cursor = first.nextCursor as string;
+    const res = await c.get(`/hyperevm/testnet/tokens/${TOKEN}/holders?limit=1&cursor=${cursor}`);
+    const page = await c.services.evm.tokenHolders({ token: TOKEN, limit: 1, offset: 0, cursor });
+    expect(page.rows).toHaveLength(1);
+    expect([res.body.data, res.body.has_more, res.body.next_cursor]).toEqual([
+      page.rows,
+      page.hasMore,
+      page.nextCursor,
+    ]);
+  });
+});
+
 describe('/evm/transactions', () => {
   it('leaves system transactions out unless asked, newest first', async () => {
     const res = await c.get('/evm/transactions');

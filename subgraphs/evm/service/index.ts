@@ -28,7 +28,14 @@ import {
 import type { BackstopFillsInput, TokenHoldersInput, UserLedgerEventsInput } from './inputs.ts';
 import { type LedgerTransfersQuery, ledgerTransfers } from './ledger.ts';
 import { EvmStreams } from './streams.ts';
-import { type EvmToken, type HoldersPage, HolderTotals, tokenHolders, tokensByAddress } from './tokens.ts';
+import {
+  type EvmToken,
+  eachHolderJson,
+  type HoldersPage,
+  HolderTotals,
+  tokenHolders,
+  tokensByAddress,
+} from './tokens.ts';
 
 export type { BackstopTransfer, BackstopTransfersQuery, PrincipalSummary } from './backstop.ts';
 export { type TransactionRecord, type TransactionsQuery, toTransactionRecord } from './chain.ts';
@@ -150,6 +157,19 @@ export class EvmService {
   async tokenHolders({ token, ...page }: TokenHoldersInput): Promise<HoldersPage> {
     const info = await this.token(token);
     return tokenHolders(this.pool, this.totals, token, info?.standard === 'erc20' ? info.decimals : 0, page);
+  }
+
+  /**
+   * The same page, each holder handed to `onHolder` as its JSON as its row is read (for an answer written as JSON
+   * text); resolves to the page without its rows.
+   */
+  async eachHolderJson(
+    { token, ...page }: TokenHoldersInput,
+    onHolder: (json: string) => void,
+  ): Promise<Omit<HoldersPage, 'rows'>> {
+    const info = await this.token(token);
+    const decimals = info?.standard === 'erc20' ? info.decimals : 0;
+    return eachHolderJson(this.pool, this.totals, token, decimals, page, onHolder);
   }
 
   // ---- ledger ----

@@ -3,8 +3,10 @@
 // changes only when a transfer mints or burns (ingest keeps no balance for the zero and system addresses), so it
 // is cached per token and dropped on such a transfer only: a page at any depth costs one index range read.
 import type pg from 'pg';
+import { eachTextRow } from '../../../db/pool.ts';
 import { mintsOrBurns, type TokenTransferRow } from '../../../db/rows/evm.ts';
 import { FieldError } from '../../../platform/fields.ts';
+import { jsonString, type TextRow } from '../../../platform/json-text.ts';
 import { HOLDER_CURSOR } from './inputs.ts';
 import { type Page, type PageQuery, pageClause, sqlParams } from './paging.ts';
 
@@ -40,14 +42,25 @@ export async function tokensByAddress(pool: pg.Pool, addresses: readonly string[
 }
 
 /** Raw units → a JSON number of whole tokens (a float: exact digits stay in `balance_raw`). */
-function wholeTokens(raw: bigint, decimals: number): number {
+export function wholeTokens(raw: bigint, decimals: number): number {
   if (decimals === 0) return Number(raw);
   const unit = 10n ** BigInt(decimals);
   return Number(raw / unit) + Number(raw % unit) / Number(unit);
 }
 
+/**
+ * wholeTokens of a raw balance as Postgres prints it, without a bigint: the whole and fractional digits as numbers
+ * are what `raw / unit` and `raw % unit` convert to (both conversions round to the nearest double), and `1e<d>` is
+ * `Number(unit)`, so the value is the same double. `unit` is `Number(\`1e${decimals}\`)`; digits only.
+ */
+export function wholeTokensOfText(raw: string, decimals: number, unit: number): number {
+  if (decimals === 0) return Number(raw);
+  const cut = raw.length - decimals;
+  return cut <= 0 ? Number(raw) / unit : Number(raw.slice(0, cut)) + Number(raw.slice(cut)) / unit;
+}
+
 /** `part / whole` as a float with 12 significant digits of the ratio (both may exceed 2^53). */
-function shareOf(part: bigint, whole: bigint): number {
+export function shareOf(part: bigint, whole: bigint): number {
   if (whole <= 0n) return 0;
   return Number((part * 10n ** 12n) / whole) / 1e12;
 }
@@ -100,6 +113,36 @@ export interface HoldersQuery extends PageQuery {
   cursor?: string;
 }
 
+/** The page's statement: address and balance_raw (as text) of each holder, `limit + 1` rows (see tokenHolders). */
+function holdersStatement(token: string, q: HoldersQuery): { text: string; values: unknown[] } {
+  const { params, param } = sqlParams();
+  // Ordered by the numeric column `h.balance_raw`: the text alias of the same name would sort "99" above "100".
+  const cols = 'SELECT h.address, h.balance_raw::text AS balance_raw FROM evm.token_holders h';
+  const t = param(token);
+  let sql: string;
+  if (q.cursor === undefined) {
+    sql = `${cols} WHERE h.token = ${t} AND h.balance_raw > 0 ORDER BY h.balance_raw DESC, h.address ${pageClause(q, param)}`;
+  } else {
+    if (q.offset !== 0) throw new FieldError('offset: must be 0 (or absent) with cursor');
+    const c = parseHolderCursor(q.cursor);
+    const b = param(c.balance);
+    const n = param(q.limit + 1);
+    sql = `(${cols} WHERE h.token = ${t} AND h.balance_raw = ${b}::numeric AND h.address > ${param(c.address)}
+              ORDER BY h.address LIMIT ${n})
+           UNION ALL
+           (${cols} WHERE h.token = ${t} AND h.balance_raw < ${b}::numeric AND h.balance_raw > 0
+              ORDER BY h.balance_raw DESC, h.address LIMIT ${n})
+           LIMIT ${n}`;
+  }
+  return { text: sql, values: params };
+}
+
+/** A holder from its address and raw balance, `decimals` scaling `balance`, `total` the sum of all holdings. */
+function holderOf(address: string, balanceRaw: string, decimals: number, total: bigint): TokenHolder {
+  const raw = BigInt(balanceRaw);
+  return { address, balance_raw: balanceRaw, balance: wholeTokens(raw, decimals), share: shareOf(raw, total) };
+}
+
 /**
  * Holders with a positive balance, largest first, then by address. `decimals` scales `balance`. With `cursor`, the
  * page after that holder: the rest of its balance (by address), then the lower balances, each one index range.
@@ -112,43 +155,91 @@ export async function tokenHolders(
   query: HoldersQuery,
 ): Promise<HoldersPage> {
   const q = query;
-  const { params, param } = sqlParams();
-  // Ordered by the numeric column `h.balance_raw`: the text alias of the same name would sort "99" above "100".
-  const cols = 'SELECT h.address, h.balance_raw::text AS balance_raw FROM evm.token_holders h';
-  const t = param(token);
-  let sql: string;
-  if (query.cursor === undefined) {
-    sql = `${cols} WHERE h.token = ${t} AND h.balance_raw > 0 ORDER BY h.balance_raw DESC, h.address ${pageClause(q, param)}`;
-  } else {
-    if (q.offset !== 0) throw new FieldError('offset: must be 0 (or absent) with cursor');
-    const c = parseHolderCursor(query.cursor);
-    const b = param(c.balance);
-    const n = param(q.limit + 1);
-    sql = `(${cols} WHERE h.token = ${t} AND h.balance_raw = ${b}::numeric AND h.address > ${param(c.address)}
-              ORDER BY h.address LIMIT ${n})
-           UNION ALL
-           (${cols} WHERE h.token = ${t} AND h.balance_raw < ${b}::numeric AND h.balance_raw > 0
-              ORDER BY h.balance_raw DESC, h.address LIMIT ${n})
-           LIMIT ${n}`;
-  }
   const [{ rows }, total] = await Promise.all([
-    pool.query<{ address: string; balance_raw: string }>(sql, params),
+    pool.query<{ address: string; balance_raw: string }>(holdersStatement(token, q)),
     totals.total(token),
   ]);
-  const page = rows.slice(0, q.limit).map((r) => {
-    const raw = BigInt(r.balance_raw);
-    return {
-      address: r.address,
-      balance_raw: r.balance_raw,
-      balance: wholeTokens(raw, decimals),
-      share: shareOf(raw, total),
-    };
-  });
+  const page = rows.slice(0, q.limit).map((r) => holderOf(r.address, r.balance_raw, decimals, total));
   const hasMore = rows.length > q.limit;
   return {
     rows: page,
     hasMore,
     nextCursor: hasMore ? holderCursor(page[page.length - 1] as TokenHolder) : null,
     totalRaw: total.toString(),
+  };
+}
+
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * shareOf a raw balance as Postgres prints it, the same double, mostly without a bigint: `raw * 1e12 / whole` in
+ * doubles is within 5e-4 of the exact quotient (each of the four steps rounds by at most 2^-53 of a value under
+ * 1e12), so its floor is the exact integer part unless it lies within 0.01 of an integer; then the bigint way.
+ */
+export function shareOfText(raw: string, whole: bigint, wholeNumber: number): number {
+  if (whole <= 0n) return 0;
+  const x = (Number(raw) * 1e12) / wholeNumber;
+  const floor = Math.floor(x);
+  if (x - floor > 0.01 && floor + 1 - x > 0.01) return floor / 1e12;
+  return shareOf(BigInt(raw), whole);
+}
+
+/** A JSON number as JSON.stringify writes it (a non-finite one as null). */
+const numberJson = (n: number) => (Number.isFinite(n) ? String(n) : 'null');
+
+/**
+ * The same page as tokenHolders, each holder handed to `onHolder` as its JSON (the keys and values of TokenHolder's
+ * JSON) as its row comes off the wire: no row object, no page kept, for an answer written as JSON text. Rows read
+ * before the sum of the holdings is known wait for it, in order. Resolves to the page without its rows.
+ */
+export async function eachHolderJson(
+  pool: pg.Pool,
+  totals: HolderTotals,
+  token: string,
+  decimals: number,
+  q: HoldersQuery,
+  onHolder: (json: string) => void,
+): Promise<Omit<HoldersPage, 'rows'>> {
+  const statement = holdersStatement(token, q);
+  let total: bigint | undefined;
+  const waiting: TextRow[] = [];
+  const unit = Number(`1e${decimals}`);
+  // The keys and values of holderOf's JSON, from the digits (anything but digits goes through BigInt, which
+  // refuses what it cannot read, as holderOf does).
+  const write = (r: TextRow) => {
+    const raw = r[1] as string;
+    const balance = DIGITS.test(raw) ? wholeTokensOfText(raw, decimals, unit) : wholeTokens(BigInt(raw), decimals);
+    onHolder(
+      `{"address":${jsonString(r[0] as string)},"balance_raw":"${raw}","balance":${numberJson(balance)},` +
+        `"share":${numberJson(shareOfText(raw, total as bigint, totalNumber))}}`,
+    );
+  };
+  const flush = () => {
+    for (const r of waiting) write(r);
+    waiting.length = 0;
+  };
+  let n = 0;
+  let last: TextRow | undefined;
+  let totalNumber = 0;
+  const totalRead = totals.total(token).then((t) => {
+    total = t;
+    totalNumber = Number(t);
+  });
+  const rowsRead = eachTextRow(pool, statement, (r) => {
+    if (++n > q.limit) return;
+    last = r;
+    if (total === undefined) waiting.push(r);
+    else {
+      if (waiting.length) flush();
+      write(r);
+    }
+  });
+  await Promise.all([rowsRead, totalRead]);
+  flush();
+  const hasMore = n > q.limit;
+  return {
+    hasMore,
+    nextCursor: hasMore && last ? holderCursor({ address: last[0] as string, balance_raw: last[1] as string }) : null,
+    totalRaw: (total as bigint).toString(),
   };
 }
