@@ -22,21 +22,30 @@ export interface AnalyticsServices {
   close(): Promise<void>;
 }
 
-export async function startAnalyticsServices(): Promise<AnalyticsServices> {
-  const db = await createTestDatabase();
-  await loadAnalyticsHistory(db);
-  await deriveUntil(db.pool, UNTIL);
-  for (const w of ['7d', '30d', 'all'] as const) await refreshLeaderboard(db.pool, w, NOW);
+/**
+ * Over a database whose history is loaded: the derivation run up to `until`, the leaderboards ranked at `now`, every
+ * domain's services with their clock at `now`, and the compat app over them (answering through `app.inject()`).
+ */
+export async function derivedCompat(db: TestDatabase, until: number, now: number) {
+  await deriveUntil(db.pool, until);
+  for (const w of ['7d', '30d', 'all'] as const) await refreshLeaderboard(db.pool, w, now);
   const upstream = new Upstream('http://127.0.0.1:9', { timeoutMs: 500 });
   const started = await startDomainServices(DOMAIN_LIST, {
     pool: db.pool,
     upstream,
     bus: new InProcessBus(),
-    now: () => NOW,
+    now: () => now,
   });
   const services = compatServicesOf(started.services as unknown as DomainServices, upstream, db.pool);
   const auth = new Authenticator(db.pool, { alwaysRequireKey: false });
   const app = await buildCompatApp({ services, auth, pool: db.pool, log: () => {} });
+  return { started, services, app };
+}
+
+export async function startAnalyticsServices(): Promise<AnalyticsServices> {
+  const db = await createTestDatabase();
+  await loadAnalyticsHistory(db);
+  const { started, app } = await derivedCompat(db, UNTIL, NOW);
   return {
     db,
     started,

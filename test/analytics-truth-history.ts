@@ -4,19 +4,12 @@
 // goes below zero and another's is never positive. The expected answers are worked by hand in
 // subgraphs/analytics/truth.test.ts; the numbers each event moves are in the comments here.
 import { expect } from 'vitest';
-import { Authenticator } from '../access/auth.ts';
-import { buildCompatApp } from '../compat-rest/app.ts';
-import { DOMAIN_LIST } from '../domains.ts';
-import { InProcessBus } from '../events/bus.ts';
 import type { CompatServices } from '../kit/info.ts';
-import { Upstream } from '../platform/upstream.ts';
-import { compatServicesOf } from '../stack.ts';
 import type { AnalyticsService } from '../subgraphs/analytics/service/index.ts';
-import { deriveUntil } from '../subgraphs/analytics/writer/index.ts';
-import { refreshLeaderboard } from '../subgraphs/analytics/writer/leaderboard.ts';
-import { type DomainServices, startDomainServices } from '../subgraphs/domain.ts';
+import type { DomainServices } from '../subgraphs/domain.ts';
 import { NodeFiles } from './accounts-files.ts';
 import { deposit, type F, fillEvent, funding, H } from './analytics-history.ts';
+import { derivedCompat } from './analytics-services.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { addr } from './node-files.ts';
 
@@ -181,19 +174,8 @@ export interface TruthStack {
 export async function startTruthStack(): Promise<TruthStack> {
   const db = await createTestDatabase();
   await loadTruthHistory(db);
-  await deriveUntil(db.pool, NOW);
-  for (const w of ['7d', '30d', 'all'] as const) await refreshLeaderboard(db.pool, w, NOW);
-  const upstream = new Upstream('http://127.0.0.1:9', { timeoutMs: 500 });
-  const started = await startDomainServices(DOMAIN_LIST, {
-    pool: db.pool,
-    upstream,
-    bus: new InProcessBus(),
-    now: () => NOW,
-  });
+  const { started, services, app } = await derivedCompat(db, NOW, NOW);
   const domains = started.services as unknown as DomainServices;
-  const services = compatServicesOf(domains, upstream, db.pool);
-  const auth = new Authenticator(db.pool, { alwaysRequireKey: false });
-  const app = await buildCompatApp({ services, auth, pool: db.pool, log: () => {} });
   return {
     db,
     services,
