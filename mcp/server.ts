@@ -1,5 +1,6 @@
 // The MCP tool server (spec §1, §5.4–5.6, §7): JSON-RPC on `POST /mcp` over the SDK's Streamable HTTP transport,
-// stateless (a server and transport per request, no session), answers as JSON; `GET /health` public. Every /mcp
+// stateless (no session), answers as JSON: a tools/call the SDK would take is answered by direct.ts, every other
+// request by a server and transport of the SDK's built for it; `GET /health` public. Every /mcp
 // request needs `Authorization: Bearer <key>` (data and mcp keys alike; there is no anonymous access, whatever the
 // other servers allow); requests count in the key's per-minute window, and each tool call is charged its credits
 // before it runs. The tools are the domains' (mcp/tools.ts) and call the same services as every other interface.
@@ -17,6 +18,7 @@ import { infoAjv } from '../kit/request-schema.ts';
 import { FieldError } from '../platform/fields.ts';
 import { nestsDeeper, tooDeep } from '../platform/json-depth.ts';
 import { UpstreamError } from '../platform/upstream.ts';
+import { directCallId, toolAnswerBytes } from './direct.ts';
 import { type CatalogTool, defaultSummary, type ToolCatalog, toolCatalog } from './tools.ts';
 
 export const MCP_SERVER_NAME = 'hl-data-graph';
@@ -228,6 +230,20 @@ export async function startMcpServer(opts: McpServerOptions) {
     if (call) running.set(call, gone);
     const cancelled = cancelledCall(body);
     if (cancelled !== undefined) running.get(`${bearer} ${JSON.stringify(cancelled)}`)?.abort();
+    const direct = prepared ? directCallId(req, body) : undefined;
+    const settle = () => {
+      gone.abort();
+      if (call && running.get(call) === gone) running.delete(call);
+    };
+    if (direct !== undefined) {
+      res.on('close', settle);
+      const result = await callTool(prepared, key, AbortSignal.any([gone.signal, stopping.signal]));
+      // The caller went away: nobody to answer (as the SDK sends nothing for a call its transport closed).
+      if (res.destroyed || res.writableEnded) return;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(toolAnswerBytes(direct, result));
+      return;
+    }
     const server = new Server(
       { name: MCP_SERVER_NAME, version: VERSION },
       { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sdkValidator },
@@ -238,8 +254,7 @@ export async function startMcpServer(opts: McpServerOptions) {
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
-      gone.abort();
-      if (call && running.get(call) === gone) running.delete(call);
+      settle();
       void transport.close();
       void server.close();
     });
