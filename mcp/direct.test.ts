@@ -10,7 +10,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { shared } from '../kit/info.ts';
+import { EncodedList } from '../platform/json-text.ts';
 import { directCallId, toolAnswerBytes } from './direct.ts';
+import { defaultSummary } from './tools.ts';
 
 const HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 const request = (headers: Record<string, string | undefined> = HEADERS) => ({ headers }) as unknown as IncomingMessage;
@@ -68,6 +70,22 @@ describe('toolAnswerBytes', () => {
     });
     expect(bytes.toString('utf8')).toContain(`"structuredContent":{"mids":${JSON.stringify(mids)}}`);
     expect(parsed(bytes).result.structuredContent).toEqual({ mids });
+  });
+
+  it('copies an EncodedList as its array, which JSON.stringify (the SDK path) writes the same', () => {
+    const fills = [
+      { coin: 'BTC', px: '90000.5', tid: 1 },
+      { coin: 'ETH', px: '3000.1', tid: 2 },
+    ];
+    const list = new EncodedList(Buffer.from(JSON.stringify(fills)), fills.length);
+    const result = {
+      content: [{ type: 'text' as const, text: defaultSummary({ fills: list }) }],
+      structuredContent: { fills: list },
+    };
+    expect(result.content[0]?.text).toBe('fills: 2 items');
+    const bytes = toolAnswerBytes(5, result);
+    expect(parsed(bytes).result.structuredContent).toEqual({ fills });
+    expect(JSON.parse(JSON.stringify(result.structuredContent))).toEqual({ fills });
   });
 
   it('writes tool errors, empty structured content and skips undefined fields as JSON.stringify does', () => {

@@ -1,6 +1,6 @@
 // The tool server's own path for the one request it answers most: a single `tools/call` the SDK's transport would
 // accept is answered here, its JSON-RPC response written as bytes around the answer's JSON (fields the service had
-// already encoded, e.g. the shared mids map, are copied, not parsed and encoded again), without building the SDK's
+// already encoded, e.g. the shared mids map or an EncodedList of fills, are copied, not parsed and encoded again), without building the SDK's
 // server and transport for it. Anything else (initialize, tools/list, notifications, batches, a request the SDK
 // would refuse) still goes through the SDK, which answers it as before.
 import type { IncomingMessage } from 'node:http';
@@ -12,6 +12,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import { knownJson } from '../kit/info.ts';
+import { EncodedList } from '../platform/json-text.ts';
 
 /**
  * The id of the `tools/call` request `body` is when the SDK's Streamable HTTP transport and server would take it as
@@ -45,7 +46,12 @@ export function toolAnswerBytes(id: string | number, result: CallToolResult): Bu
     let sep = ',"structuredContent":{';
     for (const [name, value] of Object.entries(result.structuredContent)) {
       if (value === undefined) continue;
-      const known = typeof value === 'object' && value !== null ? knownJson(value) : undefined;
+      const known =
+        value instanceof EncodedList
+          ? value.json
+          : typeof value === 'object' && value !== null
+            ? knownJson(value)
+            : undefined;
       parts.push(Buffer.from(`${sep}${JSON.stringify(name)}:`), known ?? Buffer.from(JSON.stringify(value)));
       sep = ',';
     }
