@@ -137,10 +137,9 @@ describe('fills of one time, in execution order', () => {
     const call = async (name: string, args: Record<string, unknown>) => {
       const tool = accountsTools.find((t) => t.name === name);
       if (!tool) throw new Error(`no tool ${name}`);
-      return (await tool.call(args, { services: c.services, signal: new AbortController().signal })) as Record<
-        string,
-        { tid: number }[]
-      >;
+      // As a caller reads it: its JSON (a list the service wrote as JSON is copied as it is, mcp/direct.ts).
+      const answer = await tool.call(args, { services: c.services, signal: new AbortController().signal });
+      return JSON.parse(JSON.stringify(answer)) as Record<string, { tid: number }[]>;
     };
     expect(tids((await call('accounts_user_fills', { user: USER })).fills ?? [])).toEqual(NEWEST_FIRST);
     const merged = await call('accounts_user_fills', { user: USER, startTime: T0, aggregateByTime: true });

@@ -78,3 +78,15 @@ export function sharedBytes(body: object): Buffer {
   }
   return bytes;
 }
+
+/**
+ * Marks an answer object as handed out unchanged (as sharedJson's are) and returns it: its JSON is encoded once, and
+ * an interface that embeds it (the MCP tool server, mcp/direct.ts) copies those bytes.
+ */
+export function shared<T extends object>(body: T): T {
+  sharedBytes(body);
+  return body;
+}
+
+/** The bytes sharedJson, sharedBytes or shared encoded for this object, if any. */
+export const knownJson = (body: object): Buffer | undefined => encodedAnswers.get(body);

@@ -257,6 +257,40 @@ describe('the MCP tool server', () => {
     expect((await call('markets_all_mids', {})).isError).toBeFalsy();
   });
 
+  it("writes a tools/call answer the SDK's client reads as the same result, and keeps the SDK's refusals", async () => {
+    const auth = { authorization: `Bearer ${mcpKey}` };
+    const toolCall = (id: unknown, name: string, args: Record<string, unknown>) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    });
+    const nobody = `0x${'00'.repeat(20)}`;
+    const bad = toolCall(9, 'markets_trades', {});
+    for (const body of [toolCall('f', 'accounts_user_fills', { user: nobody }), bad]) {
+      const raw = await rpc(body, auth);
+      expect(raw.status).toBe(200);
+      expect(raw.headers.get('content-type')).toMatch(/^application\/json/);
+      const viaClient = await client.callTool(body.params);
+      expect(await raw.json()).toEqual({ jsonrpc: '2.0', id: body.id, result: viaClient });
+    }
+    // A user with fills (arriving while the test runs): the copied JSON and its count agree.
+    const busy = (await (await rpc(toolCall(3, 'accounts_user_fills', { user }), auth)).json()) as {
+      id: number;
+      result: CallToolResult;
+    };
+    const got = (busy.result.structuredContent as { fills: { tid: number }[] }).fills;
+    expect(busy.id).toBe(3);
+    expect(got.length).toBeGreaterThan(0);
+    expect(textOf(busy.result)).toBe(`fills: ${got.length} items`);
+    const refused = await rpc(bad, { ...auth, accept: 'application/json' });
+    expect(refused.status).toBe(406);
+    const version = await rpc(bad, { ...auth, 'mcp-protocol-version': '1999-01-01' });
+    expect(version.status).toBe(400);
+    const note = await rpc({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 404 } }, auth);
+    expect(note.status).toBe(202);
+  });
+
   it('answers every wrong value of every argument with a tool error, never a failed request', async () => {
     const examples = validArguments();
     const wrong: unknown[] = [null, -1, 1.5, 1e20, '', 'x'.repeat(200), '\u0000', [], {}, true];

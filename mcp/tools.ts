@@ -6,6 +6,7 @@ import { CALL_CREDITS } from '../access/costs.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 import { ARGUMENT_NAME } from '../kit/mcp-tool.ts';
 import { fieldMessage, infoAjv, type JsonSchema } from '../kit/request-schema.ts';
+import { EncodedList } from '../platform/json-text.ts';
 import type { McpTool } from '../subgraphs/domain.ts';
 
 export interface CatalogTool {
@@ -71,7 +72,8 @@ export type ToolCatalog = ReturnType<typeof toolCatalog>;
 /** A short text beside a structured answer: its scalar fields, and how many items each list holds. */
 export function defaultSummary(result: Record<string, unknown>): string {
   const parts = Object.entries(result).map(([key, value]) => {
-    if (Array.isArray(value)) return `${key}: ${value.length} item${value.length === 1 ? '' : 's'}`;
+    if (Array.isArray(value) || value instanceof EncodedList)
+      return `${key}: ${value.length} item${value.length === 1 ? '' : 's'}`;
     if (value !== null && typeof value === 'object') return `${key}: ${Object.keys(value).length} entries`;
     return `${key}: ${JSON.stringify(value)}`;
   });

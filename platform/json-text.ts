@@ -134,6 +134,11 @@ export class JsonArrayWriter {
     if (this.chunks && this.out.length >= this.chunks.chunkBytes) this.chunks.out(this.out.take());
   }
 
+  /** How many items were pushed. */
+  get count(): number {
+    return this.items;
+  }
+
   /** The array's bytes (or, with chunks, those not handed over yet), closed, then `after`. Push nothing after this. */
   end(after = ''): Buffer {
     this.out.text(`${this.pending}]${after}`);
@@ -220,4 +225,19 @@ function sortKeys(value: unknown): unknown {
   const sorted: Record<string, unknown> = {};
   for (const key of Object.keys(record).sort()) sorted[key] = sortKeys(record[key]);
   return sorted;
+}
+
+/**
+ * A JSON array a service wrote (its UTF-8 bytes) with how many items it holds: an interface that embeds it (the MCP
+ * tool server, mcp/direct.ts) copies the bytes; JSON.stringify, which other paths use, writes the same array.
+ */
+export class EncodedList {
+  constructor(
+    readonly json: Buffer,
+    readonly length: number,
+  ) {}
+
+  toJSON(): unknown {
+    return JSON.parse(this.json.toString('utf8'));
+  }
 }

@@ -165,7 +165,8 @@ export const accountsTools: readonly McpTool[] = [
       const aggregateByTime = args.aggregateByTime as boolean | undefined;
       if (startTime === undefined) {
         if (endTime !== undefined) return { fills: [], note: 'endTime needs startTime' };
-        return { fills: await accounts.userFills({ user: userOf(args), aggregateByTime }) };
+        // The JSON compat's userFills writes, copied into the answer (mcp/direct.ts), not parsed.
+        return { fills: await accounts.userFillsList({ user: userOf(args), aggregateByTime }) };
       }
       const text = await accounts.userFillsByTimeJson({ user: userOf(args), startTime, endTime, aggregateByTime });
       return { fills: JSON.parse(text.toString()) as unknown[] };

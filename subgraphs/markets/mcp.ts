@@ -3,6 +3,7 @@
 // that collect a stream for a few seconds. The service keeps its rules (defaults, limits, windows); the schemas
 // here bound what a model may send and say what each argument means.
 
+import { shared } from '../../kit/info.ts';
 import {
   coinArg,
   collect,
@@ -74,7 +75,10 @@ export const marketsTools: readonly McpTool[] = [
       coins: described({ type: 'array', items: TEXT, minItems: 1, maxItems: 500 }, 'only these coins (up to 500)'),
     }),
     async call(args, { services: { markets } }) {
-      return { mids: await markets.dexMids(args.dex as string | undefined, args.coins as string[] | undefined) };
+      // The map compat's allMids sends too (sharedJson): its JSON is encoded once and copied into the answer.
+      return {
+        mids: shared(await markets.dexMids(args.dex as string | undefined, args.coins as string[] | undefined)),
+      };
     },
     summary: (r) => `${Object.keys(r.mids as object).length} mid prices`,
   },

@@ -2,7 +2,7 @@
 // aggregated page every interface merges by. The wire shape (wire-fill.ts) and the keyset pages of stored fills
 // (fill-pages.ts) are re-exported: this module is where the domain's fill functions are imported from.
 import type pg from 'pg';
-import { jsonBytes } from '../../../platform/json-text.ts';
+import { EncodedList, jsonBytes } from '../../../platform/json-text.ts';
 import {
   type FillFilters,
   type FillRowsQuery,
@@ -15,6 +15,7 @@ import {
 import {
   aggregateFillsByTime,
   queryWireFillsJson,
+  queryWireFillsList,
   toWireFill,
   type WireFill,
   type WireFillSource,
@@ -123,6 +124,14 @@ export function userFills(pool: pg.Pool, q: UserFillsQuery): Promise<WireFill[]>
 /** userFills as JSON bytes (compat), optionally in chunks (see newestFillsJson). */
 export function userFillsJson(pool: pg.Pool, q: UserFillsQuery, out?: (chunk: Buffer) => void): Promise<Buffer> {
   return newestFillsJson(userOnly(q), pool, MAX_WIRE_FILLS, q.aggregateByTime === true, out);
+}
+
+/** userFills as JSON bytes with the number of fills (the MCP tool's answer: copied, not parsed). */
+export async function userFillsList(pool: pg.Pool, q: UserFillsQuery): Promise<EncodedList> {
+  if (q.aggregateByTime !== true)
+    return queryWireFillsList(pool, newestFillsSql(userOnly(q), MAX_WIRE_FILLS), MAX_WIRE_FILLS);
+  const fills = await userFills(pool, q);
+  return new EncodedList(jsonBytes(fills), fills.length);
 }
 
 /** The SQL of a plain userFills (for the bench's baseline): the statement and its parameters. */

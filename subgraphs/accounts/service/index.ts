@@ -34,6 +34,7 @@ import {
   userFills,
   userFillsByTimeJson,
   userFillsJson,
+  userFillsList,
 } from './fills.ts';
 import { recentFundings, userFunding } from './funding.ts';
 import { type HistoryPageQuery, MAX_HISTORY_PAGE } from './history-page.ts';
@@ -340,6 +341,11 @@ export class AccountsService {
   /** userFills: the user's 2000 most recent fills, newest first (the userFills channel's snapshot too). */
   userFills(q: UserFillsQuery) {
     return userFills(this.pool, q);
+  }
+
+  /** userFills as the exchange's JSON bytes with the number of fills. */
+  userFillsList(q: UserFillsQuery) {
+    return userFillsList(this.pool, q);
   }
 
   /** userFills as the exchange's JSON bytes, in chunks to `out` when given. */

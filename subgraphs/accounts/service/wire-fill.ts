@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { eachTextRow, type TextRow } from '../../../db/pool.ts';
 import { type FillRow, fillsTable } from '../../../db/rows/accounts.ts';
 import { add, compareDecimal, div, mul, type Ratio, ratio, toDecimal, ZERO } from '../../../platform/decimal.ts';
-import { boolJson, CHUNK_BYTES, JsonArrayWriter, textJson } from '../../../platform/json-text.ts';
+import { boolJson, CHUNK_BYTES, EncodedList, JsonArrayWriter, textJson } from '../../../platform/json-text.ts';
 import type { NodeFill } from '../../../wire/node-lines.ts';
 
 /**
@@ -225,4 +225,15 @@ export async function queryWireFillsJson(
   const json = new JsonArrayWriter(limit * 300, out && { chunkBytes: CHUNK_BYTES, out });
   await eachTextRow(pool, statement, (row) => json.push(wireFillJson(row)));
   return json.end();
+}
+
+/** queryWireFillsJson's whole array with the number of fills in it (an MCP tool's answer and its summary). */
+export async function queryWireFillsList(
+  pool: pg.Pool,
+  statement: { text: string; values: unknown[] },
+  limit: number,
+): Promise<EncodedList> {
+  const json = new JsonArrayWriter(limit * 300);
+  await eachTextRow(pool, statement, (row) => json.push(wireFillJson(row)));
+  return new EncodedList(json.end(), json.count);
 }
