@@ -3,10 +3,11 @@
 // orderStatus's oid as any u64 or a cloid, and the service's own types l2Books, availableDates and allFills.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startTestStack, type TestStack } from '../test/stack.ts';
+import { startCompatApp, type TestCompatApp } from '../test/compat-app.ts';
 import { openSocket } from '../test/ws-client.ts';
 
-let stack: TestStack;
+/** compat-rest alone on a port (test/compat-app.ts) over two hours of simulated history, frozen. */
+let stack: TestCompatApp;
 /** Picked from the simulated history. */
 const who = { trader: '', maker: '', oid: 0, cloid: '', cloidUser: '', funded: '' };
 /** 2^53 + 1: JSON.parse reads it as 2^53. */
@@ -14,9 +15,7 @@ const BIG_OID = '9007199254740993';
 const U64_MAX = '18446744073709551615';
 
 beforeAll(async () => {
-  stack = await startTestStack({ historyMs: 2 * 3_600_000 });
-  await stack.sim.stop();
-  await new Promise((r) => setTimeout(r, 1000));
+  stack = await startCompatApp({ historyMs: 2 * 3_600_000, listen: true });
   const one = async (sql: string) => (await stack.db.pool.query(sql)).rows[0];
   who.trader = (await one('SELECT address FROM accounts.fills GROUP BY 1 ORDER BY count(*) DESC LIMIT 1')).address;
   const c = await one(

@@ -4,12 +4,12 @@
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GraphqlAnswer, graphqlWsClient, postGraphql } from '../test/graphql.ts';
-import { startTestStack, type TestStack } from '../test/stack.ts';
+import { type FrozenTestStack, startFrozenStack } from '../test/stack.ts';
 
-let stack: TestStack;
+let stack: FrozenTestStack;
 let active: string;
 beforeAll(async () => {
-  stack = await startTestStack({ historyMs: 3_600_000 });
+  stack = await startFrozenStack({ historyMs: 3_600_000 });
   // The account with the most fills in the last stored minute (a market maker): it fills every few blocks.
   const { rows } = await stack.db.pool.query<{ address: string }>(
     `SELECT address FROM accounts.fills WHERE time > (SELECT max(time) - 60000 FROM accounts.fills)

@@ -7,24 +7,22 @@ import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
 import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
-import { startTestStack, type TestStack } from '../test/stack.ts';
+import { type FrozenTestStack, startFrozenStack } from '../test/stack.ts';
 import { composeSupergraph } from './compose.ts';
 import { passThrough } from './pass-through.ts';
 import { startRouter } from './server.ts';
 
 type Router = Awaited<ReturnType<typeof startRouter>>;
 
-let stack: TestStack;
+let stack: FrozenTestStack;
 let on: Router;
 let off: Router;
 let trader: string;
 let end: number;
 
 beforeAll(async () => {
-  stack = await startTestStack({ historyMs: 3_600_000 });
-  // Frozen data: the simulator stops and ingest catches up, so both routers read the same state.
-  await stack.sim.stop();
-  await stack.ingest.caughtUp();
+  // Frozen data (a loaded history, no ingest): both routers read the same state.
+  stack = await startFrozenStack({ historyMs: 3_600_000 });
   const { rows } = await stack.db.pool.query<{ address: string; end: string }>(
     `SELECT address, max(time)::text AS end FROM accounts.fills GROUP BY address ORDER BY count(*) DESC LIMIT 1`,
   );

@@ -25,7 +25,8 @@ let backfillEnd: number;
 let backfillFills = 0;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  // Its own history need not be long: the service live while the backfill loads (older than it, and another seed's).
+  stack = await startTestStack({ historyMs: 20 * 60_000 });
   backfillDir = await tempDataDir();
   backfillEnd = Date.now() - 3 * HOUR;
   // Another node's older days (another seed): rows the stack's own history does not hold.

@@ -2,7 +2,6 @@
 // domain services over a database of the file's own, answering through `app.inject()`; no router, no subgraph
 // servers, no simulator running in real time. The simulated history is loaded once per run into a template
 // (test/stack-template.ts, shared with the 20-minute test stacks).
-import fs from 'node:fs/promises';
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Authenticator } from '../access/auth.ts';
@@ -10,7 +9,6 @@ import { buildCompatApp } from '../compat-rest/app.ts';
 import { startCompatServer } from '../compat-rest/server.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 import { InProcessBus } from '../events/bus.ts';
-import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';
 import type { CompatServices } from '../kit/info.ts';
 import { Upstream } from '../platform/upstream.ts';
 import { compatServicesOf } from '../stack.ts';
@@ -18,16 +16,18 @@ import type { AccountsService } from '../subgraphs/accounts/service/index.ts';
 import { type DomainServices, startDomainServices } from '../subgraphs/domain.ts';
 import type { MarketsService } from '../subgraphs/markets/service/index.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
-import { tempDataDir } from './node-files.ts';
-import { loadedStackTemplate, SIM_RATES } from './stack-template.ts';
+import { simulatedNode, templateHistoryMs } from './stack.ts';
+import { loadedStackTemplate } from './stack-template.ts';
 
-/** The loaded template with 20 minutes of simulated history, the same as a 20-minute test stack's. */
+/** The loaded template with 20 minutes of simulated history (unless asked for more), a 20-minute test stack's. */
 const SEED = 7;
 const HISTORY_MS = 20 * 60_000;
 
 export interface CompatAppOptions {
   /** `simulated` (default): a clone of the template with 20 minutes of history; `empty`: only the migrations. */
   data?: 'simulated' | 'empty';
+  /** With `simulated`: at least this much history (default 20 minutes), rounded up as a test stack's (test/stack.ts). */
+  historyMs?: number;
   /**
    * `simulated` (default): a simulated node with the same listings; `down`: a port nothing listens on; `{url}`: the
    * node /info URL a test serves itself.
@@ -74,23 +74,6 @@ async function deadNodeUrl(): Promise<string> {
   return `http://127.0.0.1:${port}/info`;
 }
 
-/** A node answering /info as the simulator does, its books quoted by a few minutes of trading. */
-async function simulatedNode(): Promise<{ url: string; close(): Promise<void> }> {
-  const dataDir = await tempDataDir();
-  const sim = new Simulator({ dataDir, seed: SEED, ...SIM_RATES });
-  const now = Date.now();
-  await sim.writeHistory(now - 120_000, now);
-  const server = await startNodeInfoServer(sim, { port: 0 });
-  return {
-    url: `${server.url}/info`,
-    async close() {
-      await server.close();
-      await sim.stop();
-      await fs.rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 function answer(res: { statusCode: number; headers: Answer['headers']; body: string }): Answer {
   let body: unknown = null;
   try {
@@ -114,12 +97,15 @@ export async function startCompatApp(opts: CompatAppOptions = {}): Promise<TestC
     for (const c of closers.reverse()) await c();
   };
   try {
-    const template = opts.data === 'empty' ? undefined : (await loadedStackTemplate(SEED, HISTORY_MS)).database;
+    const template =
+      opts.data === 'empty'
+        ? undefined
+        : (await loadedStackTemplate(SEED, templateHistoryMs(opts.historyMs ?? HISTORY_MS))).database;
     const db = await createTestDatabase(template);
     closers.push(db.drop);
     let nodeUrl = typeof opts.node === 'object' ? opts.node.url : await deadNodeUrl();
     if (opts.node === undefined || opts.node === 'simulated') {
-      const node = await simulatedNode();
+      const node = await simulatedNode(SEED);
       closers.push(node.close);
       nodeUrl = node.url;
     }

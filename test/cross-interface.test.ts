@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../access/keys.ts';
 import { mcpClient } from './mcp-client.ts';
-import { freezeStack, startTestStack, type TestStack } from './stack.ts';
+import { type FrozenTestStack, startFrozenStack } from './stack.ts';
 import {
   camel,
   canonical,
@@ -18,7 +18,7 @@ import {
   type Row,
 } from './three-interfaces.ts';
 
-let stack: TestStack;
+let stack: FrozenTestStack;
 let key: string;
 let mcp: Client;
 /** The user with the most fills, and the newest stored fill time. */
@@ -31,12 +31,11 @@ const graphql = <T>(query: string, variables?: Row) => ask.graphql<T>(query, var
 const tool = <T>(name: string, args: Row) => ask.tool<T>(name, args);
 
 beforeAll(async () => {
-  stack = await startTestStack({ historyMs: 90 * 60_000 });
+  // Frozen data (a loaded history, no ingest): what is stored is all there is, committed.
+  stack = await startFrozenStack({ historyMs: 90 * 60_000 });
   key = (await createKey(stack.db.pool, { scope: 'data', rateLimitPerMin: 100_000 })).key;
   mcp = await mcpClient(stack.urls.mcp, key);
   ask = interfacesOf(stack, key, mcp);
-  // Freeze the node: what ingest has read is all there is, committed.
-  await freezeStack(stack);
   // One market-history sample of the frozen books (the sampler's timer writes one every 10 s; the archive's
   // questions below need one whatever the timing),
   await stack.markets.history.sampleOnce();

@@ -148,7 +148,8 @@ beforeAll(async () => {
   // One for the stall, one for the kill.
   unusedKeys = [];
   for (let i = 0; i < 2; i++) unusedKeys.push((await createKey(pool, { scope: 'data' })).key);
-  stack = await startTestStack({ historyMs: 20 * 60_000, db: { url, pool, drop: () => pool.end() } });
+  // A history written and loaded here (the cluster is this file's): a few minutes hold the trades asked for.
+  stack = await startTestStack({ historyMs: 5 * 60_000, db: { url, pool, drop: () => pool.end() } });
 }, 120_000);
 
 afterAll(async () => {

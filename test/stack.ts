@@ -27,8 +27,20 @@ export interface TestStack extends Stack {
   close(): Promise<void>;
 }
 
+/**
+ * The lengths of history a test stack's template holds: a file asking for less gets the next one up, so a run builds
+ * a few templates (each a history written and ingested, seconds to a minute) rather than one per length asked for.
+ */
+const TEMPLATE_HISTORY_MS = [20 * 60_000, 3_600_000, 2 * 3_600_000, 3 * 3_600_000] as const;
+
+/** `historyMs` rounded up to a template's length (longer ones as they are). */
+export function templateHistoryMs(historyMs: number): number {
+  return TEMPLATE_HISTORY_MS.find((ms) => ms >= historyMs) ?? historyMs;
+}
+
 export async function startTestStack(
   opts: {
+    /** At least this much history before now (rounded up to a template's length, templateHistoryMs). */
     historyMs?: number;
     seed?: number /** A database of the caller's (default: a clone of the template). */;
     db?: TestDatabase;
@@ -47,7 +59,7 @@ export async function startTestStack(
     const now = Date.now();
     await sim.writeHistory(now - historyMs, now);
   } else {
-    const template = await loadedStackTemplate(seed, historyMs);
+    const template = await loadedStackTemplate(seed, templateHistoryMs(historyMs));
     db = await createTestDatabase(template.database);
     dataDir = await tempDataDir();
     await fs.cp(template.dataDir, dataDir, { recursive: true });
@@ -80,6 +92,63 @@ export async function startTestStack(
       await nodeInfo.close();
       await db.drop();
       await running;
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The servers over a clone of a loaded template, with no simulator writing and no ingest following: see below. */
+export interface FrozenTestStack extends Stack {
+  db: TestDatabase;
+  /** The event bus the servers follow: nothing publishes on it but a test. */
+  bus: InProcessBus;
+  close(): Promise<void>;
+}
+
+/**
+ * Every server over a clone of the loaded template with at least `historyMs` of history (templateHistoryMs), frozen
+ * as ingest left it when the template was built: for files that would stop a test stack's node at once and compare
+ * answers with each other (no replay of the history, no ingest). The node the servers relay proxied types to is
+ * simulatedNode's (the same seed's listings and users, its state a few minutes of trading, not the history's).
+ */
+export async function startFrozenStack(opts: { historyMs?: number; seed?: number } = {}): Promise<FrozenTestStack> {
+  const seed = opts.seed ?? 7;
+  const template = await loadedStackTemplate(seed, templateHistoryMs(opts.historyMs ?? 2 * 3_600_000));
+  const db = await createTestDatabase(template.database);
+  const node = await simulatedNode(seed).catch(async (err) => {
+    await db.drop();
+    throw err;
+  });
+  const bus = new InProcessBus();
+  const stack = await startServersOverNode(db.pool, bus, node.url).catch(async (err) => {
+    await node.close();
+    await db.drop();
+    throw err;
+  });
+  return {
+    ...stack,
+    db,
+    bus,
+    async close() {
+      await stack.close();
+      await node.close();
+      await db.drop();
+    },
+  };
+}
+
+/** A node answering /info as the simulator does (seed `seed`), its books quoted by two minutes of trading. */
+export async function simulatedNode(seed = 7): Promise<{ url: string; close(): Promise<void> }> {
+  const dataDir = await tempDataDir();
+  const sim = new Simulator({ dataDir, seed, ...SIM_RATES });
+  const now = Date.now();
+  await sim.writeHistory(now - 120_000, now);
+  const server = await startNodeInfoServer(sim, { port: 0 });
+  return {
+    url: `${server.url}/info`,
+    async close() {
+      await server.close();
+      await sim.stop();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
