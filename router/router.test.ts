@@ -113,15 +113,21 @@ describe('router', () => {
   });
 
   it.each([
-    ['Market.trades', (n: number) => `{ market(coin: "BTC") { trades(limit: ${n}) { tid } } }`, 1000],
-    ['hip3TopMovers', (n: number) => `{ hip3TopMovers(limit: ${n}) { coin } }`, 100],
-    ['Token.reserveHistory', (n: number) => `{ token(index: 0) { reserveHistory(limit: ${n}) { time } } }`, 10_000],
-  ])('takes %s limits 1 to its maximum and refuses 0 and one more', async (_name, query, max) => {
+    // A capability read through its input definition (kit/input.ts) says the value it got, as /info does.
+    ['Market.trades', (n: number) => `{ market(coin: "BTC") { trades(limit: ${n}) { tid } } }`, 1000, true],
+    ['hip3TopMovers', (n: number) => `{ hip3TopMovers(limit: ${n}) { coin } }`, 100, false],
+    [
+      'Token.reserveHistory',
+      (n: number) => `{ token(index: 0) { reserveHistory(limit: ${n}) { time } } }`,
+      10_000,
+      true,
+    ],
+  ])('takes %s limits 1 to its maximum and refuses 0 and one more', async (_name, query, max, saysGot) => {
     for (const n of [1, max]) expect((await gql(stack.urls.router, query(n))).body.errors).toBeUndefined();
     for (const n of [0, max + 1]) {
       const { body } = await gql(stack.urls.router, query(n));
       expect(body.errors?.[0]).toMatchObject({
-        message: `limit: must be an integer from 1 to ${max}`,
+        message: `limit: must be an integer from 1 to ${max}${saysGot ? `, got ${n}` : ''}`,
         extensions: { code: 'BAD_USER_INPUT' },
       });
     }

@@ -521,7 +521,7 @@ describe('bad input to the fields the graph gained', () => {
       /^endTime: must be at most 86400000 ms/,
     );
     expect(await refused('{ market(coin: "BTC") { history(series: bbo, limit: 1001) { hasMore } } }')).toBe(
-      'limit: must be an integer from 1 to 1000',
+      'limit: must be an integer from 1 to 1000, got 1001',
     );
     expect(await refused('{ availableDates(coin: "B\\u0000TC") { dates } }')).toMatch(/^coin: must not contain a NUL/);
     expect(await refused('{ builder(address: "0x1") { revenue { fills } } }')).toMatch(/^address: /);
