@@ -115,7 +115,7 @@ describe('router', () => {
   it.each([
     // A capability read through its input definition (kit/input.ts) says the value it got, as /info does.
     ['Market.trades', (n: number) => `{ market(coin: "BTC") { trades(limit: ${n}) { tid } } }`, 1000, true],
-    ['hip3TopMovers', (n: number) => `{ hip3TopMovers(limit: ${n}) { coin } }`, 100, false],
+    ['hip3TopMovers', (n: number) => `{ hip3TopMovers(limit: ${n}) { coin } }`, 100, true],
     [
       'Token.reserveHistory',
       (n: number) => `{ token(index: 0) { reserveHistory(limit: ${n}) { time } } }`,

@@ -23,6 +23,8 @@ import {
   CANDLE_INTERVALS,
   type CandleInterval,
   FUNDING_HISTORY,
+  HIP3_SNAPSHOTS,
+  HIP3_TOP_MOVERS,
   HIP3_TOP_MOVERS_DEFAULT,
   HISTORY_DATASET_NAMES,
   HISTORY_SERIES_NAMES,
@@ -318,30 +320,18 @@ export const marketsTools: readonly McpTool[] = [
     description:
       'Latest snapshot of every HIP-3 dex coin (mark and oracle price, funding, open interest, 24 h volume, fees and ' +
       'trades, cumulative totals, halted), optionally one dex or one coin.',
-    input: toolInput({
-      dexId: described(TEXT, 'only this HIP-3 dex'),
-      coin: coinArg('only this coin'),
-    }),
+    input: HIP3_SNAPSHOTS.schema,
     call: async (args, { services: { markets } }) => ({
-      snapshots: await markets.hip3Snapshots({
-        dexId: args.dexId as string | undefined,
-        coin: args.coin as string | undefined,
-      }),
+      snapshots: await markets.hip3Snapshots(HIP3_SNAPSHOTS.parse(args)),
     }),
   },
   {
     name: 'markets_hip3_top_movers',
     title: 'HIP-3 top movers',
     description: `HIP-3 coins with the largest 24 h price move, largest first (1 to ${MAX_HIP3_TOP_MOVERS}, default ${HIP3_TOP_MOVERS_DEFAULT}).`,
-    input: toolInput({
-      limit: intArg(
-        1,
-        MAX_HIP3_TOP_MOVERS,
-        `how many coins (1 to ${MAX_HIP3_TOP_MOVERS}, default ${HIP3_TOP_MOVERS_DEFAULT})`,
-      ),
-    }),
+    input: HIP3_TOP_MOVERS.schema,
     call: async (args, { services: { markets } }) => ({
-      movers: await markets.hip3TopMovers((args.limit as number | undefined) ?? HIP3_TOP_MOVERS_DEFAULT),
+      movers: await markets.hip3TopMovers(HIP3_TOP_MOVERS.parse(args)),
     }),
   },
   relayed(

@@ -4,10 +4,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import { dataEnvelopeOf, naiveTime, type RouteAnswer } from '../../../kit/answers.ts';
 import { dataEnvelope } from '../../../kit/envelopes.ts';
 import type { CompatServices } from '../../../kit/info.ts';
-import { limitSchema } from '../../../kit/params.ts';
 import * as R from '../../../kit/response-schema.ts';
+import { routeInput } from '../../../kit/route-input.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
-import { HIP3_TOP_MOVERS_DEFAULT, type Hip3Snapshot, MAX_HIP3_TOP_MOVERS } from '../service/index.ts';
+import { HIP3_SNAPSHOTS, HIP3_TOP_MOVERS, type Hip3Snapshot } from '../service/index.ts';
 
 const nullableDecimal = R.orNull(R.decimal);
 /** Both routes' rows (reference/service-details.md). */
@@ -35,37 +35,25 @@ const snapshots: RouteAnswer = {
 
 const record = (s: Hip3Snapshot) => ({ ...s, last_update: s.last_update === null ? null : naiveIso(s.last_update) });
 
+// Each route reads its input definition before the call is charged (kit/route-input.ts).
+const snapshotsInput = routeInput(HIP3_SNAPSHOTS);
+const topMoversInput = routeInput(HIP3_TOP_MOVERS);
+
 export const hip3Routes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
   const { markets } = services;
 
-  app.get<{ Querystring: { dex_id?: string; coin?: string } }>(
+  app.get(
     '/snapshots',
-    {
-      schema: {
-        answer: snapshots,
-        querystring: {
-          type: 'object',
-          properties: { dex_id: { type: 'string' }, coin: { type: 'string' } },
-        },
-      },
-    },
+    { schema: { answer: snapshots, querystring: snapshotsInput.querystring() }, config: snapshotsInput.config },
     async (req) => {
-      const rows = await markets.hip3Snapshots({ dexId: req.query.dex_id, coin: req.query.coin });
+      const rows = await markets.hip3Snapshots(snapshotsInput.of(req));
       return dataEnvelope(req, rows.map(record));
     },
   );
 
-  app.get<{ Querystring: { limit: number } }>(
+  app.get(
     '/top-movers',
-    {
-      schema: {
-        answer: snapshots,
-        querystring: {
-          type: 'object',
-          properties: { limit: limitSchema(MAX_HIP3_TOP_MOVERS, HIP3_TOP_MOVERS_DEFAULT) },
-        },
-      },
-    },
-    async (req) => dataEnvelope(req, (await markets.hip3TopMovers(req.query.limit)).map(record)),
+    { schema: { answer: snapshots, querystring: topMoversInput.querystring() }, config: topMoversInput.config },
+    async (req) => dataEnvelope(req, (await markets.hip3TopMovers(topMoversInput.of(req))).map(record)),
   );
 };

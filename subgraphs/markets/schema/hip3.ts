@@ -1,6 +1,6 @@
 // Dex @key(name): a HIP-3 builder-deployed perp dex and the price/volume snapshots of its coins; top movers.
 import { builder } from '../builder.ts';
-import { dexOf, HIP3_TOP_MOVERS_DEFAULT, type Hip3Snapshot } from '../service/index.ts';
+import { dexOf, HIP3_TOP_MOVERS, type Hip3Snapshot } from '../service/index.ts';
 import { MarketRef } from './market.ts';
 
 const SnapshotRef = builder.objectRef<Hip3Snapshot>('Hip3Snapshot').implement({
@@ -62,8 +62,8 @@ builder.queryFields((t) => ({
   hip3TopMovers: t.field({
     type: [SnapshotRef],
     description: 'HIP-3 coins ranked by the size of their 24 h price move',
-    args: { limit: t.arg.int({ required: true, defaultValue: HIP3_TOP_MOVERS_DEFAULT }) },
+    args: HIP3_TOP_MOVERS.args(t),
     listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-    resolve: (_r, { limit }, ctx) => ctx.markets.hip3TopMovers(limit),
+    resolve: (_r, a, ctx) => ctx.markets.hip3TopMovers(HIP3_TOP_MOVERS.parse(a, 'graphql')),
   }),
 }));

@@ -11,7 +11,7 @@ import { inTransaction } from '../../../db/pool.ts';
 import type { AssetCtxRow } from '../../../db/rows/markets.ts';
 import { type BusGap, derivedTopic, type EventBus, type EventSource, InProcessBus } from '../../../events/bus.ts';
 import type { InputOf } from '../../../kit/input.ts';
-import { FieldError, intWithin, orderedWindow } from '../../../platform/fields.ts';
+import { FieldError, orderedWindow } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { type L2BookAnswer, type L2OptionsInput, l2Options, OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
@@ -27,19 +27,14 @@ import {
 import type {
   AVAILABLE_DATES,
   FUNDING_HISTORY,
+  HIP3_TOP_MOVERS,
   LIQUIDITY_REPORT,
   MARKET_HISTORY,
   RESERVE_HISTORY,
   TRADES,
 } from './inputs.ts';
 import type { CandleInterval } from './intervals.ts';
-import {
-  HIP3_TOP_MOVERS_DEFAULT,
-  HISTORY_WINDOW_MS,
-  MAX_HIP3_TOP_MOVERS,
-  MAX_L2_BOOKS,
-  RESERVE_WINDOW_MS,
-} from './limits.ts';
+import { HISTORY_WINDOW_MS, MAX_L2_BOOKS, RESERVE_WINDOW_MS } from './limits.ts';
 import {
   candleSnapshot,
   candleSnapshotJson,
@@ -78,6 +73,8 @@ export {
 export {
   AVAILABLE_DATES,
   FUNDING_HISTORY,
+  HIP3_SNAPSHOTS,
+  HIP3_TOP_MOVERS,
   LIQUIDITY_REPORT,
   MARKET_HISTORY,
   RESERVE_HISTORY,
@@ -525,9 +522,8 @@ export class MarketsService {
     return hip3Snapshots(this.pool, this.ctxs, this.now(), filter);
   }
 
-  /** HIP-3 coins ranked by the size of their 24 h price move, largest first; `limit` 1 to MAX_HIP3_TOP_MOVERS. */
-  async hip3TopMovers(limit = HIP3_TOP_MOVERS_DEFAULT): Promise<Hip3Snapshot[]> {
-    intWithin('limit', limit, 1, MAX_HIP3_TOP_MOVERS);
+  /** HIP-3 coins ranked by the size of their 24 h price move, largest first (HIP3_TOP_MOVERS's input). */
+  async hip3TopMovers({ limit }: InputOf<typeof HIP3_TOP_MOVERS>): Promise<Hip3Snapshot[]> {
     const rows = await this.hip3Snapshots();
     const move = (r: Hip3Snapshot) => Math.abs(priceMove(this.ctxs.get(r.coin)));
     return rows.sort((a, b) => move(b) - move(a)).slice(0, limit);

@@ -3,7 +3,9 @@
 import { cursor, defineInput, int, named, oneOf, optional, text, time } from '../../../kit/input.ts';
 import { HISTORY_DATASET_NAMES, HISTORY_SERIES_NAMES } from './history.ts';
 import {
+  HIP3_TOP_MOVERS_DEFAULT,
   HISTORY_SAMPLES_DEFAULT,
+  MAX_HIP3_TOP_MOVERS,
   MAX_HISTORY_SAMPLES,
   MAX_RESERVE_HISTORY,
   MAX_TRADES,
@@ -85,4 +87,17 @@ export const LIQUIDITY_REPORT = defineInput(
 export const AVAILABLE_DATES = defineInput({
   coin: optional(coin('only this coin')),
   dataset: optional(oneOf(HISTORY_DATASET_NAMES, 'only this dataset')),
+});
+
+export const HIP3_SNAPSHOTS = defineInput({
+  dexId: optional(text('only this HIP-3 dex')),
+  coin: optional(coin('only this coin')),
+});
+
+export const HIP3_TOP_MOVERS = defineInput({
+  limit: int(`how many coins (1 to ${MAX_HIP3_TOP_MOVERS}, default ${HIP3_TOP_MOVERS_DEFAULT})`, {
+    min: 1,
+    max: MAX_HIP3_TOP_MOVERS,
+    default: HIP3_TOP_MOVERS_DEFAULT,
+  }),
 });
