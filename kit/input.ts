@@ -2,7 +2,8 @@
 // stated once, with TypeBox, beside the service method that takes them; every edge derives its own form from that
 // definition and reads a request through it:
 //
-//   - the MCP tool's input and an /info body: `schema`, camelCase JSON Schema that refuses unknown fields;
+//   - the MCP tool's input: `schema`, camelCase JSON Schema that refuses unknown fields;
+//   - an /info body: `body`, the same fields, each optional one also taking null;
 //   - a path route's query string: `query`, snake_case, times as ISO 8601 or epoch-ms text (spec §3);
 //   - GraphQL arguments: `args(t)`, with the Timestamp scalar for times and `after` for a cursor;
 //
@@ -26,7 +27,7 @@ import {
   Type,
 } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS } from '../platform/fields.ts';
+import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS, orderedWindow } from '../platform/fields.ts';
 import { TIME_FORMAT, timeParam } from './params.ts';
 import { NO_NUL_PATTERN, ruleOf, unknownParameter } from './request-schema.ts';
 
@@ -153,7 +154,7 @@ type ArgBuilder = { arg: any };
 export interface Input<P extends TProperties> {
   /** The fields as defined. */
   readonly fields: P;
-  /** camelCase JSON Schema of the input, unknown fields refused: an MCP tool's input, an /info body's fields. */
+  /** camelCase JSON Schema of the input under MCP's names, unknown fields refused: an MCP tool's input. */
   readonly schema: Readonly<Record<string, unknown>>;
   /**
    * An /info body's fields (camelCase): each optional field also takes null (the exchange's Python SDK sends explicit
@@ -241,9 +242,20 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
     return `${name}: ${text}, got ${shown === undefined ? 'nothing' : shown.slice(0, 60)}`;
   };
 
+  /** Each edge's names → the definition's, made once per edge (not per request). */
+  const keysByEdge = new Map<Edge, Map<string, string>>();
+  const keysOn = (edge: Edge) => {
+    let keys = keysByEdge.get(edge);
+    if (!keys) {
+      keys = new Map(entries.map(([k, s]) => [edgeName(k, s, edge), k]));
+      keysByEdge.set(edge, keys);
+    }
+    return keys;
+  };
+
   const parse = (raw: Readonly<Record<string, unknown>>, edge: Edge = 'mcp') => {
     const input: Record<string, unknown> = {};
-    const byEdgeName = new Map(entries.map(([k, s]) => [edgeName(k, s, edge), k]));
+    const byEdgeName = keysOn(edge);
     for (const [name, value] of Object.entries(raw)) {
       if (value === undefined || value === null) continue;
       const key = byEdgeName.get(name);
@@ -264,12 +276,8 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
     }
     if (rules.window) {
       const [start, end] = rules.window;
-      const [s, e] = [input[start], input[end]] as [number | undefined, number | undefined];
-      if (s !== undefined && e !== undefined && s > e) {
-        throw new FieldError(
-          `${edgeName(start, fields[start] as TSchema, edge)}: must not be after ${edgeName(end, fields[end] as TSchema, edge)}`,
-        );
-      }
+      const nameOn = (key: string) => edgeName(key, fields[key] as TSchema, edge);
+      orderedWindow(nameOn(start), input[start] as number | undefined, input[end] as number | undefined, nameOn(end));
     }
     return input as Static<TObject<P>>;
   };
@@ -345,7 +353,6 @@ function nullable(field: Record<string, unknown>): Record<string, unknown> {
 
 /** A field's GraphQL argument: Int, Timestamp for times (beyond Int's 32 bits), String, Boolean. */
 function argOf(t: ArgBuilder, field: TSchema, options: Record<string, unknown>): InputFieldMap[string] {
-  if (meta(field)[Time]) return t.arg({ type: 'Timestamp', ...options });
   if (field[Kind] === 'Array') return t.arg({ type: [scalarOf(field.items as TSchema)], ...options });
   return t.arg({ type: scalarOf(field), ...options });
 }

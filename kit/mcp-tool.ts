@@ -36,25 +36,6 @@ export const sideArg = (what = 'only fills of this side') =>
 /** TEXT with other length bounds (a dex name, a cursor): still no NUL. */
 export const textArg = (description: string, bounds: { minLength?: number; maxLength?: number } = {}): JsonSchema =>
   described({ ...TEXT, ...bounds }, description);
-/** A list of 1 to `max` addresses (the batch tools' wallets, a liquidation filter). */
-export const addressesArg = (max: number, description: string): JsonSchema =>
-  described(
-    { type: 'array', items: addressArg('an address'), minItems: 1, maxItems: max },
-    `${description} (1 to ${max})`,
-  );
-
-/** `startTime`/`endTime`: a window in epoch ms, its defaults said by the tool (the service applies them). */
-export const windowArgs = (start: string, end = 'end of the window, inclusive; default now') => ({
-  startTime: timeArg(start),
-  endTime: timeArg(end),
-});
-
-/** `limit`/`offset` paging with the service's cap and default: `what` names the rows ("transactions"). */
-export const pageArgs = (what: string, bounds: { maxLimit: number; defaultLimit: number; maxOffset: number }) => ({
-  limit: intArg(1, bounds.maxLimit, `how many ${what} (1 to ${bounds.maxLimit}, default ${bounds.defaultLimit})`),
-  offset: intArg(0, bounds.maxOffset, `${what} to skip, for the next page (0 to ${bounds.maxOffset}, default 0)`),
-});
-
 /** The one convention of argument names across the catalog: camelCase, as /info's fields are (startTime). */
 export const ARGUMENT_NAME = /^[a-z][a-zA-Z0-9]*$/;
 

@@ -4,7 +4,6 @@
 import type { ObjectRef } from '@pothos/core';
 import { FieldError, isAddress, noNul } from '../../../platform/fields.ts';
 import { builder } from '../builder.ts';
-import { EVM_ROWS_DEFAULT, MAX_EVM_OFFSET, MAX_EVM_ROWS } from '../service/index.ts';
 
 /** A 0x address, lowercased. */
 export function addressArg(value: string, arg: string): string {
@@ -18,30 +17,6 @@ export const textArg = (value: string | null | undefined, arg: string): string |
 
 /** A record's naive UTC ISO time (compat's form, which the service returns) → epoch ms. */
 export const msOf = (naive: string): number => Date.parse(`${naive}Z`);
-
-/** The options of `limit` and `offset` on the offset-paged lists (the service checks the bounds). */
-export const LIMIT_ARG = {
-  required: true,
-  defaultValue: EVM_ROWS_DEFAULT,
-  description: `1 to ${MAX_EVM_ROWS}`,
-} as const;
-export const OFFSET_ARG = { required: true, defaultValue: 0, description: `0 to ${MAX_EVM_OFFSET}` } as const;
-
-/** The time window and offset page every offset-paged list takes. */
-export const windowPageArgs = builder.args((t) => ({
-  startTime: t.field({ type: 'Timestamp' }),
-  endTime: t.field({ type: 'Timestamp' }),
-  limit: t.int(LIMIT_ARG),
-  offset: t.int(OFFSET_ARG),
-}));
-
-/** windowPageArgs as the service takes them. */
-export const windowPage = (a: {
-  startTime?: number | null;
-  endTime?: number | null;
-  limit: number;
-  offset: number;
-}) => ({ startTime: a.startTime ?? undefined, endTime: a.endTime ?? undefined, limit: a.limit, offset: a.offset });
 
 /** The cost directive of an offset-paged list: `limit` rows in `nodes`. */
 export const PAGE_LIST_SIZE = {

@@ -1,6 +1,5 @@
 // What the EVM lists share: the page-size and offset rules (spec §8: 1 to 1000 rows), SQL parameter collection and
 // the `limit + 1` read that tells whether another page follows.
-import { FieldError, intWithin } from '../../../platform/fields.ts';
 
 /** Rows per page of every EVM list (spec §8: holders paging value and `/evm/transactions` count, 1 to 1000). */
 export const MAX_EVM_ROWS = 1000;
@@ -16,14 +15,6 @@ export interface PageQuery {
 export interface Page<R> {
   rows: R[];
   hasMore: boolean;
-}
-
-/** The page rules, checked once for every door (REST schemas state the same bounds from these constants). */
-export function checkPage(q: PageQuery): PageQuery {
-  return {
-    limit: intWithin('limit', q.limit, 1, MAX_EVM_ROWS),
-    offset: intWithin('offset', q.offset, 0, MAX_EVM_OFFSET),
-  };
 }
 
 /** Positional parameters for one statement: `param(v)` appends `v` and returns its `$n`. */
@@ -47,13 +38,6 @@ export function pageOf<T, R>(rows: T[], q: PageQuery, map: (row: T) => R): Page<
   return { rows: rows.slice(0, q.limit).map(map), hasMore: rows.length > q.limit };
 }
 
-/** A time window's start must not be after its end. */
-export function checkWindow(startTime: number | undefined, endTime: number | undefined): void {
-  if (startTime !== undefined && endTime !== undefined && startTime > endTime) {
-    throw new FieldError('start_time: must not be after end_time');
-  }
-}
-
 /**
  * A list's filters as SQL: `conditions` (already parameterised) and the inclusive time window on `time`; '' when
  * nothing filters.
@@ -63,7 +47,6 @@ export function whereClause(
   window: { startTime?: number; endTime?: number },
   param: (v: unknown) => string,
 ): string {
-  checkWindow(window.startTime, window.endTime);
   const where = [...conditions];
   if (window.startTime !== undefined) where.push(`time >= ${param(window.startTime)}`);
   if (window.endTime !== undefined) where.push(`time <= ${param(window.endTime)}`);
