@@ -51,8 +51,8 @@ export function rankExpressions(t: string): string {
 export function rankingSums(rows: string): string {
   return `SELECT address, sum(fills)::int AS fills, sum(volume) AS volume, sum(realized_pnl) AS realized_pnl,
       sum(fees) AS fees, sum(funding) AS funding, sum(wins)::int AS wins, sum(losses)::int AS losses,
-      (sum(wins) + sum(losses))::int AS trades,
-      CASE WHEN sum(wins) + sum(losses) > 0 THEN round(sum(wins)::numeric / (sum(wins) + sum(losses)), 6) END AS win_rate,
+      sum(trips)::int AS trades,
+      CASE WHEN sum(trips) > 0 THEN round(sum(wins)::numeric / sum(trips), 6) END AS win_rate,
       CASE WHEN sum(volume) > 0 THEN round((sum(realized_pnl) - sum(fees) + sum(funding)) / sum(volume) * 100, 6) END
         AS pnl_pct
     FROM (${rows}) w GROUP BY address`;

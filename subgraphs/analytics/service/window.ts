@@ -48,7 +48,7 @@ const asDate = (param: string) => `(to_timestamp(${param}::float8 / 1000) AT TIM
  */
 export function windowRows(p: number, where: string): string {
   const [from, dayFrom, dayTo, to] = [p, p + 1, p + 2, p + 3].map((i) => `$${i}`) as [string, string, string, string];
-  const columns = 'fills, volume, realized_pnl, fees, funding, wins, losses, longs, shorts';
+  const columns = 'fills, volume, realized_pnl, fees, funding, wins, losses, trips, longs, shorts';
   return `SELECT address, ${asDate(`hour`)} AS day, ${columns} FROM analytics.user_hourly
       WHERE ${where} AND ((hour >= ${from} AND hour < ${dayFrom}) OR (hour >= ${dayTo} AND hour < ${to}))
     UNION ALL

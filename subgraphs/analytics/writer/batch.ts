@@ -94,6 +94,8 @@ export interface Sums {
   funding: Ratio;
   wins: number;
   losses: number;
+  /** Closed trips, whatever their result (wins and losses leave out a trip closed at exactly zero). */
+  trips: number;
   longs: number;
   shorts: number;
 }
@@ -115,6 +117,7 @@ const emptySums = (): Sums => ({
   funding: ZERO,
   wins: 0,
   losses: 0,
+  trips: 0,
   longs: 0,
   shorts: 0,
 });
@@ -359,6 +362,7 @@ export class DerivationBatch {
     this.open.delete(`${trip.address}|${trip.coin}`);
     const net = sign(add(sub(trip.pnl, trip.fees), trip.funding));
     for (const s of this.sums(trip.address, time)) {
+      s.trips++;
       if (net > 0) s.wins++;
       else if (net < 0) s.losses++;
     }

@@ -4,9 +4,25 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dataCoverage } from '../../../platform/coverage.ts';
-import { ALICE, BOB, BUILDER, D1, D2, D3, H, loadAnalyticsHistory, UNTIL } from '../../../test/analytics-history.ts';
+import { NodeFiles } from '../../../test/accounts-files.ts';
+import {
+  ALICE,
+  BOB,
+  BUILDER,
+  D1,
+  D2,
+  D3,
+  type F,
+  fillEvent,
+  H,
+  loadAnalyticsHistory,
+  UNTIL,
+} from '../../../test/analytics-history.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
+import { addr } from '../../../test/node-files.ts';
 import { analytics } from '../domain.ts';
+import { rankingSums } from '../service/ranking.ts';
+import { windowParams, windowRows } from '../service/window.ts';
 import { Derivation, deriveUntil, SETTLE_MS, storedFrontier } from './index.ts';
 import { derivedUntil, resetDerived } from './job.ts';
 
@@ -195,7 +211,7 @@ describe('derivation job', () => {
   it('sums each UTC day', async () => {
     const { rows } = await db.pool.query(
       `SELECT to_char(day, 'YYYY-MM-DD') AS day, fills, trim_scale(volume)::text AS volume, trim_scale(realized_pnl)::text AS realized_pnl, trim_scale(fees)::text AS fees, trim_scale(funding)::text AS funding,
-         wins, losses, longs, shorts FROM analytics.user_daily WHERE address = $1 ORDER BY day`,
+         wins, losses, trips, longs, shorts FROM analytics.user_daily WHERE address = $1 ORDER BY day`,
       [ALICE],
     );
     expect(rows).toEqual([
@@ -208,6 +224,7 @@ describe('derivation job', () => {
         funding: '2',
         wins: 1,
         losses: 0,
+        trips: 1,
         longs: 1,
         shorts: 0,
       },
@@ -220,6 +237,7 @@ describe('derivation job', () => {
         funding: '-1.5',
         wins: 0,
         losses: 1,
+        trips: 1,
         longs: 1,
         shorts: 1,
       },
@@ -232,6 +250,7 @@ describe('derivation job', () => {
         funding: '0',
         wins: 1,
         losses: 0,
+        trips: 1,
         longs: 1,
         shorts: 1,
       },
@@ -310,6 +329,38 @@ describe('derivation job', () => {
     await deriveUntil(db.pool, stored);
     await deriveUntil(db.pool, UNTIL);
     expect(await dump(db.pool)).toEqual(clean);
+  });
+});
+
+describe('closed trips', () => {
+  it('counts a trip closed at exactly zero net PnL as a trade, neither a win nor a loss', async () => {
+    // CAROL: BTC 1 @ 100 → 1 @ 100, no fees or funding: net 0 (a breakeven); then ETH 1 @ 10 → 1 @ 12, fee 0.1
+    // each: pnl 2, net 1.8 (a win). By hand: 2 trades, 1 win, 0 losses, win rate 1 / 2.
+    const own = await createTestDatabase();
+    try {
+      const CAROL = addr(0xca201);
+      const files = new NodeFiles();
+      const fills: F[] = [
+        { user: CAROL, t: D1 + H, coin: 'BTC', side: 'B', px: '100', sz: '1', start: '0', fee: '0' },
+        { user: CAROL, t: D1 + 2 * H, coin: 'BTC', side: 'A', px: '100', sz: '1', start: '1', pnl: '0', fee: '0' },
+        { user: CAROL, t: D1 + 3 * H, coin: 'ETH', side: 'B', px: '10', sz: '1', start: '0', fee: '0.1' },
+        { user: CAROL, t: D1 + 4 * H, coin: 'ETH', side: 'A', px: '12', sz: '1', start: '1', pnl: '2', fee: '0.1' },
+      ];
+      for (const f of fills) files.add('node_fills_by_block', f.t, [fillEvent(f)]);
+      await files.load(own);
+      await deriveUntil(own.pool, D2);
+      const daily = await own.pool.query('SELECT wins, losses, trips FROM analytics.user_daily WHERE address = $1', [
+        CAROL,
+      ]);
+      expect(daily.rows).toEqual([{ wins: 1, losses: 0, trips: 2 }]);
+      const ranked = await own.pool.query(
+        `SELECT trades, wins, losses, win_rate::text FROM (${rankingSums(windowRows(1, 'true'))}) s`,
+        windowParams({ from: D1, to: D2 }),
+      );
+      expect(ranked.rows).toEqual([{ trades: 2, wins: 1, losses: 0, win_rate: '0.500000' }]);
+    } finally {
+      await own.drop();
+    }
   });
 });
 

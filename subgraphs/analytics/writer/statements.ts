@@ -28,6 +28,7 @@ export function sumsStatement(
       dec(s.funding),
       s.wins,
       s.losses,
+      s.trips,
       s.longs,
       s.shorts,
     ];
@@ -35,12 +36,13 @@ export function sumsStatement(
   const keyType = key === 'day' ? 'date' : 'int8';
   const sum = (col: string) => `${col} = t.${col} + EXCLUDED.${col}`;
   return [
-    `INSERT INTO ${table} AS t (address, ${key}, fills, volume, realized_pnl, fees, funding, wins, losses, longs, shorts)
+    `INSERT INTO ${table} AS t (address, ${key}, fills, volume, realized_pnl, fees, funding, wins, losses, trips, longs,
+         shorts)
        SELECT * FROM unnest($1::text[], $2::${keyType}[], $3::int4[], $4::numeric[], $5::numeric[], $6::numeric[],
-         $7::numeric[], $8::int4[], $9::int4[], $10::int4[], $11::int4[])
+         $7::numeric[], $8::int4[], $9::int4[], $10::int4[], $11::int4[], $12::int4[])
        ON CONFLICT (address, ${key}) DO UPDATE SET
-         ${['fills', 'volume', 'realized_pnl', 'fees', 'funding', 'wins', 'losses', 'longs', 'shorts'].map(sum).join(', ')}`,
-    columns(rows, 11),
+         ${['fills', 'volume', 'realized_pnl', 'fees', 'funding', 'wins', 'losses', 'trips', 'longs', 'shorts'].map(sum).join(', ')}`,
+    columns(rows, 12),
   ];
 }
 
