@@ -61,4 +61,36 @@ describe('Batch', () => {
       { id: 4, label: 'after €' },
     ]);
   });
+
+  it("runs two lanes' statements on shared rows in turn: no deadlock where they take the rows in opposite orders", async () => {
+    await db.pool.query('CREATE TABLE batch_test_shared (id int PRIMARY KEY, n int NOT NULL)');
+    await db.pool.query('INSERT INTO batch_test_shared VALUES (1, 0), (2, 0)');
+    // One statement per block, as the evm holders' are: lane A touches row 1 then row 2, lane B row 2 then row 1,
+    // each pausing between its two blocks, as a long batch does.
+    const lane = (first: number, second: number) => {
+      const batch = new Batch();
+      const bump = (id: number) => batch.exec('UPDATE batch_test_shared SET n = n + 1 WHERE id = $1', [id]);
+      bump(first);
+      batch.exec('SELECT pg_sleep(1)', []);
+      bump(second);
+      return batch;
+    };
+    const both = (shared?: string) =>
+      Promise.allSettled(
+        [lane(1, 2), lane(2, 1)].map((b) => inTransaction(db.pool, (client) => b.write(client, { shared }))),
+      );
+    // Without the lock Postgres ends one of them (the check that the test can fail)...
+    const unguarded = await both();
+    expect(
+      unguarded.map((r) => (r.status === 'rejected' ? (r.reason as { code?: string }).code : 'ok')).sort(),
+    ).toEqual(['40P01', 'ok']);
+    // ... with it, both commit.
+    const guarded = await both('evm_blocks_by_block');
+    expect(guarded.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    const { rows } = await db.pool.query('SELECT id, n FROM batch_test_shared ORDER BY id');
+    expect(rows).toEqual([
+      { id: 1, n: 3 },
+      { id: 2, n: 3 },
+    ]);
+  });
 });

@@ -10,6 +10,9 @@ import type { TableSpec } from '../db/rows/table.ts';
 
 type AnySpec = TableSpec<never>;
 
+/** First key of the advisory lock under which batches of one stream's lanes run their statements (`write`). */
+const SHARED_ROWS_LOCK_CLASS = 0x686c7368; // "hlsh"
+
 /** How long one statement writing a batch may take, on the server and on the wire. */
 export const INGEST_STATEMENT_TIMEOUT_MS = WRITE_STATEMENT_TIMEOUT_MS;
 
@@ -137,8 +140,16 @@ export class Batch {
    * Writes every table's rows and runs the statements; the caller owns the transaction. Each statement may take
    * `timeoutMs` (longer than the service's limit for answers: a batch is tens of thousands of rows), after which the
    * connection is given up (a stalled server).
+   *
+   * With `shared`, the statements run under a transaction lock of that name: lanes of one stream (the present and a
+   * backfill) upsert the same rows (token holders' balances, registries), a batch in one statement per block, so two
+   * batches would otherwise take those rows' locks in different orders and deadlock. The COPYs, of rows no other lane
+   * writes, run before the lock and in parallel.
    */
-  async write(client: pg.PoolClient, timeoutMs = INGEST_STATEMENT_TIMEOUT_MS): Promise<void> {
+  async write(
+    client: pg.PoolClient,
+    { timeoutMs = INGEST_STATEMENT_TIMEOUT_MS, shared }: { timeoutMs?: number; shared?: string } = {},
+  ): Promise<void> {
     const query = (text: string) => client.query({ text, query_timeout: timeoutMs } as pg.QueryConfig);
     for (const [spec, copy] of this.copies) {
       if (!copy.length) continue;
@@ -153,6 +164,13 @@ export class Batch {
         await copyInto(client, `${stage} (${cols})`, copy.bytes, timeoutMs);
         await query(`INSERT INTO ${spec.table} (${cols}) SELECT ${cols} FROM ${stage} ON CONFLICT DO NOTHING`);
       }
+    }
+    if (shared !== undefined && this.statements.length) {
+      await client.query({
+        text: 'SELECT pg_advisory_xact_lock($1, hashtext($2))',
+        values: [SHARED_ROWS_LOCK_CLASS, shared],
+        query_timeout: timeoutMs,
+      } as pg.QueryConfig);
     }
     for (const s of this.statements) {
       await client.query({ text: s.sql, values: s.params, query_timeout: timeoutMs } as pg.QueryConfig);

@@ -461,9 +461,9 @@ class StreamReader {
       }
       // The service's statement limit is for answers; writing a batch may take longer (Batch.write guards it).
       await client.query(`SET LOCAL statement_timeout = ${INGEST_STATEMENT_TIMEOUT_MS}`);
-      await batch.write(client).catch((err: unknown) => {
-        // Two lanes of one stream upsert the same rows (token holders' balances): Postgres may end one of two
-        // batches waiting on each other. Nothing of it committed: it is read again from the stored checkpoint.
+      // The stream's lanes take turns at the rows they share (Batch.write); any other deadlock (with a writer
+      // outside ingest) leaves nothing committed either, and the batch is read again from the stored checkpoint.
+      await batch.write(client, { shared: this.loader.stream }).catch((err: unknown) => {
         if ((err as { code?: string }).code === DEADLOCK) {
           throw new StorageUnavailableError(`${this.key}: a batch deadlocked with another lane's; loading it again`);
         }
