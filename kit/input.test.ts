@@ -8,8 +8,10 @@ import {
   defineInput,
   type InputOf,
   int,
+  intOf,
   list,
   named,
+  nestedBody,
   oneOf,
   optional,
   text,
@@ -144,5 +146,73 @@ describe('defineInput', () => {
       'addresses: must hold 1 to 2 addresses',
     );
     expect(() => BATCH.parse({ to: TOKEN })).toThrow('addresses: is required');
+  });
+
+  it('takes an integer of a few values, an Int in GraphQL, and a rule across fields', async () => {
+    const BOOK = defineInput(
+      {
+        coin: text('the coin'),
+        nSigFigs: optional(int('figures', { min: 2, max: 5 })),
+        mantissa: optional(intOf([1, 2, 5] as const, 'mantissa')),
+      },
+      {
+        check: (input, name) => {
+          if (input.mantissa !== undefined && input.nSigFigs !== 5) throw new Error(`${name('mantissa')}: only with 5`);
+        },
+      },
+    );
+    const parsed: { mantissa?: 1 | 2 | 5 } = BOOK.parse({ coin: 'BTC', nSigFigs: 5, mantissa: 2 });
+    expect(parsed).toEqual({ coin: 'BTC', nSigFigs: 5, mantissa: 2 });
+    expect(BOOK.parse({ coin: 'BTC', nSigFigs: null, mantissa: null }, 'info')).toEqual({ coin: 'BTC' });
+    expect(() => BOOK.parse({ coin: 'BTC', nSigFigs: 5, mantissa: 3 })).toThrow(
+      'mantissa: must be one of 1, 2, 5, got 3',
+    );
+    expect(() => BOOK.parse({ coin: 'BTC', nSigFigs: 5, mantissa: '2' })).toThrow('mantissa: must be one of 1, 2, 5');
+    expect(() => BOOK.parse({ coin: 'BTC', nSigFigs: 4, mantissa: 2 })).toThrow('mantissa: only with 5');
+    // An /info body takes null for the optional ones, an enum listing it too.
+    expect(BOOK.body().properties).toMatchObject({ mantissa: { type: ['integer', 'null'], enum: [1, 2, 5, null] } });
+    const builder = subgraphBuilder<object>();
+    builder.queryType({
+      fields: (t) => ({ book: t.string({ args: BOOK.args(t, ['coin']) as never, resolve: () => 'ok' }) }),
+    });
+    const args = builder.toSchema().getQueryType()?.getFields().book?.args ?? [];
+    expect(args.map((a) => `${a.name}: ${a.type}`).sort()).toEqual(['mantissa: Int', 'nSigFigs: Int']);
+  });
+
+  it('refuses a list of the wrong length by its rule and its length, on every edge', () => {
+    const COINS = defineInput({
+      coins: list(text('a coin'), 'the coins', { min: 1, max: 3, rule: 'must hold 1 to 3 coins' }),
+    });
+    const many = ['a', 'b', 'c', 'd'];
+    expect(() => COINS.parse({ coins: many })).toThrow('coins: must hold 1 to 3 coins, got 4');
+    expect(() => COINS.parse({ coins: [] }, 'info')).toThrow('coins: must hold 1 to 3 coins, got 0');
+    expect(() => COINS.fromQuery({ coins: many })).toThrow('coins: must hold 1 to 3 coins, got 4');
+    // The /info and query schemas leave the length to parse, whose 400 states the rule (MCP's schema keeps it).
+    for (const edge of [COINS.body(), COINS.query()]) {
+      expect((edge.properties as { coins: object }).coins).not.toHaveProperty('maxItems');
+      expect((edge.properties as { coins: object }).coins).not.toHaveProperty('minItems');
+    }
+    expect(COINS.schema.properties).toMatchObject({ coins: { minItems: 1, maxItems: 3 } });
+  });
+
+  it('reads a definition nested in an /info body, naming its fields as the dispatcher does', () => {
+    const CANDLES = defineInput(
+      { coin: text('the coin'), startTime: time('from'), endTime: optional(time('to')) },
+      { window: ['startTime', 'endTime'] },
+    );
+    const nested = nestedBody('req', CANDLES);
+    expect(nested.body()).toMatchObject({
+      required: ['req'],
+      properties: { req: { required: ['coin', 'startTime'] } },
+    });
+    expect(nested.parse({ type: 'candleSnapshot', req: { coin: 'BTC', startTime: 5, endTime: null } })).toEqual({
+      coin: 'BTC',
+      startTime: 5,
+    });
+    expect(() => nested.parse({ req: { coin: 'BTC', startTime: 5, endTime: 4 } })).toThrow(
+      'req.startTime: must not be after endTime',
+    );
+    expect(() => nested.parse({ req: { coin: 'BTC' } })).toThrow('req.startTime: is required');
+    expect(() => nested.parse({})).toThrow('req: is required, must be an object');
   });
 });

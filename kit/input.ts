@@ -113,6 +113,15 @@ export const oneOf = <V extends string>(values: readonly V[], description: strin
     ...(defaultValue === undefined ? {} : { default: defaultValue }),
   });
 
+/** One of `values` (integers: a book's mantissa 1, 2 or 5); an Int in GraphQL. */
+export const intOf = <V extends number>(values: readonly V[], description: string, defaultValue?: V) =>
+  Type.Unsafe<V>({
+    type: 'integer',
+    enum: [...values],
+    description,
+    ...(defaultValue === undefined ? {} : { default: defaultValue }),
+  });
+
 /**
  * A field some edges name otherwise than the definition (and than snake_case on path routes): `to` in MCP and
  * GraphQL for the service's `toAddr`, which a path route calls `to_addr`.
@@ -196,6 +205,11 @@ const isOptional = (s: TSchema) => (s as { [OptionalKind]?: string })[OptionalKi
 export interface InputRules<P extends TProperties> {
   /** A time window's two fields: the start must not be after the end. */
   window?: readonly [keyof P & string, keyof P & string];
+  /**
+   * A rule across fields that no field's schema states (a book's mantissa only with nSigFigs 5), run on the checked
+   * input; it throws a FieldError naming a field by `name` (the edge's name of it).
+   */
+  check?: (input: Static<TObject<P>>, name: (key: keyof P & string) => string) => void;
 }
 
 /** Declares a capability's input. */
@@ -237,7 +251,9 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
       error.keyword === 'pattern' && error.schema === NO_NUL_PATTERN
         ? 'must not contain a NUL character (U+0000)'
         : rule(field);
-    const shown = JSON.stringify(error.data);
+    // A list of the wrong length is shown by its length (`got 51`), not by its first 60 characters.
+    const counted = error.keyword === 'minItems' || error.keyword === 'maxItems';
+    const shown = counted ? String((error.data as unknown[]).length) : JSON.stringify(error.data);
     const name = item === undefined ? nameOf(key) : `${nameOf(key)}[${item}]`;
     return `${name}: ${text}, got ${shown === undefined ? 'nothing' : shown.slice(0, 60)}`;
   };
@@ -279,6 +295,7 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
       const nameOn = (key: string) => edgeName(key, fields[key] as TSchema, edge);
       orderedWindow(nameOn(start), input[start] as number | undefined, input[end] as number | undefined, nameOn(end));
     }
+    rules.check?.(input as Static<TObject<P>>, (key) => edgeName(key, fields[key] as TSchema, edge));
     return input as Static<TObject<P>>;
   };
 
@@ -334,6 +351,32 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
 }
 
 /**
+ * A definition read from one object field of an /info body (candleSnapshot's `{req: {coin, interval, ...}}`): the
+ * body's schema holds the definition's under `key`, and `parse` reads that object, naming a refused field
+ * `key.field` as the dispatcher's 400 names it (`req.startTime: must not be after endTime`).
+ */
+export function nestedBody<P extends TProperties>(key: string, definition: Input<P>) {
+  return {
+    body: (): Readonly<Record<string, unknown>> => ({
+      type: 'object',
+      properties: { [key]: definition.body() },
+      required: [key],
+    }),
+    parse(body: Readonly<Record<string, unknown>>): Static<TObject<P>> {
+      const inner = body[key];
+      if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) {
+        throw new FieldError(`${key}: is required, must be an object`);
+      }
+      try {
+        return definition.parse(inner as Record<string, unknown>, 'info');
+      } catch (err) {
+        throw err instanceof FieldError ? new FieldError(`${key}.${err.message}`) : err;
+      }
+    },
+  };
+}
+
+/**
  * A field as a route's schema states it: compat's 400 reads an integer's `description` as its unit (`must be an
  * integer of epoch milliseconds`), so a route's field carries its unit there, not the sentence a tool shows a model.
  */
@@ -341,6 +384,11 @@ function routeField(field: TSchema): TSchema {
   const { description: _sentence, ...rest } = field;
   // A pattern with a rule of its own (a cursor's form) is left to `parse`, whose 400 states that rule.
   if (meta(field)[Rule] && typeof rest.pattern === 'string') rest.pattern = NO_NUL_PATTERN;
+  // So is a list's length with a rule of its own (`coins: must hold 1 to 50 coins, got 51`).
+  if (meta(field)[Rule] && field[Kind] === 'Array') {
+    delete rest.minItems;
+    delete rest.maxItems;
+  }
   const unit = meta(field)[Unit];
   return (unit ? { ...rest, description: unit } : rest) as TSchema;
 }
@@ -360,9 +408,8 @@ function argOf(t: ArgBuilder, field: TSchema, options: Record<string, unknown>):
 /** The GraphQL scalar of a field. */
 function scalarOf(field: TSchema): string {
   if (meta(field)[Time]) return 'Timestamp';
+  if (field.type === 'integer') return 'Int';
   switch (field[Kind]) {
-    case 'Integer':
-      return 'Int';
     case 'Boolean':
       return 'Boolean';
     default:

@@ -11,6 +11,7 @@ import { A1, AT, HOUR, hip4History, T0 } from '../../test/hip4-files.ts';
 import { fillRowJson } from './compat/routes.ts';
 import { hip4Tools } from './mcp.ts';
 import { Hip4Service } from './service/index.ts';
+import { FILLS } from './service/inputs.ts';
 
 let db: TestDatabase;
 let hip4: Hip4Service;
@@ -94,7 +95,7 @@ describe('hip4 MCP tools', () => {
     const objects = (await call('hip4_fills', { limit: 1000 })).fills as unknown[];
     expect(objects).toHaveLength(10);
     const json = new JsonArrayWriter();
-    await hip4.eachFillTextRow({ limit: 1000 }, (row) => json.push(fillRowJson(row)));
+    await hip4.eachFillTextRow(FILLS.parse({ limit: 1000 }), (row) => json.push(fillRowJson(row)));
     expect(JSON.parse(json.end().toString('utf8'))).toEqual(objects);
   });
 
@@ -105,7 +106,7 @@ describe('hip4 MCP tools', () => {
     for (let i = 0; i < 10; i++) {
       const page = await call('hip4_fills', { limit: 3, ...(cursor ? { cursor } : {}) });
       seen.push(...(page.fills as unknown[]));
-      const text = await hip4.eachFillTextRow({ limit: 3, cursor }, () => {});
+      const text = await hip4.eachFillTextRow(FILLS.parse({ limit: 3, cursor }), () => {});
       expect(page.nextCursor).toBe(text.nextCursor);
       if (!page.hasMore) break;
       cursor = page.nextCursor as string;

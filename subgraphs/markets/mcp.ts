@@ -1,27 +1,23 @@
 // The markets domain's MCP tools: one per capability of its service (the /info types, path endpoints and /ws
 // channels it serves), each calling the service as the resolvers and compat handlers do, plus bounded live tools
-// that collect a stream for a few seconds. The service keeps its rules (defaults, limits, windows); the schemas
-// here bound what a model may send and say what each argument means.
+// that collect a stream for a few seconds. Each tool's input is its capability's definition (service/inputs.ts),
+// which its call reads the arguments through.
 
 import { shared } from '../../kit/info.ts';
-import {
-  coinArg,
-  collect,
-  described,
-  enumArg,
-  intArg,
-  secondsArg,
-  TEXT,
-  timeArg,
-  toolInput,
-} from '../../kit/mcp-tool.ts';
-import { windowOf } from '../../kit/request-schema.ts';
+import { collect } from '../../kit/mcp-tool.ts';
 import { compareDecimal } from '../../platform/decimal.ts';
 import type { McpTool } from '../domain.ts';
 import {
+  ALL_MIDS,
   AVAILABLE_DATES,
   CANDLE_INTERVALS,
-  type CandleInterval,
+  CANDLES,
+  COIN,
+  COLLECT_BBO,
+  COLLECT_CANDLES,
+  COLLECT_MIDS,
+  COLLECT_TRADES,
+  DEX,
   FUNDING_HISTORY,
   HIP3_SNAPSHOTS,
   HIP3_TOP_MOVERS,
@@ -29,12 +25,15 @@ import {
   HISTORY_DATASET_NAMES,
   HISTORY_SERIES_NAMES,
   isSpotCoin,
+  L2_BOOK,
+  L2_BOOKS,
   LIQUIDITY_REPORT,
   MARKET_HISTORY,
   MAX_HIP3_TOP_MOVERS,
   MAX_L2_BOOKS,
   MAX_RESERVE_HISTORY,
   MAX_TRADES,
+  NO_INPUT,
   RESERVE_HISTORY,
   RESERVE_HISTORY_DEFAULT_LIMIT,
   TRADES,
@@ -42,24 +41,13 @@ import {
   type WireTrade,
 } from './service/index.ts';
 
-const dexArg = described({ ...TEXT, minLength: 0 }, 'a HIP-3 perp dex name; omit (or "") for the main perp dex');
-const aggregation = {
-  nSigFigs: described(
-    { type: 'integer', minimum: 2, maximum: 5 },
-    'aggregate price levels to this many significant figures (2 to 5); omit for full precision',
-  ),
-  mantissa: described({ type: 'integer', enum: [1, 2, 5] }, 'with nSigFigs 5 only: round levels to 1, 2 or 5'),
-};
-const startArg = timeArg('start of the window');
-const endArg = timeArg('end of the window; default now');
-
 /** The node answers meta-like types for the markets domain; relayed as the node sends them. */
 function relayed(name: string, type: string, title: string, description: string): McpTool {
   return {
     name,
     title,
     description,
-    input: toolInput({}),
+    input: NO_INPUT.schema,
     call: async (_args, { services }) => ({ [type]: await services.upstream.json({ type }, 30_000) }),
   };
 }
@@ -72,15 +60,10 @@ export const marketsTools: readonly McpTool[] = [
       'Current mid price of every coin (perps and spot pairs) from the live order books, falling back to the last ' +
       'trade price. Use it for "what is the price of X" or to list tradable coins. With `dex`, the coins of that ' +
       'HIP-3 dex; with `coins`, only those.',
-    input: toolInput({
-      dex: dexArg,
-      coins: described({ type: 'array', items: TEXT, minItems: 1, maxItems: 500 }, 'only these coins (up to 500)'),
-    }),
+    input: ALL_MIDS.schema,
     async call(args, { services: { markets } }) {
       // The map compat's allMids sends too (sharedJson): its JSON is encoded once and copied into the answer.
-      return {
-        mids: shared(await markets.dexMids(args.dex as string | undefined, args.coins as string[] | undefined)),
-      };
+      return { mids: shared(await markets.dexMids(ALL_MIDS.parse(args))) };
     },
     summary: (r) => `${Object.keys(r.mids as object).length} mid prices`,
   },
@@ -91,8 +74,8 @@ export const marketsTools: readonly McpTool[] = [
       'What kind of market a coin is (perp, spot or HIP-4 outcome) and its trading parameters: size decimals, max ' +
       'leverage, margin table, isolated-only, delisted; for spot the base and quote tokens. Null when unknown. For ' +
       'every asset at once use markets_perp_meta or markets_spot_meta.',
-    input: toolInput({ coin: coinArg() }, ['coin']),
-    call: async (args, { services: { markets } }) => ({ market: await markets.marketInfo(args.coin as string) }),
+    input: COIN.schema,
+    call: async (args, { services: { markets } }) => ({ market: await markets.marketInfo(COIN.parse(args).coin) }),
   },
   {
     name: 'markets_perp_meta',
@@ -100,15 +83,15 @@ export const marketsTools: readonly McpTool[] = [
     description:
       'The perp universe of the main dex or of a HIP-3 dex: every asset with its size decimals, max leverage and ' +
       'margin table (the exchange meta answer). An unknown dex is an error.',
-    input: toolInput({ dex: dexArg }),
-    call: async (args, { services: { markets } }) => ({ meta: await markets.meta((args.dex as string) ?? '') }),
+    input: DEX.schema,
+    call: async (args, { services: { markets } }) => ({ meta: await markets.meta(DEX.parse(args).dex) }),
     summary: (r) => `${(r.meta as { universe: unknown[] }).universe.length} perp assets`,
   },
   {
     name: 'markets_spot_meta',
     title: 'Spot universe',
     description: 'Every spot pair and token (names, indexes, decimals): the exchange spotMeta answer.',
-    input: toolInput({}),
+    input: NO_INPUT.schema,
     call: async (_args, { services: { markets } }) => ({ spotMeta: await markets.spotMeta() }),
   },
   {
@@ -117,9 +100,9 @@ export const marketsTools: readonly McpTool[] = [
     description:
       'Live context of every perp of a dex: funding rate, open interest, mark, oracle and mid prices, 24 h ' +
       'notional and base volume, previous-day price, premium. For one coin prefer markets_asset_context.',
-    input: toolInput({ dex: dexArg }),
+    input: DEX.schema,
     async call(args, { services: { markets } }) {
-      const [meta, contexts] = await markets.metaAndAssetCtxs((args.dex as string) ?? '');
+      const [meta, contexts] = await markets.metaAndAssetCtxs(DEX.parse(args).dex);
       return { contexts: meta.universe.map((u, i) => ({ coin: u.name, ...contexts[i] })) };
     },
   },
@@ -127,7 +110,7 @@ export const marketsTools: readonly McpTool[] = [
     name: 'markets_spot_contexts',
     title: 'Spot asset contexts',
     description: 'Live context of every spot pair: mark and mid prices, 24 h volumes, supply, previous-day price.',
-    input: toolInput({}),
+    input: NO_INPUT.schema,
     async call(_args, { services: { markets } }) {
       const [, contexts] = await markets.spotMetaAndAssetCtxs();
       return { contexts };
@@ -139,9 +122,9 @@ export const marketsTools: readonly McpTool[] = [
     description:
       "One coin's live context (perp: funding, open interest, mark/oracle/mid price, 24 h volume, premium; spot: " +
       'prices, volumes, supply).',
-    input: toolInput({ coin: coinArg() }, ['coin']),
+    input: COIN.schema,
     call: async (args, { services: { markets } }) => {
-      const coin = args.coin as string;
+      const { coin } = COIN.parse(args);
       return { coin, ctx: isSpotCoin(coin) ? markets.spotAssetCtx(coin) : markets.perpAssetCtx(coin) };
     },
   },
@@ -151,34 +134,16 @@ export const marketsTools: readonly McpTool[] = [
     description:
       'The live L2 order book of a coin: up to 20 price levels a side (px, sz, number of orders), optionally ' +
       'aggregated to fewer significant figures. Null when the coin has no book.',
-    input: toolInput({ coin: coinArg(), ...aggregation }, ['coin']),
-    call: async (args, { services: { markets } }) => ({
-      book: markets.l2Book(args.coin as string, { nSigFigs: args.nSigFigs, mantissa: args.mantissa }),
-    }),
+    input: L2_BOOK.schema,
+    call: async (args, { services: { markets } }) => ({ book: markets.l2Book(L2_BOOK.parse(args)) }),
   },
   {
     name: 'markets_l2_books',
     title: 'Order books of several coins',
     description: `The live L2 books of up to ${MAX_L2_BOOKS} coins at once (null for a coin without a book).`,
-    input: toolInput(
-      {
-        coins: described(
-          {
-            type: 'array',
-            items: TEXT,
-            minItems: 1,
-            maxItems: MAX_L2_BOOKS,
-          },
-          `the coins (1 to ${MAX_L2_BOOKS})`,
-        ),
-        ...aggregation,
-      },
-      ['coins'],
-    ),
+    input: L2_BOOKS.schema,
     call: async (args, { services: { markets } }) => ({
-      books: Object.fromEntries(
-        markets.l2Books(args.coins as string[], { nSigFigs: args.nSigFigs, mantissa: args.mantissa }),
-      ),
+      books: Object.fromEntries(markets.l2Books(L2_BOOKS.parse(args))),
     }),
   },
   {
@@ -187,8 +152,8 @@ export const marketsTools: readonly McpTool[] = [
     description:
       "A coin's best bid and best ask (price, size, orders) from the live book; null without a book. For more " +
       'levels use markets_l2_book; for the spread and depth around the mid, markets_current_depth.',
-    input: toolInput({ coin: coinArg() }, ['coin']),
-    call: async (args, { services: { markets } }) => ({ bbo: markets.books.bbo(args.coin as string) }),
+    input: COIN.schema,
+    call: async (args, { services: { markets } }) => ({ bbo: markets.books.bbo(COIN.parse(args).coin) }),
   },
   {
     name: 'markets_current_depth',
@@ -196,8 +161,8 @@ export const marketsTools: readonly McpTool[] = [
     description:
       "A coin's live book depth: spread and the resting size and notional within bands around the mid. Use it to " +
       'judge liquidity now; for past liquidity use markets_liquidity_report.',
-    input: toolInput({ coin: coinArg() }, ['coin']),
-    call: async (args, { services: { markets } }) => ({ depth: markets.books.depth(args.coin as string) }),
+    input: COIN.schema,
+    call: async (args, { services: { markets } }) => ({ depth: markets.books.depth(COIN.parse(args).coin) }),
   },
   {
     name: 'markets_candles',
@@ -205,20 +170,8 @@ export const marketsTools: readonly McpTool[] = [
     description:
       `Candles of a coin from startTime to endTime (default now), oldest first: open, high, low, close, volume and ` +
       `trade count per bucket. Intervals: ${CANDLE_INTERVALS.join(', ')}.`,
-    input: toolInput(
-      { coin: coinArg(), interval: enumArg(CANDLE_INTERVALS, 'bucket size'), startTime: startArg, endTime: endArg },
-      ['coin', 'interval', 'startTime'],
-    ),
-    async call(args, { services: { markets } }) {
-      const { startTime, endTime } = windowOf(args);
-      const candles = await markets.candleSnapshot(
-        args.coin as string,
-        args.interval as CandleInterval,
-        startTime as number,
-        endTime,
-      );
-      return { candles };
-    },
+    input: CANDLES.schema,
+    call: async (args, { services: { markets } }) => ({ candles: await markets.candleSnapshot(CANDLES.parse(args)) }),
   },
   {
     name: 'markets_trades',
@@ -250,7 +203,7 @@ export const marketsTools: readonly McpTool[] = [
     description:
       'Every borrow/lend reserve token with its latest state: borrow and supply rates (yearly), utilization, ' +
       'total supplied and borrowed, oracle price.',
-    input: toolInput({}),
+    input: NO_INPUT.schema,
     call: async (_args, { services: { markets } }) => ({ reserves: await markets.allReserveStates() }),
   },
   {
@@ -269,7 +222,7 @@ export const marketsTools: readonly McpTool[] = [
     name: 'markets_history_coins',
     title: 'Coins with market history',
     description: 'Coins for which the market-history archive (bbo, spread, depth, slippage, book samples) holds data.',
-    input: toolInput({}),
+    input: NO_INPUT.schema,
     call: async (_args, { services: { markets } }) => ({ coins: await markets.historyCoins() }),
   },
   {
@@ -311,7 +264,7 @@ export const marketsTools: readonly McpTool[] = [
     description:
       'Where each dataset of this service starts and ends (fills, orders, funding, ledger, trades, candles, ...) ' +
       'and from when it is complete: check it before asking for old history.',
-    input: toolInput({}),
+    input: NO_INPUT.schema,
     call: async (_args, { services: { markets, coverage } }) => ({ ...(await coverage(markets.now())) }),
   },
   {
@@ -360,23 +313,17 @@ export const marketsTools: readonly McpTool[] = [
     description:
       'Waits and collects the trades of a coin as they happen, for `seconds` (1 to 60) or until `maxTrades` ' +
       '(default 500, at most 5000): for "watch BTC trades for 10 seconds". Returns the trades, their count and volume.',
-    input: toolInput(
-      {
-        coin: coinArg(),
-        seconds: secondsArg('trades'),
-        maxTrades: intArg(1, 5000, 'stop after this many trades (default 500)'),
-      },
-      ['coin', 'seconds'],
-    ),
+    input: COLLECT_TRADES.schema,
     async call(args, { services: { markets }, signal }) {
-      const got = await collect<WireTrade[], WireTrade>(markets.streams.trades(args.coin as string), {
-        seconds: args.seconds as number,
-        max: (args.maxTrades as number | undefined) ?? 500,
+      const { coin, seconds, maxTrades } = COLLECT_TRADES.parse(args);
+      const got = await collect<WireTrade[], WireTrade>(markets.streams.trades(coin), {
+        seconds,
+        max: maxTrades,
         signal,
         items: (batch) => batch,
       });
       const volume = got.items.reduce((sum, t) => sum + Number(t.sz), 0);
-      return { coin: args.coin, trades: got.items, count: got.items.length, volume, ...stopped(got) };
+      return { coin, trades: got.items, count: got.items.length, volume, ...stopped(got) };
     },
     summary: (r) => `${r.count} ${r.coin} trades in ${r.seconds} s (volume ${r.volume})`,
   },
@@ -386,14 +333,12 @@ export const marketsTools: readonly McpTool[] = [
     description:
       "Follows a coin's open candle of one interval for `seconds` (1 to 60): every update, each bucket ending with a " +
       'closed frame. Starts with the open candle.',
-    input: toolInput(
-      { coin: coinArg(), interval: enumArg(CANDLE_INTERVALS, 'bucket size'), seconds: secondsArg('candle updates') },
-      ['coin', 'interval', 'seconds'],
-    ),
+    input: COLLECT_CANDLES.schema,
     async call(args, { services: { markets }, signal }) {
-      const stream = markets.streams.candle(args.coin as string, args.interval as CandleInterval);
+      const { coin, interval, seconds } = COLLECT_CANDLES.parse(args);
+      const stream = markets.streams.candle(coin, interval);
       const first = stream.snapshot();
-      const got = await collect(stream, { seconds: args.seconds as number, max: 10_000, signal });
+      const got = await collect(stream, { seconds, max: 10_000, signal });
       return { candles: first ? [first, ...got.items] : got.items, ...stopped(got) };
     },
   },
@@ -403,11 +348,12 @@ export const marketsTools: readonly McpTool[] = [
     description:
       "Follows a coin's best bid and offer for `seconds` (1 to 60): the current one, then each change. For spread " +
       'and top-of-book moves over a short time.',
-    input: toolInput({ coin: coinArg(), seconds: secondsArg('changes') }, ['coin', 'seconds']),
+    input: COLLECT_BBO.schema,
     async call(args, { services: { markets }, signal }) {
-      const stream = markets.streams.bbo(args.coin as string);
+      const { coin, seconds } = COLLECT_BBO.parse(args);
+      const stream = markets.streams.bbo(coin);
       const first = stream.snapshot();
-      const got = await collect(stream, { seconds: args.seconds as number, max: 10_000, signal });
+      const got = await collect(stream, { seconds, max: 10_000, signal });
       return { updates: first ? [first, ...got.items] : got.items, ...stopped(got) };
     },
   },
@@ -417,17 +363,11 @@ export const marketsTools: readonly McpTool[] = [
     description:
       'Follows the mid prices of some coins for `seconds` (1 to 60), sampled at most every half second: first, ' +
       'last, low and high mid per coin. For "how did BTC move in the last 30 seconds".',
-    input: toolInput(
-      {
-        coins: described({ type: 'array', items: TEXT, minItems: 1, maxItems: 50 }, 'the coins to follow (1 to 50)'),
-        seconds: secondsArg('mids'),
-      },
-      ['coins', 'seconds'],
-    ),
+    input: COLLECT_MIDS.schema,
     async call(args, { services: { markets }, signal }) {
-      const coins = args.coins as string[];
+      const { coins, seconds } = COLLECT_MIDS.parse(args);
       const stream = await markets.streams.allMids(null);
-      const got = await collect(stream, { seconds: args.seconds as number, max: 10_000, signal });
+      const got = await collect(stream, { seconds, max: 10_000, signal });
       const samples = [stream.snapshot(), ...got.items].filter((m) => m !== null);
       const mids = Object.fromEntries(
         coins.map((coin) => {

@@ -2,7 +2,7 @@
 // top 100 over the last `hours`, as /users/leaderboard answers it.
 import { builder } from '../builder.ts';
 import type { LeaderboardPage, LeaderboardRow } from '../service/index.ts';
-import { LEADERBOARD } from '../service/index.ts';
+import { LEADERBOARD, LEADERBOARD_RANK } from '../service/index.ts';
 import { LeaderboardWindowEnum, MetricEnum } from './enums.ts';
 import { UserRef } from './user.ts';
 
@@ -63,7 +63,7 @@ builder.objectFields(UserRef, (t) => ({
     description:
       "The user's rank in a scheduled window's leaderboard by `by` (default PNL), as Query.leaderboard numbers it; " +
       'null when the window does not rank the user',
-    args: { window: t.arg({ type: LeaderboardWindowEnum, required: true }), by: t.arg({ type: MetricEnum }) },
-    resolve: (u, a, ctx) => ctx.analytics.leaderboardRank(u.address, { window: a.window, by: a.by ?? undefined }),
+    args: LEADERBOARD_RANK.args(t, { omit: ['user'], types: { window: LeaderboardWindowEnum, by: MetricEnum } }),
+    resolve: (u, a, ctx) => ctx.analytics.leaderboardRank(LEADERBOARD_RANK.parse({ ...a, user: u.address }, 'graphql')),
   }),
 }));

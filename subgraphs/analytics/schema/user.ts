@@ -11,6 +11,7 @@ import {
   PERFORMANCE,
   type Performance,
   PNL_CALENDAR,
+  ROUND_TRIPS,
   TOP_TRADES,
 } from '../service/index.ts';
 import { IntervalEnum, RoundTripStatusEnum, TradeSortEnum, WindowEnum } from './enums.ts';
@@ -51,21 +52,9 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
     roundTrips: t.field({
       type: [TradeRef],
       description: `Round trips opened in the window, newest first, 1 to ${MAX_ROUND_TRIPS}`,
-      args: {
-        status: t.arg({ type: RoundTripStatusEnum }),
-        startTime: t.arg({ type: 'Timestamp' }),
-        endTime: t.arg({ type: 'Timestamp' }),
-        first: t.arg.int({ defaultValue: 100 }),
-      },
+      args: ROUND_TRIPS.args(t, { omit: ['user'], types: { status: RoundTripStatusEnum } }),
       listSize: { slicingArguments: ['first'], requireOneSlicingArgument: false },
-      resolve: (u, a, ctx) =>
-        ctx.analytics.roundTrips({
-          user: u.address,
-          status: a.status ?? undefined,
-          startTime: a.startTime ?? undefined,
-          endTime: a.endTime ?? undefined,
-          limit: a.first ?? undefined,
-        }),
+      resolve: (u, a, ctx) => ctx.analytics.roundTrips(ROUND_TRIPS.parse({ ...a, user: u.address }, 'graphql')),
     }),
   }),
 });

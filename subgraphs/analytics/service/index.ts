@@ -3,8 +3,8 @@
 // sums, leaderboard windows and builder activity. Every rule (windows, defaults, caps, sorts) lives here once;
 // answers carry decimal strings and epoch-ms times, and each edge shapes them.
 import type pg from 'pg';
+import type { InputOf } from '../../../kit/input.ts';
 import { addDecimal } from '../../../platform/decimal.ts';
-import { intWithin } from '../../../platform/fields.ts';
 import type { DomainService } from '../../domain.ts';
 import type {
   BuilderActivity,
@@ -20,41 +20,21 @@ import type {
   WalletActivity,
 } from './answers.ts';
 import {
-  address,
-  DEFAULT_LEADERBOARD_PAGE_SIZE,
-  DEFAULT_LIVE_HOURS,
-  DEFAULT_TOP_TRADES,
-  EQUITY_INTERVALS,
-  type EquityInterval,
-  LEADERBOARD_WINDOWS,
-  type LeaderboardWindow,
+  type BATCH_PERFORMANCE,
+  type EQUITY_HISTORY,
+  type EXTERNAL_ACTIVITY,
+  type LEADERBOARD,
+  type LEADERBOARD_RANK,
   LIVE_TOP,
-  MAX_LEADERBOARD_PAGE,
-  MAX_LEADERBOARD_PAGE_SIZE,
-  MAX_LIVE_HOURS,
-  MAX_MIN_TRADES,
-  MAX_ROUND_TRIPS,
-  MAX_TOP_TRADES,
-  oneOf,
+  type PERFORMANCE,
+  type PNL_CALENDAR,
+  type ROUND_TRIPS,
   TIMEFRAME_MS,
-  TIMEFRAMES,
-  type Timeframe,
-  TRADE_SORTS,
-  type TradeSort,
-  WINDOWS,
+  type TOP_TRADES,
   type Window,
-  walletList,
   windowBounds,
 } from './inputs.ts';
-import {
-  defaultMinTrades,
-  LATEST_SNAPSHOT,
-  METRICS,
-  type Metric,
-  metricOrder,
-  rankColumn,
-  rankingSums,
-} from './ranking.ts';
+import { defaultMinTrades, LATEST_SNAPSHOT, metricOrder, rankColumn, rankingSums } from './ranking.ts';
 import { DAY_MS, drawdownAggregates, HOUR_MS, windowHours, windowParams, windowRows } from './window.ts';
 
 export type {
@@ -80,6 +60,7 @@ export {
   type EquityInterval,
   EXTERNAL_ACTIVITY,
   LEADERBOARD,
+  LEADERBOARD_RANK,
   LEADERBOARD_WINDOWS,
   type LeaderboardWindow,
   LIVE_TOP,
@@ -92,6 +73,7 @@ export {
   MAX_WALLETS,
   PERFORMANCE,
   PNL_CALENDAR,
+  ROUND_TRIPS,
   TIMEFRAMES,
   type Timeframe,
   TOP_TRADES,
@@ -99,7 +81,6 @@ export {
   type TradeSort,
   WINDOWS,
   type Window,
-  walletList,
 } from './inputs.ts';
 export { DEFAULT_MIN_TRADES, METRICS, type Metric, RATIO_METRICS } from './ranking.ts';
 export { WINDOW_RULE } from './window.ts';
@@ -132,26 +113,17 @@ export class AnalyticsService implements DomainService {
    * A user's place in a scheduled window's ranking by `by` (the rank its refresh numbered, the default `min_trades`
    * rule of the metric); null when the window does not rank the user.
    */
-  async leaderboardRank(user: string, q: { window: LeaderboardWindow; by?: Metric }): Promise<number | null> {
-    const window = oneOf('window', q.window, LEADERBOARD_WINDOWS);
-    const by = oneOf('by', q.by ?? 'pnl', METRICS);
+  async leaderboardRank({ user, window, by }: InputOf<typeof LEADERBOARD_RANK>): Promise<number | null> {
     const { rows } = await this.pool.query<{ rank: number | null }>(
       `SELECT ${rankColumn(by)} AS rank FROM analytics.leaderboard WHERE window_name = $1 AND address = $2`,
-      [window, user.toLowerCase()],
+      [window, user],
     );
     return rows[0]?.rank ?? null;
   }
 
-  async leaderboard(q: {
-    window?: LeaderboardWindow;
-    by?: Metric;
-    page?: number;
-    limit?: number;
-    minTrades?: number;
-    hours?: number;
-  }): Promise<LeaderboardPage> {
-    const by = oneOf('by', q.by ?? 'pnl', METRICS);
-    const minTrades = intWithin('min_trades', q.minTrades ?? defaultMinTrades(by), 0, MAX_MIN_TRADES);
+  async leaderboard(q: InputOf<typeof LEADERBOARD>): Promise<LeaderboardPage> {
+    const { by } = q;
+    const minTrades = q.minTrades ?? defaultMinTrades(by);
     // Qualified: a bare name would sort by the select list's text of the same name.
     const order = (alias: string) => `${metricOrder(by, alias)} DESC NULLS LAST, ${alias}.address`;
     const rowColumns = `address, fills, trades, ${num('volume')} AS volume, ${num('realized_pnl')} AS realized_pnl,
@@ -159,7 +131,7 @@ export class AnalyticsService implements DomainService {
       ${num('win_rate')} AS win_rate, ${num('pnl_pct')} AS pnl_pct, ${num('account_value')} AS account_value,
       ${num('unrealized_pnl')} AS unrealized_pnl`;
     if (q.window === undefined) {
-      const hours = intWithin('hours', q.hours ?? DEFAULT_LIVE_HOURS, 1, MAX_LIVE_HOURS);
+      const { hours } = q;
       const now = this.now();
       const { rows } = await this.pool.query<Omit<LeaderboardRow, 'rank' | 'refreshed_at'> & { total: number }>(
         `SELECT ${rowColumns}, count(*) OVER ()::int AS total FROM (
@@ -178,9 +150,7 @@ export class AnalyticsService implements DomainService {
         refreshedAt: now,
       };
     }
-    const window = oneOf('window', q.window, LEADERBOARD_WINDOWS);
-    const limit = intWithin('limit', q.limit ?? DEFAULT_LEADERBOARD_PAGE_SIZE, 1, MAX_LEADERBOARD_PAGE_SIZE);
-    const page = intWithin('page', q.page ?? 1, 1, MAX_LEADERBOARD_PAGE);
+    const { window, limit, page } = q;
     const offset = (page - 1) * limit;
     const selectRows = `SELECT ${rowColumns}, (extract(epoch FROM refreshed_at) * 1000)::int8 AS refreshed_at
       FROM analytics.leaderboard l`;
@@ -225,28 +195,24 @@ export class AnalyticsService implements DomainService {
 
   // ---- performance ----
 
-  async performance(q: { user: string; window?: Window; startTime?: number; endTime?: number }): Promise<Performance> {
-    const [p] = await this.performances({ ...q, users: [address(q.user, 'user')], includeDrawdown: true });
+  async performance(q: InputOf<typeof PERFORMANCE>): Promise<Performance> {
+    const [p] = await this.performances({ ...q, users: [q.user], includeDrawdown: true });
     return p as Performance;
   }
 
   /** One entry per address in submission order (1 to 500); without `includeDrawdown`, no drawdown fields. */
-  async batchPerformance(q: {
-    users: readonly string[];
-    window?: Window;
-    includeDrawdown?: boolean;
-  }): Promise<Performance[]> {
-    return this.performances({ ...q, users: walletList(q.users), includeDrawdown: q.includeDrawdown ?? false });
+  async batchPerformance(q: InputOf<typeof BATCH_PERFORMANCE>): Promise<Performance[]> {
+    return this.performances(q);
   }
 
   private async performances(q: {
-    users: string[];
-    window?: Window;
+    users: readonly string[];
+    window: Window;
     startTime?: number;
     endTime?: number;
     includeDrawdown: boolean;
   }): Promise<Performance[]> {
-    const window = oneOf('window', q.window ?? '7d', WINDOWS);
+    const { window } = q;
     const { start, end } = windowBounds(window, this.now(), q.startTime, q.endTime);
     const users = [...new Set(q.users)];
     // The window's hours (window.ts): every UTC hour overlapping [start, end], the sums and the trips closed alike.
@@ -349,10 +315,7 @@ export class AnalyticsService implements DomainService {
 
   // ---- equity, calendar, trades ----
 
-  async equityHistory(q: { user: string; interval?: EquityInterval; window?: Window }): Promise<EquityHistory> {
-    const user = address(q.user, 'user');
-    const interval = oneOf('interval', q.interval ?? '1h', EQUITY_INTERVALS);
-    const window = oneOf('window', q.window ?? '7d', WINDOWS);
+  async equityHistory({ user, interval, window }: InputOf<typeof EQUITY_HISTORY>): Promise<EquityHistory> {
     const { start, end } = windowBounds(window, this.now());
     const columns = `time, ${num('account_value')} AS account_value, ${num('cash')} AS cash,
       ${num('position_value')} AS position_value, ${num('unrealized_pnl')} AS unrealized_pnl,
@@ -398,9 +361,7 @@ export class AnalyticsService implements DomainService {
    * One row per UTC day with fills or funding in the window's hours (default 30d; window.ts: the first day counts
    * from the hour holding the window's start), oldest first.
    */
-  async pnlCalendar(q: { user: string; window?: Window }): Promise<PnlCalendar> {
-    const user = address(q.user, 'user');
-    const window = oneOf('window', q.window ?? '30d', WINDOWS);
+  async pnlCalendar({ user, window }: InputOf<typeof PNL_CALENDAR>): Promise<PnlCalendar> {
     const { start, end } = windowBounds(window, this.now());
     const days = `SELECT day, sum(fills)::int AS fills, sum(volume) AS volume, sum(realized_pnl) AS realized_pnl,
         sum(fees) AS fees, sum(funding) AS funding, sum(realized_pnl) - sum(fees) + sum(funding) AS net
@@ -431,10 +392,8 @@ export class AnalyticsService implements DomainService {
   }
 
   /** The best round trips by `sort` (default pnl), 1 to 50 (default 5); open ones unless `includeOpen` is false. */
-  async topTrades(q: { user: string; sort?: TradeSort; limit?: number; includeOpen?: boolean }): Promise<Trade[]> {
-    const user = address(q.user, 'user');
-    const sort = oneOf('sort', q.sort ?? 'pnl', TRADE_SORTS);
-    const limit = intWithin('limit', q.limit ?? DEFAULT_TOP_TRADES, 1, MAX_TOP_TRADES);
+  async topTrades(q: InputOf<typeof TOP_TRADES>): Promise<Trade[]> {
+    const { user, sort, limit } = q;
     const order = {
       pnl: 'r.pnl_now DESC',
       pnl_abs: 'abs(r.pnl_now) DESC',
@@ -450,20 +409,12 @@ export class AnalyticsService implements DomainService {
   }
 
   /** Round trips opened in [startTime, endTime], newest first, at most `limit` (1 to 500). */
-  async roundTrips(q: {
-    user: string;
-    status?: 'open' | 'closed';
-    startTime?: number;
-    endTime?: number;
-    limit?: number;
-  }): Promise<Trade[]> {
-    const user = address(q.user, 'user');
-    const limit = intWithin('limit', q.limit ?? 100, 1, MAX_ROUND_TRIPS);
+  async roundTrips(q: InputOf<typeof ROUND_TRIPS>): Promise<Trade[]> {
     return this.trades(
       `address = $1 AND opened_at >= $2 AND opened_at <= $3 AND ($4::text IS NULL OR status = $4)`,
       'r.opened_at DESC, r.open_seq DESC',
-      [user, q.startTime ?? 0, q.endTime ?? Number.MAX_SAFE_INTEGER, q.status ?? null],
-      limit,
+      [q.user, q.startTime ?? 0, q.endTime ?? Number.MAX_SAFE_INTEGER, q.status ?? null],
+      q.limit,
     );
   }
 
@@ -491,16 +442,8 @@ export class AnalyticsService implements DomainService {
    * What the wallets traded in the timeframe (default 7d) through builders other than `builder`, through it, and
    * without one: wallets with external activity first by external volume, then the others in submission order.
    */
-  async externalActivity(q: {
-    builder: string;
-    users: readonly string[];
-    timeframe?: Timeframe;
-    includeNoBuilder?: boolean;
-  }): Promise<ExternalActivity> {
-    const builder = address(q.builder, 'builder');
-    const users = walletList(q.users);
-    const timeframe = oneOf('timeframe', q.timeframe ?? '7d', TIMEFRAMES);
-    const includeNoBuilder = q.includeNoBuilder ?? true;
+  async externalActivity(q: InputOf<typeof EXTERNAL_ACTIVITY>): Promise<ExternalActivity> {
+    const { builder, users, timeframe, includeNoBuilder } = q;
     const now = this.now();
     const hours = windowHours(now - TIMEFRAME_MS[timeframe], now);
     const { rows } = await this.pool.query<BuilderActivity & { address: string }>(

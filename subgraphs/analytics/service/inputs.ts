@@ -1,8 +1,8 @@
 // The analytics service's inputs: its windows, timeframes, sorts and intervals, the caps and defaults of spec §8,
-// and the rules that check an address, a choice, a wallet list and a window's bounds.
-import { MAX_WALLETS_PER_CALL, walletCount } from '../../../access/costs.ts';
+// a window's bounds, and each capability's input definition, which every caller reads its input through.
+import { MAX_WALLETS_PER_CALL } from '../../../access/costs.ts';
 import * as In from '../../../kit/input.ts';
-import { FieldError, isAddress } from '../../../platform/fields.ts';
+import { FieldError } from '../../../platform/fields.ts';
 import { DEFAULT_MIN_TRADES, METRICS, RATIO_METRICS } from './ranking.ts';
 import { DAY_MS, HOUR_MS, WINDOW_RULE } from './window.ts';
 
@@ -48,25 +48,7 @@ export const MAX_WALLETS = MAX_WALLETS_PER_CALL;
 export const MAX_TOP_TRADES = 50;
 export const DEFAULT_TOP_TRADES = 5;
 export const MAX_ROUND_TRIPS = 500;
-
-export function address(value: string, field: string): string {
-  if (!isAddress(value))
-    throw new FieldError(`${field}: must be a 0x address (40 hex digits), got ${JSON.stringify(value)}`);
-  return value.toLowerCase();
-}
-
-export function oneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new FieldError(`${field}: must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
-  }
-  return value as T;
-}
-
-/** 1 to 500 addresses, each a 0x address (lowercased, submission order kept). */
-export function walletList(values: readonly string[], field = 'addresses'): string[] {
-  walletCount(values, field);
-  return values.map((v, i) => address(v, `${field}[${i}]`));
-}
+export const DEFAULT_ROUND_TRIPS = 100;
 
 /** A window's bounds: `startTime`/`endTime` take precedence over `window` (spec §4.3). */
 export function windowBounds(
@@ -179,4 +161,30 @@ export const EXTERNAL_ACTIVITY = In.defineInput({
   includeNoBuilder: In.named(In.bool('add the fills made without any builder; default true', true), {
     rest: 'includeNoBuilder',
   }),
+});
+
+/** A user's rank in a scheduled window's ranking (User.leaderboardRank). */
+export const LEADERBOARD_RANK = In.defineInput({
+  user: userField,
+  window: In.oneOf(LEADERBOARD_WINDOWS, 'the scheduled window whose ranking to read'),
+  by: In.oneOf(METRICS, 'the metric ranked by; default pnl', 'pnl'),
+});
+
+export const ROUND_TRIP_STATUSES = ['open', 'closed'] as const;
+
+/** A user's round trips opened in a window (User.roundTrips). */
+export const ROUND_TRIPS = In.defineInput({
+  user: userField,
+  status: In.optional(In.oneOf(ROUND_TRIP_STATUSES, 'only open or only closed trips')),
+  startTime: In.optional(In.time('opened at or after; default no lower bound')),
+  endTime: In.optional(In.time('opened at or before; default now')),
+  // GraphQL calls the page size `first`.
+  limit: In.named(
+    In.int(`how many trips (1 to ${MAX_ROUND_TRIPS}, default ${DEFAULT_ROUND_TRIPS})`, {
+      min: 1,
+      max: MAX_ROUND_TRIPS,
+      default: DEFAULT_ROUND_TRIPS,
+    }),
+    { graphql: 'first' },
+  ),
 });

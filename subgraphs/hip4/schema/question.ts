@@ -2,7 +2,7 @@
 // `settledNamedOutcomes` becomes non-empty. Oracle-emitted (legacy) questions have no venue.
 import { builder } from '../builder.ts';
 import { MAX_QUESTION_ID, venueName } from '../service/index.ts';
-import { QUESTIONS } from '../service/inputs.ts';
+import { OUTCOMES, QUESTIONS } from '../service/inputs.ts';
 import { OutcomeRef, QuestionRef, VenueRef } from './refs.ts';
 
 QuestionRef.implement({
@@ -16,7 +16,7 @@ QuestionRef.implement({
       description: 'Named outcomes, then the fallback outcome',
       listSize: { assumedSize: 5 },
       resolve: async (q, _a, ctx) => {
-        const all = await ctx.hip4.outcomes({ questionId: q.question_id });
+        const all = await ctx.hip4.outcomes(OUTCOMES.parse({ questionId: q.question_id }));
         const order = [...q.named_outcomes, q.fallback_outcome];
         return order.flatMap((id) => all.filter((o) => o.outcome_id === id));
       },

@@ -6,11 +6,10 @@
 import type pg from 'pg';
 import type { TextRow } from '../../../db/pool.ts';
 import type { EventBus } from '../../../events/bus.ts';
-import { ADDRESS_PATTERN, FieldError, intWithin, noNul, orderedWindow } from '../../../platform/fields.ts';
+import type { InputOf } from '../../../kit/input.ts';
+import { FieldError, orderedWindow } from '../../../platform/fields.ts';
 import {
-  ANALYTICS_INTERVALS,
   type AnalyticsBucket,
-  type AnalyticsInterval,
   analytics,
   anyFill,
   eachFillTextRow,
@@ -24,22 +23,10 @@ import {
   positions,
   providers,
 } from './fills.ts';
-import {
-  ANALYTICS_DEFAULT_WINDOW_MS,
-  DEPLOYERS_REFRESH_MS,
-  FILLS_DEFAULT_LIMIT,
-  MAX_ANALYTICS_BUCKETS,
-  MAX_ANALYTICS_COINS,
-  MAX_HIP4_OFFSET,
-  MAX_HIP4_ROWS,
-  MAX_OUTCOME_ID,
-  MAX_QUESTION_ID,
-  PROVIDERS_DEFAULT_LIMIT,
-  REGISTRY_DEFAULT_LIMIT,
-} from './limits.ts';
+import { type ANALYTICS, type DEPLOYERS, type FILLS, OUTCOMES, type PROVIDERS, type QUESTIONS } from './inputs.ts';
+import { ANALYTICS_DEFAULT_WINDOW_MS, DEPLOYERS_REFRESH_MS, MAX_HIP4_OFFSET, MAX_OUTCOME_ID } from './limits.ts';
 import { ProviderTotals } from './provider-totals.ts';
 import {
-  type OutcomeFilter,
   type OutcomeIndexEntry,
   type OutcomeRow,
   outcomeIndex,
@@ -59,7 +46,6 @@ export type { Hip4RegistryEvent } from '../../../events/bus.ts';
 export {
   ANALYTICS_INTERVALS,
   type AnalyticsBucket,
-  type AnalyticsInterval,
   FILL_COLUMN,
   type Hip4FillWithMarket,
   type Hip4Position,
@@ -88,10 +74,11 @@ export {
   Hip4Streams,
 } from './streams.ts';
 
+/** A page's bounds as a definition read them (kit/input.ts): limit and offset bounded and defaulted. */
 export interface PageInput {
-  limit?: number;
-  offset?: number;
-  /** A page's `nextCursor`: the next page starts after it (not with an offset). */
+  limit: number;
+  offset: number;
+  /** A page's `nextCursor`: the next page starts after it (not with an offset; the definition refuses both). */
   cursor?: string;
 }
 
@@ -102,23 +89,9 @@ export interface ListPage<T> {
   nextCursor: string | null;
 }
 
-export interface FillsInput extends PageInput {
-  user?: string;
-  /** An outcome coin, `#` optional. */
-  coin?: string;
-  outcomeId?: number;
-  startTime?: number;
-  endTime?: number;
-}
-
-export interface AnalyticsInput extends PageInput {
-  interval?: AnalyticsInterval;
-  /** Outcome coins, `#` optional (`#2901`, `2901`). */
-  coins?: readonly string[];
-  outcomeId?: number;
-  startTime?: number;
-  endTime?: number;
-}
+/** What each list takes: its input definition's, checked (hip4/service/inputs.ts). */
+export type FillsInput = InputOf<typeof FILLS>;
+export type AnalyticsInput = InputOf<typeof ANALYTICS>;
 
 export interface AnalyticsAnswer extends ListPage<AnalyticsBucket> {
   /** `live` once any HIP-4 fill is held, else `not_yet_live`. */
@@ -136,21 +109,12 @@ export interface Hip4ServiceOptions {
   now?: () => number;
 }
 
-const ADDRESS = new RegExp(ADDRESS_PATTERN);
-
-function page(input: PageInput, defaultLimit: number, maxLimit: number): Paging {
-  if (input.cursor !== undefined && (input.offset ?? 0) !== 0) {
-    throw new FieldError('cursor: give a cursor or an offset, not both');
-  }
-  return {
-    limit: intWithin('limit', input.limit ?? defaultLimit, 1, maxLimit),
-    offset: intWithin('offset', input.offset ?? 0, 0, MAX_HIP4_OFFSET),
-  };
-}
+/** A page of `limit` rows from `offset` (a definition bounded both and refused an offset beside a cursor). */
+const page = ({ limit, offset }: PageInput): Paging => ({ limit, offset });
 
 /** The paging of a list whose cursor is an offset (a ranking or a bucket list, which has no stable key). */
-function offsetPage(input: PageInput, defaultLimit: number, maxLimit: number): Paging {
-  const paging = page(input, defaultLimit, maxLimit);
+function offsetPage(input: PageInput): Paging {
+  const paging = page(input);
   if (input.cursor === undefined) return paging;
   if (!/^\d{1,9}$/.test(input.cursor) || Number(input.cursor) > MAX_HIP4_OFFSET) {
     throw new FieldError(`cursor: must be the next cursor of a page (an offset up to ${MAX_HIP4_OFFSET})`);
@@ -159,8 +123,8 @@ function offsetPage(input: PageInput, defaultLimit: number, maxLimit: number): P
 }
 
 /** The paging of a list by id ascending (questions, outcomes), its cursor the last id of a page. */
-function idPage(input: PageInput, defaultLimit: number, maxLimit: number): Paging {
-  const paging = page(input, defaultLimit, maxLimit);
+function idPage(input: PageInput): Paging {
+  const paging = page(input);
   if (input.cursor === undefined) return paging;
   if (!/^\d{1,10}$/.test(input.cursor) || Number(input.cursor) > MAX_OUTCOME_ID) {
     throw new FieldError('cursor: must be the next cursor of a page (the last id it held)');
@@ -193,19 +157,8 @@ function pageOf<T>(rows: T[], limit: number, cursorOf: (last: T) => string): Lis
 /** One more row than the page holds: whether another page follows. */
 const plusOne = (p: Paging): Paging => ({ ...p, limit: p.limit + 1 });
 
-const optionalId = (key: string, v: number | undefined, max: number) =>
-  v === undefined ? undefined : intWithin(key, v, 0, max);
-
-/** A text filter that reaches Postgres: no NUL character, which no text parameter can hold. */
-const optionalText = (key: string, v: string | undefined) => (v === undefined ? undefined : noNul(v, key));
-
-/** An outcome coin as stored (`#2901`) from `#2901` or `2901`. */
-export function outcomeCoin(coin: string, key = 'coin'): string {
-  if (!/^#?\d{1,15}$/.test(coin)) {
-    throw new FieldError(`${key}: must be an outcome coin id such as #2901 or 2901, got ${JSON.stringify(coin)}`);
-  }
-  return coin.startsWith('#') ? coin : `#${coin}`;
-}
+/** An outcome coin as stored (`#2901`) from `#2901` or `2901` (a definition checked its form). */
+const storedCoin = (coin: string): string => (coin.startsWith('#') ? coin : `#${coin}`);
 
 export class Hip4Service {
   readonly streams: Hip4Streams;
@@ -280,21 +233,14 @@ export class Hip4Service {
 
   // ---- registry ----
 
-  async questions(input: { questionId?: number; venue?: string } & PageInput = {}): Promise<QuestionRow[]> {
+  async questions(input: InputOf<typeof QUESTIONS>): Promise<QuestionRow[]> {
     return (await this.questionsPage(input)).rows;
   }
 
   /** Questions by id ascending, paged (the cursor: the last id of a page). */
-  async questionsPage(input: { questionId?: number; venue?: string } & PageInput = {}): Promise<ListPage<QuestionRow>> {
-    const paging = idPage(input, REGISTRY_DEFAULT_LIMIT, MAX_HIP4_ROWS);
-    const rows = await questions(
-      this.pool,
-      {
-        questionId: optionalId('questionId', input.questionId, MAX_QUESTION_ID),
-        venue: optionalText('venue', input.venue),
-      },
-      plusOne(paging),
-    );
+  async questionsPage(input: InputOf<typeof QUESTIONS>): Promise<ListPage<QuestionRow>> {
+    const paging = idPage(input);
+    const rows = await questions(this.pool, { questionId: input.questionId, venue: input.venue }, plusOne(paging));
     return pageOf(rows, paging.limit, (q) => String(q.question_id));
   }
 
@@ -307,29 +253,20 @@ export class Hip4Service {
     return (await this.questionsById([questionId]))[0] ?? null;
   }
 
-  async outcomes(input: OutcomeFilter & PageInput = {}): Promise<OutcomeRow[]> {
+  async outcomes(input: InputOf<typeof OUTCOMES>): Promise<OutcomeRow[]> {
     return (await this.outcomesPage(input)).rows;
   }
 
   /** Outcomes by id ascending, paged (the cursor: the last id of a page). */
-  async outcomesPage(input: OutcomeFilter & PageInput = {}): Promise<ListPage<OutcomeRow>> {
-    const paging = idPage(input, REGISTRY_DEFAULT_LIMIT, MAX_HIP4_ROWS);
-    const rows = await outcomes(
-      this.pool,
-      {
-        outcomeId: optionalId('outcomeId', input.outcomeId, MAX_OUTCOME_ID),
-        questionId: optionalId('questionId', input.questionId, MAX_OUTCOME_ID),
-        class: optionalText('class', input.class),
-        underlying: optionalText('underlying', input.underlying),
-        venue: optionalText('venue', input.venue),
-      },
-      plusOne(paging),
-    );
+  async outcomesPage(input: InputOf<typeof OUTCOMES>): Promise<ListPage<OutcomeRow>> {
+    const paging = idPage(input);
+    const { outcomeId, questionId, class: klass, underlying, venue } = input;
+    const rows = await outcomes(this.pool, { outcomeId, questionId, class: klass, underlying, venue }, plusOne(paging));
     return pageOf(rows, paging.limit, (o) => String(o.outcome_id));
   }
 
   async outcome(outcomeId: number): Promise<OutcomeRow | null> {
-    return (await this.outcomes({ outcomeId, limit: 1 }))[0] ?? null;
+    return (await this.outcomes(OUTCOMES.parse({ outcomeId, limit: 1 })))[0] ?? null;
   }
 
   /** Every venue with its deployer, fee scale and delegations, as read at most DEPLOYERS_REFRESH_MS ago. */
@@ -350,13 +287,13 @@ export class Hip4Service {
     return (await this.venues()).find((v) => v.venue === storedVenue(name)) ?? null;
   }
 
-  async deployers(input: { venue?: string } & PageInput = {}): Promise<DeployerRow[]> {
+  async deployers(input: InputOf<typeof DEPLOYERS>): Promise<DeployerRow[]> {
     return (await this.deployersPage(input)).rows;
   }
 
   /** The deployer registry: venues by name, optionally one venue's, paged (the cursor: an offset). */
-  async deployersPage(input: { venue?: string } & PageInput = {}): Promise<ListPage<DeployerRow>> {
-    const { limit, offset } = offsetPage(input, REGISTRY_DEFAULT_LIMIT, MAX_HIP4_ROWS);
+  async deployersPage(input: InputOf<typeof DEPLOYERS>): Promise<ListPage<DeployerRow>> {
+    const { limit, offset } = offsetPage(input);
     const all = await this.venues();
     const rows = input.venue === undefined ? all : all.filter((v) => v.venue === input.venue);
     return pageOf(rows.slice(offset, offset + limit + 1), limit, () => String(offset + limit));
@@ -364,12 +301,12 @@ export class Hip4Service {
 
   // ---- fills and statistics ----
 
-  async fills(input: FillsInput = {}): Promise<Hip4FillWithMarket[]> {
+  async fills(input: FillsInput): Promise<Hip4FillWithMarket[]> {
     return (await this.fillsPage(input)).rows;
   }
 
   /** A page of fills, newest first (the cursor: the key of a page's last fill). */
-  async fillsPage(input: FillsInput = {}): Promise<ListPage<Hip4FillWithMarket>> {
+  async fillsPage(input: FillsInput): Promise<ListPage<Hip4FillWithMarket>> {
     const { filter, paging } = this.fillsQuery(input);
     const rows = await fills(this.pool, filter, plusOne(paging));
     return pageOf(rows, paging.limit, (f) =>
@@ -401,22 +338,18 @@ export class Hip4Service {
     return { hasMore: n > paging.limit, nextCursor: n > paging.limit && last ? key(last) : null };
   }
 
-  /** The fill list's input rules: a 0x user (lowercased), an outcome coin, an ordered window, the page caps. */
+  /** The fill list's filter and page from its checked input (FILLS): the stored coin, the page after a cursor. */
   private fillsQuery(input: FillsInput) {
-    if (input.user !== undefined && !ADDRESS.test(input.user)) {
-      throw new FieldError(`user: must be a 0x address of 40 hex digits, got ${JSON.stringify(input.user)}`);
-    }
-    orderedWindow('start', input.startTime, input.endTime, 'end');
     return {
       filter: {
-        user: input.user?.toLowerCase(),
-        coin: input.coin === undefined ? undefined : outcomeCoin(input.coin),
-        outcomeId: optionalId('outcomeId', input.outcomeId, MAX_OUTCOME_ID),
+        user: input.user,
+        coin: input.coin === undefined ? undefined : storedCoin(input.coin),
+        outcomeId: input.outcomeId,
         startTime: input.startTime,
         endTime: input.endTime,
       },
       paging: {
-        ...page(input, FILLS_DEFAULT_LIMIT, MAX_HIP4_ROWS),
+        ...page(input),
         after: input.cursor === undefined ? undefined : parseFillCursor(input.cursor),
       },
     };
@@ -426,19 +359,14 @@ export class Hip4Service {
    * Statistics per venue over the inclusive window, by traded volume descending; settlement fills excluded. Without
    * a window, the live totals answer (no scan of the fill history).
    */
-  async providers(
-    input: { venue?: string; startTime?: number; endTime?: number } & PageInput = {},
-  ): Promise<ProviderStats[]> {
+  async providers(input: InputOf<typeof PROVIDERS>): Promise<ProviderStats[]> {
     return (await this.providersPage(input)).rows;
   }
 
   /** providers, paged (the cursor: an offset; the ranking moves with every fill). */
-  async providersPage(
-    input: { venue?: string; startTime?: number; endTime?: number } & PageInput = {},
-  ): Promise<ListPage<ProviderStats>> {
-    orderedWindow('start', input.startTime, input.endTime, 'end');
-    const venue = optionalText('venue', input.venue);
-    const { limit, offset } = offsetPage(input, PROVIDERS_DEFAULT_LIMIT, MAX_HIP4_ROWS);
+  async providersPage(input: InputOf<typeof PROVIDERS>): Promise<ListPage<ProviderStats>> {
+    const { venue } = input;
+    const { limit, offset } = offsetPage(input);
     const rows =
       input.startTime === undefined && input.endTime === undefined
         ? this.totals.rows(venue).slice(offset, offset + limit + 1)
@@ -454,21 +382,15 @@ export class Hip4Service {
    * Fill statistics per time bucket aligned to the interval (UTC), oldest first; rows split by coin when several
    * coins or an outcome are asked for. At most MAX_ANALYTICS_BUCKETS rows.
    */
-  async analytics(input: AnalyticsInput = {}): Promise<AnalyticsAnswer> {
-    const interval = input.interval ?? '1h';
-    if (!ANALYTICS_INTERVALS.includes(interval)) {
-      throw new FieldError(`interval: must be one of ${ANALYTICS_INTERVALS.join(', ')}`);
-    }
-    if (input.coins !== undefined && (input.coins.length < 1 || input.coins.length > MAX_ANALYTICS_COINS)) {
-      throw new FieldError(`coin: must name 1 to ${MAX_ANALYTICS_COINS} coins`);
-    }
-    const coins = input.coins === undefined ? undefined : [...new Set(input.coins.map((c) => outcomeCoin(c)))];
-    const outcomeId = optionalId('outcomeId', input.outcomeId, MAX_OUTCOME_ID);
+  async analytics(input: AnalyticsInput): Promise<AnalyticsAnswer> {
+    const { interval, outcomeId } = input;
+    const coins = input.coins === undefined ? undefined : [...new Set(input.coins.map(storedCoin))];
     const endTime = input.endTime ?? this.now();
     const startTime = input.startTime ?? Math.max(0, endTime - ANALYTICS_DEFAULT_WINDOW_MS);
-    orderedWindow('start', startTime, endTime, 'end');
+    // The definition ordered a window given whole; an end of now must not precede a given start either.
+    if (input.endTime === undefined) orderedWindow('start', startTime, endTime, 'end');
     const byCoin = (coins?.length ?? 0) > 1 || outcomeId !== undefined;
-    const paging = offsetPage(input, MAX_ANALYTICS_BUCKETS, MAX_ANALYTICS_BUCKETS);
+    const paging = offsetPage(input);
     const [rows, live] = await Promise.all([
       analytics(this.pool, { interval, coins, outcomeId, startTime, endTime, byCoin }, plusOne(paging)),
       anyFill(this.pool),

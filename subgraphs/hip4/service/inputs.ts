@@ -2,6 +2,7 @@
 // inputs and the GraphQL arguments derive from these. A path route and GraphQL call the window `start`/`end`, MCP
 // `startTime`/`endTime`; the service reads what a cursor means (an id, an offset, a fill's key).
 import { address, cursor, defineInput, int, list, named, oneOf, optional, text, time } from '../../../kit/input.ts';
+import { FieldError } from '../../../platform/fields.ts';
 import { ANALYTICS_INTERVALS } from './fills.ts';
 import {
   ANALYTICS_DEFAULT_WINDOW_MS,
@@ -36,11 +37,20 @@ const page = (what: string, defaultLimit: number, maxLimit = MAX_HIP4_ROWS) => (
   ),
 });
 
+/** A page starts after a cursor or at an offset, not both. */
+const CURSOR_OR_OFFSET = {
+  check(input: { offset: number; cursor?: string }, name: (key: 'cursor') => string) {
+    if (input.cursor !== undefined && input.offset !== 0) {
+      throw new FieldError(`${name('cursor')}: give a cursor or an offset, not both`);
+    }
+  },
+};
+
 const window = (start = 'start of the window, inclusive; default no lower bound') => ({
   startTime: optional(named(time(start), { rest: 'start', graphql: 'start' })),
   endTime: optional(named(time('end of the window, inclusive; default now'), { rest: 'end', graphql: 'end' })),
 });
-const WINDOW = { window: ['startTime', 'endTime'] } as const;
+const WINDOW = { window: ['startTime', 'endTime'], ...CURSOR_OR_OFFSET } as const;
 
 const venue = optional(
   text('only this venue (market provider), or "oracle" for oracle-emitted markets', { maxLength: 200 }),
@@ -57,24 +67,30 @@ const outcomeCoin = (description: string) =>
     rule: 'must be an outcome coin id such as #2901 or 2901',
   });
 
-export const QUESTIONS = defineInput({
-  questionId: questionId(MAX_QUESTION_ID),
-  venue,
-  ...page('questions', REGISTRY_DEFAULT_LIMIT),
-});
+export const QUESTIONS = defineInput(
+  {
+    questionId: questionId(MAX_QUESTION_ID),
+    venue,
+    ...page('questions', REGISTRY_DEFAULT_LIMIT),
+  },
+  CURSOR_OR_OFFSET,
+);
 
-export const OUTCOMES = defineInput({
-  outcomeId: outcomeId(),
-  questionId: questionId(MAX_OUTCOME_ID, 'only the outcomes of this question id'),
-  class: optional(
-    text('only markets of this class, as parsed from the description: priceBucket, priceBinary, event, ...', {
-      maxLength: 200,
-    }),
-  ),
-  underlying: optional(text('only markets on this underlying ("BTC")', { maxLength: 200 })),
-  venue,
-  ...page('markets', REGISTRY_DEFAULT_LIMIT),
-});
+export const OUTCOMES = defineInput(
+  {
+    outcomeId: outcomeId(),
+    questionId: questionId(MAX_OUTCOME_ID, 'only the outcomes of this question id'),
+    class: optional(
+      text('only markets of this class, as parsed from the description: priceBucket, priceBinary, event, ...', {
+        maxLength: 200,
+      }),
+    ),
+    underlying: optional(text('only markets on this underlying ("BTC")', { maxLength: 200 })),
+    venue,
+    ...page('markets', REGISTRY_DEFAULT_LIMIT),
+  },
+  CURSOR_OR_OFFSET,
+);
 
 export const FILLS = defineInput(
   {
@@ -89,7 +105,7 @@ export const FILLS = defineInput(
 
 export const PROVIDERS = defineInput({ venue, ...window(), ...page('venues', PROVIDERS_DEFAULT_LIMIT) }, WINDOW);
 
-export const DEPLOYERS = defineInput({ venue, ...page('deployers', REGISTRY_DEFAULT_LIMIT) });
+export const DEPLOYERS = defineInput({ venue, ...page('deployers', REGISTRY_DEFAULT_LIMIT) }, CURSOR_OR_OFFSET);
 
 export const ANALYTICS = defineInput(
   {

@@ -6,6 +6,7 @@ import { InProcessBus } from '../../../events/bus.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { A1, A2, hip4History } from '../../../test/hip4-files.ts';
 import { DEPLOYERS_REFRESH_MS, Hip4Service } from './index.ts';
+import { DEPLOYERS } from './inputs.ts';
 
 let db: TestDatabase;
 let hip4: Hip4Service;
@@ -35,15 +36,15 @@ describe('Hip4Service', () => {
   });
 
   it('reads the deployer registry again only after DEPLOYERS_REFRESH_MS', async () => {
-    expect((await hip4.deployers()).map((d) => d.venue)).toEqual(['oddsx', 'predict']);
+    expect((await hip4.deployers(DEPLOYERS.parse({}))).map((d) => d.venue)).toEqual(['oddsx', 'predict']);
     await db.pool.query(
       `INSERT INTO hip4.venues (venue, deployer, fee_scale, updated_at) VALUES ('newvenue', $1, 1, 0)`,
       [A1],
     );
     now += DEPLOYERS_REFRESH_MS - 1;
-    expect((await hip4.deployers()).map((d) => d.venue)).toEqual(['oddsx', 'predict']);
+    expect((await hip4.deployers(DEPLOYERS.parse({}))).map((d) => d.venue)).toEqual(['oddsx', 'predict']);
     now += 1;
-    expect((await hip4.deployers()).map((d) => d.venue)).toEqual(['newvenue', 'oddsx', 'predict']);
+    expect((await hip4.deployers(DEPLOYERS.parse({}))).map((d) => d.venue)).toEqual(['newvenue', 'oddsx', 'predict']);
   });
 
   it('filters live fills by question and by venue through the outcome index', () => {

@@ -4,7 +4,14 @@
 
 import type { Channel } from '../../../kit/channel.ts';
 import { optionalIn, requireString, SubscriptionError, sendStream, subscriptionInput } from '../../../kit/channel.ts';
-import { CANDLE_INTERVALS, type CandleInterval, isSpotCoin, l2Options, type MarketsService } from '../service/index.ts';
+import {
+  ALL_MIDS,
+  CANDLE_INTERVALS,
+  type CandleInterval,
+  isSpotCoin,
+  L2_BOOK,
+  type MarketsService,
+} from '../service/index.ts';
 
 /** A subscription's `interval`, required, one of the candle intervals. */
 function intervalParam(sub: Record<string, unknown>): CandleInterval {
@@ -18,9 +25,9 @@ export function marketChannels(markets: MarketsService): Channel[] {
   return [
     {
       type: 'allMids',
+      // The mids' input (ALL_MIDS) but `coins`, which the exchange's channel does not take.
       normalize: (sub) => {
-        const dex = sub.dex;
-        if (dex !== undefined && typeof dex !== 'string') throw new SubscriptionError('dex: must be a string');
+        subscriptionInput(() => ALL_MIDS.parse({ dex: sub.dex }, 'info'));
         return { ...sub };
       },
       async start(sub, ctx) {
@@ -33,20 +40,20 @@ export function marketChannels(markets: MarketsService): Channel[] {
     {
       type: 'l2Book',
       normalize: (sub) => {
-        const { nSigFigs, mantissa } = subscriptionInput(() =>
-          l2Options({ nSigFigs: sub.nSigFigs, mantissa: sub.mantissa }),
+        const coin = requireString(sub, 'coin');
+        const book = subscriptionInput(() =>
+          L2_BOOK.parse({ coin, nSigFigs: sub.nSigFigs, mantissa: sub.mantissa }, 'info'),
         );
         if (sub.fast !== undefined && typeof sub.fast !== 'boolean')
           throw new SubscriptionError('fast: must be a boolean');
-        return { ...sub, coin: requireString(sub, 'coin'), nSigFigs, mantissa };
+        // The subscription as acknowledged: no aggregation reads null, as the exchange echoes it.
+        return { ...sub, coin, nSigFigs: book.nSigFigs ?? null, mantissa: book.mantissa ?? null };
       },
       start(sub, ctx) {
         // The TS SDK's `fast`: the exchange's shallow book, 5 levels a side (the default is 20).
         const levels = sub.fast === true ? 5 : undefined;
-        return sendStream(
-          streams.l2Book(sub.coin as string, { nSigFigs: sub.nSigFigs, mantissa: sub.mantissa, levels }),
-          ctx,
-        );
+        const aggregation = { nSigFigs: sub.nSigFigs as number | null, mantissa: sub.mantissa as 1 | 2 | 5 | null };
+        return sendStream(streams.l2Book(sub.coin as string, { ...aggregation, levels }), ctx);
       },
     },
     {

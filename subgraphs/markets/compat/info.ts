@@ -4,17 +4,19 @@
 
 import { resultEnvelope } from '../../../kit/envelopes.ts';
 import { encodedJson, type InfoEntry, json, sharedBytes, sharedJson } from '../../../kit/info.ts';
+import { nestedBody } from '../../../kit/input.ts';
 import { dexBody, marginTableBody, noFields, proxied, userBody } from '../../../kit/proxy.ts';
-import { arrayOf, given, nonEmpty, object, optTimeMs, timeMs } from '../../../kit/request-schema.ts';
 import * as R from '../../../kit/response-schema.ts';
-import { orderedWindow } from '../../../platform/fields.ts';
 import {
+  ALL_MIDS,
   AVAILABLE_DATES,
-  CANDLE_INTERVALS,
-  type CandleInterval,
+  CANDLES,
+  COIN,
+  DEX,
   FUNDING_HISTORY,
-  type L2OptionsInput,
-  l2Options,
+  L2_BOOK,
+  L2_BOOKS,
+  NO_INPUT,
   RESERVE_HISTORY,
   TRADES,
 } from '../service/index.ts';
@@ -22,19 +24,8 @@ import { nodeMarketTypes } from './node-types.ts';
 
 const META_TTL_MS = 30_000;
 
-type Body = Record<string, unknown>;
-
-/** A coin's name, as most market types take it. */
-const coinBody = object({ coin: nonEmpty }, ['coin']);
-
-/** l2Book's aggregation options, documented here and checked by the book service (its one rule, l2Options). */
-const aggregation = {
-  nSigFigs: { description: 'significant figures of the aggregated prices: 2 to 5, or null for none' },
-  mantissa: { description: '1, 2 or 5, only with nSigFigs 5' },
-};
-
-/** l2Book's aggregation options as sent (the service checks them); null and absent both mean none. */
-const aggregationOf = (body: Body): L2OptionsInput => ({ nSigFigs: body.nSigFigs, mantissa: body.mantissa });
+/** candleSnapshot's body nests its input in `req`: `{type, req: {coin, interval, startTime, endTime}}`. */
+const CANDLE_SNAPSHOT = nestedBody('req', CANDLES);
 
 export const marketsInfo: Record<string, InfoEntry> = {
   meta: proxied(META_TTL_MS, dexBody, R.perpMeta),
@@ -54,42 +45,44 @@ export const marketsInfo: Record<string, InfoEntry> = {
   ...nodeMarketTypes,
 
   metaAndAssetCtxs: {
-    schema: dexBody,
-    handler: async (body, { markets }) => json(await markets.metaAndAssetCtxs(given<string>(body, 'dex') ?? '')),
+    schema: DEX.body(),
+    check: (body) => void DEX.parse(body, 'info'),
+    handler: async (body, { markets }) => json(await markets.metaAndAssetCtxs(DEX.parse(body, 'info').dex)),
     response: R.tuple(R.perpMeta, R.list(R.perpAssetCtx)),
   },
 
   spotMetaAndAssetCtxs: {
-    schema: noFields,
+    schema: NO_INPUT.body(),
     handler: async (_body, { markets }) => json(await markets.spotMetaAndAssetCtxs()),
     response: R.tuple(R.spotMeta, R.list(R.spotAssetCtx)),
   },
 
   allMids: {
-    schema: dexBody,
+    schema: ALL_MIDS.body(['coins']),
+    check: (body) => void ALL_MIDS.parse(body, 'info'),
     async handler(body, { markets }) {
       // Without dex, the service hands out one map until the next change: its JSON is encoded once (sharedJson).
-      return sharedJson(await markets.dexMids(given<string>(body, 'dex')));
+      return sharedJson(await markets.dexMids(ALL_MIDS.parse(body, 'info')));
     },
     response: R.mapOf(R.decimal),
   },
 
   l2Book: {
-    schema: object({ coin: nonEmpty, ...aggregation }, ['coin']),
-    check: (body) => void l2Options(aggregationOf(body)),
-    handler: async (body, { markets }) => sharedJson(markets.l2Book(body.coin as string, aggregationOf(body))),
+    schema: L2_BOOK.body(),
+    check: (body) => void L2_BOOK.parse(body, 'info'),
+    handler: async (body, { markets }) => sharedJson(markets.l2Book(L2_BOOK.parse(body, 'info'))),
     response: R.orNull(R.l2Book),
   },
 
   /**
    * Several books in one answer: `{result: {coin: l2Book answer | null, ...}, cursor: null}` in the order asked, each
-   * book the bytes its own l2Book answer is sent as. The service bounds the number of coins.
+   * book the bytes its own l2Book answer is sent as.
    */
   l2Books: {
-    schema: object({ coins: arrayOf(nonEmpty), ...aggregation }, ['coins']),
-    check: (body) => void l2Options(aggregationOf(body)),
+    schema: L2_BOOKS.body(),
+    check: (body) => void L2_BOOKS.parse(body, 'info'),
     async handler(body, { markets }) {
-      const books = markets.l2Books(body.coins as string[], aggregationOf(body));
+      const books = markets.l2Books(L2_BOOKS.parse(body, 'info'));
       const parts = [...books].map(([coin, book]) =>
         Buffer.concat([Buffer.from(`${JSON.stringify(coin)}:`), book ? sharedBytes(book) : Buffer.from('null')]),
       );
@@ -109,34 +102,16 @@ export const marketsInfo: Record<string, InfoEntry> = {
   },
 
   candleSnapshot: {
-    schema: object(
-      {
-        req: object(
-          {
-            coin: nonEmpty,
-            interval: { type: 'string', enum: CANDLE_INTERVALS },
-            startTime: timeMs,
-            endTime: optTimeMs,
-          },
-          ['coin', 'interval', 'startTime'],
-        ),
-      },
-      ['req'],
-    ),
-    async handler(body, { markets }) {
-      const req = body.req as Body;
-      const startTime = req.startTime as number;
-      const endTime = given<number>(req, 'endTime');
-      orderedWindow('req.startTime', startTime, endTime);
-      const interval = req.interval as CandleInterval;
-      return encodedJson(await markets.candleSnapshotJson(req.coin as string, interval, startTime, endTime));
-    },
+    schema: CANDLE_SNAPSHOT.body(),
+    check: (body) => void CANDLE_SNAPSHOT.parse(body),
+    handler: async (body, { markets }) => encodedJson(await markets.candleSnapshotJson(CANDLE_SNAPSHOT.parse(body))),
     response: R.list(R.wireCandle),
   },
 
   recentTrades: {
-    schema: coinBody,
-    handler: async (body, { markets }) => json(await markets.recentTrades(body.coin as string, 100)),
+    schema: COIN.body(),
+    check: (body) => void COIN.parse(body, 'info'),
+    handler: async (body, { markets }) => json(await markets.recentTrades(COIN.parse(body, 'info').coin, 100)),
     response: R.list(R.wireTrade),
   },
 
@@ -155,8 +130,9 @@ export const marketsInfo: Record<string, InfoEntry> = {
   },
 
   currentDepth: {
-    schema: coinBody,
-    handler: async (body, { markets }) => json(resultEnvelope(markets.books.depth(body.coin as string))),
+    schema: COIN.body(),
+    check: (body) => void COIN.parse(body, 'info'),
+    handler: async (body, { markets }) => json(resultEnvelope(markets.books.depth(COIN.parse(body, 'info').coin))),
     /** USD depth within each band of basis points around the mid; `null` without a two-sided book. */
     response: R.resultOf(
       R.orNull(
@@ -171,7 +147,7 @@ export const marketsInfo: Record<string, InfoEntry> = {
   },
 
   dataCoverage: {
-    schema: noFields,
+    schema: NO_INPUT.body(),
     async handler(_body, { markets, coverage }) {
       return json(resultEnvelope(await coverage(markets.now())));
     },
@@ -192,7 +168,7 @@ export const marketsInfo: Record<string, InfoEntry> = {
   },
 
   allBorrowLendReserveStates: {
-    schema: noFields,
+    schema: NO_INPUT.body(),
     handler: async (_body, { markets }) => json(await markets.allReserveStates()),
     response: R.list(R.tuple(R.int, R.record(R.reserveStateFields))),
   },

@@ -1,7 +1,7 @@
 // Candle: the exchange's OHLCV fields plus `closed` and `reconciled` (spec §2.3), and the candle subscriptions.
 import { liveIterator } from '../../live.ts';
 import { builder } from '../builder.ts';
-import { CANDLE_INTERVALS, type CandleFrame, type CandleInterval } from '../service/index.ts';
+import { CANDLE_INTERVALS, CANDLE_STREAM, type CandleFrame, type CandleInterval } from '../service/index.ts';
 
 export const CandleIntervalEnum = builder.enumType('CandleInterval', {
   description: "The exchange's 14 intervals plus 5s and 30s (enum names: _5s, _1m, ..., _1M)",
@@ -34,8 +34,11 @@ builder.subscriptionFields((t) => ({
   candle: t.field({
     type: CandleRef,
     description: 'Updates of one coin and interval; each bucket ends with one closed frame',
-    args: { coin: t.arg.string({ required: true }), interval: t.arg({ type: CandleIntervalEnum, required: true }) },
-    subscribe: (_root, { coin, interval }, ctx) => liveIterator(ctx.markets.streams.candle(coin, interval)),
+    args: CANDLE_STREAM.args(t, { types: { interval: CandleIntervalEnum } }),
+    subscribe: (_root, a, ctx) => {
+      const { coin, interval } = CANDLE_STREAM.parse(a, 'graphql');
+      return liveIterator(ctx.markets.streams.candle(coin, interval));
+    },
     resolve: (frame) => frame,
   }),
   allCandles: t.field({

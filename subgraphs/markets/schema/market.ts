@@ -14,7 +14,7 @@ import {
   type PerpAssetCtx,
   type SpotAssetCtx,
 } from '../service/index.ts';
-import { FUNDING_HISTORY, TRADES } from '../service/inputs.ts';
+import { ALL_MIDS, CANDLES, COIN, FUNDING_HISTORY, L2_BOOK, TRADES } from '../service/inputs.ts';
 import { CandleIntervalEnum, CandleRef } from './candle.ts';
 import { TradeRef } from './trade.ts';
 
@@ -156,8 +156,8 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
     book: t.field({
       type: BookRef,
       nullable: true,
-      args: { nSigFigs: t.arg.int(), mantissa: t.arg.int() },
-      resolve: (m, a, ctx) => ctx.markets.l2Book(m.coin, a),
+      args: L2_BOOK.args(t, ['coin']),
+      resolve: (m, a, ctx) => ctx.markets.l2Book(L2_BOOK.parse({ ...a, coin: m.coin }, 'graphql')),
     }),
     bbo: t.field({
       type: BboRef,
@@ -182,13 +182,9 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
     candles: t.field({
       type: [CandleRef],
       description: 'Oldest first; at most the 5000 most recent candles of the window',
-      args: {
-        interval: t.arg({ type: CandleIntervalEnum, required: true }),
-        startTime: t.arg({ type: 'Timestamp', required: true }),
-        endTime: t.arg({ type: 'Timestamp' }),
-      },
+      args: CANDLES.args(t, { omit: ['coin'], types: { interval: CandleIntervalEnum } }),
       listSize: { assumedSize: 500 },
-      resolve: (m, a, ctx) => ctx.markets.candleSnapshot(m.coin, a.interval, a.startTime, a.endTime ?? undefined),
+      resolve: (m, a, ctx) => ctx.markets.candleSnapshot(CANDLES.parse({ ...a, coin: m.coin }, 'graphql')),
     }),
     assetCtx: t.field({
       type: AssetCtxRef,
@@ -232,8 +228,11 @@ builder.queryFields((t) => ({
     type: MarketRef,
     nullable: true,
     description: 'A market by coin name ("BTC", "PURR/USDC", "@1", "xyz:XYZ100", "#2901"); null when unknown',
-    args: { coin: t.arg.string({ required: true }) },
-    resolve: (_r, { coin }, ctx) => (ctx.markets.mid(coin) !== null || ctx.markets.hasCtx(coin) ? { coin } : null),
+    args: COIN.args(t),
+    resolve: (_r, a, ctx) => {
+      const { coin } = COIN.parse(a, 'graphql');
+      return ctx.markets.mid(coin) !== null || ctx.markets.hasCtx(coin) ? { coin } : null;
+    },
   }),
   markets: t.field({
     type: [MarketRef],
@@ -246,9 +245,9 @@ builder.queryFields((t) => ({
     description:
       'Mid prices by the exchange\'s rule: without `dex` (or "") the main perp dex\'s coins and spot; with a HIP-3 ' +
       "dex, that dex's coins",
-    args: { dex: t.arg.string() },
+    args: ALL_MIDS.args(t, ['coins']),
     listSize: { assumedSize: 200 },
-    resolve: async (_r, { dex }, ctx) => midsList(await ctx.markets.dexMids(dex ?? '')),
+    resolve: async (_r, a, ctx) => midsList(await ctx.markets.dexMids(ALL_MIDS.parse(a, 'graphql'))),
   }),
 }));
 
@@ -259,42 +258,48 @@ builder.subscriptionFields((t) => ({
   allMids: t.field({
     type: [MidRef],
     description: 'The mids of the `dex` rule of Query.allMids, each time a book changes (at most every 500 ms)',
-    args: { dex: t.arg.string() },
+    args: ALL_MIDS.args(t, ['coins']),
     listSize: { assumedSize: 200 },
-    subscribe: async (_r, { dex }, ctx) => liveIterator(await ctx.markets.streams.allMids(dex ?? ''), 10),
+    subscribe: async (_r, a, ctx) =>
+      liveIterator(await ctx.markets.streams.allMids(ALL_MIDS.parse(a, 'graphql').dex ?? ''), 10),
     resolve: (mids) => midsList(mids),
   }),
   l2Book: t.field({
     type: BookRef,
     description: "A coin's book each time it changes (at most every 500 ms)",
-    args: { coin: t.arg.string({ required: true }), nSigFigs: t.arg.int(), mantissa: t.arg.int() },
-    subscribe: (_r, a, ctx) => liveIterator(ctx.markets.streams.l2Book(a.coin, a), 10),
+    args: L2_BOOK.args(t),
+    subscribe: (_r, a, ctx) => {
+      const q = L2_BOOK.parse(a, 'graphql');
+      return liveIterator(ctx.markets.streams.l2Book(q.coin, q), 10);
+    },
     resolve: (book) => book,
   }),
   bbo: t.field({
     type: BboRef,
     description: 'The best bid and offer of a coin, when they change',
-    args: { coin: t.arg.string({ required: true }) },
-    subscribe: (_r, a, ctx) => liveIterator(ctx.markets.streams.bbo(a.coin), 10),
+    args: COIN.args(t),
+    subscribe: (_r, a, ctx) => liveIterator(ctx.markets.streams.bbo(COIN.parse(a, 'graphql').coin), 10),
     resolve: (b) => bboOf(b) as BboParent,
   }),
   activeAssetCtx: t.field({
     type: AssetCtxRef,
     description: "A perp's context as it changes (a spot pair's: activeSpotAssetCtx)",
-    args: { coin: t.arg.string({ required: true }) },
+    args: COIN.args(t),
     subscribe: (_r, a, ctx) => {
-      if (isSpotCoin(a.coin)) throw badSpotCoin(a.coin, 'activeSpotAssetCtx');
-      return liveIterator(ctx.markets.streams.activeAssetCtx(a.coin));
+      const { coin } = COIN.parse(a, 'graphql');
+      if (isSpotCoin(coin)) throw badSpotCoin(coin, 'activeSpotAssetCtx');
+      return liveIterator(ctx.markets.streams.activeAssetCtx(coin));
     },
     resolve: (c) => ({ coin: c.coin, ...(c.ctx as PerpAssetCtx) }),
   }),
   activeSpotAssetCtx: t.field({
     type: SpotAssetCtxRef,
     description: "A spot pair's context as it changes",
-    args: { coin: t.arg.string({ required: true }) },
+    args: COIN.args(t),
     subscribe: (_r, a, ctx) => {
-      if (!isSpotCoin(a.coin)) throw badSpotCoin(a.coin, 'activeAssetCtx');
-      return liveIterator(ctx.markets.streams.activeAssetCtx(a.coin));
+      const { coin } = COIN.parse(a, 'graphql');
+      if (!isSpotCoin(coin)) throw badSpotCoin(coin, 'activeAssetCtx');
+      return liveIterator(ctx.markets.streams.activeAssetCtx(coin));
     },
     resolve: (c) => c.ctx as SpotAssetCtx,
   }),

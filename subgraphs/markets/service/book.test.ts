@@ -217,17 +217,6 @@ describe('nSigFigs and mantissa', () => {
     const coarse = bookOf([['0.5', '1']], [['7', '1']], 'Y');
     expect(coarse.l2('Y', { nSigFigs: 5, mantissa: 2 })?.levels).toEqual([[lv('0.5', '1.0')], [lv('7.0', '1.0')]]);
   });
-
-  it('rejects combinations the exchange rejects', () => {
-    const bad = (opts: object) => () => books.l2('BTC', opts as L2Options);
-    expect(bad({ nSigFigs: 1 })).toThrow(BookQueryError);
-    expect(bad({ nSigFigs: 6 })).toThrow(BookQueryError);
-    expect(bad({ mantissa: 2 })).toThrow(BookQueryError);
-    expect(bad({ nSigFigs: 4, mantissa: 2 })).toThrow(BookQueryError);
-    expect(bad({ nSigFigs: 5, mantissa: 3 })).toThrow(BookQueryError);
-    expect(bad({ levels: 0 })).toThrow(BookQueryError);
-    expect(bad({ nSigFigs: 5, mantissa: null })).not.toThrow();
-  });
 });
 
 describe('bbo and mids', () => {

@@ -12,7 +12,6 @@ export {
   BookQueryError,
   type CheckedL2Options,
   type L2Options,
-  type L2OptionsInput,
   l2Options,
 } from './book/aggregation.ts';
 export type { L2BookAnswer, L2Level } from './book/coin-book.ts';

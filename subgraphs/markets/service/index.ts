@@ -11,9 +11,9 @@ import { inTransaction } from '../../../db/pool.ts';
 import type { AssetCtxRow } from '../../../db/rows/markets.ts';
 import { type BusGap, derivedTopic, type EventBus, type EventSource, InProcessBus } from '../../../events/bus.ts';
 import type { InputOf } from '../../../kit/input.ts';
-import { FieldError, orderedWindow } from '../../../platform/fields.ts';
+import { orderedWindow } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
-import { type L2BookAnswer, type L2OptionsInput, l2Options, OrderBooks } from './book.ts';
+import { type L2BookAnswer, OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
 import { type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
 import {
@@ -25,16 +25,19 @@ import {
   liquidityReport,
 } from './history.ts';
 import type {
+  ALL_MIDS,
   AVAILABLE_DATES,
+  CANDLES,
   FUNDING_HISTORY,
   HIP3_TOP_MOVERS,
+  L2_BOOK,
+  L2_BOOKS,
   LIQUIDITY_REPORT,
   MARKET_HISTORY,
   RESERVE_HISTORY,
   TRADES,
 } from './inputs.ts';
-import type { CandleInterval } from './intervals.ts';
-import { HISTORY_WINDOW_MS, MAX_L2_BOOKS, RESERVE_WINDOW_MS } from './limits.ts';
+import { HISTORY_WINDOW_MS, RESERVE_WINDOW_MS } from './limits.ts';
 import {
   candleSnapshot,
   candleSnapshotJson,
@@ -58,9 +61,7 @@ import { allReserveStates, latestReserves, reserveHistory } from './reserves.ts'
 import { latestPerKey } from './sql.ts';
 import { MarketStreams } from './streams.ts';
 
-export type { BboAnswer, L2BookAnswer, L2Level, L2Options, L2OptionsInput } from './book.ts';
-/** The one rule of a book's aggregation (the exchange's), a FieldError naming the field otherwise. */
-export { l2Options } from './book.ts';
+export type { BboAnswer, L2BookAnswer, L2Level, L2Options } from './book.ts';
 export type { CandleFrame } from './candles.ts';
 export { isSpotCoin } from './coins.ts';
 export { dexOf, type Hip3Snapshot } from './hip3.ts';
@@ -71,12 +72,24 @@ export {
   type HistorySeries,
 } from './history.ts';
 export {
+  ALL_MIDS,
   AVAILABLE_DATES,
+  CANDLE_STREAM,
+  CANDLES,
+  COIN,
+  COLLECT_BBO,
+  COLLECT_CANDLES,
+  COLLECT_MIDS,
+  COLLECT_TRADES,
+  DEX,
   FUNDING_HISTORY,
   HIP3_SNAPSHOTS,
   HIP3_TOP_MOVERS,
+  L2_BOOK,
+  L2_BOOKS,
   LIQUIDITY_REPORT,
   MARKET_HISTORY,
+  NO_INPUT,
   RESERVE_HISTORY,
   TRADES,
 } from './inputs.ts';
@@ -385,27 +398,23 @@ export class MarketsService {
    * dex's coins and spot (firstDexMids); with a HIP-3 dex, that dex's coins only (its node meta; UnknownDexError when
    * the node knows no such dex). `coins` keeps only those of them.
    */
-  async dexMids(dex = '', coins?: readonly string[]): Promise<Readonly<Record<string, string>>> {
+  async dexMids({ dex = '', coins }: InputOf<typeof ALL_MIDS>): Promise<Readonly<Record<string, string>>> {
     const mids = dex === '' ? this.firstDexMids() : this.allMids((await this.meta(dex)).universe.map((u) => u.name));
     if (!coins) return mids;
     return Object.fromEntries(coins.filter((c) => mids[c] !== undefined).map((c) => [c, mids[c] as string]));
   }
 
-  /** A coin's book (the exchange's l2Book shape), aggregated as asked (l2Options' rule); null without a book. */
-  l2Book(coin: string, opts: L2OptionsInput = {}): L2BookAnswer | null {
-    return this.books.l2(coin, l2Options(opts));
+  /** A coin's book (the exchange's l2Book shape), aggregated as asked (L2_BOOK's input); null without a book. */
+  l2Book(q: InputOf<typeof L2_BOOK>): L2BookAnswer | null {
+    return this.books.l2(q.coin, q);
   }
 
   /**
-   * Several coins' books at once (l2Books): `coin → book` (the exchange's l2Book shape; null for a coin without a
-   * book), in the order asked, a coin asked twice once. At most MAX_L2_BOOKS coins; a FieldError on bad options.
+   * Several coins' books at once (l2Books, L2_BOOKS's input): `coin → book` (the exchange's l2Book shape; null for a
+   * coin without a book), in the order asked, a coin asked twice once.
    */
-  l2Books(coins: readonly string[], opts: L2OptionsInput = {}): Map<string, L2BookAnswer | null> {
-    if (coins.length < 1 || coins.length > MAX_L2_BOOKS) {
-      throw new FieldError(`coins: must hold 1 to ${MAX_L2_BOOKS} coins, got ${coins.length}`);
-    }
-    const options = l2Options(opts);
-    return new Map(coins.map((coin) => [coin, this.books.l2(coin, options)]));
+  l2Books(q: InputOf<typeof L2_BOOKS>): Map<string, L2BookAnswer | null> {
+    return new Map(q.coins.map((coin) => [coin, this.books.l2(coin, q)]));
   }
 
   mid(coin: string): string | null {
@@ -469,14 +478,14 @@ export class MarketsService {
     return tradesOf(this.pool, q);
   }
 
-  /** A coin's candles from `startTime` to `endTime` (default now), oldest first. */
-  candleSnapshot(coin: string, interval: CandleInterval, startTime: number, endTime?: number) {
+  /** A coin's candles from `startTime` to `endTime` (default now), oldest first (CANDLES's input). */
+  candleSnapshot({ coin, interval, startTime, endTime }: InputOf<typeof CANDLES>) {
     const window = this.windowFrom(startTime, endTime);
     return candleSnapshot(this.pool, { coin, interval, ...window }, this.candles.recent(coin, interval));
   }
 
   /** The same candles as the exchange's JSON text (compat's candleSnapshot). */
-  candleSnapshotJson(coin: string, interval: CandleInterval, startTime: number, endTime?: number) {
+  candleSnapshotJson({ coin, interval, startTime, endTime }: InputOf<typeof CANDLES>) {
     const window = this.windowFrom(startTime, endTime);
     return candleSnapshotJson(this.pool, { coin, interval, ...window }, this.candles.recent(coin, interval));
   }

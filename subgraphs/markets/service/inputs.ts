@@ -1,12 +1,32 @@
-// What the markets service's history reads take, stated once (kit/input.ts): the /info bodies, MCP inputs and
+// What the markets service's reads take, stated once (kit/input.ts): the /info bodies, path routes, MCP inputs and
 // GraphQL arguments derive from these, and every edge reads its request through them.
-import { cursor, defineInput, int, named, oneOf, optional, text, time } from '../../../kit/input.ts';
-import { HISTORY_DATASET_NAMES, HISTORY_SERIES_NAMES } from './history.ts';
 import {
+  cursor,
+  defineInput,
+  type InputOf,
+  int,
+  intOf,
+  list,
+  named,
+  oneOf,
+  optional,
+  text,
+  time,
+} from '../../../kit/input.ts';
+import { MAX_COLLECT_SECONDS } from '../../../kit/mcp-tool.ts';
+import { BookQueryError } from './book.ts';
+import { HISTORY_DATASET_NAMES, HISTORY_SERIES_NAMES } from './history.ts';
+import { CANDLE_INTERVALS } from './intervals.ts';
+import {
+  ALL_MIDS_MAX_COINS,
+  COLLECT_MAX_MIDS_COINS,
+  COLLECT_MAX_TRADES,
+  COLLECT_TRADES_DEFAULT,
   HIP3_TOP_MOVERS_DEFAULT,
   HISTORY_SAMPLES_DEFAULT,
   MAX_HIP3_TOP_MOVERS,
   MAX_HISTORY_SAMPLES,
+  MAX_L2_BOOKS,
   MAX_RESERVE_HISTORY,
   MAX_TRADES,
   RESERVE_HISTORY_DEFAULT_LIMIT,
@@ -18,6 +38,106 @@ const coin = (what = 'the coin') =>
   text(`${what}: a perp name ("BTC"), a HIP-3 dex coin ("xyz:XYZ100"), a spot pair ("PURR/USDC" or "@1")`);
 const end = optional(time('end of the window; default now'));
 const WINDOW = { window: ['startTime', 'endTime'] } as const;
+/** A perp dex's name; absent, null or "" is the first (main) perp dex. */
+const dex = optional(text('a HIP-3 perp dex name; omit (or "") for the main perp dex', { minLength: 0 }));
+
+/** Nothing: the capabilities that take no input (spot meta, data coverage, history coins, reserve states). */
+export const NO_INPUT = defineInput({});
+
+/** One coin: market info, asset context, best bid/offer, current depth, recent trades, a market by its coin. */
+export const COIN = defineInput({ coin: coin() });
+
+/** A perp dex: its meta and its asset contexts. */
+export const DEX = defineInput({ dex });
+
+/** Mids by the exchange's `dex` rule (MarketsService.dexMids), optionally only some coins. */
+export const ALL_MIDS = defineInput({
+  dex,
+  coins: optional(
+    list(coin('a coin'), `only these coins (up to ${ALL_MIDS_MAX_COINS})`, {
+      min: 1,
+      max: ALL_MIDS_MAX_COINS,
+      rule: `must hold 1 to ${ALL_MIDS_MAX_COINS} coins`,
+    }),
+  ),
+});
+
+/**
+ * A book's aggregation, the exchange's rule: nSigFigs 2 to 5; mantissa 1, 2 or 5, and only with nSigFigs 5 (null and
+ * absent both mean none).
+ */
+const aggregation = {
+  nSigFigs: optional(
+    int('aggregate price levels to this many significant figures (2 to 5); omit or null for full precision', {
+      min: 2,
+      max: 5,
+    }),
+  ),
+  mantissa: optional(intOf([1, 2, 5] as const, 'with nSigFigs 5 only: round levels to 1, 2 or 5')),
+};
+const AGGREGATION = {
+  check(input: { nSigFigs?: number; mantissa?: number }, name: (key: 'mantissa') => string) {
+    if (input.mantissa !== undefined && input.nSigFigs !== 5) {
+      throw new BookQueryError(`${name('mantissa')}: only with nSigFigs 5`);
+    }
+  },
+};
+
+export const L2_BOOK = defineInput({ coin: coin(), ...aggregation }, AGGREGATION);
+
+export const L2_BOOKS = defineInput(
+  {
+    coins: list(coin('a coin'), `the coins (1 to ${MAX_L2_BOOKS})`, {
+      min: 1,
+      max: MAX_L2_BOOKS,
+      rule: `must hold 1 to ${MAX_L2_BOOKS} coins`,
+    }),
+    ...aggregation,
+  },
+  AGGREGATION,
+);
+
+/** A book's aggregation as the service takes it. */
+export type Aggregation = Pick<InputOf<typeof L2_BOOK>, 'nSigFigs' | 'mantissa'>;
+
+const interval = oneOf(CANDLE_INTERVALS, 'bucket size');
+
+/** A coin's candles of one interval in a window (candleSnapshot; its /info body nests them in `req`). */
+export const CANDLES = defineInput(
+  { coin: coin(), interval, startTime: time('start of the window'), endTime: end },
+  WINDOW,
+);
+
+/** A coin's live candle of one interval. */
+export const CANDLE_STREAM = defineInput({ coin: coin(), interval });
+
+// ---- live tools: a stream collected for a bounded time ----
+
+const seconds = (what: string) =>
+  int(`how long to collect ${what}, in seconds (1 to ${MAX_COLLECT_SECONDS})`, { min: 1, max: MAX_COLLECT_SECONDS });
+
+export const COLLECT_TRADES = defineInput({
+  coin: coin(),
+  seconds: seconds('trades'),
+  maxTrades: int(`stop after this many trades (1 to ${COLLECT_MAX_TRADES}, default ${COLLECT_TRADES_DEFAULT})`, {
+    min: 1,
+    max: COLLECT_MAX_TRADES,
+    default: COLLECT_TRADES_DEFAULT,
+  }),
+});
+
+export const COLLECT_CANDLES = defineInput({ ...CANDLE_STREAM.fields, seconds: seconds('candle updates') });
+
+export const COLLECT_BBO = defineInput({ coin: coin(), seconds: seconds('changes') });
+
+export const COLLECT_MIDS = defineInput({
+  coins: list(coin('a coin'), `the coins to follow (1 to ${COLLECT_MAX_MIDS_COINS})`, {
+    min: 1,
+    max: COLLECT_MAX_MIDS_COINS,
+    rule: `must hold 1 to ${COLLECT_MAX_MIDS_COINS} coins`,
+  }),
+  seconds: seconds('mids'),
+});
 
 export const TRADES = defineInput(
   {

@@ -2,6 +2,12 @@
 
 /** The most coins one l2Books request takes. */
 export const MAX_L2_BOOKS = 50;
+/** The most coins one mids request (the MCP tool's `coins`) names. */
+export const ALL_MIDS_MAX_COINS = 500;
+/** The live tools: the most trades one collection keeps (and its default), the most coins whose mids it follows. */
+export const COLLECT_MAX_TRADES = 5000;
+export const COLLECT_TRADES_DEFAULT = 500;
+export const COLLECT_MAX_MIDS_COINS = 50;
 /** Trades of a coin per answer: the default and the most. */
 export const TRADES_DEFAULT_LIMIT = 100;
 export const MAX_TRADES = 1000;

@@ -5,8 +5,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BookDiffRow } from '../../../db/rows/markets.ts';
 import { InProcessBus } from '../../../events/bus.ts';
 import type { LiveStream } from '../../live.ts';
-import { BookQueryError, OrderBooks } from './book.ts';
+import { OrderBooks } from './book.ts';
 import type { MarketEvents } from './index.ts';
+import { L2_BOOK } from './inputs.ts';
 import type { WireTrade } from './market-data.ts';
 import { BOOK_FRAME_MS, MarketStreams } from './streams.ts';
 
@@ -87,14 +88,13 @@ describe('l2Book', () => {
     expect(events).toHaveLength(2);
   });
 
-  it("refuses options by the book's rule, naming the field", () => {
+  it('follows the book at the aggregation its input definition read (null and absent both mean none)', () => {
     const { streams } = setup();
-    expect(() => streams.l2Book('BTC', { nSigFigs: 7 })).toThrow(
-      new BookQueryError('nSigFigs: must be an integer from 2 to 5, got 7'),
+    const q = L2_BOOK.parse({ coin: 'BTC', nSigFigs: null, mantissa: null }, 'info');
+    expect(streams.l2Book(q.coin, q).snapshot()).toBeNull();
+    expect(() => L2_BOOK.parse({ coin: 'BTC', nSigFigs: 5, mantissa: 3 })).toThrow(
+      'mantissa: must be one of 1, 2, 5, got 3',
     );
-    expect(() => streams.l2Book('BTC', { nSigFigs: 5, mantissa: 3 })).toThrow('mantissa: must be 1, 2 or 5, got 3');
-    expect(() => streams.l2Book('BTC', { nSigFigs: 4, mantissa: 2 })).toThrow('mantissa: only with nSigFigs 5');
-    expect(streams.l2Book('BTC', { nSigFigs: null, mantissa: null }).snapshot()).toBeNull();
   });
 });
 

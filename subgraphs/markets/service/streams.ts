@@ -7,7 +7,7 @@
 // for states a client replaces half a second later. bbo, trades, candles and contexts carry every change.
 import type { AssetCtxRow } from '../../../db/rows/markets.ts';
 import { conflated, type LiveStream, type ResumableStream, type SnapshotStream, topicStream } from '../../live.ts';
-import { type BboAnswer, type L2BookAnswer, type L2Level, type L2OptionsInput, l2Options } from './book.ts';
+import type { BboAnswer, L2BookAnswer, L2Level, L2Options } from './book.ts';
 import type { CandleFrame } from './candles.ts';
 import { isSpotCoin } from './coins.ts';
 import type { MarketsService, PerpAssetCtx, SpotAssetCtx } from './index.ts';
@@ -72,10 +72,9 @@ export class MarketStreams {
     return { snapshot: current, ...conflated(this.bookChanges(), current, BOOK_FRAME_MS) };
   }
 
-  /** A coin's book at the given aggregation, conflated; BookQueryError (the book's rule) on bad options. */
-  l2Book(coin: string, options: L2OptionsInput): SnapshotStream<L2BookAnswer> {
-    const opts = l2Options(options);
-    const current = () => this.markets.books.l2(coin, opts);
+  /** A coin's book at the given aggregation (as L2_BOOK checked it), conflated. */
+  l2Book(coin: string, options: L2Options): SnapshotStream<L2BookAnswer> {
+    const current = () => this.markets.books.l2(coin, options);
     return { snapshot: current, ...conflated(this.bookChanges(coin), current, BOOK_FRAME_MS) };
   }
 

@@ -1,62 +1,37 @@
-// The L2 view of a side at nSigFigs/mantissa (the exchange's l2Book aggregation), and the rule for those options:
-// every edge (/info, /ws, GraphQL) checks them here, with these messages.
+// The L2 view of a side at nSigFigs/mantissa (the exchange's l2Book aggregation). The rule for those options is the
+// input definitions' (service/inputs.ts L2_BOOK), which every edge reads a request through.
 
 import { addScaled, formatScaled, pow10, SCALED_ZERO, scaled } from '../../../../platform/decimal.ts';
 import { FieldError } from '../../../../platform/fields.ts';
 import { type L2Level, levelSize, type PriceLevel, type Side, toWireLevel } from './coin-book.ts';
 
+/** How a book is aggregated; absent and null both mean none. */
 export interface L2Options {
-  nSigFigs?: 2 | 3 | 4 | 5 | null;
+  /** Significant figures of the aggregated prices, 2 to 5 (L2_BOOK checked it). */
+  nSigFigs?: number | null;
   /** Only with nSigFigs 5. */
   mantissa?: 1 | 2 | 5 | null;
-  /** Levels per side, counted after aggregation; default 20. */
+  /** Levels per side, counted after aggregation; default 20 (the exchange's `fast` book: 5). */
   levels?: number;
 }
 
-/** A book query the exchange would refuse (bad nSigFigs/mantissa/levels, bad notional): the caller's mistake. */
+/** A book query the exchange would refuse (bad nSigFigs/mantissa, bad notional): the caller's mistake. */
 export class BookQueryError extends FieldError {
   override name = 'BookQueryError';
 }
 
 const DEFAULT_LEVELS = 20;
-const N_SIG_FIGS = [2, 3, 4, 5] as const;
-const MANTISSAS = [1, 2, 5] as const;
 
-/** Checked aggregation options with their defaults: no aggregation (nSigFigs null), mantissa 1, 20 levels. */
+/** Aggregation options with their defaults: no aggregation (nSigFigs null), no mantissa, 20 levels. */
 export interface CheckedL2Options {
-  nSigFigs: 2 | 3 | 4 | 5 | null;
+  nSigFigs: number | null;
   mantissa: 1 | 2 | 5 | null;
   levels: number;
 }
 
-/** Aggregation options as a caller sent them, unchecked. */
-export type L2OptionsInput = { nSigFigs?: unknown; mantissa?: unknown; levels?: unknown };
-
-/**
- * The l2Book options rule, on values as a caller sent them (null and absent both mean none): nSigFigs 2 to 5;
- * mantissa 1, 2 or 5, and only with nSigFigs 5; levels a positive integer. BookQueryError names the field.
- */
-export function l2Options(raw: L2OptionsInput): CheckedL2Options {
-  const nSigFigs = raw.nSigFigs ?? null;
-  const mantissa = raw.mantissa ?? null;
-  const levels = raw.levels ?? DEFAULT_LEVELS;
-  if (nSigFigs !== null && !N_SIG_FIGS.includes(nSigFigs as 2)) {
-    throw new BookQueryError(`nSigFigs: must be an integer from 2 to 5, got ${JSON.stringify(nSigFigs)}`);
-  }
-  if (mantissa !== null) {
-    if (!MANTISSAS.includes(mantissa as 1)) {
-      throw new BookQueryError(`mantissa: must be 1, 2 or 5, got ${JSON.stringify(mantissa)}`);
-    }
-    if (nSigFigs !== 5) throw new BookQueryError('mantissa: only with nSigFigs 5');
-  }
-  if (!Number.isInteger(levels) || (levels as number) < 1) {
-    throw new BookQueryError(`levels: must be a positive integer, got ${JSON.stringify(levels)}`);
-  }
-  return {
-    nSigFigs: nSigFigs as CheckedL2Options['nSigFigs'],
-    mantissa: mantissa as CheckedL2Options['mantissa'],
-    levels: levels as number,
-  };
+/** The options with their defaults filled. */
+export function l2Options(opts: L2Options): CheckedL2Options {
+  return { nSigFigs: opts.nSigFigs ?? null, mantissa: opts.mantissa ?? null, levels: opts.levels ?? DEFAULT_LEVELS };
 }
 
 /**
