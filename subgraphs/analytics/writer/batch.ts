@@ -1,6 +1,6 @@
 // One batch of the analytics derivation (job.ts runs them): the events it loads from the checkpoint, the round trips,
 // sums, snapshots and builder activity it derives from them in time order (job.ts's header states the rules), and
-// the rows it writes, each table in one bulk statement.
+// the rows it writes in bulk statements (the fill-driven sums grouped in SQL: statements.ts).
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type pg from 'pg';
 import { WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
