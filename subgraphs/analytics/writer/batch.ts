@@ -1,6 +1,6 @@
 // One batch of the analytics derivation (job.ts runs them): the events it loads from the checkpoint, the round trips,
 // sums, snapshots and builder activity it derives from them in time order (job.ts's header states the rules), and
-// the rows it writes, each table in one bulk statement.
+// the rows it writes in bulk statements (the fill-driven sums grouped in SQL: statements.ts).
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type pg from 'pg';
 import { WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
@@ -12,6 +12,8 @@ export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 /** The coins derived: the main perp dex's (no '/', '@', '#' or ':'), as the account state's. */
 export const PERP_COIN = `coin !~ '[/@#:]'`;
+/** The fills a batch derives: the perp fills of its range, `$1` to `$2` (exclusive). */
+const FILLS_OF_BATCH = `time >= $1 AND time < $2 AND ${PERP_COIN}`;
 /**
  * Events applied between yields to the event loop: the job runs in ingest's process (`npm start`), and a batch's
  * arithmetic held the loop for the whole batch (about a second per 10 000 fills), stalling ingest's own I/O.
@@ -41,8 +43,6 @@ interface FillEvent {
   start_position: string;
   closed_pnl: string;
   fee: string;
-  tid: number;
-  builder: string | null;
 }
 interface FundingEvent {
   kind: 1;
@@ -86,11 +86,11 @@ interface Account {
   snapshotValue: Ratio | null;
 }
 
+/**
+ * The sums of an address and hour (or day) only the walk in time order knows; the fill-driven ones (fills, volume,
+ * realized PnL, fees, builder activity) are grouped in SQL from the batch's fills (statements.ts).
+ */
 export interface Sums {
-  fills: number;
-  volume: Ratio;
-  realized: Ratio;
-  fees: Ratio;
   funding: Ratio;
   wins: number;
   losses: number;
@@ -100,20 +100,8 @@ export interface Sums {
   shorts: number;
 }
 
-interface BuilderSums {
-  fills: number;
-  notional: Ratio;
-  coins: Set<string>;
-  first: number;
-  last: number;
-}
-
 const neg = (r: Ratio): Ratio => ({ n: -r.n, d: r.d });
 const emptySums = (): Sums => ({
-  fills: 0,
-  volume: ZERO,
-  realized: ZERO,
-  fees: ZERO,
   funding: ZERO,
   wins: 0,
   losses: 0,
@@ -133,10 +121,12 @@ export class DerivationBatch {
   private readonly changedMarks = new Set<string>();
   private readonly daily = new Map<string, Sums>();
   private readonly hourly = new Map<string, Sums>();
-  private readonly builders = new Map<string, BuilderSums>();
   private readonly snapshots: unknown[][] = [];
   /** Trips opened per `address|coin|time`: their sequence numbers. */
   private readonly opened = new Map<string, number>();
+
+  /** The batch's range: [from, end). */
+  private range: [number, number] = [0, 0];
 
   constructor(private readonly c: pg.PoolClient) {}
 
@@ -146,12 +136,13 @@ export class DerivationBatch {
       this.c,
       'SELECT coin, px::text AS px, time FROM analytics.marks',
     );
+    this.range = [from, end];
     for (const m of marks) this.marks.set(m.coin, { px: ratio(m.px), time: m.time });
-    const { rows: fills } = await query<Omit<FillEvent, 'kind'>>(
+    const { rows: fills } = await query<FillEvent>(
       this.c,
-      `SELECT address, coin, px::text AS px, sz::text AS sz, side, time, start_position::text AS start_position,
-         closed_pnl::text AS closed_pnl, fee::text AS fee, tid, builder
-       FROM accounts.fills WHERE time >= $1 AND time < $2 AND ${PERP_COIN}
+      `SELECT 0 AS kind, address, coin, px::text AS px, sz::text AS sz, side, time,
+         start_position::text AS start_position, closed_pnl::text AS closed_pnl, fee::text AS fee
+       FROM accounts.fills WHERE ${FILLS_OF_BATCH}
        -- within one account, coin and millisecond: in execution order (the position moves from each fill's start)
        ORDER BY time, block_number, address, coin,
          CASE WHEN side = 'B' THEN start_position ELSE -start_position END, tid`,
@@ -182,11 +173,9 @@ export class DerivationBatch {
        WHERE delta_type = ANY($3) AND time >= $1 AND time < $2 ORDER BY time, address, hash`,
       [from, end, CASH_TYPES],
     );
-    const events: DeriveEvent[] = [
-      ...fills.map((f) => ({ ...f, kind: 0 as const })),
-      ...funding.map((f) => ({ ...f, kind: 1 as const })),
-      ...ledger.map((l) => ({ ...l, kind: 2 as const })),
-    ];
+    const events: DeriveEvent[] = fills;
+    for (const f of funding) events.push({ ...f, kind: 1 });
+    for (const l of ledger) events.push({ ...l, kind: 2 });
     // Stable: fills keep their execution order.
     events.sort((a, b) => a.time - b.time || a.kind - b.kind);
     await this.loadAccounts([...new Set(events.map((e) => e.address))]);
@@ -273,17 +262,9 @@ export class DerivationBatch {
     const closedPnl = ratio(f.closed_pnl);
     const start = ratio(f.start_position);
     const end = add(start, f.side === 'B' ? sz : neg(sz));
-    const notional = mul(px, sz);
     account.cash = add(account.cash, sub(closedPnl, fee));
     this.marks.set(f.coin, { px, time: f.time });
     this.changedMarks.add(f.coin);
-    for (const s of this.sums(f.address, f.time)) {
-      s.fills++;
-      s.volume = add(s.volume, notional);
-      s.realized = add(s.realized, closedPnl);
-      s.fees = add(s.fees, fee);
-    }
-    this.builderFill(f, notional);
 
     const key = `${f.address}|${f.coin}`;
     let trip = this.open.get(key);
@@ -377,23 +358,6 @@ export class DerivationBatch {
       trip.funding = add(trip.funding, usdc);
       this.changed.add(trip);
     }
-  }
-
-  private builderFill(f: FillEvent, notional: Ratio): void {
-    const hour = Math.floor(f.time / HOUR_MS) * HOUR_MS;
-    const key = `${f.builder ?? ''}|${f.address}|${hour}`;
-    const b = entry(this.builders, key, () => ({
-      fills: 0,
-      notional: ZERO,
-      coins: new Set<string>(),
-      first: f.time,
-      last: f.time,
-    }));
-    b.fills++;
-    b.notional = add(b.notional, notional);
-    b.coins.add(f.coin);
-    b.first = Math.min(b.first, f.time);
-    b.last = Math.max(b.last, f.time);
   }
 
   /** Snapshots, at `hour` (its close), every account with an event in the hour before. */
@@ -495,39 +459,7 @@ export class DerivationBatch {
         ),
       ]);
     }
-    statements.push(() =>
-      sumsStatement('analytics.user_daily', 'day', this.daily, (k) => new Date(k).toISOString().slice(0, 10)),
-    );
-    statements.push(() => sumsStatement('analytics.user_hourly', 'hour', this.hourly, (k) => k));
-    if (this.builders.size) {
-      statements.push(() => [
-        `INSERT INTO analytics.builder_hourly AS b (builder, address, hour, fills, notional, coins, first_fill, last_fill)
-         SELECT u.builder, u.address, u.hour, u.fills, u.notional, string_to_array(u.coins, ','), u.first_fill,
-           u.last_fill
-         FROM unnest($1::text[], $2::text[], $3::int8[], $4::int4[], $5::numeric[], $6::text[], $7::int8[], $8::int8[])
-           AS u (builder, address, hour, fills, notional, coins, first_fill, last_fill)
-         ON CONFLICT (builder, address, hour) DO UPDATE SET fills = b.fills + EXCLUDED.fills,
-           notional = b.notional + EXCLUDED.notional,
-           coins = ARRAY(SELECT DISTINCT unnest(b.coins || EXCLUDED.coins) ORDER BY 1),
-           first_fill = least(b.first_fill, EXCLUDED.first_fill), last_fill = greatest(b.last_fill, EXCLUDED.last_fill)`,
-        columns(
-          [...this.builders].map(([key, b]) => {
-            const [builder, address, hour] = key.split('|') as [string, string, string];
-            return [
-              builder,
-              address,
-              Number(hour),
-              b.fills,
-              dec(b.notional),
-              [...b.coins].sort().join(','),
-              b.first,
-              b.last,
-            ];
-          }),
-          8,
-        ),
-      ]);
-    }
+    statements.push(() => sumsStatement(FILLS_OF_BATCH, this.range, this.hourly, this.daily));
     if (this.snapshots.length) {
       statements.push(() => [
         `INSERT INTO analytics.account_snapshots (address, time, account_value, cash, position_value, unrealized_pnl,

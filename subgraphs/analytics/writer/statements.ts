@@ -1,48 +1,77 @@
 // The statements a derivation batch (batch.ts) writes with: each table's rows as one `unnest` insert of column
 // arrays, and the upsert adding a batch's sums to the daily and hourly tables.
 import { type Ratio, toDecimal } from '../../../platform/decimal.ts';
-import type { Sums } from './batch.ts';
+import { DAY_MS, HOUR_MS, type Sums } from './batch.ts';
 
 /** Digits kept where a division rounds (VWAPs, split fees, leverage). */
 export const SCALE = 12;
 /** A derived figure as the decimal text its numeric column takes. */
 export const dec = (r: Ratio) => toDecimal(r, SCALE);
 
-/** The upsert adding a batch's sums to `table` (user_daily or user_hourly); null when there are none. */
+/** The SQL of `dec`: `x` rounded half away from zero to SCALE digits, trailing zeros cut but one (as trimDecimal). */
+function decSql(x: string): string {
+  const t = `trim_scale(round(${x}, ${SCALE}))`;
+  return `CASE WHEN scale(${t}) = 0 THEN round(${x}, 1) ELSE ${t} END`;
+}
+
+/**
+ * The one statement adding a batch's sums to user_hourly, user_daily and builder_hourly. The fill-driven sums (fills,
+ * volume, realized PnL, fees; builder activity) are grouped in SQL from the batch's fills (`fills` is their
+ * WHERE clause over `$1` and `$2`, the batch's range), as the batch derived them in Node before; the sums only the
+ * walk in time order knows (funding, trips opened and closed, wins and losses) come from `hourly` and `daily`.
+ * Each figure is written as the text `dec` gives, so the tables are the same as when Node summed everything.
+ */
 export function sumsStatement(
-  table: string,
-  key: 'day' | 'hour',
-  sums: Map<string, Sums>,
-  keyValue: (ms: number) => string | number,
-): Statement | null {
-  if (!sums.size) return null;
-  const rows = [...sums].map(([k, s]) => {
-    const [address, ms] = k.split('|') as [string, string];
-    return [
-      address,
-      keyValue(Number(ms)),
-      s.fills,
-      dec(s.volume),
-      dec(s.realized),
-      dec(s.fees),
-      dec(s.funding),
-      s.wins,
-      s.losses,
-      s.trips,
-      s.longs,
-      s.shorts,
-    ];
-  });
-  const keyType = key === 'day' ? 'date' : 'int8';
-  const sum = (col: string) => `${col} = t.${col} + EXCLUDED.${col}`;
+  fills: string,
+  range: [number, number],
+  hourly: Map<string, Sums>,
+  daily: Map<string, Sums>,
+): Statement {
+  const walked = (sums: Map<string, Sums>, keyValue: (ms: number) => string | number) =>
+    columns(
+      [...sums].map(([k, s]) => {
+        const [address, ms] = k.split('|') as [string, string];
+        return [address, keyValue(Number(ms)), dec(s.funding), s.wins, s.losses, s.trips, s.longs, s.shorts];
+      }),
+      8,
+    );
+  const walkedRows = (first: number, keyType: string) =>
+    `unnest($${first}::text[], $${first + 1}::${keyType}[], $${first + 2}::numeric[], $${first + 3}::int4[],
+       $${first + 4}::int4[], $${first + 5}::int4[], $${first + 6}::int4[], $${first + 7}::int4[])
+       AS n (address, k, funding, wins, losses, trips, longs, shorts)`;
+  const upsert = (table: string, key: string, grouped: string, keyType: string, first: number) => `
+    INSERT INTO ${table} AS t (address, ${key}, fills, volume, realized_pnl, fees, funding, wins, losses, trips, longs,
+      shorts)
+    SELECT coalesce(g.address, n.address), coalesce(g.k, n.k), coalesce(g.fills, 0),
+      coalesce(${decSql('g.volume')}, 0.0), coalesce(${decSql('g.realized')}, 0.0), coalesce(${decSql('g.fees')}, 0.0),
+      coalesce(n.funding, 0.0), coalesce(n.wins, 0), coalesce(n.losses, 0), coalesce(n.trips, 0),
+      coalesce(n.longs, 0), coalesce(n.shorts, 0)
+    FROM ${grouped} g FULL JOIN ${walkedRows(first, keyType)} ON n.address = g.address AND n.k = g.k
+    ON CONFLICT (address, ${key}) DO UPDATE SET
+      ${['fills', 'volume', 'realized_pnl', 'fees', 'funding', 'wins', 'losses', 'trips', 'longs', 'shorts']
+        .map((c) => `${c} = t.${c} + EXCLUDED.${c}`)
+        .join(', ')}`;
   return [
-    `INSERT INTO ${table} AS t (address, ${key}, fills, volume, realized_pnl, fees, funding, wins, losses, trips, longs,
-         shorts)
-       SELECT * FROM unnest($1::text[], $2::${keyType}[], $3::int4[], $4::numeric[], $5::numeric[], $6::numeric[],
-         $7::numeric[], $8::int4[], $9::int4[], $10::int4[], $11::int4[], $12::int4[])
-       ON CONFLICT (address, ${key}) DO UPDATE SET
-         ${['fills', 'volume', 'realized_pnl', 'fees', 'funding', 'wins', 'losses', 'trips', 'longs', 'shorts'].map(sum).join(', ')}`,
-    columns(rows, 12),
+    `WITH b AS (
+       SELECT coalesce(builder, '') AS builder, address, time / ${HOUR_MS} * ${HOUR_MS} AS k, count(*)::int4 AS fills,
+         sum(px * sz) AS volume, sum(closed_pnl) AS realized, sum(fee) AS fees,
+         array_agg(DISTINCT coin COLLATE "C" ORDER BY coin COLLATE "C") AS coins, min(time) AS first_fill,
+         max(time) AS last_fill
+       FROM accounts.fills WHERE ${fills} GROUP BY 1, 2, 3),
+     h AS (SELECT address, k, sum(fills)::int4 AS fills, sum(volume) AS volume, sum(realized) AS realized,
+       sum(fees) AS fees FROM b GROUP BY 1, 2),
+     d AS (SELECT address, '1970-01-01'::date + (k / ${DAY_MS})::int4 AS k, sum(fills)::int4 AS fills,
+       sum(volume) AS volume, sum(realized) AS realized, sum(fees) AS fees FROM h GROUP BY 1, 2),
+     builders AS (
+       INSERT INTO analytics.builder_hourly AS t (builder, address, hour, fills, notional, coins, first_fill, last_fill)
+       SELECT builder, address, k, fills, ${decSql('volume')}, coins, first_fill, last_fill FROM b
+       ON CONFLICT (builder, address, hour) DO UPDATE SET fills = t.fills + EXCLUDED.fills,
+         notional = t.notional + EXCLUDED.notional,
+         coins = ARRAY(SELECT DISTINCT unnest(t.coins || EXCLUDED.coins) ORDER BY 1),
+         first_fill = least(t.first_fill, EXCLUDED.first_fill), last_fill = greatest(t.last_fill, EXCLUDED.last_fill)),
+     hours AS (${upsert('analytics.user_hourly', 'hour', 'h', 'int8', 3)})
+     ${upsert('analytics.user_daily', 'day', 'd', 'date', 11)}`,
+    [...range, ...walked(hourly, (k) => k), ...walked(daily, (k) => new Date(k).toISOString().slice(0, 10))],
   ];
 }
 
