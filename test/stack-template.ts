@@ -1,5 +1,6 @@
 // The seeded history of a test stack (test/stack.ts), written and loaded once per run for each seed and length: a
-// template database holding what ingest loaded from it, and the node files it loaded them from. The first file of
+// template database holding what ingest loaded from it, the node files it loaded them from and the simulator's state
+// after writing them (Simulator.saveState), which a stack's node resumes from. The first file of
 // a run that asks for one builds it (an advisory lock per template: files asking for it meanwhile wait, files
 // asking for another do not); the global setup's migrated template is newer than any loaded one of an earlier run,
 // which is then rebuilt.
@@ -24,8 +25,8 @@ export interface StackTemplate {
   database: string;
   /** The node files of the history, to be copied (the simulator appends to the last ones). */
   dataDir: string;
-  /** Where the history's block grid starts: the simulator replays it from here. */
-  fromMs: number;
+  /** The simulator's state after the history's last block (Simulator.saveState), to resume from. */
+  simState: string;
 }
 
 /** The loaded template for `seed` and `historyMs` of history before its build, built unless this run has it. */
@@ -46,8 +47,8 @@ export async function loadedStackTemplate(seed: number, historyMs: number): Prom
     const oids = new Map(rows.map((r) => [r.datname, Number(r.oid)]));
     const oid = oids.get(database) ?? 0;
     if (oid > (oids.get('hl_test_template') ?? 0)) {
-      const meta = JSON.parse(await fs.readFile(path.join(root, `${database}-${oid}.json`), 'utf8'));
-      return { database, dataDir: path.join(root, `${database}-${oid}`), fromMs: meta.fromMs };
+      const dataDir = path.join(root, `${database}-${oid}`);
+      return { database, dataDir, simState: `${dataDir}.sim` };
     }
     return await build(client, root, database, seed, historyMs);
   } finally {
@@ -75,6 +76,7 @@ async function build(
     const toMs = Date.now();
     const fromMs = toMs - historyMs;
     await sim.writeHistory(fromMs, toMs);
+    const simState = sim.saveState();
     await sim.stop();
     // Read to the end: the last block is loaded too, and the checkpoints are past it (the simulator resumes after).
     await new Ingest({ dataDir: building, pool: db.pool, log: () => {} }).run();
@@ -85,9 +87,10 @@ async function build(
       [database],
     );
     const dataDir = path.join(root, `${database}-${rows[0]?.oid}`);
+    // The state first: a template whose files are there has its state (a build that fails between leaves neither).
+    await fs.writeFile(`${dataDir}.sim`, simState);
     await fs.rename(building, dataDir);
-    await fs.writeFile(`${dataDir}.json`, JSON.stringify({ fromMs }));
-    return { database, dataDir, fromMs };
+    return { database, dataDir, simState: `${dataDir}.sim` };
   } catch (err) {
     await db.pool.end().catch(() => {}); // (ended already when the rename failed)
     await client.query(`DROP DATABASE IF EXISTS ${new URL(db.url).pathname.slice(1)} WITH (FORCE)`);

@@ -3,12 +3,12 @@
 //
 // The seeded history is written and loaded once per run for each (seed, history length): the first file that asks
 // builds a template database and keeps the node files beside it (test/stack-template.ts); every file then starts
-// from a clone of both, the simulator replaying the history silently to the same state, writing the minutes since
-// and going on in real time, ingest following from the template's checkpoints.
+// from a clone of both, the simulator resuming from the state it saved after the history (no replay), writing the
+// minutes since and going on in real time, ingest following from the template's checkpoints.
 import fs from 'node:fs/promises';
 import { InProcessBus } from '../events/bus.ts';
 import { Ingest } from '../ingest/pipeline.ts';
-import { Simulator, scanResumePoints, startNodeInfoServer } from '../ingest/simulator/index.ts';
+import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';
 import { watchIngest } from '../platform/metrics.ts';
 import { EPHEMERAL_PORTS, type Stack, type StackOptions, startStack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
@@ -63,9 +63,9 @@ export async function startTestStack(
     db = await createTestDatabase(template.database);
     dataDir = await tempDataDir();
     await fs.cp(template.dataDir, dataDir, { recursive: true });
-    sim = new Simulator({ dataDir, seed, ...SIM_RATES, resumeAfter: scanResumePoints(dataDir) });
-    // The template's blocks again, silently (the same grid from the same start), then the ones since it was built.
-    await sim.writeHistory(template.fromMs, Date.now());
+    sim = Simulator.resume(await fs.readFile(template.simState), dataDir);
+    // The blocks since the template was built (the clock goes on from its last: the first argument is not read).
+    await sim.writeHistory(0, Date.now());
   }
   const nodeInfo = await startNodeInfoServer(sim, { port: 0 });
   const bus = new InProcessBus();

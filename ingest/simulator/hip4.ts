@@ -5,7 +5,7 @@ import type { Hip4Event, Hip4Inner } from '../../wire/node-lines.ts';
 import { USDH_TOKEN } from './catalog.ts';
 import { fmtNum } from './decimal.ts';
 import type { Exchange } from './exchange.ts';
-import type { Market } from './market.ts';
+import type { Market, OutcomeInfo, OutcomeOdds } from './market.ts';
 import { Rng } from './rng.ts';
 
 const HIP4_STREAM = 4;
@@ -153,19 +153,19 @@ export class OutcomeRegistry {
       },
     });
     names.forEach((name, bucket) => {
-      const outcome = this.listOutcome(
-        ids[bucket]!,
-        name,
-        `${base}|bucket:${bucket}|period:1d`,
-        qid,
-        v,
-        underlying,
-        (px, now) => bucketProbability(px, now, expiry, underlying, thresholds, bucket),
-      );
+      const outcome = this.listOutcome(ids[bucket]!, name, `${base}|bucket:${bucket}|period:1d`, qid, v, underlying, {
+        kind: 'bucket',
+        expiry,
+        thresholds,
+        bucket,
+      });
       q.outcomes.push({ ...outcome, bucket });
     });
     q.fallback = {
-      ...this.listOutcome(fallbackId, 'Other', `${base}|fallback:true|period:1d`, qid, v, underlying, () => 0.01),
+      ...this.listOutcome(fallbackId, 'Other', `${base}|fallback:true|period:1d`, qid, v, underlying, {
+        kind: 'fixed',
+        p: 0.01,
+      }),
       bucket: -1,
     };
     this.open.push(q);
@@ -182,7 +182,7 @@ export class OutcomeRegistry {
       null,
       v,
       underlying,
-      (px, now) => bucketProbability(px, now, expiry, underlying, [target], 1),
+      { kind: 'bucket', expiry, thresholds: [target], bucket: 1 },
     );
     this.open.push({
       id: null,
@@ -254,7 +254,7 @@ export class OutcomeRegistry {
     questionId: number | null,
     v: Venue,
     underlying: Market | null,
-    probability: ((underlyingPx: number, now: number) => number) | null,
+    odds: OutcomeOdds | null,
     startProbability = 0.5,
   ): { id: number; sides: Market[] } {
     this.emit({
@@ -277,15 +277,7 @@ export class OutcomeRegistry {
         quoteToken: USDH_TOKEN,
         underlying,
         vol: 1.5,
-        outcome: {
-          outcomeId: id,
-          side,
-          probability: probability
-            ? side === 0
-              ? probability
-              : (px: number, now: number) => 1 - probability(px, now)
-            : () => (side === 0 ? startProbability : 1 - startProbability),
-        },
+        outcome: { outcomeId: id, side, odds: odds ?? { kind: 'fixed', p: startProbability } },
       }),
     );
     return { id, sides };
@@ -374,13 +366,21 @@ export class OutcomeRegistry {
   }
 }
 
+/** The probability of `outcome`'s side winning, its underlying `m` at its fair price at `now`. */
+export function sideProbability(outcome: OutcomeInfo, m: Market, now: number): number {
+  const odds = outcome.odds;
+  const p =
+    odds.kind === 'fixed' ? odds.p : bucketProbability(m.fair, now, odds.expiry, m, odds.thresholds, odds.bucket);
+  return outcome.side === 0 ? p : 1 - p;
+}
+
 /** Probability that the underlying ends in bucket `bucket` of `thresholds` (lognormal, the market's own vol). */
 function bucketProbability(
   px: number,
   now: number,
   expiry: number,
   m: Market,
-  thresholds: number[],
+  thresholds: readonly number[],
   bucket: number,
 ): number {
   const tau = Math.max(60_000, expiry - now);

@@ -15,6 +15,7 @@ import { LedgerActivity } from './ledger.ts';
 import { MarketData } from './market-data.ts';
 import { RiskEngine } from './risk.ts';
 import { eventsJson } from './serialize.ts';
+import { loadGraph, saveGraph } from './snapshot.ts';
 import { HourlyFileWriter, type ResumePoints } from './writer.ts';
 
 export { InfoRequestError, SUPPORTED_INFO_TYPES } from './info.ts';
@@ -277,6 +278,38 @@ export class Simulator {
     this.backfillWriter?.close();
   }
 
+  /**
+   * The state after the last block written (the exchange, every random stream, the clock, the rate controller), for
+   * Simulator.resume: a test stack's node goes on from the history its template holds instead of producing it again.
+   * Only between writeHistory calls, writing to one data dir.
+   */
+  saveState(): Buffer {
+    if (this.realtime || this.isStopped || this.backfillWriter) {
+      throw new Error('saveState: only a simulator between writeHistory calls, with no backfill lane');
+    }
+    this.writer.flush();
+    return saveGraph(Object.fromEntries(Object.entries(this).filter(([key]) => !UNSAVED.has(key))));
+  }
+
+  /**
+   * The simulator `saved` (saveState) holds, appending to the node files under `dataDir` (a copy of those it had
+   * written): writeHistory and startRealtime go on from the block after its last, as the saved one would have.
+   */
+  static resume(saved: Buffer, dataDir: string): Simulator {
+    const state = loadGraph(saved) as { opts: Simulator['opts'] };
+    const sim = Object.create(Simulator.prototype) as Simulator;
+    const opts = { ...state.opts, dataDir };
+    const fresh: Record<string, unknown> = {
+      writer: new HourlyFileWriter(dataDir, { flushBytes: opts.flushBytes }),
+      backfillWriter: null,
+      lastWriter: null,
+      timer: null,
+      realtime: false,
+      isStopped: false,
+    };
+    return Object.assign(sim, state, { opts }, fresh);
+  }
+
   /** Answers a node /info body; throws InfoRequestError for bodies a node refuses. */
   info(body: unknown): unknown {
     const req = body as { type?: unknown } | null;
@@ -300,7 +333,7 @@ export class Simulator {
     return null;
   }
 
-  private tick = (): void => {
+  private tick(): void {
     this.timer = null;
     if (!this.realtime || !this.clock) return;
     const clock = this.clock;
@@ -311,8 +344,8 @@ export class Simulator {
       produced++;
     }
     if (produced > 0) this.writer.flush();
-    this.timer = setTimeout(this.tick, Math.max(0, clock.nextTimeMs - Date.now()));
-  };
+    this.timer = setTimeout(() => this.tick(), Math.max(0, clock.nextTimeMs - Date.now()));
+  }
 
   private ensureClock(startMs: number): BlockClock {
     if (!this.clock) {
@@ -422,6 +455,16 @@ export class Simulator {
     }
   }
 }
+
+/** What saveState leaves out: files, timers and the run state, which Simulator.resume makes anew. */
+const UNSAVED: ReadonlySet<string> = new Set([
+  'writer',
+  'backfillWriter',
+  'lastWriter',
+  'timer',
+  'realtime',
+  'isStopped',
+]);
 
 /** Activity peaks in the US/EU overlap and dips in the Asian night (±35 %). */
 function diurnal(timeMs: number): number {

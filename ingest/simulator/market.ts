@@ -1,6 +1,7 @@
 // One tradable coin: its fair-price process, its L4 book (resting orders in price-time priority), its pending
 // trigger orders and the rolling 24 h statistics behind asset contexts.
 import type { Account } from './account.ts';
+import { sideProbability } from './hip4.ts';
 import type { Rng } from './rng.ts';
 
 export type MarketKind = 'perp' | 'spot' | 'outcome';
@@ -54,9 +55,17 @@ export interface TriggerOrder {
 export interface OutcomeInfo {
   outcomeId: number;
   side: number;
-  /** Probability of this side winning given the underlying's fair price at `now`. */
-  probability: (underlyingPx: number, now: number) => number;
+  /** The odds of side 0 (side 1's are one minus them): data, so that a simulator's state can be saved. */
+  odds: OutcomeOdds;
 }
+
+/**
+ * Side 0's probability of winning: a fixed one, or that of the underlying's price ending in bucket `bucket` of
+ * `thresholds` at `expiry` (hip4.ts sideProbability).
+ */
+export type OutcomeOdds =
+  | { kind: 'fixed'; p: number }
+  | { kind: 'bucket'; expiry: number; thresholds: readonly number[]; bucket: number };
 
 export interface MarketInit {
   coin: string;
@@ -169,7 +178,7 @@ export class Market {
     this.fairAt = now;
     if (this.outcome && this.underlying) {
       this.underlying.advance(now, rng);
-      const p = this.outcome.probability(this.underlying.fair, now);
+      const p = sideProbability(this.outcome, this.underlying, now);
       this.fair = Math.min(0.999, Math.max(0.001, p));
       return;
     }

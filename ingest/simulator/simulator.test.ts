@@ -23,6 +23,7 @@ import { isoNs } from '../files.ts';
 import { BACKSTOP_ADDRESS, HIP3_DEX } from './catalog.ts';
 import { IsoFormatter } from './clock.ts';
 import { Simulator, scanResumePoints, startNodeInfoServer } from './index.ts';
+import { saveGraph } from './snapshot.ts';
 import { listHourlyFiles } from './writer.ts';
 
 const T0 = Date.UTC(2026, 10, 20, 22, 30, 0);
@@ -116,6 +117,39 @@ describe('determinism', () => {
     const treeFresh = readTree(fresh.dataDir);
     expect([...treeResumed.keys()].sort()).toEqual([...treeFresh.keys()].sort());
     for (const [file, content] of treeFresh) expect(treeResumed.get(file) === content, file).toBe(true);
+  });
+});
+
+describe('saved state', () => {
+  it('a simulator resumed from a saved state writes what the saved one goes on to write', async () => {
+    const dataDir = path.join(tmpRoot, 'saved');
+    const sim = new Simulator({ dataDir, seed: 11, fillsPerSecond: 3 });
+    await sim.writeHistory(T0, T0 + 20 * 60_000);
+    const saved = sim.saveState();
+    const copy = path.join(tmpRoot, 'saved-copy');
+    fs.cpSync(dataDir, copy, { recursive: true });
+    // On past 23:00: hourly funding and a new hour's files after the save.
+    const after = await sim.writeHistory(T0, T0 + 45 * 60_000);
+    await sim.stop();
+    const resumed = Simulator.resume(saved, copy);
+    const resumedAfter = await resumed.writeHistory(T0, T0 + 45 * 60_000);
+    await resumed.stop();
+    expect(resumedAfter.fills).toBeGreaterThan(0);
+    expect(resumedAfter).toMatchObject({
+      fills: after.fills,
+      firstBlock: after.firstBlock,
+      lastBlock: after.lastBlock,
+    });
+    expect(resumed.info({ type: 'vaultSummaries' })).toEqual(sim.info({ type: 'vaultSummaries' }));
+    const treeSaved = readTree(dataDir);
+    const treeResumed = readTree(copy);
+    expect([...treeResumed.keys()].sort()).toEqual([...treeSaved.keys()].sort());
+    for (const [file, content] of treeSaved) expect(treeResumed.get(file) === content, file).toBe(true);
+  });
+
+  it('refuses state holding an object of a class it does not know', () => {
+    expect(() => saveGraph({ nested: [new Map([['k', new URL('http://node')]])] })).toThrow(/URL/);
+    expect(() => saveGraph({ f: () => 1 })).toThrow(/function/);
   });
 });
 

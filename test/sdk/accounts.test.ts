@@ -34,7 +34,7 @@ async function one<T>(sql: string): Promise<T> {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack({ historyMs: 3 * 3_600_000 });
+  stack = await startTestStack({ historyMs: 2 * 3_600_000 });
   info = new InfoClient({ transport: new HttpTransport({ apiUrl: stack.urls.compat, timeout: 10_000 }) });
   ws = new WebSocketTransport({ url: stack.urls.ws, timeout: 10_000 });
   subs = new SubscriptionClient({ transport: ws });
