@@ -228,7 +228,7 @@ describe('the MCP tool server', () => {
     // (REST) answer is the earlier one with new fills in front and as many of the oldest cut off the end.
     const older = fills.fills.map((f) => f.tid);
     const newer = restFills.map((f) => f.tid);
-    const start = newer.indexOf(older[0]);
+    const start = newer.indexOf(older[0] as number);
     expect(start, "the MCP answer's newest fill is in the later REST answer").toBeGreaterThanOrEqual(0);
     expect(newer.slice(start)).toEqual(older.slice(0, newer.length - start));
   });

@@ -4,8 +4,8 @@
 
 import { selectedFieldNames } from '../../selection.ts';
 import { builder } from '../builder.ts';
-import type { BorrowLendSide, BorrowLendUserState, SpotBalance } from '../service/index.ts';
-import { FillConnectionRef, type FillNode, FillRef, fillPageArgs, fillsConnection } from './fill.ts';
+import { type BorrowLendSide, type BorrowLendUserState, FILL_PAGE, type SpotBalance } from '../service/index.ts';
+import { FillConnectionRef, type FillNode, FillRef, fillsConnection } from './fill.ts';
 import { LiquidationRef } from './liquidation.ts';
 import { OrderRef } from './order.ts';
 import { UserRef } from './user.ts';
@@ -113,15 +113,10 @@ BuilderRef.implement({
       description:
         'Fills routed through this builder, newest first (fills of one time in execution order); `after` is an ' +
         'endCursor',
-      args: fillPageArgs,
+      args: FILL_PAGE.args(t, ['aggregateByTime']),
       listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
       resolve: (b, a, ctx, info) =>
-        fillsConnection(
-          ctx.accounts,
-          { builder: b.address },
-          { ...a, aggregateByTime: false },
-          selectedFieldNames(info),
-        ),
+        fillsConnection(ctx.accounts, { builder: b.address }, FILL_PAGE.parse(a, 'graphql'), selectedFieldNames(info)),
     }),
     revenue: t.loadable({
       type: BuilderRevenueRef,
