@@ -243,8 +243,9 @@ export class AccountsService {
    * when none of them knows the order.
    */
   async orderStatus(q: OrderStatusQuery): Promise<OrderStatusAnswer> {
-    const user = q.user.toLowerCase();
-    const liveKey = q.oid !== undefined ? `${user} ${q.oid}` : this.cloids.get(`${user} ${q.cloid?.toLowerCase()}`);
+    // The user as ORDER_STATUS read it (lowercase), the cloid as orderRef did.
+    const { user } = q;
+    const liveKey = q.oid !== undefined ? `${user} ${q.oid}` : this.cloids.get(`${user} ${q.cloid}`);
     const live = liveKey ? this.statuses.get(liveKey) : undefined;
     if (live) return { status: 'order', order: toOrder(live) };
     const open = await this.openOrderOnNode(user, q).catch(() => null);
@@ -254,14 +255,14 @@ export class AccountsService {
 
   /** The user's resting orders now, as the node answers frontendOpenOrders (it alone knows the live book). */
   openOrders(user: string): Promise<FrontendOpenOrder[]> {
-    return this.upstream.json<FrontendOpenOrder[]>({ type: 'frontendOpenOrders', user: user.toLowerCase() });
+    return this.upstream.json<FrontendOpenOrder[]>({ type: 'frontendOpenOrders', user });
   }
 
   /** The user's spot balances now, as the node answers spotClearinghouseState. */
   async spotBalances(user: string): Promise<SpotBalance[]> {
     const state = await this.upstream.json<{ balances: SpotBalance[] }>({
       type: 'spotClearinghouseState',
-      user: user.toLowerCase(),
+      user,
     });
     return state.balances;
   }
@@ -275,11 +276,10 @@ export class AccountsService {
 
   /** The latest perp account state (state.ts), valued at `markPx`, with the leverage the node reports. */
   async accountState(user: string): Promise<AccountState> {
-    const address = user.toLowerCase();
     return accountState(this.pool, {
-      user: address,
+      user,
       markPx: this.markPx,
-      leverage: this.nodeLeverage(address),
+      leverage: this.nodeLeverage(user),
       now: this.now(),
     });
   }
@@ -300,7 +300,9 @@ export class AccountsService {
     return leverage;
   }
 
-  // ---- stored history (what the edges read, checked by the input definitions: inputs.ts) ----
+  // ---- stored history ----
+  // What the edges read, as the input definitions (inputs.ts) checked it: bounds, defaults and lowercase addresses
+  // are not checked again here; what a definition cannot state (a cursor's parts, allFills' day) is.
 
   /** Compact fill rows (spec §2.3), keyset-paged; `limit` default FILL_ROWS_DEFAULT_LIMIT. */
   fillRows(q: WithOptionalLimit<FillRowsQuery>) {
@@ -415,6 +417,6 @@ export class AccountsService {
 
   /** The user's borrow/lend positions, their health priced at the reserves' latest oracle prices and ratios. */
   async borrowLendUserState(user: string) {
-    return borrowLendUserState(this.pool, user.toLowerCase(), await this.reserves());
+    return borrowLendUserState(this.pool, user, await this.reserves());
   }
 }
