@@ -4,7 +4,13 @@
 
 import { selectedFieldNames } from '../../selection.ts';
 import { builder } from '../builder.ts';
-import { type BorrowLendSide, type BorrowLendUserState, FILL_PAGE, type SpotBalance } from '../service/index.ts';
+import {
+  type BorrowLendSide,
+  type BorrowLendUserState,
+  BUILDER_REVENUE,
+  FILL_PAGE,
+  type SpotBalance,
+} from '../service/index.ts';
 import { FillConnectionRef, type FillNode, FillRef, fillsConnection } from './fill.ts';
 import { LiquidationRef } from './liquidation.ts';
 import { OrderRef } from './order.ts';
@@ -121,15 +127,11 @@ BuilderRef.implement({
     revenue: t.loadable({
       type: BuilderRevenueRef,
       description: 'What the builder earned in a window (default all stored fills)',
-      args: { startTime: t.arg({ type: 'Timestamp' }), endTime: t.arg({ type: 'Timestamp' }) },
+      args: BUILDER_REVENUE.args(t),
       // The builders of a page of fills are summed in one statement per window (per field path).
       byPath: true,
       load: (builders: string[], ctx, a) =>
-        ctx.accounts.builderFeeRevenues({
-          builders,
-          startTime: a.startTime ?? undefined,
-          endTime: a.endTime ?? undefined,
-        }),
+        ctx.accounts.builderFeeRevenues({ builders, ...BUILDER_REVENUE.parse(a, 'graphql') }),
       resolve: (b) => b.address,
     }),
   }),

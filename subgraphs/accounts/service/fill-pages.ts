@@ -48,6 +48,8 @@ export interface FillRowsQuery {
   builder?: string;
   coin?: string;
   side?: 'A' | 'B';
+  /** Only TWAP slice fills (`{}`), or those of one TWAP (`{ id }`). */
+  twap?: { id?: number };
   /** Inclusive epoch-ms bounds on the fill time. */
   startTime?: number;
   endTime?: number;
@@ -344,7 +346,7 @@ export async function countFills(pool: pg.Pool, q: FillFilters): Promise<number>
   return rows[0]?.n ?? 0;
 }
 
-export type FillFilters = Pick<FillRowsQuery, 'user' | 'builder' | 'coin' | 'side' | 'startTime' | 'endTime'>;
+export type FillFilters = Pick<FillRowsQuery, 'user' | 'builder' | 'coin' | 'side' | 'twap' | 'startTime' | 'endTime'>;
 
 /** A statement's parameter list, and `param(v)` adding one and answering its placeholder (`$3`). */
 export function queryParams() {
@@ -363,6 +365,10 @@ export function fillFilters(q: FillFilters, param: (v: unknown) => string): stri
   if (q.builder !== undefined) filters.push(`f.builder = ${param(q.builder.toLowerCase())}`);
   if (q.coin !== undefined) filters.push(`f.coin = ${param(q.coin)}`);
   if (q.side !== undefined) filters.push(`f.side = ${param(q.side)}`);
+  if (q.twap !== undefined) {
+    filters.push('f.twap_id IS NOT NULL');
+    if (q.twap.id !== undefined) filters.push(`f.twap_id = ${param(q.twap.id)}`);
+  }
   if (q.startTime !== undefined) filters.push(`f.time >= ${param(q.startTime)}`);
   if (q.endTime !== undefined) filters.push(`f.time <= ${param(q.endTime)}`);
   return filters;

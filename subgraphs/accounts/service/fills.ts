@@ -39,6 +39,7 @@ export {
   toWireFill,
   WIRE_FILL_COLUMNS,
   type WireFill,
+  type WireFillSource,
 } from './wire-fill.ts';
 
 export { MAX_WIRE_FILLS };

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Edge } from '../../../kit/input.ts';
 import {
   ALL_FILL_PAGE,
+  BUILDER_REVENUE,
   CLEARINGHOUSE_STATES,
   FILL_PAGE,
   FILL_ROWS,
@@ -120,6 +121,13 @@ describe('fills', () => {
       startTime: 0,
       aggregateByTime: false,
     });
+  });
+
+  it("orders a builder's revenue window", () => {
+    expect(BUILDER_REVENUE.parse({}, 'graphql')).toEqual({});
+    expect(refusal(() => BUILDER_REVENUE.parse({ startTime: 2, endTime: 1 }, 'graphql'))).toBe(
+      'startTime: must not be after endTime',
+    );
   });
 
   it('takes a TWAP id from 0', () => {

@@ -41,7 +41,7 @@ const endTime = optional(time('end of the window, inclusive; default now'));
 /** A fill's key as a page gave it (fillCursor); the service reads its parts (each within bigint). */
 const fillCursor = (description: string) =>
   cursor(description, {
-    maxLength: 64,
+    maxLength: 80,
     pattern: '^\\d{1,16}:\\d{1,19}:\\d{1,9}:\\d{1,20}$',
     rule: 'must be "<epoch_ms>:<block>:<event index>:<tid>" as a page gave it',
   });
@@ -269,6 +269,12 @@ export const CLEARINGHOUSE_STATES = defineInput({
   ),
   dex: optional(text('a perp dex; default the first', { minLength: 0 })),
 });
+
+/** What a builder earned in a window (Builder.revenue). */
+export const BUILDER_REVENUE = defineInput(
+  { startTime: startTime('start of the window; default all stored fills'), endTime },
+  WINDOW,
+);
 
 export type FillRowsInput = InputOf<typeof FILL_ROWS>;
 export type FillPageInput = InputOf<typeof FILL_PAGE>;
