@@ -188,7 +188,11 @@ export interface FillPage<R> {
 /** What fillPage reads: a fill-rows query; with aggregateByTime, the page's fills merged by the one rule. */
 export type FillPageQuery = Omit<FillRowsQuery, 'withTotal'> & { aggregateByTime?: boolean };
 
-/** The parts of fillPage's statements: the filters, `after` a key, the order's type, the select. */
+/**
+ * The parts of fillPage's statements: the filters, `after` a key, the select, and `first`, the page's first read (the
+ * fills matching `q` in its order, from its cursor, `limit` + 1 of them: the one past the page tells whether more
+ * follow and where the page is cut).
+ */
 function pageSql(q: FillPageQuery, columns: ReadonlySet<FillColumn> | undefined) {
   const desc = q.order === 'desc';
   const { params, param } = queryParams();
@@ -217,23 +221,20 @@ function pageSql(q: FillPageQuery, columns: ReadonlySet<FillColumn> | undefined)
     where.push(after(parseFillCursor(q.cursor)));
   }
   const offset = q.offset === undefined ? '' : ` OFFSET ${checkInt('offset', q.offset, 0, Number.MAX_SAFE_INTEGER)}`;
-  return { params, param, filters, filterCount, position, after, select, where, offset };
+  const first = `${select(where, checkInt('limit', q.limit, 1, Number.MAX_SAFE_INTEGER) + 1)}${offset}`;
+  return { params, param, filters, filterCount, position, after, select, first };
 }
 
 /**
- * The statement of a page's first read: the fills matching `q` in its order, from its cursor, `limit` + 1 of them
- * (the one past the page tells whether more follow and where the page is cut). fillPage runs it; a caller writing
- * the page's JSON from Postgres's text runs the same (wire-fill.ts writeWireFillPage).
+ * The statement of a page's first read (pageSql's `first`): fillPage runs it; a caller writing the page's JSON from
+ * Postgres's text runs the same (wire-fill.ts writeWireFillPage).
  */
 export function fillPageStatement(
   q: FillPageQuery,
   columns: ReadonlySet<FillColumn> | undefined,
 ): { text: string; values: unknown[] } {
   const sql = pageSql(q, columns);
-  return {
-    text: `${sql.select(sql.where, checkInt('limit', q.limit, 1, Number.MAX_SAFE_INTEGER) + 1)}${sql.offset}`,
-    values: sql.params,
-  };
+  return { text: sql.first, values: [...sql.params] };
 }
 
 /**
@@ -268,7 +269,7 @@ export async function fillPage(
   const read = query.aggregateByTime ? columns && new Set([...columns, ...WIRE_FILL_COLUMNS]) : columns;
   const sql = pageSql(q, read);
   const { params, param, filters, select } = sql;
-  const { rows } = await pool.query<PartialFill>(`${select(sql.where, limit + 1)}${sql.offset}`, params);
+  const { rows } = await pool.query<PartialFill>(sql.first, params);
   let page = rows.slice(0, limit);
   let hasMore = rows.length > limit;
   const next = rows[limit];
