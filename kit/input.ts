@@ -145,6 +145,19 @@ export const list = <T extends TSchema>(
     ...(bounds.rule ? { [Rule]: bounds.rule } : {}),
   });
 
+/**
+ * An integer or its text (an order id the exchange's clients send as a JSON number or as decimal digits, or a cloid
+ * in its place): `pattern` bounds the text, `rule` is what a refusal says. GraphQL takes it as the edge's type.
+ */
+export const integerOrText = (description: string, form: { pattern: string; rule: string }) =>
+  Type.Unsafe<number | string>({
+    type: ['integer', 'string'],
+    minimum: 0,
+    pattern: form.pattern,
+    description,
+    [Rule]: form.rule,
+  });
+
 /** A field the caller may leave out. */
 export const optional = <T extends TSchema>(schema: T): TOptional<T> => Type.Optional(schema) as TOptional<T>;
 

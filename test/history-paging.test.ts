@@ -339,7 +339,7 @@ describe('limits', () => {
           `{ user(address: "${ALICE}") { ${field}(first: ${first}) { edges { cursor } } } }`,
           {},
         );
-        expect(answer.errors?.[0]?.message).toBe('first: must be an integer from 1 to 500');
+        expect(answer.errors?.[0]?.message).toBe(`first: must be an integer from 1 to 500, got ${first}`);
       }
     }
   });

@@ -2,47 +2,31 @@
 // channels it serves), each calling the service as the resolvers and compat handlers do, plus bounded live tools.
 // The service keeps its rules (defaults, caps, windows, coverage); the schemas bound what a model may send.
 
-import {
-  addressArg,
-  boolArg,
-  coinArg,
-  collect,
-  described,
-  enumArg,
-  intArg,
-  secondsArg,
-  sideArg,
-  TEXT,
-  textArg,
-  timeArg,
-  toolInput,
-} from '../../kit/mcp-tool.ts';
-import { windowOf } from '../../kit/request-schema.ts';
+import { addressArg, collect, described, secondsArg, toolInput } from '../../kit/mcp-tool.ts';
 import type { McpTool } from '../domain.ts';
 import {
-  FILL_ROWS_DEFAULT_LIMIT,
+  FILL_ROWS,
+  FUNDING_PAGE,
+  HISTORICAL_ORDERS,
   HISTORICAL_ORDERS_MAX_LIMIT,
   type HistoryPage,
-  type HistoryPageQuery,
-  LIQUIDATIONS_DEFAULT_LIMIT,
-  MAX_FILL_ROWS,
+  LEDGER_PAGE,
+  LIQUIDATIONS,
   MAX_HISTORY_PAGE,
   MAX_LIQUIDATION_USERS,
-  MAX_LIQUIDATIONS,
   MAX_TWAP_HISTORY,
   MAX_WIRE_FILLS,
+  ORDER_STATUS,
   orderRef,
+  TWAP_SLICE_FILLS,
   toWsLiquidation,
+  USER,
+  USER_FILLS,
   type UserEvent,
 } from './service/index.ts';
 
 type Args = Record<string, unknown>;
-
-const user = addressArg();
-const startArg = timeArg('start of the window; default the beginning of coverage');
-const endArg = timeArg('end of the window; default now');
-
-const userOf = (args: Args) => (args.user as string).toLowerCase();
+type Accounts = Parameters<McpTool['call']>[1]['services']['accounts'];
 
 /** A user's state the node keeps (open orders, balances), relayed as it answers. */
 function fromNode(name: string, type: string, title: string, description: string): McpTool {
@@ -50,8 +34,8 @@ function fromNode(name: string, type: string, title: string, description: string
     name,
     title,
     description,
-    input: toolInput({ user }, ['user']),
-    call: async (args, { services }) => ({ [type]: await services.upstream.json({ type, user: userOf(args) }) }),
+    input: USER.schema,
+    call: async (args, { services }) => ({ [type]: await services.upstream.json({ type, ...USER.parse(args) }) }),
   };
 }
 
@@ -64,10 +48,8 @@ function historyTool(
   title: string,
   what: string,
   key: string,
-  page: (
-    q: Omit<HistoryPageQuery, 'limit'> & { limit?: number },
-    accounts: Parameters<McpTool['call']>[1]['services']['accounts'],
-  ) => Promise<HistoryPage<unknown>>,
+  definition: typeof FUNDING_PAGE,
+  page: (q: ReturnType<typeof FUNDING_PAGE.parse>, accounts: Accounts) => Promise<HistoryPage<unknown>>,
 ): McpTool {
   return {
     name,
@@ -75,19 +57,9 @@ function historyTool(
     description:
       `${what} With startTime: that window, oldest first; without: the newest first (up to endTime). ` +
       `${MAX_HISTORY_PAGE} at most a page; pass nextCursor back as cursor for the next.`,
-    input: toolInput(
-      {
-        user,
-        startTime: timeArg('start of the window (oldest first from it); default: newest first'),
-        endTime: endArg,
-        limit: intArg(1, MAX_HISTORY_PAGE, `rows per page (1 to ${MAX_HISTORY_PAGE}, default ${MAX_HISTORY_PAGE})`),
-        cursor: textArg('nextCursor of the previous page', { maxLength: 200 }),
-      },
-      ['user'],
-    ),
+    input: definition.schema,
     async call(args, { services: { accounts } }) {
-      const q = { user: userOf(args), ...windowOf(args), limit: args.limit as number | undefined };
-      const p = await page({ ...q, cursor: args.cursor as string | undefined }, accounts);
+      const p = await page(definition.parse(args), accounts);
       return { [key]: p.rows, hasMore: p.hasMore, nextCursor: p.nextCursor };
     },
   };
@@ -101,8 +73,8 @@ export const accountsTools: readonly McpTool[] = [
       "A user's latest perp account: account value, margin used, withdrawable, and each open position (coin, size, " +
       'entry price, unrealized PnL, leverage, liquidation price), valued at live mids. Spot balances and HIP-3 dex ' +
       'positions are not included (see accounts_spot_balances).',
-    input: toolInput({ user }, ['user']),
-    call: async (args, { services: { accounts } }) => ({ account: await accounts.accountState(userOf(args)) }),
+    input: USER.schema,
+    call: async (args, { services: { accounts } }) => ({ account: await accounts.accountState(USER.parse(args).user) }),
   },
   fromNode(
     'accounts_open_orders',
@@ -151,25 +123,12 @@ export const accountsTools: readonly McpTool[] = [
       `A user's ${MAX_WIRE_FILLS} most recent fills, newest first (coin, price, size, side, time, direction, closed ` +
       `PnL, fee, oid, tid, liquidation). With startTime, the fills of that window instead (newest ${MAX_WIRE_FILLS} of it). ` +
       'aggregateByTime merges the partial fills of one order at one time.',
-    input: toolInput(
-      {
-        user,
-        startTime: timeArg('only fills from this time (switches to the window)'),
-        endTime: endArg,
-        aggregateByTime: boolArg('merge partial fills of one order in the same block'),
-      },
-      ['user'],
-    ),
+    input: USER_FILLS.schema,
     async call(args, { services: { accounts } }) {
-      const { startTime, endTime } = windowOf(args);
-      const aggregateByTime = args.aggregateByTime as boolean | undefined;
-      if (startTime === undefined) {
-        if (endTime !== undefined) return { fills: [], note: 'endTime needs startTime' };
-        // The JSON compat's userFills writes, copied into the answer (mcp/direct.ts), not parsed.
-        return { fills: await accounts.userFillsList({ user: userOf(args), aggregateByTime }) };
-      }
-      const text = await accounts.userFillsByTimeJson({ user: userOf(args), startTime, endTime, aggregateByTime });
-      return { fills: JSON.parse(text.toString()) as unknown[] };
+      const q = USER_FILLS.parse(args);
+      if (q.startTime === undefined && q.endTime !== undefined) return { fills: [], note: 'endTime needs startTime' };
+      // The JSON compat's userFills (or userFillsByTime) writes, copied into the answer (mcp/direct.ts), not parsed.
+      return { fills: await accounts.userFillsList(q) };
     },
   },
   {
@@ -177,33 +136,17 @@ export const accountsTools: readonly McpTool[] = [
     title: 'Fill rows (filtered, paged)',
     description:
       'Compact fill rows filtered by user, coin, side and time window, paged by cursor (pass back nextCursor), ' +
-      `${MAX_FILL_ROWS} at most a page. Without a user: every user's fills (then a window of at most a day is ` +
-      "needed). For a user's recent fills in the exchange's own form use accounts_user_fills.",
-    input: toolInput({
-      user: addressArg('only this user'),
-      coin: coinArg('only this coin'),
-      side: sideArg(),
-      startTime: timeArg('start of the window'),
-      endTime: endArg,
-      limit: intArg(1, MAX_FILL_ROWS, `rows per page (1 to ${MAX_FILL_ROWS}, default ${FILL_ROWS_DEFAULT_LIMIT})`),
-      cursor: described(TEXT, 'nextCursor of the previous page'),
-      order: enumArg(['asc', 'desc'], 'oldest first (asc, default) or newest first (desc)'),
-      includeOrderType: boolArg("add each fill's order type"),
-    }),
+      `${FILL_ROWS.fields.limit.maximum} at most a page. Without a user: every user's fills (then a window of at ` +
+      "most a day is needed; default the last hour). Oldest first unless order is desc. For a user's recent fills " +
+      "in the exchange's own form use accounts_user_fills.",
+    input: FILL_ROWS.schema,
     async call(args, { services: { accounts } }) {
-      const q = {
-        coin: args.coin as string | undefined,
-        side: args.side as 'A' | 'B' | undefined,
-        ...windowOf(args),
-        limit: args.limit as number | undefined,
-        cursor: args.cursor as string | undefined,
-        order: (args.order as 'asc' | 'desc' | undefined) ?? 'asc',
-        includeOrderType: args.includeOrderType === true,
-      };
+      const { user, ...q } = FILL_ROWS.parse(args);
+      const order = q.order ?? 'asc';
       const page =
-        args.user === undefined
-          ? await accounts.allFills({ ...q, startTime: q.startTime ?? accounts.now() - 3_600_000 })
-          : await accounts.fillRows({ ...q, user: userOf(args) });
+        user === undefined
+          ? await accounts.allFills({ ...q, order, startTime: q.startTime ?? accounts.now() - 3_600_000 })
+          : await accounts.fillRows({ ...q, order, user });
       return {
         rows: page.rows,
         hasMore: page.hasMore,
@@ -215,17 +158,10 @@ export const accountsTools: readonly McpTool[] = [
   {
     name: 'accounts_twap_slice_fills',
     title: 'TWAP slice fills',
-    description: "A user's TWAP slice fills, newest first (at most 2000), optionally of one TWAP and a window.",
-    input: toolInput(
-      { user, twapId: intArg(0, Number.MAX_SAFE_INTEGER, 'only this TWAP'), startTime: startArg, endTime: endArg },
-      ['user'],
-    ),
+    description: `A user's TWAP slice fills, newest first (at most ${MAX_WIRE_FILLS}), optionally of one TWAP and a window.`,
+    input: TWAP_SLICE_FILLS.schema,
     call: async (args, { services: { accounts } }) => ({
-      fills: await accounts.twapSliceFills({
-        user: userOf(args),
-        twapId: args.twapId as number | undefined,
-        ...windowOf(args),
-      }),
+      fills: await accounts.twapSliceFills(TWAP_SLICE_FILLS.parse(args)),
     }),
   },
   {
@@ -234,8 +170,8 @@ export const accountsTools: readonly McpTool[] = [
     description:
       `The status changes of a user's TWAP orders (activated, finished, terminated, error), oldest first, the newest ` +
       `${MAX_TWAP_HISTORY}: each with the TWAP's id, coin, side, size, executed size and notional, duration and start.`,
-    input: toolInput({ user }, ['user']),
-    call: async (args, { services: { accounts } }) => ({ twaps: await accounts.twapHistory(userOf(args)) }),
+    input: USER.schema,
+    call: async (args, { services: { accounts } }) => ({ twaps: await accounts.twapHistory(USER.parse(args).user) }),
   },
   {
     name: 'accounts_historical_orders',
@@ -244,25 +180,9 @@ export const accountsTools: readonly McpTool[] = [
       `A user's orders with their latest status (filled, canceled, open, rejected, ...), newest first: limit 1 to ` +
       `${HISTORICAL_ORDERS_MAX_LIMIT} (default 2000), lookbackDays 1 to 365; or a window (startTime, endTime) paged ` +
       'by cursor.',
-    input: toolInput(
-      {
-        user,
-        limit: intArg(1, HISTORICAL_ORDERS_MAX_LIMIT, `orders (1 to ${HISTORICAL_ORDERS_MAX_LIMIT}, default 2000)`),
-        lookbackDays: intArg(1, 365, 'only the last N days (1 to 365)'),
-        startTime: timeArg('window mode: start'),
-        endTime: timeArg('window mode: end'),
-        cursor: described({ type: 'string', pattern: '^[0-9]{1,20}$' }, 'window mode: nextCursor of the previous page'),
-      },
-      ['user'],
-    ),
+    input: HISTORICAL_ORDERS.schema,
     async call(args, { services: { accounts } }) {
-      const page = await accounts.historicalOrders({
-        user: userOf(args),
-        limit: args.limit as number | undefined,
-        lookbackDays: args.lookbackDays as number | undefined,
-        ...windowOf(args),
-        cursor: args.cursor as string | undefined,
-      });
+      const page = await accounts.historicalOrders(HISTORICAL_ORDERS.parse(args));
       return { orders: page.rows, hasMore: page.hasMore, nextCursor: page.nextCursor ?? null };
     },
   },
@@ -272,28 +192,18 @@ export const accountsTools: readonly McpTool[] = [
     description:
       "One order's current status and details, by order id (oid) or client order id (cloid): live state, then the " +
       'node, then history; status unknownOid when no one knows it.',
-    input: toolInput(
-      {
-        user,
-        oid: described(
-          { type: ['integer', 'string'], minimum: 0, pattern: '^[0-9]{1,20}$' },
-          'the order id (an integer, or its decimal digits)',
-        ),
-        cloid: described(
-          { type: 'string', pattern: '^0x[0-9a-fA-F]{32}$' },
-          'the client order id (0x and 32 hex digits)',
-        ),
-      },
-      ['user'],
-    ),
-    call: async (args, { services: { accounts } }) =>
-      (await accounts.orderStatus({ user: userOf(args), ...orderRef(args.oid, args.cloid) })) as unknown as Args,
+    input: ORDER_STATUS.schema,
+    async call(args, { services: { accounts } }) {
+      const q = ORDER_STATUS.parse(args);
+      return (await accounts.orderStatus({ user: q.user, ...orderRef(q.oid, q.cloid) })) as unknown as Args;
+    },
   },
   historyTool(
     'accounts_funding_payments',
     'Funding payments',
     "A user's hourly funding payments (coin, USDC paid or received, position size, rate).",
     'payments',
+    FUNDING_PAGE,
     (q, accounts) => accounts.userFunding(q),
   ),
   historyTool(
@@ -302,6 +212,7 @@ export const accountsTools: readonly McpTool[] = [
     "A user's non-funding ledger updates (deposits, withdrawals, transfers, liquidations, vault and spot moves). " +
       'evm_user_ledger_events answers them classified (deposit, withdrawal, agent_send between dexes, ...).',
     'updates',
+    LEDGER_PAGE,
     (q, accounts) => accounts.ledgerUpdates(q),
   ),
   {
@@ -310,22 +221,9 @@ export const accountsTools: readonly McpTool[] = [
     description:
       'Liquidations a user was in (liquidated or liquidator), most recent first. For liquidations as they happen ' +
       'use accounts_collect_liquidations.',
-    input: toolInput(
-      {
-        user,
-        limit: intArg(
-          1,
-          MAX_LIQUIDATIONS,
-          `how many (1 to ${MAX_LIQUIDATIONS}, default ${LIQUIDATIONS_DEFAULT_LIMIT})`,
-        ),
-      },
-      ['user'],
-    ),
+    input: LIQUIDATIONS.schema,
     call: async (args, { services: { accounts } }) => ({
-      liquidations: await accounts.liquidations(
-        userOf(args),
-        (args.limit as number | undefined) ?? LIQUIDATIONS_DEFAULT_LIMIT,
-      ),
+      liquidations: await accounts.liquidations(LIQUIDATIONS.parse(args)),
     }),
   },
   {
@@ -333,8 +231,10 @@ export const accountsTools: readonly McpTool[] = [
     title: 'Borrow/lend positions',
     description:
       "A user's borrow/lend positions (supplied and borrowed per token) and their health at current reserves.",
-    input: toolInput({ user }, ['user']),
-    call: async (args, { services: { accounts } }) => ({ state: await accounts.borrowLendUserState(userOf(args)) }),
+    input: USER.schema,
+    call: async (args, { services: { accounts } }) => ({
+      state: await accounts.borrowLendUserState(USER.parse(args).user),
+    }),
   },
 
   // ---- live: a stream collected for a bounded time ----
@@ -344,9 +244,9 @@ export const accountsTools: readonly McpTool[] = [
     description:
       "Waits and collects a user's events as they happen for `seconds` (1 to 60): fills, funding payments, " +
       'liquidations and orders the exchange canceled. For "tell me what happens on this account in the next 30 s".',
-    input: toolInput({ user, seconds: secondsArg('events') }, ['user', 'seconds']),
+    input: toolInput({ user: addressArg(), seconds: secondsArg('events') }, ['user', 'seconds']),
     async call(args, { services: { accounts }, signal }) {
-      const got = await collect<UserEvent>(accounts.streams.userEvents(userOf(args)), {
+      const got = await collect<UserEvent>(accounts.streams.userEvents((args.user as string).toLowerCase()), {
         seconds: args.seconds as number,
         max: 10_000,
         signal,

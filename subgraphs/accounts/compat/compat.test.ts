@@ -110,7 +110,7 @@ describe('/fills/*', () => {
     ['/fills/recent?side=X', 'querystring/side must be equal to one of the allowed values'],
     ['/fills/?cursor=yesterday', 'cursor'],
     ['/users/0xnope/account', 'params/user must match pattern'],
-    ['/funding/userFunding', "querystring must have required property 'user'"],
+    ['/funding/userFunding', 'user: is required, must be a 0x address'],
     [`/funding/userFunding?user=0x${'1'.repeat(40)}&startTime=10&endTime=5`, 'startTime: must not be after endTime'],
     ['/fills/?start_time=2026-01-02&end_time=2026-01-01', 'start_time: must not be after end_time'],
   ])('answers 400 for %s', async (path, message) => {

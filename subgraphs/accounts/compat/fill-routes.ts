@@ -4,69 +4,43 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { dataEnvelopeOf } from '../../../kit/answers.ts';
 import { dataEnvelope } from '../../../kit/envelopes.ts';
 import type { CompatServices } from '../../../kit/info.ts';
-import { addressSchema, limitSchema, type TimeWindowQuery, timeWindow, timeWindowSchema } from '../../../kit/params.ts';
+import { addressSchema } from '../../../kit/params.ts';
 import * as R from '../../../kit/response-schema.ts';
-import { FILL_ROWS_DEFAULT_LIMIT, MAX_FILL_ROWS } from '../service/index.ts';
+import { routeInput } from '../../../kit/route-input.ts';
+import { FILL_ROWS } from '../service/index.ts';
 import { compactFill } from './info.ts';
 
-interface FillsQuery extends TimeWindowQuery {
-  user?: string;
-  coin?: string;
-  side?: 'A' | 'B';
-  limit: number;
-  cursor?: string;
-  order?: 'asc' | 'desc';
-  include_order_type: boolean;
-}
-
-const querystring = {
-  type: 'object',
-  properties: {
-    ...timeWindowSchema,
-    user: addressSchema,
-    coin: { type: 'string', minLength: 1 },
-    side: { type: 'string', enum: ['A', 'B'] },
-    limit: limitSchema(MAX_FILL_ROWS, FILL_ROWS_DEFAULT_LIMIT),
-    cursor: { type: 'string' },
-    order: { type: 'string', enum: ['asc', 'desc'] },
-    include_order_type: { type: 'boolean', default: false },
-  },
-} as const;
+// Each route reads the definition before the call is charged (kit/route-input.ts); /fills/user/{user_address}
+// takes the user from its path.
+const fillsInput = routeInput(FILL_ROWS);
+const userFillsInput = routeInput(FILL_ROWS, (req) => ({
+  ...(req.query as object),
+  user: (req.params as { user_address: string }).user_address,
+}));
 
 export const fillRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
   const { accounts } = services;
 
-  async function answer(
-    req: FastifyRequest<{ Querystring: FillsQuery }>,
-    user: string | undefined,
-    order: 'asc' | 'desc',
-  ) {
-    const q = req.query;
-    const page = await accounts.fillRows({
-      user: user?.toLowerCase(),
-      coin: q.coin,
-      side: q.side,
-      ...timeWindow(q),
-      limit: q.limit,
-      cursor: q.cursor,
-      order: q.order ?? order,
-      includeOrderType: q.include_order_type,
-    });
+  async function answer(req: FastifyRequest, input: typeof fillsInput, order: 'asc' | 'desc') {
+    const q = input.of(req);
+    const page = await accounts.fillRows({ ...q, order: q.order ?? order });
     return dataEnvelope(req, page.rows, page);
   }
 
   const rows = { body: dataEnvelopeOf(R.list(compactFill)) };
-  app.get<{ Querystring: FillsQuery }>('/', { schema: { querystring, answer: rows } }, (req) =>
-    answer(req, req.query.user, 'asc'),
-  );
-  app.get<{ Querystring: FillsQuery }>('/recent', { schema: { querystring, answer: rows } }, (req) =>
-    answer(req, req.query.user, 'desc'),
-  );
-  app.get<{ Params: { user_address: string }; Querystring: FillsQuery }>(
+  const options = { schema: { querystring: fillsInput.querystring(), answer: rows }, config: fillsInput.config };
+  app.get('/', options, (req) => answer(req, fillsInput, 'asc'));
+  app.get('/recent', options, (req) => answer(req, fillsInput, 'desc'));
+  app.get(
     '/user/:user_address',
     {
-      schema: { params: { type: 'object', properties: { user_address: addressSchema } }, querystring, answer: rows },
+      schema: {
+        params: { type: 'object', properties: { user_address: addressSchema } },
+        querystring: userFillsInput.querystring(['user']),
+        answer: rows,
+      },
+      config: userFillsInput.config,
     },
-    (req) => answer(req, req.params.user_address, 'desc'),
+    (req) => answer(req, userFillsInput, 'desc'),
   );
 };

@@ -5,65 +5,70 @@
 
 import { pagingHeaders, resultEnvelope } from '../../../kit/envelopes.ts';
 import { type CompatServices, type InfoEntry, type InfoHandler, json, streamedJson } from '../../../kit/info.ts';
+import type { Input, InputOf } from '../../../kit/input.ts';
 import { integerLiteral } from '../../../kit/json-source.ts';
 import { proxied, relay, userBody } from '../../../kit/proxy.ts';
-import {
-  address,
-  arrayOf,
-  dex,
-  given,
-  intIn,
-  type JsonSchema,
-  object,
-  optAddress,
-  optBool,
-  optOneOf,
-  optString,
-  timeMs,
-  timeWindow,
-  windowOf,
-} from '../../../kit/request-schema.ts';
+import type { JsonSchema } from '../../../kit/request-schema.ts';
 import * as R from '../../../kit/response-schema.ts';
-import { address as checkedAddress, FieldError } from '../../../platform/fields.ts';
+import { address as checkedAddress } from '../../../platform/fields.ts';
 import {
+  ALL_FILLS,
+  CLEARINGHOUSE_STATES,
   checkOrderCursor,
-  HISTORICAL_ORDERS_MAX_LIMIT,
+  FILL_ROWS,
+  FUNDING_PAGE,
+  HISTORICAL_ORDERS,
   type HistoryPage,
-  type HistoryPageQuery,
-  MAX_FILL_ROWS,
-  MAX_HISTORY_PAGE,
+  LEDGER_PAGE,
+  ORDER_STATUS,
   orderRef,
-  parseFillCursor,
+  TWAP_SLICE_FILLS,
+  TWAP_SLICE_FILLS_BY_TIME,
   toTwapHistoryItem,
+  USER,
+  USER_FILLS,
+  USER_FILLS_BY_TIME,
 } from '../service/index.ts';
 import { nodeUserTypes } from './node-types.ts';
 
 type Body = Record<string, unknown>;
 
-/** Addresses come in any case; the API prints them lowercase. */
-const lower = (v: unknown): string => (v as string).toLowerCase();
+/** A schema with one more field (a spelling or a type the exchange's clients send besides the definition's). */
+const withField = (schema: JsonSchema, name: string, field: JsonSchema): JsonSchema => ({
+  ...schema,
+  properties: { ...(schema.properties as object), [name]: field },
+});
 
-/** A user's history in a window: `user`, `startTime?`, `endTime?` (and `extra` fields), `required` sent. */
-const userWindow = (extra: Record<string, JsonSchema> = {}, required: string[] = []): JsonSchema =>
-  object({ user: address, ...timeWindow, ...extra }, ['user', ...required]);
+/**
+ * A compact-fills body as its definition reads it: the path endpoints' spelling `include_order_type` (spec §2.3) is
+ * taken beside the camelCase of the /info bodies.
+ */
+const fillRowsBody = (body: Body): Body => ({
+  ...body,
+  includeOrderType: body.includeOrderType ?? body.include_order_type,
+});
+const fillRowsSchema = (definition: Input<typeof FILL_ROWS.fields | typeof ALL_FILLS.fields>) =>
+  withField(definition.body(), 'include_order_type', { type: ['boolean', 'null'] });
 
-/** The filters and paging of a compact-fills request (spec §2.3), but its user and window. */
-const compactFillsFields = {
-  coin: optString,
-  side: optOneOf(['A', 'B']),
-  limit: intIn(1, MAX_FILL_ROWS),
-  cursor: optString,
-  order: optOneOf(['asc', 'desc']),
-  // The path endpoints' spelling (spec §2.3) and the camelCase of the /info bodies are both accepted.
-  include_order_type: optBool,
-  includeOrderType: optBool,
+/**
+ * clearinghouseState's body: the count of `users` is refused by the definition's rule (`users: must hold 1 to 50
+ * addresses`), not by the body's schema, whose message would only say an array is expected.
+ */
+const statesSchema = (): JsonSchema => {
+  const schema = CLEARINGHOUSE_STATES.body();
+  const { minItems: _min, maxItems: _max, ...users } = (schema.properties as Record<string, JsonSchema>).users ?? {};
+  return withField(schema, 'users', users);
 };
 
-/** A compact fill row (spec §2.3, fills.ts CompactFillRow): `orderType` only with include_order_type. */
+/** historicalOrders' cursor (the X-Next-Cursor value, an oid) comes back as a string or as a number. */
+const ordersBody = (body: Body): Body =>
+  typeof body.cursor === 'number' ? { ...body, cursor: String(body.cursor) } : body;
+
 /** orderStatus's order reference: an oid above 2^53 sent as a JSON number (rounded by JSON.parse) read exactly. */
 function orderRefOf(body: Body) {
-  const unsafe = typeof body.oid === 'number' && !Number.isSafeInteger(body.oid);
-  return orderRef(unsafe ? (integerLiteral(body, 'oid') ?? body.oid) : body.oid, body.cloid);
+  const q = ORDER_STATUS.parse(body, 'info');
+  const unsafe = typeof q.oid === 'number' && !Number.isSafeInteger(q.oid);
+  return { user: q.user, ...orderRef(unsafe ? (integerLiteral(body, 'oid') ?? q.oid) : q.oid, q.cloid) };
 }
 
 export const compactFill = R.record(
@@ -92,25 +97,14 @@ export const compactFill = R.record(
 );
 const compactFillsAnswer = R.resultOf(R.list(compactFill));
 
-function compactFillsPaging(body: Body, defaultOrder: 'asc' | 'desc') {
-  return {
-    coin: given<string>(body, 'coin'),
-    side: given<'A' | 'B'>(body, 'side'),
-    limit: given<number>(body, 'limit'),
-    cursor: given<string>(body, 'cursor'),
-    order: given<'asc' | 'desc'>(body, 'order') ?? defaultOrder,
-    includeOrderType: given<boolean>(body, 'include_order_type') ?? given<boolean>(body, 'includeOrderType') ?? false,
-  };
-}
-
 /** `fills` (oldest first by default) and `recentFills` (newest first): compact rows of spec §2.3. */
 function compactFills(defaultOrder: 'asc' | 'desc'): InfoEntry {
   return {
-    schema: object({ user: optAddress, ...timeWindow, ...compactFillsFields }),
-    check: (body) => void (typeof body.cursor === 'string' && parseFillCursor(body.cursor)),
+    schema: fillRowsSchema(FILL_ROWS),
+    check: (body) => void FILL_ROWS.parse(fillRowsBody(body), 'info'),
     async handler(body, { accounts }) {
-      const user = body.user == null ? undefined : lower(body.user);
-      const page = await accounts.fillRows({ user, ...windowOf(body), ...compactFillsPaging(body, defaultOrder) });
+      const q = FILL_ROWS.parse(fillRowsBody(body), 'info');
+      const page = await accounts.fillRows({ ...q, order: q.order ?? defaultOrder });
       // Always paged: without the headers a caller could not tell that the default 100 rows were not all.
       return json(resultEnvelope(page.rows), pagingHeaders(page));
     },
@@ -122,17 +116,16 @@ function compactFills(defaultOrder: 'asc' | 'desc'): InfoEntry {
  * A page of a user's history, unwrapped as the exchange answers it (a window oldest first, else the newest first: the
  * service's rule), with X-Has-More and X-Next-Cursor; `limit` and `cursor` are this service's additions.
  */
-type HistoryQuery = Omit<HistoryPageQuery, 'limit'> & { limit?: number };
-
-function historyType<R>(
-  page: (q: HistoryQuery, services: CompatServices) => Promise<HistoryPage<R>>,
+function historyType(
+  definition: typeof FUNDING_PAGE,
+  page: (q: InputOf<typeof FUNDING_PAGE>, services: CompatServices) => Promise<HistoryPage<unknown>>,
   response: JsonSchema,
 ): InfoEntry {
   return {
-    schema: userWindow({ limit: intIn(1, MAX_HISTORY_PAGE), cursor: optString }),
+    schema: definition.body(),
+    check: (body) => void definition.parse(body, 'info'),
     async handler(body, services) {
-      const q = { user: lower(body.user), ...windowOf(body), limit: given<number>(body, 'limit') };
-      const p = await page({ ...q, cursor: given<string>(body, 'cursor') }, services);
+      const p = await page(definition.parse(body, 'info'), services);
       return json(p.rows, pagingHeaders(p));
     },
     response,
@@ -140,10 +133,7 @@ function historyType<R>(
 }
 
 /** userFunding and accountFunding: the same payments. */
-const funding = historyType((q, { accounts }) => accounts.userFunding(q), R.list(R.fundingPayment));
-
-/** The window of a type that needs its start; the schema made `startTime` required. */
-const startedWindow = (body: Body) => windowOf(body) as { startTime: number; endTime?: number };
+const funding = historyType(FUNDING_PAGE, (q, { accounts }) => accounts.userFunding(q), R.list(R.fundingPayment));
 
 /** clearinghouseState of one `user`, relayed with userBody's fields. */
 const relayNow: InfoHandler = relay(0, userBody);
@@ -155,19 +145,19 @@ export const accountsInfo: Record<string, InfoEntry> = {
 
   /** One `user` (relayed), or several `users` answered together in the order asked. */
   clearinghouseState: {
-    schema: object({ user: address, users: arrayOf(address), ...dex }),
+    schema: statesSchema(),
+    check: (body) => void CLEARINGHOUSE_STATES.parse(body, 'info'),
     async handler(body, services) {
-      if (body.users === undefined) {
+      const q = CLEARINGHOUSE_STATES.parse(body, 'info');
+      if (q.users === undefined) {
         checkedAddress(body, 'user');
         return relayNow(body, services);
       }
-      const users = (body.users as string[]).map(lower);
-      if (users.length < 1 || users.length > 50) throw new FieldError('users: must hold 1 to 50 addresses');
-      const dex = given<string>(body, 'dex') ?? '';
+      const dex = q.dex ?? '';
       const states = await Promise.all(
-        users.map((user) => services.upstream.json({ type: 'clearinghouseState', user, dex })),
+        q.users.map((user) => services.upstream.json({ type: 'clearinghouseState', user, dex })),
       );
-      return json(users.map((user, i) => ({ user, clearinghouseState: states[i] })));
+      return json(q.users.map((user, i) => ({ user, clearinghouseState: states[i] })));
     },
     /** With `user`: the node's state. With `users`: `[{user, clearinghouseState}]` in the order asked. */
     response: {
@@ -176,24 +166,22 @@ export const accountsInfo: Record<string, InfoEntry> = {
   },
 
   userFills: {
-    schema: object({ user: address, aggregateByTime: optBool }, ['user']),
+    // The window is MCP's (accounts_user_fills); /info has userFillsByTime, and takes a client's endTime unread.
+    schema: USER_FILLS.body(['startTime', 'endTime']),
+    check: (body) => void USER_FILLS.parse({ user: body.user, aggregateByTime: body.aggregateByTime }, 'info'),
     async handler(body, { accounts }) {
-      const q = { user: lower(body.user), aggregateByTime: given<boolean>(body, 'aggregateByTime') };
+      const q = USER_FILLS.parse({ user: body.user, aggregateByTime: body.aggregateByTime }, 'info');
       return streamedJson((out) => accounts.userFillsJson(q, out));
     },
     response: R.list(R.wireFill),
   },
 
   userFillsByTime: {
-    schema: userWindow({ startTime: timeMs, aggregateByTime: optBool, reversed: optBool }, ['startTime']),
+    schema: USER_FILLS_BY_TIME.body(),
+    check: (body) => void USER_FILLS_BY_TIME.parse(body, 'info'),
     async handler(body, { accounts }) {
-      const q = {
-        user: lower(body.user),
-        ...startedWindow(body),
-        aggregateByTime: given<boolean>(body, 'aggregateByTime'),
-        reversed: given<boolean>(body, 'reversed'),
-      };
-      return streamedJson((out) => accounts.userFillsByTimeJson(q, out));
+      const q = USER_FILLS_BY_TIME.parse(body, 'info');
+      return streamedJson((out) => accounts.userFillsJson(q, out));
     },
     response: R.list(R.wireFill),
   },
@@ -202,75 +190,60 @@ export const accountsInfo: Record<string, InfoEntry> = {
   recentFills: compactFills('desc'),
 
   allFills: {
-    schema: object({ ...timeWindow, startTime: timeMs, ...compactFillsFields }, ['startTime']),
+    schema: fillRowsSchema(ALL_FILLS),
+    check: (body) => void ALL_FILLS.parse(fillRowsBody(body), 'info'),
     async handler(body, { accounts }) {
-      const page = await accounts.allFills({ ...startedWindow(body), ...compactFillsPaging(body, 'asc') });
+      const q = ALL_FILLS.parse(fillRowsBody(body), 'info');
+      const page = await accounts.allFills({ ...q, order: q.order ?? 'asc' });
       return json(resultEnvelope(page.rows), pagingHeaders(page));
     },
     response: compactFillsAnswer,
   },
 
   userTwapSliceFills: {
-    schema: userWindow({ twapId: intIn(0) }),
-    async handler(body, { accounts }) {
-      const q = { user: lower(body.user), twapId: given<number>(body, 'twapId'), ...windowOf(body) };
-      return json(await accounts.twapSliceFills(q));
-    },
+    schema: TWAP_SLICE_FILLS.body(),
+    check: (body) => void TWAP_SLICE_FILLS.parse(body, 'info'),
+    handler: async (body, { accounts }) => json(await accounts.twapSliceFills(TWAP_SLICE_FILLS.parse(body, 'info'))),
     response: R.list(R.record({ fill: R.wireFill, twapId: R.int })),
   },
 
   /** userTwapSliceFills of a window (`startTime` required, as the exchange has it), from the same index. */
   userTwapSliceFillsByTime: {
-    schema: userWindow({ startTime: timeMs }, ['startTime']),
-    async handler(body, { accounts }) {
-      return json(await accounts.twapSliceFills({ user: lower(body.user), ...startedWindow(body) }));
-    },
+    schema: TWAP_SLICE_FILLS_BY_TIME.body(),
+    check: (body) => void TWAP_SLICE_FILLS_BY_TIME.parse(body, 'info'),
+    handler: async (body, { accounts }) =>
+      json(await accounts.twapSliceFills(TWAP_SLICE_FILLS_BY_TIME.parse(body, 'info'))),
     response: R.list(R.record({ fill: R.wireFill, twapId: R.int })),
   },
 
   /** The user's TWAP status changes from the index, oldest first; `time` in seconds as the exchange writes it. */
   twapHistory: {
-    schema: object({ user: address }, ['user']),
-    handler: async (body, { accounts }) => json((await accounts.twapHistory(lower(body.user))).map(toTwapHistoryItem)),
+    schema: USER.body(),
+    handler: async (body, { accounts }) =>
+      json((await accounts.twapHistory(USER.parse(body, 'info').user)).map(toTwapHistoryItem)),
     response: R.list(R.twapHistoryItem),
   },
 
   historicalOrders: {
-    schema: userWindow({
-      limit: intIn(1, HISTORICAL_ORDERS_MAX_LIMIT),
-      lookbackDays: intIn(1, 365),
-      // The X-Next-Cursor value (an oid), sent back as a string or as a number; the service reads it.
-      cursor: { ...optString, type: ['string', 'integer', 'null'] },
-    }),
-    // The cursor's form is the service's rule, checked before the call is charged.
-    check: (body) => void (body.cursor != null && checkOrderCursor(String(body.cursor))),
+    schema: withField(HISTORICAL_ORDERS.body(), 'cursor', { type: ['string', 'integer', 'null'] }),
+    // The cursor's bound (an oid within bigint) is the service's rule, checked before the call is charged too.
+    check(body) {
+      const q = HISTORICAL_ORDERS.parse(ordersBody(body), 'info');
+      if (q.cursor !== undefined) checkOrderCursor(q.cursor);
+    },
     async handler(body, { accounts }) {
-      const cursor = body.cursor;
-      const page = await accounts.historicalOrdersJson({
-        user: lower(body.user),
-        limit: given<number>(body, 'limit'),
-        lookbackDays: given<number>(body, 'lookbackDays'),
-        ...windowOf(body),
-        cursor: cursor == null ? undefined : String(cursor),
-      });
-      const windowMode = body.startTime != null || body.endTime != null || body.cursor != null;
+      const q = HISTORICAL_ORDERS.parse(ordersBody(body), 'info');
+      const page = await accounts.historicalOrdersJson(q);
+      const windowMode = q.startTime !== undefined || q.endTime !== undefined || q.cursor !== undefined;
       return streamedJson((out) => page.write(out), windowMode ? pagingHeaders(page) : undefined);
     },
     response: R.list(R.orderWithStatus),
   },
 
   orderStatus: {
-    schema: object(
-      {
-        user: address,
-        oid: { description: 'an order id: an integer from 0 to 2^64 - 1, as a JSON number or a decimal string' },
-        cloid: { description: 'a client order id (0x and 32 hex digits), in oid or cloid' },
-      },
-      ['user'],
-    ),
+    schema: ORDER_STATUS.body(),
     check: (body) => void orderRefOf(body),
-    handler: async (body, { accounts }) =>
-      json(await accounts.orderStatus({ user: lower(body.user), ...orderRefOf(body) })),
+    handler: async (body, { accounts }) => json(await accounts.orderStatus(orderRefOf(body))),
     response: {
       anyOf: [
         R.record({ status: { const: 'order' }, order: R.orderWithStatus }),
@@ -282,11 +255,15 @@ export const accountsInfo: Record<string, InfoEntry> = {
   userFunding: funding,
   accountFunding: funding,
 
-  userNonFundingLedgerUpdates: historyType((q, { accounts }) => accounts.ledgerUpdates(q), R.list(R.ledgerUpdate)),
+  userNonFundingLedgerUpdates: historyType(
+    LEDGER_PAGE,
+    (q, { accounts }) => accounts.ledgerUpdates(q),
+    R.list(R.ledgerUpdate),
+  ),
 
   borrowLendUserState: {
-    schema: object({ user: address }, ['user']),
-    handler: async (body, { accounts }) => json(await accounts.borrowLendUserState(lower(body.user))),
+    schema: USER.body(),
+    handler: async (body, { accounts }) => json(await accounts.borrowLendUserState(USER.parse(body, 'info').user)),
     response: R.record({
       tokenToState: R.list(
         R.tuple(

@@ -3,46 +3,36 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { dataEnvelope, pagingHeaders } from '../../../kit/envelopes.ts';
 import type { CompatServices } from '../../../kit/info.ts';
-import { addressSchema, epochMsSchema } from '../../../kit/params.ts';
+import { addressSchema } from '../../../kit/params.ts';
 import * as R from '../../../kit/response-schema.ts';
-import { orderedWindow } from '../../../platform/fields.ts';
-import { MAX_HISTORY_PAGE } from '../service/index.ts';
+import { routeInput } from '../../../kit/route-input.ts';
+import { FUNDING_PAGE, USER } from '../service/index.ts';
+
+// Read before the call is charged (kit/route-input.ts). /funding/userFunding names its fields as /info does.
+const fundingInput = routeInput(FUNDING_PAGE);
+const accountInput = routeInput(USER);
 
 export const fundingRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
-  app.get<{ Querystring: { user: string; startTime?: number; endTime?: number; limit?: number; cursor?: string } }>(
+  app.get(
     '/userFunding',
     {
-      schema: {
-        // A bare array, as the exchange answers userFunding.
-        answer: { body: R.list(R.fundingPayment) },
-        querystring: {
-          type: 'object',
-          required: ['user'],
-          properties: {
-            user: addressSchema,
-            startTime: epochMsSchema,
-            endTime: epochMsSchema,
-            limit: { type: 'integer', minimum: 1, maximum: MAX_HISTORY_PAGE },
-            cursor: { type: 'string', maxLength: 200 },
-          },
-        },
-      },
+      // A bare array, as the exchange answers userFunding.
+      schema: { answer: { body: R.list(R.fundingPayment) }, querystring: fundingInput.querystring() },
+      config: fundingInput.config,
     },
     async (req, reply) => {
-      const { user, startTime, endTime, limit, cursor } = req.query;
-      orderedWindow('startTime', startTime, endTime);
       // The userFunding page, a bare array as /info answers it (the entries carry the spec's top-level fields beside
       // `delta`), continued by the X-Next-Cursor header.
-      const page = await services.accounts.userFunding({ user: user.toLowerCase(), startTime, endTime, limit, cursor });
+      const page = await services.accounts.userFunding(fundingInput.of(req));
       return reply.headers(pagingHeaders(page)).send(page.rows);
     },
   );
 };
 
 export const userRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
-  app.get<{ Params: { user: string } }>(
+  app.get(
     '/:user/account',
-    { schema: { params: { type: 'object', properties: { user: addressSchema } } } },
-    async (req) => dataEnvelope(req, await services.accounts.accountState(req.params.user)),
+    { schema: { params: { type: 'object', properties: { user: addressSchema } } }, config: accountInput.config },
+    async (req) => dataEnvelope(req, await services.accounts.accountState(accountInput.of(req).user)),
   );
 };

@@ -5,15 +5,16 @@ import { columnsFor, selectedFieldNames } from '../../selection.ts';
 import { builder } from '../builder.ts';
 import {
   type AccountsService,
+  ALL_FILL_PAGE,
   type FillColumn,
+  type FillPageInput,
   fillCursor,
-  MAX_WIRE_FILLS,
   type StoredFill,
   type TwapSliceFill,
   toWireFill,
   type WireFill,
 } from '../service/index.ts';
-import { addressArg, intArg, serviceInput, textArg } from './args.ts';
+import { addressArg, serviceInput } from './args.ts';
 import { toConnection } from './connection.ts';
 import { MarketRef } from './market.ts';
 
@@ -93,15 +94,6 @@ export const FILL_FIELD_COLUMNS: Readonly<Record<string, readonly FillColumn[]>>
 /** The columns behind the Fill fields among `selected` (field names anywhere in the selection). */
 export const fillColumnsOf = (selected: Iterable<string>) => columnsFor(selected, FILL_FIELD_COLUMNS);
 
-/** The arguments of a connection of stored fills (a user's, a builder's): its page and its filters. */
-export const fillPageArgs = builder.args((t) => ({
-  first: t.int({ required: true, defaultValue: 100, description: `1 to ${MAX_WIRE_FILLS}` }),
-  after: t.string(),
-  startTime: t.field({ type: 'Timestamp' }),
-  endTime: t.field({ type: 'Timestamp' }),
-  coin: t.string(),
-}));
-
 export const FillConnectionRef = builder.connectionObject(
   {
     type: FillRef,
@@ -125,15 +117,6 @@ export const TwapSliceFillRef = builder.objectRef<TwapSliceFill>('TwapSliceFill'
   }),
 });
 
-export interface FillsArgs {
-  first: number;
-  after?: string | null;
-  startTime?: number | null;
-  endTime?: number | null;
-  coin?: string | null;
-  aggregateByTime: boolean;
-}
-
 /**
  * A page of the user's fills, newest first and within one time in execution order, keyset-paged by the service
  * (cursor `"<time>:<block>:<event index>:<tid>"`):
@@ -144,37 +127,35 @@ export interface FillsArgs {
 export async function fillsConnection(
   accounts: AccountsService,
   whose: { user?: string; builder?: string },
-  a: FillsArgs,
+  a: Omit<FillPageInput, 'startTime'> & { startTime?: number },
   selected: ReadonlySet<string>,
 ) {
-  const first = intArg(a.first, 'first', 1, MAX_WIRE_FILLS);
   const { user } = whose;
+  const { aggregateByTime, ...filters } = a;
   const query = {
     ...whose,
-    coin: a.coin == null ? undefined : textArg(a.coin, 'coin'),
-    startTime: a.startTime ?? undefined,
-    endTime: a.endTime ?? undefined,
-    cursor: a.after ?? undefined,
+    ...filters,
     order: 'desc' as const,
     // A lookup per fill in the order statuses: only when `orderType` is selected.
     includeOrderType: selected.has('orderType'),
-    limit: first,
   };
-  if (a.aggregateByTime) {
+  if (aggregateByTime) {
     // Merged by the service's one rule (the REST and MCP answers' too); the order's type is not merged.
-    const page = await serviceInput('after', () => accounts.aggregatedFillPage(query));
+    const page = await serviceInput('after', () => accounts.fillPage({ ...query, aggregateByTime }, undefined));
     // A merged fill keeps its first part's (time, tid), hence that part's cursor (an approximate resume point).
-    const cursors = new Map(page.rows.map((r) => [`${r.time}:${r.tid}`, fillCursor(r)]));
-    const builders = new Map(page.rows.map((r) => [`${r.time}:${r.tid}`, r.builder]));
-    for (const f of page.fills as FillNode[]) {
+    const rows = page.rows as StoredFill[];
+    const cursors = new Map(rows.map((r) => [`${r.time}:${r.tid}`, fillCursor(r)]));
+    const builders = new Map(rows.map((r) => [`${r.time}:${r.tid}`, r.builder]));
+    const fills = (page.fills ?? []) as FillNode[];
+    for (const f of fills) {
       f.address = user;
       f.builder = builders.get(`${f.time}:${f.tid}`) ?? null;
     }
     return {
-      ...toConnection(page.fills as FillNode[], (f) => cursors.get(`${f.time}:${f.tid}`) ?? '', {
+      ...toConnection(fills, (f) => cursors.get(`${f.time}:${f.tid}`) ?? '', {
         hasMore: page.hasMore,
         nextCursor: page.nextCursor,
-        after: a.after,
+        after: a.cursor,
       }),
       totalCount: async () => null,
     };
@@ -194,7 +175,7 @@ export async function fillsConnection(
     ...toConnection(nodes, (_f, i) => fillCursor(page.rows[i] as StoredFill), {
       hasMore: page.hasMore,
       nextCursor: page.nextCursor,
-      after: a.after,
+      after: a.cursor,
     }),
     totalCount: () => accounts.countFills(query),
   };
@@ -206,16 +187,15 @@ builder.queryFields((t) => ({
     description:
       "Every user's fills of a window of at most a day (the allFills /info type, `/fills`): newest first, fills of " +
       'one time in execution order; `endTime` defaults to a day after `startTime`; `after` is an endCursor',
-    args: {
-      startTime: t.arg({ type: 'Timestamp', required: true }),
-      endTime: t.arg({ type: 'Timestamp' }),
-      coin: t.arg.string(),
-      first: t.arg.int({ required: true, defaultValue: 100, description: `1 to ${MAX_WIRE_FILLS}` }),
-      after: t.arg.string(),
-    },
+    args: ALL_FILL_PAGE.args(t),
     listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
     resolve: (_r, a, ctx, info) =>
-      fillsConnection(ctx.accounts, {}, { ...a, aggregateByTime: false }, selectedFieldNames(info)),
+      fillsConnection(
+        ctx.accounts,
+        {},
+        { ...ALL_FILL_PAGE.parse(a, 'graphql'), aggregateByTime: false },
+        selectedFieldNames(info),
+      ),
   }),
 }));
 

@@ -1,10 +1,11 @@
 // Funding: one hourly funding payment of a user's position (the exchange's userFundings item), the funding connection
 // of a user (the service's history pages), and the userFundings subscription.
 
+import type { InputOf } from '../../../kit/input.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
-import { type AccountsService, MAX_HISTORY_PAGE, type UserFundingEntry, type WsFunding } from '../service/index.ts';
-import { addressArg, intArg, serviceInput } from './args.ts';
+import type { AccountsService, FUNDING_PAGE, UserFundingEntry, WsFunding } from '../service/index.ts';
+import { addressArg, serviceInput } from './args.ts';
 import { historyConnection } from './connection.ts';
 import { MarketRef } from './market.ts';
 
@@ -27,27 +28,13 @@ export const FundingConnectionRef = builder.connectionObject(
   { name: 'FundingEdge' },
 );
 
-/** The arguments of a user's history connection (User.fundings, User.ledgerUpdates). */
-export interface HistoryArgs {
-  first: number;
-  after?: string | null;
-  startTime?: number | null;
-  endTime?: number | null;
-}
-
-/** The service's history query of a connection's arguments (`first` 1 to MAX_HISTORY_PAGE). */
-export const historyQuery = (user: string, a: HistoryArgs) => ({
-  user,
-  limit: intArg(a.first, 'first', 1, MAX_HISTORY_PAGE),
-  cursor: a.after ?? undefined,
-  startTime: a.startTime ?? undefined,
-  endTime: a.endTime ?? undefined,
-});
+/** A user's history page as its definition read it (FUNDING_PAGE, LEDGER_PAGE). */
+export type HistoryInput = InputOf<typeof FUNDING_PAGE>;
 
 /** A page of the user's payments as userFunding pages them (a window oldest first, else the newest first). */
-export async function fundingsConnection(accounts: AccountsService, user: string, a: HistoryArgs) {
-  const page = await serviceInput('after', () => accounts.userFunding(historyQuery(user, a)));
-  return historyConnection(page, fundingOfEntry, a.after);
+export async function fundingsConnection(accounts: AccountsService, q: HistoryInput) {
+  const page = await serviceInput('after', () => accounts.userFunding(q));
+  return historyConnection(page, fundingOfEntry, q.cursor);
 }
 
 /** A stored userFunding entry in the channel's shape (its hash is always the zero hash). */

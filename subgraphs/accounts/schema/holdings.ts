@@ -4,8 +4,14 @@
 
 import { selectedFieldNames } from '../../selection.ts';
 import { builder } from '../builder.ts';
-import type { BorrowLendSide, BorrowLendUserState, SpotBalance } from '../service/index.ts';
-import { FillConnectionRef, type FillNode, FillRef, fillPageArgs, fillsConnection } from './fill.ts';
+import {
+  type BorrowLendSide,
+  type BorrowLendUserState,
+  BUILDER_REVENUE,
+  FILL_PAGE,
+  type SpotBalance,
+} from '../service/index.ts';
+import { FillConnectionRef, type FillNode, FillRef, fillsConnection } from './fill.ts';
 import { LiquidationRef } from './liquidation.ts';
 import { OrderRef } from './order.ts';
 import { UserRef } from './user.ts';
@@ -113,28 +119,19 @@ BuilderRef.implement({
       description:
         'Fills routed through this builder, newest first (fills of one time in execution order); `after` is an ' +
         'endCursor',
-      args: fillPageArgs,
+      args: FILL_PAGE.args(t, ['aggregateByTime']),
       listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
       resolve: (b, a, ctx, info) =>
-        fillsConnection(
-          ctx.accounts,
-          { builder: b.address },
-          { ...a, aggregateByTime: false },
-          selectedFieldNames(info),
-        ),
+        fillsConnection(ctx.accounts, { builder: b.address }, FILL_PAGE.parse(a, 'graphql'), selectedFieldNames(info)),
     }),
     revenue: t.loadable({
       type: BuilderRevenueRef,
       description: 'What the builder earned in a window (default all stored fills)',
-      args: { startTime: t.arg({ type: 'Timestamp' }), endTime: t.arg({ type: 'Timestamp' }) },
+      args: BUILDER_REVENUE.args(t),
       // The builders of a page of fills are summed in one statement per window (per field path).
       byPath: true,
       load: (builders: string[], ctx, a) =>
-        ctx.accounts.builderFeeRevenues({
-          builders,
-          startTime: a.startTime ?? undefined,
-          endTime: a.endTime ?? undefined,
-        }),
+        ctx.accounts.builderFeeRevenues({ builders, ...BUILDER_REVENUE.parse(a, 'graphql') }),
       resolve: (b) => b.address,
     }),
   }),

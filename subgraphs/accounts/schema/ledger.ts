@@ -6,7 +6,7 @@ import { builder } from '../builder.ts';
 import type { AccountsService, LedgerUpdate } from '../service/index.ts';
 import { addressArg, serviceInput } from './args.ts';
 import { historyConnection } from './connection.ts';
-import { type HistoryArgs, historyQuery } from './funding.ts';
+import type { HistoryInput } from './funding.ts';
 
 export const LedgerUpdateRef = builder.objectRef<LedgerUpdate>('LedgerUpdate').implement({
   fields: (t) => ({
@@ -24,9 +24,9 @@ export const LedgerUpdateConnectionRef = builder.connectionObject(
 );
 
 /** A page of the user's ledger updates, paged as User.fundings. */
-export async function ledgerConnection(accounts: AccountsService, user: string, a: HistoryArgs) {
-  const page = await serviceInput('after', () => accounts.ledgerUpdates(historyQuery(user, a)));
-  return historyConnection(page, (u) => u, a.after);
+export async function ledgerConnection(accounts: AccountsService, q: HistoryInput) {
+  const page = await serviceInput('after', () => accounts.ledgerUpdates(q));
+  return historyConnection(page, (u) => u, q.cursor);
 }
 
 builder.subscriptionFields((t) => ({

@@ -1,22 +1,22 @@
 // Order (the exchange's FrontendOpenOrder) and OrderStatus (an order at one status, with every status it went
 // through); the orders connection of a user over historicalOrders' window mode; the orderUpdates subscription.
+
+import type { InputOf } from '../../../kit/input.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf } from '../../live.ts';
 import { columnsFor } from '../../selection.ts';
 import { builder } from '../builder.ts';
 import {
   type AccountsService,
   type FrontendOpenOrder,
+  type ORDERS_PAGE,
   orderKey,
   type StatusColumn,
   toOrder,
   type UserOrderStatus,
 } from '../service/index.ts';
-import { addressArg, intArg, serviceInput } from './args.ts';
+import { addressArg, serviceInput } from './args.ts';
 import { toConnection } from './connection.ts';
 import { MarketRef } from './market.ts';
-
-/** Orders per page of User.orders (the service allows 5000). */
-const MAX_ORDERS_PAGE = 2000;
 
 // Declared before implemented: both types refer to themselves (children, statusHistory).
 export const OrderRef = builder.objectRef<FrontendOpenOrder>('Order');
@@ -101,13 +101,6 @@ export const ORDER_FIELD_COLUMNS: Readonly<Record<string, readonly StatusColumn[
 /** The columns behind the OrderStatus and Order fields among `selected` (names anywhere in the selection). */
 export const orderColumnsOf = (selected: Iterable<string>) => columnsFor(selected, ORDER_FIELD_COLUMNS);
 
-export interface OrdersArgs {
-  first: number;
-  after?: string | null;
-  startTime?: number | null;
-  endTime?: number | null;
-}
-
 /**
  * historicalOrders in window mode (from the epoch when no startTime): orders by oid descending, each order's rows
  * newest first (one per distinct status for trigger orders); `first` counts orders; the cursor is the last oid.
@@ -115,22 +108,15 @@ export interface OrdersArgs {
 export async function ordersConnection(
   accounts: AccountsService,
   user: string,
-  a: OrdersArgs,
+  a: InputOf<typeof ORDERS_PAGE>,
   selected: ReadonlySet<string>,
 ) {
-  const limit = intArg(a.first, 'first', 1, MAX_ORDERS_PAGE);
-  const query = {
-    user,
-    limit,
-    startTime: a.startTime ?? 0,
-    endTime: a.endTime ?? undefined,
-    cursor: a.after ?? undefined,
-  };
+  const query = { ...a, user, startTime: a.startTime ?? 0 };
   // Only the columns of the selected fields: the others come out undefined, and no resolver of this selection
   // reads them.
   const page = await serviceInput('after', () => accounts.historicalOrders(query, orderColumnsOf(selected)));
   const nodes = page.rows.map((r): UserOrderStatus => Object.assign(r, { user }));
-  return toConnection(nodes, (s) => String(s.order.oid), { ...page, after: a.after });
+  return toConnection(nodes, (s) => String(s.order.oid), { ...page, after: a.cursor });
 }
 
 builder.subscriptionFields((t) => ({

@@ -4,28 +4,28 @@
 import { selectedFieldNames } from '../../selection.ts';
 import { builder } from '../builder.ts';
 import {
-  LIQUIDATIONS_DEFAULT_LIMIT,
-  MAX_HISTORY_PAGE,
-  MAX_LIQUIDATIONS,
+  FILL_PAGE,
+  FUNDING_PAGE,
+  LEDGER_PAGE,
+  LIQUIDATIONS,
   MAX_TWAP_HISTORY,
   MAX_WIRE_FILLS,
+  ORDER_STATUS,
+  ORDERS_PAGE,
+  orderRef,
+  TWAP_SLICE_FILLS,
 } from '../service/index.ts';
 import { AccountStateRef } from './account.ts';
-import { addressArg, badInput, cloidArg, idArg } from './args.ts';
-import { FillConnectionRef, fillPageArgs, fillsConnection, TwapSliceFillRef } from './fill.ts';
+import { addressArg, badInput, serviceInput } from './args.ts';
+import { FillConnectionRef, fillsConnection, TwapSliceFillRef } from './fill.ts';
 import { FundingConnectionRef, fundingsConnection } from './funding.ts';
 import { LedgerUpdateConnectionRef, ledgerConnection } from './ledger.ts';
 import { LiquidationRef } from './liquidation.ts';
 import { OrderStatusConnectionRef, OrderStatusRef, ordersConnection } from './order.ts';
 import { TwapStatusChangeRef } from './twap.ts';
 
-/** The arguments of a user's funding and ledger connections (the service's history pages). */
-const historyArgs = builder.args((t) => ({
-  first: t.int({ required: true, defaultValue: MAX_HISTORY_PAGE, description: `1 to ${MAX_HISTORY_PAGE}` }),
-  after: t.string(),
-  startTime: t.field({ type: 'Timestamp' }),
-  endTime: t.field({ type: 'Timestamp' }),
-}));
+/** An ID argument as its definition reads it: its digits as a number (other text is refused by the definition). */
+const idOf = (id: unknown) => (typeof id === 'string' && /^\d{1,16}$/.test(id) ? Number(id) : id);
 const HISTORY_LIST_SIZE = { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false };
 
 interface UserParent {
@@ -41,22 +41,20 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
       description:
         'Newest first, fills of one time in execution order; `after` is a cursor ' +
         '`"<time>:<block>:<event index>:<tid>"` (an endCursor)',
-      args: { ...fillPageArgs, aggregateByTime: t.arg.boolean({ required: true, defaultValue: false }) },
+      args: FILL_PAGE.args(t),
       listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
-      resolve: (u, a, ctx, info) => fillsConnection(ctx.accounts, { user: u.address }, a, selectedFieldNames(info)),
+      resolve: (u, a, ctx, info) =>
+        fillsConnection(ctx.accounts, { user: u.address }, FILL_PAGE.parse(a, 'graphql'), selectedFieldNames(info)),
     }),
     twapSliceFills: t.field({
       type: [TwapSliceFillRef],
       description: `Fills of the user's TWAP slices, newest first, at most ${MAX_WIRE_FILLS}`,
-      args: { twapId: t.arg.id(), startTime: t.arg({ type: 'Timestamp' }), endTime: t.arg({ type: 'Timestamp' }) },
+      args: TWAP_SLICE_FILLS.args(t, { omit: ['user'], types: { twapId: 'ID' } }),
       listSize: { assumedSize: 100 },
       resolve: (u, a, ctx) =>
-        ctx.accounts.twapSliceFills({
-          user: u.address,
-          twapId: a.twapId == null ? undefined : idArg(a.twapId, 'twapId'),
-          startTime: a.startTime ?? undefined,
-          endTime: a.endTime ?? undefined,
-        }),
+        ctx.accounts.twapSliceFills(
+          TWAP_SLICE_FILLS.parse({ ...a, twapId: idOf(a.twapId), user: u.address }, 'graphql'),
+        ),
     }),
     twapHistory: t.field({
       type: [TwapStatusChangeRef],
@@ -69,26 +67,22 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
       description:
         'Orders with a status in the window, by oid descending: per order its latest status (trigger orders: the ' +
         'latest of each status); `first` counts orders; `after` is the last oid of the previous page',
-      args: {
-        first: t.arg.int({ required: true, defaultValue: 100, description: '1 to 2000' }),
-        after: t.arg.string(),
-        startTime: t.arg({ type: 'Timestamp' }),
-        endTime: t.arg({ type: 'Timestamp' }),
-      },
+      args: ORDERS_PAGE.args(t),
       listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
-      resolve: (u, a, ctx, info) => ordersConnection(ctx.accounts, u.address, a, selectedFieldNames(info)),
+      resolve: (u, a, ctx, info) =>
+        ordersConnection(ctx.accounts, u.address, ORDERS_PAGE.parse(a, 'graphql'), selectedFieldNames(info)),
     }),
     orderStatus: t.field({
       type: OrderStatusRef,
       nullable: true,
       description: 'The latest status of one order, by oid or cloid (live, then the node, then history); null: unknown',
-      args: { oid: t.arg.id(), cloid: t.arg.string() },
+      args: ORDER_STATUS.args(t, { omit: ['user'], types: { oid: 'ID' } }),
       resolve: async (u, a, ctx) => {
         if ((a.oid == null) === (a.cloid == null)) throw badInput('oid', 'give exactly one of oid and cloid');
-        const answer = await ctx.accounts.orderStatus({
-          user: u.address,
-          ...(a.oid == null ? { cloid: cloidArg(a.cloid as string) } : { oid: idArg(a.oid, 'oid') }),
-        });
+        const q = ORDER_STATUS.parse({ ...a, user: u.address }, 'graphql');
+        const answer = await serviceInput('oid', () =>
+          ctx.accounts.orderStatus({ user: q.user, ...orderRef(q.oid, q.cloid) }),
+        );
         return answer.status === 'order' ? { ...answer.order, user: u.address } : null;
       },
     }),
@@ -97,31 +91,26 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
       description:
         'Funding payments: with startTime, the window oldest first (as the exchange answers it); without, the newest ' +
         'first (up to endTime). `after` is an endCursor `"<time>:<block>:<coin>"`',
-      args: historyArgs,
+      args: FUNDING_PAGE.args(t, ['user']),
       listSize: HISTORY_LIST_SIZE,
-      resolve: (u, a, ctx) => fundingsConnection(ctx.accounts, u.address, a),
+      resolve: (u, a, ctx) =>
+        fundingsConnection(ctx.accounts, FUNDING_PAGE.parse({ ...a, user: u.address }, 'graphql')),
     }),
     ledgerUpdates: t.field({
       type: LedgerUpdateConnectionRef,
       description:
         'Non-funding ledger updates, paged as fundings: with startTime the window oldest first, without the newest ' +
         'first. `after` is an endCursor `"<time>:<block>:<hash>:<digest>"`',
-      args: historyArgs,
+      args: LEDGER_PAGE.args(t, ['user']),
       listSize: HISTORY_LIST_SIZE,
-      resolve: (u, a, ctx) => ledgerConnection(ctx.accounts, u.address, a),
+      resolve: (u, a, ctx) => ledgerConnection(ctx.accounts, LEDGER_PAGE.parse({ ...a, user: u.address }, 'graphql')),
     }),
     liquidations: t.field({
       type: [LiquidationRef],
       description: 'Liquidations in which the user was liquidated or the liquidator, most recent first',
-      args: {
-        limit: t.arg.int({
-          required: true,
-          defaultValue: LIQUIDATIONS_DEFAULT_LIMIT,
-          description: `1 to ${MAX_LIQUIDATIONS}`,
-        }),
-      },
+      args: LIQUIDATIONS.args(t, ['user']),
       listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-      resolve: (u, a, ctx) => ctx.accounts.liquidations(u.address, a.limit),
+      resolve: (u, a, ctx) => ctx.accounts.liquidations(LIQUIDATIONS.parse({ ...a, user: u.address }, 'graphql')),
     }),
     account: t.field({
       type: AccountStateRef,

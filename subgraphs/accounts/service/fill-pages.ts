@@ -5,7 +5,16 @@ import type pg from 'pg';
 import type { FillRow } from '../../../db/rows/accounts.ts';
 import { FieldError } from '../../../platform/fields.ts';
 import { checkInt, fitsBigint, InvalidQueryError, naiveIso } from './shared.ts';
-import { type FillColumn, fillColumns, fillOrder } from './wire-fill.ts';
+import {
+  aggregateFillsByTime,
+  type FillColumn,
+  fillColumns,
+  fillOrder,
+  toWireFill,
+  WIRE_FILL_COLUMNS,
+  type WireFill,
+  type WireFillSource,
+} from './wire-fill.ts';
 
 /** The cap on one page of compact fill rows. */
 export const MAX_FILL_ROWS = 1000;
@@ -39,6 +48,8 @@ export interface FillRowsQuery {
   builder?: string;
   coin?: string;
   side?: 'A' | 'B';
+  /** Only TWAP slice fills (`{}`), or those of one TWAP (`{ id }`). */
+  twap?: { id?: number };
   /** Inclusive epoch-ms bounds on the fill time. */
   startTime?: number;
   endTime?: number;
@@ -166,37 +177,28 @@ export type StoredFill = FillRow & { order_type?: string | null };
 /** A stored fill read for some columns only: those, the key columns, and the order's type when asked for. */
 export type PartialFill = Partial<StoredFill> & Pick<FillRow, 'time' | 'block_number' | 'event_index' | 'tid'>;
 
-interface FillPage<R> {
+/** A page of stored fills; `fills` holds them merged when the query asked for aggregateByTime. */
+export interface FillPage<R> {
   rows: R[];
   hasMore: boolean;
   nextCursor: string | null;
+  fills?: WireFill[];
 }
 
+/** What fillPage reads: a fill-rows query; with aggregateByTime, the page's fills merged by the one rule. */
+export type FillPageQuery = Omit<FillRowsQuery, 'withTotal'> & { aggregateByTime?: boolean };
+
 /**
- * The keyset page behind fillRows, as stored rows (for callers printing another shape, e.g. wire fills); `limit`
- * may go up to `maxLimit` here. With `columns`, only those (and the keyset's columns) are read: a caller that
- * prints a few fields of 2 000 fills does not have Postgres print and pg parse 25 columns of each.
+ * The parts of fillPage's statements: the filters, `after` a key, the select, and `first`, the page's first read (the
+ * fills matching `q` in its order, from its cursor, `limit` + 1 of them: the one past the page tells whether more
+ * follow and where the page is cut).
  */
-export async function fillPage(
-  pool: pg.Pool,
-  q: Omit<FillRowsQuery, 'withTotal'>,
-  opts?: { maxLimit?: number },
-): Promise<FillPage<StoredFill>>;
-export async function fillPage(
-  pool: pg.Pool,
-  q: Omit<FillRowsQuery, 'withTotal'>,
-  opts: { maxLimit?: number; columns: ReadonlySet<FillColumn> | undefined },
-): Promise<FillPage<PartialFill>>;
-export async function fillPage(
-  pool: pg.Pool,
-  q: Omit<FillRowsQuery, 'withTotal'>,
-  { maxLimit = MAX_FILL_ROWS, columns }: { maxLimit?: number; columns?: ReadonlySet<FillColumn> } = {},
-): Promise<FillPage<PartialFill>> {
-  const limit = checkInt('limit', q.limit, 1, maxLimit);
+function pageSql(q: FillPageQuery, columns: ReadonlySet<FillColumn> | undefined) {
   const desc = q.order === 'desc';
   const { params, param } = queryParams();
   const filters = fillFilters(q, param);
-  const filterParams = [...params];
+  // The parameters of the filters alone: the statements that follow a cut start again from them.
+  const filterCount = params.length;
   const position = (k: FillKey) =>
     `(${param(k.block_number)}::bigint, ${param(k.event_index)}::int, ${param(k.tid)}::bigint)`;
   // Past a key in fillOrder: time runs in the asked direction, execution order always forwards.
@@ -213,14 +215,61 @@ export async function fillPage(
   const select = (where: string[], lim: number | null) =>
     `SELECT ${fillColumns(columns)}${orderType} FROM accounts.fills f WHERE ${where.length ? where.join(' AND ') : 'true'}
      ORDER BY ${fillOrder(desc)}${lim === null ? '' : ` LIMIT ${lim}`}`;
-
   const where = [...filters];
   if (q.cursor !== undefined) {
     if (q.offset !== undefined) throw new InvalidQueryError('offset: not with cursor (page by one or the other)');
     where.push(after(parseFillCursor(q.cursor)));
   }
   const offset = q.offset === undefined ? '' : ` OFFSET ${checkInt('offset', q.offset, 0, Number.MAX_SAFE_INTEGER)}`;
-  const { rows } = await pool.query<PartialFill>(`${select(where, limit + 1)}${offset}`, params);
+  const first = `${select(where, checkInt('limit', q.limit, 1, Number.MAX_SAFE_INTEGER) + 1)}${offset}`;
+  return { params, param, filters, filterCount, position, after, select, first };
+}
+
+/**
+ * The statement of a page's first read (pageSql's `first`): fillPage runs it; a caller writing the page's JSON from
+ * Postgres's text runs the same (wire-fill.ts writeWireFillPage).
+ */
+export function fillPageStatement(
+  q: FillPageQuery,
+  columns: ReadonlySet<FillColumn> | undefined,
+): { text: string; values: unknown[] } {
+  const sql = pageSql(q, columns);
+  return { text: sql.first, values: [...sql.params] };
+}
+
+/**
+ * The one read path of stored fills (compact rows, wire fills, GraphQL connections, userFills): a keyset page in
+ * fillOrder, by time in the direction `order` asks for; `limit` may go up to `maxLimit`. Fills stored before
+ * event_index existed may share a key (the two fills of one trade), so a page never ends between fills of one key:
+ * it stops before them (or, when they alone fill the page, takes them all), and the cursor of the page's last row
+ * resumes strictly after it. With aggregateByTime, a page followed by more also leaves its last timestamp to the
+ * next (unless that timestamp alone fills it), so that the partial fills of a crossing order are merged from all
+ * their parts, and `fills` holds the page merged (aggregateFillsByTime); no order type is looked up. With
+ * `columns`, only those (and the keyset's columns) are read: a caller that prints a few fields of 2 000 fills does
+ * not have Postgres print and pg parse 25 columns of each.
+ */
+export async function fillPage(
+  pool: pg.Pool,
+  q: FillPageQuery,
+  opts?: { maxLimit?: number },
+): Promise<FillPage<StoredFill>>;
+export async function fillPage(
+  pool: pg.Pool,
+  q: FillPageQuery,
+  opts: { maxLimit?: number; columns: ReadonlySet<FillColumn> | undefined },
+): Promise<FillPage<PartialFill>>;
+export async function fillPage(
+  pool: pg.Pool,
+  query: FillPageQuery,
+  { maxLimit = MAX_FILL_ROWS, columns }: { maxLimit?: number; columns?: ReadonlySet<FillColumn> } = {},
+): Promise<FillPage<PartialFill>> {
+  const limit = checkInt('limit', query.limit, 1, maxLimit);
+  // A merged fill carries no order type, and is printed from the wire columns.
+  const q = query.aggregateByTime ? { ...query, limit, includeOrderType: false } : { ...query, limit };
+  const read = query.aggregateByTime ? columns && new Set([...columns, ...WIRE_FILL_COLUMNS]) : columns;
+  const sql = pageSql(q, read);
+  const { params, param, filters, select } = sql;
+  const { rows } = await pool.query<PartialFill>(sql.first, params);
   let page = rows.slice(0, limit);
   let hasMore = rows.length > limit;
   const next = rows[limit];
@@ -230,20 +279,31 @@ export async function fillPage(
     if (cut.length) page = cut;
     else {
       // The page is fills of one key and more: take all of them, then see whether anything follows.
-      params.length = filterParams.length;
+      params.length = sql.filterCount;
       const same = [
         ...filters,
         `f.time = ${param(next.time)}`,
-        `(f.block_number, f.event_index, f.tid) = ${position(next)}`,
+        `(f.block_number, f.event_index, f.tid) = ${sql.position(next)}`,
       ];
       page = (await pool.query<PartialFill>(select(same, null), params)).rows;
-      params.length = filterParams.length;
-      const rest = await pool.query(select([...filters, after(next)], 1), params);
+      params.length = sql.filterCount;
+      const rest = await pool.query(select([...filters, sql.after(next)], 1), params);
       hasMore = (rest.rowCount ?? 0) > 0;
     }
   }
+  if (query.aggregateByTime && hasMore) {
+    const lastTime = page.at(-1)?.time;
+    const whole = page.filter((r) => r.time !== lastTime);
+    if (whole.length) page = whole;
+  }
   const lastRow = page.at(-1);
-  return { rows: page, hasMore, nextCursor: hasMore && lastRow ? fillCursor(lastRow) : null };
+  const result: FillPage<PartialFill> = {
+    rows: page,
+    hasMore,
+    nextCursor: hasMore && lastRow ? fillCursor(lastRow) : null,
+  };
+  if (query.aggregateByTime) result.fills = aggregateFillsByTime((page as WireFillSource[]).map(toWireFill));
+  return result;
 }
 
 /** What a builder earned on the fills routed through it in a window: their count, notional and builder fees. */
@@ -287,7 +347,7 @@ export async function countFills(pool: pg.Pool, q: FillFilters): Promise<number>
   return rows[0]?.n ?? 0;
 }
 
-export type FillFilters = Pick<FillRowsQuery, 'user' | 'builder' | 'coin' | 'side' | 'startTime' | 'endTime'>;
+export type FillFilters = Pick<FillRowsQuery, 'user' | 'builder' | 'coin' | 'side' | 'twap' | 'startTime' | 'endTime'>;
 
 /** A statement's parameter list, and `param(v)` adding one and answering its placeholder (`$3`). */
 export function queryParams() {
@@ -306,6 +366,10 @@ export function fillFilters(q: FillFilters, param: (v: unknown) => string): stri
   if (q.builder !== undefined) filters.push(`f.builder = ${param(q.builder.toLowerCase())}`);
   if (q.coin !== undefined) filters.push(`f.coin = ${param(q.coin)}`);
   if (q.side !== undefined) filters.push(`f.side = ${param(q.side)}`);
+  if (q.twap !== undefined) {
+    filters.push('f.twap_id IS NOT NULL');
+    if (q.twap.id !== undefined) filters.push(`f.twap_id = ${param(q.twap.id)}`);
+  }
   if (q.startTime !== undefined) filters.push(`f.time >= ${param(q.startTime)}`);
   if (q.endTime !== undefined) filters.push(`f.time <= ${param(q.endTime)}`);
   return filters;

@@ -20,8 +20,6 @@ import {
   type CompactFillRow,
   fillRows,
   userFills,
-  userFillsByTime,
-  userFillsByTimeJson,
   userFillsJson,
   type WireFill,
 } from './fills.ts';
@@ -276,9 +274,7 @@ describe('userFills as JSON bytes (compat)', () => {
         const q = { user, aggregateByTime };
         expect((await userFillsJson(db.pool, q)).toString()).toBe(JSON.stringify(await userFills(db.pool, q)));
         const t = { ...q, startTime: T1, endTime: T4, limit: 3 };
-        expect((await userFillsByTimeJson(db.pool, t)).toString()).toBe(
-          JSON.stringify(await userFillsByTime(db.pool, t)),
-        );
+        expect((await userFillsJson(db.pool, t)).toString()).toBe(JSON.stringify(await userFills(db.pool, t)));
       }
     }
   });
@@ -286,7 +282,7 @@ describe('userFills as JSON bytes (compat)', () => {
 
 describe('userFillsByTime', () => {
   it('keeps fills inside inclusive bounds, newest first', async () => {
-    const fills = await userFillsByTime(db.pool, { user: ALICE, startTime: T2, endTime: T3 });
+    const fills = await userFills(db.pool, { user: ALICE, startTime: T2, endTime: T3 });
     expect(keys(fills)).toEqual([
       [T3, 22],
       [T2, 21],
@@ -294,18 +290,18 @@ describe('userFillsByTime', () => {
   });
 
   it('runs to the latest fill without endTime and honours the limit', async () => {
-    expect(keys(await userFillsByTime(db.pool, { user: ALICE, startTime: T4 }))).toEqual([
+    expect(keys(await userFills(db.pool, { user: ALICE, startTime: T4 }))).toEqual([
       [T5, 31],
       [T4, 23],
     ]);
-    expect(keys(await userFillsByTime(db.pool, { user: ALICE, startTime: T0, limit: 2 }))).toEqual([
+    expect(keys(await userFills(db.pool, { user: ALICE, startTime: T0, limit: 2 }))).toEqual([
       [T5, 31],
       [T4, 23],
     ]);
   });
 
   it('aggregates too', async () => {
-    const fills = await userFillsByTime(db.pool, { user: ALICE, startTime: T1, endTime: T1, aggregateByTime: true });
+    const fills = await userFills(db.pool, { user: ALICE, startTime: T1, endTime: T1, aggregateByTime: true });
     expect(fills.map((f) => [f.tid, f.sz, f.px])).toEqual([[11, '0.4', '90001.75']]);
   });
 });
@@ -426,6 +422,39 @@ describe('fillRows (compact, keyset-paged)', () => {
             expect(new Set(p.map((r) => r.tid)).size * 2).toBe(p.length);
           }
         }
+      }
+    } finally {
+      await db.pool.query(`DELETE FROM accounts.fills WHERE coin = 'OLD'`);
+    }
+  });
+
+  it("cuts a user's newest fills as a page is cut, in the objects and in the JSON written from the rows", async () => {
+    // One user on both sides of three trades, stored before migration 0020: each trade's two fills share a key.
+    const self = addr(0x5e1f);
+    await db.pool.query(
+      `INSERT INTO accounts.fills (block_number, address, coin, px, sz, side, time, start_position, dir, closed_pnl,
+         hash, oid, crossed, fee, tid, fee_token)
+       SELECT 900 + t, $2, 'OLD', 1, 1, s, $1::bigint + t, 0, 'Open Long', 0, '0x', t, true, 0, t, 'USDC'
+       FROM generate_series(1, 3) t, (VALUES ('B'), ('A')) u(s)`,
+      [T0, self],
+    );
+    try {
+      // Newest first: 3B 3A 2B 2A 1B 1A (sides in either order). A page never ends inside a trade; one trade alone
+      // is taken whole.
+      const expected: Record<number, number[]> = {
+        1: [3, 3],
+        2: [3, 3],
+        3: [3, 3],
+        4: [3, 3, 2, 2],
+        6: [3, 3, 2, 2, 1, 1],
+      };
+      for (const [limit, tids] of Object.entries(expected)) {
+        const q = { user: self, limit: Number(limit) };
+        const objects = await userFills(db.pool, q);
+        const json = JSON.parse((await userFillsJson(db.pool, q)).toString()) as WireFill[];
+        expect(objects.map((f) => f.tid)).toEqual(tids);
+        const sorted = (fills: WireFill[]) => fills.map((f) => `${f.tid}${f.side}`).sort();
+        expect(sorted(json)).toEqual(sorted(objects));
       }
     } finally {
       await db.pool.query(`DELETE FROM accounts.fills WHERE coin = 'OLD'`);

@@ -48,6 +48,9 @@ interface FundingSqlRow {
 
 const FUNDING_COLUMNS = `time, coin, usdc::text AS usdc, szi::text AS szi, funding_rate::text AS funding_rate`;
 
+/** How a page's cursor is written (its 400 and the input definition state it). */
+export const FUNDING_CURSOR_FORM = '"<time>:<block>:<coin>"';
+
 const FUNDING_TABLE: HistoryTable = {
   table: 'accounts.funding_payments',
   columns: FUNDING_COLUMNS,
@@ -58,7 +61,7 @@ const FUNDING_TABLE: HistoryTable = {
     { sql: 'coin', kind: 'text' },
   ],
   coverageStart: FUNDING_COVERAGE_START,
-  cursorForm: '"<time>:<block>:<coin>"',
+  cursorForm: FUNDING_CURSOR_FORM,
 };
 
 /**

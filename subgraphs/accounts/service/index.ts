@@ -12,27 +12,24 @@ import {
   InProcessBus,
   type Topics,
 } from '../../../events/bus.ts';
-import { FieldError, intWithin } from '../../../platform/fields.ts';
+import { FieldError } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { borrowLendUserState, type ReservePricing } from './borrow-lend.ts';
 import { fillSummary } from './fill-summary.ts';
 import {
   type AllFillsQuery,
-  aggregatedFillPage,
   allFills,
   allFillsEnd,
   builderFeeRevenues,
   countFills,
   type FillColumn,
+  type FillPageQuery,
   type FillRowsQuery,
   fillPage,
   fillRows,
-  MAX_FILL_ROWS,
   MAX_WIRE_FILLS,
-  type UserFillsByTimeQuery,
   type UserFillsQuery,
   userFills,
-  userFillsByTimeJson,
   userFillsJson,
   userFillsList,
 } from './fills.ts';
@@ -40,6 +37,7 @@ import { recentFundings, userFunding } from './funding.ts';
 import { type HistoryPageQuery, MAX_HISTORY_PAGE } from './history-page.ts';
 import { recentLedgerUpdates, userNonFundingLedgerUpdates } from './ledger.ts';
 import { type LedgerEventsQuery, ledgerEvents } from './ledger-events.ts';
+import { FILL_ROWS_DEFAULT_LIMIT, LIQUIDATIONS_DEFAULT_LIMIT } from './limits.ts';
 import { LiquidationJoin, liquidationsOf } from './liquidations.ts';
 import {
   type FrontendOpenOrder,
@@ -76,6 +74,7 @@ export {
 } from './fills.ts';
 export { toWsFunding, type UserFundingEntry, type WsFunding } from './funding.ts';
 export { type HistoryPage, type HistoryPageQuery, MAX_HISTORY_PAGE } from './history-page.ts';
+export * from './inputs.ts';
 export type { LedgerUpdate } from './ledger.ts';
 export {
   LEDGER_EVENT_TYPES,
@@ -84,6 +83,13 @@ export {
   type LedgerEventType,
   toLedgerEvent,
 } from './ledger-events.ts';
+export {
+  FILL_ROWS_DEFAULT_LIMIT,
+  FILLS_PAGE_DEFAULT,
+  LIQUIDATIONS_DEFAULT_LIMIT,
+  MAX_LIQUIDATIONS,
+  MAX_ORDERS_PAGE,
+} from './limits.ts';
 export {
   liquidationsMatching,
   MAX_LIQUIDATION_USERS,
@@ -112,12 +118,6 @@ export {
   type TwapStatusChange,
   toTwapHistoryItem,
 } from './twaps.ts';
-
-/** Compact fill rows per page when the caller gives no limit (fills, recentFills, allFills, /fills). */
-export const FILL_ROWS_DEFAULT_LIMIT = 100;
-/** Liquidations of a user per answer: the default and the most. */
-export const LIQUIDATIONS_DEFAULT_LIMIT = 100;
-export const MAX_LIQUIDATIONS = 500;
 
 /** A query whose `limit` the service defaults (and checks against its cap). */
 type WithOptionalLimit<Q extends { limit?: number }> = Omit<Q, 'limit'> & { limit?: number };
@@ -243,8 +243,9 @@ export class AccountsService {
    * when none of them knows the order.
    */
   async orderStatus(q: OrderStatusQuery): Promise<OrderStatusAnswer> {
-    const user = q.user.toLowerCase();
-    const liveKey = q.oid !== undefined ? `${user} ${q.oid}` : this.cloids.get(`${user} ${q.cloid?.toLowerCase()}`);
+    // The user as ORDER_STATUS read it (lowercase), the cloid as orderRef did.
+    const { user } = q;
+    const liveKey = q.oid !== undefined ? `${user} ${q.oid}` : this.cloids.get(`${user} ${q.cloid}`);
     const live = liveKey ? this.statuses.get(liveKey) : undefined;
     if (live) return { status: 'order', order: toOrder(live) };
     const open = await this.openOrderOnNode(user, q).catch(() => null);
@@ -254,14 +255,14 @@ export class AccountsService {
 
   /** The user's resting orders now, as the node answers frontendOpenOrders (it alone knows the live book). */
   openOrders(user: string): Promise<FrontendOpenOrder[]> {
-    return this.upstream.json<FrontendOpenOrder[]>({ type: 'frontendOpenOrders', user: user.toLowerCase() });
+    return this.upstream.json<FrontendOpenOrder[]>({ type: 'frontendOpenOrders', user });
   }
 
   /** The user's spot balances now, as the node answers spotClearinghouseState. */
   async spotBalances(user: string): Promise<SpotBalance[]> {
     const state = await this.upstream.json<{ balances: SpotBalance[] }>({
       type: 'spotClearinghouseState',
-      user: user.toLowerCase(),
+      user,
     });
     return state.balances;
   }
@@ -275,11 +276,10 @@ export class AccountsService {
 
   /** The latest perp account state (state.ts), valued at `markPx`, with the leverage the node reports. */
   async accountState(user: string): Promise<AccountState> {
-    const address = user.toLowerCase();
     return accountState(this.pool, {
-      user: address,
+      user,
       markPx: this.markPx,
-      leverage: this.nodeLeverage(address),
+      leverage: this.nodeLeverage(user),
       now: this.now(),
     });
   }
@@ -300,23 +300,25 @@ export class AccountsService {
     return leverage;
   }
 
-  // ---- stored history (the edges' queries; limits default and are checked here) ----
+  // ---- stored history ----
+  // What the edges read, as the input definitions (inputs.ts) checked it: bounds, defaults and lowercase addresses
+  // are not checked again here; what a definition cannot state (a cursor's parts, allFills' day) is.
 
-  /** Compact fill rows (spec §2.3), keyset-paged; `limit` 1 to MAX_FILL_ROWS, default FILL_ROWS_DEFAULT_LIMIT. */
+  /** Compact fill rows (spec §2.3), keyset-paged; `limit` default FILL_ROWS_DEFAULT_LIMIT. */
   fillRows(q: WithOptionalLimit<FillRowsQuery>) {
-    return fillRows(this.pool, { ...q, limit: fillRowsLimit(q.limit) });
+    return fillRows(this.pool, { ...q, limit: q.limit ?? FILL_ROWS_DEFAULT_LIMIT });
   }
 
   /** allFills: every user's compact fill rows of a window of at most a day. */
   allFills(q: WithOptionalLimit<AllFillsQuery>) {
-    return allFills(this.pool, { ...q, limit: fillRowsLimit(q.limit) });
+    return allFills(this.pool, { ...q, limit: q.limit ?? FILL_ROWS_DEFAULT_LIMIT });
   }
 
   /**
-   * A page of stored fills, newest or oldest first, up to MAX_WIRE_FILLS rows, `columns` only if given: a user's,
-   * a builder's, or (neither) every user's of a window of at most a day (allFills' rule).
+   * A page of stored fills, newest or oldest first, up to MAX_WIRE_FILLS rows (merged by aggregateByTime when
+   * asked), `columns` only if given: a user's, a builder's, or (neither) every user's of a window of at most a day.
    */
-  fillPage(q: Omit<FillRowsQuery, 'withTotal'>, columns: ReadonlySet<FillColumn> | undefined) {
+  fillPage(q: FillPageQuery, columns: ReadonlySet<FillColumn> | undefined) {
     if (q.user === undefined && q.builder === undefined) {
       if (q.startTime === undefined) throw new FieldError("startTime: required without a user (every user's fills)");
       q = { ...q, endTime: allFillsEnd({ startTime: q.startTime, endTime: q.endTime }) };
@@ -329,16 +331,14 @@ export class AccountsService {
     return builderFeeRevenues(this.pool, { ...q, builders: q.builders.map((b) => b.toLowerCase()) });
   }
 
-  /** A page of a user's fills merged by aggregateByTime, by the one rule of every interface (aggregatedFillPage). */
-  aggregatedFillPage(q: Omit<FillRowsQuery, 'withTotal'>) {
-    return aggregatedFillPage(this.pool, q);
-  }
-
   countFills(q: Pick<FillRowsQuery, 'user' | 'coin' | 'side' | 'startTime' | 'endTime'>) {
     return countFills(this.pool, q);
   }
 
-  /** userFills: the user's 2000 most recent fills, newest first (the userFills channel's snapshot too). */
+  /**
+   * userFills (with startTime, userFillsByTime): the user's newest MAX_WIRE_FILLS fills, newest first (the userFills
+   * channel's snapshot too).
+   */
   userFills(q: UserFillsQuery) {
     return userFills(this.pool, q);
   }
@@ -351,11 +351,6 @@ export class AccountsService {
   /** userFills as the exchange's JSON bytes, in chunks to `out` when given. */
   userFillsJson(q: UserFillsQuery, out?: (chunk: Buffer) => void) {
     return userFillsJson(this.pool, q, out);
-  }
-
-  /** userFillsByTime as the exchange's JSON bytes, in chunks to `out` when given. */
-  userFillsByTimeJson(q: UserFillsByTimeQuery, out?: (chunk: Buffer) => void) {
-    return userFillsByTimeJson(this.pool, q, out);
   }
 
   twapSliceFills(q: TwapSliceFillsQuery) {
@@ -387,7 +382,7 @@ export class AccountsService {
    * user's payments, a window's oldest first, else the newest first; `limit` 1 to MAX_HISTORY_PAGE, default the most.
    */
   userFunding(q: WithOptionalLimit<HistoryPageQuery>) {
-    return userFunding(this.pool, { ...q, limit: historyLimit(q.limit) });
+    return userFunding(this.pool, { ...q, limit: q.limit ?? MAX_HISTORY_PAGE });
   }
 
   /** The `n` most recent payments, oldest first (the userFundings channel's snapshot). */
@@ -397,7 +392,7 @@ export class AccountsService {
 
   /** userNonFundingLedgerUpdates, on every interface: paged as userFunding, with the same limits. */
   ledgerUpdates(q: WithOptionalLimit<HistoryPageQuery>) {
-    return userNonFundingLedgerUpdates(this.pool, { ...q, limit: historyLimit(q.limit) });
+    return userNonFundingLedgerUpdates(this.pool, { ...q, limit: q.limit ?? MAX_HISTORY_PAGE });
   }
 
   /** A page of the user's ledger events by type, newest first (the EVM domain's ledger events). */
@@ -415,18 +410,13 @@ export class AccountsService {
     return recentLedgerUpdates(this.pool, user, n);
   }
 
-  /** Liquidations the user was in, most recent first; `limit` 1 to MAX_LIQUIDATIONS. */
-  liquidations(user: string, limit = LIQUIDATIONS_DEFAULT_LIMIT) {
-    return liquidationsOf(this.pool, user, intWithin('limit', limit, 1, MAX_LIQUIDATIONS));
+  /** Liquidations the user was in, most recent first (LIQUIDATIONS: `limit` 1 to MAX_LIQUIDATIONS). */
+  liquidations(q: { user: string; limit?: number }) {
+    return liquidationsOf(this.pool, q.user, q.limit ?? LIQUIDATIONS_DEFAULT_LIMIT);
   }
 
   /** The user's borrow/lend positions, their health priced at the reserves' latest oracle prices and ratios. */
   async borrowLendUserState(user: string) {
-    return borrowLendUserState(this.pool, user.toLowerCase(), await this.reserves());
+    return borrowLendUserState(this.pool, user, await this.reserves());
   }
 }
-
-const fillRowsLimit = (limit: number | undefined) =>
-  intWithin('limit', limit ?? FILL_ROWS_DEFAULT_LIMIT, 1, MAX_FILL_ROWS);
-
-const historyLimit = (limit: number | undefined) => intWithin('limit', limit ?? MAX_HISTORY_PAGE, 1, MAX_HISTORY_PAGE);

@@ -12,6 +12,9 @@ export interface LedgerUpdate {
   delta: { type: string } & Record<string, unknown>;
 }
 
+/** How a page's cursor is written (its 400 and the input definition state it). */
+export const LEDGER_CURSOR_FORM = '"<time>:<block>:<hash>:<digest>"';
+
 const LEDGER_TABLE: HistoryTable = {
   table: 'accounts.ledger_updates',
   columns: 'time, hash, delta',
@@ -23,7 +26,7 @@ const LEDGER_TABLE: HistoryTable = {
     { sql: 'md5(delta::text)', kind: 'text' },
   ],
   coverageStart: LEDGER_COVERAGE_START,
-  cursorForm: '"<time>:<block>:<hash>:<digest>"',
+  cursorForm: LEDGER_CURSOR_FORM,
 };
 
 /**

@@ -20,7 +20,7 @@ import { eachTextRow, type TextRow } from '../../../db/pool.ts';
 import { type OrderStatusRow, orderStatusesTable } from '../../../db/rows/accounts.ts';
 import { boolJson, CHUNK_BYTES, JsonArrayWriter, nullableTextJson, textJson } from '../../../platform/json-text.ts';
 import type { NodeOrder } from '../../../wire/node-lines.ts';
-import { checkInt, fitsBigint, InvalidQueryError } from './shared.ts';
+import { fitsBigint, InvalidQueryError } from './shared.ts';
 
 export const HISTORICAL_ORDERS_DEFAULT_LIMIT = 2000;
 export const HISTORICAL_ORDERS_MAX_LIMIT = 5000;
@@ -179,9 +179,9 @@ async function historicalOrderPage(
   columns?: ReadonlySet<StatusColumn>,
 ): Promise<OrderPage> {
   const user = q.user.toLowerCase();
-  const limit = checkInt('limit', q.limit ?? HISTORICAL_ORDERS_DEFAULT_LIMIT, 1, HISTORICAL_ORDERS_MAX_LIMIT);
-  const lookbackStart =
-    q.lookbackDays === undefined ? null : q.now - checkInt('lookbackDays', q.lookbackDays, 1, 365) * DAY_MS;
+  // limit and lookbackDays as HISTORICAL_ORDERS (inputs.ts) checked them.
+  const limit = q.limit ?? HISTORICAL_ORDERS_DEFAULT_LIMIT;
+  const lookbackStart = q.lookbackDays === undefined ? null : q.now - q.lookbackDays * DAY_MS;
   if (q.cursor !== undefined) checkOrderCursor(q.cursor);
   const windowMode = q.startTime !== undefined || q.endTime !== undefined || q.cursor !== undefined;
   const lo = maxOrNull(q.startTime ?? null, lookbackStart);

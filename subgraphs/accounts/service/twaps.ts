@@ -1,9 +1,16 @@
 // TWAPs: a user's stored TWAP statuses (twapHistory: node_twap_statuses, one row per status change) in the exchange's
 // shape (hyperliquid-wire.md §2.7), and the fills of its slices (userTwapSliceFills).
 import type pg from 'pg';
-import type { FillRow, TwapStatusRow } from '../../../db/rows/accounts.ts';
+import type { TwapStatusRow } from '../../../db/rows/accounts.ts';
 import type { TwapState } from '../../../wire/node-lines.ts';
-import { fillColumns, MAX_WIRE_FILLS, NEWEST_FIRST, toWireFill, type WireFill } from './fills.ts';
+import {
+  fillPage,
+  MAX_WIRE_FILLS,
+  toWireFill,
+  WIRE_FILL_COLUMNS,
+  type WireFill,
+  type WireFillSource,
+} from './fills.ts';
 
 /** The most records one answer holds: the newest this many. */
 export const MAX_TWAP_HISTORY = 2000;
@@ -95,17 +102,23 @@ export interface TwapSliceFillsQuery {
   endTime?: number;
 }
 
-/** userTwapSliceFills: the user's TWAP slice fills, newest first, at most 2000. */
+/** userTwapSliceFills: the user's TWAP slice fills, newest first, at most 2000: a page of fillPage, the one read path. */
 export async function twapSliceFills(pool: pg.Pool, q: TwapSliceFillsQuery): Promise<TwapSliceFill[]> {
-  const { rows } = await pool.query<FillRow>(
-    `SELECT ${fillColumns()} FROM accounts.fills f
-     WHERE f.address = $1 AND f.twap_id IS NOT NULL AND ($2::bigint IS NULL OR f.twap_id = $2)
-       AND ($3::bigint IS NULL OR f.time >= $3) AND ($4::bigint IS NULL OR f.time <= $4)
-     ORDER BY ${NEWEST_FIRST} LIMIT ${MAX_WIRE_FILLS}`,
-    [q.user.toLowerCase(), q.twapId ?? null, q.startTime ?? null, q.endTime ?? null],
+  const page = await fillPage(
+    pool,
+    {
+      user: q.user,
+      twap: { id: q.twapId },
+      startTime: q.startTime,
+      endTime: q.endTime,
+      order: 'desc',
+      limit: MAX_WIRE_FILLS,
+      includeOrderType: false,
+    },
+    { maxLimit: MAX_WIRE_FILLS, columns: WIRE_FILL_COLUMNS },
   );
-  return rows.map((r) => {
-    const { cloid: _c, liquidation: _l, ...fill } = toWireFill(r);
+  return page.rows.map((r) => {
+    const { cloid: _c, liquidation: _l, ...fill } = toWireFill(r as WireFillSource);
     return { fill, twapId: r.twap_id as number };
   });
 }

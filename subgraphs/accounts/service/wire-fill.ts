@@ -34,13 +34,17 @@ const DECIMAL_COLUMNS: ReadonlySet<FillColumn> = new Set([
 /** The columns a page of fills always reads: its keyset (cursors, the cut between two fills of one trade). */
 const KEY_COLUMNS: ReadonlySet<FillColumn> = new Set(['time', 'block_number', 'event_index', 'tid']);
 
+/** The columns a statement of fillColumns(only) reads, in its order: table order, `only` and the key columns. */
+export function fillColumnNames(only?: ReadonlySet<FillColumn>): FillColumn[] {
+  return fillsTable.columns.filter((c) => !only || only.has(c) || KEY_COLUMNS.has(c));
+}
+
 /**
  * The columns of `accounts.fills` (or, with `only`, those and the key columns) under alias `f`, decimals as text
  * exactly as stored ("93604.0").
  */
 export function fillColumns(only?: ReadonlySet<FillColumn>): string {
-  return fillsTable.columns
-    .filter((c) => !only || only.has(c) || KEY_COLUMNS.has(c))
+  return fillColumnNames(only)
     .map((c) => (DECIMAL_COLUMNS.has(c) ? `f.${c}::text AS ${c}` : `f.${c}`))
     .join(', ');
 }
@@ -56,35 +60,38 @@ export function fillOrder(newestFirst = true): string {
 
 export const NEWEST_FIRST = fillOrder();
 
-/** The columns toWireFill reads: fewer columns to fetch and parse than the whole row (2 000 rows per answer). */
-export type WireFillSource = Pick<
-  FillRow,
-  | 'coin'
-  | 'px'
-  | 'sz'
-  | 'side'
-  | 'time'
-  | 'start_position'
-  | 'dir'
-  | 'closed_pnl'
-  | 'hash'
-  | 'oid'
-  | 'crossed'
-  | 'fee'
-  | 'tid'
-  | 'fee_token'
-  | 'builder_fee'
-  | 'twap_id'
-  | 'cloid'
-  | 'liquidated_user'
-  | 'liquidation_mark_px'
-  | 'liquidation_method'
->;
+/** The columns a wire Fill is printed from (toWireFill, wireFillJson): a Fill's columns, stated once. */
+const WIRE_FILL_FIELDS = [
+  'coin',
+  'px',
+  'sz',
+  'side',
+  'time',
+  'start_position',
+  'dir',
+  'closed_pnl',
+  'hash',
+  'oid',
+  'crossed',
+  'fee',
+  'tid',
+  'fee_token',
+  'builder_fee',
+  'twap_id',
+  'cloid',
+  'liquidated_user',
+  'liquidation_mark_px',
+  'liquidation_method',
+] as const satisfies readonly FillColumn[];
 
-const WIRE_FILL_COLUMNS = `f.coin, f.px::text AS px, f.sz::text AS sz, f.side, f.time,
-  f.start_position::text AS start_position, f.dir, f.closed_pnl::text AS closed_pnl, f.hash, f.oid, f.crossed,
-  f.fee::text AS fee, f.tid, f.fee_token, f.builder_fee::text AS builder_fee, f.twap_id, f.cloid, f.liquidated_user,
-  f.liquidation_mark_px::text AS liquidation_mark_px, f.liquidation_method`;
+/** The columns toWireFill reads: fewer columns to fetch and parse than the whole row (2 000 rows per answer). */
+export type WireFillSource = Pick<FillRow, (typeof WIRE_FILL_FIELDS)[number]>;
+
+/** WIRE_FILL_FIELDS as a set of columns to read (fillColumns, fillPage's `columns`). */
+export const WIRE_FILL_COLUMNS: ReadonlySet<FillColumn> = new Set(WIRE_FILL_FIELDS);
+
+/** Where each column is in a row of fillColumns(WIRE_FILL_COLUMNS), for wireFillJson. */
+const C = Object.fromEntries(fillColumnNames(WIRE_FILL_COLUMNS).map((c, i) => [c, i])) as Record<FillColumn, number>;
 
 /**
  * A stored fill (or one published live on the bus) in the exchange's shape. The optional keys are assigned in the
@@ -190,50 +197,63 @@ function mergeFills(group: WireFill[]): WireFill {
   return merged;
 }
 
-/** The statement behind userFills and userFillsByTime (the bench times it as their SQL). */
-export const wireFillsSql = (where: string, limit: number) =>
-  `SELECT ${WIRE_FILL_COLUMNS} FROM accounts.fills f WHERE ${where} ORDER BY ${NEWEST_FIRST} LIMIT ${limit}`;
-
-/** toWireFill's JSON, written from Postgres's text (WIRE_FILL_COLUMNS in order): same keys, same order, optional
- * keys absent alike. */
+/** toWireFill's JSON, written from Postgres's text (a row of fillColumns(WIRE_FILL_COLUMNS)): same keys, same
+ * order, optional keys absent alike. */
 function wireFillJson(r: TextRow): string {
   let out =
-    `{"coin":${textJson(r, 0)},"px":"${r[1]}","sz":"${r[2]}","side":${textJson(r, 3)},"time":${r[4]},` +
-    `"startPosition":"${r[5]}","dir":${textJson(r, 6)},"closedPnl":"${r[7]}","hash":${textJson(r, 8)},` +
-    `"oid":${r[9]},"crossed":${boolJson(r, 10)},"fee":"${r[11]}","tid":${r[12]},"feeToken":${textJson(r, 13)}`;
-  if (r[14] !== null) out += `,"builderFee":"${r[14]}"`;
-  out += `,"twapId":${r[15] ?? 'null'}`;
-  if (r[16] !== null) out += `,"cloid":${textJson(r, 16)}`;
-  if (r[18] !== null) {
-    const method = r[19] === 'backstop' ? 'backstop' : 'market';
-    out += `,"liquidation":{"liquidatedUser":${textJson(r, 17)},"markPx":"${r[18]}","method":"${method}"}`;
+    `{"coin":${textJson(r, C.coin)},"px":"${r[C.px]}","sz":"${r[C.sz]}","side":${textJson(r, C.side)},` +
+    `"time":${r[C.time]},"startPosition":"${r[C.start_position]}","dir":${textJson(r, C.dir)},` +
+    `"closedPnl":"${r[C.closed_pnl]}","hash":${textJson(r, C.hash)},"oid":${r[C.oid]},` +
+    `"crossed":${boolJson(r, C.crossed)},"fee":"${r[C.fee]}","tid":${r[C.tid]},"feeToken":${textJson(r, C.fee_token)}`;
+  if (r[C.builder_fee] !== null) out += `,"builderFee":"${r[C.builder_fee]}"`;
+  out += `,"twapId":${r[C.twap_id] ?? 'null'}`;
+  if (r[C.cloid] !== null) out += `,"cloid":${textJson(r, C.cloid)}`;
+  if (r[C.liquidation_mark_px] !== null) {
+    const method = r[C.liquidation_method] === 'backstop' ? 'backstop' : 'market';
+    out +=
+      `,"liquidation":{"liquidatedUser":${textJson(r, C.liquidated_user)},"markPx":"${r[C.liquidation_mark_px]}",` +
+      `"method":"${method}"}`;
   }
   return `${out}}`;
 }
 
+/** A row's key in the fill lists' order (time, block, event index, tid), as text: two fills of one key are cut alike. */
+const wireRowKey = (r: TextRow) => `${r[C.time]}:${r[C.block_number]}:${r[C.event_index]}:${r[C.tid]}`;
+
 /**
- * Wire fills as JSON bytes, from a statement of WIRE_FILL_COLUMNS: for 2 000 fills, no objects built and none serialized again, and each fill written
- * as its row arrives (the writing overlaps Postgres sending the rest). With `out`, the text goes there a chunk at a
- * time as it is written (the caller can send it while the rest is read), and the last chunk is returned.
+ * A page of wire fills as JSON bytes, from the page's own statement (fill-pages.ts fillPageStatement over
+ * WIRE_FILL_COLUMNS, `limit` + 1 rows): for 2 000 fills, no objects built and none serialized again, and each fill
+ * written as its row arrives (the writing overlaps Postgres sending the rest). fillPage's cut rule holds: the fills of
+ * the key the row past the page shares are left out, so a fill waits for the next row before it is written. With
+ * `out`, the text goes there a chunk at a time as it is written and `bytes` is the last chunk. Null when fills of
+ * one key fill the whole page (nothing was written; the caller reads that page by fillPage).
  */
-export async function queryWireFillsJson(
+export async function writeWireFillPage(
   pool: pg.Pool,
   statement: { text: string; values: unknown[] },
   limit: number,
   out?: (chunk: Buffer) => void,
-): Promise<Buffer> {
+): Promise<EncodedList | null> {
   const json = new JsonArrayWriter(limit * 300, out && { chunkBytes: CHUNK_BYTES, out });
-  await eachTextRow(pool, statement, (row) => json.push(wireFillJson(row)));
-  return json.end();
-}
-
-/** queryWireFillsJson's whole array with the number of fills in it (an MCP tool's answer and its summary). */
-export async function queryWireFillsList(
-  pool: pg.Pool,
-  statement: { text: string; values: unknown[] },
-  limit: number,
-): Promise<EncodedList> {
-  const json = new JsonArrayWriter(limit * 300);
-  await eachTextRow(pool, statement, (row) => json.push(wireFillJson(row)));
+  // The fills of the last key read, not yet written.
+  const held: string[] = [];
+  let heldKey = '';
+  let read = 0;
+  let pastKey: string | null = null;
+  await eachTextRow(pool, statement, (row) => {
+    const key = wireRowKey(row);
+    if (++read > limit) {
+      pastKey = key;
+      return;
+    }
+    if (key !== heldKey) {
+      for (const fill of held) json.push(fill);
+      held.length = 0;
+      heldKey = key;
+    }
+    held.push(wireFillJson(row));
+  });
+  if (pastKey !== heldKey) for (const fill of held) json.push(fill);
+  else if (json.count === 0) return null;
   return new EncodedList(json.end(), json.count);
 }

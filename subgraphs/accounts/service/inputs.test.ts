@@ -1,0 +1,188 @@
+// The accounts input definitions at their limits, on each edge that reads them: the caps and defaults of spec §8
+// (historicalOrders: limit 1 to 5000, default 2000; lookbackDays 1 to 365) and of the exchange's answers (a page of
+// history 500, of compact fill rows 1000, of wire fills 2000), and the refusal each edge gets, naming the field as it
+// calls it and saying the value it got.
+import { describe, expect, it } from 'vitest';
+import type { Edge } from '../../../kit/input.ts';
+import {
+  ALL_FILL_PAGE,
+  BUILDER_REVENUE,
+  CLEARINGHOUSE_STATES,
+  FILL_PAGE,
+  FILL_ROWS,
+  FUNDING_PAGE,
+  HISTORICAL_ORDERS,
+  LIQUIDATIONS,
+  ORDER_STATUS,
+  ORDERS_PAGE,
+  TWAP_SLICE_FILLS,
+  USER_FILLS_BY_TIME,
+} from './inputs.ts';
+
+const USER = `0x${'AB'.repeat(20)}`;
+const user = USER.toLowerCase();
+const refusal = (read: () => unknown) => {
+  try {
+    read();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return 'accepted';
+};
+
+describe('historicalOrders (spec §8)', () => {
+  it.each(['mcp', 'info'] as Edge[])(
+    'takes limit 1 and 5000 and lookbackDays 1 and 365 on %s, default 2000',
+    (edge) => {
+      expect(HISTORICAL_ORDERS.parse({ user: USER }, edge)).toEqual({ user, limit: 2000 });
+      for (const limit of [1, 5000]) expect(HISTORICAL_ORDERS.parse({ user, limit }, edge).limit).toBe(limit);
+      for (const lookbackDays of [1, 365]) {
+        expect(HISTORICAL_ORDERS.parse({ user, lookbackDays }, edge).lookbackDays).toBe(lookbackDays);
+      }
+      for (const limit of [0, 5001]) {
+        expect(refusal(() => HISTORICAL_ORDERS.parse({ user, limit }, edge))).toBe(
+          `limit: must be an integer from 1 to 5000, got ${limit}`,
+        );
+      }
+      for (const lookbackDays of [0, 366]) {
+        expect(refusal(() => HISTORICAL_ORDERS.parse({ user, lookbackDays }, edge))).toBe(
+          `lookbackDays: must be an integer from 1 to 365, got ${lookbackDays}`,
+        );
+      }
+      expect(refusal(() => HISTORICAL_ORDERS.parse({ user, cursor: '12ab' }, edge))).toBe(
+        'cursor: must be an oid (at most 2^63 - 1), got "12ab"',
+      );
+    },
+  );
+
+  it('pages User.orders by `first` 1 to 2000 (default 100) and `after`', () => {
+    expect(ORDERS_PAGE.parse({}, 'graphql')).toEqual({ limit: 100 });
+    expect(ORDERS_PAGE.parse({ first: 2000, after: '17' }, 'graphql')).toEqual({ limit: 2000, cursor: '17' });
+    for (const first of [0, 2001]) {
+      expect(refusal(() => ORDERS_PAGE.parse({ first }, 'graphql'))).toBe(
+        `first: must be an integer from 1 to 2000, got ${first}`,
+      );
+    }
+    expect(refusal(() => ORDERS_PAGE.parse({ startTime: 2, endTime: 1 }, 'graphql'))).toBe(
+      'startTime: must not be after endTime',
+    );
+  });
+});
+
+describe('fills', () => {
+  it('pages compact rows 1 to 1000 (default 100) on the path routes, in their snake_case', () => {
+    expect(FILL_ROWS.fromQuery({ user: USER })).toEqual({ user, limit: 100, includeOrderType: false });
+    expect(FILL_ROWS.fromQuery({ limit: 1000, include_order_type: true })).toMatchObject({
+      limit: 1000,
+      includeOrderType: true,
+    });
+    expect(refusal(() => FILL_ROWS.fromQuery({ limit: 1001 }))).toBe(
+      'limit: must be an integer from 1 to 1000, got 1001',
+    );
+    expect(refusal(() => FILL_ROWS.fromQuery({ start_time: '2026-01-02', end_time: '2026-01-01' }))).toBe(
+      'start_time: must not be after end_time',
+    );
+    expect(refusal(() => FILL_ROWS.fromQuery({ cursor: 'yesterday' }))).toBe(
+      'cursor: must be "<epoch_ms>:<block>:<event index>:<tid>" as a page gave it, got "yesterday"',
+    );
+  });
+
+  it('pages compact rows 1 to 1000 in MCP and /info, naming the fields as they do', () => {
+    expect(refusal(() => FILL_ROWS.parse({ limit: 0 }, 'info'))).toBe(
+      'limit: must be an integer from 1 to 1000, got 0',
+    );
+    expect(refusal(() => FILL_ROWS.parse({ side: 'X' }, 'mcp'))).toBe('side: must be one of A, B, got "X"');
+    expect(refusal(() => FILL_ROWS.parse({ startTime: 2, endTime: 1 }, 'mcp'))).toBe(
+      'startTime: must not be after endTime',
+    );
+  });
+
+  it('pages GraphQL fill connections by `first` 1 to 2000 (default 100) and `after`', () => {
+    expect(FILL_PAGE.parse({}, 'graphql')).toEqual({ limit: 100, aggregateByTime: false });
+    expect(FILL_PAGE.parse({ first: 2000 }, 'graphql').limit).toBe(2000);
+    for (const first of [0, 2001]) {
+      expect(refusal(() => FILL_PAGE.parse({ first }, 'graphql'))).toBe(
+        `first: must be an integer from 1 to 2000, got ${first}`,
+      );
+    }
+    expect(refusal(() => FILL_PAGE.parse({ after: 'x' }, 'graphql'))).toBe(
+      'after: must be "<epoch_ms>:<block>:<event index>:<tid>" as a page gave it, got "x"',
+    );
+    expect(refusal(() => ALL_FILL_PAGE.parse({}, 'graphql'))).toMatch(/^startTime: is required, must be an integer/);
+  });
+
+  it('needs the start of a userFillsByTime window, and its order', () => {
+    expect(refusal(() => USER_FILLS_BY_TIME.parse({ user }, 'info'))).toMatch(/^startTime: is required/);
+    expect(refusal(() => USER_FILLS_BY_TIME.parse({ user, startTime: 2, endTime: 1 }, 'info'))).toBe(
+      'startTime: must not be after endTime',
+    );
+    expect(USER_FILLS_BY_TIME.parse({ user: USER, startTime: 0 }, 'info')).toEqual({
+      user,
+      startTime: 0,
+      aggregateByTime: false,
+    });
+  });
+
+  it("orders a builder's revenue window", () => {
+    expect(BUILDER_REVENUE.parse({}, 'graphql')).toEqual({});
+    expect(refusal(() => BUILDER_REVENUE.parse({ startTime: 2, endTime: 1 }, 'graphql'))).toBe(
+      'startTime: must not be after endTime',
+    );
+  });
+
+  it('takes a TWAP id from 0', () => {
+    expect(TWAP_SLICE_FILLS.parse({ user, twapId: 0 }, 'graphql').twapId).toBe(0);
+    expect(refusal(() => TWAP_SLICE_FILLS.parse({ user, twapId: -1 }, 'graphql'))).toBe(
+      'twapId: must be an integer >= 0, got -1',
+    );
+  });
+});
+
+describe('history pages, liquidations, states, orders', () => {
+  it('pages funding 1 to 500 (default 500); the path route names the window as /info does', () => {
+    expect(FUNDING_PAGE.fromQuery({ user })).toEqual({ user, limit: 500 });
+    expect(refusal(() => FUNDING_PAGE.fromQuery({ user, startTime: '10', endTime: '5' }))).toBe(
+      'startTime: must not be after endTime',
+    );
+    for (const first of [0, 501]) {
+      expect(refusal(() => FUNDING_PAGE.parse({ user, first }, 'graphql'))).toBe(
+        `first: must be an integer from 1 to 500, got ${first}`,
+      );
+    }
+    expect(refusal(() => FUNDING_PAGE.parse({ user, cursor: 'x'.repeat(201) }, 'mcp'))).toMatch(
+      /^cursor: must be "<time>:<block>:<coin>" as a page gave it, got "x{10}/,
+    );
+  });
+
+  it('takes liquidations 1 to 500, default 100', () => {
+    expect(LIQUIDATIONS.parse({ user }, 'graphql')).toEqual({ user, limit: 100 });
+    expect(LIQUIDATIONS.parse({ user, limit: 500 }, 'mcp').limit).toBe(500);
+    expect(refusal(() => LIQUIDATIONS.parse({ user, limit: 501 }, 'mcp'))).toBe(
+      'limit: must be an integer from 1 to 500, got 501',
+    );
+  });
+
+  it('takes 1 to 50 users at once, naming a bad one by its index', () => {
+    const fifty = Array.from({ length: 50 }, (_, i) => `0x${i.toString(16).padStart(40, '0')}`);
+    expect(CLEARINGHOUSE_STATES.parse({ users: fifty }, 'info').users).toHaveLength(50);
+    for (const users of [[], [...fifty, user]]) {
+      expect(refusal(() => CLEARINGHOUSE_STATES.parse({ users }, 'info'))).toMatch(
+        /^users: must hold 1 to 50 addresses, got \[/,
+      );
+    }
+    expect(refusal(() => CLEARINGHOUSE_STATES.parse({ users: [user, '0x12'] }, 'info'))).toBe(
+      'users[1]: must be a 0x address, got "0x12"',
+    );
+  });
+
+  it('takes an oid as a number or digits, or a cloid', () => {
+    expect(ORDER_STATUS.parse({ user, oid: 7 }, 'info').oid).toBe(7);
+    expect(ORDER_STATUS.parse({ user, oid: '18446744073709551615' }, 'graphql').oid).toBe('18446744073709551615');
+    expect(refusal(() => ORDER_STATUS.parse({ user, oid: 'abc' }, 'info'))).toMatch(
+      /^oid: must be an order id \(an integer from 0 to 18446744073709551615, .* got "abc"$/,
+    );
+    expect(refusal(() => ORDER_STATUS.parse({ user, cloid: '0x1' }, 'mcp'))).toBe(
+      'cloid: must be a cloid (0x followed by 32 hex digits), got "0x1"',
+    );
+  });
+});
