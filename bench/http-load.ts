@@ -1,7 +1,12 @@
 // HTTP load generated in a worker thread: keep-alive clients in a closed loop at a fixed concurrency (throughput),
 // or one request at a time (latency). Every request is a POST of a JSON body, or a GET (path endpoints); any status
-// but 200 is an error.
+// but 200 is an error. The throughput loop also runs as a process of its own (throughputProcess), which a bench can
+// pin to cores, with a lean client that writes pre-built requests to its sockets: node's http client costs about
+// what the server's answer does, and a generator that needs a core of its own cannot show a server's ceiling.
+import { spawn } from 'node:child_process';
 import http from 'node:http';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { percentile, timeSequential } from './stats.ts';
 import { runWorker } from './worker.ts';
@@ -35,8 +40,11 @@ export interface LatencyResult {
   avgBytes: number;
 }
 
+/** `http`: node's http client with a keep-alive agent; `raw`: one socket per connection, requests pre-built. */
+export type LoadClient = 'http' | 'raw';
+
 type Job = { role: 'http-load'; target: HttpTarget } & (
-  | { mode: 'throughput'; concurrency: number; warmupMs: number; durationMs: number }
+  | { mode: 'throughput'; concurrency: number; warmupMs: number; durationMs: number; client?: LoadClient }
   | { mode: 'sequential'; warmup: number; requests: number }
 );
 
@@ -51,6 +59,62 @@ export async function throughput(
 ): Promise<ThroughputResult> {
   const job: Job = { role: 'http-load', target, mode: 'throughput', ...opts };
   return (await run(job, opts.warmupMs + opts.durationMs + 30_000)) as ThroughputResult;
+}
+
+/** A throughput load run by a process of its own (throughputProcess): `concurrency` connections to each target. */
+export interface ProcessLoad {
+  targets: HttpTarget[];
+  concurrency: number;
+  warmupMs: number;
+  durationMs: number;
+  client: LoadClient;
+}
+
+/** What a load process says on its stdout, a line each: when it starts and stops counting, then its result. */
+const MEASURING = 'measuring';
+const MEASURED = 'measured';
+const RESULT = 'result ';
+const THIS_FILE = fileURLToPath(import.meta.url);
+
+/**
+ * Runs `load` in a node process of its own, started by `prefix` when given (e.g. ['taskset', '-c', '1'], which
+ * execs node in its own pid). `onPhase` hears when the process starts and stops counting, with its pid, so that
+ * the caller can take CPU times over the same window. Returns each target's result, in order.
+ */
+export async function throughputProcess(
+  load: ProcessLoad,
+  opts: { prefix?: string[]; onPhase?: (phase: 'start' | 'end', pid: number) => void } = {},
+): Promise<ThroughputResult[]> {
+  const node = [process.execPath, '--import', 'tsx', THIS_FILE, JSON.stringify(load)];
+  const [command, ...args] = [...(opts.prefix ?? []), ...node] as [string, ...string[]];
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let result: ThroughputResult[] | null = null;
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d;
+  });
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d;
+    let nl = stdout.indexOf('\n');
+    while (nl >= 0) {
+      const line = stdout.slice(0, nl);
+      stdout = stdout.slice(nl + 1);
+      nl = stdout.indexOf('\n');
+      if (line === MEASURING || line === MEASURED) {
+        if (child.pid !== undefined) opts.onPhase?.(line === MEASURING ? 'start' : 'end', child.pid);
+      } else if (line.startsWith(RESULT)) result = JSON.parse(line.slice(RESULT.length)) as ThroughputResult[];
+    }
+  });
+  const timeoutMs = load.warmupMs + load.durationMs + 60_000;
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  clearTimeout(timer);
+  if (!result) throw new Error(`load process ${command} ${args.slice(0, -1).join(' ')} (exit ${code}): ${stderr}`);
+  for (const [i, r] of (result as ThroughputResult[]).entries()) {
+    if (r.requests === 0) throw new Error(`load on ${load.targets[i]?.url}: no successful request (${r.firstError})`);
+  }
+  return result;
 }
 
 /** Latency of `requests` requests sent one after another, after `warmup` untimed ones. */
@@ -148,9 +212,83 @@ function poster(target: HttpTarget, agent: http.Agent): () => Promise<Outcome> {
 
 const describe = (o: Outcome | Error) => (o instanceof Error ? o.message : `HTTP ${o.status}`);
 
+/**
+ * One keep-alive connection of the lean client: the request's bytes built once, written as they are, and an answer
+ * read as a status line, headers and a content-length body (what fastify sends for a JSON body it has whole).
+ */
+function rawConnection(target: HttpTarget): { post: () => Promise<Outcome>; close(): void } {
+  const url = new URL(target.url);
+  const isGet = target.method === 'GET';
+  const body = Buffer.from(isGet ? '' : target.body);
+  const headers: Record<string, string> = isGet
+    ? { host: url.host, ...target.headers }
+    : { host: url.host, ...target.headers, 'content-type': 'application/json', 'content-length': `${body.length}` };
+  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`);
+  const request = Buffer.concat([
+    Buffer.from(`${isGet ? 'GET' : 'POST'} ${url.pathname}${url.search} HTTP/1.1\r\n${head.join('')}\r\n`),
+    body,
+  ]);
+  let socket: net.Socket | null = null;
+  let waiting: { resolve: (o: Outcome) => void; reject: (e: Error) => void } | null = null;
+  let chunks: Buffer[] = [];
+  let received = 0;
+  /** The whole answer's length and its status, once its headers are in. */
+  let answer: { length: number; status: number; bytes: number } | null = null;
+
+  const fail = (err: Error) => {
+    socket?.destroy();
+    socket = null;
+    const w = waiting;
+    waiting = null;
+    w?.reject(err);
+  };
+  const onData = (chunk: Buffer) => {
+    chunks.push(chunk);
+    received += chunk.length;
+    if (!answer) {
+      const buffer = chunks.length === 1 ? chunk : Buffer.concat(chunks);
+      chunks = [buffer];
+      const end = buffer.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const headText = buffer.toString('latin1', 0, end);
+      const length = /\r\ncontent-length:\s*(\d+)/i.exec(headText)?.[1];
+      if (length === undefined) return fail(new Error('raw client: an answer without content-length'));
+      answer = { length: end + 4 + Number(length), status: Number(headText.slice(9, 12)), bytes: Number(length) };
+    }
+    if (received < answer.length) return;
+    if (received > answer.length) return fail(new Error('raw client: more bytes than the answer announced'));
+    const done = { status: answer.status, bytes: answer.bytes };
+    chunks = [];
+    received = 0;
+    answer = null;
+    const w = waiting;
+    waiting = null;
+    w?.resolve(done);
+  };
+  const open = () => {
+    const s = net.connect({ host: url.hostname, port: Number(url.port), noDelay: true });
+    s.on('data', onData);
+    s.on('error', fail);
+    s.on('close', () => fail(new Error('connection closed')));
+    return s;
+  };
+  return {
+    post: () =>
+      new Promise<Outcome>((resolve, reject) => {
+        waiting = { resolve, reject };
+        socket ??= open();
+        socket.write(request);
+      }),
+    close: () => {
+      socket?.destroy();
+      socket = null;
+    },
+  };
+}
+
 async function runThroughput(job: Extract<Job, { mode: 'throughput' }>): Promise<ThroughputResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
-  const post = poster(job.target, agent);
+  const httpPost = poster(job.target, agent);
   const from = performance.now() + job.warmupMs;
   const until = from + job.durationMs;
   let requests = 0;
@@ -158,6 +296,8 @@ async function runThroughput(job: Extract<Job, { mode: 'throughput' }>): Promise
   let bytes = 0;
   let firstError: string | null = null;
   const connection = async () => {
+    const raw = job.client === 'raw' ? rawConnection(job.target) : null;
+    const post = raw?.post ?? httpPost;
     while (performance.now() < until) {
       let outcome: Outcome | Error;
       try {
@@ -177,6 +317,7 @@ async function runThroughput(job: Extract<Job, { mode: 'throughput' }>): Promise
         await new Promise((r) => setTimeout(r, 10));
       }
     }
+    raw?.close();
   };
   await Promise.all(Array.from({ length: job.concurrency }, connection));
   agent.destroy();
@@ -234,4 +375,24 @@ if (!isMainThread && (workerData as Partial<Job> | null)?.role === 'http-load') 
     (err: unknown) =>
       parentPort?.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) } satisfies Answer),
   );
+}
+
+if (isMainThread && process.argv[1] === THIS_FILE) {
+  const load = JSON.parse(process.argv[2] ?? '') as ProcessLoad;
+  setTimeout(() => process.stdout.write(`${MEASURING}\n`), load.warmupMs);
+  setTimeout(() => process.stdout.write(`${MEASURED}\n`), load.warmupMs + load.durationMs);
+  const results = await Promise.all(
+    load.targets.map((target) =>
+      runThroughput({
+        role: 'http-load',
+        target,
+        mode: 'throughput',
+        concurrency: load.concurrency,
+        warmupMs: load.warmupMs,
+        durationMs: load.durationMs,
+        client: load.client,
+      }),
+    ),
+  );
+  process.stdout.write(`${RESULT}${JSON.stringify(results)}\n`);
 }

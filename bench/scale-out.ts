@@ -2,10 +2,10 @@
 // started as deployed, as processes of their own (`start.ts --role api`): two instances in one process would share
 // its main thread, and its /ws writes would hold up both instances' GraphQL fan-out.
 // - trade latency to clients of two api processes, printed beside the in-process bus's figures of the same run;
-// - compat /info throughput of two api processes against one, on the same machine.
+// - compat /info throughput of two api processes against one, on the same machine, per api core: the processes and
+//   the load generator pinned to cores (taskset) where it runs, with each one's CPU time taken from /proc.
 // Both need a NATS server with JetStream (BENCH_NATS_URL, else NATS_URL, else nats://127.0.0.1:4222); without one
 // they print SKIPPED. They use a stream of their own, deleted at the end.
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,7 +13,8 @@ import { connect } from 'nats';
 import { type OpenBus, openEventBus } from '../events/open.ts';
 import { parseDuration } from '../platform/config.ts';
 import { ROOT, spawnRunning, stopRunning, untilReady } from '../test/cli.ts';
-import { type HttpTarget, type ThroughputResult, throughput } from './http-load.ts';
+import { addWindows, type CpuWindow, cpuSecondsOf, cpuWindow, pin, pinnedPrefix, pinning } from './cores.ts';
+import { type ProcessLoad, throughputProcess } from './http-load.ts';
 import type { MarketsBench } from './markets.ts';
 import { type BenchRow, type BenchSection, int, met, ms, percent, postJson } from './section.ts';
 import { percentile } from './stats.ts';
@@ -70,34 +71,20 @@ const openBenchBus = () => openEventBus({ natsUrl: NATS_URL, stream: STREAM, ret
 /** PORT_OFFSET of the first api process (the second's is 100 more): below the ephemeral port range. */
 const PORT_OFFSET = Number(process.env.BENCH_API_PORT_OFFSET ?? 20_000);
 const START_TIMEOUT_MS = 120_000;
-/** Load: two generator threads in both arrangements (both on one process, or one each), so the clients cost alike. */
-const LOADS = 2;
-const LOAD_CONCURRENCY = 16;
+/** Throughput load: one generator process, these connections in all (to A, or half to each of A and B). */
+const CONNECTIONS = 32;
 const ROUNDS = 3;
-const LOAD = { concurrency: LOAD_CONCURRENCY, warmupMs: 1000, durationMs: 4000 };
+const LOAD = { warmupMs: 1000, durationMs: 4000 };
 
 interface ApiProcess {
   name: string;
   compatUrl: string;
   wsUrl: string;
   routerUrl: string;
+  pid: number;
   /** CPU seconds the process has used (user + system, all its threads); null where /proc is absent. */
   cpuSeconds(): number | null;
   stop(): Promise<void>;
-}
-
-/** Clock ticks per second of /proc/<pid>/stat (USER_HZ: 100 on Linux everywhere). */
-const USER_HZ = 100;
-
-function cpuSecondsOf(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The fields after the command (which may hold spaces) in parentheses; utime and stime are the 14th and 15th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
-  } catch {
-    return null;
-  }
 }
 
 /** `start.ts --role api` on the bench's database, the bench's stream and the simulated node, once it says ready. */
@@ -125,12 +112,14 @@ async function startApiProcess(b: MarketsBench, name: string, portOffset: number
     const [compat, ws, router] = [url('compat REST'), url('compat WebSocket'), url('router GraphQL')];
     if (!compat || !ws || !router) throw new Error(`api process ${name}: a URL missing from ${running.output()}`);
     const pid = running.child.pid;
+    if (pid === undefined) throw new Error(`api process ${name}: no pid`);
     return {
       name,
       compatUrl: compat.replace(/\/info$/, ''),
       wsUrl: ws,
       routerUrl: router,
-      cpuSeconds: () => (pid === undefined ? null : cpuSecondsOf(pid)),
+      pid,
+      cpuSeconds: () => cpuSecondsOf(pid),
       stop: () => stopRunning(running),
     };
   } catch (err) {
@@ -245,26 +234,132 @@ export async function benchNatsTradeLatency(b: MarketsBench): Promise<BenchSecti
   }
 }
 
-// ---- query throughput: two api processes against one ----
-
-/** Requests/s of the LOADS generators together, each on its target, run at once. */
-async function aggregate(targets: HttpTarget[]): Promise<{ requestsPerS: number; runs: ThroughputResult[] }> {
-  const runs = await Promise.all(targets.map((t) => throughput(t, LOAD)));
-  return { requestsPerS: runs.reduce((sum, r) => sum + r.requestsPerS, 0), runs };
-}
+// ---- query throughput: two api processes against one, per api core ----
 
 const QUERIES = [
   { label: 'allMids', body: { type: 'allMids' } },
   { label: 'l2Book BTC', body: { type: 'l2Book', coin: 'BTC' } },
 ];
 
+/** Pinned: api A on core 0, B on core 1; the load on core 1 when A serves alone, on either core when both do. */
+const CORE = { a: '0', b: '1', loadAlone: '1' };
+/** Per api core, two processes against one: what "≥ 1.8× with a core each" asks of each core (1.8 / 2). */
+const PER_CORE_TARGET = 0.9;
+/** A core this busy over a window is counted full. */
+const FULL = 0.9;
+
+type Arrangement = 'one' | 'two';
+
+interface Measured {
+  requestsPerS: number;
+  requests: number;
+  /** CPU over the counted window: the machine's cores; processes A, B, then the load generator. */
+  cpu: CpuWindow;
+  errors: string[];
+}
+
+/** One load run: on A alone, or half on each of A and B; CPU times taken over the window the load counts in. */
+async function measureArrangement(
+  arrangement: Arrangement,
+  processes: [ApiProcess, ApiProcess],
+  body: unknown,
+  pinned: boolean,
+): Promise<Measured> {
+  const serving = arrangement === 'one' ? [processes[0]] : processes;
+  const load: ProcessLoad = {
+    targets: serving.map((p) => ({ url: `${p.compatUrl}/info`, body: JSON.stringify(body) })),
+    concurrency: CONNECTIONS / serving.length,
+    ...LOAD,
+    client: 'raw',
+  };
+  const window: { open?: { end(): CpuWindow }; cpu?: CpuWindow } = {};
+  const results = await throughputProcess(load, {
+    prefix: pinned && arrangement === 'one' ? pinnedPrefix(CORE.loadAlone) : undefined,
+    onPhase: (phase, pid) => {
+      if (phase === 'start') window.open = cpuWindow([...processes.map((p) => p.pid), pid]);
+      else window.cpu = window.open?.end();
+    },
+  });
+  if (!window.cpu) throw new Error('the load process did not say when it counted');
+  return {
+    requestsPerS: results.reduce((sum, r) => sum + r.requestsPerS, 0),
+    requests: results.reduce((sum, r) => sum + r.requests, 0),
+    cpu: window.cpu,
+    errors: results.flatMap((r) => (r.errors ? [`${r.errors} errors (${r.firstError})`] : [])),
+  };
+}
+
+const share = (seconds: number, w: CpuWindow) => percent(seconds / w.seconds);
+const us = (seconds: number) => `${Math.round(seconds * 1e6)} µs`;
+
+/** What the rounds of one arrangement add up to: its throughput, and the CPU each request cost the api and the load. */
+function summarise(arrangement: Arrangement, runs: Measured[]) {
+  const cpu = addWindows(runs.map((r) => r.cpu));
+  const [a, b, load] = cpu.processes as [
+    CpuWindow['processes'][0],
+    CpuWindow['processes'][0],
+    CpuWindow['processes'][0],
+  ];
+  const requests = runs.reduce((sum, r) => sum + r.requests, 0);
+  const apiSeconds = arrangement === 'one' ? a.total : a.total + b.total;
+  const ours = a.total + b.total + load.total;
+  const busy = cpu.cores.reduce((sum, c) => sum + c, 0);
+  return {
+    cpu,
+    requestsPerS: runs.reduce((sum, r) => sum + r.requestsPerS, 0) / runs.length,
+    /** Requests per second of api CPU: what one api core serves. */
+    perApiCore: requests / apiSeconds,
+    apiCost: apiSeconds / requests,
+    loadCost: load.total / requests,
+    describe: (pinned: boolean) => {
+      const names =
+        arrangement === 'one'
+          ? `A${pinned ? ` on core ${CORE.a}` : ''} alone, the load${pinned ? ` on core ${CORE.loadAlone}` : ''}`
+          : `A${pinned ? ` on core ${CORE.a}` : ''} and B${pinned ? ` on core ${CORE.b}` : ''}, the load on either core`;
+      const cores = cpu.cores.map((c, i) => `core ${i} ${share(c, cpu)}`).join(', ');
+      const apis = (
+        arrangement === 'one'
+          ? [['A', a]]
+          : [
+              ['A', a],
+              ['B', b],
+            ]
+      ) as [string, typeof a][];
+      return (
+        `${names}: ${cores} busy; ` +
+        apis.map(([n, p]) => `api ${n} ${share(p.total, cpu)} (main thread ${share(p.main, cpu)})`).join(', ') +
+        `, load ${share(load.total, cpu)}, other processes ${share(Math.max(0, busy - ours), cpu)} of a core; ` +
+        `per request: api ${us(apiSeconds / requests)}, load ${us(load.total / requests)}`
+      );
+    },
+    /** What held the arrangement's throughput, from its cores' business. */
+    bound: (pinned: boolean): string => {
+      const full = cpu.cores.map((c) => c / cpu.seconds >= FULL);
+      if (!pinned || arrangement === 'two') {
+        return full.every(Boolean)
+          ? `every core full: ${cpu.cores.length} cores shared by the api${arrangement === 'two' ? 's' : ''}, the load and other work`
+          : 'no core full: neither the apis nor the load had all of the machine (waiting on each other)';
+      }
+      const [apiCore, loadCore] = [full[Number(CORE.a)], full[Number(CORE.loadAlone)]];
+      if (apiCore && !loadCore) return `api A's core (its main thread ${share(a.main, cpu)})`;
+      if (loadCore && !apiCore) return `the load's core (the load ${share(load.total, cpu)})`;
+      return apiCore ? 'both cores full (api A and the load alike)' : 'neither core full';
+    },
+  };
+}
+
 export async function benchApiThroughput(b: MarketsBench): Promise<BenchSection> {
   const unavailable = await natsUnavailable();
   if (unavailable) return skipped(unavailable);
+  const pinned = pinning();
   let processes: ApiProcess[] = [];
   try {
     processes = await startApiProcesses(b);
-    const [a, bProcess] = processes as [ApiProcess, ApiProcess];
+    const pair = processes as [ApiProcess, ApiProcess];
+    if (pinned) {
+      pin(pair[0].pid, CORE.a);
+      pin(pair[1].pid, CORE.b);
+    }
     for (const p of processes) {
       for (const q of QUERIES) {
         const { status, text } = await postJson(`${p.compatUrl}/info`, q.body);
@@ -272,59 +367,74 @@ export async function benchApiThroughput(b: MarketsBench): Promise<BenchSection>
           throw new Error(`${p.name} ${q.label}: ${status} ${text.slice(0, 200)}`);
       }
     }
+    const cores = os.cpus().length;
     const rows: BenchRow[] = [];
     const notes: string[] = [];
-    const cpu = { one: [0, 0], two: [0, 0] };
     for (const q of QUERIES) {
-      const target = (p: ApiProcess): HttpTarget => ({ url: `${p.compatUrl}/info`, body: JSON.stringify(q.body) });
-      const one: number[] = [];
-      const two: number[] = [];
-      const errors: string[] = [];
+      const runs: Record<Arrangement, Measured[]> = { one: [], two: [] };
       // Alternating, so that the machine's drift does not all land on one arrangement.
       for (let round = 0; round < ROUNDS; round++) {
         for (const arrangement of ['one', 'two'] as const) {
-          const targets = Array.from({ length: LOADS }, (_, i) =>
-            target(arrangement === 'one' || i === 0 ? a : bProcess),
-          );
-          const before = processes.map((p) => p.cpuSeconds() ?? Number.NaN);
-          const r = await aggregate(targets);
-          const used = processes.map((p, i) => (p.cpuSeconds() ?? Number.NaN) - (before[i] as number));
-          for (const [i, u] of used.entries()) cpu[arrangement][i] = (cpu[arrangement][i] as number) + u;
-          (arrangement === 'one' ? one : two).push(r.requestsPerS);
-          for (const run of r.runs) if (run.errors) errors.push(`${run.errors} errors (${run.firstError})`);
+          runs[arrangement].push(await measureArrangement(arrangement, pair, q.body, pinned));
         }
       }
-      const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+      const one = summarise('one', runs.one);
+      const two = summarise('two', runs.two);
       // Each round's arrangements ran a few seconds apart: the median of their ratios is the least drift-prone.
-      const ratios = two.map((t, i) => t / (one[i] as number)).sort((x, y) => x - y);
-      const ratio = percentile(ratios, 0.5);
+      const ratio = percentile(
+        runs.two.map((t, i) => t.requestsPerS / (runs.one[i]?.requestsPerS ?? Number.NaN)).sort((x, y) => x - y),
+        0.5,
+      );
+      const perCore = two.perApiCore / one.perApiCore;
+      // At the costs measured with A alone, the most 2 cores can serve: A with one and the load with the other
+      // (the dearer of the two bounds), against both apis and the load sharing both cores.
+      const bestOne = 1 / Math.max(one.apiCost, one.loadCost);
+      const bestTwo = 2 / (one.apiCost + one.loadCost);
+      const ceilingRatio = bestTwo / bestOne;
       rows.push({
-        name: `compat ${q.label}, 2 api processes vs 1`,
-        value: `${int(mean(two))} req/s`,
-        baseline: `${int(mean(one))} on one`,
-        ratio: ratio.toFixed(2),
-        target: `reported (~1x on ${os.cpus().length} cores)`,
+        name: `compat ${q.label}, per api core, 2 apis vs 1`,
+        value: `${int(two.perApiCore)} req/s`,
+        baseline: `${int(one.perApiCore)} on one`,
+        ratio: perCore.toFixed(2),
+        target: `>= ${PER_CORE_TARGET} (2 apis with a core each >= 1.8x): ${met(perCore >= PER_CORE_TARGET)}`,
       });
+      rows.push({
+        name: `compat ${q.label}, 2 apis vs 1, ${cores} cores`,
+        value: `${int(two.requestsPerS)} req/s`,
+        baseline: `${int(one.requestsPerS)} on one`,
+        ratio: ratio.toFixed(2),
+        target: `>= 1.8x needs a core per api and the load elsewhere; at most ${ceilingRatio.toFixed(2)}x here`,
+      });
+      const errors = [...runs.one, ...runs.two].flatMap((r) => r.errors);
       notes.push(
-        `${q.label}: req/s all on A / split, by round: ${one.map((o, i) => `${int(o)} / ${int(two[i] as number)}`).join(', ')}` +
+        `${q.label}: req/s on A alone / on A and B, by round: ` +
+          runs.one
+            .map((o, i) => `${int(o.requestsPerS)} / ${int(runs.two[i]?.requestsPerS ?? Number.NaN)}`)
+            .join(', ') +
           (errors.length ? `; ${errors.slice(0, 3).join('; ')}` : ''),
+        `  one api: ${one.describe(pinned)}; bound: ${one.bound(pinned)}`,
+        `  two apis: ${two.describe(pinned)}; bound: ${two.bound(pinned)}`,
+        `  the load's own ceiling: ${int(1 / one.loadCost)} req/s per core of it; an api's: ${int(one.perApiCore)} ` +
+          `per core; at these costs 2 cores serve at most ${int(bestTwo)} req/s with ` +
+          `the load on them, ${ceilingRatio.toFixed(2)}x what one api does with the load on a core of its own`,
       );
     }
-    const seconds = (QUERIES.length * ROUNDS * (LOAD.warmupMs + LOAD.durationMs)) / 1000;
-    const cores = (xs: number[]) => xs.map((x) => (x / seconds).toFixed(2)).join(' + ');
     notes.push(
-      `load: ${LOADS} generator threads of ${LOAD_CONCURRENCY} keep-alive connections in both arrangements (both on ` +
-        `process A, or one each on A and B), ${LOAD.warmupMs / 1000} s warm-up + ${LOAD.durationMs / 1000} s, ` +
-        `${ROUNDS} rounds of both (ratio: the median round's; req/s: the means); the processes are \`start.ts --role api\` (PORT_OFFSET ${PORT_OFFSET} and ` +
-        `${PORT_OFFSET + 100}) on this run's database and stream ${STREAM}`,
-      `cores used by A + B: all on A ${cores(cpu.one)}, split ${cores(cpu.two)} (of ${os.cpus().length} on the ` +
-        'machine, which also runs the load generators)',
-      `why: both answers come from each instance's memory (books and mids kept from the stream), so an instance's ` +
-        'ceiling is its own CPU: one main thread for compat. On 2 cores one process under this load already has a ' +
-        'core and the load generators the other, so a second process only shares them: ~1x. With a core per ' +
-        'process (and the clients elsewhere) N instances give ~N x on these in-memory queries; what they share is ' +
-        'the NATS stream (one consumer each, not in the query path) and Postgres, which queries that read it ' +
-        '(candles, fills) make the limit instead.',
+      `load: one process (bench/http-load.ts, its lean client: pre-built requests on ${CONNECTIONS} keep-alive ` +
+        `connections, to A or ${CONNECTIONS / 2} to each), ${LOAD.warmupMs / 1000} s warm-up + ` +
+        `${LOAD.durationMs / 1000} s, ${ROUNDS} rounds of both (ratio: the median round's; req/s: the means); ` +
+        (pinned
+          ? `pinned with taskset: api A to core ${CORE.a}, B to core ${CORE.b}, the load to core ${CORE.loadAlone} ` +
+            'when A serves alone, unpinned when both do (BENCH_PIN=0 turns pinning off); '
+          : 'nothing pinned (no taskset, one core, or BENCH_PIN=0); ') +
+        'CPU from /proc over the counted window; "per api core": requests per second of CPU the serving apis used; ' +
+        `the processes are \`start.ts --role api\` (PORT_OFFSET ${PORT_OFFSET} and ${PORT_OFFSET + 100}) on this ` +
+        `run's database and stream ${STREAM}`,
+      "why: both answers come from each instance's memory (books and mids kept from the stream), so an instance's " +
+        'ceiling is its own CPU, mostly one main thread. What the instances share, NATS (one consumer each) and ' +
+        "Postgres, is not in these queries' path; per api core the second instance serves what the first does, and " +
+        'N instances with a core each serve N times one, until the clients or the network are the limit. Postgres ' +
+        'bounds the queries that read it (candles, fills, history) at whatever it sustains.',
     );
     return { rows, notes };
   } finally {
@@ -340,7 +450,7 @@ export const SCALE_OUT_SECTIONS: { title: string; run: (b: MarketsBench) => Prom
     run: benchNatsTradeLatency,
   },
   {
-    title: `scale-out: compat /info throughput of two api processes vs one (${LOADS} x ${LOAD_CONCURRENCY} connections, ${ROUNDS} rounds)`,
+    title: `scale-out: compat /info throughput of two api processes vs one, per api core (${CONNECTIONS} connections, ${ROUNDS} rounds, pinned with taskset where it runs)`,
     run: benchApiThroughput,
   },
 ];
