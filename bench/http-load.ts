@@ -1,11 +1,12 @@
 // HTTP load generated in a worker thread: keep-alive clients in a closed loop at a fixed concurrency (throughput),
 // or one request at a time (latency). Every request is a POST of a JSON body, or a GET (path endpoints); any status
-// but 200 is an error. The throughput loop also runs as a process of its own (throughputProcess), which a bench can
+// but 200 is an error. The throughput loop also runs in processes of their own (throughputProcesses), which a bench can
 // pin to cores, with a lean client that writes pre-built requests to its sockets: node's http client costs about
 // what the server's answer does, and a generator that needs a core of its own cannot show a server's ceiling.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { percentile, timeSequential } from './stats.ts';
@@ -70,51 +71,81 @@ export interface ProcessLoad {
   client: LoadClient;
 }
 
-/** What a load process says on its stdout, a line each: when it starts and stops counting, then its result. */
+/** What a load process says on its stdout, a line each: loaded, started and stopped counting, then its result. */
+const READY = 'ready';
 const MEASURING = 'measuring';
 const MEASURED = 'measured';
 const RESULT = 'result ';
+/** What it waits for on its stdin before it starts its load. */
+const GO = 'go';
 const THIS_FILE = fileURLToPath(import.meta.url);
 
+/** One load process: what it runs, and the command prefix that starts it (e.g. ['taskset', '-c', '1']). */
+export interface LoadProcess {
+  load: ProcessLoad;
+  prefix?: string[];
+}
+
 /**
- * Runs `load` in a node process of its own, started by `prefix` when given (e.g. ['taskset', '-c', '1'], which
- * execs node in its own pid). `onPhase` hears when the process starts and stops counting, with its pid, so that
- * the caller can take CPU times over the same window. Returns each target's result, in order.
+ * Runs each load in a node process of its own (a prefix such as taskset execs node in its own pid), all starting
+ * their load at once, once every one has loaded. `onPhase` hears when the first starts counting and the last stops,
+ * with their pids, so that the caller can take CPU times over the same window (the loads share warm-up and
+ * duration: their windows differ by the few ms their `go` took to arrive). Returns each process's results, one per
+ * target, in order.
  */
-export async function throughputProcess(
-  load: ProcessLoad,
-  opts: { prefix?: string[]; onPhase?: (phase: 'start' | 'end', pid: number) => void } = {},
-): Promise<ThroughputResult[]> {
-  const node = [process.execPath, '--import', 'tsx', THIS_FILE, JSON.stringify(load)];
-  const [command, ...args] = [...(opts.prefix ?? []), ...node] as [string, ...string[]];
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  let result: ThroughputResult[] | null = null;
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d;
+export async function throughputProcesses(
+  loads: LoadProcess[],
+  onPhase?: (phase: 'start' | 'end', pids: number[]) => void,
+): Promise<ThroughputResult[][]> {
+  const pids: number[] = [];
+  let ready = 0;
+  let measuring = 0;
+  let measured = 0;
+  const children = loads.map(({ load, prefix }) => {
+    const node = [process.execPath, '--import', 'tsx', THIS_FILE, JSON.stringify(load)];
+    const [command, ...args] = [...(prefix ?? []), ...node] as [string, ...string[]];
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) pids.push(child.pid);
+    const run = {
+      command: [command, ...args.slice(0, -1)].join(' '),
+      stderr: '',
+      result: null as ThroughputResult[] | null,
+    };
+    child.stderr.on('data', (d: Buffer) => {
+      run.stderr += d;
+    });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+      for (let nl = stdout.indexOf('\n'); nl >= 0; nl = stdout.indexOf('\n')) {
+        const line = stdout.slice(0, nl);
+        stdout = stdout.slice(nl + 1);
+        if (line === READY && ++ready === loads.length) for (const c of children) c.child.stdin.write(`${GO}\n`);
+        else if (line === MEASURING && ++measuring === 1) onPhase?.('start', pids);
+        else if (line === MEASURED && ++measured === loads.length) onPhase?.('end', pids);
+        else if (line.startsWith(RESULT)) run.result = JSON.parse(line.slice(RESULT.length)) as ThroughputResult[];
+      }
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), load.warmupMs + load.durationMs + 120_000);
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve)).finally(() => {
+      clearTimeout(timer);
+      // One that failed leaves the others waiting for their `go`: end them.
+      if (!run.result) for (const c of children) c.child.kill('SIGKILL');
+    });
+    return { child, run, exited, load };
   });
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d;
-    let nl = stdout.indexOf('\n');
-    while (nl >= 0) {
-      const line = stdout.slice(0, nl);
-      stdout = stdout.slice(nl + 1);
-      nl = stdout.indexOf('\n');
-      if (line === MEASURING || line === MEASURED) {
-        if (child.pid !== undefined) opts.onPhase?.(line === MEASURING ? 'start' : 'end', child.pid);
-      } else if (line.startsWith(RESULT)) result = JSON.parse(line.slice(RESULT.length)) as ThroughputResult[];
+  const results: ThroughputResult[][] = [];
+  for (const { run, exited, load, child } of children) {
+    const code = await exited;
+    if (!run.result) {
+      throw new Error(`load process ${run.command} (exit ${code ?? child.signalCode}): ${run.stderr}`);
     }
-  });
-  const timeoutMs = load.warmupMs + load.durationMs + 60_000;
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  clearTimeout(timer);
-  if (!result) throw new Error(`load process ${command} ${args.slice(0, -1).join(' ')} (exit ${code}): ${stderr}`);
-  for (const [i, r] of (result as ThroughputResult[]).entries()) {
-    if (r.requests === 0) throw new Error(`load on ${load.targets[i]?.url}: no successful request (${r.firstError})`);
+    for (const [i, r] of run.result.entries()) {
+      if (r.requests === 0) throw new Error(`load on ${load.targets[i]?.url}: no successful request (${r.firstError})`);
+    }
+    results.push(run.result);
   }
-  return result;
+  return results;
 }
 
 /** Latency of `requests` requests sent one after another, after `warmup` untimed ones. */
@@ -379,6 +410,9 @@ if (!isMainThread && (workerData as Partial<Job> | null)?.role === 'http-load') 
 
 if (isMainThread && process.argv[1] === THIS_FILE) {
   const load = JSON.parse(process.argv[2] ?? '') as ProcessLoad;
+  process.stdout.write(`${READY}\n`);
+  for await (const line of createInterface({ input: process.stdin })) if (line === GO) break;
+  process.stdin.destroy();
   setTimeout(() => process.stdout.write(`${MEASURING}\n`), load.warmupMs);
   setTimeout(() => process.stdout.write(`${MEASURED}\n`), load.warmupMs + load.durationMs);
   const results = await Promise.all(
