@@ -1,8 +1,8 @@
 // HTTP load generated in a worker thread: keep-alive clients in a closed loop at a fixed concurrency (throughput),
 // or one request at a time (latency). Every request is a POST of a JSON body, or a GET (path endpoints); any status
 // but 200 is an error. The throughput loop also runs in processes of their own (throughputProcesses), which a bench can
-// pin to cores, with a lean client that writes pre-built requests to its sockets: node's http client costs about
-// what the server's answer does, and a generator that needs a core of its own cannot show a server's ceiling.
+// pin to cores, with a lean client that writes pre-built requests to its sockets: node's http client costs a
+// good part of what the server's answer does, and a generator as dear as the server cannot show its ceiling.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
