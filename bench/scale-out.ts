@@ -92,6 +92,9 @@ interface ApiProcess {
 async function startApiProcess(b: MarketsBench, name: string, portOffset: number): Promise<ApiProcess> {
   const running = spawnRunning(process.execPath, ['--import', 'tsx', path.join(ROOT, 'start.ts'), '--role', 'api'], {
     cwd: ROOT,
+    // A session of its own, as a deployed role has its own service: Linux's autogroup scheduling shares the CPU
+    // between sessions, so two api processes in the bench's session would share one entitlement.
+    detached: true,
     env: {
       ...process.env,
       NODE_ENV: process.env.NODE_ENV ?? 'production',
