@@ -332,11 +332,11 @@ function summarise(arrangement: Arrangement, runs: Measured[], pinned: boolean) 
         const main = w.index < 2 ? ` (main thread ${share(cpu.processes[w.index]?.main ?? Number.NaN, cpu)})` : '';
         return `${w.name} ${share(total(w.index), cpu)}${main}`;
       });
-    const other = pinned ? `, other ${share(Math.max(0, busy - ours), cpu)}` : '';
+    const parts = pinned ? [...names, `other ${share(Math.max(0, busy - ours), cpu)}`] : names;
     return {
       core,
       full: busy / cpu.seconds >= FULL,
-      text: `core ${core} ${share(busy, cpu)} busy: ${names.join(', ')}${other}`,
+      text: `core ${core} ${share(busy, cpu)} busy${parts.length ? `: ${parts.join(', ')}` : ''}`,
     };
   });
   const unpinned = pinned
