@@ -2,10 +2,10 @@
 // started as deployed, as processes of their own (`start.ts --role api`): two instances in one process would share
 // its main thread, and its /ws writes would hold up both instances' GraphQL fan-out.
 // - trade latency to clients of two api processes, printed beside the in-process bus's figures of the same run;
-// - compat /info throughput of two api processes against one, on the same machine.
+// - compat /info throughput of two api processes against one, on the same machine, a core each: the processes and
+//   their load generators pinned to cores (taskset) where it runs, with each one's CPU time taken from /proc.
 // Both need a NATS server with JetStream (BENCH_NATS_URL, else NATS_URL, else nats://127.0.0.1:4222); without one
 // they print SKIPPED. They use a stream of their own, deleted at the end.
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -13,7 +13,8 @@ import { connect } from 'nats';
 import { type OpenBus, openEventBus } from '../events/open.ts';
 import { parseDuration } from '../platform/config.ts';
 import { ROOT, spawnRunning, stopRunning, untilReady } from '../test/cli.ts';
-import { type HttpTarget, type ThroughputResult, throughput } from './http-load.ts';
+import { addWindows, type CpuWindow, cpuSecondsOf, cpuWindow, pin, pinnedPrefix, pinning } from './cores.ts';
+import { type LoadProcess, throughputProcesses } from './http-load.ts';
 import type { MarketsBench } from './markets.ts';
 import { type BenchRow, type BenchSection, int, met, ms, percent, postJson } from './section.ts';
 import { percentile } from './stats.ts';
@@ -69,41 +70,31 @@ const openBenchBus = () => openEventBus({ natsUrl: NATS_URL, stream: STREAM, ret
 
 /** PORT_OFFSET of the first api process (the second's is 100 more): below the ephemeral port range. */
 const PORT_OFFSET = Number(process.env.BENCH_API_PORT_OFFSET ?? 20_000);
-const START_TIMEOUT_MS = 120_000;
-/** Load: two generator threads in both arrangements (both on one process, or one each), so the clients cost alike. */
-const LOADS = 2;
-const LOAD_CONCURRENCY = 16;
+/** Long: on this shared VM, under other work (load average 20), an api process has taken over 2 minutes to start. */
+const START_TIMEOUT_MS = 300_000;
+/** Throughput load: a generator process per api, of these connections. */
+const CONNECTIONS = 16;
 const ROUNDS = 3;
-const LOAD = { concurrency: LOAD_CONCURRENCY, warmupMs: 1000, durationMs: 4000 };
+const LOAD = { warmupMs: 1000, durationMs: 4000 };
 
 interface ApiProcess {
   name: string;
   compatUrl: string;
   wsUrl: string;
   routerUrl: string;
+  pid: number;
   /** CPU seconds the process has used (user + system, all its threads); null where /proc is absent. */
   cpuSeconds(): number | null;
   stop(): Promise<void>;
-}
-
-/** Clock ticks per second of /proc/<pid>/stat (USER_HZ: 100 on Linux everywhere). */
-const USER_HZ = 100;
-
-function cpuSecondsOf(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The fields after the command (which may hold spaces) in parentheses; utime and stime are the 14th and 15th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
-  } catch {
-    return null;
-  }
 }
 
 /** `start.ts --role api` on the bench's database, the bench's stream and the simulated node, once it says ready. */
 async function startApiProcess(b: MarketsBench, name: string, portOffset: number): Promise<ApiProcess> {
   const running = spawnRunning(process.execPath, ['--import', 'tsx', path.join(ROOT, 'start.ts'), '--role', 'api'], {
     cwd: ROOT,
+    // A session of its own, as a deployed role has its own service: Linux's autogroup scheduling shares the CPU
+    // between sessions, so two api processes in the bench's session would share one entitlement.
+    detached: true,
     env: {
       ...process.env,
       NODE_ENV: process.env.NODE_ENV ?? 'production',
@@ -125,12 +116,14 @@ async function startApiProcess(b: MarketsBench, name: string, portOffset: number
     const [compat, ws, router] = [url('compat REST'), url('compat WebSocket'), url('router GraphQL')];
     if (!compat || !ws || !router) throw new Error(`api process ${name}: a URL missing from ${running.output()}`);
     const pid = running.child.pid;
+    if (pid === undefined) throw new Error(`api process ${name}: no pid`);
     return {
       name,
       compatUrl: compat.replace(/\/info$/, ''),
       wsUrl: ws,
       routerUrl: router,
-      cpuSeconds: () => (pid === undefined ? null : cpuSecondsOf(pid)),
+      pid,
+      cpuSeconds: () => cpuSecondsOf(pid),
       stop: () => stopRunning(running),
     };
   } catch (err) {
@@ -245,26 +238,154 @@ export async function benchNatsTradeLatency(b: MarketsBench): Promise<BenchSecti
   }
 }
 
-// ---- query throughput: two api processes against one ----
-
-/** Requests/s of the LOADS generators together, each on its target, run at once. */
-async function aggregate(targets: HttpTarget[]): Promise<{ requestsPerS: number; runs: ThroughputResult[] }> {
-  const runs = await Promise.all(targets.map((t) => throughput(t, LOAD)));
-  return { requestsPerS: runs.reduce((sum, r) => sum + r.requestsPerS, 0), runs };
-}
+// ---- query throughput: two api processes against one, a core each ----
 
 const QUERIES = [
   { label: 'allMids', body: { type: 'allMids' } },
   { label: 'l2Book BTC', body: { type: 'l2Book', coin: 'BTC' } },
 ];
 
+/**
+ * The arrangements, pinned: `one`, api A and its load on core 0; `two`, A and its load on core 0, B and its own on
+ * core 1 (a core each, each with its clients: like with like); `alone`, A on core 0 and its load on core 1 (what an
+ * api serves with a core to itself). Unpinned, `alone` would be `one` again and is left out.
+ */
+const ARRANGEMENTS = {
+  one: { api: [0], loadCore: [0] },
+  two: { api: [0, 1], loadCore: [0, 1] },
+  alone: { api: [0], loadCore: [1] },
+} as const;
+type Arrangement = keyof typeof ARRANGEMENTS;
+/** The core api A (index 0) and B (index 1) are pinned to. */
+const API_CORE = [0, 1];
+const SCALE_TARGET = 1.8;
+/** Per api core, two processes against one: what "≥ 1.8× with a core each" asks of each core (1.8 / 2). */
+const PER_CORE_TARGET = SCALE_TARGET / 2;
+/** A core this busy over a window is counted full. */
+const FULL = 0.9;
+/** Past this much CPU of other processes while measuring (this process, Postgres and NATS idle meanwhile), the figures are not judged. */
+const QUIET_OTHER_CORES = 0.3;
+
+interface Measured {
+  requestsPerS: number;
+  requests: number;
+  /** CPU over the counted window: the machine's cores; processes A, B, then each load process. */
+  cpu: CpuWindow;
+  errors: string[];
+}
+
+/** One run of an arrangement; CPU times taken over the window the loads count in. */
+async function measureArrangement(
+  arrangement: Arrangement,
+  processes: [ApiProcess, ApiProcess],
+  body: unknown,
+  pinned: boolean,
+): Promise<Measured> {
+  const { api, loadCore } = ARRANGEMENTS[arrangement];
+  const loads: LoadProcess[] = api.map((p, i) => ({
+    load: {
+      targets: [{ url: `${processes[p]?.compatUrl}/info`, body: JSON.stringify(body) }],
+      concurrency: CONNECTIONS,
+      ...LOAD,
+      client: 'raw',
+    },
+    prefix: pinned ? pinnedPrefix(String(loadCore[i])) : undefined,
+  }));
+  const window: { open?: { end(): CpuWindow }; cpu?: CpuWindow } = {};
+  const results = await throughputProcesses(loads, (phase, pids) => {
+    if (phase === 'start') window.open = cpuWindow([...processes.map((p) => p.pid), ...pids]);
+    else window.cpu = window.open?.end();
+  });
+  if (!window.cpu) throw new Error('the load processes did not say when they counted');
+  const all = results.flat();
+  return {
+    requestsPerS: all.reduce((sum, r) => sum + r.requestsPerS, 0),
+    requests: all.reduce((sum, r) => sum + r.requests, 0),
+    cpu: window.cpu,
+    errors: all.flatMap((r) => (r.errors ? [`${r.errors} errors (${r.firstError})`] : [])),
+  };
+}
+
+const share = (seconds: number, w: CpuWindow) => percent(seconds / w.seconds);
+const us = (seconds: number) => `${Math.round(seconds * 1e6)} µs`;
+const NAMES = ['A', 'B'];
+
+/** The rounds of one arrangement added up: throughput, CPU per request, and where the CPU went, core by core. */
+function summarise(arrangement: Arrangement, runs: Measured[], pinned: boolean) {
+  const { api, loadCore }: { api: readonly number[]; loadCore: readonly number[] } = ARRANGEMENTS[arrangement];
+  const cpu = addWindows(runs.map((r) => r.cpu));
+  const total = (i: number) => cpu.processes[i]?.total ?? Number.NaN;
+  const requests = runs.reduce((sum, r) => sum + r.requests, 0);
+  const apiSeconds = api.reduce((sum, p) => sum + total(p), 0);
+  const loadSeconds = api.reduce((sum, _, i) => sum + total(2 + i), 0);
+  /** Who ran on each core, pinned: the api processes (B idles in `one` and `alone`) and the loads. */
+  const onCore = (core: number) => [
+    ...API_CORE.flatMap((c, p) => (c === core ? [{ name: `api ${NAMES[p]}`, index: p }] : [])),
+    ...loadCore.flatMap((c, i) => (c === core ? [{ name: `load ${NAMES[api[i] ?? 0]}`, index: 2 + i }] : [])),
+  ];
+  const perCore = cpu.cores.map((busy, core) => {
+    const who = pinned ? onCore(core) : [];
+    const ours = who.reduce((sum, w) => sum + total(w.index), 0);
+    const names = who
+      .filter((w) => total(w.index) / cpu.seconds >= 0.02)
+      .map((w) => {
+        const main = w.index < 2 ? ` (main thread ${share(cpu.processes[w.index]?.main ?? Number.NaN, cpu)})` : '';
+        return `${w.name} ${share(total(w.index), cpu)}${main}`;
+      });
+    const parts = pinned ? [...names, `other ${share(Math.max(0, busy - ours), cpu)}`] : names;
+    return {
+      core,
+      full: busy / cpu.seconds >= FULL,
+      text: `core ${core} ${share(busy, cpu)} busy${parts.length ? `: ${parts.join(', ')}` : ''}`,
+    };
+  });
+  const unpinned = pinned
+    ? ''
+    : `; ${[...api.map((p) => `api ${NAMES[p]} ${share(total(p), cpu)}`), `loads ${share(loadSeconds, cpu)}`].join(', ')}`;
+  const full = perCore.filter((c) => c.full).map((c) => c.core);
+  const ours = cpu.processes.reduce((sum, p) => sum + p.total, 0);
+  return {
+    /** Cores the rest of the machine used meanwhile (this process, Postgres, NATS, anyone else's work). */
+    otherCores: Math.max(0, cpu.cores.reduce((sum, c) => sum + c, 0) - ours) / cpu.seconds,
+    requestsPerS: runs.reduce((sum, r) => sum + r.requestsPerS, 0) / runs.length,
+    /** Requests per second of api CPU: what one api core serves. */
+    perApiCore: requests / apiSeconds,
+    apiCost: apiSeconds / requests,
+    loadCost: loadSeconds / requests,
+    describe: () =>
+      `${perCore.map((c) => c.text).join('; ')}${unpinned}; CPU per request: api ${us(apiSeconds / requests)}, ` +
+      `load ${us(loadSeconds / requests)}`,
+    /** What held the throughput: the cores that were full (and whose they were), or none. */
+    bound: (): string => {
+      if (!full.length) return 'no core full (the processes waited on each other, or on the machine)';
+      if (arrangement === 'alone' && pinned) {
+        const [apiFull, loadFull] = [full.includes(API_CORE[0] ?? 0), full.includes(loadCore[0] ?? 1)];
+        if (apiFull && !loadFull) return "api A's core";
+        if (loadFull && !apiFull) return "the load's core";
+        return 'both cores (api A and the load alike)';
+      }
+      return `core${full.length > 1 ? 's' : ''} ${full.join(' and ')} full`;
+    },
+  };
+}
+
+/** The rounds' ratios of `x` to `y` (the arrangements of a round ran seconds apart): their median is the least drift-prone. */
+const medianRatio = (x: Measured[], y: Measured[]) =>
+  percentile(
+    x.map((m, i) => m.requestsPerS / (y[i]?.requestsPerS ?? Number.NaN)).sort((p, q) => p - q),
+    0.5,
+  );
+
 export async function benchApiThroughput(b: MarketsBench): Promise<BenchSection> {
   const unavailable = await natsUnavailable();
   if (unavailable) return skipped(unavailable);
+  const pinned = pinning();
+  const arrangements: Arrangement[] = pinned ? ['one', 'two', 'alone'] : ['one', 'two'];
   let processes: ApiProcess[] = [];
   try {
     processes = await startApiProcesses(b);
-    const [a, bProcess] = processes as [ApiProcess, ApiProcess];
+    const pair = processes as [ApiProcess, ApiProcess];
+    if (pinned) for (const [i, p] of pair.entries()) pin(p.pid, String(API_CORE[i]));
     for (const p of processes) {
       for (const q of QUERIES) {
         const { status, text } = await postJson(`${p.compatUrl}/info`, q.body);
@@ -274,57 +395,85 @@ export async function benchApiThroughput(b: MarketsBench): Promise<BenchSection>
     }
     const rows: BenchRow[] = [];
     const notes: string[] = [];
-    const cpu = { one: [0, 0], two: [0, 0] };
     for (const q of QUERIES) {
-      const target = (p: ApiProcess): HttpTarget => ({ url: `${p.compatUrl}/info`, body: JSON.stringify(q.body) });
-      const one: number[] = [];
-      const two: number[] = [];
-      const errors: string[] = [];
+      const runs: Record<Arrangement, Measured[]> = { one: [], two: [], alone: [] };
       // Alternating, so that the machine's drift does not all land on one arrangement.
       for (let round = 0; round < ROUNDS; round++) {
-        for (const arrangement of ['one', 'two'] as const) {
-          const targets = Array.from({ length: LOADS }, (_, i) =>
-            target(arrangement === 'one' || i === 0 ? a : bProcess),
-          );
-          const before = processes.map((p) => p.cpuSeconds() ?? Number.NaN);
-          const r = await aggregate(targets);
-          const used = processes.map((p, i) => (p.cpuSeconds() ?? Number.NaN) - (before[i] as number));
-          for (const [i, u] of used.entries()) cpu[arrangement][i] = (cpu[arrangement][i] as number) + u;
-          (arrangement === 'one' ? one : two).push(r.requestsPerS);
-          for (const run of r.runs) if (run.errors) errors.push(`${run.errors} errors (${run.firstError})`);
+        for (const arrangement of arrangements) {
+          runs[arrangement].push(await measureArrangement(arrangement, pair, q.body, pinned));
         }
       }
-      const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-      // Each round's arrangements ran a few seconds apart: the median of their ratios is the least drift-prone.
-      const ratios = two.map((t, i) => t / (one[i] as number)).sort((x, y) => x - y);
-      const ratio = percentile(ratios, 0.5);
-      rows.push({
-        name: `compat ${q.label}, 2 api processes vs 1`,
-        value: `${int(mean(two))} req/s`,
-        baseline: `${int(mean(one))} on one`,
-        ratio: ratio.toFixed(2),
-        target: `reported (~1x on ${os.cpus().length} cores)`,
-      });
-      notes.push(
-        `${q.label}: req/s all on A / split, by round: ${one.map((o, i) => `${int(o)} / ${int(two[i] as number)}`).join(', ')}` +
-          (errors.length ? `; ${errors.slice(0, 3).join('; ')}` : ''),
+      const one = summarise('one', runs.one, pinned);
+      const two = summarise('two', runs.two, pinned);
+      const scale = medianRatio(runs.two, runs.one);
+      const perCore = two.perApiCore / one.perApiCore;
+      const aCore = pinned ? ', a core each' : ', unpinned';
+      // The figures measure the apis only while the cores are theirs: with other work on them, they measure it.
+      const other = Math.max(one.otherCores, two.otherCores);
+      const judge = (ok: boolean) =>
+        other <= QUIET_OTHER_CORES ? met(ok) : `not judged: other work ran on ${other.toFixed(2)} cores`;
+      rows.push(
+        {
+          name: `compat ${q.label}, 2 apis vs 1${aCore}`,
+          value: `${int(two.requestsPerS)} req/s`,
+          baseline: `${int(one.requestsPerS)} on one`,
+          ratio: scale.toFixed(2),
+          target: `>= ${SCALE_TARGET}x (api and its load on a core): ${judge(pinned && scale >= SCALE_TARGET)}`,
+        },
+        {
+          name: `compat ${q.label}, per api CPU, 2 apis vs 1`,
+          value: `${int(two.perApiCore)} req/s`,
+          baseline: `${int(one.perApiCore)} on one`,
+          ratio: perCore.toFixed(2),
+          target: `>= ${PER_CORE_TARGET} (the same per core): ${judge(perCore >= PER_CORE_TARGET)}`,
+        },
       );
+      const errors = Object.values(runs)
+        .flat()
+        .flatMap((r) => r.errors);
+      notes.push(
+        `${q.label}: req/s by round (${arrangements.join(' / ')}): ` +
+          Array.from({ length: ROUNDS }, (_, i) =>
+            arrangements.map((a) => int(runs[a][i]?.requestsPerS ?? Number.NaN)).join(' / '),
+          ).join(', ') +
+          (errors.length ? `; ${errors.slice(0, 3).join('; ')}` : ''),
+        `  one api${pinned ? ', A and its load on core 0' : ''}: ${one.describe()}; bound: ${one.bound()}; ` +
+          `other work on the machine ${one.otherCores.toFixed(2)} cores`,
+        `  two apis${pinned ? ', A and its load on core 0, B and its own on core 1' : ''}: ${two.describe()}; ` +
+          `bound: ${two.bound()}; other work on the machine ${two.otherCores.toFixed(2)} cores`,
+      );
+      if (pinned) {
+        const alone = summarise('alone', runs.alone, pinned);
+        const ratio = medianRatio(runs.alone, runs.one);
+        rows.push({
+          name: `compat ${q.label}, 1 api, its load on the other core`,
+          value: `${int(alone.requestsPerS)} req/s`,
+          baseline: `${int(one.requestsPerS)} on its core`,
+          ratio: ratio.toFixed(2),
+          target: `reported; bound: ${alone.bound()}`,
+        });
+        notes.push(
+          `  one api alone on core 0, its load on core 1: ${alone.describe()}; bound: ${alone.bound()}; the load's ` +
+            `own ceiling ${int(1 / alone.loadCost)} req/s per core of it, an api's ${int(alone.perApiCore)}`,
+        );
+      }
     }
-    const seconds = (QUERIES.length * ROUNDS * (LOAD.warmupMs + LOAD.durationMs)) / 1000;
-    const cores = (xs: number[]) => xs.map((x) => (x / seconds).toFixed(2)).join(' + ');
     notes.push(
-      `load: ${LOADS} generator threads of ${LOAD_CONCURRENCY} keep-alive connections in both arrangements (both on ` +
-        `process A, or one each on A and B), ${LOAD.warmupMs / 1000} s warm-up + ${LOAD.durationMs / 1000} s, ` +
-        `${ROUNDS} rounds of both (ratio: the median round's; req/s: the means); the processes are \`start.ts --role api\` (PORT_OFFSET ${PORT_OFFSET} and ` +
-        `${PORT_OFFSET + 100}) on this run's database and stream ${STREAM}`,
-      `cores used by A + B: all on A ${cores(cpu.one)}, split ${cores(cpu.two)} (of ${os.cpus().length} on the ` +
-        'machine, which also runs the load generators)',
-      `why: both answers come from each instance's memory (books and mids kept from the stream), so an instance's ` +
-        'ceiling is its own CPU: one main thread for compat. On 2 cores one process under this load already has a ' +
-        'core and the load generators the other, so a second process only shares them: ~1x. With a core per ' +
-        'process (and the clients elsewhere) N instances give ~N x on these in-memory queries; what they share is ' +
-        'the NATS stream (one consumer each, not in the query path) and Postgres, which queries that read it ' +
-        '(candles, fills) make the limit instead.',
+      `load: a process per api (bench/http-load.ts, its lean client: pre-built requests on ${CONNECTIONS} ` +
+        `keep-alive connections), started together, ${LOAD.warmupMs / 1000} s warm-up + ${LOAD.durationMs / 1000} ` +
+        `s, ${ROUNDS} rounds of every arrangement (ratios: the median round's; req/s: the means); ` +
+        (pinned
+          ? 'pinned with taskset, each thread of the process (BENCH_PIN=0 turns pinning off); "other": what the ' +
+            'rest of the machine (this process, Postgres, other work) ran on that core; '
+          : 'nothing pinned (no taskset, one core, or BENCH_PIN=0); ') +
+        'CPU from /proc over the counted window; "per api CPU": requests per second of CPU the serving apis used; ' +
+        `the processes are \`start.ts --role api\` (PORT_OFFSET ${PORT_OFFSET} and ${PORT_OFFSET + 100}) on this ` +
+        `run's database and stream ${STREAM}`,
+      "why: both answers come from each instance's memory (books and mids kept from the stream), so an instance's " +
+        'ceiling is its own CPU, mostly its main thread; what the instances share, NATS (a consumer each) and ' +
+        "Postgres, is not in these queries' path. So a second instance with a core of its own serves what the " +
+        'first does, and N instances N times one, until the clients, the network or other work on the cores are ' +
+        'the limit. Postgres bounds the queries that read it (candles, fills, history) at whatever it sustains.',
     );
     return { rows, notes };
   } finally {
@@ -340,7 +489,7 @@ export const SCALE_OUT_SECTIONS: { title: string; run: (b: MarketsBench) => Prom
     run: benchNatsTradeLatency,
   },
   {
-    title: `scale-out: compat /info throughput of two api processes vs one (${LOADS} x ${LOAD_CONCURRENCY} connections, ${ROUNDS} rounds)`,
+    title: `scale-out: compat /info throughput of two api processes vs one, a core each (${CONNECTIONS} connections per api, ${ROUNDS} rounds, pinned with taskset where it runs)`,
     run: benchApiThroughput,
   },
 ];
