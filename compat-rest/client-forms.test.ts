@@ -219,8 +219,8 @@ describe('l2Books', () => {
     for (const [body, error] of [
       [{ coins: [...fifty, 'ETH'] }, 'coins: must hold 1 to 50 coins, got 51'],
       [{ coins: [] }, 'coins: must hold 1 to 50 coins, got 0'],
-      [{}, 'coins: is required, must be an array'],
-      [{ coins: 'BTC' }, 'coins: must be an array'],
+      [{}, 'coins: is required, must hold 1 to 50 coins'],
+      [{ coins: 'BTC' }, 'coins: must hold 1 to 50 coins, got "BTC"'],
       [{ coins: ['BTC', ''] }, 'coins[1]: must be a non-empty string'],
       [{ coins: ['BTC'], nSigFigs: 6 }, 'nSigFigs: must be an integer from 2 to 5'],
       [{ coins: ['BTC'], nSigFigs: 4, mantissa: 2 }, 'mantissa: only with nSigFigs 5'],
@@ -315,7 +315,10 @@ describe('allFills', () => {
       [{ startTime, limit: 1001 }, 'limit: must be an integer from 1 to 1000'],
       [{ startTime, limit: 0 }, 'limit: must be an integer from 1 to 1000'],
       // Every user's fills: a user filter is `fills`' (the rule of unknown parameters names it).
-      [{ startTime, user: who.trader }, 'user: unknown parameter; it takes type, startTime, endTime, coin'],
+      [
+        { startTime, user: who.trader },
+        'user: unknown parameter; it takes type, startTime, coin, side, endTime, limit',
+      ],
       [{ startTime, cursor: 'x' }, 'cursor: must be'],
     ] as const) {
       const r = await info({ type: 'allFills', ...body });

@@ -32,7 +32,10 @@ describe('/info', () => {
       { type: 'userFills', aggregatebytime: true },
       'aggregatebytime: unknown parameter; it takes type, user, aggregateByTime',
     ],
-    [{ type: 'historicalOrders', limits: 5 }, 'limits: unknown parameter; it takes type, user, startTime, endTime'],
+    [
+      { type: 'historicalOrders', limits: 5 },
+      'limits: unknown parameter; it takes type, user, limit, lookbackDays, startTime, endTime, cursor',
+    ],
   ])('%j is refused naming the field', async (fields, error) => {
     const r = await c.info({ user, ...fields });
     expect(r.status).toBe(400);

@@ -29,21 +29,20 @@ import {
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS, orderedWindow } from '../platform/fields.ts';
 import { TIME_FORMAT, timeParam } from './params.ts';
-import { NO_NUL_PATTERN, ruleOf, unknownParameter } from './request-schema.ts';
+import { NO_NUL_PATTERN, RULE, ruleOf, unknownParameter } from './request-schema.ts';
 
 /** How a field is read beyond its JSON Schema; kept under symbols, which neither Ajv nor OpenAPI sees. */
 const Lower = Symbol('input.lowercase');
 const Time = Symbol('input.time');
 const Unit = Symbol('input.unit');
 const Names = Symbol('input.names');
-const Rule = Symbol('input.rule');
 
 type Meta = {
   [Lower]?: true;
   [Time]?: true;
   [Unit]?: string;
   [Names]?: Partial<Record<Edge, string>>;
-  [Rule]?: string;
+  [RULE]?: string;
 };
 const meta = (schema: TSchema): Meta => schema as Meta;
 
@@ -66,7 +65,7 @@ export const text = (
     maxLength: form.maxLength ?? 100,
     pattern: form.pattern ?? NO_NUL_PATTERN,
     description,
-    ...(form.rule ? { [Rule]: form.rule } : {}),
+    ...(form.rule ? { [RULE]: form.rule } : {}),
   });
 
 /**
@@ -79,7 +78,7 @@ export const cursor = (description: string, form?: { pattern?: string; rule?: st
     pattern: form?.pattern ?? NO_NUL_PATTERN,
     description,
     [Names]: { graphql: 'after' },
-    ...(form?.rule ? { [Rule]: form.rule } : {}),
+    ...(form?.rule ? { [RULE]: form.rule } : {}),
   });
 
 /** An integer from `min` to `max`; with `default`, a value the parsed input always holds. */
@@ -142,7 +141,7 @@ export const list = <T extends TSchema>(
     maxItems: bounds.max,
     ...(bounds.min === undefined ? {} : { minItems: bounds.min }),
     description,
-    ...(bounds.rule ? { [Rule]: bounds.rule } : {}),
+    ...(bounds.rule ? { [RULE]: bounds.rule } : {}),
   });
 
 /**
@@ -155,7 +154,7 @@ export const integerOrText = (description: string, form: { pattern: string; rule
     minimum: 0,
     pattern: form.pattern,
     description,
-    [Rule]: form.rule,
+    [RULE]: form.rule,
   });
 
 /** A field the caller may leave out. */
@@ -395,12 +394,11 @@ export function nestedBody<P extends TProperties>(key: string, definition: Input
  */
 function routeField(field: TSchema): TSchema {
   const { description: _sentence, ...rest } = field;
-  // A pattern with a rule of its own (a cursor's form) is left to `parse`, whose 400 states that rule.
-  if (meta(field)[Rule] && typeof rest.pattern === 'string') rest.pattern = NO_NUL_PATTERN;
-  // So is a list's length with a rule of its own (`coins: must hold 1 to 50 coins, got 51`).
-  if (meta(field)[Rule] && field[Kind] === 'Array') {
-    delete rest.minItems;
-    delete rest.maxItems;
+  // A field with a rule of its own leaves its form to `parse`, whose 400 states that rule: a pattern (a cursor's
+  // form), a list's length (`coins: must hold 1 to 50 coins, got 51`), a number's bounds (an order id's).
+  if (meta(field)[RULE]) {
+    if (typeof rest.pattern === 'string') rest.pattern = NO_NUL_PATTERN;
+    for (const bound of ['minItems', 'maxItems', 'minimum', 'maximum'] as const) delete rest[bound];
   }
   const unit = meta(field)[Unit];
   return (unit ? { ...rest, description: unit } : rest) as TSchema;
@@ -433,7 +431,7 @@ function scalarOf(field: TSchema): string {
 /** The rule a field states, for its 400 (`must be an integer of epoch milliseconds from 0 to ...`). */
 function rule(field: TSchema | undefined): string {
   if (!field) return 'is not valid';
-  const own = meta(field)[Rule];
+  const own = meta(field)[RULE];
   if (own) return own;
   const unit = meta(field)[Unit];
   return ruleOf({ ...field, description: unit });

@@ -7,6 +7,13 @@ import { addressSchema } from './params.ts';
 /** A JSON Schema (draft-07, as fastify's Ajv reads it), kept as plain data so OpenAPI can publish it as it is. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
+/**
+ * What a refusal of a field says when its schema keeps a rule of its own (an order id: `must be an order id (an
+ * integer from 0 to ...) or a cloid (...)`), whichever keyword refused it. Under a symbol: neither Ajv nor OpenAPI
+ * sees it.
+ */
+export const RULE = Symbol('request.rule');
+
 /** Text without U+0000 (no Postgres text column or parameter takes it). */
 export const NO_NUL_PATTERN = '^[^\\u0000]*$';
 
@@ -147,6 +154,8 @@ const typesOf = (schema: JsonSchema): unknown[] => [schema.type].flat();
 
 /** The rule a field's schema states, as the message's text: "must be an integer from 1 to 1000". */
 export function ruleOf(schema: JsonSchema): string {
+  const own = (schema as { [RULE]?: string })[RULE];
+  if (own) return own;
   const types = typesOf(schema);
   if (schema.pattern === ADDRESS_PATTERN) return 'must be a 0x address';
   if (Array.isArray(schema.enum)) return `must be one of ${schema.enum.filter((v) => v !== null).join(', ')}`;

@@ -167,7 +167,7 @@ describe('history pages, liquidations, states, orders', () => {
     expect(CLEARINGHOUSE_STATES.parse({ users: fifty }, 'info').users).toHaveLength(50);
     for (const users of [[], [...fifty, user]]) {
       expect(refusal(() => CLEARINGHOUSE_STATES.parse({ users }, 'info'))).toMatch(
-        /^users: must hold 1 to 50 addresses, got \[/,
+        new RegExp(`^users: must hold 1 to 50 addresses.*, got ${users.length}$`),
       );
     }
     expect(refusal(() => CLEARINGHOUSE_STATES.parse({ users: [user, '0x12'] }, 'info'))).toBe(
