@@ -15,6 +15,7 @@ import { importArchive as runImport } from '../ingest/archive/import.ts';
 import { Ingest } from '../ingest/pipeline.ts';
 import { type CliResult, ROOT, runCli, startCli } from './cli.ts';
 import { startCompatApp, type TestCompatApp } from './compat-app.ts';
+import { freePort } from './ports.ts';
 
 const ARCHIVE = path.join(ROOT, 'test', 'fixtures', 'archive');
 const DAY = '2024-01-01';
@@ -483,7 +484,6 @@ describe('--book-every', () => {
 
 describe('npm run import beside a running service', () => {
   const dataDir = path.join(ROOT, '.data', `test-import-${process.pid}`);
-  const port = 56000 + (process.pid % 1000);
 
   afterAll(async () => {
     await fs.rm(dataDir, { recursive: true, force: true });
@@ -492,22 +492,28 @@ describe('npm run import beside a running service', () => {
 
   it('loads into the Postgres the service owns and leaves it running', async () => {
     // The embedded cluster held as `npm start` holds it (a service owner: a second owner is refused).
+    // A free port (not one derived from the pid, which another server of the run may hold).
+    const [port, guestPort] = [await freePort(), await freePort()];
     const holder = startCli('test/fixtures/hold-cluster.ts', [dataDir, String(port), 'service']);
     const exited = new Promise((r) => holder.once('exit', r));
+    let said = '';
+    holder.stderr?.on('data', (d) => {
+      said += String(d);
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         holder.stdout?.on('data', (d) => String(d).includes('ready') && resolve());
-        holder.on('exit', (code) => reject(new Error(`holder exited with ${code}`)));
+        holder.on('exit', (code) => reject(new Error(`holder exited with ${code}: ${said.slice(-2000)}`)));
       });
       const res = await runCli('ingest/archive/cli.ts', ['--archive', ARCHIVE], {
         DATABASE_URL: '',
         PG_DATA_DIR: dataDir,
-        PG_PORT: String(port + 1),
+        PG_PORT: String(guestPort),
       });
       expect(res.code, res.stderr).toBe(0);
       expect(res.stderr).toContain(`using the Postgres server of hold-cluster (pid ${holder.pid})`);
       expect(holder.exitCode).toBe(null);
-      const guest = await startEmbedded({ dataDir, port: port + 1, mode: 'guest', log: () => {} });
+      const guest = await startEmbedded({ dataDir, port: guestPort, mode: 'guest', log: () => {} });
       const client = new pg.Client(guest.url(EMBEDDED_DATABASE));
       await client.connect();
       try {

@@ -6,10 +6,9 @@ import type pg from 'pg';
 import { WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
 import { abs, add, cmp, div, mul, type Ratio, ratio, sign, sub, ZERO } from '../../../platform/decimal.ts';
 import { CASH_TYPES, ledgerCash } from '../../accounts/service/state.ts';
+import { DAY_MS, HOUR_MS } from '../service/window.ts';
 import { columns, dec, entry, type Statement, sumsStatement } from './statements.ts';
 
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
 /** The coins derived: the main perp dex's (no '/', '@', '#' or ':'), as the account state's. */
 export const PERP_COIN = `coin !~ '[/@#:]'`;
 /** The fills a batch derives: the perp fills of its range, `$1` to `$2` (exclusive). */

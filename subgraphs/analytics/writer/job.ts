@@ -19,9 +19,10 @@
 import type pg from 'pg';
 import { inTransaction, WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
 import { CASH_TYPES } from '../../accounts/service/state.ts';
-import { DerivationBatch, HOUR_MS, PERP_COIN, query } from './batch.ts';
+import { HOUR_MS } from '../service/window.ts';
+import { DerivationBatch, PERP_COIN, query } from './batch.ts';
 
-export { DAY_MS, HOUR_MS } from './batch.ts';
+export { DAY_MS, HOUR_MS } from '../service/window.ts';
 
 /** The checkpoint row's name. */
 const JOB = 'analytics';

@@ -1,7 +1,8 @@
 // The statements a derivation batch (batch.ts) writes with: each table's rows as one `unnest` insert of column
 // arrays, and the upsert adding a batch's sums to the daily and hourly tables.
 import { type Ratio, toDecimal } from '../../../platform/decimal.ts';
-import { DAY_MS, HOUR_MS, type Sums } from './batch.ts';
+import { DAY_MS, HOUR_MS } from '../service/window.ts';
+import type { Sums } from './batch.ts';
 
 /** Digits kept where a division rounds (VWAPs, split fees, leverage). */
 export const SCALE = 12;
