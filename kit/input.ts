@@ -431,8 +431,6 @@ function scalarOf(field: TSchema): string {
 /** The rule a field states, for its 400 (`must be an integer of epoch milliseconds from 0 to ...`). */
 function rule(field: TSchema | undefined): string {
   if (!field) return 'is not valid';
-  const own = meta(field)[RULE];
-  if (own) return own;
-  const unit = meta(field)[Unit];
-  return ruleOf({ ...field, description: unit });
+  // A field's own rule (RULE, kept by the spread) is ruleOf's first answer.
+  return ruleOf({ ...field, description: meta(field)[Unit] });
 }

@@ -350,7 +350,7 @@ export async function countFills(pool: pg.Pool, q: FillFilters): Promise<number>
 export type FillFilters = Pick<FillRowsQuery, 'user' | 'builder' | 'coin' | 'side' | 'twap' | 'startTime' | 'endTime'>;
 
 /** A statement's parameter list, and `param(v)` adding one and answering its placeholder (`$3`). */
-export function queryParams() {
+function queryParams() {
   const params: unknown[] = [];
   const param = (v: unknown) => {
     params.push(v);
@@ -360,7 +360,7 @@ export function queryParams() {
 }
 
 /** The conditions on `accounts.fills f` of a fill-rows query's filters (the cursor aside). */
-export function fillFilters(q: FillFilters, param: (v: unknown) => string): string[] {
+function fillFilters(q: FillFilters, param: (v: unknown) => string): string[] {
   const filters: string[] = [];
   if (q.user !== undefined) filters.push(`f.address = ${param(q.user.toLowerCase())}`);
   if (q.builder !== undefined) filters.push(`f.builder = ${param(q.builder.toLowerCase())}`);

@@ -35,7 +35,7 @@ const DECIMAL_COLUMNS: ReadonlySet<FillColumn> = new Set([
 const KEY_COLUMNS: ReadonlySet<FillColumn> = new Set(['time', 'block_number', 'event_index', 'tid']);
 
 /** The columns a statement of fillColumns(only) reads, in its order: table order, `only` and the key columns. */
-export function fillColumnNames(only?: ReadonlySet<FillColumn>): FillColumn[] {
+function fillColumnNames(only?: ReadonlySet<FillColumn>): FillColumn[] {
   return fillsTable.columns.filter((c) => !only || only.has(c) || KEY_COLUMNS.has(c));
 }
 
