@@ -1,5 +1,6 @@
-// The hip4 page rules the service now leaves to its definitions (it no longer re-checks limit, offset, ids, text or a
-// window): the bounds of spec §8 and a page that starts after a cursor or at an offset, not both.
+// The hip4 rules the service now leaves to its definitions (it no longer re-checks limit, offset, ids, text, a window
+// or a live filter): the bounds of spec §8, a page that starts after a cursor or at an offset, not both, and the live
+// streams' filters (one of outcome, question or venue; registry kinds).
 import { describe, expect, it } from 'vitest';
 import { ANALYTICS, FILL_STREAM, FILLS, QUESTIONS, REGISTRY_STREAM } from './inputs.ts';
 
