@@ -1,5 +1,5 @@
-// What each list of the hip4 service takes, stated once (kit/input.ts): the /hip4 query strings, the MCP tools'
-// inputs and the GraphQL arguments derive from these. A path route and GraphQL call the window `start`/`end`, MCP
+// What each list and live stream of the hip4 service takes, stated once (kit/input.ts): the /hip4 query strings,
+// the MCP tools' inputs, the GraphQL arguments and the /ws hip4Events parameters derive from these. A path route and GraphQL call the window `start`/`end`, MCP
 // `startTime`/`endTime`; the service reads what a cursor means (an id, an offset, a fill's key).
 import {
   address,
