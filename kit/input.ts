@@ -28,6 +28,7 @@ import {
 } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS, orderedWindow } from '../platform/fields.ts';
+import { MAX_COLLECT_SECONDS } from './mcp-tool.ts';
 import { TIME_FORMAT, timeParam } from './params.ts';
 import { NO_NUL_PATTERN, RULE, ruleOf, unknownParameter } from './request-schema.ts';
 
@@ -156,6 +157,23 @@ export const integerOrText = (description: string, form: { pattern: string; rule
     description,
     [RULE]: form.rule,
   });
+
+/**
+ * An amount not below 0 as a JSON number or a decimal string (what GraphQL's Decimal hands): the liquidations
+ * stream's minimum notional, which the exchange's clients send either way.
+ */
+export const amount = (description: string) =>
+  Type.Unsafe<number | string>({
+    type: ['number', 'string'],
+    minimum: 0,
+    pattern: '^\\d+(\\.\\d+)?$',
+    description,
+    [RULE]: 'must be a number or a decimal string >= 0',
+  });
+
+/** How long a live MCP tool collects a stream, 1 to MAX_COLLECT_SECONDS seconds. */
+export const seconds = (what: string): TInteger =>
+  int(`how long to collect ${what}, in seconds (1 to ${MAX_COLLECT_SECONDS})`, { min: 1, max: MAX_COLLECT_SECONDS });
 
 /** A field the caller may leave out. */
 export const optional = <T extends TSchema>(schema: T): TOptional<T> => Type.Optional(schema) as TOptional<T>;

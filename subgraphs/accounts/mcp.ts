@@ -2,9 +2,11 @@
 // channels it serves), each calling the service as the resolvers and compat handlers do, plus bounded live tools.
 // The service keeps its rules (defaults, caps, windows, coverage); the schemas bound what a model may send.
 
-import { addressArg, collect, described, secondsArg, toolInput } from '../../kit/mcp-tool.ts';
+import { collect } from '../../kit/mcp-tool.ts';
 import type { McpTool } from '../domain.ts';
 import {
+  COLLECT_LIQUIDATIONS,
+  COLLECT_USER_EVENTS,
   FILL_ROWS,
   FUNDING_PAGE,
   HISTORICAL_ORDERS,
@@ -13,7 +15,6 @@ import {
   LEDGER_PAGE,
   LIQUIDATIONS,
   MAX_HISTORY_PAGE,
-  MAX_LIQUIDATION_USERS,
   MAX_TWAP_HISTORY,
   MAX_WIRE_FILLS,
   ORDER_STATUS,
@@ -244,13 +245,10 @@ export const accountsTools: readonly McpTool[] = [
     description:
       "Waits and collects a user's events as they happen for `seconds` (1 to 60): fills, funding payments, " +
       'liquidations and orders the exchange canceled. For "tell me what happens on this account in the next 30 s".',
-    input: toolInput({ user: addressArg(), seconds: secondsArg('events') }, ['user', 'seconds']),
+    input: COLLECT_USER_EVENTS.schema,
     async call(args, { services: { accounts }, signal }) {
-      const got = await collect<UserEvent>(accounts.streams.userEvents((args.user as string).toLowerCase()), {
-        seconds: args.seconds as number,
-        max: 10_000,
-        signal,
-      });
+      const { user, seconds } = COLLECT_USER_EVENTS.parse(args);
+      const got = await collect<UserEvent>(accounts.streams.userEvents(user), { seconds, max: 10_000, signal });
       return { events: got.items, count: got.items.length, stoppedBy: got.stoppedBy, seconds: got.seconds };
     },
   },
@@ -258,28 +256,13 @@ export const accountsTools: readonly McpTool[] = [
     name: 'accounts_collect_liquidations',
     title: 'Collect live liquidations',
     description:
-      'Waits and collects liquidations as they happen for `seconds` (1 to 60), filtered by users (liquidated or ' +
-      'liquidator), minimum notional in dollars and builder; all filters combine.',
-    input: toolInput(
-      {
-        users: described(
-          { type: 'array', items: addressArg('an address'), minItems: 1, maxItems: MAX_LIQUIDATION_USERS },
-          `only liquidations involving these addresses (up to ${MAX_LIQUIDATION_USERS})`,
-        ),
-        minNotional: described({ type: 'number', minimum: 0 }, 'only liquidations of at least this many dollars'),
-        builder: addressArg('only liquidations through this builder'),
-        seconds: secondsArg('liquidations'),
-      },
-      ['seconds'],
-    ),
+      'Waits and collects liquidations as they happen for `seconds` (1 to 60), filtered by user or users ' +
+      '(liquidated or liquidator), minimum notional in dollars and builder; all filters combine.',
+    input: COLLECT_LIQUIDATIONS.schema,
     async call(args, { services: { accounts }, signal }) {
-      const stream = accounts.streams.liquidations({
-        users: args.users as string[] | undefined,
-        amountDollars: args.minNotional as number | undefined,
-        builder: args.builder as string | undefined,
-      });
-      const got = await collect(stream, {
-        seconds: args.seconds as number,
+      const { seconds, ...filter } = COLLECT_LIQUIDATIONS.parse(args);
+      const got = await collect(accounts.streams.liquidations(filter), {
+        seconds,
         max: 5_000,
         signal,
         items: (rows) => rows.map((r) => ({ ...toWsLiquidation(r), coin: r.coin, px: r.px, sz: r.sz, time: r.time })),

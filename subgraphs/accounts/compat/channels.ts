@@ -4,24 +4,19 @@
 // service's streams (subgraphs/accounts/service/streams.ts); what is here is the wire: parameters, frame shapes
 // and joining a stored snapshot to the live stream.
 import type { OrderStatusRow } from '../../../db/rows/accounts.ts';
-import {
-  type Channel,
-  type ChannelContext,
-  SubscriptionError,
-  sendStream,
-  subscriptionInput,
-} from '../../../kit/channel.ts';
-import { isDecimal } from '../../../platform/decimal.ts';
+import { type Channel, type ChannelContext, sendStream } from '../../../kit/channel.ts';
 import type { StoredSnapshotStream } from '../../live.ts';
-import { type AccountsService, MAX_LIQUIDATION_USERS, toWsLiquidation, type UserEvent } from '../service/index.ts';
+import {
+  type AccountsService,
+  LIQUIDATION_STREAM,
+  toWsLiquidation,
+  USER,
+  USER_FILLS_STREAM,
+  type UserEvent,
+} from '../service/index.ts';
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-
-function userParam(sub: Record<string, unknown>, key = 'user'): string {
-  const v = sub[key];
-  if (typeof v !== 'string' || !ADDRESS.test(v)) throw new SubscriptionError(`${key}: must be a 0x address`);
-  return v.toLowerCase();
-}
+/** A subscription's `user`, read as USER reads an /info body's (a refusal is the subscription's). */
+const userOf = (sub: Record<string, unknown>) => USER.parse(sub, 'info').user;
 
 /** The exchange's OpenOrder (orderUpdates): the basic order fields, `reduceOnly` only when true. */
 const openOrder = (r: OrderStatusRow) => ({
@@ -36,10 +31,6 @@ const openOrder = (r: OrderStatusRow) => ({
   ...(r.reduce_only ? { reduceOnly: true as const } : {}),
 });
 
-/** A minimum amount as a JSON number or, as GraphQL takes it, a decimal string; not negative. */
-const isNonNegative = (v: unknown) =>
-  (typeof v === 'number' && Number.isFinite(v) && v >= 0) || (isDecimal(v) && !v.startsWith('-'));
-
 /** A per-user channel: normalise `user`, then a storage snapshot and live frames, or live frames only. */
 function userChannel(
   type: string,
@@ -48,7 +39,7 @@ function userChannel(
 ): Channel {
   return {
     type,
-    normalize: (sub) => ({ ...sub, user: userParam(sub) }),
+    normalize: (sub) => ({ ...sub, user: userOf(sub) }),
     start: (sub, ctx) => start(sub.user as string, sub, ctx),
     ...extra,
   };
@@ -94,12 +85,12 @@ export function accountChannels(accounts: AccountsService): Channel[] {
     userChannel(
       'userFills',
       (user, sub, ctx) =>
-        snapshotThenLive(
-          streams.userFills(user, { aggregateByTime: sub.aggregateByTime === true }),
-          (fills, isSnapshot) => ctx.send({ user, fills, ...snapshotFlag(isSnapshot) }),
+        snapshotThenLive(streams.userFills(user, USER_FILLS_STREAM.parse(sub, 'info')), (fills, isSnapshot) =>
+          ctx.send({ user, fills, ...snapshotFlag(isSnapshot) }),
         ),
       {
-        normalize: (sub) => ({ ...sub, user: userParam(sub), aggregateByTime: sub.aggregateByTime ?? false }),
+        // The ack holds the default too: aggregateByTime false.
+        normalize: (sub) => ({ ...sub, ...USER_FILLS_STREAM.parse(sub, 'info') }),
         storedSnapshot: true,
       },
     ),
@@ -130,30 +121,12 @@ export function accountChannels(accounts: AccountsService): Channel[] {
     {
       type: 'liquidations',
       normalize: (sub) => {
-        const out: Record<string, unknown> = { ...sub };
-        if (sub.user !== undefined) out.user = userParam(sub);
-        if (sub.users !== undefined) {
-          if (!Array.isArray(sub.users) || sub.users.length > MAX_LIQUIDATION_USERS) {
-            throw new SubscriptionError(`users: must be an array of at most ${MAX_LIQUIDATION_USERS} addresses`);
-          }
-          out.users = sub.users.map((u: unknown, i) => userParam({ [`users[${i}]`]: u }, `users[${i}]`));
-        }
-        const amount = sub.amount_dollars;
-        if (amount !== undefined && !isNonNegative(amount)) {
-          throw new SubscriptionError('amount_dollars: must be a number or a decimal string >= 0');
-        }
-        if (sub.builder !== undefined) out.builder = userParam(sub, 'builder');
-        return out;
+        // The ack echoes amount_dollars as sent, and the addresses lowercased.
+        const { amountDollars: _asSent, ...addresses } = LIQUIDATION_STREAM.parse(sub, 'info');
+        return { ...sub, ...addresses };
       },
       start(sub, ctx) {
-        const stream = subscriptionInput(() =>
-          streams.liquidations({
-            user: sub.user as string | undefined,
-            users: sub.users as string[] | undefined,
-            amountDollars: sub.amount_dollars as number | string | undefined,
-            builder: sub.builder as string | undefined,
-          }),
-        );
+        const stream = streams.liquidations(LIQUIDATION_STREAM.parse(sub, 'info'));
         return sendStream(stream, ctx, (rows) =>
           rows.map((r) => ({ ...toWsLiquidation(r), coin: r.coin, px: r.px, sz: r.sz, time: r.time })),
         );

@@ -4,8 +4,14 @@
 import type { InputOf } from '../../../kit/input.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
-import type { AccountsService, FUNDING_PAGE, UserFundingEntry, WsFunding } from '../service/index.ts';
-import { addressArg, serviceInput } from './args.ts';
+import {
+  type AccountsService,
+  type FUNDING_PAGE,
+  USER,
+  type UserFundingEntry,
+  type WsFunding,
+} from '../service/index.ts';
+import { serviceInput } from './args.ts';
 import { historyConnection } from './connection.ts';
 import { MarketRef } from './market.ts';
 
@@ -46,10 +52,10 @@ builder.subscriptionFields((t) => ({
   userFundings: t.field({
     type: [FundingRef],
     description: "The user's funding payments as they settle, one batch per block (history: User.fundings)",
-    args: { user: t.arg.string({ required: true }), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    args: { ...USER.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
     listSize: { assumedSize: 20 },
-    subscribe: (_root, a, ctx) =>
-      cursoredIterator(ctx.accounts.streams.userFundings(addressArg(a.user, 'user')), a.after),
+    subscribe: (_root, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.accounts.streams.userFundings(USER.parse(a, 'graphql').user), after),
     resolve: withCursor,
   }),
 }));

@@ -3,8 +3,8 @@
 
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
-import type { AccountsService, LedgerUpdate } from '../service/index.ts';
-import { addressArg, serviceInput } from './args.ts';
+import { type AccountsService, type LedgerUpdate, USER } from '../service/index.ts';
+import { serviceInput } from './args.ts';
 import { historyConnection } from './connection.ts';
 import type { HistoryInput } from './funding.ts';
 
@@ -33,10 +33,10 @@ builder.subscriptionFields((t) => ({
   userNonFundingLedgerUpdates: t.field({
     type: [LedgerUpdateRef],
     description: "The user's non-funding ledger updates as they happen (history: User.ledgerUpdates)",
-    args: { user: t.arg.string({ required: true }), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    args: { ...USER.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
     listSize: { assumedSize: 10 },
-    subscribe: (_root, a, ctx) =>
-      cursoredIterator(ctx.accounts.streams.userNonFundingLedgerUpdates(addressArg(a.user, 'user')), a.after),
+    subscribe: (_root, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.accounts.streams.userNonFundingLedgerUpdates(USER.parse(a, 'graphql').user), after),
     resolve: withCursor,
   }),
 }));

@@ -3,8 +3,7 @@
 import type { LiquidationRow } from '../../../db/rows/accounts.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
-import type { WsLiquidation } from '../service/index.ts';
-import { addressArg, serviceInput } from './args.ts';
+import { LIQUIDATION_STREAM, type WsLiquidation } from '../service/index.ts';
 import { MarketRef } from './market.ts';
 
 export const LiquidationRef = builder.objectRef<LiquidationRow>('Liquidation').implement({
@@ -51,25 +50,12 @@ builder.subscriptionFields((t) => ({
     description:
       'Liquidations as they happen; every given filter applies (users: at most 50, each matching either side)',
     args: {
-      user: t.arg.string(),
-      users: t.arg.stringList(),
-      amountDollars: t.arg({ type: 'Decimal', description: 'Minimum notional' }),
-      builder: t.arg.string(),
+      ...LIQUIDATION_STREAM.args(t, { types: { amountDollars: 'Decimal' } }),
       after: t.arg.string({ description: AFTER_DESCRIPTION }),
     },
     listSize: { assumedSize: 10 },
-    subscribe: (_root, a, ctx) => {
-      const filter = {
-        user: a.user == null ? undefined : addressArg(a.user, 'user'),
-        users: a.users?.map((u) => addressArg(u, 'users')),
-        amountDollars: a.amountDollars ?? undefined,
-        builder: a.builder == null ? undefined : addressArg(a.builder, 'builder'),
-      };
-      return cursoredIterator(
-        serviceInput('users', () => ctx.accounts.streams.liquidations(filter)),
-        a.after,
-      );
-    },
+    subscribe: (_root, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.accounts.streams.liquidations(LIQUIDATION_STREAM.parse(a, 'graphql')), after),
     resolve: withCursor,
   }),
 }));

@@ -12,9 +12,10 @@ import {
   orderKey,
   type StatusColumn,
   toOrder,
+  USER,
   type UserOrderStatus,
 } from '../service/index.ts';
-import { addressArg, serviceInput } from './args.ts';
+import { serviceInput } from './args.ts';
 import { toConnection } from './connection.ts';
 import { MarketRef } from './market.ts';
 
@@ -123,10 +124,10 @@ builder.subscriptionFields((t) => ({
   orderUpdates: t.field({
     type: [OrderStatusRef],
     description: "The user's order status changes as they happen, one batch per block",
-    args: { user: t.arg.string({ required: true }), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    args: { ...USER.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
     listSize: { assumedSize: 20 },
-    subscribe: (_root, a, ctx) =>
-      cursoredIterator(ctx.accounts.streams.orderUpdates(addressArg(a.user, 'user')), a.after),
+    subscribe: (_root, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.accounts.streams.orderUpdates(USER.parse(a, 'graphql').user), after),
     resolve: ({ event, cursor }) => event.map((r) => ({ ...toOrder(r), user: r.address, cursor })),
   }),
 }));

@@ -2,8 +2,7 @@
 // payment, one liquidation, or the orders the exchange canceled on the user's behalf), and that subscription.
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, cursorOn } from '../../live.ts';
 import { builder } from '../builder.ts';
-import type { NonUserCancel, UserEvent } from '../service/index.ts';
-import { addressArg } from './args.ts';
+import { type NonUserCancel, USER, type UserEvent } from '../service/index.ts';
 import { FillRef } from './fill.ts';
 import { FundingRef } from './funding.ts';
 import { LiquidationEventRef } from './liquidation.ts';
@@ -39,9 +38,9 @@ builder.subscriptionFields((t) => ({
     type: UserEventRef,
     description:
       "The user's fills (one batch per block), funding payments and liquidations (one frame each), and cancels",
-    args: { user: t.arg.string({ required: true }), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
-    subscribe: (_root, a, ctx) =>
-      cursoredIterator(ctx.accounts.streams.userEvents(addressArg(a.user, 'user')), a.after),
+    args: { ...USER.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    subscribe: (_root, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.accounts.streams.userEvents(USER.parse(a, 'graphql').user), after),
     resolve: cursorOn,
   }),
 }));

@@ -8,15 +8,19 @@ import {
   ALL_FILL_PAGE,
   BUILDER_REVENUE,
   CLEARINGHOUSE_STATES,
+  COLLECT_LIQUIDATIONS,
+  COLLECT_USER_EVENTS,
   FILL_PAGE,
   FILL_ROWS,
   FUNDING_PAGE,
   HISTORICAL_ORDERS,
+  LIQUIDATION_STREAM,
   LIQUIDATIONS,
   ORDER_STATUS,
   ORDERS_PAGE,
   TWAP_SLICE_FILLS,
   USER_FILLS_BY_TIME,
+  USER_FILLS_STREAM,
 } from './inputs.ts';
 
 const USER = `0x${'AB'.repeat(20)}`;
@@ -183,6 +187,93 @@ describe('history pages, liquidations, states, orders', () => {
     );
     expect(refusal(() => ORDER_STATUS.parse({ user, cloid: '0x1' }, 'mcp'))).toBe(
       'cloid: must be a cloid (0x followed by 32 hex digits), got "0x1"',
+    );
+  });
+});
+
+// The live streams (spec §6): the /ws channels read a subscription as an /info body (`type` and the keys a definition
+// does not hold left aside), GraphQL subscriptions their arguments, the MCP collectors their tool input.
+describe('the liquidations stream: one definition on /ws, GraphQL and MCP', () => {
+  const address = (i: number) => `0x${i.toString(16).padStart(40, '0')}`;
+  const fifty = Array.from({ length: 50 }, (_, i) => address(i));
+
+  it('names the minimum notional amount_dollars on /ws, amountDollars in GraphQL and minNotional in MCP', () => {
+    const sub = { type: 'liquidations', user: USER, users: [USER], amount_dollars: '1000.5', builder: USER };
+    const filter = { user, users: [user], amountDollars: '1000.5', builder: user };
+    expect(LIQUIDATION_STREAM.parse(sub, 'info')).toEqual(filter);
+    expect(LIQUIDATION_STREAM.parse({ ...filter, builder: USER }, 'graphql')).toEqual(filter);
+    expect(COLLECT_LIQUIDATIONS.parse({ users: [USER], minNotional: 250, seconds: 5 })).toEqual({
+      users: [user],
+      amountDollars: 250,
+      seconds: 5,
+    });
+    expect(LIQUIDATION_STREAM.parse({ type: 'liquidations' }, 'info')).toEqual({});
+  });
+
+  it('takes at most 50 users, each a 0x address', () => {
+    expect(LIQUIDATION_STREAM.parse({ users: fifty }, 'info').users).toHaveLength(50);
+    expect(refusal(() => LIQUIDATION_STREAM.parse({ users: [...fifty, user] }, 'info'))).toBe(
+      'users: must be a list of at most 50 addresses, got 51',
+    );
+    expect(refusal(() => LIQUIDATION_STREAM.parse({ users: user }, 'graphql'))).toBe(
+      `users: must be a list of at most 50 addresses, got "${user}"`,
+    );
+    expect(refusal(() => LIQUIDATION_STREAM.parse({ users: [user, '0x12'] }, 'info'))).toBe(
+      'users[1]: must be a 0x address, got "0x12"',
+    );
+    expect(refusal(() => LIQUIDATION_STREAM.parse({ user: 'bob' }, 'info'))).toBe(
+      'user: must be a 0x address, got "bob"',
+    );
+    expect(refusal(() => LIQUIDATION_STREAM.parse({ builder: `${USER}0` }, 'graphql'))).toBe(
+      `builder: must be a 0x address, got "${USER}0"`,
+    );
+  });
+
+  it('takes an amount >= 0 as a JSON number or a decimal string', () => {
+    for (const amount of [0, 12.5, '0', '1000.25']) {
+      expect(LIQUIDATION_STREAM.parse({ amount_dollars: amount }, 'info').amountDollars).toBe(amount);
+    }
+    const rule = 'must be a number or a decimal string >= 0';
+    expect(refusal(() => LIQUIDATION_STREAM.parse({ amount_dollars: -1 }, 'info'))).toBe(
+      `amount_dollars: ${rule}, got -1`,
+    );
+    expect(refusal(() => LIQUIDATION_STREAM.parse({ amountDollars: '-0.5' }, 'graphql'))).toBe(
+      `amountDollars: ${rule}, got "-0.5"`,
+    );
+    expect(refusal(() => LIQUIDATION_STREAM.parse({ amount_dollars: '1e3' }, 'info'))).toBe(
+      `amount_dollars: ${rule}, got "1e3"`,
+    );
+    expect(refusal(() => COLLECT_LIQUIDATIONS.parse({ minNotional: true, seconds: 1 }))).toBe(
+      `minNotional: ${rule}, got true`,
+    );
+  });
+});
+
+describe('the per-user streams and their collectors', () => {
+  it('userFills: the user lowercased, aggregateByTime false unless given', () => {
+    expect(USER_FILLS_STREAM.parse({ type: 'userFills', user: USER }, 'info')).toEqual({
+      user,
+      aggregateByTime: false,
+    });
+    expect(USER_FILLS_STREAM.parse({ user, aggregateByTime: true }, 'info').aggregateByTime).toBe(true);
+    expect(refusal(() => USER_FILLS_STREAM.parse({ type: 'userFills' }, 'info'))).toBe(
+      'user: is required, must be a 0x address',
+    );
+    expect(refusal(() => USER_FILLS_STREAM.parse({ user, aggregateByTime: 'yes' }, 'info'))).toBe(
+      'aggregateByTime: must be a boolean, got "yes"',
+    );
+  });
+
+  it('a collector takes 1 to 60 seconds and no field it does not know', () => {
+    expect(COLLECT_USER_EVENTS.parse({ user: USER, seconds: 60 })).toEqual({ user, seconds: 60 });
+    for (const seconds of [0, 61]) {
+      expect(refusal(() => COLLECT_USER_EVENTS.parse({ user, seconds }))).toBe(
+        `seconds: must be an integer from 1 to 60, got ${seconds}`,
+      );
+    }
+    expect(refusal(() => COLLECT_LIQUIDATIONS.parse({}))).toBe('seconds: is required, must be an integer from 1 to 60');
+    expect(refusal(() => COLLECT_LIQUIDATIONS.parse({ seconds: 5, amount_dollars: 1 }))).toBe(
+      'amount_dollars: unknown parameter; it takes user, users, minNotional, builder, seconds',
     );
   });
 });

@@ -4,6 +4,7 @@
 // cursor means (a fill's key, an oid, a history row's key) and what spans two fields (allFills' day, an order's ref).
 import {
   address,
+  amount,
   bool,
   cursor,
   defineInput,
@@ -14,6 +15,7 @@ import {
   named,
   oneOf,
   optional,
+  seconds,
   text,
   time,
 } from '../../../kit/input.ts';
@@ -31,6 +33,7 @@ import {
   MAX_WIRE_FILLS,
   ORDERS_PAGE_DEFAULT,
 } from './limits.ts';
+import { MAX_LIQUIDATION_USERS } from './liquidations.ts';
 import { HISTORICAL_ORDERS_DEFAULT_LIMIT, HISTORICAL_ORDERS_MAX_LIMIT, MAX_OID } from './orders.ts';
 
 const WINDOW = { window: ['startTime', 'endTime'] } as const;
@@ -257,6 +260,29 @@ export const LIQUIDATIONS = defineInput({
   }),
 });
 
+/**
+ * Liquidations as they happen (the /ws channel, the GraphQL subscription, the MCP collector; spec §6): every given
+ * filter applies. /ws names the minimum notional `amount_dollars`, MCP `minNotional`.
+ */
+export const LIQUIDATION_STREAM = defineInput({
+  user: optional(address('only liquidations this user was in (liquidated or liquidator)')),
+  users: optional(
+    list(
+      address('an address'),
+      `only liquidations involving one of these addresses on either side (at most ${MAX_LIQUIDATION_USERS})`,
+      { max: MAX_LIQUIDATION_USERS, rule: `must be a list of at most ${MAX_LIQUIDATION_USERS} addresses` },
+    ),
+  ),
+  amountDollars: optional(
+    named(amount('only liquidations of at least this notional (px × sz), in dollars'), {
+      info: 'amount_dollars',
+      mcp: 'minNotional',
+    }),
+  ),
+  builder: optional(address('only liquidations through this builder')),
+});
+export type LiquidationStreamInput = InputOf<typeof LIQUIDATION_STREAM>;
+
 /** The /info clearinghouseState of several users at once (or one `user`, relayed). */
 export const CLEARINGHOUSE_STATES = defineInput({
   user: optional(address('the user (relayed to the node)')),
@@ -275,6 +301,18 @@ export const BUILDER_REVENUE = defineInput(
   { startTime: startTime('start of the window; default all stored fills'), endTime },
   WINDOW,
 );
+
+// ---- live streams and the MCP tools that collect them for a bounded time ----
+
+/** userFills' live stream and its stored snapshot, which may merge the partial fills of a crossing order. */
+export const USER_FILLS_STREAM = defineInput({
+  user,
+  aggregateByTime: bool('merge the partial fills of one crossing order at one time', false),
+});
+
+export const COLLECT_USER_EVENTS = defineInput({ user, seconds: seconds('events') });
+
+export const COLLECT_LIQUIDATIONS = defineInput({ ...LIQUIDATION_STREAM.fields, seconds: seconds('liquidations') });
 
 export type FillRowsInput = InputOf<typeof FILL_ROWS>;
 export type FillPageInput = InputOf<typeof FILL_PAGE>;

@@ -74,10 +74,6 @@ describe('liquidationsMatching', () => {
     expect(tids({ user: BACKSTOP, amountDollars: 1000, builder: BUILDER })).toEqual([2]);
     expect(tids({ user: VICTIM, builder: BUILDER })).toEqual([]);
   });
-
-  it('refuses more than 50 users', () => {
-    expect(() => liquidationsMatching({ users: Array.from({ length: 51 }, (_, i) => addr(i)) })).toThrow(/50/);
-  });
 });
 
 describe('toWsLiquidation', () => {

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { type LedgerUpdateRow, type LiquidationRow, liquidationsTable } from '../../../db/rows/accounts.ts';
 import type { EventBus } from '../../../events/bus.ts';
 import { compareDecimal } from '../../../platform/decimal.ts';
-import { decimalOf, InvalidQueryError } from './shared.ts';
+import { decimalOf } from './shared.ts';
 
 export const MAX_LIQUIDATION_USERS = 50;
 
@@ -30,9 +30,6 @@ export interface WsLiquidation {
 
 /** A predicate accepting the rows every given filter accepts (no filter: every row). */
 export function liquidationsMatching(filter: LiquidationFilter): (row: LiquidationRow) => boolean {
-  if (filter.users && filter.users.length > MAX_LIQUIDATION_USERS) {
-    throw new InvalidQueryError(`users: at most ${MAX_LIQUIDATION_USERS} addresses`);
-  }
   const user = filter.user?.toLowerCase();
   const users = filter.users ? new Set(filter.users.map((u) => u.toLowerCase())) : null;
   const min = filter.amountDollars === undefined ? null : decimalOf(filter.amountDollars);

@@ -8,8 +8,9 @@ import { sortedJson } from '../../../platform/json-text.ts';
 import { mergedStreams, type ResumableStoredStream, type ResumableStream, topicStream } from '../../live.ts';
 import { aggregateFillsByTime, toWireFill, userFills, type WireFill } from './fills.ts';
 import { recentFundings, toWsFunding, type WsFunding } from './funding.ts';
+import type { LiquidationStreamInput } from './inputs.ts';
 import { type LedgerUpdate, recentLedgerUpdates } from './ledger.ts';
-import { type LiquidationFilter, liquidationsMatching, toWsLiquidation, type WsLiquidation } from './liquidations.ts';
+import { liquidationsMatching, toWsLiquidation, type WsLiquidation } from './liquidations.ts';
 
 /** An order the exchange canceled on the user's behalf (margin, liquidation, self-trade...). */
 export interface NonUserCancel {
@@ -141,8 +142,8 @@ export class AccountStreams {
     ]);
   }
 
-  /** Liquidations accepted by every given filter, one batch per block; InvalidQueryError on a bad filter. */
-  liquidations(filter: LiquidationFilter): ResumableStream<LiquidationRow[]> {
+  /** Liquidations accepted by every given filter, one batch per block. */
+  liquidations(filter: LiquidationStreamInput): ResumableStream<LiquidationRow[]> {
     const matches = liquidationsMatching(filter);
     return topicStream(this.bus, 'liquidations', (rows) => {
       const mine = rows.filter(matches);

@@ -5,8 +5,8 @@ import type { CompactFillRow } from '../../accounts/port.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { BackstopHealth, BackstopTransfer, PrincipalSummary } from '../service/index.ts';
-import { BACKSTOP_FILLS, BACKSTOP_SUMMARY, BACKSTOP_TRANSFERS } from '../service/index.ts';
-import { addressArg, msOf, PAGE_LIST_SIZE, pageType, textArg } from './args.ts';
+import { BACKSTOP_FILLS, BACKSTOP_SUMMARY, BACKSTOP_TRANSFER_STREAM, BACKSTOP_TRANSFERS } from '../service/index.ts';
+import { msOf, PAGE_LIST_SIZE, pageType, textArg } from './args.ts';
 import { MarketRef, UserRef } from './user.ts';
 
 const BackstopTransferRef = builder.objectRef<BackstopTransfer>('BackstopTransfer').implement({
@@ -158,22 +158,10 @@ builder.subscriptionFields((t) => ({
   backstopTransfers: t.field({
     type: [BackstopTransferRef],
     description: 'Backstop principal transfers as they happen, one batch per block',
-    args: {
-      dex: t.arg.string(),
-      signer: t.arg.string(),
-      isDeposit: t.arg.boolean(),
-      after: t.arg.string({ description: AFTER_DESCRIPTION }),
-    },
+    args: { ...BACKSTOP_TRANSFER_STREAM.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
     listSize: { assumedSize: 5 },
-    subscribe: (_root, a, ctx) =>
-      cursoredIterator(
-        ctx.evm.streams.backstopTransfers({
-          dex: textArg(a.dex, 'dex'),
-          signer: a.signer == null ? undefined : addressArg(a.signer, 'signer'),
-          isDeposit: a.isDeposit ?? undefined,
-        }),
-        a.after,
-      ),
+    subscribe: (_root, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.evm.streams.backstopTransfers(BACKSTOP_TRANSFER_STREAM.parse(a, 'graphql')), after),
     resolve: withCursor,
   }),
 }));

@@ -5,7 +5,7 @@ import DataLoader from 'dataloader';
 import type { TokenTransferRow } from '../../../db/rows/evm.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder, type EvmContext } from '../builder.ts';
-import { type EvmToken, TOKEN_HOLDERS, type TokenHolder } from '../service/index.ts';
+import { type EvmToken, TOKEN_HOLDERS, TOKEN_TRANSFER_STREAM, type TokenHolder } from '../service/index.ts';
 import { addressArg } from './args.ts';
 
 export const TokenHolderRef = builder.objectRef<TokenHolder>('TokenHolder').implement({
@@ -95,10 +95,10 @@ builder.subscriptionFields((t) => ({
   tokenTransfers: t.field({
     type: [TokenTransferRef],
     description: "A token's transfers as they happen, one batch per block",
-    args: { token: t.arg.string({ required: true }), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    args: { ...TOKEN_TRANSFER_STREAM.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
     listSize: { assumedSize: 20 },
-    subscribe: (_root, a, ctx) =>
-      cursoredIterator(ctx.evm.streams.tokenTransfers(addressArg(a.token, 'token')), a.after),
+    subscribe: (_root, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.evm.streams.tokenTransfers(TOKEN_TRANSFER_STREAM.parse(a, 'graphql').token), after),
     resolve: withCursor,
   }),
 }));

@@ -3,8 +3,8 @@
 import { LEDGER_EVENT_TYPES, type LedgerEvent } from '../../accounts/port.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
-import { LEDGER_TRANSFERS, USER_LEDGER_EVENTS } from '../service/index.ts';
-import { addressArg, PAGE_LIST_SIZE, pageType } from './args.ts';
+import { LEDGER_EVENT_STREAM, LEDGER_TRANSFERS, USER_LEDGER_EVENTS } from '../service/index.ts';
+import { PAGE_LIST_SIZE, pageType } from './args.ts';
 import { LedgerTransferPageRef } from './ledger.ts';
 
 export const UserRef = builder.objectRef<{ address: string }>('User');
@@ -64,10 +64,10 @@ builder.subscriptionFields((t) => ({
   userLedgerEvents: t.field({
     type: [LedgerEventRef],
     description: "The user's ledger events as they happen, one batch per block (history: User.ledgerEvents)",
-    args: { user: t.arg.string({ required: true }), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    args: { ...LEDGER_EVENT_STREAM.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
     listSize: { assumedSize: 10 },
-    subscribe: (_root, a, ctx) =>
-      cursoredIterator(ctx.evm.streams.userLedgerEvents(addressArg(a.user, 'user')), a.after),
+    subscribe: (_root, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.evm.streams.userLedgerEvents(LEDGER_EVENT_STREAM.parse(a, 'graphql').user), after),
     resolve: withCursor,
   }),
 }));

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import type { BackstopTransferRow } from '../../../db/rows/evm.ts';
 import { trimDecimal } from '../../../platform/decimal.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
-import type { BackstopTransfersQuery, SummaryQuery } from './inputs.ts';
+import type { BackstopTransferFilter, BackstopTransfersQuery, SummaryQuery } from './inputs.ts';
 import { type Page, pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
 
 export type { BackstopTransfersQuery, SummaryQuery } from './inputs.ts';
@@ -34,10 +34,7 @@ export function toBackstopTransfer(r: BackstopTransferRow): BackstopTransfer {
 }
 
 /** Whether a transfer (stored or live) matches the filters other than time and paging. */
-export function backstopTransferMatches(
-  r: BackstopTransferRow,
-  q: Pick<BackstopTransfersQuery, 'dex' | 'signer' | 'isDeposit'>,
-) {
+export function backstopTransferMatches(r: BackstopTransferRow, q: BackstopTransferFilter) {
   return (
     (q.dex === undefined || r.dex_id === q.dex) &&
     (q.signer === undefined || r.signer === q.signer) &&

@@ -56,8 +56,13 @@ export type TransactionsQuery = InputOf<typeof TRANSACTIONS>;
 /** `"<balance_raw>:<address>"` of a page's last holder (tokens.ts holderCursor). */
 export const HOLDER_CURSOR = /^(\d{1,78}):(0x[0-9a-f]{40})$/;
 
+const token = address("the token's contract address");
+
+/** A token's transfers as they happen (Subscription.tokenTransfers). */
+export const TOKEN_TRANSFER_STREAM = defineInput({ token });
+
 export const TOKEN_HOLDERS = defineInput({
-  token: address("the token's contract address"),
+  token,
   ...page('holders'),
   cursor: optional(
     cursor('nextCursor of the previous page, for pages deeper than offset reaches', {
@@ -90,9 +95,14 @@ export const LEDGER_TRANSFERS = defineInput(
 );
 export type LedgerTransfersQuery = InputOf<typeof LEDGER_TRANSFERS>;
 
+const ledgerUser = address("the user's address");
+
+/** A user's ledger events as they happen (Subscription.userLedgerEvents). */
+export const LEDGER_EVENT_STREAM = defineInput({ user: ledgerUser });
+
 export const USER_LEDGER_EVENTS = defineInput(
   {
-    user: address("the user's address"),
+    user: ledgerUser,
     eventTypes: optional(
       named(
         list(
@@ -110,11 +120,17 @@ export const USER_LEDGER_EVENTS = defineInput(
 );
 export type UserLedgerEventsInput = InputOf<typeof USER_LEDGER_EVENTS>;
 
+/** Backstop principal transfers as they happen (Subscription.backstopTransfers): the filters of the stored list. */
+export const BACKSTOP_TRANSFER_STREAM = defineInput({
+  dex: optional(hip3Dex('only this dex')),
+  signer: optional(address('only transfers signed by this address')),
+  isDeposit: optional(bool('true: only deposits, false: only withdrawals; default both')),
+});
+export type BackstopTransferFilter = InputOf<typeof BACKSTOP_TRANSFER_STREAM>;
+
 export const BACKSTOP_TRANSFERS = defineInput(
   {
-    dex: optional(hip3Dex('only this dex')),
-    signer: optional(address('only transfers signed by this address')),
-    isDeposit: optional(bool('true: only deposits, false: only withdrawals; default both')),
+    ...BACKSTOP_TRANSFER_STREAM.fields,
     ...window,
     ...page('transfers'),
   },

@@ -4,12 +4,8 @@ import type { EvmBlockRow, TokenTransferRow } from '../../../db/rows/evm.ts';
 import type { EventBus } from '../../../events/bus.ts';
 import { type LedgerEvent, toLedgerEvent } from '../../accounts/port.ts';
 import { type ResumableStream, topicStream } from '../../live.ts';
-import {
-  type BackstopTransfer,
-  type BackstopTransfersQuery,
-  backstopTransferMatches,
-  toBackstopTransfer,
-} from './backstop.ts';
+import { type BackstopTransfer, backstopTransferMatches, toBackstopTransfer } from './backstop.ts';
+import type { BackstopTransferFilter } from './inputs.ts';
 
 /** A batch's items that pass `keep`, as one event; none → no event. */
 const batchOf =
@@ -51,9 +47,7 @@ export class EvmStreams {
   }
 
   /** Backstop principal transfers matching the filters, one batch per block. */
-  backstopTransfers(
-    q: Pick<BackstopTransfersQuery, 'dex' | 'signer' | 'isDeposit'>,
-  ): ResumableStream<BackstopTransfer[]> {
+  backstopTransfers(q: BackstopTransferFilter): ResumableStream<BackstopTransfer[]> {
     return topicStream(
       this.bus,
       'backstopTransfers',

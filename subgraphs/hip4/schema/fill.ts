@@ -8,8 +8,7 @@ import {
   MAX_ANALYTICS_BUCKETS,
   type ProviderStats,
 } from '../service/index.ts';
-import { ANALYTICS, FILLS, PROVIDERS } from '../service/inputs.ts';
-import { opt } from './args.ts';
+import { ANALYTICS, FILL_STREAM, FILLS, PROVIDERS } from '../service/inputs.ts';
 import { Hip4FillRef, MarketRef, OutcomeRef, UserRef } from './refs.ts';
 
 Hip4FillRef.implement({
@@ -110,17 +109,9 @@ builder.subscriptionFields((t) => ({
     type: [Hip4FillRef],
     description: 'HIP-4 fills per block: of one outcome, of a question or of a venue (at most one filter)',
     listSize: { assumedSize: 20 },
-    args: {
-      outcomeId: t.arg.int(),
-      questionId: t.arg.int(),
-      venue: t.arg.string(),
-      after: t.arg.string({ description: AFTER_DESCRIPTION }),
-    },
-    subscribe: (_r, a, ctx) =>
-      cursoredIterator(
-        ctx.hip4.streams.fills({ outcomeId: opt(a.outcomeId), questionId: opt(a.questionId), venue: opt(a.venue) }),
-        a.after,
-      ),
+    args: { ...FILL_STREAM.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    subscribe: (_r, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.hip4.streams.fills(FILL_STREAM.parse(a, 'graphql')), after),
     resolve: withCursor,
   }),
 }));

@@ -2,8 +2,12 @@
 // settled), and its subscription.
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, cursorOn } from '../../live.ts';
 import { builder } from '../builder.ts';
-import { HIP4_REGISTRY_KINDS, type Hip4RegistryEvent, type Hip4RegistryKind } from '../service/index.ts';
-import { opt } from './args.ts';
+import {
+  HIP4_REGISTRY_KINDS,
+  type Hip4RegistryEvent,
+  type Hip4RegistryKind,
+  REGISTRY_STREAM,
+} from '../service/index.ts';
 import { OutcomeRef, QuestionRef } from './refs.ts';
 
 const KindEnum = builder.enumType('Hip4RegistryKind', { values: HIP4_REGISTRY_KINDS });
@@ -57,8 +61,12 @@ builder.subscriptionFields((t) => ({
   hip4Registry: t.field({
     type: RegistryEventRef,
     description: 'HIP-4 registry changes as they are ingested: new venues, questions, outcomes; settlements',
-    args: { kinds: t.arg({ type: [KindEnum] }), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
-    subscribe: (_r, a, ctx) => cursoredIterator(ctx.hip4.streams.registry({ kinds: opt(a.kinds) }), a.after),
+    args: {
+      ...REGISTRY_STREAM.args(t, { types: { kinds: [KindEnum] } }),
+      after: t.arg.string({ description: AFTER_DESCRIPTION }),
+    },
+    subscribe: (_r, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.hip4.streams.registry(REGISTRY_STREAM.parse(a, 'graphql')), after),
     resolve: cursorOn,
   }),
 }));

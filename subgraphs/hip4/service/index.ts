@@ -68,8 +68,6 @@ export {
 } from './registry.ts';
 export {
   HIP4_REGISTRY_KINDS,
-  type Hip4FillStreamFilter,
-  type Hip4RegistryFilter,
   type Hip4RegistryKind,
   Hip4Streams,
 } from './streams.ts';

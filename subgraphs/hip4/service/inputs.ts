@@ -1,7 +1,19 @@
-// What each list of the hip4 service takes, stated once (kit/input.ts): the /hip4 query strings, the MCP tools'
-// inputs and the GraphQL arguments derive from these. A path route and GraphQL call the window `start`/`end`, MCP
+// What each list and live stream of the hip4 service takes, stated once (kit/input.ts): the /hip4 query strings,
+// the MCP tools' inputs, the GraphQL arguments and the /ws hip4Events parameters derive from these. A path route and GraphQL call the window `start`/`end`, MCP
 // `startTime`/`endTime`; the service reads what a cursor means (an id, an offset, a fill's key).
-import { address, cursor, defineInput, int, list, named, oneOf, optional, text, time } from '../../../kit/input.ts';
+import {
+  address,
+  cursor,
+  defineInput,
+  type InputOf,
+  int,
+  list,
+  named,
+  oneOf,
+  optional,
+  text,
+  time,
+} from '../../../kit/input.ts';
 import { FieldError } from '../../../platform/fields.ts';
 import { ANALYTICS_INTERVALS } from './fills.ts';
 import {
@@ -17,6 +29,7 @@ import {
   REGISTRY_DEFAULT_LIMIT,
 } from './limits.ts';
 import { SIDE_COIN_PATTERN } from './registry.ts';
+import { HIP4_REGISTRY_KINDS } from './streams.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -127,3 +140,33 @@ export const ANALYTICS = defineInput(
   },
   WINDOW,
 );
+
+// ---- live streams ----
+
+/** HIP-4 fills per block (Subscription.hip4Fills): of one outcome, of a question's outcomes or of a venue's. */
+export const FILL_STREAM = defineInput(
+  {
+    outcomeId: outcomeId(),
+    questionId: questionId(MAX_QUESTION_ID, 'only fills of the outcomes of this question id'),
+    venue,
+  },
+  {
+    check(input, name) {
+      const given = (['outcomeId', 'questionId', 'venue'] as const).filter((key) => input[key] !== undefined);
+      if (given.length > 1) throw new FieldError(`${given.map(name).join(', ')}: give at most one of them`);
+    },
+  },
+);
+export type FillStreamInput = InputOf<typeof FILL_STREAM>;
+
+/** Registry changes as ingest reads them (/ws hip4Events, Subscription.hip4Registry), of some kinds if given. */
+export const REGISTRY_STREAM = defineInput({
+  kinds: optional(
+    list(oneOf(HIP4_REGISTRY_KINDS, 'a kind'), `only changes of these kinds (${HIP4_REGISTRY_KINDS.join(', ')})`, {
+      min: 1,
+      max: HIP4_REGISTRY_KINDS.length,
+      rule: `must be a list of 1 to ${HIP4_REGISTRY_KINDS.length} of ${HIP4_REGISTRY_KINDS.join(', ')}`,
+    }),
+  ),
+});
+export type RegistryStreamInput = InputOf<typeof REGISTRY_STREAM>;

@@ -4,8 +4,8 @@
 // read it: a new venue, question or outcome, an outcome or a question settled.
 import type { Hip4FillRow } from '../../../db/rows/hip4.ts';
 import type { EventBus, Hip4RegistryEvent } from '../../../events/bus.ts';
-import { FieldError } from '../../../platform/fields.ts';
 import { type ResumableStream, topicStream } from '../../live.ts';
+import type { FillStreamInput, RegistryStreamInput } from './inputs.ts';
 import { type OutcomeIndexEntry, storedVenue } from './registry.ts';
 
 /** The registry event kinds ingest publishes (ingest/formats/extra.ts). */
@@ -18,17 +18,6 @@ export const HIP4_REGISTRY_KINDS = [
 ] as const;
 export type Hip4RegistryKind = (typeof HIP4_REGISTRY_KINDS)[number];
 
-export interface Hip4FillStreamFilter {
-  outcomeId?: number;
-  questionId?: number;
-  /** A venue name, or `oracle`. */
-  venue?: string;
-}
-
-export interface Hip4RegistryFilter {
-  kinds?: readonly Hip4RegistryKind[];
-}
-
 export class Hip4Streams {
   constructor(
     private readonly bus: EventBus,
@@ -36,9 +25,7 @@ export class Hip4Streams {
   ) {}
 
   /** HIP-4 fills per block, of one outcome, of a question's outcomes or of a venue's (one filter at most). */
-  fills(filter: Hip4FillStreamFilter): ResumableStream<Hip4FillRow[]> {
-    const given = Object.entries(filter).filter(([, v]) => v !== undefined);
-    if (given.length > 1) throw new FieldError('outcomeId, questionId, venue: give at most one of them');
+  fills(filter: FillStreamInput): ResumableStream<Hip4FillRow[]> {
     const venue = filter.venue === undefined ? undefined : storedVenue(filter.venue);
     const matches = (f: Hip4FillRow): boolean => {
       if (filter.outcomeId !== undefined) return f.outcome_id === filter.outcomeId;
@@ -54,7 +41,7 @@ export class Hip4Streams {
   }
 
   /** Registry changes as they are ingested, of the given kinds (all when none is given). */
-  registry(filter: Hip4RegistryFilter = {}): ResumableStream<Hip4RegistryEvent> {
+  registry(filter: RegistryStreamInput = {}): ResumableStream<Hip4RegistryEvent> {
     const kinds = filter.kinds?.length ? new Set<string>(filter.kinds) : null;
     return topicStream(this.bus, 'hip4Registry', (items) => (kinds ? items.filter((e) => kinds.has(e.kind)) : items));
   }

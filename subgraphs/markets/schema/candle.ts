@@ -1,7 +1,13 @@
 // Candle: the exchange's OHLCV fields plus `closed` and `reconciled` (spec §2.3), and the candle subscriptions.
 import { liveIterator } from '../../live.ts';
 import { builder } from '../builder.ts';
-import { CANDLE_INTERVALS, CANDLE_STREAM, type CandleFrame, type CandleInterval } from '../service/index.ts';
+import {
+  ALL_CANDLES_STREAM,
+  CANDLE_INTERVALS,
+  CANDLE_STREAM,
+  type CandleFrame,
+  type CandleInterval,
+} from '../service/index.ts';
 
 export const CandleIntervalEnum = builder.enumType('CandleInterval', {
   description: "The exchange's 14 intervals plus 5s and 30s (enum names: _5s, _1m, ..., _1M)",
@@ -44,8 +50,9 @@ builder.subscriptionFields((t) => ({
   allCandles: t.field({
     type: CandleRef,
     description: 'Updates of every coin for one interval',
-    args: { interval: t.arg({ type: CandleIntervalEnum, required: true }) },
-    subscribe: (_root, { interval }, ctx) => liveIterator(ctx.markets.streams.allCandles(interval)),
+    args: ALL_CANDLES_STREAM.args(t, { types: { interval: CandleIntervalEnum } }),
+    subscribe: (_root, a, ctx) =>
+      liveIterator(ctx.markets.streams.allCandles(ALL_CANDLES_STREAM.parse(a, 'graphql').interval)),
     resolve: (frame) => frame,
   }),
 }));

@@ -1,7 +1,7 @@
 // Trade: one match, as the exchange prints it, with its two traders as federated User references.
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
-import type { WireTrade } from '../service/index.ts';
+import { COIN, type WireTrade } from '../service/index.ts';
 import { UserRef } from './user.ts';
 
 export const TradeRef = builder.objectRef<WireTrade>('Trade').implement({
@@ -29,8 +29,9 @@ builder.subscriptionFields((t) => ({
     type: [TradeRef],
     description: 'Trades of a coin as they happen, one batch per block',
     listSize: { assumedSize: 20 },
-    args: { coin: t.arg.string({ required: true }), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
-    subscribe: (_root, { coin, after }, ctx) => cursoredIterator(ctx.markets.streams.trades(coin), after),
+    args: { ...COIN.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    subscribe: (_root, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.markets.streams.trades(COIN.parse(a, 'graphql').coin), after),
     resolve: withCursor,
   }),
 }));

@@ -72,6 +72,7 @@ export {
   type HistorySeries,
 } from './history.ts';
 export {
+  ALL_CANDLES_STREAM,
   ALL_MIDS,
   AVAILABLE_DATES,
   CANDLE_STREAM,
@@ -86,6 +87,7 @@ export {
   HIP3_SNAPSHOTS,
   HIP3_TOP_MOVERS,
   L2_BOOK,
+  L2_BOOK_STREAM,
   L2_BOOKS,
   LIQUIDITY_REPORT,
   MARKET_HISTORY,

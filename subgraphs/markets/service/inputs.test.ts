@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { nestedBody } from '../../../kit/input.ts';
 import {
+  ALL_CANDLES_STREAM,
   ALL_MIDS,
+  CANDLE_STREAM,
   CANDLES,
   COIN,
   COLLECT_BBO,
@@ -14,6 +16,7 @@ import {
   COLLECT_TRADES,
   DEX,
   L2_BOOK,
+  L2_BOOK_STREAM,
   L2_BOOKS,
 } from './inputs.ts';
 
@@ -116,5 +119,44 @@ describe('the live tools', () => {
       'coins: must hold 1 to 50 coins, got 51',
     );
     expect(() => COLLECT_MIDS.parse({ coins: [], seconds: 1 })).toThrow('coins: must hold 1 to 50 coins, got 0');
+  });
+});
+
+// The /ws channels read a subscription as an /info body: `type` and keys no definition holds are left to the ack.
+describe('the live channels and subscriptions', () => {
+  const INTERVALS = '5s, 30s, 1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 8h, 12h, 1d, 3d, 1w, 1M';
+
+  it('trades, bbo, activeAssetCtx: a coin of 1 to 100 characters', () => {
+    expect(COIN.parse({ type: 'trades', coin: 'BTC' }, 'info')).toEqual({ coin: 'BTC' });
+    expect(() => COIN.parse({ type: 'trades' }, 'info')).toThrow('coin: is required, must be a non-empty string');
+    expect(() => COIN.parse({ type: 'bbo', coin: 42 }, 'info')).toThrow('coin: must be a non-empty string, got 42');
+    expect(() => COIN.parse({ coin: '' }, 'graphql')).toThrow('coin: must be a non-empty string, got ""');
+  });
+
+  it("l2Book: the book's aggregation and the TS SDK's fast, a boolean", () => {
+    const sub = { type: 'l2Book', coin: 'ETH', nSigFigs: 5, mantissa: 2, fast: true };
+    expect(L2_BOOK_STREAM.parse(sub, 'info')).toEqual({ coin: 'ETH', nSigFigs: 5, mantissa: 2, fast: true });
+    expect(L2_BOOK_STREAM.parse({ coin: 'ETH', nSigFigs: null, mantissa: null }, 'info')).toEqual({ coin: 'ETH' });
+    expect(() => L2_BOOK_STREAM.parse({ coin: 'ETH', fast: 1 }, 'info')).toThrow('fast: must be a boolean, got 1');
+    expect(() => L2_BOOK_STREAM.parse({ coin: 'ETH', nSigFigs: 4, mantissa: 2 }, 'info')).toThrow(
+      'mantissa: only with nSigFigs 5',
+    );
+  });
+
+  it('candle needs a coin and an interval, allCandles an interval', () => {
+    expect(CANDLE_STREAM.parse({ type: 'candle', coin: 'BTC', interval: '1h' }, 'info')).toEqual({
+      coin: 'BTC',
+      interval: '1h',
+    });
+    expect(() => CANDLE_STREAM.parse({ type: 'candle', interval: '1h' }, 'info')).toThrow(
+      'coin: is required, must be a non-empty string',
+    );
+    expect(ALL_CANDLES_STREAM.parse({ type: 'allCandles', interval: '5s' }, 'info')).toEqual({ interval: '5s' });
+    expect(() => ALL_CANDLES_STREAM.parse({ type: 'allCandles' }, 'info')).toThrow(
+      `interval: is required, must be one of ${INTERVALS}`,
+    );
+    expect(() => ALL_CANDLES_STREAM.parse({ interval: '2m' }, 'graphql')).toThrow(
+      `interval: must be one of ${INTERVALS}, got "2m"`,
+    );
   });
 });

@@ -1,6 +1,7 @@
 // What the markets service's reads take, stated once (kit/input.ts): the /info bodies, path routes, MCP inputs and
 // GraphQL arguments derive from these, and every edge reads its request through them.
 import {
+  bool,
   cursor,
   defineInput,
   type InputOf,
@@ -10,10 +11,10 @@ import {
   named,
   oneOf,
   optional,
+  seconds,
   text,
   time,
 } from '../../../kit/input.ts';
-import { MAX_COLLECT_SECONDS } from '../../../kit/mcp-tool.ts';
 import { BookQueryError } from './book.ts';
 import { HISTORY_DATASET_NAMES, HISTORY_SERIES_NAMES } from './history.ts';
 import { CANDLE_INTERVALS } from './intervals.ts';
@@ -85,6 +86,12 @@ const AGGREGATION = {
 
 export const L2_BOOK = defineInput({ coin: coin(), ...aggregation }, AGGREGATION);
 
+/** The /ws l2Book channel's: a book and the TS SDK's `fast`, the exchange's shallow book. */
+export const L2_BOOK_STREAM = defineInput(
+  { ...L2_BOOK.fields, fast: optional(bool('the shallow book: 5 levels a side instead of 20')) },
+  AGGREGATION,
+);
+
 export const L2_BOOKS = defineInput(
   {
     coins: list(coin('a coin'), `the coins (1 to ${MAX_L2_BOOKS})`, {
@@ -111,10 +118,10 @@ export const CANDLES = defineInput(
 /** A coin's live candle of one interval. */
 export const CANDLE_STREAM = defineInput({ coin: coin(), interval });
 
-// ---- live tools: a stream collected for a bounded time ----
+/** Every coin's live candles of one interval. */
+export const ALL_CANDLES_STREAM = defineInput({ interval });
 
-const seconds = (what: string) =>
-  int(`how long to collect ${what}, in seconds (1 to ${MAX_COLLECT_SECONDS})`, { min: 1, max: MAX_COLLECT_SECONDS });
+// ---- live tools: a stream collected for a bounded time ----
 
 export const COLLECT_TRADES = defineInput({
   coin: coin(),
