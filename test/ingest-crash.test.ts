@@ -83,7 +83,7 @@ async function crashTwiceThenFinish(
   relay?: (dataDir: string) => Promise<string>,
 ): Promise<number> {
   const dataDir = await tempDataDir();
-  const total = await writeSyntheticFills(dataDir, { hours: 3, blocksPerHour: 400, fillsPerBlock: 20 });
+  const total = await writeSyntheticFills(dataDir, { hours: 3, blocksPerHour: 200, fillsPerBlock: 20 });
   // The layout the lines are re-laid in: its directory, in the checkpoint's file name (none: by-block).
   const dir = relay ? `${await relay(dataDir)}/` : '';
   const args = ['--data-dir', dataDir, '--streams', 'node_fills_by_block', '--batch-rows', '400'];

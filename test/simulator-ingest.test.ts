@@ -15,7 +15,8 @@ afterAll(async () => {
 });
 
 describe('simulator output through ingest', () => {
-  it('loads every stream with no malformed line', async () => {
+  // Three hours of every stream written and loaded: seconds alone, a minute or more beside a busy suite.
+  it('loads every stream with no malformed line', { timeout: 180_000 }, async () => {
     const dataDir = await tempDataDir();
     const sim = new Simulator({ dataDir, seed: 11, fillsPerSecond: 10 });
     const end = Date.UTC(2026, 10, 22, 12);
