@@ -4,10 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseFill } from '../ingest/formats/fills.ts';
 import { nodeFill } from './node-files.ts';
-import type { TestStack } from './stack.ts';
+import type { FrozenTestStack } from './stack.ts';
 import { openSocket } from './ws-client.ts';
 
-export function describeWsChannels(stackOf: () => TestStack): void {
+export function describeWsChannels(stackOf: () => FrozenTestStack): void {
   describe('/ws accounts channels', () => {
     /** Waits until `check` holds, polling. */
     async function until(check: () => boolean) {

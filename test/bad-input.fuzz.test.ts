@@ -38,18 +38,18 @@ import {
   rawUrlPiece,
 } from './fuzz/values.ts';
 import { graphqlWsClient } from './graphql.ts';
-import { startTestStack, type TestStack } from './stack.ts';
+import { type FrozenTestStack, startFrozenStack } from './stack.ts';
 import { openSocket } from './ws-client.ts';
 
 /** 10 400 requests in all. */
 const RUNS = { info: 5500, paths: 2200, ws: 1000, graphql: 1000, subscriptions: 400, http: 300 };
 
-let stack: TestStack;
+let stack: FrozenTestStack;
 let app: FastifyInstance;
 let user = '';
 
 beforeAll(async () => {
-  stack = await startTestStack({ historyMs: 15 * 60_000 });
+  stack = await startFrozenStack({ historyMs: 15 * 60_000 });
   const { rows } = await stack.db.pool.query('SELECT address FROM accounts.fills ORDER BY time DESC LIMIT 1');
   user = rows[0].address;
   // The same app the server runs, answered in-process: thousands of requests in seconds.

@@ -5,20 +5,19 @@ import { parseFill } from '../../../ingest/formats/fills.ts';
 import { describeWsChannels } from '../../../test/accounts-ws-channels.ts';
 import { startCompatApp, type TestCompatApp } from '../../../test/compat-app.ts';
 import { nodeFill } from '../../../test/node-files.ts';
-import { freezeStack, startTestStack, type TestStack } from '../../../test/stack.ts';
+import { type FrozenTestStack, startFrozenStack } from '../../../test/stack.ts';
 import { openSocket } from '../../../test/ws-client.ts';
 import { userFillsJson } from '../service/fills.ts';
 
-let stack: TestStack;
+let stack: FrozenTestStack;
 let trader = '';
 /** For the 400s: compat-rest alone (test/compat-app.ts). */
 let compat: TestCompatApp;
 
 beforeAll(async () => {
   compat = await startCompatApp({ data: 'empty', node: 'down' });
-  stack = await startTestStack({ historyMs: 2 * 3_600_000 });
-  // These tests compare answers with each other: freeze the data (no more blocks; ingest commits what was written).
-  await freezeStack(stack);
+  // These tests compare answers with each other: the loaded history, with no node writing and no ingest.
+  stack = await startFrozenStack({ historyMs: 2 * 3_600_000 });
   const { rows } = await stack.db.pool.query(
     'SELECT address FROM accounts.fills GROUP BY 1 ORDER BY count(*) DESC LIMIT 1',
   );
