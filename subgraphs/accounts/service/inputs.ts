@@ -48,7 +48,8 @@ const fillCursor = (description: string) =>
 
 // ---- a user alone: account state, TWAP history, borrow/lend state, the node's per-user state ----
 
-export const USER = defineInput({ user });
+/** A user alone; GraphQL's Query.user calls it `address` (the User entity's key). */
+export const USER = defineInput({ user: named(user, { graphql: 'address' }) });
 
 // ---- fills ----
 
