@@ -15,6 +15,7 @@ import {
   ALL_FILLS,
   CLEARINGHOUSE_STATES,
   checkOrderCursor,
+  compactFillSchema,
   FILL_ROWS,
   FUNDING_PAGE,
   HISTORICAL_ORDERS,
@@ -28,6 +29,7 @@ import {
   USER,
   USER_FILLS,
   USER_FILLS_BY_TIME,
+  wireFillSchema,
 } from '../service/index.ts';
 import { nodeUserTypes } from './node-types.ts';
 
@@ -71,31 +73,7 @@ function orderRefOf(body: Body) {
   return { user: q.user, ...orderRef(unsafe ? (integerLiteral(body, 'oid') ?? q.oid) : q.oid, q.cloid) };
 }
 
-export const compactFill = R.record(
-  {
-    user: R.address,
-    coin: R.str,
-    px: R.decimal,
-    sz: R.decimal,
-    side: R.side,
-    time: { type: 'string', description: 'ISO 8601, exact to the millisecond' },
-    dir: R.str,
-    closedPnl: R.decimal,
-    hash: R.txHash,
-    oid: R.int,
-    tid: R.int,
-    fee: R.decimal,
-    feeToken: R.str,
-    crossed: { enum: [0, 1] },
-    cloid: R.orNull(R.cloid),
-    twapId: { type: ['integer', 'null'] },
-    builder: R.orNull(R.address),
-    builderFee: R.orNull(R.decimal),
-    orderType: { type: ['string', 'null'] },
-  },
-  ['orderType'],
-);
-const compactFillsAnswer = R.resultOf(R.list(compactFill));
+const compactFillsAnswer = R.resultOf(R.list(compactFillSchema));
 
 /** `fills` (oldest first by default) and `recentFills` (newest first): compact rows of spec §2.3. */
 function compactFills(defaultOrder: 'asc' | 'desc'): InfoEntry {
@@ -173,7 +151,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
       const q = USER_FILLS.parse({ user: body.user, aggregateByTime: body.aggregateByTime }, 'info');
       return streamedJson((out) => accounts.userFillsJson(q, out));
     },
-    response: R.list(R.wireFill),
+    response: R.list(wireFillSchema),
   },
 
   userFillsByTime: {
@@ -183,7 +161,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
       const q = USER_FILLS_BY_TIME.parse(body, 'info');
       return streamedJson((out) => accounts.userFillsJson(q, out));
     },
-    response: R.list(R.wireFill),
+    response: R.list(wireFillSchema),
   },
 
   fills: compactFills('asc'),
@@ -204,7 +182,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
     schema: TWAP_SLICE_FILLS.body(),
     check: (body) => void TWAP_SLICE_FILLS.parse(body, 'info'),
     handler: async (body, { accounts }) => json(await accounts.twapSliceFills(TWAP_SLICE_FILLS.parse(body, 'info'))),
-    response: R.list(R.record({ fill: R.wireFill, twapId: R.int })),
+    response: R.list(R.record({ fill: wireFillSchema, twapId: R.int })),
   },
 
   /** userTwapSliceFills of a window (`startTime` required, as the exchange has it), from the same index. */
@@ -213,7 +191,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
     check: (body) => void TWAP_SLICE_FILLS_BY_TIME.parse(body, 'info'),
     handler: async (body, { accounts }) =>
       json(await accounts.twapSliceFills(TWAP_SLICE_FILLS_BY_TIME.parse(body, 'info'))),
-    response: R.list(R.record({ fill: R.wireFill, twapId: R.int })),
+    response: R.list(R.record({ fill: wireFillSchema, twapId: R.int })),
   },
 
   /** The user's TWAP status changes from the index, oldest first; `time` in seconds as the exchange writes it. */
