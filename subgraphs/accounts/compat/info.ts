@@ -7,7 +7,7 @@ import { pagingHeaders, resultEnvelope } from '../../../kit/envelopes.ts';
 import { type CompatServices, type InfoEntry, type InfoHandler, json, streamedJson } from '../../../kit/info.ts';
 import type { Input, InputOf } from '../../../kit/input.ts';
 import { integerLiteral } from '../../../kit/json-source.ts';
-import { proxied, relay, userBody } from '../../../kit/proxy.ts';
+import { proxied, relay } from '../../../kit/proxy.ts';
 import type { JsonSchema } from '../../../kit/request-schema.ts';
 import * as R from '../../../kit/response-schema.ts';
 import { address as checkedAddress } from '../../../platform/fields.ts';
@@ -29,6 +29,7 @@ import {
   USER,
   USER_FILLS,
   USER_FILLS_BY_TIME,
+  USER_ON_DEX,
   wireFillSchema,
 } from '../service/index.ts';
 import { nodeUserTypes } from './node-types.ts';
@@ -113,13 +114,13 @@ function historyType(
 /** userFunding and accountFunding: the same payments. */
 const funding = historyType(FUNDING_PAGE, (q, { accounts }) => accounts.userFunding(q), R.list(R.fundingPayment));
 
-/** clearinghouseState of one `user`, relayed with userBody's fields. */
-const relayNow: InfoHandler = relay(0, userBody);
+/** clearinghouseState of one `user`, relayed with USER_ON_DEX's fields. */
+const relayNow: InfoHandler = relay(0, USER_ON_DEX);
 
 export const accountsInfo: Record<string, InfoEntry> = {
-  openOrders: proxied(0, userBody, R.list(R.openOrder)),
-  frontendOpenOrders: proxied(0, userBody, R.list(R.frontendOrder)),
-  spotClearinghouseState: proxied(0, userBody, R.spotClearinghouseState),
+  openOrders: proxied(0, USER_ON_DEX, R.list(R.openOrder)),
+  frontendOpenOrders: proxied(0, USER_ON_DEX, R.list(R.frontendOrder)),
+  spotClearinghouseState: proxied(0, USER_ON_DEX, R.spotClearinghouseState),
 
   /** One `user` (relayed), or several `users` answered together in the order asked. */
   clearinghouseState: {
