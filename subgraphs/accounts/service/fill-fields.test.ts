@@ -4,7 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import { fillsTable } from '../../../db/rows/accounts.ts';
 import type { TextRow } from '../../../platform/json-text.ts';
-import { type StoredFill, toCompact, toWireFill, wireJsonWriter } from './fill-fields.ts';
+import {
+  compactFillSchema,
+  type StoredFill,
+  toCompact,
+  toWireFill,
+  wireFillSchema,
+  wireJsonWriter,
+} from './fill-fields.ts';
 
 const ALICE = `0x${'a1'.repeat(20)}`;
 const BOB = `0x${'b2'.repeat(20)}`;
@@ -106,5 +113,26 @@ describe('the compact row', () => {
         `"orderType":"Limit"}`,
     );
     expect(toCompact(taker, true).orderType).toBeNull();
+  });
+});
+
+describe('the OpenAPI schemas', () => {
+  it('state the wire Fill in its order, builderFee, cloid and liquidation optional (wire §2.1)', () => {
+    expect(Object.keys(wireFillSchema.properties as object)).toEqual(
+      (
+        'coin px sz side time startPosition dir closedPnl hash oid crossed fee tid feeToken builderFee twapId cloid ' +
+        'liquidation'
+      ).split(' '),
+    );
+    expect(wireFillSchema.required).toEqual(
+      'coin px sz side time startPosition dir closedPnl hash oid crossed fee tid feeToken twapId'.split(' '),
+    );
+  });
+
+  it('state the compact row in its order, orderType alone optional', () => {
+    const keys =
+      'user coin px sz side time dir closedPnl hash oid tid fee feeToken crossed cloid twapId builder builderFee';
+    expect(Object.keys(compactFillSchema.properties as object)).toEqual([...keys.split(' '), 'orderType']);
+    expect(compactFillSchema.required).toEqual(keys.split(' '));
   });
 });
