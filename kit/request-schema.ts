@@ -23,10 +23,8 @@ const nullable = (type: string) => [type, 'null'];
 
 /** A 0x address of 40 hex digits, any case (handlers lowercase it): the path routes' schema of one. */
 export const address = addressSchema;
-export const optAddress = { type: nullable('string'), pattern: ADDRESS_PATTERN } as const;
 export const nonEmpty = { type: 'string', minLength: 1, pattern: NO_NUL_PATTERN } as const;
 export const optNonEmpty = { type: nullable('string'), minLength: 1, pattern: NO_NUL_PATTERN } as const;
-export const optString = { type: nullable('string'), pattern: NO_NUL_PATTERN } as const;
 export const optBool = { type: nullable('boolean') } as const;
 /**
  * An object (an /info body, candleSnapshot's `req`): `properties` its fields, `required` those that must be sent.
@@ -53,8 +51,6 @@ export const timeMs = { type: 'integer', minimum: 0, maximum: MAX_TIME_MS, descr
 export const optTimeMs = { ...timeMs, type: nullable('integer') };
 /** `startTime`/`endTime`, each optional (windowOf checks their order, the service their span). */
 export const timeWindow = { startTime: optTimeMs, endTime: optTimeMs } as const;
-/** `dex`: a perp dex's name; absent, null or "" is the first perp dex. */
-export const dex = { dex: optString } as const;
 
 /** A field a schema already checked, as its handler reads it: absent and null are both undefined. */
 export const given = <T>(body: Record<string, unknown>, key: string): T | undefined =>

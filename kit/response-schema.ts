@@ -38,32 +38,7 @@ export const resultOf = (result: JsonSchema): JsonSchema => record({ result, cur
 
 // ---- the exchange's shapes (hyperliquid-wire.md §2) ----
 
-/** §2.1 Fill (userFills, userFillsByTime; inside a TWAP slice fill without cloid and liquidation). */
-export const wireFill = record(
-  {
-    coin: str,
-    px: decimal,
-    sz: decimal,
-    side,
-    time: ms,
-    startPosition: decimal,
-    dir: str,
-    closedPnl: decimal,
-    hash: txHash,
-    oid: int,
-    crossed: bool,
-    fee: decimal,
-    tid: int,
-    feeToken: str,
-    builderFee: decimal,
-    twapId: { type: ['integer', 'null'] },
-    cloid,
-    liquidation: record({ liquidatedUser: address, markPx: decimal, method: { enum: ['market', 'backstop'] } }, [
-      'liquidatedUser',
-    ]),
-  },
-  ['builderFee', 'cloid', 'liquidation'],
-);
+// §2.1 Fill: a stored fill's fields describe it (subgraphs/accounts/service/fill-fields.ts wireFillSchema).
 
 /** §2.2 OpenOrder (openOrders). */
 const openOrderFields = {

@@ -146,9 +146,15 @@ describe("the node's other /info types", () => {
       [{ type: 'maxBuilderFee', user: USER }, 'builder: is required, must be a 0x address'],
       [{ type: 'activeAssetData', user: USER, coin: '' }, 'coin: must be a non-empty string, got ""'],
       [{ type: 'vaultDetails', user: USER }, 'vaultAddress: is required, must be a 0x address'],
-      [{ type: 'tokenDetails', tokenId: '0x12' }, 'tokenId: must be a string, got "0x12"'],
+      [
+        { type: 'tokenDetails', tokenId: '0x12' },
+        'tokenId: must be a token id (0x followed by 32 hex digits), got "0x12"',
+      ],
       [{ type: 'perpDexStatus' }, 'dex: is required, must be a string'],
       [{ type: 'borrowLendReserveState', token: -1 }, 'token: must be an integer from 0 to 4294967295, got -1'],
+      // Null is "not given" on every type: a required field sent as null is refused, not relayed.
+      [{ type: 'settledOutcome', outcome: null }, 'outcome: must be an integer >= 0, got null'],
+      [{ type: 'openOrders', user: '0x12' }, 'user: must be a 0x address, got "0x12"'],
       [
         { type: 'userBorrowLendInterest', user: USER },
         'startTime: is required, must be an integer of epoch milliseconds',

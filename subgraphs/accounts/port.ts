@@ -6,9 +6,9 @@ import type { AccountsService } from './service/index.ts';
 /** The accounts reads another domain's service is given: the fills of an address and a user's ledger events. */
 export type AccountsPort = Pick<AccountsService, 'fillRows' | 'fillSummary' | 'ledgerEvents'>;
 
-export { compactFill } from './compat/info.ts';
 export {
   type CompactFillRow,
+  compactFillSchema,
   FILL_ROWS_DEFAULT_LIMIT,
   type FillRowsPage,
   type FillRowsQuery,

@@ -7,8 +7,7 @@ import type { CompatServices } from '../../../kit/info.ts';
 import { addressSchema } from '../../../kit/params.ts';
 import * as R from '../../../kit/response-schema.ts';
 import { routeInput } from '../../../kit/route-input.ts';
-import { FILL_ROWS } from '../service/index.ts';
-import { compactFill } from './info.ts';
+import { compactFillSchema, FILL_ROWS } from '../service/index.ts';
 
 // Each route reads the definition before the call is charged (kit/route-input.ts); /fills/user/{user_address}
 // takes the user from its path.
@@ -27,7 +26,7 @@ export const fillRoutes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     return dataEnvelope(req, page.rows, page);
   }
 
-  const rows = { body: dataEnvelopeOf(R.list(compactFill)) };
+  const rows = { body: dataEnvelopeOf(R.list(compactFillSchema)) };
   const options = { schema: { querystring: fillsInput.querystring(), answer: rows }, config: fillsInput.config };
   app.get('/', options, (req) => answer(req, fillsInput, 'asc'));
   app.get('/recent', options, (req) => answer(req, fillsInput, 'desc'));

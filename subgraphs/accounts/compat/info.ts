@@ -7,7 +7,7 @@ import { pagingHeaders, resultEnvelope } from '../../../kit/envelopes.ts';
 import { type CompatServices, type InfoEntry, type InfoHandler, json, streamedJson } from '../../../kit/info.ts';
 import type { Input, InputOf } from '../../../kit/input.ts';
 import { integerLiteral } from '../../../kit/json-source.ts';
-import { proxied, relay, userBody } from '../../../kit/proxy.ts';
+import { proxied, relay } from '../../../kit/proxy.ts';
 import type { JsonSchema } from '../../../kit/request-schema.ts';
 import * as R from '../../../kit/response-schema.ts';
 import { address as checkedAddress } from '../../../platform/fields.ts';
@@ -15,6 +15,7 @@ import {
   ALL_FILLS,
   CLEARINGHOUSE_STATES,
   checkOrderCursor,
+  compactFillSchema,
   FILL_ROWS,
   FUNDING_PAGE,
   HISTORICAL_ORDERS,
@@ -28,6 +29,8 @@ import {
   USER,
   USER_FILLS,
   USER_FILLS_BY_TIME,
+  USER_ON_DEX,
+  wireFillSchema,
 } from '../service/index.ts';
 import { nodeUserTypes } from './node-types.ts';
 
@@ -71,31 +74,7 @@ function orderRefOf(body: Body) {
   return { user: q.user, ...orderRef(unsafe ? (integerLiteral(body, 'oid') ?? q.oid) : q.oid, q.cloid) };
 }
 
-export const compactFill = R.record(
-  {
-    user: R.address,
-    coin: R.str,
-    px: R.decimal,
-    sz: R.decimal,
-    side: R.side,
-    time: { type: 'string', description: 'ISO 8601, exact to the millisecond' },
-    dir: R.str,
-    closedPnl: R.decimal,
-    hash: R.txHash,
-    oid: R.int,
-    tid: R.int,
-    fee: R.decimal,
-    feeToken: R.str,
-    crossed: { enum: [0, 1] },
-    cloid: R.orNull(R.cloid),
-    twapId: { type: ['integer', 'null'] },
-    builder: R.orNull(R.address),
-    builderFee: R.orNull(R.decimal),
-    orderType: { type: ['string', 'null'] },
-  },
-  ['orderType'],
-);
-const compactFillsAnswer = R.resultOf(R.list(compactFill));
+const compactFillsAnswer = R.resultOf(R.list(compactFillSchema));
 
 /** `fills` (oldest first by default) and `recentFills` (newest first): compact rows of spec §2.3. */
 function compactFills(defaultOrder: 'asc' | 'desc'): InfoEntry {
@@ -135,13 +114,13 @@ function historyType(
 /** userFunding and accountFunding: the same payments. */
 const funding = historyType(FUNDING_PAGE, (q, { accounts }) => accounts.userFunding(q), R.list(R.fundingPayment));
 
-/** clearinghouseState of one `user`, relayed with userBody's fields. */
-const relayNow: InfoHandler = relay(0, userBody);
+/** clearinghouseState of one `user`, relayed with USER_ON_DEX's fields. */
+const relayNow: InfoHandler = relay(0, USER_ON_DEX);
 
 export const accountsInfo: Record<string, InfoEntry> = {
-  openOrders: proxied(0, userBody, R.list(R.openOrder)),
-  frontendOpenOrders: proxied(0, userBody, R.list(R.frontendOrder)),
-  spotClearinghouseState: proxied(0, userBody, R.spotClearinghouseState),
+  openOrders: proxied(0, USER_ON_DEX, R.list(R.openOrder)),
+  frontendOpenOrders: proxied(0, USER_ON_DEX, R.list(R.frontendOrder)),
+  spotClearinghouseState: proxied(0, USER_ON_DEX, R.spotClearinghouseState),
 
   /** One `user` (relayed), or several `users` answered together in the order asked. */
   clearinghouseState: {
@@ -173,7 +152,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
       const q = USER_FILLS.parse({ user: body.user, aggregateByTime: body.aggregateByTime }, 'info');
       return streamedJson((out) => accounts.userFillsJson(q, out));
     },
-    response: R.list(R.wireFill),
+    response: R.list(wireFillSchema),
   },
 
   userFillsByTime: {
@@ -183,7 +162,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
       const q = USER_FILLS_BY_TIME.parse(body, 'info');
       return streamedJson((out) => accounts.userFillsJson(q, out));
     },
-    response: R.list(R.wireFill),
+    response: R.list(wireFillSchema),
   },
 
   fills: compactFills('asc'),
@@ -204,7 +183,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
     schema: TWAP_SLICE_FILLS.body(),
     check: (body) => void TWAP_SLICE_FILLS.parse(body, 'info'),
     handler: async (body, { accounts }) => json(await accounts.twapSliceFills(TWAP_SLICE_FILLS.parse(body, 'info'))),
-    response: R.list(R.record({ fill: R.wireFill, twapId: R.int })),
+    response: R.list(R.record({ fill: wireFillSchema, twapId: R.int })),
   },
 
   /** userTwapSliceFills of a window (`startTime` required, as the exchange has it), from the same index. */
@@ -213,7 +192,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
     check: (body) => void TWAP_SLICE_FILLS_BY_TIME.parse(body, 'info'),
     handler: async (body, { accounts }) =>
       json(await accounts.twapSliceFills(TWAP_SLICE_FILLS_BY_TIME.parse(body, 'info'))),
-    response: R.list(R.record({ fill: R.wireFill, twapId: R.int })),
+    response: R.list(R.record({ fill: wireFillSchema, twapId: R.int })),
   },
 
   /** The user's TWAP status changes from the index, oldest first; `time` in seconds as the exchange writes it. */

@@ -4,8 +4,11 @@
 // OpenAPI schema of each says what it is and leaves its shape to the node (hyperliquid-wire.md §3). This file: the
 // accounts domain's side, the per-user types; the markets domain's are in subgraphs/markets/compat/node-types.ts.
 import type { InfoEntry } from '../../../kit/info.ts';
-import { nodeAnswer, ofUser, proxied } from '../../../kit/proxy.ts';
-import { address, nonEmpty, object, optTimeMs, timeMs } from '../../../kit/request-schema.ts';
+import { nodeAnswer, proxied } from '../../../kit/proxy.ts';
+import { BORROW_LEND_INTEREST, TRANSFER_CHECK, USER, USER_BUILDER, USER_COIN } from '../service/index.ts';
+
+/** A user type relayed uncached (a user's state changes with each of their actions). */
+const ofUser = (description: string): InfoEntry => proxied(0, USER, nodeAnswer(description));
 
 /** Per-user types of the accounts domain's side (all take `user`: a master or sub-account, not an agent). */
 export const nodeUserTypes: Record<string, InfoEntry> = {
@@ -32,22 +35,18 @@ export const nodeUserTypes: Record<string, InfoEntry> = {
   webData2: ofUser("the exchange front end's snapshot of a user's state"),
   activeAssetData: proxied(
     0,
-    object({ user: address, coin: nonEmpty }, ['user', 'coin']),
+    USER_COIN,
     nodeAnswer("a user's leverage, max trade sizes and available-to-trade on one coin"),
   ),
   maxBuilderFee: proxied(
     0,
-    object({ user: address, builder: address }, ['user', 'builder']),
+    USER_BUILDER,
     nodeAnswer('the builder fee a user approved a builder for (an integer, tenths of a basis point)'),
   ),
   preTransferCheck: proxied(
     0,
-    object({ user: address, source: address }, ['user', 'source']),
+    TRANSFER_CHECK,
     nodeAnswer('what a transfer from `source` to `user` would meet (fee, user exists, sanctioned)'),
   ),
-  userBorrowLendInterest: proxied(
-    0,
-    object({ user: address, startTime: timeMs, endTime: optTimeMs }, ['user', 'startTime']),
-    nodeAnswer("a user's borrow/lend interest in a window"),
-  ),
+  userBorrowLendInterest: proxied(0, BORROW_LEND_INTEREST, nodeAnswer("a user's borrow/lend interest in a window")),
 };

@@ -1,5 +1,5 @@
-// Argument checks of the accounts fields the input definitions (service/inputs.ts) do not read (Query.user, the
-// subscriptions' user), and the renaming of a service's refusal to the argument the caller gave: every refusal is a
+// Argument checks of the accounts fields the input definitions (service/inputs.ts) do not read (the subscriptions'
+// user), and the renaming of a service's refusal to the argument the caller gave: every refusal is a
 // FieldError whose message names the argument (subgraphs/serve.ts answers it as a GraphQL error, BAD_USER_INPUT).
 import { FieldError, isAddress } from '../../../platform/fields.ts';
 import { InvalidQueryError } from '../service/index.ts';
@@ -11,7 +11,7 @@ export function badInput(arg: string, rule: string): FieldError {
 }
 
 /** A 0x address, lowercased (the exchange prints addresses lowercase). */
-export function addressArg(value: string, arg = 'address'): string {
+export function addressArg(value: string, arg: string): string {
   if (!isAddress(value)) throw badInput(arg, `must be a 0x address (40 hex digits), got ${JSON.stringify(value)}`);
   return value.toLowerCase();
 }

@@ -6,6 +6,7 @@ import { builder } from '../builder.ts';
 import {
   type AccountsService,
   ALL_FILL_PAGE,
+  FILL_COLUMNS_BY_FIELD,
   type FillColumn,
   type FillPageInput,
   fillCursor,
@@ -61,34 +62,14 @@ export const FillRef = builder.objectRef<FillNode>('Fill').implement({
 });
 
 /**
- * The columns of `accounts.fills` each Fill field is printed from (through toWireFill); `orderType` comes from the
- * order statuses, looked up only when selected. A test holds this to the schema's Fill fields.
+ * The columns each Fill field is printed from: a stored fill's fields' (fill-fields.ts), and GraphQL's own, `market`
+ * (its coin) and `cursor` (set on the fills a subscription sends; none read from storage). A test holds this to the
+ * schema's Fill fields.
  */
 export const FILL_FIELD_COLUMNS: Readonly<Record<string, readonly FillColumn[]>> = {
-  coin: ['coin'],
+  ...FILL_COLUMNS_BY_FIELD,
   market: ['coin'],
-  px: ['px'],
-  sz: ['sz'],
-  side: ['side'],
-  time: ['time'],
-  startPosition: ['start_position'],
-  dir: ['dir'],
-  closedPnl: ['closed_pnl'],
-  hash: ['hash'],
-  oid: ['oid'],
-  crossed: ['crossed'],
-  fee: ['fee'],
-  tid: ['tid'],
-  feeToken: ['fee_token'],
-  builderFee: ['builder_fee'],
-  twapId: ['twap_id'],
-  cloid: ['cloid'],
-  liquidation: ['liquidated_user', 'liquidation_mark_px', 'liquidation_method'],
-  orderType: [],
-  // Set on the fills a subscription sends; none read from storage.
   cursor: [],
-  user: ['address'],
-  builder: ['builder'],
 };
 
 /** The columns behind the Fill fields among `selected` (field names anywhere in the selection). */

@@ -14,9 +14,10 @@ import {
   ORDERS_PAGE,
   orderRef,
   TWAP_SLICE_FILLS,
+  USER,
 } from '../service/index.ts';
 import { AccountStateRef } from './account.ts';
-import { addressArg, badInput, serviceInput } from './args.ts';
+import { badInput, serviceInput } from './args.ts';
 import { FillConnectionRef, fillsConnection, TwapSliceFillRef } from './fill.ts';
 import { FundingConnectionRef, fundingsConnection } from './funding.ts';
 import { LedgerUpdateConnectionRef, ledgerConnection } from './ledger.ts';
@@ -128,7 +129,7 @@ builder.queryFields((t) => ({
   user: t.field({
     type: UserRef,
     description: 'An account by its 0x address (any case)',
-    args: { address: t.arg.string({ required: true }) },
-    resolve: (_r, a) => ({ address: addressArg(a.address) }),
+    args: USER.args(t),
+    resolve: (_r, a) => ({ address: USER.parse(a, 'graphql').user }),
   }),
 }));

@@ -4,43 +4,21 @@
 import type pg from 'pg';
 import type { FillRow } from '../../../db/rows/accounts.ts';
 import { FieldError } from '../../../platform/fields.ts';
-import { checkInt, fitsBigint, InvalidQueryError, naiveIso } from './shared.ts';
 import {
-  aggregateFillsByTime,
+  type CompactFillRow,
   type FillColumn,
-  fillColumns,
-  fillOrder,
+  type StoredFill,
+  toCompact,
   toWireFill,
   WIRE_FILL_COLUMNS,
   type WireFill,
   type WireFillSource,
-} from './wire-fill.ts';
+} from './fill-fields.ts';
+import { checkInt, fitsBigint, InvalidQueryError } from './shared.ts';
+import { aggregateFillsByTime, fillColumns, fillOrder } from './wire-fill.ts';
 
 /** The cap on one page of compact fill rows. */
 export const MAX_FILL_ROWS = 1000;
-
-/** A compact fill row (spec §2.3): `orderType` only when asked for; `time` as naive UTC ISO 8601 with exact ms. */
-export interface CompactFillRow {
-  user: string;
-  coin: string;
-  px: string;
-  sz: string;
-  side: 'A' | 'B';
-  time: string;
-  dir: string;
-  closedPnl: string;
-  hash: string;
-  oid: number;
-  tid: number;
-  fee: string;
-  feeToken: string;
-  crossed: 0 | 1;
-  cloid: string | null;
-  twapId: number | null;
-  builder: string | null;
-  builderFee: string | null;
-  orderType?: string | null;
-}
 
 export interface FillRowsQuery {
   user?: string;
@@ -95,31 +73,6 @@ export function parseFillCursor(cursor: string): FillKey {
   return { time: m[1] as string, block_number: m[2] as string, event_index: m[3] as string, tid: m[4] as string };
 }
 
-function toCompact(r: StoredFill, includeOrderType: boolean): CompactFillRow {
-  const row: CompactFillRow = {
-    user: r.address,
-    coin: r.coin,
-    px: r.px,
-    sz: r.sz,
-    side: r.side,
-    time: naiveIso(r.time),
-    dir: r.dir,
-    closedPnl: r.closed_pnl,
-    hash: r.hash,
-    oid: r.oid,
-    tid: r.tid,
-    fee: r.fee,
-    feeToken: r.fee_token,
-    crossed: r.crossed ? 1 : 0,
-    cloid: r.cloid,
-    twapId: r.twap_id,
-    builder: r.builder,
-    builderFee: r.builder_fee,
-  };
-  if (includeOrderType) row.orderType = r.order_type ?? null;
-  return row;
-}
-
 const sameKey = (a: FillKey, b: FillKey) =>
   a.time === b.time && a.block_number === b.block_number && a.event_index === b.event_index && a.tid === b.tid;
 
@@ -170,9 +123,6 @@ export function allFillsEnd(q: { startTime: number; endTime?: number }): number 
   }
   return endTime;
 }
-
-/** A stored fill as fillPage returns it: every column, and the order's type when asked for. */
-export type StoredFill = FillRow & { order_type?: string | null };
 
 /** A stored fill read for some columns only: those, the key columns, and the order's type when asked for. */
 export type PartialFill = Partial<StoredFill> & Pick<FillRow, 'time' | 'block_number' | 'event_index' | 'tid'>;

@@ -1,20 +1,32 @@
 // Stored fills in the exchange's shapes: userFills / userFillsByTime (wire Fill, optional aggregateByTime), read by
 // the one read path of fill pages (fill-pages.ts fillPage), and their JSON written from Postgres's text by the same
-// statement. The wire shape (wire-fill.ts) and the keyset pages (fill-pages.ts) are re-exported: this module is where
-// the domain's fill functions are imported from.
+// statement. A fill's fields (fill-fields.ts), the wire shape (wire-fill.ts) and the keyset pages (fill-pages.ts) are
+// re-exported: this module is where the domain's fill functions are imported from.
 import type pg from 'pg';
 import { EncodedList, jsonBytes } from '../../../platform/json-text.ts';
+import { toWireFill, WIRE_FILL_COLUMNS, type WireFill } from './fill-fields.ts';
 import { type FillPageQuery, fillPage, fillPageStatement } from './fill-pages.ts';
 import { MAX_WIRE_FILLS } from './limits.ts';
-import { toWireFill, WIRE_FILL_COLUMNS, type WireFill, writeWireFillPage } from './wire-fill.ts';
+import { writeWireFillPage } from './wire-fill.ts';
 
+export {
+  type CompactFillRow,
+  compactFillSchema,
+  FILL_COLUMNS_BY_FIELD,
+  type FillColumn,
+  type StoredFill,
+  toWireFill,
+  WIRE_FILL_COLUMNS,
+  type WireFill,
+  type WireFillSource,
+  wireFillSchema,
+} from './fill-fields.ts';
 export {
   type AllFillsQuery,
   allFills,
   allFillsEnd,
   type BuilderRevenue,
   builderFeeRevenues,
-  type CompactFillRow,
   countFills,
   type FillPage,
   type FillPageQuery,
@@ -28,19 +40,8 @@ export {
   MAX_FILL_ROWS,
   type PartialFill,
   parseFillCursor,
-  type StoredFill,
 } from './fill-pages.ts';
-export {
-  aggregateFillsByTime,
-  type FillColumn,
-  fillColumns,
-  fillOrder,
-  NEWEST_FIRST,
-  toWireFill,
-  WIRE_FILL_COLUMNS,
-  type WireFill,
-  type WireFillSource,
-} from './wire-fill.ts';
+export { aggregateFillsByTime, fillColumns, fillOrder, NEWEST_FIRST } from './wire-fill.ts';
 
 export { MAX_WIRE_FILLS };
 

@@ -60,6 +60,8 @@ export type { FillSummary } from './fill-summary.ts';
 export {
   aggregateFillsByTime,
   type CompactFillRow,
+  compactFillSchema,
+  FILL_COLUMNS_BY_FIELD,
   type FillColumn,
   type FillRowsPage,
   type FillRowsQuery,
@@ -71,6 +73,7 @@ export {
   type StoredFill,
   toWireFill,
   type WireFill,
+  wireFillSchema,
 } from './fills.ts';
 export { toWsFunding, type UserFundingEntry, type WsFunding } from './funding.ts';
 export { type HistoryPage, type HistoryPageQuery, MAX_HISTORY_PAGE } from './history-page.ts';

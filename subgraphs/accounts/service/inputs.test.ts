@@ -2,8 +2,10 @@
 // (historicalOrders: limit 1 to 5000, default 2000; lookbackDays 1 to 365) and of the exchange's answers (a page of
 // history 500, of compact fill rows 1000, of wire fills 2000), and the refusal each edge gets, naming the field as it
 // calls it and saying the value it got.
+import { graphql } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { Edge } from '../../../kit/input.ts';
+import { accountsSchema } from '../schema/index.ts';
 import {
   ALL_FILL_PAGE,
   BUILDER_REVENUE,
@@ -275,5 +277,18 @@ describe('the per-user streams and their collectors', () => {
     expect(refusal(() => COLLECT_LIQUIDATIONS.parse({ seconds: 5, amount_dollars: 1 }))).toBe(
       'amount_dollars: unknown parameter; it takes user, users, minNotional, builder, seconds',
     );
+  });
+});
+
+describe('Query.user (the User entity by its address)', () => {
+  const run = (address: string) =>
+    graphql({ schema: accountsSchema, source: `{ user(address: "${address}") { address } }`, contextValue: {} });
+
+  it('lowercases the address it is given', async () => {
+    expect((await run(USER)).data).toEqual({ user: { address: user } });
+  });
+
+  it('refuses what is not an address, as every other edge words it', async () => {
+    expect((await run('0x12')).errors?.map((e) => e.message)).toEqual(['address: must be a 0x address, got "0x12"']);
   });
 });

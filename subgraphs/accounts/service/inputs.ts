@@ -40,6 +40,7 @@ const WINDOW = { window: ['startTime', 'endTime'] } as const;
 const user = address('the user');
 const startTime = (what = 'start of the window, inclusive') => optional(time(what));
 const endTime = optional(time('end of the window, inclusive; default now'));
+const dex = optional(text('a perp dex; default the first', { minLength: 0 }));
 
 /** A fill's key as a page gave it (fillCursor); the service reads its parts (each within bigint). */
 const fillCursor = (description: string) =>
@@ -51,7 +52,11 @@ const fillCursor = (description: string) =>
 
 // ---- a user alone: account state, TWAP history, borrow/lend state, the node's per-user state ----
 
-export const USER = defineInput({ user });
+/** A user alone; GraphQL's Query.user calls it `address` (the User entity's key). */
+export const USER = defineInput({ user: named(user, { graphql: 'address' }) });
+
+/** A user's state on one perp dex (openOrders, frontendOpenOrders, spotClearinghouseState: relayed to the node). */
+export const USER_ON_DEX = defineInput({ user, dex });
 
 // ---- fills ----
 
@@ -293,7 +298,7 @@ export const CLEARINGHOUSE_STATES = defineInput({
       rule: `must hold 1 to ${MAX_CLEARINGHOUSE_USERS} addresses`,
     }),
   ),
-  dex: optional(text('a perp dex; default the first', { minLength: 0 })),
+  dex,
 });
 
 /** What a builder earned in a window (Builder.revenue). */
@@ -317,3 +322,21 @@ export const COLLECT_LIQUIDATIONS = defineInput({ ...LIQUIDATION_STREAM.fields, 
 export type FillRowsInput = InputOf<typeof FILL_ROWS>;
 export type FillPageInput = InputOf<typeof FILL_PAGE>;
 export type HistoricalOrdersInput = InputOf<typeof HISTORICAL_ORDERS>;
+
+// ---- the node's per-user types, relayed to it as sent once read by these (compat/node-types.ts) ----
+
+/** activeAssetData: a user's trading limits on one coin. */
+export const USER_COIN = defineInput({ user, coin: text('the coin') });
+
+/** maxBuilderFee: what a user approved a builder for. */
+export const USER_BUILDER = defineInput({ user, builder: address('the builder') });
+
+/** preTransferCheck: a transfer from `source` to `user`. */
+export const TRANSFER_CHECK = defineInput({ user, source: address('the sender') });
+
+/** userBorrowLendInterest: a user's borrow/lend interest in a window, its start required. */
+export const BORROW_LEND_INTEREST = defineInput({
+  user,
+  startTime: time('start of the window, inclusive'),
+  endTime: optional(time('end of the window, inclusive')),
+});

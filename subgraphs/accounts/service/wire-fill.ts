@@ -1,23 +1,12 @@
-// A stored fill in the exchange's shape (wire Fill): the columns read and the fill lists' order, toWireFill and its
-// JSON twin written straight from Postgres's text, and aggregateByTime's merge of a crossing order's partial fills.
+// Stored fills in the exchange's shape (wire Fill, whose fields fill-fields.ts describes): the columns read and the fill
+// lists' order, pages of wire fills written straight from Postgres's text, and aggregateByTime's merge of a crossing
+// order's partial fills.
 import type pg from 'pg';
 import { eachTextRow, type TextRow } from '../../../db/pool.ts';
-import { type FillRow, fillsTable } from '../../../db/rows/accounts.ts';
+import { fillsTable } from '../../../db/rows/accounts.ts';
 import { add, compareDecimal, div, mul, type Ratio, ratio, toDecimal, ZERO } from '../../../platform/decimal.ts';
-import { boolJson, CHUNK_BYTES, EncodedList, JsonArrayWriter, textJson } from '../../../platform/json-text.ts';
-import type { NodeFill } from '../../../wire/node-lines.ts';
-
-/**
- * The exchange's Fill (wire §2.1): the node's fill without the node-only keys (builder, deployerFee, priorityGas),
- * `twapId` always present (null when none). Optional keys are absent, not null.
- */
-export type WireFill = Omit<NodeFill, 'cloid' | 'twapId' | 'builder' | 'deployerFee' | 'priorityGas'> & {
-  twapId: number | null;
-  cloid?: string;
-};
-
-/** A column of `accounts.fills`. */
-export type FillColumn = keyof FillRow;
+import { CHUNK_BYTES, EncodedList, JsonArrayWriter } from '../../../platform/json-text.ts';
+import { type FillColumn, WIRE_FILL_COLUMNS, type WireFill, wireJsonWriter } from './fill-fields.ts';
 
 const DECIMAL_COLUMNS: ReadonlySet<FillColumn> = new Set([
   'px',
@@ -60,74 +49,11 @@ export function fillOrder(newestFirst = true): string {
 
 export const NEWEST_FIRST = fillOrder();
 
-/** The columns a wire Fill is printed from (toWireFill, wireFillJson): a Fill's columns, stated once. */
-const WIRE_FILL_FIELDS = [
-  'coin',
-  'px',
-  'sz',
-  'side',
-  'time',
-  'start_position',
-  'dir',
-  'closed_pnl',
-  'hash',
-  'oid',
-  'crossed',
-  'fee',
-  'tid',
-  'fee_token',
-  'builder_fee',
-  'twap_id',
-  'cloid',
-  'liquidated_user',
-  'liquidation_mark_px',
-  'liquidation_method',
-] as const satisfies readonly FillColumn[];
-
-/** The columns toWireFill reads: fewer columns to fetch and parse than the whole row (2 000 rows per answer). */
-export type WireFillSource = Pick<FillRow, (typeof WIRE_FILL_FIELDS)[number]>;
-
-/** WIRE_FILL_FIELDS as a set of columns to read (fillColumns, fillPage's `columns`). */
-export const WIRE_FILL_COLUMNS: ReadonlySet<FillColumn> = new Set(WIRE_FILL_FIELDS);
-
-/** Where each column is in a row of fillColumns(WIRE_FILL_COLUMNS), for wireFillJson. */
+/** Where each column is in a row of fillColumns(WIRE_FILL_COLUMNS), for wireFillJson and wireRowKey. */
 const C = Object.fromEntries(fillColumnNames(WIRE_FILL_COLUMNS).map((c, i) => [c, i])) as Record<FillColumn, number>;
 
-/**
- * A stored fill (or one published live on the bus) in the exchange's shape. The optional keys are assigned in the
- * wire's key order, not spread in: for 2 000 fills conditional spreads took 0.33 ms, assignments 0.09 ms.
- */
-export function toWireFill(r: WireFillSource): WireFill {
-  // twapId (always present) comes after the optional builderFee: assigned below, in wire order.
-  const fill = {
-    coin: r.coin,
-    px: r.px,
-    sz: r.sz,
-    side: r.side,
-    time: r.time,
-    startPosition: r.start_position,
-    dir: r.dir,
-    closedPnl: r.closed_pnl,
-    hash: r.hash,
-    oid: r.oid,
-    crossed: r.crossed,
-    fee: r.fee,
-    tid: r.tid,
-    feeToken: r.fee_token,
-  } as WireFill;
-  // `!= null`: a column fillPage did not read (absent) is taken as null.
-  if (r.builder_fee != null) fill.builderFee = r.builder_fee;
-  fill.twapId = r.twap_id;
-  if (r.cloid != null) fill.cloid = r.cloid;
-  if (r.liquidation_mark_px != null) {
-    fill.liquidation = {
-      liquidatedUser: r.liquidated_user ?? '',
-      markPx: r.liquidation_mark_px,
-      method: r.liquidation_method === 'backstop' ? 'backstop' : 'market',
-    };
-  }
-  return fill;
-}
+/** toWireFill's JSON, written from Postgres's text (a row of fillColumns(WIRE_FILL_COLUMNS)). */
+const wireFillJson = wireJsonWriter((c) => C[c]);
 
 /**
  * aggregateByTime as the exchange documents it: the partial fills of one crossing order (same order, same time,
@@ -195,26 +121,6 @@ function mergeFills(group: WireFill[]): WireFill {
   };
   if (builderFee) merged.builderFee = toDecimal(builderFee, feeScale);
   return merged;
-}
-
-/** toWireFill's JSON, written from Postgres's text (a row of fillColumns(WIRE_FILL_COLUMNS)): same keys, same
- * order, optional keys absent alike. */
-function wireFillJson(r: TextRow): string {
-  let out =
-    `{"coin":${textJson(r, C.coin)},"px":"${r[C.px]}","sz":"${r[C.sz]}","side":${textJson(r, C.side)},` +
-    `"time":${r[C.time]},"startPosition":"${r[C.start_position]}","dir":${textJson(r, C.dir)},` +
-    `"closedPnl":"${r[C.closed_pnl]}","hash":${textJson(r, C.hash)},"oid":${r[C.oid]},` +
-    `"crossed":${boolJson(r, C.crossed)},"fee":"${r[C.fee]}","tid":${r[C.tid]},"feeToken":${textJson(r, C.fee_token)}`;
-  if (r[C.builder_fee] !== null) out += `,"builderFee":"${r[C.builder_fee]}"`;
-  out += `,"twapId":${r[C.twap_id] ?? 'null'}`;
-  if (r[C.cloid] !== null) out += `,"cloid":${textJson(r, C.cloid)}`;
-  if (r[C.liquidation_mark_px] !== null) {
-    const method = r[C.liquidation_method] === 'backstop' ? 'backstop' : 'market';
-    out +=
-      `,"liquidation":{"liquidatedUser":${textJson(r, C.liquidated_user)},"markPx":"${r[C.liquidation_mark_px]}",` +
-      `"method":"${method}"}`;
-  }
-  return `${out}}`;
 }
 
 /** A row's key in the fill lists' order (time, block, event index, tid), as text: two fills of one key are cut alike. */

@@ -4,7 +4,7 @@
 import { dataEnvelopeOf, naiveTime, type RouteAnswer } from '../../../kit/answers.ts';
 import type { JsonSchema } from '../../../kit/request-schema.ts';
 import * as R from '../../../kit/response-schema.ts';
-import { compactFill } from '../../accounts/port.ts';
+import { compactFillSchema } from '../../accounts/port.ts';
 
 const bit: JsonSchema = { enum: [0, 1] };
 const num: JsonSchema = { type: 'number' };
@@ -111,6 +111,6 @@ export const EVM_ANSWERS = {
   // The node names each dex's backstop address.
   backstopHealth: envelope(R.list(health), [502]),
   dexHealth: envelope(health, [404, 502]),
-  backstopFills: envelope(R.list(compactFill), [404, 502]),
+  backstopFills: envelope(R.list(compactFillSchema), [404, 502]),
   holders: envelope(R.list(holder), [404]),
 } satisfies Record<string, RouteAnswer>;

@@ -5,7 +5,7 @@
 import { resultEnvelope } from '../../../kit/envelopes.ts';
 import { encodedJson, type InfoEntry, json, sharedBytes, sharedJson } from '../../../kit/info.ts';
 import { nestedBody } from '../../../kit/input.ts';
-import { dexBody, marginTableBody, noFields, proxied, userBody } from '../../../kit/proxy.ts';
+import { proxied } from '../../../kit/proxy.ts';
 import * as R from '../../../kit/response-schema.ts';
 import {
   ALL_MIDS,
@@ -16,9 +16,11 @@ import {
   FUNDING_HISTORY,
   L2_BOOK,
   L2_BOOKS,
+  MARGIN_TABLE,
   NO_INPUT,
   RESERVE_HISTORY,
   TRADES,
+  VAULT_LEADER,
 } from '../service/index.ts';
 import { nodeMarketTypes } from './node-types.ts';
 
@@ -28,20 +30,20 @@ const META_TTL_MS = 30_000;
 const CANDLE_SNAPSHOT = nestedBody('req', CANDLES);
 
 export const marketsInfo: Record<string, InfoEntry> = {
-  meta: proxied(META_TTL_MS, dexBody, R.perpMeta),
-  spotMeta: proxied(META_TTL_MS, noFields, R.spotMeta),
+  meta: proxied(META_TTL_MS, DEX, R.perpMeta),
+  spotMeta: proxied(META_TTL_MS, NO_INPUT, R.spotMeta),
   /** The first perp dex is `null`; the others are objects the node describes. */
-  perpDexs: proxied(META_TTL_MS, noFields, R.list({ anyOf: [{ type: 'null' }, R.record({ name: R.str })] })),
+  perpDexs: proxied(META_TTL_MS, NO_INPUT, R.list({ anyOf: [{ type: 'null' }, R.record({ name: R.str })] })),
   /** `null` for an id no market uses. */
   marginTable: proxied(
     META_TTL_MS,
-    marginTableBody,
+    MARGIN_TABLE,
     R.orNull(
       R.record({ description: R.str, marginTiers: R.list(R.record({ lowerBound: R.decimal, maxLeverage: R.int })) }),
     ),
   ),
-  maxMarketOrderNtls: proxied(META_TTL_MS, noFields, R.list(R.tuple(R.int, R.decimal))),
-  leadingVaults: proxied(10_000, userBody, R.list(R.record({ address: R.address, name: R.str }))),
+  maxMarketOrderNtls: proxied(META_TTL_MS, NO_INPUT, R.list(R.tuple(R.int, R.decimal))),
+  leadingVaults: proxied(10_000, VAULT_LEADER, R.list(R.record({ address: R.address, name: R.str }))),
   ...nodeMarketTypes,
 
   metaAndAssetCtxs: {

@@ -90,10 +90,17 @@ export {
   L2_BOOK_STREAM,
   L2_BOOKS,
   LIQUIDITY_REPORT,
+  MARGIN_TABLE,
   MARKET_HISTORY,
+  NAMED_DEX,
   NO_INPUT,
+  OUTCOME,
   RESERVE_HISTORY,
+  TOKEN_ID,
+  TOKEN_INDEX,
   TRADES,
+  VAULT,
+  VAULT_LEADER,
 } from './inputs.ts';
 export { CANDLE_INTERVALS, type CandleInterval } from './intervals.ts';
 export {

@@ -1,6 +1,7 @@
 // What the markets service's reads take, stated once (kit/input.ts): the /info bodies, path routes, MCP inputs and
 // GraphQL arguments derive from these, and every edge reads its request through them.
 import {
+  address,
   bool,
   cursor,
   defineInput,
@@ -228,3 +229,31 @@ export const HIP3_TOP_MOVERS = defineInput({
     default: HIP3_TOP_MOVERS_DEFAULT,
   }),
 });
+
+// ---- relayed to the node as sent, once read by these (compat/info.ts, compat/node-types.ts) ----
+
+/** A perp dex's name, required (perpDexLimits, perpDexStatus); "" is the first perp dex. */
+export const NAMED_DEX = defineInput({ dex: text('a perp dex name ("" for the main perp dex)', { minLength: 0 }) });
+
+/** marginTable: a margin table's id (a u32 on the exchange). */
+export const MARGIN_TABLE = defineInput({ id: int('a margin table id', { min: 0, max: 2 ** 32 - 1 }), dex });
+
+/** leadingVaults: the vaults a user leads. */
+export const VAULT_LEADER = defineInput({ user: address('the vault leader'), dex });
+
+/** vaultDetails: a vault, and with `user` their state in it. */
+export const VAULT = defineInput({ vaultAddress: address('the vault'), user: optional(address('a depositor')) });
+
+/** tokenDetails: a spot token by its id. */
+export const TOKEN_ID = defineInput({
+  tokenId: text("a spot token's id (0x and 32 hex digits)", {
+    pattern: '^0x[0-9a-fA-F]{32}$',
+    rule: 'must be a token id (0x followed by 32 hex digits)',
+  }),
+});
+
+/** borrowLendReserveState: a token by its index (a u32 on the exchange). */
+export const TOKEN_INDEX = defineInput({ token: int('a token index', { min: 0, max: 2 ** 32 - 1 }) });
+
+/** settledOutcome: a HIP-4 outcome by its id. */
+export const OUTCOME = defineInput({ outcome: int('an outcome id', { min: 0, max: Number.MAX_SAFE_INTEGER }) });
