@@ -1,6 +1,6 @@
 // Query parameters shared by the path endpoints: time bounds in the service's three spellings (ISO with or without
-// `Z`, naive = UTC; or epoch ms), and the JSON-schema pieces fastify validates addresses, times and limits with.
-import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS, noNul, orderedWindow } from '../platform/fields.ts';
+// `Z`, naive = UTC; or epoch ms), the text every parameter is checked for, and the schema of a path's address.
+import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS, noNul } from '../platform/fields.ts';
 
 /** ISO datetime (naive = UTC) or epoch milliseconds → epoch ms; undefined when absent. */
 export function timeParam(value: string | undefined, name: string): number | undefined {
@@ -22,24 +22,6 @@ export function timeParam(value: string | undefined, name: string): number | und
   return ms;
 }
 
-export interface TimeWindowQuery {
-  start_time?: string;
-  end_time?: string;
-}
-
-/**
- * `start_time`/`end_time`, each absent or a time; `defaults` fills the absent ones (the service's default window).
- * The start must not be after the end.
- */
-export function timeWindow<W extends { startTime?: number; endTime?: number }>(
-  q: TimeWindowQuery,
-  defaults: (w: { startTime?: number; endTime?: number }) => W = (w) => w as W,
-): W {
-  const w = defaults({ startTime: timeParam(q.start_time, 'start_time'), endTime: timeParam(q.end_time, 'end_time') });
-  orderedWindow('start_time', w.startTime, w.endTime, 'end_time');
-  return w;
-}
-
 /**
  * Every path and query parameter, checked before a route's own schema: no NUL character (platform/fields.ts noNul).
  * Fastify hands over strings, or arrays of them for a repeated query key.
@@ -54,20 +36,11 @@ export function checkParamText(values: unknown): void {
 /** A 0x address parameter (any case; the handlers lowercase it). */
 export const addressSchema = { type: 'string', pattern: ADDRESS_PATTERN } as const;
 
-/** An epoch-ms query parameter given as an integer (Postgres bigint, and exact here). */
-export const epochMsSchema = { type: 'integer', minimum: 0, maximum: MAX_TIME_MS } as const;
-
-export const limitSchema = (max: number, defaultValue: number) =>
-  ({ type: 'integer', minimum: 1, maximum: max, default: defaultValue }) as const;
-
 /**
  * The format of a time parameter (ISO 8601, naive = UTC, or epoch ms): the app checks such a field with timeParam
  * before the call is charged (a refused input costs nothing), with timeParam's message; Ajv takes any string for it.
  */
 export const TIME_FORMAT = 'iso-8601-or-epoch-ms';
-
-/** A time query parameter, read by timeParam. */
-export const timeParamSchema = { type: 'string', format: TIME_FORMAT } as const;
 
 /** Checks each query parameter its route's schema declares a time (TIME_FORMAT) as timeParam reads it. */
 export function checkTimeText(schema: unknown, values: unknown): void {
@@ -77,8 +50,3 @@ export function checkTimeText(schema: unknown, values: unknown): void {
     if (properties[key]?.format === TIME_FORMAT && typeof value === 'string') timeParam(value, key);
   }
 }
-
-export const timeWindowSchema = {
-  start_time: timeParamSchema,
-  end_time: timeParamSchema,
-} as const;

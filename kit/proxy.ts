@@ -14,7 +14,7 @@ import type { JsonSchema } from './request-schema.ts';
  * clients add that the node does not read are dropped, so that they neither travel nor key the relay cache apart
  * (a unique pad per request would otherwise fill it).
  */
-export function documentedBody(body: Record<string, unknown>, schema: JsonSchema): Record<string, unknown> {
+function documentedBody(body: Record<string, unknown>, schema: JsonSchema): Record<string, unknown> {
   const fields = Object.keys((schema.properties ?? {}) as object);
   const out: Record<string, unknown> = { type: body.type };
   for (const field of fields) if (Object.hasOwn(body, field)) out[field] = body[field];

@@ -1,8 +1,7 @@
-// The JSON Schemas of /info request bodies: the field schemas the types are declared with, the one Ajv that checks
-// them (configured like fastify's, without its type coercion), and the 400 message an Ajv error becomes.
+// The JSON Schemas of /info request bodies (each type's from its input definition, kit/input.ts): the one Ajv that
+// checks them (configured like fastify's, without its type coercion), and the 400 message an Ajv error becomes.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS, orderedWindow } from '../platform/fields.ts';
-import { addressSchema } from './params.ts';
+import { ADDRESS_PATTERN, FieldError } from '../platform/fields.ts';
 
 /** A JSON Schema (draft-07, as fastify's Ajv reads it), kept as plain data so OpenAPI can publish it as it is. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -16,53 +15,6 @@ export const RULE = Symbol('request.rule');
 
 /** Text without U+0000 (no Postgres text column or parameter takes it). */
 export const NO_NUL_PATTERN = '^[^\\u0000]*$';
-
-// ---- field schemas (absent and null both mean "not given": the Python SDK sends explicit nulls) ----
-
-const nullable = (type: string) => [type, 'null'];
-
-/** A 0x address of 40 hex digits, any case (handlers lowercase it): the path routes' schema of one. */
-export const address = addressSchema;
-export const nonEmpty = { type: 'string', minLength: 1, pattern: NO_NUL_PATTERN } as const;
-export const optNonEmpty = { type: nullable('string'), minLength: 1, pattern: NO_NUL_PATTERN } as const;
-export const optBool = { type: nullable('boolean') } as const;
-/**
- * An object (an /info body, candleSnapshot's `req`): `properties` its fields, `required` those that must be sent.
- * A field it does not name is refused by the dispatcher (closedBody), but for the few CLIENT_EXTRAS.
- */
-export const object = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
-  type: 'object',
-  properties,
-  ...(required.length ? { required } : {}),
-});
-export const arrayOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
-export const optOneOf = (values: readonly string[]): JsonSchema => ({
-  type: nullable('string'),
-  enum: [...values, null],
-});
-/** An integer from `min` to `max` (by default the largest a JSON number holds exactly), or null. */
-export const intIn = (min: number, max = Number.MAX_SAFE_INTEGER): JsonSchema => ({
-  type: nullable('integer'),
-  minimum: min,
-  maximum: max,
-});
-/** Epoch ms a Date holds; an integer's `description` names its unit in the 400 message (ruleOf). */
-export const timeMs = { type: 'integer', minimum: 0, maximum: MAX_TIME_MS, description: 'epoch milliseconds' };
-export const optTimeMs = { ...timeMs, type: nullable('integer') };
-/** `startTime`/`endTime`, each optional (windowOf checks their order, the service their span). */
-export const timeWindow = { startTime: optTimeMs, endTime: optTimeMs } as const;
-
-/** A field a schema already checked, as its handler reads it: absent and null are both undefined. */
-export const given = <T>(body: Record<string, unknown>, key: string): T | undefined =>
-  (body[key] ?? undefined) as T | undefined;
-
-/** A body's `startTime`/`endTime` (timeWindow's), each optional: the start must not be after the end. */
-export function windowOf(body: Record<string, unknown>): { startTime?: number; endTime?: number } {
-  const startTime = given<number>(body, 'startTime');
-  const endTime = given<number>(body, 'endTime');
-  orderedWindow('startTime', startTime, endTime);
-  return { startTime, endTime };
-}
 
 // ---- unknown parameters: refused, one rule for /info bodies and the path routes ----
 

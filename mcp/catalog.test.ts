@@ -2,7 +2,7 @@
 // and described for a model, each tool costing more than a credit saying so; a tool that drifts is refused at start.
 import { describe, expect, it } from 'vitest';
 import { DOMAIN_LIST } from '../domains.ts';
-import { intArg, toolInput } from '../kit/mcp-tool.ts';
+import { defineInput, int } from '../kit/input.ts';
 import type { McpTool } from '../subgraphs/domain.ts';
 import { argumentFaults, toolCatalog } from './tools.ts';
 
@@ -42,11 +42,13 @@ describe('the MCP tool catalog', () => {
   });
 
   it('refuses at start a tool whose argument is snake_case or undescribed', () => {
-    const snake = tool(toolInput({ start_time: intArg(0, 10, 'a start, in epoch milliseconds') }));
+    const snake = tool(defineInput({ start_time: int('a start, in epoch milliseconds', { min: 0, max: 10 }) }).schema);
     expect(argumentFaults(snake)).toEqual(['argument start_time: must be camelCase']);
     expect(() => toolCatalog([snake])).toThrow('MCP tool test_tool: argument start_time: must be camelCase');
-    const bare = tool(toolInput({ limit: { type: 'integer', minimum: 1, maximum: 10 } }));
+    // A schema written by hand, not from a definition (whose fields each have their sentence).
+    const bare = tool({ type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 10 } } });
     expect(() => toolCatalog([bare])).toThrow('MCP tool test_tool: argument limit: needs a description');
-    expect(toolCatalog([tool(toolInput({ limit: intArg(1, 10, 'how many rows (1 to 10)') }))]).size).toBe(1);
+    const limit = int('how many rows (1 to 10)', { min: 1, max: 10 });
+    expect(toolCatalog([tool(defineInput({ limit }).schema)]).size).toBe(1);
   });
 });

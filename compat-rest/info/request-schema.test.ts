@@ -2,8 +2,8 @@
 // publish), and an Ajv error becomes a 400 message naming the field and its rule.
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { address, bodyValidator, intIn, nonEmpty, object, optOneOf, timeMs } from '../../kit/request-schema.ts';
-import { FieldError } from '../../platform/fields.ts';
+import { bodyValidator, NO_NUL_PATTERN } from '../../kit/request-schema.ts';
+import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS } from '../../platform/fields.ts';
 import { INFO_TYPES, infoRequestSchemas } from './index.ts';
 
 describe('the /info request schemas', () => {
@@ -27,20 +27,26 @@ describe('the /info request schemas', () => {
 });
 
 describe('an Ajv error as a 400 message', () => {
-  const check = bodyValidator(
-    object(
-      {
-        user: address,
-        coin: nonEmpty,
-        limit: intIn(1, 1000),
-        token: intIn(0),
-        side: optOneOf(['A', 'B']),
-        req: object({ startTime: timeMs }, ['startTime']),
-        coins: { type: 'array', items: nonEmpty },
+  const nonEmpty = { type: 'string', minLength: 1, pattern: NO_NUL_PATTERN };
+  const check = bodyValidator({
+    type: 'object',
+    properties: {
+      user: { type: 'string', pattern: ADDRESS_PATTERN },
+      coin: nonEmpty,
+      limit: { type: ['integer', 'null'], minimum: 1, maximum: 1000 },
+      token: { type: ['integer', 'null'], minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+      side: { type: ['string', 'null'], enum: ['A', 'B', null] },
+      req: {
+        type: 'object',
+        properties: {
+          startTime: { type: 'integer', minimum: 0, maximum: MAX_TIME_MS, description: 'epoch milliseconds' },
+        },
+        required: ['startTime'],
       },
-      ['user'],
-    ),
-  );
+      coins: { type: 'array', items: nonEmpty },
+    },
+    required: ['user'],
+  });
   const user = `0x${'1'.repeat(40)}`;
   const message = (body: Record<string, unknown>) => {
     try {

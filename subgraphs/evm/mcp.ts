@@ -1,9 +1,9 @@
 // The evm domain's MCP tools: each one capability of the EvmService, with the same rules (limits, defaults) the REST
 // routes and GraphQL fields get from it. The tool server checks arguments against `input` before `call` runs.
-import { textArg, toolInput } from '../../kit/mcp-tool.ts';
 import type { McpTool } from '../domain.ts';
 import {
   BACKSTOP_FILLS,
+  BACKSTOP_HEALTH,
   BACKSTOP_SUMMARY,
   BACKSTOP_TRANSFERS,
   LEDGER_TRANSFERS,
@@ -13,12 +13,6 @@ import {
   USER_LEDGER_EVENTS,
 } from './service/index.ts';
 
-/** A perp dex's name as the ledger writes it; "" is the native perp dex. */
-const DEX_NAME_LENGTH = 32;
-const hip3Dex = (what: string) => textArg(`${what}: a HIP-3 dex name ("xyz")`, { maxLength: DEX_NAME_LENGTH });
-
-type Args = Record<string, unknown>;
-const opt = <T>(args: Args, key: string): T | undefined => args[key] as T | undefined;
 const rowsSummary = (what: string) => (r: Record<string, unknown>) =>
   `${(r.rows as unknown[]).length} ${what}${r.hasMore ? ' (more follow: raise offset)' : ''}`;
 
@@ -110,9 +104,9 @@ export const evmTools: readonly McpTool[] = [
       'Backstop health of every HIP-3 dex with activity (or of one dex): principal, fills its backstop absorbed, ' +
       'notional, fees, fills in the last 24 h, first and last fill, active coins. The fills themselves: ' +
       'evm_backstop_fills.',
-    input: toolInput({ dex: hip3Dex('only this dex') }),
+    input: BACKSTOP_HEALTH.schema,
     async call(args, { services }) {
-      const dex = opt<string>(args, 'dex');
+      const { dex } = BACKSTOP_HEALTH.parse(args);
       if (dex === undefined) return { dexes: await services.evm.backstopHealth() };
       const health = await services.evm.backstopHealth(dex);
       return {

@@ -1,19 +1,13 @@
-// Argument checks of the accounts fields the input definitions (service/inputs.ts) do not read (the subscriptions'
-// user), and the renaming of a service's refusal to the argument the caller gave: every refusal is a
-// FieldError whose message names the argument (subgraphs/serve.ts answers it as a GraphQL error, BAD_USER_INPUT).
-import { FieldError, isAddress } from '../../../platform/fields.ts';
+// The renaming of a service's refusal to the argument the caller gave (the arguments themselves are read through the
+// input definitions, service/inputs.ts): every refusal is a FieldError whose message names the argument
+// (subgraphs/serve.ts answers it as a GraphQL error, BAD_USER_INPUT).
+import { FieldError } from '../../../platform/fields.ts';
 import { InvalidQueryError } from '../service/index.ts';
 
 export function badInput(arg: string, rule: string): FieldError {
   // A service's rule may name its own parameter ("cursor: ..."): the caller's argument is named instead.
   const own = /^[A-Za-z_]\w*: /.exec(rule);
   return new FieldError(rule.startsWith(arg) ? rule : `${arg}: ${own ? rule.slice(own[0].length) : rule}`);
-}
-
-/** A 0x address, lowercased (the exchange prints addresses lowercase). */
-export function addressArg(value: string, arg: string): string {
-  if (!isAddress(value)) throw badInput(arg, `must be a 0x address (40 hex digits), got ${JSON.stringify(value)}`);
-  return value.toLowerCase();
 }
 
 /** Runs a service call whose InvalidQueryError (sync or async) is the caller's fault in `arg`: renamed to it. */

@@ -13,9 +13,10 @@ import {
   type StoredFill,
   type TwapSliceFill,
   toWireFill,
+  USER_FILLS_STREAM,
   type WireFill,
 } from '../service/index.ts';
-import { addressArg, serviceInput } from './args.ts';
+import { serviceInput } from './args.ts';
 import { toConnection } from './connection.ts';
 import { MarketRef } from './market.ts';
 
@@ -184,17 +185,12 @@ builder.subscriptionFields((t) => ({
   userFills: t.field({
     type: [FillRef],
     description: "The user's fills as they happen, one batch per block (history: User.fills)",
-    args: {
-      user: t.arg.string({ required: true }),
-      aggregateByTime: t.arg.boolean({ required: true, defaultValue: false }),
-      after: t.arg.string({ description: AFTER_DESCRIPTION }),
-    },
+    args: { ...USER_FILLS_STREAM.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
     listSize: { assumedSize: 20 },
-    subscribe: (_root, a, ctx) =>
-      cursoredIterator(
-        ctx.accounts.streams.userFills(addressArg(a.user, 'user'), { aggregateByTime: a.aggregateByTime }),
-        a.after,
-      ),
+    subscribe: (_root, { after, ...a }, ctx) => {
+      const { user, aggregateByTime } = USER_FILLS_STREAM.parse(a, 'graphql');
+      return cursoredIterator(ctx.accounts.streams.userFills(user, { aggregateByTime }), after);
+    },
     resolve: withCursor,
   }),
 }));

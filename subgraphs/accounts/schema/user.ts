@@ -14,7 +14,7 @@ import {
   ORDERS_PAGE,
   orderRef,
   TWAP_SLICE_FILLS,
-  USER,
+  USER_ENTITY,
 } from '../service/index.ts';
 import { AccountStateRef } from './account.ts';
 import { badInput, serviceInput } from './args.ts';
@@ -129,7 +129,7 @@ builder.queryFields((t) => ({
   user: t.field({
     type: UserRef,
     description: 'An account by its 0x address (any case)',
-    args: USER.args(t),
-    resolve: (_r, a) => ({ address: USER.parse(a, 'graphql').user }),
+    args: USER_ENTITY.args(t),
+    resolve: (_r, a) => ({ address: USER_ENTITY.parse(a, 'graphql').user }),
   }),
 }));

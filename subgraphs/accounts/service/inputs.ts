@@ -53,7 +53,10 @@ const fillCursor = (description: string) =>
 // ---- a user alone: account state, TWAP history, borrow/lend state, the node's per-user state ----
 
 /** A user alone; GraphQL's Query.user calls it `address` (the User entity's key). */
-export const USER = defineInput({ user: named(user, { graphql: 'address' }) });
+export const USER = defineInput({ user });
+
+/** The User entity by its address (GraphQL's `Query.user(address)`): a user under the entity's own name. */
+export const USER_ENTITY = defineInput({ user: named(user, { graphql: 'address' }) });
 
 /** A user's state on one perp dex (openOrders, frontendOpenOrders, spotClearinghouseState: relayed to the node). */
 export const USER_ON_DEX = defineInput({ user, dex });

@@ -5,8 +5,14 @@ import type { CompactFillRow } from '../../accounts/port.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder } from '../builder.ts';
 import type { BackstopHealth, BackstopTransfer, PrincipalSummary } from '../service/index.ts';
-import { BACKSTOP_FILLS, BACKSTOP_SUMMARY, BACKSTOP_TRANSFER_STREAM, BACKSTOP_TRANSFERS } from '../service/index.ts';
-import { msOf, PAGE_LIST_SIZE, pageType, textArg } from './args.ts';
+import {
+  BACKSTOP_DEX,
+  BACKSTOP_FILLS,
+  BACKSTOP_SUMMARY,
+  BACKSTOP_TRANSFER_STREAM,
+  BACKSTOP_TRANSFERS,
+} from '../service/index.ts';
+import { msOf, PAGE_LIST_SIZE, pageType } from './args.ts';
 import { MarketRef, UserRef } from './user.ts';
 
 const BackstopTransferRef = builder.objectRef<BackstopTransfer>('BackstopTransfer').implement({
@@ -149,8 +155,8 @@ builder.queryFields((t) => ({
   backstopDex: t.field({
     type: DexRef,
     description: 'A HIP-3 dex by name, for its backstop fields',
-    args: { name: t.arg.string({ required: true }) },
-    resolve: (_r, a) => ({ name: textArg(a.name, 'name') as string }),
+    args: BACKSTOP_DEX.args(t),
+    resolve: (_r, a) => BACKSTOP_DEX.parse(a, 'graphql'),
   }),
 }));
 

@@ -5,8 +5,7 @@ import DataLoader from 'dataloader';
 import type { TokenTransferRow } from '../../../db/rows/evm.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../live.ts';
 import { builder, type EvmContext } from '../builder.ts';
-import { type EvmToken, TOKEN_HOLDERS, TOKEN_TRANSFER_STREAM, type TokenHolder } from '../service/index.ts';
-import { addressArg } from './args.ts';
+import { EVM_TOKEN, type EvmToken, TOKEN_HOLDERS, TOKEN_TRANSFER_STREAM, type TokenHolder } from '../service/index.ts';
 
 export const TokenHolderRef = builder.objectRef<TokenHolder>('TokenHolder').implement({
   description: 'A holder of a token and its balance',
@@ -83,9 +82,9 @@ builder.queryFields((t) => ({
   evmToken: t.field({
     type: EvmTokenRef,
     description: 'A token by contract address (its holders even when it was never registered)',
-    args: { address: t.arg.string({ required: true }) },
+    args: EVM_TOKEN.args(t),
     resolve: async (_r, a, ctx) => {
-      const address = addressArg(a.address, 'address');
+      const { address } = EVM_TOKEN.parse(a, 'graphql');
       return (await ctx.evm.token(address)) ?? { address };
     },
   }),

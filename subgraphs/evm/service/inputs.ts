@@ -61,6 +61,9 @@ const token = address("the token's contract address");
 /** A token's transfers as they happen (Subscription.tokenTransfers). */
 export const TOKEN_TRANSFER_STREAM = defineInput({ token });
 
+/** One token by its contract address (GraphQL's `evmToken`). */
+export const EVM_TOKEN = defineInput({ address: token });
+
 export const TOKEN_HOLDERS = defineInput({
   token,
   ...page('holders'),
@@ -137,6 +140,12 @@ export const BACKSTOP_TRANSFERS = defineInput(
   { window: ['startTime', 'endTime'] },
 );
 export type BackstopTransfersQuery = InputOf<typeof BACKSTOP_TRANSFERS>;
+
+/** The backstop health of every HIP-3 dex, or of one. */
+export const BACKSTOP_HEALTH = defineInput({ dex: optional(hip3Dex('only this dex')) });
+
+/** One HIP-3 dex by name, for its backstop fields (GraphQL's `backstopDex`). */
+export const BACKSTOP_DEX = defineInput({ name: hip3Dex('the dex') });
 
 export const BACKSTOP_SUMMARY = defineInput(
   { dex: optional(hip3Dex('only this dex')), ...window },
