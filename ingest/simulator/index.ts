@@ -259,6 +259,15 @@ export class Simulator {
     return delta;
   }
 
+  /**
+   * Writes the blocks after the last one written up to `toMs`, as fast as possible: a simulator resumed from a saved
+   * state catching up with the present (its block grid is the saved one's).
+   */
+  catchUp(toMs: number): Promise<SimulatorStats> {
+    if (!this.clock) throw new Error('catchUp: nothing written yet to go on from (writeHistory starts a grid)');
+    return this.writeHistory(this.clock.nextTimeMs, toMs);
+  }
+
   /** Produces blocks in real time from now on (the wall clock only paces the fixed block grid), until stop(). */
   startRealtime(): void {
     if (this.realtime || this.isStopped) return;

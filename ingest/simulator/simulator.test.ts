@@ -129,10 +129,10 @@ describe('saved state', () => {
     const copy = path.join(tmpRoot, 'saved-copy');
     fs.cpSync(dataDir, copy, { recursive: true });
     // On past 23:00: hourly funding and a new hour's files after the save.
-    const after = await sim.writeHistory(T0, T0 + 45 * 60_000);
+    const after = await sim.catchUp(T0 + 45 * 60_000);
     await sim.stop();
     const resumed = Simulator.resume(saved, copy);
-    const resumedAfter = await resumed.writeHistory(T0, T0 + 45 * 60_000);
+    const resumedAfter = await resumed.catchUp(T0 + 45 * 60_000);
     await resumed.stop();
     expect(resumedAfter.fills).toBeGreaterThan(0);
     expect(resumedAfter).toMatchObject({
@@ -145,6 +145,12 @@ describe('saved state', () => {
     const treeResumed = readTree(copy);
     expect([...treeResumed.keys()].sort()).toEqual([...treeSaved.keys()].sort());
     for (const [file, content] of treeSaved) expect(treeResumed.get(file) === content, file).toBe(true);
+  });
+
+  it('catches up only from a block it wrote or resumed from', async () => {
+    const sim = new Simulator({ dataDir: path.join(tmpRoot, 'fresh'), seed: 11 });
+    expect(() => sim.catchUp(T0)).toThrow('catchUp: nothing written yet');
+    await sim.stop();
   });
 
   it('refuses state holding an object of a class it does not know', () => {
