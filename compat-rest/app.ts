@@ -1,10 +1,12 @@
 // The compatibility layer's HTTP app (fastify): POST /info, the path endpoints and, on the same server, /ws.
 // Cross-cutting concerns live here once: CORS headers, API keys (spec §5), JSON parsing and the error contract.
+import type { ErrorObject } from 'ajv';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  type FastifySchemaValidationError,
   LogController,
 } from 'fastify';
 import type pg from 'pg';
@@ -17,7 +19,14 @@ import { errorAnswer, HttpError, noteRequestStart } from '../kit/envelopes.ts';
 import type { CompatServices } from '../kit/info.ts';
 import { parseJsonBody } from '../kit/json-source.ts';
 import { checkParamText, checkTimeText, TIME_FORMAT } from '../kit/params.ts';
-import { EVERY_ROUTE_PARAMS, type JsonSchema, ruleOf, unknownParameter } from '../kit/request-schema.ts';
+import {
+  EVERY_ROUTE_PARAMS,
+  fieldMessage,
+  type JsonSchema,
+  RULE,
+  ruleOf,
+  unknownParameter,
+} from '../kit/request-schema.ts';
 import { readRouteInput } from '../kit/route-input.ts';
 import { FieldError } from '../platform/fields.ts';
 import { jsonBytes, utf8 } from '../platform/json-text.ts';
@@ -38,8 +47,23 @@ declare module 'fastify' {
 /**
  * The Ajv of the routes' schemas. Infinity and NaN are no number a field takes (a JSON body's 1e309 parses to
  * Infinity, which Ajv's range keywords skip); time parameters are read by timeParam, their format only names them.
+ * A field's own rule (RULE) is a keyword it knows; `verbose` hands each error the schema that rule is read from.
  */
-export const ROUTE_AJV_OPTIONS = { customOptions: { strictNumbers: true, formats: { [TIME_FORMAT]: true as const } } };
+export const ROUTE_AJV_OPTIONS = {
+  customOptions: { strictNumbers: true, formats: { [TIME_FORMAT]: true as const }, keywords: [RULE], verbose: true },
+};
+
+/**
+ * What a route's schema refuses, as fastify words it (`querystring/limit must be <= 1000`), but a field with a rule
+ * of its own says that rule as every other edge does (`coins: must hold 1 to 50 coins, got 51`).
+ */
+function routeSchemaError(errors: FastifySchemaValidationError[], dataVar: string): Error {
+  const first = errors[0] as ErrorObject | undefined;
+  if (first && typeof (first.parentSchema as JsonSchema | undefined)?.[RULE] === 'string') {
+    return new FieldError(fieldMessage(first));
+  }
+  return new Error(errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).join(', '));
+}
 
 export interface CompatAppOptions {
   services: CompatServices;
@@ -164,6 +188,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ajv: ROUTE_AJV_OPTIONS,
+    schemaErrorFormatter: routeSchemaError,
   });
 
   // Clients send JSON with or without a content type; anything unparsable is the same 400.

@@ -17,6 +17,7 @@ import {
   text,
   time,
 } from './input.ts';
+import { bodyValidator, closedBody, RULE } from './request-schema.ts';
 
 const HOLDERS = defineInput({
   token: address('the token'),
@@ -187,12 +188,14 @@ describe('defineInput', () => {
     expect(() => COINS.parse({ coins: many })).toThrow('coins: must hold 1 to 3 coins, got 4');
     expect(() => COINS.parse({ coins: [] }, 'info')).toThrow('coins: must hold 1 to 3 coins, got 0');
     expect(() => COINS.fromQuery({ coins: many })).toThrow('coins: must hold 1 to 3 coins, got 4');
-    // The /info and query schemas leave the length to parse, whose 400 states the rule (MCP's schema keeps it).
-    for (const edge of [COINS.body(), COINS.query()]) {
-      expect((edge.properties as { coins: object }).coins).not.toHaveProperty('maxItems');
-      expect((edge.properties as { coins: object }).coins).not.toHaveProperty('minItems');
+    // Every edge's schema states the length and the rule (what OpenAPI publishes), and the /info dispatcher's
+    // validator, refusing it before parse, says what parse says.
+    for (const edge of [COINS.body(), COINS.query(), COINS.schema]) {
+      expect(edge.properties).toMatchObject({ coins: { minItems: 1, maxItems: 3, [RULE]: 'must hold 1 to 3 coins' } });
     }
-    expect(COINS.schema.properties).toMatchObject({ coins: { minItems: 1, maxItems: 3 } });
+    const check = bodyValidator(closedBody(COINS.body()));
+    expect(() => check({ coins: many })).toThrow('coins: must hold 1 to 3 coins, got 4');
+    expect(() => check({ coins: 'a' })).toThrow('coins: must hold 1 to 3 coins, got "a"');
   });
 
   it('reads a definition nested in an /info body, naming its fields as the dispatcher does', () => {

@@ -30,7 +30,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS, orderedWindow } from '../platform/fields.ts';
 import { MAX_COLLECT_SECONDS } from './mcp-tool.ts';
 import { TIME_FORMAT, timeParam } from './params.ts';
-import { NO_NUL_PATTERN, RULE, ruleOf, unknownParameter } from './request-schema.ts';
+import { fieldMessage, NO_NUL_PATTERN, RULE } from './request-schema.ts';
 
 /** How a field is read beyond its JSON Schema; kept under symbols, which neither Ajv nor OpenAPI sees. */
 const Lower = Symbol('input.lowercase');
@@ -43,7 +43,6 @@ type Meta = {
   [Time]?: true;
   [Unit]?: string;
   [Names]?: Partial<Record<Edge, string>>;
-  [RULE]?: string;
 };
 const meta = (schema: TSchema): Meta => schema as Meta;
 
@@ -227,7 +226,14 @@ function edgeName(name: string, field: TSchema, edge: Edge): string {
 }
 
 /** The input's own Ajv: strict, no coercion (each edge hands typed values), every number finite. */
-const ajv = new Ajv({ allErrors: false, strict: true, strictNumbers: true, allowUnionTypes: true, verbose: true });
+const ajv = new Ajv({
+  allErrors: false,
+  strict: true,
+  strictNumbers: true,
+  allowUnionTypes: true,
+  verbose: true,
+  keywords: [RULE],
+});
 
 const isOptional = (s: TSchema) => (s as { [OptionalKind]?: string })[OptionalKind] === 'Optional';
 
@@ -246,10 +252,13 @@ export interface InputRules<P extends TProperties> {
 export function defineInput<P extends TProperties>(fields: P, rules: InputRules<P> = {}): Input<P> {
   const entries = Object.entries(fields) as [string, TSchema][];
   const required = entries.filter(([, s]) => !isOptional(s) && s.default === undefined).map(([k]) => k);
-  /** The fields under the definition's own names: what `parse` validates, once the edge's names are mapped. */
+  /**
+   * The fields under the definition's own names, as a refusal states them: what `parse` validates, once the edge's
+   * names are mapped.
+   */
   const keyed = {
     type: 'object',
-    properties: Object.fromEntries(entries),
+    properties: Object.fromEntries(entries.map(([k, s]) => [k, statedField(s)])),
     ...(required.length ? { required } : {}),
     additionalProperties: false,
   };
@@ -261,32 +270,10 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
     ...(required.length ? { required: required.map(mcpName) } : {}),
   };
   let validate: ValidateFunction | undefined;
-  const known = (edge: Edge) => entries.map(([k, s]) => edgeName(k, s, edge));
 
-  const message = (error: ErrorObject, edge: Edge): string => {
-    const nameOf = (key: string) => edgeName(key, fields[key] ?? Type.Any(), edge);
-    if (error.keyword === 'additionalProperties') {
-      const extra = (error.params as { additionalProperty: string }).additionalProperty;
-      return unknownParameter(extra, known(edge));
-    }
-    if (error.keyword === 'required') {
-      const missing = (error.params as { missingProperty: string }).missingProperty;
-      return `${nameOf(missing)}: is required, ${rule(fields[missing])}`;
-    }
-    // An item of a list is refused by the item's rule, under the list's name and its index (`addresses[2]`).
-    const [, key = '', item] = error.instancePath.split('/');
-    const listed = fields[key];
-    const field = item !== undefined && listed?.[Kind] === 'Array' ? (listed.items as TSchema) : listed;
-    const text =
-      error.keyword === 'pattern' && error.schema === NO_NUL_PATTERN
-        ? 'must not contain a NUL character (U+0000)'
-        : rule(field);
-    // A list of the wrong length is shown by its length (`got 51`), not by its first 60 characters.
-    const counted = error.keyword === 'minItems' || error.keyword === 'maxItems';
-    const shown = counted ? String((error.data as unknown[]).length) : JSON.stringify(error.data);
-    const name = item === undefined ? nameOf(key) : `${nameOf(key)}[${item}]`;
-    return `${name}: ${text}, got ${shown === undefined ? 'nothing' : shown.slice(0, 60)}`;
-  };
+  /** The edge's name of a field (an unknown one as sent). */
+  const naming = (edge: Edge) => (key: string) =>
+    Object.hasOwn(fields, key) ? edgeName(key, fields[key] as TSchema, edge) : key;
 
   /** Each edge's names → the definition's, made once per edge (not per request). */
   const keysByEdge = new Map<Edge, Map<string, string>>();
@@ -311,7 +298,9 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
       input[key ?? name] = value;
     }
     validate ??= ajv.compile(keyed);
-    if (!validate(input)) throw new FieldError(message((validate.errors as ErrorObject[])[0] as ErrorObject, edge));
+    if (!validate(input)) {
+      throw new FieldError(fieldMessage((validate.errors as ErrorObject[])[0] as ErrorObject, naming(edge)));
+    }
     for (const [key, field] of entries) {
       const value = input[key];
       if (value === undefined && field.default !== undefined) input[key] = field.default;
@@ -336,7 +325,7 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
       const properties: Record<string, unknown> = {};
       for (const [key, field] of entries) {
         if (omit.includes(key)) continue;
-        const own = routeField(field) as Record<string, unknown>;
+        const own = statedField(field) as Record<string, unknown>;
         properties[edgeName(key, field, 'info')] = required.includes(key) ? own : nullable(own);
       }
       const needed = required.filter((k) => !omit.includes(k)).map((k) => edgeName(k, fields[k] as TSchema, 'info'));
@@ -348,7 +337,7 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
         if (omit.includes(key)) continue;
         properties[edgeName(key, field, 'rest')] = meta(field)[Time]
           ? { type: 'string', format: TIME_FORMAT }
-          : routeField(field);
+          : statedField(field);
       }
       return { type: 'object', properties };
     },
@@ -407,17 +396,12 @@ export function nestedBody<P extends TProperties>(key: string, definition: Input
 }
 
 /**
- * A field as a route's schema states it: compat's 400 reads an integer's `description` as its unit (`must be an
- * integer of epoch milliseconds`), so a route's field carries its unit there, not the sentence a tool shows a model.
+ * A field as a refusal states it, in the schemas `parse` and the routes validate with: compat's 400 reads an
+ * integer's `description` as its unit (`must be an integer of epoch milliseconds`), so the field carries its unit
+ * there, not the sentence a tool shows a model.
  */
-function routeField(field: TSchema): TSchema {
+function statedField(field: TSchema): TSchema {
   const { description: _sentence, ...rest } = field;
-  // A field with a rule of its own leaves its form to `parse`, whose 400 states that rule: a pattern (a cursor's
-  // form), a list's length (`coins: must hold 1 to 50 coins, got 51`), a number's bounds (an order id's).
-  if (meta(field)[RULE]) {
-    if (typeof rest.pattern === 'string') rest.pattern = NO_NUL_PATTERN;
-    for (const bound of ['minItems', 'maxItems', 'minimum', 'maximum'] as const) delete rest[bound];
-  }
   const unit = meta(field)[Unit];
   return (unit ? { ...rest, description: unit } : rest) as TSchema;
 }
@@ -444,11 +428,4 @@ function scalarOf(field: TSchema): string {
     default:
       return 'String';
   }
-}
-
-/** The rule a field states, for its 400 (`must be an integer of epoch milliseconds from 0 to ...`). */
-function rule(field: TSchema | undefined): string {
-  if (!field) return 'is not valid';
-  // A field's own rule (RULE, kept by the spread) is ruleOf's first answer.
-  return ruleOf({ ...field, description: meta(field)[Unit] });
 }

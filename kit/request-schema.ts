@@ -7,11 +7,12 @@ import { ADDRESS_PATTERN, FieldError } from '../platform/fields.ts';
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
 /**
- * What a refusal of a field says when its schema keeps a rule of its own (an order id: `must be an order id (an
- * integer from 0 to ...) or a cloid (...)`), whichever keyword refused it. Under a symbol: neither Ajv nor OpenAPI
- * sees it.
+ * The keyword of a field's own rule: what a refusal of the field says (an order id: `must be an order id (an integer
+ * from 0 to ...) or a cloid (...)`), whichever keyword refused it. A schema extension (OpenAPI's `x-` form) that every
+ * Ajv compiling these schemas knows and no Ajv checks, so the field keeps its bounds in every schema that states it
+ * (and in the published documents) while every validator that refuses it says the one rule.
  */
-export const RULE = Symbol('request.rule');
+export const RULE = 'x-rule';
 
 /** Text without U+0000 (no Postgres text column or parameter takes it). */
 export const NO_NUL_PATTERN = '^[^\\u0000]*$';
@@ -79,6 +80,7 @@ export const infoAjv = new Ajv({
   allowUnionTypes: true,
   verbose: true,
   discriminator: true,
+  keywords: [RULE],
 });
 
 /** A body validator compiled once; it throws a FieldError naming the first wrong field. */
@@ -89,21 +91,24 @@ export function bodyValidator(schema: JsonSchema): (body: Record<string, unknown
   };
 }
 
-/** `/req/interval` → `req.interval`, `/coins/1` → `coins[1]`. */
-function fieldName(instancePath: string): string {
+/** A field's name as an edge calls it, from the name its schema gives it (the first step of its path). */
+export type FieldNaming = (key: string) => string;
+
+/** `/req/interval` → `req.interval`, `/coins/1` → `coins[1]`; `naming` renames the first step. */
+function fieldName(instancePath: string, naming: FieldNaming): string {
   return instancePath
     .split('/')
     .slice(1)
     .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'))
-    .reduce((name, p) => (/^\d+$/.test(p) ? `${name}[${p}]` : name ? `${name}.${p}` : p), '');
+    .reduce((name, p) => (/^\d+$/.test(p) ? `${name}[${p}]` : name ? `${name}.${p}` : naming(p)), '');
 }
 
 const typesOf = (schema: JsonSchema): unknown[] => [schema.type].flat();
 
 /** The rule a field's schema states, as the message's text: "must be an integer from 1 to 1000". */
 export function ruleOf(schema: JsonSchema): string {
-  const own = (schema as { [RULE]?: string })[RULE];
-  if (own) return own;
+  const own = schema[RULE];
+  if (typeof own === 'string') return own;
   const types = typesOf(schema);
   if (schema.pattern === ADDRESS_PATTERN) return 'must be a 0x address';
   if (Array.isArray(schema.enum)) return `must be one of ${schema.enum.filter((v) => v !== null).join(', ')}`;
@@ -122,30 +127,37 @@ export function ruleOf(schema: JsonSchema): string {
 }
 
 /**
- * An Ajv error as the 400's message: the field (its path in the body), the rule its schema states and the value
- * sent: `limit: must be an integer from 1 to 1000, got 0`; `coin: is required, must be a non-empty string`.
+ * An Ajv error as the 400's message: the field (its path in the body, its first step named by `naming`), the rule its
+ * schema states and the value sent: `limit: must be an integer from 1 to 1000, got 0`; `coin: is required, must be a
+ * non-empty string`; a list of the wrong length by its length, `coins: must hold 1 to 50 coins, got 51`.
  */
-export function fieldMessage(error: ErrorObject): string {
+export function fieldMessage(error: ErrorObject, naming: FieldNaming = (key) => key): string {
   const parent = (error.parentSchema ?? {}) as JsonSchema;
   if (error.keyword === 'additionalProperties') {
     const extra = (error.params as { additionalProperty: string }).additionalProperty;
-    return unknownParameter(fieldName(`${error.instancePath}/${extra}`), documented(parent));
+    return unknownParameter(fieldName(`${error.instancePath}/${extra}`, naming), documented(parent).map(naming));
   }
   if (error.keyword === 'required') {
     const missing = (error.params as { missingProperty: string }).missingProperty;
-    const field = fieldName(`${error.instancePath}/${missing}`);
+    const field = fieldName(`${error.instancePath}/${missing}`, naming);
     const properties = (parent.properties ?? {}) as Record<string, JsonSchema>;
     return `${field}: is required, ${ruleOf(properties[missing] ?? {})}`;
   }
-  const field = fieldName(error.instancePath) || 'body';
+  const field = fieldName(error.instancePath, naming) || 'body';
   const rule =
     error.keyword === 'pattern' && error.schema === NO_NUL_PATTERN
       ? 'must not contain a NUL character (U+0000)'
       : ruleOf(parent);
+  return `${field}: ${rule}, got ${shownValue(error)}`;
+}
+
+/** The value an error refused, shown: a list of the wrong length by its length, anything else as JSON (cut). */
+function shownValue(error: ErrorObject): string {
+  if (error.keyword === 'minItems' || error.keyword === 'maxItems') return String((error.data as unknown[]).length);
   // JSON would show Infinity as null.
-  const shown =
-    typeof error.data === 'number' && !Number.isFinite(error.data) ? String(error.data) : JSON.stringify(error.data);
-  return `${field}: ${rule}, got ${shown === undefined ? 'nothing' : shown.slice(0, 60)}`;
+  if (typeof error.data === 'number' && !Number.isFinite(error.data)) return String(error.data);
+  const shown = JSON.stringify(error.data);
+  return shown === undefined ? 'nothing' : shown.slice(0, 60);
 }
 
 /**

@@ -2,7 +2,7 @@
 // publish), and an Ajv error becomes a 400 message naming the field and its rule.
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { bodyValidator, NO_NUL_PATTERN } from '../../kit/request-schema.ts';
+import { bodyValidator, NO_NUL_PATTERN, RULE } from '../../kit/request-schema.ts';
 import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS } from '../../platform/fields.ts';
 import { INFO_TYPES, infoRequestSchemas } from './index.ts';
 
@@ -16,7 +16,9 @@ describe('the /info request schemas', () => {
 
   it('is one valid JSON Schema, a oneOf discriminated on type, that tells the types apart', () => {
     const schema = infoRequestSchemas();
-    const validate = new Ajv({ strict: true, allowUnionTypes: true, discriminator: true }).compile(schema);
+    const validate = new Ajv({ strict: true, allowUnionTypes: true, discriminator: true, keywords: [RULE] }).compile(
+      schema,
+    );
     expect((schema.oneOf as unknown[]).length).toBe(Object.keys(INFO_TYPES).length);
     expect(validate({ type: 'l2Book', coin: 'BTC' })).toBe(true);
     // Clients send fields a type does not read: bodies stay open.
