@@ -54,15 +54,12 @@ export const ROUTE_AJV_OPTIONS = {
 };
 
 /**
- * What a route's schema refuses, as fastify words it (`querystring/limit must be <= 1000`), but a field with a rule
- * of its own says that rule as every other edge does (`coins: must hold 1 to 50 coins, got 51`).
+ * What a route's schema refuses, said as every edge says a refused field (kit/request-schema.ts fieldMessage): its
+ * name, its rule and the value sent (`limit: must be an integer from 1 to 1000, got 1001`; a field with a rule of its
+ * own says that rule, `coins: must hold 1 to 50 coins, got 51`).
  */
-function routeSchemaError(errors: FastifySchemaValidationError[], dataVar: string): Error {
-  const first = errors[0] as ErrorObject | undefined;
-  if (first && typeof (first.parentSchema as JsonSchema | undefined)?.[RULE] === 'string') {
-    return new FieldError(fieldMessage(first));
-  }
-  return new Error(errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).join(', '));
+function routeSchemaError(errors: FastifySchemaValidationError[]): Error {
+  return new FieldError(fieldMessage(errors[0] as ErrorObject));
 }
 
 export interface CompatAppOptions {

@@ -201,6 +201,8 @@ export interface Input<P extends TProperties> {
   body(omit?: readonly (keyof P & string)[]): Readonly<Record<string, unknown>>;
   /** A path route's querystring schema: snake_case names, times as text (read by `fromQuery`). */
   query(omit?: readonly (keyof P & string)[]): Readonly<Record<string, unknown>>;
+  /** A path route's parameters schema: each parameter (`/user/:user_address`) is the field it names (`user`). */
+  params(names: Readonly<Record<string, keyof P & string>>): Readonly<Record<string, unknown>>;
   /** Checks `raw` (null or absent = not given), fills defaults, lowercases addresses; a FieldError names the field. */
   parse(raw: Readonly<Record<string, unknown>>, edge?: Edge): Static<TObject<P>>;
   /** A path route's query (and path parameters, camelCase or snake_case) as `parse` reads them. */
@@ -340,6 +342,12 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
           : statedField(field);
       }
       return { type: 'object', properties };
+    },
+    params(names) {
+      const properties = Object.fromEntries(
+        Object.entries(names).map(([param, key]) => [param, statedField(fields[key] as TSchema)]),
+      );
+      return { type: 'object', properties, required: Object.keys(names) };
     },
     parse,
     fromQuery(query) {

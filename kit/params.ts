@@ -1,6 +1,6 @@
 // Query parameters shared by the path endpoints: time bounds in the service's three spellings (ISO with or without
-// `Z`, naive = UTC; or epoch ms), the text every parameter is checked for, and the schema of a path's address.
-import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS, noNul } from '../platform/fields.ts';
+// `Z`, naive = UTC; or epoch ms), and the text every parameter is checked for.
+import { FieldError, MAX_TIME_MS, noNul } from '../platform/fields.ts';
 
 /** ISO datetime (naive = UTC) or epoch milliseconds → epoch ms; undefined when absent. */
 export function timeParam(value: string | undefined, name: string): number | undefined {
@@ -32,9 +32,6 @@ export function checkParamText(values: unknown): void {
     for (const text of Array.isArray(v) ? v : [v]) if (typeof text === 'string') noNul(text, key);
   }
 }
-
-/** A 0x address parameter (any case; the handlers lowercase it). */
-export const addressSchema = { type: 'string', pattern: ADDRESS_PATTERN } as const;
 
 /**
  * The format of a time parameter (ISO 8601, naive = UTC, or epoch ms): the app checks such a field with timeParam

@@ -35,6 +35,11 @@ export function routeInput<P extends TProperties>(
   return {
     config: { input: (request: FastifyRequest) => definition.fromQuery(fields(request)) },
     querystring: (omit?: readonly (keyof P & string)[]) => definition.query(omit),
+    /** The path parameters' schema (`{ user_address: 'user' }`: each the field it names), `others` beside them. */
+    params: (names: Readonly<Record<string, keyof P & string>>, others: Readonly<Record<string, unknown>> = {}) => {
+      const own = definition.params(names) as { properties: object; required: string[] };
+      return { ...own, properties: { ...others, ...own.properties } };
+    },
     of: (request: FastifyRequest) => inputs.get(request) as Static<TObject<P>>,
   };
 }

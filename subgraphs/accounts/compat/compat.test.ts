@@ -107,11 +107,11 @@ describe('/fills/*', () => {
   });
 
   it.each([
-    ['/fills/user/0x123', 'params/user_address must match pattern'],
-    ['/fills/recent?limit=1001', 'querystring/limit must be <= 1000'],
-    ['/fills/recent?side=X', 'querystring/side must be equal to one of the allowed values'],
+    ['/fills/user/0x123', 'user_address: must be a 0x address, got "0x123"'],
+    ['/fills/recent?limit=1001', 'limit: must be an integer from 1 to 1000, got 1001'],
+    ['/fills/recent?side=X', 'side: must be one of A, B, got "X"'],
     ['/fills/?cursor=yesterday', 'cursor'],
-    ['/users/0xnope/account', 'params/user must match pattern'],
+    ['/users/0xnope/account', 'user: must be a 0x address, got "0xnope"'],
     ['/funding/userFunding', 'user: is required, must be a 0x address'],
     [`/funding/userFunding?user=0x${'1'.repeat(40)}&startTime=10&endTime=5`, 'startTime: must not be after endTime'],
     ['/fills/?start_time=2026-01-02&end_time=2026-01-01', 'start_time: must not be after end_time'],

@@ -4,7 +4,6 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { dataEnvelopeOf } from '../../../kit/answers.ts';
 import { dataEnvelope } from '../../../kit/envelopes.ts';
 import type { CompatServices } from '../../../kit/info.ts';
-import { addressSchema } from '../../../kit/params.ts';
 import * as R from '../../../kit/response-schema.ts';
 import { routeInput } from '../../../kit/route-input.ts';
 import { compactFillSchema, FILL_ROWS } from '../service/index.ts';
@@ -34,7 +33,7 @@ export const fillRoutes: FastifyPluginAsync<{ services: CompatServices }> = asyn
     '/user/:user_address',
     {
       schema: {
-        params: { type: 'object', properties: { user_address: addressSchema } },
+        params: userFillsInput.params({ user_address: 'user' }),
         querystring: userFillsInput.querystring(['user']),
         answer: rows,
       },

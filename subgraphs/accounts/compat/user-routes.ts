@@ -3,7 +3,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { dataEnvelope, pagingHeaders } from '../../../kit/envelopes.ts';
 import type { CompatServices } from '../../../kit/info.ts';
-import { addressSchema } from '../../../kit/params.ts';
 import * as R from '../../../kit/response-schema.ts';
 import { routeInput } from '../../../kit/route-input.ts';
 import { FUNDING_PAGE, USER } from '../service/index.ts';
@@ -32,7 +31,7 @@ export const fundingRoutes: FastifyPluginAsync<{ services: CompatServices }> = a
 export const userRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
   app.get(
     '/:user/account',
-    { schema: { params: { type: 'object', properties: { user: addressSchema } } }, config: accountInput.config },
+    { schema: { params: accountInput.params({ user: 'user' }) }, config: accountInput.config },
     async (req) => dataEnvelope(req, await services.accounts.accountState(accountInput.of(req).user)),
   );
 };

@@ -6,7 +6,6 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { perWalletCredits } from '../../../access/costs.ts';
 import { dataEnvelope } from '../../../kit/envelopes.ts';
 import type { CompatServices } from '../../../kit/info.ts';
-import { addressSchema } from '../../../kit/params.ts';
 import { routeInput } from '../../../kit/route-input.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import {
@@ -28,7 +27,6 @@ function isoTimes<T extends object>(row: T, keys: readonly string[]): T {
 
 const batchCredits = (request: FastifyRequest) =>
   perWalletCredits((request.body as { addresses?: unknown })?.addresses);
-const userParams = { type: 'object', required: ['user'], properties: { user: addressSchema } } as const;
 
 // Each route reads its capability's input definition before the call is charged (kit/route-input.ts).
 const leaderboardInput = routeInput(LEADERBOARD);
@@ -72,7 +70,10 @@ export const analyticsUserRoutes: FastifyPluginAsync<{ services: CompatServices 
   app.get(
     '/:user/performance',
     {
-      schema: { params: userParams, querystring: performanceInput.querystring(['user']) },
+      schema: {
+        params: performanceInput.params({ user: 'user' }),
+        querystring: performanceInput.querystring(['user']),
+      },
       config: performanceInput.config,
     },
     async (req) => {
@@ -99,7 +100,10 @@ export const analyticsUserRoutes: FastifyPluginAsync<{ services: CompatServices 
   app.get(
     '/:user/equity-history',
     {
-      schema: { params: userParams, querystring: equityHistoryInput.querystring(['user']) },
+      schema: {
+        params: equityHistoryInput.params({ user: 'user' }),
+        querystring: equityHistoryInput.querystring(['user']),
+      },
       config: equityHistoryInput.config,
     },
     async (req) => {
@@ -119,7 +123,10 @@ export const analyticsUserRoutes: FastifyPluginAsync<{ services: CompatServices 
   app.get(
     '/:user/pnl-calendar',
     {
-      schema: { params: userParams, querystring: pnlCalendarInput.querystring(['user']) },
+      schema: {
+        params: pnlCalendarInput.params({ user: 'user' }),
+        querystring: pnlCalendarInput.querystring(['user']),
+      },
       config: pnlCalendarInput.config,
     },
     async (req) => {
@@ -131,7 +138,7 @@ export const analyticsUserRoutes: FastifyPluginAsync<{ services: CompatServices 
   app.get(
     '/:user/top-trades',
     {
-      schema: { params: userParams, querystring: topTradesInput.querystring(['user']) },
+      schema: { params: topTradesInput.params({ user: 'user' }), querystring: topTradesInput.querystring(['user']) },
       config: topTradesInput.config,
     },
     async (req) => {
@@ -153,7 +160,7 @@ export const builderRoutes: FastifyPluginAsync<{ services: CompatServices }> = a
     {
       config: { credits: batchCredits, ...externalActivityInput.config },
       schema: {
-        params: { type: 'object', required: ['builder'], properties: { builder: addressSchema } },
+        params: externalActivityInput.params({ builder: 'builder' }),
         body: bodyOf(externalActivityInput, ['addresses']),
       },
     },

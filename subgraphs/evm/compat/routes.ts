@@ -5,7 +5,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { dataEnvelope, dataEnvelopeAround, HttpError } from '../../../kit/envelopes.ts';
 import type { CompatServices } from '../../../kit/info.ts';
-import { addressSchema } from '../../../kit/params.ts';
 import { routeInput } from '../../../kit/route-input.ts';
 import { JsonArrayWriter } from '../../../platform/json-text.ts';
 import {
@@ -80,7 +79,7 @@ export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async
     {
       schema: {
         answer: EVM_ANSWERS.ledgerEvents,
-        params: { type: 'object', properties: { address: addressSchema } },
+        params: userLedgerEventsInput.params({ address: 'user' }),
         // `event_type` is repeatable (`?event_type=deposit&event_type=agent_send`).
         querystring: userLedgerEventsInput.querystring(['user']),
       },
@@ -154,7 +153,7 @@ export const tokenHolderRoutes: FastifyPluginAsync<{ services: CompatServices }>
     {
       schema: {
         answer: EVM_ANSWERS.holders,
-        params: { type: 'object', properties: { chain: { type: 'string' }, address: addressSchema } },
+        params: tokenHoldersInput.params({ address: 'token' }, { chain: { type: 'string' } }),
         // `cursor` (next_cursor of a page) beside `offset`: deep pages at the cost of the first (bench/evm.ts).
         querystring: tokenHoldersInput.querystring(['token']),
       },

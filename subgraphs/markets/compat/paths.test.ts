@@ -93,16 +93,16 @@ describe('/market/*', () => {
   });
 
   it.each([
-    ['/market/bbo/BTC?limit=0', 'querystring/limit must be >= 1'],
-    ['/market/bbo/BTC?limit=1001', 'querystring/limit must be <= 1000'],
+    ['/market/bbo/BTC?limit=0', 'limit: must be an integer from 1 to 1000, got 0'],
+    ['/market/bbo/BTC?limit=1001', 'limit: must be an integer from 1 to 1000, got 1001'],
     ['/market/bbo/BTC?cursor=abc', 'cursor: must be the next_cursor of a page'],
     ['/market/bbo/BTC?start_time=yesterday', 'start_time: must be an ISO 8601 datetime or epoch milliseconds'],
     [
       '/market/bbo/BTC?start_time=2026-11-22T10:00:00&end_time=2026-11-22T09:00:00',
       'start_time: must not be after end_time',
     ],
-    ['/hip3/top-movers?limit=0', 'querystring/limit must be >= 1'],
-    ['/hip3/top-movers?limit=101', 'querystring/limit must be <= 100'],
+    ['/hip3/top-movers?limit=0', 'limit: must be an integer from 1 to 100, got 0'],
+    ['/hip3/top-movers?limit=101', 'limit: must be an integer from 1 to 100, got 101'],
   ])('answers 400 for %s', async (path, message) => {
     const { status, body } = await get(path);
     expect(status).toBe(400);
