@@ -1,5 +1,7 @@
-// GraphiQL's example operation against the schema the router serves (every domain's subgraph composed), and the
-// page's options for a request with and without a key. In a browser: test/browser.test.ts.
+// GraphiQL's example operation against the schema the router serves (every domain's subgraph composed), the
+// page's options for a request with and without a key, and the page and its bundle as the router serves them. In a
+// browser: test/browser.test.ts.
+import { createHash } from 'node:crypto';
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
 import { type GraphQLSchema, Kind, type OperationDefinitionNode, parse, validate } from 'graphql';
@@ -8,15 +10,17 @@ import type { AuthOutcome, KeyChecker } from '../access/auth.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 import { composeSupergraph } from './compose.ts';
 import { DEFAULT_OPERATION, graphiqlPage } from './graphiql.ts';
+import { startRouter } from './server.ts';
+
+/** Every domain's subgraph composed (at addresses nothing answers: nothing here runs an operation). */
+const composed = () =>
+  composeSupergraph(DOMAIN_LIST.map((d) => ({ name: d.name, url: `http://127.0.0.1:9/${d.name}`, schema: d.schema })));
 
 describe('GraphiQL example operation', () => {
   let gateway: ReturnType<typeof createGatewayRuntime>;
   let schema: GraphQLSchema;
   beforeAll(async () => {
-    const supergraph = composeSupergraph(
-      DOMAIN_LIST.map((d) => ({ name: d.name, url: `http://127.0.0.1:9/${d.name}`, schema: d.schema })),
-    );
-    gateway = createGatewayRuntime({ supergraph, unifiedGraphHandler, logging: false });
+    gateway = createGatewayRuntime({ supergraph: composed(), unifiedGraphHandler, logging: false });
     schema = (await gateway.getSchema()) as GraphQLSchema;
   });
   afterAll(() => gateway?.[Symbol.asyncDispose]());
@@ -81,5 +85,88 @@ describe('GraphiQL page options', () => {
       expect(options.schema).toBeUndefined();
       expect(html).toContain('<div class="hl-notice" role="alert" hidden></div>');
     }
+  });
+});
+
+/** The bundle's files a page loads, by path. */
+const filesOf = (html: string) =>
+  [...html.matchAll(/(?:src|href)="(\/graphql\/assets\/[^"]*)"/g)].map((m) => m[1] ?? '');
+
+/** The one file of the page with this extension. */
+function fileOf(html: string, extension: string): string {
+  const [file, ...more] = filesOf(html).filter((path) => path.endsWith(`.${extension}`));
+  if (file === undefined || more.length > 0) throw new Error(`not one .${extension} file in the page`);
+  return file;
+}
+
+/** The hash a file's name gives. */
+const hashIn = (path: string) => /-([0-9a-f]{16})\.\w+$/.exec(path)?.[1];
+
+describe('GraphiQL page and bundle as the router serves them', () => {
+  let router: Awaited<ReturnType<typeof startRouter>>;
+  let page: string;
+  beforeAll(async () => {
+    // Keys configured and none sent: what a first visitor's browser asks.
+    router = await startRouter({ supergraphSdl: composed(), port: 0, auth: checker(MISSING) });
+    const answer = await fetch(router.url, { headers: { accept: 'text/html' } });
+    expect(answer.status).toBe(200);
+    page = await answer.text();
+  });
+  afterAll(() => router?.close());
+
+  it('is a small page that loads its icon, style and script from the router', () => {
+    expect(page.length).toBeLessThan(100_000);
+    expect(page).toContain('This server needs an API key: add ?api_key=YOUR_KEY to the address');
+    expect(filesOf(page)).toEqual([
+      expect.stringMatching(/^\/graphql\/assets\/graphiql-[0-9a-f]{16}\.ico$/),
+      expect.stringMatching(/^\/graphql\/assets\/graphiql-[0-9a-f]{16}\.css$/),
+      expect.stringMatching(/^\/graphql\/assets\/graphiql-[0-9a-f]{16}\.js$/),
+    ]);
+    // The page mounts GraphiQL with its own options after the script.
+    expect(page.indexOf('YogaGraphiQL.renderYogaGraphiQL(')).toBeGreaterThan(page.indexOf('.js"></script>'));
+    expect(page).toContain('"defaultQuery":"# The Hyperliquid data graph');
+  });
+
+  it('serves each file without a key, cached for good, named by the hash of its content', async () => {
+    const types = { ico: 'image/x-icon', css: 'text/css', js: 'text/javascript' };
+    for (const [extension, type] of Object.entries(types)) {
+      const path = fileOf(page, extension);
+      // No Accept: text/html (what a browser sends for a script or style), no key.
+      const answer = await fetch(new URL(path, router.url));
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(answer.headers.get('content-type')).toContain(type);
+      // fetch asks for gzip (and unzips the body).
+      expect(answer.headers.get('content-encoding')).toBe('gzip');
+      const body = new Uint8Array(await answer.arrayBuffer());
+      expect(createHash('sha256').update(body).digest('hex').slice(0, 16)).toBe(hashIn(path));
+    }
+  });
+
+  it('serves a file as it is to a client that takes no gzip', async () => {
+    const js = fileOf(page, 'js');
+    const answer = await fetch(new URL(js, router.url), { headers: { 'accept-encoding': 'identity' } });
+    expect(answer.headers.get('content-encoding')).toBeNull();
+    const body = new Uint8Array(await answer.arrayBuffer());
+    expect(Number(answer.headers.get('content-length'))).toBe(body.length);
+    expect(createHash('sha256').update(body).digest('hex').slice(0, 16)).toBe(hashIn(js));
+  });
+
+  it("the script is GraphiQL's bundle, the style its styles", async () => {
+    const [css, js] = [fileOf(page, 'css'), fileOf(page, 'js')];
+    expect(await (await fetch(new URL(js, router.url))).text()).toContain('renderYogaGraphiQL');
+    expect(await (await fetch(new URL(css, router.url))).text()).toContain('.graphiql-container');
+  });
+
+  it('answers 404 for a file it does not have, and still wants a key for the API', async () => {
+    for (const path of ['/graphql/assets/graphiql-0123456789abcdef.js', '/graphql/assets/']) {
+      expect((await fetch(new URL(path, router.url))).status, path).toBe(404);
+    }
+    const query = await fetch(router.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
+    expect(query.status).toBe(401);
   });
 });

@@ -1,9 +1,9 @@
 // GraphiQL at the router's /graphql: opened on an example operation of this graph, with the key of its own address
 // (`?api_key=`) sent on every request it makes, and a plain message when a key is needed and the address has none.
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { GraphiQLOptions } from 'graphql-yoga';
 import type { KeyChecker } from '../access/auth.ts';
 import { CREATE_KEY_COMMAND } from '../access/keys.ts';
+import { graphiqlBundle } from './graphiql-bundle.ts';
 
 /**
  * The operation GraphiQL opens on (when the address brings none): one query across two subgraphs, a market from
@@ -127,17 +127,22 @@ const REFUSAL_WATCH = `<script>
   })();
 </script>`;
 
-/** Yoga's offline page (scripts and styles inlined from node_modules), with the notice above it (hidden: none). */
+/** Yoga's offline page (its bundle served beside it: graphiql-bundle.ts), with the notice above it (hidden: none). */
 function renderPage(options: PageOptions): string {
   const { notice, ...graphiql } = options;
   const noticeBox = `<div class="hl-notice" role="alert"${notice ? '' : ' hidden'}>${notice ?? ''}</div>`;
-  return renderGraphiQL(graphiql)
+  return graphiqlBundle()
+    .render(graphiql)
     .replace('</head>', `${NOTICE_STYLE}</head>`)
     .replace('<div id="root"></div>', `${noticeBox}${REFUSAL_WATCH}<div id="root"></div>`);
 }
 
-/** The gateway's GraphiQL settings: `createGatewayRuntime({ ...graphiqlPage(auth), ... })`. */
+/**
+ * The gateway's GraphiQL settings: `createGatewayRuntime({ ...graphiqlPage(auth), ... })`, with `useGraphiQLAssets()`
+ * among its plugins to serve the files the page loads. The bundle is cut here, at start-up, not on the first page.
+ */
 export function graphiqlPage(auth: KeyChecker | undefined) {
+  graphiqlBundle();
   return {
     graphiql: (request: Request) => pageOptions(request, auth),
     renderGraphiQL: (options: GraphiQLOptions) => renderPage(options),

@@ -18,6 +18,7 @@ import { boundedBodies } from '../platform/http-body.ts';
 import { sharedSubscriptions } from '../platform/shared-subscriptions.ts';
 import { useCors } from './cors.ts';
 import { graphiqlPage } from './graphiql.ts';
+import { useGraphiQLAssets } from './graphiql-bundle.ts';
 import { downstreamRefusal, useSafeIntegerLiterals } from './input.ts';
 import { routerMetrics } from './metrics.ts';
 import { passThrough } from './pass-through.ts';
@@ -153,8 +154,9 @@ export async function startRouter(opts: RouterOptions) {
     graphqlEndpoint: '/graphql',
     landingPage: false,
     cors: false,
-    // GraphiQL's page with its scripts and styles inlined from node_modules: it works without internet (the
-    // default page loads them from a CDN). Its options and the page's key: router/graphiql.ts.
+    // GraphiQL's page with its scripts and styles from node_modules, served by the router (useGraphiQLAssets): it
+    // works without internet (the default page loads them from a CDN). Its options and the page's key:
+    // router/graphiql.ts.
     ...graphiqlPage(opts.auth),
     logging: routerLog,
     requestId: routerRequestIds,
@@ -164,6 +166,8 @@ export async function startRouter(opts: RouterOptions) {
       // First: its spans wrap everything the other plugins do (none while tracing is off).
       ...routerTracing(),
       useCors(opts.corsOrigins ?? []),
+      // Before the key check: the GraphiQL page needs no key, nor do the files it loads.
+      useGraphiQLAssets(),
       // Before the key check: /metrics has its own rule (loopback peers).
       ...routerMetrics(ctx),
       ...(opts.auth ? [useApiKeys(opts.auth)] : []),

@@ -47,6 +47,54 @@ describe.skipIf(NO_BROWSER !== null)('in a browser without internet', () => {
     expect(text).toContain('"coin": "BTC"');
   }, 60_000);
 
+  it("GraphiQL's later pages take its bundle from the browser's cache", async () => {
+    const page = await browser.context.newPage();
+    try {
+      await page.goto(stack.urls.router);
+      await page.locator('.graphiql-execute-button').waitFor({ timeout: 30_000 });
+      // Resource timing: nothing transferred for an answer the HTTP cache gave (the pages above loaded it).
+      const bundle = await page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .filter((e) => e.name.includes('/graphql/assets/'))
+          .map((e) => ({
+            file: e.name.replace(/.*\./, ''),
+            transferred: (e as PerformanceResourceTiming).transferSize,
+          })),
+      );
+      expect(bundle.sort((a, b) => a.file.localeCompare(b.file))).toEqual([
+        { file: 'css', transferred: 0 },
+        { file: 'ico', transferred: 0 },
+        { file: 'js', transferred: 0 },
+      ]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('refuses every request off loopback, and notes it', async () => {
+    const page = await browser.context.newPage();
+    try {
+      await page.goto(stack.urls.router);
+      const outcome = (url: string) =>
+        page.evaluate(
+          (u) =>
+            fetch(u, { mode: 'no-cors' }).then(
+              () => 'answered',
+              () => 'refused',
+            ),
+          url,
+        );
+      expect(await outcome('http://example.com/x.js')).toBe('refused');
+      expect(await outcome('http://1.1.1.1/x.js')).toBe('refused');
+      expect(await outcome(stack.urls.router)).toBe('answered');
+      // Taken out again: the other tests check that their pages asked for nothing off loopback.
+      expect(browser.blocked.splice(0)).toEqual(['http://example.com/x.js', 'http://1.1.1.1/x.js']);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
   it('the live page shows the markets, trades, the book and a moving chart within 10 s', async () => {
     const page = await browser.context.newPage();
     try {

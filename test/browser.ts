@@ -18,25 +18,34 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 export interface OfflineBrowser {
   browser: Browser;
   context: BrowserContext;
-  /** URLs the pages asked for off loopback (all refused). */
+  /** URLs the pages asked for off loopback (all refused by the browser's resolver). */
   blocked: string[];
   /** Another context under the same rule, with storage of its own (no GraphiQL tabs or keys of earlier pages). */
   freshContext(): Promise<BrowserContext>;
   close(): Promise<void>;
 }
 
-/** A browser whose pages reach loopback only: any other request is aborted and noted in `blocked`. */
+/**
+ * Every name but loopback's resolves to nothing, so a request off loopback fails in the browser itself, whatever made
+ * it (page, worker, WebSocket). Playwright's request routing would do it too, but turns the HTTP cache off, and
+ * GraphiQL's bundle is meant to be loaded once and kept (router/graphiql-bundle.ts).
+ */
+const LOOPBACK_ONLY = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1, EXCLUDE ::1';
+
+/** A URL a page may ask for: on loopback, or made by the page itself. */
+function local(url: URL): boolean {
+  return url.protocol === 'blob:' || url.protocol === 'data:' || LOOPBACK.has(url.hostname);
+}
+
+/** A browser whose pages reach loopback only: any other request is refused and noted in `blocked`. */
 export async function offlineBrowser(): Promise<OfflineBrowser> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', LOOPBACK_ONLY] });
   const blocked: string[] = [];
   const offlineContext = async () => {
     const context = await browser.newContext();
-    await context.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      const local = url.protocol === 'blob:' || url.protocol === 'data:' || LOOPBACK.has(url.hostname);
-      if (local) return route.continue();
-      blocked.push(url.href);
-      return route.abort('internetdisconnected');
+    context.on('request', (request) => {
+      const url = new URL(request.url());
+      if (!local(url)) blocked.push(url.href);
     });
     return context;
   };
