@@ -1,6 +1,6 @@
 // GraphiQL's bundle served as files of its own. Yoga's offline page inlines it (scripts, styles and icon from
 // node_modules, ~9 MB) into every page, which a browser downloads and parses again on each load; here it is cut out
-// of that page once, at start-up, into files named by their content's hash and cached for good, and the page left is
+// of that page once, on first use, into files named by their content's hash and cached for good, and the page left is
 // a small HTML that references them.
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -18,7 +18,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 export interface GraphiQLAsset {
   contentType: string;
   body: Uint8Array<ArrayBuffer>;
-  /** The body gzipped, made on the first request that accepts it (off the start-up, off the event loop). */
+  /** The body gzipped, made on the first request that accepts it (off the event loop). */
   gzipped(): Promise<Uint8Array<ArrayBuffer>>;
 }
 
@@ -34,7 +34,7 @@ export interface GraphiQLBundle {
 /** Stands for the per-request parts (title, options) in the page rendered once. */
 const MARK = 'hl-graphiql-mark';
 
-/** Yoga's page lacks a part this cut expects: the start-up stops here rather than serve a broken page. */
+/** Yoga's page lacks a part this cut expects: the request fails here rather than serve a broken page. */
 const changed = (what: string) =>
   new Error(`GraphiQL bundle: Yoga's page has no ${what} (@graphql-yoga/render-graphiql changed)`);
 
@@ -114,7 +114,11 @@ function cutBundle(): GraphiQLBundle {
 
 let cut: GraphiQLBundle | undefined;
 
-/** The bundle, cut on the first call (the router's start-up) and shared by every router of the process. */
+/**
+ * The bundle, cut on the first page or file asked for (~140 ms, not paid by a router nobody opens GraphiQL on) and
+ * shared by every router of the process. A Yoga whose page this cut no longer fits fails that request, not the
+ * router's start: the API does not depend on its GraphiQL page (router/graphiql.test.ts catches it first).
+ */
 export function graphiqlBundle(): GraphiQLBundle {
   cut ??= cutBundle();
   return cut;
@@ -133,11 +137,11 @@ async function answer(file: GraphiQLAsset, request: Request, fetchAPI: { Respons
  * neither do the files it loads, which are the same for everyone. Any other path under the files' folder is 404.
  */
 export function useGraphiQLAssets(): GatewayPlugin {
-  const { assets } = graphiqlBundle();
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       if (!url.pathname.startsWith(GRAPHIQL_ASSETS_PATH)) return;
-      const file = request.method === 'GET' || request.method === 'HEAD' ? assets.get(url.pathname) : undefined;
+      const read = request.method === 'GET' || request.method === 'HEAD';
+      const file = read ? graphiqlBundle().assets.get(url.pathname) : undefined;
       if (!file) {
         endResponse(new fetchAPI.Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } }));
         return;

@@ -139,10 +139,9 @@ function renderPage(options: PageOptions): string {
 
 /**
  * The gateway's GraphiQL settings: `createGatewayRuntime({ ...graphiqlPage(auth), ... })`, with `useGraphiQLAssets()`
- * among its plugins to serve the files the page loads. The bundle is cut here, at start-up, not on the first page.
+ * among its plugins to serve the files the page loads.
  */
 export function graphiqlPage(auth: KeyChecker | undefined) {
-  graphiqlBundle();
   return {
     graphiql: (request: Request) => pageOptions(request, auth),
     renderGraphiQL: (options: GraphiQLOptions) => renderPage(options),
