@@ -314,8 +314,8 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     preValidation: async (req: FastifyRequest) => void checkedInfo.set(req, checkInfo(req.body)),
   };
   app.post('/info', infoOptions, async (req, reply) => {
-    const { request, entry } = checkedInfo.get(req) ?? checkInfo(req.body);
-    const answer = await entry.handler(request, opts.services);
+    const { request, entry, input } = checkedInfo.get(req) ?? checkInfo(req.body);
+    const answer = await entry.handler(request, opts.services, input);
     if (answer.kind === 'relay') return reply.code(answer.status).type(answer.contentType).send(answer.body);
     if (answer.kind === 'encoded') return reply.type('application/json').send(answer.body);
     if (answer.headers) reply.headers(answer.headers);

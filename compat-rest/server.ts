@@ -59,11 +59,11 @@ export async function startCompatServer(opts: CompatServerOptions) {
       if (!admitted.ok) return { status: admitted.status, body: { error: admitted.error } };
       let charged = false;
       try {
-        const { request, entry } = checkInfo(payload);
+        const { request, entry, input } = checkInfo(payload);
         const charge = await opts.auth.chargeKey(admitted.key, CALL_CREDITS, 'ws');
         if (!charge.ok) return { status: charge.status, body: { error: charge.error } };
         charged = true;
-        const answer = await entry.handler(request, opts.services);
+        const answer = await entry.handler(request, opts.services, input);
         if (answer.kind === 'json') return { status: 200, body: answer.body };
         if (answer.kind === 'encoded') return { status: 200, encoded: answer.body };
         if (answer.kind === 'streamed') {

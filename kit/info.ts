@@ -25,23 +25,40 @@ export type InfoReply =
   | { kind: 'streamed'; write: (out: (chunk: Buffer) => void) => Promise<Buffer>; headers?: Record<string, string> }
   | { kind: 'relay'; status: number; contentType: string; body: string };
 
-export type InfoHandler = (body: Record<string, unknown>, services: CompatServices) => Promise<InfoReply>;
+/** A type's handler: the body as sent, the services, and what its entry's `read` made of the body (if it has one). */
+export type InfoHandler = (
+  body: Record<string, unknown>,
+  services: CompatServices,
+  input?: unknown,
+) => Promise<InfoReply>;
 
 /**
- * One /info type: the JSON Schema of its body (request-schema.ts; the dispatcher checks the body against it before
- * the handler runs, OpenAPI publishes it), its handler, which checks only what a schema cannot say (a window's
- * order, a u64 read from the body's text), and the JSON Schema of its 200 answer (response-schema.ts; documentation
- * only, pinned against real answers by openapi-answers.test.ts).
+ * One /info type: the JSON Schema of its body (its input definition's; the dispatcher checks the body against it
+ * before the handler runs, OpenAPI publishes it), how its input is read from the body (`read`, once, before the call
+ * is charged), its handler, and the JSON Schema of its 200 answer (response-schema.ts; documentation only, pinned
+ * against real answers by openapi-answers.test.ts).
  */
 export interface InfoEntry {
   schema: JsonSchema;
   /**
-   * The service's own input rules that need no storage (a book's aggregation, an order reference, a cursor's form),
-   * run on the body once it matches `schema` and before the call is charged: a FieldError refuses it for free.
+   * Reads the body once it matches `schema`, by the type's input definition (kit/input.ts), before the call is
+   * charged: a FieldError refuses it for free, and what it read is the handler's `input` (read once).
    */
-  check?: (body: Record<string, unknown>) => void;
+  read?: (body: Record<string, unknown>) => unknown;
   handler: InfoHandler;
   response: JsonSchema;
+}
+
+/** An /info type whose handler takes what `read` made of the body (typed), and the body as sent. */
+export function readInfo<I>(entry: {
+  schema: JsonSchema;
+  read: (body: Record<string, unknown>) => I;
+  handler: (input: I, services: CompatServices, body: Record<string, unknown>) => Promise<InfoReply>;
+  response: JsonSchema;
+}): InfoEntry {
+  const { handler, ...rest } = entry;
+  // checkInfo ran `read` on this body: `input` is what it returned.
+  return { ...rest, handler: (body, services, input) => handler(input as I, services, body) };
 }
 
 export const json = (body: unknown, headers?: Record<string, string>): InfoReply => ({

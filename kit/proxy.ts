@@ -46,7 +46,7 @@ export function relay<P extends TProperties>(ttlMs: number, definition: Input<P>
 export function proxied<P extends TProperties>(ttlMs: number, definition: Input<P>, response: JsonSchema): InfoEntry {
   return {
     schema: definition.body(),
-    check: (body) => void definition.parse(body, 'info'),
+    read: (body) => definition.parse(body, 'info'),
     handler: relay(ttlMs, definition),
     response,
   };

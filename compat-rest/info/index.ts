@@ -42,7 +42,7 @@ export const infoResponseSchemas = (): Record<string, JsonSchema> =>
  * The entry of a body's type, once the body matches its schema: bad input throws a FieldError here, before the call
  * is charged (a refused input costs nothing).
  */
-export function checkInfo(body: unknown): { request: Record<string, unknown>; entry: InfoEntry } {
+export function checkInfo(body: unknown): { request: Record<string, unknown>; entry: InfoEntry; input: unknown } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new FieldError('JSON body required');
   const request = body as Record<string, unknown>;
   const type = request.type;
@@ -51,6 +51,5 @@ export function checkInfo(body: unknown): { request: Record<string, unknown>; en
   if (!validate) throw new FieldError(`Unknown type: ${type}`);
   validate(request);
   const entry = INFO_TYPES[type] as InfoEntry;
-  entry.check?.(request);
-  return { request, entry };
+  return { request, entry, input: entry.read?.(request) };
 }

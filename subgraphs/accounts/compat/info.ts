@@ -4,7 +4,14 @@
 // (with a user) X-Total-Count. Per-user node state (open orders, clearinghouse states) is relayed from the node.
 
 import { pagingHeaders, resultEnvelope } from '../../../kit/envelopes.ts';
-import { type CompatServices, type InfoEntry, type InfoHandler, json, streamedJson } from '../../../kit/info.ts';
+import {
+  type CompatServices,
+  type InfoEntry,
+  type InfoHandler,
+  json,
+  readInfo,
+  streamedJson,
+} from '../../../kit/info.ts';
 import type { Input, InputOf } from '../../../kit/input.ts';
 import { integerLiteral } from '../../../kit/json-source.ts';
 import { proxied, relay } from '../../../kit/proxy.ts';
@@ -78,17 +85,16 @@ const compactFillsAnswer = R.resultOf(R.list(compactFillSchema));
 
 /** `fills` (oldest first by default) and `recentFills` (newest first): compact rows of spec §2.3. */
 function compactFills(defaultOrder: 'asc' | 'desc'): InfoEntry {
-  return {
+  return readInfo({
     schema: fillRowsSchema(FILL_ROWS),
-    check: (body) => void FILL_ROWS.parse(fillRowsBody(body), 'info'),
-    async handler(body, { accounts }) {
-      const q = FILL_ROWS.parse(fillRowsBody(body), 'info');
+    read: (body) => FILL_ROWS.parse(fillRowsBody(body), 'info'),
+    async handler(q, { accounts }) {
       const page = await accounts.fillRows({ ...q, order: q.order ?? defaultOrder });
       // Always paged: without the headers a caller could not tell that the default 100 rows were not all.
       return json(resultEnvelope(page.rows), pagingHeaders(page));
     },
     response: compactFillsAnswer,
-  };
+  });
 }
 
 /**
@@ -100,15 +106,15 @@ function historyType(
   page: (q: InputOf<typeof FUNDING_PAGE>, services: CompatServices) => Promise<HistoryPage<unknown>>,
   response: JsonSchema,
 ): InfoEntry {
-  return {
+  return readInfo({
     schema: definition.body(),
-    check: (body) => void definition.parse(body, 'info'),
-    async handler(body, services) {
-      const p = await page(definition.parse(body, 'info'), services);
+    read: (body) => definition.parse(body, 'info'),
+    async handler(q, services) {
+      const p = await page(q, services);
       return json(p.rows, pagingHeaders(p));
     },
     response,
-  };
+  });
 }
 
 /** userFunding and accountFunding: the same payments. */
@@ -123,11 +129,10 @@ export const accountsInfo: Record<string, InfoEntry> = {
   spotClearinghouseState: proxied(0, USER_ON_DEX, R.spotClearinghouseState),
 
   /** One `user` (relayed), or several `users` answered together in the order asked. */
-  clearinghouseState: {
+  clearinghouseState: readInfo({
     schema: statesSchema(),
-    check: (body) => void CLEARINGHOUSE_STATES.parse(body, 'info'),
-    async handler(body, services) {
-      const q = CLEARINGHOUSE_STATES.parse(body, 'info');
+    read: (body) => CLEARINGHOUSE_STATES.parse(body, 'info'),
+    async handler(q, services, body) {
       if (q.users === undefined) {
         checkedAddress(body, 'user');
         return relayNow(body, services);
@@ -142,94 +147,86 @@ export const accountsInfo: Record<string, InfoEntry> = {
     response: {
       anyOf: [R.clearinghouseState, R.list(R.record({ user: R.address, clearinghouseState: R.clearinghouseState }))],
     },
-  },
+  }),
 
-  userFills: {
+  userFills: readInfo({
     // The window is MCP's (accounts_user_fills); /info has userFillsByTime, and takes a client's endTime unread.
     schema: USER_FILLS.body(['startTime', 'endTime']),
-    check: (body) => void USER_FILLS.parse({ user: body.user, aggregateByTime: body.aggregateByTime }, 'info'),
-    async handler(body, { accounts }) {
-      const q = USER_FILLS.parse({ user: body.user, aggregateByTime: body.aggregateByTime }, 'info');
-      return streamedJson((out) => accounts.userFillsJson(q, out));
-    },
+    read: (body) => USER_FILLS.parse({ user: body.user, aggregateByTime: body.aggregateByTime }, 'info'),
+    handler: async (q, { accounts }) => streamedJson((out) => accounts.userFillsJson(q, out)),
     response: R.list(wireFillSchema),
-  },
+  }),
 
-  userFillsByTime: {
+  userFillsByTime: readInfo({
     schema: USER_FILLS_BY_TIME.body(),
-    check: (body) => void USER_FILLS_BY_TIME.parse(body, 'info'),
-    async handler(body, { accounts }) {
-      const q = USER_FILLS_BY_TIME.parse(body, 'info');
-      return streamedJson((out) => accounts.userFillsJson(q, out));
-    },
+    read: (body) => USER_FILLS_BY_TIME.parse(body, 'info'),
+    handler: async (q, { accounts }) => streamedJson((out) => accounts.userFillsJson(q, out)),
     response: R.list(wireFillSchema),
-  },
+  }),
 
   fills: compactFills('asc'),
   recentFills: compactFills('desc'),
 
-  allFills: {
+  allFills: readInfo({
     schema: fillRowsSchema(ALL_FILLS),
-    check: (body) => void ALL_FILLS.parse(fillRowsBody(body), 'info'),
-    async handler(body, { accounts }) {
-      const q = ALL_FILLS.parse(fillRowsBody(body), 'info');
+    read: (body) => ALL_FILLS.parse(fillRowsBody(body), 'info'),
+    async handler(q, { accounts }) {
       const page = await accounts.allFills({ ...q, order: q.order ?? 'asc' });
       return json(resultEnvelope(page.rows), pagingHeaders(page));
     },
     response: compactFillsAnswer,
-  },
+  }),
 
-  userTwapSliceFills: {
+  userTwapSliceFills: readInfo({
     schema: TWAP_SLICE_FILLS.body(),
-    check: (body) => void TWAP_SLICE_FILLS.parse(body, 'info'),
-    handler: async (body, { accounts }) => json(await accounts.twapSliceFills(TWAP_SLICE_FILLS.parse(body, 'info'))),
+    read: (body) => TWAP_SLICE_FILLS.parse(body, 'info'),
+    handler: async (q, { accounts }) => json(await accounts.twapSliceFills(q)),
     response: R.list(R.record({ fill: wireFillSchema, twapId: R.int })),
-  },
+  }),
 
   /** userTwapSliceFills of a window (`startTime` required, as the exchange has it), from the same index. */
-  userTwapSliceFillsByTime: {
+  userTwapSliceFillsByTime: readInfo({
     schema: TWAP_SLICE_FILLS_BY_TIME.body(),
-    check: (body) => void TWAP_SLICE_FILLS_BY_TIME.parse(body, 'info'),
-    handler: async (body, { accounts }) =>
-      json(await accounts.twapSliceFills(TWAP_SLICE_FILLS_BY_TIME.parse(body, 'info'))),
+    read: (body) => TWAP_SLICE_FILLS_BY_TIME.parse(body, 'info'),
+    handler: async (q, { accounts }) => json(await accounts.twapSliceFills(q)),
     response: R.list(R.record({ fill: wireFillSchema, twapId: R.int })),
-  },
+  }),
 
   /** The user's TWAP status changes from the index, oldest first; `time` in seconds as the exchange writes it. */
-  twapHistory: {
+  twapHistory: readInfo({
     schema: USER.body(),
-    handler: async (body, { accounts }) =>
-      json((await accounts.twapHistory(USER.parse(body, 'info').user)).map(toTwapHistoryItem)),
+    read: (body) => USER.parse(body, 'info'),
+    handler: async ({ user }, { accounts }) => json((await accounts.twapHistory(user)).map(toTwapHistoryItem)),
     response: R.list(R.twapHistoryItem),
-  },
+  }),
 
-  historicalOrders: {
+  historicalOrders: readInfo({
     schema: withField(HISTORICAL_ORDERS.body(), 'cursor', { type: ['string', 'integer', 'null'] }),
     // The cursor's bound (an oid within bigint) is the service's rule, checked before the call is charged too.
-    check(body) {
+    read(body) {
       const q = HISTORICAL_ORDERS.parse(ordersBody(body), 'info');
       if (q.cursor !== undefined) checkOrderCursor(q.cursor);
+      return q;
     },
-    async handler(body, { accounts }) {
-      const q = HISTORICAL_ORDERS.parse(ordersBody(body), 'info');
+    async handler(q, { accounts }) {
       const page = await accounts.historicalOrdersJson(q);
       const windowMode = q.startTime !== undefined || q.endTime !== undefined || q.cursor !== undefined;
       return streamedJson((out) => page.write(out), windowMode ? pagingHeaders(page) : undefined);
     },
     response: R.list(R.orderWithStatus),
-  },
+  }),
 
-  orderStatus: {
+  orderStatus: readInfo({
     schema: ORDER_STATUS.body(),
-    check: (body) => void orderRefOf(body),
-    handler: async (body, { accounts }) => json(await accounts.orderStatus(orderRefOf(body))),
+    read: orderRefOf,
+    handler: async (ref, { accounts }) => json(await accounts.orderStatus(ref)),
     response: {
       anyOf: [
         R.record({ status: { const: 'order' }, order: R.orderWithStatus }),
         R.record({ status: { const: 'unknownOid' } }),
       ],
     },
-  },
+  }),
 
   userFunding: funding,
   accountFunding: funding,
@@ -240,9 +237,10 @@ export const accountsInfo: Record<string, InfoEntry> = {
     R.list(R.ledgerUpdate),
   ),
 
-  borrowLendUserState: {
+  borrowLendUserState: readInfo({
     schema: USER.body(),
-    handler: async (body, { accounts }) => json(await accounts.borrowLendUserState(USER.parse(body, 'info').user)),
+    read: (body) => USER.parse(body, 'info'),
+    handler: async ({ user }, { accounts }) => json(await accounts.borrowLendUserState(user)),
     response: R.record({
       tokenToState: R.list(
         R.tuple(
@@ -256,7 +254,7 @@ export const accountsInfo: Record<string, InfoEntry> = {
       health: { enum: ['healthy', 'atRisk', 'marketLiquidatable', 'backstopLiquidatable'] },
       healthFactor: R.orNull(R.decimal),
     }),
-  },
+  }),
 
   ...nodeUserTypes,
 };

@@ -3,7 +3,7 @@
 // result envelope.
 
 import { resultEnvelope } from '../../../kit/envelopes.ts';
-import { encodedJson, type InfoEntry, json, sharedBytes, sharedJson } from '../../../kit/info.ts';
+import { encodedJson, type InfoEntry, json, readInfo, sharedBytes, sharedJson } from '../../../kit/info.ts';
 import { nestedBody } from '../../../kit/input.ts';
 import { proxied } from '../../../kit/proxy.ts';
 import * as R from '../../../kit/response-schema.ts';
@@ -46,12 +46,12 @@ export const marketsInfo: Record<string, InfoEntry> = {
   leadingVaults: proxied(10_000, VAULT_LEADER, R.list(R.record({ address: R.address, name: R.str }))),
   ...nodeMarketTypes,
 
-  metaAndAssetCtxs: {
+  metaAndAssetCtxs: readInfo({
     schema: DEX.body(),
-    check: (body) => void DEX.parse(body, 'info'),
-    handler: async (body, { markets }) => json(await markets.metaAndAssetCtxs(DEX.parse(body, 'info').dex)),
+    read: (body) => DEX.parse(body, 'info'),
+    handler: async ({ dex }, { markets }) => json(await markets.metaAndAssetCtxs(dex)),
     response: R.tuple(R.perpMeta, R.list(R.perpAssetCtx)),
-  },
+  }),
 
   spotMetaAndAssetCtxs: {
     schema: NO_INPUT.body(),
@@ -59,32 +59,30 @@ export const marketsInfo: Record<string, InfoEntry> = {
     response: R.tuple(R.spotMeta, R.list(R.spotAssetCtx)),
   },
 
-  allMids: {
+  allMids: readInfo({
     schema: ALL_MIDS.body(['coins']),
-    check: (body) => void ALL_MIDS.parse(body, 'info'),
-    async handler(body, { markets }) {
-      // Without dex, the service hands out one map until the next change: its JSON is encoded once (sharedJson).
-      return sharedJson(await markets.dexMids(ALL_MIDS.parse(body, 'info')));
-    },
+    read: (body) => ALL_MIDS.parse(body, 'info'),
+    // Without dex, the service hands out one map until the next change: its JSON is encoded once (sharedJson).
+    handler: async (q, { markets }) => sharedJson(await markets.dexMids(q)),
     response: R.mapOf(R.decimal),
-  },
+  }),
 
-  l2Book: {
+  l2Book: readInfo({
     schema: L2_BOOK.body(),
-    check: (body) => void L2_BOOK.parse(body, 'info'),
-    handler: async (body, { markets }) => sharedJson(markets.l2Book(L2_BOOK.parse(body, 'info'))),
+    read: (body) => L2_BOOK.parse(body, 'info'),
+    handler: async (q, { markets }) => sharedJson(markets.l2Book(q)),
     response: R.orNull(R.l2Book),
-  },
+  }),
 
   /**
    * Several books in one answer: `{result: {coin: l2Book answer | null, ...}, cursor: null}` in the order asked, each
    * book the bytes its own l2Book answer is sent as.
    */
-  l2Books: {
+  l2Books: readInfo({
     schema: L2_BOOKS.body(),
-    check: (body) => void L2_BOOKS.parse(body, 'info'),
-    async handler(body, { markets }) {
-      const books = markets.l2Books(L2_BOOKS.parse(body, 'info'));
+    read: (body) => L2_BOOKS.parse(body, 'info'),
+    async handler(q, { markets }) {
+      const books = markets.l2Books(q);
       const parts = [...books].map(([coin, book]) =>
         Buffer.concat([Buffer.from(`${JSON.stringify(coin)}:`), book ? sharedBytes(book) : Buffer.from('null')]),
       );
@@ -93,48 +91,48 @@ export const marketsInfo: Record<string, InfoEntry> = {
       return encodedJson(Buffer.concat([Buffer.from('{"result":{'), ...joined, Buffer.from('},"cursor":null}')]));
     },
     response: R.resultOf(R.mapOf(R.orNull(R.l2Book))),
-  },
+  }),
 
   /** `{result: {coin: {dataset: ["YYYY-MM-DD", ...]}}, cursor: null}`; `coin` and `dataset` optional filters. */
-  availableDates: {
+  availableDates: readInfo({
     schema: AVAILABLE_DATES.body(),
-    handler: async (body, { markets }) =>
-      json(resultEnvelope(await markets.availableDates(AVAILABLE_DATES.parse(body, 'info')))),
+    read: (body) => AVAILABLE_DATES.parse(body, 'info'),
+    handler: async (q, { markets }) => json(resultEnvelope(await markets.availableDates(q))),
     response: R.resultOf(R.mapOf(R.mapOf(R.list({ type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' })))),
-  },
+  }),
 
-  candleSnapshot: {
+  candleSnapshot: readInfo({
     schema: CANDLE_SNAPSHOT.body(),
-    check: (body) => void CANDLE_SNAPSHOT.parse(body),
-    handler: async (body, { markets }) => encodedJson(await markets.candleSnapshotJson(CANDLE_SNAPSHOT.parse(body))),
+    read: (body) => CANDLE_SNAPSHOT.parse(body),
+    handler: async (q, { markets }) => encodedJson(await markets.candleSnapshotJson(q)),
     response: R.list(R.wireCandle),
-  },
+  }),
 
-  recentTrades: {
+  recentTrades: readInfo({
     schema: COIN.body(),
-    check: (body) => void COIN.parse(body, 'info'),
-    handler: async (body, { markets }) => json(await markets.recentTrades(COIN.parse(body, 'info').coin, 100)),
+    read: (body) => COIN.parse(body, 'info'),
+    handler: async ({ coin }, { markets }) => json(await markets.recentTrades(coin, 100)),
     response: R.list(R.wireTrade),
-  },
+  }),
 
-  trades: {
+  trades: readInfo({
     schema: TRADES.body(),
-    check: (body) => void TRADES.parse(body, 'info'),
-    handler: async (body, { markets }) => json(resultEnvelope(await markets.trades(TRADES.parse(body, 'info')))),
+    read: (body) => TRADES.parse(body, 'info'),
+    handler: async (q, { markets }) => json(resultEnvelope(await markets.trades(q))),
     response: R.resultOf(R.list(R.wireTrade)),
-  },
+  }),
 
-  fundingHistory: {
+  fundingHistory: readInfo({
     schema: FUNDING_HISTORY.body(),
-    check: (body) => void FUNDING_HISTORY.parse(body, 'info'),
-    handler: async (body, { markets }) => json(await markets.fundingHistory(FUNDING_HISTORY.parse(body, 'info'))),
+    read: (body) => FUNDING_HISTORY.parse(body, 'info'),
+    handler: async (q, { markets }) => json(await markets.fundingHistory(q)),
     response: R.list(R.record({ coin: R.str, fundingRate: R.decimal, premium: R.decimal, time: R.ms })),
-  },
+  }),
 
-  currentDepth: {
+  currentDepth: readInfo({
     schema: COIN.body(),
-    check: (body) => void COIN.parse(body, 'info'),
-    handler: async (body, { markets }) => json(resultEnvelope(markets.books.depth(COIN.parse(body, 'info').coin))),
+    read: (body) => COIN.parse(body, 'info'),
+    handler: async ({ coin }, { markets }) => json(resultEnvelope(markets.books.depth(coin))),
     /** USD depth within each band of basis points around the mid; `null` without a two-sided book. */
     response: R.resultOf(
       R.orNull(
@@ -146,7 +144,7 @@ export const marketsInfo: Record<string, InfoEntry> = {
         }),
       ),
     ),
-  },
+  }),
 
   dataCoverage: {
     schema: NO_INPUT.body(),
@@ -175,14 +173,14 @@ export const marketsInfo: Record<string, InfoEntry> = {
     response: R.list(R.tuple(R.int, R.record(R.reserveStateFields))),
   },
 
-  borrowLendReserveHistory: {
+  borrowLendReserveHistory: readInfo({
     schema: RESERVE_HISTORY.body(),
-    check: (body) => void RESERVE_HISTORY.parse(body, 'info'),
-    handler: async (body, { markets }) => json(await markets.reserveHistory(RESERVE_HISTORY.parse(body, 'info'))),
+    read: (body) => RESERVE_HISTORY.parse(body, 'info'),
+    handler: async (q, { markets }) => json(await markets.reserveHistory(q)),
     response: R.record({
       token: { type: ['integer', 'null'] },
       interval: { type: ['string', 'null'] },
       history: R.list(R.record({ time: R.ms, token: R.int, tokenName: R.str, ...R.reserveStateFields })),
     }),
-  },
+  }),
 };
