@@ -26,18 +26,44 @@ export interface Channel {
    */
   channelName?: (sub: Record<string, unknown>) => string;
   /**
-   * Validates and normalises the subscription (lower-cases addresses, adds defaults); the result is what the ack
-   * echoes (it must contain every key the client sent, with equal values) and the identity used for duplicate
+   * Reads the subscription's parameters by its input definition (kit/input.ts), once per subscribe: a FieldError for
+   * bad ones; what it read is `normalize`'s and `start`'s `input` (readChannel types it).
+   */
+  read?: (sub: Record<string, unknown>) => unknown;
+  /**
+   * Normalises the subscription (lower-cased addresses, defaults) from what `read` made of it; the result is what the
+   * ack echoes (it must contain every key the client sent, with equal values) and the identity used for duplicate
    * detection and unsubscribe. Throws SubscriptionError for bad params.
    */
-  normalize(sub: Record<string, unknown>): Record<string, unknown>;
+  normalize(sub: Record<string, unknown>, input?: unknown): Record<string, unknown>;
   /**
    * The snapshot is read from storage (userFills, userFundings, userNonFundingLedgerUpdates): such subscribes are
    * limited per connection (SessionSettings.snapshots) and read one at a time.
    */
   storedSnapshot?: boolean;
   /** Starts delivery after the ack went out; may send a snapshot first. Returns the teardown. */
-  start(sub: Record<string, unknown>, ctx: ChannelContext): (() => void) | Promise<() => void>;
+  start(sub: Record<string, unknown>, ctx: ChannelContext, input?: unknown): (() => void) | Promise<() => void>;
+}
+
+/**
+ * A channel whose parameters `read` reads once (typed) for its ack and its start. The ack is by default the
+ * subscription as sent with what was read over it (an address lowercased, a default added).
+ */
+export function readChannel<I extends object>(channel: {
+  type: string;
+  channelName?: (sub: Record<string, unknown>) => string;
+  storedSnapshot?: boolean;
+  read: (sub: Record<string, unknown>) => I;
+  normalize?: (sub: Record<string, unknown>, input: I) => Record<string, unknown>;
+  start: (input: I, ctx: ChannelContext) => (() => void) | Promise<() => void>;
+}): Channel {
+  const { normalize = (sub, input) => ({ ...sub, ...input }), start, ...rest } = channel;
+  // The session ran `read` on this subscription: `input` is what it returned.
+  return {
+    ...rest,
+    normalize: (sub, input) => normalize(sub, input as I),
+    start: (_sub, ctx, input) => start(input as I, ctx),
+  };
 }
 
 /**

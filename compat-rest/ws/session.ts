@@ -37,6 +37,8 @@ export interface SessionSettings {
 interface Subscription {
   readonly channel: Channel;
   readonly normalized: Record<string, unknown>;
+  /** What the channel's `read` made of the subscription. */
+  readonly input: unknown;
   readonly dataChannel: string;
   /** False once unsubscribed, failed or the connection went away: sends are dropped, a late teardown runs at once. */
   live: boolean;
@@ -169,10 +171,12 @@ export class WsSession {
       this.sendError(`Invalid subscription ${sentJson}`);
       return;
     }
+    let input: unknown;
     let normalized: Record<string, unknown>;
     let dataChannel: string;
     try {
-      normalized = channel.normalize(sent);
+      input = channel.read?.(sent);
+      normalized = channel.normalize(sent, input);
       dataChannel = channel.channelName?.(normalized) ?? channel.type;
     } catch (err) {
       this.sendError(`Invalid subscription ${sentJson}: ${this.reasonOf(err, `normalize ${channel.type}`)}`);
@@ -207,7 +211,7 @@ export class WsSession {
       return;
     }
     if (this.disposed) return;
-    const subscription: Subscription = { channel, normalized, dataChannel, live: true, teardown: null };
+    const subscription: Subscription = { channel, normalized, input, dataChannel, live: true, teardown: null };
     this.subscriptions.set(key, subscription);
     this.sendFrame('subscriptionResponse', { method: 'subscribe', subscription: normalized });
     const started = this.start(key, subscription, admitted.refund);
@@ -225,7 +229,10 @@ export class WsSession {
       },
     };
     try {
-      this.adoptTeardown(subscription, await subscription.channel.start(subscription.normalized, ctx));
+      this.adoptTeardown(
+        subscription,
+        await subscription.channel.start(subscription.normalized, ctx, subscription.input),
+      );
     } catch (err) {
       if (err instanceof FieldError) await refund().catch((e: unknown) => void this.reasonOf(e, 'refund'));
       this.startFailed(key, subscription, err);
@@ -255,7 +262,7 @@ export class WsSession {
     const channel = typeof sent.type === 'string' ? this.settings.channels.get(sent.type) : undefined;
     let normalized: Record<string, unknown> | undefined;
     try {
-      normalized = channel?.normalize(sent);
+      normalized = channel?.normalize(sent, channel.read?.(sent));
     } catch {
       // A subscription that does not normalise was never accepted, so it is not subscribed either; saying so
       // (rather than "Invalid subscription") makes the SDK reject the pending unsubscribe, not a subscribe.

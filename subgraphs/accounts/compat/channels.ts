@@ -4,7 +4,7 @@
 // service's streams (subgraphs/accounts/service/streams.ts); what is here is the wire: parameters, frame shapes
 // and joining a stored snapshot to the live stream.
 import type { OrderStatusRow } from '../../../db/rows/accounts.ts';
-import { type Channel, type ChannelContext, sendStream } from '../../../kit/channel.ts';
+import { type Channel, type ChannelContext, readChannel, sendStream } from '../../../kit/channel.ts';
 import type { StoredSnapshotStream } from '../../live.ts';
 import {
   type AccountsService,
@@ -14,9 +14,6 @@ import {
   USER_FILLS_STREAM,
   type UserEvent,
 } from '../service/index.ts';
-
-/** A subscription's `user`, read as USER reads an /info body's (a refusal is the subscription's). */
-const userOf = (sub: Record<string, unknown>) => USER.parse(sub, 'info').user;
 
 /** The exchange's OpenOrder (orderUpdates): the basic order fields, `reduceOnly` only when true. */
 const openOrder = (r: OrderStatusRow) => ({
@@ -31,18 +28,21 @@ const openOrder = (r: OrderStatusRow) => ({
   ...(r.reduce_only ? { reduceOnly: true as const } : {}),
 });
 
-/** A per-user channel: normalise `user`, then a storage snapshot and live frames, or live frames only. */
+/**
+ * A per-user channel: its `user` read as USER reads an /info body's (lowercased in the ack), then a storage snapshot
+ * and live frames, or live frames only.
+ */
 function userChannel(
   type: string,
-  start: (user: string, sub: Record<string, unknown>, ctx: ChannelContext) => (() => void) | Promise<() => void>,
-  extra: Partial<Channel> = {},
+  start: (user: string, ctx: ChannelContext) => (() => void) | Promise<() => void>,
+  extra: { channelName?: () => string; storedSnapshot?: boolean } = {},
 ): Channel {
-  return {
+  return readChannel({
     type,
-    normalize: (sub) => ({ ...sub, user: userOf(sub) }),
-    start: (sub, ctx) => start(sub.user as string, sub, ctx),
+    read: (sub) => USER.parse(sub, 'info'),
+    start: ({ user }, ctx) => start(user, ctx),
     ...extra,
-  };
+  });
 }
 
 /**
@@ -82,21 +82,19 @@ const userEventFrame = (e: UserEvent): UserEvent | { nonUserCancel: { coin: stri
 export function accountChannels(accounts: AccountsService): Channel[] {
   const { streams } = accounts;
   return [
-    userChannel(
-      'userFills',
-      (user, sub, ctx) =>
-        snapshotThenLive(streams.userFills(user, USER_FILLS_STREAM.parse(sub, 'info')), (fills, isSnapshot) =>
-          ctx.send({ user, fills, ...snapshotFlag(isSnapshot) }),
+    readChannel({
+      type: 'userFills',
+      // The ack holds the default too: aggregateByTime false.
+      read: (sub) => USER_FILLS_STREAM.parse(sub, 'info'),
+      start: (input, ctx) =>
+        snapshotThenLive(streams.userFills(input.user, input), (fills, isSnapshot) =>
+          ctx.send({ user: input.user, fills, ...snapshotFlag(isSnapshot) }),
         ),
-      {
-        // The ack holds the default too: aggregateByTime false.
-        normalize: (sub) => ({ ...sub, ...USER_FILLS_STREAM.parse(sub, 'info') }),
-        storedSnapshot: true,
-      },
-    ),
+      storedSnapshot: true,
+    }),
     userChannel(
       'userFundings',
-      (user, _sub, ctx) =>
+      (user, ctx) =>
         snapshotThenLive(streams.userFundings(user), (fundings, isSnapshot) =>
           ctx.send({ user, fundings, ...snapshotFlag(isSnapshot) }),
         ),
@@ -104,33 +102,29 @@ export function accountChannels(accounts: AccountsService): Channel[] {
     ),
     userChannel(
       'userNonFundingLedgerUpdates',
-      (user, _sub, ctx) =>
+      (user, ctx) =>
         snapshotThenLive(streams.userNonFundingLedgerUpdates(user), (nonFundingLedgerUpdates, isSnapshot) =>
           ctx.send({ user, nonFundingLedgerUpdates, ...snapshotFlag(isSnapshot) }),
         ),
       { storedSnapshot: true },
     ),
-    userChannel('userEvents', (user, _sub, ctx) => sendStream(streams.userEvents(user), ctx, userEventFrame), {
+    userChannel('userEvents', (user, ctx) => sendStream(streams.userEvents(user), ctx, userEventFrame), {
       channelName: () => 'user',
     }),
-    userChannel('orderUpdates', (user, _sub, ctx) =>
+    userChannel('orderUpdates', (user, ctx) =>
       sendStream(streams.orderUpdates(user), ctx, (rows) =>
         rows.map((r) => ({ order: openOrder(r), status: r.status, statusTimestamp: r.time })),
       ),
     ),
-    {
+    readChannel({
       type: 'liquidations',
-      normalize: (sub) => {
-        // The ack echoes amount_dollars as sent, and the addresses lowercased.
-        const { amountDollars: _asSent, ...addresses } = LIQUIDATION_STREAM.parse(sub, 'info');
-        return { ...sub, ...addresses };
-      },
-      start(sub, ctx) {
-        const stream = streams.liquidations(LIQUIDATION_STREAM.parse(sub, 'info'));
-        return sendStream(stream, ctx, (rows) =>
+      read: (sub) => LIQUIDATION_STREAM.parse(sub, 'info'),
+      // The ack echoes amount_dollars as sent, and the addresses lowercased.
+      normalize: (sub, { amountDollars: _asSent, ...addresses }) => ({ ...sub, ...addresses }),
+      start: (filter, ctx) =>
+        sendStream(streams.liquidations(filter), ctx, (rows) =>
           rows.map((r) => ({ ...toWsLiquidation(r), coin: r.coin, px: r.px, sz: r.sz, time: r.time })),
-        );
-      },
-    },
+        ),
+    }),
   ];
 }

@@ -3,15 +3,15 @@
 // outcome side is a coin (`#N`) like any other, so its fills reach the `trades` and `userFills`/`userEvents` channels.
 
 import type { Channel } from '../../../kit/channel.ts';
-import { sendStream } from '../../../kit/channel.ts';
+import { readChannel, sendStream } from '../../../kit/channel.ts';
 import { type Hip4Service, REGISTRY_STREAM } from '../service/index.ts';
 
 export function hip4Channels(hip4: Hip4Service): Channel[] {
   return [
-    {
+    readChannel({
       type: 'hip4Events',
-      normalize: (sub) => ({ ...sub, ...REGISTRY_STREAM.parse(sub, 'info') }),
-      start: (sub, ctx) => sendStream(hip4.streams.registry(REGISTRY_STREAM.parse(sub, 'info')), ctx),
-    },
+      read: (sub) => REGISTRY_STREAM.parse(sub, 'info'),
+      start: (filter, ctx) => sendStream(hip4.streams.registry(filter), ctx),
+    }),
   ];
 }
