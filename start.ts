@@ -110,6 +110,9 @@ const ingestCode = () => {
   return ingestCodeLoaded;
 };
 
+/** How often the writer thread is told what the lane following the present has committed. */
+const PRESENT_TOLD_MS = 250;
+
 /** How long an api instance waits for the ingest role to apply the migrations (both started at once). */
 const SCHEMA_WAIT_MS = 120_000;
 /** How long an api instance waits for the node /info (the ingest role's simulator starts after its migrations). */
@@ -274,6 +277,9 @@ async function startLoading(database: Database, feed: Feed, bus: OpenBus): Promi
   // checkpoint); what still rejects is fatal (a data dir it cannot read, a statement Postgres refuses: a bug).
   ingest.run().catch(fail('ingest'));
   stops.push(() => ingest.stop());
+  // The writers derive what this lane has committed: told a few times a second (a feed's last block within one).
+  const telling = setInterval(() => writer.present(ingest.stats), PRESENT_TOLD_MS);
+  stops.push(() => clearInterval(telling));
   stops.push(watchIngest(() => ingest.stats));
   log(`ingest            following ${feed.dataDir}`);
   if (sim) log(`backfill          loading ${sim.backfillDir} behind the present (writer thread)`);

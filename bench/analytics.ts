@@ -17,13 +17,13 @@ import { Ingest } from '../ingest/pipeline.ts';
 import { closeThread, startThread } from '../platform/threads.ts';
 import { Upstream } from '../platform/upstream.ts';
 import { compatServicesOf } from '../stack.ts';
-import { deriveUntil, SETTLE_MS, storedFrontier } from '../subgraphs/analytics/writer/index.ts';
+import { deriveUntil, storedFrontier } from '../subgraphs/analytics/writer/index.ts';
 import { resetDerived } from '../subgraphs/analytics/writer/job.ts';
 import { refreshLeaderboard } from '../subgraphs/analytics/writer/leaderboard.ts';
 import { type DomainServices, startDomainServices } from '../subgraphs/domain.ts';
 import { writeSyntheticFills } from '../test/node-files.ts';
 import type { BenchServer } from './db.ts';
-import type { FromDerivationThread } from './derivation-thread.ts';
+import type { FromDerivationThread, ToDerivationThread } from './derivation-thread.ts';
 import type { BenchRow, BenchSection } from './section.ts';
 import { percentile, timeSequential } from './stats.ts';
 
@@ -232,7 +232,7 @@ interface Followed {
   /** The writer's lag behind ingest after the first fifth of the run: its maximum and median. */
   steadyLagMs: number;
   medianLagMs: number;
-  /** From ingest's stop until the writer has derived every fill (but the last SETTLE_MS, as in the service). */
+  /** From ingest's stop until the writer has derived every fill. */
   catchUpMs: number;
 }
 
@@ -247,7 +247,7 @@ async function ingestFollowed(b: AnalyticsBench, ingestOf: (pool: pg.Pool) => In
   const stopping = new Promise<void>((resolve) => {
     stopped = resolve;
   });
-  const thread = startThread<'stop', FromDerivationThread>(
+  const thread = startThread<ToDerivationThread, FromDerivationThread>(
     new URL('./derivation-thread.ts', import.meta.url),
     { databaseUrl: url },
     (m) => {
@@ -261,6 +261,7 @@ async function ingestFollowed(b: AnalyticsBench, ingestOf: (pool: pg.Pool) => In
     const sample = setInterval(() => {
       const at = ingest.stats[0]?.lastBlockTime;
       if (at !== null && at !== undefined) read.push([Date.now(), at]);
+      thread.post({ type: 'present', stats: ingest.stats });
     }, 50);
     const started = Date.now();
     await ingest.run();
@@ -269,12 +270,13 @@ async function ingestFollowed(b: AnalyticsBench, ingestOf: (pool: pg.Pool) => In
     const { rows } = await pool.query<{ t: number }>('SELECT max(time) AS t FROM accounts.fills');
     const lastTime = Number(rows[0]?.t);
     const derivedAt = (t: number) => derived.findLast((d) => d.at <= t)?.fills ?? 0;
+    thread.post({ type: 'present', stats: ingest.stats });
     const deadline = Date.now() + 600_000;
-    while (!derived.some((d) => d.cursor !== null && d.cursor >= lastTime - SETTLE_MS)) {
+    while (!derived.some((d) => d.cursor !== null && d.cursor > lastTime)) {
       if (Date.now() > deadline) throw new Error('the derivation did not catch up within 10 minutes');
       await sleep(50);
     }
-    const caughtUp = derived.find((d) => d.cursor !== null && d.cursor >= lastTime - SETTLE_MS)?.at as number;
+    const caughtUp = derived.find((d) => d.cursor !== null && d.cursor > lastTime)?.at as number;
     // The lag of each report while ingest ran: since when ingest had read what the writer had derived.
     const lags = derived
       .filter((d) => d.at >= started + (ended - started) / 5 && d.at <= ended && d.cursor !== null)
@@ -288,7 +290,7 @@ async function ingestFollowed(b: AnalyticsBench, ingestOf: (pool: pg.Pool) => In
       catchUpMs: caughtUp - ended,
     };
   } finally {
-    await closeThread(thread, 'stop', stopping, 30_000);
+    await closeThread(thread, { type: 'stop' }, stopping, 30_000);
     await pool.end();
   }
 }

@@ -26,7 +26,7 @@ import {
   sameBlock,
   tailOf,
 } from './layouts.ts';
-import type { IngestOptions, StreamStats } from './options.ts';
+import { type BlockRead, committedUntil, type IngestOptions, type StreamStats } from './options.ts';
 
 export { listStreamFiles } from './layouts.ts';
 export type { IngestOptions, StreamStats } from './options.ts';
@@ -40,6 +40,8 @@ interface Position {
 
 interface Checkpoint extends Position {
   lastBlock: number | null;
+  /** The last whole block before the position: its time, and when its last line was read (kept in memory only). */
+  block?: BlockRead;
 }
 
 interface LineError {
@@ -111,6 +113,8 @@ class StreamReader {
       filesDone: 0,
       lastBlock: null,
       lastBlockTime: null,
+      committed: null,
+      quietAt: null,
       caughtUp: false,
       caughtUpAt: null,
       storageRetries: 0,
@@ -208,6 +212,8 @@ class StreamReader {
       if (!progressed) {
         this.stats.caughtUp = true;
         this.stats.caughtUpAt = Date.now();
+        // Everything read is committed (drained), unless a block is still open or storage is away.
+        this.stats.quietAt = this.open || fromMemory ? null : this.stats.caughtUpAt;
         // A lane has no later live event to tell its gap with: it tells it once it has read all there is.
         if (this.opts.lane) await this.tellGap();
         // Not following: done once all that was read is committed (while storage is down, nothing is).
@@ -298,7 +304,8 @@ class StreamReader {
   /** Moves the checkpoint past a line that holds no block, unless a block being read started before it. */
   private pass(end: Position): void {
     this.readAt = end;
-    if (!this.open) this.checkpoint = { ...end, lastBlock: this.checkpoint?.lastBlock ?? null };
+    if (!this.open)
+      this.checkpoint = { ...end, lastBlock: this.checkpoint?.lastBlock ?? null, block: this.checkpoint?.block };
   }
 
   /**
@@ -332,12 +339,12 @@ class StreamReader {
       this.loader.loadBlock({ blockNumber: piece.blockNumber, blockTime: piece.blockTime }, piece.events, this.batch);
       this.stats.lastBlock = piece.blockNumber;
       this.stats.lastBlockTime = piece.blockTime;
-      this.checkpoint = { ...end, lastBlock: lastKey(piece) };
+      this.checkpoint = { ...end, lastBlock: lastKey(piece), block: { time: piece.blockTime, readAt: Date.now() } };
     } catch (err) {
       if (!(err instanceof FieldError)) throw err;
       this.batch.rollback(mark);
       this.malformed(end, err, sample);
-      this.checkpoint = { ...end, lastBlock: this.checkpoint?.lastBlock ?? null };
+      this.checkpoint = { ...end, lastBlock: this.checkpoint?.lastBlock ?? null, block: this.checkpoint?.block };
     }
   }
 
@@ -399,6 +406,7 @@ class StreamReader {
       if (commit) {
         await this.commit(work.batch, work.errors, work.pending.malformed, work.cp);
         if (!this.loader.liveOnly) this.stored = work.cp;
+        if (work.cp.block) this.stats.committed = work.cp.block;
         this.stats.rows += work.batch.rows;
         this.stats.lines += work.pending.lines;
         this.stats.malformed += work.pending.malformed;
@@ -572,15 +580,9 @@ export class Ingest {
     return this.opts.hold?.(stream) ?? false;
   }
 
-  /** The earliest of these streams' last loaded block times: every block before it is loaded (null: none yet). */
+  /** Every event of these streams before this time is committed (committedUntil; null: nothing yet). */
   loadedUntil(streams: readonly StreamName[]): number | null {
-    let until = Number.POSITIVE_INFINITY;
-    for (const r of this.readers) {
-      if (!streams.includes(r.stats.stream)) continue;
-      if (r.stats.lastBlockTime === null) return null;
-      until = Math.min(until, r.stats.lastBlockTime);
-    }
-    return Number.isFinite(until) ? until : null;
+    return committedUntil(this.stats, streams);
   }
 
   async stop(): Promise<void> {

@@ -20,6 +20,8 @@ export type ToWriterThread =
   | { type: 'load' }
   /** Everything the backfill lane will hold is written (at `at`): once read since, it is complete. */
   | { type: 'written'; at: number }
+  /** The lane following the present, as it stands: what the writers may derive of it (committedUntil). */
+  | { type: 'present'; stats: StreamStats[] }
   | { type: 'stop' };
 
 export type FromWriterThread =
@@ -33,6 +35,8 @@ export interface WriterThread {
   load(): void;
   /** The simulator has written all the backfill lane will hold. */
   written(at: number): void;
+  /** The lane following the present, told to the writers (a few times a second, and when it changes). */
+  present(stats: StreamStats[]): void;
   /** The backfill lane's streams as last reported (empty before the first report, or without a lane). */
   backfillStats(): StreamStats[];
   /** Every backfill row is loaded (true at once without a lane). */
@@ -90,6 +94,7 @@ export function startWriterThread(
   return {
     load: () => thread.post({ type: 'load' }),
     written: (at) => thread.post({ type: 'written', at }),
+    present: (stats) => thread.post({ type: 'present', stats }),
     backfillStats: () => last.backfill,
     backfilled: () => last.complete,
     writerProgress: () => last.writers,

@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { writerPool } from '../db/pool.ts';
 import type { DomainWriter, WriterModule } from '../subgraphs/domain.ts';
 import { completeBackfill, startBackfill } from './backfills.ts';
+import { committedUntil, type StreamStats } from './options.ts';
 import { Ingest } from './pipeline.ts';
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread.ts';
 
@@ -36,6 +37,8 @@ const backfill = data.backfillDir
       bus: { publish: (topic, items) => post({ type: 'publish', topic, items }) },
     })
   : undefined;
+/** The lane following the present (on the main thread), as it last told it. */
+let present: StreamStats[] = [];
 const complete = () => !backfill || (written !== undefined && backfill.caughtUpSince(written));
 const fail = (what: string) => (err: unknown) =>
   post({ type: 'failed', what, message: String((err as Error)?.message ?? err) });
@@ -49,6 +52,7 @@ for (const { domain, module } of data.writers) {
       pool,
       log,
       backfill: { complete, loadedUntil: (streams) => backfill?.loadedUntil(streams) ?? null },
+      present: { loadedUntil: (streams) => committedUntil(present, streams) },
       publish: (topic, items) => post({ type: 'publish', topic, items }),
     }),
   );
@@ -69,6 +73,9 @@ port.on('message', (m: ToWriterThread) => {
       return;
     case 'written':
       written ??= m.at;
+      return;
+    case 'present':
+      present = m.stats;
       return;
     case 'stop':
       void stop();

@@ -159,16 +159,28 @@ export interface WriterDeps {
   log(line: string): void;
   /** The backfill lane loading older node files behind the present, if one runs: a writer derives only what it has. */
   backfill: BackfillView;
+  /**
+   * The lane following the node's files (the present): a writer derives only what it has committed. Unset: no
+   * ingest writes beside the writer (a test, a bench over a loaded database), and everything stored counts.
+   */
+  present?: LaneView;
   /** Publishes on the bus (the domain's own `topics`), from the writer thread through the role's bus. */
   publish<T extends Topic>(topic: T, items: readonly Topics[T][]): void;
 }
 
+/** An ingest lane as a writer sees it. */
+export interface LaneView {
+  /**
+   * Every row of these ingest streams before this time is committed (null: none yet, or no lane). A stream with
+   * nothing more to say does not hold the others back (ingest/options.ts committedUntil).
+   */
+  loadedUntil(streams: readonly StreamName[]): number | null;
+}
+
 /** The backfill lane as a writer sees it. */
-export interface BackfillView {
+export interface BackfillView extends LaneView {
   /** Every backfill row is loaded (true at once without a lane). */
   complete(): boolean;
-  /** Every backfill row of these ingest streams before this time is loaded (null: none yet, or no lane). */
-  loadedUntil(streams: readonly StreamName[]): number | null;
 }
 
 /** A domain's writer as the writer thread runs it. */

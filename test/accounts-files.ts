@@ -25,8 +25,14 @@ export class NodeFiles {
     return this;
   }
 
-  /** Writes every stream's blocks in time order and ingests them, publishing on `bus` when given. */
-  async load(db: TestDatabase, bus?: InProcessBus): Promise<void> {
+  /** The time of the newest block of any stream (null: none). */
+  get newest(): number | null {
+    const times = [...this.blocks.values()].flatMap((list) => list.map((b) => b.time));
+    return times.length ? Math.max(...times) : null;
+  }
+
+  /** Writes every stream's blocks in time order into a new node data dir; returns it and the streams written. */
+  async write(): Promise<{ dataDir: string; streams: StreamName[] }> {
     const dataDir = await tempDataDir();
     let blockNumber = 1;
     for (const [stream, list] of this.blocks) {
@@ -37,7 +43,13 @@ export class NodeFiles {
         sorted.map((b) => block(blockNumber++, b.time, b.events)),
       );
     }
-    await new Ingest({ dataDir, pool: db.pool, bus, streams: [...this.blocks.keys()], log: () => {} }).run();
+    return { dataDir, streams: [...this.blocks.keys()] };
+  }
+
+  /** Writes the files and ingests them, publishing on `bus` when given. */
+  async load(db: TestDatabase, bus?: InProcessBus): Promise<void> {
+    const { dataDir, streams } = await this.write();
+    await new Ingest({ dataDir, pool: db.pool, bus, streams, log: () => {} }).run();
   }
 }
 

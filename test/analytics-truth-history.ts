@@ -9,7 +9,7 @@ import type { AnalyticsService } from '../subgraphs/analytics/service/index.ts';
 import type { DomainServices } from '../subgraphs/domain.ts';
 import { NodeFiles } from './accounts-files.ts';
 import { deposit, type F, fillEvent, funding, H } from './analytics-history.ts';
-import { derivedCompat } from './analytics-services.ts';
+import { derivedCompat, ingestAndDeriveLive } from './analytics-services.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { addr } from './node-files.ts';
 
@@ -137,8 +137,8 @@ export const FILLS: F[] = [
   { user: FRANK, t: WEEK_AGO + 90 * M, coin: 'ETH', side: 'A', px: '185', sz: '1', start: '1', pnl: '5', fee: '0.185' },
 ];
 
-/** Writes the history as node files and ingests it into `db`. */
-export async function loadTruthHistory(db: TestDatabase): Promise<void> {
+/** The history as node files; its last event is DAVE's opening fill d3 (E3 12:10), nothing after it. */
+export function truthHistoryFiles(): NodeFiles {
   const files = new NodeFiles();
   for (const f of FILLS) files.add('node_fills_by_block', f.t, [fillEvent(f)]);
   const misc = [
@@ -153,7 +153,7 @@ export async function loadTruthHistory(db: TestDatabase): Promise<void> {
     funding(E1 + 6 * H, DAVE, 'DOGE', '1', '50'),
   ];
   for (const e of misc) files.add('misc_events_by_block', Date.parse(`${e.time.slice(0, 23)}Z`), [e]);
-  await files.load(db);
+  return files;
 }
 
 export interface TruthStack {
@@ -173,8 +173,9 @@ export interface TruthStack {
  */
 export async function startTruthStack(): Promise<TruthStack> {
   const db = await createTestDatabase();
-  await loadTruthHistory(db);
-  const { started, services, app } = await derivedCompat(db, NOW, NOW);
+  // As npm start derives it: following what ingest has committed, to the last fill, with no later event to wait for.
+  await ingestAndDeriveLive(db, truthHistoryFiles(), NOW);
+  const { started, services, app } = await derivedCompat(db, null, NOW);
   const domains = started.services as unknown as DomainServices;
   return {
     db,

@@ -6,21 +6,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { isStorageUnavailable } from '../../../db/pool.ts';
-import type { DomainWriter, WriterDeps } from '../../domain.ts';
+import type { DomainWriter, LaneView, WriterDeps } from '../../domain.ts';
 import { type BatchResult, deriveBatch, derivedUntil } from './job.ts';
 import { type LeaderboardWindow, refreshLeaderboard, WINDOWS } from './leaderboard.ts';
-
-/**
- * How far behind the newest stored fill the job stays: ingest commits each stream on its own, so funding and ledger
- * updates (another stream) of the last seconds may not be stored yet when their fills are.
- */
-export const SETTLE_MS = 10_000;
-
-/** Live: every event older than the newest stored fill by SETTLE_MS (null: no fill stored). */
-export async function liveFrontier(pool: pg.Pool, settleMs = SETTLE_MS): Promise<number | null> {
-  const { rows } = await pool.query<{ time: number }>('SELECT time FROM accounts.fills ORDER BY time DESC LIMIT 1');
-  return rows[0] ? rows[0].time - settleMs : null;
-}
 
 /** After ingest has stopped (a rebuild, tests): every stored event. */
 export async function storedFrontier(pool: pg.Pool): Promise<number | null> {
@@ -67,10 +55,19 @@ export interface BackfillProgress {
   loadedUntil: number | null;
 }
 
+/** The ingest streams the derivation reads: it derives up to what ingest has committed of each. */
+const DERIVED_FROM = ['node_fills_by_block', 'misc_events_by_block'] as const;
+
 export interface DerivationOptions {
   pool: pg.Pool;
   /**
-   * A backfill in progress: the job derives only what it has loaded (its cursor moves forward in time, so the
+   * The lane following the node's files: the job derives what it has committed of the streams it reads, up to the
+   * last stored block of a feed that pauses (ingest/options.ts committedUntil). Unset: every stored event
+   * (storedFrontier), for a database no ingest writes to.
+   */
+  present?: LaneView;
+  /**
+   * A backfill in progress: the job derives only what it has committed (its cursor moves forward in time, so the
    * present's newer fills must wait for the older ones), and ranks the leaderboards once it is complete.
    */
   backfill?: () => BackfillProgress;
@@ -116,12 +113,12 @@ export class Derivation {
     while (!this.stopped) {
       try {
         const backfill = this.opts.backfill?.() ?? { complete: true, loadedUntil: null };
-        const live = await liveFrontier(pool);
+        const live = this.opts.present ? this.opts.present.loadedUntil(DERIVED_FROM) : await storedFrontier(pool);
         const upTo = backfill.complete
           ? live
           : backfill.loadedUntil === null || live === null
             ? null
-            : Math.min(live, backfill.loadedUntil - SETTLE_MS);
+            : Math.min(live, backfill.loadedUntil);
         const r = upTo === null ? null : await deriveBatch(pool, upTo);
         if (r) {
           this.stats.cursor = r.cursor;
@@ -168,14 +165,12 @@ export class Derivation {
   }
 }
 
-/** The ingest streams the derivation reads: a backfill is derived up to the earliest of them. */
-const DERIVED_FROM = ['node_fills_by_block', 'misc_events_by_block'] as const;
-
 /** The domain's writer: the derivation over the writer thread's pool, following the backfill as it loads. */
 export function startWriter(deps: WriterDeps): DomainWriter {
   const derivation = new Derivation({
     pool: deps.pool,
     log: deps.log,
+    ...(deps.present ? { present: deps.present } : {}),
     backfill: () => ({ complete: deps.backfill.complete(), loadedUntil: deps.backfill.loadedUntil(DERIVED_FROM) }),
   });
   return {

@@ -23,7 +23,7 @@ import { addr } from '../../../test/node-files.ts';
 import { analytics } from '../domain.ts';
 import { rankingSums } from '../service/ranking.ts';
 import { windowParams, windowRows } from '../service/window.ts';
-import { Derivation, deriveUntil, SETTLE_MS, storedFrontier } from './index.ts';
+import { Derivation, deriveUntil, storedFrontier } from './index.ts';
 import { derivedUntil, resetDerived } from './job.ts';
 
 let db: TestDatabase;
@@ -365,24 +365,24 @@ describe('closed trips', () => {
 });
 
 describe('Derivation (as npm start runs it)', () => {
-  it('follows the stored fills up to SETTLE_MS behind the newest, ranks once caught up, and reports its lag', async () => {
+  it('with no ingest beside it, derives every stored event, ranks once caught up, and reports its lag', async () => {
     await resetDerived(db.pool);
     const derivation = new Derivation({ pool: db.pool, pollMs: 50, now: () => UNTIL });
     const running = derivation.run();
     try {
       await vi.waitFor(() => expect(derivation.stats.refreshed.all).toBe(UNTIL), { timeout: 10_000 });
-      // The newest fill is at D3 03:00: everything before 02:59:50 is derived.
-      expect(await derivedUntil(db.pool)).toBe(D3 + 3 * H - SETTLE_MS);
+      // The newest event is the fill at D3 03:00: everything up to it is derived (the truth tests follow ingest).
+      expect(await derivedUntil(db.pool)).toBe(D3 + 3 * H + 1);
       const { rows } = await db.pool.query(
         `SELECT count(*)::int AS n FROM analytics.leaderboard WHERE window_name = 'all'`,
       );
       expect(rows[0].n).toBe(2);
       const coverage = (await dataCoverage(db.pool, UNTIL, analytics.datasets)).datasets;
       expect(coverage.analyticsDerivation).toEqual({
-        start: D3 + 3 * H - SETTLE_MS,
-        earliest: D3 + 3 * H - SETTLE_MS,
-        latest: D3 + 3 * H - SETTLE_MS,
-        delaySeconds: (UNTIL - (D3 + 3 * H - SETTLE_MS)) / 1000,
+        start: D3 + 3 * H + 1,
+        earliest: D3 + 3 * H + 1,
+        latest: D3 + 3 * H + 1,
+        delaySeconds: Math.round((UNTIL - (D3 + 3 * H + 1)) / 1000),
       });
     } finally {
       await derivation.stop();
@@ -405,7 +405,7 @@ describe('Derivation (as npm start runs it)', () => {
       await vi.waitFor(() => expect(derivation.stats.refreshed.all).toBe(UNTIL), { timeout: 10_000 });
       expect(derivation.stats.failures).toBe(1);
       expect(lines).toEqual([expect.stringMatching(/^analytics derivation failed \(killed mid-batch\); retrying/)]);
-      expect(await derivedUntil(db.pool)).toBe(D3 + 3 * H - SETTLE_MS);
+      expect(await derivedUntil(db.pool)).toBe(D3 + 3 * H + 1);
     } finally {
       await derivation.stop();
       await running;
