@@ -54,6 +54,8 @@ export interface StackOptions {
   /** Host names the MCP server's Host/Origin check accepts besides loopback's and `host` (MCP_ALLOWED_HOSTS). */
   mcpAllowedHosts?: readonly string[];
   upstreamTimeoutMs?: number;
+  /** The services' clock (windows ending now, live state's times); a test over dated data sets it. Default: Date.now. */
+  now?: () => number;
   log?: (line: string) => void;
   /** A server failed after start (the router's thread); the default logs it. */
   onFailure?: (err: Error) => void;
@@ -120,7 +122,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       ...(opts.readPool ? { readPool: opts.readPool } : {}),
       upstream,
       bus,
-      now: Date.now,
+      now: opts.now ?? Date.now,
     });
     closers.push(started.stop);
     // Every listed domain, so every DomainServices entry (EVERY_DOMAIN_LISTED in domains.ts).

@@ -16,7 +16,8 @@ beforeAll(async () => {
   await loadAnalyticsHistory(db);
   await deriveUntil(db.pool, UNTIL);
   await refreshLeaderboard(db.pool, 'all', UNTIL);
-  stack = await startStackWithoutNode(db.pool);
+  // The history is dated (D1 to D3): the services' clock is the tests' UNTIL, so windows ending now hold it.
+  stack = await startStackWithoutNode(db.pool, { now: () => UNTIL });
 });
 afterAll(async () => {
   await stack?.close();
