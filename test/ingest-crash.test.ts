@@ -6,7 +6,7 @@ import { openJetStreamBus } from '../events/jetstream.ts';
 import { runCli, startCli, waitCli } from './cli.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { legacyLines, relayLines, streamingLines } from './layouts.ts';
-import { tempDataDir, writeSyntheticFills } from './node-files.ts';
+import { T0, tempDataDir, writeSyntheticFills } from './node-files.ts';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -57,13 +57,13 @@ describe('ingest after kill -9', () => {
     });
     try {
       await db.pool.query('TRUNCATE accounts.fills, markets.trades, platform.ingest_checkpoints');
-      // The synthetic fills are days old: a retention longer than that has them published.
-      const total = await crashTwiceThenFinish({
-        DATABASE_URL: db.url,
-        NATS_URL,
-        NATS_STREAM: stream,
-        BUS_RETENTION: '30d',
-      });
+      // The bus publishes only what its retention keeps, by the clock: the fills are dated from it (the 3 hours before this one),
+      // and a retention of 30 days keeps them all.
+      const total = await crashTwiceThenFinish(
+        { DATABASE_URL: db.url, NATS_URL, NATS_STREAM: stream, BUS_RETENTION: '30d' },
+        undefined,
+        (Math.floor(Date.now() / 3_600_000) - 3) * 3_600_000,
+      );
       const deadline = Date.now() + 30_000;
       while (seen.size < total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(seen.size).toBe(total);
@@ -77,13 +77,19 @@ describe('ingest after kill -9', () => {
   });
 });
 
-/** Ingests synthetic fills with the CLI, killed twice part-way, then run to the end; checks the tables; the total. */
+/** Ingests synthetic fills (from `start`, T0 by default) with the CLI, killed twice part-way, then run to the end; checks the tables; the total. */
 async function crashTwiceThenFinish(
   env: Record<string, string>,
   relay?: (dataDir: string) => Promise<string>,
+  start?: number,
 ): Promise<number> {
   const dataDir = await tempDataDir();
-  const total = await writeSyntheticFills(dataDir, { hours: 3, blocksPerHour: 200, fillsPerBlock: 20 });
+  const total = await writeSyntheticFills(dataDir, {
+    hours: 3,
+    blocksPerHour: 200,
+    fillsPerBlock: 20,
+    ...(start === undefined ? {} : { start }),
+  });
   // The layout the lines are re-laid in: its directory, in the checkpoint's file name (none: by-block).
   const dir = relay ? `${await relay(dataDir)}/` : '';
   const args = ['--data-dir', dataDir, '--streams', 'node_fills_by_block', '--batch-rows', '400'];
@@ -121,6 +127,9 @@ async function crashTwiceThenFinish(
   const trades = await db.pool.query('SELECT count(*)::int AS n, count(DISTINCT tid)::int AS d FROM markets.trades');
   expect(trades.rows[0]).toEqual({ n: total / 2, d: total / 2 });
   const cp = await db.pool.query('SELECT rows_loaded, malformed, file FROM platform.ingest_checkpoints');
-  expect(cp.rows).toEqual([{ rows_loaded: total + total / 2, malformed: 0, file: `${dir}hourly/20261122/9` }]);
+  // The last of the three hourly files.
+  const last = new Date((start ?? T0) + 2 * 3_600_000);
+  const file = `hourly/${last.toISOString().slice(0, 10).replaceAll('-', '')}/${last.getUTCHours()}`;
+  expect(cp.rows).toEqual([{ rows_loaded: total + total / 2, malformed: 0, file: `${dir}${file}` }]);
   return total;
 }
