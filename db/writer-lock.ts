@@ -54,8 +54,18 @@ export async function takeWriterLock(
   url: string,
   opts: { log: (line: string) => void; onLost: (reason: string) => void },
 ): Promise<WriterLock> {
+  const lock = await takeWriterLockIfFree(url, opts);
+  if ('heldBy' in lock) throw new Error(refusal(lock.heldBy));
+  return lock;
+}
+
+/** takeWriterLock, or who holds it when another process does (a service ingesting into the database). */
+export async function takeWriterLockIfFree(
+  url: string,
+  opts: { log: (line: string) => void; onLost: (reason: string) => void },
+): Promise<WriterLock | { heldBy: string }> {
   const first = await tryTake(url);
-  if ('heldBy' in first) throw new Error(refusal(first.heldBy));
+  if ('heldBy' in first) return first;
   let client: pg.Client | undefined = first.client;
   let released = false;
   let retaking: NodeJS.Timeout | undefined;

@@ -1,6 +1,7 @@
 // A backfill lane's run as dataCoverage reads it (platform.backfills, platform/coverage.ts): started with where its
 // history ends, marked complete once loaded. npm start's simulated history and `npm run import`'s archive use it.
 import type pg from 'pg';
+import type { ImportedBackfill } from '../subgraphs/domain.ts';
 
 /** The lane is loading: complete coverage starts at `untilMs` (the later of what it held and this) until it is done. */
 export async function startBackfill(pool: pg.Pool, lane: string, untilMs: number): Promise<void> {
@@ -12,6 +13,22 @@ export async function startBackfill(pool: pg.Pool, lane: string, untilMs: number
   );
 }
 
-export async function completeBackfill(pool: pg.Pool, lane: string): Promise<void> {
-  await pool.query('UPDATE platform.backfills SET complete = true, updated_at = now() WHERE lane = $1', [lane]);
+/**
+ * The lane is loaded. `loadedFromMs`: the oldest event time this run loaded, for a lane no writer followed as it
+ * loaded (an archive import), so that the writers include what it added (null or unset: nothing to catch up on).
+ */
+export async function completeBackfill(pool: pg.Pool, lane: string, loadedFromMs: number | null = null): Promise<void> {
+  await pool.query(
+    'UPDATE platform.backfills SET complete = true, loaded_from_ms = $2, updated_at = now() WHERE lane = $1',
+    [lane, loadedFromMs],
+  );
+}
+
+/** The complete backfills whose events no writer followed as they loaded (WriterDeps.imports). */
+export async function importedBackfills(pool: pg.Pool): Promise<ImportedBackfill[]> {
+  const { rows } = await pool.query<ImportedBackfill>(
+    `SELECT lane, loaded_from_ms AS "loadedFromMs", (extract(epoch FROM updated_at) * 1000)::bigint AS "completedAt"
+     FROM platform.backfills WHERE complete AND loaded_from_ms IS NOT NULL ORDER BY updated_at`,
+  );
+  return rows.map((r) => ({ ...r, loadedFromMs: Number(r.loadedFromMs), completedAt: Number(r.completedAt) }));
 }

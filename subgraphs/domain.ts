@@ -150,6 +150,11 @@ export interface Domain<
 /** What a domain's writer module exports (`Domain.writer`). */
 export interface WriterModule {
   startWriter(deps: WriterDeps): DomainWriter;
+  /**
+   * Brings the domain's tables up to everything stored, then returns: what `npm run import` runs when no service
+   * writes beside it. Progress goes to `out` (a bar on a terminal, lines otherwise).
+   */
+  catchUp?(deps: WriterDeps, out?: NodeJS.WriteStream): Promise<void>;
 }
 
 /** What the writer thread gives a domain's writer. */
@@ -164,8 +169,20 @@ export interface WriterDeps {
    * ingest writes beside the writer (a test, a bench over a loaded database), and everything stored counts.
    */
   present?: LaneView;
+  /**
+   * The complete backfills whose events no writer followed as they loaded (an archive import), oldest first: a writer
+   * includes what they added, however old (unset: none).
+   */
+  imports?(): Promise<readonly ImportedBackfill[]>;
   /** Publishes on the bus (the domain's own `topics`), from the writer thread through the role's bus. */
   publish<T extends Topic>(topic: T, items: readonly Topics[T][]): void;
+}
+
+/** A complete backfill that loaded events no writer followed: the oldest of them, and when it completed (epoch ms). */
+export interface ImportedBackfill {
+  lane: string;
+  loadedFromMs: number;
+  completedAt: number;
 }
 
 /** An ingest lane as a writer sees it. */

@@ -226,6 +226,20 @@ describe('npm run import -- --archive DIR', () => {
     ]);
   });
 
+  it('derives what it imported with no other command: the trader is in the leaderboard and has a performance', async () => {
+    // No service writes to this database: the command derived the imported fills itself before it ended.
+    expect(first.stderr).toMatch(/derive the analytics tables up to 2026-06-11T01:00:00\.040Z: \d+ fills/);
+    const board = await app.get('/users/leaderboard?window=all&by=volume&limit=500');
+    expect(board.status).toBe(200);
+    // The taker's four fills above: 0.63584 × 371.7 + 0.05781 × 278 + 0.035758 × 2953 + 0.035759 × 11076
+    // = 236.341728 + 16.07118 + 105.593374 + 396.066684 = 754.072966.
+    const row = board.body.data.find((r: { address: string }) => r.address === TAKER);
+    expect(row).toMatchObject({ fills: 4, volume: '754.072966' });
+    const performance = await app.get(`/users/${TAKER}/performance?window=all`);
+    expect(performance.status).toBe(200);
+    expect(performance.body.data).toMatchObject({ volume: '754.072966' });
+  });
+
   it('reports the imported days in dataCoverage, and no backfill still loading', async () => {
     const coverage = await app.info({ type: 'dataCoverage' });
     expect(coverage.status).toBe(200);

@@ -5,7 +5,10 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase, writerPool } from '../../db/pool.ts';
+import { takeWriterLockIfFree } from '../../db/writer-lock.ts';
 import { loadConfig } from '../../platform/config.ts';
+import type { WriterModule } from '../../subgraphs/domain.ts';
+import { importedBackfills } from '../backfills.ts';
 import { importArchive } from './import.ts';
 
 const USAGE = 'usage: npm run import -- --archive DIR [--book-every SECONDS] [--batch-rows N]';
@@ -30,6 +33,39 @@ if (batchRows !== undefined && !(Number.isInteger(batchRows) && batchRows > 0))
 const bookEvery = values['book-every'] === undefined ? undefined : Number(values['book-every']);
 if (bookEvery !== undefined && !(Number.isInteger(bookEvery) && bookEvery > 0))
   usage('--book-every must be a positive integer (seconds)');
+
+/**
+ * The domains' writers include what the import added (the analytics derivation, leaderboards): the service ingesting
+ * into this database does it as it runs; with none, they catch up here, under the writer lock, before the command ends.
+ */
+async function catchUpWriters(url: string): Promise<void> {
+  const log = (line: string) => console.error(line);
+  const lock = await takeWriterLockIfFree(url, { log, onLost: () => {} });
+  if ('heldBy' in lock) {
+    log(
+      'import: the service writing to this database derives the imported days as it runs (dataCoverage: analyticsDerivation)',
+    );
+    return;
+  }
+  try {
+    const { DOMAIN_WRITERS } = await import('../../domains.ts');
+    for (const { module } of DOMAIN_WRITERS) {
+      const writer = (await import(module)) as WriterModule;
+      await writer.catchUp?.(
+        {
+          pool,
+          log,
+          backfill: { complete: () => true, loadedUntil: () => null },
+          imports: () => importedBackfills(pool),
+          publish: () => {},
+        },
+        process.stderr,
+      );
+    }
+  } finally {
+    await lock.release();
+  }
+}
 
 const db = await openDatabase(loadConfig(), (line) => console.error(line), {
   command: 'npm run import',
@@ -62,6 +98,7 @@ try {
   });
   if (!summary.files) console.error(`import: nothing to load in ${path.resolve(values.archive)}`);
   if (abort.signal.aborted) exitCode = 130;
+  else if (summary.loadedFrom !== null) await catchUpWriters(db.url);
 } catch (err) {
   console.error(`import failed: ${err instanceof Error ? err.message : String(err)}`);
   exitCode = 1;

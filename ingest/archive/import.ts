@@ -68,6 +68,8 @@ export interface ArchiveImportSummary {
   /** UTC days (`YYYYMMDD`) of the node data and of the market data found. */
   nodeDays: string[];
   marketDays: string[];
+  /** The oldest event time the node lanes loaded in this run (null: none loaded): what the writers catch up from. */
+  loadedFrom: number | null;
 }
 
 interface MarketFile {
@@ -400,7 +402,16 @@ export async function importArchive(options: ArchiveImportOptions): Promise<Arch
   const nodeDays = [...found.nodeDays.keys()].sort();
   const marketDays = [...new Set(found.marketFiles.map((f) => /(\d{8})/.exec(f.relative)?.[1] as string))].sort();
   const files = found.nodeFiles + found.marketFiles.length;
-  const summary: ArchiveImportSummary = { files, skipped: 0, leftOut: 0, rows: 0, malformed: 0, nodeDays, marketDays };
+  const summary: ArchiveImportSummary = {
+    files,
+    skipped: 0,
+    leftOut: 0,
+    rows: 0,
+    malformed: 0,
+    nodeDays,
+    marketDays,
+    loadedFrom: null,
+  };
   log(
     `import: ${found.nodeFiles} node-data files (${nodeDays.length} days), ${found.marketFiles.length} market-data files (${marketDays.length} days)`,
   );
@@ -439,9 +450,10 @@ export async function importArchive(options: ArchiveImportOptions): Promise<Arch
   const onAbort = () => void current?.stop();
   options.signal?.addEventListener('abort', onAbort);
 
+  // What the node lanes loaded (from, until per stream): the writers catch up from the oldest of it.
+  const gaps: BusGap[] = [];
   try {
     if (found.nodeRoot) {
-      const gaps: BusGap[] = [];
       for (const day of nodeDays) {
         if (stopped()) break;
         let lane: Ingest | null = null;
@@ -473,7 +485,11 @@ export async function importArchive(options: ArchiveImportOptions): Promise<Arch
       tick();
     }
     // Cut short, it stays listed as loading: the same command resumes it.
-    if (!stopped()) await completeBackfill(pool, ARCHIVE_LANE);
+    if (!stopped()) {
+      const loadedFrom = gaps.length ? Math.min(...gaps.map((g) => g.from)) : null;
+      await completeBackfill(pool, ARCHIVE_LANE, loadedFrom);
+      summary.loadedFrom = loadedFrom;
+    }
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     clearInterval(timer);

@@ -6,31 +6,40 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { isStorageUnavailable } from '../../../db/pool.ts';
-import type { DomainWriter, LaneView, WriterDeps } from '../../domain.ts';
-import { type BatchResult, deriveBatch, derivedUntil } from './job.ts';
+import type { DomainWriter, ImportedBackfill, LaneView, WriterDeps } from '../../domain.ts';
+import { deriveBatch, derivedUntil, importsToInclude, noteImports, resetDerived, storedFrontier } from './job.ts';
+
+export { deriveUntil, storedFrontier } from './job.ts';
+
 import { type LeaderboardWindow, refreshLeaderboard, WINDOWS } from './leaderboard.ts';
+import { deriveStored } from './rebuild.ts';
 
-/** After ingest has stopped (a rebuild, tests): every stored event. */
-export async function storedFrontier(pool: pg.Pool): Promise<number | null> {
-  const { rows } = await pool.query<{ t: number | null }>(
-    `SELECT greatest((SELECT max(time) FROM accounts.fills), (SELECT max(time) FROM accounts.funding_payments),
-       (SELECT max(time) FROM accounts.ledger_updates)) + 1 AS t`,
-  );
-  return rows[0]?.t ?? null;
-}
-
-/** Derives every event before `upTo`, batch after batch (each told to `onBatch`); returns the checkpoint reached. */
-export async function deriveUntil(
+/**
+ * Includes the archive imports completed since the derivation last looked: when one loaded events before its
+ * checkpoint, the derived tables are emptied and the derivation starts again from the first stored event (exact: a
+ * trip, a snapshot or a sum may hold an imported fill anywhere in time), its leaderboards standing until it ranks anew.
+ * Imports wholly at or after the checkpoint are reached in order. Returns whether it started again.
+ */
+export async function includeImports(
   pool: pg.Pool,
-  upTo: number,
-  maxFills?: number,
-  onBatch?: (batch: BatchResult) => void,
-): Promise<number | null> {
-  for (;;) {
-    const r = await deriveBatch(pool, upTo, maxFills);
-    onBatch?.(r);
-    if (r.reached) return r.cursor;
+  imports: readonly ImportedBackfill[],
+  log: (line: string) => void = () => {},
+): Promise<boolean> {
+  const fresh = await importsToInclude(pool, imports);
+  if (!fresh.length) return false;
+  const cursor = await derivedUntil(pool);
+  const from = Math.min(...fresh.map((i) => i.loadedFromMs));
+  if (cursor === null || from >= cursor) {
+    await noteImports(pool, fresh);
+    return false;
   }
+  log(
+    `analytics: ${fresh.map((i) => i.lane).join(', ')} loaded events from ${new Date(from).toISOString()}, before ` +
+      `the derived ${new Date(cursor).toISOString()}: deriving again from the first stored event (progress: ` +
+      'dataCoverage analyticsDerivation; the leaderboards stand until it has caught up)',
+  );
+  await resetDerived(pool, { keepRankings: true, imports: fresh });
+  return true;
 }
 
 export interface DerivationStats {
@@ -66,6 +75,8 @@ export interface DerivationOptions {
    * (storedFrontier), for a database no ingest writes to.
    */
   present?: LaneView;
+  /** The archive imports to include (WriterDeps.imports; unset: none). */
+  imports?: () => Promise<readonly ImportedBackfill[]>;
   /**
    * A backfill in progress: the job derives only what it has committed (its cursor moves forward in time, so the
    * present's newer fills must wait for the older ones), and ranks the leaderboards once it is complete.
@@ -112,6 +123,10 @@ export class Derivation {
     this.stats.cursor = await derivedUntil(pool).catch(() => null);
     while (!this.stopped) {
       try {
+        if (this.opts.imports && (await includeImports(pool, await this.opts.imports(), this.opts.log))) {
+          this.caughtUp = false;
+          this.stats.cursor = null;
+        }
         const backfill = this.opts.backfill?.() ?? { complete: true, loadedUntil: null };
         const live = this.opts.present ? this.opts.present.loadedUntil(DERIVED_FROM) : await storedFrontier(pool);
         const upTo = backfill.complete
@@ -171,6 +186,7 @@ export function startWriter(deps: WriterDeps): DomainWriter {
     pool: deps.pool,
     log: deps.log,
     ...(deps.present ? { present: deps.present } : {}),
+    ...(deps.imports ? { imports: deps.imports } : {}),
     backfill: () => ({ complete: deps.backfill.complete(), loadedUntil: deps.backfill.loadedUntil(DERIVED_FROM) }),
   });
   return {
@@ -178,4 +194,10 @@ export function startWriter(deps: WriterDeps): DomainWriter {
     stop: () => derivation.stop(),
     progress: () => ({ cursor: derivation.stats.cursor, items: derivation.stats.fills }),
   };
+}
+
+/** `npm run import` with no service beside it: the imports included, then every stored event derived and ranked. */
+export async function catchUp(deps: WriterDeps, out?: NodeJS.WriteStream): Promise<void> {
+  await includeImports(deps.pool, (await deps.imports?.()) ?? [], deps.log);
+  await deriveStored(deps.pool, { ...(out ? { out } : {}), label: 'derive' });
 }

@@ -3,6 +3,8 @@
 // one-fill batches, and after a rebuild.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { completeBackfill, importedBackfills, startBackfill } from '../../../ingest/backfills.ts';
+import { Ingest } from '../../../ingest/pipeline.ts';
 import { dataCoverage } from '../../../platform/coverage.ts';
 import { NodeFiles } from '../../../test/accounts-files.ts';
 import {
@@ -387,6 +389,70 @@ describe('Derivation (as npm start runs it)', () => {
     } finally {
       await derivation.stop();
       await running;
+    }
+  });
+
+  it('includes an archive import older than its checkpoint: derives again from the first event, ranks it', async () => {
+    const own = await createTestDatabase();
+    try {
+      await loadAnalyticsHistory(own);
+      await deriveUntil(own.pool, UNTIL);
+      const before = await own.pool.query('SELECT * FROM analytics.user_daily ORDER BY address, day');
+      // An import (a lane of its own, as `npm run import` loads one) of a day before everything derived: EARLY's
+      // BTC long 1 @ 100 → 1 @ 104, fees 0.1 each: pnl 4, volume 204.
+      const EARLY = addr(0xea41);
+      const files = new NodeFiles();
+      const early: F[] = [
+        { user: EARLY, t: D1 - 3 * H, coin: 'BTC', side: 'B', px: '100', sz: '1', start: '0', fee: '0.1' },
+        { user: EARLY, t: D1 - 2 * H, coin: 'BTC', side: 'A', px: '104', sz: '1', start: '1', pnl: '4', fee: '0.1' },
+      ];
+      for (const f of early) files.add('node_fills_by_block', f.t, [fillEvent(f)]);
+      const { dataDir, streams } = await files.write();
+      await startBackfill(own.pool, 'archive', D1 - 2 * H);
+      await new Ingest({ dataDir, pool: own.pool, streams, lane: 'archive/20261119', log: () => {} }).run();
+      await completeBackfill(own.pool, 'archive', D1 - 3 * H);
+
+      const lines: string[] = [];
+      const run = async () => {
+        const derivation = new Derivation({
+          pool: own.pool,
+          imports: () => importedBackfills(own.pool),
+          pollMs: 50,
+          now: () => UNTIL,
+          log: (line) => lines.push(line),
+        });
+        const running = derivation.run();
+        try {
+          await vi.waitFor(() => expect(derivation.stats.refreshed.all).toBe(UNTIL), { timeout: 10_000 });
+        } finally {
+          await derivation.stop();
+          await running;
+        }
+      };
+      await run();
+      expect(lines).toEqual([expect.stringMatching(/^analytics: archive loaded events from 2026-11-19T21:00:00.000Z/)]);
+      expect(await derivedUntil(own.pool)).toBe(D3 + 3 * H + 1);
+      const board = await own.pool.query(
+        `SELECT address, trim_scale(volume)::text AS volume FROM analytics.leaderboard WHERE window_name = 'all' ORDER BY address`,
+      );
+      // BOB 400 + 450, ALICE 607.5 (the ranking tests), EARLY 100 + 104.
+      expect(board.rows).toEqual([
+        { address: BOB, volume: '850' },
+        { address: EARLY, volume: '204' },
+        { address: ALICE, volume: '607.5' },
+      ]);
+      const after = await own.pool.query(
+        'SELECT * FROM analytics.user_daily WHERE address <> $1 ORDER BY address, day',
+        [EARLY],
+      );
+      // The history's own days are derived to the same rows (updated_at aside).
+      const strip = (rows: Record<string, unknown>[]) => rows.map(({ updated_at: _, ...r }) => r);
+      expect(strip(after.rows)).toEqual(strip(before.rows));
+      // Included once: a restart does not derive it again.
+      await run();
+      expect(lines).toHaveLength(1);
+    } finally {
+      await own.drop();
     }
   });
 

@@ -19,6 +19,7 @@
 import type pg from 'pg';
 import { inTransaction, WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
 import { CASH_TYPES } from '../../accounts/service/state.ts';
+import type { ImportedBackfill } from '../../domain.ts';
 import { HOUR_MS } from '../service/window.ts';
 import { DerivationBatch, PERP_COIN, query } from './batch.ts';
 
@@ -49,18 +50,51 @@ export async function derivedUntil(db: pg.Pool | pg.PoolClient): Promise<number 
   return rows[0]?.cursor_time ?? null;
 }
 
+export interface ResetOptions {
+  /** Keep the leaderboards' rows: they stand until the derivation has caught up again and ranks anew. */
+  keepRankings?: boolean;
+  /** Imports the derivation includes from here on (their completions, noted in the same transaction). */
+  imports?: readonly ImportedBackfill[];
+}
+
 /** Empties every derived table and the checkpoint, in one transaction (the first half of a rebuild). */
-export async function resetDerived(pool: pg.Pool): Promise<void> {
+export async function resetDerived(pool: pg.Pool, opts: ResetOptions = {}): Promise<void> {
   await inTransaction(pool, async (c) => {
     await c.query(`SET LOCAL statement_timeout = ${WRITE_STATEMENT_TIMEOUT_MS}`);
     await query(c, 'SELECT pg_advisory_xact_lock($1)', [DERIVE_LOCK]);
     await query(
       c,
       `TRUNCATE analytics.round_trips, analytics.account_snapshots, analytics.user_daily, analytics.user_hourly,
-         analytics.builder_hourly, analytics.account_state, analytics.marks, analytics.leaderboard,
-         analytics.derive_checkpoint`,
+         analytics.builder_hourly, analytics.account_state, analytics.marks,
+         ${opts.keepRankings ? '' : 'analytics.leaderboard,'} analytics.derive_checkpoint`,
     );
+    await noteImports(c, opts.imports ?? []);
   });
+}
+
+/** Of `imports`, those the derivation has not included yet (completed since it last accounted for their lane). */
+export async function importsToInclude(
+  pool: pg.Pool,
+  imports: readonly ImportedBackfill[],
+): Promise<ImportedBackfill[]> {
+  if (!imports.length) return [];
+  const { rows } = await pool.query<{ lane: string; completed_at: number }>(
+    'SELECT lane, completed_at FROM analytics.imports_derived WHERE lane = ANY($1)',
+    [imports.map((i) => i.lane)],
+  );
+  const seen = new Map(rows.map((r) => [r.lane, Number(r.completed_at)]));
+  return imports.filter((i) => i.completedAt > (seen.get(i.lane) ?? Number.NEGATIVE_INFINITY));
+}
+
+/** Notes `imports` as included (their events lie at or after the checkpoint, or the derivation starts again). */
+export async function noteImports(db: pg.Pool | pg.PoolClient, imports: readonly ImportedBackfill[]): Promise<void> {
+  for (const i of imports) {
+    await db.query(
+      `INSERT INTO analytics.imports_derived (lane, completed_at) VALUES ($1, $2)
+       ON CONFLICT (lane) DO UPDATE SET completed_at = greatest(analytics.imports_derived.completed_at, EXCLUDED.completed_at)`,
+      [i.lane, i.completedAt],
+    );
+  }
 }
 
 /** The fills a derivation up to `upTo` reads (a rebuild's total): the perp fills stored before it. */
@@ -127,4 +161,27 @@ export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = 20_000
       reached: end >= upTo,
     };
   });
+}
+
+/** After ingest has stopped (a rebuild, tests): every stored event. */
+export async function storedFrontier(pool: pg.Pool): Promise<number | null> {
+  const { rows } = await pool.query<{ t: number | null }>(
+    `SELECT greatest((SELECT max(time) FROM accounts.fills), (SELECT max(time) FROM accounts.funding_payments),
+       (SELECT max(time) FROM accounts.ledger_updates)) + 1 AS t`,
+  );
+  return rows[0]?.t ?? null;
+}
+
+/** Derives every event before `upTo`, batch after batch (each told to `onBatch`); returns the checkpoint reached. */
+export async function deriveUntil(
+  pool: pg.Pool,
+  upTo: number,
+  maxFills?: number,
+  onBatch?: (batch: BatchResult) => void,
+): Promise<number | null> {
+  for (;;) {
+    const r = await deriveBatch(pool, upTo, maxFills);
+    onBatch?.(r);
+    if (r.reached) return r.cursor;
+  }
 }

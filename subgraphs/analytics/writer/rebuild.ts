@@ -3,8 +3,7 @@
 // a bar with fills/s and the ETA on a terminal, a line per interval otherwise), then the leaderboards.
 import type pg from 'pg';
 import { progress } from '../../../platform/progress.ts';
-import { deriveUntil, storedFrontier } from './index.ts';
-import { fillsBefore, resetDerived } from './job.ts';
+import { derivedUntil, deriveUntil, fillsBefore, resetDerived, storedFrontier } from './job.ts';
 import { type LeaderboardWindow, refreshLeaderboard, WINDOWS } from './leaderboard.ts';
 
 export interface RebuildOptions {
@@ -17,10 +16,20 @@ export interface RebuildOptions {
 
 /** Rebuilds the derived tables; returns the checkpoint reached (null: nothing stored). */
 export async function rebuildDerived(pool: pg.Pool, opts: RebuildOptions = {}): Promise<number | null> {
-  const started = Date.now();
   await resetDerived(pool);
+  return deriveStored(pool, { ...opts, label: 'rebuilt' });
+}
+
+/**
+ * Derives every stored event from the checkpoint, showing the fills derived, then ranks the leaderboards; returns the
+ * checkpoint reached (null: nothing stored). `label` begins its last line (`rebuilt`, `derive`).
+ */
+export async function deriveStored(pool: pg.Pool, opts: RebuildOptions & { label: string }): Promise<number | null> {
+  const started = Date.now();
   const upTo = await storedFrontier(pool);
-  const total = upTo === null ? 0 : await fillsBefore(pool, upTo);
+  const from = await derivedUntil(pool);
+  const total =
+    upTo === null ? 0 : (await fillsBefore(pool, upTo)) - (from === null ? 0 : await fillsBefore(pool, from));
   const bar = progress({ label: 'derive', total, unit: 'fills', out: opts.out, intervalMs: opts.intervalMs });
   let fills = 0;
   const cursor =
@@ -35,7 +44,7 @@ export async function rebuildDerived(pool: pg.Pool, opts: RebuildOptions = {}): 
   const reached = cursor === null ? 'nothing stored' : new Date(cursor).toISOString();
   const seconds = (Date.now() - started) / 1000;
   bar.stop(
-    `rebuilt the analytics tables up to ${reached}: ${fills.toLocaleString('en-US')} fills in ${seconds.toFixed(1)} s`,
+    `${opts.label} the analytics tables up to ${reached}: ${fills.toLocaleString('en-US')} fills in ${seconds.toFixed(1)} s`,
   );
   return cursor;
 }
