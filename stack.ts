@@ -4,6 +4,7 @@
 import type pg from 'pg';
 import { Authenticator, isLoopbackHost } from './access/auth.ts';
 import { startCompatServer } from './compat-rest/server.ts';
+import { runOnce, type StartupStep } from './db/startup.ts';
 import { DOMAIN_LIST, type DomainName, type DomainServices, subgraphPlatform } from './domains.ts';
 import { type EventBus, InProcessBus } from './events/bus.ts';
 import type { CompatServices } from './kit/info.ts';
@@ -64,6 +65,13 @@ export interface StackOptions {
    * them; the router's thread loads meanwhile. `npm start`: the simulator's present.
    */
   startsAt?: Promise<unknown>;
+  /** Runs the services' start, which reads Postgres: `npm start` retries it while Postgres is slow (db/startup.ts). */
+  retry?: StartupStep;
+  /**
+   * Called once the services have started, before the router, compat-rest and MCP listen: `npm start` frees their
+   * ports, held answering 503 while its start retried.
+   */
+  beforeListen?: () => Promise<void>;
 }
 
 type StackParts = {
@@ -117,13 +125,16 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const unwatchPool = watchPool('main', opts.pool);
     closers.push(async () => unwatchPool());
     await opts.startsAt;
-    const started = await startDomainServices(DOMAIN_LIST, {
-      pool: opts.pool,
-      ...(opts.readPool ? { readPool: opts.readPool } : {}),
-      upstream,
-      bus,
-      now: opts.now ?? Date.now,
-    });
+    // Retried whole: a start that fails stops the services it started, and each try creates them anew.
+    const started = await (opts.retry ?? runOnce)('domain services', () =>
+      startDomainServices(DOMAIN_LIST, {
+        pool: opts.pool,
+        ...(opts.readPool ? { readPool: opts.readPool } : {}),
+        upstream,
+        bus,
+        now: opts.now ?? Date.now,
+      }),
+    );
     closers.push(started.stop);
     // Every listed domain, so every DomainServices entry (EVERY_DOMAIN_LISTED in domains.ts).
     const services = started.services as unknown as DomainServices;
@@ -137,6 +148,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       closers.push(subgraph.close);
       subgraphs.push({ domain, subgraph });
     }
+    await opts.beforeListen?.();
     const routerUrl = await router.listen({
       supergraphSdl: composeSupergraph(
         subgraphs.map(({ domain, subgraph }) => ({ name: domain.name, url: subgraph.url, schema: domain.schema })),

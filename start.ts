@@ -12,6 +12,7 @@ import type pg from 'pg';
 import { isLoopbackHost } from './access/auth.ts';
 import { anyKeyConfigured, CREATE_KEY_COMMAND } from './access/keys.ts';
 import { createPool, type Database, openDatabase, writerPool } from './db/pool.ts';
+import { type StartupStep, startupRetry } from './db/startup.ts';
 import { takeWriterLock } from './db/writer-lock.ts';
 import type { DomainName } from './domains.ts';
 import { type OpenBus, openConfiguredBus } from './events/open.ts';
@@ -19,6 +20,7 @@ import type { Ingest } from './ingest/pipeline.ts';
 import type { SimulatorThread } from './ingest/simulator/thread.ts';
 import { loadStartConfig, parseDuration, type StartConfig } from './platform/config.ts';
 import { watchIngest, watchWriters } from './platform/metrics.ts';
+import { answerStarting, type StartingServers } from './platform/starting-server.ts';
 import { tracesEndpoint, tracing } from './platform/tracing.ts';
 import { Upstream } from './platform/upstream.ts';
 import type { Stack } from './stack.ts';
@@ -38,10 +40,13 @@ let opening: Promise<Database> | undefined;
 let stopping = false;
 let hurried = false;
 let hurry = () => {};
+/** Aborted at the first signal: a start-up step waiting to retry a slow Postgres gives up (db/startup.ts). */
+const starting = new AbortController();
 
 async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
+  starting.abort();
   log('stopping...');
   const cutShort = new Promise<'hurried'>((resolve) => {
     hurry = () => {
@@ -120,16 +125,51 @@ const NODE_INFO_WAIT_MS = 60_000;
 
 const redact = (url: string) => url.replace(/:[^:@/]+@/, ':***@');
 
+/**
+ * The role's public ports (compat, router, MCP; none for the ingest role) answering 503 while its start retries a
+ * slow Postgres: opened at the first retry, freed just before the real servers listen (`releasePublicPorts`).
+ */
+let held: Promise<StartingServers | undefined> | undefined;
+function holdPublicPorts(config: StartConfig, reason: string): void {
+  if (config.role === 'ingest') return;
+  if (held) {
+    void held.then((servers) => servers?.setReason(reason));
+    return;
+  }
+  held = (async () => {
+    const { configuredPorts } = await serverCode();
+    const { compat, router, mcp } = configuredPorts(config);
+    const servers = await answerStarting({ ports: [compat, router, mcp], host: config.host, reason, log });
+    stops.push(() => servers.close());
+    return servers;
+  })().catch((err) => {
+    log(`starting          ports not held: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  });
+}
+async function releasePublicPorts(): Promise<void> {
+  await (await held)?.close();
+}
+
+/**
+ * How every role runs its start-up statements (the schema, the writer lock, the key check, the services' start):
+ * retried while Postgres is slow or busy, told on the console, the public ports answering 503 meanwhile.
+ */
+function startupSteps(config: StartConfig): StartupStep {
+  return startupRetry({ log, signal: starting.signal, onRetry: (reason) => holdPublicPorts(config, reason) });
+}
+
 /** Postgres: the ingest role and `all` migrate it (embedded unless DATABASE_URL); an api instance only checks it. */
-async function openServiceDatabase(config: StartConfig): Promise<Database> {
+async function openServiceDatabase(config: StartConfig, retry: StartupStep): Promise<Database> {
   opening =
     config.role === 'api'
-      ? openDatabase(config, log, { mode: 'guest', schema: 'check', waitMs: SCHEMA_WAIT_MS })
+      ? openDatabase(config, log, { mode: 'guest', schema: 'check', waitMs: SCHEMA_WAIT_MS, retry })
       : openDatabase(config, log, {
           command: 'npm start',
           mode: 'own',
           service: true,
           whyNotShared: 'a second service would ingest the same files into it again',
+          retry,
         });
   db = await opening;
   // A Postgres that dies under the service is started again (same data dir and port).
@@ -139,14 +179,16 @@ async function openServiceDatabase(config: StartConfig): Promise<Database> {
 }
 
 /** The one-writer rule: a second process ingesting into the same database refuses to start (db/writer-lock.ts). */
-async function holdWriterLock(database: Database): Promise<void> {
-  const lock = await takeWriterLock(database.url, {
-    log,
-    onLost: (reason) => {
-      console.error(`writer lock lost: ${reason}`);
-      void shutdown(1);
-    },
-  });
+async function holdWriterLock(database: Database, retry: StartupStep): Promise<void> {
+  const lock = await retry('writer lock', () =>
+    takeWriterLock(database.url, {
+      log,
+      onLost: (reason) => {
+        console.error(`writer lock lost: ${reason}`);
+        void shutdown(1);
+      },
+    }),
+  );
   stops.push(() => lock.release());
 }
 
@@ -346,6 +388,7 @@ function serverCode() {
 async function serve(
   config: StartConfig,
   parts: { pool: pg.Pool; readPool?: pg.Pool; bus: OpenBus; upstreamInfoUrl: string; startsAt?: Promise<unknown> },
+  retry: StartupStep,
 ): Promise<Stack> {
   const { configuredPorts, startStack, DOMAIN_LIST } = await serverCode();
   const stack = await startStack({
@@ -359,6 +402,8 @@ async function serve(
     mcpAllowedHosts: config.mcpAllowedHosts,
     corsOrigins: config.corsOrigins,
     ports: configuredPorts(config),
+    retry,
+    beforeListen: releasePublicPorts,
     onFailure: (err) => {
       console.error(`router failed: ${err.message}`);
       void shutdown(1);
@@ -402,22 +447,27 @@ async function runAll(config: StartConfig): Promise<void> {
   const feeding = startFeed(config);
   feeding.catch(() => undefined);
   void serverCode();
-  const database = await openServiceDatabase(config);
-  await holdWriterLock(database);
-  await checkKeyPolicy(config, database.pool);
+  const retry = startupSteps(config);
+  const database = await openServiceDatabase(config, retry);
+  await holdWriterLock(database, retry);
+  await retry('key check', () => checkKeyPolicy(config, database.pool));
   const bus = await openBus(config);
   const feed = await feeding;
   if (!feed.simulator) await loadExisting(database, feed, bus);
   const loading = feed.simulator ? await startLoading(database, feed, bus) : undefined;
   // The servers start on the present (the node's book snapshot at real time, its last hour loading): a first answer
   // from the middle of the history would be a week old.
-  await serve(config, {
-    pool: database.pool,
-    readPool: openReadReplica(config),
-    bus,
-    upstreamInfoUrl: feed.upstreamInfoUrl,
-    ...(feed.simulator ? { startsAt: feed.simulator.live } : {}),
-  });
+  await serve(
+    config,
+    {
+      pool: database.pool,
+      readPool: openReadReplica(config),
+      bus,
+      upstreamInfoUrl: feed.upstreamInfoUrl,
+      ...(feed.simulator ? { startsAt: feed.simulator.live } : {}),
+    },
+    retry,
+  );
   if (loading) await followSimulator(loading);
   log('ready');
 }
@@ -426,8 +476,9 @@ async function runAll(config: StartConfig): Promise<void> {
 async function runIngest(config: StartConfig): Promise<void> {
   const feeding = startFeed(config);
   feeding.catch(() => undefined);
-  const database = await openServiceDatabase(config);
-  await holdWriterLock(database);
+  const retry = startupSteps(config);
+  const database = await openServiceDatabase(config, retry);
+  await holdWriterLock(database, retry);
   const bus = await openBus(config);
   const feed = await feeding;
   if (!feed.simulator) {
@@ -466,16 +517,18 @@ async function awaitNodeInfo(url: string): Promise<void> {
 
 /** A server of the events and the stored data; any number run side by side. */
 async function runApi(config: StartConfig): Promise<void> {
-  const database = await openServiceDatabase(config);
-  await checkKeyPolicy(config, database.pool);
+  // Loaded while Postgres is asked: the ports held at a first retry are the servers' (configuredPorts).
+  void serverCode();
+  const retry = startupSteps(config);
+  const database = await openServiceDatabase(config, retry);
+  await retry('key check', () => checkKeyPolicy(config, database.pool));
   await awaitNodeInfo(config.upstreamInfoUrl);
   const bus = await openBus(config);
-  await serve(config, {
-    pool: database.pool,
-    readPool: openReadReplica(config),
-    bus,
-    upstreamInfoUrl: config.upstreamInfoUrl,
-  });
+  await serve(
+    config,
+    { pool: database.pool, readPool: openReadReplica(config), bus, upstreamInfoUrl: config.upstreamInfoUrl },
+    retry,
+  );
   log('ready');
 }
 

@@ -74,7 +74,12 @@ export async function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<stri
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK');
-        throw new Error(`migration ${m.name} failed: ${(err as Error).message}`);
+        // The cause kept: a connection lost mid-migration is storage unavailable (db/unavailable.ts), retried at start.
+        throw new Error(
+          `migration ${m.name} failed: ${(err as Error).message} (rolled back: the schema is as it was before it; ` +
+            'check the migration, and what in the database it meets)',
+          { cause: err },
+        );
       }
       done.push(m.name);
     }

@@ -4,6 +4,7 @@ import type { Config } from '../platform/config.ts';
 import type { TextRow } from '../platform/json-text.ts';
 import { type EmbeddedCluster, type EmbeddedOptions, startEmbedded } from './embedded.ts';
 import { migrate, pendingMigrations } from './migrate.ts';
+import { runOnce, type StartupStep } from './startup.ts';
 
 export { isStorageUnavailable, STORAGE_UNAVAILABLE, StorageUnavailableError } from './unavailable.ts';
 
@@ -212,6 +213,9 @@ export type ClusterUse = Pick<EmbeddedOptions, 'command' | 'mode' | 'service' | 
  */
 export type SchemaUse = { schema?: 'migrate' } | { schema: 'check'; waitMs: number };
 
+/** How the start-up statements run: `retry` retries them while Postgres is slow (npm start's roles); default once. */
+export type StartupUse = { retry?: StartupStep };
+
 /** How long closing the database waits for the pool's clients before the server is stopped regardless. */
 const POOL_END_WAIT_MS = 5000;
 
@@ -222,14 +226,16 @@ const POOL_END_WAIT_MS = 5000;
 export async function openDatabase(
   config: Config,
   log: (line: string) => void = console.log,
-  use: ClusterUse & SchemaUse = { mode: 'guest' },
+  use: ClusterUse & SchemaUse & StartupUse = { mode: 'guest' },
 ): Promise<Database> {
+  const retry = use.retry ?? runOnce;
   let url = config.databaseUrl;
   let cluster: EmbeddedCluster | undefined;
   if (!url) {
     cluster = await startEmbedded({ dataDir: config.pgDataDir, port: config.pgPort, log, ...use });
+    const adminUrl = cluster.url();
     try {
-      await ensureDatabase(cluster.url(), EMBEDDED_DATABASE);
+      await retry('creating the database', () => ensureDatabase(adminUrl, EMBEDDED_DATABASE));
     } catch (err) {
       await cluster.stop();
       throw err;
@@ -238,8 +244,9 @@ export async function openDatabase(
   }
   const pool = createPool(url);
   try {
-    if (use.schema === 'check') await awaitSchema(pool, use.waitMs, log);
-    else await migrateOnce(url, log);
+    const databaseUrl = url;
+    if (use.schema === 'check') await retry('schema check', () => awaitSchema(pool, use.waitMs, log));
+    else await retry('migrations', () => migrateOnce(databaseUrl, log));
   } catch (err) {
     await pool.end();
     await cluster?.stop();

@@ -1,6 +1,7 @@
 // The roles of `npm start` for scale-out (issue 23): the arguments and what each role refuses to start without, the
 // api role's read-only schema check, the market-history sampler writing one sample per interval however many
-// processes run it, and one ingest and one api process on a shared Postgres and NATS.
+// processes run it, and one ingest and one api process on a shared Postgres and NATS (the api started while Postgres
+// is too slow for its start: it retries, answering 503 meanwhile, issue 38).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -331,6 +332,15 @@ describe.skipIf(missing.length > 0)('one ingest and one api process on a shared 
   let ingest: Instance | undefined;
   let api: Instance | undefined;
   let apiOffset: number;
+  /** What the api role's compat port answered while its start waited on the lock below. */
+  let whileSlow: { status: number; retryAfter: string | null; body: unknown } | undefined;
+  /** `allMids` asked of the api instance's compat REST. */
+  const allMids = () =>
+    fetch(`http://127.0.0.1:${8080 + apiOffset}/info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'allMids' }),
+    });
 
   beforeAll(async () => {
     const admin = new pg.Client(`${LOCAL_PG}/postgres`);
@@ -357,12 +367,37 @@ describe.skipIf(missing.length > 0)('one ingest and one api process on a shared 
     });
     await untilReady(ingest, 'the ingest role');
     expect(ingest.output()).toContain(`PORT_OFFSET ${ingestOffset}`);
-    api = startRole('api', {
-      DATABASE_URL: databaseUrl,
-      NATS_URL: natsUrl,
-      UPSTREAM_INFO_URL: `http://127.0.0.1:${3001 + ingestOffset}/info`,
-      PORT_OFFSET: String(apiOffset),
-    });
+    // The api role starts while Postgres is too slow for it (issue 38): as a statement queued behind an ingest
+    // role's load, its first start-up read (the schema check, on platform.schema_migrations) waits on a lock this
+    // connection holds, until its statement_timeout cancels it (57014). The lock goes once the role has said it
+    // retries and its compat port has answered 503; the retry then goes through.
+    const slow = new pg.Client(databaseUrl);
+    await slow.connect();
+    try {
+      await slow.query('BEGIN');
+      await slow.query('LOCK TABLE platform.schema_migrations IN ACCESS EXCLUSIVE MODE');
+      const starting = startRole('api', {
+        DATABASE_URL: databaseUrl,
+        NATS_URL: natsUrl,
+        UPSTREAM_INFO_URL: `http://127.0.0.1:${3001 + ingestOffset}/info`,
+        PORT_OFFSET: String(apiOffset),
+      });
+      api = starting;
+      await eventually(
+        'the api role retrying its schema check',
+        async () => /^postgres: schema check: .*statement timeout.*; retrying in/m.test(starting.output()) || undefined,
+        60_000,
+      );
+      whileSlow = await eventually('a 503 from the starting api role', async () => {
+        const res = await allMids();
+        return res.status === 503
+          ? { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() }
+          : undefined;
+      });
+    } finally {
+      await slow.query('ROLLBACK').catch(() => undefined);
+      await slow.end();
+    }
     await untilReady(api, 'the api role');
   }, 240_000);
 
@@ -387,16 +422,27 @@ describe.skipIf(missing.length > 0)('one ingest and one api process on a shared 
     expect(second.output()).toContain('start failed: another process already ingests into this database');
   });
 
+  it('an api role started while Postgres is slow retries, answers 503 with Retry-After meanwhile, and comes up', async () => {
+    const error = 'starting: storage is slow (canceling statement due to statement timeout); retrying';
+    expect(whileSlow).toEqual({
+      status: 503,
+      retryAfter: '5',
+      body: { error, code: 'storage_unavailable', msg: error },
+    });
+    expect(api?.output()).toMatch(
+      /^postgres: schema check: canceling statement due to statement timeout \(Postgres slow or busy\); retrying in 0\.5 s$/m,
+    );
+    expect(api?.output()).not.toContain('start failed');
+    // Up: its real servers took the ports (the next test follows its mids and trades).
+    expect((await allMids()).status).toBe(200);
+  });
+
   it('the api instance answers allMids and streams an ingested trade to its /ws trades subscriber', async () => {
     const compat = `http://127.0.0.1:${8080 + apiOffset}`;
     expect(api?.output()).toContain(`${compat}/info`);
     expect(api?.output()).toContain('(schema checked, not migrated)');
     const mids = await eventually('allMids with a mid from the api instance', async () => {
-      const res = await fetch(`${compat}/info`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'allMids' }),
-      });
+      const res = await allMids();
       if (res.status !== 200) return undefined;
       const body = (await res.json()) as Record<string, string>;
       return Object.keys(body).length ? body : undefined;
