@@ -46,7 +46,12 @@ describe('keys while storage is unavailable', () => {
     storage = 'down';
     clock += 30_000;
     expect(await auth.checkKey(key, 'rest')).toMatchObject({ ok: true });
-    expect(await auth.checkKey(unchecked, 'rest')).toEqual({ ok: false, status: 503, error: 'storage unavailable' });
+    expect(await auth.checkKey(unchecked, 'rest')).toEqual({
+      ok: false,
+      status: 503,
+      code: 'storage_unavailable',
+      error: 'storage unavailable',
+    });
     expect(await auth.checkKey(null, 'rest')).toMatchObject({ ok: false, status: 401 });
   });
 
@@ -59,7 +64,12 @@ describe('keys while storage is unavailable', () => {
     clock += 5_000;
     expect(await auth.checkKey(key, 'rest')).toMatchObject({ ok: true });
     clock += 6_000;
-    expect(await auth.checkKey(key, 'rest')).toEqual({ ok: false, status: 401, error: 'invalid api key' });
+    expect(await auth.checkKey(key, 'rest')).toEqual({
+      ok: false,
+      status: 401,
+      code: 'revoked_key',
+      error: 'invalid api key',
+    });
   });
 
   it('after an outage, the next lookup reads storage again (a revocation made meanwhile takes effect)', async () => {
@@ -73,6 +83,6 @@ describe('keys while storage is unavailable', () => {
     storage = 'up';
     await revokeKey(db.pool, String(record.id));
     clock += 2_000;
-    expect(await auth.checkKey(key, 'rest')).toEqual({ ok: false, status: 401, error: 'invalid api key' });
+    expect(await auth.checkKey(key, 'rest')).toMatchObject({ ok: false, status: 401, code: 'revoked_key' });
   });
 });

@@ -4,18 +4,19 @@
 // and GraphQL; requests per minute are limited per key; each call is charged its credits (access/credits.ts).
 import type pg from 'pg';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
+import { type Refusal, refusal } from '../platform/error-codes.ts';
 import { creditsCharged } from '../platform/metrics.ts';
 import { type ChargeOutcome, CreditLedger, type Endpoint } from './credits.ts';
-import { type ApiKey, anyKeyConfigured, findKey, hashKey } from './keys.ts';
+import { type ApiKey, anyKeyConfigured, hashKey, keyOfSecret } from './keys.ts';
 import { RateWindows } from './rate-windows.ts';
 
 export type Surface = 'rest' | 'graphql' | 'mcp';
 
 export type AuthOutcome =
   | { ok: true; key: ApiKey | null }
-  | { ok: false; status: 401 | 403 | 503; error: string }
+  | Refusal<'missing_key' | 'invalid_key' | 'revoked_key' | 'mcp_only_key' | 'storage_unavailable'>
   /** Over the key's rate: `retryAfter` seconds until its next window (the `Retry-After` header). */
-  | { ok: false; status: 429; error: string; retryAfter: number };
+  | (Refusal<'rate_limited'> & { retryAfter: number });
 
 export type { ChargeOutcome, Endpoint } from './credits.ts';
 
@@ -194,25 +195,27 @@ export class Authenticator implements KeyChecker {
     try {
       return await this.checkKeyNow(presented, surface);
     } catch (err) {
-      if (isStorageUnavailable(err)) return { ok: false, status: 503, error: STORAGE_UNAVAILABLE };
+      if (isStorageUnavailable(err)) return refusal('storage_unavailable', STORAGE_UNAVAILABLE);
       throw err;
     }
   }
 
   private async checkKeyNow(presented: string | null, surface: Surface): Promise<AuthOutcome> {
     if (!presented) {
-      return (await this.keyRequired())
-        ? { ok: false, status: 401, error: 'missing api key' }
-        : { ok: true, key: null };
+      return (await this.keyRequired()) ? refusal('missing_key', 'missing api key') : { ok: true, key: null };
     }
     const key = await this.lookup(presented);
-    if (!key) return { ok: false, status: 401, error: 'invalid api key' };
-    if (key.scope === 'mcp' && surface !== 'mcp') return { ok: false, status: 403, error: 'mcp_only_key' };
+    if (!key) return refusal('invalid_key', 'invalid api key');
+    // Its message is an invalid key's, as spec §7 words every wrong key; its code tells the holder why.
+    if (key.revokedAt) return refusal('revoked_key', 'invalid api key');
+    if (key.scope === 'mcp' && surface !== 'mcp') return refusal('mcp_only_key', 'mcp_only_key');
     if (!(await this.rates.admit(key.id, key.rateLimitPerMin))) {
       // Fixed windows: the next one starts at the next minute.
       const retryAfter = Math.max(1, Math.ceil((60_000 - (this.now() % 60_000)) / 1000));
-      const error = `rate limit exceeded: ${key.rateLimitPerMin} requests per minute`;
-      return { ok: false, status: 429, error, retryAfter };
+      return {
+        ...refusal('rate_limited', `rate limit exceeded: ${key.rateLimitPerMin} requests per minute`),
+        retryAfter,
+      };
     }
     return { ok: true, key };
   }
@@ -239,9 +242,13 @@ export class Authenticator implements KeyChecker {
     }
   }
 
-  /** KeyChecker's charge, for a key known by its text (the router's thread sends it so). */
+  /**
+   * KeyChecker's charge, for a key known by its text (the router's thread sends it so). A key revoked since its check
+   * is charged nothing, as one never found.
+   */
   async charge(presented: string | null, credits: number, endpoint: Endpoint): Promise<ChargeOutcome> {
-    return this.chargeKey(presented ? await this.lookup(presented) : null, credits, endpoint);
+    const key = presented ? await this.lookup(presented) : null;
+    return this.chargeKey(key?.revokedAt ? null : key, credits, endpoint);
   }
 
   /** Writes the usage counted so far (platform.usage; it is written every few seconds anyway). */
@@ -261,10 +268,11 @@ export class Authenticator implements KeyChecker {
     this.configured = undefined;
   }
 
+  /** The key a secret is, revoked or not (a revoked one is refused as such), or null: none. */
   private async lookup(presented: string): Promise<ApiKey | null> {
     const hash = hashKey(presented);
     const hit = this.keys.get(hash);
-    const answer = await this.cached(hit, hash, () => findKey(this.pool, presented));
+    const answer = await this.cached(hit, hash, () => keyOfSecret(this.pool, presented));
     if (answer !== hit) {
       if (this.keys.size > 100_000) this.keys.clear();
       this.keys.set(hash, answer);

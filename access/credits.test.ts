@@ -8,6 +8,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { errorBody } from '../platform/error-codes.ts';
 import type { Stack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import { mcpClient } from '../test/mcp-client.ts';
@@ -51,7 +52,7 @@ async function together(calls: PaidCall[]): Promise<Record<number, number>> {
 
 const times = (n: number, call: PaidCall): PaidCall[] => Array.from({ length: n }, () => call);
 
-/** POST /info allMids (1 credit); a refusal must be `{"error": "insufficient credits"}`. */
+/** POST /info allMids (1 credit); a refusal must be the error body of `insufficient_credits`. */
 const restCall =
   (key: string): PaidCall =>
   async () => {
@@ -61,7 +62,7 @@ const restCall =
       body: JSON.stringify({ type: 'allMids' }),
     });
     const body = await res.json();
-    if (res.status === 402) expect(body).toEqual({ error: 'insufficient credits' });
+    if (res.status === 402) expect(body).toEqual(errorBody('insufficient_credits', 'insufficient credits'));
     return res.status;
   };
 
@@ -78,7 +79,7 @@ const restBatch =
       body: JSON.stringify({ addresses: tenWallets }),
     });
     const body = await res.json();
-    if (res.status === 402) expect(body).toEqual({ error: 'insufficient credits' });
+    if (res.status === 402) expect(body).toEqual(errorBody('insufficient_credits', 'insufficient credits'));
     return res.status;
   };
 
@@ -94,9 +95,12 @@ const graphqlBatch =
         variables: { a: tenWallets },
       }),
     });
-    const body = (await res.json()) as { errors?: { message: string }[] };
-    if (res.status === 402) expect(body.errors?.[0]?.message).toBe('insufficient credits');
-    else expect(body.errors).toBeUndefined();
+    const body = (await res.json()) as { errors?: { message: string; extensions?: { code?: string } }[] };
+    if (res.status === 402) {
+      expect(body.errors?.[0]?.message).toBe('insufficient credits');
+      // The table's GraphQL form of `insufficient_credits` (platform/error-codes.ts).
+      expect(body.errors?.[0]?.extensions?.code).toBe('INSUFFICIENT_CREDITS');
+    } else expect(body.errors).toBeUndefined();
     return res.status;
   };
 
@@ -250,7 +254,12 @@ describe('credits', () => {
     expect(outcomes.filter((o) => o.ok)).toHaveLength(3);
     expect(outcomes.filter((o) => !o.ok)).toHaveLength(17);
     expect(await creditsLeft(id)).toBe(10);
-    expect(await ledger.charge(key, 11, 'rest')).toEqual({ ok: false, status: 402, error: 'insufficient credits' });
+    expect(await ledger.charge(key, 11, 'rest')).toEqual({
+      ok: false,
+      status: 402,
+      code: 'insufficient_credits',
+      error: 'insufficient credits',
+    });
     expect(await creditsLeft(id)).toBe(10);
     expect(await ledger.charge(key, 10, 'rest')).toEqual({ ok: true, remaining: 0 });
     await ledger.close();
@@ -290,7 +299,7 @@ describe('rate limits', () => {
     // A window may turn over between the calls (a new minute): then all four may pass, rarely.
     if (statuses[3] === 200) return;
     expect(statuses).toEqual([200, 200, 200, 429]);
-    expect(await last?.json()).toEqual({ error: 'rate limit exceeded: 3 requests per minute' });
+    expect(await last?.json()).toEqual(errorBody('rate_limited', 'rate limit exceeded: 3 requests per minute'));
     expectRetryAfter(last as Response);
   });
 
@@ -327,7 +336,12 @@ describe('rate limits', () => {
       expect(mcpFirst).toEqual([200, 200]);
       expect(mcpRefused.status).toBe(429);
       expectRetryAfter(mcpRefused);
-      expect(((await mcpRefused.json()) as { error: { code: number } }).error.code).toBe(-32000);
+      // The JSON-RPC error names the refusal's code in its data, for programs (mcp/server.ts rpcError).
+      expect(((await mcpRefused.json()) as { error: unknown }).error).toEqual({
+        code: -32000,
+        message: 'rate limit exceeded: 2 requests per minute',
+        data: { code: 'rate_limited' },
+      });
     }
   });
 });

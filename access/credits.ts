@@ -3,13 +3,14 @@
 // calls never overspend (also across processes) and a refused call costs nothing. Usage is counted in memory and written every few seconds
 // (one upsert per key, day and interface), so an unlimited key's call costs no write of its own.
 import type pg from 'pg';
+import { type Refusal, refusal } from '../platform/error-codes.ts';
 
 /** The interfaces usage is counted by (platform.usage.endpoint). */
 export type Endpoint = 'rest' | 'ws' | 'graphql' | 'mcp';
 
 export const INSUFFICIENT_CREDITS = 'insufficient credits';
 
-export type ChargeOutcome = { ok: true; remaining: number | null } | { ok: false; status: 402; error: string };
+export type ChargeOutcome = { ok: true; remaining: number | null } | Refusal<'insufficient_credits'>;
 
 /** The key a call is charged to: its id, and its credits (null: unlimited, nothing to take). */
 export interface ChargedKey {
@@ -129,9 +130,7 @@ export class CreditLedger {
 
   private settle(keyId: number, call: PendingCharge, left: number | null): void {
     this.count(keyId, call.endpoint, call.credits, left === null);
-    call.resolve(
-      left === null ? { ok: false, status: 402, error: INSUFFICIENT_CREDITS } : { ok: true, remaining: left },
-    );
+    call.resolve(left === null ? refusal('insufficient_credits', INSUFFICIENT_CREDITS) : { ok: true, remaining: left });
   }
 
   private count(keyId: number, endpoint: Endpoint, credits: number, refused: boolean, requests = 1): void {

@@ -93,10 +93,15 @@ export async function revokeKey(pool: pg.Pool, idOrPrefix: string): Promise<numb
 
 /** The active key matching a presented secret, or null. */
 export async function findKey(pool: pg.Pool, presented: string): Promise<ApiKey | null> {
-  const { rows } = await pool.query<KeyRow>(
-    `SELECT ${COLUMNS} FROM platform.api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
-    [hashKey(presented)],
-  );
+  const key = await keyOfSecret(pool, presented);
+  return key?.revokedAt ? null : key;
+}
+
+/** The key matching a presented secret, revoked or not (`revokedAt`), or null: the check tells a revoked key apart. */
+export async function keyOfSecret(pool: pg.Pool, presented: string): Promise<ApiKey | null> {
+  const { rows } = await pool.query<KeyRow>(`SELECT ${COLUMNS} FROM platform.api_keys WHERE key_hash = $1`, [
+    hashKey(presented),
+  ]);
   return rows[0] ? toApiKey(rows[0]) : null;
 }
 

@@ -15,19 +15,20 @@ import { CALL_CREDITS } from '../access/costs.ts';
 import type { ApiKey } from '../access/keys.ts';
 import { databaseStatus, isStorageUnavailable } from '../db/pool.ts';
 import { DOMAIN_LIST } from '../domains.ts';
-import { errorAnswer, HttpError, noteRequestStart } from '../kit/envelopes.ts';
+import { errorAnswer, HttpError, INTERNAL_ERROR, noteRequestStart } from '../kit/envelopes.ts';
 import type { CompatServices } from '../kit/info.ts';
 import { parseJsonBody } from '../kit/json-source.ts';
 import { checkParamText, checkTimeText, TIME_FORMAT } from '../kit/params.ts';
 import {
   EVERY_ROUTE_PARAMS,
-  fieldMessage,
+  fieldError,
   type JsonSchema,
   RULE,
   ruleOf,
   unknownParameter,
 } from '../kit/request-schema.ts';
 import { readRouteInput } from '../kit/route-input.ts';
+import { errorBody } from '../platform/error-codes.ts';
 import { FieldError } from '../platform/fields.ts';
 import { jsonBytes, utf8 } from '../platform/json-text.ts';
 import { lineLog, logger, REQUEST_ID_HEADER, requestIdOf, withRequestId } from '../platform/log.ts';
@@ -59,7 +60,7 @@ export const ROUTE_AJV_OPTIONS = {
  * own says that rule, `coins: must hold 1 to 50 coins, got 51`).
  */
 function routeSchemaError(errors: FastifySchemaValidationError[]): Error {
-  return new FieldError(fieldMessage(errors[0] as ErrorObject));
+  return fieldError(errors[0] as ErrorObject);
 }
 
 export interface CompatAppOptions {
@@ -105,7 +106,7 @@ function checkKnownParams(schema: unknown, values: unknown, extras: readonly str
   const properties = (schema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
   for (const key of Object.keys(values)) {
     if (!Object.hasOwn(properties, key) && !extras.includes(key)) {
-      throw new FieldError(unknownParameter(key, Object.keys(properties)));
+      throw new FieldError(unknownParameter(key, Object.keys(properties)), 'unknown_parameter');
     }
   }
 }
@@ -181,7 +182,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
         err.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? `path: a path parameter is longer than ${MAX_PARAM_LENGTH} characters`
           : 'url: not a valid URL (a malformed %-escape, or one that is not UTF-8)';
-      return (reply as FastifyReply).code(400).send({ error });
+      return (reply as FastifyReply).code(400).send(errorBody('bad_input', error));
     },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ajv: ROUTE_AJV_OPTIONS,
@@ -191,11 +192,12 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   // Clients send JSON with or without a content type; anything unparsable is the same 400.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
-    if (typeof body !== 'string' || body.trim() === '') return done(new FieldError('JSON body required'));
+    const malformed = new FieldError('JSON body required', 'malformed_json');
+    if (typeof body !== 'string' || body.trim() === '') return done(malformed);
     try {
       done(null, parseJsonBody(body));
     } catch (err) {
-      done(err instanceof FieldError ? err : new FieldError('JSON body required'));
+      done(err instanceof FieldError ? err : malformed);
     }
   });
 
@@ -219,7 +221,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     const outcome = await opts.auth.check({ headers: req.headers, query: queryOf(req) }, 'rest');
     if (!outcome.ok) {
       if (outcome.status === 429) reply.header('retry-after', String(outcome.retryAfter));
-      throw new HttpError(outcome.status, outcome.error);
+      throw new HttpError(outcome.code, outcome.error);
     }
     callers.set(req, outcome.key);
   });
@@ -236,7 +238,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     const credits = req.routeOptions.config.credits?.(req) ?? CALL_CREDITS;
     const key = callers.get(req) ?? null;
     const charged = await opts.auth.chargeKey(key, credits, 'rest');
-    if (!charged.ok) throw new HttpError(charged.status, charged.error);
+    if (!charged.ok) throw new HttpError(charged.code, charged.error);
     charges.set(req, { key, credits });
   });
   const refundRefused = async (req: FastifyRequest, status: number) => {
@@ -276,13 +278,13 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     if (answer && isStorageUnavailable(err)) log(`compat: storage unavailable: ${message}`);
     if (answer) {
       await refundRefused(req, answer.status);
-      return reply.code(answer.status).send({ error: answer.error });
+      return reply.code(answer.status).send(answer.body);
     }
     log(`compat: ${message}`);
-    return reply.code(500).send({ error: 'internal error' });
+    return reply.code(INTERNAL_ERROR.status).send(INTERNAL_ERROR.body);
   });
   app.setNotFoundHandler((req, reply) =>
-    reply.code(404).send({ error: `no such endpoint: ${req.method} ${req.url.split('?')[0]}` }),
+    reply.code(404).send(errorBody('not_found', `no such endpoint: ${req.method} ${req.url.split('?')[0]}`)),
   );
 
   // Before the routes: the document is made of the routes registered after it.

@@ -4,6 +4,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createKey, revokeKey } from '../access/keys.ts';
+import { errorBody } from '../platform/error-codes.ts';
 import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
 import { startCompatApp, type TestCompatApp } from '../test/compat-app.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
@@ -226,10 +227,13 @@ describe('authentication', () => {
     slowKey = (await createKey(db.pool, { scope: 'data', rateLimitPerMin: 2 })).key;
     stack.auth.invalidate();
 
-    expect(await post({ type: 'allMids' })).toMatchObject({ status: 401, body: { error: 'missing api key' } });
+    expect(await post({ type: 'allMids' })).toMatchObject({
+      status: 401,
+      body: errorBody('missing_key', 'missing api key'),
+    });
     expect(await post({ type: 'allMids' }, { authorization: 'Bearer nope' })).toMatchObject({
       status: 401,
-      body: { error: 'invalid api key' },
+      body: errorBody('invalid_key', 'invalid api key'),
     });
     expect((await post({ type: 'allMids' }, { authorization: `Bearer ${dataKey}` })).status).toBe(200);
     expect((await post({ type: 'allMids' }, { 'x-api-key': dataKey })).status).toBe(200);
@@ -243,7 +247,7 @@ describe('authentication', () => {
   it('refuses an mcp-only key on REST and GraphQL with 403 mcp_only_key', async () => {
     expect(await post({ type: 'allMids' }, { authorization: `Bearer ${mcpKey}` })).toMatchObject({
       status: 403,
-      body: { error: 'mcp_only_key' },
+      body: errorBody('mcp_only_key', 'mcp_only_key'),
     });
     const gql = await fetch(stack.urls.router, {
       method: 'POST',
@@ -251,7 +255,7 @@ describe('authentication', () => {
       body: JSON.stringify({ query: '{ allMids { coin } }' }),
     });
     expect(gql.status).toBe(403);
-    expect(await gql.json()).toEqual({ error: 'mcp_only_key' });
+    expect(await gql.json()).toEqual(errorBody('mcp_only_key', 'mcp_only_key'));
   });
 
   const gql = (headers: Record<string, string>) =>
@@ -267,7 +271,7 @@ describe('authentication', () => {
     const graphql = async () => (await gql({ 'x-api-key': slowKey })).status;
     expect([await rest(), await graphql(), await graphql(), await rest()]).toEqual([200, 200, 429, 429]);
     const refused = await gql({ 'x-api-key': slowKey });
-    expect(await refused.json()).toEqual({ error: 'rate limit exceeded: 2 requests per minute' });
+    expect(await refused.json()).toEqual(errorBody('rate_limited', 'rate limit exceeded: 2 requests per minute'));
   });
 
   it('applies the same rules to GraphQL and to /ws upgrades', async () => {
@@ -314,14 +318,17 @@ describe('authentication', () => {
       ws.send(info(3));
       expect(await ws.next()).toEqual({
         channel: 'post',
-        data: { id: 3, response: { type: 'error', payload: '429 rate limit exceeded: 3 requests per minute' } },
+        data: {
+          id: 3,
+          response: { type: 'error', payload: '429 rate limit exceeded: 3 requests per minute', code: 'rate_limited' },
+        },
       });
       await revokeKey(db.pool, String(id));
       stack.auth.invalidate();
       ws.send(info(4));
       expect(await ws.next()).toEqual({
         channel: 'post',
-        data: { id: 4, response: { type: 'error', payload: '401 invalid api key' } },
+        data: { id: 4, response: { type: 'error', payload: '401 invalid api key', code: 'revoked_key' } },
       });
       ws.close();
     });
@@ -340,7 +347,7 @@ describe('authentication', () => {
       expect(await ws.next()).toMatchObject({
         id: 'b',
         type: 'error',
-        payload: [{ message: 'rate limit exceeded: 2 requests per minute' }],
+        payload: [{ message: 'rate limit exceeded: 2 requests per minute', extensions: { code: 'RATE_LIMITED' } }],
       });
       ws.close();
     });

@@ -75,8 +75,11 @@ describe('a field with a rule of its own', () => {
 
   it('is what the MCP catalog says', () => {
     const tools = toolCatalog();
-    expect(tools.get('accounts_order_status')?.check({ user: USER, oid: -1 })).toBe(`oid: ${OID_RULE}, got -1`);
-    expect(tools.get('analytics_batch_performance')?.check({ addresses: addresses(501) })).toBe(
+    expect(tools.get('accounts_order_status')?.check({ user: USER, oid: -1 })).toMatchObject({
+      message: `oid: ${OID_RULE}, got -1`,
+      code: 'bad_input',
+    });
+    expect(tools.get('analytics_batch_performance')?.check({ addresses: addresses(501) })?.message).toBe(
       'addresses: must hold 1 to 500 addresses, got 501',
     );
   });

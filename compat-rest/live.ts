@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CREATE_KEY_COMMAND } from '../access/keys.ts';
+import { HttpError } from '../kit/envelopes.ts';
 
 const HERE = path.join(path.dirname(new URL(import.meta.url).pathname), 'live');
 
@@ -78,7 +79,7 @@ export function registerLivePage(
   });
   app.get<{ Params: { name: string } }>('/live/:name', hidden, async (req, reply) => {
     const asset = assets.get(req.params.name);
-    if (!asset) return reply.code(404).send({ error: `no such asset: ${req.params.name}` });
+    if (!asset) throw new HttpError('not_found', `no such asset: ${req.params.name}`);
     return reply.type(asset.type).header('cache-control', 'public, max-age=300').send(asset.body);
   });
 }

@@ -33,7 +33,8 @@ export function registerMetrics(app: FastifyInstance): void {
   });
 
   app.get(METRICS_PATH, { schema: { hide: true } }, async (req, reply) => {
-    if (!isLoopback(req.socket.remoteAddress)) throw new HttpError(403, 'metrics: served to loopback peers only');
+    if (!isLoopback(req.socket.remoteAddress))
+      throw new HttpError('forbidden', 'metrics: served to loopback peers only');
     const text = await registry.metrics();
     return reply.type(registry.contentType).send(text);
   });

@@ -7,6 +7,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { dataEnvelopeOf, PAGING_HEADERS, type RouteAnswer } from '../kit/answers.ts';
+import { ERROR_CODES } from '../platform/error-codes.ts';
 import { INFO_TYPES, infoRequestSchemas, infoResponseName, infoResponseSchemas } from './info/index.ts';
 
 export const OPENAPI_PATH = '/openapi.json';
@@ -18,10 +19,19 @@ export function isDocsRequest(req: FastifyRequest): boolean {
   return path === OPENAPI_PATH || path === DOCS_PREFIX || path.startsWith(`${DOCS_PREFIX}/`);
 }
 
+/** Every error body (platform/error-codes.ts): the message twice, as `error` and as the `msg` the Python SDK reads. */
 const errorSchema: Record<string, unknown> = {
   type: 'object',
-  properties: { error: { type: 'string', description: 'names the field and the rule it breaks' } },
-  required: ['error'],
+  properties: {
+    error: { type: 'string', description: 'what was refused: bad input names the field and the rule it breaks' },
+    code: {
+      type: 'string',
+      enum: Object.keys(ERROR_CODES),
+      description: 'the kind of refusal, a stable name (docs/access.md, "Error codes")',
+    },
+    msg: { type: 'string', description: 'the same message as `error`' },
+  },
+  required: ['error', 'code', 'msg'],
 };
 
 const json = (schema: object, description: string) => ({ description, content: { 'application/json': { schema } } });
@@ -30,18 +40,28 @@ const errorRef = { $ref: '#/components/schemas/Error' };
 
 /** The answers every keyed route shares (spec §5, §7 and the error contract). */
 const COMMON_RESPONSES = {
-  '400': json(errorRef, 'bad input: the message names the field and the rule'),
-  '401': json(errorRef, 'a key is required (keys are configured) or the key is unknown'),
-  '402': json(errorRef, 'the key has no credits left: `insufficient credits`'),
+  '400': json(
+    errorRef,
+    'bad input (`bad_input`, `unknown_parameter`, `unknown_type`, `malformed_json`): the message names the field and the rule',
+  ),
+  '401': json(
+    errorRef,
+    'a key is required (keys are configured: `missing_key`), or the key is unknown (`invalid_key`) or revoked (`revoked_key`)',
+  ),
+  '402': json(errorRef, 'the key has no credits left: `insufficient credits` (`insufficient_credits`)'),
   '403': json(errorRef, 'a key restricted to the tool server: `mcp_only_key`'),
-  '429': json(errorRef, "over the key's requests per minute (with Retry-After)"),
-  '503': json(errorRef, 'storage unavailable'),
+  '429': json(errorRef, "over the key's requests per minute, with Retry-After (`rate_limited`)"),
+  '503': json(errorRef, 'storage unavailable (`storage_unavailable`)'),
 };
 
 /** The statuses a route declares beyond the common ones (answers.ts RouteAnswer.errors). */
 const ROUTE_ERRORS = {
-  404: json(errorRef, 'no such resource (the message names it)'),
-  502: json(errorRef, '`Upstream unreachable: <reason>`: the node, which this route asks, did not answer'),
+  404: json(errorRef, 'no such resource, the message naming it (`not_found`)'),
+  502: json(
+    errorRef,
+    '`Upstream unreachable: <reason>` (`upstream_unreachable`): the node, which this route asks, did not answer; ' +
+      '`Upstream error: <reason>` (`upstream_error`): it answered with a failure',
+  ),
 };
 
 /** Routes that need no key (app.ts PUBLIC_PATHS): only their own answers. */

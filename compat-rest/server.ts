@@ -5,6 +5,7 @@ import { CALL_CREDITS } from '../access/costs.ts';
 import { DOMAIN_LIST, type DomainName } from '../domains.ts';
 import { errorAnswer } from '../kit/envelopes.ts';
 import type { CompatServices } from '../kit/info.ts';
+import { errorBody } from '../platform/error-codes.ts';
 import { watchWs } from '../platform/metrics.ts';
 import { buildCompatApp } from './app.ts';
 import { checkInfo } from './info/index.ts';
@@ -37,31 +38,28 @@ export async function startCompatServer(opts: CompatServerOptions) {
       const key = presentedKey({ headers: req.headers, query: url.searchParams });
       const outcome = await opts.auth.checkKey(key, 'rest');
       if (outcome.ok) return { key };
-      return {
-        status: outcome.status,
-        error: outcome.error,
-        ...(outcome.status === 429 ? { retryAfter: outcome.retryAfter } : {}),
-      };
+      const { status, code, error } = outcome;
+      return { status, code, error, ...(outcome.status === 429 ? { retryAfter: outcome.retryAfter } : {}) };
     },
     // A subscribe is a call like a post: the same key rules and window, and CALL_CREDITS, its snapshot included
     // (the answer of the matching /info call); the live frames after it cost nothing.
     admitSubscribe: async ({ key }) => {
       const admitted = await opts.auth.checkKey(key, 'rest');
-      if (!admitted.ok) return { ok: false, status: admitted.status, error: admitted.error };
+      if (!admitted.ok) return admitted;
       const charged = await opts.auth.chargeKey(admitted.key, CALL_CREDITS, 'ws');
-      if (!charged.ok) return { ok: false, status: charged.status, error: charged.error };
+      if (!charged.ok) return charged;
       return { ok: true, refund: () => opts.auth.refundKey(admitted.key, CALL_CREDITS, 'ws') };
     },
     info: async (payload, { key }) => {
       // A post is a request like POST /info: the same key rules, counted in the same per-key window; its body is
       // checked before it is charged, and a call its handler refuses for its input gets the charge back.
       const admitted = await opts.auth.checkKey(key, 'rest');
-      if (!admitted.ok) return { status: admitted.status, body: { error: admitted.error } };
+      if (!admitted.ok) return { status: admitted.status, body: errorBody(admitted.code, admitted.error) };
       let charged = false;
       try {
         const { request, entry, input } = checkInfo(payload);
         const charge = await opts.auth.chargeKey(admitted.key, CALL_CREDITS, 'ws');
-        if (!charge.ok) return { status: charge.status, body: { error: charge.error } };
+        if (!charge.ok) return { status: charge.status, body: errorBody(charge.code, charge.error) };
         charged = true;
         const answer = await entry.handler(request, opts.services, input);
         if (answer.kind === 'json') return { status: 200, body: answer.body };
@@ -85,7 +83,7 @@ export async function startCompatServer(opts: CompatServerOptions) {
         if (charged && (refused.status === 400 || refused.status === 404)) {
           await opts.auth.refundKey(admitted.key, CALL_CREDITS, 'ws');
         }
-        return { status: refused.status, body: { error: refused.error } };
+        return { status: refused.status, body: refused.body };
       }
     },
     log: opts.log,

@@ -3,6 +3,7 @@
 // (request-schema.ts CLIENT_EXTRAS) and the API key are taken. The rule runs before the charge (test/hardening.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../access/keys.ts';
+import { errorBody } from '../platform/error-codes.ts';
 import { startCompatApp, type TestCompatApp } from '../test/compat-app.ts';
 
 let c: TestCompatApp;
@@ -46,17 +47,17 @@ describe('/info', () => {
     const r = await c.info({ type: 'candleSnapshot', req: { coin: 'BTC', interval: '1m', startTime: 0, end_time: 1 } });
     expect([r.status, r.body]).toEqual([
       400,
-      { error: 'req.end_time: unknown parameter; it takes coin, interval, startTime, endTime' },
+      errorBody('unknown_parameter', 'req.end_time: unknown parameter; it takes coin, interval, startTime, endTime'),
     ]);
   });
 
   it('refuses one on a type without fields and on a relayed type, where the node is asked nothing', async () => {
-    expect((await c.info({ type: 'spotMetaAndAssetCtxs', coin: 'BTC' })).body).toEqual({
-      error: 'coin: unknown parameter; it takes type',
-    });
-    expect((await c.info({ type: 'userFees', user, coin: 'BTC' })).body).toEqual({
-      error: 'coin: unknown parameter; it takes type, user',
-    });
+    expect((await c.info({ type: 'spotMetaAndAssetCtxs', coin: 'BTC' })).body).toEqual(
+      errorBody('unknown_parameter', 'coin: unknown parameter; it takes type'),
+    );
+    expect((await c.info({ type: 'userFees', user, coin: 'BTC' })).body).toEqual(
+      errorBody('unknown_parameter', 'coin: unknown parameter; it takes type, user'),
+    );
   });
 
   it('takes the fields the exchange clients add (dex on any type, endTime on userFills) and ignores them', async () => {
@@ -89,7 +90,7 @@ describe('path routes', () => {
 
   it('refuses any parameter on a route that takes none, saying so', async () => {
     const r = await c.get('/evm/hip3/backstop/health?dex=xyz');
-    expect([r.status, r.body]).toEqual([400, { error: 'dex: unknown parameter; it takes none' }]);
+    expect([r.status, r.body]).toEqual([400, errorBody('unknown_parameter', 'dex: unknown parameter; it takes none')]);
     expect((await c.get('/evm/hip3/backstop/health')).status).toBe(200);
   });
 
@@ -125,6 +126,6 @@ describe('path routes', () => {
       headers: { 'content-type': 'application/json' },
       payload: '{"type":"allMids"}',
     });
-    expect(JSON.parse(other.body)).toEqual({ error: 'type: unknown parameter; it takes none' });
+    expect(JSON.parse(other.body)).toEqual(errorBody('unknown_parameter', 'type: unknown parameter; it takes none'));
   });
 });

@@ -1,7 +1,9 @@
 // The compat contract in one place (spec §2.1 and ARCHITECTURE.md's error contract): the response envelopes, the
-// paging headers, the request timing the data envelope reports, and the mapping of a thrown error to its answer.
+// paging headers, the request timing the data envelope reports, and the mapping of a thrown error to its answer
+// (its code from platform/error-codes.ts).
 import type { FastifyRequest } from 'fastify';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
+import { type ErrorBody, type ErrorCode, errorBody, statusOf } from '../platform/error-codes.ts';
 import { FieldError } from '../platform/fields.ts';
 import { UpstreamError } from '../platform/upstream.ts';
 
@@ -79,39 +81,46 @@ export function pagingHeaders(page: ListPage): Record<string, string> {
   };
 }
 
-// ---- errors: every failure is JSON `{"error": "..."}` with the status ARCHITECTURE.md assigns ----
+// ---- errors: every failure is an error body (platform/error-codes.ts) with the status its code assigns ----
 
-/** A refusal that is not bad input (bad input is a FieldError): 401/403/429 from the key check, 404. */
+/** A refusal that is not bad input (a FieldError): a key's, credits', a 404; its status is its code's. */
 export class HttpError extends Error {
+  readonly status: number;
   constructor(
-    readonly status: number,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);
+    this.status = statusOf(code);
   }
 }
 
 export interface ErrorAnswer {
   status: number;
-  error: string;
+  body: ErrorBody;
 }
+
+const answerOf = (code: ErrorCode, message: string): ErrorAnswer => ({
+  status: statusOf(code),
+  body: errorBody(code, message),
+});
 
 /**
  * The answer to a thrown error, for POST /info and the path endpoints (compat-rest/app.ts's error handler) and for
  * /ws `post` requests alike; undefined for an error that is our bug (the caller logs it and answers 500).
  */
 export function errorAnswer(err: unknown): ErrorAnswer | undefined {
-  if (err instanceof FieldError) return { status: 400, error: err.message };
-  if (err instanceof HttpError) return { status: err.status, error: err.message };
-  if (err instanceof UpstreamError) {
-    return { status: 502, error: `${err.reached ? 'Upstream error' : 'Upstream unreachable'}: ${err.message}` };
-  }
+  if (err instanceof FieldError) return answerOf(err.code, err.message);
+  if (err instanceof HttpError) return answerOf(err.code, err.message);
+  if (err instanceof UpstreamError) return answerOf(err.code, err.callerMessage);
   // Fastify's own refusals: a body over the limit, a request its schemas reject.
   const e = err as { statusCode?: number; code?: string; message?: string };
-  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, error: 'body too large (max 1 MiB)' };
-  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-    return { status: 400, error: e.message ?? 'bad request' };
-  }
-  if (isStorageUnavailable(err)) return { status: 503, error: STORAGE_UNAVAILABLE };
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return answerOf('body_too_large', 'body too large (max 1 MiB)');
+  const refused = e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500;
+  if (refused) return answerOf('bad_input', e.message ?? 'bad request');
+  if (isStorageUnavailable(err)) return answerOf('storage_unavailable', STORAGE_UNAVAILABLE);
   return undefined;
 }
+
+/** The answer to our own bug, once logged: nothing more is said. */
+export const INTERNAL_ERROR: ErrorAnswer = answerOf('internal_error', 'internal error');

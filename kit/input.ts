@@ -30,7 +30,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS, orderedWindow } from '../platform/fields.ts';
 import { MAX_COLLECT_SECONDS } from './mcp-tool.ts';
 import { TIME_FORMAT, timeParam } from './params.ts';
-import { fieldMessage, NO_NUL_PATTERN, RULE } from './request-schema.ts';
+import { fieldError, NO_NUL_PATTERN, RULE } from './request-schema.ts';
 
 /** How a field is read beyond its JSON Schema; kept under symbols, which neither Ajv nor OpenAPI sees. */
 const Lower = Symbol('input.lowercase');
@@ -301,7 +301,7 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
     }
     validate ??= ajv.compile(keyed);
     if (!validate(input)) {
-      throw new FieldError(fieldMessage((validate.errors as ErrorObject[])[0] as ErrorObject, naming(edge)));
+      throw fieldError((validate.errors as ErrorObject[])[0] as ErrorObject, naming(edge));
     }
     for (const [key, field] of entries) {
       const value = input[key];
@@ -397,7 +397,7 @@ export function nestedBody<P extends TProperties>(key: string, definition: Input
       try {
         return definition.parse(inner as Record<string, unknown>, 'info');
       } catch (err) {
-        throw err instanceof FieldError ? new FieldError(`${key}.${err.message}`) : err;
+        throw err instanceof FieldError ? new FieldError(`${key}.${err.message}`, err.code) : err;
       }
     },
   };

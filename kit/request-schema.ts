@@ -87,7 +87,7 @@ export const infoAjv = new Ajv({
 export function bodyValidator(schema: JsonSchema): (body: Record<string, unknown>) => void {
   const validate: ValidateFunction = infoAjv.compile(schema);
   return (body) => {
-    if (!validate(body)) throw new FieldError(fieldMessage((validate.errors as ErrorObject[])[0] as ErrorObject));
+    if (!validate(body)) throw fieldError((validate.errors as ErrorObject[])[0] as ErrorObject);
   };
 }
 
@@ -149,6 +149,12 @@ export function fieldMessage(error: ErrorObject, naming: FieldNaming = (key) => 
       ? 'must not contain a NUL character (U+0000)'
       : ruleOf(parent);
   return `${field}: ${rule}, got ${shownValue(error)}`;
+}
+
+/** An Ajv error as the FieldError every edge throws: fieldMessage's text, an unknown field told from a bad value. */
+export function fieldError(error: ErrorObject, naming?: FieldNaming): FieldError {
+  const code = error.keyword === 'additionalProperties' ? 'unknown_parameter' : 'bad_input';
+  return new FieldError(fieldMessage(error, naming), code);
 }
 
 /** The value an error refused, shown: a list of the wrong length by its length, anything else as JSON (cut). */

@@ -8,6 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createKey } from '../access/keys.ts';
+import { errorBody } from '../platform/error-codes.ts';
 import { mcpClient } from '../test/mcp-client.ts';
 import { startTestStack, type TestStack } from '../test/stack.ts';
 import { SEND_KEY_MESSAGE } from './server.ts';
@@ -239,6 +240,10 @@ describe('the MCP tool server', () => {
       const unknown = await call(name, { ...examples[name], bogusArgument: 1 });
       expect(unknown.isError, name).toBe(true);
       expect(textOf(unknown)).toBe('bogusArgument: not an argument of this tool');
+      // For programs, the error body of every interface, its code from platform/error-codes.ts.
+      expect(unknown.structuredContent).toEqual(
+        errorBody('unknown_parameter', 'bogusArgument: not an argument of this tool'),
+      );
     }
     const cases: [string, Record<string, unknown>, RegExp][] = [
       ['markets_trades', { coin: 'BTC', limit: 0 }, /^limit: must be an integer from 1 to 1000, got 0$/],
@@ -258,6 +263,13 @@ describe('the MCP tool server', () => {
       const r = await call(name, args);
       expect(r.isError, name).toBe(true);
       expect(textOf(r)).toMatch(message);
+      const code =
+        name === 'no_such_tool'
+          ? 'unknown_type'
+          : /not an argument/.test(textOf(r))
+            ? 'unknown_parameter'
+            : 'bad_input';
+      expect(r.structuredContent, name).toEqual(errorBody(code, textOf(r)));
     }
     expect((await call('markets_all_mids', {})).isError).toBeFalsy();
   });
@@ -349,15 +361,16 @@ describe('the MCP tool server', () => {
       headers: auth,
       body: JSON.stringify({ type: 'allMids' }),
     });
-    expect([info.status, await info.json()]).toEqual([403, { error: 'mcp_only_key' }]);
+    const refused = errorBody('mcp_only_key', 'mcp_only_key');
+    expect([info.status, await info.json()]).toEqual([403, refused]);
     const path = await fetch(`${stack.urls.compat}/market/coins`, { headers: auth });
-    expect([path.status, await path.json()]).toEqual([403, { error: 'mcp_only_key' }]);
+    expect([path.status, await path.json()]).toEqual([403, refused]);
     const graphql = await fetch(stack.urls.router, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ allMids { coin } }' }),
     });
-    expect([graphql.status, await graphql.json()]).toEqual([403, { error: 'mcp_only_key' }]);
+    expect([graphql.status, await graphql.json()]).toEqual([403, refused]);
     const ws = await new Promise<{ status: number; body: unknown }>((resolve, reject) => {
       const socket = new WebSocket(stack.urls.ws, { headers: auth });
       socket.on('open', () => reject(new Error('the upgrade was accepted')));
@@ -370,6 +383,6 @@ describe('the MCP tool server', () => {
       });
       socket.on('error', reject);
     });
-    expect(ws).toEqual({ status: 403, body: { error: 'mcp_only_key' } });
+    expect(ws).toEqual({ status: 403, body: refused });
   });
 });

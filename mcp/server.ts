@@ -15,6 +15,7 @@ import type { ApiKey } from '../access/keys.ts';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
 import type { CompatServices } from '../kit/info.ts';
 import { infoAjv } from '../kit/request-schema.ts';
+import { type ErrorCode, errorBody, statusOf } from '../platform/error-codes.ts';
 import { FieldError } from '../platform/fields.ts';
 import { nestsDeeper, tooDeep } from '../platform/json-depth.ts';
 import { UpstreamError } from '../platform/upstream.ts';
@@ -57,17 +58,26 @@ const sdkValidator: jsonSchemaValidator = {
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
 const WILDCARD = new Set(['0.0.0.0', '::', '[::]']);
 
-/** A JSON-RPC error answer (the transport's own shape), with the HTTP status and headers it goes out with. */
+/**
+ * A JSON-RPC error answer (the transport's own shape) to a refusal: the HTTP status of its error code
+ * (platform/error-codes.ts), and the code in the error's `data` (`{"code": "rate_limited"}`) for programs to read.
+ */
 function rpcError(
   res: ServerResponse,
-  status: number,
+  refused: ErrorCode,
   code: number,
   message: string,
   headers: Record<string, string> = {},
   id: unknown = null,
 ) {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
+  res.writeHead(statusOf(refused), { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message, data: { code: refused } }, id }));
+}
+
+/** §7's answer to a request without a (valid) key, exactly as §7 states it: no `data`. */
+function sendKeyRefusal(res: ServerResponse) {
+  res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: SEND_KEY_MESSAGE }, id: null }));
 }
 
 /** The host name of a Host header or an Origin (`example.com:8090` → `example.com`), lowercase. */
@@ -124,17 +134,24 @@ function cancelledCall(message: unknown): unknown {
   return message.params.requestId;
 }
 
-/** A tool error result: the model reads the text and may retry with other arguments. */
-const toolError = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
+/**
+ * A tool error result: the model reads the text and may retry with other arguments; a program reads the structured
+ * content, the error body of every interface (`{error, code, msg}`, its code from platform/error-codes.ts).
+ */
+const toolError = (code: ErrorCode, text: string): CallToolResult => ({
+  isError: true,
+  content: [{ type: 'text', text }],
+  structuredContent: errorBody(code, text),
+});
 
 /** What a failed call tells the caller: its input's fault, the node's or storage's; our bugs are logged. */
-function failureText(err: unknown, log: (line: string) => void, tool: string): string {
-  if (err instanceof FieldError) return err.message;
-  if (err instanceof UpstreamError) return `${err.reached ? 'Upstream error' : 'Upstream unreachable'}: ${err.message}`;
-  if (isStorageUnavailable(err)) return STORAGE_UNAVAILABLE;
-  if (err instanceof Error && err.name === 'AbortError') return 'cancelled';
+function failedCall(err: unknown, log: (line: string) => void, tool: string): CallToolResult {
+  if (err instanceof FieldError) return toolError(err.code, err.message);
+  if (err instanceof UpstreamError) return toolError(err.code, err.callerMessage);
+  if (isStorageUnavailable(err)) return toolError('storage_unavailable', STORAGE_UNAVAILABLE);
+  if (err instanceof Error && err.name === 'AbortError') return toolError('cancelled', 'cancelled');
   log(`mcp: tool ${tool} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-  return 'internal error';
+  return toolError('internal_error', 'internal error');
 }
 
 export async function startMcpServer(opts: McpServerOptions) {
@@ -160,7 +177,7 @@ export async function startMcpServer(opts: McpServerOptions) {
   interface Prepared {
     entry: CatalogTool | undefined;
     args: Record<string, unknown>;
-    fault: string | null;
+    fault: FieldError | null;
   }
 
   function prepare(message: unknown): Prepared | null {
@@ -168,14 +185,20 @@ export async function startMcpServer(opts: McpServerOptions) {
     const name = message.params.name;
     const entry = typeof name === 'string' ? catalog.get(name) : undefined;
     const raw = argumentsOf(message.params);
-    if (!entry) return { entry, args: {}, fault: `unknown tool ${JSON.stringify(name)}: tools/list names them` };
-    if (!isRecord(raw)) return { entry, args: {}, fault: 'arguments: must be an object' };
+    if (!entry) {
+      const fault = new FieldError(`unknown tool ${JSON.stringify(name)}: tools/list names them`, 'unknown_type');
+      return { entry, args: {}, fault };
+    }
+    if (!isRecord(raw)) return { entry, args: {}, fault: new FieldError('arguments: must be an object') };
     return { entry, args: raw, fault: entry.check(raw) };
   }
 
   /** Runs a checked and charged call; one its tool refuses for its input gets the charge back (costs nothing). */
   async function callTool(prepared: Prepared | null, key: ApiKey | null, signal: AbortSignal): Promise<CallToolResult> {
-    if (!prepared?.entry || prepared.fault) return toolError(prepared?.fault ?? 'not a tool call');
+    if (!prepared?.entry || prepared.fault) {
+      const fault = prepared?.fault ?? new FieldError('not a tool call');
+      return toolError(fault.code, fault.message);
+    }
     const { tool } = prepared.entry;
     try {
       const result = await tool.call(prepared.args, { services: opts.services, signal });
@@ -183,37 +206,40 @@ export async function startMcpServer(opts: McpServerOptions) {
       return { content: [{ type: 'text', text }], structuredContent: result };
     } catch (err) {
       if (err instanceof FieldError) await opts.auth.refundKey(key, prepared.entry.credits(prepared.args), 'mcp');
-      return toolError(failureText(err, log, tool.name));
+      return failedCall(err, log, tool.name);
     }
   }
 
   async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const refused = guard(req);
-    if (refused) return rpcError(res, 403, -32000, `Forbidden: ${refused}`);
+    if (refused) return rpcError(res, 'forbidden', -32000, `Forbidden: ${refused}`);
     if (req.method !== 'POST') {
       // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE).
-      return rpcError(res, 405, -32000, 'Method not allowed: this server is stateless, send POST', { allow: 'POST' });
+      const stateless = 'Method not allowed: this server is stateless, send POST';
+      return rpcError(res, 'method_not_allowed', -32000, stateless, { allow: 'POST' });
     }
     // §5.4: the bearer header only, on every request.
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1] ?? null;
     const outcome = bearer ? await opts.auth.checkKey(bearer, 'mcp') : null;
     if (!outcome || (!outcome.ok && outcome.status === 401)) {
-      return rpcError(res, 401, -32000, SEND_KEY_MESSAGE, { 'www-authenticate': 'Bearer' });
+      return sendKeyRefusal(res);
     }
     if (!outcome.ok) {
       const headers = outcome.status === 429 ? { 'retry-after': String(outcome.retryAfter) } : undefined;
-      return rpcError(res, outcome.status, -32000, outcome.error, headers);
+      return rpcError(res, outcome.code, -32000, outcome.error, headers);
     }
     const key: ApiKey | null = outcome.key;
 
     const text = await readBody(req);
-    if (text === null) return rpcError(res, 413, -32600, `Request too large: at most ${MAX_BODY_BYTES} bytes`);
-    if (nestsDeeper(text)) return rpcError(res, 400, -32600, `Invalid Request: ${tooDeep('body')}`);
+    if (text === null) {
+      return rpcError(res, 'body_too_large', -32600, `Request too large: at most ${MAX_BODY_BYTES} bytes`);
+    }
+    if (nestsDeeper(text)) return rpcError(res, 'bad_input', -32600, `Invalid Request: ${tooDeep('body')}`);
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      return rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+      return rpcError(res, 'malformed_json', -32700, 'Parse error: the body is not JSON');
     }
     // A tool call is checked and charged here, so that a refusal for credits is the HTTP 402 of every interface;
     // a call with bad arguments is answered as a tool error and costs nothing.
@@ -221,7 +247,7 @@ export async function startMcpServer(opts: McpServerOptions) {
     if (prepared?.entry && !prepared.fault) {
       const charged = await opts.auth.chargeKey(key, prepared.entry.credits(prepared.args), 'mcp');
       if (!charged.ok) {
-        return rpcError(res, charged.status, -32000, charged.error, {}, isRecord(body) ? (body.id ?? null) : null);
+        return rpcError(res, charged.code, -32000, charged.error, {}, isRecord(body) ? (body.id ?? null) : null);
       }
     }
 
@@ -277,14 +303,15 @@ export async function startMcpServer(opts: McpServerOptions) {
     }
     if (path !== '/mcp') {
       res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: `no such endpoint: ${req.method} ${path}` }));
+      res.end(JSON.stringify(errorBody('not_found', `no such endpoint: ${req.method} ${path}`)));
       return;
     }
     handleMcp(req, res).catch((err: unknown) => {
       const storage = isStorageUnavailable(err);
       if (!storage) log(`mcp: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       if (res.headersSent) return void res.destroy();
-      rpcError(res, storage ? 503 : 500, -32603, storage ? STORAGE_UNAVAILABLE : 'Internal error');
+      if (storage) rpcError(res, 'storage_unavailable', -32603, STORAGE_UNAVAILABLE);
+      else rpcError(res, 'internal_error', -32603, 'Internal error');
     });
   });
   await new Promise<void>((resolve, reject) => {

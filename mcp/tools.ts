@@ -6,6 +6,7 @@ import { CALL_CREDITS } from '../access/costs.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 import { ARGUMENT_NAME } from '../kit/mcp-tool.ts';
 import { fieldMessage, infoAjv, type JsonSchema } from '../kit/request-schema.ts';
+import { FieldError } from '../platform/fields.ts';
 import { EncodedList } from '../platform/json-text.ts';
 import type { McpTool } from '../subgraphs/domain.ts';
 
@@ -13,21 +14,21 @@ export interface CatalogTool {
   tool: McpTool;
   /** The tool's input schema as listed and checked: unknown arguments refused, whatever the domain wrote. */
   input: JsonSchema;
-  /** The arguments' first fault as text (`coin: is required, ...`), or null when they are right. */
-  check(args: Record<string, unknown>): string | null;
+  /** The arguments' first fault (`coin: is required, ...`), or null when they are right. */
+  check(args: Record<string, unknown>): FieldError | null;
   credits(args: Record<string, unknown>): number;
 }
 
 /** An Ajv error about a tool's arguments: the field, its rule and the value sent; an unknown one by its name. */
-function argumentMessage(error: ErrorObject): string {
+function argumentError(error: ErrorObject): FieldError {
   if (error.keyword === 'additionalProperties') {
     const extra = (error.params as { additionalProperty: string }).additionalProperty;
     const where = error.instancePath ? `${error.instancePath.slice(1).replaceAll('/', '.')}.` : '';
-    return `${where}${extra}: not an argument of this tool`;
+    return new FieldError(`${where}${extra}: not an argument of this tool`, 'unknown_parameter');
   }
   // A tool's field descriptions are sentences for a model, not the unit ruleOf expects there.
   const parentSchema = { ...(error.parentSchema as object), description: undefined };
-  return fieldMessage({ ...error, parentSchema }).replace(/^body: /, 'arguments: ');
+  return new FieldError(fieldMessage({ ...error, parentSchema }).replace(/^body: /, 'arguments: '));
 }
 
 const NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/;
@@ -60,7 +61,7 @@ export function toolCatalog(tools: readonly McpTool[] = DOMAIN_LIST.flatMap((d) 
     catalog.set(tool.name, {
       tool,
       input,
-      check: (args) => (validate(args) ? null : argumentMessage((validate.errors as ErrorObject[])[0] as ErrorObject)),
+      check: (args) => (validate(args) ? null : argumentError((validate.errors as ErrorObject[])[0] as ErrorObject)),
       credits: (args) => tool.credits?.(args) ?? CALL_CREDITS,
     });
   }

@@ -2,13 +2,25 @@
 // uses them on node lines (anything COPY would reject is caught, so a bad line is reported and skipped instead
 // of failing its batch); the domain services and compat's path parameters use them on requests (an /info body is
 // checked by its JSON Schema, kit/request-schema.ts).
+import type { ErrorCode } from './error-codes.ts';
+
+/** The kinds of bad input (platform/error-codes.ts): all a 400, told apart for clients that act on them. */
+export type BadInputCode = Extract<ErrorCode, 'bad_input' | 'unknown_parameter' | 'unknown_type' | 'malformed_json'>;
 
 /**
- * The one input-error type: a caller's bad input, the message naming the field and the rule. Field checks and the
- * domain services throw it (or a subclass of it); each edge maps it once: compat to a 400 `{"error"}` (app.ts), /ws
- * to its error frame (ws/session.ts), GraphQL to an error with code BAD_USER_INPUT (subgraphs/serve.ts).
+ * The one input-error type: a caller's bad input, the message naming the field and the rule, and its kind (`code`).
+ * Field checks and the domain services throw it (or a subclass of it); each edge maps it once: compat to a 400 error
+ * body (kit/envelopes.ts), /ws to its error frame (ws/session.ts), GraphQL to an error with code BAD_USER_INPUT
+ * (subgraphs/serve.ts), MCP to a tool error (mcp/server.ts).
  */
-export class FieldError extends Error {}
+export class FieldError extends Error {
+  constructor(
+    message: string,
+    readonly code: BadInputCode = 'bad_input',
+  ) {
+    super(message);
+  }
+}
 
 type Obj = Record<string, unknown>;
 

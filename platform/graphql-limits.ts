@@ -7,6 +7,7 @@
 // but counts each fragment once (memoised), so counting is linear in the document whatever it expands to.
 import { type DocumentNode, type FragmentDefinitionNode, GraphQLError, Kind, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { graphqlCode, statusOf } from './error-codes.ts';
 
 /**
  * Field selections an operation may execute, fragments expanded and aliases counted. The largest operations sent
@@ -73,14 +74,14 @@ export function operationTooLarge(count: number, max: number): GraphQLError {
   return new GraphQLError(
     `Operation too large: it selects ${count} fields with its fragments expanded and aliases counted; ` +
       `the limit is ${max} field selections per operation`,
-    { extensions: { code: 'BAD_USER_INPUT', http: { status: 400, spec: false } } },
+    { extensions: { code: graphqlCode('bad_input'), http: { status: 400, spec: false } } },
   );
 }
 
 /** The answer of a query or mutation that ran out of time. */
 export function operationTimedOut(ms: number): GraphQLError {
   return new GraphQLError(`Operation timed out: it ran longer than ${ms} ms`, {
-    extensions: { code: 'OPERATION_TIMEOUT', http: { status: 504 } },
+    extensions: { code: graphqlCode('timeout'), http: { status: statusOf('timeout') } },
   });
 }
 

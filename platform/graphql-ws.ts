@@ -12,6 +12,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { GraphQLError } from 'graphql';
 import { CloseCode, handleProtocols, makeServer, type ServerOptions } from 'graphql-ws';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { graphqlCode } from './error-codes.ts';
 import { jsonNestedDeeperThan, MAX_BODY_BYTES, MAX_JSON_DEPTH, TOO_DEEP } from './http-body.ts';
 import { jsonBytes } from './json-text.ts';
 
@@ -83,7 +84,11 @@ export function serveGraphqlWs<P extends Record<string, unknown> | undefined>(op
     onSubscribe(ctx, id, payload) {
       // graphql-ws holds the new operation's id in ctx.subscriptions already.
       if (max !== undefined && Object.keys(ctx.subscriptions).length > max) {
-        return [new GraphQLError(`Too many subscriptions: at most ${max} per connection`)];
+        return [
+          new GraphQLError(`Too many subscriptions: at most ${max} per connection`, {
+            extensions: { code: graphqlCode('too_many_subscriptions') },
+          }),
+        ];
       }
       return onSubscribe?.(ctx, id, payload);
     },

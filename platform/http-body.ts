@@ -2,6 +2,7 @@
 // 1 MiB (compat-rest's limit), and JSON nested at most 64 deep, found by a linear scan of the bytes, so that no
 // parser's recursion (JSON.parse's, GraphQL variable coercion's, the query planner's) meets a deeper one.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type ErrorCode, errorBody, statusOf } from './error-codes.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Far deeper than any GraphQL request's variables need, far shallower than any parser's stack. */
@@ -38,16 +39,16 @@ export function jsonNestedDeeperThan(bytes: Uint8Array, max: number): boolean {
 /** The refusal of a JSON body too deep, the same text on every transport that checks it. */
 export const TOO_DEEP = `JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
 
-function refuse(res: ServerResponse, status: number, error: string): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
-  res.end(JSON.stringify({ error }));
+function refuse(res: ServerResponse, code: ErrorCode, error: string): void {
+  res.writeHead(statusOf(code), { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+  res.end(JSON.stringify(errorBody(code, error)));
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 /**
  * `handler` given only requests whose body is within `MAX_BODY_BYTES` and, when JSON, `MAX_JSON_DEPTH`; others are
- * answered 413 or 400 `{"error": ...}`. The body is read here, and handed on as the pre-read `body` that
+ * answered 413 or 400 with an error body (platform/error-codes.ts). The body is read here, and handed on as the pre-read `body` that
  * @whatwg-node/server (yoga's and the gateway's adapter) takes instead of the stream: an async iterable with one own
  * key (it tests for own keys, and Object.keys of a 1 MiB Buffer would list a million).
  */
@@ -56,7 +57,7 @@ export function boundedBodies(handler: Handler): Handler {
   return (req, res) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return handler(req, res);
     const declared = Number(req.headers['content-length']);
-    if (declared > MAX_BODY_BYTES) return refuse(res, 413, tooLarge);
+    if (declared > MAX_BODY_BYTES) return refuse(res, 'body_too_large', tooLarge);
     const chunks: Buffer[] = [];
     let size = 0;
     let refused = false;
@@ -68,7 +69,7 @@ export function boundedBodies(handler: Handler): Handler {
       // What else the client sends is read and dropped: the answer reaches it before the connection closes.
       req.off('data', onData);
       req.resume();
-      refuse(res, 413, tooLarge);
+      refuse(res, 'body_too_large', tooLarge);
     };
     req.on('data', onData);
     req.once('error', () => res.destroy());
@@ -76,7 +77,7 @@ export function boundedBodies(handler: Handler): Handler {
       if (refused) return;
       const bytes = Buffer.concat(chunks, size);
       if ((req.headers['content-type'] ?? '').includes('json') && jsonNestedDeeperThan(bytes, MAX_JSON_DEPTH)) {
-        return refuse(res, 400, `request body: ${TOO_DEEP}`);
+        return refuse(res, 'bad_input', `request body: ${TOO_DEEP}`);
       }
       (req as IncomingMessage & { body?: unknown }).body = {
         bytes,

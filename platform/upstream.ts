@@ -1,5 +1,6 @@
 // The upstream node's POST /info (the simulator's by default): proxied types are relayed as they are, with a
 // bounded timeout, and cached where the data allows (a TTL per request body).
+import type { ErrorCode } from './error-codes.ts';
 
 /** The node could not be reached in time (`reached` false), or answered what the service cannot use. */
 export class UpstreamError extends Error {
@@ -8,6 +9,16 @@ export class UpstreamError extends Error {
     readonly reached = false,
   ) {
     super(message);
+  }
+
+  /** Its error code on every interface. */
+  get code(): ErrorCode {
+    return this.reached ? 'upstream_error' : 'upstream_unreachable';
+  }
+
+  /** What a caller is told, on every interface (spec §7): `Upstream unreachable: <reason>` or `Upstream error: ...`. */
+  get callerMessage(): string {
+    return `${this.reached ? 'Upstream error' : 'Upstream unreachable'}: ${this.message}`;
   }
 }
 

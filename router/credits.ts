@@ -27,6 +27,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { CALL_CREDITS, CREDITS_PER_WALLET, GRAPHQL_FIELD_CREDITS, walletCount } from '../access/costs.ts';
+import { graphqlCode } from '../platform/error-codes.ts';
 import { FieldError } from '../platform/fields.ts';
 
 /** The operation that runs: the named one, or the only one. */
@@ -181,6 +182,6 @@ export function operationCredits(
     return Math.min(Number.MAX_SAFE_INTEGER, Math.max(CALL_CREDITS, credits));
   } catch (err) {
     if (!(err instanceof FieldError)) throw err;
-    return new GraphQLError(err.message, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+    return new GraphQLError(err.message, { extensions: { code: graphqlCode(err.code), http: { status: 400 } } });
   }
 }

@@ -8,6 +8,7 @@ import { gzip } from 'node:zlib';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { GraphiQLOptions } from 'graphql-yoga';
+import { errorBody } from '../platform/error-codes.ts';
 
 /** Where the files are served: under the GraphQL endpoint, beside the page. */
 export const GRAPHIQL_ASSETS_PATH = '/graphql/assets/';
@@ -143,7 +144,8 @@ export function useGraphiQLAssets(): GatewayPlugin {
       const read = request.method === 'GET' || request.method === 'HEAD';
       const file = read ? graphiqlBundle().assets.get(url.pathname) : undefined;
       if (!file) {
-        endResponse(new fetchAPI.Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } }));
+        const body = JSON.stringify(errorBody('not_found', `no such file: ${url.pathname}`));
+        endResponse(new fetchAPI.Response(body, { status: 404, headers: { 'content-type': 'application/json' } }));
         return;
       }
       endResponse(await answer(file, request, fetchAPI));

@@ -53,7 +53,7 @@ async function pageFor(url: string, auth: KeyChecker | undefined) {
   return { options: options as Record<string, unknown>, html: page.renderGraphiQL(options) };
 }
 
-const MISSING: AuthOutcome = { ok: false, status: 401, error: 'missing api key' };
+const MISSING: AuthOutcome = { ok: false, status: 401, code: 'missing_key', error: 'missing api key' };
 
 describe('GraphiQL page options', () => {
   it("sends the address's key on HTTP and in graphql-ws connection_init", async () => {

@@ -1,6 +1,7 @@
 // Bad input at the router: what its own validation must catch before the query planner sees a document, and the
 // subgraphs' refusals of a subscription's arguments passed on to the client as they were sent.
 import { type ASTNode, GraphQLError, Kind, type ValidationRule } from 'graphql';
+import { graphqlCode } from '../platform/error-codes.ts';
 
 /** The argument, input field or variable an AST node sits in, for an error message; "argument" when none. */
 function argumentOf(ancestors: readonly (ASTNode | readonly ASTNode[])[]): string {
@@ -24,7 +25,7 @@ export const safeIntegerLiterals: ValidationRule = (context) => ({
     context.reportError(
       new GraphQLError(`${arg}: the integer ${node.value.slice(0, 40)} is out of range (at most 2^53 - 1)`, {
         nodes: node,
-        extensions: { code: 'BAD_USER_INPUT' },
+        extensions: { code: graphqlCode('bad_input') },
       }),
     );
   },

@@ -2,6 +2,7 @@
 // expanded size of an operation before planning, the execution time, request bodies, request ids and CORS.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBody } from '../platform/error-codes.ts';
 import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
 import { fragmentBomb } from '../test/graphql.ts';
 import { composeSupergraph } from './compose.ts';
@@ -93,7 +94,8 @@ describe('request bodies', () => {
     const big = JSON.stringify({ query: '{ allMids { coin } }', variables: { x: 'y'.repeat(2 * 1024 * 1024) } });
     const declared = await post(big);
     expect(declared.status).toBe(413);
-    expect(await declared.json()).toEqual({ error: 'request body over 1048576 bytes (1 MiB)' });
+    const tooLarge = errorBody('body_too_large', 'request body over 1048576 bytes (1 MiB)');
+    expect(await declared.json()).toEqual(tooLarge);
     const chunk = new TextEncoder().encode('y'.repeat(512 * 1024));
     const streamed = await fetch(router.url, {
       method: 'POST',
@@ -109,14 +111,14 @@ describe('request bodies', () => {
       duplex: 'half',
     } as RequestInit);
     expect(streamed.status).toBe(413);
-    expect(await streamed.json()).toEqual({ error: 'request body over 1048576 bytes (1 MiB)' });
+    expect(await streamed.json()).toEqual(tooLarge);
   });
 
   it('refuses JSON nested deeper than 64 levels with 400 before parsing it', async () => {
     const deep = `{"query":"{ allMids { coin } }","variables":{"x":${'['.repeat(5000)}${']'.repeat(5000)}}}`;
     const res = await post(deep);
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: 'request body: JSON nested deeper than 64 levels' });
+    expect(await res.json()).toEqual(errorBody('bad_input', 'request body: JSON nested deeper than 64 levels'));
     // Brackets in strings are text, not nesting.
     const inText = await post(JSON.stringify({ query: '{ allMids { coin } }', variables: { x: '['.repeat(5000) } }));
     expect(inText.status).toBe(504); // went on to the (silent) subgraph

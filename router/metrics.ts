@@ -4,6 +4,7 @@
 import type { GatewayConfigContext, GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import useMeshPrometheus from '@graphql-mesh/plugin-prometheus';
 import { Registry } from 'prom-client';
+import { errorBody, statusOf } from '../platform/error-codes.ts';
 import { isLoopback } from '../platform/metrics.ts';
 
 export const ROUTER_METRICS_PATH = '/metrics';
@@ -16,8 +17,8 @@ function loopbackOnly(): GatewayPlugin {
       const peer = (serverContext as { req?: { socket?: { remoteAddress?: string } } }).req?.socket?.remoteAddress;
       if (isLoopback(peer)) return;
       endResponse(
-        new fetchAPI.Response(JSON.stringify({ error: 'metrics: served to loopback peers only' }), {
-          status: 403,
+        new fetchAPI.Response(JSON.stringify(errorBody('forbidden', 'metrics: served to loopback peers only')), {
+          status: statusOf('forbidden'),
           headers: { 'content-type': 'application/json' },
         }),
       );

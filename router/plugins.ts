@@ -5,6 +5,7 @@ import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { type DocumentNode, GraphQLError, type GraphQLSchema } from 'graphql';
 import { maskError } from 'graphql-yoga';
 import { type AuthOutcome, type KeyChecker, presentedKey } from '../access/auth.ts';
+import { errorBody, graphqlCode, type Refusal } from '../platform/error-codes.ts';
 import { operationCredits } from './credits.ts';
 
 /** The key an operation's request presented: its HTTP request's, or its graphql-ws connection's. */
@@ -49,12 +50,7 @@ export function useApiKeys(auth: KeyChecker): GatewayPlugin {
     );
     if (credits instanceof GraphQLError) return refuse({ errors: [credits] });
     const outcome = await auth.charge(operationKey(args.contextValue), credits, 'graphql');
-    if (!outcome.ok) {
-      const status = outcome.status;
-      refuse({
-        errors: [new GraphQLError(outcome.error, { extensions: { code: 'INSUFFICIENT_CREDITS', http: { status } } })],
-      });
-    }
+    if (!outcome.ok) refuse({ errors: [refusalError(outcome)] });
   };
   return {
     onExecute: ({ args, setResultAndStopExecution }) => charge(args, setResultAndStopExecution),
@@ -68,7 +64,7 @@ export function useApiKeys(auth: KeyChecker): GatewayPlugin {
       );
       if (!outcome.ok) {
         endResponse(
-          new fetchAPI.Response(JSON.stringify({ error: outcome.error }), {
+          new fetchAPI.Response(JSON.stringify(errorBody(outcome.code, outcome.error)), {
             status: outcome.status,
             headers: {
               'content-type': 'application/json',
@@ -79,6 +75,16 @@ export function useApiKeys(auth: KeyChecker): GatewayPlugin {
       }
     },
   };
+}
+
+/**
+ * A key's or credits' refusal as a GraphQL error (an operation refused for its credits, one on a graphql-ws connection
+ * whose key no longer passes): its message, its code's GraphQL form and its HTTP status.
+ */
+export function refusalError(refused: Refusal): GraphQLError {
+  return new GraphQLError(refused.error, {
+    extensions: { code: graphqlCode(refused.code), http: { status: refused.status } },
+  });
 }
 
 /**

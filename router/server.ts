@@ -9,9 +9,9 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { createGatewayRuntime, getGraphQLWSOptions } from '@graphql-hive/gateway-runtime';
 import { ConsoleLogWriter, Logger } from '@graphql-hive/logger';
 import { unifiedGraphHandler } from '@graphql-hive/router-runtime';
-import { GraphQLError } from 'graphql';
 import { CloseCode, type ServerOptions } from 'graphql-ws';
 import type { AuthOutcome, KeyChecker } from '../access/auth.ts';
+import { graphqlCode } from '../platform/error-codes.ts';
 import { MAX_OPERATION_FIELDS, OPERATION_TIMEOUT_MS, useOperationBounds } from '../platform/graphql-limits.ts';
 import { type GraphqlWsExtra, MAX_SUBSCRIPTIONS_PER_CONNECTION, serveGraphqlWs } from '../platform/graphql-ws.ts';
 import { boundedBodies } from '../platform/http-body.ts';
@@ -22,7 +22,7 @@ import { useGraphiQLAssets } from './graphiql-bundle.ts';
 import { downstreamRefusal, useSafeIntegerLiterals } from './input.ts';
 import { routerMetrics } from './metrics.ts';
 import { passThrough } from './pass-through.ts';
-import { checkConnection, maskRouterError, useApiKeys, useFetchSignalPerRequest } from './plugins.ts';
+import { checkConnection, maskRouterError, refusalError, useApiKeys, useFetchSignalPerRequest } from './plugins.ts';
 import { dropRefusedRequestId, routerRequestIds } from './request-id.ts';
 import { routerTracing } from './tracing.ts';
 
@@ -118,7 +118,7 @@ function withKeyChecks(auth: KeyChecker | undefined, options: WsOptions): WsOpti
     },
     async onSubscribe(ctx, id, payload) {
       const outcome = await checkConnection(auth, ctx.extra.request, ctx.connectionParams);
-      if (!outcome.ok) return [new GraphQLError(outcome.error, { extensions: { http: { status: outcome.status } } })];
+      if (!outcome.ok) return [refusalError(outcome)];
       return onSubscribe?.(ctx, id, payload);
     },
   };
@@ -127,7 +127,7 @@ function withKeyChecks(auth: KeyChecker | undefined, options: WsOptions): WsOpti
 /** Whether a log record is about a caller's bad input (a subgraph's BAD_USER_INPUT), which its answer explains. */
 function aboutBadInput(value: unknown, depth = 0): boolean {
   if (depth > 4 || value === null || typeof value !== 'object') return false;
-  if ((value as { extensions?: { code?: unknown } }).extensions?.code === 'BAD_USER_INPUT') return true;
+  if ((value as { extensions?: { code?: unknown } }).extensions?.code === graphqlCode('bad_input')) return true;
   return Object.values(value).some((v) => aboutBadInput(v, depth + 1));
 }
 

@@ -10,6 +10,7 @@ import {
   type ValueNode,
   ValuesOfCorrectTypeRule,
 } from 'graphql';
+import { graphqlCode } from '../platform/error-codes.ts';
 import { MAX_TIME_MS } from '../platform/fields.ts';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -73,7 +74,7 @@ export const valuesNamingTheArgument: ValidationRule = (context) => {
         ? error
         : new GraphQLError(`${argument}: ${error.message}`, {
             nodes: error.nodes,
-            extensions: { ...error.extensions, code: 'BAD_USER_INPUT' },
+            extensions: { ...error.extensions, code: graphqlCode('bad_input') },
           }),
     );
   return {

@@ -6,6 +6,7 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { GraphQLError, type GraphQLSchema, getOperationAST } from 'graphql';
 import { createYoga, maskError } from 'graphql-yoga';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../db/unavailable.ts';
+import { type ErrorCode, graphqlCode } from '../platform/error-codes.ts';
 import { FieldError } from '../platform/fields.ts';
 import { MAX_SUBGRAPH_OPERATION_FIELDS, OPERATION_TIMEOUT_MS, useOperationBounds } from '../platform/graphql-limits.ts';
 import { serveGraphqlWs } from '../platform/graphql-ws.ts';
@@ -24,33 +25,29 @@ export interface RunningServer {
 }
 
 /**
- * Error masking, the GraphQL edge's one mapping of the services' errors: bad input (a FieldError, from an argument
- * check or a service) is an error with its message and the code `BAD_USER_INPUT`; a resolver that could not reach
- * storage gives `storage unavailable` with the code `STORAGE_UNAVAILABLE` (on every transport, and relayed as it is
- * by the router); one that could not use the node's /info (a relayed field: a market's metadata, open orders) gives
- * the reason compat-rest's 502 gives, `Upstream unreachable: ...` or `Upstream error: ...`, with the code
- * `UPSTREAM_ERROR`; other unexpected errors are masked as usual.
+ * Error masking, the GraphQL edge's one mapping of the services' errors, each with its code's GraphQL form
+ * (platform/error-codes.ts): bad input (a FieldError, from an argument check or a service) is an error with its
+ * message and the code `BAD_USER_INPUT`; a resolver that could not reach storage gives `storage unavailable` with the
+ * code `STORAGE_UNAVAILABLE` (on every transport, and relayed as it is by the router); one that could not use the
+ * node's /info (a relayed field: a market's metadata, open orders) gives the reason compat-rest's 502 gives,
+ * `Upstream unreachable: ...` or `Upstream error: ...`, with the code `UPSTREAM_ERROR`; other unexpected errors are
+ * masked as usual.
  */
 export function maskSubgraphError(error: unknown, message: string, isDev?: boolean): Error {
   const original = error instanceof GraphQLError ? error.originalError : error;
   const at = error instanceof GraphQLError ? error : undefined;
-  const located = (text: string, code: string) =>
+  const located = (text: string, code: ErrorCode) =>
     new GraphQLError(text, {
       nodes: at?.nodes,
       source: at?.source,
       positions: at?.positions,
       path: at?.path,
-      extensions: { code },
+      extensions: { code: graphqlCode(code) },
     });
-  if (original instanceof FieldError) return located(graphqlNames(original.message), 'BAD_USER_INPUT');
-  if (original instanceof UpstreamError) {
-    return located(
-      `${original.reached ? 'Upstream error' : 'Upstream unreachable'}: ${original.message}`,
-      'UPSTREAM_ERROR',
-    );
-  }
+  if (original instanceof FieldError) return located(graphqlNames(original.message), original.code);
+  if (original instanceof UpstreamError) return located(original.callerMessage, original.code);
   if (original && !(original instanceof GraphQLError) && isStorageUnavailable(original)) {
-    return located(STORAGE_UNAVAILABLE, 'STORAGE_UNAVAILABLE');
+    return located(STORAGE_UNAVAILABLE, 'storage_unavailable');
   }
   return maskError(error, message, isDev);
 }

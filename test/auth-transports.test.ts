@@ -6,6 +6,7 @@ import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createKey, revokeKey } from '../access/keys.ts';
+import { errorBody } from '../platform/error-codes.ts';
 import type { Stack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { wireTrade } from './node-files.ts';
@@ -188,15 +189,13 @@ describe.each([
   const ok = _name === 'compat /ws' ? 101 : 200;
 
   it('refuses a request without a key with 401 missing api key', async () => {
-    expect(await send()).toEqual({ status: 401, body: { error: 'missing api key' } });
+    expect(await send()).toEqual({ status: 401, body: errorBody('missing_key', 'missing api key') });
   });
 
   it('refuses an invalid key with 401 invalid api key', async () => {
-    expect(await send({ authorization: 'Bearer hlk_nope' })).toEqual({
-      status: 401,
-      body: { error: 'invalid api key' },
-    });
-    expect(await send({}, 'hlk_nope')).toEqual({ status: 401, body: { error: 'invalid api key' } });
+    const invalid = { status: 401, body: errorBody('invalid_key', 'invalid api key') };
+    expect(await send({ authorization: 'Bearer hlk_nope' })).toEqual(invalid);
+    expect(await send({}, 'hlk_nope')).toEqual(invalid);
   });
 
   it('serves a data key as Authorization: Bearer, X-API-Key and ?api_key=', async () => {
@@ -206,13 +205,16 @@ describe.each([
   });
 
   it('refuses an mcp-only key with 403 mcp_only_key', async () => {
-    expect(await send({ authorization: `Bearer ${mcpKey}` })).toEqual({ status: 403, body: { error: 'mcp_only_key' } });
+    expect(await send({ authorization: `Bearer ${mcpKey}` })).toEqual({
+      status: 403,
+      body: errorBody('mcp_only_key', 'mcp_only_key'),
+    });
   });
 
   it('refuses a key over its rate limit with 429', async () => {
     expect(await overLimit((key) => send({ 'x-api-key': key }))).toEqual({
       status: 429,
-      body: { error: RATE_LIMITED },
+      body: errorBody('rate_limited', RATE_LIMITED),
     });
   });
 });
@@ -274,8 +276,14 @@ describe('router graphql-ws (graphql-ws createClient)', () => {
       expect(await graphqlWs({}, client)).toEqual(served);
       await revokeKey(db.pool, String(record.id));
       stack.auth.invalidate();
+      // The key's refusal as a GraphQL error, its code the table's GraphQL form of `revoked_key`.
       expect(await graphqlWs({}, client)).toEqual({
-        errors: [expect.objectContaining({ message: 'invalid api key' })],
+        errors: [
+          expect.objectContaining({
+            message: 'invalid api key',
+            extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }),
+          }),
+        ],
       });
       expect(connections).toBe(1);
     } finally {

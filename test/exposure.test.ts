@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../access/keys.ts';
+import { errorBody } from '../platform/error-codes.ts';
 import type { Stack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { startStackWithoutNode } from './stack.ts';
@@ -49,7 +50,7 @@ describe('a stack bound to every interface', () => {
       body: JSON.stringify({ type: 'allMids' }),
     });
     expect(info.status).toBe(401);
-    expect(await info.json()).toEqual({ error: 'missing api key' });
+    expect(await info.json()).toEqual(errorBody('missing_key', 'missing api key'));
     const graphql = await fetch(`http://127.0.0.1:${port(stack.urls.router)}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -98,7 +99,7 @@ describe('a stack bound to every interface', () => {
       open.auth.invalidate();
       const refused = await allMids();
       expect(refused.status).toBe(401);
-      expect(await refused.json()).toEqual({ error: 'missing api key' });
+      expect(await refused.json()).toEqual(errorBody('missing_key', 'missing api key'));
       expect((await allMids(key)).status).toBe(200);
     } finally {
       await open.close();

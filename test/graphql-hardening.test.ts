@@ -4,6 +4,7 @@
 // bounds, without subgraphs, are in router/limits.test.ts.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBody } from '../platform/error-codes.ts';
 import type { Stack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { fragmentBomb, graphqlWsClient, postGraphql } from './graphql.ts';
@@ -56,12 +57,12 @@ describe('operations', () => {
       fetch(stack.urls.markets, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const big = await post(JSON.stringify({ query: '{ allMids { coin } }', variables: { x: 'y'.repeat(1 << 21) } }));
     expect(big.status).toBe(413);
-    expect(await big.json()).toEqual({ error: 'request body over 1048576 bytes (1 MiB)' });
+    expect(await big.json()).toEqual(errorBody('body_too_large', 'request body over 1048576 bytes (1 MiB)'));
     const deep = await post(
       `{"query":"{ allMids { coin } }","variables":{"x":${'['.repeat(5000)}${']'.repeat(5000)}}}`,
     );
     expect(deep.status).toBe(400);
-    expect(await deep.json()).toEqual({ error: 'request body: JSON nested deeper than 64 levels' });
+    expect(await deep.json()).toEqual(errorBody('bad_input', 'request body: JSON nested deeper than 64 levels'));
   });
 });
 
@@ -88,6 +89,8 @@ describe('graphql-ws at the router', () => {
         );
       });
       expect(JSON.stringify(refused)).toContain('Too many subscriptions: at most 1000 per connection');
+      // Its code: the GraphQL form of `too_many_subscriptions` (platform/error-codes.ts).
+      expect(JSON.stringify(refused)).toContain('"code":"TOO_MANY_SUBSCRIPTIONS"');
       expect(errors).toEqual([]);
       // One ended, another fits.
       ends[0]?.();

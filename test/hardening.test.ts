@@ -17,6 +17,7 @@ import { createKey } from '../access/keys.ts';
 import { buildCompatApp } from '../compat-rest/app.ts';
 import { liveConfigScript } from '../compat-rest/live.ts';
 import { startMcpServer } from '../mcp/server.ts';
+import { errorBody } from '../platform/error-codes.ts';
 import { MAX_JSON_DEPTH } from '../platform/json-depth.ts';
 import { RELAY_CACHE_MAX_CHARS } from '../platform/upstream.ts';
 import { type Answer, startCompatApp, type TestCompatApp } from './compat-app.ts';
@@ -144,7 +145,10 @@ describe('numbers parse strictly', () => {
     const res = await info(null, key, raw);
     expect([res.status, res.body]).toEqual([
       400,
-      { error: 'req.startTime: must be an integer of epoch milliseconds from 0 to 8640000000000000, got Infinity' },
+      errorBody(
+        'bad_input',
+        'req.startTime: must be an integer of epoch milliseconds from 0 to 8640000000000000, got Infinity',
+      ),
     ]);
     const negative = await info(
       null,
@@ -175,7 +179,7 @@ describe('JSON depth and body size', () => {
     const deep = await info(null, key, `{"type":"allMids","x":${nested(5000)}}`);
     expect([deep.status, deep.body]).toEqual([
       400,
-      { error: `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels` },
+      errorBody('bad_input', `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels`),
     ]);
     const bare = await info(null, key, nested(100_000));
     expect(bare.status).toBe(400);
@@ -188,7 +192,7 @@ describe('JSON depth and body size', () => {
     // The pad in `dex`, a field clients add that spotMetaAndAssetCtxs does not read.
     const pad = (n: number) => `{"type":"spotMetaAndAssetCtxs","dex":"${'x'.repeat(n)}"}`;
     const over = await info(null, key, pad((1 << 20) - 39));
-    expect([over.status, over.body]).toEqual([413, { error: 'body too large (max 1 MiB)' }]);
+    expect([over.status, over.body]).toEqual([413, errorBody('body_too_large', 'body too large (max 1 MiB)')]);
     expect((await info(null, key, pad((1 << 20) - 40))).status).toBe(200);
   });
 
@@ -214,6 +218,7 @@ describe('JSON depth and body size', () => {
     expect((await deep.json()).error).toEqual({
       code: -32600,
       message: `Invalid Request: body: JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
+      data: { code: 'bad_input' },
     });
     const big = await post(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"${'x'.repeat(1 << 20)}"}}`);
     expect(big.status).toBe(413);
@@ -382,6 +387,7 @@ describe('/ws subscribe: the key rules, credits and a bound on stored snapshots'
     expect(refused.data).toBe(
       `Subscription refused (401 invalid api key): ${JSON.stringify({ method: 'subscribe', subscription: userFills(other) })}`,
     );
+    expect(refused.code).toBe('revoked_key');
     ws.send({ method: 'ping' });
     await ws.until((m) => m.channel === 'pong');
     expect(

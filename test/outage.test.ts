@@ -14,6 +14,7 @@ import { type EmbeddedCluster, startEmbedded } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 import { createPool, ensureDatabase } from '../db/pool.ts';
 import { Ingest } from '../ingest/pipeline.ts';
+import { errorBody } from '../platform/error-codes.ts';
 import { graphqlWsClient } from './graphql.ts';
 import { freePort } from './ports.ts';
 import { startTestStack, type TestStack } from './stack.ts';
@@ -189,12 +190,13 @@ describe('Postgres stalled (SIGSTOP) while the service runs', () => {
       // REST that reads storage, with a key already checked.
       const fills = await info({ type: 'userFills', user: USER });
       expect(fills.status).toBe(503);
-      expect(fills.body).toEqual({ error: 'storage unavailable' });
+      const unavailable = errorBody('storage_unavailable', 'storage unavailable');
+      expect(fills.body).toEqual(unavailable);
       expect(fills.ms).toBeLessThan(5000);
       // A key that was never looked up cannot be checked: 503, not 401 and not a hang.
       const unchecked = await info({ type: 'allMids' }, unusedKeys[0]);
       expect(unchecked.status).toBe(503);
-      expect(unchecked.body).toEqual({ error: 'storage unavailable' });
+      expect(unchecked.body).toEqual(unavailable);
       expect(unchecked.ms).toBeLessThan(5000);
       // An in-memory answer still comes, with the checked key.
       const mids = await info({ type: 'allMids' });
@@ -210,7 +212,7 @@ describe('Postgres stalled (SIGSTOP) while the service runs', () => {
       // A /ws post: its error frame.
       const post = await ws.post({ type: 'userFills', user: USER });
       expect(post.ms).toBeLessThan(5000);
-      expect(post.response).toEqual({ type: 'error', payload: '503 storage unavailable' });
+      expect(post.response).toEqual({ type: 'error', payload: '503 storage unavailable', code: 'storage_unavailable' });
       // Readiness says so; liveness does not change.
       expect(await ready()).toEqual({ status: 503, body: { ready: false, database: 'down' } });
       expect((await fetch(`${stack.urls.compat}/health`)).status).toBe(200);
@@ -253,7 +255,7 @@ describe('Postgres killed (SIGKILL) and started again', () => {
       signalCluster(clusterPids(pgDir), 'SIGKILL');
       const down = await info({ type: 'userFills', user: USER });
       expect(down.status).toBe(503);
-      expect(down.body).toEqual({ error: 'storage unavailable' });
+      expect(down.body).toEqual(errorBody('storage_unavailable', 'storage unavailable'));
       expect(down.ms).toBeLessThan(5000);
       const neverChecked = unusedKeys[1] as string;
       expect((await info({ type: 'allMids' }, neverChecked)).status).toBe(503);

@@ -43,12 +43,13 @@ export const infoResponseSchemas = (): Record<string, JsonSchema> =>
  * is charged (a refused input costs nothing).
  */
 export function checkInfo(body: unknown): { request: Record<string, unknown>; entry: InfoEntry; input: unknown } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new FieldError('JSON body required');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new FieldError('JSON body required', 'malformed_json');
   const request = body as Record<string, unknown>;
   const type = request.type;
   if (typeof type !== 'string' || type === '') throw new FieldError('type: must be a non-empty string');
   const validate = Object.hasOwn(INFO_TYPES, type) ? validators.get(type) : undefined;
-  if (!validate) throw new FieldError(`Unknown type: ${type}`);
+  if (!validate) throw new FieldError(`Unknown type: ${type}`, 'unknown_type');
   validate(request);
   const entry = INFO_TYPES[type] as InfoEntry;
   return { request, entry, input: entry.read?.(request) };

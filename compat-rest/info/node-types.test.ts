@@ -5,6 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBody } from '../../platform/error-codes.ts';
 import { startCompatApp, type TestCompatApp } from '../../test/compat-app.ts';
 import { INFO_TYPES } from './index.ts';
 
@@ -190,7 +191,7 @@ describe("the node's other /info types", () => {
   it('answers 502 when the node fails and 400 quoting it when it refuses the body', async () => {
     const failed = await compat.info({ type: 'userFees', user: FAILING });
     expect(failed.status).toBe(502);
-    expect(failed.body).toEqual({ error: 'Upstream error: status 500: internal' });
+    expect(failed.body).toEqual(errorBody('upstream_error', 'Upstream error: status 500: internal'));
     const refused = await compat.info({ type: 'subAccounts', user: REFUSED });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatch(/^body: refused by the node \(422\): Failed to deserialize/);
@@ -201,6 +202,7 @@ describe("the node's other /info types", () => {
       const r = await down.info({ type, user: USER });
       expect(r.status).toBe(502);
       expect(r.body.error).toMatch(/^Upstream unreachable: /);
+      expect(r.body.code).toBe('upstream_unreachable');
     }
     const vaults = await down.info({ type: 'vaultSummaries' });
     expect(vaults.status).toBe(502);

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { errorBody } from '../../platform/error-codes.ts';
 import {
   attachWsServer,
   type Channel,
@@ -91,7 +92,7 @@ const WRITTEN = '[{"px":"1.5","note":"caf\u00e9 \\u0000 \\"q\\""},{"px":"2"}]';
 const info: WsServerOptions['info'] = async (payload, auth) => {
   const type = (payload as { type?: unknown } | undefined)?.type;
   if (type === 'allMids') return { status: 200, body: { BTC: '90000.5', key: auth.key } };
-  if (type === 'bad') return { status: 400, body: { error: 'coin is required' } };
+  if (type === 'bad') return { status: 400, body: errorBody('bad_input', 'coin is required') };
   if (type === 'written') return { status: 200, encoded: Buffer.from(WRITTEN) };
   if (type === 'throws') throw new Error('database down');
   return { status: 422, body: 'Failed to deserialize the JSON body into the target type' };
@@ -102,7 +103,7 @@ async function authenticate(req: IncomingMessage) {
   const key = req.headers.authorization?.replace(/^Bearer /, '') ?? url.searchParams.get('api_key');
   if (key === null || key === undefined) return { key: null };
   if (key === 'good') return { key: 'good' };
-  return { status: 401, error: 'invalid api key' };
+  return { status: 401, code: 'invalid_key' as const, error: 'invalid api key' };
 }
 
 interface Harness {
@@ -274,20 +275,30 @@ describe('ws protocol', () => {
     const again = { user: ALICE.toLowerCase(), type: 'userEvents' };
     c.send({ method: 'subscribe', subscription: again });
     const frames = [await c.next(), await c.next(), await c.next()];
-    expect(frames).toContainEqual({ channel: 'error', data: `Already subscribed: ${JSON.stringify(again)}` });
+    expect(frames).toContainEqual({
+      channel: 'error',
+      data: `Already subscribed: ${JSON.stringify(again)}`,
+      code: 'bad_input',
+    });
   });
 
   it('reports an unknown type and bad params as Invalid subscription with the subscription as sent', async () => {
     const c = await connect();
     const unknown = { type: 'nope', coin: 'BTC' };
     c.send({ method: 'subscribe', subscription: unknown });
-    expect(await c.next()).toEqual({ channel: 'error', data: `Invalid subscription ${JSON.stringify(unknown)}` });
+    // The exchange's frame, `{channel, data}`, with the error code beside its data (platform/error-codes.ts).
+    expect(await c.next()).toEqual({
+      channel: 'error',
+      data: `Invalid subscription ${JSON.stringify(unknown)}`,
+      code: 'unknown_type',
+    });
 
     const bad = { type: 'trades', coin: 42 };
     c.send({ method: 'subscribe', subscription: bad });
     expect(await c.next()).toEqual({
       channel: 'error',
       data: `Invalid subscription ${JSON.stringify(bad)}: coin must be a string`,
+      code: 'bad_input',
     });
 
     // Braces in a channel's message are defused: the SDK JSON.parses the {...} span of error texts.
@@ -316,10 +327,15 @@ describe('ws protocol', () => {
     await c.expectNoFrame();
 
     c.send({ method: 'unsubscribe', subscription: sub });
-    expect(await c.next()).toEqual({ channel: 'error', data: `Already unsubscribed: ${JSON.stringify(sub)}` });
+    const alreadyUnsubscribed = (sent: object) => ({
+      channel: 'error',
+      data: `Already unsubscribed: ${JSON.stringify(sent)}`,
+      code: 'bad_input',
+    });
+    expect(await c.next()).toEqual(alreadyUnsubscribed(sub));
     const unknown = { type: 'nope' };
     c.send({ method: 'unsubscribe', subscription: unknown });
-    expect(await c.next()).toEqual({ channel: 'error', data: `Already unsubscribed: ${JSON.stringify(unknown)}` });
+    expect(await c.next()).toEqual(alreadyUnsubscribed(unknown));
 
     // Subscribing again after an unsubscribe works.
     c.send({ method: 'subscribe', subscription: sub });
@@ -361,20 +377,24 @@ describe('ws protocol', () => {
     c.send({ method: 'post', id: 1, request: { type: 'info', payload: { type: 'bad' } } });
     expect(await c.next()).toEqual({
       channel: 'post',
-      data: { id: 1, response: { type: 'error', payload: '400 coin is required' } },
+      data: { id: 1, response: { type: 'error', payload: '400 coin is required', code: 'bad_input' } },
     });
     c.send({ method: 'post', id: 2, request: { type: 'info', payload: { type: 'whatever' } } });
     expect(await c.next()).toEqual({
       channel: 'post',
       data: {
         id: 2,
-        response: { type: 'error', payload: '422 Failed to deserialize the JSON body into the target type' },
+        response: {
+          type: 'error',
+          payload: '422 Failed to deserialize the JSON body into the target type',
+          code: 'upstream_error',
+        },
       },
     });
     c.send({ method: 'post', id: 3, request: { type: 'info', payload: { type: 'throws' } } });
     expect(await c.next()).toEqual({
       channel: 'post',
-      data: { id: 3, response: { type: 'error', payload: '500 internal error' } },
+      data: { id: 3, response: { type: 'error', payload: '500 internal error', code: 'internal_error' } },
     });
     expect(h.logs.some((line) => line.includes('database down'))).toBe(true);
   });
@@ -386,7 +406,11 @@ describe('ws protocol', () => {
       channel: 'post',
       data: {
         id: 5,
-        response: { type: 'error', payload: 'action requests are not supported: this is a read-only data service' },
+        response: {
+          type: 'error',
+          payload: 'action requests are not supported: this is a read-only data service',
+          code: 'unknown_type',
+        },
       },
     });
     c.send({ method: 'post', request: { type: 'info', payload: { type: 'allMids' } } });
@@ -398,7 +422,7 @@ describe('ws protocol', () => {
   it('reports malformed frames and unknown methods on channel error and stays usable', async () => {
     const c = await connect();
     c.send('{not json');
-    expect(await c.next()).toMatchObject({ channel: 'error', data: expect.any(String) });
+    expect(await c.next()).toMatchObject({ channel: 'error', data: expect.any(String), code: 'malformed_json' });
     c.send('[1,2]');
     expect(await c.next()).toMatchObject({ channel: 'error', data: expect.any(String) });
     c.send({ method: '{weird}' });
@@ -417,7 +441,7 @@ describe('ws protocol', () => {
     }
     c.send({ method: 'subscribe', subscription: { type: 'trades', coin: 'D' } });
     const frame = (await c.next()) as { channel: string; data: string };
-    expect(frame.channel).toBe('error');
+    expect(frame).toMatchObject({ channel: 'error', code: 'too_many_subscriptions' });
     expect(frame.data).toContain('Too many subscriptions');
     // The SDK finds its pending request by the embedded envelope.
     expect(JSON.parse(/{.*}/.exec(frame.data)?.[0] ?? '')).toEqual({
@@ -440,6 +464,7 @@ describe('ws protocol', () => {
     expect(await c.next()).toEqual({
       channel: 'error',
       data: 'Subscription failed and was removed: {"type":"broken"}: internal error',
+      code: 'internal_error',
     });
     expect(h.logs.some((line) => line.includes('boom'))).toBe(true);
     // Removed: subscribing again is not a duplicate.
@@ -452,6 +477,7 @@ describe('ws protocol', () => {
     expect(await c.next()).toEqual({
       channel: 'error',
       data: 'Subscription failed and was removed: {"type":"rejecting","coin":"X"}: no data for that market yet',
+      code: 'bad_input',
     });
   });
 
@@ -469,7 +495,7 @@ describe('ws protocol', () => {
   it('refuses upgrades that fail authentication, and other paths, with an HTTP status and JSON body', async () => {
     expect(await refusedUpgrade(`${h.url}/ws`, { authorization: 'Bearer wrong' })).toEqual({
       status: 401,
-      body: '{"error":"invalid api key"}',
+      body: '{"error":"invalid api key","code":"invalid_key","msg":"invalid api key"}',
     });
     expect((await refusedUpgrade(`${h.url}/ws?api_key=wrong`)).status).toBe(401);
     expect((await refusedUpgrade(`${h.url}/elsewhere`)).status).toBe(404);

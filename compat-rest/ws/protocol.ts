@@ -3,6 +3,7 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import { type ErrorCode, errorBody, statusOf } from '../../platform/error-codes.ts';
 import { WsSession } from './session.ts';
 import type { Channel, WsAuth, WsRefusal, WsServerOptions } from './types.ts';
 
@@ -61,18 +62,18 @@ export function attachWsServer(
     // otherwise be an uncaught exception.
     const onSocketError = (err: Error) => log(`ws: upgrade socket error: ${err.message}`);
     socket.on('error', onSocketError);
-    if (pathOf(req) !== WS_PATH) return refuse(socket, 404, 'not found');
-    if (closing) return refuse(socket, 503, 'server is shutting down');
+    if (pathOf(req) !== WS_PATH) return refuse(socket, 'not_found', 'not found');
+    if (closing) return refuse(socket, 'shutting_down', 'server is shutting down');
     let outcome: WsAuth | WsRefusal;
     try {
       outcome = await opts.authenticate(req);
     } catch (err) {
       log(`ws: authenticate failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      return refuse(socket, 500, 'internal error');
+      return refuse(socket, 'internal_error', 'internal error');
     }
     if (socket.destroyed) return;
-    if ('error' in outcome) return refuse(socket, outcome.status, outcome.error, outcome.retryAfter);
-    if (closing) return refuse(socket, 503, 'server is shutting down');
+    if ('error' in outcome) return refuse(socket, outcome.code, outcome.error, outcome.retryAfter);
+    if (closing) return refuse(socket, 'shutting_down', 'server is shutting down');
     const auth: WsAuth = { key: outcome.key };
     // ws installs its own error handling for the handshake and the connection.
     socket.off('error', onSocketError);
@@ -116,10 +117,11 @@ function pathOf(req: IncomingMessage): string {
   }
 }
 
-/** Answers the upgrade request with a plain HTTP error, the same `{"error": ...}` body as the REST routes. */
-function refuse(socket: Duplex, status: number, error: string, retryAfter?: number): void {
+/** Answers the upgrade request with a plain HTTP error, the same error body as the REST routes. */
+function refuse(socket: Duplex, code: ErrorCode, error: string, retryAfter?: number): void {
   if (socket.destroyed) return;
-  const body = JSON.stringify({ error });
+  const status = statusOf(code);
+  const body = JSON.stringify(errorBody(code, error));
   const head = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
     'Connection: close',

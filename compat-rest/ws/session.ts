@@ -3,8 +3,10 @@
 import type { RawData, WebSocket } from 'ws';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../../db/unavailable.ts';
 import { rememberJsonSource } from '../../kit/json-source.ts';
+import { codeOfBody, type ErrorCode } from '../../platform/error-codes.ts';
 import { FieldError } from '../../platform/fields.ts';
 import { nestsDeeper, tooDeep } from '../../platform/json-depth.ts';
+import { jsonBytes } from '../../platform/json-text.ts';
 import {
   braceFree,
   encodedPostFrame,
@@ -100,16 +102,16 @@ export class WsSession {
     try {
       text = frameText(raw);
       if (nestsDeeper(text)) {
-        this.sendError(`Invalid message: ${tooDeep('message')}`);
+        this.sendError(`Invalid message: ${tooDeep('message')}`, 'bad_input');
         return;
       }
       message = JSON.parse(text);
     } catch {
-      this.sendError('Invalid message: not valid JSON');
+      this.sendError('Invalid message: not valid JSON', 'malformed_json');
       return;
     }
     if (!isRecord(message)) {
-      this.sendError('Invalid message: expected a JSON object with a "method"');
+      this.sendError('Invalid message: expected a JSON object with a "method"', 'malformed_json');
       return;
     }
     switch (message.method) {
@@ -126,19 +128,22 @@ export class WsSession {
         void this.post(message.id, message.request, text);
         return;
       default:
-        this.sendError(`Unknown method: ${braceFree(String(JSON.stringify(message.method)))}`);
+        this.sendError(`Unknown method: ${braceFree(String(JSON.stringify(message.method)))}`, 'unknown_type');
     }
   }
 
   private enqueue(command: () => Promise<void>): void {
     if (this.queuedCommands >= this.settings.maxSubscriptions) {
-      this.sendError(`Too many pending subscription requests (at most ${this.settings.maxSubscriptions})`);
+      this.sendError(
+        `Too many pending subscription requests (at most ${this.settings.maxSubscriptions})`,
+        'rate_limited',
+      );
       return;
     }
     this.queuedCommands++;
     this.commands = this.commands
       .then(() => (this.disposed ? undefined : command()))
-      .catch((err: unknown) => void this.reasonOf(err, 'subscription request'))
+      .catch((err: unknown) => void this.failureOf(err, 'subscription request'))
       .finally(() => {
         this.queuedCommands--;
       });
@@ -161,14 +166,14 @@ export class WsSession {
 
   private async subscribe(sent: unknown): Promise<void> {
     if (!isRecord(sent)) {
-      this.sendError('Invalid subscription: expected an object with a "type"');
+      this.sendError('Invalid subscription: expected an object with a "type"', 'bad_input');
       return;
     }
     // Errors quote the subscription as sent: the SDK finds its pending request by that echo.
     const sentJson = JSON.stringify(sent);
     const channel = typeof sent.type === 'string' ? this.settings.channels.get(sent.type) : undefined;
     if (!channel) {
-      this.sendError(`Invalid subscription ${sentJson}`);
+      this.sendError(`Invalid subscription ${sentJson}`, 'unknown_type');
       return;
     }
     let input: unknown;
@@ -179,18 +184,20 @@ export class WsSession {
       normalized = channel.normalize(sent, input);
       dataChannel = channel.channelName?.(normalized) ?? channel.type;
     } catch (err) {
-      this.sendError(`Invalid subscription ${sentJson}: ${this.reasonOf(err, `normalize ${channel.type}`)}`);
+      const { reason, code } = this.failureOf(err, `normalize ${channel.type}`);
+      this.sendError(`Invalid subscription ${sentJson}: ${reason}`, code);
       return;
     }
     const key = subscriptionKey(normalized);
     if (this.subscriptions.has(key)) {
-      this.sendError(`Already subscribed: ${sentJson}`);
+      this.sendError(`Already subscribed: ${sentJson}`, 'bad_input');
       return;
     }
     if (this.subscriptions.size >= this.settings.maxSubscriptions) {
       // Embedding the whole request envelope lets the SDK reject the matching pending subscribe.
       const request = JSON.stringify({ method: 'subscribe', subscription: sent });
-      this.sendError(`Too many subscriptions (at most ${this.settings.maxSubscriptions} per connection): ${request}`);
+      const cap = `at most ${this.settings.maxSubscriptions} per connection`;
+      this.sendError(`Too many subscriptions (${cap}): ${request}`, 'too_many_subscriptions');
       return;
     }
     // Refusals from here on echo the whole request envelope, which the SDK matches to its pending subscribe.
@@ -200,14 +207,20 @@ export class WsSession {
       if (wait > 0) {
         const { burst, perMinute } = this.settings.storedSnapshots;
         const limit = `at most ${burst} at once and ${perMinute} a minute per connection`;
-        this.sendError(`Subscription refused (stored snapshots: ${limit}; retry in ${wait} s): ${request}`);
+        this.sendError(
+          `Subscription refused (stored snapshots: ${limit}; retry in ${wait} s): ${request}`,
+          'rate_limited',
+        );
         return;
       }
     }
     const admitted = await this.settings.admitSubscribe(this.auth);
     if (!admitted.ok) {
       if (channel.storedSnapshot) this.snapshotTokens++;
-      this.sendError(`Subscription refused (${admitted.status} ${braceFree(admitted.error)}): ${request}`);
+      this.sendError(
+        `Subscription refused (${admitted.status} ${braceFree(admitted.error)}): ${request}`,
+        admitted.code,
+      );
       return;
     }
     if (this.disposed) return;
@@ -234,7 +247,7 @@ export class WsSession {
         await subscription.channel.start(subscription.normalized, ctx, subscription.input),
       );
     } catch (err) {
-      if (err instanceof FieldError) await refund().catch((e: unknown) => void this.reasonOf(e, 'refund'));
+      if (err instanceof FieldError) await refund().catch((e: unknown) => void this.failureOf(e, 'refund'));
       this.startFailed(key, subscription, err);
     }
   }
@@ -245,17 +258,17 @@ export class WsSession {
   }
 
   private startFailed(key: string, subscription: Subscription, err: unknown): void {
-    const reason = this.reasonOf(err, `start ${subscription.channel.type}`);
+    const { reason, code } = this.failureOf(err, `start ${subscription.channel.type}`);
     if (!subscription.live) return;
     subscription.live = false;
     this.subscriptions.delete(key);
     // No recognised prefix, so the SDK (whose subscribe already resolved on the ack) does not match it to a request.
-    this.sendError(`Subscription failed and was removed: ${JSON.stringify(subscription.normalized)}: ${reason}`);
+    this.sendError(`Subscription failed and was removed: ${JSON.stringify(subscription.normalized)}: ${reason}`, code);
   }
 
   private unsubscribe(sent: unknown): void {
     if (!isRecord(sent)) {
-      this.sendError('Invalid subscription: expected an object with a "type"');
+      this.sendError('Invalid subscription: expected an object with a "type"', 'bad_input');
       return;
     }
     const sentJson = JSON.stringify(sent);
@@ -270,7 +283,7 @@ export class WsSession {
     const key = normalized && subscriptionKey(normalized);
     const subscription = key === undefined ? undefined : this.subscriptions.get(key);
     if (!normalized || key === undefined || !subscription) {
-      this.sendError(`Already unsubscribed: ${sentJson}`);
+      this.sendError(`Already unsubscribed: ${sentJson}`, 'bad_input');
       return;
     }
     this.subscriptions.delete(key);
@@ -281,24 +294,24 @@ export class WsSession {
 
   private async post(id: unknown, request: unknown, text: string): Promise<void> {
     if (typeof id !== 'number' || !Number.isFinite(id)) {
-      this.sendError('Invalid post request: "id" must be a number');
+      this.sendError('Invalid post request: "id" must be a number', 'bad_input');
       return;
     }
     if (!isRecord(request)) {
-      this.sendPostError(id, 'invalid post request: expected "request" with a "type" and a "payload"');
+      this.sendPostError(id, 'invalid post request: expected "request" with a "type" and a "payload"', 'bad_input');
       return;
     }
     if (request.type === 'action') {
-      this.sendPostError(id, 'action requests are not supported: this is a read-only data service');
+      this.sendPostError(id, 'action requests are not supported: this is a read-only data service', 'unknown_type');
       return;
     }
     if (request.type !== 'info') {
-      this.sendPostError(id, `unsupported request type: ${String(JSON.stringify(request.type))}`);
+      this.sendPostError(id, `unsupported request type: ${String(JSON.stringify(request.type))}`, 'unknown_type');
       return;
     }
     if (this.pendingPosts >= MAX_PENDING_POSTS) {
       // The exchange's wording; the SDK rejects the request named by the trailing id.
-      this.sendError(`too many pending post requests id=${id}`);
+      this.sendError(`too many pending post requests id=${id}`, 'rate_limited');
       return;
     }
     const payload = request.payload;
@@ -312,22 +325,27 @@ export class WsSession {
       else if (answer.status === 200) {
         this.sendFrame('post', { id, response: { type: 'info', payload: { type: infoType, data: answer.body } } });
       } else {
-        this.sendPostError(id, `${answer.status} ${errorMessageOf(answer.body)}`);
+        // A status other than 200 without an error body of ours is the node's answer, relayed.
+        const code = codeOfBody(answer.body) ?? 'upstream_error';
+        this.sendPostError(id, `${answer.status} ${errorMessageOf(answer.body)}`, code);
       }
     } catch (err) {
       this.settings.log(`ws: post info failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      this.sendPostError(id, '500 internal error');
+      this.sendPostError(id, '500 internal error', 'internal_error');
     } finally {
       this.pendingPosts--;
     }
   }
 
-  private sendPostError(id: number, message: string): void {
-    this.sendFrame('post', { id, response: { type: 'error', payload: message } });
+  /** The exchange's post error (its payload the message), with the error code beside the payload. */
+  private sendPostError(id: number, message: string, code: ErrorCode): void {
+    this.sendFrame('post', { id, response: { type: 'error', payload: message, code } });
   }
 
-  private sendError(message: string): void {
-    this.sendFrame('error', message);
+  /** The exchange's error frame (its data the message), with the error code beside the data. */
+  private sendError(message: string, code: ErrorCode): void {
+    if (this.disposed) return;
+    this.sendText(jsonBytes({ channel: 'error', data: message, code }));
   }
 
   private sendFrame(channel: string, data: unknown): void {
@@ -374,13 +392,13 @@ export class WsSession {
   }
 
   /**
-   * The client-facing reason for a channel failure: the message of bad input (a FieldError, which SubscriptionError
-   * is); anything else but storage is our bug, logged, not shown.
+   * The client-facing reason for a channel failure, and its code: the message of bad input (a FieldError, which
+   * SubscriptionError is); anything else but storage is our bug, logged, not shown.
    */
-  private reasonOf(err: unknown, what: string): string {
-    if (err instanceof FieldError) return braceFree(err.message);
-    if (isStorageUnavailable(err)) return STORAGE_UNAVAILABLE;
+  private failureOf(err: unknown, what: string): { reason: string; code: ErrorCode } {
+    if (err instanceof FieldError) return { reason: braceFree(err.message), code: err.code };
+    if (isStorageUnavailable(err)) return { reason: STORAGE_UNAVAILABLE, code: 'storage_unavailable' };
     this.settings.log(`ws: ${what} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    return 'internal error';
+    return { reason: 'internal error', code: 'internal_error' };
   }
 }

@@ -2,6 +2,7 @@
 // is kit/channel.ts's.
 import type { IncomingMessage } from 'node:http';
 import type { Channel } from '../../kit/channel.ts';
+import type { ErrorCode } from '../../platform/error-codes.ts';
 
 export { type Channel, type ChannelContext, SubscriptionError } from '../../kit/channel.ts';
 
@@ -14,7 +15,7 @@ export type WsAuth = { key: string | null };
 export type InfoAnswer = { status: number; body: unknown; encoded?: undefined } | { status: 200; encoded: Buffer };
 
 /** An upgrade or subscribe refused; `retryAfter` (seconds) goes out as `Retry-After` on a refused upgrade. */
-export type WsRefusal = { status: number; error: string; retryAfter?: number };
+export type WsRefusal = { status: number; code: ErrorCode; error: string; retryAfter?: number };
 
 /** A subscribe admitted for its key (and charged): `refund` gives the charge back if the channel then refuses it. */
 export type WsAdmission = { ok: true; refund(): Promise<void> } | ({ ok: false } & WsRefusal);

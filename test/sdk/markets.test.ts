@@ -3,6 +3,7 @@
 import { HttpTransport, InfoClient, SubscriptionClient, WebSocketTransport } from '@nktkas/hyperliquid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { errorBody } from '../../platform/error-codes.ts';
 import { startTestStack, type TestStack } from '../stack.ts';
 import { firstEvent } from './events.ts';
 import { expectEventShape, expectInfoShape } from './schemas.ts';
@@ -44,7 +45,7 @@ describe('POST /info market types through the SDK', () => {
         body: JSON.stringify({ type, dex: 'nope' }),
       });
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ error: 'dex: no perp dex named "nope"' });
+      expect(await res.json()).toEqual(errorBody('bad_input', 'dex: no perp dex named "nope"'));
     }
   });
 

@@ -4,6 +4,7 @@
 // every 400.
 import { graphql } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBody } from '../../../platform/error-codes.ts';
 import { startCompatApp, type TestCompatApp } from '../../../test/compat-app.ts';
 import {
   ALICE,
@@ -137,7 +138,7 @@ describe('token holders', () => {
   it('answers 404 for a chain it does not serve, and an empty page for a token never seen', async () => {
     const res = await c.get(`/ethereum/testnet/tokens/${TOKEN}/holders`);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: "Unknown chain 'ethereum': served are hyperevm, hyperliquid" });
+    expect(res.body).toEqual(errorBody('not_found', "Unknown chain 'ethereum': served are hyperevm, hyperliquid"));
     const none = await c.get(`/hyperevm/testnet/tokens/${addr(0xeeee)}/holders`);
     expect(none.body.data).toEqual([]);
     expect(none.body.has_more).toBe(false);
@@ -311,7 +312,7 @@ describe('backstops', () => {
     for (const path of ['/evm/hip3/backstop/nope/health', '/evm/hip3/backstop/nope/fills']) {
       const res = await c.get(path);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: "No backstop activity recorded for dex 'nope'" });
+      expect(res.body).toEqual(errorBody('not_found', "No backstop activity recorded for dex 'nope'"));
     }
   });
 
@@ -335,7 +336,10 @@ describe('backstops', () => {
     expect(await page(100_000_000)).toMatchObject({ data: [], has_more: false });
     const cursor = (await page(0)).next_cursor;
     const both = await c.get(`/evm/hip3/backstop/xyz/fills?offset=1&cursor=${cursor}`);
-    expect([both.status, both.body]).toEqual([400, { error: 'offset: not with cursor (page by one or the other)' }]);
+    expect([both.status, both.body]).toEqual([
+      400,
+      errorBody('bad_input', 'offset: not with cursor (page by one or the other)'),
+    ]);
     for (const offset of ['-1', '100000001', 'x']) {
       const bad = await c.get(`/evm/hip3/backstop/xyz/fills?offset=${offset}`);
       expect(bad.status, offset).toBe(400);
@@ -511,7 +515,8 @@ describe('every 400 names its field', () => {
   it.each(cases)('%s → 400 naming %s', async (path, field) => {
     const res = await c.get(path);
     expect(res.status).toBe(400);
-    expect(Object.keys(res.body)).toEqual(['error']);
+    expect(Object.keys(res.body)).toEqual(['error', 'code', 'msg']);
+    expect(res.body.code).toBe('bad_input');
     expect(res.body.error).toContain(field);
   });
 });

@@ -44,7 +44,7 @@ const tokenHoldersInput = routeInput(TOKEN_HOLDERS, (req) => ({
 }));
 
 export function noBackstopActivity(dex: string): HttpError {
-  return new HttpError(404, `No backstop activity recorded for dex '${dex}'`);
+  return new HttpError('not_found', `No backstop activity recorded for dex '${dex}'`);
 }
 
 export const evmRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
@@ -162,7 +162,7 @@ export const tokenHolderRoutes: FastifyPluginAsync<{ services: CompatServices }>
     async (req, reply) => {
       const { chain } = req.params;
       if (!(HOLDER_CHAINS as readonly string[]).includes(chain)) {
-        throw new HttpError(404, `Unknown chain '${chain}': served are ${HOLDER_CHAINS.join(', ')}`);
+        throw new HttpError('not_found', `Unknown chain '${chain}': served are ${HOLDER_CHAINS.join(', ')}`);
       }
       // Up to 1000 holders (about 130 kB): written as JSON from the statement's rows as they arrive, the same JSON
       // as dataEnvelope(req, page.rows, page) without a holder object per row or a stringify of the page.

@@ -458,7 +458,8 @@ describe('caps and malformed parameters: 400 naming the parameter', () => {
   it.each(cases)('%s', async (path, message) => {
     const res = await app.get(path);
     expect(res.status, res.text).toBe(400);
-    expect(Object.keys(res.body)).toEqual(['error']);
+    expect(Object.keys(res.body)).toEqual(['error', 'code', 'msg']);
+    expect(res.body.code).toBe('bad_input');
     expect(res.body.error).toContain(message);
   });
 

@@ -1,6 +1,7 @@
 // Path endpoints of the markets domain (/market/*, /hip3/*) over simulated history (test/compat-app.ts): the data
 // envelope, paging, and a 400 naming the parameter at every limit's edge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBody } from '../../../platform/error-codes.ts';
 import { startCompatApp, type TestCompatApp } from '../../../test/compat-app.ts';
 
 let compat: TestCompatApp;
@@ -110,7 +111,10 @@ describe('/market/*', () => {
   });
 
   it('answers 404 with a JSON error for an unknown path', async () => {
-    expect(await get('/market/nope')).toEqual({ status: 404, body: { error: 'no such endpoint: GET /market/nope' } });
+    expect(await get('/market/nope')).toEqual({
+      status: 404,
+      body: errorBody('not_found', 'no such endpoint: GET /market/nope'),
+    });
   });
 });
 
