@@ -2,9 +2,8 @@
 // Retry-After and the error body, so that a client or a load balancer is told "not yet" rather than refused.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type ErrorBody, errorBody } from './error-codes.ts';
 
-/** The error table's code for storage that cannot answer now (`storage_unavailable`, platform/error-codes.ts). */
-const STORAGE_UNAVAILABLE_CODE = 'storage_unavailable';
 
 /** Seconds a caller is told to wait: the start's retries back off to 10 s, most come sooner. */
 export const STARTING_RETRY_AFTER_S = 5;
@@ -19,9 +18,8 @@ export interface StartingServers {
 }
 
 /** The body of every answer, in the shape of every other error body (`error`, `code`, `msg`). */
-export function startingBody(reason: string): { error: string; code: string; msg: string } {
-  const error = `starting: storage is slow (${reason}); retrying`;
-  return { error, code: STORAGE_UNAVAILABLE_CODE, msg: error };
+export function startingBody(reason: string): ErrorBody {
+  return errorBody('storage_unavailable', `starting: storage is slow (${reason}); retrying`);
 }
 
 const urlOf = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
