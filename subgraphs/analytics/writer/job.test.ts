@@ -25,7 +25,7 @@ import { addr } from '../../../test/node-files.ts';
 import { analytics } from '../domain.ts';
 import { rankingSums } from '../service/ranking.ts';
 import { windowParams, windowRows } from '../service/window.ts';
-import { Derivation, deriveUntil, storedFrontier } from './index.ts';
+import { Derivation, type DerivationOptions, deriveUntil, storedFrontier } from './index.ts';
 import { derivedUntil, resetDerived } from './job.ts';
 
 let db: TestDatabase;
@@ -366,30 +366,36 @@ describe('closed trips', () => {
   });
 });
 
+/** A Derivation run as npm start runs it, its clock at UNTIL, until it has ranked the leaderboards; then stopped. */
+async function deriveUntilRanked(opts: Omit<DerivationOptions, 'now' | 'pollMs'>): Promise<Derivation> {
+  const derivation = new Derivation({ pollMs: 50, now: () => UNTIL, ...opts });
+  const running = derivation.run();
+  try {
+    await vi.waitFor(() => expect(derivation.stats.refreshed.all).toBe(UNTIL), { timeout: 10_000 });
+  } finally {
+    await derivation.stop();
+    await running;
+  }
+  return derivation;
+}
+
 describe('Derivation (as npm start runs it)', () => {
   it('with no ingest beside it, derives every stored event, ranks once caught up, and reports its lag', async () => {
     await resetDerived(db.pool);
-    const derivation = new Derivation({ pool: db.pool, pollMs: 50, now: () => UNTIL });
-    const running = derivation.run();
-    try {
-      await vi.waitFor(() => expect(derivation.stats.refreshed.all).toBe(UNTIL), { timeout: 10_000 });
-      // The newest event is the fill at D3 03:00: everything up to it is derived (the truth tests follow ingest).
-      expect(await derivedUntil(db.pool)).toBe(D3 + 3 * H + 1);
-      const { rows } = await db.pool.query(
-        `SELECT count(*)::int AS n FROM analytics.leaderboard WHERE window_name = 'all'`,
-      );
-      expect(rows[0].n).toBe(2);
-      const coverage = (await dataCoverage(db.pool, UNTIL, analytics.datasets)).datasets;
-      expect(coverage.analyticsDerivation).toEqual({
-        start: D3 + 3 * H + 1,
-        earliest: D3 + 3 * H + 1,
-        latest: D3 + 3 * H + 1,
-        delaySeconds: Math.round((UNTIL - (D3 + 3 * H + 1)) / 1000),
-      });
-    } finally {
-      await derivation.stop();
-      await running;
-    }
+    await deriveUntilRanked({ pool: db.pool });
+    // The newest event is the fill at D3 03:00: everything up to it is derived (the truth tests follow ingest).
+    expect(await derivedUntil(db.pool)).toBe(D3 + 3 * H + 1);
+    const { rows } = await db.pool.query(
+      `SELECT count(*)::int AS n FROM analytics.leaderboard WHERE window_name = 'all'`,
+    );
+    expect(rows[0].n).toBe(2);
+    const coverage = (await dataCoverage(db.pool, UNTIL, analytics.datasets)).datasets;
+    expect(coverage.analyticsDerivation).toEqual({
+      start: D3 + 3 * H + 1,
+      earliest: D3 + 3 * H + 1,
+      latest: D3 + 3 * H + 1,
+      delaySeconds: Math.round((UNTIL - (D3 + 3 * H + 1)) / 1000),
+    });
   });
 
   it('includes an archive import older than its checkpoint: derives again from the first event, ranks it', async () => {
@@ -413,22 +419,12 @@ describe('Derivation (as npm start runs it)', () => {
       await completeBackfill(own.pool, 'archive', D1 - 3 * H);
 
       const lines: string[] = [];
-      const run = async () => {
-        const derivation = new Derivation({
+      const run = () =>
+        deriveUntilRanked({
           pool: own.pool,
           imports: () => importedBackfills(own.pool),
-          pollMs: 50,
-          now: () => UNTIL,
           log: (line) => lines.push(line),
         });
-        const running = derivation.run();
-        try {
-          await vi.waitFor(() => expect(derivation.stats.refreshed.all).toBe(UNTIL), { timeout: 10_000 });
-        } finally {
-          await derivation.stop();
-          await running;
-        }
-      };
       await run();
       expect(lines).toEqual([expect.stringMatching(/^analytics: archive loaded events from 2026-11-19T21:00:00.000Z/)]);
       expect(await derivedUntil(own.pool)).toBe(D3 + 3 * H + 1);
@@ -459,22 +455,13 @@ describe('Derivation (as npm start runs it)', () => {
   it('logs a batch that fails, keeps the service up and tries again from the checkpoint', async () => {
     await resetDerived(db.pool);
     const lines: string[] = [];
-    const derivation = new Derivation({
+    const derivation = await deriveUntilRanked({
       pool: crashingPool(db.pool, 1),
-      pollMs: 50,
       failureRetryMs: 50,
-      now: () => UNTIL,
       log: (line) => lines.push(line),
     });
-    const running = derivation.run();
-    try {
-      await vi.waitFor(() => expect(derivation.stats.refreshed.all).toBe(UNTIL), { timeout: 10_000 });
-      expect(derivation.stats.failures).toBe(1);
-      expect(lines).toEqual([expect.stringMatching(/^analytics derivation failed \(killed mid-batch\); retrying/)]);
-      expect(await derivedUntil(db.pool)).toBe(D3 + 3 * H + 1);
-    } finally {
-      await derivation.stop();
-      await running;
-    }
+    expect(derivation.stats.failures).toBe(1);
+    expect(lines).toEqual([expect.stringMatching(/^analytics derivation failed \(killed mid-batch\); retrying/)]);
+    expect(await derivedUntil(db.pool)).toBe(D3 + 3 * H + 1);
   });
 });
