@@ -3,7 +3,7 @@
 // tables) and every GraphQL argument (the subgraph schemas). Wrong types, missing fields, huge, negative and
 // > 2^64 numbers, NUL bytes and odd unicode, bad addresses, reversed windows, oversized bodies, invalid JSON,
 // wrong content types, bad percent-encoding, over-long path parameters. Nothing may answer 5xx; every 4xx is
-// `{"error": string}`, and a 400 names the field; GraphQL refusals are errors with messages, never internal ones.
+// the error body `{"error", "code", "msg"}`, and a 400 names the field; GraphQL refusals are errors with messages, never internal ones.
 // The requests are drawn by fast-check from a fixed seed (FUZZ_SEED overrides it), printed with any failure.
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';

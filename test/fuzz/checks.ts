@@ -1,7 +1,8 @@
-// What every answer of the bad-input fuzz test must be (no 5xx; a 4xx is `{"error": string}` naming a field it was
+// What every answer of the bad-input fuzz test must be (no 5xx; a 4xx is the error body naming a field it was
 // sent), failures grouped and reported with the seed, and the request helpers the test shares.
 import { request as httpRequest } from 'node:http';
 import { expect } from 'vitest';
+import { codeOfBody } from '../../platform/error-codes.ts';
 
 export const SEED = Number(process.env.FUZZ_SEED ?? 16_0607);
 
@@ -29,7 +30,10 @@ export interface Failure {
   line: string;
 }
 
-/** A REST answer: no 5xx; a 4xx is exactly `{"error": string}`; a 400 names one of `fields`. */
+/**
+ * A REST answer: no 5xx; a 4xx is exactly the error body `{"error", "code", "msg"}` (a code of the table, `msg` the
+ * same message: what the exchange's Python SDK reads); a 400 names one of `fields`.
+ */
 export function checkRest(
   res: { status: number; text: string; head?: boolean },
   what: string,
@@ -48,9 +52,9 @@ export function checkRest(
   } catch {
     return void fail('4xx not JSON');
   }
-  const error = (body as { error?: unknown })?.error;
-  if (typeof error !== 'string' || Object.keys(body as object).length !== 1) {
-    return void fail('4xx not {"error": string}');
+  const { error, msg } = (body ?? {}) as { error?: unknown; msg?: unknown };
+  if (typeof error !== 'string' || msg !== error || !codeOfBody(body) || Object.keys(body as object).length !== 3) {
+    return void fail('4xx not {"error", "code", "msg"}');
   }
   const field = namedField(error);
   if (status === 400 && (field === null || !fields.has(field))) fail('400 names no field it was sent');
