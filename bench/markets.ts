@@ -1,6 +1,6 @@
 // The markets benchmarks of one run: compat /info against a bare route, candleSnapshot against its SQL, GraphQL
-// through the router against the subgraph, and trade latency from the ingest bus to /ws and graphql-ws clients
-// (trade-latency.ts).
+// through the router against the subgraph, trade latency from the ingest bus to /ws and graphql-ws clients
+// (trade-latency.ts), and the HIP-3 snapshots from their rollup against the scan of every trade it replaced.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,13 +14,15 @@ import { startRouter } from '../router/server.ts';
 import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
 import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
 import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
+import { HIP3_SCAN_SQL, Hip3Rollup, hip3TradeTotals } from '../subgraphs/markets/service/hip3.ts';
 import { bucketStart } from '../subgraphs/markets/service/intervals.ts';
 import { CANDLE_SNAPSHOT_SQL, MAX_CANDLES } from '../subgraphs/markets/service/market-data.ts';
+import { fillStep } from '../subgraphs/markets/writer/hip3-fill.ts';
 import { floorNote, startBareRoute } from './bare-route.ts';
 import type { BenchServer } from './db.ts';
 import { type HttpTarget, sequential, throughput, versusBaseline } from './http-load.ts';
 import { type BenchRow, type BenchSection, int, met, ms, postJson } from './section.ts';
-import { percentile } from './stats.ts';
+import { percentile, timeSequential } from './stats.ts';
 import { benchTradeLatency, type InProcessTrades, MEASURE_MS, TRADES_PER_S } from './trade-latency.ts';
 
 export interface MarketsBench {
@@ -304,6 +306,91 @@ export async function benchRouter(b: MarketsBench): Promise<BenchSection> {
   }
 }
 
+// ---- 5. /hip3/snapshots and /hip3/top-movers over 2 M HIP-3 trades: the rollup against the scan it replaced ----
+
+const HIP3_TRADES = Number(process.env.BENCH_HIP3_TRADES ?? 2_000_000);
+/** Mainnet's HIP-3 share of its trades (a quarter of ~3.2 M a day): ~33 000 an hour, so 2 M are 60 hours of them. */
+const HIP3_TRADES_PER_HOUR = 33_000;
+const HIP3_COINS = 40;
+const HIP3_READS = 200;
+const HIP3_SCANS = 5;
+
+export async function benchHip3Snapshots(b: MarketsBench): Promise<BenchSection> {
+  const hour = 3_600_000;
+  // They end an hour before the simulated history, before any candle: a start's candle backfill never reads them.
+  const end = Math.floor(Date.now() / hour) * hour - hour;
+  const span = Math.ceil(HIP3_TRADES / HIP3_TRADES_PER_HOUR) * hour;
+  const loadStart = performance.now();
+  // 40 coins on 8 dexes, coin k carrying a share growing with k (the busiest ~5 %, as mainnet's are uneven); prices
+  // and sizes with the decimals of real ones.
+  await b.pool.query(
+    `INSERT INTO markets.trades (block_number, seq, time, coin, side, px, sz, hash, tid, buyer, seller, fees)
+     SELECT i / 20, i % 20, $1::bigint + (i::bigint * $2::bigint) / $3::int, 'bench' || (k % 8) || ':C' || k,
+       CASE WHEN i % 2 = 0 THEN 'B' ELSE 'A' END, round(100 + k * 10 + (i % 97) * 0.01, 2),
+       round(((i % 113) + 1) * 0.001, 3), '0xbench', 1000000000000 + i, '0xb', '0xs', round(((i % 53) - 10) * 0.0001, 4)
+     FROM generate_series(0, $3::int - 1) AS i, LATERAL (SELECT floor(sqrt((i::bigint * 7919) % ($4::int * $4::int)))::int AS k) c`,
+    [end - span, span, HIP3_TRADES, HIP3_COINS],
+  );
+  await b.pool.query('ANALYZE markets.trades');
+  const loadS = (performance.now() - loadStart) / 1000;
+  // As a database migrated with these trades stored: the rollup's fill sums them (subgraphs/markets/writer/).
+  await b.pool.query('INSERT INTO markets.hip3_trade_fill DEFAULT VALUES ON CONFLICT DO NOTHING');
+  const fillStart = performance.now();
+  let filled = 0;
+  for (let step = await fillStep(b.pool); step; step = await fillStep(b.pool)) filled += step.trades;
+  const fillS = (performance.now() - fillStart) / 1000;
+  await b.pool.query('VACUUM ANALYZE markets.hip3_trade_hours, markets.hip3_trade_totals');
+
+  // The answers are the same either way (checked here too), at one instant: the window starting an hour before the
+  // data ends, 59 minutes into an hour (the most of it read as the part hour's trades).
+  const sorted = (rows: { coin: string }[]) => rows.sort((x, y) => (x.coin < y.coin ? -1 : 1));
+  const at = (minute: number) => end - hour + minute * 60_000 + 86_400_000;
+  const rollup = new Hip3Rollup();
+  const sums = (now: number, state = rollup) => hip3TradeTotals(b.pool, now, state);
+  const scanAt = (now: number) => b.pool.query(HIP3_SCAN_SQL, [now - 86_400_000]);
+  const worst = at(59);
+  if (JSON.stringify(sorted(await sums(worst))) !== JSON.stringify(sorted((await scanAt(worst)).rows))) {
+    throw new Error('the rollup and the scan differ');
+  }
+  const byPart = new Map<number, number[]>();
+  for (const minute of [1, 30, 59]) byPart.set(minute, await timeSequential(() => sums(at(minute)), 5, HIP3_READS));
+  // A call that reads its part hour's trades (a service's first call in each hour).
+  const hourRead = await timeSequential(() => sums(worst, new Hip3Rollup()), 1, 10);
+  const scan = await timeSequential(() => scanAt(worst), 1, HIP3_SCANS);
+  const e2e = async (path: string) => {
+    const url = `${b.stack.urls.compat}${path}`;
+    const r = await sequential({ url, body: '', method: 'GET' }, { warmup: 20, requests: HIP3_READS });
+    if (r.errors) throw new Error(`${path}: ${r.firstError}`);
+    return r.times.sort((x, y) => x - y);
+  };
+  const snapshots = await e2e('/hip3/snapshots');
+  const movers = await e2e('/hip3/top-movers?limit=10');
+  const p = (times: number[]) => `p50 ${ms(percentile(times, 0.5))}, p99 ${ms(percentile(times, 0.99))}`;
+  const scanP50 = percentile(scan, 0.5);
+  const row = (name: string, times: number[]): BenchRow => ({
+    name,
+    value: ms(percentile(times, 0.99)),
+    baseline: `${ms(scanP50)} scan`,
+    ratio: (percentile(times, 0.99) / scanP50).toFixed(3),
+    target: `p99 <= 50 ms: ${met(percentile(times, 0.99) <= 50)}`,
+  });
+  const part = (minute: number) => byPart.get(minute) ?? [];
+  return {
+    rows: [
+      row('/hip3/snapshots e2e (p99)', snapshots),
+      row('/hip3/top-movers e2e (p99)', movers),
+      row('HIP-3 sums from the rollup (p99)', part(59)),
+    ],
+    notes: [
+      `${int(HIP3_TRADES)} HIP-3 trades of ${HIP3_COINS} coins over ${span / hour} h (~${int(HIP3_TRADES_PER_HOUR)} an hour, mainnet's HIP-3 rate), inserted in ${loadS.toFixed(1)} s`,
+      `the fill of the rollup from them (as after the migration on a database holding them): ${int(filled)} trades in ${fillS.toFixed(1)} s (${int(filled / fillS)} trades/s)`,
+      `${HIP3_READS} sequential reads each: /hip3/snapshots ${p(snapshots)}; /hip3/top-movers ${p(movers)} (the window as the clock has it)`,
+      `the sums (hip3TradeTotals) with the window 1, 30 and 59 minutes into an hour: ${[1, 30, 59].map((m) => p(part(m))).join('; ')}; a call reading its part hour's trades (once an hour per service): ${p(hourRead)}`,
+      `baseline: the scan the snapshots ran before (${HIP3_SCANS} runs): ${p(scan)}; the answers are equal`,
+    ],
+  };
+}
+
 /** The sections in the order they run, with the header line each prints. */
 export const MARKETS_SECTIONS: { title: string; run: (b: MarketsBench) => Promise<BenchSection> }[] = [
   {
@@ -321,5 +408,10 @@ export const MARKETS_SECTIONS: { title: string; run: (b: MarketsBench) => Promis
   {
     title: `trade latency from the ingest bus to subscribers (${TRADES_PER_S} trades/s, ${MEASURE_MS / 1000} s measured)`,
     run: (b) => benchTradeLatency(b),
+  },
+  {
+    // Last: the other sections measure the fixture as it was.
+    title: `hip3 snapshots and top movers over ${int(HIP3_TRADES)} HIP-3 trades: the rollup vs the scan it replaced (sequential; BENCH_HIP3_TRADES)`,
+    run: benchHip3Snapshots,
   },
 ];

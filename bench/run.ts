@@ -1,7 +1,8 @@
 // `npm run bench`: every benchmark, each figure printed beside its baseline measured in the same run.
-// BENCH_ONLY=ingest,candle,trade,scale-out,accounts,hip4,evm,analytics,mcp (substrings of the section titles) runs just
-// those sections; BENCH_HIP4_FILLS sets the hip4 data size (default 1 000 000). The scale-out sections need NATS
-// JetStream (BENCH_NATS_URL, else NATS_URL, else nats://127.0.0.1:4222) and print SKIPPED without it.
+// BENCH_ONLY=ingest,candle,trade,hip3,scale-out,accounts,hip4,evm,analytics,mcp (substrings of the section titles) runs
+// just those sections; BENCH_HIP4_FILLS sets the hip4 data size (default 1 000 000), BENCH_HIP3_TRADES the HIP-3
+// snapshots' (default 2 000 000). The scale-out sections need NATS JetStream (BENCH_NATS_URL, else NATS_URL, else
+// nats://127.0.0.1:4222) and print SKIPPED without it.
 
 import { benchAccountQueries, benchFillLatency, startAccountsBench } from './accounts.ts';
 import { benchAnalyticsReads, benchDerivation, benchIngestWithJobs, startAnalyticsBench } from './analytics.ts';

@@ -1,5 +1,5 @@
 // Batch: rows encoded as COPY text bytes reach Postgres exactly (escapes, NULLs, multi-byte text, a buffer that
-// grows many times), and a rollback to a mark drops exactly what followed it.
+// grows many times), a rollback to a mark drops exactly what followed it, and collected rows make one statement.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../db/pool.ts';
 import type { TableSpec } from '../db/rows/table.ts';
@@ -91,6 +91,38 @@ describe('Batch', () => {
     expect(rows).toEqual([
       { id: 1, n: 3 },
       { id: 2, n: 3 },
+    ]);
+  });
+
+  it('runs the rows collected for a statement as one statement, after a rollback without those that followed its mark', async () => {
+    await db.pool.query('CREATE TABLE batch_test_sums (k text PRIMARY KEY, n int NOT NULL, total numeric NOT NULL)');
+    const sum = `INSERT INTO batch_test_sums AS s (k, n, total)
+      SELECT k, count(*), sum(v) FROM unnest($1::text[], $2::numeric[]) AS u(k, v) GROUP BY k
+      ON CONFLICT (k) DO UPDATE SET n = s.n + EXCLUDED.n, total = s.total + EXCLUDED.total`;
+    const batch = new Batch();
+    batch.collect(sum, ['a', '1.5']);
+    batch.collect(sum, ['b', '2']);
+    const mark = batch.mark();
+    batch.collect(sum, ['a', '100']);
+    batch.rollback(mark);
+    batch.collect(sum, ['a', '0.25']);
+    expect(batch.empty).toBe(false);
+    const statements: string[] = [];
+    await inTransaction(db.pool, async (client) => {
+      const query = client.query.bind(client);
+      client.query = ((config: { text?: string }, ...rest: unknown[]) => {
+        statements.push(typeof config === 'string' ? config : (config.text ?? ''));
+        return (query as (...args: unknown[]) => unknown)(config, ...rest);
+      }) as typeof client.query;
+      await batch.write(client, { shared: 'test' });
+      client.query = query;
+    });
+    // The shared rows' lock, then the one statement.
+    expect(statements).toEqual(['SELECT pg_advisory_xact_lock($1, hashtext($2))', sum]);
+    const { rows } = await db.pool.query('SELECT k, n, total::text FROM batch_test_sums ORDER BY k');
+    expect(rows).toEqual([
+      { k: 'a', n: 2, total: '1.75' },
+      { k: 'b', n: 1, total: '2' },
     ]);
   });
 });

@@ -7,11 +7,9 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { WRITE_STATEMENT_TIMEOUT_MS } from '../db/pool.ts';
 import type { TableSpec } from '../db/rows/table.ts';
+import { lockSharedRows } from '../db/shared-rows.ts';
 
 type AnySpec = TableSpec<never>;
-
-/** First key of the advisory lock under which batches of one stream's lanes run their statements (`write`). */
-const SHARED_ROWS_LOCK_CLASS = 0x686c7368; // "hlsh"
 
 /** How long one statement writing a batch may take, on the server and on the wire. */
 export const INGEST_STATEMENT_TIMEOUT_MS = WRITE_STATEMENT_TIMEOUT_MS;
@@ -25,6 +23,8 @@ export interface BatchMark {
   /** Bytes of COPY text per table. */
   lengths: Map<AnySpec, number>;
   statements: number;
+  /** Rows gathered per statement (`collect`). */
+  collected: Map<string, number>;
   events: Map<string, number>;
   rows: number;
 }
@@ -86,6 +86,8 @@ class CopyText {
 export class Batch {
   private readonly copies = new Map<AnySpec, CopyText>();
   private readonly statements: Statement[] = [];
+  /** Per statement of `collect`, its parameters: one array per column, a row at each index. */
+  private readonly collected = new Map<string, unknown[][]>();
   private readonly events = new Map<string, unknown[]>();
   rows = 0;
 
@@ -105,6 +107,20 @@ export class Batch {
     this.statements.push({ sql, params });
   }
 
+  /**
+   * A row for a statement run once per batch, after `exec`'s, its parameters one array per column (`$1::text[]`, ...;
+   * the statement unnests them): a rollup kept in ingest's transaction then costs one upsert per batch, not one per
+   * block.
+   */
+  collect(sql: string, row: readonly unknown[]): void {
+    let columns = this.collected.get(sql);
+    if (!columns) {
+      columns = row.map(() => []);
+      this.collected.set(sql, columns);
+    }
+    for (let i = 0; i < row.length; i++) columns[i]?.push(row[i]);
+  }
+
   /** Queues a live event, published only after the batch commits. */
   publish(topic: string, item: unknown): void {
     let items = this.events.get(topic);
@@ -119,6 +135,7 @@ export class Batch {
     return {
       lengths: new Map([...this.copies].map(([k, v]) => [k, v.length])),
       statements: this.statements.length,
+      collected: new Map([...this.collected].map(([k, v]) => [k, v[0]?.length ?? 0])),
       events: new Map([...this.events].map(([k, v]) => [k, v.length])),
       rows: this.rows,
     };
@@ -129,11 +146,18 @@ export class Batch {
     for (const [k, v] of this.copies) v.length = mark.lengths.get(k) ?? 0;
     for (const [k, v] of this.events) v.length = mark.events.get(k) ?? 0;
     this.statements.length = mark.statements;
+    for (const [k, v] of this.collected) for (const column of v) column.length = mark.collected.get(k) ?? 0;
     this.rows = mark.rows;
   }
 
   get empty(): boolean {
-    return this.rows === 0 && this.statements.length === 0 && this.events.size === 0;
+    return this.rows === 0 && this.statements.length === 0 && this.events.size === 0 && !this.collectedRows;
+  }
+
+  private get collectedRows(): number {
+    let n = 0;
+    for (const columns of this.collected.values()) n += columns[0]?.length ?? 0;
+    return n;
   }
 
   /**
@@ -141,10 +165,10 @@ export class Batch {
    * `timeoutMs` (longer than the service's limit for answers: a batch is tens of thousands of rows), after which the
    * connection is given up (a stalled server).
    *
-   * With `shared`, the statements run under a transaction lock of that name: lanes of one stream (the present and a
-   * backfill) upsert the same rows (token holders' balances, registries), a batch in one statement per block, so two
-   * batches would otherwise take those rows' locks in different orders and deadlock. The COPYs, of rows no other lane
-   * writes, run before the lock and in parallel.
+   * With `shared`, the statements run under a transaction lock of that name (db/shared-rows.ts): lanes of one stream
+   * (the present and a backfill) upsert the same rows (token holders' balances and registries, a statement per block;
+   * the HIP-3 rollup, one per batch), so two batches would otherwise take those rows' locks in different orders and
+   * deadlock. The COPYs, of rows no other lane writes, run before the lock and in parallel.
    */
   async write(
     client: pg.PoolClient,
@@ -165,14 +189,12 @@ export class Batch {
         await query(`INSERT INTO ${spec.table} (${cols}) SELECT ${cols} FROM ${stage} ON CONFLICT DO NOTHING`);
       }
     }
-    if (shared !== undefined && this.statements.length) {
-      await client.query({
-        text: 'SELECT pg_advisory_xact_lock($1, hashtext($2))',
-        values: [SHARED_ROWS_LOCK_CLASS, shared],
-        query_timeout: timeoutMs,
-      } as pg.QueryConfig);
+    const collected = [...this.collected].filter(([, columns]) => columns[0]?.length);
+    if (shared !== undefined && (this.statements.length || collected.length)) {
+      await lockSharedRows(client, shared, timeoutMs);
     }
-    for (const s of this.statements) {
+    const statements = [...this.statements, ...collected.map(([sql, params]) => ({ sql, params }))];
+    for (const s of statements) {
       await client.query({ text: s.sql, values: s.params, query_timeout: timeoutMs } as pg.QueryConfig);
     }
   }

@@ -1,5 +1,5 @@
-// node_fills_by_block: every fill row, the trades paired from the two sides of a match, liquidation rows and the
-// HIP-4 outcome fills.
+// node_fills_by_block: every fill row, the trades paired from the two sides of a match (with the HIP-3 rollup of those
+// trades), liquidation rows and the HIP-4 outcome fills.
 import type { FillRow, LiquidationRow } from '../../db/rows/accounts.ts';
 import { fillsTable, liquidationsTable } from '../../db/rows/accounts.ts';
 import { hip4FillsTable } from '../../db/rows/hip4.ts';
@@ -118,6 +118,33 @@ const OUTCOME_COIN = /^#(\d+)$/;
 /** The `dir` of a HIP-4 settlement fill. */
 const SETTLEMENT_DIR = 'Settlement';
 
+/**
+ * The HIP-3 trades of a batch added to their coin's hour and running totals (markets.hip3_trade_hours,
+ * hip3_trade_totals), in the transaction that stores them: once per batch (Batch.collect), from the very rows its COPY
+ * stores (markets.trades has no key a conflict could skip them by). A block its lane meets again (a node re-emitting
+ * it, a restart) is skipped by the lane's checkpoint, lanes hold different blocks, and an archive hour already held is
+ * left out by the import: the rollup counts each trade as the table holds it, once. Run under the stream's shared-rows
+ * lock (Batch.write), as the rollup's fill of older trades is (subgraphs/markets/writer/): the present and a backfill
+ * lane add to the same coins' rows. Prices, sizes and fees go as the text COPY gets, so each sum keeps the scale a sum
+ * over markets.trades has.
+ */
+const HIP3_ROLLUP_SQL = `WITH t AS MATERIALIZED (
+    SELECT coin, time / 3600000 * 3600000 AS hour, px * sz AS volume, fees
+    FROM unnest($1::text[], $2::int8[], $3::numeric[], $4::numeric[], $5::numeric[]) AS u(coin, time, px, sz, fees)
+  ), hours AS (
+    INSERT INTO markets.hip3_trade_hours AS h (coin, hour, trades, volume, fees)
+    SELECT coin, hour, count(*), sum(volume), sum(fees) FROM t GROUP BY coin, hour
+    ON CONFLICT (coin, hour) DO UPDATE SET trades = h.trades + EXCLUDED.trades, volume = h.volume + EXCLUDED.volume,
+      fees = h.fees + EXCLUDED.fees
+  )
+  INSERT INTO markets.hip3_trade_totals AS c (coin, trades, volume, fees)
+  SELECT coin, count(*), sum(volume), sum(fees) FROM t GROUP BY coin
+  ON CONFLICT (coin) DO UPDATE SET trades = c.trades + EXCLUDED.trades, volume = c.volume + EXCLUDED.volume,
+    fees = c.fees + EXCLUDED.fees`;
+
+/** A HIP-3 dex's coin (`<dex>:<COIN>`), as the snapshots count them. */
+const isHip3 = (coin: string) => coin.includes(':');
+
 export const fillsLoader: StreamLoader = {
   stream: 'node_fills_by_block',
   loadBlock(ctx, events, batch) {
@@ -161,6 +188,7 @@ export const fillsLoader: StreamLoader = {
     for (const t of pairTrades(fills.filter((f) => f.dir !== SETTLEMENT_DIR))) {
       batch.add(tradesTable, t);
       batch.publish('trades', t);
+      if (isHip3(t.coin)) batch.collect(HIP3_ROLLUP_SQL, [t.coin, t.time, t.px, t.sz, t.fees]);
     }
   },
 };

@@ -1,4 +1,4 @@
-// The markets domain as the service lists it (domains.ts): its service, subgraph, datasets and compat part.
+// The markets domain as the service lists it (domains.ts): its service, subgraph, datasets, compat part and writer.
 
 import { DOCUMENTED_COVERAGE_STARTS as STARTS } from '../../platform/coverage.ts';
 import { defineDomain } from '../domain.ts';
@@ -42,4 +42,6 @@ export const markets = defineDomain({
     ],
   },
   mcpTools: marketsTools,
+  // The fill of the HIP-3 rollup from trades stored before it; loaded only by the writer thread of the role that ingests.
+  writer: new URL('./writer/index.ts', import.meta.url),
 });

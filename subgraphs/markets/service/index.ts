@@ -15,7 +15,7 @@ import { orderedWindow } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { type L2BookAnswer, OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
-import { type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
+import { Hip3Rollup, type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
 import {
   availableDates,
   HISTORY_DATASET_NAMES,
@@ -184,6 +184,8 @@ export class MarketsService {
   private readonly primary: pg.Pool;
   private readonly upstream: Upstream;
   private readonly metaTtlMs: number;
+  /** Whether the HIP-3 rollup is filled yet, and the hours the 24 h window starts in (service/hip3.ts). */
+  private readonly hip3Rollup = new Hip3Rollup({ readAhead: true });
   readonly now: () => number;
 
   constructor(opts: MarketsServiceOptions) {
@@ -537,7 +539,7 @@ export class MarketsService {
   }
 
   hip3Snapshots(filter: { dexId?: string; coin?: string } = {}): Promise<Hip3Snapshot[]> {
-    return hip3Snapshots(this.pool, this.ctxs, this.now(), filter);
+    return hip3Snapshots(this.pool, this.ctxs, this.now(), filter, this.hip3Rollup);
   }
 
   /** HIP-3 coins ranked by the size of their 24 h price move, largest first (HIP3_TOP_MOVERS's input). */
