@@ -4,7 +4,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ErrorBody, errorBody } from './error-codes.ts';
 
-
 /** Seconds a caller is told to wait: the start's retries back off to 10 s, most come sooner. */
 export const STARTING_RETRY_AFTER_S = 5;
 
