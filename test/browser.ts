@@ -37,9 +37,25 @@ function local(url: URL): boolean {
   return url.protocol === 'blob:' || url.protocol === 'data:' || LOOPBACK.has(url.hostname);
 }
 
+/**
+ * The environment without libfaketime (`npm run test:clock-ahead` moves the Node processes' clock only): the browser,
+ * like Postgres, keeps the real one, and Chromium's crash handler fails its start under the preloaded library.
+ */
+function realClock(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && name !== 'LD_PRELOAD' && !name.startsWith('FAKETIME')) out[name] = value;
+  }
+  return out;
+}
+
 /** A browser whose pages reach loopback only: any other request is refused and noted in `blocked`. */
 export async function offlineBrowser(): Promise<OfflineBrowser> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', LOOPBACK_ONLY] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--no-sandbox', LOOPBACK_ONLY],
+    env: realClock(process.env),
+  });
   const blocked: string[] = [];
   const offlineContext = async () => {
     const context = await browser.newContext();
