@@ -21,6 +21,7 @@ import {
   side,
   str,
 } from '../../platform/fields.ts';
+import { isHip3Coin } from '../../wire/coins.ts';
 import type { StreamLoader } from './loader.ts';
 
 /** A fill event of a block line; `eventIndex` is its index in the line's `events` (the node's execution order). */
@@ -142,9 +143,6 @@ const HIP3_ROLLUP_SQL = `WITH t AS MATERIALIZED (
   ON CONFLICT (coin) DO UPDATE SET trades = c.trades + EXCLUDED.trades, volume = c.volume + EXCLUDED.volume,
     fees = c.fees + EXCLUDED.fees`;
 
-/** A HIP-3 dex's coin (`<dex>:<COIN>`), as the snapshots count them. */
-const isHip3 = (coin: string) => coin.includes(':');
-
 export const fillsLoader: StreamLoader = {
   stream: 'node_fills_by_block',
   loadBlock(ctx, events, batch) {
@@ -188,7 +186,7 @@ export const fillsLoader: StreamLoader = {
     for (const t of pairTrades(fills.filter((f) => f.dir !== SETTLEMENT_DIR))) {
       batch.add(tradesTable, t);
       batch.publish('trades', t);
-      if (isHip3(t.coin)) batch.collect(HIP3_ROLLUP_SQL, [t.coin, t.time, t.px, t.sz, t.fees]);
+      if (isHip3Coin(t.coin)) batch.collect(HIP3_ROLLUP_SQL, [t.coin, t.time, t.px, t.sz, t.fees]);
     }
   },
 };

@@ -4,6 +4,7 @@
 import type pg from 'pg';
 import type { AssetCtxRow } from '../../../db/rows/markets.ts';
 import { addDecimal } from '../../../platform/decimal.ts';
+import { isHip3Coin } from '../../../wire/coins.ts';
 
 export interface Hip3Snapshot {
   dex_id: string;
@@ -250,7 +251,7 @@ export async function hip3Snapshots(
   rollup?: Hip3Rollup,
 ): Promise<Hip3Snapshot[]> {
   const totals = new Map((await hip3TradeTotals(pool, now, rollup)).map((r) => [r.coin, r]));
-  const coins = new Set([...ctxs.keys(), ...totals.keys()].filter((c) => c.includes(':')));
+  const coins = new Set([...ctxs.keys(), ...totals.keys()].filter(isHip3Coin));
   const out: Hip3Snapshot[] = [];
   for (const coin of [...coins].sort()) {
     const dexId = dexOf(coin);

@@ -13,6 +13,7 @@ import { type BusGap, derivedTopic, type EventBus, type EventSource, InProcessBu
 import type { InputOf } from '../../../kit/input.ts';
 import { orderedWindow } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
+import { isHip3Coin } from '../../../wire/coins.ts';
 import { type L2BookAnswer, OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
 import { Hip3Rollup, type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
@@ -399,7 +400,7 @@ export class MarketsService {
   firstDexMids(): Readonly<Record<string, string>> {
     if (!this.firstDexMidsCache) {
       const all = this.allMids();
-      this.firstDexMidsCache = Object.fromEntries(Object.entries(all).filter(([coin]) => !coin.includes(':')));
+      this.firstDexMidsCache = Object.fromEntries(Object.entries(all).filter(([coin]) => !isHip3Coin(coin)));
     }
     return this.firstDexMidsCache;
   }

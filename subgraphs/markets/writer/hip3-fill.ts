@@ -4,6 +4,7 @@
 import type pg from 'pg';
 import { inTransaction, WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
 import { lockSharedRows } from '../../../db/shared-rows.ts';
+import { isHip3Coin } from '../../../wire/coins.ts';
 import type { StreamName } from '../../../wire/node-lines.ts';
 
 const HOUR_MS = 3_600_000;
@@ -41,9 +42,6 @@ export interface FillStep {
   trades: number;
 }
 
-/** A HIP-3 dex's coin (`<dex>:<COIN>`), as the snapshots count them. */
-const isHip3 = (coin: string) => coin.includes(':');
-
 /**
  * The coin after `coin` among the trades (the first with null; null after the last): one probe of the (coin, time)
  * index, where `SELECT DISTINCT coin` would read every trade.
@@ -68,7 +66,7 @@ export async function fillStep(pool: pg.Pool, stepMs = FILL_STEP_MS): Promise<Fi
   let { coin, hour } = marker;
   if (coin === null) coin = await nextCoin(pool, null);
   // Other coins are passed over one probe each (~500 on mainnet: spot pairs and the native perps).
-  while (coin !== null && !isHip3(coin)) {
+  while (coin !== null && !isHip3Coin(coin)) {
     coin = await nextCoin(pool, coin);
     hour = null;
   }
