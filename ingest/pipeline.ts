@@ -304,8 +304,12 @@ class StreamReader {
   /** Moves the checkpoint past a line that holds no block, unless a block being read started before it. */
   private pass(end: Position): void {
     this.readAt = end;
-    if (!this.open)
-      this.checkpoint = { ...end, lastBlock: this.checkpoint?.lastBlock ?? null, block: this.checkpoint?.block };
+    if (!this.open) this.checkpoint = this.sameBlockAt(end);
+  }
+
+  /** The checkpoint moved to `end` past lines that complete no block: its last block stays what it was. */
+  private sameBlockAt(end: Position): Checkpoint {
+    return { ...end, lastBlock: this.checkpoint?.lastBlock ?? null, block: this.checkpoint?.block };
   }
 
   /**
@@ -344,7 +348,7 @@ class StreamReader {
       if (!(err instanceof FieldError)) throw err;
       this.batch.rollback(mark);
       this.malformed(end, err, sample);
-      this.checkpoint = { ...end, lastBlock: this.checkpoint?.lastBlock ?? null, block: this.checkpoint?.block };
+      this.checkpoint = this.sameBlockAt(end);
     }
   }
 

@@ -35,7 +35,7 @@ export interface WriterThread {
   load(): void;
   /** The simulator has written all the backfill lane will hold. */
   written(at: number): void;
-  /** The lane following the present, told to the writers (a few times a second, and when it changes). */
+  /** The lane following the present, told to the writers (start.ts tells it a few times a second). */
   present(stats: StreamStats[]): void;
   /** The backfill lane's streams as last reported (empty before the first report, or without a lane). */
   backfillStats(): StreamStats[];
