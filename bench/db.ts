@@ -7,9 +7,10 @@ import { migrate } from '../db/migrate.ts';
 import { createPool, ensureDatabase } from '../db/pool.ts';
 
 export interface BenchServer {
-  freshDatabase(name: string): Promise<{ url: string; pool: pg.Pool }>;
+  /** `migrations`: another migrations folder (an older schema, to measure beside today's). */
+  freshDatabase(name: string, migrations?: string): Promise<{ url: string; pool: pg.Pool }>;
   /** A migrated database kept between runs (for data sets too slow to rebuild every time). */
-  keptDatabase(name: string): Promise<{ url: string; pool: pg.Pool }>;
+  keptDatabase(name: string, migrations?: string): Promise<{ url: string; pool: pg.Pool }>;
   stop(): Promise<void>;
 }
 
@@ -27,23 +28,23 @@ export async function benchServer(): Promise<BenchServer> {
     stop = cluster.stop;
   }
   const admin = adminUrl;
-  const keptDatabase = async (name: string) => {
+  const keptDatabase = async (name: string, migrations?: string) => {
     await ensureDatabase(admin, name);
     const url = new URL(admin);
     url.pathname = `/${name}`;
     // Building the data sets (millions of rows in one statement) takes longer than the service's statement limit.
     const pool = createPool(url.toString(), 12, { connectTimeoutMs: 0, statementTimeoutMs: 0 });
-    await migrate(pool);
+    await migrate(pool, migrations);
     return { url: url.toString(), pool };
   };
   return {
     keptDatabase,
-    async freshDatabase(name) {
+    async freshDatabase(name, migrations) {
       const c = new pg.Client(admin);
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
-      return keptDatabase(name);
+      return keptDatabase(name, migrations);
     },
     stop,
   };

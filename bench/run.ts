@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, each figure printed beside its baseline measured in the same run.
-// BENCH_ONLY=startup,ingest,candle,trade,hip3,scale-out,accounts,hip4,evm,analytics,mcp (substrings of the section titles) runs
+// BENCH_ONLY=startup,storage,ingest,candle,trade,hip3,scale-out,accounts,hip4,evm,analytics,mcp (substrings of the section titles) runs
 // just those sections; BENCH_HIP4_FILLS sets the hip4 data size (default 1 000 000), BENCH_HIP3_TRADES the HIP-3
 // snapshots' (default 2 000 000). The scale-out sections need NATS JetStream (BENCH_NATS_URL, else NATS_URL, else
 // nats://127.0.0.1:4222) and print SKIPPED without it.
@@ -15,6 +15,7 @@ import { benchCreditCharging, benchMcpCalls, startMcpBench } from './mcp.ts';
 import { SCALE_OUT_SECTIONS } from './scale-out.ts';
 import type { BenchSection } from './section.ts';
 import { benchStartup } from './startup.ts';
+import { benchStorage } from './storage.ts';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -59,6 +60,12 @@ try {
   await runSections([{ title: 'startup: npm start to its first live answer', run: benchStartup }], async () => ({
     close: async () => {},
   }));
+  await runSections(
+    [{ title: 'storage: bytes per stored fill, mainnet-shaped', run: () => benchStorage(server) }],
+    async () => ({
+      close: async () => {},
+    }),
+  );
   if (wanted('ingest')) {
     const r = await benchIngest(server, Number(process.env.BENCH_FILLS ?? 500_000));
     row(

@@ -68,21 +68,79 @@ describe('migrations', () => {
     );
     const defs = rows.map((r) => r.indexdef.replace(/ USING btree/, '')).join('\n');
     for (const path of [
-      'accounts.fills (address, "time" DESC, block_number, event_index, tid)',
-      'accounts.fills ("time" DESC, block_number, event_index, tid)',
-      'accounts.fills (oid)',
-      'accounts.fills (coin, "time" DESC)',
-      'accounts.order_statuses (address, oid DESC, "time")',
+      'accounts.fills (address, "time", block_number DESC, event_index DESC, tid DESC)',
+      'accounts.fills ("time", block_number DESC, event_index DESC, tid DESC)',
+      'accounts.fills (coin, "time")',
+      'accounts.order_statuses (address, oid, "time" DESC)',
       'accounts.order_statuses (address, cloid)',
-      'accounts.funding_payments (address, "time" DESC)',
-      'accounts.ledger_updates (address, "time" DESC)',
-      'markets.trades (coin, "time" DESC)',
+      'accounts.funding_payments (address, "time")',
+      'accounts.ledger_updates (address, "time")',
+      'markets.trades (coin, "time")',
       'markets.reserve_samples (token, "time")',
       'markets.candles (coin, "interval", t)',
       'evm.token_holders (token, balance_raw DESC, address)',
-      'hip4.fills (outcome_id, "time" DESC)',
+      'hip4.fills (outcome_id, "time")',
     ]) {
       expect(defs).toContain(`ON ${path}`);
     }
+  });
+
+  it('keeps every time-leading index ascending (new rows at its right end, pages full), read backward', async () => {
+    const { rows } = await pool.query<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE schemaname IN ('markets','accounts','hip4','evm','analytics')`,
+    );
+    // The first column ordered by time (time, an oid, closed_at), first or after the equality keys, descending.
+    const timeDescending = /\((?:(?!"time"|oid|closed_at)\w+, )*(?:"time"|oid|closed_at) DESC/;
+    expect(timeDescending.test('ON accounts.fills USING btree (address, "time" DESC, tid)')).toBe(true);
+    expect(timeDescending.test('ON accounts.order_statuses USING btree (address, oid, "time" DESC)')).toBe(false);
+    expect(rows.map((r) => r.indexdef).filter((d) => timeDescending.test(d))).toEqual([]);
+  });
+});
+
+describe('a no-transaction migration', () => {
+  async function dirWith(file: string, sql: string): Promise<string> {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'hl-migrations-'));
+    await fs.cp(path.join(import.meta.dirname, 'migrations'), dir, { recursive: true });
+    await fs.mkdir(path.join(dir, 'zz'), { recursive: true });
+    await fs.writeFile(path.join(dir, 'zz', file), sql);
+    return dir;
+  }
+
+  it('builds an index concurrently, statement by statement, and is recorded once done', async () => {
+    await migrate(pool);
+    const dir = await dirWith(
+      '9001_concurrent.sql',
+      '-- migrate: no transaction\n-- a comment; with a semicolon\nCREATE TABLE markets.cc (x int);\n' +
+        'CREATE INDEX CONCURRENTLY cc_x\n  ON markets.cc (x);\n',
+    );
+    expect(await migrate(pool, dir)).toEqual(['zz/9001_concurrent.sql']);
+    const { rows } = await pool.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'cc'`);
+    expect(rows).toEqual([{ indexname: 'cc_x' }]);
+    expect(await migrate(pool, dir)).toEqual([]);
+  });
+
+  it('stopped half way keeps what ran, is not recorded, and runs again from its first statement', async () => {
+    await migrate(pool);
+    const head = '-- migrate: no transaction\nCREATE TABLE IF NOT EXISTS markets.half (x int);\n';
+    const broken = await dirWith('9002_half.sql', `${head}SELECT no_such_function();\n`);
+    await expect(migrate(pool, broken)).rejects.toThrow(
+      /migration zz\/9002_half.sql failed at statement 2 of 2: .*no_such_function.*the statements before it stay applied/,
+    );
+    const half = await pool.query(`SELECT 1 FROM pg_tables WHERE tablename = 'half'`);
+    expect(half.rowCount).toBe(1);
+    const recorded = await pool.query(`SELECT 1 FROM platform.schema_migrations WHERE version = '9002'`);
+    expect(recorded.rowCount).toBe(0);
+    const mended = await dirWith(
+      '9002_half.sql',
+      `${head}CREATE INDEX CONCURRENTLY IF NOT EXISTS half_x ON markets.half (x);\n`,
+    );
+    expect(await migrate(pool, mended)).toEqual(['zz/9002_half.sql']);
+  });
+
+  it('refuses a $$ body, which it cannot split, before anything runs', async () => {
+    const dir = await dirWith('9003_body.sql', '-- migrate: no transaction\nDO $$ BEGIN END $$;\n');
+    await expect(listMigrations(dir)).rejects.toThrow(
+      'migration zz/9003_body.sql: a no-transaction migration cannot hold $$ bodies',
+    );
   });
 });

@@ -1,5 +1,11 @@
 // The migration runner: numbered .sql files under db/migrations/<schema>/, applied in number order, each in its
 // own transaction and recorded with its checksum. Safe to re-run and to run concurrently (advisory lock).
+//
+// A migration whose first line is `-- migrate: no transaction` runs statement by statement instead, each committed
+// on its own: what a large database needs (CREATE/DROP INDEX CONCURRENTLY, which Postgres refuses in a transaction,
+// builds an index while ingest keeps writing). It is recorded once its last statement is done, so one that stops
+// half way runs again from its first statement: such a file is written to be re-run (`IF EXISTS`, an index built
+// under a new name and swapped in). Its statements end with `;` at the end of a line, and it holds no `$$` bodies.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +19,23 @@ export interface Migration {
   name: string; // "accounts/0003_accounts.sql"
   sql: string;
   checksum: string;
+  /** False for a `-- migrate: no transaction` file: its statements, each committed on its own. */
+  transaction: boolean;
+}
+
+const NO_TRANSACTION = /^-- migrate: no transaction\s*$/m;
+
+/** The statements of a no-transaction migration: split where a line ends with `;` (comments dropped). */
+export function statementsOf(m: Pick<Migration, 'name' | 'sql'>): string[] {
+  if (m.sql.includes('$$')) throw new Error(`migration ${m.name}: a no-transaction migration cannot hold $$ bodies`);
+  const code = m.sql
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('--'))
+    .join('\n');
+  return code
+    .split(/;[ \t]*(?:\n|$)/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 export async function listMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
@@ -23,11 +46,15 @@ export async function listMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
       const match = /^(\d{4})_[\w-]+\.sql$/.exec(file);
       if (!match) continue;
       const sql = await fs.readFile(path.join(dir, schema.name, file), 'utf8');
+      const name = `${schema.name}/${file}`;
+      const transaction = !NO_TRANSACTION.test(sql.split('\n', 1)[0] ?? '');
+      if (!transaction) statementsOf({ name, sql }); // refuses what it cannot split, before anything runs
       found.push({
         version: match[1] as string,
-        name: `${schema.name}/${file}`,
+        name,
         sql,
         checksum: createHash('sha256').update(sql).digest('hex'),
+        transaction,
       });
     }
   }
@@ -40,12 +67,26 @@ export async function listMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
   return found;
 }
 
+const LOCK_POLL_MS = 100;
+
+/**
+ * The migrations' lock, asked for until given: a session blocked in `pg_advisory_lock` holds a snapshot, which a
+ * concurrent index build (CREATE INDEX CONCURRENTLY, by the session that holds the lock) waits for: a deadlock.
+ */
+async function takeLock(client: pg.PoolClient): Promise<void> {
+  for (;;) {
+    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [LOCK_KEY]);
+    if (rows[0]?.ok) return;
+    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+  }
+}
+
 /** Applies pending migrations; returns the names applied. Refuses to run if an applied file was edited. */
 export async function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<string[]> {
   const migrations = await listMigrations(dir);
   const client = await pool.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
+    await takeLock(client);
     await client.query(`CREATE SCHEMA IF NOT EXISTS platform;
       CREATE TABLE IF NOT EXISTS platform.schema_migrations (
         version text PRIMARY KEY, name text NOT NULL, checksum text NOT NULL,
@@ -63,24 +104,8 @@ export async function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<stri
         }
         continue;
       }
-      await client.query('BEGIN');
-      try {
-        await client.query(m.sql);
-        await client.query('INSERT INTO platform.schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
-          m.version,
-          m.name,
-          m.checksum,
-        ]);
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK');
-        // The cause kept: a connection lost mid-migration is storage unavailable (db/unavailable.ts), retried at start.
-        throw new Error(
-          `migration ${m.name} failed: ${(err as Error).message} (rolled back: the schema is as it was before it; ` +
-            'check the migration, and what in the database it meets)',
-          { cause: err },
-        );
-      }
+      if (m.transaction) await applyInTransaction(client, m);
+      else await applyStatements(client, m);
       done.push(m.name);
     }
     return done;
@@ -88,6 +113,43 @@ export async function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<stri
     await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => {});
     client.release();
   }
+}
+
+const RECORD = 'INSERT INTO platform.schema_migrations (version, name, checksum) VALUES ($1, $2, $3)';
+
+async function applyInTransaction(client: pg.PoolClient, m: Migration): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query(m.sql);
+    await client.query(RECORD, [m.version, m.name, m.checksum]);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK');
+    // The cause kept: a connection lost mid-migration is storage unavailable (db/unavailable.ts), retried at start.
+    throw new Error(
+      `migration ${m.name} failed: ${(err as Error).message} (rolled back: the schema is as it was before it; ` +
+        'check the migration, and what in the database it meets)',
+      { cause: err },
+    );
+  }
+}
+
+/** A no-transaction migration: each statement committed on its own, the record after the last. */
+async function applyStatements(client: pg.PoolClient, m: Migration): Promise<void> {
+  const statements = statementsOf(m);
+  for (const [i, statement] of statements.entries()) {
+    try {
+      await client.query(statement);
+    } catch (err) {
+      throw new Error(
+        `migration ${m.name} failed at statement ${i + 1} of ${statements.length}: ${(err as Error).message} ` +
+          '(it runs without a transaction: the statements before it stay applied, and the next start runs it again ' +
+          'from its first statement)',
+        { cause: err },
+      );
+    }
+  }
+  await client.query(RECORD, [m.version, m.name, m.checksum]);
 }
 
 /**
