@@ -34,8 +34,24 @@ import {
   type Window,
   windowBounds,
 } from './inputs.ts';
-import { defaultMinTrades, LATEST_SNAPSHOT, metricOrder, rankColumn, rankingSums } from './ranking.ts';
-import { DAY_MS, drawdownAggregates, HOUR_MS, windowHours, windowParams, windowRows } from './window.ts';
+import {
+  defaultMinTrades,
+  LIVE_MAX_LAG_MS,
+  type Metric,
+  metricOrder,
+  rankColumn,
+  rankingSums,
+  withCurrentValue,
+} from './ranking.ts';
+import {
+  DAY_MS,
+  drawdownAggregates,
+  HOUR_MS,
+  type WindowHours,
+  windowHours,
+  windowParams,
+  windowRows,
+} from './window.ts';
 
 export type {
   BuilderActivity,
@@ -133,12 +149,18 @@ export class AnalyticsService implements DomainService {
     if (q.window === undefined) {
       const { hours } = q;
       const now = this.now();
+      const span = windowHours(now - hours * HOUR_MS, now);
+      // The live boards numbered ahead (about a minute behind the derivation) answer their hours under the default
+      // filter.
+      if (minTrades === defaultMinTrades(by)) {
+        const ahead = await this.liveBoard(hours, by, span, rowColumns);
+        if (ahead) return ahead;
+      }
       const { rows } = await this.pool.query<Omit<LeaderboardRow, 'rank' | 'refreshed_at'> & { total: number }>(
-        `SELECT ${rowColumns}, count(*) OVER ()::int AS total FROM (
-           SELECT s.*, snap.account_value, snap.unrealized_pnl
-           FROM (${rankingSums(windowRows(2, 'true'))}) s ${LATEST_SNAPSHOT}) r
+        `SELECT ${rowColumns}, count(*) OVER ()::int AS total
+         FROM (${withCurrentValue(rankingSums(windowRows(2, 'true')))}) r
          WHERE trades >= $1 ORDER BY ${order('r')} LIMIT ${LIVE_TOP}`,
-        [minTrades, ...windowParams(windowHours(now - hours * HOUR_MS, now))],
+        [minTrades, ...windowParams(span)],
       );
       const total = rows[0]?.total ?? 0;
       return {
@@ -190,6 +212,42 @@ export class AnalyticsService implements DomainService {
       totalCount: total,
       hasMore: offset + rows.length < total,
       refreshedAt: meta[0]?.refreshed_at ?? null,
+    };
+  }
+
+  /**
+   * The live top 100 of `hours` by `by` as the writer numbered it (writer/leaderboard.ts refreshLiveBoards), when it
+   * counts the same hours as a request at `now` and is fresh (LIVE_MAX_LAG_MS); else null.
+   */
+  private async liveBoard(
+    hours: number,
+    by: Metric,
+    span: WindowHours,
+    rowColumns: string,
+  ): Promise<LeaderboardPage | null> {
+    const { rows } = await this.pool.query<
+      Omit<LeaderboardRow, 'refreshed_at'> & { board_total: number; board_refreshed_at: number }
+    >(
+      `SELECT b.refreshed_at AS board_refreshed_at, (b.totals ->> $2)::int AS board_total, r.*
+       FROM analytics.live_boards b
+       JOIN analytics.derive_checkpoint c ON c.job = 'analytics'
+       LEFT JOIN LATERAL (SELECT rank, ${rowColumns} FROM analytics.live_leaderboard l
+                          WHERE l.hours = b.hours AND l.metric = $2 ORDER BY rank) r ON true
+       WHERE b.hours = $1 AND b.window_from = $3 AND b.window_to = $4 AND b.derived_until >= c.cursor_time - $5
+       ORDER BY r.rank`,
+      [hours, by, span.from, span.to, LIVE_MAX_LAG_MS],
+    );
+    const head = rows[0];
+    if (!head) return null;
+    const refreshedAt = Number(head.board_refreshed_at);
+    const ranked = head.address === null ? [] : rows;
+    return {
+      window: null,
+      by,
+      rows: ranked.map(({ board_total: _t, board_refreshed_at: _r, ...r }) => ({ ...r, refreshed_at: refreshedAt })),
+      totalCount: head.board_total,
+      hasMore: head.board_total > ranked.length,
+      refreshedAt,
     };
   }
 

@@ -1,5 +1,6 @@
-// The leaderboard's sums and metrics in one place: the scheduled windows (writer/leaderboard.ts) and the live
-// top 100 rank by the same SQL, over the same window rule (window.ts).
+// The leaderboard's sums and metrics in one place: the scheduled windows and the live boards numbered ahead
+// (writer/leaderboard.ts) and the live top 100 summed at request time rank by the same SQL, over the same window rule
+// (window.ts).
 
 /** Ranking metrics (`by`), spec §2.3 "Leaderboard row". */
 export const METRICS = ['volume', 'pnl', 'trades', 'win_rate', 'pnl_pct', 'unrealized_pnl'] as const;
@@ -25,6 +26,14 @@ export function metricOrder(metric: Metric, t: string): string {
 /** The `min_trades` a metric ranks under when the request names none: the ratio metrics' 10, else 0. */
 export const defaultMinTrades = (metric: Metric): number => (RATIO_METRICS.includes(metric) ? DEFAULT_MIN_TRADES : 0);
 
+/**
+ * The live top 100 of some `hours` (writer/leaderboard.ts LIVE_HOURS) is numbered ahead every LIVE_REFRESH_MS; a
+ * request reads it while it counts the same hours and the derivation has got at most LIVE_MAX_LAG_MS of events past
+ * it (event time, not the clock: a board numbered before a catch-up is not read after it), else sums at request time.
+ */
+export const LIVE_REFRESH_MS = 60_000;
+export const LIVE_MAX_LAG_MS = 2 * LIVE_REFRESH_MS;
+
 /** The leaderboard column holding a row's precomputed rank by `metric` under its default `min_trades`. */
 export const rankColumn = (metric: Metric): string => `rank_${metric}`;
 
@@ -45,20 +54,32 @@ export function rankExpressions(t: string): string {
 }
 
 /**
- * Per address, the sums of `rows` (a window's rows, window.ts `windowRows`), with the ratio metrics: win rate =
- * wins / closed trips (a fraction), pnl_pct = net PnL (realized − fees + funding) / traded volume, in percent.
+ * Per address, the sums of `rows` (a window's rows, window.ts `windowRows`), with the ratio metrics (`rankingRows`).
  */
 export function rankingSums(rows: string): string {
-  return `SELECT address, sum(fills)::int AS fills, sum(volume) AS volume, sum(realized_pnl) AS realized_pnl,
-      sum(fees) AS fees, sum(funding) AS funding, sum(wins)::int AS wins, sum(losses)::int AS losses,
-      sum(trips)::int AS trades,
-      CASE WHEN sum(trips) > 0 THEN round(sum(wins)::numeric / sum(trips), 6) END AS win_rate,
-      CASE WHEN sum(volume) > 0 THEN round((sum(realized_pnl) - sum(fees) + sum(funding)) / sum(volume) * 100, 6) END
-        AS pnl_pct
-    FROM (${rows}) w GROUP BY address`;
+  return rankingRows(`SELECT address, sum(fills) AS fills, sum(volume) AS volume, sum(realized_pnl) AS realized_pnl,
+      sum(fees) AS fees, sum(funding) AS funding, sum(wins) AS wins, sum(losses) AS losses, sum(trips) AS trips
+    FROM (${rows}) w GROUP BY address`);
 }
 
-/** The latest snapshot's account value and unrealized PnL of each address of `sums` (a lateral join). */
-export const LATEST_SNAPSHOT = `LEFT JOIN LATERAL (
-    SELECT account_value, unrealized_pnl FROM analytics.account_snapshots sn
-    WHERE sn.address = s.address ORDER BY time DESC LIMIT 1) snap ON true`;
+/**
+ * The row a board ranks, from `sums` (one row per address: fills, volume, realized_pnl, fees, funding, wins, losses,
+ * trips), with the ratio metrics: win rate = wins / closed trips (a fraction), pnl_pct = net PnL (realized − fees +
+ * funding) / traded volume, in percent.
+ */
+export function rankingRows(sums: string): string {
+  return `SELECT address, fills::int AS fills, volume, realized_pnl, fees, funding, wins::int AS wins,
+      losses::int AS losses, trips::int AS trades,
+      CASE WHEN trips > 0 THEN round(wins::numeric / trips, 6) END AS win_rate,
+      CASE WHEN volume > 0 THEN round((realized_pnl - fees + funding) / volume * 100, 6) END AS pnl_pct
+    FROM (${sums}) s`;
+}
+
+/**
+ * `rows` (rankingSums or rankingRows) with each address's current account value and unrealized PnL: its latest
+ * snapshot's, which the derivation keeps in its running state (a join, not a probe of the snapshots per address).
+ */
+export function withCurrentValue(rows: string): string {
+  return `SELECT s.*, st.snapshot_value AS account_value, st.snapshot_unrealized AS unrealized_pnl
+    FROM (${rows}) s LEFT JOIN analytics.account_state st ON st.address = s.address`;
+}

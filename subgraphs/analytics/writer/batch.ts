@@ -83,6 +83,8 @@ interface Account {
   cash: Ratio;
   lastEvent: number;
   snapshotValue: Ratio | null;
+  /** The latest snapshot's unrealized PnL (as text): what the leaderboards show beside its value. */
+  snapshotUnrealized: string | null;
 }
 
 /**
@@ -185,10 +187,19 @@ export class DerivationBatch {
   private async loadAccounts(addresses: string[]): Promise<void> {
     const missing = addresses.filter((a) => !this.accounts.has(a));
     if (!missing.length) return;
-    for (const a of missing) this.accounts.set(a, { cash: ZERO, lastEvent: 0, snapshotValue: null });
-    const { rows } = await query<{ address: string; cash: string; last_event: number; snapshot_value: string }>(
+    for (const a of missing) {
+      this.accounts.set(a, { cash: ZERO, lastEvent: 0, snapshotValue: null, snapshotUnrealized: null });
+    }
+    const { rows } = await query<{
+      address: string;
+      cash: string;
+      last_event: number;
+      snapshot_value: string | null;
+      snapshot_unrealized: string | null;
+    }>(
       this.c,
-      `SELECT address, cash::text AS cash, last_event, snapshot_value::text AS snapshot_value
+      `SELECT address, cash::text AS cash, last_event, snapshot_value::text AS snapshot_value,
+         snapshot_unrealized::text AS snapshot_unrealized
        FROM analytics.account_state WHERE address = ANY($1)`,
       [missing],
     );
@@ -197,6 +208,7 @@ export class DerivationBatch {
         cash: ratio(r.cash),
         lastEvent: r.last_event,
         snapshotValue: r.snapshot_value === null ? null : ratio(r.snapshot_value),
+        snapshotUnrealized: r.snapshot_unrealized,
       });
     }
     const { rows: trips } = await query(
@@ -393,6 +405,7 @@ export class DerivationBatch {
       }
       const value = add(account.cash, unrealized);
       account.snapshotValue = value;
+      account.snapshotUnrealized = dec(unrealized);
       this.snapshots.push([
         address,
         hour,
@@ -470,18 +483,19 @@ export class DerivationBatch {
     }
     if (this.accounts.size) {
       statements.push(() => [
-        `INSERT INTO analytics.account_state (address, cash, last_event, snapshot_value)
-         SELECT * FROM unnest($1::text[], $2::numeric[], $3::int8[], $4::numeric[])
+        `INSERT INTO analytics.account_state (address, cash, last_event, snapshot_value, snapshot_unrealized)
+         SELECT * FROM unnest($1::text[], $2::numeric[], $3::int8[], $4::numeric[], $5::numeric[])
          ON CONFLICT (address) DO UPDATE SET cash = EXCLUDED.cash, last_event = EXCLUDED.last_event,
-           snapshot_value = EXCLUDED.snapshot_value`,
+           snapshot_value = EXCLUDED.snapshot_value, snapshot_unrealized = EXCLUDED.snapshot_unrealized`,
         columns(
           [...this.accounts].map(([a, s]) => [
             a,
             dec(s.cash),
             s.lastEvent,
             s.snapshotValue === null ? null : dec(s.snapshotValue),
+            s.snapshotUnrealized,
           ]),
-          4,
+          5,
         ),
       ]);
     }

@@ -1,6 +1,6 @@
 // The analytics domain's writer (its definition's `writer`): the derivation as `npm start` runs it on the writer
 // thread beside ingest (an ingest-role part: it writes, the subgraphs only read): batches of the job (job.ts) while
-// ingest commits, and the leaderboard windows on their cadence. Storage
+// ingest commits, the leaderboard windows on their cadence and the live boards every minute. Storage
 // going away is ridden out the way ingest does: the uncommitted batch is dropped and the job resumes from the
 // checkpoint Postgres holds.
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,7 +11,9 @@ import { deriveBatch, derivedUntil, importsToInclude, noteImports, resetDerived,
 
 export { deriveUntil, storedFrontier } from './job.ts';
 
-import { type LeaderboardWindow, refreshLeaderboard, WINDOWS } from './leaderboard.ts';
+import { LIVE_REFRESH_MS } from '../service/ranking.ts';
+import { HOUR_MS } from '../service/window.ts';
+import { type LeaderboardWindow, refreshLeaderboard, refreshLiveBoards, WINDOWS } from './leaderboard.ts';
 import { deriveStored } from './rebuild.ts';
 
 /**
@@ -47,8 +49,8 @@ export interface DerivationStats {
   cursor: number | null;
   batches: number;
   fills: number;
-  /** When each leaderboard window was last refreshed. */
-  refreshed: Partial<Record<LeaderboardWindow, number>>;
+  /** When each leaderboard window (and the live boards) was last refreshed. */
+  refreshed: Partial<Record<LeaderboardWindow | 'live', number>>;
   storageRetries: number;
   /** Batches that failed other than by storage going away. */
   failures: number;
@@ -149,6 +151,18 @@ export class Derivation {
             await refreshLeaderboard(pool, window, now());
             this.stats.refreshed[window] = now();
           }
+        }
+        // The live boards every minute, and at once when the hour turns (their hours move with it).
+        const lastLive = this.stats.refreshed.live;
+        const at = now();
+        if (
+          this.caughtUp &&
+          (lastLive === undefined ||
+            at - lastLive >= LIVE_REFRESH_MS ||
+            Math.floor(at / HOUR_MS) !== Math.floor(lastLive / HOUR_MS))
+        ) {
+          await refreshLiveBoards(pool, at);
+          this.stats.refreshed.live = at;
         }
         backoffMs = 250;
         if (!r || r.reached) await this.pause(this.opts.pollMs ?? 1000);

@@ -43,6 +43,7 @@ const TABLES: Record<string, string> = {
   user_hourly: 'address, hour',
   builder_hourly: 'builder, address, hour',
   account_state: 'address',
+  user_totals: 'address',
   marks: 'coin',
   derive_checkpoint: 'job',
 };

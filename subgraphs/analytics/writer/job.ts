@@ -65,8 +65,9 @@ export async function resetDerived(pool: pg.Pool, opts: ResetOptions = {}): Prom
     await query(
       c,
       `TRUNCATE analytics.round_trips, analytics.account_snapshots, analytics.user_daily, analytics.user_hourly,
-         analytics.builder_hourly, analytics.account_state, analytics.marks,
-         ${opts.keepRankings ? '' : 'analytics.leaderboard,'} analytics.derive_checkpoint`,
+         analytics.builder_hourly, analytics.account_state, analytics.marks, analytics.user_totals,
+         ${opts.keepRankings ? '' : 'analytics.leaderboard, analytics.live_boards, analytics.live_leaderboard,'}
+         analytics.derive_checkpoint`,
     );
     await noteImports(c, opts.imports ?? []);
   });

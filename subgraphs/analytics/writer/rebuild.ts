@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import { progress } from '../../../platform/progress.ts';
 import { derivedUntil, deriveUntil, fillsBefore, resetDerived, storedFrontier } from './job.ts';
-import { type LeaderboardWindow, refreshLeaderboard, WINDOWS } from './leaderboard.ts';
+import { type LeaderboardWindow, refreshLeaderboard, refreshLiveBoards, WINDOWS } from './leaderboard.ts';
 
 export interface RebuildOptions {
   out?: NodeJS.WriteStream;
@@ -41,6 +41,7 @@ export async function deriveStored(pool: pg.Pool, opts: RebuildOptions & { label
           bar.update(fills, { detail: upToText });
         });
   for (const window of Object.keys(WINDOWS) as LeaderboardWindow[]) await refreshLeaderboard(pool, window, Date.now());
+  await refreshLiveBoards(pool, Date.now());
   const reached = cursor === null ? 'nothing stored' : new Date(cursor).toISOString();
   const seconds = (Date.now() - started) / 1000;
   bar.stop(

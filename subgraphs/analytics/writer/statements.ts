@@ -16,7 +16,8 @@ function decSql(x: string): string {
 }
 
 /**
- * The one statement adding a batch's sums to user_hourly, user_daily and builder_hourly. The fill-driven sums (fills,
+ * The one statement adding a batch's sums to user_hourly, user_daily, builder_hourly and the running totals
+ * (user_totals, the `all` leaderboard's sums). The fill-driven sums (fills,
  * volume, realized PnL, fees; builder activity) are grouped in SQL from the batch's fills (`fills` is their
  * WHERE clause over `$1` and `$2`, the batch's range), as the batch derived them in Node before; the sums only the
  * walk in time order knows (funding, trips opened and closed, wins and losses) come from `hourly` and `daily`.
@@ -40,18 +41,31 @@ export function sumsStatement(
     `unnest($${first}::text[], $${first + 1}::${keyType}[], $${first + 2}::numeric[], $${first + 3}::int4[],
        $${first + 4}::int4[], $${first + 5}::int4[], $${first + 6}::int4[], $${first + 7}::int4[])
        AS n (address, k, funding, wins, losses, trips, longs, shorts)`;
-  const upsert = (table: string, key: string, grouped: string, keyType: string, first: number) => `
-    INSERT INTO ${table} AS t (address, ${key}, fills, volume, realized_pnl, fees, funding, wins, losses, trips, longs,
-      shorts)
-    SELECT coalesce(g.address, n.address), coalesce(g.k, n.k), coalesce(g.fills, 0),
-      coalesce(${decSql('g.volume')}, 0.0), coalesce(${decSql('g.realized')}, 0.0), coalesce(${decSql('g.fees')}, 0.0),
-      coalesce(n.funding, 0.0), coalesce(n.wins, 0), coalesce(n.losses, 0), coalesce(n.trips, 0),
-      coalesce(n.longs, 0), coalesce(n.shorts, 0)
-    FROM ${grouped} g FULL JOIN ${walkedRows(first, keyType)} ON n.address = g.address AND n.k = g.k
+  const sumColumns = [
+    'fills',
+    'volume',
+    'realized_pnl',
+    'fees',
+    'funding',
+    'wins',
+    'losses',
+    'trips',
+    'longs',
+    'shorts',
+  ];
+  // A table's rows of the batch: the fill-driven sums beside the walked ones, per address and hour (or day).
+  const rowsOf = (grouped: string, keyType: string, first: number) => `
+    SELECT coalesce(g.address, n.address) AS address, coalesce(g.k, n.k) AS k, coalesce(g.fills, 0) AS fills,
+      coalesce(${decSql('g.volume')}, 0.0) AS volume, coalesce(${decSql('g.realized')}, 0.0) AS realized_pnl,
+      coalesce(${decSql('g.fees')}, 0.0) AS fees, coalesce(n.funding, 0.0) AS funding, coalesce(n.wins, 0) AS wins,
+      coalesce(n.losses, 0) AS losses, coalesce(n.trips, 0) AS trips, coalesce(n.longs, 0) AS longs,
+      coalesce(n.shorts, 0) AS shorts
+    FROM ${grouped} g FULL JOIN ${walkedRows(first, keyType)} ON n.address = g.address AND n.k = g.k`;
+  const upsert = (table: string, key: string, rows: string) => `
+    INSERT INTO ${table} AS t (address, ${key}, ${sumColumns.join(', ')})
+    SELECT address, k, ${sumColumns.join(', ')} FROM ${rows}
     ON CONFLICT (address, ${key}) DO UPDATE SET
-      ${['fills', 'volume', 'realized_pnl', 'fees', 'funding', 'wins', 'losses', 'trips', 'longs', 'shorts']
-        .map((c) => `${c} = t.${c} + EXCLUDED.${c}`)
-        .join(', ')}`;
+      ${sumColumns.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')}`;
   return [
     `WITH b AS (
        SELECT coalesce(builder, '') AS builder, address, time / ${HOUR_MS} * ${HOUR_MS} AS k, count(*)::int4 AS fills,
@@ -70,8 +84,17 @@ export function sumsStatement(
          notional = t.notional + EXCLUDED.notional,
          coins = ARRAY(SELECT DISTINCT unnest(t.coins || EXCLUDED.coins) ORDER BY 1),
          first_fill = least(t.first_fill, EXCLUDED.first_fill), last_fill = greatest(t.last_fill, EXCLUDED.last_fill)),
-     hours AS (${upsert('analytics.user_hourly', 'hour', 'h', 'int8', 3)})
-     ${upsert('analytics.user_daily', 'day', 'd', 'date', 11)}`,
+     hour_rows AS (${rowsOf('h', 'int8', 3)}),
+     day_rows AS (${rowsOf('d', 'date', 11)}),
+     hours AS (${upsert('analytics.user_hourly', 'hour', 'hour_rows')}),
+     days AS (${upsert('analytics.user_daily', 'day', 'day_rows')})
+    -- The running totals take the daily rows' figures, so they stay the sum of user_daily exactly.
+    INSERT INTO analytics.user_totals AS t (address, first_hour, ${sumColumns.join(', ')})
+    SELECT d.address, f.first_hour, ${sumColumns.map((c) => `sum(d.${c})`).join(', ')}
+    FROM day_rows d JOIN (SELECT address, min(k) AS first_hour FROM hour_rows GROUP BY address) f USING (address)
+    GROUP BY d.address, f.first_hour
+    ON CONFLICT (address) DO UPDATE SET first_hour = least(t.first_hour, EXCLUDED.first_hour),
+      ${sumColumns.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')}`,
     [...range, ...walked(hourly, (k) => k), ...walked(daily, (k) => new Date(k).toISOString().slice(0, 10))],
   ];
 }
