@@ -24,7 +24,10 @@ const WINDOW_DAYS: Record<LeaderboardWindow, number | null> = { '7d': 7, '30d': 
 /** The live boards numbered ahead (their `hours`): the default, the shortest and the longest. */
 export const LIVE_HOURS = [1, DEFAULT_LIVE_HOURS, MAX_LIVE_HOURS] as const;
 
-/** One refresher per board at a time (`npm run derive` beside `npm start`): the next board's table is one name. */
+/**
+ * One refresher per board at a time (`npm run derive` beside `npm start`): the next board's table is one name, and
+ * a live board is replaced by key. Keyed by the window's name hashed, or the live board's hours.
+ */
 const REFRESH_LOCK = 0x6c626f61; // "lboa"
 /** A board over every address sorts it once per metric: allowed longer than a derivation batch's statements. */
 const REFRESH_STATEMENT_TIMEOUT_MS = 300_000;
@@ -138,6 +141,7 @@ export async function refreshLiveBoards(pool: pg.Pool, now: number): Promise<voi
     ).join(' UNION ALL ');
     await inTransaction(pool, async (c) => {
       await c.query(`SET LOCAL work_mem = '${REFRESH_WORK_MEM}'`);
+      await c.query('SELECT pg_advisory_xact_lock($1, $2)', [REFRESH_LOCK, hours]);
       await c.query('DELETE FROM analytics.live_leaderboard WHERE hours = $1', [hours]);
       await c.query('DELETE FROM analytics.live_boards WHERE hours = $1', [hours]);
       await c.query(
