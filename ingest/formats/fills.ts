@@ -1,5 +1,5 @@
-// node_fills_by_block: every fill row, the trades paired from the two sides of a match (with the HIP-3 rollup of those
-// trades), liquidation rows and the HIP-4 outcome fills.
+// node_fills_by_block: every fill row (with the perp account state they make), the trades paired from the two sides of
+// a match (with the HIP-3 rollup of those trades), liquidation rows and the HIP-4 outcome fills.
 import type { FillRow, LiquidationRow } from '../../db/rows/accounts.ts';
 import { fillsTable, liquidationsTable } from '../../db/rows/accounts.ts';
 import { hip4FillsTable } from '../../db/rows/hip4.ts';
@@ -21,6 +21,7 @@ import {
   side,
   str,
 } from '../../platform/fields.ts';
+import { isPerpCoin } from '../../subgraphs/accounts/service/cash.ts';
 import { isHip3Coin } from '../../wire/coins.ts';
 import type { StreamLoader } from './loader.ts';
 
@@ -143,6 +144,15 @@ const HIP3_ROLLUP_SQL = `WITH t AS MATERIALIZED (
   ON CONFLICT (coin) DO UPDATE SET trades = c.trades + EXCLUDED.trades, volume = c.volume + EXCLUDED.volume,
     fees = c.fees + EXCLUDED.fees`;
 
+/**
+ * A batch's perp fills added to their users' account state (accounts.perp_cash, perp_positions: migration 0028), in
+ * the transaction that stores them and from the same rows, once per batch (Batch.collect): each fill counts once, as
+ * the rollup above. The function takes the account state's own lock (the misc events' lanes add to the same rows), and
+ * continues each position's walk where it was, or marks it stale when a fill arrives before it (a backfill lane).
+ */
+const ACCOUNT_STATE_SQL = `SELECT accounts.apply_fills($1::text[], $2::text[], $3::int8[], $4::int8[], $5::int4[],
+  $6::int8[], $7::text[], $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[])`;
+
 export const fillsLoader: StreamLoader = {
   stream: 'node_fills_by_block',
   loadBlock(ctx, events, batch) {
@@ -150,6 +160,22 @@ export const fillsLoader: StreamLoader = {
     for (const f of fills) {
       batch.add(fillsTable, f);
       batch.publish('fills', f);
+      if (isPerpCoin(f.coin)) {
+        batch.collect(ACCOUNT_STATE_SQL, [
+          f.address,
+          f.coin,
+          f.time,
+          f.block_number,
+          f.event_index,
+          f.tid,
+          f.side,
+          f.px,
+          f.sz,
+          f.start_position,
+          f.closed_pnl,
+          f.fee,
+        ]);
+      }
       const liquidation = liquidationOf(f);
       if (liquidation) {
         batch.add(liquidationsTable, liquidation);

@@ -1,10 +1,12 @@
 // misc_events_by_block: funding payments (one row per user per settlement), non-funding ledger updates (one row
-// per event and per address involved) and the ledger's transfers between accounts and dexes.
+// per event and per address involved) and the ledger's transfers between accounts and dexes; what the first two do
+// to the perp account state (migration 0028).
 
 import { fundingPaymentsTable, ledgerUpdatesTable } from '../../db/rows/accounts.ts';
 import type { LedgerTransferRow } from '../../db/rows/evm.ts';
 import { ledgerTransfersTable } from '../../db/rows/evm.ts';
 import { address, addressValue, array, dec, FieldError, isoTime, object, optDec, str } from '../../platform/fields.ts';
+import { exactDecimal, isCashType, isPerpCoin, ledgerCash } from '../../subgraphs/accounts/service/cash.ts';
 import type { Batch } from '../batch.ts';
 import { parseIsoNs } from '../files.ts';
 import type { BlockContext, StreamLoader } from './loader.ts';
@@ -36,6 +38,13 @@ function transferOf(
   };
 }
 
+/**
+ * A batch's perp funding payments and its ledger's perp USDC moves added to the account state, in the transaction that
+ * stores them, once per batch (Batch.collect), under the account state's lock (the fills' lanes add to the same rows).
+ */
+const ACCOUNT_FUNDING_SQL = 'SELECT accounts.apply_funding($1::text[], $2::text[], $3::int8[], $4::numeric[])';
+const ACCOUNT_CASH_SQL = 'SELECT accounts.add_cash($1::text[], $2::numeric[])';
+
 function loadEvent(ctx: BlockContext, event: unknown, batch: Batch): void {
   const e = object(event, 'event');
   const time = isoTime(e, 'time', parseIsoNs);
@@ -60,6 +69,7 @@ function loadEvent(ctx: BlockContext, event: unknown, batch: Batch): void {
       };
       batch.add(fundingPaymentsTable, row);
       batch.publish('fundingPayments', row);
+      if (isPerpCoin(row.coin)) batch.collect(ACCOUNT_FUNDING_SQL, [row.address, row.coin, row.time, row.usdc]);
     }
     return;
   }
@@ -72,6 +82,7 @@ function loadEvent(ctx: BlockContext, event: unknown, batch: Batch): void {
       const row = { block_number: ctx.blockNumber, time, hash, address: user, delta_type: type, delta };
       batch.add(ledgerUpdatesTable, row);
       batch.publish('ledgerUpdates', row);
+      if (isCashType(type)) batch.collect(ACCOUNT_CASH_SQL, [user, exactDecimal(ledgerCash(user, type, delta))]);
     }
     if (TRANSFER_TYPES.has(type)) {
       const transfer = transferOf(ctx, time, hash, delta, type);

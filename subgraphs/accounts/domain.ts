@@ -1,4 +1,4 @@
-// The accounts domain as the service lists it (domains.ts): its service, subgraph, datasets and compat part.
+// The accounts domain as the service lists it (domains.ts): its service, subgraph, datasets, compat part and writer.
 
 import {
   FUNDING_COVERAGE_START,
@@ -67,4 +67,7 @@ export const accounts = defineDomain({
     ],
   },
   mcpTools: accountsTools,
+  // The account state's fill from rows stored before ingest kept it, and its stale positions walked again; loaded
+  // only by the writer thread of the role that ingests.
+  writer: new URL('./writer/index.ts', import.meta.url),
 });

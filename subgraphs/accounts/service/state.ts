@@ -33,6 +33,7 @@ import {
   toDecimal,
   ZERO,
 } from '../../../platform/decimal.ts';
+import { CASH_TYPES, ledgerCash, PERP_COIN } from './cash.ts';
 import { fillOrder } from './fills.ts';
 import { naiveIso } from './shared.ts';
 
@@ -87,7 +88,6 @@ export interface AccountStateQuery {
   now: number;
 }
 
-const PERP_COIN = `coin !~ '[/@#:]'`;
 const MONEY_SCALE = 6;
 const PRICE_SCALE = 8;
 const EXACT_SCALE = 12;
@@ -110,7 +110,77 @@ function finalPosition(group: PositionFill[]): Ratio {
   return last.length === 1 ? (last[0] as Ratio) : (ends.at(-1) ?? ZERO);
 }
 
+/** A position as the valuation needs it, from the derived rows or walked from the fills. */
+interface HeldPosition {
+  coin: string;
+  szi: Ratio;
+  /** The last fill's price: the mark when the caller has none. */
+  lastPx: string;
+  /** Average cost since open; null when the walk ends flat (the entry is then the mark). */
+  entry: Ratio | null;
+  funding: string;
+  openedAt: number | null;
+}
+
+/**
+ * The account state, from the rows ingest keeps as it stores fills, funding and ledger updates (migration 0028:
+ * accounts.perp_cash, perp_positions): one row per coin the user has traded and the fills of each coin's last
+ * timestamp. A coin whose walk a late row made stale is walked from its fills, and a user the fill of older history
+ * has not reached yet is read from the rows as before (accountStateFromRows).
+ */
 export async function accountState(pool: pg.Pool, q: AccountStateQuery): Promise<AccountState> {
+  const user = q.user.toLowerCase();
+  const [leverage, kept, rows] = await Promise.all([
+    q.leverage ?? new Map<string, Leverage>(),
+    pool.query<{ cash: string | null; ready: boolean }>(
+      `SELECT (SELECT cash::text FROM accounts.perp_cash WHERE address = $1) AS cash,
+         NOT EXISTS (SELECT 1 FROM accounts.account_state_fill WHERE address IS NULL OR address < $1) AS ready`,
+      [user],
+    ),
+    pool.query<
+      PositionFill & {
+        opened_at: number | null;
+        pos: string;
+        entry_n: string;
+        entry_d: string;
+        stale: boolean;
+        funding: string;
+      }
+    >(
+      `SELECT ${POSITION_FILL_COLUMNS}, p.opened_at, p.pos::text AS pos, p.entry_n::text AS entry_n,
+         p.entry_d::text AS entry_d, p.stale, p.funding::text AS funding
+       FROM accounts.perp_positions p
+       JOIN accounts.fills f ON f.address = p.address AND f.coin = p.coin AND f.time = p.last_time
+       WHERE p.address = $1
+       ORDER BY f.coin, ${fillOrder()}`,
+      [user],
+    ),
+  ]);
+  if (!kept.rows[0]?.ready) return accountStateFromRows(pool, { ...q, leverage });
+  const held: HeldPosition[] = [];
+  for (const group of groupByCoin(rows.rows)) {
+    const szi = finalPosition(group);
+    if (sign(szi) === 0) continue;
+    const last = group.at(-1) as (typeof group)[number];
+    if (last.stale) {
+      held.push({ ...(await walkFromFills(pool, user, last.coin)), coin: last.coin, szi, lastPx: last.px });
+      continue;
+    }
+    const pos = ratio(last.pos);
+    held.push({
+      coin: last.coin,
+      szi,
+      lastPx: last.px,
+      entry: sign(pos) === 0 ? null : div(ratio(last.entry_n), ratio(last.entry_d)),
+      funding: last.funding,
+      openedAt: last.opened_at,
+    });
+  }
+  return valued(user, q, ratio(kept.rows[0].cash ?? '0'), held, leverage);
+}
+
+/** The account state summed and walked from every stored row of the user: what the derived rows must equal. */
+export async function accountStateFromRows(pool: pg.Pool, q: AccountStateQuery): Promise<AccountState> {
   const user = q.user.toLowerCase();
   const [leverage, latest, realized, funding, ledger] = await Promise.all([
     q.leverage ?? new Map<string, Leverage>(),
@@ -139,18 +209,42 @@ export async function accountState(pool: pg.Pool, q: AccountStateQuery): Promise
   let cash = add(ratio(realized.rows[0]?.v ?? '0'), ratio(funding.rows[0]?.v ?? '0'));
   for (const r of ledger.rows) cash = add(cash, ledgerCash(user, r.delta_type, r.delta));
 
-  const byCoin = new Map<string, PositionFill[]>();
-  for (const f of latest.rows) byCoin.set(f.coin, [...(byCoin.get(f.coin) ?? []), f]);
+  const held: HeldPosition[] = [];
+  for (const group of groupByCoin(latest.rows)) {
+    const szi = finalPosition(group);
+    if (sign(szi) === 0) continue;
+    const last = group.at(-1) as PositionFill;
+    held.push({ ...(await walkFromFills(pool, user, last.coin)), coin: last.coin, szi, lastPx: last.px });
+  }
+  return valued(user, q, cash, held, leverage);
+}
+
+/** Rows ordered by coin, as one array per coin. */
+function groupByCoin<F extends PositionFill>(rows: F[]): F[][] {
+  const byCoin = new Map<string, F[]>();
+  for (const f of rows) {
+    const group = byCoin.get(f.coin);
+    if (group) group.push(f);
+    else byCoin.set(f.coin, [f]);
+  }
+  return [...byCoin.values()];
+}
+
+/** The account valued at the caller's marks. */
+function valued(
+  user: string,
+  q: AccountStateQuery,
+  cash: Ratio,
+  held: HeldPosition[],
+  leverage: ReadonlyMap<string, Leverage>,
+): AccountState {
   const positions: AccountPosition[] = [];
   let unrealizedTotal = ZERO;
   let notionalTotal = ZERO;
-  for (const [coin, group] of byCoin) {
-    const szi = finalPosition(group);
-    if (sign(szi) === 0) continue;
-    const lastPx = (group.at(-1) as PositionFill).px;
-    const quoted = q.markPx(coin);
-    const mark = isDecimal(quoted) ? quoted : lastPx;
-    const p = await openPosition(pool, user, coin, szi, ratio(mark), leverage.get(coin) ?? null);
+  for (const h of held) {
+    const quoted = q.markPx(h.coin);
+    const mark = ratio(isDecimal(quoted) ? quoted : h.lastPx);
+    const p = positionView(h, mark, leverage.get(h.coin) ?? null);
     unrealizedTotal = add(unrealizedTotal, p.unrealized);
     notionalTotal = add(notionalTotal, p.notional);
     positions.push(p.view);
@@ -192,15 +286,12 @@ function roeOf(unrealized: Ratio, entryNotional: Ratio, leverage: Leverage | nul
   return toDecimal(div(mul(unrealized, ratio(String(leverage.value))), entryNotional), MONEY_SCALE);
 }
 
-/** Entry price (average cost since open), PnL and funding of one open position. */
-async function openPosition(
+/** Entry price (average cost since open), funding since open and when it opened, walked from the coin's fills. */
+async function walkFromFills(
   pool: pg.Pool,
   user: string,
   coin: string,
-  szi: Ratio,
-  mark: Ratio,
-  leverage: Leverage | null,
-): Promise<{ view: AccountPosition; unrealized: Ratio; notional: Ratio }> {
+): Promise<Pick<HeldPosition, 'entry' | 'funding' | 'openedAt'>> {
   // The latest fill that opened the position from flat or flipped it.
   const { rows: opened } = await pool.query<{ t: number | null }>(
     `SELECT max(time) AS t FROM accounts.fills
@@ -223,7 +314,7 @@ async function openPosition(
     ),
   ]);
 
-  // cost = entry × |position|, kept exact.
+  // cost = entry × |position|, kept exact. (Migration 0028's accounts.position_step walks the same way.)
   let pos = ZERO;
   let cost = ZERO;
   for (const f of fills) {
@@ -239,7 +330,17 @@ async function openPosition(
     }
     pos = end;
   }
-  const entry = sign(pos) === 0 ? mark : div(cost, abs(pos));
+  return { entry: sign(pos) === 0 ? null : div(cost, abs(pos)), funding: fund[0]?.v ?? '0', openedAt };
+}
+
+/** One open position valued at `mark`. */
+function positionView(
+  h: HeldPosition,
+  mark: Ratio,
+  leverage: Leverage | null,
+): { view: AccountPosition; unrealized: Ratio; notional: Ratio } {
+  const { szi } = h;
+  const entry = h.entry ?? mark;
   const size = abs(szi);
   const unrealized = mul(sub(mark, entry), szi);
   const notional = mul(size, mark);
@@ -248,7 +349,7 @@ async function openPosition(
     unrealized,
     notional,
     view: {
-      coin,
+      coin: h.coin,
       szi: toDecimal(szi, EXACT_SCALE),
       side: sign(szi) > 0 ? 'long' : 'short',
       leverage: leverage?.value ?? null,
@@ -258,70 +359,10 @@ async function openPosition(
       position_value: toDecimal(notional, MONEY_SCALE),
       unrealized_pnl: toDecimal(unrealized, MONEY_SCALE),
       roe: roeOf(unrealized, entryNotional, leverage),
-      funding: toDecimal(ratio(fund[0]?.v ?? '0'), EXACT_SCALE),
-      opened_at: openedAt === null ? null : naiveIso(openedAt),
+      funding: toDecimal(ratio(h.funding), EXACT_SCALE),
+      opened_at: h.openedAt === null ? null : naiveIso(h.openedAt),
     },
   };
 }
 
-// ---- cash from the ledger ----
-
-export const CASH_TYPES = [
-  'deposit',
-  'withdraw',
-  'internalTransfer',
-  'subAccountTransfer',
-  'accountClassTransfer',
-  'send',
-  'vaultCreate',
-  'vaultDeposit',
-  'vaultWithdraw',
-  'vaultDistribution',
-  'vaultLeaderCommission',
-];
-
-const neg = (r: Ratio): Ratio => ({ n: -r.n, d: r.d });
-
-/** What one ledger update did to the perp USDC balance of `user`. */
-export function ledgerCash(user: string, type: string, delta: Record<string, unknown>): Ratio {
-  const amount = (key: string): Ratio => {
-    const v = delta[key];
-    return isDecimal(v) ? ratio(v) : ZERO;
-  };
-  const is = (key: string) => typeof delta[key] === 'string' && (delta[key] as string).toLowerCase() === user;
-  switch (type) {
-    case 'deposit':
-      return amount('usdc');
-    case 'withdraw':
-      return neg(amount('usdc'));
-    case 'internalTransfer':
-    case 'subAccountTransfer': {
-      let r = ZERO;
-      if (is('user')) r = sub(r, add(amount('usdc'), type === 'internalTransfer' ? amount('fee') : ZERO));
-      if (is('destination')) r = add(r, amount('usdc'));
-      return r;
-    }
-    case 'accountClassTransfer':
-      return delta.toPerp === true ? amount('usdc') : neg(amount('usdc'));
-    case 'send': {
-      const token = typeof delta.token === 'string' ? delta.token : '';
-      if (token !== 'USDC' && !token.startsWith('USDC:')) return ZERO;
-      let r = ZERO;
-      if (is('user') && (delta.sourceDex ?? '') === '') r = sub(r, amount('amount'));
-      if (is('destination') && (delta.destinationDex ?? '') === '') r = add(r, amount('amount'));
-      return r;
-    }
-    case 'vaultCreate':
-      return is('vault') ? amount('usdc') : neg(add(amount('usdc'), amount('fee')));
-    case 'vaultDeposit':
-      return is('vault') ? amount('usdc') : neg(amount('usdc'));
-    case 'vaultWithdraw':
-      return is('vault') ? neg(amount('netWithdrawnUsd')) : amount('netWithdrawnUsd');
-    case 'vaultDistribution':
-      return is('vault') ? neg(amount('usdc')) : amount('usdc');
-    case 'vaultLeaderCommission':
-      return amount('usdc');
-    default:
-      return ZERO;
-  }
-}
+export { CASH_TYPES, ledgerCash } from './cash.ts';

@@ -4,6 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isStorageUnavailable } from '../../../db/pool.ts';
 import type { DomainWriter, WriterDeps } from '../../domain.ts';
+import { stoppableWriter } from '../../stoppable-writer.ts';
 import { fillStep } from './hip3-fill.ts';
 
 const FAILURE_RETRY_MS = 30_000;
@@ -56,23 +57,10 @@ async function fill(
 /** The domain's writer: the fill, then nothing until it is stopped (ingest keeps the rollup from then on). */
 export function startWriter(deps: WriterDeps): DomainWriter {
   const stats: Hip3FillStats = { coins: 0, trades: 0 };
-  let stopping = false;
-  const stop = new AbortController();
-  const pause = (ms: number) => sleep(ms, undefined, { signal: stop.signal }).catch(() => undefined);
-  let running: Promise<void> | undefined;
-  return {
-    run: () => {
-      running ??= fill(deps, stats, () => stopping, pause);
-      return running;
-    },
-    stop: async () => {
-      stopping = true;
-      stop.abort();
-      await running;
-    },
-    // No cursor: the fill follows no events, so it has no lag to report.
-    progress: () => ({ cursor: null, items: stats.trades }),
-  };
+  return stoppableWriter(
+    (stopped, pause) => fill(deps, stats, stopped, pause),
+    () => stats.trades,
+  );
 }
 
 /** `npm run import` with no service beside it: the fill, to its end (a failure ends the command, saying why). */
