@@ -80,6 +80,15 @@ export interface Config {
   simDataDir: string;
   simPort: number;
   simSeed: number;
+  /**
+   * The simulator's profile, `SIM_PROFILE`: `default` (a light market) or `mainnet` (mainnet's shape, which also
+   * changes the defaults of the history and the rates below; ingest/simulator/README.md "The mainnet profile").
+   */
+  simProfile: 'default' | 'mainnet';
+  /** Cascade minutes of the mainnet profile: `SIM_CASCADE_AT`, ISO times or offsets from the start (`+10m`). */
+  simCascadeAt: string | undefined;
+  /** Order statuses per second of the mainnet profile: `SIM_ORDER_STATUSES_PER_SECOND` (default its own). */
+  simOrderStatusesPerSecond: number | undefined;
   /** History the simulator writes before real time, on a fresh data dir (in the background while serving). */
   simHistory: string;
   /** The last part of that history written with every stream; the older part is lean (fills, funding, ledger...). */
@@ -125,6 +134,13 @@ export function loadConfig(): Config {
     return value + portOffset;
   };
   const simPort = port('SIM_PORT', 3001);
+  const simProfile = str('SIM_PROFILE') ?? 'default';
+  if (simProfile !== 'default' && simProfile !== 'mainnet') {
+    throw new Error(`SIM_PROFILE must be default or mainnet, got ${JSON.stringify(simProfile)}`);
+  }
+  // The mainnet profile's history, detailed part and fill rate (ingest/simulator/profile.ts MAINNET).
+  const mainnet = simProfile === 'mainnet';
+  const statuses = str('SIM_ORDER_STATUSES_PER_SECOND');
   return {
     root,
     databaseUrl: str('DATABASE_URL'),
@@ -138,13 +154,16 @@ export function loadConfig(): Config {
     simDataDir: path.resolve(root, str('SIM_DATA_DIR') ?? '.data/hl/data'),
     simPort,
     simSeed: int('SIM_SEED', 42),
-    simHistory: str('SIM_HISTORY') ?? '7d',
-    simDetailedHistory: str('SIM_DETAILED_HISTORY') ?? '6h',
+    simProfile,
+    simCascadeAt: str('SIM_CASCADE_AT'),
+    simOrderStatusesPerSecond: statuses === undefined ? undefined : rate('SIM_ORDER_STATUSES_PER_SECOND', 0),
+    simHistory: str('SIM_HISTORY') ?? (mainnet ? '1h' : '7d'),
+    simDetailedHistory: str('SIM_DETAILED_HISTORY') ?? (mainnet ? '15m' : '6h'),
     // The simulator's DEFAULT_FILLS_PER_SECOND and DEFAULT_HISTORY_FILLS_PER_SECOND (ingest/simulator/timeline.ts).
-    simFillsPerSecond: rate('SIM_FILLS_PER_SECOND', 40),
-    simHistoryFillsPerSecond: rate('SIM_HISTORY_FILLS_PER_SECOND', 1),
+    simFillsPerSecond: rate('SIM_FILLS_PER_SECOND', mainnet ? 75 : 40),
+    simHistoryFillsPerSecond: rate('SIM_HISTORY_FILLS_PER_SECOND', mainnet ? 75 : 1),
     // DEFAULT_LEAN_FILLS_PER_SECOND (ingest/simulator/timeline.ts).
-    simLeanFillsPerSecond: rate('SIM_LEAN_FILLS_PER_SECOND', 0.5),
+    simLeanFillsPerSecond: rate('SIM_LEAN_FILLS_PER_SECOND', mainnet ? 75 : 0.5),
     upstreamInfoUrl: str('UPSTREAM_INFO_URL') ?? `http://127.0.0.1:${simPort}/info`,
     upstreamInfoUrlSet: str('UPSTREAM_INFO_URL') !== undefined,
     host: str('HOST') ?? '127.0.0.1',

@@ -4,7 +4,8 @@
 import { USDC_TOKEN } from './catalog.ts';
 import type { Market, RestingOrder, TriggerOrder } from './market.ts';
 
-export type AccountRole = 'user' | 'maker' | 'vault' | 'backstop';
+/** `system`: the exchange's own accounts (the daily dust seller). */
+export type AccountRole = 'user' | 'maker' | 'vault' | 'backstop' | 'system';
 
 export interface PerpPosition {
   market: Market;

@@ -8,6 +8,7 @@ import type { Exchange } from './exchange.ts';
 import type { BuilderFee, Market } from './market.ts';
 import { executeTaker } from './matching.ts';
 import { placeLimit, placeMarket, reject, slippagePx } from './orders.ts';
+import type { MainnetProfile } from './profile.ts';
 import { ZERO_HASH } from './rng.ts';
 import { cancelResting, emitStatus, takerNodeOrder } from './statuses.ts';
 import { placeTrigger } from './triggers.ts';
@@ -31,7 +32,7 @@ interface Twap {
   endAfterSlices: number;
 }
 
-const TWAP_SLICE_MS = 30_000;
+export const TWAP_SLICE_MS = 30_000;
 const MAX_USER_ORDERS = 14;
 const MAX_SIDE_ORDERS = 70;
 const MAX_MARKET_TRIGGERS = 80;
@@ -55,16 +56,57 @@ export class TraderBehaviour {
   private pickerVersion = -1;
   private cumulative = new Float64Array(0);
   private pickable: Market[] = [];
+  private readonly cloidChance: number;
+  private readonly builderChance: number;
+  private readonly makerTakeShare: number;
+  /** The mainnet profile keeps its running TWAPs at a count (setTwapTarget) instead of the default's cap. */
+  private readonly twapTargeted: boolean;
+  /** Slices that traded, and the fills they gave their owners: what a TWAP yields, for setTwapTarget. */
+  twapSlices = 0;
+  twapFills = 0;
 
-  constructor(exchange: Exchange, fillsPerSecond: number) {
+  constructor(exchange: Exchange, fillsPerSecond: number, profile?: MainnetProfile) {
     this.x = exchange;
+    this.cloidChance = profile ? profile.cloidChance : 0.2;
+    this.builderChance = profile ? profile.builderChance : 0.1;
+    this.makerTakeShare = profile ? profile.makerTakeShare : 0;
+    this.twapTargeted = profile !== undefined;
     this.setFillRate(fillsPerSecond);
     this.nextTwapId = 500_000 + exchange.rng.int(100_000);
   }
 
   /** Follows a change of the overall fill rate; TWAPs already running over a lower cap run to their end. */
   setFillRate(fillsPerSecond: number): void {
+    if (this.twapTargeted) return;
     this.maxTwaps = Math.max(1, Math.min(12, Math.round(fillsPerSecond * 1.5)));
+  }
+
+  /**
+   * The mainnet profile: keeps `count` TWAPs running, starting one a block while fewer run (slices 30 s apart
+   * give their fills steadily, so the count sets the TWAP share of fills).
+   */
+  setTwapTarget(count: number): void {
+    this.maxTwaps = Math.max(1, Math.round(count));
+  }
+
+  /** Starts a TWAP when fewer than the target run (mainnet profile). */
+  topUpTwaps(): void {
+    if (this.twaps.length >= this.maxTwaps) return;
+    const m = this.pickMarket();
+    if (m.kind !== 'perp') return;
+    const user = this.x.pickTrader();
+    const equity = user.usdc(m.dex);
+    if (equity < 100) return;
+    this.x.touch(m);
+    const notional = Math.min(500_000, equity * user.leverage * this.x.rng.range(0.05, 0.5));
+    const pos = user.positions.get(m);
+    this.startTwap(
+      user,
+      m,
+      this.x.rng.chance(0.5),
+      this.lotsFor(m, notional),
+      pos !== undefined && this.x.rng.chance(0.2),
+    );
   }
 
   /** Runs `count` random trader actions in the current block. */
@@ -88,18 +130,16 @@ export class TraderBehaviour {
     return this.pickable[this.x.rng.weighted(this.cumulative)]!;
   }
 
-  /** A few traders are far more active than the rest. */
-  private pickTrader(): Account {
-    const traders = this.x.traders;
-    return traders[Math.floor(traders.length * this.x.rng.next() ** 2)]!;
-  }
-
   private actOnce(): void {
     const x = this.x;
     const rng = x.rng;
     const m = this.pickMarket();
     x.touch(m);
-    const user = this.pickTrader();
+    if (this.makerTakeShare > 0 && rng.chance(this.makerTakeShare) && m.kind !== 'outcome') {
+      this.makerTakes(m);
+      return;
+    }
+    const user = x.pickTrader();
     const r = rng.next();
     if (r < 0.16 && user.orders.length > 0) {
       const order = rng.pick(user.orders);
@@ -112,6 +152,15 @@ export class TraderBehaviour {
     }
     if (m.kind === 'perp') this.perpAction(user, m, rng.next());
     else this.spotAction(user, m, rng.next());
+  }
+
+  /** A maker hedges: an IOC for part of a ladder level, mostly against the other makers' quotes. */
+  private makerTakes(m: Market): void {
+    const x = this.x;
+    const rng = x.rng;
+    const maker = rng.pick(x.makers);
+    const lots = this.lotsFor(m, m.levelNotional * rng.range(0.05, 0.5));
+    placeMarket(x, maker, m, rng.chance(0.5), lots, 'Ioc', this.cloid(), null);
   }
 
   private perpAction(user: Account, m: Market, r: number): void {
@@ -250,12 +299,12 @@ export class TraderBehaviour {
   }
 
   private cloid(): string | null {
-    return this.x.rng.chance(0.2) ? this.x.rng.cloid() : null;
+    return this.x.rng.chance(this.cloidChance) ? this.x.rng.cloid() : null;
   }
 
   private builder(): BuilderFee | null {
     const rng = this.x.rng;
-    return rng.chance(0.1) ? { b: rng.pick(this.x.builders), f: rng.pick(BUILDER_FEES) } : null;
+    return rng.chance(this.builderChance) ? { b: rng.pick(this.x.builders), f: rng.pick(BUILDER_FEES) } : null;
   }
 
   // ---- TWAP ----
@@ -362,6 +411,10 @@ export class TraderBehaviour {
           twap.reduceOnly,
         ),
       );
+    }
+    if (result.lots > 0) {
+      this.twapSlices++;
+      this.twapFills += result.fills;
     }
     twap.executedLots += result.lots;
     twap.executedNtl += result.notional;

@@ -26,13 +26,16 @@ export const NATIVE_PERPS: readonly PerpListing[] = [
   { name: 'ARB', szDecimals: 1, pxDecimals: 4, px: 0.5, maxLeverage: 5, marginTableId: 5, vol: 1.0, weight: 2 },
 ];
 
-export const HIP3_DEX: {
+export interface Hip3Dex {
   name: string;
   fullName: string;
+  /** Perp dex index: asset ids 100000 + index·10000 + i, backstop address 0x4000…index. */
   index: number;
   deployerFeeScale: string;
   perps: readonly PerpListing[];
-} = {
+}
+
+export const HIP3_DEX: Hip3Dex = {
   name: 'xyz',
   fullName: 'XYZ Markets',
   /** Perp dex index: asset ids 100000 + 1·10000 + i, backstop address 0x4000…0001. */
@@ -73,7 +76,10 @@ export const HIP3_DEX: {
   ],
 };
 
-export const BACKSTOP_ADDRESS = `0x4${'0'.repeat(38)}${HIP3_DEX.index}`;
+/** A HIP-3 dex's backstop address: 0x4 then its index, zero-padded to 40 hex digits. */
+export const backstopAddress = (dexIndex: number) => `0x4${String(dexIndex).padStart(39, '0')}`;
+
+export const BACKSTOP_ADDRESS = backstopAddress(HIP3_DEX.index);
 
 export interface SpotToken {
   index: number;
@@ -163,6 +169,15 @@ export const SPOT_PAIRS: readonly SpotListing[] = [
   { name: '@3', index: 3, base: 268, quote: 0, szDecimals: 2, pxDecimals: 4, px: 1, vol: 0.01, weight: 1 },
   { name: '@4', index: 4, base: 360, quote: 0, szDecimals: 2, pxDecimals: 4, px: 1, vol: 0.01, weight: 1 },
 ];
+
+/** What an exchange lists at genesis: the default's fixed listings, or a profile's (mainnet-catalog.ts). */
+export interface Catalog {
+  perps: readonly PerpListing[];
+  hip3Dexes: readonly Hip3Dex[];
+  spotPairs: readonly SpotListing[];
+}
+
+export const DEFAULT_CATALOG: Catalog = { perps: NATIVE_PERPS, hip3Dexes: [HIP3_DEX], spotPairs: SPOT_PAIRS };
 
 /** Borrow/lend reserves sampled each minute (token index → name, LTV). */
 export const RESERVE_TOKENS: readonly { token: number; name: string; ltv: string; supplied: number }[] = [

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseDuration } from '../../platform/config.ts';
 import { type NodeInfoServer, startNodeInfoServer } from './index.ts';
+import { MAINNET, parseCascadeAt, parseProfile } from './profile.ts';
 import {
   DEFAULT_FILLS_PER_SECOND,
   DEFAULT_HISTORY_FILLS_PER_SECOND,
@@ -19,6 +20,14 @@ const root = path.resolve(import.meta.dirname, '../..');
 const USAGE = `usage: node --import tsx ingest/simulator/cli.ts [options]
   --data-dir DIR            node data dir to write (default .data/hl/data, env SIM_DATA_DIR)
   --seed N                  random seed (default 42, env SIM_SEED)
+  --profile P               default | mainnet (env SIM_PROFILE): mainnet's shape (ingest/simulator/README.md
+                            "The mainnet profile"); its defaults: history ${MAINNET.defaultHistory}, detailed ${MAINNET.defaultDetailedHistory},
+                            ${MAINNET.fillsPerSecond} fills/s throughout, ${MAINNET.blocksPerSecond} blocks/s, ${MAINNET.traderPool} traders
+  --cascade-at T[,T...]     mainnet profile: a liquidation cascade minute from each T, an ISO time or an offset
+                            from now (+10m, -30m) (env SIM_CASCADE_AT)
+  --order-statuses-per-second N
+                            mainnet profile: order statuses a second (default ${MAINNET.orderStatusesPerSecond},
+                            env SIM_ORDER_STATUSES_PER_SECOND)
   --history D               history to write before now: 7d, 36h, 90m, 30s, 0 (default 7d, env SIM_HISTORY)
   --detailed-history D      the last part of it written with every stream; before it, lean: no order statuses
                             or book diffs (default 6h, env SIM_DETAILED_HISTORY)
@@ -50,6 +59,9 @@ async function main(): Promise<void> {
     options: {
       'data-dir': { type: 'string' },
       seed: { type: 'string' },
+      profile: { type: 'string' },
+      'cascade-at': { type: 'string' },
+      'order-statuses-per-second': { type: 'string' },
       history: { type: 'string' },
       'detailed-history': { type: 'string' },
       'lean-fills-per-second': { type: 'string' },
@@ -70,28 +82,45 @@ async function main(): Promise<void> {
   }
   const env = process.env;
   const dataDir = path.resolve(root, values['data-dir'] ?? (env.SIM_DATA_DIR || '.data/hl/data'));
+  const profile = parseProfile(values.profile ?? env.SIM_PROFILE);
+  const mainnet = profile === 'mainnet';
+  const cascadeAt = values['cascade-at'] ?? env.SIM_CASCADE_AT;
+  const statuses = values['order-statuses-per-second'] ?? env.SIM_ORDER_STATUSES_PER_SECOND;
+  if (!mainnet && (cascadeAt || statuses)) {
+    throw new Error('--cascade-at and --order-statuses-per-second need --profile mainnet');
+  }
   const wanted: TimelineParams = {
     seed: Math.floor(positiveNumber('seed', values.seed ?? env.SIM_SEED, 42)),
-    users: Math.max(2, Math.floor(positiveNumber('users', values.users, 300))),
-    blocksPerSecond: positiveNumber('blocks-per-second', values['blocks-per-second'], 5) || 5,
+    users: Math.max(2, Math.floor(positiveNumber('users', values.users, mainnet ? MAINNET.traderPool : 300))),
+    blocksPerSecond:
+      positiveNumber('blocks-per-second', values['blocks-per-second'], mainnet ? MAINNET.blocksPerSecond : 5) || 5,
     fillsPerSecond: positiveNumber(
       'fills-per-second',
       values['fills-per-second'] ?? env.SIM_FILLS_PER_SECOND,
-      DEFAULT_FILLS_PER_SECOND,
+      mainnet ? MAINNET.fillsPerSecond : DEFAULT_FILLS_PER_SECOND,
     ),
     historyFillsPerSecond: positiveNumber(
       'history-fills-per-second',
       values['history-fills-per-second'] ?? env.SIM_HISTORY_FILLS_PER_SECOND,
-      DEFAULT_HISTORY_FILLS_PER_SECOND,
+      mainnet ? MAINNET.fillsPerSecond : DEFAULT_HISTORY_FILLS_PER_SECOND,
     ),
     leanFillsPerSecond: positiveNumber(
       'lean-fills-per-second',
       values['lean-fills-per-second'] ?? env.SIM_LEAN_FILLS_PER_SECOND,
-      DEFAULT_LEAN_FILLS_PER_SECOND,
+      mainnet ? MAINNET.fillsPerSecond : DEFAULT_LEAN_FILLS_PER_SECOND,
     ),
+    ...(mainnet
+      ? {
+          profile,
+          cascades: parseCascadeAt(cascadeAt, Date.now(), parseDuration),
+          ...(statuses ? { orderStatusesPerSecond: positiveNumber('order-statuses-per-second', statuses, 0) } : {}),
+        }
+      : {}),
   };
-  const historyMs = parseDuration(values.history ?? (env.SIM_HISTORY || '7d'));
-  const detailedMs = parseDuration(values['detailed-history'] ?? (env.SIM_DETAILED_HISTORY || '6h'));
+  const historyMs = parseDuration(values.history ?? (env.SIM_HISTORY || (mainnet ? MAINNET.defaultHistory : '7d')));
+  const detailedMs = parseDuration(
+    values['detailed-history'] ?? (env.SIM_DETAILED_HISTORY || (mainnet ? MAINNET.defaultDetailedHistory : '6h')),
+  );
   const port = Math.floor(positiveNumber('port', values.port ?? env.SIM_PORT, 3001));
   const host = values.host ?? '127.0.0.1';
 
@@ -112,7 +141,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   console.log(
-    `simulator: seed ${wanted.seed}, ${wanted.users} users, ${wanted.fillsPerSecond} fills/s live (${wanted.historyFillsPerSecond} in history), timeline from ${new Date(startMs).toISOString()}${resuming ? ' (resuming after the blocks on disk)' : ''}`,
+    `simulator: ${profile} profile, seed ${wanted.seed}, ${wanted.users} users, ${wanted.fillsPerSecond} fills/s live (${wanted.historyFillsPerSecond} in history), timeline from ${new Date(startMs).toISOString()}${resuming ? ' (resuming after the blocks on disk)' : ''}`,
   );
   console.log(
     `simulator: fill rates by block ${fillRates.map((r) => `${r.fromBlock}: ${r.fillsPerSecond}/s`).join(', ')}`,

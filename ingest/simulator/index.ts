@@ -4,8 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { STREAMS, type StreamName } from '../../wire/node-lines.ts';
-import { TraderBehaviour } from './behaviour.ts';
+import { TraderBehaviour, TWAP_SLICE_MS } from './behaviour.ts';
+import { Cascade } from './cascade.ts';
+import { OrderChurn } from './churn.ts';
 import { BlockClock, BlockGrid, type LeanGrid } from './clock.ts';
+import { DustConversion } from './dust.ts';
 import { BlockEvents } from './events.ts';
 import { EvmChain } from './evm.ts';
 import { Exchange } from './exchange.ts';
@@ -13,7 +16,9 @@ import { OutcomeRegistry } from './hip4.ts';
 import { answerInfo, InfoRequestError, l4Snapshot } from './info.ts';
 import { LedgerActivity } from './ledger.ts';
 import { MarketData } from './market-data.ts';
+import { MAINNET, type MainnetProfile, type ProfileName } from './profile.ts';
 import { RiskEngine } from './risk.ts';
+import type { Rng } from './rng.ts';
 import { eventsJson } from './serialize.ts';
 import { loadGraph, saveGraph } from './snapshot.ts';
 import { HourlyFileWriter, type ResumePoints } from './writer.ts';
@@ -26,9 +31,21 @@ export interface SimulatorOptions {
   /** The node data dir the streams are written under (`<dataDir>/<stream>/hourly/...`). */
   dataDir: string;
   seed: number;
-  /** Regular traders (default 300); market makers, HLP and the HIP-3 backstop come on top. */
+  /**
+   * `mainnet`: mainnet's shape (profile.ts): its markets, trader pool, rates, every block a line of each node
+   * stream, the daily dust block, order statuses at a set rate and cascades at `cascades`. Default `default`.
+   */
+  profile?: ProfileName;
+  /** Starts of the cascade minutes (ms), mainnet profile only. */
+  cascades?: readonly number[];
+  /** Order statuses per second the mainnet profile tops its blocks up to (default MAINNET.orderStatusesPerSecond). */
+  orderStatusesPerSecond?: number;
+  /**
+   * Regular traders (default 300); market makers, HLP and the HIP-3 backstop come on top. The mainnet profile's
+   * pool (default MAINNET.traderPool), created as they first act.
+   */
   users?: number;
-  /** L1 blocks per second (default 5). */
+  /** L1 blocks per second (default 5; the mainnet profile's 13.5). */
   blocksPerSecond?: number;
   /**
    * Average fills written per simulated second from the first block (default DEFAULT_FILLS_PER_SECOND; both sides
@@ -77,6 +94,18 @@ export interface BackfillLane {
 export const LEAN_SKIPPED_STREAMS: ReadonlySet<StreamName> = new Set([
   'node_raw_book_diffs_by_block',
   'node_order_statuses_by_block',
+]);
+
+/**
+ * The streams a node writes (the rest are our own, ingest/FORMATS.md §2): in the mainnet profile each holds a line
+ * for every block, `"events":[]` when nothing happened, as a node's `_by_block` files do (mainnet-volumes.md §1).
+ */
+export const NODE_STREAMS: ReadonlySet<StreamName> = new Set([
+  'node_fills_by_block',
+  'node_order_statuses_by_block',
+  'node_raw_book_diffs_by_block',
+  'node_twap_statuses_by_block',
+  'misc_events_by_block',
 ]);
 
 /** How writeHistory shares the thread: work `sliceMs` (default 100), then yield, resting `restMs` (default 0). */
@@ -142,8 +171,23 @@ const SLICE_MS = 100;
 export class Simulator {
   readonly exchange: Exchange;
   private readonly opts: Required<
-    Omit<SimulatorOptions, 'resumeAfter' | 'rateChanges' | 'leanUntilBlock' | 'backfill' | 'leanGrid'>
+    Omit<
+      SimulatorOptions,
+      | 'resumeAfter'
+      | 'rateChanges'
+      | 'leanUntilBlock'
+      | 'backfill'
+      | 'leanGrid'
+      | 'profile'
+      | 'cascades'
+      | 'orderStatusesPerSecond'
+    >
   >;
+  /** The mainnet profile's parameters (null: the default). */
+  private readonly profile: MainnetProfile | null;
+  private readonly dust: DustConversion | null;
+  private readonly cascade: Cascade | null;
+  private readonly churn: OrderChurn | null;
   private leanUntilBlock: number;
   private readonly leanGrid: LeanGrid | undefined;
   private readonly behaviour: TraderBehaviour;
@@ -176,21 +220,32 @@ export class Simulator {
   private readonly totals: SimulatorStats = emptyStats();
 
   constructor(opts: SimulatorOptions) {
+    const profile = opts.profile === 'mainnet' ? MAINNET : null;
+    this.profile = profile;
     this.opts = {
       dataDir: opts.dataDir,
       seed: opts.seed,
-      users: opts.users ?? 300,
-      blocksPerSecond: opts.blocksPerSecond ?? 5,
-      fillsPerSecond: opts.fillsPerSecond ?? DEFAULT_FILLS_PER_SECOND,
-      marketMakers: opts.marketMakers ?? 6,
+      users: opts.users ?? profile?.traderPool ?? 300,
+      blocksPerSecond: opts.blocksPerSecond ?? profile?.blocksPerSecond ?? 5,
+      fillsPerSecond: opts.fillsPerSecond ?? profile?.fillsPerSecond ?? DEFAULT_FILLS_PER_SECOND,
+      marketMakers: opts.marketMakers ?? profile?.marketMakers ?? 6,
       ledgerPerMinute: opts.ledgerPerMinute ?? 3,
       evmBlockIntervalMs: opts.evmBlockIntervalMs ?? 1500,
       flushBytes: opts.flushBytes ?? 4 << 20,
     };
     const { seed } = this.opts;
-    this.exchange = new Exchange({ seed, users: this.opts.users, marketMakers: this.opts.marketMakers });
-    this.behaviour = new TraderBehaviour(this.exchange, this.opts.fillsPerSecond);
+    this.exchange = new Exchange({
+      seed,
+      users: this.opts.users,
+      marketMakers: this.opts.marketMakers,
+      ...(profile ? { profile } : {}),
+    });
+    this.behaviour = new TraderBehaviour(this.exchange, this.opts.fillsPerSecond, profile ?? undefined);
     this.risk = new RiskEngine(this.exchange, seed);
+    this.dust = profile ? new DustConversion(this.exchange, seed, profile) : null;
+    this.cascade = profile ? new Cascade(this.exchange, this.risk, profile, opts.cascades ?? []) : null;
+    const statusRate = opts.orderStatusesPerSecond ?? profile?.orderStatusesPerSecond ?? 0;
+    this.churn = profile && statusRate > 0 ? new OrderChurn(this.exchange, statusRate, seed) : null;
     this.ledger = new LedgerActivity(this.exchange);
     this.marketData = new MarketData(this.exchange, seed);
     this.outcomes = new OutcomeRegistry(this.exchange, seed);
@@ -382,6 +437,12 @@ export class Simulator {
     }
     x.beginBlock(ev);
     if (first) this.outcomes.start(ev.streams.hip4_registry_by_block);
+    if (first && this.profile) this.aimTwaps(this.profile);
+    // Fills outside the rate controller's count: the dust block's and a cascade's.
+    let unpaced = 0;
+    if (this.dust && !first && Math.floor(ev.timeMs / DAY_MS) !== Math.floor(previousMs / DAY_MS)) {
+      unpaced += this.dust.convert();
+    }
 
     const minute = Math.floor(ev.timeMs / 60_000);
     if (minute !== this.lastMinute) {
@@ -398,15 +459,32 @@ export class Simulator {
       this.risk.minuteTick(minute, this.leaner(ev));
       this.marketData.sample(minute * 60_000, ev.streams.asset_ctxs_by_block, ev.streams.borrow_lend_reserves_by_block);
       this.outcomes.minuteTick(ev.streams.hip4_registry_by_block);
+      if (this.profile) this.aimTwaps(this.profile);
     }
     const elapsed = Math.max(0, ev.timeMs - previousMs);
+    if (this.cascade) unpaced += this.cascade.step(elapsed);
     this.behaviour.runTwaps();
-    this.behaviour.act(x.rng.poisson(this.actionsPerMs * elapsed * this.activity * this.rateScale));
+    if (this.profile) this.behaviour.topUpTwaps();
+    const actions = this.actionsPerMs * elapsed * this.activity * this.rateScale;
+    this.behaviour.act(this.profile ? bursts(x.rng, actions, this.profile.actionsPerBurst) : x.rng.poisson(actions));
     this.fillTarget += (this.fillsPerSecond / 1000) * elapsed * this.activity;
-    this.fillActual += ev.fills.length;
+    this.fillActual += ev.fills.length - unpaced;
     this.ledger.act(x.rng.poisson(this.ledgerPerMs * elapsed));
     this.evm.step(ev.streams.evm_blocks_by_block, this.leaner(ev));
+    // Statuses are not written in a lean block: none are owed there.
+    if (this.churn && ev.blockNumber >= this.leanUntilBlock) this.churn.step(elapsed);
     this.write(ev);
+  }
+
+  /**
+   * The TWAPs to keep running for the profile's share of fills: slices come every TWAP_SLICE_MS, each giving its
+   * owner the fills measured so far (one before there is a measure).
+   */
+  private aimTwaps(profile: MainnetProfile): void {
+    const b = this.behaviour;
+    const fillsPerSlice = b.twapSlices >= 50 ? b.twapFills / b.twapSlices : 1;
+    const twapFillsPerSecond = profile.twapShare * this.fillsPerSecond * this.activity;
+    b.setTwapTarget((twapFillsPerSecond * TWAP_SLICE_MS) / 1000 / fillsPerSlice);
   }
 
   /**
@@ -454,9 +532,11 @@ export class Simulator {
     let prefix: string | null = null;
     const lean = ev.blockNumber < this.leanUntilBlock;
     const writer = this.writerOf(ev.blockNumber);
+    const everyBlock = this.profile !== null;
     for (const stream of STREAMS) {
       const events = ev.streams[stream];
-      if (events.length === 0 || !writer.wants(stream, ev.blockNumber)) continue;
+      if (events.length === 0 && !(everyBlock && NODE_STREAMS.has(stream))) continue;
+      if (!writer.wants(stream, ev.blockNumber)) continue;
       if (lean && LEAN_SKIPPED_STREAMS.has(stream)) continue;
       (totals[STREAM_STAT[stream]] as number) += events.length;
       prefix ??= `{"local_time":"${ev.localIso}","block_time":"${ev.iso}","block_number":${ev.blockNumber},"events":`;
@@ -474,6 +554,14 @@ const UNSAVED: ReadonlySet<string> = new Set([
   'realtime',
   'isStopped',
 ]);
+
+const DAY_MS = 86_400_000;
+
+/** Actions of a block, `mean` on average, in bursts of `perBurst` on average: more blocks go without any. */
+function bursts(rng: Rng, mean: number, perBurst: number): number {
+  const count = rng.poisson(mean / perBurst);
+  return count === 0 ? 0 : count + rng.poisson(count * (perBurst - 1));
+}
 
 /** Activity peaks in the US/EU overlap and dips in the Asian night (±35 %). */
 function diurnal(timeMs: number): number {

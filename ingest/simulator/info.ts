@@ -2,10 +2,9 @@
 // (hyperliquid-wire.md §2–3). Anything a node would refuse raises InfoRequestError (→ 422).
 import type { Account, PerpPosition } from './account.ts';
 import {
-  HIP3_DEX,
+  type Catalog,
   MARGIN_TABLES,
   MAX_MARKET_ORDER_NTLS,
-  SPOT_PAIRS,
   SPOT_TOKEN_COUNT,
   SPOT_TOKENS,
   tokenName,
@@ -69,7 +68,7 @@ export function answerInfo(x: Exchange, nowMs: number, body: unknown): unknown {
     case 'meta':
       return meta(x, dexOf(req));
     case 'spotMeta':
-      return spotMeta();
+      return spotMeta(x.catalog);
     case 'clearinghouseState':
       return clearinghouseState(x, userOf(req), dexOf(req), nowMs);
     case 'spotClearinghouseState':
@@ -143,10 +142,11 @@ function meta(x: Exchange, dex: string): unknown {
   };
 }
 
-let spotMetaCache: unknown = null;
+const spotMetaCache = new WeakMap<Catalog, unknown>();
 
-function spotMeta(): unknown {
-  if (spotMetaCache) return spotMetaCache;
+function spotMeta(catalog: Catalog): unknown {
+  const cached = spotMetaCache.get(catalog);
+  if (cached) return cached;
   const known = new Map(SPOT_TOKENS.map((t) => [t.index, t]));
   // Token ids are fixed per index (not per seed): a token keeps its id across simulations.
   const ids = new Rng(0x5107, 7);
@@ -165,8 +165,8 @@ function spotMeta(): unknown {
       deployerTradingFeeShare: '0.0',
     };
   });
-  spotMetaCache = {
-    universe: SPOT_PAIRS.map((p) => ({
+  const answer = {
+    universe: catalog.spotPairs.map((p) => ({
       tokens: [p.base, p.quote],
       name: p.name,
       index: p.index,
@@ -174,7 +174,8 @@ function spotMeta(): unknown {
     })),
     tokens,
   };
-  return spotMetaCache;
+  spotMetaCache.set(catalog, answer);
+  return answer;
 }
 
 function clearinghouseState(x: Exchange, user: string, dex: string, nowMs: number): unknown {
@@ -339,25 +340,24 @@ function marginTable(req: Body): unknown {
 }
 
 function perpDexs(x: Exchange): unknown {
-  const perps = perpsOf(x, HIP3_DEX.name);
   return [
     null,
-    {
-      name: HIP3_DEX.name,
-      fullName: HIP3_DEX.fullName,
-      deployer: x.hip3Deployer,
-      oracleUpdater: x.hip3SubDeployer,
-      feeRecipient: x.hip3Deployer,
-      assetToStreamingOiCap: perps.map((m) => [m.coin, '50000000.0']),
+    ...x.perpDexes.map(({ dex, deployer, subDeployer }) => ({
+      name: dex.name,
+      fullName: dex.fullName,
+      deployer,
+      oracleUpdater: subDeployer,
+      feeRecipient: deployer,
+      assetToStreamingOiCap: perpsOf(x, dex.name).map((m) => [m.coin, '50000000.0']),
       subDeployers: [
-        ['setOracle', [x.hip3SubDeployer]],
-        ['setOpenInterestCaps', [x.hip3SubDeployer]],
+        ['setOracle', [subDeployer]],
+        ['setOpenInterestCaps', [subDeployer]],
       ],
-      deployerFeeScale: HIP3_DEX.deployerFeeScale,
+      deployerFeeScale: dex.deployerFeeScale,
       lastDeployerFeeScaleChangeTime: '1970-01-01T00:00:00',
       assetToFundingMultiplier: [],
       assetToFundingInterestRate: [],
-    },
+    })),
   ];
 }
 

@@ -26,6 +26,8 @@ export class LedgerActivity {
   private once(): void {
     const x = this.x;
     const rng = x.rng;
+    // The mainnet profile's traders exist once they have traded.
+    if (x.traders.length === 0) return;
     const user = x.traders[rng.int(x.traders.length)]!;
     const other = x.traders[rng.int(x.traders.length)]!;
     const r = rng.next();
@@ -73,7 +75,7 @@ export class LedgerActivity {
   /** `send`: USDC between perp dexes / spot, to oneself or someone else. */
   private send(user: Account, destination: Account): void {
     const rng = this.x.rng;
-    const dexes = ['', 'spot', HIP3_DEX.name];
+    const dexes = ['', 'spot', ...this.x.hip3DexNames];
     const sourceDex = rng.pick(dexes);
     let destinationDex = rng.pick(dexes);
     if (destination === user && destinationDex === sourceDex) destinationDex = sourceDex === '' ? HIP3_DEX.name : '';

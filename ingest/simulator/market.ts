@@ -199,6 +199,11 @@ export class Market {
     this.fair = Math.min(this.anchor * 1.99, Math.max(this.anchor * 0.5, next));
   }
 
+  /** Moves the fair price by `factor` at once (a cascade's fall), within the walk's bounds. */
+  shock(factor: number): void {
+    this.fair = Math.min(this.anchor * 1.99, Math.max(this.anchor * 0.5, this.fair * factor));
+  }
+
   /** Fair price rounded to the tick, in ticks. */
   markTicks(): number {
     const ticks = Math.round(this.fair * this.pxScale);

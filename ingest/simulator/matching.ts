@@ -29,6 +29,8 @@ export interface TakerOrder {
 export interface TakerResult {
   lots: number;
   notional: number;
+  /** Trades made (each a pair of fills). */
+  fills: number;
 }
 
 /** Walks the opposite side up to `limitPx`; emits the fills, makers' diffs and makers' final statuses. */
@@ -37,6 +39,7 @@ export function executeTaker(x: Exchange, t: TakerOrder): TakerResult {
   const book = t.isBuy ? m.asks : m.bids;
   let remaining = t.sz;
   let notional = 0;
+  let fills = 0;
   while (remaining > 0 && book.length > 0) {
     const maker = book[0]!;
     if (t.isBuy ? maker.px > t.limitPx : maker.px < t.limitPx) break;
@@ -47,6 +50,7 @@ export function executeTaker(x: Exchange, t: TakerOrder): TakerResult {
     }
     const lots = Math.min(remaining, maker.sz);
     fillPair(x, t, maker.user, maker.oid, maker.cloid, maker.builder, maker.px, lots);
+    fills++;
     notional += (maker.px / m.pxScale) * (lots / m.szScale);
     remaining -= lots;
     const before = maker.sz;
@@ -72,7 +76,7 @@ export function executeTaker(x: Exchange, t: TakerOrder): TakerResult {
       });
     }
   }
-  return { lots: t.sz - remaining, notional };
+  return { lots: t.sz - remaining, notional, fills };
 }
 
 /** One trade between the taker and a counterparty at `px`: two fills with the same tid. */

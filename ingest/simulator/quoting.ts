@@ -51,7 +51,8 @@ export function requote(x: Exchange, m: Market): void {
         Math.ceil((11 / price) * m.szScale),
         Math.round(((m.levelNotional * x.rng.range(0.5, 1.5)) / price) * m.szScale),
       );
-      rest(x, maker, m, isBuy, px, lots, lots, 'Alo', x.rng.chance(0.3) ? x.rng.cloid() : null, null, hash, true);
+      const cloid = x.rng.chance(x.quoteCloidChance) ? x.rng.cloid() : null;
+      rest(x, maker, m, isBuy, px, lots, lots, 'Alo', cloid, null, hash, true);
     }
   }
 }

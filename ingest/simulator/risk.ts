@@ -96,7 +96,8 @@ export class RiskEngine {
     x.ev.misc.push({ time: x.ev.iso, hash: ZERO_HASH, inner: { Funding: { deltas } } });
   }
 
-  private checkMargins(): void {
+  /** Liquidates every trader under maintenance margin (each minute; every second in a cascade). */
+  checkMargins(): void {
     for (const acct of this.x.traders) {
       if (acct.positions.size === 0) continue;
       let dexes: Set<string> | null = null;
@@ -125,6 +126,19 @@ export class RiskEngine {
         }
       }
     }
+  }
+
+  /** A cascade's forced close of `pos`: the victim's isolated position, or its cross account on that dex. */
+  forceLiquidation(victim: Account, pos: PerpPosition): void {
+    const m = pos.market;
+    if (!pos.isCross) {
+      const equity = pos.isolatedMargin + (pos.szi / m.szScale) * (m.markPx() - pos.entryPx);
+      this.liquidate(victim, m.dex, [pos], 'Isolated', equity);
+      return;
+    }
+    const e = victim.exposure(m.dex);
+    const cross = [...victim.positions.values()].filter((p) => p.isCross && p.market.dex === m.dex);
+    this.liquidate(victim, m.dex, cross, 'Cross', victim.usdc(m.dex) - e.isolatedMargin + e.crossUpnl);
   }
 
   /**
@@ -183,7 +197,7 @@ export class RiskEngine {
       if (!useBackstop) remaining -= executeTaker(x, victimOrder(lots, limitPx, 'market')).lots;
       if (remaining > 0) {
         limitPx = markTicks;
-        const liquidator = dex === '' ? x.hlp : x.backstop;
+        const liquidator = x.liquidatorOf(dex);
         fillPair(
           x,
           victimOrder(remaining, limitPx, 'backstop'),

@@ -5,7 +5,10 @@
 import v8 from 'node:v8';
 import { Account } from './account.ts';
 import { TraderBehaviour } from './behaviour.ts';
+import { Cascade } from './cascade.ts';
+import { OrderChurn } from './churn.ts';
 import { BlockClock, BlockGrid, IsoFormatter } from './clock.ts';
+import { DustConversion } from './dust.ts';
 import { BlockEvents } from './events.ts';
 import { EvmChain } from './evm.ts';
 import { Exchange } from './exchange.ts';
@@ -33,6 +36,9 @@ const CLASSES: readonly (abstract new (...args: any[]) => object)[] = [
   Market,
   RiskEngine,
   Rng,
+  Cascade,
+  DustConversion,
+  OrderChurn,
 ];
 const CLASS_INDEX = new Map<object, number>(CLASSES.map((c, i) => [c.prototype, i]));
 /** Prototypes V8's serializer keeps by itself. */

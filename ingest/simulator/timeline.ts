@@ -3,10 +3,11 @@
 // lacks (ingest checkpoints stay valid). Shared by `npm run simulate` and `npm start`.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../../platform/config.ts';
+import { type Config, parseDuration } from '../../platform/config.ts';
 import { STREAMS, type StreamName } from '../../wire/node-lines.ts';
 import { BlockGrid, type LeanGrid } from './clock.ts';
 import { type BackfillLane, type FillRateChange, type ResumePoints, Simulator, scanResumePoints } from './index.ts';
+import { MAINNET, type ProfileName, parseCascadeAt, parseProfile } from './profile.ts';
 
 export { DEFAULT_FILLS_PER_SECOND } from './index.ts';
 
@@ -58,19 +59,49 @@ export interface TimelineParams {
   historyFillsPerSecond: number;
   /** Fill rate of the history's lean part (default: historyFillsPerSecond). */
   leanFillsPerSecond?: number;
+  /** The simulator's profile (default `default`): part of the timeline, as seed, users and block rate are. */
+  profile?: ProfileName;
+  /** Cascade minutes to come (mainnet profile): recorded with the timeline, so a replay has them where they were. */
+  cascades?: readonly number[];
+  /** Order statuses per second (mainnet profile; default its own). */
+  orderStatusesPerSecond?: number;
 }
 
-/** `npm start`'s timeline from the configuration (SIM_SEED and the SIM_*_FILLS_PER_SECOND rates). */
+/**
+ * `npm start`'s timeline from the configuration (SIM_SEED, SIM_PROFILE, the SIM_*_FILLS_PER_SECOND rates, and the
+ * mainnet profile's SIM_CASCADE_AT and SIM_ORDER_STATUSES_PER_SECOND).
+ */
 export function configuredTimeline(
-  config: Pick<Config, 'simSeed' | 'simFillsPerSecond' | 'simHistoryFillsPerSecond' | 'simLeanFillsPerSecond'>,
+  config: Pick<
+    Config,
+    | 'simSeed'
+    | 'simFillsPerSecond'
+    | 'simHistoryFillsPerSecond'
+    | 'simLeanFillsPerSecond'
+    | 'simProfile'
+    | 'simCascadeAt'
+    | 'simOrderStatusesPerSecond'
+  >,
+  now = Date.now(),
 ): TimelineParams {
+  const profile = parseProfile(config.simProfile);
+  const mainnet = profile === 'mainnet';
   return {
     seed: config.simSeed,
-    users: 300,
-    blocksPerSecond: 5,
+    users: mainnet ? MAINNET.traderPool : 300,
+    blocksPerSecond: mainnet ? MAINNET.blocksPerSecond : 5,
     fillsPerSecond: config.simFillsPerSecond,
     historyFillsPerSecond: config.simHistoryFillsPerSecond,
     leanFillsPerSecond: config.simLeanFillsPerSecond,
+    ...(mainnet
+      ? {
+          profile,
+          cascades: parseCascadeAt(config.simCascadeAt, now, parseDuration),
+          ...(config.simOrderStatusesPerSecond === undefined
+            ? {}
+            : { orderStatusesPerSecond: config.simOrderStatusesPerSecond }),
+        }
+      : {}),
   };
 }
 
@@ -89,6 +120,10 @@ interface Marker {
   leanUntilBlock?: number;
   /** The lean part's coarser grid (Simulator's `leanGrid`). Absent: the regular grid throughout (older timelines). */
   leanGrid?: LeanGrid;
+  /** The profile (absent: `default`). */
+  profile?: ProfileName;
+  /** Starts of the cascade minutes (ms), ascending (mainnet profile). */
+  cascades?: number[];
   /**
    * `[from, until)` block ranges written to the backfill lane: a fresh timeline's history before its last
    * LIVE_LANE_MS, and each restart's gap before its last LIVE_LANE_MS. Absent: none (timelines before the lanes).
@@ -165,7 +200,8 @@ export function openTimeline(
   let marker = readMarker(dataDir);
   if (marker) {
     const recorded = marker;
-    if (!IDENTITY.every((k) => recorded[k] === params[k])) {
+    const sameProfile = (recorded.profile ?? 'default') === (params.profile ?? 'default');
+    if (!sameProfile || !IDENTITY.every((k) => recorded[k] === params[k])) {
       const { fillRates: _, ...identity } = recorded;
       throw new Error(
         `${dataDir} holds a simulation with other parameters (${JSON.stringify(identity)}); reset it (npm run simulate -- --reset) or use another SIM_DATA_DIR`,
@@ -177,7 +213,11 @@ export function openTimeline(
     const { seed, users, blocksPerSecond } = params;
     const startMs = Math.floor((now - historyMs) / 1000) * 1000;
     marker = { version: 2, seed, users, blocksPerSecond, startMs, fillRates: [] };
-    if (detailedMs < historyMs) {
+    if (params.profile === 'mainnet') marker.profile = 'mainnet';
+    if (detailedMs < historyMs && marker.profile) {
+      // The mainnet profile keeps its block grid in the lean part: only the statuses and book diffs are left out.
+      marker.leanUntilBlock = new BlockGrid(startMs, blocksPerSecond).numberAt(now - detailedMs);
+    } else if (detailedMs < historyMs) {
       marker.leanGrid = { untilMs: now - detailedMs, blocksPerSecond: LEAN_BLOCKS_PER_SECOND };
       marker.leanUntilBlock = new BlockGrid(startMs, blocksPerSecond, marker.leanGrid).regularFromNumber;
     }
@@ -204,7 +244,15 @@ export function openTimeline(
   const laneFrom = Math.max(gapFrom, grid.numberAt(now - LIVE_LANE_MS));
   const backfillNow = lanes && laneFrom > gapFrom ? ([gapFrom, laneFrom] as [number, number]) : null;
   if (backfillNow) backfill.push(backfillNow);
-  marker = { ...marker, version: 2, fillRates, backfill };
+  // Cascades of blocks already written stay where they were; asked ones count from the first block to write.
+  const writtenUntilMs =
+    written >= grid.firstNumber ? grid.dueMs(written - grid.firstNumber) : Number.NEGATIVE_INFINITY;
+  const cascades = [
+    ...(marker.cascades ?? []).filter((t) => t < writtenUntilMs),
+    ...(params.cascades ?? []).filter((t) => t >= writtenUntilMs),
+  ].sort((a, b) => a - b);
+  const { cascades: _recorded, ...kept } = marker;
+  marker = { ...kept, version: 2, fillRates, backfill, ...(cascades.length > 0 ? { cascades } : {}) };
   fs.writeFileSync(path.join(dataDir, MARKER), `${JSON.stringify(marker)}\n`);
 
   const schedule = fillRates.map(([fromBlock, fillsPerSecond]) => ({ fromBlock, fillsPerSecond }));
@@ -213,6 +261,8 @@ export function openTimeline(
     sim: new Simulator({
       dataDir,
       seed,
+      ...(marker.profile ? { profile: marker.profile, cascades } : {}),
+      ...(params.orderStatusesPerSecond === undefined ? {} : { orderStatusesPerSecond: params.orderStatusesPerSecond }),
       users,
       blocksPerSecond,
       fillsPerSecond: schedule[0]!.fillsPerSecond,
