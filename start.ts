@@ -322,6 +322,7 @@ async function startLoading(database: Database, feed: Feed, bus: OpenBus): Promi
   // The writers derive what this lane has committed: told a few times a second (a feed's last block within one).
   const telling = setInterval(() => writer.present(ingest.stats), PRESENT_TOLD_MS);
   stops.push(() => clearInterval(telling));
+  stops.push(keepPartitionsEvery(pool));
   stops.push(watchIngest(() => ingest.stats));
   log(`ingest            following ${feed.dataDir}`);
   if (sim) log(`backfill          loading ${sim.backfillDir} behind the present (writer thread)`);
@@ -353,6 +354,31 @@ async function startLoading(database: Database, feed: Feed, bus: OpenBus): Promi
     shown.stop();
   })();
   return { ingest, present, backfilled, loadBackfill: () => writer.load() };
+}
+
+/** How often the one writer makes the coming days' partitions and thins the closed ones (db/partitions.ts). */
+const PARTITION_UPKEEP_MS = 10 * 60_000;
+
+/** The partitions' upkeep, now and every PARTITION_UPKEEP_MS; returns its stop. A failed round is retried at the next. */
+function keepPartitionsEvery(pool: pg.Pool): () => Promise<void> {
+  let round: Promise<void> = Promise.resolve();
+  const run = () => {
+    round = import('./db/partitions.ts')
+      .then(({ keepPartitions }) => keepPartitions(pool, { now: Date.now(), fullDays: config.orderStatusesFullDays }))
+      .then((thinned) => {
+        for (const t of thinned)
+          log(`partitions        ${t.partition} thinned: ${t.rowsKept} of ${t.rowsBefore} rows kept`);
+      })
+      .catch((err: unknown) =>
+        log(`partitions        upkeep failed: ${err instanceof Error ? err.message : String(err)}`),
+      );
+  };
+  run();
+  const timer = setInterval(run, PARTITION_UPKEEP_MS);
+  return async () => {
+    clearInterval(timer);
+    await round;
+  };
 }
 
 /** A real node's files are there already: loaded before serving. */

@@ -66,7 +66,7 @@ describe('migrations', () => {
     const { rows } = await pool.query<{ indexdef: string }>(
       `SELECT indexdef FROM pg_indexes WHERE schemaname IN ('markets','accounts','hip4','evm')`,
     );
-    const defs = rows.map((r) => r.indexdef.replace(/ USING btree/, '')).join('\n');
+    const defs = rows.map((r) => r.indexdef.replace(/ USING btree/, '').replace(' ON ONLY ', ' ON ')).join('\n');
     for (const path of [
       'accounts.fills (address, "time", block_number DESC, event_index DESC, tid DESC)',
       'accounts.fills ("time", block_number DESC, event_index DESC, tid DESC)',

@@ -95,6 +95,8 @@ export interface Config {
   simDetailedHistory: string;
   /** The simulator's fills per second in the lean part of the history. */
   simLeanFillsPerSecond: number;
+  /** Closed days an order-status partition is kept whole before it is thinned (db/partitions.ts). */
+  orderStatusesFullDays: number;
   /** The simulator's fills per second in real time (and the history's last 5 minutes). */
   simFillsPerSecond: number;
   /** The simulator's fills per second in the history before that (and in the gap a restart fills). */
@@ -164,6 +166,7 @@ export function loadConfig(): Config {
     simHistoryFillsPerSecond: rate('SIM_HISTORY_FILLS_PER_SECOND', mainnet ? 75 : 1),
     // DEFAULT_LEAN_FILLS_PER_SECOND (ingest/simulator/timeline.ts).
     simLeanFillsPerSecond: rate('SIM_LEAN_FILLS_PER_SECOND', mainnet ? 75 : 0.5),
+    orderStatusesFullDays: int('ORDER_STATUSES_FULL_DAYS', 1),
     upstreamInfoUrl: str('UPSTREAM_INFO_URL') ?? `http://127.0.0.1:${simPort}/info`,
     upstreamInfoUrlSet: str('UPSTREAM_INFO_URL') !== undefined,
     host: str('HOST') ?? '127.0.0.1',
