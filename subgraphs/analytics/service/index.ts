@@ -36,7 +36,7 @@ import {
 } from './inputs.ts';
 import {
   defaultMinTrades,
-  LIVE_MAX_LAG_MS,
+  LIVE_BOARDS,
   type Metric,
   metricOrder,
   rankColumn,
@@ -152,8 +152,9 @@ export class AnalyticsService implements DomainService {
       const span = windowHours(now - hours * HOUR_MS, now);
       // The live boards numbered ahead (about a minute behind the derivation) answer their hours under the default
       // filter.
-      if (minTrades === defaultMinTrades(by)) {
-        const ahead = await this.liveBoard(hours, by, span, rowColumns);
+      const cadence = LIVE_BOARDS.get(hours);
+      if (cadence !== undefined && minTrades === defaultMinTrades(by)) {
+        const ahead = await this.liveBoard(hours, by, span, 2 * cadence, rowColumns);
         if (ahead) return ahead;
       }
       const { rows } = await this.pool.query<Omit<LeaderboardRow, 'rank' | 'refreshed_at'> & { total: number }>(
@@ -217,12 +218,13 @@ export class AnalyticsService implements DomainService {
 
   /**
    * The live top 100 of `hours` by `by` as the writer numbered it (writer/leaderboard.ts refreshLiveBoards), when it
-   * counts the same hours as a request at `now` and is fresh (LIVE_MAX_LAG_MS); else null.
+   * counts the same hours as a request now and the derivation is at most `maxLagMs` of events past it; else null.
    */
   private async liveBoard(
     hours: number,
     by: Metric,
     span: WindowHours,
+    maxLagMs: number,
     rowColumns: string,
   ): Promise<LeaderboardPage | null> {
     const { rows } = await this.pool.query<
@@ -235,7 +237,7 @@ export class AnalyticsService implements DomainService {
                           WHERE l.hours = b.hours AND l.metric = $2 ORDER BY rank) r ON true
        WHERE b.hours = $1 AND b.window_from = $3 AND b.window_to = $4 AND b.derived_until >= c.cursor_time - $5
        ORDER BY r.rank`,
-      [hours, by, span.from, span.to, LIVE_MAX_LAG_MS],
+      [hours, by, span.from, span.to, maxLagMs],
     );
     const head = rows[0];
     if (!head) return null;

@@ -27,12 +27,16 @@ export function metricOrder(metric: Metric, t: string): string {
 export const defaultMinTrades = (metric: Metric): number => (RATIO_METRICS.includes(metric) ? DEFAULT_MIN_TRADES : 0);
 
 /**
- * The live top 100 of some `hours` (writer/leaderboard.ts LIVE_HOURS) is numbered ahead every LIVE_REFRESH_MS; a
- * request reads it while it counts the same hours and the derivation has got at most LIVE_MAX_LAG_MS of events past
- * it (event time, not the clock: a board numbered before a catch-up is not read after it), else sums at request time.
+ * The live boards numbered ahead (writer/leaderboard.ts refreshLiveBoards): their `hours` (the default, the shortest
+ * and the longest) → how often, in ms (168 h sums ~6 days of rows: every 5 minutes, as the 7d board). A request
+ * reads one while it counts the same hours and the derivation has got at most twice that of events past it (event
+ * time, not the clock: a board numbered before a catch-up is not read after it), else sums at request time.
  */
-export const LIVE_REFRESH_MS = 60_000;
-export const LIVE_MAX_LAG_MS = 2 * LIVE_REFRESH_MS;
+export const LIVE_BOARDS: ReadonlyMap<number, number> = new Map([
+  [1, 60_000],
+  [24, 60_000],
+  [168, 5 * 60_000],
+]);
 
 /** The leaderboard column holding a row's precomputed rank by `metric` under its default `min_trades`. */
 export const rankColumn = (metric: Metric): string => `rank_${metric}`;

@@ -1,6 +1,6 @@
 // The analytics domain's writer (its definition's `writer`): the derivation as `npm start` runs it on the writer
 // thread beside ingest (an ingest-role part: it writes, the subgraphs only read): batches of the job (job.ts) while
-// ingest commits, the leaderboard windows on their cadence and the live boards every minute. Storage
+// ingest commits, the leaderboard windows and the live boards on their cadences. Storage
 // going away is ridden out the way ingest does: the uncommitted batch is dropped and the job resumes from the
 // checkpoint Postgres holds.
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,7 +11,7 @@ import { deriveBatch, derivedUntil, importsToInclude, noteImports, resetDerived,
 
 export { deriveUntil, storedFrontier } from './job.ts';
 
-import { LIVE_REFRESH_MS } from '../service/ranking.ts';
+import { LIVE_BOARDS } from '../service/ranking.ts';
 import { HOUR_MS } from '../service/window.ts';
 import { type LeaderboardWindow, refreshLeaderboard, refreshLiveBoards, WINDOWS } from './leaderboard.ts';
 import { deriveStored } from './rebuild.ts';
@@ -100,6 +100,8 @@ export class Derivation {
     storageRetries: 0,
     failures: 0,
   };
+  /** When each live board (by hours) was last numbered. */
+  private readonly liveRefreshed = new Map<number, number>();
   private stopped = false;
   private caughtUp = false;
   private running: Promise<void> | undefined;
@@ -152,16 +154,19 @@ export class Derivation {
             this.stats.refreshed[window] = now();
           }
         }
-        // The live boards every minute, and at once when the hour turns (their hours move with it).
-        const lastLive = this.stats.refreshed.live;
+        // The live boards on their cadence, and at once when the hour turns (their hours move with it).
         const at = now();
-        if (
-          this.caughtUp &&
-          (lastLive === undefined ||
-            at - lastLive >= LIVE_REFRESH_MS ||
-            Math.floor(at / HOUR_MS) !== Math.floor(lastLive / HOUR_MS))
-        ) {
-          await refreshLiveBoards(pool, at);
+        const due = [...LIVE_BOARDS].filter(([hours, cadence]) => {
+          const last = this.liveRefreshed.get(hours);
+          return last === undefined || at - last >= cadence || Math.floor(at / HOUR_MS) !== Math.floor(last / HOUR_MS);
+        });
+        if (this.caughtUp && due.length) {
+          await refreshLiveBoards(
+            pool,
+            at,
+            due.map(([hours]) => hours),
+          );
+          for (const [hours] of due) this.liveRefreshed.set(hours, at);
           this.stats.refreshed.live = at;
         }
         backoffMs = 250;

@@ -1,13 +1,14 @@
 // The leaderboards the writer numbers ahead of the requests (spec §8): the scheduled windows (7d and 30d every 5
 // minutes, `all` every hour), each built aside in a table of its own, numbered once per metric, indexed, and swapped
 // in as its window's partition of analytics.leaderboard (readers see the old board or the new one, never half, and
-// no row is deleted); and the live top 100 of the hours in LIVE_HOURS, every minute. `all` reads the running totals
+// no row is deleted); and the live top 100 of the hours in LIVE_BOARDS (ranking.ts), each on its cadence. `all` reads the running totals
 // the derivation keeps (user_totals), not every day of history; the windows read their own days and edge hours; the
 // current account value is the derivation's running state's, joined, not a probe of the snapshots per address.
 import type pg from 'pg';
 import { inTransaction } from '../../../db/pool.ts';
-import { DEFAULT_LIVE_HOURS, LIVE_TOP, MAX_LIVE_HOURS } from '../service/inputs.ts';
+import { LIVE_TOP } from '../service/inputs.ts';
 import {
+  LIVE_BOARDS,
   METRICS,
   rankColumn,
   rankExpressions,
@@ -21,9 +22,6 @@ export const WINDOWS = { '7d': 5 * 60_000, '30d': 5 * 60_000, all: 60 * 60_000 }
 export type LeaderboardWindow = keyof typeof WINDOWS;
 const WINDOW_DAYS: Record<LeaderboardWindow, number | null> = { '7d': 7, '30d': 30, all: null };
 
-/** The live boards numbered ahead (their `hours`): the default, the shortest and the longest. */
-export const LIVE_HOURS = [1, DEFAULT_LIVE_HOURS, MAX_LIVE_HOURS] as const;
-
 /**
  * One refresher per board at a time (`npm run derive` beside `npm start`): the next board's table is one name, and
  * a live board is replaced by key. Keyed by the window's name hashed, or the live board's hours.
@@ -31,8 +29,8 @@ export const LIVE_HOURS = [1, DEFAULT_LIVE_HOURS, MAX_LIVE_HOURS] as const;
 const REFRESH_LOCK = 0x6c626f61; // "lboa"
 /** A board over every address sorts it once per metric: allowed longer than a derivation batch's statements. */
 const REFRESH_STATEMENT_TIMEOUT_MS = 300_000;
-/** Sorts of a whole board in memory rather than on disk (per sort, this transaction only). */
-const REFRESH_WORK_MEM = '128MB';
+/** Sorts of a whole board (and its index builds) in memory rather than on disk (this transaction only). */
+const REFRESH_WORK_MEM = '512MB';
 /** The swap waits this long for readers of the board at a time, and tries again (a page reads in milliseconds). */
 const SWAP_LOCK_TIMEOUT_MS = 2_000;
 const SWAP_ATTEMPTS = 5;
@@ -77,6 +75,7 @@ export async function refreshLeaderboard(pool: pg.Pool, window: LeaderboardWindo
       c.query({ text, values, query_timeout: REFRESH_STATEMENT_TIMEOUT_MS } as pg.QueryConfig);
     await q(`SET LOCAL statement_timeout = ${REFRESH_STATEMENT_TIMEOUT_MS}`);
     await q(`SET LOCAL work_mem = '${REFRESH_WORK_MEM}'`);
+    await q(`SET LOCAL maintenance_work_mem = '${REFRESH_WORK_MEM}'`);
     await q('SELECT pg_advisory_xact_lock($1, hashtext($2))', [REFRESH_LOCK, window]);
     await q(`CREATE TABLE analytics.${next} (LIKE analytics.leaderboard INCLUDING DEFAULTS)`);
     await q(
@@ -128,11 +127,16 @@ async function swapIn(c: pg.PoolClient, first: string, rest: () => Promise<void>
 }
 
 /**
- * Numbers the live top 100 of each of LIVE_HOURS as of `now` (the hours overlapping the last `hours`, window.ts),
- * every metric under its default `min_trades`: the rows the service answers a live request for those hours from.
+ * Numbers the live top 100 of each of `boards` (their hours; default every one of LIVE_BOARDS) as of `now` (the hours
+ * overlapping the last `hours`, window.ts), every metric under its default `min_trades`: the rows the service answers
+ * a live request for those hours from.
  */
-export async function refreshLiveBoards(pool: pg.Pool, now: number): Promise<void> {
-  for (const hours of LIVE_HOURS) {
+export async function refreshLiveBoards(
+  pool: pg.Pool,
+  now: number,
+  boards: Iterable<number> = LIVE_BOARDS.keys(),
+): Promise<void> {
+  for (const hours of boards) {
     const span = windowHours(now - hours * HOUR_MS, now);
     const ranked = `SELECT r.*, ${rankExpressions('r')} FROM (${withCurrentValue(rankingSums(windowRows(3, 'true')))}) r`;
     const totals = METRICS.map((m) => `'${m}', coalesce(max(${rankColumn(m)}), 0)`).join(', ');
