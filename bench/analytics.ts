@@ -11,20 +11,24 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { Authenticator } from '../access/auth.ts';
 import { buildCompatApp } from '../compat-rest/app.ts';
+import { inTransaction } from '../db/pool.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 import { InProcessBus } from '../events/bus.ts';
 import { Ingest } from '../ingest/pipeline.ts';
 import { closeThread, startThread } from '../platform/threads.ts';
 import { Upstream } from '../platform/upstream.ts';
 import { compatServicesOf } from '../stack.ts';
+import { LIVE_BOARDS, METRICS, metricOrder, rankColumn } from '../subgraphs/analytics/service/ranking.ts';
+import { windowHours, windowParams } from '../subgraphs/analytics/service/window.ts';
 import { deriveUntil, storedFrontier } from '../subgraphs/analytics/writer/index.ts';
 import { resetDerived } from '../subgraphs/analytics/writer/job.ts';
-import { refreshLeaderboard } from '../subgraphs/analytics/writer/leaderboard.ts';
+import { refreshLeaderboard, refreshLiveBoards } from '../subgraphs/analytics/writer/leaderboard.ts';
+import { resummedBoard, resummedSums } from '../subgraphs/analytics/writer/resummed.ts';
 import { type DomainServices, startDomainServices } from '../subgraphs/domain.ts';
 import { writeSyntheticFills } from '../test/node-files.ts';
 import type { BenchServer } from './db.ts';
 import type { FromDerivationThread, ToDerivationThread } from './derivation-thread.ts';
-import type { BenchRow, BenchSection } from './section.ts';
+import { type BenchRow, type BenchSection, met } from './section.ts';
 import { percentile, timeSequential } from './stats.ts';
 
 const FILLS = Number(process.env.BENCH_ANALYTICS_FILLS ?? 10_000_000);
@@ -90,6 +94,11 @@ export async function startAnalyticsBench(server: BenchServer, log: (line: strin
   }
   // "now" is the end of the generated week: the 7d windows hold it all.
   const now = start + 7 * DAY_MS;
+  return { pool, server, now, ...(await compatOver(pool, now)) };
+}
+
+/** The compat app over every domain's services on `pool`, their clock at `now`; `close` ends the pool too. */
+async function compatOver(pool: pg.Pool, now: number): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
   const upstream = new Upstream('http://127.0.0.1:9', { timeoutMs: 500 });
   const started = await startDomainServices(DOMAIN_LIST, { pool, upstream, bus: new InProcessBus(), now: () => now });
   const services = compatServicesOf(started.services as unknown as DomainServices, upstream, pool);
@@ -100,10 +109,7 @@ export async function startAnalyticsBench(server: BenchServer, log: (line: strin
     log: () => {},
   });
   return {
-    pool,
-    server,
     app,
-    now,
     async close() {
       await app.close();
       await started.stop();
@@ -368,3 +374,237 @@ export async function benchAnalyticsReads(b: AnalyticsBench): Promise<BenchSecti
   }
   return { rows, notes: [`${runs} sequential requests each; random users over ${fmt(USERS)}; ${load()}`] };
 }
+
+// ---- leaderboards over a mainnet-sized population (issue 39) ----
+
+const LB_ADDRESSES = Number(process.env.BENCH_LEADERBOARD_ADDRESSES ?? 1_400_000);
+const LB_ACTIVE = Number(process.env.BENCH_LEADERBOARD_ACTIVE ?? 60_000);
+/** The population's "now": fixed, so that the kept data set keeps its windows. */
+const LB_NOW = Date.UTC(2026, 10, 30, 12, 30);
+const HOUR_MS = 3_600_000;
+
+/**
+ * The derived tables of a mainnet-sized population, generated in SQL (no fills): LB_ADDRESSES addresses with 4 days
+ * each of older history (8 to 127 days back), LB_ACTIVE of them active each of the last 8 days in 3 hours (hourly rows
+ * and their days), a snapshot at each address's last active day, the running state and totals as the derivation
+ * keeps them.
+ */
+async function generatePopulation(pool: pg.Pool, log: (line: string) => void): Promise<void> {
+  const t = performance.now();
+  await pool.query(`TRUNCATE analytics.user_daily, analytics.user_hourly, analytics.account_snapshots,
+    analytics.account_state, analytics.user_totals, analytics.leaderboard, analytics.live_boards,
+    analytics.live_leaderboard, analytics.derive_checkpoint`);
+  const today = Math.floor(LB_NOW / DAY_MS) * DAY_MS;
+  const address = (i: string) => `'0x' || lpad(to_hex(${i}), 40, '0')`;
+  // Figures of row `g` (an int8 expression): cents and fractions, some trips of every result.
+  const figures = (
+    g: string,
+  ) => `1 + ${g} % 20, ((${g} * 31) % 100000) * 1.37 + 0.5, ((${g} * 13) % 2001 - 1000) * 0.25,
+    ((${g} * 31) % 100000) * 0.00048, ((${g} % 21) - 10) * 0.01, ${g} % 4 / 2, ${g} % 4 - ${g} % 4 / 2 - (${g} % 7 = 0)::int,
+    ${g} % 4, ${g} % 3, ${g} % 2`;
+  const sums = 'fills, volume, realized_pnl, fees, funding, wins, losses, trips, longs, shorts';
+  await pool.query(
+    `INSERT INTO analytics.user_hourly (address, hour, ${sums})
+     SELECT ${address('a')}, h, ${figures('(j * 3 + k + d)')}
+     FROM generate_series(0, 7) d, generate_series(0, $1::int - 1) j, generate_series(0, 2) k,
+       LATERAL (SELECT (j::int8 * 7919 + d * 104729) % $2 AS a,
+                       $3::int8 - d * ${DAY_MS} + ((j + k * 5 + d) % 24) * ${HOUR_MS}::int8 AS h) x
+     WHERE h <= $4`,
+    [LB_ACTIVE, LB_ADDRESSES, today, LB_NOW],
+  );
+  log(`leaderboard bench: hourly rows generated`);
+  await pool.query(
+    `INSERT INTO analytics.user_daily (address, day, ${sums})
+     SELECT address, '1970-01-01'::date + (hour / ${DAY_MS})::int, ${sums
+       .split(', ')
+       .map((c) => `sum(${c})`)
+       .join(', ')}
+     FROM analytics.user_hourly GROUP BY 1, 2`,
+  );
+  await pool.query(
+    `INSERT INTO analytics.user_daily (address, day, ${sums})
+     SELECT ${address('i')}, '1970-01-01'::date + ($2::int - 8 - (i * 31 + k * 29) % 120)::int, ${figures('(i + k)')}
+     FROM generate_series(0, $1::int8 - 1) i, generate_series(0, 3) k`,
+    [LB_ADDRESSES, today / DAY_MS],
+  );
+  log(`leaderboard bench: daily rows generated`);
+  // A snapshot at the close of each address's last day (some days of history end in a loss below zero).
+  await pool.query(
+    `INSERT INTO analytics.account_snapshots (address, time, account_value, cash, position_value, unrealized_pnl,
+       n_positions)
+     SELECT address, (day - '1970-01-01'::date + 1)::int8 * ${DAY_MS}, v + u, v, abs(u) * 3, u, 1
+     FROM (SELECT address, day, (hashtext(address || day) % 100000) * 0.37 AS v,
+             (hashtext(day || address) % 1000) * 0.11 AS u
+           FROM analytics.user_daily) d`,
+  );
+  await pool.query(
+    `INSERT INTO analytics.account_state (address, cash, last_event, snapshot_value, snapshot_unrealized)
+     SELECT DISTINCT ON (address) address, cash, time - 1, account_value, unrealized_pnl
+     FROM analytics.account_snapshots ORDER BY address, time DESC`,
+  );
+  await pool.query(
+    `INSERT INTO analytics.user_totals (address, first_hour, ${sums})
+     SELECT d.address, least(h.first, d.first), ${sums
+       .split(', ')
+       .map((c) => `d.${c}`)
+       .join(', ')}
+     FROM (SELECT address, (min(day) - '1970-01-01'::date)::int8 * ${DAY_MS} AS first, ${sums
+       .split(', ')
+       .map((c) => `sum(${c}) AS ${c}`)
+       .join(', ')} FROM analytics.user_daily GROUP BY address) d
+     LEFT JOIN (SELECT address, min(hour) AS first FROM analytics.user_hourly GROUP BY address) h USING (address)`,
+  );
+  await pool.query(`INSERT INTO analytics.derive_checkpoint (job, cursor_time) VALUES ('analytics', $1)`, [LB_NOW]);
+  await pool.query('VACUUM ANALYZE');
+  log(`leaderboard bench: population generated in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+}
+
+export interface LeaderboardBench {
+  pool: pg.Pool;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export async function startLeaderboardBench(
+  server: BenchServer,
+  log: (line: string) => void,
+): Promise<LeaderboardBench> {
+  const { pool } = await server.keptDatabase(`bench_leaderboards_${LB_ADDRESSES}_${LB_ACTIVE}`);
+  const { rows } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM analytics.user_totals');
+  if (Number(rows[0]?.n) !== LB_ADDRESSES) await generatePopulation(pool, log);
+  return { pool, ...(await compatOver(pool, LB_NOW)) };
+}
+
+/**
+ * The `all` and 7d refreshes and the live boards' minute, and the pages read from them, beside the old way in the
+ * same run: the old refresh (writer/resummed.ts: every day of history re-summed, a snapshot probed per address,
+ * DELETE + INSERT into an unpartitioned board with the same 7 indexes) and the old live top 100 (summed and probed at
+ * each request).
+ */
+export async function benchLeaderboards(b: LeaderboardBench): Promise<BenchSection> {
+  const { pool } = b;
+  const timed = async (work: () => Promise<unknown>) => {
+    const t = performance.now();
+    await work();
+    return performance.now() - t;
+  };
+  // The old board: as migration 0015 left it, filled as the old refresh left it.
+  await pool.query(`DROP TABLE IF EXISTS analytics.bench_old_leaderboard`);
+  await pool.query(`CREATE TABLE analytics.bench_old_leaderboard (LIKE analytics.leaderboard INCLUDING DEFAULTS,
+    PRIMARY KEY (window_name, address))`);
+  for (const m of METRICS) {
+    const rank = rankColumn(m);
+    await pool.query(
+      `CREATE INDEX ON analytics.bench_old_leaderboard (window_name, ${rank}) WHERE ${rank} IS NOT NULL`,
+    );
+  }
+  const oldRefresh = (window: '7d' | 'all') => {
+    const hours = windowHours(window === 'all' ? null : LB_NOW - 7 * DAY_MS, LB_NOW);
+    return inTransaction(pool, async (c) => {
+      await c.query('DELETE FROM analytics.bench_old_leaderboard WHERE window_name = $1', [window]);
+      await c.query(
+        `INSERT INTO analytics.bench_old_leaderboard (${OLD_BOARD_COLUMNS}) SELECT $1, r.address, r.fills, r.volume,
+           r.realized_pnl, r.fees, r.funding, r.wins, r.losses, r.trades, r.win_rate, r.pnl_pct, r.account_value,
+           r.unrealized_pnl, to_timestamp($2::float8 / 1000), ${METRICS.map(rankColumn).join(', ')}
+         FROM (${resummedBoard(3)}) r`,
+        [window, LB_NOW, ...windowParams(hours)],
+      );
+    });
+  };
+  const rows: BenchRow[] = [];
+  for (const window of ['all', '7d'] as const) {
+    await refreshLeaderboard(pool, window, LB_NOW);
+    const fresh = await timed(() => refreshLeaderboard(pool, window, LB_NOW));
+    await oldRefresh(window);
+    const old = await timed(() => oldRefresh(window));
+    const target = window === 'all' ? `<= 60 s: ${met(fresh <= 60_000)}` : '< its 5 min cadence';
+    rows.push({
+      name: `leaderboard refresh ${window} (${fmt(LB_ADDRESSES)} addresses)`,
+      value: `${(fresh / 1000).toFixed(1)} s`,
+      baseline: `${(old / 1000).toFixed(1)} s old`,
+      ratio: (fresh / old).toFixed(2),
+      target,
+    });
+  }
+  for (const [hours, cadence] of LIVE_BOARDS) {
+    const live = await timed(() => refreshLiveBoards(pool, LB_NOW, [hours]));
+    rows.push({
+      name: `live board ${hours} h (every metric, top 100)`,
+      value: `${(live / 1000).toFixed(1)} s`,
+      baseline: '',
+      ratio: '',
+      target: `< its ${cadence / 60_000} min cadence`,
+    });
+  }
+  const inject = (url: string) => async () => {
+    const res = await b.app.inject({ method: 'GET', url });
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+  };
+  const p99 = (sorted: number[]) => percentile(sorted, 0.99);
+  const pages: {
+    name: string;
+    fresh: () => Promise<unknown>;
+    /** The fresh page's statement alone (beside the old one's). */
+    freshRaw?: () => Promise<unknown>;
+    old: () => Promise<unknown>;
+    oldRuns: number;
+  }[] = [
+    {
+      name: 'leaderboard page (all, pnl, 100, page 50)',
+      fresh: inject('/users/leaderboard?window=all&by=pnl&limit=100&page=50'),
+      freshRaw: () =>
+        pool.query(
+          `SELECT * FROM analytics.leaderboard WHERE window_name = 'all' AND rank_pnl > 4900 AND rank_pnl <= 5000
+           ORDER BY rank_pnl`,
+        ),
+      // The same rank range on the old board, after its DELETE + INSERT.
+      old: () =>
+        pool.query(
+          `SELECT * FROM analytics.bench_old_leaderboard WHERE window_name = 'all' AND rank_pnl > 4900
+             AND rank_pnl <= 5000 ORDER BY rank_pnl`,
+        ),
+      oldRuns: 200,
+    },
+    {
+      name: 'live top 100 (24 h, pnl)',
+      fresh: inject('/users/leaderboard?by=pnl&hours=24'),
+      old: () => {
+        const params = windowParams(windowHours(LB_NOW - 24 * HOUR_MS, LB_NOW));
+        return pool.query(
+          `SELECT *, count(*) OVER () FROM (${resummedSums(1)}) r
+           ORDER BY ${metricOrder('pnl', 'r')} DESC NULLS LAST, r.address LIMIT 100`,
+          params,
+        );
+      },
+      oldRuns: 20,
+    },
+  ];
+  for (const page of pages) {
+    const fresh = await timeSequential(page.fresh, 10, 200);
+    const old = await timeSequential(page.old, 2, page.oldRuns);
+    const raw = page.freshRaw ? `raw ${p99(await timeSequential(page.freshRaw, 10, 200)).toFixed(1)}, ` : '';
+    rows.push({
+      name: page.name,
+      value: `p50 ${percentile(fresh, 0.5).toFixed(1)} p99 ${p99(fresh).toFixed(1)} ms`,
+      baseline: `p99 ${raw}old raw ${p99(old).toFixed(1)} ms`,
+      ratio: (p99(fresh) / p99(old)).toFixed(2),
+      target: `p99 <= 20 ms: ${met(p99(fresh) <= 20)}`,
+    });
+  }
+  const { rows: size } = await pool.query<{ daily: string; hourly: string }>(
+    `SELECT (SELECT count(*) FROM analytics.user_daily) AS daily, (SELECT count(*) FROM analytics.user_hourly) AS hourly`,
+  );
+  await pool.query('DROP TABLE analytics.bench_old_leaderboard');
+  return {
+    rows,
+    notes: [
+      `${fmt(LB_ADDRESSES)} addresses, ${fmt(LB_ACTIVE)} active a day; ${fmt(Number(size[0]?.daily))} daily and ` +
+        `${fmt(Number(size[0]?.hourly))} hourly rows (the old \`all\` re-sums every daily row: at 500 days of ` +
+        `mainnet, 30-50 M); pages: 200 sequential requests end to end beside the statements alone (old: its statement, the live one ` +
+        `${pages[1]?.oldRuns} times); ${load()}`,
+    ],
+  };
+}
+
+const OLD_BOARD_COLUMNS = `window_name, address, fills, volume, realized_pnl, fees, funding, wins, losses, trades,
+  win_rate, pnl_pct, account_value, unrealized_pnl, refreshed_at, ${METRICS.map(rankColumn).join(', ')}`;

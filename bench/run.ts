@@ -5,7 +5,14 @@
 // nats://127.0.0.1:4222) and print SKIPPED without it.
 
 import { benchAccountQueries, benchFillLatency, startAccountsBench } from './accounts.ts';
-import { benchAnalyticsReads, benchDerivation, benchIngestWithJobs, startAnalyticsBench } from './analytics.ts';
+import {
+  benchAnalyticsReads,
+  benchDerivation,
+  benchIngestWithJobs,
+  benchLeaderboards,
+  startAnalyticsBench,
+  startLeaderboardBench,
+} from './analytics.ts';
 import { benchServer } from './db.ts';
 import { benchEvm, startEvmBench } from './evm.ts';
 import { benchHip4RouterCost, benchHip4Routes, startHip4Bench } from './hip4.ts';
@@ -107,6 +114,11 @@ try {
       { title: 'analytics: reads end to end', run: benchAnalyticsReads },
     ],
     () => startAnalyticsBench(server, (line) => console.log(`   ${line}`)),
+  );
+  // BENCH_LEADERBOARD_ADDRESSES / BENCH_LEADERBOARD_ACTIVE size it (default 1.4M addresses, 60k active a day).
+  await runSections(
+    [{ title: 'analytics: leaderboards over a mainnet-sized population, beside the old way', run: benchLeaderboards }],
+    () => startLeaderboardBench(server, (line) => console.log(`   ${line}`)),
   );
   await runSections(
     [

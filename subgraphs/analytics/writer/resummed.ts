@@ -10,11 +10,15 @@ const LATEST_SNAPSHOT = `LEFT JOIN LATERAL (
     WHERE sn.address = s.address ORDER BY time DESC LIMIT 1) snap ON true`;
 
 /**
- * Every address of a window re-summed, with its current value and its ranks (the columns of a board), over the four
- * `windowParams` from `$first`.
+ * Every address of a window re-summed, with its current value (what the live top 100 sorted at each request), over
+ * the four `windowParams` from `$first`.
  */
+export function resummedSums(first: number): string {
+  return `SELECT s.*, snap.account_value, snap.unrealized_pnl
+    FROM (${rankingSums(windowRows(first, 'true'))}) s ${LATEST_SNAPSHOT}`;
+}
+
+/** `resummedSums` with its ranks: the columns of a board, as the refresh inserted them. */
 export function resummedBoard(first: number): string {
-  return `SELECT r.*, ${rankExpressions('r')}
-    FROM (SELECT s.*, snap.account_value, snap.unrealized_pnl
-          FROM (${rankingSums(windowRows(first, 'true'))}) s ${LATEST_SNAPSHOT}) r`;
+  return `SELECT r.*, ${rankExpressions('r')} FROM (${resummedSums(first)}) r`;
 }
