@@ -356,7 +356,7 @@ async function startLoading(database: Database, feed: Feed, bus: OpenBus): Promi
   return { ingest, present, backfilled, loadBackfill: () => writer.load() };
 }
 
-/** How often the one writer makes the coming days' partitions and thins the closed ones (db/partitions.ts). */
+/** How often the one writer makes the coming days' partitions and thins or drops the closed ones (db/partitions.ts). */
 const PARTITION_UPKEEP_MS = 10 * 60_000;
 
 /** The partitions' upkeep, now and every PARTITION_UPKEEP_MS; returns its stop. A failed round is retried at the next. */
@@ -364,10 +364,10 @@ function keepPartitionsEvery(pool: pg.Pool): () => Promise<void> {
   let round: Promise<void> = Promise.resolve();
   const run = () => {
     round = import('./db/partitions.ts')
-      .then(({ keepPartitions }) => keepPartitions(pool, { now: Date.now(), fullDays: config.orderStatusesFullDays }))
-      .then((thinned) => {
-        for (const t of thinned)
-          log(`partitions        ${t.partition} thinned: ${t.rowsKept} of ${t.rowsBefore} rows kept`);
+      .then(({ keepPartitions }) => keepPartitions(pool, { now: Date.now(), retention: config.retention }))
+      .then(({ thinned, dropped }) => {
+        for (const t of thinned) log(`partitions        ${t.partition} thinned: ${t.rowsKept} of ${t.rowsBefore} kept`);
+        for (const name of dropped) log(`partitions        ${name} dropped (retention)`);
       })
       .catch((err: unknown) =>
         log(`partitions        upkeep failed: ${err instanceof Error ? err.message : String(err)}`),

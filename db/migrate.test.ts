@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { listMigrations, migrate } from './migrate.ts';
+import { listMigrations, migrate, statementsOf } from './migrate.ts';
 import { createPool } from './pool.ts';
 
 const name = `hl_migrate_${process.pid}_${Date.now()}`;
@@ -137,10 +137,11 @@ describe('a no-transaction migration', () => {
     expect(await migrate(pool, mended)).toEqual(['zz/9002_half.sql']);
   });
 
-  it('refuses a $$ body, which it cannot split, before anything runs', async () => {
-    const dir = await dirWith('9003_body.sql', '-- migrate: no transaction\nDO $$ BEGIN END $$;\n');
-    await expect(listMigrations(dir)).rejects.toThrow(
-      'migration zz/9003_body.sql: a no-transaction migration cannot hold $$ bodies',
-    );
+  it('splits at the end of a line ending with ";" outside $$ bodies (a DO block one statement), and refuses one left open', async () => {
+    const sql =
+      '-- migrate: no transaction\nDO $$\nBEGIN\n  PERFORM 1;\nEND $$;\n-- a; comment\nSELECT 1;\nSELECT\n  2;\n';
+    expect(statementsOf({ name: 'x', sql })).toEqual(['DO $$\nBEGIN\n  PERFORM 1;\nEND $$', 'SELECT 1', 'SELECT\n  2']);
+    const dir = await dirWith('9003_body.sql', '-- migrate: no transaction\nDO $$ BEGIN\nPERFORM 1;\n');
+    await expect(listMigrations(dir)).rejects.toThrow('migration zz/9003_body.sql: a $$ body is not closed');
   });
 });

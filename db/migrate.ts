@@ -5,7 +5,7 @@
 // on its own: what a large database needs (CREATE/DROP INDEX CONCURRENTLY, which Postgres refuses in a transaction,
 // builds an index while ingest keeps writing). It is recorded once its last statement is done, so one that stops
 // half way runs again from its first statement: such a file is written to be re-run (`IF EXISTS`, an index built
-// under a new name and swapped in). Its statements end with `;` at the end of a line, and it holds no `$$` bodies.
+// under a new name and swapped in). Its statements end with `;` at the end of a line (a `$$` body is one statement).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -25,17 +25,27 @@ export interface Migration {
 
 const NO_TRANSACTION = /^-- migrate: no transaction\s*$/m;
 
-/** The statements of a no-transaction migration: split where a line ends with `;` (comments dropped). */
+/**
+ * The statements of a no-transaction migration: each ends where a line ends with `;` outside a `$$` body (a DO block
+ * is one statement); comment lines are dropped. A `$$` left open is refused.
+ */
 export function statementsOf(m: Pick<Migration, 'name' | 'sql'>): string[] {
-  if (m.sql.includes('$$')) throw new Error(`migration ${m.name}: a no-transaction migration cannot hold $$ bodies`);
-  const code = m.sql
-    .split('\n')
-    .filter((line) => !line.trimStart().startsWith('--'))
-    .join('\n');
-  return code
-    .split(/;[ \t]*(?:\n|$)/)
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
+  const statements: string[] = [];
+  let current: string[] = [];
+  let inBody = false;
+  for (const line of m.sql.split('\n')) {
+    if (!inBody && line.trimStart().startsWith('--')) continue;
+    current.push(line);
+    if ((line.match(/\$\$/g)?.length ?? 0) % 2 === 1) inBody = !inBody;
+    if (!inBody && /;\s*$/.test(line)) {
+      statements.push(current.join('\n').trim().replace(/;$/, ''));
+      current = [];
+    }
+  }
+  if (inBody) throw new Error(`migration ${m.name}: a $$ body is not closed`);
+  const rest = current.join('\n').trim();
+  if (rest !== '') statements.push(rest);
+  return statements;
 }
 
 export async function listMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {

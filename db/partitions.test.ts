@@ -5,14 +5,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Batch } from '../ingest/batch.ts';
+import { DEFAULT_RETENTION } from '../platform/config.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import { listMigrations, migrate } from './migrate.ts';
-import { DAY_MS, keepPartitions, makeDays, partitionName } from './partitions.ts';
+import { DAY_MS, dayOf, keepPartitions, makeDays, partitionName } from './partitions.ts';
 import { inTransaction } from './pool.ts';
 import { type OrderStatusRow, orderStatusesTable } from './rows/accounts.ts';
 
-// A fixed day (the clock this code reads is `now`, given): 2026-06-01 UTC.
-const DAY = Date.UTC(2026, 5, 1);
+// The partitions' code reads the clock it is given (`now`); the migrations read the database's (the history before
+// partitioning ends with tomorrow). The days here are the database's day plus three: after that bound, whenever the
+// template was migrated, and the same under a Node clock moved ahead.
+const dbDay = async (db: TestDatabase) =>
+  dayOf(
+    Number((await db.pool.query<{ t: string }>('SELECT (extract(epoch FROM now()) * 1000)::bigint AS t')).rows[0]?.t),
+  );
+const retention = { ...DEFAULT_RETENTION };
+const OS = 'accounts.order_statuses';
 const ALICE = '0x00000000000000000000000000000000000a11ce';
 
 function status(oid: number, status: string, time: number, sz = '1.0', extra: Partial<OrderStatusRow> = {}) {
@@ -58,20 +66,33 @@ const whereRows = async (db: TestDatabase) =>
     )
   ).rows;
 
+const partitions = async (db: TestDatabase, table: string) =>
+  (
+    await db.pool.query<{ name: string }>(
+      `SELECT c.oid::regclass::text AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent = $1::regclass ORDER BY 1`,
+      [table],
+    )
+  ).rows.map((r) => r.name);
+
 describe('order statuses by day', () => {
   let db: TestDatabase;
+  let DAY: number;
   beforeAll(async () => {
     db = await createTestDatabase();
+    // The first day of the month after next: a month of its own, after the history before partitioning.
+    const today = new Date(await dbDay(db));
+    DAY = Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 2, 1);
   });
   afterAll(() => db?.drop());
 
   it('lands each batch in the days it holds, made before its transaction', async () => {
     await write(db, [status(1, 'open', DAY + 1000), status(2, 'open', DAY + DAY_MS + 5)]);
     expect(await whereRows(db)).toEqual([
-      { oid: '1', status: 'open', part: 'accounts.order_statuses_p20260601' },
-      { oid: '2', status: 'open', part: 'accounts.order_statuses_p20260602' },
+      { oid: '1', status: 'open', part: partitionName(OS, DAY) },
+      { oid: '2', status: 'open', part: partitionName(OS, DAY + DAY_MS) },
     ]);
-    expect(partitionName('accounts.order_statuses', DAY)).toBe('accounts.order_statuses_p20260601');
+    expect(partitionName(OS, Date.UTC(2026, 5, 1))).toBe('accounts.order_statuses_p20260601');
     await db.pool.query('TRUNCATE accounts.order_statuses');
   });
 
@@ -93,13 +114,14 @@ describe('order statuses by day', () => {
       status(20, 'canceled', DAY + 2 * DAY_MS + 1),
     ]);
     const now = DAY + 2 * DAY_MS + 60_000;
-    const thinned = await keepPartitions(db.pool, { now, fullDays: 1 });
-    expect(thinned).toEqual([
-      // What the table held before it was partitioned (nothing here) is a closed day too.
-      { partition: 'accounts.order_statuses_before', rowsBefore: 0, rowsKept: 0 },
-      { partition: 'accounts.order_statuses_p20260601', rowsBefore: 11, rowsKept: 8 },
+    const { thinned, dropped } = await keepPartitions(db.pool, { now, retention });
+    // The history before partitioning (nothing here) is a closed day too, in every partitioned table.
+    expect(thinned.filter((x) => x.rowsBefore > 0)).toEqual([
+      { partition: partitionName(OS, DAY), rowsBefore: 11, rowsKept: 8 },
     ]);
-    expect((await whereRows(db)).map((r) => `${r.oid} ${r.status}`)).toEqual([
+    expect(thinned.filter((x) => x.rowsBefore === 0).map((x) => x.partition)).toContain(`${OS}_before`);
+    expect(dropped).toEqual([]);
+    const kept = [
       '10 open',
       '10 filled',
       '12 open',
@@ -110,35 +132,80 @@ describe('order statuses by day', () => {
       '14 liquidatedCanceled',
       '20 open',
       '20 canceled',
-    ]);
+    ];
+    expect((await whereRows(db)).map((r) => `${r.oid} ${r.status}`)).toEqual(kept);
     // Once: the next round finds it thinned; the coming days are made ahead.
-    expect(await keepPartitions(db.pool, { now, fullDays: 1 })).toEqual([]);
-    const { rows } = await db.pool.query<{ name: string }>(
-      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-        WHERE i.inhparent = 'accounts.order_statuses'::regclass ORDER BY 1`,
+    expect(await keepPartitions(db.pool, { now, retention })).toEqual({ thinned: [], merged: [], dropped: [] });
+    expect(await partitions(db, OS)).toEqual(
+      expect.arrayContaining([2, 3, 4].map((d) => partitionName(OS, DAY + d * DAY_MS))),
     );
-    expect(rows.map((r) => r.name)).toEqual([
-      'order_statuses_before',
-      'order_statuses_default',
-      'order_statuses_p20260601',
-      'order_statuses_p20260602',
-      'order_statuses_p20260603',
-      'order_statuses_p20260604',
-      'order_statuses_p20260605',
-    ]);
-    // The thinned day has the parent's indexes (built as it was attached).
+    // The thinned day has the parent's indexes (made with its table, taken as the day's when attached).
+    const day = partitionName(OS, DAY).split('.')[1];
     const indexes = await db.pool.query<{ indexdef: string }>(
-      `SELECT indexdef FROM pg_indexes WHERE tablename = 'order_statuses_p20260601' ORDER BY 1`,
+      'SELECT indexdef FROM pg_indexes WHERE tablename = $1 ORDER BY 1',
+      [day],
     );
     expect(indexes.rows.map((r) => r.indexdef.replace(/^.* USING btree /, '')).sort()).toEqual([
       '(address, "time")',
       '(address, cloid) WHERE (cloid IS NOT NULL)',
       '(address, oid, "time" DESC)',
     ]);
+    // Once the month is closed a day ago, its days, thinned, become one partition: rows as they were.
+    const month = `${OS}_m${new Date(DAY).toISOString().slice(0, 7).replace('-', '')}`;
+    const monthEnd = Date.UTC(new Date(DAY).getUTCFullYear(), new Date(DAY).getUTCMonth() + 1, 1);
+    const after = await keepPartitions(db.pool, { now: monthEnd + DAY_MS + 1, retention });
+    expect(after.merged.filter((name) => name.startsWith(OS))).toEqual([month]);
+    expect((await whereRows(db)).map((r) => `${r.oid} ${r.status}`)).toEqual(kept.slice(0, 8));
+    expect(new Set((await whereRows(db)).map((r) => r.part))).toEqual(new Set([month]));
+    const parts = await partitions(db, OS);
+    expect(parts).toContain(month);
+    expect(parts.filter((name) => name.startsWith(`${OS}_p`) && name < partitionName(OS, monthEnd))).toEqual([]);
   });
 });
 
-describe('partitioning the order statuses stored before', () => {
+describe('book samples by day', () => {
+  let db: TestDatabase;
+  let DAY: number;
+  const BOOK = 'markets.history_book';
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    DAY = (await dbDay(db)) + 3 * DAY_MS;
+  });
+  afterAll(() => db?.drop());
+
+  it('keep the first sample of each coin and minute once the day is closed, and go after the days kept', async () => {
+    await makeDays(db.pool, new Map([[BOOK, { min: DAY, max: DAY + DAY_MS }]]));
+    // Every 10 s for 80 s, BTC and ETH: minutes 0 and 1 of the day.
+    await db.pool.query(
+      `INSERT INTO markets.history_book (coin, time, levels)
+       SELECT c, $1::bigint + s * 10000, '[[],[]]' FROM unnest(ARRAY['BTC', 'ETH']) c, generate_series(0, 7) s`,
+      [DAY],
+    );
+    const read = async () =>
+      (
+        await db.pool.query<{ coin: string; at: number }>(
+          'SELECT coin, (time - $1)::int AS at FROM markets.history_book ORDER BY coin, time',
+          [DAY],
+        )
+      ).rows.map((r) => `${r.coin} ${r.at}`);
+    await keepPartitions(db.pool, { now: DAY + DAY_MS + 1, retention }); // the day closed, not a day ago
+    expect(await read()).toHaveLength(16);
+    const { thinned } = await keepPartitions(db.pool, { now: DAY + 2 * DAY_MS + 1, retention });
+    expect(thinned.filter((x) => x.rowsBefore > 0)).toEqual([
+      { partition: partitionName(BOOK, DAY), rowsBefore: 16, rowsKept: 4 },
+    ]);
+    expect(await read()).toEqual(['BTC 0', 'BTC 60000', 'ETH 0', 'ETH 60000']);
+    // Kept `samplesKeepDays` days after it closed, then dropped whole; the order statuses' days are never dropped.
+    const later = { now: DAY + (retention.samplesKeepDays + 1) * DAY_MS + 1, retention };
+    const { dropped } = await keepPartitions(db.pool, later);
+    expect(dropped).toContain(partitionName(BOOK, DAY));
+    expect(dropped.filter((name) => name.startsWith(OS))).toEqual([]);
+    expect(await read()).toEqual([]);
+    expect(await partitions(db, BOOK)).not.toContain(partitionName(BOOK, DAY));
+  });
+});
+
+describe('partitioning the rows stored before', () => {
   let db: TestDatabase;
   let dir: string;
   beforeAll(async () => {
@@ -150,31 +217,32 @@ describe('partitioning the order statuses stored before', () => {
     await fs.rm(dir, { recursive: true, force: true });
   });
 
-  it('keeps them as one partition up to the end of their last day, its indexes the parent’s, nothing rewritten', async () => {
+  it('keeps them as one partition up to the end of tomorrow, its indexes the parent’s, nothing rewritten', async () => {
     for (const m of await listMigrations()) {
       if (m.version >= '0035') continue;
       await fs.mkdir(path.join(dir, path.dirname(m.name)), { recursive: true });
       await fs.writeFile(path.join(dir, m.name), m.sql);
     }
     await migrate(db.pool, dir);
+    const today = await dbDay(db);
     const batch = new Batch();
-    batch.add(orderStatusesTable, status(1, 'open', DAY + 5));
-    batch.add(orderStatusesTable, status(1, 'filled', DAY + DAY_MS + 7, '0.0'));
+    batch.add(orderStatusesTable, status(1, 'open', today - DAY_MS + 5));
+    batch.add(orderStatusesTable, status(1, 'filled', today + 7, '0.0'));
     await inTransaction(db.pool, (client) => batch.write(client));
-    const before = await db.pool.query<{ n: string }>(
-      `SELECT pg_relation_filenode('accounts.order_statuses')::text AS n`,
-    );
-    expect(await migrate(db.pool)).toEqual(['accounts/0035_order_status_partitions.sql']);
-    const after = await db.pool.query<{ n: string; bound: string }>(
-      `SELECT pg_relation_filenode('accounts.order_statuses_before')::text AS n,
-              pg_get_expr(relpartbound, oid) AS bound FROM pg_class WHERE oid = 'accounts.order_statuses_before'::regclass`,
-    );
-    expect(after.rows[0]?.n).toBe(before.rows[0]?.n);
-    expect(after.rows[0]?.bound).toBe(`FOR VALUES FROM (MINVALUE) TO ('${DAY + 2 * DAY_MS}')`);
-    expect((await whereRows(db)).map((r) => r.part)).toEqual([
-      'accounts.order_statuses_before',
-      'accounts.order_statuses_before',
+    await db.pool.query(`INSERT INTO markets.history_bbo (coin, time) VALUES ('BTC', $1)`, [today + 9]);
+    const filenode = async (table: string) =>
+      (await db.pool.query<{ n: string }>('SELECT pg_relation_filenode($1)::text AS n', [table])).rows[0]?.n;
+    const before = await filenode(OS);
+    expect(await migrate(db.pool)).toEqual([
+      'accounts/0035_order_status_partitions.sql',
+      'markets/0036_sample_partitions.sql',
     ]);
+    expect(await filenode(`${OS}_before`)).toBe(before);
+    const bound = await db.pool.query<{ bound: string }>(
+      `SELECT pg_get_expr(relpartbound, oid) AS bound FROM pg_class WHERE oid = '${OS}_before'::regclass`,
+    );
+    expect(bound.rows[0]?.bound).toBe(`FOR VALUES FROM (MINVALUE) TO ('${today + 2 * DAY_MS}')`);
+    expect((await whereRows(db)).map((r) => r.part)).toEqual([`${OS}_before`, `${OS}_before`]);
     const { rows } = await db.pool.query<{ indexname: string }>(
       `SELECT indexname FROM pg_indexes WHERE tablename = 'order_statuses_before' ORDER BY 1`,
     );
@@ -183,8 +251,10 @@ describe('partitioning the order statuses stored before', () => {
       'order_statuses_before_address_time',
       'order_statuses_before_cloid',
     ]);
-    // A new day after them is its own partition.
-    await write(db, [status(2, 'open', DAY + 3 * DAY_MS)]);
-    expect((await whereRows(db)).map((r) => r.part)).toContain('accounts.order_statuses_p20260604');
+    // The spread view reads the partitioned BBO; a new day after the bound is its own partition.
+    const spread = await db.pool.query('SELECT coin FROM markets.history_spread');
+    expect(spread.rows).toEqual([{ coin: 'BTC' }]);
+    await write(db, [status(2, 'open', today + 3 * DAY_MS)]);
+    expect((await whereRows(db)).map((r) => r.part)).toContain(partitionName(OS, today + 3 * DAY_MS));
   });
 });

@@ -7,6 +7,8 @@
 // partition from MINVALUE (`<table>_before`); a DEFAULT partition catches a row no day holds yet (a writer other than
 // ingest, such as a test), and stays empty while ingest makes the days first.
 import type pg from 'pg';
+import type { Retention } from '../platform/config.ts';
+import { inTransaction } from './pool.ts';
 
 export const DAY_MS = 86_400_000;
 
@@ -14,26 +16,47 @@ export interface DayPartitioned {
   /** The parent, `schema.table`. */
   table: string;
   /**
-   * Its retention class: after `fullDays` closed days, a day keeps only the rows of the orders (`key`) of which some
-   * row meets `keep` (SQL over the day's rows); null keeps every row.
+   * Its retention class: a day closed `after` days ago keeps only the rows `kept` selects from it (SQL over the day's
+   * table); null keeps every row.
    */
-  thin: { key: readonly string[]; keep: string } | null;
+  thin: { after: (r: Retention) => number; kept: (day: string) => string } | null;
+  /** Days after which a closed day is dropped whole (0: never); none: never. */
+  dropAfter?: (r: Retention) => number;
 }
 
 /**
  * Order statuses arrive at ~10 000 rows/s from a node (~560 GB a day stored whole): a day is kept whole for
- * ORDER_STATUSES_FULL_DAYS (default 1), then only the orders that filled (whole or in part: `sz` below `orig_sz`),
- * triggered or were liquidated, every row of each.
+ * ORDER_STATUSES_FULL_DAYS, then only the orders (`address`, `oid`) that filled (whole or in part: `sz` below
+ * `orig_sz`), triggered or were liquidated, every row of each.
  */
 export const ORDER_STATUSES: DayPartitioned = {
   table: 'accounts.order_statuses',
   thin: {
-    key: ['address', 'oid'],
-    keep: `status IN ('filled', 'triggered', 'liquidatedCanceled') OR sz < orig_sz`,
+    after: (r) => r.orderStatusesFullDays,
+    kept: (day) => `SELECT * FROM ${day} WHERE (address, oid) IN (SELECT address, oid FROM ${day}
+      WHERE status IN ('filled', 'triggered', 'liquidatedCanceled') OR sz < orig_sz)`,
   },
 };
 
-export const DAY_PARTITIONED: readonly DayPartitioned[] = [ORDER_STATUSES];
+/**
+ * The book sampler's series (markets/service/history.ts: BBO, depth bands, slippage, top-20 book of every coin every
+ * 10 s; ~14 GB a day at mainnet's ~550 coins): a day at the sampler's rate for HISTORY_SAMPLES_FULL_DAYS, then the
+ * first sample of each coin's minute, dropped after HISTORY_SAMPLES_KEEP_DAYS.
+ */
+const sampled = (table: string): DayPartitioned => ({
+  table,
+  thin: {
+    after: (r) => r.samplesFullDays,
+    kept: (day) => `SELECT * FROM ${day} WHERE (coin, time) IN (SELECT coin, min(time) FROM ${day}
+      GROUP BY coin, time / 60000)`,
+  },
+  dropAfter: (r) => r.samplesKeepDays,
+});
+
+export const DAY_PARTITIONED: readonly DayPartitioned[] = [
+  ORDER_STATUSES,
+  ...['markets.history_bbo', 'markets.history_depth', 'markets.history_slippage', 'markets.history_book'].map(sampled),
+];
 
 const byTable = new Map(DAY_PARTITIONED.map((p) => [p.table, p]));
 
@@ -82,10 +105,11 @@ export async function makeDays(pool: pg.Pool, spans: ReadonlyMap<string, { min: 
   }
 }
 
-/** A range partition of a table: its name, bound and upper end (null: the DEFAULT partition). */
+/** A range partition of a table: its name, bound and ends (null: MINVALUE, or the DEFAULT partition). */
 interface Partition {
   name: string;
   bound: string;
+  lower: number | null;
   upper: number | null;
 }
 
@@ -96,10 +120,16 @@ async function partitionsOf(pool: pg.Pool, table: string): Promise<Partition[]> 
       WHERE i.inhparent = $1::regclass ORDER BY 1`,
     [table],
   );
-  return rows.map((r) => {
-    const upper = /TO \('?(-?\d+)'?\)$/.exec(r.bound)?.[1];
-    return { name: r.name, bound: r.bound, upper: upper === undefined ? null : Number(upper) };
-  });
+  const end = (re: RegExp, bound: string) => {
+    const v = re.exec(bound)?.[1];
+    return v === undefined ? null : Number(v);
+  };
+  return rows.map((r) => ({
+    name: r.name,
+    bound: r.bound,
+    lower: end(/FROM \('?(-?\d+)'?\)/, r.bound),
+    upper: end(/TO \('?(-?\d+)'?\)$/, r.bound),
+  }));
 }
 
 export interface Thinned {
@@ -108,78 +138,153 @@ export interface Thinned {
   rowsKept: number;
 }
 
+export interface Upkeep {
+  thinned: Thinned[];
+  /** Months whose thinned days became one partition. */
+  merged: string[];
+  dropped: string[];
+}
+
 /**
- * Thins every partition of `p` that closed `fullDays` or more before `now` and is not thinned yet: its kept rows go to
- * a new table, which replaces it under the same bound, in one transaction (readers wait for the swap, never see a
- * day half thinned; a stop before the commit leaves the day whole), then frozen (VACUUM FREEZE: a closed day is
- * never written again).
+ * A table's upkeep, by its class:
+ * - the partitions closed `dropAfter` days before `now` dropped (DETACH, DROP: no row deleted);
+ * - those closed `thin.after` days before it and not thinned yet thinned: the kept rows replace the day (`swap`),
+ *   then frozen (VACUUM FREEZE: a closed day is never written again);
+ * - the thinned days of a month closed as long merged into one partition of the month: a lookup without a time bound
+ *   (a user's orders) opens the days of this month and one partition per month before, not one per day.
  */
-export async function thinClosedDays(
+export async function keepRetention(
   pool: pg.Pool,
   p: DayPartitioned,
-  { now, fullDays }: { now: number; fullDays: number },
-): Promise<Thinned[]> {
-  if (!p.thin) return [];
+  { now, retention }: { now: number; retention: Retention },
+): Promise<Upkeep> {
+  const out: Upkeep = { thinned: [], merged: [], dropped: [] };
+  const parts = await partitionsOf(pool, p.table);
+  const cutoff = (days: number) => dayOf(now) - days * DAY_MS;
+  const closed = (days: number) => (part: Partition) => part.upper !== null && part.upper <= cutoff(days);
+  const dropDays = p.dropAfter?.(retention) ?? 0;
+  const kept = dropDays > 0 ? parts.filter((part) => !closed(dropDays)(part)) : parts;
+  for (const part of parts) {
+    if (kept.includes(part)) continue;
+    await inTransaction(pool, async (client) => {
+      await client.query(`ALTER TABLE ${p.table} DETACH PARTITION ${part.name}`);
+      await client.query(`DROP TABLE ${part.name}`);
+      await client.query('DELETE FROM platform.thinned_partitions WHERE partition = $1', [part.name]);
+    });
+    out.dropped.push(part.name);
+  }
+  if (!p.thin) return out;
   const { rows: done } = await pool.query<{ partition: string }>(
     'SELECT partition FROM platform.thinned_partitions WHERE parent = $1',
     [p.table],
   );
   const thinned = new Set(done.map((r) => r.partition));
-  const closedBefore = dayOf(now) - fullDays * DAY_MS;
-  const out: Thinned[] = [];
-  for (const part of await partitionsOf(pool, p.table)) {
-    if (part.upper === null || part.upper > closedBefore || thinned.has(part.name)) continue;
-    out.push(await thin(pool, p, part));
+  const thinAfter = p.thin.after(retention);
+  for (const part of kept.filter(closed(thinAfter))) {
+    if (thinned.has(part.name)) continue;
+    out.thinned.push(await swap(pool, p.table, [part], part, p.thin.kept(part.name)));
+    thinned.add(part.name);
     await pool.query(`VACUUM (FREEZE) ${part.name}`);
+  }
+  for (const [month, days] of thinnedDaysByMonth(p.table, kept, thinned, cutoff(thinAfter))) {
+    const merged = await swap(
+      pool,
+      p.table,
+      days,
+      month,
+      days.map((d) => `SELECT * FROM ${d.name}`).join(' UNION ALL '),
+    ).catch((err: unknown) => {
+      // The DEFAULT partition holds rows of the month (a writer other than ingest): its days stay apart.
+      if ((err as { code?: string }).code === DEFAULT_HOLDS_ROWS) return null;
+      throw err;
+    });
+    if (merged) out.merged.push(merged.partition);
   }
   return out;
 }
 
-async function thin(pool: pg.Pool, p: DayPartitioned, part: Partition): Promise<Thinned> {
-  const thinRule = p.thin as NonNullable<DayPartitioned['thin']>;
-  const key = thinRule.key.join(', ');
-  const kept = `${part.name}_kept`;
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(`DROP TABLE IF EXISTS ${kept}`);
-    await client.query(`CREATE TABLE ${kept} (LIKE ${p.table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
-    const { rowCount: rowsKept } = await client.query(
-      `INSERT INTO ${kept} SELECT * FROM ${part.name} WHERE (${key}) IN (SELECT ${key} FROM ${part.name} WHERE ${thinRule.keep})`,
-    );
-    const { rows } = await client.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${part.name}`);
-    await client.query(`ALTER TABLE ${p.table} DETACH PARTITION ${part.name}`);
-    await client.query(`DROP TABLE ${part.name}`);
-    await client.query(`ALTER TABLE ${kept} RENAME TO ${part.name.slice(part.name.indexOf('.') + 1)}`);
-    // Attaching builds the parent's indexes on it (the kept rows only).
-    await client.query(`ALTER TABLE ${p.table} ATTACH PARTITION ${part.name} ${part.bound}`);
-    const rowsBefore = Number(rows[0]?.n ?? 0);
-    await client.query(
-      `INSERT INTO platform.thinned_partitions (parent, partition, rows_before, rows_kept) VALUES ($1, $2, $3, $4)`,
-      [p.table, part.name, rowsBefore, rowsKept ?? 0],
-    );
-    await client.query('COMMIT');
-    return { partition: part.name, rowsBefore, rowsKept: rowsKept ?? 0 };
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
+/** The day partitions (thinned) of each month that ended before `before`, by the month's partition. */
+function thinnedDaysByMonth(
+  table: string,
+  parts: Partition[],
+  thinned: ReadonlySet<string>,
+  before: number,
+): Map<Partition, Partition[]> {
+  const months = new Map<string, { month: Partition; days: Partition[] }>();
+  for (const part of parts) {
+    if (!/_p\d{8}$/.test(part.name) || !thinned.has(part.name) || part.lower === null) continue;
+    const start = new Date(part.lower);
+    const lower = Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), 1);
+    const upper = Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1);
+    if (upper > before) continue;
+    const name = `${table}_m${start.toISOString().slice(0, 7).replace('-', '')}`;
+    let m = months.get(name);
+    if (!m) {
+      m = { month: { name, bound: `FOR VALUES FROM ('${lower}') TO ('${upper}')`, lower, upper }, days: [] };
+      months.set(name, m);
+    }
+    m.days.push(part);
   }
+  // Merged only where the month holds nothing else: no day not thinned yet, no part of the history before
+  // partitioning (the month would overlap them).
+  const alone = ({ month, days }: { month: Partition; days: Partition[] }) =>
+    parts.every(
+      (part) =>
+        days.includes(part) ||
+        part.upper === null ||
+        part.upper <= (month.lower as number) ||
+        (part.lower !== null && part.lower >= (month.upper as number)),
+    );
+  return new Map([...months.values()].filter(alone).map((m) => [m.month, m.days]));
+}
+
+/**
+ * Replaces partitions `olds` by `next` (a name and bound covering theirs), holding the rows `rows` selects, in one
+ * transaction: readers wait for the swap and never see it half done; a stop before the commit leaves `olds` as they
+ * were. The new table is made with the parent's indexes, so attaching it builds nothing under the lock.
+ */
+async function swap(pool: pg.Pool, table: string, olds: Partition[], next: Partition, rows: string): Promise<Thinned> {
+  const building = `${next.name}_next`;
+  return inTransaction(pool, async (client) => {
+    await client.query(`DROP TABLE IF EXISTS ${building}`);
+    await client.query(
+      `CREATE TABLE ${building} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING INDEXES)`,
+    );
+    const { rowCount } = await client.query(`INSERT INTO ${building} ${rows}`);
+    let rowsBefore = 0;
+    for (const old of olds) {
+      const { rows: n } = await client.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${old.name}`);
+      rowsBefore += Number(n[0]?.n ?? 0);
+      await client.query(`ALTER TABLE ${table} DETACH PARTITION ${old.name}`);
+      await client.query(`DROP TABLE ${old.name}`);
+    }
+    await client.query(`ALTER TABLE ${building} RENAME TO ${next.name.slice(next.name.indexOf('.') + 1)}`);
+    await client.query(`ALTER TABLE ${table} ATTACH PARTITION ${next.name} ${next.bound}`);
+    const record = { partition: next.name, rowsBefore, rowsKept: rowCount ?? 0 };
+    await client.query('DELETE FROM platform.thinned_partitions WHERE partition = ANY($1)', [olds.map((o) => o.name)]);
+    await client.query(
+      'INSERT INTO platform.thinned_partitions (parent, partition, rows_before, rows_kept) VALUES ($1, $2, $3, $4)',
+      [table, record.partition, record.rowsBefore, record.rowsKept],
+    );
+    return record;
+  });
 }
 
 /**
  * The writer's upkeep of every day-partitioned table: the days from today to `aheadDays` on made, the closed ones
- * thinned by their class. Returns what it thinned.
+ * thinned, merged by month and dropped by their class.
  */
 export async function keepPartitions(
   pool: pg.Pool,
-  { now, fullDays, aheadDays = 2 }: { now: number; fullDays: number; aheadDays?: number },
-): Promise<Thinned[]> {
-  const out: Thinned[] = [];
+  { now, retention, aheadDays = 2 }: { now: number; retention: Retention; aheadDays?: number },
+): Promise<Upkeep> {
+  const out: Upkeep = { thinned: [], merged: [], dropped: [] };
   for (const p of DAY_PARTITIONED) {
     await makeDays(pool, new Map([[p.table, { min: now, max: now + aheadDays * DAY_MS }]]));
-    out.push(...(await thinClosedDays(pool, p, { now, fullDays })));
+    const done = await keepRetention(pool, p, { now, retention });
+    out.thinned.push(...done.thinned);
+    out.merged.push(...done.merged);
+    out.dropped.push(...done.dropped);
   }
   return out;
 }

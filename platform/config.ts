@@ -56,6 +56,18 @@ function origin(text: string): string {
   return text;
 }
 
+/** How long each class of day-partitioned rows is kept (db/partitions.ts). */
+export interface Retention {
+  /** Closed days an order-status day is kept whole (ORDER_STATUSES_FULL_DAYS, default 1). */
+  orderStatusesFullDays: number;
+  /** Closed days a book-sample day is kept at the sampler's rate (HISTORY_SAMPLES_FULL_DAYS, default 1). */
+  samplesFullDays: number;
+  /** Days book samples are kept at all; 0: for ever (HISTORY_SAMPLES_KEEP_DAYS, default 90). */
+  samplesKeepDays: number;
+}
+
+export const DEFAULT_RETENTION: Retention = { orderStatusesFullDays: 1, samplesFullDays: 1, samplesKeepDays: 90 };
+
 export interface Config {
   /** Project root; relative data paths resolve against it. */
   root: string;
@@ -95,8 +107,8 @@ export interface Config {
   simDetailedHistory: string;
   /** The simulator's fills per second in the lean part of the history. */
   simLeanFillsPerSecond: number;
-  /** Closed days an order-status partition is kept whole before it is thinned (db/partitions.ts). */
-  orderStatusesFullDays: number;
+  /** How long partitioned rows are kept, by class (db/partitions.ts). */
+  retention: Retention;
   /** The simulator's fills per second in real time (and the history's last 5 minutes). */
   simFillsPerSecond: number;
   /** The simulator's fills per second in the history before that (and in the gap a restart fills). */
@@ -166,7 +178,11 @@ export function loadConfig(): Config {
     simHistoryFillsPerSecond: rate('SIM_HISTORY_FILLS_PER_SECOND', mainnet ? 75 : 1),
     // DEFAULT_LEAN_FILLS_PER_SECOND (ingest/simulator/timeline.ts).
     simLeanFillsPerSecond: rate('SIM_LEAN_FILLS_PER_SECOND', mainnet ? 75 : 0.5),
-    orderStatusesFullDays: int('ORDER_STATUSES_FULL_DAYS', 1),
+    retention: {
+      orderStatusesFullDays: int('ORDER_STATUSES_FULL_DAYS', DEFAULT_RETENTION.orderStatusesFullDays),
+      samplesFullDays: int('HISTORY_SAMPLES_FULL_DAYS', DEFAULT_RETENTION.samplesFullDays),
+      samplesKeepDays: int('HISTORY_SAMPLES_KEEP_DAYS', DEFAULT_RETENTION.samplesKeepDays),
+    },
     upstreamInfoUrl: str('UPSTREAM_INFO_URL') ?? `http://127.0.0.1:${simPort}/info`,
     upstreamInfoUrlSet: str('UPSTREAM_INFO_URL') !== undefined,
     host: str('HOST') ?? '127.0.0.1',
