@@ -51,6 +51,7 @@ export const DISTRIBUTION: Readonly<Record<string, Placement>> = {
   'markets.hip3_trade_totals': byCoin,
   'markets.hip3_dexes': 'reference',
   'markets.reserve_samples': 'reference',
+  'markets.history_coins': 'reference',
   'markets.hip3_trade_fill': 'coordinator',
   // hip4: outcome markets, per coin (with markets' coins) where they grow.
   'hip4.fills': byCoin,

@@ -175,6 +175,9 @@ describe('book samples by day', () => {
 
   it('keep the first sample of each coin and minute once the day is closed, and go after the days kept', async () => {
     await makeDays(db.pool, new Map([[BOOK, { min: DAY, max: DAY + DAY_MS }]]));
+    await makeDays(db.pool, new Map([['markets.history_bbo', { min: DAY, max: DAY + DAY_MS }]]));
+    await db.pool.query(`INSERT INTO markets.history_bbo (coin, time) VALUES ('BTC', $1)`, [DAY]);
+    await db.pool.query(`INSERT INTO markets.history_coins (coin) VALUES ('BTC')`);
     // Every 10 s for 80 s, BTC and ETH: minutes 0 and 1 of the day.
     await db.pool.query(
       `INSERT INTO markets.history_book (coin, time, levels)
@@ -192,6 +195,7 @@ describe('book samples by day', () => {
     expect(await read()).toHaveLength(16);
     const { thinned } = await keepPartitions(db.pool, { now: DAY + 2 * DAY_MS + 1, retention });
     expect(thinned.filter((x) => x.rowsBefore > 0)).toEqual([
+      { partition: partitionName('markets.history_bbo', DAY), rowsBefore: 1, rowsKept: 1 },
       { partition: partitionName(BOOK, DAY), rowsBefore: 16, rowsKept: 4 },
     ]);
     expect(await read()).toEqual(['BTC 0', 'BTC 60000', 'ETH 0', 'ETH 60000']);
@@ -202,6 +206,8 @@ describe('book samples by day', () => {
     expect(dropped.filter((name) => name.startsWith(OS))).toEqual([]);
     expect(await read()).toEqual([]);
     expect(await partitions(db, BOOK)).not.toContain(partitionName(BOOK, DAY));
+    // The archive's list of coins loses BTC with its last BBO sample.
+    expect((await db.pool.query('SELECT coin FROM markets.history_coins')).rows).toEqual([]);
   });
 });
 
@@ -236,7 +242,10 @@ describe('partitioning the rows stored before', () => {
     expect(await migrate(db.pool)).toEqual([
       'accounts/0035_order_status_partitions.sql',
       'markets/0036_sample_partitions.sql',
+      'markets/0037_history_coins.sql',
     ]);
+    // The archive's list of coins starts as the coins of the samples stored.
+    expect((await db.pool.query('SELECT coin FROM markets.history_coins')).rows).toEqual([{ coin: 'BTC' }]);
     expect(await filenode(`${OS}_before`)).toBe(before);
     const bound = await db.pool.query<{ bound: string }>(
       `SELECT pg_get_expr(relpartbound, oid) AS bound FROM pg_class WHERE oid = '${OS}_before'::regclass`,

@@ -22,6 +22,8 @@ export interface DayPartitioned {
   thin: { after: (r: Retention) => number; kept: (day: string) => string } | null;
   /** Days after which a closed day is dropped whole (0: never); none: never. */
   dropAfter?: (r: Retention) => number;
+  /** A statement run once days were dropped (what refers to the rows they held). */
+  afterDrop?: string;
 }
 
 /**
@@ -43,8 +45,9 @@ export const ORDER_STATUSES: DayPartitioned = {
  * 10 s; ~14 GB a day at mainnet's ~550 coins): a day at the sampler's rate for HISTORY_SAMPLES_FULL_DAYS, then the
  * first sample of each coin's minute, dropped after HISTORY_SAMPLES_KEEP_DAYS.
  */
-const sampled = (table: string): DayPartitioned => ({
+const sampled = (table: string, afterDrop?: string): DayPartitioned => ({
   table,
+  ...(afterDrop ? { afterDrop } : {}),
   thin: {
     after: (r) => r.samplesFullDays,
     kept: (day) => `SELECT * FROM ${day} WHERE (coin, time) IN (SELECT coin, min(time) FROM ${day}
@@ -55,7 +58,12 @@ const sampled = (table: string): DayPartitioned => ({
 
 export const DAY_PARTITIONED: readonly DayPartitioned[] = [
   ORDER_STATUSES,
-  ...['markets.history_bbo', 'markets.history_depth', 'markets.history_slippage', 'markets.history_book'].map(sampled),
+  // The archive's list of coins (migration 0037) loses a coin once its last BBO sample is dropped.
+  sampled(
+    'markets.history_bbo',
+    `DELETE FROM markets.history_coins h WHERE NOT EXISTS (SELECT 1 FROM markets.history_bbo b WHERE b.coin = h.coin)`,
+  ),
+  ...['markets.history_depth', 'markets.history_slippage', 'markets.history_book'].map((t) => sampled(t)),
 ];
 
 const byTable = new Map(DAY_PARTITIONED.map((p) => [p.table, p]));
@@ -173,6 +181,7 @@ export async function keepRetention(
     });
     out.dropped.push(part.name);
   }
+  if (p.afterDrop && out.dropped.length) await pool.query(p.afterDrop);
   if (!p.thin) return out;
   const { rows: done } = await pool.query<{ partition: string }>(
     'SELECT partition FROM platform.thinned_partitions WHERE parent = $1',

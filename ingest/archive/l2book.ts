@@ -12,7 +12,7 @@ import { formatScaled, scaled } from '../../platform/decimal.ts';
 import { array, dec, FieldError, int, object, str } from '../../platform/fields.ts';
 import { midPrice, type PriceLevel } from '../../subgraphs/markets/service/book/coin-book.ts';
 import { depthBands, impactBps } from '../../subgraphs/markets/service/book/depth.ts';
-import { SLIPPAGE_NOTIONALS } from '../../subgraphs/markets/service/history.ts';
+import { REGISTER_HISTORY_COINS, SLIPPAGE_NOTIONALS } from '../../subgraphs/markets/service/history.ts';
 import type { Batch } from '../batch.ts';
 
 type WireLevel = HistoryBookRow['levels'][0][number];
@@ -71,6 +71,7 @@ export function addRecordedBook(batch: Batch, book: RecordedBook): void {
   const bid = bids[0];
   const ask = asks[0];
   batch.add(historyBookTable, { coin, time, levels });
+  batch.collect(REGISTER_HISTORY_COINS, [coin]);
   batch.add(historyBboTable, {
     coin,
     time,

@@ -145,6 +145,7 @@ export class HistorySampler {
          SELECT c, $3, l::jsonb FROM unnest($1::text[], $2::text[]) AS u(c, l) ON CONFLICT DO NOTHING`,
         [...book, time],
       );
+      await client.query(REGISTER_HISTORY_COINS, [coins]);
       return coins.length;
     });
   }
@@ -163,11 +164,13 @@ export class HistorySampler {
   }
 }
 
-/** Coins with archived history. */
+/** The statement that adds coins (`$1::text[]`) to the archive's list, in the transaction writing their samples. */
+export const REGISTER_HISTORY_COINS = `INSERT INTO markets.history_coins (coin) SELECT DISTINCT c FROM unnest($1::text[]) c
+  ON CONFLICT DO NOTHING`;
+
+/** Coins with archived history: the list the writers of samples keep (migration 0037). */
 export async function historyCoins(pool: pg.Pool): Promise<string[]> {
-  const { rows } = await pool.query<{ coin: string }>(
-    `${latestPerKey('markets.history_bbo', 'coin', 'coin')} ORDER BY coin`,
-  );
+  const { rows } = await pool.query<{ coin: string }>('SELECT coin FROM markets.history_coins ORDER BY coin');
   return rows.map((r) => r.coin);
 }
 
