@@ -10,6 +10,7 @@ import {
   type FillColumn,
   type FillPageInput,
   fillCursor,
+  MAX_COUNTED_FILLS,
   type StoredFill,
   type TwapSliceFill,
   toWireFill,
@@ -83,7 +84,7 @@ export const FillConnectionRef = builder.connectionObject(
     fields: (t) => ({
       totalCount: t.int({
         nullable: true,
-        description: 'Fills matching the filters (not the cursor); null with aggregateByTime',
+        description: `Fills matching the filters (not the cursor); null with aggregateByTime, or past ${MAX_COUNTED_FILLS}`,
         // Counting a large history costs more than the page: only when asked for.
         resolve: (c) => (c as { totalCount?: () => Promise<number | null> }).totalCount?.() ?? null,
       }),

@@ -19,6 +19,7 @@ import {
   aggregateFillsByTime,
   type CompactFillRow,
   fillRows,
+  MAX_COUNTED_FILLS,
   userFills,
   userFillsJson,
   type WireFill,
@@ -379,6 +380,26 @@ describe('fillRows (compact, keyset-paged)', () => {
     expect(page.hasMore).toBe(true);
     // Alice's second sweep fill: the third event of block 1.
     expect(page.nextCursor).toBe(`${T1}:1:2:12`);
+  });
+
+  it('counts a total up to MAX_COUNTED_FILLS, and past it says none is available', async () => {
+    const heavy = addr(0xc0);
+    const add = (n: number) =>
+      db.pool.query(
+        `INSERT INTO accounts.fills (block_number, address, coin, px, sz, side, time, start_position, dir, closed_pnl,
+           hash, oid, crossed, fee, tid, fee_token)
+         SELECT g, $1, 'ETH', 3000, 1, 'B', $2::bigint + g, 0, 'Open Long', 0, $3, g, true, 0, g, 'USDC'
+         FROM generate_series(1, $4::int) g`,
+        [heavy, T0, ZERO_HASH, n],
+      );
+    const query = { user: heavy, limit: 1, order: 'desc' as const, includeOrderType: false };
+    await add(MAX_COUNTED_FILLS);
+    expect((await fillRows(db.pool, query)).totalCount).toBe(MAX_COUNTED_FILLS);
+    await add(1);
+    const past = await fillRows(db.pool, query);
+    expect(past.totalCount).toBeUndefined();
+    expect(past.hasMore).toBe(true);
+    await db.pool.query('DELETE FROM accounts.fills WHERE address = $1', [heavy]);
   });
 
   it("pages every user's fills in either direction, one time's fills in execution order both ways", async () => {

@@ -37,6 +37,7 @@ export {
   fillPageStatement,
   fillRows,
   MAX_ALL_FILLS_WINDOW_MS,
+  MAX_COUNTED_FILLS,
   MAX_FILL_ROWS,
   type PartialFill,
   parseFillCursor,

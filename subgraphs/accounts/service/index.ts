@@ -67,6 +67,7 @@ export {
   type FillRowsQuery,
   fillCursor,
   fillOrder,
+  MAX_COUNTED_FILLS,
   MAX_FILL_ROWS,
   MAX_WIRE_FILLS,
   parseFillCursor,
