@@ -74,7 +74,7 @@ describe('migrations', () => {
       'accounts.order_statuses (address, oid, "time" DESC)',
       'accounts.order_statuses (address, cloid)',
       'accounts.funding_payments (address, "time")',
-      'accounts.ledger_updates (address, "time")',
+      'accounts.ledger_updates (address, "time", block_number, hash, md5((delta)::text))',
       'markets.trades (coin, "time")',
       'markets.reserve_samples (token, "time")',
       'markets.candles (coin, "interval", t)',
