@@ -47,6 +47,7 @@ export type LoadClient = 'http' | 'raw';
 type Job = { role: 'http-load'; target: HttpTarget } & (
   | { mode: 'throughput'; concurrency: number; warmupMs: number; durationMs: number; client?: LoadClient }
   | { mode: 'sequential'; warmup: number; requests: number }
+  | { mode: 'concurrent'; concurrency: number; warmup: number; requests: number; maxMs?: number }
 );
 
 type Answer = { ok: true; result: ThroughputResult | LatencyResult } | { ok: false; error: string };
@@ -156,6 +157,18 @@ export async function sequential(
   opts: { warmup: number; requests: number },
 ): Promise<LatencyResult> {
   const job: Job = { role: 'http-load', target, mode: 'sequential', ...opts };
+  return (await run(job, (opts.warmup + opts.requests) * REQUEST_TIMEOUT_MS + 30_000)) as LatencyResult;
+}
+
+/**
+ * Latency under load: `concurrency` callers in a closed loop, `requests` timed requests among them after `warmup`
+ * untimed ones (counted over all callers); no request starts after `maxMs` (a read far slower than its bound).
+ */
+export async function concurrent(
+  target: HttpTarget,
+  opts: { concurrency: number; warmup: number; requests: number; maxMs?: number },
+): Promise<LatencyResult> {
+  const job: Job = { role: 'http-load', target, mode: 'concurrent', ...opts };
   return (await run(job, (opts.warmup + opts.requests) * REQUEST_TIMEOUT_MS + 30_000)) as LatencyResult;
 }
 
@@ -363,31 +376,39 @@ async function runThroughput(job: Extract<Job, { mode: 'throughput' }>): Promise
   };
 }
 
-async function runSequential(job: Extract<Job, { mode: 'sequential' }>): Promise<LatencyResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+/** Sequential (one caller) or concurrent latency: each request timed, the first `warmup` of all left out. */
+async function runLatency(job: Extract<Job, { mode: 'sequential' | 'concurrent' }>): Promise<LatencyResult> {
+  const callers = job.mode === 'concurrent' ? job.concurrency : 1;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: callers });
   const post = poster(job.target, agent);
   const times: number[] = [];
   let errors = 0;
   let bytes = 0;
   let firstError: string | null = null;
-  for (let i = 0; i < job.warmup + job.requests; i++) {
-    const t = performance.now();
-    let outcome: Outcome | Error;
-    try {
-      outcome = await post();
-    } catch (err) {
-      outcome = err instanceof Error ? err : new Error(String(err));
+  let next = 0;
+  const deadline =
+    performance.now() + ((job.mode === 'concurrent' ? job.maxMs : undefined) ?? Number.POSITIVE_INFINITY);
+  const caller = async () => {
+    for (let i = next++; i < job.warmup + job.requests && performance.now() < deadline; i = next++) {
+      const t = performance.now();
+      let outcome: Outcome | Error;
+      try {
+        outcome = await post();
+      } catch (err) {
+        outcome = err instanceof Error ? err : new Error(String(err));
+      }
+      const ms = performance.now() - t;
+      if (i < job.warmup) continue;
+      if (!(outcome instanceof Error) && outcome.status === 200) {
+        times.push(ms);
+        bytes += outcome.bytes;
+      } else {
+        errors++;
+        firstError ??= describe(outcome);
+      }
     }
-    const ms = performance.now() - t;
-    if (i < job.warmup) continue;
-    if (!(outcome instanceof Error) && outcome.status === 200) {
-      times.push(ms);
-      bytes += outcome.bytes;
-    } else {
-      errors++;
-      firstError ??= describe(outcome);
-    }
-  }
+  };
+  await Promise.all(Array.from({ length: callers }, caller));
   agent.destroy();
   times.sort((a, b) => a - b);
   return {
@@ -403,7 +424,7 @@ async function runSequential(job: Extract<Job, { mode: 'sequential' }>): Promise
 
 if (!isMainThread && (workerData as Partial<Job> | null)?.role === 'http-load') {
   const job = workerData as Job;
-  (job.mode === 'throughput' ? runThroughput(job) : runSequential(job)).then(
+  (job.mode === 'throughput' ? runThroughput(job) : runLatency(job)).then(
     (result) => parentPort?.postMessage({ ok: true, result } satisfies Answer),
     (err: unknown) =>
       parentPort?.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) } satisfies Answer),

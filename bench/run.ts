@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, each figure printed beside its baseline measured in the same run.
-// BENCH_ONLY=startup,storage,ingest,candle,trade,hip3,scale-out,accounts,hip4,evm,analytics,mcp (substrings of the section titles) runs
+// BENCH_ONLY=startup,storage,ingest,candle,trade,hip3,scale-out,accounts,hip4,evm,analytics,scale,mcp (substrings of the section titles) runs
 // just those sections; BENCH_HIP4_FILLS sets the hip4 data size (default 1 000 000), BENCH_HIP3_TRADES the HIP-3
 // snapshots' (default 2 000 000). The scale-out sections need NATS JetStream (BENCH_NATS_URL, else NATS_URL, else
 // nats://127.0.0.1:4222) and print SKIPPED without it.
@@ -19,6 +19,7 @@ import { benchHip4RouterCost, benchHip4Routes, startHip4Bench } from './hip4.ts'
 import { benchIngest } from './ingest.ts';
 import { MARKETS_SECTIONS, startMarketsBench } from './markets.ts';
 import { benchCreditCharging, benchMcpCalls, startMcpBench } from './mcp.ts';
+import { benchScale } from './scale.ts';
 import { SCALE_OUT_SECTIONS } from './scale-out.ts';
 import type { BenchSection } from './section.ts';
 import { benchStartup } from './startup.ts';
@@ -34,7 +35,9 @@ const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim().toLowerCase())
   .filter(Boolean);
-const wanted = (title: string) => !only.length || only.some((o) => title.toLowerCase().includes(o));
+/** `scale` names the scale section alone, not `scale-out` too (which holds it); any other word, every title with it. */
+const wanted = (title: string) =>
+  !only.length || only.some((o) => (o === 'scale' ? title.startsWith('scale:') : title.toLowerCase().includes(o)));
 
 /** Runs sections over one fixture, started only when a section is wanted; a failing section does not hide the rest. */
 async function runSections<F extends { close(): Promise<void> }>(
@@ -119,6 +122,16 @@ try {
   await runSections(
     [{ title: 'analytics: leaderboards over a mainnet-sized population, beside the old way', run: benchLeaderboards }],
     () => startLeaderboardBench(server, (line) => console.log(`   ${line}`)),
+  );
+  // BENCH_SCALE_DAYS / BENCH_SCALE_FILLS_PER_DAY size it (default 5 mainnet days of 6.5M fills); `scale-out` is apart.
+  await runSections(
+    [
+      {
+        title: 'scale: mainnet days loaded one by one, reads and ingest at 1, 3 and 5 days',
+        run: () => benchScale(server, (line) => console.log(`   ${line}`)),
+      },
+    ],
+    async () => ({ close: async () => {} }),
   );
   await runSections(
     [

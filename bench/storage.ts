@@ -22,12 +22,40 @@ const FILL_STEP_MS = 13;
 const BEFORE = '0025';
 
 /** A pseudo-random fraction in [0, 1) of g, from the `k`th 8 hex digits of md5(g): the same rows in both databases. */
-const r = (k: number) => `(('x' || substr(md5(g::text), ${k * 8 + 1}, 8))::bit(32)::bigint / 4294967296.0)`;
+const r = (k: number, g = 'g') => `(('x' || substr(md5(${g}::text), ${k * 8 + 1}, 8))::bit(32)::bigint / 4294967296.0)`;
 
-const FILL_ROWS = `
+/** The 20 market makers (`n` 1..21, the first the busiest) and the 50 000 traders (`n` 1 000..51 000), in SQL. */
+export const makerAddressSql = (n: string) => `'0x' || lpad(to_hex(${n}), 40, 'a')`;
+export const traderAddressSql = (n: string) => `'0x' || lpad(to_hex(${n}), 40, '0')`;
+/** The busiest market maker's address (n = 1: ~16 % of the makers' fills, ~8 % of all). */
+export const BUSIEST_MAKER = `0x${'1'.padStart(40, 'a')}`;
+/** The HIP-3 dexes a quarter of the fills trade on (`<dex>:<coin>`). */
+export const HIP3_DEXES = ['xyz', 'flx', 'vntl', 'hyna', 'km', 'cash'] as const;
+
+export interface FillShape {
+  /** Fill g's time (epoch ms), in SQL over `g`: ascending, as ingest writes them. */
+  time: string;
+  /** The names of the most traded coins, by rank (the storage section: none, every coin `COIN<k>`). */
+  names?: readonly string[];
+  /** Coins per HIP-3 dex (mainnet: ~10); unset, a HIP-3 fill's coin is any rank (the storage section's rows). */
+  hip3PerDex?: number;
+}
+
+/**
+ * The INSERT of mainnet-shaped fills g = $1..$2 (../shared/reference/mainnet-volumes.md §1-2: half of them from 20
+ * market makers and the rest from 50 000 traders, 540 coins of which a quarter of the fills HIP-3, a cloid on 51 %, a
+ * builder on 7 %, a TWAP on 9 %); one generator for the storage and scale sections.
+ */
+export function mainnetFillsSql({ time, names = [], hip3PerDex }: FillShape): string {
+  const main = `(540 * ${r(3)} ^ 3)::int`;
+  const rank = hip3PerDex ? `CASE WHEN ${r(2)} < 0.25 THEN ${main} % ${hip3PerDex} ELSE ${main} END` : main;
+  const name = names.length
+    ? `coalesce((ARRAY[${names.map((n) => `'${n}'`).join(',')}])[1 + ${rank}], 'COIN' || ${rank})`
+    : `'COIN' || ${rank}`;
+  return `
   INSERT INTO accounts.fills (block_number, address, coin, px, sz, side, time, start_position, dir, closed_pnl, hash,
     oid, crossed, fee, tid, fee_token, cloid, twap_id, builder, builder_fee, event_index)
-  SELECT (${START} + g * ${FILL_STEP_MS}::bigint) / 75, address, coin, px, sz, side, ${START} + g * ${FILL_STEP_MS}::bigint,
+  SELECT (${time}) / 75, address, coin, px, sz, side, ${time},
     round((${r(2)} - 0.5) * 200, 4), CASE WHEN side = 'B' THEN 'Open Long' ELSE 'Close Long' END,
     CASE WHEN ${r(3)} < 0.4 THEN round((${r(3)} - 0.2) * 50, 6) ELSE 0.0 END,
     '0x' || md5(g::text) || md5((g + 7)::text), g * 3, ${r(3)} < 0.55, round(px * sz * 0.00035, 6),
@@ -38,13 +66,19 @@ const FILL_ROWS = `
     CASE WHEN ${r(2)} < 0.07 THEN round(px * sz * 0.0001, 6) END,
     (g % 7)::int
   FROM (SELECT g,
-      CASE WHEN ${r(0)} < 0.5 THEN '0x' || lpad(to_hex(1 + (20 * ${r(1)} ^ 2)::int), 40, 'a')
-           ELSE '0x' || lpad(to_hex(1000 + (50000 * ${r(1)} ^ 3)::int), 40, '0') END AS address,
-      CASE WHEN ${r(2)} < 0.25 THEN (ARRAY['xyz','flx','vntl','hyna','km','cash'])[1 + (g % 6)] || ':' ELSE '' END
-        || 'COIN' || (540 * ${r(3)} ^ 3)::int AS coin,
+      CASE WHEN ${r(0)} < 0.5 THEN ${makerAddressSql(`1 + (20 * ${r(1)} ^ 2)::int`)}
+           ELSE ${traderAddressSql(`1000 + (50000 * ${r(1)} ^ 3)::int`)} END AS address,
+      CASE WHEN ${r(2)} < 0.25 THEN (ARRAY[${HIP3_DEXES.map((d) => `'${d}'`).join(',')}])[1 + (g % 6)] || ':' ELSE '' END
+        || ${name} AS coin,
       round((10 + ${r(0)} * 90000)::numeric, 1) AS px, round((0.001 + ${r(1)} * 5)::numeric, 4) AS sz,
       CASE WHEN g % 2 = 0 THEN 'B' ELSE 'A' END AS side
     FROM generate_series($1::bigint, $2::bigint) g) f`;
+}
+
+/** A pseudo-random fraction of the series value `g` (scale.ts: funding, ledger and order-status rows). */
+export const randomOf = r;
+
+const FILL_ROWS = mainnetFillsSql({ time: `${START} + g * ${FILL_STEP_MS}::bigint` });
 
 interface Sizes {
   heap: number;
