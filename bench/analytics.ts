@@ -51,45 +51,85 @@ export interface AnalyticsBench {
   close(): Promise<void>;
 }
 
+/** Open positions funded every hour (mainnet: ~350 k; 6.76 M funding rows a day). */
+const POSITIONS = Number(process.env.BENCH_ANALYTICS_POSITIONS ?? 350_000);
+/** Market makers: half of all fills between them (mainnet: the largest 10^5-10^6 fills a day). */
+const MARKET_MAKERS = 20;
+/** Fills a day at mainnet's rate (issue 39): the generated span keeps it, so each hour is a mainnet hour. */
+const MAINNET_FILLS_A_DAY = 6_430_000;
+const HOUR_MS = 3_600_000;
+/** The generated span: FILLS at mainnet's rate, whole hours. */
+const SPAN_MS = Math.max(1, Math.ceil((FILLS / MAINNET_FILLS_A_DAY) * 24)) * HOUR_MS;
+
 /**
- * Round trips as generate_series rows over the last 7 days: each user's fills alternate an open (long or short, 1
- * unit) and its close with a closedPnl, over four coins; every third fill through one of 10 builders.
+ * A mainnet-shaped stretch (issue 39, `../shared/reference/mainnet-volumes.md`), generated in SQL: FILLS at mainnet's
+ * rate (6.43 M a day, so SPAN_MS is that many hours) over USERS addresses and 540 coins (230 perps, 250 spot `@n`, 60
+ * HIP-3 `xyz:` ones: a quarter of the fills off the main perp dex, which the derivation skips). Half of the fills
+ * are MARKET_MAKERS' (each ~1/40 of all), the other half spread over the other users; each user's fills alternate an
+ * open (1 unit, long or short) and its close with a closedPnl, a coin per pair; every third fill through one of 10
+ * builders. POSITIONS more perp positions are opened by a fill each in the first hour (in coins their holders do not
+ * trade) and held, each paid funding at every hour's close, all of an hour's payments at one millisecond as on
+ * mainnet.
  */
 async function generate(pool: pg.Pool, start: number, log: (line: string) => void): Promise<void> {
   const t = performance.now();
   await pool.query('TRUNCATE accounts.fills, accounts.funding_payments, accounts.ledger_updates');
-  const step = (7 * DAY_MS) / FILLS;
+  const positions = Math.min(POSITIONS, Math.floor(FILLS / 4));
+  const others = USERS - MARKET_MAKERS;
   const batch = 1_000_000;
+  const perp = (i: string) => `'P' || ${i}`;
   for (let from = 0; from < FILLS; from += batch) {
-    // g: the fill; u: its user; k: the user's k-th fill (even: an open, odd: its close).
+    // g: the fill. The first `positions` open the held ones (j: the position; its user and a coin of 115-229); the
+    // rest (i) trade: u the user, k its k-th fill (even: an open, odd: its close), p = k / 2 the pair.
     await pool.query(
       `INSERT INTO accounts.fills (block_number, address, coin, px, sz, side, time, start_position, dir, closed_pnl,
          hash, oid, crossed, fee, tid, fee_token, builder)
-       SELECT g / 10, '0x' || lpad(to_hex(u), 40, '0'), (ARRAY['BTC','ETH','SOL','HYPE'])[(k / 2) % 4 + 1],
-         100 + (g % 50), 1,
-         CASE WHEN (k % 2 = 0) = ((k / 2) % 2 = 0) THEN 'B' ELSE 'A' END,
-         $3::bigint + floor(g * $4::float8)::bigint,
-         CASE WHEN k % 2 = 0 THEN 0 WHEN (k / 2) % 2 = 0 THEN 1 ELSE -1 END,
-         'Open Long', CASE WHEN k % 2 = 0 THEN 0 ELSE (g % 7) - 3 END,
+       SELECT (time - $3::bigint) / 80, '0x' || lpad(to_hex(u), 40, '0'), coin, 100 + (g % 50), 1,
+         CASE WHEN held OR (k % 2 = 0) = (p % 2 = 0) THEN 'B' ELSE 'A' END, time,
+         CASE WHEN held OR k % 2 = 0 THEN 0 WHEN p % 2 = 0 THEN 1 ELSE -1 END,
+         'Open Long', CASE WHEN held OR k % 2 = 0 THEN 0 ELSE (g % 7) - 3 END,
          '0x' || md5(g::text) || md5((g + 1)::text), g, true, 0.05, g, 'USDC',
          CASE WHEN g % 3 = 0 THEN '0x' || lpad(to_hex(g % 10 + 1), 40, '0') END
-       FROM (SELECT g, g % $5 AS u, g / $5 AS k FROM generate_series($1::bigint, $2::bigint) g) s`,
-      [from, Math.min(FILLS, from + batch) - 1, start, step, USERS],
+       FROM (
+         SELECT g, held, u, k, p,
+           CASE WHEN held THEN ${perp('(115 + (g / $7) % 115)')}
+             WHEN p % 4 <> 3 THEN ${perp('((u * 7 + p) % 115)')}
+             WHEN p % 8 = 3 THEN '@' || ((u + p) % 250) ELSE 'xyz:C' || ((u + p) % 60) END AS coin,
+           CASE WHEN held THEN $3::bigint + g * ${HOUR_MS}::bigint / $6
+             ELSE $3::bigint + floor((g - $6) * $4::float8)::bigint END AS time
+         FROM (
+           SELECT g, g < $6 AS held, i,
+             CASE WHEN g < $6 THEN $5 + g % $7 WHEN i % 2 = 0 THEN (i / 2) % $5 ELSE $5 + (i / 2) % $7 END AS u,
+             CASE WHEN i % 2 = 0 THEN i / 2 / $5 ELSE i / 2 / $7 END AS k,
+             CASE WHEN i % 2 = 0 THEN i / 2 / $5 ELSE i / 2 / $7 END / 2 AS p
+           FROM (SELECT g, g - $6 AS i FROM generate_series($1::bigint, $2::bigint) g) s) s) s`,
+      [from, Math.min(FILLS, from + batch) - 1, start, SPAN_MS / (FILLS - positions), MARKET_MAKERS, positions, others],
     );
     log(`analytics bench: ${fmt(Math.min(FILLS, from + batch))} fills generated`);
   }
+  // Each held position's funding at every hour's close after its open (szi 1, rates of both signs).
+  await pool.query(
+    `INSERT INTO accounts.funding_payments (block_number, time, address, coin, usdc, szi, funding_rate)
+     SELECT h * ${HOUR_MS / 80}, $1::bigint + h * ${HOUR_MS}::bigint, '0x' || lpad(to_hex($3 + j % $4), 40, '0'),
+       ${perp('(115 + (j / $4) % 115)')}, ((j * 31 + h * 7) % 201 - 100) * 0.0001, 1,
+       ((j * 31 + h * 7) % 201 - 100) * 0.000001
+     FROM generate_series(1, $2::int) h, generate_series(0, $5::int - 1) j`,
+    [start, SPAN_MS / HOUR_MS, MARKET_MAKERS, others, positions],
+  );
+  log(`analytics bench: ${fmt(positions * (SPAN_MS / HOUR_MS))} funding payments generated`);
   await pool.query('VACUUM ANALYZE accounts.fills');
+  await pool.query('VACUUM ANALYZE accounts.funding_payments');
   log(`analytics bench: data generated in ${((performance.now() - t) / 1000).toFixed(0)} s`);
 }
 
 export async function startAnalyticsBench(server: BenchServer, log: (line: string) => void): Promise<AnalyticsBench> {
-  const { pool } = await server.keptDatabase(`bench_analytics_${FILLS}_${USERS}`);
+  const { pool } = await server.keptDatabase(`bench_analytics_${FILLS}_${USERS}_${POSITIONS}`);
   const { rows } = await pool.query<{ n: number; t: number | null }>(
     'SELECT count(*)::int8 AS n, min(time) AS t FROM accounts.fills',
   );
   let start = rows[0]?.t ?? 0;
   if (Number(rows[0]?.n) !== FILLS) {
-    start = Date.now() - 7 * DAY_MS;
+    start = Math.floor((Date.now() - 7 * DAY_MS) / HOUR_MS) * HOUR_MS;
     await generate(pool, start, log);
   }
   // "now" is the end of the generated week: the 7d windows hold it all.
@@ -381,7 +421,6 @@ const LB_ADDRESSES = Number(process.env.BENCH_LEADERBOARD_ADDRESSES ?? 1_400_000
 const LB_ACTIVE = Number(process.env.BENCH_LEADERBOARD_ACTIVE ?? 60_000);
 /** The population's "now": fixed, so that the kept data set keeps its windows. */
 const LB_NOW = Date.UTC(2026, 10, 30, 12, 30);
-const HOUR_MS = 3_600_000;
 
 /**
  * The derived tables of a mainnet-sized population, generated in SQL (no fills): LB_ADDRESSES addresses with 4 days

@@ -7,7 +7,7 @@ import { WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
 import { abs, add, cmp, div, mul, type Ratio, ratio, sign, sub, ZERO } from '../../../platform/decimal.ts';
 import { CASH_TYPES, ledgerCash } from '../../accounts/service/state.ts';
 import { DAY_MS, HOUR_MS } from '../service/window.ts';
-import { columns, dec, entry, type Statement, sumsStatement } from './statements.ts';
+import { columns, dec, entry, type Statement, StoredFigure, sumsStatement } from './statements.ts';
 
 /** The coins derived: the main perp dex's (no '/', '@', '#' or ':'), as the account state's. */
 export const PERP_COIN = `coin !~ '[/@#:]'`;
@@ -18,6 +18,8 @@ const FILLS_OF_BATCH = `time >= $1 AND time < $2 AND ${PERP_COIN}`;
  * arithmetic held the loop for the whole batch (about a second per 10 000 fills), stalling ingest's own I/O.
  */
 const EVENTS_PER_SLICE = 1_000;
+/** Closed trips and snapshots a batch holds before writing them ahead of its end (flushFinal). */
+const FLUSHED_ROWS = 50_000;
 
 /**
  * A statement of a batch: allowed ingest's time (the service's 3 s limit is for answers; a batch reads and writes
@@ -27,8 +29,9 @@ export function query<R extends pg.QueryResultRow = pg.QueryResultRow>(
   c: pg.PoolClient,
   text: string,
   values?: unknown[],
+  timeoutMs = WRITE_STATEMENT_TIMEOUT_MS,
 ): Promise<pg.QueryResult<R>> {
-  return c.query<R>({ text, values, query_timeout: WRITE_STATEMENT_TIMEOUT_MS } as pg.QueryConfig);
+  return c.query<R>({ text, values, query_timeout: timeoutMs } as pg.QueryConfig);
 }
 
 interface FillEvent {
@@ -77,6 +80,8 @@ interface Trip {
   entryNtl: Ratio;
   exitSz: Ratio;
   exitNtl: Ratio;
+  /** Opened or filled by the batch (else only paid funding: its funding alone is written back). */
+  filled: boolean;
 }
 
 interface Account {
@@ -126,21 +131,29 @@ export class DerivationBatch {
   /** Trips opened per `address|coin|time`: their sequence numbers. */
   private readonly opened = new Map<string, number>();
 
-  /** The batch's range: [from, end). */
-  private range: [number, number] = [0, 0];
+  private marksLoaded = false;
 
-  constructor(private readonly c: pg.PoolClient) {}
+  /** `range`: the batch's, [from, end); `timeoutMs`: each statement's limit. */
+  constructor(
+    private readonly c: pg.PoolClient,
+    private readonly range: [number, number],
+    private readonly timeoutMs = WRITE_STATEMENT_TIMEOUT_MS,
+  ) {}
 
-  /** The batch's events in the order they are derived, and the state of the accounts they touch. */
+  private query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]) {
+    return query<R>(this.c, text, values, this.timeoutMs);
+  }
+
+  /** The events of [from, end) (a part of the batch's range) in the order they are derived, their accounts loaded. */
   async load(from: number, end: number): Promise<DeriveEvent[]> {
-    const { rows: marks } = await query<{ coin: string; px: string; time: number }>(
-      this.c,
-      'SELECT coin, px::text AS px, time FROM analytics.marks',
-    );
-    this.range = [from, end];
-    for (const m of marks) this.marks.set(m.coin, { px: ratio(m.px), time: m.time });
-    const { rows: fills } = await query<FillEvent>(
-      this.c,
+    if (!this.marksLoaded) {
+      const { rows: marks } = await this.query<{ coin: string; px: string; time: number }>(
+        'SELECT coin, px::text AS px, time FROM analytics.marks',
+      );
+      for (const m of marks) this.marks.set(m.coin, { px: ratio(m.px), time: m.time });
+      this.marksLoaded = true;
+    }
+    const { rows: fills } = await this.query<FillEvent>(
       `SELECT 0 AS kind, address, coin, px::text AS px, sz::text AS sz, side, time,
          start_position::text AS start_position, closed_pnl::text AS closed_pnl, fee::text AS fee
        FROM accounts.fills WHERE ${FILLS_OF_BATCH}
@@ -152,8 +165,7 @@ export class DerivationBatch {
     // Funding through the (coin, time) index, of every perp coin that has funding stored (a loose index scan: one
     // probe per coin), not only the coins filled so far: a payment on a position opened before the stored history
     // is still money paid or received that day (it once went missing from the calendar and performance sums).
-    const { rows: fundingCoins } = await query<{ coin: string }>(
-      this.c,
+    const { rows: fundingCoins } = await this.query<{ coin: string }>(
       `WITH RECURSIVE c (coin) AS (
          (SELECT coin FROM accounts.funding_payments ORDER BY coin LIMIT 1)
          UNION ALL
@@ -162,21 +174,19 @@ export class DerivationBatch {
        SELECT coin FROM c WHERE coin IS NOT NULL AND ${PERP_COIN}`,
     );
     const coins = fundingCoins.map((r) => r.coin);
-    const { rows: funding } = await query<Omit<FundingEvent, 'kind'>>(
-      this.c,
+    const { rows: funding } = await this.query<Omit<FundingEvent, 'kind'>>(
       `SELECT address, coin, usdc::text AS usdc, time FROM accounts.funding_payments
        WHERE coin = ANY($3) AND time >= $1 AND time < $2 ORDER BY time, address, coin`,
       [from, end, coins],
     );
-    const { rows: ledger } = await query<Omit<LedgerEvent, 'kind'>>(
-      this.c,
+    const { rows: ledger } = await this.query<Omit<LedgerEvent, 'kind'>>(
       `SELECT address, delta_type, delta, time FROM accounts.ledger_updates
        WHERE delta_type = ANY($3) AND time >= $1 AND time < $2 ORDER BY time, address, hash`,
       [from, end, CASH_TYPES],
     );
     const events: DeriveEvent[] = fills;
-    for (const f of funding) events.push({ ...f, kind: 1 });
-    for (const l of ledger) events.push({ ...l, kind: 2 });
+    for (const f of funding) events.push(Object.assign(f, { kind: 1 as const }));
+    for (const l of ledger) events.push(Object.assign(l, { kind: 2 as const }));
     // Stable: fills keep their execution order.
     events.sort((a, b) => a.time - b.time || a.kind - b.kind);
     await this.loadAccounts([...new Set(events.map((e) => e.address))]);
@@ -190,14 +200,13 @@ export class DerivationBatch {
     for (const a of missing) {
       this.accounts.set(a, { cash: ZERO, lastEvent: 0, snapshotValue: null, snapshotUnrealized: null });
     }
-    const { rows } = await query<{
+    const { rows } = await this.query<{
       address: string;
       cash: string;
       last_event: number;
       snapshot_value: string | null;
       snapshot_unrealized: string | null;
     }>(
-      this.c,
       `SELECT address, cash::text AS cash, last_event, snapshot_value::text AS snapshot_value,
          snapshot_unrealized::text AS snapshot_unrealized
        FROM analytics.account_state WHERE address = ANY($1)`,
@@ -211,8 +220,7 @@ export class DerivationBatch {
         snapshotUnrealized: r.snapshot_unrealized,
       });
     }
-    const { rows: trips } = await query(
-      this.c,
+    const { rows: trips } = await this.query(
       `SELECT address, coin, opened_at, open_seq, direction, size::text, position::text, pnl::text, fees::text,
          funding::text, leverage::text, fills, entry_sz::text, entry_ntl::text, exit_sz::text, exit_ntl::text
        FROM analytics.round_trips WHERE address = ANY($1) AND status = 'open'`,
@@ -226,17 +234,18 @@ export class DerivationBatch {
         openSeq: Number(t.open_seq),
         closedAt: null,
         direction: t.direction,
-        size: ratio(t.size),
-        position: ratio(t.position),
-        pnl: ratio(t.pnl),
-        fees: ratio(t.fees),
-        funding: ratio(t.funding),
+        size: new StoredFigure(t.size),
+        position: new StoredFigure(t.position),
+        pnl: new StoredFigure(t.pnl),
+        fees: new StoredFigure(t.fees),
+        funding: new StoredFigure(t.funding),
         leverage: t.leverage,
         fills: t.fills,
-        entrySz: ratio(t.entry_sz),
-        entryNtl: ratio(t.entry_ntl),
-        exitSz: ratio(t.exit_sz),
-        exitNtl: ratio(t.exit_ntl),
+        entrySz: new StoredFigure(t.entry_sz),
+        entryNtl: new StoredFigure(t.entry_ntl),
+        exitSz: new StoredFigure(t.exit_sz),
+        exitNtl: new StoredFigure(t.exit_ntl),
+        filled: false,
       });
     }
   }
@@ -286,6 +295,7 @@ export class DerivationBatch {
       return;
     }
     this.changed.add(trip);
+    trip.filled = true;
     trip.fills++;
     const before = abs(trip.position);
     const after = abs(end);
@@ -333,6 +343,7 @@ export class DerivationBatch {
       entryNtl: notional,
       exitSz: ZERO,
       exitNtl: ZERO,
+      filled: true,
     };
     this.open.set(`${f.address}|${f.coin}`, trip);
     this.changed.add(trip);
@@ -375,8 +386,7 @@ export class DerivationBatch {
   private async snapshotHour(hour: number, from: number): Promise<void> {
     // Accounts last active earlier in an hour the batch starts inside of; any later activity is this batch's own.
     if (hour - HOUR_MS < from) {
-      const { rows } = await query<{ address: string }>(
-        this.c,
+      const { rows } = await this.query<{ address: string }>(
         `SELECT address FROM analytics.account_state WHERE last_event >= $1 AND last_event < $2`,
         [hour - HOUR_MS, hour],
       );
@@ -422,65 +432,23 @@ export class DerivationBatch {
 
   /** Writes what the batch changed (the checkpoint is the caller's, in the same transaction). */
   async write(): Promise<void> {
-    // Each table's statement, built while the one before runs on the batch's connection (one transaction).
-    const statements: (() => Statement | null)[] = [];
-    const trips = [...this.changed];
-    if (trips.length) {
+    const statements = this.finalStatements();
+    const trips = [...this.changed].filter((t) => t.filled);
+    const funded = [...this.changed].filter((t) => !t.filled);
+    if (funded.length) {
       statements.push(() => [
-        `INSERT INTO analytics.round_trips (address, coin, opened_at, open_seq, closed_at, direction, size, position,
-           entry_px, exit_px, notional, pnl, fees, funding, leverage, fills, entry_sz, entry_ntl, exit_sz, exit_ntl,
-           status)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::int8[], $6::text[], $7::numeric[],
-           $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[],
-           $14::numeric[], $15::numeric[], $16::int4[], $17::numeric[], $18::numeric[], $19::numeric[],
-           $20::numeric[], $21::text[])
-         ON CONFLICT (address, coin, opened_at, open_seq) DO UPDATE SET closed_at = EXCLUDED.closed_at,
-           size = EXCLUDED.size, position = EXCLUDED.position, entry_px = EXCLUDED.entry_px,
-           exit_px = EXCLUDED.exit_px, notional = EXCLUDED.notional, pnl = EXCLUDED.pnl, fees = EXCLUDED.fees,
-           funding = EXCLUDED.funding, fills = EXCLUDED.fills, entry_sz = EXCLUDED.entry_sz,
-           entry_ntl = EXCLUDED.entry_ntl, exit_sz = EXCLUDED.exit_sz, exit_ntl = EXCLUDED.exit_ntl,
-           status = EXCLUDED.status`,
+        `UPDATE analytics.round_trips t SET funding = u.funding
+         FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::numeric[])
+           AS u (address, coin, opened_at, open_seq, funding)
+         WHERE t.address = u.address AND t.coin = u.coin AND t.opened_at = u.opened_at AND t.open_seq = u.open_seq`,
         columns(
-          trips.map((t) => {
-            const entry = div(t.entryNtl, t.entrySz);
-            return [
-              t.address,
-              t.coin,
-              t.openedAt,
-              t.openSeq,
-              t.closedAt,
-              t.direction,
-              dec(t.size),
-              dec(t.position),
-              dec(entry),
-              sign(t.exitSz) === 0 ? null : dec(div(t.exitNtl, t.exitSz)),
-              dec(mul(entry, t.size)),
-              dec(t.pnl),
-              dec(t.fees),
-              dec(t.funding),
-              t.leverage,
-              t.fills,
-              dec(t.entrySz),
-              dec(t.entryNtl),
-              dec(t.exitSz),
-              dec(t.exitNtl),
-              t.closedAt === null ? 'open' : 'closed',
-            ];
-          }),
-          21,
+          funded.map((t) => [t.address, t.coin, t.openedAt, t.openSeq, dec(t.funding)]),
+          5,
         ),
       ]);
     }
+    if (trips.length) statements.push(() => tripsStatement(trips));
     statements.push(() => sumsStatement(FILLS_OF_BATCH, this.range, this.hourly, this.daily));
-    if (this.snapshots.length) {
-      statements.push(() => [
-        `INSERT INTO analytics.account_snapshots (address, time, account_value, cash, position_value, unrealized_pnl,
-           account_leverage, n_positions, positions)
-         SELECT * FROM unnest($1::text[], $2::int8[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[],
-           $7::numeric[], $8::int4[], $9::jsonb[])`,
-        columns(this.snapshots, 9),
-      ]);
-    }
     if (this.accounts.size) {
       statements.push(() => [
         `INSERT INTO analytics.account_state (address, cash, last_event, snapshot_value, snapshot_unrealized)
@@ -510,13 +478,94 @@ export class DerivationBatch {
         columns(marks, 3),
       ]);
     }
+    await this.runStatements(statements);
+  }
+
+  /**
+   * Writes what no later event of the batch changes (closed trips, snapshots) and lets it go: a history batch spans
+   * hours, and holding them all to its end cost more in garbage collection than writing them.
+   */
+  async flushFinal(): Promise<void> {
+    let closed = 0;
+    for (const t of this.changed) if (t.closedAt !== null) closed++;
+    if (closed + this.snapshots.length >= FLUSHED_ROWS) await this.runStatements(this.finalStatements());
+  }
+
+  private finalStatements(): (() => Statement | null)[] {
+    const closed = [...this.changed].filter((t) => t.closedAt !== null);
+    for (const t of closed) this.changed.delete(t);
+    const snapshots = this.snapshots.splice(0);
+    const statements: (() => Statement | null)[] = [];
+    if (closed.length) statements.push(() => tripsStatement(closed));
+    if (snapshots.length) {
+      statements.push(() => [
+        `INSERT INTO analytics.account_snapshots (address, time, account_value, cash, position_value, unrealized_pnl,
+           account_leverage, n_positions, positions)
+         SELECT * FROM unnest($1::text[], $2::int8[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[],
+           $7::numeric[], $8::int4[], $9::jsonb[])`,
+        columns(snapshots, 9),
+      ]);
+    }
+    return statements;
+  }
+
+  /** Each statement built while the one before runs on the batch's connection (one transaction). */
+  private async runStatements(statements: (() => Statement | null)[]): Promise<void> {
     let running: Promise<unknown> | undefined;
     for (const build of statements) {
       const statement = build();
       if (!statement) continue;
       await running;
-      running = query(this.c, ...statement);
+      running = this.query(...statement);
     }
     await running;
   }
+}
+
+/** The upsert of `trips` (each written whole). */
+function tripsStatement(trips: Trip[]): Statement {
+  return [
+    `INSERT INTO analytics.round_trips (address, coin, opened_at, open_seq, closed_at, direction, size, position,
+       entry_px, exit_px, notional, pnl, fees, funding, leverage, fills, entry_sz, entry_ntl, exit_sz, exit_ntl,
+       status)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::int8[], $6::text[], $7::numeric[],
+       $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[],
+       $14::numeric[], $15::numeric[], $16::int4[], $17::numeric[], $18::numeric[], $19::numeric[],
+       $20::numeric[], $21::text[])
+     ON CONFLICT (address, coin, opened_at, open_seq) DO UPDATE SET closed_at = EXCLUDED.closed_at,
+       size = EXCLUDED.size, position = EXCLUDED.position, entry_px = EXCLUDED.entry_px,
+       exit_px = EXCLUDED.exit_px, notional = EXCLUDED.notional, pnl = EXCLUDED.pnl, fees = EXCLUDED.fees,
+       funding = EXCLUDED.funding, fills = EXCLUDED.fills, entry_sz = EXCLUDED.entry_sz,
+       entry_ntl = EXCLUDED.entry_ntl, exit_sz = EXCLUDED.exit_sz, exit_ntl = EXCLUDED.exit_ntl,
+       status = EXCLUDED.status`,
+    columns(
+      trips.map((t) => {
+        const entry = div(t.entryNtl, t.entrySz);
+        return [
+          t.address,
+          t.coin,
+          t.openedAt,
+          t.openSeq,
+          t.closedAt,
+          t.direction,
+          dec(t.size),
+          dec(t.position),
+          dec(entry),
+          sign(t.exitSz) === 0 ? null : dec(div(t.exitNtl, t.exitSz)),
+          dec(mul(entry, t.size)),
+          dec(t.pnl),
+          dec(t.fees),
+          dec(t.funding),
+          t.leverage,
+          t.fills,
+          dec(t.entrySz),
+          dec(t.entryNtl),
+          dec(t.exitSz),
+          dec(t.exitNtl),
+          t.closedAt === null ? 'open' : 'closed',
+        ];
+      }),
+      21,
+    ),
+  ];
 }

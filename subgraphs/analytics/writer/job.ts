@@ -31,6 +31,17 @@ const JOB = 'analytics';
 const DERIVE_LOCK = 0x616e6c79; // "anly"
 /** A batch spans at most this much time, so that quiet stretches (funding only) still come in bounded pieces. */
 const MAX_SPAN_MS = 6 * HOUR_MS;
+/** Fills per batch following live ingest: a batch commits within a second or two, so the lag stays small. */
+export const LIVE_MAX_FILLS = 20_000;
+/**
+ * Fills per batch deriving stored history (a rebuild, an import's catch-up): about MAX_SPAN_MS of mainnet. Each batch
+ * reads the state and open trips of the accounts it touches and writes them back, and every open position is paid
+ * funding each hour, so on mainnet's shape (350 k open positions) a 20 000-fill batch rewrote most open trips and
+ * account states a dozen times an hour; a batch of 6 hours writes each once in 6 (issue 39, bench/analytics.ts).
+ */
+export const HISTORY_MAX_FILLS = 2_000_000;
+/** A batch's statements may take this long per fill it holds (a history batch's upserts write ~10^5-10^6 rows). */
+const STATEMENT_MS_PER_FILL = 1;
 
 export interface BatchResult {
   /** The checkpoint after the batch (every event before it derived); null when there is nothing to derive yet. */
@@ -124,12 +135,15 @@ async function firstEventTime(c: pg.PoolClient): Promise<number | null> {
  * Derives one batch: the events from the checkpoint up to about `maxFills` fills, never at or past `upTo`, committed
  * with the new checkpoint.
  */
-export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = 20_000): Promise<BatchResult> {
+export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = LIVE_MAX_FILLS): Promise<BatchResult> {
+  const timeoutMs = Math.max(WRITE_STATEMENT_TIMEOUT_MS, maxFills * STATEMENT_MS_PER_FILL);
   return inTransaction(pool, async (c) => {
-    await c.query(`SET LOCAL statement_timeout = ${WRITE_STATEMENT_TIMEOUT_MS}`);
+    await c.query(`SET LOCAL statement_timeout = ${timeoutMs}`);
     // Not waiting for the commit's WAL flush: a crash can lose only whole batches, their checkpoint with them (one
     // transaction), and the job derives them again from the stored events.
     await c.query('SET LOCAL synchronous_commit = off');
+    // The sums statement sorts and groups the batch's fills (it spilled to disk at the default 4 MB).
+    await c.query(`SET LOCAL work_mem = '128MB'`);
     await query(c, 'SELECT pg_advisory_xact_lock($1)', [DERIVE_LOCK]);
     const cursor = (await derivedUntil(c)) ?? (await firstEventTime(c));
     if (cursor === null || cursor >= upTo) return { cursor, fills: 0, events: 0, reached: true };
@@ -145,9 +159,21 @@ export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = 20_000
     // holds are then written once, by one batch, instead of inserted by one and updated by the next.
     const hour = Math.floor(end / HOUR_MS) * HOUR_MS;
     if (end < upTo && hour > cursor) end = hour;
-    const batch = new DerivationBatch(c);
-    const events = await batch.load(cursor, end);
-    await batch.run(events, cursor, end);
+    const batch = new DerivationBatch(c, [cursor, end], timeoutMs);
+    // An hour's events at a time (a history batch spans hours: its events held at once cost more in garbage
+    // collection than in arithmetic), each hour's closed trips and snapshots written as it ends; the state they
+    // change (open trips, accounts, sums) is written once, at the batch's end.
+    let events = 0;
+    let fills = 0;
+    for (let from = cursor; from < end; ) {
+      const until = Math.min(end, Math.floor(from / HOUR_MS) * HOUR_MS + HOUR_MS);
+      const loaded = await batch.load(from, until);
+      events += loaded.length;
+      for (const e of loaded) if (e.kind === 0) fills++;
+      await batch.run(loaded, from, until);
+      if (until < end) await batch.flushFinal();
+      from = until;
+    }
     await batch.write();
     await query(
       c,
@@ -155,12 +181,7 @@ export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = 20_000
        ON CONFLICT (job) DO UPDATE SET cursor_time = EXCLUDED.cursor_time, updated_at = now()`,
       [JOB, end],
     );
-    return {
-      cursor: end,
-      fills: events.filter((e) => e.kind === 0).length,
-      events: events.length,
-      reached: end >= upTo,
-    };
+    return { cursor: end, fills, events, reached: end >= upTo };
   });
 }
 

@@ -3,14 +3,14 @@
 // a bar with fills/s and the ETA on a terminal, a line per interval otherwise), then the leaderboards.
 import type pg from 'pg';
 import { progress } from '../../../platform/progress.ts';
-import { derivedUntil, deriveUntil, fillsBefore, resetDerived, storedFrontier } from './job.ts';
+import { derivedUntil, deriveUntil, fillsBefore, HISTORY_MAX_FILLS, resetDerived, storedFrontier } from './job.ts';
 import { type LeaderboardWindow, refreshLeaderboard, refreshLiveBoards, WINDOWS } from './leaderboard.ts';
 
 export interface RebuildOptions {
   out?: NodeJS.WriteStream;
   /** Between two progress lines when not on a terminal (progress.ts' default otherwise). */
   intervalMs?: number;
-  /** Fills per batch (deriveBatch's default otherwise). */
+  /** Fills per batch (HISTORY_MAX_FILLS otherwise). */
   maxFills?: number;
 }
 
@@ -35,7 +35,7 @@ export async function deriveStored(pool: pg.Pool, opts: RebuildOptions & { label
   const cursor =
     upTo === null
       ? null
-      : await deriveUntil(pool, upTo, opts.maxFills, (batch) => {
+      : await deriveUntil(pool, upTo, opts.maxFills ?? HISTORY_MAX_FILLS, (batch) => {
           fills += batch.fills;
           const upToText = batch.cursor === null ? '' : `up to ${new Date(batch.cursor).toISOString()}`;
           bar.update(fills, { detail: upToText });

@@ -1,13 +1,31 @@
 // The statements a derivation batch (batch.ts) writes with: each table's rows as one `unnest` insert of column
 // arrays, and the upsert adding a batch's sums to the daily and hourly tables.
-import { type Ratio, toDecimal } from '../../../platform/decimal.ts';
+import { type Ratio, ratio, toDecimal } from '../../../platform/decimal.ts';
 import { DAY_MS, HOUR_MS } from '../service/window.ts';
 import type { Sums } from './batch.ts';
 
 /** Digits kept where a division rounds (VWAPs, split fees, leverage). */
 export const SCALE = 12;
-/** A derived figure as the decimal text its numeric column takes. */
-export const dec = (r: Ratio) => toDecimal(r, SCALE);
+
+/**
+ * A figure read back from a derived table (an open trip's): parsed when first used, written back as it was read when
+ * never changed. A batch reads every open trip of the accounts it touches, and on mainnet most are only paid funding.
+ */
+export class StoredFigure implements Ratio {
+  #parsed: Ratio | undefined;
+  constructor(readonly text: string) {}
+  get n(): bigint {
+    this.#parsed ??= ratio(this.text);
+    return this.#parsed.n;
+  }
+  get d(): bigint {
+    this.#parsed ??= ratio(this.text);
+    return this.#parsed.d;
+  }
+}
+
+/** A derived figure as the decimal text its numeric column takes (a stored one as Postgres gave it: the same value). */
+export const dec = (r: Ratio) => (r instanceof StoredFigure ? r.text : toDecimal(r, SCALE));
 
 /** The SQL of `dec`: `x` rounded half away from zero to SCALE digits, trailing zeros cut but one (as trimDecimal). */
 function decSql(x: string): string {
