@@ -361,17 +361,23 @@ const PARTITION_UPKEEP_MS = 10 * 60_000;
 
 /** The partitions' upkeep, now and every PARTITION_UPKEEP_MS; returns its stop. A failed round is retried at the next. */
 function keepPartitionsEvery(pool: pg.Pool): () => Promise<void> {
-  let round: Promise<void> = Promise.resolve();
+  let round: Promise<void> | undefined;
   const run = () => {
-    round = import('./db/partitions.ts')
+    // A round may outlast the interval (a week's indexes rebuilt): the next starts after it.
+    round ??= import('./db/partitions.ts')
       .then(({ keepPartitions }) => keepPartitions(pool, { now: Date.now(), retention: config.retention }))
-      .then(({ thinned, dropped }) => {
+      .then(({ thinned, frozen, merged, dropped }) => {
         for (const t of thinned) log(`partitions        ${t.partition} thinned: ${t.rowsKept} of ${t.rowsBefore} kept`);
+        for (const name of frozen) log(`partitions        ${name} frozen (indexes rebuilt)`);
+        for (const name of merged) log(`partitions        ${name}: its thinned days merged`);
         for (const name of dropped) log(`partitions        ${name} dropped (retention)`);
       })
       .catch((err: unknown) =>
         log(`partitions        upkeep failed: ${err instanceof Error ? err.message : String(err)}`),
-      );
+      )
+      .finally(() => {
+        round = undefined;
+      });
   };
   run();
   const timer = setInterval(run, PARTITION_UPKEEP_MS);

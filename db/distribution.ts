@@ -77,6 +77,7 @@ export const DISTRIBUTION: Readonly<Record<string, Placement>> = {
   'platform.ingest_errors': 'coordinator',
   'platform.backfills': 'coordinator',
   'platform.thinned_partitions': 'coordinator',
+  'platform.frozen_partitions': 'coordinator',
 };
 
 /**

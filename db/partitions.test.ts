@@ -8,7 +8,7 @@ import { Batch } from '../ingest/batch.ts';
 import { DEFAULT_RETENTION } from '../platform/config.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import { listMigrations, migrate } from './migrate.ts';
-import { DAY_MS, dayOf, keepPartitions, makeDays, partitionName } from './partitions.ts';
+import { DAY_MS, dayOf, keepPartitions, makeDays, partitionName, periodOf } from './partitions.ts';
 import { inTransaction } from './pool.ts';
 import { type OrderStatusRow, orderStatusesTable } from './rows/accounts.ts';
 
@@ -135,7 +135,12 @@ describe('order statuses by day', () => {
     ];
     expect((await whereRows(db)).map((r) => `${r.oid} ${r.status}`)).toEqual(kept);
     // Once: the next round finds it thinned; the coming days are made ahead.
-    expect(await keepPartitions(db.pool, { now, retention })).toEqual({ thinned: [], merged: [], dropped: [] });
+    expect(await keepPartitions(db.pool, { now, retention })).toEqual({
+      thinned: [],
+      frozen: [],
+      merged: [],
+      dropped: [],
+    });
     expect(await partitions(db, OS)).toEqual(
       expect.arrayContaining([2, 3, 4].map((d) => partitionName(OS, DAY + d * DAY_MS))),
     );
@@ -211,6 +216,72 @@ describe('book samples by day', () => {
   });
 });
 
+describe('fills by week', () => {
+  let db: TestDatabase;
+  let before: number;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    // Where the history before partitioning ends: the end of the day after the template was migrated.
+    const { rows } = await db.pool.query<{ bound: string }>(
+      `SELECT pg_get_expr(relpartbound, oid) AS bound FROM pg_class WHERE oid = 'accounts.fills_before'::regclass`,
+    );
+    before = Number(/TO \('(\d+)'\)/.exec(rows[0]?.bound ?? '')?.[1]);
+  });
+  afterAll(() => db?.drop());
+
+  const fill = (time: number, tid: number) =>
+    db.pool.query(
+      `INSERT INTO accounts.fills (block_number, address, coin, px, sz, side, time, start_position, dir, closed_pnl, hash,
+         oid, crossed, fee, tid, fee_token) VALUES ($3, $1, 'BTC', 1, 1, 'B', $2, 0, 'Open Long', 0, '0x', $3, true, 0, $3,
+         'USDC')`,
+      [ALICE, time, tid],
+    );
+
+  it('makes the week a batch holds from Monday, and the one the history before ends in from where it ends', async () => {
+    const FILLS = 'accounts.fills';
+    const week = periodOf(FILLS, before + 14 * DAY_MS);
+    expect(new Date(week.start).getUTCDay()).toBe(1); // a Monday
+    expect(week.end - week.start).toBe(7 * DAY_MS);
+    await makeDays(db.pool, new Map([[FILLS, { min: before - DAY_MS, max: week.start + 1 }]]));
+    await fill(week.start + 5, 1);
+    await fill(before + 5, 2);
+    await fill(before - 5, 3);
+    const { rows } = await db.pool.query<{ tid: string; part: string; bound: string }>(
+      `SELECT tid::text, f.tableoid::regclass::text AS part, pg_get_expr(c.relpartbound, c.oid) AS bound
+         FROM accounts.fills f JOIN pg_class c ON c.oid = f.tableoid ORDER BY tid`,
+    );
+    const first = periodOf(FILLS, before);
+    expect(rows).toEqual([
+      {
+        tid: '1',
+        part: partitionName(FILLS, week.start),
+        bound: `FOR VALUES FROM ('${week.start}') TO ('${week.end}')`,
+      },
+      { tid: '2', part: partitionName(FILLS, first.start), bound: `FOR VALUES FROM ('${before}') TO ('${first.end}')` },
+      { tid: '3', part: `${FILLS}_before`, bound: `FOR VALUES FROM (MINVALUE) TO ('${before}')` },
+    ]);
+    expect(partitionName(FILLS, Date.UTC(2026, 10, 30))).toBe('accounts.fills_w20261130');
+  });
+
+  it('freezes a week closed a day ago once: its indexes rebuilt, every row kept', async () => {
+    const FILLS = 'accounts.fills';
+    const week = periodOf(FILLS, before + 14 * DAY_MS);
+    const now = week.end + DAY_MS + 1;
+    const { frozen } = await keepPartitions(db.pool, { now, retention });
+    expect(frozen).toEqual(expect.arrayContaining([partitionName(FILLS, week.start)]));
+    expect(frozen).not.toContain(`${FILLS}_before`);
+    expect((await db.pool.query('SELECT tid FROM accounts.fills ORDER BY tid')).rows.map((r) => Number(r.tid))).toEqual(
+      [1, 2, 3],
+    );
+    const indexes = await db.pool.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM pg_index WHERE indrelid = $1::regclass AND indisvalid`,
+      [partitionName(FILLS, week.start)],
+    );
+    expect(indexes.rows[0]?.n).toBe('5');
+    expect((await keepPartitions(db.pool, { now, retention })).frozen).toEqual([]);
+  });
+});
+
 describe('partitioning the rows stored before', () => {
   let db: TestDatabase;
   let dir: string;
@@ -238,15 +309,27 @@ describe('partitioning the rows stored before', () => {
     await db.pool.query(`INSERT INTO markets.history_bbo (coin, time) VALUES ('BTC', $1)`, [today + 9]);
     const filenode = async (table: string) =>
       (await db.pool.query<{ n: string }>('SELECT pg_relation_filenode($1)::text AS n', [table])).rows[0]?.n;
+    await db.pool.query(
+      `INSERT INTO accounts.fills (block_number, address, coin, px, sz, side, time, start_position, dir, closed_pnl, hash,
+         oid, crossed, fee, tid, fee_token) VALUES (1, $1, 'BTC', 1, 1, 'B', $2, 0, 'Open Long', 0, '0x', 1, true, 0, 1, 'USDC')`,
+      [ALICE, today + 11],
+    );
     const before = await filenode(OS);
-    expect(await migrate(db.pool)).toEqual([
-      'accounts/0035_order_status_partitions.sql',
-      'markets/0036_sample_partitions.sql',
-      'markets/0037_history_coins.sql',
-    ]);
+    const fillsBefore = await filenode('accounts.fills');
+    expect(await migrate(db.pool)).toEqual(
+      expect.arrayContaining([
+        'accounts/0035_order_status_partitions.sql',
+        'markets/0036_sample_partitions.sql',
+        'markets/0037_history_coins.sql',
+        'accounts/0051_fill_partitions.sql',
+      ]),
+    );
     // The archive's list of coins starts as the coins of the samples stored.
     expect((await db.pool.query('SELECT coin FROM markets.history_coins')).rows).toEqual([{ coin: 'BTC' }]);
     expect(await filenode(`${OS}_before`)).toBe(before);
+    expect(await filenode('accounts.fills_before')).toBe(fillsBefore);
+    const fills = await db.pool.query('SELECT tableoid::regclass::text AS part FROM accounts.fills');
+    expect(fills.rows).toEqual([{ part: 'accounts.fills_before' }]);
     const bound = await db.pool.query<{ bound: string }>(
       `SELECT pg_get_expr(relpartbound, oid) AS bound FROM pg_class WHERE oid = '${OS}_before'::regclass`,
     );
