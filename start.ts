@@ -487,8 +487,10 @@ async function runAll(config: StartConfig): Promise<void> {
   const feed = await feeding;
   if (!feed.simulator) await loadExisting(database, feed, bus);
   const loading = feed.simulator ? await startLoading(database, feed, bus) : undefined;
-  // The servers start on the present (the node's book snapshot at real time, its last hour loading): a first answer
-  // from the middle of the history would be a week old.
+  // The servers start on the present (the node's book snapshot at real time, its last hour loaded): a first answer
+  // from the middle of the history would be a week old, and one before the present's lane has loaded the last hour
+  // would miss its candles (the services rebuild them from what is stored as they start; a loaded machine lost up to
+  // 20 of the hour's 60 minutes).
   await serve(
     config,
     {
@@ -496,7 +498,7 @@ async function runAll(config: StartConfig): Promise<void> {
       readPool: openReadReplica(config),
       bus,
       upstreamInfoUrl: feed.upstreamInfoUrl,
-      ...(feed.simulator ? { startsAt: feed.simulator.live } : {}),
+      ...(loading ? { startsAt: loading.present } : {}),
     },
     retry,
   );
