@@ -18,6 +18,15 @@ const FILLS_OF_BATCH = `time >= $1 AND time < $2 AND ${PERP_COIN}`;
  * arithmetic held the loop for the whole batch (about a second per 10 000 fills), stalling ingest's own I/O.
  */
 const EVENTS_PER_SLICE = 1_000;
+/**
+ * The columns of the two largest writes, whose rows go as one JSON parameter (json_populate_recordset): pg's escaping
+ * of an array literal per column, and Postgres's parsing of them, cost more than the inserts (a snapshot's positions,
+ * JSON inside a text array, were escaped twice); JSON.stringify and Postgres's JSON parser are native.
+ */
+const SNAPSHOT_COLUMNS = `address, time, account_value, cash, position_value, unrealized_pnl, account_leverage,
+  n_positions, positions`;
+const TRIP_COLUMNS = `address, coin, opened_at, open_seq, closed_at, direction, size, position, entry_px, exit_px,
+  notional, pnl, fees, funding, leverage, fills, entry_sz, entry_ntl, exit_sz, exit_ntl, status`;
 /** Closed trips and snapshots a batch holds before writing them ahead of its end (flushFinal). */
 const FLUSHED_ROWS = 50_000;
 
@@ -127,7 +136,8 @@ export class DerivationBatch {
   private readonly changedMarks = new Set<string>();
   private readonly daily = new Map<string, Sums>();
   private readonly hourly = new Map<string, Sums>();
-  private readonly snapshots: unknown[][] = [];
+  /** Rows of account_snapshots, by column name. */
+  private readonly snapshots: Record<string, unknown>[] = [];
   /** Trips opened per `address|coin|time`: their sequence numbers. */
   private readonly opened = new Map<string, number>();
 
@@ -416,17 +426,17 @@ export class DerivationBatch {
       const value = add(account.cash, unrealized);
       account.snapshotValue = value;
       account.snapshotUnrealized = dec(unrealized);
-      this.snapshots.push([
+      this.snapshots.push({
         address,
-        hour,
-        dec(value),
-        dec(account.cash),
-        dec(positionValue),
-        dec(unrealized),
-        sign(value) > 0 ? dec(div(positionValue, value)) : null,
-        positions.length,
-        JSON.stringify(positions),
-      ]);
+        time: hour,
+        account_value: dec(value),
+        cash: dec(account.cash),
+        position_value: dec(positionValue),
+        unrealized_pnl: dec(unrealized),
+        account_leverage: sign(value) > 0 ? dec(div(positionValue, value)) : null,
+        n_positions: positions.length,
+        positions,
+      });
     }
   }
 
@@ -499,11 +509,9 @@ export class DerivationBatch {
     if (closed.length) statements.push(() => tripsStatement(closed));
     if (snapshots.length) {
       statements.push(() => [
-        `INSERT INTO analytics.account_snapshots (address, time, account_value, cash, position_value, unrealized_pnl,
-           account_leverage, n_positions, positions)
-         SELECT * FROM unnest($1::text[], $2::int8[], $3::numeric[], $4::numeric[], $5::numeric[], $6::numeric[],
-           $7::numeric[], $8::int4[], $9::jsonb[])`,
-        columns(snapshots, 9),
+        `INSERT INTO analytics.account_snapshots (${SNAPSHOT_COLUMNS})
+         SELECT ${SNAPSHOT_COLUMNS} FROM json_populate_recordset(NULL::analytics.account_snapshots, $1::json)`,
+        [JSON.stringify(snapshots)],
       ]);
     }
     return statements;
@@ -525,47 +533,43 @@ export class DerivationBatch {
 /** The upsert of `trips` (each written whole). */
 function tripsStatement(trips: Trip[]): Statement {
   return [
-    `INSERT INTO analytics.round_trips (address, coin, opened_at, open_seq, closed_at, direction, size, position,
-       entry_px, exit_px, notional, pnl, fees, funding, leverage, fills, entry_sz, entry_ntl, exit_sz, exit_ntl,
-       status)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::int8[], $6::text[], $7::numeric[],
-       $8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[],
-       $14::numeric[], $15::numeric[], $16::int4[], $17::numeric[], $18::numeric[], $19::numeric[],
-       $20::numeric[], $21::text[])
+    `INSERT INTO analytics.round_trips (${TRIP_COLUMNS})
+     SELECT ${TRIP_COLUMNS} FROM json_populate_recordset(NULL::analytics.round_trips, $1::json)
      ON CONFLICT (address, coin, opened_at, open_seq) DO UPDATE SET closed_at = EXCLUDED.closed_at,
        size = EXCLUDED.size, position = EXCLUDED.position, entry_px = EXCLUDED.entry_px,
        exit_px = EXCLUDED.exit_px, notional = EXCLUDED.notional, pnl = EXCLUDED.pnl, fees = EXCLUDED.fees,
        funding = EXCLUDED.funding, fills = EXCLUDED.fills, entry_sz = EXCLUDED.entry_sz,
        entry_ntl = EXCLUDED.entry_ntl, exit_sz = EXCLUDED.exit_sz, exit_ntl = EXCLUDED.exit_ntl,
        status = EXCLUDED.status`,
-    columns(
-      trips.map((t) => {
-        const entry = div(t.entryNtl, t.entrySz);
-        return [
-          t.address,
-          t.coin,
-          t.openedAt,
-          t.openSeq,
-          t.closedAt,
-          t.direction,
-          dec(t.size),
-          dec(t.position),
-          dec(entry),
-          sign(t.exitSz) === 0 ? null : dec(div(t.exitNtl, t.exitSz)),
-          dec(mul(entry, t.size)),
-          dec(t.pnl),
-          dec(t.fees),
-          dec(t.funding),
-          t.leverage,
-          t.fills,
-          dec(t.entrySz),
-          dec(t.entryNtl),
-          dec(t.exitSz),
-          dec(t.exitNtl),
-          t.closedAt === null ? 'open' : 'closed',
-        ];
-      }),
-      21,
-    ),
+    [
+      JSON.stringify(
+        trips.map((t) => {
+          const entry = div(t.entryNtl, t.entrySz);
+          return {
+            address: t.address,
+            coin: t.coin,
+            opened_at: t.openedAt,
+            open_seq: t.openSeq,
+            closed_at: t.closedAt,
+            direction: t.direction,
+            size: dec(t.size),
+            position: dec(t.position),
+            entry_px: dec(entry),
+            exit_px: sign(t.exitSz) === 0 ? null : dec(div(t.exitNtl, t.exitSz)),
+            notional: dec(mul(entry, t.size)),
+            pnl: dec(t.pnl),
+            fees: dec(t.fees),
+            funding: dec(t.funding),
+            leverage: t.leverage,
+            fills: t.fills,
+            entry_sz: dec(t.entrySz),
+            entry_ntl: dec(t.entryNtl),
+            exit_sz: dec(t.exitSz),
+            exit_ntl: dec(t.exitNtl),
+            status: t.closedAt === null ? 'open' : 'closed',
+          };
+        }),
+      ),
+    ],
   ];
 }
