@@ -27,6 +27,12 @@ const SNAPSHOT_COLUMNS = `address, time, account_value, cash, position_value, un
   n_positions, positions`;
 const TRIP_COLUMNS = `address, coin, opened_at, open_seq, closed_at, direction, size, position, entry_px, exit_px,
   notional, pnl, fees, funding, leverage, fills, entry_sz, entry_ntl, exit_sz, exit_ntl, status`;
+/** How a trip read back is written: whole, over its stored row. */
+const TRIP_UPSERT = `ON CONFLICT (address, coin, opened_at, open_seq) DO UPDATE SET closed_at = EXCLUDED.closed_at,
+  size = EXCLUDED.size, position = EXCLUDED.position, entry_px = EXCLUDED.entry_px, exit_px = EXCLUDED.exit_px,
+  notional = EXCLUDED.notional, pnl = EXCLUDED.pnl, fees = EXCLUDED.fees, funding = EXCLUDED.funding,
+  fills = EXCLUDED.fills, entry_sz = EXCLUDED.entry_sz, entry_ntl = EXCLUDED.entry_ntl, exit_sz = EXCLUDED.exit_sz,
+  exit_ntl = EXCLUDED.exit_ntl, status = EXCLUDED.status`;
 /** Closed trips and snapshots a batch holds before writing them ahead of its end (flushFinal). */
 const FLUSHED_ROWS = 50_000;
 
@@ -91,6 +97,8 @@ interface Trip {
   exitNtl: Ratio;
   /** Opened or filled by the batch (else only paid funding: its funding alone is written back). */
   filled: boolean;
+  /** Read back from round_trips (else opened by the batch: no row of it is stored, its checkpoint is before it). */
+  stored: boolean;
 }
 
 interface Account {
@@ -256,6 +264,7 @@ export class DerivationBatch {
         exitSz: new StoredFigure(t.exit_sz),
         exitNtl: new StoredFigure(t.exit_ntl),
         filled: false,
+        stored: true,
       });
     }
   }
@@ -354,6 +363,7 @@ export class DerivationBatch {
       exitSz: ZERO,
       exitNtl: ZERO,
       filled: true,
+      stored: false,
     };
     this.open.set(`${f.address}|${f.coin}`, trip);
     this.changed.add(trip);
@@ -457,7 +467,10 @@ export class DerivationBatch {
         ),
       ]);
     }
-    if (trips.length) statements.push(() => tripsStatement(trips));
+    const stored = trips.filter((t) => t.stored);
+    const opened = trips.filter((t) => !t.stored);
+    if (stored.length) statements.push(() => tripsStatement(stored));
+    if (opened.length) statements.push(() => tripsStatement(opened, false));
     statements.push(() => sumsStatement(FILLS_OF_BATCH, this.range, this.hourly, this.daily));
     if (this.accounts.size) {
       statements.push(() => [
@@ -506,7 +519,10 @@ export class DerivationBatch {
     for (const t of closed) this.changed.delete(t);
     const snapshots = this.snapshots.splice(0);
     const statements: (() => Statement | null)[] = [];
-    if (closed.length) statements.push(() => tripsStatement(closed));
+    const stored = closed.filter((t) => t.stored);
+    const opened = closed.filter((t) => !t.stored);
+    if (stored.length) statements.push(() => tripsStatement(stored));
+    if (opened.length) statements.push(() => tripsStatement(opened, false));
     if (snapshots.length) {
       statements.push(() => [
         `INSERT INTO analytics.account_snapshots (${SNAPSHOT_COLUMNS})
@@ -530,17 +546,15 @@ export class DerivationBatch {
   }
 }
 
-/** The upsert of `trips` (each written whole). */
-function tripsStatement(trips: Trip[]): Statement {
+/**
+ * `trips` written whole: an upsert of those read back, a plain insert of those the batch opened (an upsert's
+ * speculative insertion, for each of the ~10^5 trips a mainnet hour opens, when none can be stored yet).
+ */
+function tripsStatement(trips: Trip[], stored = true): Statement {
   return [
     `INSERT INTO analytics.round_trips (${TRIP_COLUMNS})
      SELECT ${TRIP_COLUMNS} FROM json_populate_recordset(NULL::analytics.round_trips, $1::json)
-     ON CONFLICT (address, coin, opened_at, open_seq) DO UPDATE SET closed_at = EXCLUDED.closed_at,
-       size = EXCLUDED.size, position = EXCLUDED.position, entry_px = EXCLUDED.entry_px,
-       exit_px = EXCLUDED.exit_px, notional = EXCLUDED.notional, pnl = EXCLUDED.pnl, fees = EXCLUDED.fees,
-       funding = EXCLUDED.funding, fills = EXCLUDED.fills, entry_sz = EXCLUDED.entry_sz,
-       entry_ntl = EXCLUDED.entry_ntl, exit_sz = EXCLUDED.exit_sz, exit_ntl = EXCLUDED.exit_ntl,
-       status = EXCLUDED.status`,
+     ${stored ? TRIP_UPSERT : ''}`,
     [
       JSON.stringify(
         trips.map((t) => {
