@@ -8,6 +8,12 @@
 // At days 1, 3 and 5 (those that exist for a smaller N): bytes per row of each large table, and p50/p99 of the key
 // reads under 20 concurrent callers through the real HTTP service, beside day 1's. After the last: the simulator's
 // mainnet profile writes a window of node files with a cascade minute, which ingest loads into the full database.
+//
+// The default size does not run in well under an hour on 2 cores (measured 2026-12-02 at 200 000 fills a day: the
+// rows generate at ~6 600 fills/s with the rest of their day, the analytics derivation read 1 700 perp fills/s over
+// day 1 and 770 over days 2-3, and the account state fill walks every stored fill again at each checkpoint at ~1 600/s):
+// 5 mainnet days take about a day. Run it smaller to see the shape (BENCH_SCALE_DAYS=3
+// BENCH_SCALE_FILLS_PER_DAY=200000: ~30 min), full size on a machine that can spare one.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -261,7 +267,7 @@ function reads(compat: string, lastHour: number): Read[] {
 }
 
 /** A read's latencies and the callers that asked it at once, or why it has none. */
-type Measured = (LatencyResult & { callers: number }) | { error: string };
+type Measured = (LatencyResult & { callers: number; aloneP50Ms: number }) | { error: string };
 
 /** Slower than this with one caller, a read is not loaded with 20: the server would queue them for minutes. */
 const ALONE_MS = 1000;
@@ -269,14 +275,14 @@ const ALONE_MS = 1000;
 async function measureRead(read: Read): Promise<Measured> {
   try {
     const alone = await concurrent(read.target, { concurrency: 1, warmup: 1, requests: 3 });
-    if (alone.p50Ms > ALONE_MS) return { ...alone, callers: 1 };
+    if (alone.p50Ms > ALONE_MS) return { ...alone, callers: 1, aloneP50Ms: alone.p50Ms };
     const loaded = await concurrent(read.target, {
       concurrency: CALLERS,
       warmup: CALLERS,
       requests: REQUESTS,
       maxMs: READ_MAX_MS,
     });
-    return { ...loaded, callers: CALLERS };
+    return { ...loaded, callers: CALLERS, aloneP50Ms: alone.p50Ms };
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }
@@ -295,12 +301,13 @@ async function measureReads(
   const results = new Map<string, Measured>();
   const list = reads(stack.urls.compat, lastHour);
   try {
+    // The SQL behind userFills, one caller: what the read costs without the service and without the load. First: the
+    // stack runs in this process, and a read that holds its event loop (account state) would be timed here too.
+    const sql = await timeSequential(() => pool.query(userFillsSql(BUSIEST_MAKER)), 5, 50);
     for (const read of list) {
       results.set(read.name, await measureRead(read));
       log(`scale: ${read.name}: ${describeRead(results.get(read.name))}`);
     }
-    // The SQL behind userFills, one caller: what the read costs without the service and without the load.
-    const sql = await timeSequential(() => pool.query(userFillsSql(BUSIEST_MAKER)), 5, 50);
     return { results, sql, startS, list };
   } finally {
     await stack.close();
@@ -462,12 +469,14 @@ export async function benchScale(server: BenchServer, log: (line: string) => voi
         const isLast = d + 1 === DAYS && checkpoints.length > 1;
         const p99ok = p99Of(m) <= read.bound;
         const growthOk = !read.grows || !isLast || growth <= 1.3;
-        const sqlNote =
+        // Beside it: one caller's p50 (what the load adds), the SQL of userFills, day 1's p99 (the growth).
+        const alone = m && !('error' in m) ? `1 caller p50 ${ms(m.aloneP50Ms)}` : '';
+        const sql =
           read.name.startsWith('userFills,') && measured.sql.length
             ? `SQL p50 ${ms(percentile(measured.sql, 0.5))} p99 ${ms(percentile(measured.sql, 0.99))}`
-            : checkpoints.length > 1
-              ? `day 1 p99 ${ms(p99Of(first))}`
-              : '-';
+            : '';
+        const sqlNote =
+          [alone, sql, checkpoints.length > 1 ? `day 1 p99 ${ms(p99Of(first))}` : ''].filter(Boolean).join('; ') || '-';
         rows.push({
           name: `${label}: ${read.name}`,
           value: describeRead(m),
