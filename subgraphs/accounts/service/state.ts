@@ -90,6 +90,14 @@ export interface AccountStateQuery {
 
 const MONEY_SCALE = 6;
 const PRICE_SCALE = 8;
+
+/**
+ * Fractional digits an entry price is kept to while it is walked (at each increase: the average of the position and
+ * the fill). Exact fractions grew by the digits of every increase between flips (1 000 digits for a market maker in
+ * the scale bench, ~9 s to reduce); printed at PRICE_SCALE the price is the same.
+ */
+const ENTRY_SCALE = 30;
+const atEntryScale = (r: Ratio) => ratio(toDecimal(r, ENTRY_SCALE));
 const EXACT_SCALE = 12;
 
 type PositionFill = Pick<FillRow, 'coin' | 'side' | 'px' | 'sz' | 'start_position' | 'time' | 'block_number'>;
@@ -314,23 +322,25 @@ async function walkFromFills(
     ),
   ]);
 
-  // cost = entry × |position|, kept exact. (Migration 0028's accounts.position_step walks the same way.)
+  // The average price since open, rounded to ENTRY_SCALE at each increase; a reduction keeps it. (Migration 0052's
+  // accounts.position_step walks the same way, for the positions kept as rows arrive.)
   let pos = ZERO;
-  let cost = ZERO;
+  let entry = ZERO;
   for (const f of fills) {
     const px = ratio(f.px);
     const start = ratio(f.start_position);
     const end = endOf(f);
-    if (sign(end) === 0) cost = ZERO;
-    else if (sign(start) === 0 || sign(start) !== sign(end)) cost = mul(abs(end), px);
+    if (sign(end) === 0) entry = ZERO;
+    else if (sign(start) === 0 || sign(start) !== sign(end)) entry = px;
     else {
-      // Fills missing before this one (history starting mid-position): carry the cost over to the stated start.
-      if (cmp(pos, start) !== 0) cost = sign(pos) === 0 ? mul(abs(start), px) : mul(div(cost, abs(pos)), abs(start));
-      cost = cmp(abs(end), abs(start)) > 0 ? add(cost, mul(px, ratio(f.sz))) : mul(div(cost, abs(start)), abs(end));
+      // Fills missing before this one (history starting mid-position): the first fill's start taken at its price.
+      if (cmp(pos, start) !== 0 && sign(pos) === 0) entry = px;
+      if (cmp(abs(end), abs(start)) > 0)
+        entry = atEntryScale(div(add(mul(entry, abs(start)), mul(px, ratio(f.sz))), abs(end)));
     }
     pos = end;
   }
-  return { entry: sign(pos) === 0 ? null : div(cost, abs(pos)), funding: fund[0]?.v ?? '0', openedAt };
+  return { entry: sign(pos) === 0 ? null : entry, funding: fund[0]?.v ?? '0', openedAt };
 }
 
 /** One open position valued at `mark`. */

@@ -250,3 +250,33 @@ describe('generated histories, the present loaded before the past', () => {
     expect(await expectKeptEqualsRows(USERS)).toStrictEqual(all);
   });
 });
+
+describe('a market maker adding to a position for a long time', () => {
+  const USER = addr(0xc7);
+
+  it('keeps its entry price to 30 digits, not an exact fraction growing with every increase', async () => {
+    // 2 000 buys, never flat, at prices and sizes whose average repeats (thirds, sevenths): an exact fraction would
+    // hold thousands of digits.
+    const files = new NodeFiles();
+    let start = 0;
+    for (let i = 0; i < 2000; i++) {
+      const sz = (1 + (i % 7) / 3).toFixed(4);
+      const px = (100 + (i % 13) / 7).toFixed(5);
+      const time = T0 + 11 * HOUR + i;
+      files.add('node_fills_by_block', time, [
+        fill(USER, time, { coin: 'SOL', px, sz, startPosition: start.toFixed(4), dir: 'Open Long' }),
+      ]);
+      start = Number((start + Number(sz)).toFixed(4));
+    }
+    // A lane of its own: the default lane's checkpoint is past these hours (the tests before loaded later ones).
+    await load(files, 'entry-scale');
+    const [state] = await expectKeptEqualsRows([USER]);
+    expect(state?.positions.map((p) => p.coin)).toEqual(['SOL']);
+    const { rows } = await db.pool.query<{ n: string; d: string }>(
+      `SELECT entry_n::text AS n, entry_d::text AS d FROM accounts.perp_positions WHERE address = $1`,
+      [USER],
+    );
+    expect(rows[0]?.d).toBe('1');
+    expect(rows[0]?.n.length).toBeLessThan(40);
+  });
+});
