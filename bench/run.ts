@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, each figure printed beside its baseline measured in the same run.
-// BENCH_ONLY=startup,storage,ingest,candle,trade,hip3,scale-out,accounts,hip4,evm,analytics,scale,mcp (substrings of the section titles) runs
+// BENCH_ONLY=startup,maintenance,storage,ingest,candle,trade,hip3,scale-out,accounts,hip4,evm,analytics,scale,mcp (substrings of the section titles) runs
 // just those sections; BENCH_HIP4_FILLS sets the hip4 data size (default 1 000 000), BENCH_HIP3_TRADES the HIP-3
 // snapshots' (default 2 000 000). The scale-out sections need NATS JetStream (BENCH_NATS_URL, else NATS_URL, else
 // nats://127.0.0.1:4222) and print SKIPPED without it.
@@ -17,6 +17,7 @@ import { benchServer } from './db.ts';
 import { benchEvm, startEvmBench } from './evm.ts';
 import { benchHip4RouterCost, benchHip4Routes, startHip4Bench } from './hip4.ts';
 import { benchIngest } from './ingest.ts';
+import { benchMaintenance } from './maintenance.ts';
 import { MARKETS_SECTIONS, startMarketsBench } from './markets.ts';
 import { benchCreditCharging, benchMcpCalls, startMcpBench } from './mcp.ts';
 import { benchScale } from './scale.ts';
@@ -70,6 +71,10 @@ try {
   await runSections([{ title: 'startup: npm start to its first live answer', run: benchStartup }], async () => ({
     close: async () => {},
   }));
+  await runSections(
+    [{ title: "maintenance: the partitions' upkeep (freeze, thin, drop)", run: () => benchMaintenance(server) }],
+    async () => ({ close: async () => {} }),
+  );
   await runSections(
     [{ title: 'storage: bytes per stored fill, mainnet-shaped', run: () => benchStorage(server) }],
     async () => ({
