@@ -1,8 +1,9 @@
 // Analytics: the derivation job's throughput (alone; and ingest with the job following it on its own thread, beside
 // ingest alone, with the job's lag behind ingest; BENCH_FILLS sizes that one, default 500 000), and
 // the reads the routes serve (a leaderboard page, performance, pnl-calendar, a 500-wallet batch) end to end through
-// compat-rest beside the raw SQL behind them. Size by env: BENCH_ANALYTICS_FILLS (default 10 000 000) over
-// BENCH_ANALYTICS_USERS (default 100 000); the data set is kept in .data/bench-pg between runs.
+// compat-rest beside the raw SQL behind them. Size by env: BENCH_ANALYTICS_FILLS (default 10 000 000, at mainnet's
+// rate: ~37 h) over BENCH_ANALYTICS_USERS (default 100 000), BENCH_ANALYTICS_POSITIONS held positions paid funding
+// every hour (default 350 000); the data set is kept in .data/bench-pg (or BENCH_DATABASE_URL's server) between runs.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
