@@ -4,7 +4,6 @@
 import type pg from 'pg';
 import { inTransaction } from '../../../db/pool.ts';
 import type { OrderBooks } from './book.ts';
-import { latestPerKey } from './sql.ts';
 
 export const SLIPPAGE_NOTIONALS = ['1000', '10000', '100000'] as const;
 
