@@ -263,6 +263,23 @@ describe('fills by week', () => {
     expect(partitionName(FILLS, Date.UTC(2026, 10, 30))).toBe('accounts.fills_w20261130');
   });
 
+  it('waits briefly for a reader of the table, and makes the week once it has gone', async () => {
+    const FILLS = 'accounts.fills';
+    const week = periodOf(FILLS, before + 35 * DAY_MS);
+    const reader = await db.pool.connect();
+    try {
+      await reader.query('BEGIN');
+      await reader.query('SELECT 1 FROM accounts.fills LIMIT 1'); // a long transaction reading fills
+      await makeDays(db.pool, new Map([[FILLS, { min: week.start, max: week.start }]]));
+      expect(await partitions(db, FILLS)).not.toContain(partitionName(FILLS, week.start));
+      await reader.query('COMMIT');
+    } finally {
+      reader.release();
+    }
+    await makeDays(db.pool, new Map([[FILLS, { min: week.start, max: week.start }]]));
+    expect(await partitions(db, FILLS)).toContain(partitionName(FILLS, week.start));
+  });
+
   it('freezes a week closed a day ago once: its indexes rebuilt, every row kept', async () => {
     const FILLS = 'accounts.fills';
     const week = periodOf(FILLS, before + 14 * DAY_MS);

@@ -115,6 +115,9 @@ const DUPLICATE_TABLE = '42P07';
 const UNIQUE_VIOLATION = '23505'; // two sessions creating one name at once
 const OVERLAP = '42P17'; // another partition (the history before partitioning) holds the range
 const DEFAULT_HOLDS_ROWS = '23514'; // the DEFAULT partition holds rows of the day: they stay there
+const LOCK_NOT_AVAILABLE = '55P03';
+/** How long making a partition waits for its table's lock (readers of the table queue behind the wait). */
+const MAKE_LOCK_WAIT_MS = 500;
 
 /**
  * Makes the partitions of these spans (table → earliest and latest time) that do not exist yet: each period's, or,
@@ -140,11 +143,17 @@ export async function makeDays(pool: pg.Pool, spans: ReadonlyMap<string, { min: 
       const from = Math.max(start, floor);
       if (made.has(name) || from >= end) continue;
       try {
-        await pool.query(
-          `CREATE TABLE IF NOT EXISTS ${name} PARTITION OF ${table} FOR VALUES FROM (${from}) TO (${end})`,
-        );
+        await inTransaction(pool, async (client) => {
+          // Making a partition locks its table whole, behind every transaction reading it (a derivation's batch):
+          // waited for briefly, as every read of the table queues behind the wait; else tried again next time.
+          await client.query(`SET LOCAL lock_timeout = ${MAKE_LOCK_WAIT_MS}`);
+          await client.query(
+            `CREATE TABLE IF NOT EXISTS ${name} PARTITION OF ${table} FOR VALUES FROM (${from}) TO (${end})`,
+          );
+        });
       } catch (err) {
         const code = (err as { code?: string }).code;
+        if (code === LOCK_NOT_AVAILABLE) continue; // its rows go to the DEFAULT partition meanwhile
         if (code !== DUPLICATE_TABLE && code !== UNIQUE_VIOLATION && code !== OVERLAP && code !== DEFAULT_HOLDS_ROWS) {
           throw err;
         }
