@@ -4,7 +4,7 @@
 // order statuses' rate is a node's ~10 000 a second, ~860 M a day, E: ../shared/reference/mainnet-volumes.md).
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
-import { DAY_MS, DAY_PARTITIONED, keepRetention, makeDays, periodOf } from '../db/partitions.ts';
+import { DAY_MS, keepRetention, makePartitions, PARTITIONED, periodOf } from '../db/partitions.ts';
 import { DEFAULT_RETENTION } from '../platform/config.ts';
 import type { BenchServer } from './db.ts';
 import { type BenchSection, int, met } from './section.ts';
@@ -16,7 +16,7 @@ const BATCH = 20_000;
 const MAINNET_FILLS_A_DAY = 6_500_000;
 const MAINNET_STATUSES_A_DAY = 860_000_000;
 
-const table = (name: string) => DAY_PARTITIONED.find((p) => p.table === name) as (typeof DAY_PARTITIONED)[number];
+const table = (name: string) => PARTITIONED.find((p) => p.table === name) as (typeof PARTITIONED)[number];
 
 async function timed(work: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
@@ -36,7 +36,7 @@ export async function benchMaintenance(server: BenchServer): Promise<BenchSectio
     const week = await futureWeek(pool);
     const retention = { ...DEFAULT_RETENTION };
     // Fills: one closed week's worth of N, 13 ms apart from its Monday, loaded in ingest's batches.
-    await makeDays(pool, new Map([['accounts.fills', { min: week.start, max: week.end - 1 }]]));
+    await makePartitions(pool, new Map([['accounts.fills', { min: week.start, max: week.end - 1 }]]));
     const fills = mainnetFillsSql({ time: `${week.start} + g * 13` });
     for (let from = 1; from <= FILLS; from += BATCH) await pool.query(fills, [from, Math.min(FILLS, from + BATCH - 1)]);
     const freeze = await timed(() =>
@@ -45,7 +45,7 @@ export async function benchMaintenance(server: BenchServer): Promise<BenchSectio
 
     // Order statuses: one day, two rows an order (open, then filled for one in ten, canceled untouched otherwise).
     const day = week.start;
-    await makeDays(pool, new Map([['accounts.order_statuses', { min: day, max: day + DAY_MS - 1 }]]));
+    await makePartitions(pool, new Map([['accounts.order_statuses', { min: day, max: day + DAY_MS - 1 }]]));
     const filled = `${randomOf(0).replaceAll('g::text', '(g / 2)::text')} < 0.1`;
     for (let from = 1; from <= STATUSES; from += BATCH) {
       await pool.query(
@@ -69,7 +69,7 @@ export async function benchMaintenance(server: BenchServer): Promise<BenchSectio
     });
 
     // Book samples: one day of a 10-s sampler over 550 coins (4.75 M rows a mainnet day), then dropped.
-    await makeDays(pool, new Map([['markets.history_book', { min: day, max: day + DAY_MS - 1 }]]));
+    await makePartitions(pool, new Map([['markets.history_book', { min: day, max: day + DAY_MS - 1 }]]));
     await pool.query(
       `INSERT INTO markets.history_book (coin, time, levels)
        SELECT 'COIN' || c, $1::bigint + s * 10000, '[[{"px":"1.0","sz":"1.0","n":1}],[]]'

@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
-import { DAY_MS, DAY_PARTITIONED, makeDays } from '../db/partitions.ts';
+import { DAY_MS, makePartitions, PARTITIONED } from '../db/partitions.ts';
 import { InProcessBus } from '../events/bus.ts';
 import { Ingest } from '../ingest/pipeline.ts';
 import { userFillsSql } from '../subgraphs/accounts/service/fills.ts';
@@ -86,7 +86,7 @@ const timeOf = (day: number, i: number) => day + Math.floor((i * DAY_MS) / FILLS
 
 /** One day's rows: fills with their trades, funding every hour, ledger updates, the kept order statuses. */
 async function loadDay(pool: pg.Pool, dayIndex: number, day: number): Promise<void> {
-  for (const p of DAY_PARTITIONED) await makeDays(pool, new Map([[p.table, { min: day, max: day + DAY_MS - 1 }]]));
+  for (const p of PARTITIONED) await makePartitions(pool, new Map([[p.table, { min: day, max: day + DAY_MS - 1 }]]));
   const first = dayIndex * FILLS_PER_DAY;
   const fills = mainnetFillsSql({
     time: `${day} + (g - ${first}) * ${DAY_MS}::bigint / ${FILLS_PER_DAY}`,

@@ -8,7 +8,7 @@ import { Batch } from '../ingest/batch.ts';
 import { DEFAULT_RETENTION } from '../platform/config.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import { listMigrations, migrate } from './migrate.ts';
-import { DAY_MS, dayOf, keepPartitions, makeDays, partitionName, periodOf } from './partitions.ts';
+import { DAY_MS, dayOf, keepPartitions, makePartitions, partitionName, periodOf } from './partitions.ts';
 import { inTransaction } from './pool.ts';
 import { type OrderStatusRow, orderStatusesTable } from './rows/accounts.ts';
 
@@ -55,7 +55,7 @@ function status(oid: number, status: string, time: number, sz = '1.0', extra: Pa
 async function write(db: TestDatabase, rows: OrderStatusRow[]): Promise<void> {
   const batch = new Batch();
   for (const r of rows) batch.add(orderStatusesTable, r);
-  await makeDays(db.pool, batch.days);
+  await makePartitions(db.pool, batch.periods);
   await inTransaction(db.pool, (client) => batch.write(client));
 }
 
@@ -179,8 +179,8 @@ describe('book samples by day', () => {
   afterAll(() => db?.drop());
 
   it('keep the first sample of each coin and minute once the day is closed, and go after the days kept', async () => {
-    await makeDays(db.pool, new Map([[BOOK, { min: DAY, max: DAY + DAY_MS }]]));
-    await makeDays(db.pool, new Map([['markets.history_bbo', { min: DAY, max: DAY + DAY_MS }]]));
+    await makePartitions(db.pool, new Map([[BOOK, { min: DAY, max: DAY + DAY_MS }]]));
+    await makePartitions(db.pool, new Map([['markets.history_bbo', { min: DAY, max: DAY + DAY_MS }]]));
     await db.pool.query(`INSERT INTO markets.history_bbo (coin, time) VALUES ('BTC', $1)`, [DAY]);
     await db.pool.query(`INSERT INTO markets.history_coins (coin) VALUES ('BTC')`);
     // Every 10 s for 80 s, BTC and ETH: minutes 0 and 1 of the day.
@@ -242,7 +242,7 @@ describe('fills by week', () => {
     const week = periodOf(FILLS, before + 14 * DAY_MS);
     expect(new Date(week.start).getUTCDay()).toBe(1); // a Monday
     expect(week.end - week.start).toBe(7 * DAY_MS);
-    await makeDays(db.pool, new Map([[FILLS, { min: before - DAY_MS, max: week.start + 1 }]]));
+    await makePartitions(db.pool, new Map([[FILLS, { min: before - DAY_MS, max: week.start + 1 }]]));
     await fill(week.start + 5, 1);
     await fill(before + 5, 2);
     await fill(before - 5, 3);
@@ -270,13 +270,13 @@ describe('fills by week', () => {
     try {
       await reader.query('BEGIN');
       await reader.query('SELECT 1 FROM accounts.fills LIMIT 1'); // a long transaction reading fills
-      await makeDays(db.pool, new Map([[FILLS, { min: week.start, max: week.start }]]));
+      await makePartitions(db.pool, new Map([[FILLS, { min: week.start, max: week.start }]]));
       expect(await partitions(db, FILLS)).not.toContain(partitionName(FILLS, week.start));
       await reader.query('COMMIT');
     } finally {
       reader.release();
     }
-    await makeDays(db.pool, new Map([[FILLS, { min: week.start, max: week.start }]]));
+    await makePartitions(db.pool, new Map([[FILLS, { min: week.start, max: week.start }]]));
     expect(await partitions(db, FILLS)).toContain(partitionName(FILLS, week.start));
   });
 

@@ -13,7 +13,7 @@ import { inTransaction } from './pool.ts';
 
 export const DAY_MS = 86_400_000;
 
-export interface DayPartitioned {
+export interface Partitioned {
   /** The parent, `schema.table`. */
   table: string;
   /** A partition's span: a UTC day (the default) or a week from Monday. */
@@ -40,7 +40,7 @@ export interface DayPartitioned {
  * ORDER_STATUSES_FULL_DAYS, then only the orders (`address`, `oid`) that filled (whole or in part: `sz` below
  * `orig_sz`), triggered or were liquidated, every row of each.
  */
-export const ORDER_STATUSES: DayPartitioned = {
+export const ORDER_STATUSES: Partitioned = {
   table: 'accounts.order_statuses',
   thin: {
     after: (r) => r.orderStatusesFullDays,
@@ -54,7 +54,7 @@ export const ORDER_STATUSES: DayPartitioned = {
  * 10 s; ~14 GB a day at mainnet's ~550 coins): a day at the sampler's rate for HISTORY_SAMPLES_FULL_DAYS, then the
  * first sample of each coin's minute, dropped after HISTORY_SAMPLES_KEEP_DAYS.
  */
-const sampled = (table: string, afterDrop?: string): DayPartitioned => ({
+const sampled = (table: string, afterDrop?: string): Partitioned => ({
   table,
   ...(afterDrop ? { afterDrop } : {}),
   thin: {
@@ -69,9 +69,9 @@ const sampled = (table: string, afterDrop?: string): DayPartitioned => ({
  * Fills (~6.5 M a day at mainnet, kept for ever) by week: a user's newest fills have no time bound, and a query
  * without one opens every partition (365 daily ones: ~100 ms for 2 000 fills, measured; ~52 a year by week).
  */
-export const FILLS: DayPartitioned = { table: 'accounts.fills', period: 'week', thin: null, freeze: true };
+export const FILLS: Partitioned = { table: 'accounts.fills', period: 'week', thin: null, freeze: true };
 
-export const DAY_PARTITIONED: readonly DayPartitioned[] = [
+export const PARTITIONED: readonly Partitioned[] = [
   FILLS,
   ORDER_STATUSES,
   // The archive's list of coins (migration 0037) loses a coin once its last BBO sample is dropped.
@@ -82,9 +82,9 @@ export const DAY_PARTITIONED: readonly DayPartitioned[] = [
   ...['markets.history_depth', 'markets.history_slippage', 'markets.history_book'].map((t) => sampled(t)),
 ];
 
-const byTable = new Map(DAY_PARTITIONED.map((p) => [p.table, p]));
+const byTable = new Map(PARTITIONED.map((p) => [p.table, p]));
 
-export const isDayPartitioned = (table: string) => byTable.has(table);
+export const isPartitioned = (table: string) => byTable.has(table);
 
 export const dayOf = (timeMs: number) => Math.floor(timeMs / DAY_MS) * DAY_MS;
 
@@ -124,7 +124,10 @@ const MAKE_LOCK_WAIT_MS = 500;
  * for the period the history before partitioning ends in, the rest of it. Runs outside any transaction (creating a
  * partition locks its parent until it commits): ingest calls it before a batch's.
  */
-export async function makeDays(pool: pg.Pool, spans: ReadonlyMap<string, { min: number; max: number }>): Promise<void> {
+export async function makePartitions(
+  pool: pg.Pool,
+  spans: ReadonlyMap<string, { min: number; max: number }>,
+): Promise<void> {
   let made = madeIn.get(pool);
   if (!made) {
     made = new Map();
@@ -215,7 +218,7 @@ export interface Upkeep {
  */
 export async function keepRetention(
   pool: pg.Pool,
-  p: DayPartitioned,
+  p: Partitioned,
   { now, retention }: { now: number; retention: Retention },
 ): Promise<Upkeep> {
   const out: Upkeep = { thinned: [], frozen: [], merged: [], dropped: [] };
@@ -372,8 +375,8 @@ export async function keepPartitions(
   { now, retention, aheadDays = 2 }: { now: number; retention: Retention; aheadDays?: number },
 ): Promise<Upkeep> {
   const out: Upkeep = { thinned: [], frozen: [], merged: [], dropped: [] };
-  for (const p of DAY_PARTITIONED) {
-    await makeDays(pool, new Map([[p.table, { min: now, max: now + aheadDays * DAY_MS }]]));
+  for (const p of PARTITIONED) {
+    await makePartitions(pool, new Map([[p.table, { min: now, max: now + aheadDays * DAY_MS }]]));
     const done = await keepRetention(pool, p, { now, retention });
     out.thinned.push(...done.thinned);
     out.frozen.push(...done.frozen);

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { isDayPartitioned } from '../db/partitions.ts';
+import { isPartitioned } from '../db/partitions.ts';
 import { WRITE_STATEMENT_TIMEOUT_MS } from '../db/pool.ts';
 import type { TableSpec } from '../db/rows/table.ts';
 import { lockSharedRows } from '../db/shared-rows.ts';
@@ -90,7 +90,7 @@ export class Batch {
   /** Per statement of `collect`, its parameters: one array per column, a row at each index. */
   private readonly collected = new Map<string, unknown[][]>();
   private readonly events = new Map<string, unknown[]>();
-  /** Per day-partitioned table (db/partitions.ts), the earliest and latest `time` of its rows: the days to make. */
+  /** Per partitioned table (db/partitions.ts), the earliest and latest `time` of its rows: the periods to make. */
   private readonly spans = new Map<string, { min: number; max: number }>();
   rows = 0;
 
@@ -103,7 +103,7 @@ export class Batch {
     }
     copy.append(copyLine(spec, row));
     this.rows++;
-    if (isDayPartitioned(spec.table)) {
+    if (isPartitioned(spec.table)) {
       const time = (row as { time: number }).time;
       const span = this.spans.get(spec.table);
       if (!span) this.spans.set(spec.table, { min: time, max: time });
@@ -112,8 +112,8 @@ export class Batch {
     }
   }
 
-  /** The days its rows fall on, per day-partitioned table: made (`makeDays`) before the batch's transaction. */
-  get days(): ReadonlyMap<string, { min: number; max: number }> {
+  /** The periods (days, weeks) its rows fall in, per partitioned table: made (`makePartitions`) before its transaction. */
+  get periods(): ReadonlyMap<string, { min: number; max: number }> {
     return this.spans;
   }
 

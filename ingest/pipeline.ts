@@ -4,7 +4,7 @@
 // Storage going away (Postgres stalled, killed, restarting) is not a crash either: the reader drops what it had not
 // committed, waits with backoff, and resumes from the checkpoint Postgres holds, which is the same thing.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { makeDays } from '../db/partitions.ts';
+import { makePartitions } from '../db/partitions.ts';
 import { databaseStatus, inTransaction, isStorageUnavailable, StorageUnavailableError } from '../db/pool.ts';
 import type { BusGap, Topic, Topics } from '../events/bus.ts';
 import { FieldError } from '../platform/fields.ts';
@@ -458,8 +458,8 @@ class StreamReader {
   /** Rows, malformed-line records and the checkpoint, in one transaction. */
   private async commit(batch: Batch, errors: LineError[], malformed: number, cp: Checkpoint): Promise<void> {
     if (this.loader.liveOnly) return;
-    // Its days of day-partitioned tables first: making one locks the table until it commits.
-    await makeDays(this.opts.pool, batch.days);
+    // Its periods of partitioned tables first: making one locks the table until it commits.
+    await makePartitions(this.opts.pool, batch.periods);
     await inTransaction(this.opts.pool, async (client) => {
       // The batch follows the checkpoint this reader last saw stored. One committer per stream at a time, and it
       // checks that: a commit this reader gave up on (Postgres stalled before acknowledging it) may still commit

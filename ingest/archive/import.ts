@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { decompressFrameSync } from 'lz4-napi';
 import type pg from 'pg';
-import { makeDays } from '../../db/partitions.ts';
+import { makePartitions } from '../../db/partitions.ts';
 import { inTransaction } from '../../db/pool.ts';
 import type { BusGap } from '../../events/bus.ts';
 import { FieldError } from '../../platform/fields.ts';
@@ -271,7 +271,7 @@ async function loadMarketFile(
       log(`${file.relative}:${lineNo}: malformed line skipped: ${err.message}`);
     }
   }
-  await makeDays(pool, batch.days); // recorded books: their days of markets.history_book, before the transaction
+  await makePartitions(pool, batch.periods); // recorded books: their days of markets.history_book, before the transaction
   await inTransaction(pool, async (client) => {
     await client.query(`SET LOCAL statement_timeout = ${INGEST_STATEMENT_TIMEOUT_MS}`);
     await batch.write(client);
