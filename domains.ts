@@ -1,20 +1,20 @@
-// The one list of the service's domains. A new domain is a folder `subgraphs/<name>/` with its `domain.ts`, and one
+// The one list of the service's domains. A new domain is a folder `domains/<name>/` with its `domain.ts`, and one
 // line here; the stack, the standalone subgraph start, the router's composition, compat-rest, the ports and
 // dataCoverage all follow this list. Order matters only for `needs`: a domain comes after those it takes services of.
 
 import type pg from 'pg';
+import { accounts } from './domains/accounts/domain.ts';
+import { analytics } from './domains/analytics/domain.ts';
+import { evm } from './domains/evm/domain.ts';
+import { hip4 } from './domains/hip4/domain.ts';
+import { markets } from './domains/markets/domain.ts';
+import type { Domain, DomainName, SubgraphPlatform } from './kit/domain.ts';
+import { unionOf } from './kit/domain.ts';
 import { dataCoverage } from './platform/coverage.ts';
-import { accounts } from './subgraphs/accounts/domain.ts';
-import { analytics } from './subgraphs/analytics/domain.ts';
-import type { Domain, DomainName, SubgraphPlatform } from './subgraphs/domain.ts';
-import { unionOf } from './subgraphs/domain.ts';
-import { evm } from './subgraphs/evm/domain.ts';
-import { hip4 } from './subgraphs/hip4/domain.ts';
-import { markets } from './subgraphs/markets/domain.ts';
 
 export const DOMAINS = [markets, accounts, hip4, evm, analytics] as const;
 
-export type { DomainName, DomainServices } from './subgraphs/domain.ts';
+export type { DomainName, DomainServices } from './kit/domain.ts';
 
 type Listed = (typeof DOMAINS)[number]['name'];
 /** Compile-time: every domain that declares its service (DomainServices) is listed above, and only those. */

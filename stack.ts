@@ -7,7 +7,9 @@ import { startCompatServer } from './compat-rest/server.ts';
 import { runOnce, type StartupStep } from './db/startup.ts';
 import { DOMAIN_LIST, type DomainName, type DomainServices, subgraphPlatform } from './domains.ts';
 import { type EventBus, InProcessBus } from './events/bus.ts';
+import { type Domain, type DomainService, serveDomain, startDomainServices } from './kit/domain.ts';
 import type { CompatServices } from './kit/info.ts';
+import type { RunningServer } from './kit/serve.ts';
 import { startMcpServer } from './mcp/server.ts';
 import type { Config } from './platform/config.ts';
 import { watchPool } from './platform/metrics.ts';
@@ -17,8 +19,6 @@ import { Upstream } from './platform/upstream.ts';
 import { composeSupergraph } from './router/compose.ts';
 import type { RouterLimits } from './router/server.ts';
 import { openRouterThread, type RouterThread } from './router/thread.ts';
-import { type Domain, type DomainService, serveDomain, startDomainServices } from './subgraphs/domain.ts';
-import type { RunningServer } from './subgraphs/serve.ts';
 
 /** A port for compat-rest, the router, the MCP tool server and each domain's subgraph (0: an ephemeral one). */
 export type StackPorts = { compat: number; router: number; mcp: number } & Record<DomainName, number>;

@@ -13,7 +13,7 @@ const ISOLATED = [
   'platform/config.test.ts',
   'router/router.test.ts',
   'ingest/simulator/timeline.test.ts',
-  'subgraphs/markets/service/streams.test.ts',
+  'domains/markets/service/streams.test.ts',
 ];
 
 export default defineConfig({

@@ -4,17 +4,17 @@
 
 import type pg from 'pg';
 import type { FillRow } from '../db/rows/accounts.ts';
+import { fillColumnsOf } from '../domains/accounts/schema/fill.ts';
+import { accountsSchema } from '../domains/accounts/schema/index.ts';
+import { orderColumnsOf } from '../domains/accounts/schema/order.ts';
+import { fillPage, userFillsSql } from '../domains/accounts/service/fills.ts';
+import { historicalOrderRows } from '../domains/accounts/service/orders.ts';
+import { marketsSchema } from '../domains/markets/schema/index.ts';
 import { InProcessBus } from '../events/bus.ts';
 import { progress } from '../platform/progress.ts';
 import { composeSupergraph } from '../router/compose.ts';
 import { openRouterThread } from '../router/thread.ts';
 import type { Stack } from '../stack.ts';
-import { fillColumnsOf } from '../subgraphs/accounts/schema/fill.ts';
-import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
-import { orderColumnsOf } from '../subgraphs/accounts/schema/order.ts';
-import { fillPage, userFillsSql } from '../subgraphs/accounts/service/fills.ts';
-import { historicalOrderRows } from '../subgraphs/accounts/service/orders.ts';
-import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
 import { startStackWithoutNode } from '../test/stack.ts';
 import { floorNote } from './bare-route.ts';
 import type { BenchServer } from './db.ts';

@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { encodeFrame } from '../compat-rest/ws/frames.ts';
+import type { WireTrade } from '../domains/markets/service/market-data.ts';
 import { startThread, type Thread } from '../platform/threads.ts';
-import type { WireTrade } from '../subgraphs/markets/service/market-data.ts';
 
 /** The fields the bench's graphql-ws subscription selects, as the router sends them (tid as a string: an ID). */
 const graphqlTrade = (t: WireTrade) => ({ px: t.px, time: t.time, hash: t.hash, tid: String(t.tid) });

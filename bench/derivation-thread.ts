@@ -3,9 +3,9 @@
 // of the ingest it is measured beside. It reports its progress every 100 ms and stops when told.
 import { parentPort, workerData } from 'node:worker_threads';
 import { writerPool } from '../db/pool.ts';
+import { startWriter } from '../domains/analytics/writer/index.ts';
 import { committedUntil, type StreamStats } from '../ingest/options.ts';
 import type { WriterProgress } from '../platform/metrics.ts';
-import { startWriter } from '../subgraphs/analytics/writer/index.ts';
 
 export type FromDerivationThread = { type: 'progress'; progress: WriterProgress; at: number } | { type: 'stopped' };
 /** The ingest it follows, as it stands (as start.ts tells npm start's writer thread), or the order to stop. */

@@ -7,13 +7,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
+import { fillSummary } from '../domains/accounts/service/fill-summary.ts';
+import { principalSummaries } from '../domains/evm/service/backstop.ts';
+import { transactions } from '../domains/evm/service/chain.ts';
+import { backstopAddress } from '../domains/evm/service/index.ts';
+import { HolderTotals, tokenHolders } from '../domains/evm/service/tokens.ts';
 import { InProcessBus } from '../events/bus.ts';
 import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
-import { fillSummary } from '../subgraphs/accounts/service/fill-summary.ts';
-import { principalSummaries } from '../subgraphs/evm/service/backstop.ts';
-import { transactions } from '../subgraphs/evm/service/chain.ts';
-import { backstopAddress } from '../subgraphs/evm/service/index.ts';
-import { HolderTotals, tokenHolders } from '../subgraphs/evm/service/tokens.ts';
 import type { BenchServer } from './db.ts';
 import { type HttpTarget, targetsVersusBaseline } from './http-load.ts';
 import type { BenchRow, BenchSection } from './section.ts';

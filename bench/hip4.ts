@@ -6,10 +6,10 @@
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { createKey, revokeKey } from '../access/keys.ts';
+import { analytics, fills, providers } from '../domains/hip4/service/fills.ts';
 import { InProcessBus } from '../events/bus.ts';
 import { progress } from '../platform/progress.ts';
 import type { Stack } from '../stack.ts';
-import { analytics, fills, providers } from '../subgraphs/hip4/service/fills.ts';
 import { startStackWithoutNode } from '../test/stack.ts';
 import type { BenchServer } from './db.ts';
 import { type HttpTarget, targetsVersusBaseline } from './http-load.ts';

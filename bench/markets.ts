@@ -5,6 +5,12 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
+import { accountsSchema } from '../domains/accounts/schema/index.ts';
+import { marketsSchema } from '../domains/markets/schema/index.ts';
+import { HIP3_SCAN_SQL, Hip3Rollup, hip3TradeTotals } from '../domains/markets/service/hip3.ts';
+import { bucketStart } from '../domains/markets/service/intervals.ts';
+import { CANDLE_SNAPSHOT_SQL, MAX_CANDLES } from '../domains/markets/service/market-data.ts';
+import { fillStep } from '../domains/markets/writer/hip3-fill.ts';
 import { InProcessBus } from '../events/bus.ts';
 import { Ingest } from '../ingest/pipeline.ts';
 import { reportProgress } from '../ingest/progress.ts';
@@ -12,12 +18,6 @@ import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';
 import { composeSupergraph } from '../router/compose.ts';
 import { startRouter } from '../router/server.ts';
 import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
-import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
-import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
-import { HIP3_SCAN_SQL, Hip3Rollup, hip3TradeTotals } from '../subgraphs/markets/service/hip3.ts';
-import { bucketStart } from '../subgraphs/markets/service/intervals.ts';
-import { CANDLE_SNAPSHOT_SQL, MAX_CANDLES } from '../subgraphs/markets/service/market-data.ts';
-import { fillStep } from '../subgraphs/markets/writer/hip3-fill.ts';
 import { floorNote, startBareRoute } from './bare-route.ts';
 import type { BenchServer } from './db.ts';
 import { type HttpTarget, sequential, throughput, versusBaseline } from './http-load.ts';
@@ -333,7 +333,7 @@ export async function benchHip3Snapshots(b: MarketsBench): Promise<BenchSection>
   );
   await b.pool.query('ANALYZE markets.trades');
   const loadS = (performance.now() - loadStart) / 1000;
-  // As a database migrated with these trades stored: the rollup's fill sums them (subgraphs/markets/writer/).
+  // As a database migrated with these trades stored: the rollup's fill sums them (domains/markets/writer/).
   await b.pool.query('INSERT INTO markets.hip3_trade_fill DEFAULT VALUES ON CONFLICT DO NOTHING');
   const fillStart = performance.now();
   let filled = 0;

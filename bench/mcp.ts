@@ -5,8 +5,8 @@
 // them the heavy user's).
 import type pg from 'pg';
 import { createKey } from '../access/keys.ts';
+import { userFillsSql } from '../domains/accounts/service/fills.ts';
 import type { Stack } from '../stack.ts';
-import { userFillsSql } from '../subgraphs/accounts/service/fills.ts';
 import { startStackWithoutNode } from '../test/stack.ts';
 import type { BenchServer } from './db.ts';
 import { type HttpTarget, targetsVersusBaseline, throughput } from './http-load.ts';

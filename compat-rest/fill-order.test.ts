@@ -4,7 +4,7 @@
 // User.fills, the MCP fill tools and the /ws userFills snapshot must all list them as the node executed them (the exchange's own answers do),
 // newest time first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsTools } from '../subgraphs/accounts/mcp.ts';
+import { accountsTools } from '../domains/accounts/mcp.ts';
 import { NodeFiles, nodeFill, userConnection } from '../test/accounts-files.ts';
 import { startCompatApp, type TestCompatApp } from '../test/compat-app.ts';
 import { addr, hash, T0 } from '../test/node-files.ts';

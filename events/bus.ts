@@ -68,7 +68,7 @@ export type NodeTopics = {
 /**
  * Topics a domain adds (its writer publishes them): each domain declares its own item types here by declaration
  * merging (`declare module '../../events/bus.ts' { interface DomainTopics { ... } }`) and their keys in its
- * definition's `topics` (subgraphs/domain.ts), which the bus is given at open.
+ * definition's `topics` (kit/domain.ts), which the bus is given at open.
  */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by each domain's declaration merging
 export interface DomainTopics {}

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { connect } from 'nats';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TradeRow } from '../db/rows/markets.ts';
-import { topicStream } from '../subgraphs/live.ts';
+import { topicStream } from '../kit/live.ts';
 import { CursorError } from './bus.ts';
 import { type JetStreamBusOptions, openJetStreamBus } from './jetstream.ts';
 import type { OpenBus } from './open.ts';

@@ -1,7 +1,7 @@
 // A backfill lane's run as dataCoverage reads it (platform.backfills, platform/coverage.ts): started with where its
 // history ends, marked complete once loaded. npm start's simulated history and `npm run import`'s archive use it.
 import type pg from 'pg';
-import type { ImportedBackfill } from '../subgraphs/domain.ts';
+import type { ImportedBackfill } from '../kit/domain.ts';
 
 /** The lane is loading: complete coverage starts at `untilMs` (the later of what it held and this) until it is done. */
 export async function startBackfill(pool: pg.Pool, lane: string, untilMs: number): Promise<void> {

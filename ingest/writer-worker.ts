@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { writerPool } from '../db/pool.ts';
-import type { DomainWriter, WriterModule } from '../subgraphs/domain.ts';
+import type { DomainWriter, WriterModule } from '../kit/domain.ts';
 import { completeBackfill, importedBackfills, startBackfill } from './backfills.ts';
 import { committedUntil, type StreamStats } from './options.ts';
 import { Ingest } from './pipeline.ts';

@@ -3,7 +3,7 @@
 // parameters through its service's input definition), and /ws's policy for a service's live stream (its snapshot
 // first, as the exchange sends one, then every event).
 import { FieldError } from '../platform/fields.ts';
-import type { LiveStream, SnapshotStream } from '../subgraphs/live.ts';
+import type { LiveStream, SnapshotStream } from './live.ts';
 
 /**
  * Bad subscription parameters: the one input-error type (platform/fields.ts) under the name the channel modules

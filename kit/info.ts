@@ -4,7 +4,7 @@
 import type { Coverage } from '../platform/coverage.ts';
 import { jsonBytes } from '../platform/json-text.ts';
 import type { Upstream } from '../platform/upstream.ts';
-import type { DomainServices } from '../subgraphs/domain.ts';
+import type { DomainServices } from './domain.ts';
 import type { JsonSchema } from './request-schema.ts';
 
 /** What handlers get: every domain's service by its name (domains.ts), the node relay and dataCoverage. */

@@ -1,6 +1,6 @@
 import { graphql } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { subgraphBuilder } from '../subgraphs/builder.ts';
+import { subgraphBuilder } from './builder.ts';
 import {
   address,
   bool,

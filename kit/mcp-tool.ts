@@ -1,8 +1,8 @@
-// What domain tools are written with (subgraphs/<domain>/mcp.ts) beside their input definitions (kit/input.ts, whose
+// What domain tools are written with (domains/<domain>/mcp.ts) beside their input definitions (kit/input.ts, whose
 // `schema` is a tool's input): the catalog's argument names, and the bounded collection of a live stream for the live
 // tools.
 
-import type { LiveStream } from '../subgraphs/live.ts';
+import type { LiveStream } from './live.ts';
 
 /** The one convention of argument names across the catalog: camelCase, as /info's fields are (startTime). */
 export const ARGUMENT_NAME = /^[a-z][a-zA-Z0-9]*$/;

@@ -38,7 +38,7 @@ export const resultOf = (result: JsonSchema): JsonSchema => record({ result, cur
 
 // ---- the exchange's shapes (hyperliquid-wire.md §2) ----
 
-// §2.1 Fill: a stored fill's fields describe it (subgraphs/accounts/service/fill-fields.ts wireFillSchema).
+// §2.1 Fill: a stored fill's fields describe it (domains/accounts/service/fill-fields.ts wireFillSchema).
 
 /** §2.2 OpenOrder (openOrders). */
 const openOrderFields = {

@@ -2,8 +2,8 @@
 // and described for a model, each tool costing more than a credit saying so; a tool that drifts is refused at start.
 import { describe, expect, it } from 'vitest';
 import { DOMAIN_LIST } from '../domains.ts';
+import type { McpTool } from '../kit/domain.ts';
 import { defineInput, int } from '../kit/input.ts';
-import type { McpTool } from '../subgraphs/domain.ts';
 import { argumentFaults, toolCatalog } from './tools.ts';
 
 const TOOLS = DOMAIN_LIST.flatMap((d) => d.mcpTools ?? []);

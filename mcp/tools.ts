@@ -1,14 +1,14 @@
-// The tool catalog of the MCP server: every listed domain's `mcpTools` (subgraphs/domain.ts), each with its
+// The tool catalog of the MCP server: every listed domain's `mcpTools` (kit/domain.ts), each with its
 // arguments' validator, compiled once by the one Ajv that checks /info bodies. A bad argument becomes a message
 // naming it, as a bad field does on REST.
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { CALL_CREDITS } from '../access/costs.ts';
 import { DOMAIN_LIST } from '../domains.ts';
+import type { McpTool } from '../kit/domain.ts';
 import { ARGUMENT_NAME } from '../kit/mcp-tool.ts';
 import { fieldMessage, infoAjv, type JsonSchema } from '../kit/request-schema.ts';
 import { FieldError } from '../platform/fields.ts';
 import { EncodedList } from '../platform/json-text.ts';
-import type { McpTool } from '../subgraphs/domain.ts';
 
 export interface CatalogTool {
   tool: McpTool;

@@ -1,6 +1,6 @@
 // dataCoverage: for every dataset, the start of its complete coverage, the latest event time held and the delay
 // behind now. Reads only the time columns' min and max (index-backed), never the rows themselves. Each domain
-// declares its own datasets (`datasets` in subgraphs/<name>/domain.ts); domains.ts assembles them.
+// declares its own datasets (`datasets` in domains/<name>/domain.ts); domains.ts assembles them.
 import type pg from 'pg';
 
 /** Per-user funding is complete from 2025-09-27 10:00 UTC (spec §8). */

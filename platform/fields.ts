@@ -11,7 +11,7 @@ export type BadInputCode = Extract<ErrorCode, 'bad_input' | 'unknown_parameter' 
  * The one input-error type: a caller's bad input, the message naming the field and the rule, and its kind (`code`).
  * Field checks and the domain services throw it (or a subclass of it); each edge maps it once: compat to a 400 error
  * body (kit/envelopes.ts), /ws to its error frame (ws/session.ts), GraphQL to an error with code BAD_USER_INPUT
- * (subgraphs/serve.ts), MCP to a tool error (mcp/server.ts).
+ * (kit/serve.ts), MCP to a tool error (mcp/server.ts).
  */
 export class FieldError extends Error {
   constructor(

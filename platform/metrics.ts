@@ -121,7 +121,7 @@ new client.Gauge({
   },
 });
 
-/** A domain writer's progress (subgraphs/domain.ts `DomainWriter`): its checkpoint and what it has written. */
+/** A domain writer's progress (kit/domain.ts `DomainWriter`): its checkpoint and what it has written. */
 export interface WriterProgress {
   /** Every event before this is written (null: nothing yet). */
   cursor: number | null;

@@ -2,8 +2,8 @@
 // expanded size of an operation before planning, the execution time, request bodies, request ids and CORS.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { marketsSchema } from '../domains/markets/schema/index.ts';
 import { errorBody } from '../platform/error-codes.ts';
-import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
 import { fragmentBomb } from '../test/graphql.ts';
 import { composeSupergraph } from './compose.ts';
 import { DEFAULT_LIMITS, startRouter } from './server.ts';

@@ -1,7 +1,7 @@
 // The router's thread on its own: it reports a failed start with its reason, serves, and closes.
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { marketsSchema } from '../subgraphs/markets/schema/index.ts';
+import { marketsSchema } from '../domains/markets/schema/index.ts';
 import { composeSupergraph } from './compose.ts';
 import { openRouterThread } from './thread.ts';
 

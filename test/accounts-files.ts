@@ -2,12 +2,12 @@
 // (block numbers assigned in time order, as the node does) and loaded with the real ingest pipeline.
 import { graphql } from 'graphql';
 import type pg from 'pg';
+import { accountsSchema } from '../domains/accounts/schema/index.ts';
+import { AccountsService } from '../domains/accounts/service/index.ts';
 import { InProcessBus } from '../events/bus.ts';
 import { isoNs } from '../ingest/files.ts';
 import { Ingest } from '../ingest/pipeline.ts';
 import { Upstream } from '../platform/upstream.ts';
-import { accountsSchema } from '../subgraphs/accounts/schema/index.ts';
-import { AccountsService } from '../subgraphs/accounts/service/index.ts';
 import type { MiscEvent, NodeOrder, OrderStatusEvent, StreamName } from '../wire/node-lines.ts';
 import type { TestDatabase } from './db.ts';
 import { appendBlocks, block, hash, tempDataDir } from './node-files.ts';

@@ -1,4 +1,4 @@
-// The /ws accounts channels over a running stack (subgraphs/accounts/compat/compat.test.ts's): each channel's
+// The /ws accounts channels over a running stack (domains/accounts/compat/compat.test.ts's): each channel's
 // snapshot, then the live events the bus carries, and what a client that subscribes while events flow gets
 // (nothing missed, nothing twice).
 import { describe, expect, it } from 'vitest';

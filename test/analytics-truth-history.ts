@@ -2,11 +2,11 @@
 // real ingest. Times are off the hour on purpose (the window rule), positions stay open at the end, funding is paid
 // and received on open positions (and on a coin no stored fill ever traded), one day is a loss, one account's equity
 // goes below zero and another's is never positive. The expected answers are worked by hand in
-// subgraphs/analytics/truth.test.ts; the numbers each event moves are in the comments here.
+// domains/analytics/truth.test.ts; the numbers each event moves are in the comments here.
 import { expect } from 'vitest';
+import type { AnalyticsService } from '../domains/analytics/service/index.ts';
+import type { DomainServices } from '../kit/domain.ts';
 import type { CompatServices } from '../kit/info.ts';
-import type { AnalyticsService } from '../subgraphs/analytics/service/index.ts';
-import type { DomainServices } from '../subgraphs/domain.ts';
 import { NodeFiles } from './accounts-files.ts';
 import { deposit, type F, fillEvent, funding, H } from './analytics-history.ts';
 import { derivedCompat, ingestAndDeriveLive } from './analytics-services.ts';

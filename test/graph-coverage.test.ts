@@ -6,9 +6,9 @@ import Fastify from 'fastify';
 import { getNamedType, isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ROUTE_AJV_OPTIONS } from '../compat-rest/app.ts';
+import { nodeUserTypes } from '../domains/accounts/compat/node-types.ts';
+import { nodeMarketTypes } from '../domains/markets/compat/node-types.ts';
 import { DOMAIN_LIST } from '../domains.ts';
-import { nodeUserTypes } from '../subgraphs/accounts/compat/node-types.ts';
-import { nodeMarketTypes } from '../subgraphs/markets/compat/node-types.ts';
 
 /** Capability → the GraphQL field (`Type.field`) that serves it. */
 const GRAPH_FIELD: Record<string, string> = {

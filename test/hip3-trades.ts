@@ -2,7 +2,7 @@
 // blocks of one match each, and what the rollup holds against the same sums over the stored trades.
 import type pg from 'pg';
 import { expect } from 'vitest';
-import { HIP3_SCAN_SQL, type Hip3TradeTotals } from '../subgraphs/markets/service/hip3.ts';
+import { HIP3_SCAN_SQL, type Hip3TradeTotals } from '../domains/markets/service/hip3.ts';
 import type { BlockLine, FillEvent } from '../wire/node-lines.ts';
 import { addr, appendBlocks, block, hash, nodeFill, T0 } from './node-files.ts';
 

@@ -1,9 +1,9 @@
 // The layer rule (issue 32), checked over every non-test source's imports (test/import-graph.ts), bottom first:
 //
-//   wire → platform → db → events → access → kit (kit/, and subgraphs/*.ts: what domains share)
-//     → domains (subgraphs/<d>/, each its own part) → domains.ts (the list)
+//   wire → platform → db → events → access → kit (kit/: what domains and edges share)
+//     → domains (domains/<d>/, each its own part) → domains.ts (the list)
 //     → edges (compat-rest/, mcp/, router/, ingest/, each its own part) → entry points (stack.ts, start.ts,
-//       subgraphs/start.ts, bench/, test/)
+//       subgraph.ts, bench/, test/)
 //
 // A file imports its own layer and those below it, never above (type-only imports count: they are arrows too). Parts
 // of one layer do not import each other: a domain reads another's data through that domain's `port.ts`, and no
@@ -41,30 +41,27 @@ const LAYERS: LayerRule = {
     { name: 'db', holds: under('db') },
     { name: 'events', holds: under('events') },
     { name: 'access', holds: under('access') },
-    {
-      name: 'kit',
-      holds: (f) => under('kit')(f) || (/^subgraphs\/[^/]+\.ts$/.test(f) && f !== 'subgraphs/start.ts'),
-    },
-    { name: 'domains', holds: (f) => /^subgraphs\/[^/]+\//.test(f), part: (f) => f.split('/')[1] },
+    { name: 'kit', holds: under('kit') },
+    { name: 'domains', holds: (f) => /^domains\/[^/]+\//.test(f), part: (f) => f.split('/')[1] },
     { name: 'the domain list', holds: (f) => f === 'domains.ts' },
     { name: 'edges', holds: under(...EDGES), part: (f) => f.split('/')[0] },
     {
       name: 'entry points',
       holds: (f) =>
-        ['stack.ts', 'start.ts', 'subgraphs/start.ts', 'vitest.config.ts'].includes(f) || under('bench', 'test')(f),
+        ['stack.ts', 'start.ts', 'subgraph.ts', 'vitest.config.ts'].includes(f) || under('bench', 'test')(f),
     },
   ],
   // A domain's port is the one file another domain may import.
-  crossPart: (from, to) => from.startsWith('subgraphs/') && /^subgraphs\/[^/]+\/port\.ts$/.test(to),
+  crossPart: (from, to) => from.startsWith('domains/') && /^domains\/[^/]+\/port\.ts$/.test(to),
   // A transport reaches the domains through the list (domains.ts), never into a domain's folder.
   forbidden: [
-    { from: /^(compat-rest|mcp|router)\//, to: /^subgraphs\/[^/]+\//, why: 'a transport imports a domain folder' },
+    { from: /^(compat-rest|mcp|router)\//, to: /^domains\/[^/]+\//, why: 'a transport imports a domain folder' },
   ],
   allowed: [
-    // The analytics writer (subgraphs/analytics/writer/) reads accounts' cash rule until accounts' port offers it.
+    // The analytics writer (domains/analytics/writer/) reads accounts' cash rule until accounts' port offers it.
     {
-      from: /^subgraphs\/analytics\/writer\//,
-      to: /^subgraphs\/accounts\/service\/state\.ts$/,
+      from: /^domains\/analytics\/writer\//,
+      to: /^domains\/accounts\/service\/state\.ts$/,
       why: 'the analytics writer reads account state',
     },
   ],
@@ -119,10 +116,10 @@ describe('the checker', () => {
   const synthetic: ImportGraph = new Map([
     ['platform/log.ts', []],
     ['kit/info.ts', [edge('platform/log.ts')]],
-    ['subgraphs/a/service.ts', [edge('kit/info.ts'), edge('subgraphs/b/port.ts', { typeOnly: true })]],
-    ['subgraphs/b/port.ts', [edge('subgraphs/b/service.ts', { typeOnly: true })]],
-    ['subgraphs/b/service.ts', [edge('subgraphs/b/port.ts', { typeOnly: true })]],
-    ['domains.ts', [edge('subgraphs/a/service.ts')]],
+    ['domains/a/service.ts', [edge('kit/info.ts'), edge('domains/b/port.ts', { typeOnly: true })]],
+    ['domains/b/port.ts', [edge('domains/b/service.ts', { typeOnly: true })]],
+    ['domains/b/service.ts', [edge('domains/b/port.ts', { typeOnly: true })]],
+    ['domains.ts', [edge('domains/a/service.ts')]],
     ['compat-rest/app.ts', [edge('domains.ts'), edge('kit/info.ts')]],
     ['mcp/server.ts', [edge('kit/info.ts')]],
   ]);
@@ -137,13 +134,13 @@ describe('the checker', () => {
     const bad = new Map(synthetic);
     bad.set('kit/info.ts', [edge('compat-rest/app.ts', { line: 7 })]);
     bad.set('mcp/server.ts', [edge('compat-rest/app.ts', { line: 3, typeOnly: true })]);
-    bad.set('subgraphs/a/service.ts', [edge('subgraphs/b/service.ts', { line: 9 })]);
+    bad.set('domains/a/service.ts', [edge('domains/b/service.ts', { line: 9 })]);
     bad.set('elsewhere/x.ts', []);
-    bad.set('compat-rest/app.ts', [edge('kit/info.ts'), edge('subgraphs/a/service.ts', { line: 4 })]);
+    bad.set('compat-rest/app.ts', [edge('kit/info.ts'), edge('domains/a/service.ts', { line: 4 })]);
     expect(arrowsAgainst(bad, rule).wrong).toEqual([
       'kit/info.ts:7 imports compat-rest/app.ts (kit imports edges, a layer above it)',
-      'subgraphs/a/service.ts:9 imports subgraphs/b/service.ts (domains: a imports b)',
-      'compat-rest/app.ts:4 imports subgraphs/a/service.ts (a transport imports a domain folder)',
+      'domains/a/service.ts:9 imports domains/b/service.ts (domains: a imports b)',
+      'compat-rest/app.ts:4 imports domains/a/service.ts (a transport imports a domain folder)',
       'mcp/server.ts:3 imports compat-rest/app.ts (edges: mcp imports compat-rest)',
       'elsewhere/x.ts is in no layer',
     ]);
@@ -163,12 +160,12 @@ describe('the checker', () => {
 
   it('prints a run-time cycle, once per tangle, and leaves dynamic imports out', () => {
     const loop = new Map(synthetic);
-    loop.set('subgraphs/a/service.ts', [edge('subgraphs/b/port.ts')]);
-    loop.set('subgraphs/b/port.ts', [edge('subgraphs/b/service.ts')]);
-    loop.set('subgraphs/b/service.ts', [edge('subgraphs/a/service.ts'), edge('subgraphs/b/port.ts')]);
+    loop.set('domains/a/service.ts', [edge('domains/b/port.ts')]);
+    loop.set('domains/b/port.ts', [edge('domains/b/service.ts')]);
+    loop.set('domains/b/service.ts', [edge('domains/a/service.ts'), edge('domains/b/port.ts')]);
     loop.set('kit/info.ts', [edge('platform/log.ts'), edge('kit/info.ts', { dynamic: true })]);
     expect(runtimeCycles(loop)).toEqual([
-      ['subgraphs/a/service.ts', 'subgraphs/b/port.ts', 'subgraphs/b/service.ts', 'subgraphs/a/service.ts'],
+      ['domains/a/service.ts', 'domains/b/port.ts', 'domains/b/service.ts', 'domains/a/service.ts'],
     ]);
   });
 
@@ -208,14 +205,14 @@ describe('the checker', () => {
     ]);
   });
 
-  it("nor any domain's writer (subgraphs/<d>/writer/, loaded by the writer thread only)", () => {
+  it("nor any domain's writer (domains/<d>/writer/, loaded by the writer thread only)", () => {
     const writerCode = [...reachable(path.join(ROOT, 'stack.ts'))].filter(([file]) =>
       /[\\/]subgraphs[\\/][^\\/]+[\\/]writer[\\/]/.test(path.relative(ROOT, file)),
     );
     expect(writerCode.map(([, chain]) => chain.map((f) => path.relative(ROOT, f)).join(' -> '))).toEqual([]);
     // The walk does see a writer where it is loaded: from the writer thread, by the URL its domain declares.
     expect(DOMAIN_WRITERS.map((w) => w.module)).toContain(
-      pathToFileURL(path.join(ROOT, 'subgraphs', 'analytics', 'writer', 'index.ts')).href,
+      pathToFileURL(path.join(ROOT, 'domains', 'analytics', 'writer', 'index.ts')).href,
     );
   });
 });

@@ -6,9 +6,9 @@ import { Writable } from 'node:stream';
 import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createKey } from '../access/keys.ts';
+import { startWriter } from '../domains/analytics/writer/index.ts';
 import { createLogger, currentRequestId, withRequestId } from '../platform/log.ts';
 import { watchWriters } from '../platform/metrics.ts';
-import { startWriter } from '../subgraphs/analytics/writer/index.ts';
 import { startTestStack, type TestStack } from './stack.ts';
 import { openSocket } from './ws-client.ts';
 

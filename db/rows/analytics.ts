@@ -1,5 +1,5 @@
 // Row types of the analytics schema as the service reads them back (numeric columns as decimal strings, epoch-ms
-// columns as numbers). Written only by the analytics writer (subgraphs/analytics/writer/).
+// columns as numbers). Written only by the analytics writer (domains/analytics/writer/).
 
 export interface RoundTripRow {
   address: string;

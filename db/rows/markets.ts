@@ -122,7 +122,7 @@ export interface BookDiffRow {
 
 /**
  * The market-history archive's series (/market/*), one row per coin and sample time: written by the live sampler
- * (subgraphs/markets/service/history.ts) and by `npm run import` from the public l2Book recordings.
+ * (domains/markets/service/history.ts) and by `npm run import` from the public l2Book recordings.
  */
 export interface HistoryBboRow {
   coin: string;

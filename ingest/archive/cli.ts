@@ -6,8 +6,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase, writerPool } from '../../db/pool.ts';
 import { takeWriterLockIfFree } from '../../db/writer-lock.ts';
+import type { WriterModule } from '../../kit/domain.ts';
 import { loadConfig } from '../../platform/config.ts';
-import type { WriterModule } from '../../subgraphs/domain.ts';
 import { importedBackfills } from '../backfills.ts';
 import { importArchive } from './import.ts';
 

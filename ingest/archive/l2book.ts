@@ -1,6 +1,6 @@
 // The public archive's recorded books (`market_data/<date>/<H>/l2Book/<coin>.lz4`; ingest/FORMATS.md, the public
 // archive buckets): one line per recorded book, turned into the market-history series the live sampler writes (book,
-// bbo, depth bands, slippage), measured the same way (subgraphs/markets/service/book/depth.ts).
+// bbo, depth bands, slippage), measured the same way (domains/markets/service/book/depth.ts).
 import {
   type HistoryBookRow,
   historyBboTable,
@@ -8,11 +8,11 @@ import {
   historyDepthTable,
   historySlippageTable,
 } from '../../db/rows/markets.ts';
+import { midPrice, type PriceLevel } from '../../domains/markets/service/book/coin-book.ts';
+import { depthBands, impactBps } from '../../domains/markets/service/book/depth.ts';
+import { REGISTER_HISTORY_COINS, SLIPPAGE_NOTIONALS } from '../../domains/markets/service/history.ts';
 import { formatScaled, scaled } from '../../platform/decimal.ts';
 import { array, dec, FieldError, int, object, str } from '../../platform/fields.ts';
-import { midPrice, type PriceLevel } from '../../subgraphs/markets/service/book/coin-book.ts';
-import { depthBands, impactBps } from '../../subgraphs/markets/service/book/depth.ts';
-import { REGISTER_HISTORY_COINS, SLIPPAGE_NOTIONALS } from '../../subgraphs/markets/service/history.ts';
 import type { Batch } from '../batch.ts';
 
 type WireLevel = HistoryBookRow['levels'][0][number];

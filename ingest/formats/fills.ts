@@ -5,6 +5,7 @@ import { fillsTable, liquidationsTable } from '../../db/rows/accounts.ts';
 import { hip4FillsTable } from '../../db/rows/hip4.ts';
 import type { TradeRow } from '../../db/rows/markets.ts';
 import { tradesTable } from '../../db/rows/markets.ts';
+import { isPerpCoin } from '../../domains/accounts/service/cash.ts';
 import { addDecimal, mulDecimal } from '../../platform/decimal.ts';
 import {
   address,
@@ -21,7 +22,6 @@ import {
   side,
   str,
 } from '../../platform/fields.ts';
-import { isPerpCoin } from '../../subgraphs/accounts/service/cash.ts';
 import { isHip3Coin } from '../../wire/coins.ts';
 import type { StreamLoader } from './loader.ts';
 
@@ -126,7 +126,7 @@ const SETTLEMENT_DIR = 'Settlement';
  * stores (markets.trades has no key a conflict could skip them by). A block its lane meets again (a node re-emitting
  * it, a restart) is skipped by the lane's checkpoint, lanes hold different blocks, and an archive hour already held is
  * left out by the import: the rollup counts each trade as the table holds it, once. Run under the stream's shared-rows
- * lock (Batch.write), as the rollup's fill of older trades is (subgraphs/markets/writer/): the present and a backfill
+ * lock (Batch.write), as the rollup's fill of older trades is (domains/markets/writer/): the present and a backfill
  * lane add to the same coins' rows. Prices, sizes and fees go as the text COPY gets, so each sum keeps the scale a sum
  * over markets.trades has.
  */

@@ -5,8 +5,8 @@
 import { fundingPaymentsTable, ledgerUpdatesTable } from '../../db/rows/accounts.ts';
 import type { LedgerTransferRow } from '../../db/rows/evm.ts';
 import { ledgerTransfersTable } from '../../db/rows/evm.ts';
+import { exactDecimal, isCashType, isPerpCoin, ledgerCash } from '../../domains/accounts/service/cash.ts';
 import { address, addressValue, array, dec, FieldError, isoTime, object, optDec, str } from '../../platform/fields.ts';
-import { exactDecimal, isCashType, isPerpCoin, ledgerCash } from '../../subgraphs/accounts/service/cash.ts';
 import type { Batch } from '../batch.ts';
 import { parseIsoNs } from '../files.ts';
 import type { BlockContext, StreamLoader } from './loader.ts';

@@ -6,7 +6,7 @@
 --
 -- Every function here takes one transaction lock first (ACCOUNT_STATE_LOCK below): the fills and the misc events are
 -- two streams loaded by lanes of their own, the present and a backfill of each, and the accounts writer beside them
--- (subgraphs/accounts/writer/): they update the same rows, and a position's funding since open is a range of funding
+-- (domains/accounts/writer/): they update the same rows, and a position's funding since open is a range of funding
 -- rows read when the position opens, which must not interleave with a misc batch adding to it.
 
 -- Cash per address: ledger (service/cash.ts's rule, computed by the loader) + Σ(closedPnl − fee) of perp fills +

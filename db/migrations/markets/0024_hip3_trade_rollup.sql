@@ -21,7 +21,7 @@ CREATE TABLE markets.hip3_trade_totals (
 );
 
 -- The trades stored before this migration are summed after it, in steps of a few hours of one coin, by the markets
--- writer (subgraphs/markets/writer/): a migration that read them all would hold ingest back for as long as that
+-- writer (domains/markets/writer/): a migration that read them all would hold ingest back for as long as that
 -- takes. This row says how far it got, and is deleted when it is done; until then the snapshots are summed from the
 -- trades as before. `coin`: the coin being filled (NULL: none yet; every coin before it, in the trades index's
 -- order, is done); `hour`: its hours before this one are done (NULL: none yet).

@@ -1,0 +1,42 @@
+// LedgerUpdate: a non-funding ledger event of a user (deposit, withdraw, transfer, vault, liquidation...), its delta
+// as the exchange prints it; the ledger connection of a user; and the userNonFundingLedgerUpdates subscription.
+
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+import { builder } from '../builder.ts';
+import { type AccountsService, type LedgerUpdate, USER } from '../service/index.ts';
+import { serviceInput } from './args.ts';
+import { historyConnection } from './connection.ts';
+import type { HistoryInput } from './funding.ts';
+
+export const LedgerUpdateRef = builder.objectRef<LedgerUpdate>('LedgerUpdate').implement({
+  fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
+    time: t.expose('time', { type: 'Timestamp' }),
+    hash: t.exposeString('hash'),
+    type: t.string({ description: '"deposit", "withdraw", "send", "vaultDeposit"...', resolve: (u) => u.delta.type }),
+    delta: t.expose('delta', { type: 'JSON', description: 'The whole delta, `type` included (wire §2.6)' }),
+  }),
+});
+
+export const LedgerUpdateConnectionRef = builder.connectionObject(
+  { type: LedgerUpdateRef, name: 'LedgerUpdateConnection' },
+  { name: 'LedgerUpdateEdge' },
+);
+
+/** A page of the user's ledger updates, paged as User.fundings. */
+export async function ledgerConnection(accounts: AccountsService, q: HistoryInput) {
+  const page = await serviceInput('after', () => accounts.ledgerUpdates(q));
+  return historyConnection(page, (u) => u, q.cursor);
+}
+
+builder.subscriptionFields((t) => ({
+  userNonFundingLedgerUpdates: t.field({
+    type: [LedgerUpdateRef],
+    description: "The user's non-funding ledger updates as they happen (history: User.ledgerUpdates)",
+    args: { ...USER.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    listSize: { assumedSize: 10 },
+    subscribe: (_root, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.accounts.streams.userNonFundingLedgerUpdates(USER.parse(a, 'graphql').user), after),
+    resolve: withCursor,
+  }),
+}));

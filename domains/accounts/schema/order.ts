@@ -1,0 +1,133 @@
+// Order (the exchange's FrontendOpenOrder) and OrderStatus (an order at one status, with every status it went
+// through); the orders connection of a user over historicalOrders' window mode; the orderUpdates subscription.
+
+import type { InputOf } from '../../../kit/input.ts';
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf } from '../../../kit/live.ts';
+import { columnsFor } from '../../../kit/selection.ts';
+import { builder } from '../builder.ts';
+import {
+  type AccountsService,
+  type FrontendOpenOrder,
+  type ORDERS_PAGE,
+  orderKey,
+  type StatusColumn,
+  toOrder,
+  USER,
+  type UserOrderStatus,
+} from '../service/index.ts';
+import { serviceInput } from './args.ts';
+import { toConnection } from './connection.ts';
+import { MarketRef } from './market.ts';
+
+// Declared before implemented: both types refer to themselves (children, statusHistory).
+export const OrderRef = builder.objectRef<FrontendOpenOrder>('Order');
+export const OrderStatusRef = builder.objectRef<UserOrderStatus>('OrderStatus');
+
+OrderRef.implement({
+  description: 'An order as the exchange prints it (FrontendOpenOrder)',
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    market: t.field({ type: MarketRef, resolve: (o) => ({ coin: o.coin }) }),
+    side: t.exposeString('side', { description: '"B" (bid, buy) or "A" (ask, sell)' }),
+    limitPx: t.expose('limitPx', { type: 'Decimal' }),
+    sz: t.expose('sz', { type: 'Decimal', description: 'Remaining size' }),
+    origSz: t.expose('origSz', { type: 'Decimal' }),
+    oid: t.id({ description: 'Order id (a u64, as a string)', resolve: (o) => String(o.oid) }),
+    timestamp: t.expose('timestamp', { type: 'Timestamp', description: 'Placement time' }),
+    triggerCondition: t.exposeString('triggerCondition', { description: '"N/A" when none' }),
+    isTrigger: t.exposeBoolean('isTrigger'),
+    triggerPx: t.expose('triggerPx', { type: 'Decimal', description: '"0.0" when none' }),
+    children: t.field({ type: [OrderRef], listSize: { assumedSize: 2 }, resolve: (o) => o.children }),
+    isPositionTpsl: t.exposeBoolean('isPositionTpsl'),
+    reduceOnly: t.exposeBoolean('reduceOnly'),
+    orderType: t.exposeString('orderType', { description: '"Limit", "Market", "Stop Market", "Take Profit Limit"...' }),
+    tif: t.exposeString('tif', { nullable: true, description: '"Gtc", "Ioc", "Alo", "FrontendMarket"...' }),
+    cloid: t.exposeString('cloid', { nullable: true }),
+  }),
+});
+
+OrderStatusRef.implement({
+  description: 'An order at one of its statuses ("open", "filled", "canceled", "marginCanceled", "triggered"...)',
+  fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
+    order: t.field({ type: OrderRef, resolve: (s) => s.order }),
+    status: t.exposeString('status'),
+    statusTimestamp: t.expose('statusTimestamp', { type: 'Timestamp' }),
+    statusHistory: t.loadableGroup({
+      type: OrderStatusRef,
+      description: 'Every stored status of the order, oldest first',
+      listSize: { assumedSize: 3 },
+      load: (keys: string[], ctx) => ctx.accounts.statusHistories(keys),
+      group: orderKey,
+      resolve: orderKey,
+    }),
+  }),
+});
+
+export const OrderStatusConnectionRef = builder.connectionObject(
+  { type: OrderStatusRef, name: 'OrderStatusConnection' },
+  { name: 'OrderStatusEdge' },
+);
+
+/**
+ * The columns of a status row each OrderStatus and Order field is printed from (through toOrder); the orders'
+ * status histories and children are read whole. A test holds this to the schema's fields of both types.
+ */
+export const ORDER_FIELD_COLUMNS: Readonly<Record<string, readonly StatusColumn[]>> = {
+  order: [],
+  status: ['status'],
+  statusTimestamp: ['time'],
+  statusHistory: ['oid'],
+  coin: ['coin'],
+  market: ['coin'],
+  side: ['side'],
+  limitPx: ['limit_px'],
+  sz: ['sz'],
+  origSz: ['orig_sz'],
+  oid: ['oid'],
+  timestamp: ['order_time'],
+  triggerCondition: ['trigger_condition'],
+  isTrigger: ['is_trigger'],
+  triggerPx: ['trigger_px'],
+  children: ['children'],
+  isPositionTpsl: ['is_position_tpsl'],
+  reduceOnly: ['reduce_only'],
+  orderType: ['order_type'],
+  tif: ['tif'],
+  cloid: ['cloid'],
+  // Set on the statuses a subscription sends; none read from storage.
+  cursor: [],
+};
+
+/** The columns behind the OrderStatus and Order fields among `selected` (names anywhere in the selection). */
+export const orderColumnsOf = (selected: Iterable<string>) => columnsFor(selected, ORDER_FIELD_COLUMNS);
+
+/**
+ * historicalOrders in window mode (from the epoch when no startTime): orders by oid descending, each order's rows
+ * newest first (one per distinct status for trigger orders); `first` counts orders; the cursor is the last oid.
+ */
+export async function ordersConnection(
+  accounts: AccountsService,
+  user: string,
+  a: InputOf<typeof ORDERS_PAGE>,
+  selected: ReadonlySet<string>,
+) {
+  const query = { ...a, user, startTime: a.startTime ?? 0 };
+  // Only the columns of the selected fields: the others come out undefined, and no resolver of this selection
+  // reads them.
+  const page = await serviceInput('after', () => accounts.historicalOrders(query, orderColumnsOf(selected)));
+  const nodes = page.rows.map((r): UserOrderStatus => Object.assign(r, { user }));
+  return toConnection(nodes, (s) => String(s.order.oid), { ...page, after: a.cursor });
+}
+
+builder.subscriptionFields((t) => ({
+  orderUpdates: t.field({
+    type: [OrderStatusRef],
+    description: "The user's order status changes as they happen, one batch per block",
+    args: { ...USER.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    listSize: { assumedSize: 20 },
+    subscribe: (_root, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.accounts.streams.orderUpdates(USER.parse(a, 'graphql').user), after),
+    resolve: ({ event, cursor }) => event.map((r) => ({ ...toOrder(r), user: r.address, cursor })),
+  }),
+}));

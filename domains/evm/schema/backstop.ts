@@ -1,0 +1,173 @@
+// The backstop side of Dex @key(name) (the markets subgraph owns its snapshots): principal transfers, the principal
+// summary, health, and the fills the backstop absorbed (each with its Market and the liquidated User).
+
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+import type { CompactFillRow } from '../../accounts/port.ts';
+import { builder } from '../builder.ts';
+import type { BackstopHealth, BackstopTransfer, PrincipalSummary } from '../service/index.ts';
+import {
+  BACKSTOP_DEX,
+  BACKSTOP_FILLS,
+  BACKSTOP_SUMMARY,
+  BACKSTOP_TRANSFER_STREAM,
+  BACKSTOP_TRANSFERS,
+} from '../service/index.ts';
+import { msOf, PAGE_LIST_SIZE, pageType } from './args.ts';
+import { MarketRef, UserRef } from './user.ts';
+
+const BackstopTransferRef = builder.objectRef<BackstopTransfer>('BackstopTransfer').implement({
+  description: "A deposit or withdrawal of a HIP-3 dex's backstop principal",
+  fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
+    time: t.field({ type: 'Timestamp', resolve: (r) => msOf(r.time) }),
+    blockNumber: t.exposeInt('block_number'),
+    txHash: t.exposeString('tx_hash'),
+    dex: t.exposeString('dex_id'),
+    isDeposit: t.exposeBoolean('is_deposit'),
+    signer: t.field({ type: UserRef, resolve: (r) => ({ address: r.signer }) }),
+    amount: t.expose('amount', { type: 'Decimal', description: 'USDC' }),
+  }),
+});
+const BackstopTransferPageRef = pageType(
+  'BackstopTransferPage',
+  BackstopTransferRef,
+  'backstop transfers, newest first',
+);
+
+const PrincipalSummaryRef = builder.objectRef<PrincipalSummary>('BackstopPrincipalSummary').implement({
+  description: "A dex's backstop principal over a window",
+  fields: (t) => ({
+    dex: t.exposeString('dex_id'),
+    totalDepositedUsdc: t.expose('total_deposited_usdc', { type: 'Decimal' }),
+    totalWithdrawnUsdc: t.expose('total_withdrawn_usdc', { type: 'Decimal' }),
+    netPrincipalUsdc: t.expose('net_principal_usdc', { type: 'Decimal' }),
+    uniqueSigners: t.exposeInt('unique_signers'),
+    transferCount: t.exposeInt('transfer_count'),
+  }),
+});
+
+const BackstopHealthRef = builder.objectRef<BackstopHealth>('BackstopHealth').implement({
+  description: "A dex's backstop: principal, and the fills its address absorbed",
+  fields: (t) => ({
+    dex: t.exposeString('dex_id'),
+    backstopAddress: t.exposeString('backstop_address', { nullable: true }),
+    dexIndex: t.exposeInt('dex_index', { nullable: true }),
+    principalDepositedUsdc: t.expose('principal_deposited_usdc', { type: 'Decimal' }),
+    principalWithdrawnUsdc: t.expose('principal_withdrawn_usdc', { type: 'Decimal' }),
+    netPrincipalUsdc: t.expose('net_principal_usdc', { type: 'Decimal' }),
+    fillCount: t.exposeInt('fill_count'),
+    notionalTraded: t.expose('notional_traded', { type: 'Decimal' }),
+    feesPaid: t.expose('fees_paid', { type: 'Decimal' }),
+    fillsLast24h: t.exposeInt('fills_last_24h'),
+    firstFillTime: t.field({
+      type: 'Timestamp',
+      nullable: true,
+      resolve: (h) => (h.first_fill_time ? msOf(h.first_fill_time) : null),
+    }),
+    lastFillTime: t.field({
+      type: 'Timestamp',
+      nullable: true,
+      resolve: (h) => (h.last_fill_time ? msOf(h.last_fill_time) : null),
+    }),
+    coinsActive: t.exposeStringList('coins_active'),
+  }),
+});
+
+const AbsorbedFillRef = builder.objectRef<CompactFillRow>('AbsorbedFill').implement({
+  description: "A fill on the backstop's side of a backstop liquidation",
+  fields: (t) => ({
+    market: t.field({ type: MarketRef, resolve: (f) => ({ coin: f.coin }) }),
+    coin: t.exposeString('coin'),
+    px: t.expose('px', { type: 'Decimal' }),
+    sz: t.expose('sz', { type: 'Decimal' }),
+    side: t.exposeString('side'),
+    time: t.field({ type: 'Timestamp', resolve: (f) => msOf(f.time) }),
+    dir: t.exposeString('dir'),
+    closedPnl: t.expose('closedPnl', { type: 'Decimal' }),
+    fee: t.expose('fee', { type: 'Decimal' }),
+    hash: t.exposeString('hash'),
+    tid: t.field({ type: 'Decimal', resolve: (f) => String(f.tid) }),
+    backstop: t.field({
+      type: UserRef,
+      description: 'The backstop account (its fills in accounts)',
+      resolve: (f) => ({ address: f.user }),
+    }),
+  }),
+});
+
+const AbsorbedFillPageRef = builder
+  .objectRef<{ rows: CompactFillRow[]; hasMore: boolean; nextCursor: string | null }>('AbsorbedFillPage')
+  .implement({
+    description: 'Absorbed fills newest first; `endCursor` resumes after the last',
+    fields: (t) => ({
+      nodes: t.field({ type: [AbsorbedFillRef], resolve: (p) => p.rows }),
+      hasMore: t.exposeBoolean('hasMore'),
+      endCursor: t.exposeString('nextCursor', { nullable: true }),
+    }),
+  });
+
+export const DexRef = builder.objectRef<{ name: string }>('Dex').implement({
+  description: 'A HIP-3 perp dex; its coins are named `<dex>:<COIN>`',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    backstopHealth: t.field({
+      type: BackstopHealthRef,
+      nullable: true,
+      description: 'Null when no backstop activity was ever observed',
+      resolve: (d, _a, ctx) => ctx.evm.backstopHealth(d.name),
+    }),
+    backstopSummary: t.field({
+      type: PrincipalSummaryRef,
+      nullable: true,
+      args: BACKSTOP_SUMMARY.args(t, ['dex']),
+      resolve: async (d, a, ctx) =>
+        (await ctx.evm.backstopSummary(BACKSTOP_SUMMARY.parse({ ...a, dex: d.name }, 'graphql')))[0] ?? null,
+    }),
+    backstopTransfers: t.field({
+      type: BackstopTransferPageRef,
+      args: BACKSTOP_TRANSFERS.args(t, ['dex']),
+      listSize: PAGE_LIST_SIZE,
+      resolve: (d, a, ctx) => ctx.evm.backstopTransfers(BACKSTOP_TRANSFERS.parse({ ...a, dex: d.name }, 'graphql')),
+    }),
+    absorbedFills: t.field({
+      type: AbsorbedFillPageRef,
+      nullable: true,
+      description: 'Null when the node lists no such dex',
+      args: BACKSTOP_FILLS.args(t, ['dex', 'offset']),
+      listSize: { slicingArguments: ['first'], sizedFields: ['nodes'], requireOneSlicingArgument: false },
+      resolve: (d, a, ctx) => ctx.evm.backstopFills(BACKSTOP_FILLS.parse({ ...a, dex: d.name }, 'graphql')),
+    }),
+  }),
+});
+
+builder.asEntity(DexRef, {
+  key: builder.selection<{ name: string }>('name'),
+  resolveReference: (ref) => ({ name: ref.name }),
+});
+
+builder.queryFields((t) => ({
+  backstopHealth: t.field({
+    type: [BackstopHealthRef],
+    description: 'One row per HIP-3 dex with backstop activity ever observed',
+    listSize: { assumedSize: 5 },
+    resolve: (_r, _a, ctx) => ctx.evm.backstopHealth(),
+  }),
+  backstopDex: t.field({
+    type: DexRef,
+    description: 'A HIP-3 dex by name, for its backstop fields',
+    args: BACKSTOP_DEX.args(t),
+    resolve: (_r, a) => BACKSTOP_DEX.parse(a, 'graphql'),
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  backstopTransfers: t.field({
+    type: [BackstopTransferRef],
+    description: 'Backstop principal transfers as they happen, one batch per block',
+    args: { ...BACKSTOP_TRANSFER_STREAM.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    listSize: { assumedSize: 5 },
+    subscribe: (_root, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.evm.streams.backstopTransfers(BACKSTOP_TRANSFER_STREAM.parse(a, 'graphql')), after),
+    resolve: withCursor,
+  }),
+}));

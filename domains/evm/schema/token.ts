@@ -1,0 +1,103 @@
+// EvmToken @key(address): a HyperEVM token contract and its holders, largest balance first. (Named EvmToken: the
+// markets subgraph's Token is a HyperCore spot token keyed by index.)
+import { createContextCache } from '@pothos/core';
+import DataLoader from 'dataloader';
+import type { TokenTransferRow } from '../../../db/rows/evm.ts';
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+import { builder, type EvmContext } from '../builder.ts';
+import { EVM_TOKEN, type EvmToken, TOKEN_HOLDERS, TOKEN_TRANSFER_STREAM, type TokenHolder } from '../service/index.ts';
+
+export const TokenHolderRef = builder.objectRef<TokenHolder>('TokenHolder').implement({
+  description: 'A holder of a token and its balance',
+  fields: (t) => ({
+    address: t.exposeString('address'),
+    balanceRaw: t.expose('balance_raw', { type: 'Decimal', description: 'In raw units' }),
+    balance: t.exposeFloat('balance', { description: 'Whole tokens (ERC-20) or the count of tokens held (NFTs)' }),
+    share: t.exposeFloat('share', { description: 'Fraction of all holdings, 0 to 1' }),
+  }),
+});
+
+const HoldersRef = builder
+  .objectRef<{ rows: TokenHolder[]; hasMore: boolean; nextCursor: string | null; totalRaw: string }>('TokenHolderPage')
+  .implement({
+    description: 'A page of holders, largest balance first; `hasMore` when more follow',
+    fields: (t) => ({
+      nodes: t.field({ type: [TokenHolderRef], resolve: (p) => p.rows }),
+      hasMore: t.exposeBoolean('hasMore'),
+      endCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `after` for the next page' }),
+      totalRaw: t.expose('totalRaw', { type: 'Decimal', description: 'Sum of all holders’ raw balances' }),
+    }),
+  });
+
+export const EvmTokenRef = builder.objectRef<{ address: string } & Partial<EvmToken>>('EvmToken');
+
+EvmTokenRef.implement({
+  description: 'A HyperEVM token contract (ERC-20, ERC-721 or ERC-1155)',
+  fields: (t) => ({
+    address: t.exposeString('address'),
+    symbol: t.exposeString('symbol', { nullable: true }),
+    decimals: t.exposeInt('decimals', { nullable: true }),
+    standard: t.exposeString('standard', { nullable: true }),
+    holders: t.field({
+      type: HoldersRef,
+      description: 'Largest first; page by `offset`, or by `after` (an endCursor) at any depth',
+      args: TOKEN_HOLDERS.args(t, ['token']),
+      listSize: { slicingArguments: ['limit'], sizedFields: ['nodes'], requireOneSlicingArgument: false },
+      resolve: (tk, a, ctx) => ctx.evm.tokenHolders(TOKEN_HOLDERS.parse({ ...a, token: tk.address }, 'graphql')),
+    }),
+  }),
+});
+
+/** One query for the tokens a request references (the router sends a list of them, e.g. from Token.evmToken). */
+const tokenLoader = createContextCache(
+  (ctx: EvmContext) =>
+    new DataLoader<string, { address: string } & Partial<EvmToken>>(async (addresses) => {
+      const found = new Map((await ctx.evm.tokens(addresses)).map((t) => [t.address, t]));
+      return addresses.map((address) => found.get(address) ?? { address });
+    }),
+);
+
+builder.asEntity(EvmTokenRef, {
+  key: builder.selection<{ address: string }>('address'),
+  resolveReference: (ref, ctx) => tokenLoader(ctx).load(ref.address.toLowerCase()),
+});
+
+const TokenTransferRef = builder.objectRef<TokenTransferRow>('TokenTransfer').implement({
+  description: 'A token transfer log (from or to the zero address: a mint or a burn)',
+  fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
+    blockNumber: t.exposeInt('block_number'),
+    logIndex: t.exposeInt('log_index'),
+    txHash: t.exposeString('tx_hash'),
+    time: t.expose('time', { type: 'Timestamp' }),
+    token: t.exposeString('token'),
+    from: t.exposeString('from_addr'),
+    to: t.exposeString('to_addr'),
+    valueRaw: t.expose('value_raw', { type: 'Decimal' }),
+    tokenId: t.expose('token_id', { type: 'Decimal', nullable: true }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  evmToken: t.field({
+    type: EvmTokenRef,
+    description: 'A token by contract address (its holders even when it was never registered)',
+    args: EVM_TOKEN.args(t),
+    resolve: async (_r, a, ctx) => {
+      const { address } = EVM_TOKEN.parse(a, 'graphql');
+      return (await ctx.evm.token(address)) ?? { address };
+    },
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  tokenTransfers: t.field({
+    type: [TokenTransferRef],
+    description: "A token's transfers as they happen, one batch per block",
+    args: { ...TOKEN_TRANSFER_STREAM.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    listSize: { assumedSize: 20 },
+    subscribe: (_root, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.evm.streams.tokenTransfers(TOKEN_TRANSFER_STREAM.parse(a, 'graphql').token), after),
+    resolve: withCursor,
+  }),
+}));

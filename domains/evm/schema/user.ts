@@ -1,0 +1,74 @@
+// User @key(address), owned by accounts: here it gains its ledger events (by type, with the dexes of agent sends)
+// and its core-ledger transfers. Market @key(coin) is the markets subgraph's, referenced by absorbed fills.
+
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+import { LEDGER_EVENT_TYPES, type LedgerEvent } from '../../accounts/port.ts';
+import { builder } from '../builder.ts';
+import { LEDGER_EVENT_STREAM, LEDGER_TRANSFERS, USER_LEDGER_EVENTS } from '../service/index.ts';
+import { PAGE_LIST_SIZE, pageType } from './args.ts';
+import { LedgerTransferPageRef } from './ledger.ts';
+
+export const UserRef = builder.objectRef<{ address: string }>('User');
+
+export const MarketRef = builder
+  .externalRef('Market', builder.keyDirective(builder.selection<{ coin: string }>('coin'), false))
+  .implement({ fields: (t) => ({ coin: t.exposeString('coin') }) });
+
+const LedgerEventTypeRef = builder.enumType('LedgerEventType', {
+  description: 'What a ledger event did to the account',
+  values: LEDGER_EVENT_TYPES,
+});
+
+export const LedgerEventRef = builder.objectRef<LedgerEvent>('LedgerEvent').implement({
+  description: 'A non-funding ledger event of one account, classified by type',
+  fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
+    time: t.field({ type: 'Timestamp', resolve: (e) => e.time_ms }),
+    hash: t.exposeString('hash'),
+    eventType: t.field({ type: LedgerEventTypeRef, resolve: (e) => e.event_type }),
+    deltaType: t.exposeString('delta_type', { description: "The node's delta type (`send`, `deposit`...)" }),
+    sourceDex: t.exposeString('source_dex', { nullable: true, description: "On agent_send: '' = native perp dex" }),
+    destinationDex: t.exposeString('destination_dex', { nullable: true }),
+    delta: t.field({ type: 'JSON', resolve: (e) => e.delta }),
+  }),
+});
+
+const LedgerEventPageRef = pageType('LedgerEventPage', LedgerEventRef, 'ledger events, newest first');
+
+UserRef.implement({
+  description: 'An account, by its lowercase 0x address',
+  fields: (t) => ({
+    address: t.exposeString('address'),
+    ledgerEvents: t.field({
+      type: LedgerEventPageRef,
+      description: 'Ledger events newest first, of the given types (all when none)',
+      args: USER_LEDGER_EVENTS.args(t, { omit: ['user'], types: { eventTypes: [LedgerEventTypeRef] } }),
+      listSize: PAGE_LIST_SIZE,
+      resolve: (u, a, ctx) => ctx.evm.userLedgerEvents(USER_LEDGER_EVENTS.parse({ ...a, user: u.address }, 'graphql')),
+    }),
+    ledgerTransfers: t.field({
+      type: LedgerTransferPageRef,
+      description: 'Core-ledger transfers the account sent or received, newest first',
+      args: LEDGER_TRANSFERS.args(t, { omit: ['user', 'actionType', 'sourceDex', 'destinationDex'] }),
+      listSize: PAGE_LIST_SIZE,
+      resolve: (u, a, ctx) => ctx.evm.ledgerTransfers(LEDGER_TRANSFERS.parse({ ...a, user: u.address }, 'graphql')),
+    }),
+  }),
+});
+
+builder.asEntity(UserRef, {
+  key: builder.selection<{ address: string }>('address'),
+  resolveReference: (ref) => ({ address: ref.address.toLowerCase() }),
+});
+
+builder.subscriptionFields((t) => ({
+  userLedgerEvents: t.field({
+    type: [LedgerEventRef],
+    description: "The user's ledger events as they happen, one batch per block (history: User.ledgerEvents)",
+    args: { ...LEDGER_EVENT_STREAM.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    listSize: { assumedSize: 10 },
+    subscribe: (_root, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.evm.streams.userLedgerEvents(LEDGER_EVENT_STREAM.parse(a, 'graphql').user), after),
+    resolve: withCursor,
+  }),
+}));

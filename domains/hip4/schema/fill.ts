@@ -1,0 +1,117 @@
+// Hip4Fill: one side of a match on an outcome coin, or a settlement fill; the fill list, the statistics per venue
+// (providers) and per time bucket (analytics) over them, and the live fills subscription.
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+import { builder } from '../builder.ts';
+import {
+  ANALYTICS_INTERVALS,
+  type AnalyticsBucket,
+  MAX_ANALYTICS_BUCKETS,
+  type ProviderStats,
+} from '../service/index.ts';
+import { ANALYTICS, FILL_STREAM, FILLS, PROVIDERS } from '../service/inputs.ts';
+import { Hip4FillRef, MarketRef, OutcomeRef, UserRef } from './refs.ts';
+
+Hip4FillRef.implement({
+  description: "One side of a match on an outcome coin (#<10·outcome+side>), or a holder's settlement fill",
+  fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
+    user: t.field({ type: UserRef, resolve: (f) => ({ address: f.address }) }),
+    coin: t.exposeString('coin'),
+    market: t.field({ type: MarketRef, resolve: (f) => ({ coin: f.coin }) }),
+    outcomeId: t.exposeInt('outcome_id'),
+    sideIndex: t.exposeInt('side_index'),
+    outcome: t.field({
+      type: OutcomeRef,
+      nullable: true,
+      resolve: (f, _a, ctx) => ctx.hip4.outcome(f.outcome_id),
+    }),
+    px: t.expose('px', { type: 'Decimal' }),
+    sz: t.expose('sz', { type: 'Decimal' }),
+    side: t.exposeString('side', { description: '"B" (buy) or "A" (sell)' }),
+    time: t.expose('time', { type: 'Timestamp' }),
+    dir: t.exposeString('dir'),
+    closedPnl: t.expose('closed_pnl', { type: 'Decimal' }),
+    hash: t.exposeString('hash'),
+    oid: t.id({ resolve: (f) => String(f.oid) }),
+    tid: t.id({ resolve: (f) => String(f.tid) }),
+    fee: t.expose('fee', { type: 'Decimal' }),
+    feeToken: t.exposeString('fee_token'),
+    crossed: t.exposeBoolean('crossed', { description: 'Whether the fill took liquidity' }),
+    isSettlement: t.exposeBoolean('is_settlement'),
+  }),
+});
+
+const ProviderRef = builder.objectRef<ProviderStats>('Hip4Provider');
+ProviderRef.implement({
+  description: 'Trading statistics of one venue ("oracle" for oracle-emitted markets); settlement fills excluded',
+  fields: (t) => ({
+    venue: t.exposeString('venue'),
+    marketsTraded: t.exposeInt('markets_traded'),
+    fills: t.exposeInt('fills'),
+    volumeUsdc: t.expose('volume_usdc', { type: 'Decimal', description: 'Notional matched (each match once)' }),
+    uniqueUsers: t.exposeInt('unique_users'),
+    fees: t.expose('fees', { type: 'Decimal' }),
+    lastTrade: t.expose('last_trade', { type: 'Timestamp' }),
+  }),
+});
+
+const AnalyticsIntervalEnum = builder.enumType('Hip4AnalyticsInterval', {
+  values: Object.fromEntries(ANALYTICS_INTERVALS.map((i) => [`I${i}`, { value: i }])),
+});
+
+const BucketRef = builder.objectRef<AnalyticsBucket>('Hip4AnalyticsBucket');
+BucketRef.implement({
+  fields: (t) => ({
+    bucket: t.expose('bucket', { type: 'Timestamp', description: 'Start of the bucket, aligned to the interval' }),
+    coin: t.exposeString('coin', { nullable: true, description: 'Set when rows are split by coin' }),
+    fills: t.exposeInt('fills'),
+    volume: t.exposeFloat('volume'),
+    buyVolume: t.exposeFloat('buy_volume'),
+    sellVolume: t.exposeFloat('sell_volume'),
+    feesUsdc: t.exposeFloat('fees_usdc'),
+    uniqueUsers: t.exposeInt('unique_users'),
+  }),
+});
+
+const AnalyticsRef = builder.objectRef<{ status: string; rows: AnalyticsBucket[] }>('Hip4Analytics');
+AnalyticsRef.implement({
+  fields: (t) => ({
+    status: t.exposeString('status', { description: '"live" once any HIP-4 fill is held, else "not_yet_live"' }),
+    buckets: t.field({ type: [BucketRef], listSize: { assumedSize: 200 }, resolve: (a) => a.rows }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  hip4Fills: t.field({
+    type: [Hip4FillRef],
+    description: 'HIP-4 fills, newest first',
+    args: FILLS.args(t, ['cursor']),
+    listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
+    resolve: (_r, a, ctx) => ctx.hip4.fills(FILLS.parse(a, 'graphql')),
+  }),
+  hip4Providers: t.field({
+    type: [ProviderRef],
+    description: 'Statistics per venue over an inclusive window, by volume descending',
+    args: PROVIDERS.args(t, ['cursor']),
+    listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
+    resolve: (_r, a, ctx) => ctx.hip4.providers(PROVIDERS.parse(a, 'graphql')),
+  }),
+  hip4Analytics: t.field({
+    type: AnalyticsRef,
+    description: `Fill statistics per time bucket, oldest first; at most ${MAX_ANALYTICS_BUCKETS} rows`,
+    args: ANALYTICS.args(t, { omit: ['cursor'], types: { interval: AnalyticsIntervalEnum } }),
+    resolve: (_r, a, ctx) => ctx.hip4.analytics(ANALYTICS.parse(a, 'graphql')),
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  hip4Fills: t.field({
+    type: [Hip4FillRef],
+    description: 'HIP-4 fills per block: of one outcome, of a question or of a venue (at most one filter)',
+    listSize: { assumedSize: 20 },
+    args: { ...FILL_STREAM.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    subscribe: (_r, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.hip4.streams.fills(FILL_STREAM.parse(a, 'graphql')), after),
+    resolve: withCursor,
+  }),
+}));

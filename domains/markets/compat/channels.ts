@@ -1,0 +1,69 @@
+// The market-data channels of /ws, in the exchange's shapes: allMids, l2Book, trades, bbo, candle, allCandles
+// and activeAssetCtx (activeSpotAssetCtx on spot coins). Each follows one of the markets service's streams
+// (domains/markets/service/streams.ts), snapshot first; what is here is the wire: parameters and frame shapes.
+
+import { type Channel, readChannel, sendStream } from '../../../kit/channel.ts';
+import {
+  ALL_CANDLES_STREAM,
+  ALL_MIDS,
+  CANDLE_STREAM,
+  COIN,
+  isSpotCoin,
+  L2_BOOK_STREAM,
+  type MarketsService,
+} from '../service/index.ts';
+
+// A subscription is read as the definition reads an /info body: the exchange's names, `type` and the keys a
+// definition does not hold left to the ack, which echoes them as sent.
+
+/** A subscription's `coin` (trades, bbo, activeAssetCtx). */
+const readCoin = (sub: Record<string, unknown>) => COIN.parse(sub, 'info');
+
+export function marketChannels(markets: MarketsService): Channel[] {
+  const { streams } = markets;
+  return [
+    readChannel({
+      type: 'allMids',
+      // The mids' input (ALL_MIDS) but `coins`, which the exchange's channel does not take.
+      read: (sub) => ALL_MIDS.parse({ dex: sub.dex }, 'info'),
+      normalize: (sub) => ({ ...sub }),
+      async start({ dex = '' }, ctx) {
+        const mids = await streams.allMids(dex);
+        // The SDK drops frames carrying dex "" for the default dex: omit the key there.
+        return sendStream(mids, ctx, (all) => ({ mids: all, ...(dex ? { dex } : {}) }));
+      },
+    }),
+    readChannel({
+      type: 'l2Book',
+      read: (sub) => L2_BOOK_STREAM.parse(sub, 'info'),
+      // The subscription as acknowledged: no aggregation reads null, as the exchange echoes it.
+      normalize: (sub, book) => ({
+        ...sub,
+        coin: book.coin,
+        nSigFigs: book.nSigFigs ?? null,
+        mantissa: book.mantissa ?? null,
+      }),
+      // The TS SDK's `fast`: the exchange's shallow book, 5 levels a side (the default is 20).
+      start: ({ coin, fast, ...aggregation }, ctx) =>
+        sendStream(streams.l2Book(coin, { ...aggregation, levels: fast ? 5 : undefined }), ctx),
+    }),
+    readChannel({ type: 'trades', read: readCoin, start: ({ coin }, ctx) => sendStream(streams.trades(coin), ctx) }),
+    readChannel({ type: 'bbo', read: readCoin, start: ({ coin }, ctx) => sendStream(streams.bbo(coin), ctx) }),
+    readChannel({
+      type: 'candle',
+      read: (sub) => CANDLE_STREAM.parse(sub, 'info'),
+      start: ({ coin, interval }, ctx) => sendStream(streams.candle(coin, interval), ctx),
+    }),
+    readChannel({
+      type: 'allCandles',
+      read: (sub) => ALL_CANDLES_STREAM.parse(sub, 'info'),
+      start: ({ interval }, ctx) => sendStream(streams.allCandles(interval), ctx),
+    }),
+    readChannel({
+      type: 'activeAssetCtx',
+      channelName: (sub) => (isSpotCoin(String(sub.coin)) ? 'activeSpotAssetCtx' : 'activeAssetCtx'),
+      read: readCoin,
+      start: ({ coin }, ctx) => sendStream(streams.activeAssetCtx(coin), ctx),
+    }),
+  ];
+}

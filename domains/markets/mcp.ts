@@ -1,0 +1,390 @@
+// The markets domain's MCP tools: one per capability of its service (the /info types, path endpoints and /ws
+// channels it serves), each calling the service as the resolvers and compat handlers do, plus bounded live tools
+// that collect a stream for a few seconds. Each tool's input is its capability's definition (service/inputs.ts),
+// which its call reads the arguments through.
+
+import type { McpTool } from '../../kit/domain.ts';
+import { shared } from '../../kit/info.ts';
+import { collect } from '../../kit/mcp-tool.ts';
+import { compareDecimal } from '../../platform/decimal.ts';
+import {
+  ALL_MIDS,
+  AVAILABLE_DATES,
+  CANDLE_INTERVALS,
+  CANDLES,
+  COIN,
+  COLLECT_BBO,
+  COLLECT_CANDLES,
+  COLLECT_MIDS,
+  COLLECT_TRADES,
+  DEX,
+  FUNDING_HISTORY,
+  HIP3_SNAPSHOTS,
+  HIP3_TOP_MOVERS,
+  HIP3_TOP_MOVERS_DEFAULT,
+  HISTORY_DATASET_NAMES,
+  HISTORY_SERIES_NAMES,
+  isSpotCoin,
+  L2_BOOK,
+  L2_BOOKS,
+  LIQUIDITY_REPORT,
+  MARKET_HISTORY,
+  MAX_HIP3_TOP_MOVERS,
+  MAX_L2_BOOKS,
+  MAX_RESERVE_HISTORY,
+  MAX_TRADES,
+  NO_INPUT,
+  RESERVE_HISTORY,
+  RESERVE_HISTORY_DEFAULT_LIMIT,
+  TRADES,
+  TRADES_DEFAULT_LIMIT,
+  type WireTrade,
+} from './service/index.ts';
+
+/** The node answers meta-like types for the markets domain; relayed as the node sends them. */
+function relayed(name: string, type: string, title: string, description: string): McpTool {
+  return {
+    name,
+    title,
+    description,
+    input: NO_INPUT.schema,
+    call: async (_args, { services }) => ({ [type]: await services.upstream.json({ type }, 30_000) }),
+  };
+}
+
+export const marketsTools: readonly McpTool[] = [
+  {
+    name: 'markets_all_mids',
+    title: 'Mid prices of all coins',
+    description:
+      'Current mid price of every coin (perps and spot pairs) from the live order books, falling back to the last ' +
+      'trade price. Use it for "what is the price of X" or to list tradable coins. With `dex`, the coins of that ' +
+      'HIP-3 dex; with `coins`, only those.',
+    input: ALL_MIDS.schema,
+    async call(args, { services: { markets } }) {
+      // The map compat's allMids sends too (sharedJson): its JSON is encoded once and copied into the answer.
+      return { mids: shared(await markets.dexMids(ALL_MIDS.parse(args))) };
+    },
+    summary: (r) => `${Object.keys(r.mids as object).length} mid prices`,
+  },
+  {
+    name: 'markets_market_info',
+    title: 'Market metadata of a coin',
+    description:
+      'What kind of market a coin is (perp, spot or HIP-4 outcome) and its trading parameters: size decimals, max ' +
+      'leverage, margin table, isolated-only, delisted; for spot the base and quote tokens. Null when unknown. For ' +
+      'every asset at once use markets_perp_meta or markets_spot_meta.',
+    input: COIN.schema,
+    call: async (args, { services: { markets } }) => ({ market: await markets.marketInfo(COIN.parse(args).coin) }),
+  },
+  {
+    name: 'markets_perp_meta',
+    title: 'Perp universe',
+    description:
+      'The perp universe of the main dex or of a HIP-3 dex: every asset with its size decimals, max leverage and ' +
+      'margin table (the exchange meta answer). An unknown dex is an error.',
+    input: DEX.schema,
+    call: async (args, { services: { markets } }) => ({ meta: await markets.meta(DEX.parse(args).dex) }),
+    summary: (r) => `${(r.meta as { universe: unknown[] }).universe.length} perp assets`,
+  },
+  {
+    name: 'markets_spot_meta',
+    title: 'Spot universe',
+    description: 'Every spot pair and token (names, indexes, decimals): the exchange spotMeta answer.',
+    input: NO_INPUT.schema,
+    call: async (_args, { services: { markets } }) => ({ spotMeta: await markets.spotMeta() }),
+  },
+  {
+    name: 'markets_perp_contexts',
+    title: 'Perp asset contexts',
+    description:
+      'Live context of every perp of a dex: funding rate, open interest, mark, oracle and mid prices, 24 h ' +
+      'notional and base volume, previous-day price, premium. For one coin prefer markets_asset_context.',
+    input: DEX.schema,
+    async call(args, { services: { markets } }) {
+      const [meta, contexts] = await markets.metaAndAssetCtxs(DEX.parse(args).dex);
+      return { contexts: meta.universe.map((u, i) => ({ coin: u.name, ...contexts[i] })) };
+    },
+  },
+  {
+    name: 'markets_spot_contexts',
+    title: 'Spot asset contexts',
+    description: 'Live context of every spot pair: mark and mid prices, 24 h volumes, supply, previous-day price.',
+    input: NO_INPUT.schema,
+    async call(_args, { services: { markets } }) {
+      const [, contexts] = await markets.spotMetaAndAssetCtxs();
+      return { contexts };
+    },
+  },
+  {
+    name: 'markets_asset_context',
+    title: 'Asset context of one coin',
+    description:
+      "One coin's live context (perp: funding, open interest, mark/oracle/mid price, 24 h volume, premium; spot: " +
+      'prices, volumes, supply).',
+    input: COIN.schema,
+    call: async (args, { services: { markets } }) => {
+      const { coin } = COIN.parse(args);
+      return { coin, ctx: isSpotCoin(coin) ? markets.spotAssetCtx(coin) : markets.perpAssetCtx(coin) };
+    },
+  },
+  {
+    name: 'markets_l2_book',
+    title: 'Order book of a coin',
+    description:
+      'The live L2 order book of a coin: up to 20 price levels a side (px, sz, number of orders), optionally ' +
+      'aggregated to fewer significant figures. Null when the coin has no book.',
+    input: L2_BOOK.schema,
+    call: async (args, { services: { markets } }) => ({ book: markets.l2Book(L2_BOOK.parse(args)) }),
+  },
+  {
+    name: 'markets_l2_books',
+    title: 'Order books of several coins',
+    description: `The live L2 books of up to ${MAX_L2_BOOKS} coins at once (null for a coin without a book).`,
+    input: L2_BOOKS.schema,
+    call: async (args, { services: { markets } }) => ({
+      books: Object.fromEntries(markets.l2Books(L2_BOOKS.parse(args))),
+    }),
+  },
+  {
+    name: 'markets_best_bid_offer',
+    title: 'Best bid and offer',
+    description:
+      "A coin's best bid and best ask (price, size, orders) from the live book; null without a book. For more " +
+      'levels use markets_l2_book; for the spread and depth around the mid, markets_current_depth.',
+    input: COIN.schema,
+    call: async (args, { services: { markets } }) => ({ bbo: markets.books.bbo(COIN.parse(args).coin) }),
+  },
+  {
+    name: 'markets_current_depth',
+    title: 'Book depth summary',
+    description:
+      "A coin's live book depth: spread and the resting size and notional within bands around the mid. Use it to " +
+      'judge liquidity now; for past liquidity use markets_liquidity_report.',
+    input: COIN.schema,
+    call: async (args, { services: { markets } }) => ({ depth: markets.books.depth(COIN.parse(args).coin) }),
+  },
+  {
+    name: 'markets_candles',
+    title: 'Candles (OHLCV)',
+    description:
+      `Candles of a coin from startTime to endTime (default now), oldest first: open, high, low, close, volume and ` +
+      `trade count per bucket. Intervals: ${CANDLE_INTERVALS.join(', ')}.`,
+    input: CANDLES.schema,
+    call: async (args, { services: { markets } }) => ({ candles: await markets.candleSnapshot(CANDLES.parse(args)) }),
+  },
+  {
+    name: 'markets_trades',
+    title: 'Trades of a coin',
+    description:
+      `Stored trades of a coin, most recent first (price, size, side, time, hash, the two users): the last ones, ` +
+      `or those of a window. limit 1 to ${MAX_TRADES}, default ${TRADES_DEFAULT_LIMIT}. For trades as they happen use ` +
+      'markets_collect_trades.',
+    input: TRADES.schema,
+    async call(args, { services: { markets } }) {
+      const trades = await markets.trades(TRADES.parse(args));
+      return { trades };
+    },
+  },
+  {
+    name: 'markets_funding_history',
+    title: 'Funding rate history',
+    description:
+      "A perp's hourly funding rates and premiums from startTime to endTime (default now), oldest first. For the " +
+      "current rate use markets_asset_context; for a user's payments, accounts_funding_payments.",
+    input: FUNDING_HISTORY.schema,
+    async call(args, { services: { markets } }) {
+      return { funding: await markets.fundingHistory(FUNDING_HISTORY.parse(args)) };
+    },
+  },
+  {
+    name: 'markets_reserve_states',
+    title: 'Borrow/lend reserves now',
+    description:
+      'Every borrow/lend reserve token with its latest state: borrow and supply rates (yearly), utilization, ' +
+      'total supplied and borrowed, oracle price.',
+    input: NO_INPUT.schema,
+    call: async (_args, { services: { markets } }) => ({ reserves: await markets.allReserveStates() }),
+  },
+  {
+    name: 'markets_reserve_history',
+    title: 'Borrow/lend reserve history',
+    description:
+      `Samples of borrow/lend reserves (one token or all) in a window, default the last 7 days; with interval, the ` +
+      `last sample of each bucket. limit 1 to ${MAX_RESERVE_HISTORY}, default ${RESERVE_HISTORY_DEFAULT_LIMIT}.`,
+    input: RESERVE_HISTORY.schema,
+    async call(args, { services: { markets } }) {
+      const samples = await markets.reserveHistory(RESERVE_HISTORY.parse(args));
+      return { samples };
+    },
+  },
+  {
+    name: 'markets_history_coins',
+    title: 'Coins with market history',
+    description: 'Coins for which the market-history archive (bbo, spread, depth, slippage, book samples) holds data.',
+    input: NO_INPUT.schema,
+    call: async (_args, { services: { markets } }) => ({ coins: await markets.historyCoins() }),
+  },
+  {
+    name: 'markets_history',
+    title: 'Market history samples',
+    description:
+      `Archived samples of one series of a coin's market, newest first: ${HISTORY_SERIES_NAMES.join(', ')}. ` +
+      'Window default: the day before endTime (default now). limit 1 to 1000, default 100; hasMore and nextCursor ' +
+      '(pass it back as cursor) page through the window. For a summary of a window use markets_liquidity_report.',
+    input: MARKET_HISTORY.schema,
+    async call(args, { services: { markets } }) {
+      return { ...(await markets.marketHistory(MARKET_HISTORY.parse(args))) };
+    },
+  },
+  {
+    name: 'markets_liquidity_report',
+    title: 'Liquidity report',
+    description:
+      "A coin's liquidity over a window (default the last day): average spread, depth per band around the mid and " +
+      'slippage per notional size, from the market-history archive.',
+    input: LIQUIDITY_REPORT.schema,
+    call: async (args, { services: { markets } }) => ({
+      report: await markets.liquidityReport(LIQUIDITY_REPORT.parse(args)),
+    }),
+  },
+  {
+    name: 'markets_available_dates',
+    title: 'Dates with archived data',
+    description: `The UTC dates on which each archive dataset (${HISTORY_DATASET_NAMES.join(', ')}) holds data, per coin.`,
+    input: AVAILABLE_DATES.schema,
+    async call(args, { services: { markets } }) {
+      const dates = await markets.availableDates(AVAILABLE_DATES.parse(args));
+      return { dates };
+    },
+  },
+  {
+    name: 'markets_data_coverage',
+    title: 'Data coverage',
+    description:
+      'Where each dataset of this service starts and ends (fills, orders, funding, ledger, trades, candles, ...) ' +
+      'and from when it is complete: check it before asking for old history.',
+    input: NO_INPUT.schema,
+    call: async (_args, { services: { markets, coverage } }) => ({ ...(await coverage(markets.now())) }),
+  },
+  {
+    name: 'markets_hip3_snapshots',
+    title: 'HIP-3 market snapshots',
+    description:
+      'Latest snapshot of every HIP-3 dex coin (mark and oracle price, funding, open interest, 24 h volume, fees and ' +
+      'trades, cumulative totals, halted), optionally one dex or one coin.',
+    input: HIP3_SNAPSHOTS.schema,
+    call: async (args, { services: { markets } }) => ({
+      snapshots: await markets.hip3Snapshots(HIP3_SNAPSHOTS.parse(args)),
+    }),
+  },
+  {
+    name: 'markets_hip3_top_movers',
+    title: 'HIP-3 top movers',
+    description: `HIP-3 coins with the largest 24 h price move, largest first (1 to ${MAX_HIP3_TOP_MOVERS}, default ${HIP3_TOP_MOVERS_DEFAULT}).`,
+    input: HIP3_TOP_MOVERS.schema,
+    call: async (args, { services: { markets } }) => ({
+      movers: await markets.hip3TopMovers(HIP3_TOP_MOVERS.parse(args)),
+    }),
+  },
+  relayed(
+    'markets_perp_dexs',
+    'perpDexs',
+    'Perp dexes',
+    'The perp dexes (the main one and every HIP-3 dex) the node knows.',
+  ),
+  relayed(
+    'markets_vault_summaries',
+    'vaultSummaries',
+    'Vaults',
+    'The vaults the node lists (name, address, leader, TVL, closed or not, parent/child relationship, creation time).',
+  ),
+  relayed(
+    'markets_max_market_order_notionals',
+    'maxMarketOrderNtls',
+    'Max market order notionals',
+    'The largest notional a single market order may have, per asset, as the node reports it.',
+  ),
+
+  // ---- live: a stream collected for a bounded time ----
+  {
+    name: 'markets_collect_trades',
+    title: 'Collect live trades',
+    description:
+      'Waits and collects the trades of a coin as they happen, for `seconds` (1 to 60) or until `maxTrades` ' +
+      '(default 500, at most 5000): for "watch BTC trades for 10 seconds". Returns the trades, their count and volume.',
+    input: COLLECT_TRADES.schema,
+    async call(args, { services: { markets }, signal }) {
+      const { coin, seconds, maxTrades } = COLLECT_TRADES.parse(args);
+      const got = await collect<WireTrade[], WireTrade>(markets.streams.trades(coin), {
+        seconds,
+        max: maxTrades,
+        signal,
+        items: (batch) => batch,
+      });
+      const volume = got.items.reduce((sum, t) => sum + Number(t.sz), 0);
+      return { coin, trades: got.items, count: got.items.length, volume, ...stopped(got) };
+    },
+    summary: (r) => `${r.count} ${r.coin} trades in ${r.seconds} s (volume ${r.volume})`,
+  },
+  {
+    name: 'markets_collect_candles',
+    title: 'Collect live candle updates',
+    description:
+      "Follows a coin's open candle of one interval for `seconds` (1 to 60): every update, each bucket ending with a " +
+      'closed frame. Starts with the open candle.',
+    input: COLLECT_CANDLES.schema,
+    async call(args, { services: { markets }, signal }) {
+      const { coin, interval, seconds } = COLLECT_CANDLES.parse(args);
+      const stream = markets.streams.candle(coin, interval);
+      const first = stream.snapshot();
+      const got = await collect(stream, { seconds, max: 10_000, signal });
+      return { candles: first ? [first, ...got.items] : got.items, ...stopped(got) };
+    },
+  },
+  {
+    name: 'markets_collect_bbo',
+    title: 'Collect best bid/offer changes',
+    description:
+      "Follows a coin's best bid and offer for `seconds` (1 to 60): the current one, then each change. For spread " +
+      'and top-of-book moves over a short time.',
+    input: COLLECT_BBO.schema,
+    async call(args, { services: { markets }, signal }) {
+      const { coin, seconds } = COLLECT_BBO.parse(args);
+      const stream = markets.streams.bbo(coin);
+      const first = stream.snapshot();
+      const got = await collect(stream, { seconds, max: 10_000, signal });
+      return { updates: first ? [first, ...got.items] : got.items, ...stopped(got) };
+    },
+  },
+  {
+    name: 'markets_collect_mids',
+    title: 'Collect mid price changes',
+    description:
+      'Follows the mid prices of some coins for `seconds` (1 to 60), sampled at most every half second: first, ' +
+      'last, low and high mid per coin. For "how did BTC move in the last 30 seconds".',
+    input: COLLECT_MIDS.schema,
+    async call(args, { services: { markets }, signal }) {
+      const { coins, seconds } = COLLECT_MIDS.parse(args);
+      const stream = await markets.streams.allMids(null);
+      const got = await collect(stream, { seconds, max: 10_000, signal });
+      const samples = [stream.snapshot(), ...got.items].filter((m) => m !== null);
+      const mids = Object.fromEntries(
+        coins.map((coin) => {
+          // Prices stay decimal text, compared exactly.
+          const pxs = samples.flatMap((m) => (m?.[coin] === undefined ? [] : [m[coin] as string]));
+          if (pxs.length === 0) return [coin, null];
+          const low = pxs.reduce((a, b) => (compareDecimal(b, a) < 0 ? b : a));
+          const high = pxs.reduce((a, b) => (compareDecimal(b, a) > 0 ? b : a));
+          return [coin, { first: pxs[0], last: pxs.at(-1), low, high }];
+        }),
+      );
+      return { mids, samples: samples.length, ...stopped(got) };
+    },
+  },
+];
+
+/** How a collection ended, as live tools report it. */
+function stopped(got: { stoppedBy: string; seconds: number }) {
+  return { stoppedBy: got.stoppedBy, seconds: got.seconds };
+}

@@ -1,0 +1,307 @@
+// Market @key(coin): one coin's metadata (from the node), live book, mid, trades, candles, asset context and
+// funding history; the root fields that return markets; and the live book/mid/context subscriptions.
+
+import { liveIterator } from '../../../kit/live.ts';
+import { FieldError } from '../../../platform/fields.ts';
+import { builder } from '../builder.ts';
+import {
+  type BboAnswer,
+  type FundingRate,
+  isSpotCoin,
+  type L2BookAnswer,
+  type L2Level,
+  type MarketInfo,
+  type MarketsService,
+  type PerpAssetCtx,
+  type SpotAssetCtx,
+} from '../service/index.ts';
+import { ALL_MIDS, CANDLES, COIN, FUNDING_HISTORY, L2_BOOK, TRADES } from '../service/inputs.ts';
+import { CandleIntervalEnum, CandleRef } from './candle.ts';
+import { TradeRef } from './trade.ts';
+
+export interface MarketParent {
+  coin: string;
+}
+
+/** The refusal of a coin of the other kind on an asset-context subscription. */
+function badSpotCoin(coin: string, use: string): FieldError {
+  const kind = isSpotCoin(coin) ? 'a spot pair' : 'not a spot pair';
+  return new FieldError(`coin: ${JSON.stringify(coin)} is ${kind}; subscribe to ${use}`);
+}
+
+const LevelRef = builder.objectRef<L2Level>('BookLevel').implement({
+  fields: (t) => ({
+    px: t.expose('px', { type: 'Decimal' }),
+    sz: t.expose('sz', { type: 'Decimal' }),
+    n: t.exposeInt('n', { description: 'Orders at this level' }),
+  }),
+});
+
+const BookRef = builder.objectRef<L2BookAnswer>('L2Book').implement({
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    time: t.expose('time', { type: 'Timestamp' }),
+    bids: t.field({ type: [LevelRef], listSize: { assumedSize: 20 }, resolve: (b) => b.levels[0] }),
+    asks: t.field({ type: [LevelRef], listSize: { assumedSize: 20 }, resolve: (b) => b.levels[1] }),
+  }),
+});
+
+interface BboParent {
+  coin: string;
+  time: number;
+  bid: L2Level | null;
+  ask: L2Level | null;
+}
+
+const bboOf = (b: BboAnswer | null): BboParent | null =>
+  b && { coin: b.coin, time: b.time, bid: b.bbo[0], ask: b.bbo[1] };
+
+const BboRef = builder.objectRef<BboParent>('Bbo').implement({
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    time: t.expose('time', { type: 'Timestamp' }),
+    bid: t.field({ type: LevelRef, nullable: true, resolve: (b) => b.bid }),
+    ask: t.field({ type: LevelRef, nullable: true, resolve: (b) => b.ask }),
+  }),
+});
+
+const AssetCtxRef = builder.objectRef<PerpAssetCtx & { coin: string }>('AssetCtx').implement({
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    funding: t.expose('funding', { type: 'Decimal' }),
+    openInterest: t.expose('openInterest', { type: 'Decimal' }),
+    prevDayPx: t.expose('prevDayPx', { type: 'Decimal' }),
+    dayNtlVlm: t.expose('dayNtlVlm', { type: 'Decimal' }),
+    dayBaseVlm: t.expose('dayBaseVlm', { type: 'Decimal' }),
+    premium: t.expose('premium', { type: 'Decimal', nullable: true }),
+    oraclePx: t.expose('oraclePx', { type: 'Decimal' }),
+    markPx: t.expose('markPx', { type: 'Decimal' }),
+    midPx: t.expose('midPx', { type: 'Decimal', nullable: true }),
+    impactPxs: t.expose('impactPxs', { type: ['Decimal'], nullable: true, listSize: { assumedSize: 2 } }),
+  }),
+});
+
+const SpotAssetCtxRef = builder.objectRef<SpotAssetCtx>('SpotAssetCtx').implement({
+  description: "A spot pair's context (the exchange's SpotAssetCtx)",
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    prevDayPx: t.expose('prevDayPx', { type: 'Decimal' }),
+    dayNtlVlm: t.expose('dayNtlVlm', { type: 'Decimal' }),
+    dayBaseVlm: t.expose('dayBaseVlm', { type: 'Decimal' }),
+    markPx: t.expose('markPx', { type: 'Decimal' }),
+    midPx: t.expose('midPx', { type: 'Decimal', nullable: true }),
+    circulatingSupply: t.expose('circulatingSupply', { type: 'Decimal' }),
+    totalSupply: t.expose('totalSupply', { type: 'Decimal' }),
+  }),
+});
+
+/** A perp's context, or null for a spot pair (its context is spotAssetCtx) and a coin without one. */
+function perpCtx(markets: MarketsService, coin: string) {
+  return !isSpotCoin(coin) && markets.hasCtx(coin) ? { coin, ...markets.perpAssetCtx(coin) } : null;
+}
+
+const FundingRateRef = builder.objectRef<FundingRate>('FundingRate').implement({
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    fundingRate: t.expose('fundingRate', { type: 'Decimal' }),
+    premium: t.expose('premium', { type: 'Decimal' }),
+    time: t.expose('time', { type: 'Timestamp' }),
+  }),
+});
+
+interface DepthBand {
+  bps: number;
+  bidDepthUsd: string;
+  askDepthUsd: string;
+}
+
+const DepthBandRef = builder.objectRef<DepthBand>('DepthBand').implement({
+  description: 'Cumulative notional (USD) resting within `bps` basis points of the mid',
+  fields: (t) => ({
+    bps: t.exposeInt('bps'),
+    bidDepthUsd: t.expose('bidDepthUsd', { type: 'Decimal' }),
+    askDepthUsd: t.expose('askDepthUsd', { type: 'Decimal' }),
+  }),
+});
+
+const MarketKindEnum = builder.enumType('MarketKind', {
+  values: { PERP: { value: 'perp' }, SPOT: { value: 'spot' }, OUTCOME: { value: 'outcome' } } as const,
+});
+
+const MarketInfoRef = builder.objectRef<MarketInfo>('MarketInfo').implement({
+  description: "The node's metadata of a coin: its perp dex's meta, or spotMeta (outcome sides carry none)",
+  fields: (t) => ({
+    kind: t.field({ type: MarketKindEnum, resolve: (i) => i.kind }),
+    dex: t.exposeString('dex', { nullable: true, description: 'HIP-3 dex of a "dex:COIN" perp' }),
+    szDecimals: t.exposeInt('szDecimals', { nullable: true, description: 'Decimals allowed in a size' }),
+    maxLeverage: t.exposeInt('maxLeverage', { nullable: true }),
+    marginTableId: t.exposeInt('marginTableId', { nullable: true }),
+    onlyIsolated: t.exposeBoolean('onlyIsolated'),
+    isDelisted: t.exposeBoolean('isDelisted'),
+    baseToken: t.exposeString('baseToken', { nullable: true, description: 'Spot pairs: the base token' }),
+    quoteToken: t.exposeString('quoteToken', { nullable: true, description: 'Spot pairs: the quote token' }),
+  }),
+});
+
+export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
+  description: 'A tradable coin (perp, spot pair, HIP-3 dex coin or outcome side)',
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    info: t.field({
+      type: MarketInfoRef,
+      nullable: true,
+      description: "The node's metadata of the coin; null when the node does not list it",
+      resolve: (m, _a, ctx) => ctx.markets.marketInfo(m.coin),
+    }),
+    mid: t.field({ type: 'Decimal', nullable: true, resolve: (m, _a, ctx) => ctx.markets.mid(m.coin) }),
+    book: t.field({
+      type: BookRef,
+      nullable: true,
+      args: L2_BOOK.args(t, ['coin']),
+      resolve: (m, a, ctx) => ctx.markets.l2Book(L2_BOOK.parse({ ...a, coin: m.coin }, 'graphql')),
+    }),
+    bbo: t.field({
+      type: BboRef,
+      nullable: true,
+      resolve: (m, _a, ctx) => bboOf(ctx.markets.books.bbo(m.coin)),
+    }),
+    depth: t.field({
+      type: [DepthBandRef],
+      listSize: { assumedSize: 6 },
+      resolve: (m, _a, ctx) => {
+        const d = ctx.markets.books.depth(m.coin);
+        return d ? Object.entries(d.depth).map(([bps, v]) => ({ bps: Number(bps), ...v })) : [];
+      },
+    }),
+    trades: t.field({
+      type: [TradeRef],
+      description: 'Most recent first',
+      args: TRADES.args(t, ['coin']),
+      listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
+      resolve: (m, a, ctx) => ctx.markets.trades(TRADES.parse({ ...a, coin: m.coin }, 'graphql')),
+    }),
+    candles: t.field({
+      type: [CandleRef],
+      description: 'Oldest first; at most the 5000 most recent candles of the window',
+      args: CANDLES.args(t, { omit: ['coin'], types: { interval: CandleIntervalEnum } }),
+      listSize: { assumedSize: 500 },
+      resolve: (m, a, ctx) => ctx.markets.candleSnapshot(CANDLES.parse({ ...a, coin: m.coin }, 'graphql')),
+    }),
+    assetCtx: t.field({
+      type: AssetCtxRef,
+      nullable: true,
+      description: "A perp's context; null for a spot pair (see spotAssetCtx)",
+      resolve: (m, _a, ctx) => perpCtx(ctx.markets, m.coin),
+    }),
+    spotAssetCtx: t.field({
+      type: SpotAssetCtxRef,
+      nullable: true,
+      description: "A spot pair's context; null for a perp (see assetCtx)",
+      // As /ws activeSpotAssetCtx: a pair that trades has a context even before the node's first ctx row for it.
+      resolve: (m, _a, ctx) =>
+        isSpotCoin(m.coin) && (ctx.markets.hasCtx(m.coin) || ctx.markets.mid(m.coin) !== null)
+          ? ctx.markets.spotAssetCtx(m.coin)
+          : null,
+    }),
+    fundingHistory: t.field({
+      type: [FundingRateRef],
+      description: 'Hourly rates, oldest first, at most 500',
+      args: FUNDING_HISTORY.args(t, ['coin']),
+      listSize: { assumedSize: 500 },
+      resolve: (m, a, ctx) => ctx.markets.fundingHistory(FUNDING_HISTORY.parse({ ...a, coin: m.coin }, 'graphql')),
+    }),
+  }),
+});
+
+builder.asEntity(MarketRef, {
+  key: builder.selection<{ coin: string }>('coin'),
+  resolveReference: (ref) => ({ coin: ref.coin }),
+});
+
+const MidRef = builder.objectRef<{ coin: string; mid: string }>('Mid').implement({
+  fields: (t) => ({ coin: t.exposeString('coin'), mid: t.expose('mid', { type: 'Decimal' }) }),
+});
+
+const midsList = (mids: Record<string, string>) => Object.entries(mids).map(([coin, mid]) => ({ coin, mid }));
+
+builder.queryFields((t) => ({
+  market: t.field({
+    type: MarketRef,
+    nullable: true,
+    description: 'A market by coin name ("BTC", "PURR/USDC", "@1", "xyz:XYZ100", "#2901"); null when unknown',
+    args: COIN.args(t),
+    resolve: (_r, a, ctx) => {
+      const { coin } = COIN.parse(a, 'graphql');
+      return ctx.markets.mid(coin) !== null || ctx.markets.hasCtx(coin) ? { coin } : null;
+    },
+  }),
+  markets: t.field({
+    type: [MarketRef],
+    description: 'Every market with a price',
+    listSize: { assumedSize: 200 },
+    resolve: (_r, _a, ctx) => Object.keys(ctx.markets.allMids()).map((coin) => ({ coin })),
+  }),
+  allMids: t.field({
+    type: [MidRef],
+    description:
+      'Mid prices by the exchange\'s rule: without `dex` (or "") the main perp dex\'s coins and spot; with a HIP-3 ' +
+      "dex, that dex's coins",
+    args: ALL_MIDS.args(t, ['coins']),
+    listSize: { assumedSize: 200 },
+    resolve: async (_r, a, ctx) => midsList(await ctx.markets.dexMids(ALL_MIDS.parse(a, 'graphql'))),
+  }),
+}));
+
+// Pure live streams (no snapshot on subscribe, nothing of the caller): what lets equal operations share one
+// execution (platform/shared-subscriptions.ts). Books and mids are conflated by the stream (service/streams.ts);
+// each field keeps the latest 10 events for a slow reader, older states being worth nothing.
+builder.subscriptionFields((t) => ({
+  allMids: t.field({
+    type: [MidRef],
+    description: 'The mids of the `dex` rule of Query.allMids, each time a book changes (at most every 500 ms)',
+    args: ALL_MIDS.args(t, ['coins']),
+    listSize: { assumedSize: 200 },
+    subscribe: async (_r, a, ctx) =>
+      liveIterator(await ctx.markets.streams.allMids(ALL_MIDS.parse(a, 'graphql').dex ?? ''), 10),
+    resolve: (mids) => midsList(mids),
+  }),
+  l2Book: t.field({
+    type: BookRef,
+    description: "A coin's book each time it changes (at most every 500 ms)",
+    args: L2_BOOK.args(t),
+    subscribe: (_r, a, ctx) => {
+      const q = L2_BOOK.parse(a, 'graphql');
+      return liveIterator(ctx.markets.streams.l2Book(q.coin, q), 10);
+    },
+    resolve: (book) => book,
+  }),
+  bbo: t.field({
+    type: BboRef,
+    description: 'The best bid and offer of a coin, when they change',
+    args: COIN.args(t),
+    subscribe: (_r, a, ctx) => liveIterator(ctx.markets.streams.bbo(COIN.parse(a, 'graphql').coin), 10),
+    resolve: (b) => bboOf(b) as BboParent,
+  }),
+  activeAssetCtx: t.field({
+    type: AssetCtxRef,
+    description: "A perp's context as it changes (a spot pair's: activeSpotAssetCtx)",
+    args: COIN.args(t),
+    subscribe: (_r, a, ctx) => {
+      const { coin } = COIN.parse(a, 'graphql');
+      if (isSpotCoin(coin)) throw badSpotCoin(coin, 'activeSpotAssetCtx');
+      return liveIterator(ctx.markets.streams.activeAssetCtx(coin));
+    },
+    resolve: (c) => ({ coin: c.coin, ...(c.ctx as PerpAssetCtx) }),
+  }),
+  activeSpotAssetCtx: t.field({
+    type: SpotAssetCtxRef,
+    description: "A spot pair's context as it changes",
+    args: COIN.args(t),
+    subscribe: (_r, a, ctx) => {
+      const { coin } = COIN.parse(a, 'graphql');
+      if (!isSpotCoin(coin)) throw badSpotCoin(coin, 'activeAssetCtx');
+      return liveIterator(ctx.markets.streams.activeAssetCtx(coin));
+    },
+    resolve: (c) => c.ctx as SpotAssetCtx,
+  }),
+}));

@@ -1,0 +1,37 @@
+// Trade: one match, as the exchange prints it, with its two traders as federated User references.
+import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+import { builder } from '../builder.ts';
+import { COIN, type WireTrade } from '../service/index.ts';
+import { UserRef } from './user.ts';
+
+export const TradeRef = builder.objectRef<WireTrade>('Trade').implement({
+  description: 'One match: the aggressor side, price, size and the buyer and seller',
+  fields: (t) => ({
+    cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
+    coin: t.exposeString('coin'),
+    side: t.exposeString('side', { description: '"B" (buy) or "A" (sell): the aggressor side' }),
+    px: t.expose('px', { type: 'Decimal' }),
+    sz: t.expose('sz', { type: 'Decimal' }),
+    time: t.expose('time', { type: 'Timestamp' }),
+    hash: t.exposeString('hash'),
+    tid: t.id({ description: 'Trade id (a 50-bit number, as a string)', resolve: (tr) => String(tr.tid) }),
+    users: t.field({
+      type: [UserRef],
+      description: 'Buyer, then seller',
+      listSize: { assumedSize: 2 },
+      resolve: (tr) => tr.users.filter(Boolean).map((address) => ({ address })),
+    }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  trades: t.field({
+    type: [TradeRef],
+    description: 'Trades of a coin as they happen, one batch per block',
+    listSize: { assumedSize: 20 },
+    args: { ...COIN.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    subscribe: (_root, { after, ...a }, ctx) =>
+      cursoredIterator(ctx.markets.streams.trades(COIN.parse(a, 'graphql').coin), after),
+    resolve: withCursor,
+  }),
+}));

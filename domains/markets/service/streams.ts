@@ -1,0 +1,158 @@
+// The markets domain's live streams, each defined once with its rules (which coin, when an event is due, what it
+// carries): GraphQL subscriptions and /ws channels adapt these and add only their transport's policy.
+//
+// Books and mids are conflated to one event per BOOK_FRAME_MS on every transport: the exchange pushes them about
+// twice a second, a busy coin's book changes every block, and each event is a whole book (20 levels a side) or
+// every mid, so a frame per change would cost each GraphQL execution and /ws subscriber a full answer per block
+// for states a client replaces half a second later. bbo, trades, candles and contexts carry every change.
+import type { AssetCtxRow } from '../../../db/rows/markets.ts';
+import {
+  conflated,
+  type LiveStream,
+  type ResumableStream,
+  type SnapshotStream,
+  topicStream,
+} from '../../../kit/live.ts';
+import type { BboAnswer, L2BookAnswer, L2Level, L2Options } from './book.ts';
+import type { CandleFrame } from './candles.ts';
+import { isSpotCoin } from './coins.ts';
+import type { MarketsService, PerpAssetCtx, SpotAssetCtx } from './index.ts';
+import type { CandleInterval } from './intervals.ts';
+import type { WireTrade } from './market-data.ts';
+
+/** The least time between two book (or mids) events of one subscriber. */
+export const BOOK_FRAME_MS = 500;
+
+/** A coin's context as it changes: a perp's or, for a spot pair ("PURR/USDC", "@1"), a spot pair's. */
+export type ActiveAssetCtx = { coin: string; ctx: PerpAssetCtx } | { coin: string; ctx: SpotAssetCtx };
+
+/** The service as its streams read it: live state only. */
+type LiveMarkets = Pick<
+  MarketsService,
+  | 'books'
+  | 'live'
+  | 'tradeEvents'
+  | 'candles'
+  | 'meta'
+  | 'allMids'
+  | 'firstDexMids'
+  | 'hasCtx'
+  | 'mid'
+  | 'perpAssetCtx'
+  | 'spotAssetCtx'
+>;
+
+const sameLevel = (a: L2Level | null, b: L2Level | null) =>
+  a === b || (a !== null && b !== null && a.px === b.px && a.sz === b.sz && a.n === b.n);
+
+export class MarketStreams {
+  /**
+   * A trades batch split by coin, once per batch whoever asks first: every subscriber of a coin gets the same
+   * array, which /ws then encodes once for all of them.
+   */
+  private readonly tradesByCoin = new WeakMap<readonly WireTrade[], Map<string, WireTrade[]>>();
+
+  constructor(private readonly markets: LiveMarkets) {}
+
+  /** The coins whose book changed, per block. */
+  private bookChanges(coin?: string): LiveStream<readonly string[]> {
+    return {
+      subscribe: (onEvent) =>
+        this.markets.live.subscribe('books', (coins) => (coin === undefined || coins.includes(coin)) && onEvent(coins)),
+    };
+  }
+
+  /**
+   * Mids of one perp dex ('': the first, with spot, as the exchange's allMids without `dex`) or of every coin
+   * (null), conflated. An unknown dex is UnknownDexError (asking the node, hence async).
+   */
+  async allMids(dex: string | null): Promise<SnapshotStream<Readonly<Record<string, string>>>> {
+    const markets = this.markets;
+    let current: () => Readonly<Record<string, string>>;
+    if (dex === null) current = () => markets.allMids();
+    else if (dex === '') current = () => markets.firstDexMids();
+    else {
+      const coins = (await markets.meta(dex)).universe.map((u) => u.name);
+      current = () => markets.allMids(coins);
+    }
+    return { snapshot: current, ...conflated(this.bookChanges(), current, BOOK_FRAME_MS) };
+  }
+
+  /** A coin's book at the given aggregation (as L2_BOOK checked it), conflated. */
+  l2Book(coin: string, options: L2Options): SnapshotStream<L2BookAnswer> {
+    const current = () => this.markets.books.l2(coin, options);
+    return { snapshot: current, ...conflated(this.bookChanges(coin), current, BOOK_FRAME_MS) };
+  }
+
+  /** A coin's best bid and offer, only when one of them changed since the last event (or the subscription). */
+  bbo(coin: string): SnapshotStream<BboAnswer> {
+    const { books } = this.markets;
+    return {
+      snapshot: () => books.bbo(coin),
+      subscribe: (onEvent) => {
+        let last = books.bbo(coin)?.bbo ?? [null, null];
+        return this.bookChanges(coin).subscribe(() => {
+          const now = books.bbo(coin);
+          if (!now || (sameLevel(now.bbo[0], last[0]) && sameLevel(now.bbo[1], last[1]))) return;
+          last = now.bbo;
+          onEvent(now);
+        });
+      },
+    };
+  }
+
+  /** A coin's trades, one batch per block. */
+  trades(coin: string): ResumableStream<WireTrade[]> {
+    return topicStream(
+      this.markets.tradeEvents,
+      'trades',
+      (batch) => {
+        const mine = this.groupTrades(batch).get(coin);
+        return mine ? [mine] : [];
+      },
+      coin,
+    );
+  }
+
+  private groupTrades(batch: readonly WireTrade[]): Map<string, WireTrade[]> {
+    let byCoin = this.tradesByCoin.get(batch);
+    if (!byCoin) {
+      byCoin = new Map();
+      for (const trade of batch) {
+        const list = byCoin.get(trade.coin);
+        if (list) list.push(trade);
+        else byCoin.set(trade.coin, [trade]);
+      }
+      this.tradesByCoin.set(batch, byCoin);
+    }
+    return byCoin;
+  }
+
+  /** A coin's candle of one interval at each update, starting from the open one; each bucket ends with a closed frame. */
+  candle(coin: string, interval: CandleInterval): SnapshotStream<CandleFrame> {
+    return {
+      snapshot: () => this.markets.candles.current(coin, interval) ?? null,
+      ...topicStream(this.markets.live, 'candles', (frames) => frames.filter((f) => f.s === coin && f.i === interval)),
+    };
+  }
+
+  /** Every coin's candle of one interval at each update. */
+  allCandles(interval: CandleInterval): LiveStream<CandleFrame> {
+    return topicStream(this.markets.live, 'candles', (frames) => frames.filter((f) => f.i === interval));
+  }
+
+  /**
+   * A coin's context each time the node reports one for it; its snapshot once the coin has a context or a price
+   * (a spot pair that trades has one before the node's first context row for it).
+   */
+  activeAssetCtx(coin: string): SnapshotStream<ActiveAssetCtx> {
+    const markets = this.markets;
+    const current = (): ActiveAssetCtx =>
+      isSpotCoin(coin) ? { coin, ctx: markets.spotAssetCtx(coin) } : { coin, ctx: markets.perpAssetCtx(coin) };
+    const mine = (rows: readonly AssetCtxRow[]) => rows.some((r) => r.coin === coin);
+    return {
+      snapshot: () => (markets.hasCtx(coin) || markets.mid(coin) !== null ? current() : null),
+      ...topicStream(markets.live, 'assetCtxs', (rows) => (mine(rows) ? [current()] : [])),
+    };
+  }
+}

@@ -1,9 +1,0 @@
-// The evm subgraph's Pothos builder (the shared setup of subgraphs/builder.ts), and its context type.
-import { subgraphBuilder } from '../builder.ts';
-import type { EvmService } from './service/index.ts';
-
-export interface EvmContext {
-  evm: EvmService;
-}
-
-export const builder = subgraphBuilder<EvmContext>();

@@ -1,9 +1,0 @@
-// The hip4 subgraph's Pothos builder (the shared setup of subgraphs/builder.ts) and its context type.
-import { subgraphBuilder } from '../builder.ts';
-import type { Hip4Service } from './service/index.ts';
-
-export interface Hip4Context {
-  hip4: Hip4Service;
-}
-
-export const builder = subgraphBuilder<Hip4Context>();
