@@ -5,6 +5,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { STREAMS, type StreamName } from '../../wire/node-lines.ts';
 import { TraderBehaviour, TWAP_SLICE_MS } from './behaviour.ts';
+import { BookHistory } from './book-history.ts';
 import { Cascade } from './cascade.ts';
 import { OrderChurn } from './churn.ts';
 import { BlockClock, BlockGrid, type LeanGrid } from './clock.ts';
@@ -13,7 +14,7 @@ import { BlockEvents } from './events.ts';
 import { EvmChain } from './evm.ts';
 import { Exchange } from './exchange.ts';
 import { OutcomeRegistry } from './hip4.ts';
-import { answerInfo, InfoRequestError, l4Snapshot } from './info.ts';
+import { answerInfo, currentBooks, InfoRequestError, l4Snapshot } from './info.ts';
 import { LedgerActivity } from './ledger.ts';
 import { MarketData } from './market-data.ts';
 import { MAINNET, type MainnetProfile, type ProfileName } from './profile.ts';
@@ -79,7 +80,15 @@ export interface SimulatorOptions {
    * Default: none.
    */
   backfill?: BackfillLane;
+  /**
+   * How many blocks back `l4Snapshots` can be asked for at a height (`request.height`); default
+   * DEFAULT_BOOK_HISTORY_BLOCKS. Lean blocks are not kept (they write no book diffs to follow).
+   */
+  bookHistoryBlocks?: number;
 }
+
+/** Two minutes of the default block rate: more than a consumer needs to meet a snapshot with its diffs. */
+export const DEFAULT_BOOK_HISTORY_BLOCKS = 600;
 
 export interface BackfillLane {
   dir: string;
@@ -181,6 +190,7 @@ export class Simulator {
       | 'profile'
       | 'cascades'
       | 'orderStatusesPerSecond'
+      | 'bookHistoryBlocks'
     >
   >;
   /** The mainnet profile's parameters (null: the default). */
@@ -218,6 +228,7 @@ export class Simulator {
   private isStopped = false;
   private timer: NodeJS.Timeout | null = null;
   private readonly totals: SimulatorStats = emptyStats();
+  private bookHistory: BookHistory;
 
   constructor(opts: SimulatorOptions) {
     const profile = opts.profile === 'mainnet' ? MAINNET : null;
@@ -260,6 +271,7 @@ export class Simulator {
     this.leanUntilBlock = opts.leanUntilBlock ?? 0;
     this.leanGrid = opts.leanGrid;
     this.ledgerPerMs = this.opts.ledgerPerMinute / 60_000;
+    this.bookHistory = new BookHistory(opts.bookHistoryBlocks ?? DEFAULT_BOOK_HISTORY_BLOCKS);
   }
 
   /** stop() was called. */
@@ -367,6 +379,7 @@ export class Simulator {
       writer: new HourlyFileWriter(dataDir, { flushBytes: opts.flushBytes }),
       backfillWriter: null,
       lastWriter: null,
+      bookHistory: new BookHistory(DEFAULT_BOOK_HISTORY_BLOCKS),
       timer: null,
       realtime: false,
       isStopped: false,
@@ -384,17 +397,37 @@ export class Simulator {
 
   /**
    * `fileSnapshot` as hl-node's --serve-info offers it: writes the L4 books at the last produced block to
-   * `outPath` (as `[height, books]` with `includeHeightInOutput`) and answers null.
+   * `outPath` (as `[height, books]` with `includeHeightInOutput`) and answers null. `request.height` (ours: a node
+   * answers its present only) asks for the books at the end of an earlier block of the kept past (bookHistory);
+   * a height outside it is refused as a node refuses a body.
    */
   private fileSnapshot(req: Record<string, unknown>): null {
-    const request = req.request as { type?: unknown } | undefined;
+    const request = req.request as { type?: unknown; height?: unknown } | undefined;
     if (request?.type !== 'l4Snapshots' || typeof req.outPath !== 'string' || !path.isAbsolute(req.outPath)) {
       throw new InfoRequestError();
     }
-    const books = l4Snapshot(this.exchange);
-    const content = req.includeHeightInOutput === true ? [this.stats.lastBlock ?? 0, books] : books;
-    fs.writeFileSync(req.outPath, JSON.stringify(content));
+    const snapshot = this.l4SnapshotAt(request.height === undefined ? null : request.height);
+    if (!snapshot) throw new InfoRequestError(`l4Snapshots: no books at height ${String(request.height)}`);
+    const [height, books] = snapshot;
+    fs.writeFileSync(req.outPath, JSON.stringify(req.includeHeightInOutput === true ? [height, books] : books));
     return null;
+  }
+
+  /**
+   * The node's l4Snapshots content at the end of block `height` (null: the last block), with that height; null for
+   * a height not kept (lean, older than bookHistoryBlocks, or not produced yet).
+   */
+  l4SnapshotAt(height: unknown): [number, ReturnType<typeof l4Snapshot>] | null {
+    const last = this.stats.lastBlock ?? 0;
+    if (height === null || height === last) return [last, l4Snapshot(currentBooks(this.exchange))];
+    if (typeof height !== 'number' || !Number.isSafeInteger(height)) return null;
+    const books = this.bookHistory.at(height);
+    return books ? [height, l4Snapshot(books)] : null;
+  }
+
+  /** The heights l4SnapshotAt answers besides the last: [oldest, newest], or null. */
+  get bookHistoryRange(): [number, number] | null {
+    return this.bookHistory.range();
   }
 
   private tick(): void {
@@ -473,6 +506,7 @@ export class Simulator {
     this.evm.step(ev.streams.evm_blocks_by_block, this.leaner(ev));
     // Statuses are not written in a lean block: none are owed there.
     if (this.churn && ev.blockNumber >= this.leanUntilBlock) this.churn.step(elapsed);
+    if (ev.blockNumber >= this.leanUntilBlock) this.bookHistory.capture(x, ev.blockNumber);
     this.write(ev);
   }
 
@@ -547,6 +581,7 @@ export class Simulator {
 
 /** What saveState leaves out: files, timers and the run state, which Simulator.resume makes anew. */
 const UNSAVED: ReadonlySet<string> = new Set([
+  'bookHistory',
   'writer',
   'backfillWriter',
   'lastWriter',

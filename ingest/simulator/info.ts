@@ -1,6 +1,7 @@
 // Answers to a node's `POST /info` bodies from the simulator's live state, in the exchange's wire shapes
 // (hyperliquid-wire.md §2–3). Anything a node would refuse raises InfoRequestError (→ 422).
 import type { Account, PerpPosition } from './account.ts';
+import type { PastBook, PastOrder } from './book-history.ts';
 import {
   type Catalog,
   MARGIN_TABLES,
@@ -49,16 +50,18 @@ type Body = Record<string, unknown>;
 
 /**
  * The node's `l4Snapshots` content (what `fileSnapshot` writes): every coin's resting orders, bids then asks in
- * price-time priority, each as `[user, order]`. Trigger orders are not on the book and are left out.
+ * price-time priority, each as `[user, order]` with its size at that height. Trigger orders are not on the book
+ * and are left out (the service asks with `includeTriggerOrders: false`).
  */
-export function l4Snapshot(x: Exchange): [string, [[string, unknown][], [string, unknown][]]][] {
-  return x.markets.map((m) => [
-    m.coin,
-    [
-      m.bids.map((o): [string, unknown] => [o.user.address, restingNodeOrder(o, o.sz)]),
-      m.asks.map((o): [string, unknown] => [o.user.address, restingNodeOrder(o, o.sz)]),
-    ],
-  ]);
+export function l4Snapshot(books: readonly PastBook[]): [string, [[string, unknown][], [string, unknown][]]][] {
+  const entry = ({ order, sz }: PastOrder): [string, unknown] => [order.user.address, restingNodeOrder(order, sz)];
+  return books.map(([coin, bids, asks]) => [coin, [bids.map(entry), asks.map(entry)]]);
+}
+
+/** The books as they stand now, in l4Snapshot's input. */
+export function currentBooks(x: Exchange): PastBook[] {
+  const now = (o: RestingOrder): PastOrder => ({ order: o, sz: o.sz });
+  return x.markets.map((m) => [m.coin, m.bids.map(now), m.asks.map(now)]);
 }
 
 export function answerInfo(x: Exchange, nowMs: number, body: unknown): unknown {

@@ -118,6 +118,8 @@ export class Market {
   readonly bids: RestingOrder[] = [];
   readonly asks: RestingOrder[] = [];
   readonly triggers: TriggerOrder[] = [];
+  /** Bumped by every change of `bids` or `asks` (an order in, out, or its size): what BookHistory copies by. */
+  bookVersion = 0;
   /** Cheap pre-check before scanning triggers: highest "below" and lowest "above" trigger price. */
   triggerBelowMax = Number.NEGATIVE_INFINITY;
   triggerAboveMin = Number.POSITIVE_INFINITY;
@@ -224,6 +226,7 @@ export class Market {
 
   /** Inserts behind orders at the same price (time priority). */
   insert(order: RestingOrder): void {
+    this.bookVersion++;
     const side = order.isBuy ? this.bids : this.asks;
     let lo = 0;
     let hi = side.length;
@@ -239,6 +242,7 @@ export class Market {
   }
 
   removeFromBook(order: RestingOrder): void {
+    this.bookVersion++;
     const side = order.isBuy ? this.bids : this.asks;
     const at = side.indexOf(order);
     if (at === 0) side.shift();

@@ -55,6 +55,7 @@ export function executeTaker(x: Exchange, t: TakerOrder): TakerResult {
     remaining -= lots;
     const before = maker.sz;
     maker.sz -= lots;
+    m.bookVersion++;
     const diffBase = {
       user: maker.user.address,
       oid: maker.oid,

@@ -393,10 +393,51 @@ describe('snapshot and buffered diffs', () => {
         ['ETH', [[], []]],
       ],
     ];
+    // The record's other fields, kept for the L4 book (l4Book, Market.l4Book).
+    const detail = (timestamp: number, origSz: string) => ({
+      timestamp,
+      triggerCondition: 'N/A',
+      isTrigger: false,
+      triggerPx: '0.0',
+      isPositionTpsl: false,
+      reduceOnly: false,
+      orderType: 'Limit',
+      origSz,
+      tif: 'Gtc',
+      cloid: null,
+    });
+    const t1 = 1_700_000_000_001;
     expect(OrderBooks.parseL4Snapshot(file)).toEqual([
-      { oid: 1, user: '0xaaa', coin: 'BTC', side: 'B', px: '90000.0', sz: '0.5', timestamp: 1_700_000_000_001 },
-      { oid: 2, user: '0xbbb', coin: 'BTC', side: 'B', px: '89000.0', sz: '1.0', timestamp: 1_700_000_000_002 },
-      { oid: 3, user: '0xccc', coin: 'BTC', side: 'A', px: '91000.0', sz: '2.0', timestamp: 1_700_000_000_003 },
+      {
+        oid: 1,
+        user: '0xaaa',
+        coin: 'BTC',
+        side: 'B',
+        px: '90000.0',
+        sz: '0.5',
+        timestamp: t1,
+        detail: detail(t1, '0.5'),
+      },
+      {
+        oid: 2,
+        user: '0xbbb',
+        coin: 'BTC',
+        side: 'B',
+        px: '89000.0',
+        sz: '1.0',
+        timestamp: t1 + 1,
+        detail: detail(t1 + 1, '1.0'),
+      },
+      {
+        oid: 3,
+        user: '0xccc',
+        coin: 'BTC',
+        side: 'A',
+        px: '91000.0',
+        sz: '2.0',
+        timestamp: t1 + 2,
+        detail: detail(t1 + 2, '2.0'),
+      },
     ]);
     expect(OrderBooks.parseL4Snapshot(file[1])).toHaveLength(3);
     expect(() => OrderBooks.parseL4Snapshot({})).toThrow(/l4 snapshot/);

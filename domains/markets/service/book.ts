@@ -1,12 +1,20 @@
 // The live L4 order book of every coin (node L4 snapshot + the raw book diffs ingest publishes) and the L2 views
 // served from it in the exchange's shapes: l2Book (book/aggregation.ts), bbo, mids, depth bands and slippage
 // (book/depth.ts). One coin's book is book/coin-book.ts; the snapshot's format, book/l4-snapshot.ts.
+import type { OrderStatusRow } from '../../../db/rows/accounts.ts';
 import type { BookDiffRow } from '../../../db/rows/markets.ts';
 import { formatScaled, scaled } from '../../../platform/decimal.ts';
 import { aggregate, BookQueryError, type L2Options, l2Options } from './book/aggregation.ts';
-import { CoinBook, type L2BookAnswer, type L2Level, toWireLevel } from './book/coin-book.ts';
+import {
+  CoinBook,
+  type L2BookAnswer,
+  type L2Level,
+  type OrderDetail,
+  type RestingOrder,
+  toWireLevel,
+} from './book/coin-book.ts';
 import { type DepthAnswer, depthBands, impactBps, type SlippageAnswer } from './book/depth.ts';
-import { type L4Order, parseL4Snapshot } from './book/l4-snapshot.ts';
+import { type L4Order, type L4WireOrder, parseL4Snapshot } from './book/l4-snapshot.ts';
 
 export {
   BookQueryError,
@@ -16,7 +24,16 @@ export {
 } from './book/aggregation.ts';
 export type { L2BookAnswer, L2Level } from './book/coin-book.ts';
 export { DEPTH_BANDS_BPS, type DepthAnswer, type DepthBand, type SlippageAnswer } from './book/depth.ts';
-export type { L4Order } from './book/l4-snapshot.ts';
+export type { L4Order, L4WireOrder } from './book/l4-snapshot.ts';
+
+/** A coin's L4 book as order_book_server's l4Book snapshot prints it: every resting order, best first, in time priority. */
+export interface L4BookAnswer {
+  coin: string;
+  time: number;
+  /** The block the books stand at: the last one whose diffs were applied (or the node snapshot's). */
+  height: number;
+  levels: [L4WireOrder[], L4WireOrder[]];
+}
 
 export interface BboAnswer {
   coin: string;
@@ -39,6 +56,45 @@ export interface OrderBookStats {
 
 /** A missing snapshot must not grow memory without bound; the oldest diffs are the ones a snapshot will cover. */
 const MAX_BUFFERED_DIFFS = 2_000_000;
+/** Records of orders not (yet) on a book, kept for their `new` diff (the two streams arrive apart); oldest dropped. */
+const MAX_PENDING_DETAILS = 100_000;
+
+/**
+ * The order record of a status that puts its order on the book (order_book_server's is_inserted_into_book: an open
+ * non-trigger order that is not IOC, or a triggered one); null for any other status.
+ */
+export function restingDetail(row: OrderStatusRow): OrderDetail | null {
+  const rests = (row.status === 'open' && !row.is_trigger && row.tif !== 'Ioc') || row.status === 'triggered';
+  if (!rests) return null;
+  return {
+    timestamp: row.order_time,
+    triggerCondition: row.trigger_condition,
+    isTrigger: row.is_trigger,
+    triggerPx: row.trigger_px,
+    isPositionTpsl: row.is_position_tpsl,
+    reduceOnly: row.reduce_only,
+    orderType: row.order_type,
+    origSz: row.orig_sz,
+    tif: row.tif,
+    cloid: row.cloid,
+  };
+}
+
+/** What an order without its node record yet shows: a plain limit order placed when its diff came. */
+function assumedDetail(order: RestingOrder, time: number): OrderDetail {
+  return {
+    timestamp: time,
+    triggerCondition: 'N/A',
+    isTrigger: false,
+    triggerPx: '0.0',
+    isPositionTpsl: false,
+    reduceOnly: false,
+    orderType: 'Limit',
+    origSz: order.sz,
+    tif: null,
+    cloid: null,
+  };
+}
 
 const POSITIVE_DECIMAL = /^\d+(?:\.\d+)?$/;
 
@@ -56,6 +112,9 @@ export class OrderBooks {
   private snapshotHeight = 0;
   private readonly coinSnapshotHeights = new Map<string, number>();
   private buffered: BookDiffRow[] = [];
+  private readonly pendingDetails = new Map<number, OrderDetail>();
+  /** The block the books stand at: the snapshot's, then the last diff's. */
+  height = 0;
 
   /** Applies a batch of diffs (as published by ingest, in order). Returns the coins whose book changed. */
   applyDiffs(diffs: readonly BookDiffRow[]): Set<string> {
@@ -63,8 +122,30 @@ export class OrderBooks {
     for (const diff of diffs) {
       if (this.awaitingSnapshot(diff.coin)) this.buffer(diff);
       else if (this.applyLive(diff)) changed.add(diff.coin);
+      if (diff.block_number > this.height) this.height = diff.block_number;
     }
     return changed;
+  }
+
+  /**
+   * Takes the node's records of orders from their statuses (they carry what a raw diff does not: time, tif, cloid,
+   * trigger fields, reduce-only): an order already on its book gets its record, a later one finds it on arrival.
+   */
+  noteStatuses(rows: readonly OrderStatusRow[]): void {
+    for (const row of rows) {
+      const detail = restingDetail(row);
+      if (!detail) continue;
+      const order = this.books.get(row.coin)?.orders.get(row.oid);
+      if (order) {
+        order.detail = detail;
+        continue;
+      }
+      this.pendingDetails.set(row.oid, detail);
+      if (this.pendingDetails.size > MAX_PENDING_DETAILS) {
+        const oldest = this.pendingDetails.keys().next().value;
+        if (oldest !== undefined) this.pendingDetails.delete(oldest);
+      }
+    }
   }
 
   /**
@@ -93,8 +174,9 @@ export class OrderBooks {
         this.books.set(o.coin, book);
       }
       if (book.orders.has(o.oid)) this.stats.replacedOids++;
-      book.insert(o.oid, o.user, o.side, o.px, o.sz);
+      book.insert(o.oid, o.user, o.side, o.px, o.sz, o.detail ?? null);
     }
+    if (!only || height > this.height) this.height = height;
     const pending = this.buffered;
     this.buffered = [];
     for (const diff of pending) {
@@ -125,6 +207,45 @@ export class OrderBooks {
       book.l2Answers.set(key, answer);
     }
     return answer;
+  }
+
+  /** A coin's every resting order with the node's record of it, as order_book_server's l4Book snapshot; null: no book. */
+  l4(coin: string): L4BookAnswer | null {
+    const book = this.books.get(coin);
+    if (!book) return null;
+    const side = (levels: readonly { orders: Set<RestingOrder> }[], s: 'B' | 'A'): L4WireOrder[] => {
+      const out: L4WireOrder[] = [];
+      for (const level of levels) {
+        for (const o of level.orders) {
+          const d = o.detail ?? assumedDetail(o, book.time);
+          // order_book_server's L4Order, its keys in its order.
+          out.push({
+            user: o.user,
+            coin,
+            side: s,
+            limitPx: o.limitPx,
+            sz: o.sz,
+            oid: o.oid,
+            timestamp: d.timestamp,
+            triggerCondition: d.triggerCondition,
+            isTrigger: d.isTrigger,
+            triggerPx: d.triggerPx,
+            isPositionTpsl: d.isPositionTpsl,
+            reduceOnly: d.reduceOnly,
+            orderType: d.orderType,
+            tif: d.tif,
+            cloid: d.cloid,
+          });
+        }
+      }
+      return out;
+    };
+    return {
+      coin,
+      time: book.time,
+      height: this.height,
+      levels: [side(book.bids.bestFirst(), 'B'), side(book.asks.bestFirst(), 'A')],
+    };
   }
 
   bbo(coin: string): BboAnswer | null {
@@ -224,7 +345,9 @@ export class OrderBooks {
         this.books.set(diff.coin, book);
       }
       if (book.orders.has(diff.oid)) this.stats.replacedOids++;
-      book.insert(diff.oid, diff.address, diff.side, diff.px, diff.sz);
+      const detail = this.pendingDetails.get(diff.oid) ?? null;
+      if (detail) this.pendingDetails.delete(diff.oid);
+      book.insert(diff.oid, diff.address, diff.side, diff.px, diff.sz, detail);
     } else {
       const order = book?.orders.get(diff.oid);
       if (!book || !order) {

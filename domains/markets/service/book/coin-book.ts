@@ -26,11 +26,29 @@ export interface L2BookAnswer {
   levels: [L2Level[], L2Level[]];
 }
 
+/** What the node says of a resting order besides its book position (its order record's other fields). */
+export interface OrderDetail {
+  timestamp: number;
+  triggerCondition: string;
+  isTrigger: boolean;
+  triggerPx: string;
+  isPositionTpsl: boolean;
+  reduceOnly: boolean;
+  orderType: string;
+  origSz: string;
+  tif: string | null;
+  cloid: string | null;
+}
+
 export interface RestingOrder {
   readonly oid: number;
   readonly user: string;
+  /** The limit price as the node printed it (the level's key is its trimmed text). */
+  readonly limitPx: string;
   sz: string;
   readonly level: PriceLevel;
+  /** Null until the node's record of the order is seen (its open status; the snapshot carries it). */
+  detail: OrderDetail | null;
 }
 
 export interface PriceLevel {
@@ -135,12 +153,12 @@ export class CoinBook {
     public time: number,
   ) {}
 
-  insert(oid: number, user: string, side: Side, px: string, sz: string): void {
+  insert(oid: number, user: string, side: Side, px: string, sz: string, detail: OrderDetail | null = null): void {
     this.l2Answers.clear();
     const prior = this.orders.get(oid);
     if (prior) this.delete(prior);
     const level = (side === 'B' ? this.bids : this.asks).levelFor(trimDecimal(px));
-    const order: RestingOrder = { oid, user, sz, level };
+    const order: RestingOrder = { oid, user, limitPx: px, sz, level, detail };
     level.orders.add(order);
     level.size = null;
     this.orders.set(oid, order);

@@ -1,5 +1,5 @@
 // The node's l4Snapshots answer (every resting order of every coin) read into orders, checked as it is read.
-import type { Side } from './coin-book.ts';
+import type { OrderDetail, Side } from './coin-book.ts';
 
 export interface L4Order {
   oid: number;
@@ -9,6 +9,21 @@ export interface L4Order {
   px: string;
   sz: string;
   timestamp?: number;
+  /** The record's other fields, when it has them all. */
+  detail?: OrderDetail;
+}
+
+/**
+ * One resting order as order_book_server's l4Book prints it: the node's order record (without origSz and children)
+ * with its user inside.
+ */
+export interface L4WireOrder extends Omit<OrderDetail, 'origSz'> {
+  user: string;
+  coin: string;
+  side: Side;
+  limitPx: string;
+  sz: string;
+  oid: number;
 }
 
 const DECIMAL_TEXT = /^\d+(?:\.\d+)?$/;
@@ -57,7 +72,44 @@ function parseSnapshotOrder(item: unknown, coin: string, sideOfList: Side, where
     sz: snapshotDecimal(body, 'sz', where),
   };
   if (typeof body.timestamp === 'number') order.timestamp = body.timestamp;
+  const detail = orderDetail(body);
+  if (detail) order.detail = detail;
   return order;
+}
+
+const optionalText = (v: unknown): v is string | null => v === null || typeof v === 'string';
+
+/** The node record's fields besides book position, when all are there with their types (else null). */
+export function orderDetail(body: Record<string, unknown>): OrderDetail | null {
+  const { timestamp, triggerCondition, isTrigger, triggerPx, isPositionTpsl, reduceOnly, orderType, origSz } = body;
+  const tif = body.tif ?? null;
+  const cloid = body.cloid ?? null;
+  if (
+    typeof timestamp !== 'number' ||
+    typeof triggerCondition !== 'string' ||
+    typeof isTrigger !== 'boolean' ||
+    typeof triggerPx !== 'string' ||
+    typeof isPositionTpsl !== 'boolean' ||
+    typeof reduceOnly !== 'boolean' ||
+    typeof orderType !== 'string' ||
+    typeof origSz !== 'string' ||
+    !optionalText(tif) ||
+    !optionalText(cloid)
+  ) {
+    return null;
+  }
+  return {
+    timestamp,
+    triggerCondition,
+    isTrigger,
+    triggerPx,
+    isPositionTpsl,
+    reduceOnly,
+    orderType,
+    origSz,
+    tif,
+    cloid,
+  };
 }
 
 /** Parses the node's l4Snapshots JSON (`[[coin, [bids, asks]], ...]`, optionally wrapped as `[height, ...]`). */
