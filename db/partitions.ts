@@ -71,9 +71,45 @@ const sampled = (table: string, afterDrop?: string): Partitioned => ({
  */
 export const FILLS: Partitioned = { table: 'accounts.fills', period: 'week', thin: null, freeze: true };
 
+/**
+ * Trades (~3.2 M a day at mainnet, kept for ever; migration 0054) by week, as fills: a coin's newest trades and its
+ * last price have no time bound.
+ */
+export const TRADES: Partitioned = { table: 'markets.trades', period: 'week', thin: null, freeze: true };
+
+/**
+ * Funding payments (every open position every hour, ~3.5 M a day at mainnet, kept for ever; migration 0055) by week,
+ * as fills: a user's newest payments (the `userFundings` snapshot) have no time bound.
+ */
+export const FUNDING_PAYMENTS: Partitioned = {
+  table: 'accounts.funding_payments',
+  period: 'week',
+  thin: null,
+  freeze: true,
+};
+
+/**
+ * Account snapshots (every account with an event in the hour, at the hour's close: ~60 k an hour at mainnet;
+ * migration 0056): a day hourly for ACCOUNT_SNAPSHOTS_HOURLY_DAYS closed days, then, per address, the rows the daily
+ * reads use: the day's last snapshot (the `1d` equity point) and the one at 00:00, the close of the day before (the
+ * PnL calendar's `equity_close` is the last snapshot at or before the next midnight). Grouped by day, not by
+ * partition: the history before partitioning, and a month merged (or a rebuild's rows in it), keep one a day too.
+ */
+export const ACCOUNT_SNAPSHOTS: Partitioned = {
+  table: 'analytics.account_snapshots',
+  thin: {
+    after: (r) => r.snapshotsHourlyDays,
+    kept: (day) => `SELECT * FROM ${day} WHERE time % ${DAY_MS} = 0 OR (address, time) IN
+      (SELECT address, max(time) FROM ${day} GROUP BY address, time / ${DAY_MS})`,
+  },
+};
+
 export const PARTITIONED: readonly Partitioned[] = [
   FILLS,
+  TRADES,
+  FUNDING_PAYMENTS,
   ORDER_STATUSES,
+  ACCOUNT_SNAPSHOTS,
   // The archive's list of coins (migration 0037) loses a coin once its last BBO sample is dropped.
   sampled(
     'markets.history_bbo',

@@ -64,9 +64,19 @@ export interface Retention {
   samplesFullDays: number;
   /** Days book samples are kept at all; 0: for ever (HISTORY_SAMPLES_KEEP_DAYS, default 90). */
   samplesKeepDays: number;
+  /**
+   * Closed days an account-snapshot day is kept hourly, then daily (ACCOUNT_SNAPSHOTS_HOURLY_DAYS, default 7: the
+   * default equity-history window, `7d`, stays hourly).
+   */
+  snapshotsHourlyDays: number;
 }
 
-export const DEFAULT_RETENTION: Retention = { orderStatusesFullDays: 1, samplesFullDays: 1, samplesKeepDays: 90 };
+export const DEFAULT_RETENTION: Retention = {
+  orderStatusesFullDays: 1,
+  samplesFullDays: 1,
+  samplesKeepDays: 90,
+  snapshotsHourlyDays: 7,
+};
 
 export interface Config {
   /** Project root; relative data paths resolve against it. */
@@ -182,6 +192,7 @@ export function loadConfig(): Config {
       orderStatusesFullDays: int('ORDER_STATUSES_FULL_DAYS', DEFAULT_RETENTION.orderStatusesFullDays),
       samplesFullDays: int('HISTORY_SAMPLES_FULL_DAYS', DEFAULT_RETENTION.samplesFullDays),
       samplesKeepDays: int('HISTORY_SAMPLES_KEEP_DAYS', DEFAULT_RETENTION.samplesKeepDays),
+      snapshotsHourlyDays: int('ACCOUNT_SNAPSHOTS_HOURLY_DAYS', DEFAULT_RETENTION.snapshotsHourlyDays),
     },
     upstreamInfoUrl: str('UPSTREAM_INFO_URL') ?? `http://127.0.0.1:${simPort}/info`,
     upstreamInfoUrlSet: str('UPSTREAM_INFO_URL') !== undefined,

@@ -17,6 +17,7 @@
 // Coins: the main perp dex only (no '/', '@', '#' or ':'), as the account state: spec §8 "account_value covers the
 // perp account only".
 import type pg from 'pg';
+import { ACCOUNT_SNAPSHOTS, makePartitions } from '../../../db/partitions.ts';
 import { inTransaction, WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
 import type { ImportedBackfill } from '../../../kit/domain.ts';
 import { CASH_TYPES } from '../../accounts/service/state.ts';
@@ -80,6 +81,8 @@ export async function resetDerived(pool: pg.Pool, opts: ResetOptions = {}): Prom
          ${opts.keepRankings ? '' : 'analytics.leaderboard, analytics.live_boards, analytics.live_leaderboard,'}
          analytics.derive_checkpoint`,
     );
+    // Its days, emptied, are thinned again once derived again (db/partitions.ts).
+    await query(c, 'DELETE FROM platform.thinned_partitions WHERE parent = $1', [ACCOUNT_SNAPSHOTS.table]);
     await noteImports(c, opts.imports ?? []);
   });
 }
@@ -137,6 +140,7 @@ async function firstEventTime(c: pg.PoolClient): Promise<number | null> {
  */
 export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = LIVE_MAX_FILLS): Promise<BatchResult> {
   const timeoutMs = Math.max(WRITE_STATEMENT_TIMEOUT_MS, maxFills * STATEMENT_MS_PER_FILL);
+  await makeSnapshotDays(pool, upTo);
   return inTransaction(pool, async (c) => {
     await c.query(`SET LOCAL statement_timeout = ${timeoutMs}`);
     // Not waiting for the commit's WAL flush: a crash can lose only whole batches, their checkpoint with them (one
@@ -183,6 +187,26 @@ export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = LIVE_M
     );
     return { cursor: end, fills, events, reached: end >= upTo };
   });
+}
+
+/**
+ * The days of account snapshots (partitioned by day: db/partitions.ts) the next batch may write, made before its
+ * transaction (making one locks the table until it commits): from the checkpoint (or the first event) to the most a
+ * batch spans, and the close of its last hour. A day not made goes to the DEFAULT partition, and is never thinned.
+ */
+async function makeSnapshotDays(pool: pg.Pool, upTo: number): Promise<void> {
+  let from = await derivedUntil(pool);
+  if (from === null) {
+    const c = await pool.connect();
+    try {
+      from = await firstEventTime(c);
+    } finally {
+      c.release();
+    }
+  }
+  if (from === null || from >= upTo) return;
+  const max = Math.min(upTo, from + MAX_SPAN_MS) + HOUR_MS;
+  await makePartitions(pool, new Map([[ACCOUNT_SNAPSHOTS.table, { min: from, max }]]));
 }
 
 /** After ingest has stopped (a rebuild, tests): every stored event. */
