@@ -58,3 +58,15 @@ export const GRAPHQL_FIELD_CREDITS: Readonly<Record<string, { perWalletArg: stri
   // Reached through Query.builder (router/credits.ts finds it with the supergraph's types).
   'Builder.externalActivity': { perWalletArg: 'addresses' },
 };
+
+/** A /ws replay (compat-rest/ws/resume.ts) costs this many credits per started block of minutes of data replayed. */
+export const REPLAY_MINUTES_PER_CREDIT = 10;
+
+/** A replay's window: at most a day of data, at 1× to 500× its own pace. */
+export const REPLAY_MAX_MS = 24 * 3_600_000;
+export const REPLAY_SPEED = { min: 1, max: 500 } as const;
+
+/** A replay of `windowMs` of data: 1 credit per REPLAY_MINUTES_PER_CREDIT minutes started (at least 1). */
+export function replayCredits(windowMs: number): number {
+  return Math.max(1, Math.ceil(windowMs / (REPLAY_MINUTES_PER_CREDIT * 60_000)));
+}

@@ -10,6 +10,7 @@ import { watchWs } from '../platform/metrics.ts';
 import { buildCompatApp } from './app.ts';
 import { checkInfo } from './info/index.ts';
 import { attachWsServer } from './ws/protocol.ts';
+import { holesOf } from './ws/resume.ts';
 import type { Channel } from './ws/types.ts';
 
 export interface CompatServerOptions {
@@ -43,12 +44,16 @@ export async function startCompatServer(opts: CompatServerOptions) {
     },
     // A subscribe is a call like a post: the same key rules and window, and CALL_CREDITS, its snapshot included
     // (the answer of the matching /info call); the live frames after it cost nothing.
-    admitSubscribe: async ({ key }) => {
+    // A replay costs by the minutes of data it covers (access/costs.ts).
+    admitSubscribe: async ({ key }, credits = CALL_CREDITS) => {
       const admitted = await opts.auth.checkKey(key, 'rest');
       if (!admitted.ok) return admitted;
-      const charged = await opts.auth.chargeKey(admitted.key, CALL_CREDITS, 'ws');
+      const charged = await opts.auth.chargeKey(admitted.key, credits, 'ws');
       if (!charged.ok) return charged;
-      return { ok: true, refund: () => opts.auth.refundKey(admitted.key, CALL_CREDITS, 'ws') };
+      return { ok: true, refund: () => opts.auth.refundKey(admitted.key, credits, 'ws') };
+    },
+    replay: {
+      holes: async (datasets, start, end) => holesOf(await opts.services.coverage(Date.now()), datasets, start, end),
     },
     info: async (payload, { key }) => {
       // A post is a request like POST /info: the same key rules, counted in the same per-key window; its body is

@@ -4,6 +4,7 @@
 // first, as the exchange sends one, then every event).
 import { FieldError } from '../platform/fields.ts';
 import type { LiveStream, SnapshotStream } from './live.ts';
+import type { StoredStream } from './resume.ts';
 
 /**
  * Bad subscription parameters: the one input-error type (platform/fields.ts) under the name the channel modules
@@ -15,6 +16,15 @@ export type SubscriptionError = FieldError;
 export interface ChannelContext {
   /** Sends `{channel, data}` on this subscription's data channel; a no-op once it was unsubscribed or closed. */
   send(data: unknown): void;
+  /**
+   * Sends `{channel, data, position}` (no position: `{channel, data}`), on this subscription's data channel or on
+   * `channel`: a resumed or replayed stream's frames (ws/resume.ts).
+   */
+  sendAt?(data: unknown, position: string | undefined, channel?: string): void;
+  /** Resolves once the connection's backlog has drained enough to send more; false once the subscription is gone. */
+  ready?(): Promise<boolean>;
+  /** Ends the subscription on a failure after its start (a replay's read): an error frame says why. */
+  fail?(err: unknown): void;
 }
 
 export interface Channel {
@@ -43,7 +53,25 @@ export interface Channel {
   storedSnapshot?: boolean;
   /** Starts delivery after the ack went out; may send a snapshot first. Returns the teardown. */
   start(sub: Record<string, unknown>, ctx: ChannelContext, input?: unknown): (() => void) | Promise<() => void>;
+  /**
+   * A stream of stored rows (trades, a user's fills...): its events read back from the store as the live ones, each
+   * with its frame's data, for a subscription resumed with `after` or replayed (kit/resume.ts, ws/resume.ts).
+   * Channels of state (books, mids, contexts) have none: they resume with a fresh snapshot.
+   */
+  stored?: (input: unknown) => StoredFrames;
+  /** What a subscribe costs when not CALL_CREDITS (a replay: by the minutes of data it covers). */
+  credits?: (input: unknown) => number;
 }
+
+/** A stored stream and the data of each event's frame, exactly as the channel's live frames. */
+export interface StoredFrames<E = unknown> {
+  stream: StoredStream<E>;
+  frame(event: E): unknown;
+}
+
+/** A channel's stored stream with its frame data (typed for the stream's events). */
+export const storedFrames = <E>(stream: StoredStream<E>, frame: (event: E) => unknown): StoredFrames =>
+  ({ stream, frame }) as StoredFrames;
 
 /**
  * A channel whose parameters `read` reads once (typed) for its ack and its start. The ack is by default the
@@ -56,13 +84,15 @@ export function readChannel<I extends object>(channel: {
   read: (sub: Record<string, unknown>) => I;
   normalize?: (sub: Record<string, unknown>, input: I) => Record<string, unknown>;
   start: (input: I, ctx: ChannelContext) => (() => void) | Promise<() => void>;
+  stored?: (input: I) => StoredFrames;
 }): Channel {
-  const { normalize = (sub, input) => ({ ...sub, ...input }), start, ...rest } = channel;
+  const { normalize = (sub, input) => ({ ...sub, ...input }), start, stored, ...rest } = channel;
   // The session ran `read` on this subscription: `input` is what it returned.
   return {
     ...rest,
     normalize: (sub, input) => normalize(sub, input as I),
     start: (_sub, ctx, input) => start(input as I, ctx),
+    ...(stored ? { stored: (input: unknown) => stored(input as I) } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { type ErrorCode, errorBody, statusOf } from '../../platform/error-codes.ts';
+import { replayChannel } from './resume.ts';
 import { WsSession } from './session.ts';
 import type { Channel, WsAuth, WsRefusal, WsServerOptions } from './types.ts';
 
@@ -37,6 +38,7 @@ export function attachWsServer(
     if (channels.has(channel.type)) throw new Error(`ws: two channels for subscription type ${channel.type}`);
     channels.set(channel.type, channel);
   }
+  if (opts.replay) channels.set('replay', replayChannel(channels, opts.replay));
   const log = opts.log ?? (() => {});
   const settings = {
     channels,

@@ -17,6 +17,7 @@ import {
   PONG_FRAME,
   subscriptionKey,
 } from './frames.ts';
+import { type ResumeRequest, resumeKind, resumeOf, startResumed } from './resume.ts';
 import type { Channel, ChannelContext, WsAuth, WsServerOptions } from './types.ts';
 
 /** The exchange's limit on in-flight posts per connection; more are refused with its own message. */
@@ -41,6 +42,8 @@ interface Subscription {
   readonly normalized: Record<string, unknown>;
   /** What the channel's `read` made of the subscription. */
   readonly input: unknown;
+  /** Its `after` / `positions` (ws/resume.ts): null when it asked for neither. */
+  readonly resume: ResumeRequest | null;
   readonly dataChannel: string;
   /** False once unsubscribed, failed or the connection went away: sends are dropped, a late teardown runs at once. */
   live: boolean;
@@ -179,9 +182,13 @@ export class WsSession {
     let input: unknown;
     let normalized: Record<string, unknown>;
     let dataChannel: string;
+    let resume: ResumeRequest | null;
+    let sub: Record<string, unknown>;
     try {
-      input = channel.read?.(sent);
-      normalized = channel.normalize(sent, input);
+      // `after` / `positions` are the resume layer's, not the channel's: its identity is the subscription without them.
+      ({ sub, resume } = resumeOf(sent));
+      input = channel.read?.(sub);
+      normalized = channel.normalize(sub, input);
       dataChannel = channel.channelName?.(normalized) ?? channel.type;
     } catch (err) {
       const { reason, code } = this.failureOf(err, `normalize ${channel.type}`);
@@ -214,7 +221,7 @@ export class WsSession {
         return;
       }
     }
-    const admitted = await this.settings.admitSubscribe(this.auth);
+    const admitted = await this.settings.admitSubscribe(this.auth, channel.credits?.(input));
     if (!admitted.ok) {
       if (channel.storedSnapshot) this.snapshotTokens++;
       this.sendError(
@@ -224,9 +231,17 @@ export class WsSession {
       return;
     }
     if (this.disposed) return;
-    const subscription: Subscription = { channel, normalized, input, dataChannel, live: true, teardown: null };
+    const subscription: Subscription = { channel, normalized, input, resume, dataChannel, live: true, teardown: null };
     this.subscriptions.set(key, subscription);
-    this.sendFrame('subscriptionResponse', { method: 'subscribe', subscription: normalized });
+    if (resume) {
+      const { after: _a, positions: _p, ...keys } = sent;
+      const echo = { ...normalized, ...(sent.after === undefined ? {} : { after: sent.after }), ...keys };
+      this.sendFrame('subscriptionResponse', {
+        method: 'subscribe',
+        subscription: { ...echo, ...('positions' in sent ? { positions: sent.positions } : {}) },
+        resume: resumeKind(channel),
+      });
+    } else this.sendFrame('subscriptionResponse', { method: 'subscribe', subscription: normalized });
     const started = this.start(key, subscription, admitted.refund);
     // One stored snapshot read at a time per connection: the next request waits for it.
     if (channel.storedSnapshot) await started;
@@ -240,16 +255,35 @@ export class WsSession {
       send: (data) => {
         if (subscription.live) this.sendFrame(subscription.dataChannel, data);
       },
+      sendAt: (data, position, channel = subscription.dataChannel) => {
+        if (subscription.live && !this.disposed) {
+          this.sendText(jsonBytes(position === undefined ? { channel, data } : { channel, data, position }));
+        }
+      },
+      ready: () => this.drained(subscription),
+      fail: (err) => this.startFailed(key, subscription, err),
     };
     try {
+      const { channel, normalized, input, resume } = subscription;
       this.adoptTeardown(
         subscription,
-        await subscription.channel.start(subscription.normalized, ctx, subscription.input),
+        await (resume ? startResumed(channel, normalized, input, resume, ctx) : channel.start(normalized, ctx, input)),
       );
     } catch (err) {
       if (err instanceof FieldError) await refund().catch((e: unknown) => void this.failureOf(e, 'refund'));
       this.startFailed(key, subscription, err);
     }
+  }
+
+  /**
+   * Resolves once this connection's unsent backlog is under half its limit (a resumed stream's stored rows are read no
+   * faster than the client takes them); false once the subscription is gone.
+   */
+  private async drained(subscription: Subscription): Promise<boolean> {
+    while (subscription.live && !this.disposed && this.socket.bufferedAmount > this.settings.maxBufferedBytes / 2) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return subscription.live && !this.disposed;
   }
 
   private adoptTeardown(subscription: Subscription, teardown: () => void): void {
@@ -275,7 +309,8 @@ export class WsSession {
     const channel = typeof sent.type === 'string' ? this.settings.channels.get(sent.type) : undefined;
     let normalized: Record<string, unknown> | undefined;
     try {
-      normalized = channel?.normalize(sent, channel.read?.(sent));
+      const { sub } = resumeOf(sent);
+      normalized = channel?.normalize(sub, channel.read?.(sub));
     } catch {
       // A subscription that does not normalise was never accepted, so it is not subscribed either; saying so
       // (rather than "Invalid subscription") makes the SDK reject the pending unsubscribe, not a subscribe.

@@ -3,6 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Channel } from '../../kit/channel.ts';
 import type { ErrorCode } from '../../platform/error-codes.ts';
+import type { ReplaySettings } from './resume.ts';
 
 export { type Channel, type ChannelContext, SubscriptionError } from '../../kit/channel.ts';
 
@@ -36,7 +37,9 @@ export interface WsServerOptions {
    * Admits (and charges) one subscribe with the connection's key, as a post is: counted in the key's rate limit,
    * refused for a revoked key or one without credits. Called once the subscription is valid. Default: all admitted.
    */
-  admitSubscribe?(auth: WsAuth): Promise<WsAdmission>;
+  admitSubscribe?(auth: WsAuth, credits?: number): Promise<WsAdmission>;
+  /** The `replay` subscription (ws/resume.ts): where the store has holes; without it, no replay channel. */
+  replay?: ReplaySettings;
   /**
    * Subscribes whose snapshot is read from storage, per connection: `burst` at once, then `perMinute` (a token
    * bucket). Default 60 and 60.

@@ -3,8 +3,15 @@
 // orderUpdates, and the service's own liquidations channel with its filters. Each follows one of the accounts
 // service's streams (domains/accounts/service/streams.ts); what is here is the wire: parameters, frame shapes
 // and joining a stored snapshot to the live stream.
-import type { OrderStatusRow } from '../../../db/rows/accounts.ts';
-import { type Channel, type ChannelContext, readChannel, sendStream } from '../../../kit/channel.ts';
+import type { LiquidationRow, OrderStatusRow } from '../../../db/rows/accounts.ts';
+import {
+  type Channel,
+  type ChannelContext,
+  readChannel,
+  type StoredFrames,
+  sendStream,
+  storedFrames,
+} from '../../../kit/channel.ts';
 import type { StoredSnapshotStream } from '../../../kit/live.ts';
 import {
   type AccountsService,
@@ -35,13 +42,15 @@ const openOrder = (r: OrderStatusRow) => ({
 function userChannel(
   type: string,
   start: (user: string, ctx: ChannelContext) => (() => void) | Promise<() => void>,
-  extra: { channelName?: () => string; storedSnapshot?: boolean } = {},
+  extra: { channelName?: () => string; storedSnapshot?: boolean; stored?: (user: string) => StoredFrames } = {},
 ): Channel {
+  const { stored, ...rest } = extra;
   return readChannel({
     type,
     read: (sub) => USER.parse(sub, 'info'),
     start: ({ user }, ctx) => start(user, ctx),
-    ...extra,
+    ...(stored ? { stored: ({ user }: { user: string }) => stored(user) } : {}),
+    ...rest,
   });
 }
 
@@ -75,12 +84,20 @@ async function snapshotThenLive<I>(
 
 const snapshotFlag = (isSnapshot: boolean) => (isSnapshot ? { isSnapshot: true as const } : {});
 
+/** The exchange's orderUpdates frame. */
+const orderUpdatesFrame = (rows: OrderStatusRow[]) =>
+  rows.map((r) => ({ order: openOrder(r), status: r.status, statusTimestamp: r.time }));
+
+/** The liquidations channel's frame. */
+const liquidationsFrame = (rows: LiquidationRow[]) =>
+  rows.map((r) => ({ ...toWsLiquidation(r), coin: r.coin, px: r.px, sz: r.sz, time: r.time }));
+
 /** The exchange's userEvents frame: its nonUserCancel items carry the coin and oid only. */
 const userEventFrame = (e: UserEvent): UserEvent | { nonUserCancel: { coin: string; oid: number }[] } =>
   e.nonUserCancel ? { nonUserCancel: e.nonUserCancel.map(({ coin, oid }) => ({ coin, oid })) } : e;
 
 export function accountChannels(accounts: AccountsService): Channel[] {
-  const { streams } = accounts;
+  const { streams, stored } = accounts;
   return [
     readChannel({
       type: 'userFills',
@@ -91,6 +108,7 @@ export function accountChannels(accounts: AccountsService): Channel[] {
           ctx.send({ user: input.user, fills, ...snapshotFlag(isSnapshot) }),
         ),
       storedSnapshot: true,
+      stored: (input) => storedFrames(stored.userFills(input.user, input), (fills) => ({ user: input.user, fills })),
     }),
     userChannel(
       'userFundings',
@@ -98,7 +116,10 @@ export function accountChannels(accounts: AccountsService): Channel[] {
         snapshotThenLive(streams.userFundings(user), (fundings, isSnapshot) =>
           ctx.send({ user, fundings, ...snapshotFlag(isSnapshot) }),
         ),
-      { storedSnapshot: true },
+      {
+        storedSnapshot: true,
+        stored: (user) => storedFrames(stored.userFundings(user), (fundings) => ({ user, fundings })),
+      },
     ),
     userChannel(
       'userNonFundingLedgerUpdates',
@@ -106,25 +127,29 @@ export function accountChannels(accounts: AccountsService): Channel[] {
         snapshotThenLive(streams.userNonFundingLedgerUpdates(user), (nonFundingLedgerUpdates, isSnapshot) =>
           ctx.send({ user, nonFundingLedgerUpdates, ...snapshotFlag(isSnapshot) }),
         ),
-      { storedSnapshot: true },
+      {
+        storedSnapshot: true,
+        stored: (user) =>
+          storedFrames(stored.userNonFundingLedgerUpdates(user), (nonFundingLedgerUpdates) => ({
+            user,
+            nonFundingLedgerUpdates,
+          })),
+      },
     ),
     userChannel('userEvents', (user, ctx) => sendStream(streams.userEvents(user), ctx, userEventFrame), {
       channelName: () => 'user',
+      stored: (user) => storedFrames(stored.userEvents(user), userEventFrame),
     }),
-    userChannel('orderUpdates', (user, ctx) =>
-      sendStream(streams.orderUpdates(user), ctx, (rows) =>
-        rows.map((r) => ({ order: openOrder(r), status: r.status, statusTimestamp: r.time })),
-      ),
-    ),
+    userChannel('orderUpdates', (user, ctx) => sendStream(streams.orderUpdates(user), ctx, orderUpdatesFrame), {
+      stored: (user) => storedFrames(stored.orderUpdates(user), orderUpdatesFrame),
+    }),
     readChannel({
       type: 'liquidations',
       read: (sub) => LIQUIDATION_STREAM.parse(sub, 'info'),
       // The ack echoes amount_dollars as sent, and the addresses lowercased.
       normalize: (sub, { amountDollars: _asSent, ...addresses }) => ({ ...sub, ...addresses }),
-      start: (filter, ctx) =>
-        sendStream(streams.liquidations(filter), ctx, (rows) =>
-          rows.map((r) => ({ ...toWsLiquidation(r), coin: r.coin, px: r.px, sz: r.sz, time: r.time })),
-        ),
+      start: (filter, ctx) => sendStream(streams.liquidations(filter), ctx, liquidationsFrame),
+      stored: (filter) => storedFrames(stored.liquidations(filter), liquidationsFrame),
     }),
   ];
 }

@@ -52,6 +52,7 @@ import {
   toOrder,
 } from './orders.ts';
 import { type AccountState, accountState, type Leverage } from './state.ts';
+import { AccountStoredStreams } from './stored-streams.ts';
 import { AccountStreams } from './streams.ts';
 import { type TwapSliceFillsQuery, twapHistory, twapSliceFills } from './twaps.ts';
 
@@ -164,6 +165,8 @@ export class AccountsService {
   readonly bus: EventSource;
   /** Every live stream of the domain (GraphQL subscriptions and /ws channels adapt them). */
   readonly streams: AccountStreams;
+  /** The same streams read back from the store too: resumed from any stored position, or replayed (kit/resume.ts). */
+  readonly stored: AccountStoredStreams;
   readonly now: () => number;
   private readonly upstream: Upstream;
   /** `user oid` → latest live status row; Map order = recency, so the oldest is evicted first. */
@@ -214,6 +217,7 @@ export class AccountsService {
           : source.replay(topic, after, onBatch, key),
     };
     this.streams = new AccountStreams(this.bus, opts.pool);
+    this.stored = new AccountStoredStreams(this.bus, opts.pool);
     this.upstream = opts.upstream;
     this.now = opts.now ?? Date.now;
     this.capacity = opts.liveStatuses ?? 200_000;

@@ -31,10 +31,10 @@ export interface UserEvent {
 export const HISTORY_SNAPSHOT_SIZE = 100;
 
 /** Every "…Canceled" status is the exchange's doing; "canceled" alone is the user's. */
-const isNonUserCancel = (status: string) => status !== 'canceled' && status.endsWith('Canceled');
+export const isNonUserCancel = (status: string) => status !== 'canceled' && status.endsWith('Canceled');
 
 /** A live ledger row in the stored shape: its delta with the node's `type` tag. */
-const toLedgerUpdate = (r: LedgerUpdateRow): LedgerUpdate => ({
+export const toLedgerUpdate = (r: LedgerUpdateRow): LedgerUpdate => ({
   time: r.time,
   hash: r.hash,
   delta: { ...r.delta, type: r.delta_type },

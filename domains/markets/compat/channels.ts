@@ -2,7 +2,7 @@
 // and activeAssetCtx (activeSpotAssetCtx on spot coins). Each follows one of the markets service's streams
 // (domains/markets/service/streams.ts), snapshot first; what is here is the wire: parameters and frame shapes.
 
-import { type Channel, readChannel, sendStream } from '../../../kit/channel.ts';
+import { type Channel, readChannel, sendStream, storedFrames } from '../../../kit/channel.ts';
 import {
   ALL_CANDLES_STREAM,
   ALL_MIDS,
@@ -21,6 +21,7 @@ const readCoin = (sub: Record<string, unknown>) => COIN.parse(sub, 'info');
 
 export function marketChannels(markets: MarketsService): Channel[] {
   const { streams } = markets;
+  const stored = markets.stored as NonNullable<MarketsService['stored']>;
   return [
     readChannel({
       type: 'allMids',
@@ -47,7 +48,14 @@ export function marketChannels(markets: MarketsService): Channel[] {
       start: ({ coin, fast, ...aggregation }, ctx) =>
         sendStream(streams.l2Book(coin, { ...aggregation, levels: fast ? 5 : undefined }), ctx),
     }),
-    readChannel({ type: 'trades', read: readCoin, start: ({ coin }, ctx) => sendStream(streams.trades(coin), ctx) }),
+    readChannel({
+      type: 'trades',
+      read: readCoin,
+      start: ({ coin }, ctx) => sendStream(streams.trades(coin), ctx),
+      ...(markets.stored
+        ? { stored: ({ coin }: { coin: string }) => storedFrames(stored.trades(coin), (t) => t) }
+        : {}),
+    }),
     readChannel({ type: 'bbo', read: readCoin, start: ({ coin }, ctx) => sendStream(streams.bbo(coin), ctx) }),
     readChannel({
       type: 'candle',

@@ -60,6 +60,7 @@ import {
 } from './meta.ts';
 import { allReserveStates, latestReserves, reserveHistory } from './reserves.ts';
 import { latestPerKey } from './sql.ts';
+import { MarketStoredStreams } from './stored-streams.ts';
 import { MarketStreams } from './streams.ts';
 
 export type { BboAnswer, L2BookAnswer, L2Level, L2Options } from './book.ts';
@@ -170,6 +171,8 @@ export class MarketsService {
   readonly tradeEvents: EventSource<Pick<MarketEvents, 'trades'>>;
   /** Every live stream of the domain (GraphQL subscriptions and /ws channels adapt them). */
   readonly streams: MarketStreams = new MarketStreams(this);
+  /** Its trades read back from the store too, resumed or replayed (kit/resume.ts); none without an ingest bus. */
+  readonly stored: MarketStoredStreams | undefined;
   readonly candles: CandleAggregator;
   readonly history: HistorySampler;
   private readonly ctxs = new Map<string, AssetCtxRow>();
@@ -204,6 +207,7 @@ export class MarketsService {
     this.tradeEvents = opts.bus
       ? derivedTopic(this.live, 'trades', opts.bus, 'trades', (rows) => rows.map(toWireTrade))
       : this.live;
+    this.stored = opts.bus ? new MarketStoredStreams(opts.bus, opts.pool) : undefined;
     if (opts.bus) this.attach(opts.bus);
   }
 

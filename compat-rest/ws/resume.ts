@@ -1,0 +1,190 @@
+// Resuming and replaying on /ws, over any channel that declares its stored stream (kit/channel.ts `stored`, the
+// mechanism in kit/resume.ts): a subscription's `after` / `positions` keys, its frames with a top-level `position`,
+// and the `replay` subscription with its `gap` and `replayComplete` frames.
+import { REPLAY_MAX_MS, REPLAY_SPEED, replayCredits } from '../../access/costs.ts';
+import type { Channel, ChannelContext } from '../../kit/channel.ts';
+import { followStored, type Hole, replayStored } from '../../kit/resume.ts';
+import type { Coverage } from '../../platform/coverage.ts';
+import { FieldError } from '../../platform/fields.ts';
+import { isRecord } from './frames.ts';
+
+/** Positions are short (a block and a time per part); anything longer is not one. */
+const MAX_POSITION_CHARS = 400;
+
+/** A subscription's resume keys: `after` (a position), or `positions: true` (from now, frames with positions). */
+export interface ResumeRequest {
+  after: string | null;
+}
+
+/**
+ * The subscription without its resume keys (what the channel reads), and what they ask; a FieldError names a bad one.
+ */
+export function resumeOf(sent: Record<string, unknown>): {
+  sub: Record<string, unknown>;
+  resume: ResumeRequest | null;
+} {
+  if (!('after' in sent) && !('positions' in sent)) return { sub: sent, resume: null };
+  const { after, positions, ...sub } = sent;
+  if (positions !== undefined && typeof positions !== 'boolean') {
+    throw new FieldError(`positions: must be true or false, got ${JSON.stringify(positions)?.slice(0, 60)}`);
+  }
+  if (after !== undefined && (typeof after !== 'string' || after.length === 0 || after.length > MAX_POSITION_CHARS)) {
+    throw new FieldError(
+      `after: must be the "position" string of a frame (1 to ${MAX_POSITION_CHARS} characters), got ${JSON.stringify(after)?.slice(0, 60)}`,
+    );
+  }
+  if (after === undefined && positions !== true) return { sub, resume: null };
+  return { sub, resume: { after: after === undefined ? null : (after as string) } };
+}
+
+/**
+ * Starts a resumed subscription: a stored stream's events after the position (or from now) with their positions,
+ * then live ones; a channel of state (no stored stream) starts as usual, its snapshot first.
+ */
+export function startResumed(
+  channel: Channel,
+  sub: Record<string, unknown>,
+  input: unknown,
+  resume: ResumeRequest,
+  ctx: ChannelContext,
+): (() => void) | Promise<() => void> {
+  if (!channel.stored) return channel.start(sub, ctx, input);
+  const { stream, frame } = channel.stored(input);
+  return followStored(stream, resume.after, {
+    send: (event, position) => ctx.sendAt?.(frame(event), position),
+    ready: () => ctx.ready?.() ?? Promise.resolve(true),
+  });
+}
+
+/** What a resumed subscription's ack says it gets: the missed rows from the store, or a fresh snapshot. */
+export const resumeKind = (channel: Channel) => (channel.stored ? 'stored' : 'snapshot');
+
+interface ReplayInput {
+  channel: Channel;
+  streamInput: unknown;
+  stream: Record<string, unknown>;
+  start: number;
+  end: number;
+  speed: number;
+}
+
+function integerMs(sub: Record<string, unknown>, key: string): number {
+  const v = sub[key];
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
+    throw new FieldError(`${key}: must be a time in epoch milliseconds, got ${JSON.stringify(v)?.slice(0, 60)}`);
+  }
+  return v;
+}
+
+/** Reads a replay subscription; a FieldError names the first bad field. */
+export function readReplay(sub: Record<string, unknown>, channels: ReadonlyMap<string, Channel>): ReplayInput {
+  for (const key of Object.keys(sub)) {
+    if (!['type', 'stream', 'start', 'end', 'speed'].includes(key)) {
+      throw new FieldError(`${key}: not a replay field (type, stream, start, end, speed)`, 'unknown_parameter');
+    }
+  }
+  const stream = sub.stream;
+  const channel = isRecord(stream) && typeof stream.type === 'string' ? channels.get(stream.type) : undefined;
+  if (!isRecord(stream) || !channel?.stored) {
+    const stored = [...channels.values()].filter((c) => c.stored).map((c) => c.type);
+    throw new FieldError(
+      `stream: must be the subscription of a stored stream (${stored.join(', ')}), got ${JSON.stringify(stream)?.slice(0, 80)}`,
+    );
+  }
+  let streamInput: unknown;
+  try {
+    streamInput = channel.read?.(stream);
+    channel.normalize(stream, streamInput);
+  } catch (err) {
+    if (err instanceof FieldError) throw new FieldError(`stream.${err.message}`, err.code);
+    throw err;
+  }
+  const start = integerMs(sub, 'start');
+  const end = integerMs(sub, 'end');
+  if (end <= start) throw new FieldError(`end: must be after start (${start}), got ${end}`);
+  if (end - start > REPLAY_MAX_MS) {
+    throw new FieldError(`end: at most ${REPLAY_MAX_MS / 3_600_000} h after start, got ${end - start} ms after it`);
+  }
+  const speed = sub.speed;
+  if (typeof speed !== 'number' || !Number.isFinite(speed) || speed < REPLAY_SPEED.min || speed > REPLAY_SPEED.max) {
+    throw new FieldError(
+      `speed: must be a number from ${REPLAY_SPEED.min} to ${REPLAY_SPEED.max}, got ${JSON.stringify(speed)?.slice(0, 60)}`,
+    );
+  }
+  return { channel, streamInput, stream, start, end, speed };
+}
+
+/**
+ * The store's holes in [start, end) for some datasets: before a dataset's complete coverage (none held, or a
+ * backfill still loading), and after its latest row. Overlapping holes of several datasets are merged.
+ */
+export function holesOf(coverage: Coverage, datasets: readonly string[], start: number, end: number): Hole[] {
+  const raw: Hole[] = [];
+  for (const name of datasets) {
+    const c = coverage.datasets[name];
+    if (!c || c.start === null || c.latest === null) {
+      raw.push({ from: start, to: end });
+      continue;
+    }
+    if (start < c.start) raw.push({ from: start, to: Math.min(end, c.start) });
+    if (end > c.latest + 1) raw.push({ from: Math.max(start, c.latest + 1), to: end });
+  }
+  const holes: Hole[] = [];
+  for (const h of raw.filter((h) => h.to > h.from).sort((a, b) => a.from - b.from)) {
+    const last = holes[holes.length - 1];
+    if (last && h.from <= last.to) last.to = Math.max(last.to, h.to);
+    else holes.push({ ...h });
+  }
+  return holes;
+}
+
+export interface ReplaySettings {
+  /** The store's holes in a window for the stream's datasets. */
+  holes(datasets: readonly string[], start: number, end: number): Promise<Hole[]>;
+  /** The clock pacing reads (tests: a fast one). */
+  clock?: { now(): number; sleep(ms: number): Promise<void> };
+}
+
+/**
+ * The `replay` subscription: `stream` (a stored stream's subscription), `start` and `end` (ms), `speed` (1–500).
+ * Its frames are the stream's, on its data channel, each with its position; `gap` where the store has a hole; then
+ * `replayComplete`. Charged by the minutes of data it covers (access/costs.ts).
+ */
+export function replayChannel(channels: ReadonlyMap<string, Channel>, settings: ReplaySettings): Channel {
+  return {
+    type: 'replay',
+    read: (sub) => readReplay(sub, channels),
+    normalize: (sub) => ({ ...sub }),
+    channelName: (sub) => {
+      const input = readReplay(sub, channels);
+      return (
+        input.channel.channelName?.(input.channel.normalize(input.stream, input.streamInput)) ?? input.channel.type
+      );
+    },
+    credits: (input) => {
+      const { start, end } = input as ReplayInput;
+      return replayCredits(end - start);
+    },
+    async start(_sub, ctx, raw) {
+      const input = raw as ReplayInput;
+      const { stream, frame } = input.channel.stored?.(input.streamInput) ?? { stream: { parts: [] }, frame: () => 0 };
+      const datasets = [...new Set(stream.parts.flatMap((p) => (p.dataset ? [p.dataset] : [])))];
+      const holes = await settings.holes(datasets, input.start, input.end);
+      let stopped = false;
+      replayStored(
+        stream,
+        { start: input.start, end: input.end, speed: input.speed, holes, clock: settings.clock },
+        {
+          send: (event, position) => ctx.sendAt?.(frame(event), position),
+          ready: () => ctx.ready?.() ?? Promise.resolve(true),
+          gap: (hole) => ctx.sendAt?.(hole, undefined, 'gap'),
+          complete: (summary) => ctx.sendAt?.(summary, undefined, 'replayComplete'),
+        },
+        () => stopped,
+      ).catch((err: unknown) => ctx.fail?.(err));
+      return () => {
+        stopped = true;
+      };
+    },
+  };
+}
