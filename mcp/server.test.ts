@@ -57,6 +57,7 @@ function validArguments(): Record<string, Record<string, unknown>> {
     markets_asset_context: { coin: 'ETH' },
     markets_l2_book: { coin: 'BTC', nSigFigs: 5 },
     markets_l2_books: { coins: ['BTC', 'ETH'] },
+    markets_l4_book: { coin: 'BTC' },
     markets_best_bid_offer: { coin: 'BTC' },
     markets_current_depth: { coin: 'BTC' },
     markets_candles: { coin: 'BTC', interval: '1m', startTime: hourAgo },

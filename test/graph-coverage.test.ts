@@ -6,9 +6,11 @@ import Fastify from 'fastify';
 import { getNamedType, isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ROUTE_AJV_OPTIONS } from '../compat-rest/app.ts';
+import { capabilityRoutes } from '../compat-rest/capability-routes.ts';
 import { nodeUserTypes } from '../domains/accounts/compat/node-types.ts';
 import { nodeMarketTypes } from '../domains/markets/compat/node-types.ts';
 import { DOMAIN_LIST } from '../domains.ts';
+import { domainTools } from '../mcp/tools.ts';
 
 /** Capability → the GraphQL field (`Type.field`) that serves it. */
 const GRAPH_FIELD: Record<string, string> = {
@@ -58,6 +60,7 @@ const GRAPH_FIELD: Record<string, string> = {
   'GET /market/slippage/:coin': 'Market.history',
   'GET /market/book/:coin': 'Market.history',
   'GET /market/liquidity-report/:coin': 'Market.liquidityReport',
+  'GET /market/l4book/:coin': 'Market.l4Book',
   'GET /hip3/snapshots': 'Dex.snapshots',
   'GET /hip3/top-movers': 'Query.hip3TopMovers',
   'GET /fills': 'Query.fills',
@@ -98,6 +101,7 @@ const GRAPH_FIELD: Record<string, string> = {
   'mcp markets_asset_context': 'Market.assetCtx',
   'mcp markets_l2_book': 'Market.book',
   'mcp markets_l2_books': 'Market.book',
+  'mcp markets_l4_book': 'Market.l4Book',
   'mcp markets_best_bid_offer': 'Market.bbo',
   'mcp markets_current_depth': 'Market.depth',
   'mcp markets_candles': 'Market.candles',
@@ -206,15 +210,16 @@ async function capabilities(): Promise<string[]> {
   const out: string[] = [];
   for (const d of DOMAIN_LIST) {
     out.push(...Object.keys(d.compat.info ?? {}).map((t) => `info ${t}`));
-    out.push(...(d.mcpTools ?? []).map((t) => `mcp ${t.name}`));
   }
+  out.push(...domainTools().map((t) => `mcp ${t.name}`));
   // The path routes as the domains register them (no handler runs: the services are not needed).
   const app = Fastify({ ajv: ROUTE_AJV_OPTIONS });
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) if (method !== 'HEAD') out.push(`${method} ${r.url}`);
   });
   for (const d of DOMAIN_LIST) {
-    for (const r of d.compat.routes ?? []) await app.register(r.plugin, { prefix: r.prefix, services: {} as never });
+    const routes = [...(d.compat.routes ?? []), ...(d.capabilities ? [capabilityRoutes(d.name, d.capabilities)] : [])];
+    for (const r of routes) await app.register(r.plugin, { prefix: r.prefix, services: {} as never });
   }
   await app.ready();
   await app.close();

@@ -27,6 +27,7 @@ import {
   isSpotCoin,
   L2_BOOK,
   L2_BOOKS,
+  L4_BOOK,
   LIQUIDITY_REPORT,
   MARKET_HISTORY,
   MAX_HIP3_TOP_MOVERS,
@@ -145,6 +146,16 @@ export const marketsTools: readonly McpTool[] = [
     call: async (args, { services: { markets } }) => ({
       books: Object.fromEntries(markets.l2Books(L2_BOOKS.parse(args))),
     }),
+  },
+  {
+    name: 'markets_l4_book',
+    title: 'Order-level (L4) book of a coin',
+    description:
+      'Every resting order of a coin, best price first and in time priority within a price: user, oid, cloid, ' +
+      'side, limit price, size, time, tif, trigger fields and reduce-only, as the node records them, with the ' +
+      'block height the book stands at. Null when the coin has no book. For price levels use markets_l2_book.',
+    input: L4_BOOK.schema,
+    call: async (args, { services: { markets } }) => ({ book: markets.l4Book(L4_BOOK.parse(args)) }),
   },
   {
     name: 'markets_best_bid_offer',

@@ -1,6 +1,7 @@
 // The market-data channels of /ws, in the exchange's shapes: allMids, l2Book, trades, bbo, candle, allCandles
-// and activeAssetCtx (activeSpotAssetCtx on spot coins). Each follows one of the markets service's streams
-// (domains/markets/service/streams.ts), snapshot first; what is here is the wire: parameters and frame shapes.
+// and activeAssetCtx (activeSpotAssetCtx on spot coins); and order_book_server's l4Book. Each follows one of the
+// markets service's streams (domains/markets/service/streams.ts), snapshot first; what is here is the wire:
+// parameters and frame shapes.
 
 import { type Channel, readChannel, sendStream, storedFrames } from '../../../kit/channel.ts';
 import {
@@ -10,6 +11,7 @@ import {
   COIN,
   isSpotCoin,
   L2_BOOK_STREAM,
+  L4_BOOK,
   type MarketsService,
 } from '../service/index.ts';
 
@@ -47,6 +49,13 @@ export function marketChannels(markets: MarketsService): Channel[] {
       // The TS SDK's `fast`: the exchange's shallow book, 5 levels a side (the default is 20).
       start: ({ coin, fast, ...aggregation }, ctx) =>
         sendStream(streams.l2Book(coin, { ...aggregation, levels: fast ? 5 : undefined }), ctx),
+    }),
+    // order_book_server's l4Book: {"Snapshot":{coin,time,height,levels}} first, then {"Updates":{time,height,
+    // order_statuses,book_diffs}} per block in which the coin has any.
+    readChannel({
+      type: 'l4Book',
+      read: (sub) => L4_BOOK.parse(sub, 'info'),
+      start: ({ coin }, ctx) => sendStream(streams.l4Book(coin), ctx),
     }),
     readChannel({
       type: 'trades',

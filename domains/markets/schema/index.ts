@@ -3,6 +3,7 @@ import { builder } from '../builder.ts';
 import './archive.ts';
 import './candle.ts';
 import './hip3.ts';
+import './l4-book.ts';
 import './market.ts';
 import './token.ts';
 import './trade.ts';

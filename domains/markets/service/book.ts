@@ -113,6 +113,7 @@ export class OrderBooks {
   private readonly coinSnapshotHeights = new Map<string, number>();
   private buffered: BookDiffRow[] = [];
   private readonly pendingDetails = new Map<number, OrderDetail>();
+  private readonly detailsChanged = new Set<string>();
   /** The block the books stand at: the snapshot's, then the last diff's. */
   height = 0;
 
@@ -138,6 +139,7 @@ export class OrderBooks {
       const order = this.books.get(row.coin)?.orders.get(row.oid);
       if (order) {
         order.detail = detail;
+        this.detailsChanged.add(row.coin);
         continue;
       }
       this.pendingDetails.set(row.oid, detail);
@@ -240,12 +242,10 @@ export class OrderBooks {
       }
       return out;
     };
-    return {
-      coin,
-      time: book.time,
-      height: this.height,
-      levels: [side(book.bids.bestFirst(), 'B'), side(book.asks.bestFirst(), 'A')],
-    };
+    // A status arriving after its diff changes an order's record, not the book: the kept orders are rebuilt then too.
+    if (this.detailsChanged.delete(coin)) book.l4Levels = null;
+    book.l4Levels ??= [side(book.bids.bestFirst(), 'B'), side(book.asks.bestFirst(), 'A')];
+    return { coin, time: book.time, height: this.height, levels: book.l4Levels as L4BookAnswer['levels'] };
   }
 
   bbo(coin: string): BboAnswer | null {

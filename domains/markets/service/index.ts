@@ -14,7 +14,8 @@ import type { InputOf } from '../../../kit/input.ts';
 import { orderedWindow } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { isHip3Coin } from '../../../wire/coins.ts';
-import { type L2BookAnswer, OrderBooks } from './book.ts';
+import { type L4BlockUpdates, L4UpdateAssembler } from './book/l4-updates.ts';
+import { type L2BookAnswer, type L4BookAnswer, OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
 import { Hip3Rollup, type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
 import {
@@ -33,6 +34,7 @@ import type {
   HIP3_TOP_MOVERS,
   L2_BOOK,
   L2_BOOKS,
+  L4_BOOK,
   LIQUIDITY_REPORT,
   MARKET_HISTORY,
   RESERVE_HISTORY,
@@ -63,7 +65,14 @@ import { latestPerKey } from './sql.ts';
 import { MarketStoredStreams } from './stored-streams.ts';
 import { MarketStreams } from './streams.ts';
 
-export type { BboAnswer, L2BookAnswer, L2Level, L2Options } from './book.ts';
+export type {
+  L4CoinUpdates,
+  NodeDiffRecord,
+  NodeOrderRecord,
+  NodeStatusRecord,
+  RawBookDiff,
+} from './book/l4-updates.ts';
+export type { BboAnswer, L2BookAnswer, L2Level, L2Options, L4BookAnswer, L4WireOrder } from './book.ts';
 export type { CandleFrame } from './candles.ts';
 export { isSpotCoin } from './coins.ts';
 export { dexOf, type Hip3Snapshot } from './hip3.ts';
@@ -91,6 +100,7 @@ export {
   L2_BOOK,
   L2_BOOK_STREAM,
   L2_BOOKS,
+  L4_BOOK,
   LIQUIDITY_REPORT,
   MARGIN_TABLE,
   MARKET_HISTORY,
@@ -133,6 +143,8 @@ export type MarketEvents = {
   candles: CandleFrame;
   /** Coins whose book changed. */
   books: string;
+  /** A block's order statuses and raw book diffs, by coin (the L4 book's updates). */
+  l4Updates: L4BlockUpdates;
   assetCtxs: AssetCtxRow;
 };
 
@@ -190,6 +202,7 @@ export class MarketsService {
   private readonly metaTtlMs: number;
   /** Whether the HIP-3 rollup is filled yet, and the hours the 24 h window starts in (service/hip3.ts). */
   private readonly hip3Rollup = new Hip3Rollup({ readAhead: true });
+  private readonly l4Updates = new L4UpdateAssembler((block) => this.live.publish('l4Updates', [block]));
   readonly now: () => number;
 
   constructor(opts: MarketsServiceOptions) {
@@ -221,7 +234,12 @@ export class MarketsService {
         this.firstDexMidsCache = undefined;
         this.live.deliver('trades', trades.map(toWireTrade), seq);
       }),
+      bus.subscribe('orderStatuses', (rows) => {
+        this.books.noteStatuses(rows);
+        this.l4Updates.statuses(rows);
+      }),
       bus.subscribe('bookDiffs', (diffs) => {
+        this.l4Updates.diffs(diffs);
         const changed = this.books.applyDiffs(diffs);
         if (!changed.size) return;
         this.midsCache = undefined;
@@ -347,6 +365,7 @@ export class MarketsService {
 
   async stop(): Promise<void> {
     for (const u of this.unsubscribe.splice(0)) u();
+    this.l4Updates.stop();
     this.candles.stop();
     await this.history.stop();
   }
@@ -429,6 +448,11 @@ export class MarketsService {
    * Several coins' books at once (l2Books, L2_BOOKS's input): `coin → book` (the exchange's l2Book shape; null for a
    * coin without a book), in the order asked, a coin asked twice once.
    */
+  /** A coin's L4 book (L4_BOOK's input): every resting order with the node's record of it; null without a book. */
+  l4Book(q: InputOf<typeof L4_BOOK>): L4BookAnswer | null {
+    return this.books.l4(q.coin);
+  }
+
   l2Books(q: InputOf<typeof L2_BOOKS>): Map<string, L2BookAnswer | null> {
     return new Map(q.coins.map((coin) => [coin, this.books.l2(coin, q)]));
   }

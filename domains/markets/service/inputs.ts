@@ -105,6 +105,9 @@ export const L2_BOOKS = defineInput(
   AGGREGATION,
 );
 
+/** A coin's L4 book (every resting order): its snapshot and its per-block updates. */
+export const L4_BOOK = defineInput({ coin: coin() });
+
 /** A book's aggregation as the service takes it. */
 export type Aggregation = Pick<InputOf<typeof L2_BOOK>, 'nSigFigs' | 'mantissa'>;
 

@@ -13,7 +13,8 @@ import {
   type SnapshotStream,
   topicStream,
 } from '../../../kit/live.ts';
-import type { BboAnswer, L2BookAnswer, L2Level, L2Options } from './book.ts';
+import type { L4CoinUpdates } from './book/l4-updates.ts';
+import type { BboAnswer, L2BookAnswer, L2Level, L2Options, L4BookAnswer } from './book.ts';
 import type { CandleFrame } from './candles.ts';
 import { isSpotCoin } from './coins.ts';
 import type { MarketsService, PerpAssetCtx, SpotAssetCtx } from './index.ts';
@@ -22,6 +23,9 @@ import type { WireTrade } from './market-data.ts';
 
 /** The least time between two book (or mids) events of one subscriber. */
 export const BOOK_FRAME_MS = 500;
+
+/** An l4Book frame's data, as order_book_server sends it: the snapshot first, then each block's updates. */
+export type L4BookFrame = { Snapshot: L4BookAnswer } | { Updates: L4CoinUpdates };
 
 /** A coin's context as it changes: a perp's or, for a spot pair ("PURR/USDC", "@1"), a spot pair's. */
 export type ActiveAssetCtx = { coin: string; ctx: PerpAssetCtx } | { coin: string; ctx: SpotAssetCtx };
@@ -51,6 +55,7 @@ export class MarketStreams {
    * array, which /ws then encodes once for all of them.
    */
   private readonly tradesByCoin = new WeakMap<readonly WireTrade[], Map<string, WireTrade[]>>();
+  private readonly updateFrames = new WeakMap<L4CoinUpdates, L4BookFrame>();
 
   constructor(private readonly markets: LiveMarkets) {}
 
@@ -82,6 +87,40 @@ export class MarketStreams {
   l2Book(coin: string, options: L2Options): SnapshotStream<L2BookAnswer> {
     const current = () => this.markets.books.l2(coin, options);
     return { snapshot: current, ...conflated(this.bookChanges(coin), current, BOOK_FRAME_MS) };
+  }
+
+  /**
+   * A coin's L4 book: the snapshot (every resting order), then each block's order statuses and raw diffs of the coin
+   * (never conflated: a follower applies every one). The updates a subscriber gets are those of blocks after its
+   * snapshot's height, so that none is applied twice.
+   */
+  l4Book(coin: string): SnapshotStream<L4BookFrame> {
+    const { books, live } = this.markets;
+    return {
+      snapshot: () => {
+        const answer = books.l4(coin);
+        return answer && { Snapshot: answer };
+      },
+      subscribe: (onEvent) => {
+        const from = books.height;
+        return live.subscribe('l4Updates', (blocks) => {
+          for (const block of blocks) {
+            const updates = block.height > from ? block.byCoin.get(coin) : undefined;
+            if (updates) onEvent(this.updatesFrame(updates));
+          }
+        });
+      },
+    };
+  }
+
+  /** One frame object per coin and block, which /ws encodes once for all its subscribers. */
+  private updatesFrame(updates: L4CoinUpdates): L4BookFrame {
+    let frame = this.updateFrames.get(updates);
+    if (!frame) {
+      frame = { Updates: updates };
+      this.updateFrames.set(updates, frame);
+    }
+    return frame;
   }
 
   /** A coin's best bid and offer, only when one of them changed since the last event (or the subscription). */

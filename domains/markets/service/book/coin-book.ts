@@ -147,6 +147,8 @@ export class CoinBook {
   readonly asks = new BookSide('A');
   /** l2 answers by their options, while the book does not change: one object (and one encoding) per change. */
   readonly l2Answers = new Map<string, L2BookAnswer>();
+  /** The L4 answer's orders while the book does not change (OrderBooks.l4 builds them). */
+  l4Levels: unknown = null;
 
   constructor(
     readonly coin: string,
@@ -154,7 +156,7 @@ export class CoinBook {
   ) {}
 
   insert(oid: number, user: string, side: Side, px: string, sz: string, detail: OrderDetail | null = null): void {
-    this.l2Answers.clear();
+    this.changed();
     const prior = this.orders.get(oid);
     if (prior) this.delete(prior);
     const level = (side === 'B' ? this.bids : this.asks).levelFor(trimDecimal(px));
@@ -164,14 +166,20 @@ export class CoinBook {
     this.orders.set(oid, order);
   }
 
-  resize(order: RestingOrder, sz: string): void {
+  /** Drops the answers kept for the book as it was. */
+  changed(): void {
     this.l2Answers.clear();
+    this.l4Levels = null;
+  }
+
+  resize(order: RestingOrder, sz: string): void {
+    this.changed();
     order.sz = sz;
     order.level.size = null;
   }
 
   delete(order: RestingOrder): void {
-    this.l2Answers.clear();
+    this.changed();
     this.orders.delete(order.oid);
     const level = order.level;
     level.orders.delete(order);
