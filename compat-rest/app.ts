@@ -33,6 +33,7 @@ import { FieldError } from '../platform/fields.ts';
 import { jsonBytes, utf8 } from '../platform/json-text.ts';
 import { lineLog, logger, REQUEST_ID_HEADER, requestIdOf, withRequestId } from '../platform/log.ts';
 import { traceRequest, tracing } from '../platform/tracing.ts';
+import { capabilityRoutes } from './capability-routes.ts';
 import { checkInfo } from './info/index.ts';
 import { isLivePageRequest, registerLivePage } from './live.ts';
 import { isMetricsRequest, registerMetrics } from './metrics.ts';
@@ -325,8 +326,13 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     return reply.type('application/json').send(jsonBytes(answer.body));
   });
 
-  // Each domain's path endpoints (its `compat.routes`, domains.ts), each group under its prefix.
-  for (const { plugin, prefix } of DOMAIN_LIST.flatMap((d) => d.compat.routes ?? [])) {
+  // Each domain's path endpoints (its `compat.routes` and its capabilities' routes, domains.ts), each group under its
+  // prefix.
+  const routes = DOMAIN_LIST.flatMap((d) => [
+    ...(d.compat.routes ?? []),
+    ...(d.capabilities ? [capabilityRoutes(d.name, d.capabilities)] : []),
+  ]);
+  for (const { plugin, prefix } of routes) {
     await app.register(plugin, { prefix, services: opts.services });
   }
 

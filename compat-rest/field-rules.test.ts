@@ -75,11 +75,11 @@ describe('a field with a rule of its own', () => {
 
   it('is what the MCP catalog says', () => {
     const tools = toolCatalog();
-    expect(tools.get('accounts_order_status')?.check({ user: USER, oid: -1 })).toMatchObject({
+    expect(tools.get('accounts_order_status')?.read({ user: USER, oid: -1 }).fault).toMatchObject({
       message: `oid: ${OID_RULE}, got -1`,
       code: 'bad_input',
     });
-    expect(tools.get('analytics_batch_performance')?.check({ addresses: addresses(501) })?.message).toBe(
+    expect(tools.get('analytics_batch_performance')?.read({ addresses: addresses(501) }).fault?.message).toBe(
       'addresses: must hold 1 to 500 addresses, got 501',
     );
   });

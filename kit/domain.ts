@@ -10,6 +10,7 @@ import type { Coverage, Dataset } from '../platform/coverage.ts';
 import type { WriterProgress } from '../platform/metrics.ts';
 import type { Upstream } from '../platform/upstream.ts';
 import type { StreamName } from '../wire/node-lines.ts';
+import type { Capabilities } from './capability.ts';
 import type { Channel } from './channel.ts';
 import type { CompatServices, InfoEntry } from './info.ts';
 import type { JsonSchema } from './request-schema.ts';
@@ -95,6 +96,12 @@ export interface McpTool {
   description: string;
   /** JSON Schema of the arguments: an object, every field typed and bounded by the spec's limits. */
   input: JsonSchema;
+  /**
+   * Reads the arguments once, by the capability's input definition (a FieldError refuses them, worded as the
+   * catalog words a refusal): what it returns is what `credits` and `call` get. Without it the catalog checks the
+   * arguments against `input`, and the tool gets them as sent.
+   */
+  read?(args: Record<string, unknown>): Record<string, unknown>;
   /** Credits the call costs (the cost table is access/costs.ts); 1 when absent. */
   credits?(args: Record<string, unknown>): number;
   /** The answer as structured content (an object). */
@@ -131,7 +138,12 @@ export interface Domain<
     deduplicateInflightRequests: boolean;
   };
   compat: DomainCompat<S>;
-  /** The domain's tools on the MCP server. */
+  /**
+   * Its capabilities, each declared once (kit/capability.ts): the transports make their doors from the list (path
+   * routes under its prefix, MCP tools, the subgraph's Query fields).
+   */
+  capabilities?: Capabilities<S>;
+  /** The domain's tools on the MCP server written by hand (those its capabilities do not declare). */
   mcpTools?: readonly McpTool[];
   /**
    * The bus topics the domain's writer publishes, each with its key (what a subscriber follows one of: an address,

@@ -58,7 +58,11 @@ describe('defineInput', () => {
     expect(() => HOLDERS.parse({ token: TOKEN, cursor: 'zz' }, 'graphql')).toThrow(
       'after: must be a page cursor, got "zz"',
     );
+    // MCP states a rule without the field's unit (its descriptions are sentences for a model); /info with it.
     expect(() => HOLDERS.parse({ token: TOKEN, startTime: -1 })).toThrow(
+      'startTime: must be an integer from 0 to 8640000000000000, got -1',
+    );
+    expect(() => HOLDERS.parse({ token: TOKEN, startTime: -1 }, 'info')).toThrow(
       'startTime: must be an integer of epoch milliseconds from 0 to 8640000000000000, got -1',
     );
     expect(() => HOLDERS.fromQuery({ token: TOKEN, start_time: 'yesterday' })).toThrow(
@@ -68,9 +72,10 @@ describe('defineInput', () => {
     expect(() => HOLDERS.parse({ token: TOKEN, name: 'a\u0000b' })).toThrow(
       'name: must not contain a NUL character (U+0000)',
     );
-    expect(() => HOLDERS.parse({ token: TOKEN, page: 2 })).toThrow(
-      'page: unknown parameter; it takes token, limit, offset, cursor, startTime, side, name, system',
+    expect(() => HOLDERS.parse({ token: TOKEN, page: 2 }, 'graphql')).toThrow(
+      'page: unknown parameter; it takes token, limit, offset, after, startTime, side, name, system',
     );
+    expect(() => HOLDERS.parse({ token: TOKEN, page: 2 })).toThrow('page: not an argument of this tool');
   });
 
   it('reads a path route query: snake_case names, times as ISO 8601 or epoch ms', () => {

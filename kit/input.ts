@@ -26,11 +26,11 @@ import {
   type TString,
   Type,
 } from '@sinclair/typebox';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS, orderedWindow } from '../platform/fields.ts';
 import { MAX_COLLECT_SECONDS } from './mcp-tool.ts';
 import { TIME_FORMAT, timeParam } from './params.ts';
-import { fieldError, NO_NUL_PATTERN, RULE } from './request-schema.ts';
+import { argumentFieldError, fieldError, NO_NUL_PATTERN, RULE } from './request-schema.ts';
 
 /** How a field is read beyond its JSON Schema; kept under symbols, which neither Ajv nor OpenAPI sees. */
 const Lower = Symbol('input.lowercase');
@@ -228,14 +228,18 @@ function edgeName(name: string, field: TSchema, edge: Edge): string {
 }
 
 /** The input's own Ajv: strict, no coercion (each edge hands typed values), every number finite. */
-const ajv = new Ajv({
+const AJV_OPTIONS = {
   allErrors: false,
   strict: true,
   strictNumbers: true,
   allowUnionTypes: true,
   verbose: true,
   keywords: [RULE],
-});
+} satisfies Options;
+const ajv = new Ajv(AJV_OPTIONS);
+
+/** The same for a path route's query string, whose values are text: each coerced to its field's type first. */
+const textAjv = new Ajv({ ...AJV_OPTIONS, coerceTypes: 'array' });
 
 const isOptional = (s: TSchema) => (s as { [OptionalKind]?: string })[OptionalKind] === 'Optional';
 
@@ -272,6 +276,7 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
     ...(required.length ? { required: required.map(mcpName) } : {}),
   };
   let validate: ValidateFunction | undefined;
+  let validateText: ValidateFunction | undefined;
 
   /** The edge's name of a field (an unknown one as sent). */
   const naming = (edge: Edge) => (key: string) =>
@@ -299,9 +304,13 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
       if (key === undefined && edge === 'info') continue;
       input[key ?? name] = value;
     }
-    validate ??= ajv.compile(keyed);
-    if (!validate(input)) {
-      throw fieldError((validate.errors as ErrorObject[])[0] as ErrorObject, naming(edge));
+    // A query string's values are text: its reading coerces them to the field's type, as fastify's would.
+    if (edge === 'rest') validateText ??= textAjv.compile(keyed);
+    else validate ??= ajv.compile(keyed);
+    const check = (edge === 'rest' ? validateText : validate) as ValidateFunction;
+    if (!check(input)) {
+      const error = (check.errors as ErrorObject[])[0] as ErrorObject;
+      throw edge === 'mcp' ? argumentFieldError(error, naming(edge)) : fieldError(error, naming(edge));
     }
     for (const [key, field] of entries) {
       const value = input[key];

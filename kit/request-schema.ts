@@ -157,6 +157,24 @@ export function fieldError(error: ErrorObject, naming?: FieldNaming): FieldError
   return new FieldError(fieldMessage(error, naming), code);
 }
 
+/**
+ * An Ajv error about an MCP tool's arguments, as the tool server words it: the field, its rule and the value sent, an
+ * unknown one `not an argument of this tool`. A tool's field descriptions are sentences for a model, not the unit
+ * ruleOf expects there, so the rule is stated without them.
+ */
+export function argumentFieldError(error: ErrorObject, naming: FieldNaming = (key) => key): FieldError {
+  if (error.keyword === 'additionalProperties') {
+    const extra = (error.params as { additionalProperty: string }).additionalProperty;
+    const where = error.instancePath ? `${fieldName(error.instancePath, naming)}.` : '';
+    return new FieldError(
+      `${where}${where ? extra : naming(extra)}: not an argument of this tool`,
+      'unknown_parameter',
+    );
+  }
+  const parentSchema = { ...(error.parentSchema as object), description: undefined };
+  return new FieldError(fieldMessage({ ...error, parentSchema }, naming).replace(/^body: /, 'arguments: '));
+}
+
 /** The value an error refused, shown: a list of the wrong length by its length, anything else as JSON (cut). */
 function shownValue(error: ErrorObject): string {
   if (error.keyword === 'minItems' || error.keyword === 'maxItems') return String((error.data as unknown[]).length);

@@ -20,6 +20,9 @@ export function readRouteInput(request: FastifyRequest): void {
   if (read) inputs.set(request, read(request));
 }
 
+/** What the route's `input` reader made of this request (compat ran it before the charge). */
+export const routeInputOf = (request: FastifyRequest): unknown => inputs.get(request);
+
 /**
  * A route reading `definition` from its query string and path parameters (`fields` maps a request to the
  * definition's fields where a path parameter is named otherwise): spread `config` into the route's options, and

@@ -1,12 +1,11 @@
 // The tool catalog's one convention, checked over every domain's tools without a server: each argument camelCase
 // and described for a model, each tool costing more than a credit saying so; a tool that drifts is refused at start.
 import { describe, expect, it } from 'vitest';
-import { DOMAIN_LIST } from '../domains.ts';
 import type { McpTool } from '../kit/domain.ts';
 import { defineInput, int } from '../kit/input.ts';
-import { argumentFaults, toolCatalog } from './tools.ts';
+import { argumentFaults, domainTools, toolCatalog } from './tools.ts';
 
-const TOOLS = DOMAIN_LIST.flatMap((d) => d.mcpTools ?? []);
+const TOOLS = domainTools();
 
 const tool = (input: McpTool['input']): McpTool => ({
   name: 'test_tool',

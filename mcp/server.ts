@@ -190,7 +190,8 @@ export async function startMcpServer(opts: McpServerOptions) {
       return { entry, args: {}, fault };
     }
     if (!isRecord(raw)) return { entry, args: {}, fault: new FieldError('arguments: must be an object') };
-    return { entry, args: raw, fault: entry.check(raw) };
+    const read = entry.read(raw);
+    return { entry, args: read.args ?? raw, fault: read.fault };
   }
 
   /** Runs a checked and charged call; one its tool refuses for its input gets the charge back (costs nothing). */

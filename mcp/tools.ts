@@ -6,30 +6,42 @@ import { CALL_CREDITS } from '../access/costs.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 import type { McpTool } from '../kit/domain.ts';
 import { ARGUMENT_NAME } from '../kit/mcp-tool.ts';
-import { fieldMessage, infoAjv, type JsonSchema } from '../kit/request-schema.ts';
+import { argumentFieldError, infoAjv, type JsonSchema } from '../kit/request-schema.ts';
 import { FieldError } from '../platform/fields.ts';
 import { EncodedList } from '../platform/json-text.ts';
+import { capabilityTools } from './capability-tools.ts';
 
 export interface CatalogTool {
   tool: McpTool;
-  /** The tool's input schema as listed and checked: unknown arguments refused, whatever the domain wrote. */
+  /** The tool's input schema as listed: unknown arguments refused, whatever the domain wrote. */
   input: JsonSchema;
-  /** The arguments' first fault (`coin: is required, ...`), or null when they are right. */
-  check(args: Record<string, unknown>): FieldError | null;
+  /**
+   * The arguments read once: what the tool's `credits` and `call` get, or their first fault (`coin: is required,
+   * ...`).
+   */
+  read(
+    args: Record<string, unknown>,
+  ): { args: Record<string, unknown>; fault: null } | { args: null; fault: FieldError };
   credits(args: Record<string, unknown>): number;
 }
 
-/** An Ajv error about a tool's arguments: the field, its rule and the value sent; an unknown one by its name. */
-function argumentError(error: ErrorObject): FieldError {
-  if (error.keyword === 'additionalProperties') {
-    const extra = (error.params as { additionalProperty: string }).additionalProperty;
-    const where = error.instancePath ? `${error.instancePath.slice(1).replaceAll('/', '.')}.` : '';
-    return new FieldError(`${where}${extra}: not an argument of this tool`, 'unknown_parameter');
-  }
-  // A tool's field descriptions are sentences for a model, not the unit ruleOf expects there.
-  const parentSchema = { ...(error.parentSchema as object), description: undefined };
-  return new FieldError(fieldMessage({ ...error, parentSchema }).replace(/^body: /, 'arguments: '));
-}
+/** Arguments as they were sent, once `validate` passed them. */
+const checkedBy = (validate: ValidateFunction) => (args: Record<string, unknown>) => {
+  if (!validate(args)) throw argumentFieldError((validate.errors as ErrorObject[])[0] as ErrorObject);
+  return args;
+};
+
+/** A reading that throws a FieldError, as CatalogTool.read answers it. */
+const readBy =
+  (read: (args: Record<string, unknown>) => Record<string, unknown>): CatalogTool['read'] =>
+  (args) => {
+    try {
+      return { args: read(args), fault: null };
+    } catch (err) {
+      if (err instanceof FieldError) return { args: null, fault: err };
+      throw err;
+    }
+  };
 
 const NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/;
 
@@ -47,8 +59,15 @@ export function argumentFaults(tool: McpTool): string[] {
   ]);
 }
 
+/** Every listed domain's tools: those its capabilities declare, and those written by hand. */
+export const domainTools = (): McpTool[] =>
+  DOMAIN_LIST.flatMap((d) => [
+    ...(d.capabilities ? capabilityTools(d.name, d.capabilities) : []),
+    ...(d.mcpTools ?? []),
+  ]);
+
 /** The catalog of `tools` (default: every listed domain's), refusing a bad or duplicate name at start. */
-export function toolCatalog(tools: readonly McpTool[] = DOMAIN_LIST.flatMap((d) => d.mcpTools ?? [])) {
+export function toolCatalog(tools: readonly McpTool[] = domainTools()) {
   const catalog = new Map<string, CatalogTool>();
   for (const tool of tools) {
     if (!NAME.test(tool.name)) throw new Error(`MCP tool name ${tool.name}: must be snake_case <domain>_<capability>`);
@@ -57,11 +76,10 @@ export function toolCatalog(tools: readonly McpTool[] = DOMAIN_LIST.flatMap((d) 
     const faults = argumentFaults(tool);
     if (faults.length) throw new Error(`MCP tool ${tool.name}: ${faults.join('; ')}`);
     const input: JsonSchema = { ...tool.input, additionalProperties: false };
-    const validate: ValidateFunction = infoAjv.compile(input);
     catalog.set(tool.name, {
       tool,
       input,
-      check: (args) => (validate(args) ? null : argumentError((validate.errors as ErrorObject[])[0] as ErrorObject)),
+      read: tool.read ? readBy(tool.read) : readBy(checkedBy(infoAjv.compile(input))),
       credits: (args) => tool.credits?.(args) ?? CALL_CREDITS,
     });
   }

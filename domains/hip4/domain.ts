@@ -1,10 +1,9 @@
 // The hip4 domain (HIP-4 outcome markets) as the service lists it (domains.ts): its service, subgraph, datasets,
-// compat part (/hip4/* and the /ws hip4Events channel) and MCP tools.
+// capabilities (the /hip4/* routes, MCP tools and Query lists made from them) and the /ws hip4Events channel.
 import { defineDomain } from '../../kit/domain.ts';
 import type { Hip4Context } from './builder.ts';
+import { HIP4_CAPABILITIES } from './capabilities.ts';
 import { hip4Channels } from './compat/channels.ts';
-import { hip4Routes } from './compat/routes.ts';
-import { hip4Tools } from './mcp.ts';
 import { hip4Schema } from './schema/index.ts';
 import { Hip4Service } from './service/index.ts';
 
@@ -25,9 +24,6 @@ export const hip4 = defineDomain({
   },
   // Registry and market statistics are the same for everyone: identical requests may meet.
   router: { deduplicateInflightRequests: true },
-  compat: {
-    channels: hip4Channels,
-    routes: [{ prefix: '/hip4', plugin: hip4Routes }],
-  },
-  mcpTools: hip4Tools,
+  compat: { channels: hip4Channels },
+  capabilities: HIP4_CAPABILITIES,
 });

@@ -1,6 +1,7 @@
 // Fill: one execution as the exchange prints it (wire Fill) with the type of its order and its market; the fills
 // connection of a user (keyset pages of stored fills); TWAP slice fills; and the userFills subscription.
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+import { toConnection } from '../../../kit/page.ts';
 import { columnsFor, selectedFieldNames } from '../../../kit/selection.ts';
 import { builder } from '../builder.ts';
 import {
@@ -18,7 +19,6 @@ import {
   type WireFill,
 } from '../service/index.ts';
 import { serviceInput } from './args.ts';
-import { toConnection } from './connection.ts';
 import { MarketRef } from './market.ts';
 
 /** A wire fill; `orderType`, the account (`address`) and the builder are known on stored fills only. */

@@ -3,6 +3,7 @@
 
 import type { InputOf } from '../../../kit/input.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+import { connectionOf } from '../../../kit/page.ts';
 import { builder } from '../builder.ts';
 import {
   type AccountsService,
@@ -12,7 +13,6 @@ import {
   type WsFunding,
 } from '../service/index.ts';
 import { serviceInput } from './args.ts';
-import { historyConnection } from './connection.ts';
 import { MarketRef } from './market.ts';
 
 export const FundingRef = builder.objectRef<WsFunding>('Funding').implement({
@@ -40,7 +40,7 @@ export type HistoryInput = InputOf<typeof FUNDING_PAGE>;
 /** A page of the user's payments as userFunding pages them (a window oldest first, else the newest first). */
 export async function fundingsConnection(accounts: AccountsService, q: HistoryInput) {
   const page = await serviceInput('after', () => accounts.userFunding(q));
-  return historyConnection(page, fundingOfEntry, q.cursor);
+  return connectionOf(page, fundingOfEntry, q.cursor);
 }
 
 /** A stored userFunding entry in the channel's shape (its hash is always the zero hash). */

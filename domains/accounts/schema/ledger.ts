@@ -2,10 +2,10 @@
 // as the exchange prints it; the ledger connection of a user; and the userNonFundingLedgerUpdates subscription.
 
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+import { connectionOf } from '../../../kit/page.ts';
 import { builder } from '../builder.ts';
 import { type AccountsService, type LedgerUpdate, USER } from '../service/index.ts';
 import { serviceInput } from './args.ts';
-import { historyConnection } from './connection.ts';
 import type { HistoryInput } from './funding.ts';
 
 export const LedgerUpdateRef = builder.objectRef<LedgerUpdate>('LedgerUpdate').implement({
@@ -26,7 +26,7 @@ export const LedgerUpdateConnectionRef = builder.connectionObject(
 /** A page of the user's ledger updates, paged as User.fundings. */
 export async function ledgerConnection(accounts: AccountsService, q: HistoryInput) {
   const page = await serviceInput('after', () => accounts.ledgerUpdates(q));
-  return historyConnection(page, (u) => u, q.cursor);
+  return connectionOf(page, (u) => u, q.cursor);
 }
 
 builder.subscriptionFields((t) => ({

@@ -3,6 +3,7 @@
 
 import type { InputOf } from '../../../kit/input.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf } from '../../../kit/live.ts';
+import { toConnection } from '../../../kit/page.ts';
 import { columnsFor } from '../../../kit/selection.ts';
 import { builder } from '../builder.ts';
 import {
@@ -16,7 +17,6 @@ import {
   type UserOrderStatus,
 } from '../service/index.ts';
 import { serviceInput } from './args.ts';
-import { toConnection } from './connection.ts';
 import { MarketRef } from './market.ts';
 
 // Declared before implemented: both types refer to themselves (children, statusHistory).

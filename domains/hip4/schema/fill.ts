@@ -1,15 +1,11 @@
 // Hip4Fill: one side of a match on an outcome coin, or a settlement fill; the fill list, the statistics per venue
-// (providers) and per time bucket (analytics) over them, and the live fills subscription.
+// (providers) and per time bucket (analytics) over them (their Query fields: capabilities.ts), and the live fills
+// subscription.
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
 import { builder } from '../builder.ts';
-import {
-  ANALYTICS_INTERVALS,
-  type AnalyticsBucket,
-  MAX_ANALYTICS_BUCKETS,
-  type ProviderStats,
-} from '../service/index.ts';
-import { ANALYTICS, FILL_STREAM, FILLS, PROVIDERS } from '../service/inputs.ts';
-import { Hip4FillRef, MarketRef, OutcomeRef, UserRef } from './refs.ts';
+import type { AnalyticsBucket } from '../service/index.ts';
+import { FILL_STREAM } from '../service/inputs.ts';
+import { AnalyticsRef, Hip4FillRef, MarketRef, OutcomeRef, ProviderRef, UserRef } from './refs.ts';
 
 Hip4FillRef.implement({
   description: "One side of a match on an outcome coin (#<10·outcome+side>), or a holder's settlement fill",
@@ -41,7 +37,6 @@ Hip4FillRef.implement({
   }),
 });
 
-const ProviderRef = builder.objectRef<ProviderStats>('Hip4Provider');
 ProviderRef.implement({
   description: 'Trading statistics of one venue ("oracle" for oracle-emitted markets); settlement fills excluded',
   fields: (t) => ({
@@ -53,10 +48,6 @@ ProviderRef.implement({
     fees: t.expose('fees', { type: 'Decimal' }),
     lastTrade: t.expose('last_trade', { type: 'Timestamp' }),
   }),
-});
-
-const AnalyticsIntervalEnum = builder.enumType('Hip4AnalyticsInterval', {
-  values: Object.fromEntries(ANALYTICS_INTERVALS.map((i) => [`I${i}`, { value: i }])),
 });
 
 const BucketRef = builder.objectRef<AnalyticsBucket>('Hip4AnalyticsBucket');
@@ -73,36 +64,12 @@ BucketRef.implement({
   }),
 });
 
-const AnalyticsRef = builder.objectRef<{ status: string; rows: AnalyticsBucket[] }>('Hip4Analytics');
 AnalyticsRef.implement({
   fields: (t) => ({
     status: t.exposeString('status', { description: '"live" once any HIP-4 fill is held, else "not_yet_live"' }),
     buckets: t.field({ type: [BucketRef], listSize: { assumedSize: 200 }, resolve: (a) => a.rows }),
   }),
 });
-
-builder.queryFields((t) => ({
-  hip4Fills: t.field({
-    type: [Hip4FillRef],
-    description: 'HIP-4 fills, newest first',
-    args: FILLS.args(t, ['cursor']),
-    listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-    resolve: (_r, a, ctx) => ctx.hip4.fills(FILLS.parse(a, 'graphql')),
-  }),
-  hip4Providers: t.field({
-    type: [ProviderRef],
-    description: 'Statistics per venue over an inclusive window, by volume descending',
-    args: PROVIDERS.args(t, ['cursor']),
-    listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-    resolve: (_r, a, ctx) => ctx.hip4.providers(PROVIDERS.parse(a, 'graphql')),
-  }),
-  hip4Analytics: t.field({
-    type: AnalyticsRef,
-    description: `Fill statistics per time bucket, oldest first; at most ${MAX_ANALYTICS_BUCKETS} rows`,
-    args: ANALYTICS.args(t, { omit: ['cursor'], types: { interval: AnalyticsIntervalEnum } }),
-    resolve: (_r, a, ctx) => ctx.hip4.analytics(ANALYTICS.parse(a, 'graphql')),
-  }),
-}));
 
 builder.subscriptionFields((t) => ({
   hip4Fills: t.field({

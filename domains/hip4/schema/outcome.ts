@@ -108,11 +108,4 @@ builder.queryFields((t) => ({
     args: { outcomeId: t.arg.int({ required: true }) },
     resolve: (_r, a, ctx) => ctx.hip4.outcome(a.outcomeId),
   }),
-  outcomes: t.field({
-    type: [OutcomeRef],
-    description: 'HIP-4 outcomes by id',
-    args: OUTCOMES.args(t, ['cursor']),
-    listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-    resolve: (_r, a, ctx) => ctx.hip4.outcomes(OUTCOMES.parse(a, 'graphql')),
-  }),
 }));

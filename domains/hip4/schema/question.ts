@@ -52,11 +52,4 @@ builder.queryFields((t) => ({
     args: { questionId: t.arg.int({ required: true }) },
     resolve: (_r, a, ctx) => ctx.hip4.question(a.questionId),
   }),
-  questions: t.field({
-    type: [QuestionRef],
-    description: `HIP-4 questions by id; questionId filter at most ${MAX_QUESTION_ID}`,
-    args: QUESTIONS.args(t, ['cursor']),
-    listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-    resolve: (_r, a, ctx) => ctx.hip4.questions(QUESTIONS.parse(a, 'graphql')),
-  }),
 }));

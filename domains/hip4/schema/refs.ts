@@ -2,7 +2,15 @@
 // (fill.ts implements Hip4FillRef): the type files then need nothing of each other at run time, and none loads
 // before a type it refers to exists.
 import { builder } from '../builder.ts';
-import type { Hip4FillRow, OutcomeRow, QuestionRow, VenueRow } from '../service/index.ts';
+import {
+  ANALYTICS_INTERVALS,
+  type AnalyticsAnswer,
+  type Hip4FillRow,
+  type OutcomeRow,
+  type ProviderStats,
+  type QuestionRow,
+  type VenueRow,
+} from '../service/index.ts';
 
 export const Hip4FillRef = builder.objectRef<Hip4FillRow>('Hip4Fill');
 export const MarketRef = builder.objectRef<{ coin: string }>('Market');
@@ -10,3 +18,8 @@ export const OutcomeRef = builder.objectRef<OutcomeRow>('Outcome');
 export const QuestionRef = builder.objectRef<QuestionRow>('Question');
 export const UserRef = builder.objectRef<{ address: string }>('User');
 export const VenueRef = builder.objectRef<VenueRow>('Venue');
+export const ProviderRef = builder.objectRef<ProviderStats>('Hip4Provider');
+export const AnalyticsRef = builder.objectRef<AnalyticsAnswer>('Hip4Analytics');
+export const AnalyticsIntervalEnum = builder.enumType('Hip4AnalyticsInterval', {
+  values: Object.fromEntries(ANALYTICS_INTERVALS.map((i) => [`I${i}`, { value: i }])),
+});

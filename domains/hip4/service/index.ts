@@ -7,6 +7,7 @@ import type pg from 'pg';
 import type { TextRow } from '../../../db/pool.ts';
 import type { EventBus } from '../../../events/bus.ts';
 import type { InputOf } from '../../../kit/input.ts';
+import { type Page, pageOf } from '../../../kit/page.ts';
 import { FieldError, orderedWindow } from '../../../platform/fields.ts';
 import {
   type AnalyticsBucket,
@@ -80,18 +81,11 @@ export interface PageInput {
   cursor?: string;
 }
 
-/** A page of a list: its rows, whether more follow, and the cursor the next page starts after (null: none). */
-export interface ListPage<T> {
-  rows: T[];
-  hasMore: boolean;
-  nextCursor: string | null;
-}
-
 /** What each list takes: its input definition's, checked (hip4/service/inputs.ts). */
 export type FillsInput = InputOf<typeof FILLS>;
 export type AnalyticsInput = InputOf<typeof ANALYTICS>;
 
-export interface AnalyticsAnswer extends ListPage<AnalyticsBucket> {
+export interface AnalyticsAnswer extends Page<AnalyticsBucket> {
   /** `live` once any HIP-4 fill is held, else `not_yet_live`. */
   status: 'live' | 'not_yet_live';
   /** Whether the rows are split by coin (several coins or an outcome filter). */
@@ -145,13 +139,6 @@ function parseFillCursor(cursor: string): Hip4FillKey {
  * `rows` read with one more than `limit` (the extra row only says that more follow) as a page; `cursorOf` makes the
  * next cursor from the page's last row.
  */
-function pageOf<T>(rows: T[], limit: number, cursorOf: (last: T) => string): ListPage<T> {
-  const hasMore = rows.length > limit;
-  const kept = hasMore ? rows.slice(0, limit) : rows;
-  const last = kept[kept.length - 1];
-  return { rows: kept, hasMore, nextCursor: hasMore && last !== undefined ? cursorOf(last) : null };
-}
-
 /** One more row than the page holds: whether another page follows. */
 const plusOne = (p: Paging): Paging => ({ ...p, limit: p.limit + 1 });
 
@@ -236,7 +223,7 @@ export class Hip4Service {
   }
 
   /** Questions by id ascending, paged (the cursor: the last id of a page). */
-  async questionsPage(input: InputOf<typeof QUESTIONS>): Promise<ListPage<QuestionRow>> {
+  async questionsPage(input: InputOf<typeof QUESTIONS>): Promise<Page<QuestionRow>> {
     const paging = idPage(input);
     const rows = await questions(this.pool, { questionId: input.questionId, venue: input.venue }, plusOne(paging));
     return pageOf(rows, paging.limit, (q) => String(q.question_id));
@@ -256,7 +243,7 @@ export class Hip4Service {
   }
 
   /** Outcomes by id ascending, paged (the cursor: the last id of a page). */
-  async outcomesPage(input: InputOf<typeof OUTCOMES>): Promise<ListPage<OutcomeRow>> {
+  async outcomesPage(input: InputOf<typeof OUTCOMES>): Promise<Page<OutcomeRow>> {
     const paging = idPage(input);
     const { outcomeId, questionId, class: klass, underlying, venue } = input;
     const rows = await outcomes(this.pool, { outcomeId, questionId, class: klass, underlying, venue }, plusOne(paging));
@@ -290,11 +277,11 @@ export class Hip4Service {
   }
 
   /** The deployer registry: venues by name, optionally one venue's, paged (the cursor: an offset). */
-  async deployersPage(input: InputOf<typeof DEPLOYERS>): Promise<ListPage<DeployerRow>> {
+  async deployersPage(input: InputOf<typeof DEPLOYERS>): Promise<Page<DeployerRow>> {
     const { limit, offset } = offsetPage(input);
     const all = await this.venues();
     const rows = input.venue === undefined ? all : all.filter((v) => v.venue === input.venue);
-    return pageOf(rows.slice(offset, offset + limit + 1), limit, () => String(offset + limit));
+    return pageOf(rows.slice(offset, offset + limit + 1), limit, (_, i) => String(offset + i + 1));
   }
 
   // ---- fills and statistics ----
@@ -304,7 +291,7 @@ export class Hip4Service {
   }
 
   /** A page of fills, newest first (the cursor: the key of a page's last fill). */
-  async fillsPage(input: FillsInput): Promise<ListPage<Hip4FillWithMarket>> {
+  async fillsPage(input: FillsInput): Promise<Page<Hip4FillWithMarket>> {
     const { filter, paging } = this.fillsQuery(input);
     const rows = await fills(this.pool, filter, plusOne(paging));
     return pageOf(rows, paging.limit, (f) =>
@@ -316,7 +303,10 @@ export class Hip4Service {
    * The same page as Postgres's text, row by row (columns at FILL_COLUMN): for an answer written as JSON text.
    * Resolves to whether more follow and the next cursor.
    */
-  async eachFillTextRow(input: FillsInput, onRow: (row: TextRow) => void): Promise<Omit<ListPage<never>, 'rows'>> {
+  async eachFillTextRow(
+    input: FillsInput,
+    onRow: (row: TextRow) => void,
+  ): Promise<Omit<Page<never>, 'rows' | 'cursors'>> {
     const { filter, paging } = this.fillsQuery(input);
     let n = 0;
     let last: TextRow | undefined;
@@ -362,7 +352,7 @@ export class Hip4Service {
   }
 
   /** providers, paged (the cursor: an offset; the ranking moves with every fill). */
-  async providersPage(input: InputOf<typeof PROVIDERS>): Promise<ListPage<ProviderStats>> {
+  async providersPage(input: InputOf<typeof PROVIDERS>): Promise<Page<ProviderStats>> {
     const { venue } = input;
     const { limit, offset } = offsetPage(input);
     const rows =
@@ -373,7 +363,7 @@ export class Hip4Service {
             { venue, startTime: input.startTime, endTime: input.endTime },
             { limit: limit + 1, offset },
           );
-    return pageOf(rows, limit, () => String(offset + limit));
+    return pageOf(rows, limit, (_, i) => String(offset + i + 1));
   }
 
   /**
@@ -393,7 +383,7 @@ export class Hip4Service {
       analytics(this.pool, { interval, coins, outcomeId, startTime, endTime, byCoin }, plusOne(paging)),
       anyFill(this.pool),
     ]);
-    const listed = pageOf(rows, paging.limit, () => String(paging.offset + paging.limit));
+    const listed = pageOf(rows, paging.limit, (_, i) => String(paging.offset + i + 1));
     return { status: live ? 'live' : 'not_yet_live', byCoin, ...listed };
   }
 

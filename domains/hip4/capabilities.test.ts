@@ -1,18 +1,21 @@
-// The hip4 MCP tools over the hand-written history (test/hip4-files.ts): each tool's `call` answers the rows of its
-// /hip4 route from the same service (the fill rows the route writes from Postgres text, too), and each input schema,
-// compiled by the /info Ajv, refuses a bad argument.
+// The hip4 capabilities' MCP tools (mcp/capability-tools.ts) over the hand-written history (test/hip4-files.ts): each
+// tool's `call` answers the rows of its /hip4 route from the same service (the fill rows the route writes from
+// Postgres text, too), and each tool's one reading of its arguments refuses a bad one, naming it.
+import { graphql } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessBus } from '../../events/bus.ts';
 import type { CompatServices } from '../../kit/info.ts';
-import { bodyValidator } from '../../kit/request-schema.ts';
+import { capabilityTools } from '../../mcp/capability-tools.ts';
 import { JsonArrayWriter } from '../../platform/json-text.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
 import { A1, AT, HOUR, hip4History, T0 } from '../../test/hip4-files.ts';
-import { fillRowJson } from './compat/routes.ts';
-import { hip4Tools } from './mcp.ts';
+import { HIP4_CAPABILITIES } from './capabilities.ts';
+import { fillRowJson } from './records.ts';
+import { hip4Schema } from './schema/index.ts';
 import { Hip4Service } from './service/index.ts';
 import { FILLS } from './service/inputs.ts';
 
+const hip4Tools = capabilityTools('hip4', HIP4_CAPABILITIES);
 let db: TestDatabase;
 let hip4: Hip4Service;
 const signal = new AbortController().signal;
@@ -34,15 +37,18 @@ function tool(name: string) {
   return t;
 }
 
-/** The tool's answer, its arguments first checked as the tool server checks them. */
+/** The tool's answer, its arguments first read as the tool server reads them. */
 async function call(name: string, args: Record<string, unknown>) {
   const t = tool(name);
-  bodyValidator(t.input)(args);
+  const input = read(name, args);
   // The hip4 tools read only the hip4 service.
-  const result = await t.call(args, { services: { hip4 } as unknown as CompatServices, signal });
+  const result = await t.call(input, { services: { hip4 } as unknown as CompatServices, signal });
   expect(typeof t.summary?.(result)).toBe('string');
   return result;
 }
+
+/** The tool's one reading of its arguments (a FieldError refuses them). */
+const read = (name: string, args: Record<string, unknown>) => tool(name).read?.(args) as Record<string, unknown>;
 
 describe('hip4 MCP tools', () => {
   it('are named hip4_<capability> and declare object inputs', () => {
@@ -126,6 +132,63 @@ describe('hip4 MCP tools', () => {
     ['hip4_analytics', { limit: 2001 }, 'limit'],
     ['hip4_analytics', { bogus: 1 }, 'bogus'], // an unknown parameter is named (issue 30: refuse what is not understood)
   ])('%s refuses %j naming %s', (name, args, field) => {
-    expect(() => bodyValidator(tool(name).input)(args)).toThrow(new RegExp(`^${field}`));
+    expect(() => read(name, args)).toThrow(new RegExp(`^${field}`));
+  });
+});
+
+describe('hip4 Query connections (kit/capability-fields.ts)', () => {
+  /** The subgraph's schema executed in process over the same service. */
+  async function query(source: string, variableValues: Record<string, unknown> = {}) {
+    const result = await graphql({ schema: hip4Schema, source, variableValues, contextValue: { hip4 } });
+    expect(result.errors).toBeUndefined();
+    return result.data as Record<string, unknown>;
+  }
+
+  it('hip4FillsConnection pages after each endCursor: every fill once, as the MCP tool pages them', async () => {
+    const all = (await call('hip4_fills', { limit: 1000 })).fills as { tid: number; user: string }[];
+    const seen: [string, number][] = [];
+    let after: string | null = null;
+    for (let i = 0; i < 10; i++) {
+      const data = await query(
+        'query($after: String) { hip4FillsConnection(limit: 3, after: $after) { ' +
+          'edges { cursor node { tid user { address } } } pageInfo { hasNextPage endCursor } } }',
+        { after },
+      );
+      const c = data.hip4FillsConnection as {
+        edges: { cursor: string; node: { tid: string; user: { address: string } } }[];
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+      };
+      const mcp = await call('hip4_fills', { limit: 3, ...(after ? { cursor: after } : {}) });
+      expect(c.pageInfo.hasNextPage).toBe(mcp.hasMore);
+      if (mcp.hasMore) expect(c.pageInfo.endCursor).toBe(mcp.nextCursor);
+      // An edge's cursor resumes after its own row: the page after the second edge starts with the third.
+      if (c.edges.length === 3) {
+        const next = (await call('hip4_fills', { limit: 1, cursor: c.edges[1]?.cursor })).fills as { tid: number }[];
+        expect(next[0]?.tid).toBe(Number(c.edges[2]?.node.tid));
+      }
+      seen.push(...c.edges.map((e): [string, number] => [e.node.user.address, Number(e.node.tid)]));
+      if (!c.pageInfo.hasNextPage) break;
+      after = c.pageInfo.endCursor;
+    }
+    expect(seen).toEqual(all.map((f) => [f.user, f.tid]));
+  });
+
+  it('questionsConnection and the questions list answer the same questions; a cursor and an offset together are refused', async () => {
+    const list = (await query('{ questions(limit: 100) { questionId } }')).questions as { questionId: number }[];
+    const first = (await query('{ questionsConnection(limit: 1) { edges { cursor node { questionId } } } }'))
+      .questionsConnection as { edges: { cursor: string; node: { questionId: number } }[] };
+    expect(first.edges.map((e) => e.node.questionId)).toEqual([list[0]?.questionId]);
+    const rest = (
+      await query(
+        `{ questionsConnection(limit: 100, after: "${first.edges[0]?.cursor}") { edges { node { questionId } } } }`,
+      )
+    ).questionsConnection as { edges: { node: { questionId: number } }[] };
+    expect(rest.edges.map((e) => e.node.questionId)).toEqual(list.slice(1).map((q) => q.questionId));
+    const refused = await graphql({
+      schema: hip4Schema,
+      source: '{ questionsConnection(limit: 1, after: "x") { edges { cursor } } }',
+      contextValue: { hip4 },
+    });
+    expect(refused.errors?.[0]?.message).toBe('cursor: must be the next cursor of a page (the last id it held)');
   });
 });

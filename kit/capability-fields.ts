@@ -1,0 +1,73 @@
+// The GraphQL door of a domain's capabilities (kit/capability.ts): each capability with a `graphql` door becomes
+// fields of the subgraph's Query, its arguments the input definition's (`args`), read once by its `parse`:
+//
+//   - `list`: the page's rows (asked by limit and offset), as the subgraph has always listed them;
+//   - `connection`: the page as a Relay connection (asked `after` a cursor: each edge's cursor is its row's, the end
+//     cursor the page's next), whose connection and edge types are named after the row's type;
+//   - `answer`: the call's answer as it is (an envelope the type describes).
+import type { Capabilities } from './capability.ts';
+import { connectionOf } from './page.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: Pothos' builder and refs, whatever the subgraph's types
+type Any = any;
+
+const SLICED = { slicingArguments: ['limit'], requireOneSlicingArgument: false };
+
+/** Adds the Query fields of `capabilities` to `builder`; `serviceOf` is the capability's service in a context. */
+export function capabilityFields<Context>(
+  builder: Any,
+  capabilities: Capabilities,
+  serviceOf: (context: Context) => unknown,
+): void {
+  const connections = new Map<unknown, unknown>();
+  const connectionOfType = (type: Any) => {
+    let ref = connections.get(type);
+    if (!ref) {
+      ref = builder.connectionObject({ type, name: `${type.name}Connection` }, { name: `${type.name}Edge` });
+      connections.set(type, ref);
+    }
+    return ref;
+  };
+  builder.queryFields((t: Any) => {
+    const fields: Record<string, unknown> = {};
+    for (const c of capabilities.list) {
+      const door = c.graphql;
+      if (!door) continue;
+      const { description, type, types } = door;
+      const call = (a: Record<string, unknown>, ctx: Context) => {
+        const input = c.input.parse(a, 'graphql');
+        return { input, page: c.page(serviceOf(ctx), input) };
+      };
+      if (door.list) {
+        fields[door.list] = t.field({
+          type: [type],
+          description,
+          args: c.input.args(t, { omit: ['cursor'], types }),
+          listSize: SLICED,
+          resolve: async (_r: unknown, a: Record<string, unknown>, ctx: Context) => (await call(a, ctx).page).rows,
+        });
+      }
+      if (door.connection) {
+        fields[door.connection] = t.field({
+          type: connectionOfType(type),
+          description: `${description}; a page after a cursor (\`after\`: an edge's cursor or the page's endCursor)`,
+          args: c.input.args(t, { omit: ['offset'], types }),
+          listSize: { ...SLICED, sizedFields: ['edges'] },
+          resolve: async (_r: unknown, a: Record<string, unknown>, ctx: Context) => {
+            const { input, page } = call(a, ctx);
+            return connectionOf(await page, (row) => row, (input as { cursor?: string }).cursor);
+          },
+        });
+      }
+      if (door.answer) {
+        fields[door.answer] = t.field({
+          type,
+          description,
+          args: c.input.args(t, { omit: ['cursor'], types }),
+          resolve: (_r: unknown, a: Record<string, unknown>, ctx: Context) => call(a, ctx).page,
+        });
+      }
+    }
+    return fields;
+  });
+}
