@@ -100,6 +100,8 @@ export interface Config {
   hlDataDir: string | undefined;
   /** Where the simulator writes its node files. */
   simDataDir: string;
+  /** Where `GET /export/<dataset>/<day>.parquet` writes its files and manifest: `EXPORT_DIR` (`.data/export`). */
+  exportDir: string;
   simPort: number;
   simSeed: number;
   /**
@@ -176,6 +178,7 @@ export function loadConfig(): Config {
     pgPort: int('PG_PORT', 54329),
     hlDataDir: str('HL_DATA_DIR'),
     simDataDir: path.resolve(root, str('SIM_DATA_DIR') ?? '.data/hl/data'),
+    exportDir: path.resolve(root, str('EXPORT_DIR') ?? '.data/export'),
     simPort,
     simSeed: int('SIM_SEED', 42),
     simProfile,

@@ -2,6 +2,7 @@
 //
 //   wire → platform → db → events → access → kit (kit/: what domains and edges share)
 //     → domains (domains/<d>/, each its own part) → domains.ts (the list)
+//     → export (export/: the datasets as Parquet files, which `npm run export` and compat-rest's /export write)
 //     → edges (compat-rest/, mcp/, router/, ingest/, each its own part) → entry points (stack.ts, start.ts,
 //       subgraph.ts, bench/, test/)
 //
@@ -44,6 +45,7 @@ const LAYERS: LayerRule = {
     { name: 'kit', holds: under('kit') },
     { name: 'domains', holds: (f) => /^domains\/[^/]+\//.test(f), part: (f) => f.split('/')[1] },
     { name: 'the domain list', holds: (f) => f === 'domains.ts' },
+    { name: 'export', holds: under('export') },
     { name: 'edges', holds: under(...EDGES), part: (f) => f.split('/')[0] },
     {
       name: 'entry points',
