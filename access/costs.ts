@@ -11,6 +11,14 @@ export const CALL_CREDITS = 1;
 /** The two batch calls (batch performance, builder external activity) cost this much per submitted wallet. */
 export const CREDITS_PER_WALLET = 3;
 
+/**
+ * An export (`GET /export/<dataset>/<day>.parquet`) costs what paging the same rows over REST would: a credit per
+ * EXPORT_ROWS_PER_CREDIT rows (a page's largest size), counted when it is asked for, and at least one.
+ */
+export const EXPORT_ROWS_PER_CREDIT = 2000;
+
+export const exportCredits = (rows: number): number => Math.max(CALL_CREDITS, Math.ceil(rows / EXPORT_ROWS_PER_CREDIT));
+
 /** Spec §8: a batch call takes up to this many wallets (and at least one). */
 export const MAX_WALLETS_PER_CALL = 500;
 

@@ -34,6 +34,7 @@ import { jsonBytes, utf8 } from '../platform/json-text.ts';
 import { lineLog, logger, REQUEST_ID_HEADER, requestIdOf, withRequestId } from '../platform/log.ts';
 import { traceRequest, tracing } from '../platform/tracing.ts';
 import { capabilityRoutes } from './capability-routes.ts';
+import { exportRoutes } from './export-routes.ts';
 import { checkInfo } from './info/index.ts';
 import { isLivePageRequest, registerLivePage } from './live.ts';
 import { isMetricsRequest, registerMetrics } from './metrics.ts';
@@ -72,6 +73,8 @@ export interface CompatAppOptions {
   log?: (line: string) => void;
   /** The router's GraphQL endpoint, which the live page at / reads (no page without it). */
   graphqlUrl?: string;
+  /** Where GET /export writes its files (default EXPORT_DIR). */
+  exportDir?: string;
 }
 
 // Probes carry no key, and must answer when the keys themselves cannot be read.
@@ -335,6 +338,8 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   for (const { plugin, prefix } of routes) {
     await app.register(plugin, { prefix, services: opts.services });
   }
+
+  await app.register(exportRoutes, { prefix: '/export', pool: opts.pool, dir: opts.exportDir });
 
   return app;
 }

@@ -99,6 +99,8 @@ function okResponse(url: string, answer: RouteAnswer | undefined) {
   if (url === '/health') return json({ type: 'object', properties: { ok: { const: true } } }, 'the process serves');
   if (url === '/ready') return json({ type: 'object' }, 'whether storage answers (503 when it does not)');
   if (!answer) return json(dataEnvelopeOf(), 'the data envelope');
+  if (answer.contentType)
+    return { description: 'the answer', content: { [answer.contentType]: { schema: answer.body } } };
   const ok = json(answer.body, 'the answer');
   return answer.pagingHeaders ? { ...ok, headers: PAGING_HEADERS } : ok;
 }

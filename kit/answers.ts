@@ -10,6 +10,8 @@ import * as R from './response-schema.ts';
 export interface RouteAnswer {
   /** The 200 body. */
   body: JsonSchema;
+  /** Its media type when not JSON (an export's `application/vnd.apache.parquet`; `body` then describes the bytes). */
+  contentType?: string;
   /** Sent with X-Has-More and X-Next-Cursor (spec §4.1's paging headers). */
   pagingHeaders?: boolean;
   /** Statuses beyond those of every route (400, 401, 402, 403, 429, 503): 404, 502. */
