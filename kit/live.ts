@@ -4,6 +4,7 @@
 // channels call it directly (domains/<domain>/compat/channels.ts).
 import { CursorError, type EventSource, type TopicMap } from '../events/bus.ts';
 import { PushQueue } from '../platform/push-queue.ts';
+import { followStored, type StoredStream } from './resume.ts';
 
 /** Events from the moment of subscribing on; the same for every subscriber (no snapshot, no caller in it). */
 export interface LiveStream<T> {
@@ -270,6 +271,72 @@ export async function cursoredIterator<T>(
   return queue;
 }
 
+/**
+ * A stored stream (kit/resume.ts) read as a GraphQL subscription's source: from now on, or after `after` (a position
+ * of the store: what was missed, from the store however long ago within its retention, then live). The cursor of
+ * each event is its position, the same string /ws sends as `position`. Stored rows are read no faster than the reader
+ * takes them (at most `maxQueue / 2` waiting); live events beyond `maxQueue` end it with an error telling the reader
+ * to subscribe again from its last cursor. A bad `after` rejects with a FieldError.
+ */
+export async function storedIterator<T>(
+  stream: StoredStream<T>,
+  after: string | null | undefined,
+  maxQueue = 10_000,
+): Promise<AsyncIterableIterator<Cursored<T>>> {
+  let stop: (() => void) | undefined;
+  let stopped = false;
+  const end = () => {
+    stopped = true;
+    stop?.();
+  };
+  const queue = new PushQueue<Cursored<T>>(maxQueue, end, () => {
+    end();
+    return new CursorError(
+      `after: this subscription fell ${maxQueue} events behind; subscribe again with the cursor of the last event received`,
+    );
+  });
+  let waiting = 0;
+  let drained: (() => void) | undefined;
+  const ready = async () => {
+    while (!stopped && waiting >= maxQueue / 2) {
+      await new Promise<void>((resolve) => {
+        drained = resolve;
+      });
+    }
+    return !stopped;
+  };
+  const iterator: AsyncIterableIterator<Cursored<T>> = {
+    async next() {
+      const step = await queue.next();
+      if (!step.done) waiting--;
+      if (waiting < maxQueue / 2 && drained) {
+        const wake = drained;
+        drained = undefined;
+        wake();
+      }
+      return step;
+    },
+    return: async () => {
+      const r = await queue.return();
+      drained?.();
+      return r;
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  stop = await followStored(stream, after ?? null, {
+    send: (event, cursor) => {
+      waiting++;
+      queue.push({ event, cursor });
+    },
+    ready,
+  });
+  // The reader left while the store was read.
+  if (stopped) stop();
+  return iterator;
+}
+
 /** A batch's items, each with the cursor of the event they came in (what a client resumes after). */
 export const withCursor = <I extends object>({ event, cursor }: Cursored<readonly I[]>): (I & { cursor: string })[] =>
   event.map((item) => ({ ...item, cursor }));
@@ -279,6 +346,12 @@ export const AFTER_DESCRIPTION =
   'Resume after this cursor (the `cursor` of the last item received): the events missed since, then live ones, ' +
   'without gap or duplicate, on any instance, while the event log still holds them (else an error: re-read the ' +
   'snapshot and subscribe without it)';
+
+/** The `after` argument of the subscriptions of stored streams, which resume from the store. */
+export const STORED_AFTER_DESCRIPTION =
+  "Resume after this cursor (the `cursor` of the last item received, or a /ws frame's `position`): the events " +
+  'missed since, read from the store however long ago within its retention, then live ones, without gap or ' +
+  'duplicate, on any instance';
 
 /** The `cursor` field of the items of resumable subscriptions. */
 export const CURSOR_DESCRIPTION =

@@ -129,13 +129,51 @@ export interface StoredSink<E> {
   ready(): Promise<boolean>;
 }
 
+/** The last of a batch's rows in (time, block) order: where a subscriber that has the batch stands. */
+function lastOf(rows: readonly BlockRow[]): RowPosition | null {
+  let last: RowPosition | null = null;
+  for (const r of rows) {
+    const p = { block: r.block_number, time: r.time };
+    if (last === null || after(p, last)) last = p;
+  }
+  return last;
+}
+
+/** Per event source and topic: where the last batch this process delivered stands (null: none seen yet). */
+const delivered = new WeakMap<EventSource<TopicMap>, Map<string, RowPosition | null>>();
+
 /**
- * Follows a stored stream from a position (`after`, or null: its newest stored row, where it stands now): the
- * stored events after it, then live ones. Live batches are followed first and held while the store is read; then
- * each part's first live batch (and the first after a bus gap) is preceded by the stored rows between where the
- * subscriber stands and that batch's first block (rows a bus that publishes before it commits had not committed when
- * the store was read), and a live row of a block the subscriber already has is dropped. Resolves once the stored
- * events are sent, with the teardown; a bad position rejects with a FieldError on `after`.
+ * Where a subscriber starting now stands in `topic`: the last batch delivered here, followed from the first call on
+ * by one handler per topic (null until a batch was delivered; the caller reads the store's head instead). A
+ * subscriber that subscribes in the same tick gets every later batch live, so it needs no read of the store.
+ */
+function deliveredAt(source: EventSource<TopicMap>, topic: string): RowPosition | null {
+  let topics = delivered.get(source);
+  if (!topics) {
+    topics = new Map();
+    delivered.set(source, topics);
+  }
+  const known = topics;
+  if (!known.has(topic)) {
+    known.set(topic, null);
+    source.subscribe(topic, (rows) => {
+      const last = lastOf(rows as readonly BlockRow[]);
+      const now = known.get(topic) ?? null;
+      if (last && (now === null || after(last, now))) known.set(topic, last);
+    });
+  }
+  return known.get(topic) ?? null;
+}
+
+/**
+ * Follows a stored stream from a position (`after`, or null: from now): the stored events after it, then live ones.
+ * From now, each part stands where the last batch of its topic delivered in this process stood, with no read of the
+ * store (or, before any was, at its newest stored row, read). Live batches are followed first and held while the
+ * store is read; then each part's first live batch after a read of the store (and the first after a bus gap) is
+ * preceded by the stored rows between where the subscriber stands and that batch's first block (rows a bus that
+ * publishes before it commits had not committed when the store was read), and a live row of a block the subscriber
+ * already has is dropped. Resolves once the stored events are sent, with the teardown; a bad position rejects with
+ * a FieldError on `after`.
  */
 export async function followStored<E>(
   stream: StoredStream<E>,
@@ -153,8 +191,13 @@ export async function followStored<E>(
   let failed: unknown = null;
   const offs = parts.map((part, i) =>
     part.source.subscribe(part.topic, (rows) => {
-      queue.push({ i, rows: rows as readonly BlockRow[] });
-      if (live) pump();
+      const batch = rows as readonly BlockRow[];
+      // Nothing to read first and nothing queued before it: handed on at once.
+      if (live && !pumping && !queue.length && !unchecked.has(i)) take(i, batch);
+      else {
+        queue.push({ i, rows: batch });
+        if (live) pump();
+      }
     }),
   );
   // A backfill the bus was not given: its rows are read from the store before the next live batch.
@@ -179,6 +222,17 @@ export async function followStored<E>(
     const text = encodePosition(at);
     for (const event of events) sink.send(event, text);
   };
+  /** A live batch of part `i`, less the blocks the subscriber already has. */
+  const take = (i: number, rows: readonly BlockRow[]) => {
+    if (!rows.length) return;
+    const last = lastOf(rows) as RowPosition;
+    let first = rows[0] as BlockRow;
+    for (const r of rows) if (r.block_number < first.block_number) first = r;
+    const now = at[i] as RowPosition;
+    if (last.block <= now.block) return;
+    const fresh = first.block_number > now.block ? rows : rows.filter((r) => r.block_number > now.block);
+    emit(i, fresh, { block: last.block, time: Math.max(last.time, now.time) });
+  };
   /** Sends the stored blocks of part `i` after where it stands (before `beforeBlock`), pausing for the subscriber. */
   const sendStored = async (i: number, beforeBlock?: number) => {
     const part = parts[i] as StoredPart<E>;
@@ -196,18 +250,12 @@ export async function followStored<E>(
       while (queue.length && !stopped) {
         const { i, rows } = queue.shift() as { i: number; rows: readonly BlockRow[] };
         if (!rows.length) continue;
-        let first = rows[0] as BlockRow;
-        let last = first;
-        for (const r of rows) {
-          if (r.block_number < first.block_number) first = r;
-          if (r.block_number > last.block_number || (r.block_number === last.block_number && r.time > last.time))
-            last = r;
+        if (unchecked.delete(i)) {
+          let first = rows[0] as BlockRow;
+          for (const r of rows) if (r.block_number < first.block_number) first = r;
+          await sendStored(i, first.block_number);
         }
-        if (unchecked.delete(i)) await sendStored(i, first.block_number);
-        const now = at[i] as RowPosition;
-        if (last.block_number <= now.block) continue;
-        const fresh = first.block_number > now.block ? rows : rows.filter((r) => r.block_number > now.block);
-        emit(i, fresh, { block: last.block_number, time: Math.max(last.time, now.time) });
+        take(i, rows);
       }
     })()
       .catch((err: unknown) => {
@@ -220,19 +268,35 @@ export async function followStored<E>(
       });
   };
   try {
-    const from = positions ?? (await Promise.all(parts.map((p) => p.head())));
-    for (const [i, p] of from.entries()) at[i] = p ?? { block: 0, time: 0 };
+    /** The parts whose stored rows after where they stand are read before going live. */
+    const read: number[] = [];
+    if (positions) {
+      for (const [i, p] of positions.entries()) {
+        at[i] = p;
+        read.push(i);
+      }
+    } else {
+      for (const [i, part] of parts.entries()) {
+        const now = deliveredAt(part.source, part.topic);
+        if (now) {
+          at[i] = now;
+          unchecked.delete(i);
+        } else read.push(i);
+      }
+      const heads = await Promise.all(read.map((i) => (parts[i] as StoredPart<E>).head()));
+      for (const [k, i] of read.entries()) at[i] = heads[k] ?? { block: 0, time: 0 };
+    }
     // The parts' stored events in (time, block) order across parts: a block at a time from the part that is behind.
-    const cursors = parts.map((part, i) =>
-      storedBlocks(part, at[i] as RowPosition, {}, () => stopped)[Symbol.asyncIterator](),
+    const cursors = read.map((i) =>
+      storedBlocks(parts[i] as StoredPart<E>, at[i] as RowPosition, {}, () => stopped)[Symbol.asyncIterator](),
     );
     const heads = await Promise.all(cursors.map((c) => c.next()));
     while (!stopped) {
       let pick = -1;
-      for (const [i, h] of heads.entries()) {
+      for (const [k, h] of heads.entries()) {
         if (h.done) continue;
         const best = heads[pick];
-        if (pick < 0 || (best && !best.done && after(best.value.position, h.value.position))) pick = i;
+        if (pick < 0 || (best && !best.done && after(best.value.position, h.value.position))) pick = k;
       }
       if (pick < 0) break;
       const head = heads[pick];
@@ -241,7 +305,7 @@ export async function followStored<E>(
         stop();
         break;
       }
-      emit(pick, head.value.rows, head.value.position);
+      emit(read[pick] as number, head.value.rows, head.value.position);
       heads[pick] = await (cursors[pick] as AsyncIterator<Group>).next();
     }
   } catch (err) {

@@ -211,16 +211,27 @@ describe('accounts through the router', () => {
       const [sample] = (await stack.db.pool.query('SELECT * FROM accounts.fills WHERE address = $1 LIMIT 1', [active]))
         .rows;
       let tid = Date.now() * 10;
+      // Each fill stored, then published, as ingest does (a resume reads the missed ones from the store), in blocks of
+      // its own after every stored one.
+      const { rows: top } = await stack.db.pool.query<{ b: string }>(
+        'SELECT max(block_number) AS b FROM accounts.fills',
+      );
+      let blockNumber = Number(top[0]?.b) + 1_000_000;
       // The simulated user trades meanwhile too: its own fills may come between; what is checked is this test's.
       const published = new Set<string>();
-      const publish = () => {
-        published.add(String(++tid));
-        return stack.bus.publish('fills', [{ ...sample, px: String(sample.px), time: Date.now(), tid }]);
+      const publish = async () => {
+        const fill = { ...sample, px: String(sample.px), time: Date.now(), tid: ++tid, block_number: ++blockNumber };
+        published.add(String(tid));
+        await stack.db.pool.query(
+          'INSERT INTO accounts.fills SELECT * FROM json_populate_record(NULL::accounts.fills, $1)',
+          [JSON.stringify(fill)],
+        );
+        stack.bus.publish('fills', [fill]);
       };
       const query =
         'subscription ($user: String!, $after: String) { userFills(user: $user, after: $after) { tid cursor } }';
       const first = await new Promise<{ tid: string; cursor: string }>((resolve, reject) => {
-        const ticker = setInterval(publish, 100);
+        const ticker = setInterval(() => void publish(), 100);
         const stop = client.subscribe<{ userFills: { tid: string; cursor: string }[] }>(
           { query, variables: { user: active } },
           {
@@ -237,10 +248,11 @@ describe('accounts through the router', () => {
         );
       });
       // Away: three fills published; back with the cursor: exactly those, then the next live one.
-      const missed = [1, 2, 3].map(() => {
-        publish();
-        return String(tid);
-      });
+      const missed: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        await publish();
+        missed.push(String(tid));
+      }
       const resumed = await new Promise<string[]>((resolve, reject) => {
         const got: string[] = [];
         const stop = client.subscribe<{ userFills: { tid: string }[] }>(
@@ -249,7 +261,7 @@ describe('accounts through the router', () => {
             next: (frame) => {
               if (frame.errors) reject(new Error(JSON.stringify(frame.errors)));
               got.push(...(frame.data?.userFills ?? []).map((f) => f.tid).filter((t) => published.has(t)));
-              if (got.length === 3) publish();
+              if (got.length === 3) void publish();
               if (got.length >= 4) {
                 stop();
                 resolve(got);

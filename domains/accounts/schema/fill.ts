@@ -1,6 +1,12 @@
 // Fill: one execution as the exchange prints it (wire Fill) with the type of its order and its market; the fills
 // connection of a user (keyset pages of stored fills); TWAP slice fills; and the userFills subscription.
-import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+import {
+  CURSOR_DESCRIPTION,
+  cursorOf,
+  STORED_AFTER_DESCRIPTION,
+  storedIterator,
+  withCursor,
+} from '../../../kit/live.ts';
 import { toConnection } from '../../../kit/page.ts';
 import { columnsFor, selectedFieldNames } from '../../../kit/selection.ts';
 import { builder } from '../builder.ts';
@@ -186,11 +192,11 @@ builder.subscriptionFields((t) => ({
   userFills: t.field({
     type: [FillRef],
     description: "The user's fills as they happen, one batch per block (history: User.fills)",
-    args: { ...USER_FILLS_STREAM.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    args: { ...USER_FILLS_STREAM.args(t), after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }) },
     listSize: { assumedSize: 20 },
     subscribe: (_root, { after, ...a }, ctx) => {
       const { user, aggregateByTime } = USER_FILLS_STREAM.parse(a, 'graphql');
-      return cursoredIterator(ctx.accounts.streams.userFills(user, { aggregateByTime }), after);
+      return storedIterator(ctx.accounts.stored.userFills(user, { aggregateByTime }), after);
     },
     resolve: withCursor,
   }),

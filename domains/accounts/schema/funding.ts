@@ -2,7 +2,13 @@
 // of a user (the service's history pages), and the userFundings subscription.
 
 import type { InputOf } from '../../../kit/input.ts';
-import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+import {
+  CURSOR_DESCRIPTION,
+  cursorOf,
+  STORED_AFTER_DESCRIPTION,
+  storedIterator,
+  withCursor,
+} from '../../../kit/live.ts';
 import { connectionOf } from '../../../kit/page.ts';
 import { builder } from '../builder.ts';
 import {
@@ -52,10 +58,10 @@ builder.subscriptionFields((t) => ({
   userFundings: t.field({
     type: [FundingRef],
     description: "The user's funding payments as they settle, one batch per block (history: User.fundings)",
-    args: { ...USER.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    args: { ...USER.args(t), after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }) },
     listSize: { assumedSize: 20 },
     subscribe: (_root, { after, ...a }, ctx) =>
-      cursoredIterator(ctx.accounts.streams.userFundings(USER.parse(a, 'graphql').user), after),
+      storedIterator(ctx.accounts.stored.userFundings(USER.parse(a, 'graphql').user), after),
     resolve: withCursor,
   }),
 }));

@@ -1,7 +1,13 @@
 // LedgerUpdate: a non-funding ledger event of a user (deposit, withdraw, transfer, vault, liquidation...), its delta
 // as the exchange prints it; the ledger connection of a user; and the userNonFundingLedgerUpdates subscription.
 
-import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+import {
+  CURSOR_DESCRIPTION,
+  cursorOf,
+  STORED_AFTER_DESCRIPTION,
+  storedIterator,
+  withCursor,
+} from '../../../kit/live.ts';
 import { connectionOf } from '../../../kit/page.ts';
 import { builder } from '../builder.ts';
 import { type AccountsService, type LedgerUpdate, USER } from '../service/index.ts';
@@ -33,10 +39,10 @@ builder.subscriptionFields((t) => ({
   userNonFundingLedgerUpdates: t.field({
     type: [LedgerUpdateRef],
     description: "The user's non-funding ledger updates as they happen (history: User.ledgerUpdates)",
-    args: { ...USER.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    args: { ...USER.args(t), after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }) },
     listSize: { assumedSize: 10 },
     subscribe: (_root, { after, ...a }, ctx) =>
-      cursoredIterator(ctx.accounts.streams.userNonFundingLedgerUpdates(USER.parse(a, 'graphql').user), after),
+      storedIterator(ctx.accounts.stored.userNonFundingLedgerUpdates(USER.parse(a, 'graphql').user), after),
     resolve: withCursor,
   }),
 }));

@@ -1,7 +1,13 @@
 // Liquidation: one stored liquidation fill (liquidated user, liquidator, size, notional, method); LiquidationEvent:
 // the exchange's userEvents shape of it; and the liquidations subscription with the channel's combined filters.
 import type { LiquidationRow } from '../../../db/rows/accounts.ts';
-import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+import {
+  CURSOR_DESCRIPTION,
+  cursorOf,
+  STORED_AFTER_DESCRIPTION,
+  storedIterator,
+  withCursor,
+} from '../../../kit/live.ts';
 import { builder } from '../builder.ts';
 import { LIQUIDATION_STREAM, type WsLiquidation } from '../service/index.ts';
 import { MarketRef } from './market.ts';
@@ -51,11 +57,11 @@ builder.subscriptionFields((t) => ({
       'Liquidations as they happen; every given filter applies (users: at most 50, each matching either side)',
     args: {
       ...LIQUIDATION_STREAM.args(t, { types: { amountDollars: 'Decimal' } }),
-      after: t.arg.string({ description: AFTER_DESCRIPTION }),
+      after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }),
     },
     listSize: { assumedSize: 10 },
     subscribe: (_root, { after, ...a }, ctx) =>
-      cursoredIterator(ctx.accounts.streams.liquidations(LIQUIDATION_STREAM.parse(a, 'graphql')), after),
+      storedIterator(ctx.accounts.stored.liquidations(LIQUIDATION_STREAM.parse(a, 'graphql')), after),
     resolve: withCursor,
   }),
 }));

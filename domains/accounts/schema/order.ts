@@ -2,7 +2,7 @@
 // through); the orders connection of a user over historicalOrders' window mode; the orderUpdates subscription.
 
 import type { InputOf } from '../../../kit/input.ts';
-import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf } from '../../../kit/live.ts';
+import { CURSOR_DESCRIPTION, cursorOf, STORED_AFTER_DESCRIPTION, storedIterator } from '../../../kit/live.ts';
 import { toConnection } from '../../../kit/page.ts';
 import { columnsFor } from '../../../kit/selection.ts';
 import { builder } from '../builder.ts';
@@ -124,10 +124,10 @@ builder.subscriptionFields((t) => ({
   orderUpdates: t.field({
     type: [OrderStatusRef],
     description: "The user's order status changes as they happen, one batch per block",
-    args: { ...USER.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    args: { ...USER.args(t), after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }) },
     listSize: { assumedSize: 20 },
     subscribe: (_root, { after, ...a }, ctx) =>
-      cursoredIterator(ctx.accounts.streams.orderUpdates(USER.parse(a, 'graphql').user), after),
+      storedIterator(ctx.accounts.stored.orderUpdates(USER.parse(a, 'graphql').user), after),
     resolve: ({ event, cursor }) => event.map((r) => ({ ...toOrder(r), user: r.address, cursor })),
   }),
 }));

@@ -1,6 +1,6 @@
 // UserEvent: one frame of the exchange's userEvents channel (exactly one field set: a batch of fills, one funding
 // payment, one liquidation, or the orders the exchange canceled on the user's behalf), and that subscription.
-import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, cursorOn } from '../../../kit/live.ts';
+import { CURSOR_DESCRIPTION, cursorOf, cursorOn, STORED_AFTER_DESCRIPTION, storedIterator } from '../../../kit/live.ts';
 import { builder } from '../builder.ts';
 import { type NonUserCancel, USER, type UserEvent } from '../service/index.ts';
 import { FillRef } from './fill.ts';
@@ -38,9 +38,9 @@ builder.subscriptionFields((t) => ({
     type: UserEventRef,
     description:
       "The user's fills (one batch per block), funding payments and liquidations (one frame each), and cancels",
-    args: { ...USER.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
+    args: { ...USER.args(t), after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }) },
     subscribe: (_root, { after, ...a }, ctx) =>
-      cursoredIterator(ctx.accounts.streams.userEvents(USER.parse(a, 'graphql').user), after),
+      storedIterator(ctx.accounts.stored.userEvents(USER.parse(a, 'graphql').user), after),
     resolve: cursorOn,
   }),
 }));

@@ -1,5 +1,12 @@
 // Trade: one match, as the exchange prints it, with its two traders as federated User references.
-import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+import {
+  CURSOR_DESCRIPTION,
+  cursoredIterator,
+  cursorOf,
+  STORED_AFTER_DESCRIPTION,
+  storedIterator,
+  withCursor,
+} from '../../../kit/live.ts';
 import { builder } from '../builder.ts';
 import { COIN, type WireTrade } from '../service/index.ts';
 import { UserRef } from './user.ts';
@@ -29,9 +36,15 @@ builder.subscriptionFields((t) => ({
     type: [TradeRef],
     description: 'Trades of a coin as they happen, one batch per block',
     listSize: { assumedSize: 20 },
-    args: { ...COIN.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
-    subscribe: (_root, { after, ...a }, ctx) =>
-      cursoredIterator(ctx.markets.streams.trades(COIN.parse(a, 'graphql').coin), after),
+    args: { ...COIN.args(t), after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }) },
+    // Resumed from the store where the service has its stored stream (a bus), else from the bus's log.
+    subscribe: (_root, { after, ...a }, ctx) => {
+      const { coin } = COIN.parse(a, 'graphql');
+      const stored = ctx.markets.stored;
+      return stored
+        ? storedIterator(stored.trades(coin), after)
+        : cursoredIterator(ctx.markets.streams.trades(coin), after);
+    },
     resolve: withCursor,
   }),
 }));
