@@ -10,27 +10,9 @@ import type { BookDiffRow } from '../db/rows/markets.ts';
 import { OrderBooks } from '../domains/markets/service/book.ts';
 import { parseBookDiff } from '../ingest/formats/book.ts';
 import { Simulator } from '../ingest/simulator/index.ts';
+import { readNodeBlocks } from './book-files.ts';
 
 const T0 = Date.UTC(2026, 2, 3, 14, 0, 0);
-
-/** The diffs file's lines, as a consumer reads them: every block's diffs, by block number. */
-function readDiffs(dataDir: string): Map<number, BookDiffRow[]> {
-  const diffsByBlock = new Map<number, BookDiffRow[]>();
-  const dir = path.join(dataDir, 'node_raw_book_diffs_by_block', 'hourly');
-  for (const day of fs.readdirSync(dir).sort()) {
-    const hours = fs.readdirSync(path.join(dir, day)).sort((a, b) => Number(a) - Number(b));
-    for (const hour of hours) {
-      for (const line of fs.readFileSync(path.join(dir, day, hour), 'utf8').split('\n')) {
-        if (!line) continue;
-        const block = JSON.parse(line) as { block_number: number; block_time: string; events: unknown[] };
-        const time = Date.parse(`${block.block_time.slice(0, 23)}Z`);
-        const rows = block.events.map((e) => parseBookDiff(e, block.block_number, time));
-        diffsByBlock.set(block.block_number, [...(diffsByBlock.get(block.block_number) ?? []), ...rows]);
-      }
-    }
-  }
-  return diffsByBlock;
-}
 
 type Row = [oid: number, user: string, px: string, sz: string];
 
@@ -82,7 +64,7 @@ describe.each([
       sim = new Simulator({ dataDir: root, seed: 41, profile, bookHistoryBlocks: 10_000, ...opts });
       await sim.writeHistory(T0, T0 + minutes * 60_000);
       await sim.stop();
-      diffsByBlock = readDiffs(root);
+      diffsByBlock = readNodeBlocks(root, 'node_raw_book_diffs_by_block', parseBookDiff);
     }, 300_000);
 
     afterAll(() => {

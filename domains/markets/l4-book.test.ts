@@ -279,3 +279,84 @@ describe('l4Book', () => {
     expect(unknown.body.data).toBeNull();
   });
 });
+
+describe('l2Book and l2BookDiff every block', () => {
+  it('l2BookDiff: the snapshot, then the changed levels with prevHeight; l2Book: the whole book in the same block', async () => {
+    const ws = await openSocket(compat.urls.ws);
+    ws.send({ method: 'subscribe', subscription: { type: 'l2BookDiff', coin: 'ETH', nLevels: 5 } });
+    expect(await ws.next()).toEqual({
+      channel: 'subscriptionResponse',
+      data: {
+        method: 'subscribe',
+        subscription: { type: 'l2BookDiff', coin: 'ETH', nSigFigs: null, mantissa: null, nLevels: 5 },
+      },
+    });
+    const snap = (await ws.next()) as {
+      channel: string;
+      data: { height: number; prevHeight: null; snapshot: true; levels: { px: string; sz: string; n: number }[][] };
+    };
+    expect(snap.channel).toBe('l2BookDiff');
+    expect(Object.keys(snap.data)).toEqual(['coin', 'time', 'height', 'prevHeight', 'snapshot', 'levels']);
+    expect(snap.data.prevHeight).toBeNull();
+    const [bids, asks] = snap.data.levels;
+    expect(bids).toHaveLength(5);
+    expect(asks).toHaveLength(5);
+    ws.send({ method: 'subscribe', subscription: { type: 'l2Book', coin: 'ETH', nLevels: 5 } });
+    await ws.next(); // its ack
+    expect(((await ws.next()) as { data: { levels: unknown[][] } }).data.levels).toEqual([bids, asks]);
+
+    // A bid between the best bid and the best ask: a new best level, and the fifth pushed out of the five.
+    const best = Number(bids![0]!.px);
+    const px = String(best + (Number(asks![0]!.px) - best) / 2);
+    const height = compat.markets.books.height + 1;
+    await compat.bus.publish('bookDiffs', [
+      {
+        block_number: height,
+        time: T + 1000,
+        address: ALICE,
+        oid: OID + 1,
+        coin: 'ETH',
+        side: 'B',
+        px,
+        kind: 'new',
+        sz: '3',
+        orig_sz: null,
+      },
+    ]);
+    const frames = [await ws.next(), await ws.next()] as { channel: string; data: Record<string, unknown> }[];
+    const diff = frames.find((f) => f.channel === 'l2BookDiff')!;
+    expect(diff.data).toEqual({
+      coin: 'ETH',
+      time: T + 1000,
+      height,
+      prevHeight: snap.data.height,
+      bids: [
+        { px, sz: '3.0', n: 1 },
+        { px: bids![4]!.px, sz: '0', n: 0 },
+      ],
+      asks: [],
+    });
+    const book = frames.find((f) => f.channel === 'l2Book')!;
+    expect(book.data.levels).toEqual([[{ px, sz: '3.0', n: 1 }, ...bids!.slice(0, 4)], asks]);
+    ws.close();
+  });
+
+  it('nLevels: 1 to 100, anything else refused naming it', async () => {
+    const ws = await openSocket(compat.urls.ws);
+    for (const nLevels of [0, 101, 2.5]) {
+      ws.send({ method: 'subscribe', subscription: { type: 'l2BookDiff', coin: 'BTC', nLevels } });
+      const refusal = (await ws.next()) as { channel: string; data: string };
+      expect(refusal.channel).toBe('error');
+      expect(refusal.data).toMatch(/nLevels/);
+    }
+    ws.send({ method: 'subscribe', subscription: { type: 'l2Book', coin: 'BTC', nLevels: 100 } });
+    expect(((await ws.next()) as { channel: string }).channel).toBe('subscriptionResponse');
+    const full = (await ws.next()) as { data: { levels: unknown[][] } };
+    expect(full.data.levels[0]!.length).toBeGreaterThan(20);
+    ws.send({ method: 'subscribe', subscription: { type: 'l2BookDiff', coin: 'BTC', nLevels: 1 } });
+    await ws.next();
+    const one = (await ws.next()) as { data: { levels: unknown[][] } };
+    expect(one.data.levels.map((side) => side.length)).toEqual([1, 1]);
+    ws.close();
+  });
+});

@@ -10,6 +10,7 @@ import {
   CANDLE_STREAM,
   COIN,
   isSpotCoin,
+  L2_BOOK_DIFF,
   L2_BOOK_STREAM,
   L4_BOOK,
   type MarketsService,
@@ -46,9 +47,25 @@ export function marketChannels(markets: MarketsService): Channel[] {
         nSigFigs: book.nSigFigs ?? null,
         mantissa: book.mantissa ?? null,
       }),
-      // The TS SDK's `fast`: the exchange's shallow book, 5 levels a side (the default is 20).
-      start: ({ coin, fast, ...aggregation }, ctx) =>
-        sendStream(streams.l2Book(coin, { ...aggregation, levels: fast ? 5 : undefined }), ctx),
+      // order_book_server's `nLevels` (1 to 100, default 20); else the TS SDK's `fast`: the exchange's shallow book,
+      // 5 levels a side. Sent in every block in which the levels shown change.
+      start: ({ coin, fast, nLevels, ...aggregation }, ctx) =>
+        sendStream(streams.l2Book(coin, { ...aggregation, levels: nLevels ?? (fast ? 5 : undefined) }), ctx),
+    }),
+    // GoldRush's and Alchemy's l2BookDiff: {coin,time,height,prevHeight:null,snapshot:true,levels} first, then per
+    // block in which the levels shown change {coin,time,height,prevHeight,bids,asks} of the changed levels only.
+    readChannel({
+      type: 'l2BookDiff',
+      read: (sub) => L2_BOOK_DIFF.parse(sub, 'info'),
+      normalize: (sub, book) => ({
+        ...sub,
+        coin: book.coin,
+        nSigFigs: book.nSigFigs ?? null,
+        mantissa: book.mantissa ?? null,
+        nLevels: book.nLevels ?? null,
+      }),
+      start: ({ coin, nLevels, ...aggregation }, ctx) =>
+        sendStream(streams.l2BookDiff(coin, { ...aggregation, levels: nLevels }), ctx),
     }),
     // order_book_server's l4Book: {"Snapshot":{coin,time,height,levels}} first, then {"Updates":{time,height,
     // order_statuses,book_diffs}} per block in which the coin has any.

@@ -9,13 +9,14 @@ import {
   type FundingRate,
   isSpotCoin,
   type L2BookAnswer,
+  type L2DiffEvent,
   type L2Level,
   type MarketInfo,
   type MarketsService,
   type PerpAssetCtx,
   type SpotAssetCtx,
 } from '../service/index.ts';
-import { ALL_MIDS, CANDLES, COIN, FUNDING_HISTORY, L2_BOOK, TRADES } from '../service/inputs.ts';
+import { ALL_MIDS, CANDLES, COIN, FUNDING_HISTORY, L2_BOOK_DIFF, TRADES } from '../service/inputs.ts';
 import { CandleIntervalEnum, CandleRef } from './candle.ts';
 import { TradeRef } from './trade.ts';
 
@@ -41,8 +42,24 @@ const BookRef = builder.objectRef<L2BookAnswer>('L2Book').implement({
   fields: (t) => ({
     coin: t.exposeString('coin'),
     time: t.expose('time', { type: 'Timestamp' }),
+    height: t.int({
+      description: 'The block the books stand at (l2BookDiff events above it apply to this book)',
+      resolve: (_b, _a, ctx) => ctx.markets.books.height,
+    }),
     bids: t.field({ type: [LevelRef], listSize: { assumedSize: 20 }, resolve: (b) => b.levels[0] }),
     asks: t.field({ type: [LevelRef], listSize: { assumedSize: 20 }, resolve: (b) => b.levels[1] }),
+  }),
+});
+
+const BookDiffRef = builder.objectRef<L2DiffEvent>('L2BookDiff').implement({
+  description: "One block's changed levels of a coin's book",
+  fields: (t) => ({
+    coin: t.exposeString('coin'),
+    time: t.expose('time', { type: 'Timestamp' }),
+    height: t.exposeInt('height'),
+    prevHeight: t.exposeInt('prevHeight', { description: 'The height of the previous event of this book' }),
+    bids: t.field({ type: [LevelRef], listSize: { assumedSize: 20 }, resolve: (d) => d.bids }),
+    asks: t.field({ type: [LevelRef], listSize: { assumedSize: 20 }, resolve: (d) => d.asks }),
   }),
 });
 
@@ -157,8 +174,8 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
     book: t.field({
       type: BookRef,
       nullable: true,
-      args: L2_BOOK.args(t, ['coin']),
-      resolve: (m, a, ctx) => ctx.markets.l2Book(L2_BOOK.parse({ ...a, coin: m.coin }, 'graphql')),
+      args: L2_BOOK_DIFF.args(t, ['coin']),
+      resolve: (m, a, ctx) => ctx.markets.l2Book(L2_BOOK_DIFF.parse({ ...a, coin: m.coin }, 'graphql')),
     }),
     bbo: t.field({
       type: BboRef,
@@ -267,13 +284,29 @@ builder.subscriptionFields((t) => ({
   }),
   l2Book: t.field({
     type: BookRef,
-    description: "A coin's book each time it changes (at most every 500 ms)",
-    args: L2_BOOK.args(t),
+    description: "A coin's book (nLevels a side) in every block in which the levels shown change",
+    args: L2_BOOK_DIFF.args(t),
     subscribe: (_r, a, ctx) => {
-      const q = L2_BOOK.parse(a, 'graphql');
-      return liveIterator(ctx.markets.streams.l2Book(q.coin, q), 10);
+      const q = L2_BOOK_DIFF.parse(a, 'graphql');
+      return liveIterator(ctx.markets.streams.l2Book(q.coin, { ...q, levels: q.nLevels }), 10);
     },
     resolve: (book) => book,
+  }),
+  l2BookDiff: t.field({
+    type: BookDiffRef,
+    description:
+      "A coin's changed levels (nLevels a side), one event per block in which they change; sz 0 removes a level. " +
+      'Subscribe, then read Market.book with the same arguments and apply the events above its height',
+    args: L2_BOOK_DIFF.args(t),
+    subscribe: (_r, a, ctx) => {
+      const q = L2_BOOK_DIFF.parse(a, 'graphql');
+      const stream = ctx.markets.streams.l2BookDiff(q.coin, { ...q, levels: q.nLevels });
+      return liveIterator<L2DiffEvent>(
+        { subscribe: (onEvent) => stream.subscribe((e) => 'bids' in e && onEvent(e)) },
+        1000,
+      );
+    },
+    resolve: (diff) => diff,
   }),
   bbo: t.field({
     type: BboRef,

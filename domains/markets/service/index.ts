@@ -65,6 +65,7 @@ import { latestPerKey } from './sql.ts';
 import { MarketStoredStreams } from './stored-streams.ts';
 import { MarketStreams } from './streams.ts';
 
+export type { L2DiffEvent } from './book/l2-diff.ts';
 export type {
   L4CoinUpdates,
   NodeDiffRecord,
@@ -98,6 +99,7 @@ export {
   HIP3_SNAPSHOTS,
   HIP3_TOP_MOVERS,
   L2_BOOK,
+  L2_BOOK_DIFF,
   L2_BOOK_STREAM,
   L2_BOOKS,
   L4_BOOK,
@@ -117,9 +119,11 @@ export {
 export { CANDLE_INTERVALS, type CandleInterval } from './intervals.ts';
 export {
   HIP3_TOP_MOVERS_DEFAULT,
+  L2_LEVELS_DEFAULT,
   MAX_HIP3_TOP_MOVERS,
   MAX_HISTORY_SAMPLES,
   MAX_L2_BOOKS,
+  MAX_L2_LEVELS,
   MAX_RESERVE_HISTORY,
   MAX_TRADES,
   RESERVE_HISTORY_DEFAULT_LIMIT,
@@ -440,8 +444,8 @@ export class MarketsService {
   }
 
   /** A coin's book (the exchange's l2Book shape), aggregated as asked (L2_BOOK's input); null without a book. */
-  l2Book(q: InputOf<typeof L2_BOOK>): L2BookAnswer | null {
-    return this.books.l2(q.coin, q);
+  l2Book(q: InputOf<typeof L2_BOOK> & { nLevels?: number }): L2BookAnswer | null {
+    return this.books.l2(q.coin, { ...q, levels: q.nLevels });
   }
 
   /**

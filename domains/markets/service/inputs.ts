@@ -26,9 +26,11 @@ import {
   COLLECT_TRADES_DEFAULT,
   HIP3_TOP_MOVERS_DEFAULT,
   HISTORY_SAMPLES_DEFAULT,
+  L2_LEVELS_DEFAULT,
   MAX_HIP3_TOP_MOVERS,
   MAX_HISTORY_SAMPLES,
   MAX_L2_BOOKS,
+  MAX_L2_LEVELS,
   MAX_RESERVE_HISTORY,
   MAX_TRADES,
   RESERVE_HISTORY_DEFAULT_LIMIT,
@@ -87,9 +89,17 @@ const AGGREGATION = {
 
 export const L2_BOOK = defineInput({ coin: coin(), ...aggregation }, AGGREGATION);
 
-/** The /ws l2Book channel's: a book and the TS SDK's `fast`, the exchange's shallow book. */
+/** How many levels a side a live book sends (order_book_server's `nLevels`). */
+const nLevels = optional(
+  int(`levels a side, 1 to ${MAX_L2_LEVELS}; default ${L2_LEVELS_DEFAULT}`, { min: 1, max: MAX_L2_LEVELS }),
+);
+
+/** A live book, every block it changes (l2BookDiff; GraphQL's l2Book and l2BookDiff): a book and its depth. */
+export const L2_BOOK_DIFF = defineInput({ ...L2_BOOK.fields, nLevels }, AGGREGATION);
+
+/** The /ws l2Book channel's: a live book and the TS SDK's `fast`, the exchange's shallow book (without nLevels). */
 export const L2_BOOK_STREAM = defineInput(
-  { ...L2_BOOK.fields, fast: optional(bool('the shallow book: 5 levels a side instead of 20')) },
+  { ...L2_BOOK_DIFF.fields, fast: optional(bool('the shallow book: 5 levels a side instead of 20')) },
   AGGREGATION,
 );
 

@@ -1,5 +1,8 @@
 // The markets queries' caps and defaults: what one answer holds at most, and the windows a query defaults to.
 
+/** Levels a side of a live book subscription (l2Book's and l2BookDiff's `nLevels`): the most and the default. */
+export const MAX_L2_LEVELS = 100;
+export const L2_LEVELS_DEFAULT = 20;
 /** The most coins one l2Books request takes. */
 export const MAX_L2_BOOKS = 50;
 /** The most coins one mids request (the MCP tool's `coins`) names. */

@@ -1,7 +1,7 @@
-// The markets streams' rules, held once where they live: bbo only when it changed, books conflated to one event
-// per BOOK_FRAME_MS with the last state winning, the book's option rule, and one trades array per coin and block
-// for every subscriber (what /ws encodes once).
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+// The markets streams' rules, held once where they live: bbo only when it changed, books in every block in which
+// the levels shown change, the book's option rule, and one trades array per coin and block for every subscriber
+// (what /ws encodes once).
+import { describe, expect, it } from 'vitest';
 import type { BookDiffRow } from '../../../db/rows/markets.ts';
 import { InProcessBus } from '../../../events/bus.ts';
 import type { LiveStream } from '../../../kit/live.ts';
@@ -9,7 +9,7 @@ import { OrderBooks } from './book.ts';
 import type { MarketEvents } from './index.ts';
 import { L2_BOOK } from './inputs.ts';
 import type { WireTrade } from './market-data.ts';
-import { BOOK_FRAME_MS, MarketStreams } from './streams.ts';
+import { MarketStreams } from './streams.ts';
 
 let block = 0;
 const diff = (oid: number, side: 'A' | 'B', px: string, sz: string | null, coin = 'BTC'): BookDiffRow => ({
@@ -69,23 +69,15 @@ describe('bbo', () => {
 });
 
 describe('l2Book', () => {
-  beforeEach(() => vi.useFakeTimers());
-  afterEach(() => vi.useRealTimers());
-
-  it(`sends a change at once, then at most one book per ${BOOK_FRAME_MS} ms, the last state winning`, () => {
+  it('sends the book in every block in which the levels shown change, and only then', () => {
     const { streams, apply } = setup();
-    apply(diff(1, 'B', '99.0', '1.0'));
-    const events = collect(streams.l2Book('BTC', {}));
-    apply(diff(2, 'B', '98.0', '1.0'));
-    expect(events.map((b) => b.levels[0].length)).toEqual([2]);
-    apply(diff(3, 'B', '97.0', '1.0'));
-    apply(diff(4, 'B', '96.0', '1.0'));
-    apply(diff(5, 'A', '1.0', '1.0', 'ETH'));
-    expect(events).toHaveLength(1);
-    vi.advanceTimersByTime(BOOK_FRAME_MS);
-    expect(events.map((b) => b.levels[0].length)).toEqual([2, 4]);
-    vi.advanceTimersByTime(10 * BOOK_FRAME_MS);
-    expect(events).toHaveLength(2);
+    apply(diff(1, 'B', '9901.0', '1.0'));
+    const events = collect(streams.l2Book('BTC', { nSigFigs: 2, levels: 2 }));
+    apply(diff(2, 'B', '9950.0', '1.0')); // the same level at 2 figures (9900): its size and count change
+    apply(diff(3, 'A', '1.0', '1.0', 'ETH')); // another coin
+    apply(diff(4, 'B', '8000.0', '1.0')); // a second level
+    apply(diff(5, 'B', '7000.0', '1.0')); // a third: deeper than the 2 shown, nothing sent
+    expect(events.map((b) => b.levels[0].map((l) => `${l.sz}x${l.n}`))).toEqual([['2.0x2'], ['2.0x2', '1.0x1']]);
   });
 
   it('follows the book at the aggregation its input definition read (null and absent both mean none)', () => {

@@ -1,10 +1,11 @@
 // The markets domain's live streams, each defined once with its rules (which coin, when an event is due, what it
 // carries): GraphQL subscriptions and /ws channels adapt these and add only their transport's policy.
 //
-// Books and mids are conflated to one event per BOOK_FRAME_MS on every transport: the exchange pushes them about
-// twice a second, a busy coin's book changes every block, and each event is a whole book (20 levels a side) or
-// every mid, so a frame per change would cost each GraphQL execution and /ws subscriber a full answer per block
-// for states a client replaces half a second later. bbo, trades, candles and contexts carry every change.
+// Books go out in every block in which the levels a subscriber sees change (issue 41: what the services clients
+// moved to send; the exchange's own l2Book pushes every 0.5-5 s), whole (l2Book) or as the changed levels
+// (l2BookDiff, one diff per coin and options for all its followers). Mids are conflated to one event per
+// BOOK_FRAME_MS: each is every coin's mid, which a client replaces half a second later. bbo, trades, candles and
+// contexts carry every change.
 import type { AssetCtxRow } from '../../../db/rows/markets.ts';
 import {
   conflated,
@@ -13,6 +14,7 @@ import {
   type SnapshotStream,
   topicStream,
 } from '../../../kit/live.ts';
+import { type L2DiffEvent, L2DiffFeed, sameLevels } from './book/l2-diff.ts';
 import type { L4CoinUpdates } from './book/l4-updates.ts';
 import type { BboAnswer, L2BookAnswer, L2Level, L2Options, L4BookAnswer } from './book.ts';
 import type { CandleFrame } from './candles.ts';
@@ -21,8 +23,20 @@ import type { MarketsService, PerpAssetCtx, SpotAssetCtx } from './index.ts';
 import type { CandleInterval } from './intervals.ts';
 import type { WireTrade } from './market-data.ts';
 
-/** The least time between two book (or mids) events of one subscriber. */
+/** The least time between two mids events of one subscriber. */
 export const BOOK_FRAME_MS = 500;
+
+/** An l2BookDiff frame's data: the snapshot (prevHeight null), then each block's changed levels. */
+export type L2BookDiffFrame =
+  | {
+      coin: string;
+      time: number;
+      height: number;
+      prevHeight: null;
+      snapshot: true;
+      levels: [L2Level[], L2Level[]];
+    }
+  | L2DiffEvent;
 
 /** An l4Book frame's data, as order_book_server sends it: the snapshot first, then each block's updates. */
 export type L4BookFrame = { Snapshot: L4BookAnswer } | { Updates: L4CoinUpdates };
@@ -46,7 +60,7 @@ type LiveMarkets = Pick<
   | 'spotAssetCtx'
 >;
 
-const sameLevel = (a: L2Level | null, b: L2Level | null) =>
+const sameBbo = (a: L2Level | null, b: L2Level | null) =>
   a === b || (a !== null && b !== null && a.px === b.px && a.sz === b.sz && a.n === b.n);
 
 export class MarketStreams {
@@ -56,6 +70,7 @@ export class MarketStreams {
    */
   private readonly tradesByCoin = new WeakMap<readonly WireTrade[], Map<string, WireTrade[]>>();
   private readonly updateFrames = new WeakMap<L4CoinUpdates, L4BookFrame>();
+  private readonly diffFeeds = new Map<string, L2DiffFeed>();
 
   constructor(private readonly markets: LiveMarkets) {}
 
@@ -83,10 +98,56 @@ export class MarketStreams {
     return { snapshot: current, ...conflated(this.bookChanges(), current, BOOK_FRAME_MS) };
   }
 
-  /** A coin's book at the given aggregation (as L2_BOOK checked it), conflated. */
+  /**
+   * A coin's book at the given aggregation and depth (as L2_BOOK_STREAM checked it), in every block in which the
+   * levels shown change (a change deeper than them, or inside an aggregated level's total, sends nothing).
+   */
   l2Book(coin: string, options: L2Options): SnapshotStream<L2BookAnswer> {
-    const current = () => this.markets.books.l2(coin, options);
-    return { snapshot: current, ...conflated(this.bookChanges(coin), current, BOOK_FRAME_MS) };
+    const books = this.markets.books;
+    const current = () => books.l2(coin, options);
+    return {
+      snapshot: current,
+      subscribe: (onEvent) => {
+        let last = current();
+        return this.bookChanges(coin).subscribe(() => {
+          const now = current();
+          if (!now || sameLevels(now, last)) return;
+          last = now;
+          onEvent(now);
+        });
+      },
+    };
+  }
+
+  /**
+   * A coin's book as a snapshot, then per block the levels that changed (L2DiffFeed): one feed per coin and options,
+   * shared by its followers. The snapshot is the feed's own last state, so its diffs apply to it exactly.
+   */
+  l2BookDiff(coin: string, options: L2Options): SnapshotStream<L2BookDiffFrame> {
+    const books = this.markets.books;
+    const key = `${coin} ${options.nSigFigs ?? ''} ${options.mantissa ?? 1} ${options.levels ?? ''}`;
+    const feed = () => {
+      let f = this.diffFeeds.get(key);
+      if (!f) {
+        f = new L2DiffFeed(
+          () => books.l2(coin, options),
+          () => books.height,
+          (listener) => this.bookChanges(coin).subscribe(listener),
+          () => this.diffFeeds.delete(key),
+        );
+        this.diffFeeds.set(key, f);
+      }
+      return f;
+    };
+    let snapshotFeed: L2DiffFeed | null = null;
+    return {
+      snapshot: () => {
+        snapshotFeed = feed();
+        const { book, height } = snapshotFeed.state();
+        return book && { coin, time: book.time, height, prevHeight: null, snapshot: true, levels: book.levels };
+      },
+      subscribe: (onEvent) => (snapshotFeed ?? feed()).subscribe(onEvent),
+    };
   }
 
   /**
@@ -132,7 +193,7 @@ export class MarketStreams {
         let last = books.bbo(coin)?.bbo ?? [null, null];
         return this.bookChanges(coin).subscribe(() => {
           const now = books.bbo(coin);
-          if (!now || (sameLevel(now.bbo[0], last[0]) && sameLevel(now.bbo[1], last[1]))) return;
+          if (!now || (sameBbo(now.bbo[0], last[0]) && sameBbo(now.bbo[1], last[1]))) return;
           last = now.bbo;
           onEvent(now);
         });
