@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, each figure printed beside its baseline measured in the same run.
-// BENCH_ONLY=startup,maintenance,storage,ingest,candle,trade,hip3,scale-out,accounts,hip4,evm,analytics,scale,mcp (substrings of the section titles) runs
+// BENCH_ONLY=startup,maintenance,export,storage,ingest,candle,trade,hip3,scale-out,accounts,hip4,evm,analytics,scale,mcp (substrings of the section titles) runs
 // just those sections; BENCH_HIP4_FILLS sets the hip4 data size (default 1 000 000), BENCH_HIP3_TRADES the HIP-3
 // snapshots' (default 2 000 000). The scale-out sections need NATS JetStream (BENCH_NATS_URL, else NATS_URL, else
 // nats://127.0.0.1:4222) and print SKIPPED without it.
@@ -15,6 +15,7 @@ import {
 } from './analytics.ts';
 import { benchServer } from './db.ts';
 import { benchEvm, startEvmBench } from './evm.ts';
+import { benchExport } from './export.ts';
 import { benchHip4RouterCost, benchHip4Routes, startHip4Bench } from './hip4.ts';
 import { benchIngest } from './ingest.ts';
 import { benchMaintenance } from './maintenance.ts';
@@ -73,6 +74,10 @@ try {
   }));
   await runSections(
     [{ title: "maintenance: the partitions' upkeep (freeze, thin, drop)", run: () => benchMaintenance(server) }],
+    async () => ({ close: async () => {} }),
+  );
+  await runSections(
+    [{ title: 'export: a mainnet-shaped day of fills as Parquet', run: () => benchExport(server) }],
     async () => ({ close: async () => {} }),
   );
   await runSections(
