@@ -4,8 +4,10 @@
 //   - `list`: the page's rows (asked by limit and offset), as the subgraph has always listed them;
 //   - `connection`: the page as a Relay connection (asked `after` a cursor: each edge's cursor is its row's, the end
 //     cursor the page's next), whose connection and edge types are named after the row's type;
-//   - `answer`: the call's answer as it is (an envelope the type describes).
-import type { Capabilities } from './capability.ts';
+//   - `answer`: the call's answer as it is (a page object, an envelope the type describes);
+//   - `fields`: the call's answer as fields of other object types (an entity's), the parent giving some input.
+import type { Capabilities, Capability, FieldForm, GraphqlDoor } from './capability.ts';
+import { callOf } from './capability.ts';
 import { connectionOf } from './page.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: Pothos' builder and refs, whatever the subgraph's types
@@ -28,6 +30,33 @@ export function capabilityFields<Context>(
     }
     return ref;
   };
+  /** The field of a whole answer, `given` input fields from its parent. */
+  const answerField = (
+    t: Any,
+    c: Capability,
+    door: GraphqlDoor<Any>,
+    form: FieldForm<Any>,
+    given: Readonly<Record<string, (parent: unknown) => unknown>> = {},
+  ) =>
+    t.field({
+      type: form.type ?? door.type,
+      // A Query field says the door's description; another type's field its own, if any.
+      ...((form === door ? door.description : form.description) ? { description: form.description } : {}),
+      ...(form.nullable ? { nullable: true } : {}),
+      args: c.input.args(t, {
+        // A Query answer is asked without a cursor; a parent's field pages as its input does.
+        omit: [...(form === door ? ['cursor'] : []), ...(form.omit ?? []), ...Object.keys(given)],
+        types: door.types,
+      }),
+      ...(form.listSize ? { listSize: form.listSize } : {}),
+      resolve: async (parent: unknown, a: Record<string, unknown>, ctx: Context) => {
+        const raw = { ...a };
+        for (const [key, of] of Object.entries(given)) raw[key] = of(parent);
+        const answer = await callOf(c, serviceOf(ctx), c.input.parse(raw, 'graphql'));
+        return form.of ? form.of(answer) : answer;
+      },
+    });
+
   builder.queryFields((t: Any) => {
     const fields: Record<string, unknown> = {};
     for (const c of capabilities.list) {
@@ -36,7 +65,7 @@ export function capabilityFields<Context>(
       const { description, type, types } = door;
       const call = (a: Record<string, unknown>, ctx: Context) => {
         const input = c.input.parse(a, 'graphql');
-        return { input, page: c.page(serviceOf(ctx), input) };
+        return { input, page: callOf(c, serviceOf(ctx), input) as Promise<Any> };
       };
       if (door.list) {
         fields[door.list] = t.field({
@@ -59,15 +88,16 @@ export function capabilityFields<Context>(
           },
         });
       }
-      if (door.answer) {
-        fields[door.answer] = t.field({
-          type,
-          description,
-          args: c.input.args(t, { omit: ['cursor'], types }),
-          resolve: (_r: unknown, a: Record<string, unknown>, ctx: Context) => call(a, ctx).page,
-        });
-      }
+      if (door.answer) fields[door.answer] = answerField(t, c, door, door);
     }
     return fields;
   });
+  for (const c of capabilities.list) {
+    for (const field of c.graphql?.fields ?? []) {
+      const door = c.graphql as GraphqlDoor<Any>;
+      builder.objectFields(field.on, (t: Any) => ({
+        [field.name]: answerField(t, c, door, field, field.given as Record<string, (parent: unknown) => unknown>),
+      }));
+    }
+  }
 }

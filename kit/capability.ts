@@ -3,25 +3,38 @@
 // its door from the declaration: compat-rest the path route (compat-rest/capability-routes.ts), the MCP server the
 // tool (mcp/capability-tools.ts), the domain's subgraph the GraphQL fields (kit/capability-fields.ts). A request is
 // read once, by the definition, on every door; what a door adds is only its own form of the same page.
+//
+// A capability answers either a page of rows (`page`, each row answered as its `record`) or one whole answer
+// (`answer`: an object, an unpaged list), which may be null when there is nothing to answer (`missing` says why: a
+// path route answers it as a 404, a tool as a note beside an empty answer). A page's `nextCursor` is stated on the
+// REST and MCP doors when the capability's input takes a `cursor` (an offset-paged list states `hasMore` only).
 import type { Static, TObject, TProperties } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { RouteAnswer } from './answers.ts';
+import type { ListPage } from './envelopes.ts';
 import type { ArgOptions, Input } from './input.ts';
 import type { Page } from './page.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: a capability list holds capabilities of any input and row
 type Any = any;
 
+/** The paging a page states: its rows, whether more follow, where the next page starts (a cursor or an offset). */
+export type Paged<R> = Pick<Page<R>, 'rows' | 'hasMore' | 'nextCursor'> & { cursors?: string[] };
+
 /** A capability of a domain whose service is `S`, its input fields `P`, its rows `R`, its answer `A` (a page). */
-export interface Capability<S = Any, P extends TProperties = Any, R = Any, A extends Page<R> = Page<R>> {
+export interface Capability<S = Any, P extends TProperties = Any, R = Any, A = Any> {
   /** camelCase, unique within its domain (`questions`). */
   name: string;
   /** Its input, stated once: every door's schema and its one reading of a request. */
   input: Input<P>;
-  /** The service call: a finished page of rows. */
-  page(service: S, input: Static<TObject<P>>): Promise<A>;
-  /** One row as REST and MCP answer it (the domain's described record). */
-  record(row: R): unknown;
+  /** The service call: a finished page of rows (null: `missing`). */
+  page?(service: S, input: Static<TObject<P>>): Promise<A | null>;
+  /** Or the service call answering one whole answer, not a page (null: `missing`). */
+  answer?(service: S, input: Static<TObject<P>>): Promise<A | null>;
+  /** Why a null answer is empty, worded for the caller (`No backstop activity recorded for dex 'abc'`). */
+  missing?(input: Static<TObject<P>>): string;
+  /** One row as REST and MCP answer it (the domain's described record); the row as it is when absent. */
+  record?(row: R): unknown;
   /**
    * Answered as an envelope (`{ ...envelope(page), count, data }`) instead of a bare array: what the envelope states
    * beside the records.
@@ -34,14 +47,37 @@ export interface Capability<S = Any, P extends TProperties = Any, R = Any, A ext
   graphql?: GraphqlDoor<P>;
 }
 
+/** What a path route answers in the data envelope: its `data`, its paging, and keys stated beside them. */
+export interface DataAnswer {
+  data: unknown;
+  page?: ListPage;
+  beside?: Readonly<Record<string, unknown>>;
+}
+
 /** The capability as path routes under its domain's prefix. */
 export interface RestDoor<S, P extends TProperties> {
   /** Its paths under the prefix (an alias beside the first: `/markets`, `/outcomes`). */
   paths: readonly string[];
-  /** What it answers, for the OpenAPI document. */
-  answer: RouteAnswer;
-  /** The query string's schema where it is not the definition's (`coin` as one comma-separated text). */
-  querystring?(definition: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
+  /** GET (default), or POST: the input is then the JSON body's (its fields named as a query string names them). */
+  method?: 'POST';
+  /** What it answers, for the OpenAPI document (none: the data envelope). */
+  answer?: RouteAnswer;
+  /**
+   * Path parameters, each the definition's field it gives (`{ address: 'token' }`; a refusal names the parameter);
+   * left out of the query string.
+   */
+  params?: Readonly<Record<string, keyof P & string>>;
+  /** Path parameters that are not the definition's (`chain`), by their schema: `check` reads them. */
+  otherParams?: Readonly<Record<string, unknown>>;
+  /** Refuses a request for what the definition does not read (an unknown `chain`: an HttpError), before the call. */
+  check?(request: FastifyRequest): void;
+  /**
+   * Answered in the data envelope (`{success, message, data, execution_time_ms, has_more, ...}`), not as a bare
+   * array with paging headers: `true` for a page's records (or an answer as it is); a function shapes an answer.
+   */
+  data?: true | ((answer: Any) => DataAnswer);
+  /** The query string's schema where it is not the definition's (`coin` as one comma-separated text); null: none. */
+  querystring?(definition: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> | null;
   /** The definition's fields from a request whose query names them otherwise (`coin=290,291` for `coins`). */
   fields?(request: FastifyRequest): Readonly<Record<string, unknown>>;
   /**
@@ -65,15 +101,43 @@ export interface McpDoor {
   title: string;
   /** What it answers and when to choose it, written for a model choosing among tools. */
   description: string;
-  /** The answer's key of the records (a list: `{ questions: [...], hasMore, nextCursor }`). */
+  /**
+   * The answer's key of the records (a list: `{ questions: [...], hasMore, nextCursor }`), or of a whole answer (an
+   * unpaged list: `{ dexes: [...] }`); without it a whole answer is the tool's answer as it is.
+   */
   key?: string;
+  /** What a page's answer states after its paging (a holders page's `totalRaw`). */
+  beside?(answer: Any): Record<string, unknown>;
   /** A one-line text of an answer, sent beside the structured content. */
   summary?(answer: Record<string, unknown>): string;
 }
 
-/** The capability as fields of the subgraph's Query. */
-export interface GraphqlDoor<P extends TProperties> {
-  /** The object type of a row (a Pothos ref of the domain's builder). */
+/** How a GraphQL field answers: its type where not the door's, its cost, and what it makes of the answer. */
+export interface FieldForm<P extends TProperties> {
+  type?: unknown;
+  description?: string;
+  nullable?: boolean;
+  /** Arguments left out (the field's input takes the definition's default). */
+  omit?: readonly (keyof P & string)[];
+  /** The field's cost directive (router/credits.ts): `listSize`. */
+  listSize?: Readonly<Record<string, unknown>>;
+  /** The field's value from the call's answer, where not the answer itself (the first of a list). */
+  of?(answer: Any): unknown;
+}
+
+/** The capability as a field of an object type (an entity's: `User.ledgerEvents`), its parent giving some input. */
+export interface ParentField<P extends TProperties> extends FieldForm<P> {
+  /** The object type (a Pothos ref of the domain's builder). */
+  on: unknown;
+  /** The field's name. */
+  name: string;
+  /** The input fields the parent gives (left out of the arguments), each from the parent. */
+  given: Partial<Record<keyof P & string, (parent: Any) => unknown>>;
+}
+
+/** The capability as fields of the subgraph's Query (and of other object types). */
+export interface GraphqlDoor<P extends TProperties> extends FieldForm<P> {
+  /** The object type of a row (a Pothos ref of the domain's builder), or of the whole answer. */
   type: unknown;
   /** What the fields answer. */
   description: string;
@@ -81,10 +145,12 @@ export interface GraphqlDoor<P extends TProperties> {
   list?: string;
   /** A Relay connection field of the page (asked `after` a cursor). */
   connection?: string;
-  /** A field answering the call's whole answer, as the type `type` describes (an envelope). */
+  /** A Query field answering the call's whole answer (a page object, an envelope), as the type `type` describes. */
   answer?: string;
   /** The arguments' types where the domain declares its own (an enum). */
   types?: ArgOptions<P>['types'];
+  /** Fields of other object types. */
+  fields?: readonly ParentField<P>[];
 }
 
 /** A domain's capabilities: the list, and the prefix of their path routes. */
@@ -93,7 +159,19 @@ export interface Capabilities<S = Any> {
   list: readonly Capability<S>[];
 }
 
-/** Declares a capability (its input and rows inferred from `input` and `page`). */
-export const capability = <S, P extends TProperties, R, A extends Page<R> = Page<R>>(
-  c: Capability<S, P, R, A>,
+/** Declares a capability of a page (its input and rows inferred from `input` and `page`). */
+export const capability = <S, P extends TProperties, R, A extends Paged<R> = Page<R>>(
+  c: Capability<S, P, R, A> & { page(service: S, input: Static<TObject<P>>): Promise<A | null> },
 ): Capability<S, P, R, A> => c;
+
+/** Declares a capability of one whole answer (its input and answer inferred from `input` and `answer`). */
+export const wholeCapability = <S, P extends TProperties, A>(
+  c: Capability<S, P, unknown, A> & { answer(service: S, input: Static<TObject<P>>): Promise<A | null> },
+): Capability<S, P, unknown, A> => c;
+
+/** Whether a capability's input takes a cursor: its pages then state the next page's cursor on REST and MCP. */
+export const takesCursor = (c: Capability): boolean => Object.hasOwn(c.input.fields, 'cursor');
+
+/** The call: the page or the whole answer. */
+export const callOf = (c: Capability, service: unknown, input: unknown): Promise<unknown> =>
+  (c.page ?? (c.answer as NonNullable<Capability['answer']>))(service, input as never);

@@ -1,8 +1,10 @@
 // The MCP door of a domain's capabilities (kit/capability.ts): each capability with an `mcp` door becomes a tool
 // whose input is the capability's definition, read once (`read`: the definition's parse, worded as the catalog
-// words a refusal), and whose answer is the page's records under the door's key with the page's paging, or the
-// capability's envelope (`{ ..., count, data, hasMore, nextCursor }`).
-import type { Capabilities } from '../kit/capability.ts';
+// words a refusal), and whose answer is the page's records under the door's key with the page's paging (its
+// `nextCursor` when the input takes a cursor), or the capability's envelope (`{ ..., count, data, hasMore,
+// nextCursor }`), or a whole answer (under the key, or as it is). A null answer is an empty one with a `note`
+// saying why.
+import { type Capabilities, type Capability, callOf, type Paged, takesCursor } from '../kit/capability.ts';
 import type { McpTool } from '../kit/domain.ts';
 import { pagingOf } from '../kit/page.ts';
 
@@ -20,14 +22,28 @@ export function capabilityTools(domain: string, capabilities: Capabilities): Mcp
       ...(c.credits ? { credits: (input) => c.credits?.(input as never) as number } : {}),
       async call(input, { services }) {
         const service = (services as unknown as Record<string, unknown>)[domain];
-        const page = await c.page(service, input as never);
-        const records = page.rows.map((row) => c.record(row));
-        return c.envelope
-          ? { ...c.envelope(page), count: records.length, data: records, ...pagingOf(page) }
-          : { [door.key ?? 'rows']: records, ...pagingOf(page) };
+        return answerOf(c, await callOf(c, service, input), input);
       },
       ...(door.summary ? { summary: door.summary } : {}),
     };
     return [tool];
   });
+}
+
+/** A page's paging as the capability states it: its next cursor only when its input takes one. */
+const paging = (c: Capability, page: { hasMore: boolean; nextCursor: string | null }) =>
+  takesCursor(c) ? pagingOf(page) : { hasMore: page.hasMore };
+
+function answerOf(c: Capability, result: unknown, input: unknown): Record<string, unknown> {
+  const door = c.mcp as NonNullable<Capability['mcp']>;
+  if (result === null) {
+    const note = c.missing?.(input as never) ?? 'none';
+    if (!c.page) return { ...(door.key ? { [door.key]: [] } : {}), note };
+    return { [door.key ?? 'rows']: [], ...paging(c, { hasMore: false, nextCursor: null }), note };
+  }
+  if (!c.page) return door.key ? { [door.key]: result } : { ...(result as object) };
+  const page = result as Paged<unknown>;
+  const records = c.record ? page.rows.map((row) => c.record?.(row)) : page.rows;
+  if (c.envelope) return { ...c.envelope(page as never), count: records.length, data: records, ...pagingOf(page) };
+  return { [door.key ?? 'rows']: records, ...paging(c, page), ...door.beside?.(page) };
 }

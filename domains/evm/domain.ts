@@ -1,11 +1,11 @@
 // The evm domain as the service lists it (domains.ts): HyperEVM blocks, transactions, tokens and holders, ledger
-// transfers between dexes and HIP-3 backstops; its service, subgraph, dataset, compat routes and MCP tools.
+// transfers between dexes and HIP-3 backstops; its service, subgraph, dataset and capabilities (capabilities.ts: its
+// path routes, MCP tools and GraphQL fields).
 
 import { type DomainDeps, defineDomain } from '../../kit/domain.ts';
 import type { AccountsPort } from '../accounts/port.ts';
 import type { EvmContext } from './builder.ts';
-import { evmRoutes, tokenHolderRoutes } from './compat/routes.ts';
-import { evmTools } from './mcp.ts';
+import { EVM_CAPABILITIES } from './capabilities.ts';
 import { evmSchema } from './schema/index.ts';
 import { EvmService } from './service/index.ts';
 
@@ -29,11 +29,6 @@ export const evm = defineDomain({
   },
   // Chain data is the same for everyone, but holder pages and ledger events are per caller; answers are small.
   router: { deduplicateInflightRequests: false },
-  compat: {
-    routes: [
-      { prefix: '/evm', plugin: evmRoutes },
-      { prefix: '', plugin: tokenHolderRoutes },
-    ],
-  },
-  mcpTools: evmTools,
+  compat: {},
+  capabilities: EVM_CAPABILITIES,
 });

@@ -1,45 +1,14 @@
-// What the EVM routes answer, for the OpenAPI document (kit/answers.ts): every route in the data envelope,
-// its rows as the service makes them. Money is decimal text; a holder's `balance` and `share` are JSON numbers, as
-// spec §2.3 shows the balance.
+// What the EVM routes answer, for the OpenAPI document (kit/answers.ts): every route in the data envelope, its rows
+// as the service makes them (the described records' schemas, records.ts). Money is decimal text; a holder's `balance`
+// and `share` are JSON numbers, as spec §2.3 shows the balance.
 import { dataEnvelopeOf, naiveTime, type RouteAnswer } from '../../../kit/answers.ts';
 import type { JsonSchema } from '../../../kit/request-schema.ts';
 import * as R from '../../../kit/response-schema.ts';
 import { compactFillSchema } from '../../accounts/port.ts';
+import { BACKSTOP_TRANSFER, LEDGER_TRANSFER, TRANSACTION } from '../records.ts';
 
-const bit: JsonSchema = { enum: [0, 1] };
 const num: JsonSchema = { type: 'number' };
 const dex = R.str;
-
-const transaction = R.record({
-  block_time: naiveTime,
-  block_number: R.int,
-  tx_index: R.int,
-  tx_hash: R.txHash,
-  tx_type: R.int,
-  from_addr: R.address,
-  to_addr: R.orNull(R.address),
-  value_wei: { type: 'string', pattern: '^[0-9]+$' },
-  gas_limit: R.int,
-  gas_used: R.int,
-  success: bit,
-  input_len: R.int,
-  is_system_tx: bit,
-});
-
-const ledgerTransfer = R.record({
-  time: naiveTime,
-  block_number: R.int,
-  hash: R.txHash,
-  action_type: R.str,
-  user: R.address,
-  destination: R.address,
-  token: R.str,
-  amount: R.decimal,
-  usdc_value: R.orNull(R.decimal),
-  fee: R.orNull(R.decimal),
-  source_dex: dex,
-  destination_dex: dex,
-});
 
 const ledgerEvent = R.record(
   {
@@ -54,16 +23,6 @@ const ledgerEvent = R.record(
   },
   ['source_dex', 'destination_dex'],
 );
-
-const backstopTransfer = R.record({
-  time: naiveTime,
-  block_number: R.int,
-  tx_hash: R.txHash,
-  dex_id: dex,
-  is_deposit: R.bool,
-  signer: R.address,
-  amount: R.decimal,
-});
 
 const principalSummary = R.record({
   dex_id: dex,
@@ -103,10 +62,10 @@ const envelope = (data: JsonSchema, errors?: RouteAnswer['errors']): RouteAnswer
 });
 
 export const EVM_ANSWERS = {
-  transactions: envelope(R.list(transaction)),
-  ledgerTransfers: envelope(R.list(ledgerTransfer)),
+  transactions: envelope(R.list(TRANSACTION.schema)),
+  ledgerTransfers: envelope(R.list(LEDGER_TRANSFER.schema)),
   ledgerEvents: envelope(R.list(ledgerEvent)),
-  backstopTransfers: envelope(R.list(backstopTransfer)),
+  backstopTransfers: envelope(R.list(BACKSTOP_TRANSFER.schema)),
   backstopSummary: envelope(R.list(principalSummary)),
   // The node names each dex's backstop address.
   backstopHealth: envelope(R.list(health), [502]),

@@ -1,25 +1,21 @@
 // The backstop side of Dex @key(name) (the markets subgraph owns its snapshots): principal transfers, the principal
-// summary, health, and the fills the backstop absorbed (each with its Market and the liquidated User).
+// summary, health, and the fills the backstop absorbed (each with its Market and the liquidated User); the Dex's
+// fields and the Query fields that answer them are capabilities.ts's.
 
+import type { BackstopTransferRow } from '../../../db/rows/evm.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
 import type { CompactFillRow } from '../../accounts/port.ts';
 import { builder } from '../builder.ts';
-import type { BackstopHealth, BackstopTransfer, PrincipalSummary } from '../service/index.ts';
-import {
-  BACKSTOP_DEX,
-  BACKSTOP_FILLS,
-  BACKSTOP_SUMMARY,
-  BACKSTOP_TRANSFER_STREAM,
-  BACKSTOP_TRANSFERS,
-} from '../service/index.ts';
-import { msOf, PAGE_LIST_SIZE, pageType } from './args.ts';
+import type { BackstopHealth, PrincipalSummary } from '../service/index.ts';
+import { BACKSTOP_TRANSFER_STREAM } from '../service/index.ts';
+import { msOf, pageType } from './args.ts';
 import { MarketRef, UserRef } from './user.ts';
 
-const BackstopTransferRef = builder.objectRef<BackstopTransfer>('BackstopTransfer').implement({
+const BackstopTransferRef = builder.objectRef<BackstopTransferRow>('BackstopTransfer').implement({
   description: "A deposit or withdrawal of a HIP-3 dex's backstop principal",
   fields: (t) => ({
     cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
-    time: t.field({ type: 'Timestamp', resolve: (r) => msOf(r.time) }),
+    time: t.expose('time', { type: 'Timestamp' }),
     blockNumber: t.exposeInt('block_number'),
     txHash: t.exposeString('tx_hash'),
     dex: t.exposeString('dex_id'),
@@ -28,13 +24,13 @@ const BackstopTransferRef = builder.objectRef<BackstopTransfer>('BackstopTransfe
     amount: t.expose('amount', { type: 'Decimal', description: 'USDC' }),
   }),
 });
-const BackstopTransferPageRef = pageType(
+export const BackstopTransferPageRef = pageType(
   'BackstopTransferPage',
   BackstopTransferRef,
   'backstop transfers, newest first',
 );
 
-const PrincipalSummaryRef = builder.objectRef<PrincipalSummary>('BackstopPrincipalSummary').implement({
+export const PrincipalSummaryRef = builder.objectRef<PrincipalSummary>('BackstopPrincipalSummary').implement({
   description: "A dex's backstop principal over a window",
   fields: (t) => ({
     dex: t.exposeString('dex_id'),
@@ -46,7 +42,7 @@ const PrincipalSummaryRef = builder.objectRef<PrincipalSummary>('BackstopPrincip
   }),
 });
 
-const BackstopHealthRef = builder.objectRef<BackstopHealth>('BackstopHealth').implement({
+export const BackstopHealthRef = builder.objectRef<BackstopHealth>('BackstopHealth').implement({
   description: "A dex's backstop: principal, and the fills its address absorbed",
   fields: (t) => ({
     dex: t.exposeString('dex_id'),
@@ -95,7 +91,7 @@ const AbsorbedFillRef = builder.objectRef<CompactFillRow>('AbsorbedFill').implem
   }),
 });
 
-const AbsorbedFillPageRef = builder
+export const AbsorbedFillPageRef = builder
   .objectRef<{ rows: CompactFillRow[]; hasMore: boolean; nextCursor: string | null }>('AbsorbedFillPage')
   .implement({
     description: 'Absorbed fills newest first; `endCursor` resumes after the last',
@@ -108,57 +104,13 @@ const AbsorbedFillPageRef = builder
 
 export const DexRef = builder.objectRef<{ name: string }>('Dex').implement({
   description: 'A HIP-3 perp dex; its coins are named `<dex>:<COIN>`',
-  fields: (t) => ({
-    name: t.exposeString('name'),
-    backstopHealth: t.field({
-      type: BackstopHealthRef,
-      nullable: true,
-      description: 'Null when no backstop activity was ever observed',
-      resolve: (d, _a, ctx) => ctx.evm.backstopHealth(d.name),
-    }),
-    backstopSummary: t.field({
-      type: PrincipalSummaryRef,
-      nullable: true,
-      args: BACKSTOP_SUMMARY.args(t, ['dex']),
-      resolve: async (d, a, ctx) =>
-        (await ctx.evm.backstopSummary(BACKSTOP_SUMMARY.parse({ ...a, dex: d.name }, 'graphql')))[0] ?? null,
-    }),
-    backstopTransfers: t.field({
-      type: BackstopTransferPageRef,
-      args: BACKSTOP_TRANSFERS.args(t, ['dex']),
-      listSize: PAGE_LIST_SIZE,
-      resolve: (d, a, ctx) => ctx.evm.backstopTransfers(BACKSTOP_TRANSFERS.parse({ ...a, dex: d.name }, 'graphql')),
-    }),
-    absorbedFills: t.field({
-      type: AbsorbedFillPageRef,
-      nullable: true,
-      description: 'Null when the node lists no such dex',
-      args: BACKSTOP_FILLS.args(t, ['dex', 'offset']),
-      listSize: { slicingArguments: ['first'], sizedFields: ['nodes'], requireOneSlicingArgument: false },
-      resolve: (d, a, ctx) => ctx.evm.backstopFills(BACKSTOP_FILLS.parse({ ...a, dex: d.name }, 'graphql')),
-    }),
-  }),
+  fields: (t) => ({ name: t.exposeString('name') }),
 });
 
 builder.asEntity(DexRef, {
   key: builder.selection<{ name: string }>('name'),
   resolveReference: (ref) => ({ name: ref.name }),
 });
-
-builder.queryFields((t) => ({
-  backstopHealth: t.field({
-    type: [BackstopHealthRef],
-    description: 'One row per HIP-3 dex with backstop activity ever observed',
-    listSize: { assumedSize: 5 },
-    resolve: (_r, _a, ctx) => ctx.evm.backstopHealth(),
-  }),
-  backstopDex: t.field({
-    type: DexRef,
-    description: 'A HIP-3 dex by name, for its backstop fields',
-    args: BACKSTOP_DEX.args(t),
-    resolve: (_r, a) => BACKSTOP_DEX.parse(a, 'graphql'),
-  }),
-}));
 
 builder.subscriptionFields((t) => ({
   backstopTransfers: t.field({

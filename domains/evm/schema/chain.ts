@@ -4,8 +4,7 @@ import type { EvmBlockRow, EvmTransactionRow } from '../../../db/rows/evm.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, cursorOn } from '../../../kit/live.ts';
 import { FieldError } from '../../../platform/fields.ts';
 import { builder } from '../builder.ts';
-import { TRANSACTIONS } from '../service/index.ts';
-import { PAGE_LIST_SIZE, pageType } from './args.ts';
+import { pageType } from './args.ts';
 import { UserRef } from './user.ts';
 
 export const BlockRef = builder.objectRef<EvmBlockRow>('Block');
@@ -66,7 +65,7 @@ builder.asEntity(TransactionRef, {
   resolveReference: (ref, ctx) => ctx.evm.transaction(ref.hash),
 });
 
-const TransactionPageRef = pageType('TransactionPage', TransactionRef, 'transactions, newest first');
+export const TransactionPageRef = pageType('TransactionPage', TransactionRef, 'transactions, newest first');
 
 builder.queryFields((t) => ({
   block: t.field({
@@ -90,13 +89,6 @@ builder.queryFields((t) => ({
       if (!/^0x[0-9a-fA-F]{64}$/.test(a.hash)) throw new FieldError('hash: must be 0x and 64 hex digits');
       return ctx.evm.transaction(a.hash);
     },
-  }),
-  evmTransactions: t.field({
-    type: TransactionPageRef,
-    description: 'Transactions newest first; system transactions only with includeSystem',
-    args: TRANSACTIONS.args(t),
-    listSize: PAGE_LIST_SIZE,
-    resolve: (_r, a, ctx) => ctx.evm.transactions(TRANSACTIONS.parse(a, 'graphql')),
   }),
 }));
 

@@ -1,20 +1,23 @@
-// The core ledger's transfers between accounts and dexes (agentSendAsset with its source and destination dex).
+// The core ledger's transfers between accounts and dexes (agentSendAsset with its source and destination dex), as
+// stored (db/rows/evm.ts).
+import type { LedgerTransferRow } from '../../../db/rows/evm.ts';
 import { builder } from '../builder.ts';
-import { LEDGER_ACTION_TYPES, LEDGER_TRANSFERS, type LedgerActionType, type LedgerTransfer } from '../service/index.ts';
-import { msOf, PAGE_LIST_SIZE, pageType } from './args.ts';
+import { LEDGER_ACTION_TYPES, type LedgerActionType } from '../service/index.ts';
+import { actionTypeOf } from '../service/ledger.ts';
+import { pageType } from './args.ts';
 
-const LedgerActionTypeRef = builder.enumType('LedgerActionType', {
+export const LedgerActionTypeRef = builder.enumType('LedgerActionType', {
   description: 'A ledger transfer action (agentSendAsset carries the source and destination dex)',
   values: Object.keys(LEDGER_ACTION_TYPES) as LedgerActionType[],
 });
 
-export const LedgerTransferRef = builder.objectRef<LedgerTransfer>('LedgerTransfer').implement({
+export const LedgerTransferRef = builder.objectRef<LedgerTransferRow>('LedgerTransfer').implement({
   description: 'A transfer on the core ledger, between accounts and dexes',
   fields: (t) => ({
-    time: t.field({ type: 'Timestamp', resolve: (r) => msOf(r.time) }),
+    time: t.expose('time', { type: 'Timestamp' }),
     hash: t.exposeString('hash'),
-    actionType: t.exposeString('action_type'),
-    user: t.exposeString('user'),
+    actionType: t.string({ resolve: actionTypeOf }),
+    user: t.exposeString('address'),
     destination: t.exposeString('destination'),
     token: t.exposeString('token'),
     amount: t.expose('amount', { type: 'Decimal' }),
@@ -30,12 +33,3 @@ export const LedgerTransferPageRef = pageType(
   LedgerTransferRef,
   'ledger transfers, newest first',
 );
-
-builder.queryFields((t) => ({
-  ledgerTransfers: t.field({
-    type: LedgerTransferPageRef,
-    args: LEDGER_TRANSFERS.args(t, { types: { actionType: LedgerActionTypeRef } }),
-    listSize: PAGE_LIST_SIZE,
-    resolve: (_r, a, ctx) => ctx.evm.ledgerTransfers(LEDGER_TRANSFERS.parse(a, 'graphql')),
-  }),
-}));

@@ -15,7 +15,7 @@ builder.objectFields(TokenHolderRef, (t) => ({
 }));
 
 builder.objectFields(LedgerTransferRef, (t) => ({
-  userAccount: t.field({ type: UserRef, description: 'The sending account', resolve: (r) => account(r.user) }),
+  userAccount: t.field({ type: UserRef, description: 'The sending account', resolve: (r) => account(r.address) }),
   destinationAccount: t.field({
     type: UserRef,
     nullable: true,

@@ -5,7 +5,7 @@ import DataLoader from 'dataloader';
 import type { TokenTransferRow } from '../../../db/rows/evm.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
 import { builder, type EvmContext } from '../builder.ts';
-import { EVM_TOKEN, type EvmToken, TOKEN_HOLDERS, TOKEN_TRANSFER_STREAM, type TokenHolder } from '../service/index.ts';
+import { type EvmToken, TOKEN_TRANSFER_STREAM, type TokenHolder } from '../service/index.ts';
 
 export const TokenHolderRef = builder.objectRef<TokenHolder>('TokenHolder').implement({
   description: 'A holder of a token and its balance',
@@ -17,7 +17,7 @@ export const TokenHolderRef = builder.objectRef<TokenHolder>('TokenHolder').impl
   }),
 });
 
-const HoldersRef = builder
+export const HoldersRef = builder
   .objectRef<{ rows: TokenHolder[]; hasMore: boolean; nextCursor: string | null; totalRaw: string }>('TokenHolderPage')
   .implement({
     description: 'A page of holders, largest balance first; `hasMore` when more follow',
@@ -38,13 +38,6 @@ EvmTokenRef.implement({
     symbol: t.exposeString('symbol', { nullable: true }),
     decimals: t.exposeInt('decimals', { nullable: true }),
     standard: t.exposeString('standard', { nullable: true }),
-    holders: t.field({
-      type: HoldersRef,
-      description: 'Largest first; page by `offset`, or by `after` (an endCursor) at any depth',
-      args: TOKEN_HOLDERS.args(t, ['token']),
-      listSize: { slicingArguments: ['limit'], sizedFields: ['nodes'], requireOneSlicingArgument: false },
-      resolve: (tk, a, ctx) => ctx.evm.tokenHolders(TOKEN_HOLDERS.parse({ ...a, token: tk.address }, 'graphql')),
-    }),
   }),
 });
 
@@ -77,18 +70,6 @@ const TokenTransferRef = builder.objectRef<TokenTransferRow>('TokenTransfer').im
     tokenId: t.expose('token_id', { type: 'Decimal', nullable: true }),
   }),
 });
-
-builder.queryFields((t) => ({
-  evmToken: t.field({
-    type: EvmTokenRef,
-    description: 'A token by contract address (its holders even when it was never registered)',
-    args: EVM_TOKEN.args(t),
-    resolve: async (_r, a, ctx) => {
-      const { address } = EVM_TOKEN.parse(a, 'graphql');
-      return (await ctx.evm.token(address)) ?? { address };
-    },
-  }),
-}));
 
 builder.subscriptionFields((t) => ({
   tokenTransfers: t.field({

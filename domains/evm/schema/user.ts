@@ -1,12 +1,11 @@
 // User @key(address), owned by accounts: here it gains its ledger events (by type, with the dexes of agent sends)
-// and its core-ledger transfers. Market @key(coin) is the markets subgraph's, referenced by absorbed fills.
+// and its core-ledger transfers (capabilities.ts adds those fields). Market @key(coin) is the markets subgraph's, referenced by absorbed fills.
 
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
 import { LEDGER_EVENT_TYPES, type LedgerEvent } from '../../accounts/port.ts';
 import { builder } from '../builder.ts';
-import { LEDGER_EVENT_STREAM, LEDGER_TRANSFERS, USER_LEDGER_EVENTS } from '../service/index.ts';
-import { PAGE_LIST_SIZE, pageType } from './args.ts';
-import { LedgerTransferPageRef } from './ledger.ts';
+import { LEDGER_EVENT_STREAM } from '../service/index.ts';
+import { pageType } from './args.ts';
 
 export const UserRef = builder.objectRef<{ address: string }>('User');
 
@@ -14,7 +13,7 @@ export const MarketRef = builder
   .externalRef('Market', builder.keyDirective(builder.selection<{ coin: string }>('coin'), false))
   .implement({ fields: (t) => ({ coin: t.exposeString('coin') }) });
 
-const LedgerEventTypeRef = builder.enumType('LedgerEventType', {
+export const LedgerEventTypeRef = builder.enumType('LedgerEventType', {
   description: 'What a ledger event did to the account',
   values: LEDGER_EVENT_TYPES,
 });
@@ -33,26 +32,12 @@ export const LedgerEventRef = builder.objectRef<LedgerEvent>('LedgerEvent').impl
   }),
 });
 
-const LedgerEventPageRef = pageType('LedgerEventPage', LedgerEventRef, 'ledger events, newest first');
+export const LedgerEventPageRef = pageType('LedgerEventPage', LedgerEventRef, 'ledger events, newest first');
 
 UserRef.implement({
   description: 'An account, by its lowercase 0x address',
   fields: (t) => ({
     address: t.exposeString('address'),
-    ledgerEvents: t.field({
-      type: LedgerEventPageRef,
-      description: 'Ledger events newest first, of the given types (all when none)',
-      args: USER_LEDGER_EVENTS.args(t, { omit: ['user'], types: { eventTypes: [LedgerEventTypeRef] } }),
-      listSize: PAGE_LIST_SIZE,
-      resolve: (u, a, ctx) => ctx.evm.userLedgerEvents(USER_LEDGER_EVENTS.parse({ ...a, user: u.address }, 'graphql')),
-    }),
-    ledgerTransfers: t.field({
-      type: LedgerTransferPageRef,
-      description: 'Core-ledger transfers the account sent or received, newest first',
-      args: LEDGER_TRANSFERS.args(t, { omit: ['user', 'actionType', 'sourceDex', 'destinationDex'] }),
-      listSize: PAGE_LIST_SIZE,
-      resolve: (u, a, ctx) => ctx.evm.ledgerTransfers(LEDGER_TRANSFERS.parse({ ...a, user: u.address }, 'graphql')),
-    }),
   }),
 });
 

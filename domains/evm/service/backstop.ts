@@ -4,34 +4,12 @@
 
 import type pg from 'pg';
 import type { BackstopTransferRow } from '../../../db/rows/evm.ts';
+import type { Page } from '../../../kit/page.ts';
 import { trimDecimal } from '../../../platform/decimal.ts';
-import { naiveIso } from '../../../platform/naive-iso.ts';
 import type { BackstopTransferFilter, BackstopTransfersQuery, SummaryQuery } from './inputs.ts';
-import { type Page, pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
+import { pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
 
 export type { BackstopTransfersQuery, SummaryQuery } from './inputs.ts';
-
-export interface BackstopTransfer {
-  time: string;
-  block_number: number;
-  tx_hash: string;
-  dex_id: string;
-  is_deposit: boolean;
-  signer: string;
-  amount: string;
-}
-
-export function toBackstopTransfer(r: BackstopTransferRow): BackstopTransfer {
-  return {
-    time: naiveIso(r.time),
-    block_number: r.block_number,
-    tx_hash: r.tx_hash,
-    dex_id: r.dex_id,
-    is_deposit: r.is_deposit,
-    signer: r.signer,
-    amount: r.amount,
-  };
-}
 
 /** Whether a transfer (stored or live) matches the filters other than time and paging. */
 export function backstopTransferMatches(r: BackstopTransferRow, q: BackstopTransferFilter) {
@@ -42,7 +20,10 @@ export function backstopTransferMatches(r: BackstopTransferRow, q: BackstopTrans
   );
 }
 
-export async function backstopTransfers(pool: pg.Pool, query: BackstopTransfersQuery): Promise<Page<BackstopTransfer>> {
+export async function backstopTransfers(
+  pool: pg.Pool,
+  query: BackstopTransfersQuery,
+): Promise<Page<BackstopTransferRow>> {
   const q = query;
   const { params, param } = sqlParams();
   const where: string[] = [];
@@ -55,7 +36,7 @@ export async function backstopTransfers(pool: pg.Pool, query: BackstopTransfersQ
      ORDER BY time DESC, block_number DESC, tx_hash DESC, dex_id DESC ${pageClause(q, param)}`,
     params,
   );
-  return pageOf(rows, q, toBackstopTransfer);
+  return pageOf(rows, q);
 }
 
 /** A dex's principal summary (spec §2.3): USDC totals as decimal text (exact, as money is everywhere), counters as integers. */

@@ -2,49 +2,14 @@
 // when asked) and the Block and Transaction entities.
 import type pg from 'pg';
 import type { EvmBlockRow, EvmTransactionRow } from '../../../db/rows/evm.ts';
-import { naiveIso } from '../../../platform/naive-iso.ts';
+import type { Page } from '../../../kit/page.ts';
 import type { TransactionsQuery } from './inputs.ts';
-import { type Page, pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
+import { pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
 
 export type { TransactionsQuery } from './inputs.ts';
 
-/** A `/evm/transactions` row (reference/service-details.md). */
-export interface TransactionRecord {
-  block_time: string;
-  block_number: number;
-  tx_index: number;
-  tx_hash: string;
-  tx_type: number;
-  from_addr: string;
-  to_addr: string | null;
-  value_wei: string;
-  gas_limit: number;
-  gas_used: number;
-  success: 0 | 1;
-  input_len: number;
-  is_system_tx: 0 | 1;
-}
-
 export const TX_COLUMNS = `block_number, tx_index, hash, time, tx_type, from_addr, to_addr, value_wei::text AS value_wei,
   gas_limit, gas_used, success, input_len, is_system`;
-
-export function toTransactionRecord(r: EvmTransactionRow): TransactionRecord {
-  return {
-    block_time: naiveIso(r.time),
-    block_number: r.block_number,
-    tx_index: r.tx_index,
-    tx_hash: r.hash,
-    tx_type: r.tx_type,
-    from_addr: r.from_addr,
-    to_addr: r.to_addr,
-    value_wei: r.value_wei,
-    gas_limit: r.gas_limit,
-    gas_used: r.gas_used,
-    success: r.success ? 1 : 0,
-    input_len: r.input_len,
-    is_system_tx: r.is_system ? 1 : 0,
-  };
-}
 
 /** Newest first: by block time, then block and index (the order of `transactions_time_order`). */
 export async function transactions(pool: pg.Pool, query: TransactionsQuery): Promise<Page<EvmTransactionRow>> {
@@ -59,7 +24,7 @@ export async function transactions(pool: pg.Pool, query: TransactionsQuery): Pro
      ORDER BY time DESC, block_number DESC, tx_index DESC ${pageClause(q, param)}`,
     params,
   );
-  return pageOf(rows, q, (r) => r);
+  return pageOf(rows, q);
 }
 
 /** Transactions by hash (one per hash; a hash seen twice is the first stored). */

@@ -37,11 +37,11 @@ import {
   tokensByAddress,
 } from './tokens.ts';
 
-export type { BackstopTransfer, BackstopTransfersQuery, PrincipalSummary } from './backstop.ts';
-export { type TransactionRecord, type TransactionsQuery, toTransactionRecord } from './chain.ts';
+export type { BackstopTransfersQuery, PrincipalSummary } from './backstop.ts';
+export type { TransactionsQuery } from './chain.ts';
 export * from './inputs.ts';
-export { LEDGER_ACTION_TYPES, type LedgerActionType, type LedgerTransfer } from './ledger.ts';
-export { EVM_ROWS_DEFAULT, MAX_EVM_OFFSET, MAX_EVM_ROWS, type Page, type PageQuery } from './paging.ts';
+export { LEDGER_ACTION_TYPES, type LedgerActionType } from './ledger.ts';
+export { EVM_ROWS_DEFAULT, MAX_EVM_OFFSET, MAX_EVM_ROWS, type PageQuery } from './paging.ts';
 export type { EvmToken, HoldersPage, HoldersQuery, TokenHolder } from './tokens.ts';
 
 /** How long the node's perp dex list (names → indexes) is kept: dexes are deployed rarely. */
@@ -166,7 +166,7 @@ export class EvmService {
   async eachHolderJson(
     { token, ...page }: TokenHoldersInput,
     onHolder: (json: string) => void,
-  ): Promise<Omit<HoldersPage, 'rows'>> {
+  ): Promise<Omit<HoldersPage, 'rows' | 'cursors'>> {
     const info = await this.token(token);
     const decimals = info?.standard === 'erc20' ? info.decimals : 0;
     return eachHolderJson(this.pool, this.totals, token, decimals, page, onHolder);

@@ -144,6 +144,9 @@ export type BackstopTransfersQuery = InputOf<typeof BACKSTOP_TRANSFERS>;
 /** The backstop health of every HIP-3 dex, or of one. */
 export const BACKSTOP_HEALTH = defineInput({ dex: optional(hip3Dex('only this dex')) });
 
+/** One HIP-3 dex's backstop health (`/evm/hip3/backstop/{dex}/health`, Dex.backstopHealth). */
+export const DEX_HEALTH = defineInput({ dex: hip3Dex('the dex') });
+
 /** One HIP-3 dex by name, for its backstop fields (GraphQL's `backstopDex`). */
 export const BACKSTOP_DEX = defineInput({ name: hip3Dex('the dex') });
 

@@ -3,9 +3,9 @@
 
 import type pg from 'pg';
 import type { LedgerTransferRow } from '../../../db/rows/evm.ts';
-import { naiveIso } from '../../../platform/naive-iso.ts';
+import type { Page } from '../../../kit/page.ts';
 import type { LedgerTransfersQuery } from './inputs.ts';
-import { type Page, pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
+import { pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
 
 /**
  * The action types a caller names → the node's delta type stored. `agentSendAsset` (and the user's own
@@ -24,38 +24,8 @@ const ACTION_OF_DELTA = new Map<string, string>(
 
 export type { LedgerTransfersQuery } from './inputs.ts';
 
-export interface LedgerTransfer {
-  time: string;
-  block_number: number;
-  hash: string;
-  action_type: string;
-  user: string;
-  destination: string;
-  token: string;
-  amount: string;
-  usdc_value: string | null;
-  fee: string | null;
-  /** '' = the native perp dex; `spot`; or a HIP-3 dex name. */
-  source_dex: string;
-  destination_dex: string;
-}
-
-export function toLedgerTransfer(r: LedgerTransferRow): LedgerTransfer {
-  return {
-    time: naiveIso(r.time),
-    block_number: r.block_number,
-    hash: r.hash,
-    action_type: ACTION_OF_DELTA.get(r.action_type) ?? r.action_type,
-    user: r.address,
-    destination: r.destination,
-    token: r.token,
-    amount: r.amount,
-    usdc_value: r.usdc_value,
-    fee: r.fee,
-    source_dex: r.source_dex,
-    destination_dex: r.destination_dex,
-  };
-}
+/** The action type a caller names for a stored transfer (its delta type when no action names it). */
+export const actionTypeOf = (r: LedgerTransferRow): string => ACTION_OF_DELTA.get(r.action_type) ?? r.action_type;
 
 /** Whether a transfer (stored or live) matches the filters other than time and paging. */
 export function transferMatches(r: LedgerTransferRow, q: Omit<LedgerTransfersQuery, 'limit' | 'offset'>): boolean {
@@ -68,7 +38,7 @@ export function transferMatches(r: LedgerTransferRow, q: Omit<LedgerTransfersQue
   );
 }
 
-export async function ledgerTransfers(pool: pg.Pool, query: LedgerTransfersQuery): Promise<Page<LedgerTransfer>> {
+export async function ledgerTransfers(pool: pg.Pool, query: LedgerTransfersQuery): Promise<Page<LedgerTransferRow>> {
   const q = query;
   const { params, param } = sqlParams();
   const where: string[] = [];
@@ -87,5 +57,5 @@ export async function ledgerTransfers(pool: pg.Pool, query: LedgerTransfersQuery
      ORDER BY time DESC, block_number DESC, hash DESC, address DESC, destination DESC ${pageClause(q, param)}`,
     params,
   );
-  return pageOf(rows, q, toLedgerTransfer);
+  return pageOf(rows, q);
 }

@@ -1,5 +1,7 @@
 // What the EVM lists share: the page-size and offset rules (spec §8: 1 to 1000 rows), SQL parameter collection and
-// the `limit + 1` read that tells whether another page follows.
+// the `limit + 1` read that tells whether another page follows. A list answers a kit/page.ts Page, each row's cursor
+// the offset after it.
+import { type Page, pageOf as pageOfRows } from '../../../kit/page.ts';
 
 /** Rows per page of every EVM list (spec §8: holders paging value and `/evm/transactions` count, 1 to 1000). */
 export const MAX_EVM_ROWS = 1000;
@@ -10,11 +12,6 @@ export const MAX_EVM_OFFSET = 100_000_000;
 export interface PageQuery {
   limit: number;
   offset: number;
-}
-
-export interface Page<R> {
-  rows: R[];
-  hasMore: boolean;
 }
 
 /** Positional parameters for one statement: `param(v)` appends `v` and returns its `$n`. */
@@ -34,8 +31,9 @@ export function pageClause(q: PageQuery, param: (v: unknown) => string): string 
   return `LIMIT ${param(q.limit + 1)} OFFSET ${param(q.offset)}`;
 }
 
-export function pageOf<T, R>(rows: T[], q: PageQuery, map: (row: T) => R): Page<R> {
-  return { rows: rows.slice(0, q.limit).map(map), hasMore: rows.length > q.limit };
+/** The page of `rows` read `limit + 1` from `offset`: each row's cursor the offset after it. */
+export function pageOf<T>(rows: T[], q: PageQuery): Page<T> {
+  return pageOfRows(rows, q.limit, (_row, i) => String(q.offset + i + 1));
 }
 
 /**

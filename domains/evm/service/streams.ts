@@ -1,10 +1,11 @@
 // The EVM domain's live streams, each defined once (GraphQL subscriptions adapt them): new blocks, the transfers of
 // one token, one user's ledger events, and backstop principal transfers.
-import type { EvmBlockRow, TokenTransferRow } from '../../../db/rows/evm.ts';
+
+import type { BackstopTransferRow, EvmBlockRow, TokenTransferRow } from '../../../db/rows/evm.ts';
 import type { EventBus } from '../../../events/bus.ts';
 import { type ResumableStream, topicStream } from '../../../kit/live.ts';
 import { type LedgerEvent, toLedgerEvent } from '../../accounts/port.ts';
-import { type BackstopTransfer, backstopTransferMatches, toBackstopTransfer } from './backstop.ts';
+import { backstopTransferMatches } from './backstop.ts';
 import type { BackstopTransferFilter } from './inputs.ts';
 
 /** A batch's items that pass `keep`, as one event; none → no event. */
@@ -47,11 +48,14 @@ export class EvmStreams {
   }
 
   /** Backstop principal transfers matching the filters, one batch per block. */
-  backstopTransfers(q: BackstopTransferFilter): ResumableStream<BackstopTransfer[]> {
+  backstopTransfers(q: BackstopTransferFilter): ResumableStream<BackstopTransferRow[]> {
     return topicStream(
       this.bus,
       'backstopTransfers',
-      batchOf((r) => backstopTransferMatches(r, q), toBackstopTransfer),
+      batchOf(
+        (r: BackstopTransferRow) => backstopTransferMatches(r, q),
+        (r) => r,
+      ),
     );
   }
 }

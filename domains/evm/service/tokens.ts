@@ -5,10 +5,11 @@
 import type pg from 'pg';
 import { eachTextRow } from '../../../db/pool.ts';
 import { mintsOrBurns, type TokenTransferRow } from '../../../db/rows/evm.ts';
+import { type Page, pageOf } from '../../../kit/page.ts';
 import { FieldError } from '../../../platform/fields.ts';
 import { jsonString, type TextRow } from '../../../platform/json-text.ts';
 import { HOLDER_CURSOR } from './inputs.ts';
-import { type Page, type PageQuery, pageClause, sqlParams } from './paging.ts';
+import { type PageQuery, pageClause, sqlParams } from './paging.ts';
 
 export interface EvmToken {
   address: string;
@@ -26,9 +27,8 @@ export interface TokenHolder {
   share: number;
 }
 
+/** A page of holders, each one's cursor its keyset (`"<balance_raw>:<address>"`). */
 export interface HoldersPage extends Page<TokenHolder> {
-  /** The cursor of the next page (keyset), null on the last. */
-  nextCursor: string | null;
   /** The sum of every holder's raw balance. */
   totalRaw: string;
 }
@@ -159,14 +159,8 @@ export async function tokenHolders(
     pool.query<{ address: string; balance_raw: string }>(holdersStatement(token, q)),
     totals.total(token),
   ]);
-  const page = rows.slice(0, q.limit).map((r) => holderOf(r.address, r.balance_raw, decimals, total));
-  const hasMore = rows.length > q.limit;
-  return {
-    rows: page,
-    hasMore,
-    nextCursor: hasMore ? holderCursor(page[page.length - 1] as TokenHolder) : null,
-    totalRaw: total.toString(),
-  };
+  const holders = rows.map((r) => holderOf(r.address, r.balance_raw, decimals, total));
+  return { ...pageOf(holders, q.limit, holderCursor), totalRaw: total.toString() };
 }
 
 const DIGITS = /^[0-9]+$/;
@@ -199,7 +193,7 @@ export async function eachHolderJson(
   decimals: number,
   q: HoldersQuery,
   onHolder: (json: string) => void,
-): Promise<Omit<HoldersPage, 'rows'>> {
+): Promise<Omit<HoldersPage, 'rows' | 'cursors'>> {
   const statement = holdersStatement(token, q);
   let total: bigint | undefined;
   const waiting: TextRow[] = [];
