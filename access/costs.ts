@@ -8,6 +8,12 @@ import { FieldError } from '../platform/fields.ts';
 /** What a call costs unless stated otherwise. */
 export const CALL_CREDITS = 1;
 
+/**
+ * A /ws subscribe costs CALL_CREDITS per coin it follows: one of `coins: [...]` or `dex` (issue 41) costs what that many
+ * subscriptions of one coin cost, and counts as many in the key's rate limit.
+ */
+export const subscribeCredits = (coins: number): number => CALL_CREDITS * Math.max(1, coins);
+
 /** The two batch calls (batch performance, builder external activity) cost this much per submitted wallet. */
 export const CREDITS_PER_WALLET = 3;
 
@@ -78,3 +84,19 @@ export const REPLAY_SPEED = { min: 1, max: 500 } as const;
 export function replayCredits(windowMs: number): number {
   return Math.max(1, Math.ceil(windowMs / (REPLAY_MINUTES_PER_CREDIT * 60_000)));
 }
+
+/**
+ * GraphQL's replay subscriptions (kit/replay-fields.ts): each costs what the /ws replay of its window costs,
+ * replayCredits(end - start), whatever it selects (router/credits.ts); a window the field refuses costs nothing.
+ */
+export const GRAPHQL_REPLAY_FIELDS: ReadonlySet<string> = new Set(
+  [
+    'userFillsReplay',
+    'userFundingsReplay',
+    'userNonFundingLedgerUpdatesReplay',
+    'orderUpdatesReplay',
+    'userEventsReplay',
+    'liquidationsReplay',
+    'tradesReplay',
+  ].map((field) => `Subscription.${field}`),
+);

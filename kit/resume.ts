@@ -2,9 +2,11 @@
 // missed from the store (not the event bus's log, which keeps an hour at most), then the live events, with no gap
 // and no duplicate. A domain declares a stream's parts (one bus topic each, and the SQL reading its rows back);
 // this module owns the positions, the hand-over from stored to live, and the replay of a window. /ws adapts it
-// (compat-rest/ws/resume.ts).
+// (compat-rest/ws/resume.ts), and GraphQL (kit/live.ts storedIterator, kit/replay-fields.ts).
 import type pg from 'pg';
+import { REPLAY_MAX_MS, REPLAY_SPEED } from '../access/costs.ts';
 import type { EventSource, TopicMap } from '../events/bus.ts';
+import type { Coverage } from '../platform/coverage.ts';
 import { FieldError } from '../platform/fields.ts';
 
 /** What every stored row carries: its block and the block's time (the time grows with the block). */
@@ -403,6 +405,90 @@ export async function replayStored<E>(
   }
   await due(opts.end);
   if (!stopped()) sink.complete({ start: opts.start, end: opts.end, frames });
+}
+
+/** A replay's window and pace, as read from a request. */
+export interface ReplayWindow {
+  start: number;
+  end: number;
+  speed: number;
+}
+
+function integerMs(v: unknown, key: string): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
+    throw new FieldError(`${key}: must be a time in epoch milliseconds, got ${JSON.stringify(v)?.slice(0, 60)}`);
+  }
+  return v;
+}
+
+/**
+ * Reads a replay's `start`, `end` (ms, end after start, at most REPLAY_MAX_MS after it) and `speed` (REPLAY_SPEED); a
+ * FieldError names the first bad one. The same rules on /ws and GraphQL.
+ */
+export function readReplayWindow(sent: { start?: unknown; end?: unknown; speed?: unknown }): ReplayWindow {
+  const start = integerMs(sent.start, 'start');
+  const end = integerMs(sent.end, 'end');
+  if (end <= start) throw new FieldError(`end: must be after start (${start}), got ${end}`);
+  if (end - start > REPLAY_MAX_MS) {
+    throw new FieldError(`end: at most ${REPLAY_MAX_MS / 3_600_000} h after start, got ${end - start} ms after it`);
+  }
+  const speed = sent.speed;
+  if (typeof speed !== 'number' || !Number.isFinite(speed) || speed < REPLAY_SPEED.min || speed > REPLAY_SPEED.max) {
+    throw new FieldError(
+      `speed: must be a number from ${REPLAY_SPEED.min} to ${REPLAY_SPEED.max}, got ${JSON.stringify(speed)?.slice(0, 60)}`,
+    );
+  }
+  return { start, end, speed };
+}
+
+/**
+ * The store's holes in [start, end) for some datasets: before a dataset's complete coverage (none held, or a
+ * backfill still loading), and after its latest row. Overlapping holes of several datasets are merged.
+ */
+export function holesOf(coverage: Coverage, datasets: readonly string[], start: number, end: number): Hole[] {
+  const raw: Hole[] = [];
+  for (const name of datasets) {
+    const c = coverage.datasets[name];
+    if (!c || c.start === null || c.latest === null) {
+      raw.push({ from: start, to: end });
+      continue;
+    }
+    if (start < c.start) raw.push({ from: start, to: Math.min(end, c.start) });
+    if (end > c.latest + 1) raw.push({ from: Math.max(start, c.latest + 1), to: end });
+  }
+  const holes: Hole[] = [];
+  for (const h of raw.filter((h) => h.to > h.from).sort((a, b) => a.from - b.from)) {
+    const last = holes[holes.length - 1];
+    if (last && h.from <= last.to) last.to = Math.max(last.to, h.to);
+    else holes.push({ ...h });
+  }
+  return holes;
+}
+
+/** The store's holes in a window for some datasets (dataCoverage read now): what a replay tells as gaps. */
+export type HolesOf = (datasets: readonly string[], start: number, end: number) => Promise<Hole[]>;
+
+/** HolesOf over dataCoverage (a subgraph context's `coverage`), read when a replay starts. */
+export const holesFrom =
+  (coverage: (now: number) => Promise<Coverage>): HolesOf =>
+  async (datasets, start, end) =>
+    holesOf(await coverage(Date.now()), datasets, start, end);
+
+/**
+ * A replay of a stored stream's window, its holes read first from the datasets its parts declare: what /ws's
+ * `replay` subscription and GraphQL's replay fields run. Resolves when done (replayComplete sent) or stopped.
+ */
+export async function replayWindow<E>(
+  stream: StoredStream<E>,
+  window: ReplayWindow,
+  holes: HolesOf,
+  sink: ReplaySink<E>,
+  stopped: () => boolean,
+  clock?: ReplayOptions['clock'],
+): Promise<void> {
+  const datasets = [...new Set(stream.parts.flatMap((p) => (p.dataset ? [p.dataset] : [])))];
+  const found = await holes(datasets, window.start, window.end);
+  await replayStored(stream, { ...window, holes: found, clock }, sink, stopped);
 }
 
 /**

@@ -6,7 +6,8 @@
 // Sharing is right for live streams, whose events do not depend on who listens or since when: every subscription
 // field of this service is one (none starts with a per-subscriber snapshot, and none reads the caller's context;
 // the key rules of spec §5 run before an operation reaches here). A field that did either must not be shared, nor is
-// an operation resuming from a cursor (`after`): it starts with the events its own subscriber missed.
+// an operation resuming from a cursor (`after`): it starts with the events its own subscriber missed; nor a replay
+// (a field with `speed`, kit/replay-fields.ts): it starts at its window's start for each subscriber.
 import { type DocumentNode, type ExecutionArgs, getOperationAST, Kind, print } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { PushQueue } from './push-queue.ts';
@@ -76,12 +77,16 @@ class SharedStream {
   }
 }
 
-/** Whether the operation passes a non-null `after` (a cursor to resume from) to one of its subscription fields. */
+/**
+ * Whether the operation passes a non-null `after` (a cursor to resume from) to one of its subscription fields, or
+ * replays a window (a `speed`).
+ */
 function resumes(args: ExecutionArgs): boolean {
   const operation = getOperationAST(args.document, args.operationName);
   for (const selection of operation?.selectionSet.selections ?? []) {
     if (selection.kind !== Kind.FIELD) continue;
     for (const arg of selection.arguments ?? []) {
+      if (arg.name.value === 'speed') return true;
       if (arg.name.value !== 'after' || arg.value.kind === Kind.NULL) continue;
       if (arg.value.kind !== Kind.VARIABLE || args.variableValues?.[arg.value.name.value] != null) return true;
     }

@@ -26,7 +26,15 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
-import { CALL_CREDITS, CREDITS_PER_WALLET, GRAPHQL_FIELD_CREDITS, walletCount } from '../access/costs.ts';
+import {
+  CALL_CREDITS,
+  CREDITS_PER_WALLET,
+  GRAPHQL_FIELD_CREDITS,
+  GRAPHQL_REPLAY_FIELDS,
+  REPLAY_MAX_MS,
+  replayCredits,
+  walletCount,
+} from '../access/costs.ts';
 import { graphqlCode } from '../platform/error-codes.ts';
 import { FieldError } from '../platform/fields.ts';
 
@@ -124,6 +132,11 @@ export function operationCredits(
       if (field.args.length > 0) args = getArgumentValues(field, node, values);
     } catch {
       return 0; // the executor refuses the field: it reads nothing
+    }
+    if (type === root && GRAPHQL_REPLAY_FIELDS.has(`${type.name}.${field.name}`)) {
+      const { start, end } = args;
+      if (typeof start !== 'number' || typeof end !== 'number' || end <= start || end - start > REPLAY_MAX_MS) return 0;
+      return replayCredits(end - start);
     }
     const perWallet = table[`${type.name}.${field.name}`];
     const size = listSizeOf(field);

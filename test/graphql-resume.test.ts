@@ -108,7 +108,7 @@ describe('graphql-ws resume from the store', () => {
     expect(onA.errors).toEqual([]);
     expect(onA.fills.map((f) => f.tid)).toEqual(aliceTids(5, 6));
     const last = onA.fills.at(-1) as Fill;
-    const seqAtLast = bus.position('fills');
+    const seqAtLast = bus.position();
     await clientA.dispose();
     await a.close(); // instance A goes away
 
@@ -138,4 +138,84 @@ describe('graphql-ws resume from the store', () => {
       await clientB.dispose();
     }
   }, 60_000);
+});
+
+describe('graphql-ws replay', () => {
+  it('replays a window as userFills sends it, a gap where the store has none, then complete', async () => {
+    const client = graphqlWsClient(b.urls.router);
+    try {
+      // 40 s before the first stored fill (T0 + 1 s) to T0 + 8 s, at 500×: ~100 ms.
+      const start = T0 - 39_000;
+      const end = T0 + 8_000;
+      type Frame = {
+        position: string | null;
+        data: Fill[] | null;
+        gap: { from: number; to: number } | null;
+        complete: { start: number; end: number; frames: number } | null;
+      };
+      const began = Date.now();
+      const frames = await new Promise<Frame[]>((resolve, reject) => {
+        const got: Frame[] = [];
+        client.subscribe<{ userFillsReplay: Frame }>(
+          {
+            query: `subscription ($user: String!, $start: Timestamp!, $end: Timestamp!) {
+              userFillsReplay(user: $user, start: $start, end: $end, speed: 500) {
+                position data { tid cursor } gap { from to } complete { start end frames } } }`,
+            variables: { user: ALICE, start, end },
+          },
+          {
+            next: (frame) => {
+              if (frame.errors) reject(new Error(JSON.stringify(frame.errors)));
+              else if (frame.data) got.push(frame.data.userFillsReplay);
+            },
+            error: reject,
+            complete: () => resolve(got),
+          },
+        );
+      });
+      const elapsed = Date.now() - began;
+      expect(frames[0]).toEqual({ position: null, data: null, gap: { from: start, to: T0 + 1000 }, complete: null });
+      const events = frames.slice(1, -1);
+      // Blocks 1-7 of ALICE's (none in block 4), each frame one block with its position, its fills' cursor.
+      expect(events.flatMap((f) => (f.data ?? []).map((x) => x.tid))).toEqual(aliceTids(1, 7));
+      expect(events.map((f) => f.position)).toEqual([1, 2, 3, 5, 6, 7].map((n) => `${n}-${T0 + n * 1000}`));
+      for (const f of events) for (const x of f.data ?? []) expect(x.cursor).toBe(f.position);
+      expect(frames.at(-1)).toEqual({ position: null, data: null, gap: null, complete: { start, end, frames: 6 } });
+      // Paced: 47 s of data at 500× is 94 ms at least.
+      expect(elapsed).toBeGreaterThanOrEqual(90);
+    } finally {
+      await client.dispose();
+    }
+  }, 30_000);
+
+  it('refuses a bad window or speed, naming the field', async () => {
+    const client = graphqlWsClient(b.urls.router);
+    try {
+      const cases: [Record<string, unknown>, string][] = [
+        [{ start: T0, end: T0 + 1000, speed: 0 }, 'speed: must be a number from 1 to 500'],
+        [{ start: T0, end: T0 + 1000, speed: 501 }, 'speed: must be a number from 1 to 500'],
+        [{ start: T0, end: T0, speed: 1 }, 'end: must be after start'],
+        [{ start: T0, end: T0 + 24 * 3_600_000 + 1, speed: 1 }, 'end: at most 24 h after start'],
+      ];
+      for (const [variables, message] of cases) {
+        const error = await new Promise<string>((resolve) => {
+          client.subscribe(
+            {
+              query: `subscription ($start: Timestamp!, $end: Timestamp!, $speed: Float!) {
+                tradesReplay(coin: "BTC", start: $start, end: $end, speed: $speed) { position } }`,
+              variables,
+            },
+            {
+              next: (frame) => resolve(JSON.stringify(frame.errors ?? frame.data)),
+              error: (err) => resolve(JSON.stringify(err)),
+              complete: () => resolve('complete'),
+            },
+          );
+        });
+        expect(error).toContain(message);
+      }
+    } finally {
+      await client.dispose();
+    }
+  }, 30_000);
 });

@@ -1,10 +1,9 @@
 // Resuming and replaying on /ws, over any channel that declares its stored stream (kit/channel.ts `stored`, the
 // mechanism in kit/resume.ts): a subscription's `after` / `positions` keys, its frames with a top-level `position`,
 // and the `replay` subscription with its `gap` and `replayComplete` frames.
-import { REPLAY_MAX_MS, REPLAY_SPEED, replayCredits } from '../../access/costs.ts';
+import { replayCredits } from '../../access/costs.ts';
 import type { Channel, ChannelContext } from '../../kit/channel.ts';
-import { followStored, type Hole, replayStored } from '../../kit/resume.ts';
-import type { Coverage } from '../../platform/coverage.ts';
+import { followStored, type HolesOf, readReplayWindow, replayWindow } from '../../kit/resume.ts';
 import { FieldError } from '../../platform/fields.ts';
 import { isRecord } from './frames.ts';
 
@@ -68,14 +67,6 @@ interface ReplayInput {
   speed: number;
 }
 
-function integerMs(sub: Record<string, unknown>, key: string): number {
-  const v = sub[key];
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
-    throw new FieldError(`${key}: must be a time in epoch milliseconds, got ${JSON.stringify(v)?.slice(0, 60)}`);
-  }
-  return v;
-}
-
 /** Reads a replay subscription; a FieldError names the first bad field. */
 export function readReplay(sub: Record<string, unknown>, channels: ReadonlyMap<string, Channel>): ReplayInput {
   for (const key of Object.keys(sub)) {
@@ -99,48 +90,16 @@ export function readReplay(sub: Record<string, unknown>, channels: ReadonlyMap<s
     if (err instanceof FieldError) throw new FieldError(`stream.${err.message}`, err.code);
     throw err;
   }
-  const start = integerMs(sub, 'start');
-  const end = integerMs(sub, 'end');
-  if (end <= start) throw new FieldError(`end: must be after start (${start}), got ${end}`);
-  if (end - start > REPLAY_MAX_MS) {
-    throw new FieldError(`end: at most ${REPLAY_MAX_MS / 3_600_000} h after start, got ${end - start} ms after it`);
-  }
-  const speed = sub.speed;
-  if (typeof speed !== 'number' || !Number.isFinite(speed) || speed < REPLAY_SPEED.min || speed > REPLAY_SPEED.max) {
-    throw new FieldError(
-      `speed: must be a number from ${REPLAY_SPEED.min} to ${REPLAY_SPEED.max}, got ${JSON.stringify(speed)?.slice(0, 60)}`,
-    );
-  }
+  const { start, end, speed } = readReplayWindow(sub);
   return { channel, streamInput, stream, start, end, speed };
 }
 
-/**
- * The store's holes in [start, end) for some datasets: before a dataset's complete coverage (none held, or a
- * backfill still loading), and after its latest row. Overlapping holes of several datasets are merged.
- */
-export function holesOf(coverage: Coverage, datasets: readonly string[], start: number, end: number): Hole[] {
-  const raw: Hole[] = [];
-  for (const name of datasets) {
-    const c = coverage.datasets[name];
-    if (!c || c.start === null || c.latest === null) {
-      raw.push({ from: start, to: end });
-      continue;
-    }
-    if (start < c.start) raw.push({ from: start, to: Math.min(end, c.start) });
-    if (end > c.latest + 1) raw.push({ from: Math.max(start, c.latest + 1), to: end });
-  }
-  const holes: Hole[] = [];
-  for (const h of raw.filter((h) => h.to > h.from).sort((a, b) => a.from - b.from)) {
-    const last = holes[holes.length - 1];
-    if (last && h.from <= last.to) last.to = Math.max(last.to, h.to);
-    else holes.push({ ...h });
-  }
-  return holes;
-}
+/** The store's holes of a window, shared with GraphQL's replay (compat-rest/server.ts imports it from here). */
+export { holesOf } from '../../kit/resume.ts';
 
 export interface ReplaySettings {
   /** The store's holes in a window for the stream's datasets. */
-  holes(datasets: readonly string[], start: number, end: number): Promise<Hole[]>;
+  holes: HolesOf;
   /** The clock pacing reads (tests: a fast one). */
   clock?: { now(): number; sleep(ms: number): Promise<void> };
 }
@@ -168,12 +127,11 @@ export function replayChannel(channels: ReadonlyMap<string, Channel>, settings: 
     async start(_sub, ctx, raw) {
       const input = raw as ReplayInput;
       const { stream, frame } = input.channel.stored?.(input.streamInput) ?? { stream: { parts: [] }, frame: () => 0 };
-      const datasets = [...new Set(stream.parts.flatMap((p) => (p.dataset ? [p.dataset] : [])))];
-      const holes = await settings.holes(datasets, input.start, input.end);
       let stopped = false;
-      replayStored(
+      replayWindow(
         stream,
-        { start: input.start, end: input.end, speed: input.speed, holes, clock: settings.clock },
+        input,
+        settings.holes,
         {
           send: (event, position) => ctx.sendAt?.(frame(event), position),
           ready: () => ctx.ready?.() ?? Promise.resolve(true),
@@ -181,6 +139,7 @@ export function replayChannel(channels: ReadonlyMap<string, Channel>, settings: 
           complete: (summary) => ctx.sendAt?.(summary, undefined, 'replayComplete'),
         },
         () => stopped,
+        settings.clock,
       ).catch((err: unknown) => ctx.fail?.(err));
       return () => {
         stopped = true;

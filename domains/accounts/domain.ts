@@ -42,7 +42,7 @@ export const accounts = defineDomain({
       reserves: () => markets.latestReserves(),
     }),
   schema: accountsSchema,
-  context: (accounts): AccountsContext => ({ accounts }),
+  context: (accounts, { coverage }): AccountsContext => ({ accounts, coverage }),
   datasets: {
     fills: { table: 'accounts.fills', column: 'time' },
     orders: { table: 'accounts.order_statuses', column: 'time', completeFrom: STARTS.orders },

@@ -8,8 +8,10 @@ import {
   withCursor,
 } from '../../../kit/live.ts';
 import { toConnection } from '../../../kit/page.ts';
+import { replayFields } from '../../../kit/replay-fields.ts';
+import { holesFrom } from '../../../kit/resume.ts';
 import { columnsFor, selectedFieldNames } from '../../../kit/selection.ts';
-import { builder } from '../builder.ts';
+import { type AccountsContext, builder } from '../builder.ts';
 import {
   type AccountsService,
   ALL_FILL_PAGE,
@@ -201,3 +203,21 @@ builder.subscriptionFields((t) => ({
     resolve: withCursor,
   }),
 }));
+
+replayFields<AccountsContext>(builder, [
+  {
+    name: 'userFillsReplay',
+    item: FillRef,
+    list: true,
+    description:
+      "The user's fills of a stored window, paced by their own times at `speed`, as userFills sends them, with a gap " +
+      'frame where the store has a hole and a complete frame at the end (the /ws replay subscription)',
+    args: (t) => USER_FILLS_STREAM.args(t),
+    stream: (a, ctx) => {
+      const { user, aggregateByTime } = USER_FILLS_STREAM.parse(a, 'graphql');
+      return ctx.accounts.stored.userFills(user, { aggregateByTime });
+    },
+    data: (event, cursor) => withCursor({ event: event as FillNode[], cursor }),
+    holes: (ctx) => holesFrom(ctx.coverage),
+  },
+]);

@@ -10,7 +10,9 @@ import {
   withCursor,
 } from '../../../kit/live.ts';
 import { connectionOf } from '../../../kit/page.ts';
-import { builder } from '../builder.ts';
+import { replayFields } from '../../../kit/replay-fields.ts';
+import { holesFrom } from '../../../kit/resume.ts';
+import { type AccountsContext, builder } from '../builder.ts';
 import {
   type AccountsService,
   type FUNDING_PAGE,
@@ -65,3 +67,17 @@ builder.subscriptionFields((t) => ({
     resolve: withCursor,
   }),
 }));
+
+replayFields<AccountsContext>(builder, [
+  {
+    name: 'userFundingsReplay',
+    item: FundingRef,
+    list: true,
+    description:
+      "The user's funding payments of a stored window, replayed as userFundings sends them (userFillsReplay)",
+    args: (t) => USER.args(t),
+    stream: (a, ctx) => ctx.accounts.stored.userFundings(USER.parse(a, 'graphql').user),
+    data: (event, cursor) => withCursor({ event: event as WsFunding[], cursor }),
+    holes: (ctx) => holesFrom(ctx.coverage),
+  },
+]);

@@ -9,7 +9,9 @@ import {
   withCursor,
 } from '../../../kit/live.ts';
 import { connectionOf } from '../../../kit/page.ts';
-import { builder } from '../builder.ts';
+import { replayFields } from '../../../kit/replay-fields.ts';
+import { holesFrom } from '../../../kit/resume.ts';
+import { type AccountsContext, builder } from '../builder.ts';
 import { type AccountsService, type LedgerUpdate, USER } from '../service/index.ts';
 import { serviceInput } from './args.ts';
 import type { HistoryInput } from './funding.ts';
@@ -46,3 +48,18 @@ builder.subscriptionFields((t) => ({
     resolve: withCursor,
   }),
 }));
+
+replayFields<AccountsContext>(builder, [
+  {
+    name: 'userNonFundingLedgerUpdatesReplay',
+    item: LedgerUpdateRef,
+    list: true,
+    description:
+      "The user's non-funding ledger updates of a stored window, replayed as userNonFundingLedgerUpdates sends them " +
+      '(userFillsReplay)',
+    args: (t) => USER.args(t),
+    stream: (a, ctx) => ctx.accounts.stored.userNonFundingLedgerUpdates(USER.parse(a, 'graphql').user),
+    data: (event, cursor) => withCursor({ event: event as LedgerUpdate[], cursor }),
+    holes: (ctx) => holesFrom(ctx.coverage),
+  },
+]);

@@ -8,7 +8,9 @@ import {
   storedIterator,
   withCursor,
 } from '../../../kit/live.ts';
-import { builder } from '../builder.ts';
+import { replayFields } from '../../../kit/replay-fields.ts';
+import { holesFrom } from '../../../kit/resume.ts';
+import { type AccountsContext, builder } from '../builder.ts';
 import { LIQUIDATION_STREAM, type WsLiquidation } from '../service/index.ts';
 import { MarketRef } from './market.ts';
 
@@ -65,3 +67,16 @@ builder.subscriptionFields((t) => ({
     resolve: withCursor,
   }),
 }));
+
+replayFields<AccountsContext>(builder, [
+  {
+    name: 'liquidationsReplay',
+    item: LiquidationRef,
+    list: true,
+    description: 'Liquidations of a stored window, filtered and replayed as liquidations sends them (userFillsReplay)',
+    args: (t) => LIQUIDATION_STREAM.args(t, { types: { amountDollars: 'Decimal' } }),
+    stream: (a, ctx) => ctx.accounts.stored.liquidations(LIQUIDATION_STREAM.parse(a, 'graphql')),
+    data: (event, cursor) => withCursor({ event: event as LiquidationRow[], cursor }),
+    holes: (ctx) => holesFrom(ctx.coverage),
+  },
+]);

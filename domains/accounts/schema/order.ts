@@ -1,11 +1,14 @@
 // Order (the exchange's FrontendOpenOrder) and OrderStatus (an order at one status, with every status it went
 // through); the orders connection of a user over historicalOrders' window mode; the orderUpdates subscription.
 
+import type { OrderStatusRow } from '../../../db/rows/accounts.ts';
 import type { InputOf } from '../../../kit/input.ts';
 import { CURSOR_DESCRIPTION, cursorOf, STORED_AFTER_DESCRIPTION, storedIterator } from '../../../kit/live.ts';
 import { toConnection } from '../../../kit/page.ts';
+import { replayFields } from '../../../kit/replay-fields.ts';
+import { holesFrom } from '../../../kit/resume.ts';
 import { columnsFor } from '../../../kit/selection.ts';
-import { builder } from '../builder.ts';
+import { type AccountsContext, builder } from '../builder.ts';
 import {
   type AccountsService,
   type FrontendOpenOrder,
@@ -131,3 +134,17 @@ builder.subscriptionFields((t) => ({
     resolve: ({ event, cursor }) => event.map((r) => ({ ...toOrder(r), user: r.address, cursor })),
   }),
 }));
+
+replayFields<AccountsContext>(builder, [
+  {
+    name: 'orderUpdatesReplay',
+    item: OrderStatusRef,
+    list: true,
+    description:
+      "The user's order status changes of a stored window, replayed as orderUpdates sends them (userFillsReplay)",
+    args: (t) => USER.args(t),
+    stream: (a, ctx) => ctx.accounts.stored.orderUpdates(USER.parse(a, 'graphql').user),
+    data: (event, cursor) => (event as OrderStatusRow[]).map((r) => ({ ...toOrder(r), user: r.address, cursor })),
+    holes: (ctx) => holesFrom(ctx.coverage),
+  },
+]);

@@ -1,7 +1,9 @@
 // UserEvent: one frame of the exchange's userEvents channel (exactly one field set: a batch of fills, one funding
 // payment, one liquidation, or the orders the exchange canceled on the user's behalf), and that subscription.
 import { CURSOR_DESCRIPTION, cursorOf, cursorOn, STORED_AFTER_DESCRIPTION, storedIterator } from '../../../kit/live.ts';
-import { builder } from '../builder.ts';
+import { replayFields } from '../../../kit/replay-fields.ts';
+import { holesFrom } from '../../../kit/resume.ts';
+import { type AccountsContext, builder } from '../builder.ts';
 import { type NonUserCancel, USER, type UserEvent } from '../service/index.ts';
 import { FillRef } from './fill.ts';
 import { FundingRef } from './funding.ts';
@@ -44,3 +46,16 @@ builder.subscriptionFields((t) => ({
     resolve: cursorOn,
   }),
 }));
+
+replayFields<AccountsContext>(builder, [
+  {
+    name: 'userEventsReplay',
+    item: UserEventRef,
+    list: false,
+    description: "The user's events of a stored window, replayed as userEvents sends them (userFillsReplay)",
+    args: (t) => USER.args(t),
+    stream: (a, ctx) => ctx.accounts.stored.userEvents(USER.parse(a, 'graphql').user),
+    data: (event, cursor) => cursorOn({ event: event as UserEvent, cursor }),
+    holes: (ctx) => holesFrom(ctx.coverage),
+  },
+]);

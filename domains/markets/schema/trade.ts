@@ -7,7 +7,9 @@ import {
   storedIterator,
   withCursor,
 } from '../../../kit/live.ts';
-import { builder } from '../builder.ts';
+import { replayFields } from '../../../kit/replay-fields.ts';
+import { holesFrom } from '../../../kit/resume.ts';
+import { builder, type MarketsContext } from '../builder.ts';
 import { COIN, type WireTrade } from '../service/index.ts';
 import { UserRef } from './user.ts';
 
@@ -48,3 +50,22 @@ builder.subscriptionFields((t) => ({
     resolve: withCursor,
   }),
 }));
+
+replayFields<MarketsContext>(builder, [
+  {
+    name: 'tradesReplay',
+    item: TradeRef,
+    list: true,
+    description:
+      'Trades of a coin in a stored window, paced by their own times at `speed`, as trades sends them, with a gap ' +
+      'frame where the store has a hole and a complete frame at the end (the /ws replay subscription)',
+    args: (t) => COIN.args(t),
+    stream: (a, ctx) => {
+      const { coin } = COIN.parse(a, 'graphql');
+      if (!ctx.markets.stored) throw new Error('replays need the service to follow the event bus');
+      return ctx.markets.stored.trades(coin);
+    },
+    data: (event, cursor) => withCursor({ event: event as WireTrade[], cursor }),
+    holes: (ctx) => holesFrom(ctx.coverage),
+  },
+]);
