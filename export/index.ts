@@ -82,11 +82,28 @@ async function writeDay(req: ExportRequest, dataset: Dataset, start: number): Pr
   }
 }
 
+/** The count of a day's rows may take longer than the service's statement timeout (a mainnet day of fills: ~6.5 M). */
+const COUNT_TIMEOUT_MS = 60_000;
+
 /** How many rows the dataset's day holds now (what an HTTP export is charged for, before it runs). */
 export async function countDayRows(pool: pg.Pool, datasetName: string, day: string): Promise<number> {
   const dataset = datasetOf(datasetName);
-  const { rows } = await pool.query<{ n: string }>(
-    `SELECT count(*)::text AS n FROM ${dataset.table} WHERE ${dayWhere(dataset, dayStart(day))}`,
-  );
-  return Number(rows[0]?.n ?? 0);
+  const where = dayWhere(dataset, dayStart(day));
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(`SET LOCAL statement_timeout = ${COUNT_TIMEOUT_MS}`);
+    const query: pg.QueryConfig & { query_timeout: number } = {
+      text: `SELECT count(*)::text AS n FROM ${dataset.table} WHERE ${where}`,
+      query_timeout: COUNT_TIMEOUT_MS + 1000,
+    };
+    const { rows } = await client.query<{ n: string }>(query);
+    await client.query('COMMIT');
+    return Number(rows[0]?.n ?? 0);
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
 }
