@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, each figure printed beside its baseline measured in the same run.
-// BENCH_ONLY=startup,maintenance,export,storage,ingest,candle,trade,hip3,scale-out,accounts,hip4,evm,analytics,scale,mcp (substrings of the section titles) runs
+// BENCH_ONLY=startup,maintenance,export,resume,storage,ingest,candle,trade,hip3,scale-out,accounts,hip4,evm,analytics,scale,mcp (substrings of the section titles) runs
 // just those sections; BENCH_HIP4_FILLS sets the hip4 data size (default 1 000 000), BENCH_HIP3_TRADES the HIP-3
 // snapshots' (default 2 000 000). The scale-out sections need NATS JetStream (BENCH_NATS_URL, else NATS_URL, else
 // nats://127.0.0.1:4222) and print SKIPPED without it.
@@ -21,6 +21,7 @@ import { benchIngest } from './ingest.ts';
 import { benchMaintenance } from './maintenance.ts';
 import { MARKETS_SECTIONS, startMarketsBench } from './markets.ts';
 import { benchCreditCharging, benchMcpCalls, startMcpBench } from './mcp.ts';
+import { benchResume } from './resume.ts';
 import { benchScale } from './scale.ts';
 import { SCALE_OUT_SECTIONS } from './scale-out.ts';
 import type { BenchSection } from './section.ts';
@@ -78,6 +79,10 @@ try {
   );
   await runSections(
     [{ title: 'export: a mainnet-shaped day of fills as Parquet', run: () => benchExport(server) }],
+    async () => ({ close: async () => {} }),
+  );
+  await runSections(
+    [{ title: "resume: 24 h of a busy user's fills over /ws, and a replay at 100×", run: () => benchResume(server) }],
     async () => ({ close: async () => {} }),
   );
   await runSections(
