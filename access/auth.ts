@@ -189,18 +189,19 @@ export class Authenticator implements KeyChecker {
 
   /**
    * The rules for a key already taken from its request (null: none presented). A key that cannot be checked because
-   * storage is unavailable is refused with 503, on every transport: neither admitted nor called invalid.
+   * storage is unavailable is refused with 503, on every transport: neither admitted nor called invalid. `count`: how
+   * many requests it counts as in the key's rate limit (a /ws subscribe of many coins, one per coin).
    */
-  async checkKey(presented: string | null, surface: Surface): Promise<AuthOutcome> {
+  async checkKey(presented: string | null, surface: Surface, count = 1): Promise<AuthOutcome> {
     try {
-      return await this.checkKeyNow(presented, surface);
+      return await this.checkKeyNow(presented, surface, count);
     } catch (err) {
       if (isStorageUnavailable(err)) return refusal('storage_unavailable', STORAGE_UNAVAILABLE);
       throw err;
     }
   }
 
-  private async checkKeyNow(presented: string | null, surface: Surface): Promise<AuthOutcome> {
+  private async checkKeyNow(presented: string | null, surface: Surface, count: number): Promise<AuthOutcome> {
     if (!presented) {
       return (await this.keyRequired()) ? refusal('missing_key', 'missing api key') : { ok: true, key: null };
     }
@@ -209,7 +210,7 @@ export class Authenticator implements KeyChecker {
     // Its message is an invalid key's, as spec §7 words every wrong key; its code tells the holder why.
     if (key.revokedAt) return refusal('revoked_key', 'invalid api key');
     if (key.scope === 'mcp' && surface !== 'mcp') return refusal('mcp_only_key', 'mcp_only_key');
-    if (!(await this.rates.admit(key.id, key.rateLimitPerMin))) {
+    if (!(await this.rates.admit(key.id, key.rateLimitPerMin, count))) {
       // Fixed windows: the next one starts at the next minute.
       const retryAfter = Math.max(1, Math.ceil((60_000 - (this.now() % 60_000)) / 1000));
       return {

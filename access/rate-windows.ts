@@ -36,8 +36,11 @@ export class RateWindows {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Whether one more request of `keyId` fits in `limit` per minute; counts it when it does. */
-  async admit(keyId: number, limit: number): Promise<boolean> {
+  /**
+   * Whether one more request of `keyId` fits in `limit` per minute; counts it when it does. A request standing for
+   * `count` (a /ws subscribe of many coins) fits when all of them do, and counts as that many.
+   */
+  async admit(keyId: number, limit: number, count = 1): Promise<boolean> {
     const minute = Math.floor(this.now() / 60_000);
     let w = this.windows.get(keyId);
     if (!w || w.minute !== minute) {
@@ -46,9 +49,9 @@ export class RateWindows {
       w.reading = this.readTotal(keyId, w);
     }
     await w.reading;
-    if (w.minute !== minute) return this.admit(keyId, limit);
-    if (w.shared + w.sending + w.pending >= limit) return false;
-    w.pending++;
+    if (w.minute !== minute) return this.admit(keyId, limit, count);
+    if (w.shared + w.sending + w.pending + count > limit) return false;
+    w.pending += count;
     this.schedule();
     return true;
   }

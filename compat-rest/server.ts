@@ -1,7 +1,7 @@
 // compat-rest as a running server: the fastify app (POST /info, path endpoints) and /ws on one port (8080).
 import type pg from 'pg';
 import { type Authenticator, presentedKey } from '../access/auth.ts';
-import { CALL_CREDITS } from '../access/costs.ts';
+import { CALL_CREDITS, subscribeCredits } from '../access/costs.ts';
 import { DOMAIN_LIST, type DomainName } from '../domains.ts';
 import { errorAnswer } from '../kit/envelopes.ts';
 import type { CompatServices } from '../kit/info.ts';
@@ -43,10 +43,12 @@ export async function startCompatServer(opts: CompatServerOptions) {
       return { status, code, error, ...(outcome.status === 429 ? { retryAfter: outcome.retryAfter } : {}) };
     },
     // A subscribe is a call like a post: the same key rules and window, and CALL_CREDITS, its snapshot included
-    // (the answer of the matching /info call); the live frames after it cost nothing.
+    // (the answer of the matching /info call); the live frames after it cost nothing. One of many coins counts and
+    // costs as that many subscribes (access/costs.ts subscribeCredits).
     // A replay costs by the minutes of data it covers (access/costs.ts).
-    admitSubscribe: async ({ key }, credits = CALL_CREDITS) => {
-      const admitted = await opts.auth.checkKey(key, 'rest');
+    admitSubscribe: async ({ key }, price, count = 1) => {
+      const credits = price ?? subscribeCredits(count);
+      const admitted = await opts.auth.checkKey(key, 'rest', count);
       if (!admitted.ok) return admitted;
       const charged = await opts.auth.chargeKey(admitted.key, credits, 'ws');
       if (!charged.ok) return charged;

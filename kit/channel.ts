@@ -59,8 +59,14 @@ export interface Channel {
    * Channels of state (books, mids, contexts) have none: they resume with a fresh snapshot.
    */
   stored?: (input: unknown) => StoredFrames;
-  /** What a subscribe costs when not CALL_CREDITS (a replay: by the minutes of data it covers). */
+  /** What a subscribe costs when not its weight's credits (a replay: by the minutes of data it covers). */
   credits?: (input: unknown) => number;
+  /**
+   * How many subscriptions this one counts as (default 1): its coins, for a subscription of many (`coins`, `dex`). It
+   * counts that many in the connection's cap and the key's rate limit, and costs that many subscribes' credits. A
+   * FieldError refuses the subscription (an unknown dex).
+   */
+  weight?: (input: unknown) => number | Promise<number>;
 }
 
 /** A stored stream and the data of each event's frame, exactly as the channel's live frames. */
@@ -85,14 +91,16 @@ export function readChannel<I extends object>(channel: {
   normalize?: (sub: Record<string, unknown>, input: I) => Record<string, unknown>;
   start: (input: I, ctx: ChannelContext) => (() => void) | Promise<() => void>;
   stored?: (input: I) => StoredFrames;
+  weight?: (input: I) => number | Promise<number>;
 }): Channel {
-  const { normalize = (sub, input) => ({ ...sub, ...input }), start, stored, ...rest } = channel;
+  const { normalize = (sub, input) => ({ ...sub, ...input }), start, stored, weight, ...rest } = channel;
   // The session ran `read` on this subscription: `input` is what it returned.
   return {
     ...rest,
     normalize: (sub, input) => normalize(sub, input as I),
     start: (_sub, ctx, input) => start(input as I, ctx),
     ...(stored ? { stored: (input: unknown) => stored(input as I) } : {}),
+    ...(weight ? { weight: (input: unknown) => weight(input as I) } : {}),
   };
 }
 
@@ -108,4 +116,23 @@ export function sendStream<T>(
   const snapshot = 'snapshot' in stream ? stream.snapshot() : null;
   if (snapshot !== null) ctx.send(frame(snapshot));
   return stream.subscribe((event) => ctx.send(frame(event)));
+}
+
+/**
+ * Follows several service streams on one subscription (one per coin): every snapshot first, then each stream's
+ * events as they come, each frame its stream's own (which names its coin).
+ */
+export function sendStreams<T>(
+  streams: readonly (LiveStream<T> | SnapshotStream<T>)[],
+  ctx: ChannelContext,
+  frame: (event: T) => unknown = (event) => event,
+): () => void {
+  for (const stream of streams) {
+    const snapshot = 'snapshot' in stream ? stream.snapshot() : null;
+    if (snapshot !== null) ctx.send(frame(snapshot));
+  }
+  const stops = streams.map((stream) => stream.subscribe((event) => ctx.send(frame(event))));
+  return () => {
+    for (const stop of stops) stop();
+  };
 }

@@ -48,6 +48,8 @@ interface Subscription {
   /** False once unsubscribed, failed or the connection went away: sends are dropped, a late teardown runs at once. */
   live: boolean;
   teardown: (() => void) | null;
+  /** How many subscriptions it counts as (its coins: Channel.weight). */
+  readonly weight: number;
 }
 
 export class WsSession {
@@ -83,6 +85,13 @@ export class WsSession {
     socket.on('ping', () => this.idleTimer.refresh());
     socket.on('error', (err) => settings.log(`ws: socket error: ${err.message}`));
     socket.on('close', () => this.dispose());
+  }
+
+  /** The connection's subscriptions as the cap counts them: each by its weight (a subscription of 50 coins is 50). */
+  private held(): number {
+    let n = 0;
+    for (const s of this.subscriptions.values()) n += s.weight;
+    return n;
   }
 
   /** The channel of each live subscription (for the metrics). */
@@ -200,11 +209,22 @@ export class WsSession {
       this.sendError(`Already subscribed: ${sentJson}`, 'bad_input');
       return;
     }
-    if (this.subscriptions.size >= this.settings.maxSubscriptions) {
+    // A subscription of many coins counts each (an unknown dex is refused here, as bad parameters are).
+    let weight: number;
+    try {
+      weight = (await channel.weight?.(input)) ?? 1;
+    } catch (err) {
+      const { reason, code } = this.failureOf(err, `weigh ${channel.type}`);
+      this.sendError(`Invalid subscription ${sentJson}: ${reason}`, code);
+      return;
+    }
+    const held = this.held();
+    if (held + weight > this.settings.maxSubscriptions) {
       // Embedding the whole request envelope lets the SDK reject the matching pending subscribe.
       const request = JSON.stringify({ method: 'subscribe', subscription: sent });
       const cap = `at most ${this.settings.maxSubscriptions} per connection`;
-      this.sendError(`Too many subscriptions (${cap}): ${request}`, 'too_many_subscriptions');
+      const counted = weight === 1 ? '' : `, a coin counting as one: ${held} held, this one ${weight}`;
+      this.sendError(`Too many subscriptions (${cap}${counted}): ${request}`, 'too_many_subscriptions');
       return;
     }
     // Refusals from here on echo the whole request envelope, which the SDK matches to its pending subscribe.
@@ -221,7 +241,7 @@ export class WsSession {
         return;
       }
     }
-    const admitted = await this.settings.admitSubscribe(this.auth, channel.credits?.(input));
+    const admitted = await this.settings.admitSubscribe(this.auth, channel.credits?.(input), weight);
     if (!admitted.ok) {
       if (channel.storedSnapshot) this.snapshotTokens++;
       this.sendError(
@@ -231,7 +251,16 @@ export class WsSession {
       return;
     }
     if (this.disposed) return;
-    const subscription: Subscription = { channel, normalized, input, resume, dataChannel, live: true, teardown: null };
+    const subscription: Subscription = {
+      channel,
+      normalized,
+      input,
+      resume,
+      dataChannel,
+      live: true,
+      teardown: null,
+      weight,
+    };
     this.subscriptions.set(key, subscription);
     if (resume) {
       const { after: _a, positions: _p, ...keys } = sent;

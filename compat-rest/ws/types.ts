@@ -35,9 +35,11 @@ export interface WsServerOptions {
   authenticate(req: IncomingMessage): Promise<WsAuth | WsRefusal>;
   /**
    * Admits (and charges) one subscribe with the connection's key, as a post is: counted in the key's rate limit,
-   * refused for a revoked key or one without credits. Called once the subscription is valid. Default: all admitted.
+   * refused for a revoked key or one without credits. Called once the subscription is valid. `count`: how many
+   * subscriptions it stands for (its coins), counted and charged as that many; `credits`, when given, its price
+   * instead. Default: all admitted.
    */
-  admitSubscribe?(auth: WsAuth, credits?: number): Promise<WsAdmission>;
+  admitSubscribe?(auth: WsAuth, credits?: number, count?: number): Promise<WsAdmission>;
   /** The `replay` subscription (ws/resume.ts): where the store has holes; without it, no replay channel. */
   replay?: ReplaySettings;
   /**

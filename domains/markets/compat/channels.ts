@@ -1,18 +1,20 @@
 // The market-data channels of /ws, in the exchange's shapes: allMids, l2Book, trades, bbo, candle, allCandles
 // and activeAssetCtx (activeSpotAssetCtx on spot coins); and order_book_server's l4Book. Each follows one of the
 // markets service's streams (domains/markets/service/streams.ts), snapshot first; what is here is the wire:
-// parameters and frame shapes.
+// parameters and frame shapes. l2Book, l2BookDiff, l4Book, trades and bbo also take `coins` (1 to 100) or `dex` (every
+// market of a perp dex) in place of `coin`: one subscription counting as one per coin, each frame naming its coin.
 
-import { type Channel, readChannel, sendStream, storedFrames } from '../../../kit/channel.ts';
+import { type Channel, readChannel, sendStream, sendStreams, storedFrames } from '../../../kit/channel.ts';
 import {
   ALL_CANDLES_STREAM,
   ALL_MIDS,
   CANDLE_STREAM,
   COIN,
+  COIN_STREAM,
+  type CoinSelection,
   isSpotCoin,
-  L2_BOOK_DIFF,
+  L2_BOOK_DIFF_STREAM,
   L2_BOOK_STREAM,
-  L4_BOOK,
   type MarketsService,
 } from '../service/index.ts';
 
@@ -22,9 +24,31 @@ import {
 /** A subscription's `coin` (trades, bbo, activeAssetCtx). */
 const readCoin = (sub: Record<string, unknown>) => COIN.parse(sub, 'info');
 
+/** The selection's own keys as read: only the one sent (the ack echoes the others as sent, that is not at all). */
+const selectionOf = ({ coin, coins, dex }: CoinSelection): CoinSelection =>
+  coin !== undefined ? { coin } : coins !== undefined ? { coins } : { dex };
+
 export function marketChannels(markets: MarketsService): Channel[] {
   const { streams } = markets;
   const stored = markets.stored as NonNullable<MarketsService['stored']>;
+  /**
+   * The coins of a subscription's selection, read once per subscription (its weight and its start ask for it; a dex
+   * asks the node, whose answers are cached).
+   */
+  const selected = new WeakMap<CoinSelection, Promise<string[]>>();
+  const coinsOf = (input: CoinSelection) => {
+    let coins = selected.get(input);
+    if (!coins) {
+      coins = markets.selectedCoins(input);
+      selected.set(input, coins);
+    }
+    return coins;
+  };
+  /** Each coin counts as one subscription. */
+  const weight = async (input: CoinSelection) => (await coinsOf(input)).length;
+  /** Trades of several coins: the list, or the dex's markets by their names (streams.ts TradeSelection). */
+  const tradeSelection = ({ coin, coins, dex }: CoinSelection) =>
+    coin !== undefined ? coin : coins !== undefined ? { coins: [...new Set(coins)] } : { dex: dex as string };
   return [
     readChannel({
       type: 'allMids',
@@ -43,46 +67,79 @@ export function marketChannels(markets: MarketsService): Channel[] {
       // The subscription as acknowledged: no aggregation reads null, as the exchange echoes it.
       normalize: (sub, book) => ({
         ...sub,
-        coin: book.coin,
+        ...selectionOf(book),
         nSigFigs: book.nSigFigs ?? null,
         mantissa: book.mantissa ?? null,
       }),
+      weight,
       // order_book_server's `nLevels` (1 to 100, default 20); else the TS SDK's `fast`: the exchange's shallow book,
       // 5 levels a side. Sent in every block in which the levels shown change.
-      start: ({ coin, fast, nLevels, ...aggregation }, ctx) =>
-        sendStream(streams.l2Book(coin, { ...aggregation, levels: nLevels ?? (fast ? 5 : undefined) }), ctx),
+      async start(input, ctx) {
+        const { fast, nLevels, nSigFigs, mantissa } = input;
+        const options = { nSigFigs, mantissa, levels: nLevels ?? (fast ? 5 : undefined) };
+        return sendStreams(
+          (await coinsOf(input)).map((coin) => streams.l2Book(coin, options)),
+          ctx,
+        );
+      },
     }),
     // GoldRush's and Alchemy's l2BookDiff: {coin,time,height,prevHeight:null,snapshot:true,levels} first, then per
     // block in which the levels shown change {coin,time,height,prevHeight,bids,asks} of the changed levels only.
     readChannel({
       type: 'l2BookDiff',
-      read: (sub) => L2_BOOK_DIFF.parse(sub, 'info'),
+      read: (sub) => L2_BOOK_DIFF_STREAM.parse(sub, 'info'),
       normalize: (sub, book) => ({
         ...sub,
-        coin: book.coin,
+        ...selectionOf(book),
         nSigFigs: book.nSigFigs ?? null,
         mantissa: book.mantissa ?? null,
         nLevels: book.nLevels ?? null,
       }),
-      start: ({ coin, nLevels, ...aggregation }, ctx) =>
-        sendStream(streams.l2BookDiff(coin, { ...aggregation, levels: nLevels }), ctx),
+      weight,
+      async start(input, ctx) {
+        const options = { nSigFigs: input.nSigFigs, mantissa: input.mantissa, levels: input.nLevels };
+        return sendStreams(
+          (await coinsOf(input)).map((coin) => streams.l2BookDiff(coin, options)),
+          ctx,
+        );
+      },
     }),
     // order_book_server's l4Book: {"Snapshot":{coin,time,height,levels}} first, then {"Updates":{time,height,
-    // order_statuses,book_diffs}} per block in which the coin has any.
+    // order_statuses,book_diffs}} per block in which the coin has any. Several coins: a Snapshot per coin, then one
+    // Updates per block with the records of all of them (each record names its coin).
     readChannel({
       type: 'l4Book',
-      read: (sub) => L4_BOOK.parse(sub, 'info'),
-      start: ({ coin }, ctx) => sendStream(streams.l4Book(coin), ctx),
+      read: (sub) => COIN_STREAM.parse(sub, 'info'),
+      normalize: (sub, input) => ({ ...sub, ...selectionOf(input) }),
+      weight,
+      async start(input, ctx) {
+        const l4 = streams.l4Books(await coinsOf(input));
+        for (const frame of l4.snapshots()) ctx.send(frame);
+        return l4.subscribe((frame) => ctx.send(frame));
+      },
     }),
+    // Several coins: one frame per block with the trades of all of them (each names its coin).
     readChannel({
       type: 'trades',
-      read: readCoin,
-      start: ({ coin }, ctx) => sendStream(streams.trades(coin), ctx),
+      read: (sub) => COIN_STREAM.parse(sub, 'info'),
+      normalize: (sub, input) => ({ ...sub, ...selectionOf(input) }),
+      weight,
+      start: (input, ctx) => sendStream(streams.trades(tradeSelection(input)), ctx),
       ...(markets.stored
-        ? { stored: ({ coin }: { coin: string }) => storedFrames(stored.trades(coin), (t) => t) }
+        ? { stored: (input: CoinSelection) => storedFrames(stored.trades(tradeSelection(input)), (t) => t) }
         : {}),
     }),
-    readChannel({ type: 'bbo', read: readCoin, start: ({ coin }, ctx) => sendStream(streams.bbo(coin), ctx) }),
+    readChannel({
+      type: 'bbo',
+      read: (sub) => COIN_STREAM.parse(sub, 'info'),
+      normalize: (sub, input) => ({ ...sub, ...selectionOf(input) }),
+      weight,
+      start: async (input, ctx) =>
+        sendStreams(
+          (await coinsOf(input)).map((coin) => streams.bbo(coin)),
+          ctx,
+        ),
+    }),
     readChannel({
       type: 'candle',
       read: (sub) => CANDLE_STREAM.parse(sub, 'info'),

@@ -30,6 +30,7 @@ import type {
   ALL_MIDS,
   AVAILABLE_DATES,
   CANDLES,
+  CoinSelection,
   FUNDING_HISTORY,
   HIP3_TOP_MOVERS,
   L2_BOOK,
@@ -90,16 +91,19 @@ export {
   CANDLE_STREAM,
   CANDLES,
   COIN,
+  COIN_STREAM,
   COLLECT_BBO,
   COLLECT_CANDLES,
   COLLECT_MIDS,
   COLLECT_TRADES,
+  type CoinSelection,
   DEX,
   FUNDING_HISTORY,
   HIP3_SNAPSHOTS,
   HIP3_TOP_MOVERS,
   L2_BOOK,
   L2_BOOK_DIFF,
+  L2_BOOK_DIFF_STREAM,
   L2_BOOK_STREAM,
   L2_BOOKS,
   L4_BOOK,
@@ -443,20 +447,34 @@ export class MarketsService {
     return Object.fromEntries(coins.filter((c) => mids[c] !== undefined).map((c) => [c, mids[c] as string]));
   }
 
+  /**
+   * The coins a live subscription follows (its `coin`, `coins` or `dex`, COIN_STREAM's rule), each once in the order
+   * asked. A dex is every market the node lists on it now, delisted ones aside: "" the main dex's perps and the spot
+   * pairs (as allMids without `dex`), a HIP-3 dex its `dex:COIN` perps; UnknownDexError when the node knows no such
+   * dex.
+   */
+  async selectedCoins({ coin, coins, dex }: CoinSelection): Promise<string[]> {
+    if (coin !== undefined) return [coin];
+    if (coins !== undefined) return [...new Set(coins)];
+    const perps = (await this.meta(dex)).universe.filter((u) => u.isDelisted !== true).map((u) => u.name);
+    if (dex) return perps;
+    return [...perps, ...(await this.spotMeta()).universe.map((u) => u.name)];
+  }
+
   /** A coin's book (the exchange's l2Book shape), aggregated as asked (L2_BOOK's input); null without a book. */
   l2Book(q: InputOf<typeof L2_BOOK> & { nLevels?: number }): L2BookAnswer | null {
     return this.books.l2(q.coin, { ...q, levels: q.nLevels });
+  }
+
+  /** A coin's L4 book (L4_BOOK's input): every resting order with the node's record of it; null without a book. */
+  l4Book(q: InputOf<typeof L4_BOOK>): L4BookAnswer | null {
+    return this.books.l4(q.coin);
   }
 
   /**
    * Several coins' books at once (l2Books, L2_BOOKS's input): `coin → book` (the exchange's l2Book shape; null for a
    * coin without a book), in the order asked, a coin asked twice once.
    */
-  /** A coin's L4 book (L4_BOOK's input): every resting order with the node's record of it; null without a book. */
-  l4Book(q: InputOf<typeof L4_BOOK>): L4BookAnswer | null {
-    return this.books.l4(q.coin);
-  }
-
   l2Books(q: InputOf<typeof L2_BOOKS>): Map<string, L2BookAnswer | null> {
     return new Map(q.coins.map((coin) => [coin, this.books.l2(coin, q)]));
   }

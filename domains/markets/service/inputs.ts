@@ -16,6 +16,7 @@ import {
   text,
   time,
 } from '../../../kit/input.ts';
+import { FieldError } from '../../../platform/fields.ts';
 import { BookQueryError } from './book.ts';
 import { HISTORY_DATASET_NAMES, HISTORY_SERIES_NAMES } from './history.ts';
 import { CANDLE_INTERVALS } from './intervals.ts';
@@ -32,6 +33,7 @@ import {
   MAX_L2_BOOKS,
   MAX_L2_LEVELS,
   MAX_RESERVE_HISTORY,
+  MAX_STREAM_COINS,
   MAX_TRADES,
   RESERVE_HISTORY_DEFAULT_LIMIT,
   TRADES_DEFAULT_LIMIT,
@@ -97,11 +99,69 @@ const nLevels = optional(
 /** A live book, every block it changes (l2BookDiff; GraphQL's l2Book and l2BookDiff): a book and its depth. */
 export const L2_BOOK_DIFF = defineInput({ ...L2_BOOK.fields, nLevels }, AGGREGATION);
 
-/** The /ws l2Book channel's: a live book and the TS SDK's `fast`, the exchange's shallow book (without nLevels). */
+/**
+ * What a live /ws subscription follows (l2Book, l2BookDiff, l4Book, trades, bbo): exactly one of `coin`, `coins` (1 to
+ * MAX_STREAM_COINS, as GoldRush's and Alchemy's `coins`) or `dex`, every market of a perp dex ("" the main dex: its
+ * perps and the spot pairs, as allMids without `dex`). Each coin counts as one subscription: in the connection's cap,
+ * the key's rate limit and its credits (access/costs.ts subscribeCredits).
+ */
+const coinSelection = {
+  coin: optional(coin()),
+  coins: optional(
+    list(coin('a coin'), `the coins (1 to ${MAX_STREAM_COINS}), in place of coin`, {
+      min: 1,
+      max: MAX_STREAM_COINS,
+      rule: `must hold 1 to ${MAX_STREAM_COINS} coins`,
+    }),
+  ),
+  dex: optional(
+    text('every market of this perp dex, in place of coin ("" the main dex: its perps and the spot pairs)', {
+      minLength: 0,
+    }),
+  ),
+};
+const SELECTION_KEYS = ['coin', 'coins', 'dex'] as const;
+
+/** Exactly one of coin, coins and dex (a refusal names the first field sent, or `coin` when none was). */
+function checkSelection(input: { coin?: string; coins?: string[]; dex?: string }, name: (key: 'coin') => string) {
+  const given = SELECTION_KEYS.filter((k) => input[k] !== undefined);
+  if (given.length === 1) return;
+  if (given.length === 0) {
+    throw new FieldError(
+      `${name('coin')}: is required (or coins, a list of 1 to ${MAX_STREAM_COINS} coins, or dex, every market of a perp dex)`,
+    );
+  }
+  throw new FieldError(`${given[1]}: only one of coin, coins and dex, got ${given.join(' and ')}`);
+}
+
+const SELECTION = { check: checkSelection };
+const AGGREGATED_SELECTION = {
+  check(
+    input: { coin?: string; coins?: string[]; dex?: string; nSigFigs?: number; mantissa?: number },
+    name: (key: 'mantissa' | 'coin') => string,
+  ) {
+    checkSelection(input, name);
+    AGGREGATION.check(input, name);
+  },
+};
+
+/** What a live subscription's coin selection reads as: a list of coins, or a dex to resolve (MarketsService.dexCoins). */
+export type CoinSelection = { coin?: string; coins?: string[]; dex?: string };
+
+/** The /ws l2BookDiff channel's: L2_BOOK_DIFF over one coin, many or a dex. */
+export const L2_BOOK_DIFF_STREAM = defineInput({ ...coinSelection, ...aggregation, nLevels }, AGGREGATED_SELECTION);
+
+/**
+ * The /ws l2Book channel's: a live book and the TS SDK's `fast`, the exchange's shallow book (without nLevels), over
+ * one coin, many or a dex.
+ */
 export const L2_BOOK_STREAM = defineInput(
-  { ...L2_BOOK_DIFF.fields, fast: optional(bool('the shallow book: 5 levels a side instead of 20')) },
-  AGGREGATION,
+  { ...L2_BOOK_DIFF_STREAM.fields, fast: optional(bool('the shallow book: 5 levels a side instead of 20')) },
+  AGGREGATED_SELECTION,
 );
+
+/** The /ws l4Book, trades and bbo channels': one coin, many or a dex. */
+export const COIN_STREAM = defineInput(coinSelection, SELECTION);
 
 export const L2_BOOKS = defineInput(
   {

@@ -3,6 +3,8 @@
 /** Levels a side of a live book subscription (l2Book's and l2BookDiff's `nLevels`): the most and the default. */
 export const MAX_L2_LEVELS = 100;
 export const L2_LEVELS_DEFAULT = 20;
+/** The most coins one live subscription names in `coins` (/ws l2Book, l2BookDiff, l4Book, trades, bbo). */
+export const MAX_STREAM_COINS = 100;
 /** The most coins one l2Books request takes. */
 export const MAX_L2_BOOKS = 50;
 /** The most coins one mids request (the MCP tool's `coins`) names. */

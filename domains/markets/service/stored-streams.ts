@@ -6,6 +6,7 @@ import { type TradeRow, tradesTable } from '../../../db/rows/markets.ts';
 import type { EventSource, TopicMap } from '../../../events/bus.ts';
 import { blockOrderedReader, type StoredStream, storedPart } from '../../../kit/resume.ts';
 import { toWireTrade, type WireTrade } from './market-data.ts';
+import { type TradeSelection, tradeFilter } from './streams.ts';
 
 export class MarketStoredStreams {
   constructor(
@@ -13,8 +14,12 @@ export class MarketStoredStreams {
     private readonly pool: pg.Pool,
   ) {}
 
-  /** A coin's trades, one batch per block (per live batch once live), in the order they executed. */
-  trades(coin: string): StoredStream<WireTrade[]> {
+  /**
+   * A coin's trades, one batch per block (per live batch once live), in the order they executed; or those of several
+   * coins (streams.ts TradeSelection: a list, or a dex's markets by their names), one batch per block for all of them.
+   */
+  trades(coin: string | TradeSelection): StoredStream<WireTrade[]> {
+    const wanted = typeof coin === 'string' ? (c: string) => c === coin : tradeFilter(coin);
     return {
       parts: [
         storedPart<WireTrade[], TradeRow>({
@@ -22,18 +27,25 @@ export class MarketStoredStreams {
           topic: 'trades',
           dataset: 'trades',
           select: (rows) => {
-            const mine = rows.filter((r) => r.coin === coin);
+            const mine = rows.filter((r) => wanted(r.coin));
             return mine.length ? [mine.map(toWireTrade)] : [];
           },
           ...blockOrderedReader<TradeRow>(this.pool, {
             from: 'markets.trades',
             columns: tradesTable.columns.join(', '),
-            where: 'coin = $1',
-            params: [coin],
+            ...tradesWhere(coin),
             order: 'seq',
           }),
         }),
       ],
     };
   }
+}
+
+/** The SQL condition of a trades selection (the same coins as tradeFilter's). */
+function tradesWhere(coin: string | TradeSelection): { where: string; params: unknown[] } {
+  if (typeof coin === 'string') return { where: 'coin = $1', params: [coin] };
+  if ('coins' in coin) return { where: 'coin = ANY($1::text[])', params: [[...coin.coins]] };
+  if (coin.dex === '') return { where: "strpos(coin, ':') = 0", params: [] };
+  return { where: 'starts_with(coin, $1)', params: [`${coin.dex}:`] };
 }

@@ -14,6 +14,7 @@ import {
   type SnapshotStream,
   topicStream,
 } from '../../../kit/live.ts';
+import { isHip3Coin } from '../../../wire/coins.ts';
 import { type L2DiffEvent, L2DiffFeed, sameLevels } from './book/l2-diff.ts';
 import type { L4CoinUpdates } from './book/l4-updates.ts';
 import type { BboAnswer, L2BookAnswer, L2Level, L2Options, L4BookAnswer } from './book.ts';
@@ -22,6 +23,23 @@ import { isSpotCoin } from './coins.ts';
 import type { MarketsService, PerpAssetCtx, SpotAssetCtx } from './index.ts';
 import type { CandleInterval } from './intervals.ts';
 import type { WireTrade } from './market-data.ts';
+
+/**
+ * Whose trades a trades subscription of several coins follows: a list of coins, or every market of a perp dex by its
+ * name ("" the main dex: every coin but the HIP-3 `dex:COIN` perps; a HIP-3 dex its `dex:` coins), so that one
+ * listed after the subscription starts is followed too, and the store reads the same coins back (stored-streams.ts).
+ */
+export type TradeSelection = { coins: readonly string[] } | { dex: string };
+
+/** Whether a trade's coin is one of the selection's. */
+export function tradeFilter(selection: TradeSelection): (coin: string) => boolean {
+  if ('coins' in selection) {
+    const set = new Set(selection.coins);
+    return (coin) => set.has(coin);
+  }
+  const { dex } = selection;
+  return dex === '' ? (coin) => !isHip3Coin(coin) : (coin) => coin.startsWith(`${dex}:`);
+}
 
 /** The least time between two mids events of one subscriber. */
 export const BOOK_FRAME_MS = 500;
@@ -74,11 +92,43 @@ export class MarketStreams {
 
   constructor(private readonly markets: LiveMarkets) {}
 
-  /** The coins whose book changed, per block. */
+  /** Who follows each coin's book changes (bookChanges(coin)), and the one subscription to the books topic for them. */
+  private readonly bookFollowers = new Map<string, Set<(coins: readonly string[]) => void>>();
+  private stopBooks: (() => void) | null = null;
+
+  /**
+   * The coins whose book changed, per block (with a coin: only the blocks that changed it). The followers of one coin
+   * are found by the coin, not by asking each follower: a block costs its changed coins, not the subscriptions (a
+   * thousand clients on 50 coins each are 50 000 followers).
+   */
   private bookChanges(coin?: string): LiveStream<readonly string[]> {
+    if (coin === undefined)
+      return { subscribe: (onEvent) => this.markets.live.subscribe('books', (coins) => onEvent(coins)) };
     return {
-      subscribe: (onEvent) =>
-        this.markets.live.subscribe('books', (coins) => (coin === undefined || coins.includes(coin)) && onEvent(coins)),
+      subscribe: (onEvent) => {
+        let followers = this.bookFollowers.get(coin);
+        if (!followers) {
+          followers = new Set();
+          this.bookFollowers.set(coin, followers);
+        }
+        // One function per subscription: the same listener twice is two followers.
+        const follower = (coins: readonly string[]) => onEvent(coins);
+        followers.add(follower);
+        this.stopBooks ??= this.markets.live.subscribe('books', (coins) => {
+          for (const changed of coins) {
+            const set = this.bookFollowers.get(changed);
+            if (set) for (const f of set) f(coins);
+          }
+        });
+        return () => {
+          followers.delete(follower);
+          if (followers.size === 0 && this.bookFollowers.get(coin) === followers) this.bookFollowers.delete(coin);
+          if (this.bookFollowers.size === 0) {
+            this.stopBooks?.();
+            this.stopBooks = null;
+          }
+        };
+      },
     };
   }
 
@@ -174,6 +224,49 @@ export class MarketStreams {
     };
   }
 
+  /**
+   * Several coins' L4 books on one subscription: each coin's snapshot, then per block one Updates frame holding the
+   * records of every coin followed (each record names its coin), for blocks after the snapshots' height. One coin is
+   * l4Book's own stream (its frames shared by every subscriber of the coin).
+   */
+  l4Books(coins: readonly string[]): { snapshots(): L4BookFrame[] } & LiveStream<L4BookFrame> {
+    if (coins.length === 1) {
+      const one = this.l4Book(coins[0] as string);
+      return {
+        snapshots: () => {
+          const frame = one.snapshot();
+          return frame ? [frame] : [];
+        },
+        subscribe: one.subscribe,
+      };
+    }
+    const { books, live } = this.markets;
+    return {
+      snapshots: () =>
+        coins.flatMap((coin) => {
+          const answer = books.l4(coin);
+          return answer ? [{ Snapshot: answer }] : [];
+        }),
+      subscribe: (onEvent) => {
+        const from = books.height;
+        return live.subscribe('l4Updates', (blocks) => {
+          for (const block of blocks) {
+            if (block.height <= from) continue;
+            let merged: L4CoinUpdates | null = null;
+            for (const coin of coins) {
+              const updates = block.byCoin.get(coin);
+              if (!updates) continue;
+              merged ??= { time: block.time, height: block.height, order_statuses: [], book_diffs: [] };
+              merged.order_statuses.push(...updates.order_statuses);
+              merged.book_diffs.push(...updates.book_diffs);
+            }
+            if (merged) onEvent({ Updates: merged });
+          }
+        });
+      },
+    };
+  }
+
   /** One frame object per coin and block, which /ws encodes once for all its subscribers. */
   private updatesFrame(updates: L4CoinUpdates): L4BookFrame {
     let frame = this.updateFrames.get(updates);
@@ -201,17 +294,27 @@ export class MarketStreams {
     };
   }
 
-  /** A coin's trades, one batch per block. */
-  trades(coin: string): ResumableStream<WireTrade[]> {
-    return topicStream(
-      this.markets.tradeEvents,
-      'trades',
-      (batch) => {
-        const mine = this.groupTrades(batch).get(coin);
-        return mine ? [mine] : [];
-      },
-      coin,
-    );
+  /**
+   * A coin's trades, one batch per block. Several coins (a list, or a dex's markets by their names: tradedOn): one
+   * batch per block holding the trades of all of them, in the order they executed, each naming its coin.
+   */
+  trades(coin: string | TradeSelection): ResumableStream<WireTrade[]> {
+    if (typeof coin === 'string') {
+      return topicStream(
+        this.markets.tradeEvents,
+        'trades',
+        (batch) => {
+          const mine = this.groupTrades(batch).get(coin);
+          return mine ? [mine] : [];
+        },
+        coin,
+      );
+    }
+    const wanted = tradeFilter(coin);
+    return topicStream(this.markets.tradeEvents, 'trades', (batch) => {
+      const mine = batch.filter((t) => wanted(t.coin));
+      return mine.length ? [mine] : [];
+    });
   }
 
   private groupTrades(batch: readonly WireTrade[]): Map<string, WireTrade[]> {
