@@ -30,37 +30,45 @@ export interface Hip4FillWithMarket extends Hip4FillRow {
   deployer: string;
 }
 
-/** The fill list's columns, in this order (a text row's indexes, FILL_COLUMN). */
-const FILL_SELECT = [
-  ['block_number', 'f.block_number'],
-  ['time', 'f.time'],
-  ['address', 'f.address'],
-  ['coin', 'f.coin'],
-  ['outcome_id', 'f.outcome_id'],
-  ['side_index', 'f.side_index'],
-  ['px', 'f.px::text'],
-  ['sz', 'f.sz::text'],
-  ['side', 'f.side'],
-  ['dir', 'f.dir'],
-  ['closed_pnl', 'f.closed_pnl::text'],
-  ['hash', 'f.hash'],
-  ['oid', 'f.oid'],
-  ['tid', 'f.tid'],
-  ['fee', 'f.fee::text'],
-  ['fee_token', 'f.fee_token'],
-  ['crossed', 'f.crossed'],
-  ['is_settlement', 'f.is_settlement'],
-  ['market_name', 'o.name'],
-  ['market_description', 'o.description'],
-  ['venue', "coalesce(o.venue, '')"],
-  ['deployer', "coalesce(o.deployer, '')"],
-] as const satisfies readonly (readonly [keyof Hip4FillWithMarket, string])[];
+/**
+ * The fill list's columns, every field of a Hip4FillWithMarket, each with the SQL it is read by, in a text row's
+ * order (FILL_COLUMN). Money and sizes as text, exact; the market's fields joined from its outcome.
+ */
+const FILL_SQL = {
+  block_number: 'f.block_number',
+  time: 'f.time',
+  address: 'f.address',
+  coin: 'f.coin',
+  outcome_id: 'f.outcome_id',
+  side_index: 'f.side_index',
+  px: 'f.px::text',
+  sz: 'f.sz::text',
+  side: 'f.side',
+  dir: 'f.dir',
+  closed_pnl: 'f.closed_pnl::text',
+  hash: 'f.hash',
+  oid: 'f.oid',
+  tid: 'f.tid',
+  fee: 'f.fee::text',
+  fee_token: 'f.fee_token',
+  crossed: 'f.crossed',
+  is_settlement: 'f.is_settlement',
+  market_name: 'o.name',
+  market_description: 'o.description',
+  venue: "coalesce(o.venue, '')",
+  deployer: "coalesce(o.deployer, '')",
+} as const satisfies Record<keyof Hip4FillWithMarket, string>;
 
 /** A fill list column's index in a text row (eachFillTextRow). */
-export const FILL_COLUMN = Object.fromEntries(FILL_SELECT.map(([name], i) => [name, i])) as Record<
-  (typeof FILL_SELECT)[number][0],
+export const FILL_COLUMN = Object.fromEntries(Object.keys(FILL_SQL).map((name, i) => [name, i])) as Record<
+  keyof Hip4FillWithMarket,
   number
 >;
+
+/** The fill list's SELECT list. */
+const FILL_SELECT = Object.entries(FILL_SQL)
+  .map(([name, sql]) => `${sql} AS ${name}`)
+  .join(', ');
 
 /** Where a page of the fill list resumes: the key of its last row, in the list's order. */
 export interface Hip4FillKey {
@@ -79,7 +87,7 @@ function fillsStatement(
   page: Paging & { after?: Hip4FillKey },
 ): { text: string; values: unknown[] } {
   return {
-    text: `SELECT ${FILL_SELECT.map(([name, expr]) => `${expr} AS ${name}`).join(', ')}
+    text: `SELECT ${FILL_SELECT}
      FROM hip4.fills f LEFT JOIN hip4.outcomes o ON o.outcome_id = f.outcome_id
      WHERE ($1::text IS NULL OR f.address = $1) AND ($2::text IS NULL OR f.coin = $2)
        AND ($3::int IS NULL OR f.outcome_id = $3) AND ($4::bigint IS NULL OR f.time >= $4)
