@@ -193,8 +193,20 @@ describe('accounts through the router', () => {
       // depending on the simulation's pace on a loaded machine.
       const [sample] = (await stack.db.pool.query('SELECT * FROM accounts.fills WHERE address = $1 LIMIT 1', [active]))
         .rows;
+      // Fills of new blocks, after every stored one (a live block is always newer than the stored ones).
+      const { rows: top } = await stack.db.pool.query<{ b: string }>(
+        'SELECT max(block_number) AS b FROM accounts.fills',
+      );
+      let blockNumber = Number(top[0]?.b) + 1_000_000;
       const ticker = setInterval(() => {
-        stack.bus.publish('fills', [{ ...sample, px: String(sample.px), time: Date.now(), tid: Date.now() }]);
+        const fill = {
+          ...sample,
+          px: String(sample.px),
+          time: Date.now(),
+          tid: Date.now(),
+          block_number: ++blockNumber,
+        };
+        stack.bus.publish('fills', [fill]);
       }, 250);
       const frame = await firstFrame(
         client,
@@ -216,7 +228,7 @@ describe('accounts through the router', () => {
       const { rows: top } = await stack.db.pool.query<{ b: string }>(
         'SELECT max(block_number) AS b FROM accounts.fills',
       );
-      let blockNumber = Number(top[0]?.b) + 1_000_000;
+      let blockNumber = Number(top[0]?.b) + 2_000_000; // after the blocks the test before published
       // The simulated user trades meanwhile too: its own fills may come between; what is checked is this test's.
       const published = new Set<string>();
       const publish = async () => {
