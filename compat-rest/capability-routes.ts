@@ -123,7 +123,7 @@ async function answer(c: Capability, service: unknown, input: unknown, req: Fast
     const paging = await rest.text(service, input as never, (row) => json.push(row));
     return reply.headers(pagingHeaders(paging)).type(JSON_TYPE).send(json.end());
   }
-  const result = await callOf(c, service, input);
+  const result = await callOf(c, service, input, 'rest');
   if (result === null) throw new HttpError('not_found', c.missing?.(input as never) ?? 'not found');
   if (!c.page) {
     const shaped: DataAnswer = typeof rest.data === 'function' ? rest.data(result) : { data: result };

@@ -52,7 +52,7 @@ export function capabilityFields<Context>(
       resolve: async (parent: unknown, a: Record<string, unknown>, ctx: Context) => {
         const raw = { ...a };
         for (const [key, of] of Object.entries(given)) raw[key] = of(parent);
-        const answer = await callOf(c, serviceOf(ctx), c.input.parse(raw, 'graphql'));
+        const answer = await callOf(c, serviceOf(ctx), c.input.parse(raw, 'graphql'), 'graphql');
         return form.of ? form.of(answer) : answer;
       },
     });
@@ -65,7 +65,7 @@ export function capabilityFields<Context>(
       const { description, type, types } = door;
       const call = (a: Record<string, unknown>, ctx: Context) => {
         const input = c.input.parse(a, 'graphql');
-        return { input, page: callOf(c, serviceOf(ctx), input) as Promise<Any> };
+        return { input, page: callOf(c, serviceOf(ctx), input, 'graphql') as Promise<Any> };
       };
       if (door.list) {
         fields[door.list] = t.field({

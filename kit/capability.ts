@@ -10,9 +10,10 @@
 // REST and MCP doors when the capability's input takes a `cursor` (an offset-paged list states `hasMore` only).
 import type { Static, TObject, TProperties } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { FieldError } from '../platform/fields.ts';
 import type { RouteAnswer } from './answers.ts';
 import type { ListPage } from './envelopes.ts';
-import type { ArgOptions, Input } from './input.ts';
+import { type ArgOptions, type Edge, type Input, namedOnEdge } from './input.ts';
 import type { Page } from './page.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: a capability list holds capabilities of any input and row
@@ -173,5 +174,11 @@ export const wholeCapability = <S, P extends TProperties, A>(
 export const takesCursor = (c: Capability): boolean => Object.hasOwn(c.input.fields, 'cursor');
 
 /** The call: the page or the whole answer. */
-export const callOf = (c: Capability, service: unknown, input: unknown): Promise<unknown> =>
-  (c.page ?? (c.answer as NonNullable<Capability['answer']>))(service, input as never);
+export async function callOf(c: Capability, service: unknown, input: unknown, edge?: Edge): Promise<unknown> {
+  try {
+    return await (c.page ?? (c.answer as NonNullable<Capability['answer']>))(service, input as never);
+  } catch (err) {
+    // The service names a field by the definition's name; the caller hears it by the edge's.
+    throw edge && err instanceof FieldError ? namedOnEdge(c.input, err, edge) : err;
+  }
+}

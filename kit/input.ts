@@ -446,3 +446,14 @@ function scalarOf(field: TSchema): string {
       return 'String';
   }
 }
+
+/**
+ * A FieldError a service threw naming a field of `definition` by the definition's name (`cursor: must be the next
+ * cursor of a page`), renamed as `edge` calls that field (`after: ...` in GraphQL, `start_time: ...` on a path route).
+ */
+export function namedOnEdge(definition: { fields: TProperties }, err: FieldError, edge: Edge): FieldError {
+  const key = /^([A-Za-z_]\w*)(?=[:.[])/.exec(err.message)?.[1];
+  if (key === undefined || !Object.hasOwn(definition.fields, key)) return err;
+  const name = edgeName(key, definition.fields[key] as TSchema, edge);
+  return name === key ? err : new FieldError(name + err.message.slice(key.length), err.code);
+}

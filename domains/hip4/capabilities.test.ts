@@ -189,6 +189,7 @@ describe('hip4 Query connections (kit/capability-fields.ts)', () => {
       source: '{ questionsConnection(limit: 1, after: "x") { edges { cursor } } }',
       contextValue: { hip4 },
     });
-    expect(refused.errors?.[0]?.message).toBe('cursor: must be the next cursor of a page (the last id it held)');
+    // The service's refusal names the field as GraphQL calls it.
+    expect(refused.errors?.[0]?.message).toBe('after: must be the next cursor of a page (the last id it held)');
   });
 });
