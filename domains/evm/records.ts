@@ -1,9 +1,9 @@
-// The EVM records, each described once (kit/record.ts): the row of `/evm/transactions`, of the ledger transfers and
+// The EVM records, each described once (kit/record-fields.ts): the row of `/evm/transactions`, of the ledger transfers and
 // of the backstop principal transfers as the path routes and the tools answer them, and their OpenAPI schemas. The
 // service answers the stored rows (db/rows/evm.ts), which the GraphQL types expose as they are.
 import type { BackstopTransferRow, EvmTransactionRow, LedgerTransferRow } from '../../db/rows/evm.ts';
 import { naiveTime } from '../../kit/answers.ts';
-import { describeRecord } from '../../kit/record.ts';
+import { describeRecord } from '../../kit/record-fields.ts';
 import * as R from '../../kit/response-schema.ts';
 import { naiveIso } from '../../platform/naive-iso.ts';
 import { actionTypeOf } from './service/ledger.ts';
