@@ -152,6 +152,10 @@ describe('defineInput', () => {
       'addresses: must hold 1 to 2 addresses',
     );
     expect(() => BATCH.parse({ to: TOKEN })).toThrow('addresses: is required');
+    // The definition's own name is not the edge's: an unknown argument, after a missing one and before a bad value.
+    expect(() => BATCH.parse({ addresses: [TOKEN], users: [TOKEN] })).toThrow('users: not an argument of this tool');
+    expect(() => BATCH.parse({ addresses: ['x'], toAddr: TOKEN })).toThrow('toAddr: not an argument of this tool');
+    expect(() => BATCH.parse({ users: [TOKEN] })).toThrow('addresses: is required');
   });
 
   it('takes an integer of a few values, an Int in GraphQL, and a rule across fields', async () => {

@@ -296,22 +296,41 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
   const parse = (raw: Readonly<Record<string, unknown>>, edge: Edge = 'mcp') => {
     const input: Record<string, unknown> = {};
     const byEdgeName = keysOn(edge);
+    /**
+     * A tool's argument sent under the definition's name where MCP names it otherwise (`users` for `addresses`): not
+     * an argument of the tool (other edges' callers give a parent's fields under the definition's names).
+     */
+    let stray: string | undefined;
     for (const [name, value] of Object.entries(raw)) {
       if (value === undefined || value === null) continue;
       const key = byEdgeName.get(name);
       // An /info body also holds its `type` and the fields clients add (CLIENT_EXTRAS), which the dispatcher has
       // already told from unknown ones.
       if (key === undefined && edge === 'info') continue;
+      if (key === undefined && edge === 'mcp' && Object.hasOwn(fields, name)) {
+        stray ??= name;
+        continue;
+      }
       input[key ?? name] = value;
     }
     // A query string's values are text: its reading coerces them to the field's type, as fastify's would.
     if (edge === 'rest') validateText ??= textAjv.compile(keyed);
     else validate ??= ajv.compile(keyed);
     const check = (edge === 'rest' ? validateText : validate) as ValidateFunction;
-    if (!check(input)) {
-      const error = (check.errors as ErrorObject[])[0] as ErrorObject;
-      throw edge === 'mcp' ? argumentFieldError(error, naming(edge)) : fieldError(error, naming(edge));
+    const valid = check(input);
+    const error = valid ? undefined : ((check.errors as ErrorObject[])[0] as ErrorObject);
+    // The stray is refused as the tool's published schema refuses an unknown argument: after a missing one, before
+    // a bad value.
+    if (stray !== undefined && error?.keyword !== 'required') {
+      const unknown = {
+        keyword: 'additionalProperties',
+        instancePath: '',
+        schemaPath: '',
+        params: { additionalProperty: stray },
+      };
+      throw argumentFieldError(unknown as ErrorObject);
     }
+    if (error) throw edge === 'mcp' ? argumentFieldError(error, naming(edge)) : fieldError(error, naming(edge));
     for (const [key, field] of entries) {
       const value = input[key];
       if (value === undefined && field.default !== undefined) input[key] = field.default;
