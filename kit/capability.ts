@@ -43,7 +43,7 @@ export interface Capability<S = Any, P extends TProperties = Any, R = Any, A = A
   envelope?(page: A): Record<string, unknown>;
   /** Credits a call costs (the cost table is access/costs.ts); CALL_CREDITS when absent. */
   credits?(input: Static<TObject<P>>): number;
-  rest?: RestDoor<S, P>;
+  rest?: RestDoor<S, P, A>;
   mcp?: McpDoor;
   graphql?: GraphqlDoor<P>;
 }
@@ -55,8 +55,8 @@ export interface DataAnswer {
   beside?: Readonly<Record<string, unknown>>;
 }
 
-/** The capability as path routes under its domain's prefix. */
-export interface RestDoor<S, P extends TProperties> {
+/** The capability as path routes under its domain's prefix (`A`: its answer). */
+export interface RestDoor<S, P extends TProperties, A = Any> {
   /** Its paths under the prefix (an alias beside the first: `/markets`, `/outcomes`). */
   paths: readonly string[];
   /** GET (default), or POST: the input is then the JSON body's (its fields named as a query string names them). */
@@ -76,7 +76,7 @@ export interface RestDoor<S, P extends TProperties> {
    * Answered in the data envelope (`{success, message, data, execution_time_ms, has_more, ...}`), not as a bare
    * array with paging headers: `true` for a page's records (or an answer as it is); a function shapes an answer.
    */
-  data?: true | ((answer: Any) => DataAnswer);
+  data?: true | ((answer: A) => DataAnswer);
   /** The query string's schema where it is not the definition's (`coin` as one comma-separated text); null: none. */
   querystring?(definition: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> | null;
   /** The definition's fields from a request whose query names them otherwise (`coin=290,291` for `coins`). */

@@ -1,11 +1,11 @@
-// The analytics domain as the service lists it (domains.ts): its service, subgraph, datasets, compat routes, MCP
-// tools and its writer, the derivation job (writer/) that fills its tables beside ingest.
+// The analytics domain as the service lists it (domains.ts): its service, subgraph, datasets, capabilities
+// (capabilities.ts: its path routes, MCP tools and GraphQL fields) and its writer, the derivation job (writer/) that
+// fills its tables beside ingest.
 
 import { type DomainDeps, defineDomain } from '../../kit/domain.ts';
 import { DOCUMENTED_COVERAGE_STARTS as STARTS } from '../../platform/coverage.ts';
 import type { AnalyticsContext } from './builder.ts';
-import { analyticsUserRoutes, builderRoutes } from './compat/routes.ts';
-import { analyticsTools } from './mcp.ts';
+import { ANALYTICS_CAPABILITIES } from './capabilities.ts';
 import { analyticsSchema } from './schema/index.ts';
 import { AnalyticsService } from './service/index.ts';
 
@@ -31,13 +31,8 @@ export const analytics = defineDomain({
   },
   // Answers are per user or per page of a ranking that changes every few minutes: merging seldom saves a call.
   router: { deduplicateInflightRequests: false },
-  compat: {
-    routes: [
-      { prefix: '/users', plugin: analyticsUserRoutes },
-      { prefix: '/builders', plugin: builderRoutes },
-    ],
-  },
-  mcpTools: analyticsTools,
+  compat: {},
+  capabilities: ANALYTICS_CAPABILITIES,
   // Loaded only by the writer thread of the role that ingests.
   writer: new URL('./writer/index.ts', import.meta.url),
 });

@@ -4,6 +4,7 @@
 import { graphql } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainServices, StartedServices } from '../../kit/domain.ts';
+import { capabilityTools } from '../../mcp/capability-tools.ts';
 import { Upstream } from '../../platform/upstream.ts';
 import { compatServicesOf } from '../../stack.ts';
 import { ALICE, BOB, BUILDER, D2, H } from '../../test/analytics-history.ts';
@@ -12,7 +13,7 @@ import type { TestDatabase } from '../../test/db.ts';
 import { addr } from '../../test/node-files.ts';
 import { accountsSchema } from '../accounts/schema/index.ts';
 import type { AccountsService } from '../accounts/service/index.ts';
-import { analyticsTools } from './mcp.ts';
+import { ANALYTICS_CAPABILITIES } from './capabilities.ts';
 import { analyticsSchema } from './schema/index.ts';
 import type { AnalyticsService } from './service/index.ts';
 
@@ -120,10 +121,17 @@ describe('GraphQL', () => {
 });
 
 describe('MCP tools', () => {
+  const analyticsTools = capabilityTools('analytics', ANALYTICS_CAPABILITIES);
+  /** A tool whose `call` and `credits` take the arguments as sent: read once first, as the tool server reads them. */
   const tool = (name: string) => {
     const found = analyticsTools.find((t) => t.name === name);
-    if (!found) throw new Error(`no tool ${name}`);
-    return found;
+    if (!found?.read) throw new Error(`no tool ${name}`);
+    const read = found.read;
+    return {
+      ...found,
+      call: (args: Record<string, unknown>, ctx: ReturnType<typeof context>) => found.call(read(args), ctx),
+      credits: (args: Record<string, unknown>) => found.credits?.(read(args)),
+    };
   };
   const context = () => ({
     services: compatServicesOf(
@@ -142,7 +150,7 @@ describe('MCP tools', () => {
     expect(batch.credits?.({ addresses: [ALICE, BOB] })).toBe(6);
     const entries = await batch.call({ addresses: [BOB, ALICE], window: 'all' }, context());
     expect((entries.data as { address: string }[]).map((e) => e.address)).toEqual([BOB, ALICE]);
-    expect(tool('analytics_builder_external_activity').credits?.({ addresses: [ALICE] })).toBe(3);
+    expect(tool('analytics_builder_external_activity').credits({ builder: BUILDER, addresses: [ALICE] })).toBe(3);
     const board = await tool('analytics_leaderboard').call({ window: 'all', by: 'volume' }, context());
     expect(tool('analytics_leaderboard').summary?.(board)).toBe('2 of 2 accounts by volume');
     const trades = await tool('analytics_top_trades').call({ user: ALICE, sort: 'loss', limit: 1 }, context());

@@ -3,8 +3,9 @@
 // (truth.test.ts holds the REST answers to the hand-worked values).
 import { graphql } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capabilityTools } from '../../mcp/capability-tools.ts';
 import { CAROL, DAVE, ERIN, FRANK, OWN, startTruthStack, type TruthStack } from '../../test/analytics-truth-history.ts';
-import { analyticsTools } from './mcp.ts';
+import { ANALYTICS_CAPABILITIES } from './capabilities.ts';
 import { analyticsSchema } from './schema/index.ts';
 
 let stack: TruthStack;
@@ -48,10 +49,11 @@ describe('GraphQL and MCP give the REST answers', () => {
     return JSON.parse(JSON.stringify(r.data));
   };
   const mcp = async (name: string, args: Record<string, unknown>) => {
-    const tool = analyticsTools.find((t) => t.name === name);
-    if (!tool) throw new Error(`no tool ${name}`);
+    const tool = capabilityTools('analytics', ANALYTICS_CAPABILITIES).find((t) => t.name === name);
+    if (!tool?.read) throw new Error(`no tool ${name}`);
     const context = { services: stack.services, signal: new AbortController().signal };
-    return JSON.parse(JSON.stringify(await tool.call(args, context)));
+    // The arguments read once, as the tool server reads them, then the call.
+    return JSON.parse(JSON.stringify(await tool.call(tool.read(args), context)));
   };
   const user = (fields: string) =>
     `{ _entities(representations: [{ __typename: "User", address: "${CAROL}" }]) { ... on User { ${fields} } } }`;

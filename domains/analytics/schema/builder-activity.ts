@@ -1,10 +1,8 @@
 // Builder @key(address): a builder's view of which of a list of wallets also trade through other builders, as
-// POST /builders/{builder}/external-activity answers it. Query.builder returns it.
-import { addressValue } from '../../../platform/fields.ts';
+// POST /builders/{builder}/external-activity answers it. Query.builder returns it, Builder.externalActivity the
+// ExternalActivity; both are capabilities (../capabilities.ts).
 import { builder } from '../builder.ts';
 import type { BuilderActivity, ExternalActivity, WalletActivity } from '../service/index.ts';
-import { EXTERNAL_ACTIVITY, MAX_WALLETS } from '../service/index.ts';
-import { TimeframeEnum } from './enums.ts';
 import { UserRef } from './user.ts';
 
 type Activity = Omit<BuilderActivity, 'builder'> & { builder?: string };
@@ -42,7 +40,7 @@ const SummaryRef = builder.objectRef<ExternalActivity['summary']>('ExternalActiv
   }),
 });
 
-const ExternalActivityRef = builder.objectRef<ExternalActivity>('ExternalActivity').implement({
+export const ExternalActivityRef = builder.objectRef<ExternalActivity>('ExternalActivity').implement({
   fields: (t) => ({
     timeframe: t.exposeString('timeframe'),
     wallets: t.field({ type: [WalletRef], resolve: (a) => a.data }),
@@ -52,30 +50,10 @@ const ExternalActivityRef = builder.objectRef<ExternalActivity>('ExternalActivit
 
 export const BuilderRef = builder.objectRef<{ address: string }>('Builder').implement({
   description: 'A builder (order router), by its lowercase 0x address',
-  fields: (t) => ({
-    address: t.exposeString('address'),
-    externalActivity: t.field({
-      type: ExternalActivityRef,
-      description:
-        `Per wallet (1 to ${MAX_WALLETS}): fills through other builders, this one and none in the timeframe ` +
-        '(default D7); flagged wallets first by external volume. Costs 3 credits per address',
-      args: EXTERNAL_ACTIVITY.args(t, { omit: ['builder'], types: { timeframe: TimeframeEnum } }),
-      resolve: (b, a, ctx) =>
-        ctx.analytics.externalActivity(EXTERNAL_ACTIVITY.parse({ ...a, builder: b.address }, 'graphql')),
-    }),
-  }),
+  fields: (t) => ({ address: t.exposeString('address') }),
 });
 
 builder.asEntity(BuilderRef, {
   key: builder.selection<{ address: string }>('address'),
   resolveReference: (ref) => ({ address: ref.address.toLowerCase() }),
 });
-
-builder.queryFields((t) => ({
-  builder: t.field({
-    type: BuilderRef,
-    description: 'A builder by its 0x address (any case)',
-    args: { address: t.arg.string({ required: true }) },
-    resolve: (_r, a) => ({ address: addressValue(a.address, 'address') }),
-  }),
-}));

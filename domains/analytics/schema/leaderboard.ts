@@ -1,9 +1,8 @@
-// Query.leaderboard: a page of a scheduled window (7d, 30d, all) ranked by a metric, or without `window` the live
-// top 100 over the last `hours`, as /users/leaderboard answers it.
+// LeaderboardPage: a page of a scheduled window (7d, 30d, all) ranked by a metric, or without `window` the live top
+// 100 over the last `hours`, as /users/leaderboard answers it; Query.leaderboard and User.leaderboardRank are
+// capabilities (../capabilities.ts).
 import { builder } from '../builder.ts';
 import type { LeaderboardPage, LeaderboardRow } from '../service/index.ts';
-import { LEADERBOARD, LEADERBOARD_RANK } from '../service/index.ts';
-import { LeaderboardWindowEnum, MetricEnum } from './enums.ts';
 import { UserRef } from './user.ts';
 
 const RowRef = builder.objectRef<LeaderboardRow>('LeaderboardRow').implement({
@@ -32,7 +31,7 @@ const RowRef = builder.objectRef<LeaderboardRow>('LeaderboardRow').implement({
   }),
 });
 
-const PageRef = builder.objectRef<LeaderboardPage>('LeaderboardPage').implement({
+export const LeaderboardPageRef = builder.objectRef<LeaderboardPage>('LeaderboardPage').implement({
   fields: (t) => ({
     window: t.exposeString('window', { nullable: true, description: 'Null: the live ranking' }),
     by: t.exposeString('by'),
@@ -42,28 +41,3 @@ const PageRef = builder.objectRef<LeaderboardPage>('LeaderboardPage').implement(
     refreshedAt: t.expose('refreshedAt', { type: 'Timestamp', nullable: true }),
   }),
 });
-
-builder.queryFields((t) => ({
-  leaderboard: t.field({
-    type: PageRef,
-    description:
-      'Accounts ranked by `by` (default PNL). With `window`: pages of up to 500 of the scheduled ranking (7d and ' +
-      '30d refreshed every 5 minutes, ALL hourly); without: the live top 100 over the last `hours` (1 to 168). ' +
-      'WIN_RATE and PNL_PCT rank only accounts with `minTrades` closed trips (default 10)',
-    args: LEADERBOARD.args(t, { types: { window: LeaderboardWindowEnum, by: MetricEnum } }),
-    // Its rows are a page: priced per element by what is below them (router/credits.ts), as the demand estimate.
-    listSize: { slicingArguments: ['limit'], sizedFields: ['rows'], requireOneSlicingArgument: false },
-    resolve: (_r, a, ctx) => ctx.analytics.leaderboard(LEADERBOARD.parse(a, 'graphql')),
-  }),
-}));
-
-builder.objectFields(UserRef, (t) => ({
-  leaderboardRank: t.int({
-    nullable: true,
-    description:
-      "The user's rank in a scheduled window's leaderboard by `by` (default PNL), as Query.leaderboard numbers it; " +
-      'null when the window does not rank the user',
-    args: LEADERBOARD_RANK.args(t, { omit: ['user'], types: { window: LeaderboardWindowEnum, by: MetricEnum } }),
-    resolve: (u, a, ctx) => ctx.analytics.leaderboardRank(LEADERBOARD_RANK.parse({ ...a, user: u.address }, 'graphql')),
-  }),
-}));

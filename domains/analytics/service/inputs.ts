@@ -163,6 +163,9 @@ export const EXTERNAL_ACTIVITY = In.defineInput({
   }),
 });
 
+/** A builder by its address (Query.builder: the entity its fields hang on). */
+export const BUILDER = In.defineInput({ address: In.address('the builder') });
+
 /** A user's rank in a scheduled window's ranking (User.leaderboardRank). */
 export const LEADERBOARD_RANK = In.defineInput({
   user: userField,
