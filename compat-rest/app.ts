@@ -115,6 +115,12 @@ function checkKnownParams(schema: unknown, values: unknown, extras: readonly str
   }
 }
 
+/**
+ * What every route's query string may hold beyond its own parameters: the key's, and a parameter without a name
+ * (`?&=`, `?=1`), which says nothing and names nothing a refusal could point at.
+ */
+const QUERY_EXTRAS = [...EVERY_ROUTE_PARAMS, ''];
+
 /** Requests outside the API: probes, the documents, metrics and the live page (no key, no parameter rules). */
 const outsideApi = (req: FastifyRequest) =>
   PUBLIC_PATHS.has(req.url.split('?')[0] as string) ||
@@ -260,7 +266,7 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     checkParamText(req.query);
     const schema = req.routeOptions.schema;
     if (!outsideApi(req)) {
-      checkKnownParams(schema?.querystring, req.query, EVERY_ROUTE_PARAMS);
+      checkKnownParams(schema?.querystring, req.query, QUERY_EXTRAS);
       // /info's body is checked by its type's schema (info/index.ts): its route schema names no fields at the top.
       if ((schema?.body as { properties?: unknown } | undefined)?.properties) checkKnownParams(schema?.body, req.body);
     }

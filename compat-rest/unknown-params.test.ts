@@ -94,6 +94,14 @@ describe('path routes', () => {
     expect((await c.get('/evm/hip3/backstop/health')).status).toBe(200);
   });
 
+  it('takes a query parameter without a name (`&=`, `=1`) as saying nothing, there being nothing to name', async () => {
+    for (const query of ['?limit=1&=', '?=1&limit=1', '?limit=1&&&&=']) {
+      const r = await c.get(`/fills/recent${query}`);
+      expect([query, r.status, r.body.data?.length]).toEqual([query, 200, 1]);
+    }
+    expect((await c.get('/evm/hip3/backstop/health?=')).status).toBe(200);
+  });
+
   it('refuses a field a POST route body does not take', async () => {
     const res = await c.app.inject({
       method: 'POST',
