@@ -100,6 +100,7 @@ const ASKS: Record<string, (f: Found) => Ask[]> = {
     ]),
   ),
   'GET /market/liquidity-report/{coin}': () => [{ url: '/market/liquidity-report/BTC' }],
+  'GET /market/l4book/{coin}': () => [{ url: '/market/l4book/BTC' }],
   'GET /hip3/snapshots': () => [{ url: '/hip3/snapshots' }],
   'GET /hip3/top-movers': () => [{ url: '/hip3/top-movers?limit=3' }],
   'GET /fills/': (f) => [
