@@ -75,8 +75,12 @@ export async function benchExport(server: BenchServer): Promise<BenchSection> {
     const loadBefore = load();
     const copy = await copyDay(url);
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const entry = await exportDay({ databaseUrl: url, dataset: 'fills', day: DAY, dir });
     const seconds = (performance.now() - started) / 1000;
+    // DuckDB runs on this process's threads: its CPU, beside Postgres' (the baseline's time is about its CPU).
+    const cpu = process.cpuUsage(cpuBefore);
+    const duckCpu = (cpu.user + cpu.system) / 1e6;
     // The file's first and last rows are the store's (order kept across DuckDB's threads and row groups).
     const ends = await pool.query<{ first: string; last: string }>(
       `SELECT (SELECT concat_ws(':', time, block_number, event_index, tid, address) FROM accounts.fills
@@ -119,6 +123,7 @@ export async function benchExport(server: BenchServer): Promise<BenchSection> {
       notes: [
         `rows ${int(entry.rows)}, first and last positions ${sameEnds ? 'equal' : 'DIFFER from'} the store's`,
         'baseline: COPY (the same SELECT, in the file order) TO STDOUT as CSV, drained: what the export reads',
+        `CPU of this process (DuckDB's threads, the pipe) during the export: ${duckCpu.toFixed(1)} s`,
         `the file: ${int(entry.bytes)} bytes, zstd, DECIMAL(38,18) decimals; load average ${loadBefore} before, ${load()} after`,
       ],
     };

@@ -1,5 +1,5 @@
 // One dataset's day written as a Parquet file by DuckDB (@duckdb/node-api): Postgres streams the day's rows as CSV
-// (`COPY (SELECT ...) TO STDOUT`) into a named pipe that DuckDB reads with read_csv, casting each column to its type,
+// (`COPY (SELECT ...) TO STDOUT`) into a named pipe that DuckDB reads with read_csv, typing each column,
 // and DuckDB writes the Parquet file (`COPY ... TO (FORMAT parquet)`). Nothing holds the day in memory: Postgres and
 // DuckDB run side by side on the pipe, each on its own core. The measured alternatives are in docs/export.md.
 import { execFile } from 'node:child_process';
@@ -47,21 +47,26 @@ function decimalOf(v: string): string {
     WHEN ${tooFine} THEN error('a decimal with more than ${DECIMAL_SCALE} decimals: ' || ${v}) ELSE ${long} END`;
 }
 
-/** The DuckDB expression turning a CSV field (text, or NULL) into the column's Parquet type. */
+/** How read_csv parses a column: integers and booleans as they are, the rest as text cast below. */
+function csvType(kind: ColumnKind): string {
+  if (kind === 'time' || kind === 'bigint') return 'BIGINT';
+  if (kind === 'int') return 'INTEGER';
+  if (kind === 'bool') return 'BOOLEAN';
+  return 'VARCHAR';
+}
+
+/** The DuckDB expression turning a CSV field (as csvType read it, or NULL) into the column's Parquet type. */
 function typed(kind: ColumnKind, v: string): string {
   switch (kind) {
     case 'time':
-      return `make_timestamp_ms(${v}::BIGINT)::TIMESTAMPTZ`;
+      return `make_timestamp_ms(${v})::TIMESTAMPTZ`;
     case 'decimal':
       return decimalOf(v);
     case 'bigint':
-      return `${v}::BIGINT`;
     case 'int':
-      return `${v}::INTEGER`;
+    case 'bool':
     case 'text':
       return v;
-    case 'bool':
-      return `${v}::BOOLEAN`;
     case 'json':
       return `${v}::JSON`;
     case 'levels':
@@ -114,7 +119,7 @@ export async function writeDayParquet(opts: WriteOptions): Promise<WrittenDay> {
   try {
     await client.connect();
     await client.query('SET statement_timeout = 0');
-    const columns = dataset.columns.map((c) => `${sqlText(c.name)}: 'VARCHAR'`).join(', ');
+    const columns = dataset.columns.map((c) => `${sqlText(c.name)}: '${csvType(c.kind)}'`).join(', ');
     const csv = `read_csv(${sqlText(pipe)}, columns = {${columns}}, header = false, auto_detect = false,
       quote = '"', escape = '"', allow_quoted_nulls = false, parallel = false)`;
     const select = dataset.columns.map((c) => `${typed(c.kind, `"${c.name}"`)} AS "${c.name}"`).join(', ');
