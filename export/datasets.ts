@@ -202,17 +202,20 @@ export function dayStart(value: unknown): number {
   return start;
 }
 
-/** The SELECT of a dataset's day, in the file's order, as Postgres runs it (the day's bounds are integers). */
-export function daySelect(dataset: Dataset, start: number): string {
+/** The SELECT of a dataset's rows of `[from, to)` (a day, or a slice of one), in the file's order. */
+export function daySelect(dataset: Dataset, from: number, to = from + DAY_MS): string {
   const columns = dataset.columns.map((c) => (c.sql ? `${c.sql} AS "${c.name}"` : `"${c.name}"`)).join(', ');
   const order = dataset.order
     .map((name) => dataset.columns.find((c) => c.name === name)?.sql ?? `"${name}"`)
     .join(', ');
-  return `SELECT ${columns} FROM ${dataset.table} WHERE ${dayWhere(dataset, start)} ORDER BY ${order}`;
+  return `SELECT ${columns} FROM ${dataset.table} WHERE ${dayWhere(dataset, from, to)} ORDER BY ${order}`;
 }
 
-/** The day's bounds on the dataset's time column. */
-export function dayWhere(dataset: Dataset, start: number): string {
-  if (!Number.isSafeInteger(start)) throw new Error(`a day's start must be an integer, got ${start}`);
-  return `${dataset.time} >= ${start} AND ${dataset.time} < ${start + DAY_MS}`;
+/** The bounds `[from, to)` on the dataset's time column (by default the day starting at `from`). */
+export function dayWhere(dataset: Dataset, from: number, to = from + DAY_MS): string {
+  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to))
+    throw new Error(`bounds must be integers: ${from}, ${to}`);
+  return `${dataset.time} >= ${from} AND ${dataset.time} < ${to}`;
 }
+
+export { DAY_MS };

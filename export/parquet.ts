@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import { type ColumnKind, type Dataset, daySelect } from './datasets.ts';
+import { type ColumnKind, DAY_MS, type Dataset, daySelect } from './datasets.ts';
 
 /** The DECIMAL every numeric becomes: 20 integer digits and 18 decimals. */
 export const DECIMAL_SCALE = 18;
@@ -94,46 +94,67 @@ export interface WriteOptions {
   dataset: Dataset;
   /** The day's first millisecond (UTC). */
   start: number;
-  /** The file to write; a sibling `<file>.pipe` is the named pipe, removed after. */
+  /** The file to write; its siblings `<file>.<i>.pipe` are the named pipes, removed after. */
   file: string;
   /** DuckDB's threads (default 2). */
   threads?: number;
+  /** Pipes the day is fed through, each a slice of its time (default: one per thread). */
+  slices?: number;
 }
 
-/** Writes `dataset`'s day to `file` (Parquet, zstd), returning its rows and the positions of its first and last. */
+/**
+ * Writes `dataset`'s day to `file` (Parquet, zstd), returning its rows and the positions of its first and last. The
+ * day goes through as many pipes as DuckDB has threads, each a slice of the day's time fed by a Postgres connection
+ * of its own: DuckDB reads one pipe on one thread (a pipe cannot be split), so with one pipe its whole work (parsing,
+ * casting, encoding) ran on one core while Postgres waited. The slices are read in order, so the file keeps the
+ * day's order.
+ */
 export async function writeDayParquet(opts: WriteOptions): Promise<WrittenDay> {
   const { dataset, file } = opts;
-  const pipe = `${file}.pipe`;
-  await fsp.rm(pipe, { force: true });
-  // Node makes no named pipe itself.
-  await run('mkfifo', ['-m', '600', pipe]);
+  const threads = opts.threads ?? 2;
+  const slices = Math.max(1, opts.slices ?? threads);
+  const bounds = Array.from({ length: slices }, (_, i) => opts.start + Math.floor((DAY_MS * i) / slices));
+  const pipes = bounds.map((_, i) => `${file}.${i}.pipe`);
   const { DuckDBInstance } = await import('@duckdb/node-api');
   // Without the ICU extension (not bundled, and nothing is downloaded) DuckDB's TIMESTAMPTZ is UTC: a zone-less
   // timestamp casts to it unchanged, and is written UTC-adjusted.
   const duck = await DuckDBInstance.create(':memory:', {
-    threads: String(opts.threads ?? 2),
+    threads: String(threads),
     autoinstall_known_extensions: 'false',
   });
   const con = await duck.connect();
-  const client = new pg.Client({ connectionString: opts.databaseUrl, application_name: 'hl-data-graph export' });
+  const clients = pipes.map(
+    () => new pg.Client({ connectionString: opts.databaseUrl, application_name: 'hl-data-graph export' }),
+  );
   try {
-    await client.connect();
-    await client.query('SET statement_timeout = 0');
+    for (const pipe of pipes) {
+      await fsp.rm(pipe, { force: true });
+      // Node makes no named pipe itself.
+      await run('mkfifo', ['-m', '600', pipe]);
+    }
+    await Promise.all(clients.map((c) => c.connect().then(() => c.query('SET statement_timeout = 0'))));
     const columns = dataset.columns.map((c) => `${sqlText(c.name)}: '${csvType(c.kind)}'`).join(', ');
-    const csv = `read_csv(${sqlText(pipe)}, columns = {${columns}}, header = false, auto_detect = false,
-      quote = '"', escape = '"', allow_quoted_nulls = false, parallel = false)`;
+    const csv = `read_csv([${pipes.map(sqlText).join(', ')}], columns = {${columns}}, header = false,
+      auto_detect = false, quote = '"', escape = '"', allow_quoted_nulls = false, parallel = false)`;
     const select = dataset.columns.map((c) => `${typed(c.kind, `"${c.name}"`)} AS "${c.name}"`).join(', ');
-    const produce = pipeline(
-      client.query(copyTo(`COPY (${daySelect(dataset, opts.start)}) TO STDOUT (FORMAT csv)`)),
-      fs.createWriteStream(pipe),
+    const produce = clients.map((client, i) =>
+      pipeline(
+        client.query(
+          copyTo(
+            `COPY (${daySelect(dataset, bounds[i] as number, bounds[i + 1] ?? opts.start + DAY_MS)}) TO STDOUT (FORMAT csv)`,
+          ),
+        ),
+        fs.createWriteStream(pipes[i] as string),
+      ),
     );
     const consume = con.run(
       `COPY (SELECT ${select} FROM ${csv}) TO ${sqlText(file)} (FORMAT parquet, COMPRESSION zstd)`,
     );
-    // A failure on either side fails the file: a Postgres error ends the pipe early, and what DuckDB read of it
-    // would be a file that parses. A DuckDB error leaves the writer blocked on the pipe: opening its read end frees it.
-    consume.catch(() => unblockWriter(pipe));
-    await Promise.all([produce, consume]);
+    // A failure on either side fails the file: a Postgres error ends its pipe early, and what DuckDB read of it
+    // would be a file that parses. A DuckDB error leaves the writers blocked on the pipes: opening their read ends
+    // frees them.
+    consume.catch(() => Promise.all(pipes.map(unblockWriter)));
+    await Promise.all([...produce, consume]);
 
     const keyKinds = dataset.position.map((name) => dataset.columns.find((c) => c.name === name)?.kind ?? 'text');
     const key = dataset.position.map((name, i) => positionValue(keyKinds[i] as ColumnKind, `"${name}"`)).join(', ');
@@ -146,10 +167,10 @@ export async function writeDayParquet(opts: WriteOptions): Promise<WrittenDay> {
     };
     return { rows, first: await at(0), last: await at(rows - 1) };
   } finally {
-    await client.end().catch(() => undefined);
+    await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
     con.closeSync();
     duck.closeSync();
-    await fsp.rm(pipe, { force: true });
+    await Promise.all(pipes.map((pipe) => fsp.rm(pipe, { force: true })));
   }
 }
 
