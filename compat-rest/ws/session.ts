@@ -1,5 +1,6 @@
 // One /ws connection: parses the client's frames, owns this connection's subscriptions and their teardowns,
 // answers pings and `post` info requests, and enforces the per-connection limits (subscriptions, idle, backlog).
+import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../../db/unavailable.ts';
 import { rememberJsonSource } from '../../kit/json-source.ts';
@@ -62,6 +63,8 @@ export class WsSession {
   private readonly idleTimer: NodeJS.Timeout;
   private pendingPosts = 0;
   private disposed = false;
+  /** Whether the socket is corked until the next tick (sendText). */
+  private corked = false;
   /**
    * Subscribes and unsubscribes run one after another, in the order sent (a subscribe waits for its key's
    * admission, and one with a stored snapshot for that snapshot), so that an unsubscribe always finds the subscribe
@@ -417,9 +420,24 @@ export class WsSession {
     this.sendText(encodeFrame(channel, data));
   }
 
-  /** Sends one text frame (bytes are UTF-8 text, not a binary frame). */
+  /**
+   * Sends one text frame (bytes are UTF-8 text, not a binary frame). The frames sent in one turn of the event loop
+   * (a block's diffs of a subscription's coins, say) leave in one write: the socket is corked until the next tick.
+   */
   private sendText(text: string | Buffer): void {
     if (this.disposed || this.socket.readyState !== this.socket.OPEN) return;
+    if (!this.corked) {
+      // ws has no cork of its own; its frames go to this socket, whose cork counts (ws corks it per frame too).
+      const raw = (this.socket as unknown as { _socket?: Duplex })._socket;
+      if (raw) {
+        this.corked = true;
+        raw.cork();
+        process.nextTick(() => {
+          this.corked = false;
+          raw.uncork();
+        });
+      }
+    }
     this.socket.send(text, { binary: false });
     // A client that does not read would otherwise make us buffer its feed without bound.
     if (this.socket.bufferedAmount > this.settings.maxBufferedBytes) {
