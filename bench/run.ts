@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, each figure printed beside its baseline measured in the same run.
-// BENCH_ONLY=startup,maintenance,export,resume,storage,ingest,candle,trade,hip3,scale-out,accounts,hip4,evm,analytics,scale,mcp (substrings of the section titles) runs
+// BENCH_ONLY=startup,maintenance,export,resume,storage,ingest,books,candle,trade,hip3,scale-out,accounts,hip4,evm,analytics,scale,mcp (substrings of the section titles) runs
 // just those sections; BENCH_HIP4_FILLS sets the hip4 data size (default 1 000 000), BENCH_HIP3_TRADES the HIP-3
 // snapshots' (default 2 000 000). The scale-out sections need NATS JetStream (BENCH_NATS_URL, else NATS_URL, else
 // nats://127.0.0.1:4222) and print SKIPPED without it.
@@ -13,6 +13,7 @@ import {
   startAnalyticsBench,
   startLeaderboardBench,
 } from './analytics.ts';
+import { benchBooks } from './books.ts';
 import { benchServer } from './db.ts';
 import { benchEvm, startEvmBench } from './evm.ts';
 import { benchExport } from './export.ts';
@@ -101,6 +102,11 @@ try {
       `>= 50,000 fills/s and >= 0.50 of raw COPY: ${r.ingestFillsPerS >= 50_000 && r.ingestFillsPerS >= r.rawCopyFillsPerS / 2 ? 'met' : 'NOT met'}`,
     );
   }
+  // BENCH_BOOKS_SECONDS: the seconds of mainnet-profile blocks published (default 30).
+  await runSections(
+    [{ title: 'books: mainnet-profile books every block to 1 000 /ws subscribers; an L4 snapshot', run: benchBooks }],
+    async () => ({ close: async () => {} }),
+  );
   await runSections(
     [...MARKETS_SECTIONS.map((s) => ({ ...s, title: `markets: ${s.title}` })), ...SCALE_OUT_SECTIONS],
     () => startMarketsBench(server),
