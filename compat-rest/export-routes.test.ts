@@ -1,6 +1,6 @@
 // GET /export/<dataset>/<day>.parquet and GET /export/manifest.json over compat-rest: a key as every data endpoint,
 // a day charged per row (1 credit per 2 000 rows, at least 1) before it runs, a refused dataset or day a 400 naming it
-// and costing nothing, a key short of the day's credits 402 with nothing written, a day without rows a file of 0
+// and costing nothing (another extension than .parquet: no route, 404), a key short of the day's credits 402 with nothing written, a day without rows a file of 0
 // rows; the answer is the file the manifest names (sha256 of the bytes received), and reads back in hyparquet.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -119,7 +119,6 @@ describe('GET /export', () => {
       ],
       ['/export/fills/2026-13-01.parquet', 'day: must be a UTC day YYYY-MM-DD from 2000-01-01, got "2026-13-01"'],
       ['/export/fills/yesterday.parquet', 'day: must be a UTC day YYYY-MM-DD from 2000-01-01, got "yesterday"'],
-      [`/export/fills/${DAY}.csv`, `day: must be a UTC day YYYY-MM-DD and .parquet, got "${DAY}.csv"`],
       [`/export/fills/${DAY}.parquet?limit=5`, 'limit: unknown parameter; it takes none'],
     ];
     for (const [url, error] of refusals) {
@@ -127,6 +126,10 @@ describe('GET /export', () => {
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error, url).toBe(error);
     }
+    // Another extension is no route.
+    const csv = await get(`/export/fills/${DAY}.csv`, headers);
+    expect(csv.statusCode).toBe(404);
+    expect(csv.json().error).toBe(`no such endpoint: GET /export/fills/${DAY}.csv`);
     expect(await creditsLeft(id)).toBe(5);
   });
 

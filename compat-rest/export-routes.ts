@@ -9,7 +9,6 @@ import type pg from 'pg';
 import { exportCredits } from '../access/costs.ts';
 import { countDayRows, DATASET_NAMES, datasetOf, dayStart, exportDay, readManifest } from '../export/index.ts';
 import { loadConfig } from '../platform/config.ts';
-import { FieldError } from '../platform/fields.ts';
 
 export interface ExportRouteOptions {
   /** The service's database: its rows are counted through it, and its URL gives an export its own connection. */
@@ -50,14 +49,10 @@ const MANIFEST_ENTRY = {
   required: ['dataset', 'day', 'path', 'rows', 'bytes', 'sha256', 'schemaVersion', 'positions', 'exportedAt'],
 };
 
-/** The dataset and day of `/export/<dataset>/<day>.parquet`, checked: a FieldError naming the one refused. */
+/** The dataset and day of `/export/<dataset>/<day>.parquet`, checked: a FieldError (400) naming the one refused. */
 function dayOf(params: unknown): { dataset: string; day: string } {
-  const { dataset, file } = params as { dataset: string; file: string };
+  const { dataset, day } = params as { dataset: string; day: string };
   datasetOf(dataset);
-  const day = /^(.*)\.parquet$/.exec(file)?.[1];
-  if (day === undefined) {
-    throw new FieldError(`day: must be a UTC day YYYY-MM-DD and .parquet, got ${JSON.stringify(file.slice(0, 40))}`);
-  }
   dayStart(day);
   return { dataset, day };
 }
@@ -91,7 +86,7 @@ export const exportRoutes: FastifyPluginAsync<ExportRouteOptions> = async (app, 
   );
 
   app.get(
-    '/:dataset/:file',
+    '/:dataset/:day.parquet',
     {
       schema: {
         summary: "A dataset's UTC day as Parquet",
@@ -104,9 +99,9 @@ export const exportRoutes: FastifyPluginAsync<ExportRouteOptions> = async (app, 
           type: 'object',
           properties: {
             dataset: { type: 'string', enum: [...DATASET_NAMES], description: 'the dataset' },
-            file: { type: 'string', description: 'the UTC day and `.parquet`: `2026-06-01.parquet`' },
+            day: { type: 'string', description: 'the UTC day, YYYY-MM-DD (the path ends in `.parquet`)' },
           },
-          required: ['dataset', 'file'],
+          required: ['dataset', 'day'],
         },
         answer: {
           contentType: PARQUET_TYPE,
