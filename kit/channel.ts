@@ -4,7 +4,7 @@
 // first, as the exchange sends one, then every event).
 import { FieldError } from '../platform/fields.ts';
 import type { LiveStream, SnapshotStream } from './live.ts';
-import type { StoredStream } from './resume.ts';
+import type { Hole, StoredStream } from './resume.ts';
 
 /**
  * Bad subscription parameters: the one input-error type (platform/fields.ts) under the name the channel modules
@@ -59,6 +59,11 @@ export interface Channel {
    * Channels of state (books, mids, contexts) have none: they resume with a fresh snapshot.
    */
   stored?: (input: unknown) => StoredFrames;
+  /**
+   * Recorded states of a channel of state (l2Book's book samples), as a stream a `replay` subscription plays: never
+   * resumed (with `after` such a channel starts from a fresh snapshot), only replayed.
+   */
+  replay?: (input: unknown) => StoredFrames;
   /** What a subscribe costs when not its weight's credits (a replay: by the minutes of data it covers). */
   credits?: (input: unknown) => number;
   /**
@@ -73,11 +78,16 @@ export interface Channel {
 export interface StoredFrames<E = unknown> {
   stream: StoredStream<E>;
   frame(event: E): unknown;
+  /** The holes of a window, when not those of the parts' datasets' coverage (recorded samples: where none is). */
+  holes?: (start: number, end: number) => Promise<Hole[]>;
 }
 
 /** A channel's stored stream with its frame data (typed for the stream's events). */
-export const storedFrames = <E>(stream: StoredStream<E>, frame: (event: E) => unknown): StoredFrames =>
-  ({ stream, frame }) as StoredFrames;
+export const storedFrames = <E>(
+  stream: StoredStream<E>,
+  frame: (event: E) => unknown,
+  holes?: StoredFrames['holes'],
+): StoredFrames => ({ stream, frame, ...(holes ? { holes } : {}) }) as StoredFrames;
 
 /**
  * A channel whose parameters `read` reads once (typed) for its ack and its start. The ack is by default the
@@ -91,15 +101,17 @@ export function readChannel<I extends object>(channel: {
   normalize?: (sub: Record<string, unknown>, input: I) => Record<string, unknown>;
   start: (input: I, ctx: ChannelContext) => (() => void) | Promise<() => void>;
   stored?: (input: I) => StoredFrames;
+  replay?: (input: I) => StoredFrames;
   weight?: (input: I) => number | Promise<number>;
 }): Channel {
-  const { normalize = (sub, input) => ({ ...sub, ...input }), start, stored, weight, ...rest } = channel;
+  const { normalize = (sub, input) => ({ ...sub, ...input }), start, stored, replay, weight, ...rest } = channel;
   // The session ran `read` on this subscription: `input` is what it returned.
   return {
     ...rest,
     normalize: (sub, input) => normalize(sub, input as I),
     start: (_sub, ctx, input) => start(input as I, ctx),
     ...(stored ? { stored: (input: unknown) => stored(input as I) } : {}),
+    ...(replay ? { replay: (input: unknown) => replay(input as I) } : {}),
     ...(weight ? { weight: (input: unknown) => weight(input as I) } : {}),
   };
 }

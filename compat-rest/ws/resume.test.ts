@@ -273,7 +273,7 @@ describe('/ws replay', () => {
       [{ stream, start: T0, end: T0 + 1000, speed: 501 }, 'speed: must be a number from 1 to 500'],
       [{ stream, start: T0, end: T0, speed: 1 }, 'end: must be after start'],
       [{ stream, start: T0, end: T0 + 24 * 3_600_000 + 1, speed: 1 }, 'end: at most 24 h after start'],
-      [{ stream: { type: 'l2Book', coin: 'BTC' }, start: T0, end: T0 + 1000, speed: 1 }, 'stream: must be'],
+      [{ stream: { type: 'bbo', coin: 'BTC' }, start: T0, end: T0 + 1000, speed: 1 }, 'stream: must be'],
       [{ stream: { type: 'userFills' }, start: T0, end: T0 + 1000, speed: 1 }, 'stream.user'],
       [{ stream, start: 'now', end: T0 + 1000, speed: 1 }, 'start: must be a time'],
     ];

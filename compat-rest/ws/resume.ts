@@ -76,8 +76,8 @@ export function readReplay(sub: Record<string, unknown>, channels: ReadonlyMap<s
   }
   const stream = sub.stream;
   const channel = isRecord(stream) && typeof stream.type === 'string' ? channels.get(stream.type) : undefined;
-  if (!isRecord(stream) || !channel?.stored) {
-    const stored = [...channels.values()].filter((c) => c.stored).map((c) => c.type);
+  if (!isRecord(stream) || !(channel?.stored || channel?.replay)) {
+    const stored = [...channels.values()].filter((c) => c.stored || c.replay).map((c) => c.type);
     throw new FieldError(
       `stream: must be the subscription of a stored stream (${stored.join(', ')}), got ${JSON.stringify(stream)?.slice(0, 80)}`,
     );
@@ -105,7 +105,8 @@ export interface ReplaySettings {
 }
 
 /**
- * The `replay` subscription: `stream` (a stored stream's subscription), `start` and `end` (ms), `speed` (1–500).
+ * The `replay` subscription: `stream` (a stored stream's subscription, or l2Book's: its recorded samples), `start` and
+ * `end` (ms), `speed` (1–500).
  * Its frames are the stream's, on its data channel, each with its position; `gap` where the store has a hole; then
  * `replayComplete`. Charged by the minutes of data it covers (access/costs.ts).
  */
@@ -126,12 +127,13 @@ export function replayChannel(channels: ReadonlyMap<string, Channel>, settings: 
     },
     async start(_sub, ctx, raw) {
       const input = raw as ReplayInput;
-      const { stream, frame } = input.channel.stored?.(input.streamInput) ?? { stream: { parts: [] }, frame: () => 0 };
+      const { stream, frame, holes } = input.channel.stored?.(input.streamInput) ??
+        input.channel.replay?.(input.streamInput) ?? { stream: { parts: [] }, frame: () => 0 };
       let stopped = false;
       replayWindow(
         stream,
         input,
-        settings.holes,
+        holes ? (_datasets, start, end) => holes(start, end) : settings.holes,
         {
           send: (event, position) => ctx.sendAt?.(frame(event), position),
           ready: () => ctx.ready?.() ?? Promise.resolve(true),

@@ -5,10 +5,13 @@
 // market of a perp dex) in place of `coin`: one subscription counting as one per coin, each frame naming its coin.
 
 import { type Channel, readChannel, sendStream, sendStreams, storedFrames } from '../../../kit/channel.ts';
+import type { InputOf } from '../../../kit/input.ts';
+import { FieldError } from '../../../platform/fields.ts';
 import {
   ALL_CANDLES_STREAM,
   ALL_MIDS,
   CANDLE_STREAM,
+  type CandleInterval,
   COIN,
   COIN_STREAM,
   type CoinSelection,
@@ -27,6 +30,8 @@ const readCoin = (sub: Record<string, unknown>) => COIN.parse(sub, 'info');
 /** The selection's own keys as read: only the one sent (the ack echoes the others as sent, that is not at all). */
 const selectionOf = ({ coin, coins, dex }: CoinSelection): CoinSelection =>
   coin !== undefined ? { coin } : coins !== undefined ? { coins } : { dex };
+
+type L2BookInput = InputOf<typeof L2_BOOK_STREAM>;
 
 export function marketChannels(markets: MarketsService): Channel[] {
   const { streams } = markets;
@@ -82,6 +87,27 @@ export function marketChannels(markets: MarketsService): Channel[] {
           ctx,
         );
       },
+      // A replay plays the recorded books (the history sampler's, an archive's), as recorded: at most 20 levels a side,
+      // unaggregated; a gap where a minute or more has none (service/stored-books.ts).
+      ...(markets.stored
+        ? {
+            replay: (input: L2BookInput) => {
+              for (const key of ['nSigFigs', 'mantissa'] as const) {
+                if (input[key] != null) {
+                  throw new FieldError(
+                    `stream.${key}: a replay gives the recorded books as recorded, unaggregated (leave it out), got ${input[key]}`,
+                  );
+                }
+              }
+              const coins = () => coinsOf(input);
+              return storedFrames(
+                stored.books(coins, Math.min(input.nLevels ?? (input.fast ? 5 : 20), 20)),
+                (book) => book,
+                async (start, end) => stored.bookHoles(await coins(), start, end),
+              );
+            },
+          }
+        : {}),
     }),
     // GoldRush's and Alchemy's l2BookDiff: {coin,time,height,prevHeight:null,snapshot:true,levels} first, then per
     // block in which the levels shown change {coin,time,height,prevHeight,bids,asks} of the changed levels only.
@@ -144,6 +170,13 @@ export function marketChannels(markets: MarketsService): Channel[] {
       type: 'candle',
       read: (sub) => CANDLE_STREAM.parse(sub, 'info'),
       start: ({ coin, interval }, ctx) => sendStream(streams.candle(coin, interval), ctx),
+      // Resumed and replayed from the coin's stored trades (service/stored-candles.ts: what a position means).
+      ...(markets.stored
+        ? {
+            stored: ({ coin, interval }: { coin: string; interval: CandleInterval }) =>
+              storedFrames(stored.candle(coin, interval), (c) => c),
+          }
+        : {}),
     }),
     readChannel({
       type: 'allCandles',

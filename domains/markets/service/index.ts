@@ -228,7 +228,9 @@ export class MarketsService {
     this.tradeEvents = opts.bus
       ? derivedTopic(this.live, 'trades', opts.bus, 'trades', (rows) => rows.map(toWireTrade))
       : this.live;
-    this.stored = opts.bus ? new MarketStoredStreams(opts.bus, opts.pool) : undefined;
+    this.stored = opts.bus
+      ? new MarketStoredStreams(opts.bus, opts.pool, (coin, interval) => this.candles.recent(coin, interval))
+      : undefined;
     if (opts.bus) this.attach(opts.bus);
   }
 
