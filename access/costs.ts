@@ -98,5 +98,6 @@ export const GRAPHQL_REPLAY_FIELDS: ReadonlySet<string> = new Set(
     'userEventsReplay',
     'liquidationsReplay',
     'tradesReplay',
+    'candleReplay',
   ].map((field) => `Subscription.${field}`),
 );

@@ -9,6 +9,7 @@ import { InProcessBus } from '../../events/bus.ts';
 import { Ingest } from '../../ingest/pipeline.ts';
 import type { Stack } from '../../stack.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
+import { graphqlWsClient } from '../../test/graphql.ts';
 import { addr, appendBlocks, block, hash, nodeFill, T0, tempDataDir } from '../../test/node-files.ts';
 import { startStackWithoutNode } from '../../test/stack.ts';
 import type { FillEvent } from '../../wire/node-lines.ts';
@@ -341,5 +342,88 @@ describe('/ws book replay', () => {
       'snapshot',
     );
     a.socket.close();
+  }, 20_000);
+});
+
+describe('GraphQL candle resume and replay', () => {
+  type Candle = { t: number; n: number; closed: boolean; c: string; cursor: string | null };
+  const SELECTION = 't n c closed cursor';
+
+  /** A graphql-ws subscription's events until `done` says so. */
+  async function events<T>(query: string, done: (got: T[]) => boolean): Promise<T[]> {
+    const client = graphqlWsClient(stack.urls.router);
+    const got: T[] = [];
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`timed out; got ${JSON.stringify(got)}`)), 10_000);
+        client.subscribe<Record<string, T>>(
+          { query },
+          {
+            next: (frame) => {
+              if (frame.errors) reject(new Error(JSON.stringify(frame.errors)));
+              got.push(Object.values(frame.data ?? {})[0] as T);
+              if (done(got)) {
+                clearTimeout(timer);
+                resolve();
+              }
+            },
+            error: reject,
+            complete: () => resolve(),
+          },
+        );
+      });
+    } finally {
+      await client.dispose();
+    }
+    return got;
+  }
+
+  it('candle(after) gives the frames /ws gives, their cursors the /ws positions', async () => {
+    const got = await events<Candle>(
+      `subscription { candle(coin: "BTC", interval: _1m, after: "${position(5)}") { ${SELECTION} } }`,
+      (g) => g.length >= 3,
+    );
+    expect(got.slice(0, 3)).toEqual([
+      { t: T0 + MINUTE, n: 6, c: '90005.0', closed: true, cursor: position(6) },
+      { t: T0 + 2 * MINUTE, n: 1, c: '90006.0', closed: false, cursor: position(6) },
+      { t: T0 + 2 * MINUTE, n: 3, c: '90007.0', closed: false, cursor: position(7) },
+    ]);
+  }, 20_000);
+
+  it('candleReplay: the window with its gap, then complete', async () => {
+    type Frame = { position: string | null; data: Candle | null; gap: { from: number } | null; complete: unknown };
+    const got = await events<Frame>(
+      `subscription { candleReplay(coin: "BTC", interval: _1m, start: ${T0}, end: ${timeOf(3) + 1}, speed: 500) {
+        position data { ${SELECTION} } gap { from to } complete { start end frames } } }`,
+      (g) => g.some((f) => f.complete),
+    );
+    expect(got).toEqual([
+      { position: null, data: null, gap: { from: T0, to: timeOf(1) }, complete: null },
+      {
+        position: position(1),
+        data: { t: T0, n: 2, c: '90001.0', closed: false, cursor: position(1) },
+        gap: null,
+        complete: null,
+      },
+      {
+        position: position(2),
+        data: { t: T0, n: 5, c: '90002.0', closed: false, cursor: position(2) },
+        gap: null,
+        complete: null,
+      },
+      {
+        position: position(3),
+        data: { t: T0, n: 5, c: '90002.0', closed: true, cursor: position(3) },
+        gap: null,
+        complete: null,
+      },
+      {
+        position: position(3),
+        data: { t: T0 + MINUTE, n: 1, c: '90003.0', closed: false, cursor: position(3) },
+        gap: null,
+        complete: null,
+      },
+      { position: null, data: null, gap: null, complete: { start: T0, end: timeOf(3) + 1, frames: 4 } },
+    ]);
   }, 20_000);
 });
