@@ -99,5 +99,6 @@ export const GRAPHQL_REPLAY_FIELDS: ReadonlySet<string> = new Set(
     'liquidationsReplay',
     'tradesReplay',
     'candleReplay',
+    'l2BookReplay',
   ].map((field) => `Subscription.${field}`),
 );

@@ -100,8 +100,8 @@ export interface ReplayField<Context> {
   stream(args: Record<string, unknown>, context: Context): StoredStream<unknown>;
   /** An event as the live subscription's frame holds it, its items given `cursor` (withCursor, cursorOn). */
   data(event: unknown, cursor: string): unknown;
-  /** The store's holes of a window (dataCoverage). */
-  holes(context: Context): HolesOf;
+  /** The store's holes of a window (dataCoverage; recorded books: where no sample of the coin is). */
+  holes(context: Context, args: Record<string, unknown>): HolesOf;
 }
 
 const sharedTypes = new WeakMap<object, { gap: Any; complete: Any; frames: Map<unknown, Any> }>();
@@ -184,7 +184,7 @@ export function replayFields<Context>(builder: Any, fields: readonly ReplayField
         subscribe: (_root: unknown, a: Record<string, unknown>, ctx: Context) => {
           const { start, end, speed, ...rest } = a;
           const window = readReplayWindow({ start, end, speed });
-          return replayIterator(f.stream(rest, ctx), window, f.holes(ctx));
+          return replayIterator(f.stream(rest, ctx), window, f.holes(ctx, rest));
         },
         resolve: (frame: ReplayFrame) => ({
           ...frame,

@@ -345,7 +345,7 @@ describe('/ws book replay', () => {
   }, 20_000);
 });
 
-describe('GraphQL candle resume and replay', () => {
+describe('GraphQL candle resume and replay, book replay', () => {
   type Candle = { t: number; n: number; closed: boolean; c: string; cursor: string | null };
   const SELECTION = 't n c closed cursor';
 
@@ -425,5 +425,46 @@ describe('GraphQL candle resume and replay', () => {
       },
       { position: null, data: null, gap: null, complete: { start: T0, end: timeOf(3) + 1, frames: 4 } },
     ]);
+  }, 20_000);
+
+  it('l2BookReplay: the recorded books, a gap where a minute or more has none; aggregation refused', async () => {
+    type Frame = {
+      position: string | null;
+      data: { coin: string; time: number; bids: { px: string; sz: string }[]; asks: { px: string }[] } | null;
+      gap: { from: number; to: number } | null;
+      complete: { frames: number } | null;
+    };
+    const got = await events<Frame>(
+      `subscription { l2BookReplay(coin: "BTC", nLevels: 2, start: ${T0 + 10_000}, end: ${T0 + 101_000}, speed: 500) {
+        position data { coin time bids { px sz } asks { px } } gap { from to } complete { frames } } }`,
+      (g) => g.some((f) => f.complete),
+    );
+    const book = (s: number) => ({
+      position: `${T0 + s * 1000}-${T0 + s * 1000}`,
+      data: {
+        coin: 'BTC',
+        time: T0 + s * 1000,
+        bids: [
+          { px: '100', sz: `${s}` },
+          { px: '99', sz: `${s}` },
+        ],
+        asks: [{ px: '101' }, { px: '102' }],
+      },
+      gap: null,
+      complete: null,
+    });
+    expect(got).toEqual([
+      book(10),
+      book(20),
+      { position: null, data: null, gap: { from: T0 + 20_001, to: T0 + 100_000 }, complete: null },
+      book(100),
+      { position: null, data: null, gap: null, complete: { frames: 3 } },
+    ]);
+    await expect(
+      events(
+        `subscription { l2BookReplay(coin: "BTC", nSigFigs: 3, start: ${T0}, end: ${T0 + 1000}, speed: 500) { position } }`,
+        () => true,
+      ),
+    ).rejects.toThrow('nSigFigs: a replay gives the recorded books as recorded');
   }, 20_000);
 });

@@ -1,6 +1,7 @@
 // The markets subgraph schema: every type file registers itself on the builder; this builds the SDL.
 import { builder } from '../builder.ts';
 import './archive.ts';
+import './book-replay.ts';
 import './candle.ts';
 import './hip3.ts';
 import './l4-book.ts';

@@ -30,7 +30,7 @@ function badSpotCoin(coin: string, use: string): FieldError {
   return new FieldError(`coin: ${JSON.stringify(coin)} is ${kind}; subscribe to ${use}`);
 }
 
-const LevelRef = builder.objectRef<L2Level>('BookLevel').implement({
+export const LevelRef = builder.objectRef<L2Level>('BookLevel').implement({
   fields: (t) => ({
     px: t.expose('px', { type: 'Decimal' }),
     sz: t.expose('sz', { type: 'Decimal' }),
