@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { makePartitions } from '../../db/partitions.ts';
+import { backfillCandles } from '../../domains/markets/service/candles.ts';
 import { InProcessBus } from '../../events/bus.ts';
 import { Ingest } from '../../ingest/pipeline.ts';
 import type { Stack } from '../../stack.ts';
@@ -183,6 +184,30 @@ describe('/ws candle resume', () => {
     });
     b.socket.close();
   }, 30_000);
+
+  it('a bucket longer than a minute: the stored 1m candles before the minute of the position, then its trades', async () => {
+    // Minutes 0-2 closed and stored (what the aggregator and a backfill write).
+    await backfillCandles(db.pool, T0, T0 + 3 * MINUTE, ['1m']);
+    const { rows } = await db.pool.query<{ n: number }>(
+      `SELECT n FROM markets.candles WHERE coin = 'BTC' AND interval = '1m' AND t >= $1 AND t < $2 ORDER BY t`,
+      [T0, T0 + 3 * MINUTE],
+    );
+    expect(rows.map((r) => r.n)).toEqual([5, 6, 6]);
+    const a = await client();
+    // After block 7: minutes 0 and 1 (11 trades) and blocks 6-7 (3) are had; blocks 8 (3) and 9 (1) follow.
+    subscribe(a.socket, { type: 'candle', coin: 'BTC', interval: '5m', after: position(7) });
+    await a.until((f) => f.channel === 'candle' && f.position === position(9));
+    const fiveMinutes = (c: number, n: number) => ({
+      ...candle(0, 1, c, c, n, false),
+      T: T0 + 5 * MINUTE - 1,
+      i: '5m',
+    });
+    expect(a.frames.filter((f) => f.channel === 'candle')).toEqual([
+      { channel: 'candle', data: fiveMinutes(8, 17), position: position(8) },
+      { channel: 'candle', data: fiveMinutes(9, 18), position: position(9) },
+    ]);
+    a.socket.close();
+  }, 20_000);
 
   it('a bad after names the field; without after the channel is unchanged', async () => {
     const a = await client();
