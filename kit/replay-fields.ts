@@ -6,7 +6,9 @@
 //
 // exactly one of `data` (an event as the live subscription sends it, its items' cursor the frame's position), `gap`
 // (a hole of the store, {from, to}) and `complete` (the last frame: {start, end, frames}) is set. Frames are paced by
-// the rows' own times at `speed`; the subscription completes after `complete`.
+// the rows' own times at `speed`; the subscription completes after `complete`. A batch's `data` declares the size the
+// live subscription's list declares (@listSize(assumedSize: 20) on userFills'), as every list whose items reach a
+// call must for the router's cost analysis; a replay itself is charged by its minutes of data (router/credits.ts).
 
 import { PushQueue } from '../platform/push-queue.ts';
 import type { Hole, HolesOf, ReplayWindow, StoredStream } from './resume.ts';
@@ -90,9 +92,12 @@ export function replayIterator<E>(
 export interface ReplayField<Context> {
   /** The field's name: the live subscription's, then `Replay`. */
   name: string;
-  /** The live subscription's item type, and whether an event is a list of them (a batch) or one. */
+  /**
+   * The live subscription's item type, and whether an event is one of them or a list of them (a batch), then sized
+   * as the live subscription's list is (its `listSize`).
+   */
   item: Any;
-  list: boolean;
+  list: false | { assumedSize: number };
   description: string;
   /** The live subscription's arguments, without `after` (an input definition's `args(t)`). */
   args(t: Any): Record<string, unknown>;
@@ -104,7 +109,10 @@ export interface ReplayField<Context> {
   holes(context: Context, args: Record<string, unknown>): HolesOf;
 }
 
-const sharedTypes = new WeakMap<object, { gap: Any; complete: Any; frames: Map<unknown, Any> }>();
+const sharedTypes = new WeakMap<
+  object,
+  { gap: Any; complete: Any; frames: Map<unknown, { ref: Any; list: false | number }> }
+>();
 
 /** The frame types of a builder: ReplayGap and ReplayComplete (shareable: every subgraph with replays has them). */
 function typesOf(builder: Any) {
@@ -133,30 +141,34 @@ function typesOf(builder: Any) {
   return types;
 }
 
-function frameType(builder: Any, item: Any, list: boolean) {
+function frameType(builder: Any, item: Any, list: ReplayField<unknown>['list']) {
   const types = typesOf(builder);
-  let ref = types.frames.get(item);
-  if (!ref) {
-    ref = builder.objectRef(`${item.name}ReplayFrame`).implement({
-      description: `One frame of a replay of ${item.name} events: exactly one of data, gap and complete is set`,
-      fields: (t: Any) => ({
-        position: t.string({
-          nullable: true,
-          description: 'Where the replay stands once this event is had (its items carry it as `cursor`)',
-          resolve: (f: ReplayFrame & { data: unknown }) => f.position,
-        }),
-        data: t.field({
-          type: list ? [item] : item,
-          nullable: true,
-          description: 'An event, as the live subscription sends it',
-          resolve: (f: ReplayFrame & { data: unknown }) => f.data,
-        }),
-        gap: t.field({ type: types.gap, nullable: true, resolve: (f: ReplayFrame) => f.gap }),
-        complete: t.field({ type: types.complete, nullable: true, resolve: (f: ReplayFrame) => f.complete }),
+  const made = types.frames.get(item);
+  if (made && made.list !== (list && list.assumedSize))
+    throw new Error(
+      `${item.name}ReplayFrame: the replays of one item type send it alike (one, or batches of one size)`,
+    );
+  if (made) return made.ref;
+  const ref = builder.objectRef(`${item.name}ReplayFrame`).implement({
+    description: `One frame of a replay of ${item.name} events: exactly one of data, gap and complete is set`,
+    fields: (t: Any) => ({
+      position: t.string({
+        nullable: true,
+        description: 'Where the replay stands once this event is had (its items carry it as `cursor`)',
+        resolve: (f: ReplayFrame & { data: unknown }) => f.position,
       }),
-    });
-    types.frames.set(item, ref);
-  }
+      data: t.field({
+        type: list ? [item] : item,
+        nullable: true,
+        ...(list && { listSize: { assumedSize: list.assumedSize } }),
+        description: 'An event, as the live subscription sends it',
+        resolve: (f: ReplayFrame & { data: unknown }) => f.data,
+      }),
+      gap: t.field({ type: types.gap, nullable: true, resolve: (f: ReplayFrame) => f.gap }),
+      complete: t.field({ type: types.complete, nullable: true, resolve: (f: ReplayFrame) => f.complete }),
+    }),
+  });
+  types.frames.set(item, { ref, list: list && list.assumedSize });
   return ref;
 }
 

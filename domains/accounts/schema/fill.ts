@@ -190,12 +190,15 @@ builder.queryFields((t) => ({
   }),
 }));
 
+/** The live subscription's batch size as pricing assumes it, its replay's too. */
+const BATCH = { assumedSize: 20 };
+
 builder.subscriptionFields((t) => ({
   userFills: t.field({
     type: [FillRef],
     description: "The user's fills as they happen, one batch per block (history: User.fills)",
     args: { ...USER_FILLS_STREAM.args(t), after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }) },
-    listSize: { assumedSize: 20 },
+    listSize: BATCH,
     subscribe: (_root, { after, ...a }, ctx) => {
       const { user, aggregateByTime } = USER_FILLS_STREAM.parse(a, 'graphql');
       return storedIterator(ctx.accounts.stored.userFills(user, { aggregateByTime }), after);
@@ -208,7 +211,7 @@ replayFields<AccountsContext>(builder, [
   {
     name: 'userFillsReplay',
     item: FillRef,
-    list: true,
+    list: BATCH,
     description:
       "The user's fills of a stored window, paced by their own times at `speed`, as userFills sends them, with a gap " +
       'frame where the store has a hole and a complete frame at the end (the /ws replay subscription)',

@@ -56,12 +56,15 @@ export function fundingOfEntry({ time, delta: { type: _type, ...payment } }: Use
   return { time, ...payment };
 }
 
+/** The live subscription's batch size as pricing assumes it, its replay's too. */
+const BATCH = { assumedSize: 20 };
+
 builder.subscriptionFields((t) => ({
   userFundings: t.field({
     type: [FundingRef],
     description: "The user's funding payments as they settle, one batch per block (history: User.fundings)",
     args: { ...USER.args(t), after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }) },
-    listSize: { assumedSize: 20 },
+    listSize: BATCH,
     subscribe: (_root, { after, ...a }, ctx) =>
       storedIterator(ctx.accounts.stored.userFundings(USER.parse(a, 'graphql').user), after),
     resolve: withCursor,
@@ -72,7 +75,7 @@ replayFields<AccountsContext>(builder, [
   {
     name: 'userFundingsReplay',
     item: FundingRef,
-    list: true,
+    list: BATCH,
     description:
       "The user's funding payments of a stored window, replayed as userFundings sends them (userFillsReplay)",
     args: (t) => USER.args(t),

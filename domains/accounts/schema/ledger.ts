@@ -37,12 +37,15 @@ export async function ledgerConnection(accounts: AccountsService, q: HistoryInpu
   return connectionOf(page, (u) => u, q.cursor);
 }
 
+/** The live subscription's batch size as pricing assumes it, its replay's too. */
+const BATCH = { assumedSize: 10 };
+
 builder.subscriptionFields((t) => ({
   userNonFundingLedgerUpdates: t.field({
     type: [LedgerUpdateRef],
     description: "The user's non-funding ledger updates as they happen (history: User.ledgerUpdates)",
     args: { ...USER.args(t), after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }) },
-    listSize: { assumedSize: 10 },
+    listSize: BATCH,
     subscribe: (_root, { after, ...a }, ctx) =>
       storedIterator(ctx.accounts.stored.userNonFundingLedgerUpdates(USER.parse(a, 'graphql').user), after),
     resolve: withCursor,
@@ -53,7 +56,7 @@ replayFields<AccountsContext>(builder, [
   {
     name: 'userNonFundingLedgerUpdatesReplay',
     item: LedgerUpdateRef,
-    list: true,
+    list: BATCH,
     description:
       "The user's non-funding ledger updates of a stored window, replayed as userNonFundingLedgerUpdates sends them " +
       '(userFillsReplay)',

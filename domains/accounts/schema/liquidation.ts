@@ -52,6 +52,9 @@ export const LiquidationEventRef = builder.objectRef<WsLiquidation>('Liquidation
   }),
 });
 
+/** The live subscription's batch size as pricing assumes it, its replay's too. */
+const BATCH = { assumedSize: 10 };
+
 builder.subscriptionFields((t) => ({
   liquidations: t.field({
     type: [LiquidationRef],
@@ -61,7 +64,7 @@ builder.subscriptionFields((t) => ({
       ...LIQUIDATION_STREAM.args(t, { types: { amountDollars: 'Decimal' } }),
       after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }),
     },
-    listSize: { assumedSize: 10 },
+    listSize: BATCH,
     subscribe: (_root, { after, ...a }, ctx) =>
       storedIterator(ctx.accounts.stored.liquidations(LIQUIDATION_STREAM.parse(a, 'graphql')), after),
     resolve: withCursor,
@@ -72,7 +75,7 @@ replayFields<AccountsContext>(builder, [
   {
     name: 'liquidationsReplay',
     item: LiquidationRef,
-    list: true,
+    list: BATCH,
     description: 'Liquidations of a stored window, filtered and replayed as liquidations sends them (userFillsReplay)',
     args: (t) => LIQUIDATION_STREAM.args(t, { types: { amountDollars: 'Decimal' } }),
     stream: (a, ctx) => ctx.accounts.stored.liquidations(LIQUIDATION_STREAM.parse(a, 'graphql')),

@@ -123,12 +123,15 @@ export async function ordersConnection(
   return toConnection(nodes, (s) => String(s.order.oid), { ...page, after: a.cursor });
 }
 
+/** The live subscription's batch size as pricing assumes it, its replay's too. */
+const BATCH = { assumedSize: 20 };
+
 builder.subscriptionFields((t) => ({
   orderUpdates: t.field({
     type: [OrderStatusRef],
     description: "The user's order status changes as they happen, one batch per block",
     args: { ...USER.args(t), after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }) },
-    listSize: { assumedSize: 20 },
+    listSize: BATCH,
     subscribe: (_root, { after, ...a }, ctx) =>
       storedIterator(ctx.accounts.stored.orderUpdates(USER.parse(a, 'graphql').user), after),
     resolve: ({ event, cursor }) => event.map((r) => ({ ...toOrder(r), user: r.address, cursor })),
@@ -139,7 +142,7 @@ replayFields<AccountsContext>(builder, [
   {
     name: 'orderUpdatesReplay',
     item: OrderStatusRef,
-    list: true,
+    list: BATCH,
     description:
       "The user's order status changes of a stored window, replayed as orderUpdates sends them (userFillsReplay)",
     args: (t) => USER.args(t),

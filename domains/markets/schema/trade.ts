@@ -33,11 +33,14 @@ export const TradeRef = builder.objectRef<WireTrade>('Trade').implement({
   }),
 });
 
+/** The live subscription's batch size as pricing assumes it, its replay's too. */
+const BATCH = { assumedSize: 20 };
+
 builder.subscriptionFields((t) => ({
   trades: t.field({
     type: [TradeRef],
     description: 'Trades of a coin as they happen, one batch per block',
-    listSize: { assumedSize: 20 },
+    listSize: BATCH,
     args: { ...COIN.args(t), after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }) },
     // Resumed from the store where the service has its stored stream (a bus), else from the bus's log.
     subscribe: (_root, { after, ...a }, ctx) => {
@@ -55,7 +58,7 @@ replayFields<MarketsContext>(builder, [
   {
     name: 'tradesReplay',
     item: TradeRef,
-    list: true,
+    list: BATCH,
     description:
       'Trades of a coin in a stored window, paced by their own times at `speed`, as trades sends them, with a gap ' +
       'frame where the store has a hole and a complete frame at the end (the /ws replay subscription)',
