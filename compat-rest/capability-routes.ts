@@ -5,7 +5,7 @@
 // the paging headers (spec §4.1), as the capability's envelope (`{ ..., count, data }`), or in the data envelope
 // (`{success, message, data, execution_time_ms, has_more, ...}`); a whole answer in the data envelope.
 import { OptionalKind, type TSchema } from '@sinclair/typebox';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import {
   type Capabilities,
   type Capability,
@@ -29,11 +29,26 @@ type Rest = NonNullable<Capability['rest']>;
 export function capabilityRoutes(domain: string, capabilities: Capabilities): CompatRoutes {
   const plugin: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
     const service = (services as unknown as Record<string, unknown>)[domain];
-    for (const c of capabilities.list) {
-      if (!c.rest) continue;
+    const add = (scope: FastifyInstance, c: Capability) => {
+      const rest = c.rest as Rest;
       const options = routeOptions(c);
       const handler = (req: FastifyRequest, reply: FastifyReply) => answer(c, service, routeInputOf(req), req, reply);
-      for (const path of c.rest.paths) app.route({ method: c.rest.method ?? 'GET', url: path, ...options, handler });
+      for (const path of rest.paths) scope.route({ method: rest.method ?? 'GET', url: path, ...options, handler });
+    };
+    // A door's own prefix is a scope of its own, as fastify registers a prefixed plugin (`/fills` and `/fills/`).
+    const scoped = new Map<string, Capability[]>();
+    for (const c of capabilities.list) {
+      if (!c.rest) continue;
+      if (c.rest.prefix === undefined) add(app, c);
+      else scoped.set(c.rest.prefix, [...(scoped.get(c.rest.prefix) ?? []), c]);
+    }
+    for (const [prefix, list] of scoped) {
+      await app.register(
+        async (scope) => {
+          for (const c of list) add(scope, c);
+        },
+        { prefix },
+      );
     }
   };
   return { prefix: capabilities.prefix, plugin };
@@ -104,9 +119,13 @@ function refusalNaming<T>(params: Readonly<Record<string, string>>, read: () => 
   }
 }
 
-/** A page's paging as the capability states it: its next cursor only when its input takes one. */
-const pagingOfPage = (c: Capability, page: { hasMore: boolean; nextCursor: string | null }): ListPage =>
-  takesCursor(c) ? { hasMore: page.hasMore, nextCursor: page.nextCursor } : { hasMore: page.hasMore };
+/** A page's paging as the capability states it: its next cursor only when its input takes one; its total if counted. */
+const pagingOfPage = (c: Capability, page: { hasMore: boolean; nextCursor: string | null; totalCount?: number }) => {
+  const paging: ListPage = takesCursor(c)
+    ? { hasMore: page.hasMore, nextCursor: page.nextCursor }
+    : { hasMore: page.hasMore };
+  return page.totalCount === undefined ? paging : { ...paging, totalCount: page.totalCount };
+};
 
 async function answer(c: Capability, service: unknown, input: unknown, req: FastifyRequest, reply: FastifyReply) {
   const rest = c.rest as Rest;

@@ -4,7 +4,7 @@
 // User.fills, the MCP fill tools and the /ws userFills snapshot must all list them as the node executed them (the exchange's own answers do),
 // newest time first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsTools } from '../domains/accounts/mcp.ts';
+import { domainTools } from '../mcp/tools.ts';
 import { NodeFiles, nodeFill, userConnection } from '../test/accounts-files.ts';
 import { startCompatApp, type TestCompatApp } from '../test/compat-app.ts';
 import { addr, hash, T0 } from '../test/node-files.ts';
@@ -135,10 +135,11 @@ describe('fills of one time, in execution order', () => {
 
   it('the MCP fill tools list them in the line order', async () => {
     const call = async (name: string, args: Record<string, unknown>) => {
-      const tool = accountsTools.find((t) => t.name === name);
+      const tool = domainTools().find((t) => t.name === name);
       if (!tool) throw new Error(`no tool ${name}`);
       // As a caller reads it: its JSON (a list the service wrote as JSON is copied as it is, mcp/direct.ts).
-      const answer = await tool.call(args, { services: c.services, signal: new AbortController().signal });
+      const input = tool.read ? tool.read(args) : args;
+      const answer = await tool.call(input, { services: c.services, signal: new AbortController().signal });
       return JSON.parse(JSON.stringify(answer)) as Record<string, { tid: number }[]>;
     };
     expect(tids((await call('accounts_user_fills', { user: USER })).fills ?? [])).toEqual(NEWEST_FIRST);

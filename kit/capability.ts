@@ -2,7 +2,8 @@
 // (kit/page.ts), the record one row is answered as, its cost, and the doors it has. Each transport's adapter makes
 // its door from the declaration: compat-rest the path route (compat-rest/capability-routes.ts), the MCP server the
 // tool (mcp/capability-tools.ts), the domain's subgraph the GraphQL fields (kit/capability-fields.ts). A request is
-// read once, by the definition, on every door; what a door adds is only its own form of the same page.
+// read once, by the definition, on every door; what a door adds is only its own form of the same page. An /info type
+// is a door too (compat-rest/capability-info.ts): its body read by the definition, answered in the exchange's shape.
 //
 // A capability answers either a page of rows (`page`, each row answered as its `record`) or one whole answer
 // (`answer`: an object, an unpaged list), which may be null when there is nothing to answer (`missing` says why: a
@@ -15,12 +16,16 @@ import type { RouteAnswer } from './answers.ts';
 import type { ListPage } from './envelopes.ts';
 import { type ArgOptions, type Edge, type Input, namedOnEdge } from './input.ts';
 import type { Page } from './page.ts';
+import type { JsonSchema } from './request-schema.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: a capability list holds capabilities of any input and row
 type Any = any;
 
-/** The paging a page states: its rows, whether more follow, where the next page starts (a cursor or an offset). */
-export type Paged<R> = Pick<Page<R>, 'rows' | 'hasMore' | 'nextCursor'> & { cursors?: string[] };
+/**
+ * The paging a page states: its rows, whether more follow, where the next page starts (a cursor or an offset), and
+ * how many rows the whole list holds where the service counts them.
+ */
+export type Paged<R> = Pick<Page<R>, 'rows' | 'hasMore' | 'nextCursor'> & { cursors?: string[]; totalCount?: number };
 
 /** A capability of a domain whose service is `S`, its input fields `P`, its rows `R`, its answer `A` (a page). */
 export interface Capability<S = Any, P extends TProperties = Any, R = Any, A = Any> {
@@ -44,6 +49,7 @@ export interface Capability<S = Any, P extends TProperties = Any, R = Any, A = A
   /** Credits a call costs (the cost table is access/costs.ts); CALL_CREDITS when absent. */
   credits?(input: Static<TObject<P>>): number;
   rest?: RestDoor<S, P, A>;
+  info?: InfoDoor<S, P, A>;
   mcp?: McpDoor;
   graphql?: GraphqlDoor<P>;
 }
@@ -59,6 +65,8 @@ export interface DataAnswer {
 export interface RestDoor<S, P extends TProperties, A = Any> {
   /** Its paths under the prefix (an alias beside the first: `/markets`, `/outcomes`). */
   paths: readonly string[];
+  /** A prefix of its own under the list's (`/fills`: its path `/` answers `/fills` and `/fills/`). */
+  prefix?: string;
   /** GET (default), or POST: the input is then the JSON body's (its fields named as a query string names them). */
   method?: 'POST';
   /** What it answers, for the OpenAPI document (none: the data envelope). */
@@ -92,6 +100,34 @@ export interface RestDoor<S, P extends TProperties, A = Any> {
   ): Promise<{ hasMore: boolean; nextCursor: string | null }>;
   /** Bytes to reserve per row for `text`. */
   rowBytes?: number;
+}
+
+/**
+ * The capability as /info types (POST /info, and /ws `post` through the same table): the body's schema is the
+ * definition's (`body()`), read once by its `parse(body, 'info')` before the call is charged, and answered as the
+ * exchange answers the type: bare (a whole answer as it is; a page's records, with the paging headers X-Has-More,
+ * X-Next-Cursor, X-Total-Count), in the result envelope (`{result, cursor}`, with the paging headers), or as JSON
+ * text the service writes in chunks (`stream`).
+ */
+export interface InfoDoor<S, P extends TProperties, A = Any> {
+  /** Its type (`userFills`), or several types answered alike (`userFunding`, `accountFunding`). */
+  type: string | readonly string[];
+  /** Fields a body does not give (left out of its schema and not read: the definition's default). */
+  omit?: readonly (keyof P & string)[];
+  /** Body fields beside the definition's, by their schema (a spelling or a type the exchange's clients send). */
+  extra?: Readonly<Record<string, JsonSchema>>;
+  /** The body's schema where not the definition's (a bound the definition words better, left out of it). */
+  schema?(definition: JsonSchema): JsonSchema;
+  /** The body as the definition reads it, where it names a field otherwise (`include_order_type`). */
+  body?(body: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
+  /** A page answered in the result envelope `{result, cursor: null}` (the paging in the headers). */
+  result?: true;
+  /** The answer as JSON text the service writes in chunks (a user's fills), instead of the call's answer. */
+  stream?(service: S, input: Static<TObject<P>>, out: (chunk: Buffer) => void): Promise<Buffer>;
+  /** The answer as the exchange words it, where not the call's (`time` in seconds). */
+  of?(answer: A): unknown;
+  /** The JSON Schema of the 200 answer (OpenAPI; pinned against real answers by openapi-answers.test.ts). */
+  response: JsonSchema;
 }
 
 /** The capability as an MCP tool. */

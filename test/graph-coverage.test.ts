@@ -6,6 +6,7 @@ import Fastify from 'fastify';
 import { getNamedType, isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ROUTE_AJV_OPTIONS } from '../compat-rest/app.ts';
+import { capabilityInfo } from '../compat-rest/capability-info.ts';
 import { capabilityRoutes } from '../compat-rest/capability-routes.ts';
 import { nodeUserTypes } from '../domains/accounts/compat/node-types.ts';
 import { nodeMarketTypes } from '../domains/markets/compat/node-types.ts';
@@ -209,7 +210,8 @@ const ENTITY_LINKS: Record<string, string> = {
 async function capabilities(): Promise<string[]> {
   const out: string[] = [];
   for (const d of DOMAIN_LIST) {
-    out.push(...Object.keys(d.compat.info ?? {}).map((t) => `info ${t}`));
+    const declared = d.capabilities ? capabilityInfo(d.name, d.capabilities) : {};
+    out.push(...Object.keys({ ...declared, ...d.compat.info }).map((t) => `info ${t}`));
   }
   out.push(...domainTools().map((t) => `mcp ${t.name}`));
   // The path routes as the domains register them (no handler runs: the services are not needed).

@@ -1,14 +1,19 @@
-// The /info dispatcher: one table of `type` → body schema and handler across domains (each domain's `compat.info`,
-// domains.ts), shared by POST /info and WS `post`; the schemas also make the request schema OpenAPI publishes.
+// The /info dispatcher: one table of `type` → body schema and handler across domains (each domain's `compat.info`
+// and the /info doors of its capabilities, domains.ts), shared by POST /info and WS `post`; the schemas also make the
+// request schema OpenAPI publishes.
 import { DOMAIN_LIST } from '../../domains.ts';
 import { unionOf } from '../../kit/domain.ts';
 import type { InfoEntry } from '../../kit/info.ts';
 import { bodyValidator, CLIENT_EXTRAS, closedBody, type JsonSchema, requestSchemas } from '../../kit/request-schema.ts';
 import { FieldError } from '../../platform/fields.ts';
+import { capabilityInfo } from '../capability-info.ts';
 
 export const INFO_TYPES: Readonly<Record<string, InfoEntry>> = unionOf(
   '/info type',
-  DOMAIN_LIST.map((d) => [d.name, d.compat.info]),
+  DOMAIN_LIST.map((d) => [
+    d.name,
+    { ...(d.capabilities ? capabilityInfo(d.name, d.capabilities) : {}), ...d.compat.info },
+  ]),
 );
 
 /**

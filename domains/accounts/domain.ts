@@ -7,10 +7,9 @@ import {
   DOCUMENTED_COVERAGE_STARTS as STARTS,
 } from '../../platform/coverage.ts';
 import type { AccountsContext } from './builder.ts';
+import { ACCOUNTS_CAPABILITIES } from './capabilities.ts';
 import { accountChannels } from './compat/channels.ts';
-import { fillRoutes } from './compat/fill-routes.ts';
 import { accountsInfo } from './compat/info.ts';
-import { fundingRoutes, userRoutes } from './compat/user-routes.ts';
 import { accountsTools } from './mcp.ts';
 import { accountsSchema } from './schema/index.ts';
 import { AccountsService, type ReservePricing } from './service/index.ts';
@@ -60,12 +59,8 @@ export const accounts = defineDomain({
   compat: {
     info: accountsInfo,
     channels: accountChannels,
-    routes: [
-      { prefix: '/fills', plugin: fillRoutes },
-      { prefix: '/funding', plugin: fundingRoutes },
-      { prefix: '/users', plugin: userRoutes },
-    ],
   },
+  capabilities: ACCOUNTS_CAPABILITIES,
   mcpTools: accountsTools,
   // The account state's fill from rows stored before ingest kept it, and its stale positions walked again; loaded
   // only by the writer thread of the role that ingests.

@@ -1,0 +1,56 @@
+// The /info door of a domain's capabilities (kit/capability.ts): each capability with an `info` door becomes one or
+// more /info types of the dispatcher's table (compat-rest/info/index.ts, shared by POST /info and /ws `post`). Its
+// body's schema is the definition's (`body()`, less what the door omits, with its extra fields), checked by the
+// dispatcher and read once by the definition (`parse(body, 'info')`) before the call is charged; the handler calls
+// the service with what was read and answers in the shape the door declares (bare, the result envelope, or JSON
+// text streamed), a page with its paging headers.
+import { type Capabilities, type Capability, callOf, type Paged } from '../kit/capability.ts';
+import { pagingHeaders, resultEnvelope } from '../kit/envelopes.ts';
+import { type InfoEntry, json, readInfo, streamedJson } from '../kit/info.ts';
+import type { JsonSchema } from '../kit/request-schema.ts';
+
+type Info = NonNullable<Capability['info']>;
+type Body = Readonly<Record<string, unknown>>;
+
+/** The /info types of `domain`'s capabilities that have an /info door, in the list's order. */
+export function capabilityInfo(domain: string, capabilities: Capabilities): Record<string, InfoEntry> {
+  const types: Record<string, InfoEntry> = {};
+  for (const c of capabilities.list) {
+    const door = c.info;
+    if (!door) continue;
+    const entry = infoEntry(domain, c, door);
+    for (const type of [door.type].flat()) types[type] = entry;
+  }
+  return types;
+}
+
+function infoEntry(domain: string, c: Capability, door: Info): InfoEntry {
+  const omit = door.omit ?? [];
+  const definition = c.input.body(omit) as JsonSchema;
+  const withExtra = door.extra
+    ? { ...definition, properties: { ...(definition.properties as object), ...door.extra } }
+    : definition;
+  const extra = Object.keys(door.extra ?? {});
+  /** The body without what the definition does not read (the omitted fields, the extra ones, the type). */
+  const readable = (body: Body): Body => {
+    const named = door.body ? door.body(body) : body;
+    if (!omit.length && !extra.length) return named;
+    const kept = { ...named };
+    for (const key of [...omit, ...extra]) delete kept[key];
+    return kept;
+  };
+  return readInfo({
+    schema: door.schema ? door.schema(withExtra) : withExtra,
+    read: (body) => c.input.parse(readable(body), 'info') as unknown,
+    async handler(input, services) {
+      const service = (services as unknown as Record<string, unknown>)[domain];
+      if (door.stream) return streamedJson((out) => door.stream?.(service, input as never, out) as Promise<Buffer>);
+      const answer = await callOf(c, service, input, 'info');
+      if (answer === null || !c.page) return json(door.of ? door.of(answer) : answer);
+      const page = answer as Paged<unknown>;
+      const records = c.record ? page.rows.map((row) => c.record?.(row)) : page.rows;
+      return json(door.result ? resultEnvelope(records) : records, pagingHeaders(page));
+    },
+    response: door.response,
+  });
+}
