@@ -50,6 +50,11 @@ export interface StackOptions {
   /** Beyond loopback, serve without a key while none is configured (ALLOW_ANONYMOUS); otherwise one is required. */
   allowAnonymous?: boolean;
   routerLimits?: RouterLimits;
+  /**
+   * The router asks this process's subgraphs without a socket where a query goes to one of them whole
+   * (router/thread.ts); false: over loopback HTTP, as a router elsewhere does (tests and the bench compare the two).
+   */
+  localSubgraphs?: boolean;
   /** Origins the router allows credentials for (CORS_ORIGINS); any other gets `*` without. */
   corsOrigins?: readonly string[];
   /** Host names the MCP server's Host/Origin check accepts besides loopback's and `host` (MCP_ALLOWED_HOSTS). */
@@ -87,6 +92,8 @@ type StackParts = {
   subscriptions: Record<'router' | DomainName, () => Promise<SubscriptionStats>>;
   /** The router thread's event-loop utilization (the other servers share the main thread's). */
   routerEventLoop: RouterThread['eventLoopUtilization'];
+  /** Requests the subgraphs answered the router without a socket so far (router/thread.ts). */
+  routerAnsweredInProcess: RouterThread['answeredInProcess'];
   close(): Promise<void>;
 };
 
@@ -149,18 +156,24 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       subgraphs.push({ domain, subgraph });
     }
     await opts.beforeListen?.();
-    const routerUrl = await router.listen({
-      supergraphSdl: composeSupergraph(
-        subgraphs.map(({ domain, subgraph }) => ({ name: domain.name, url: subgraph.url, schema: domain.schema })),
-      ),
-      port: opts.ports.router,
-      host,
-      limits: opts.routerLimits,
-      corsOrigins: opts.corsOrigins,
-      deduplicateInflightRequests: Object.fromEntries(
-        DOMAIN_LIST.map((d) => [d.name, d.router.deduplicateInflightRequests]),
-      ),
-    });
+    const routerUrl = await router.listen(
+      {
+        supergraphSdl: composeSupergraph(
+          subgraphs.map(({ domain, subgraph }) => ({ name: domain.name, url: subgraph.url, schema: domain.schema })),
+        ),
+        port: opts.ports.router,
+        host,
+        limits: opts.routerLimits,
+        corsOrigins: opts.corsOrigins,
+        deduplicateInflightRequests: Object.fromEntries(
+          DOMAIN_LIST.map((d) => [d.name, d.router.deduplicateInflightRequests]),
+        ),
+      },
+      // Every subgraph here is this process's: a query sent to one whole is answered without a socket.
+      opts.localSubgraphs === false
+        ? {}
+        : Object.fromEntries(subgraphs.map(({ domain, subgraph }) => [domain.name, subgraph.answer])),
+    );
     // Once it serves, the router stops before the subgraphs it reads from.
     closers.splice(closers.indexOf(router.close), 1);
     closers.push(router.close);
@@ -195,6 +208,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       urls: { compat: compat.url, ws: compat.wsUrl, router: routerUrl, mcp: mcp.url, ...byDomain((s) => s.url) },
       subscriptions: { router: router.subscriptions, ...byDomain((s) => async () => s.subscriptions()) },
       routerEventLoop: router.eventLoopUtilization,
+      routerAnsweredInProcess: router.answeredInProcess,
       close,
     } as Stack;
   } catch (err) {

@@ -21,7 +21,27 @@ export interface RunningServer {
   url: string;
   /** Subscription executions running now and their subscribers (identical subscriptions share one). */
   subscriptions(): SubscriptionStats;
+  /**
+   * A GraphQL POST answered without a socket (router/thread.ts): the same yoga, plugins, limits, masking
+   * and request id as over HTTP, and the same status, media type and bytes. Null while tracing runs: a traced
+   * request takes HTTP, whose server span continues the router's trace.
+   */
+  answer(request: LocalRequest): Promise<LocalReply> | null;
   close(): Promise<void>;
+}
+
+/** A subgraph request as the router would POST it: the JSON body, its Accept header and the client's request id. */
+export interface LocalRequest {
+  body: string;
+  accept: string;
+  requestId: string;
+}
+
+/** A subgraph's answer as HTTP would have carried it. */
+export interface LocalReply {
+  status: number;
+  contentType: string;
+  body: Uint8Array;
 }
 
 /**
@@ -142,9 +162,19 @@ export async function serveSubgraph(
     server.listen(opts.port, opts.host ?? '127.0.0.1', resolve);
   });
   const { port } = server.address() as AddressInfo;
+  const url = `http://${opts.host ?? '127.0.0.1'}:${port}/graphql`;
   return {
-    url: `http://${opts.host ?? '127.0.0.1'}:${port}/graphql`,
+    url,
     subscriptions: shared.stats,
+    answer(request) {
+      if (tracing()) return null;
+      const headers = { 'content-type': 'application/json', accept: request.accept };
+      return withRequestId(requestIdOf(request.requestId), async () => {
+        const res = await yoga.fetch(url, { method: 'POST', headers, body: request.body });
+        const body = new Uint8Array(await res.arrayBuffer());
+        return { status: res.status, contentType: res.headers.get('content-type') ?? '', body };
+      });
+    },
     async close() {
       await ws.dispose();
       server.closeAllConnections();

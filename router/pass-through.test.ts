@@ -277,3 +277,49 @@ describe('single-subgraph pass-through', () => {
     }
   });
 });
+
+describe("the stack's router, answered by its own process's subgraphs without a socket (issue 43)", () => {
+  /** The stack's router (in-process answers) against the router above that reaches the subgraphs over HTTP. */
+  async function local(body: unknown, accept?: string) {
+    const before = stack.routerAnsweredInProcess();
+    const a = await post(stack.urls.router, body, accept);
+    const inProcess = stack.routerAnsweredInProcess() - before;
+    const b = await post(on.url, body, accept);
+    return { local: a, http: b, inProcess };
+  }
+
+  it('gives the bytes, status and media type the HTTP hop gives, for fills and market data', async () => {
+    const fills = await local({ query: FILLS, variables: { address: trader, end } });
+    expect(fills.inProcess).toBe(1);
+    expect(JSON.parse(fills.local.text).data.user.fills.edges).toHaveLength(200);
+    expect(fills.local.text).toBe(fills.http.text);
+    expect([fills.local.status, fills.local.type]).toEqual([fills.http.status, fills.http.type]);
+    const market = await local({
+      query: '{ market(coin: "BTC") { coin trades(limit: 5) { px tid } } allMids { coin } }',
+    });
+    expect(market.inProcess).toBe(1);
+    expect(JSON.parse(market.local.text).data.market.trades).toHaveLength(5);
+    expect(market.local.text).toBe(market.http.text);
+  });
+
+  it("gives the subgraph's input errors as the HTTP hop does, under either media type", async () => {
+    const query = `{ user(address: "${trader}") { fills(first: 5000) { totalCount } } }`;
+    for (const accept of ['application/json', 'application/graphql-response+json']) {
+      const r = await local({ query }, accept);
+      expect(r.inProcess).toBe(1);
+      expect(JSON.parse(r.local.text).errors[0].message).toMatch(/^first: /);
+      expect([r.local.status, r.local.type, r.local.text]).toEqual([r.http.status, r.http.type, r.http.text]);
+    }
+  });
+
+  it('leaves a query that crosses subgraphs, and subscriptions over SSE, to HTTP and the planner', async () => {
+    const query = `{ market(coin: "BTC") { trades(limit: 3) { tid users { address fills(first: 2, endTime: ${end}) { edges { node { tid } } } } } } }`;
+    const r = await local({ query });
+    expect(r.inProcess).toBe(0);
+    expect(JSON.parse(r.local.text).data.market.trades).toHaveLength(3);
+    expect(r.local.text).toBe(r.http.text);
+    const sse = await local({ query: FILLS, variables: { address: trader, end } }, 'text/event-stream');
+    expect(sse.inProcess).toBe(0);
+    expect(sse.local.text).toMatch(/event: next/);
+  });
+});

@@ -26,6 +26,7 @@ import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:ht
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { type PlanNode, QueryPlanner } from '@graphql-hive/router-query-planner';
 import { type DocumentNode, type ExecutionResult, type GraphQLSchema, print, validate } from 'graphql';
+import type { LocalReply, LocalRequest } from '../kit/serve.ts';
 import { REQUEST_ID_HEADER } from '../platform/log.ts';
 import { injectTraceContext } from '../platform/tracing.ts';
 import { requestIdOfRequest } from './request-id.ts';
@@ -111,7 +112,15 @@ function post(agent: Agent, url: string, body: string, accept: string, requestId
 
 export interface PassThroughOptions {
   supergraphSdl: string;
+  /**
+   * Subgraphs served in this process (router/thread.ts): a request to one of them is answered without a
+   * socket; null (not local, or traced) takes HTTP.
+   */
+  local?: LocalSubgraphs;
 }
+
+/** Answers a subgraph request in process, or null where that subgraph is to be reached over HTTP. */
+export type LocalSubgraphs = (subgraph: string, request: LocalRequest) => Promise<LocalReply> | null;
 
 export interface PassThrough {
   plugin: GatewayPlugin;
@@ -179,7 +188,21 @@ export function passThrough(opts: PassThroughOptions): PassThrough {
     let reply = inFlight.get(key);
     if (!reply) {
       // Merged with identical requests in flight: the fetch carries the id of the first.
-      reply = post(agent, url, c.body, c.accept, requestIdOfRequest(c.request)).finally(() => inFlight.delete(key));
+      const requestId = requestIdOfRequest(c.request);
+      const local = opts.local?.(c.subgraph, { body: c.body, accept: c.accept, requestId });
+      reply = (
+        local
+          ? local.then(
+              (r) => ({
+                status: r.status,
+                contentType: r.contentType,
+                body: Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength),
+              }),
+              // Not answered in process (the subgraph's thread failed to): the usual executor, over HTTP.
+              (err: unknown) => Promise.reject(new NoAnswer(String(err))),
+            )
+          : post(agent, url, c.body, c.accept, requestId)
+      ).finally(() => inFlight.delete(key));
       inFlight.set(key, reply);
     }
     return reply;

@@ -21,7 +21,7 @@ import { graphiqlPage } from './graphiql.ts';
 import { useGraphiQLAssets } from './graphiql-bundle.ts';
 import { downstreamRefusal, useSafeIntegerLiterals } from './input.ts';
 import { routerMetrics } from './metrics.ts';
-import { passThrough } from './pass-through.ts';
+import { type LocalSubgraphs, passThrough } from './pass-through.ts';
 import { checkConnection, maskRouterError, refusalError, useApiKeys, useFetchSignalPerRequest } from './plugins.ts';
 import { dropRefusedRequestId, routerRequestIds } from './request-id.ts';
 import { routerTracing } from './tracing.ts';
@@ -61,6 +61,11 @@ export interface RouterOptions {
   passThrough?: boolean;
   /** Origins answered with credentials allowed (`CORS_ORIGINS`); any other gets `*` without (router/cors.ts). */
   corsOrigins?: readonly string[];
+  /**
+   * Subgraphs of this process, answered without a socket where pass-through sends a query whole
+   * (router/thread.ts); every other subgraph, and every other fetch, over HTTP and graphql-ws.
+   */
+  local?: LocalSubgraphs;
 }
 
 /** Subgraph transport: subscriptions over graphql-ws; merging for all, or per subgraph (which Hive merges first). */
@@ -144,7 +149,8 @@ export async function startRouter(opts: RouterOptions) {
   const limits = opts.limits ?? DEFAULT_LIMITS;
   // Identical client subscriptions share one execution here, and so one upstream subscription to the subgraph.
   const shared = sharedSubscriptions();
-  const bytes = opts.passThrough === false ? null : passThrough({ supergraphSdl: opts.supergraphSdl });
+  const bytes =
+    opts.passThrough === false ? null : passThrough({ supergraphSdl: opts.supergraphSdl, local: opts.local });
   const gateway = createGatewayRuntime({
     supergraph: opts.supergraphSdl,
     // Hive Router's query planner and executor (native planner, projection-based results): about twice the

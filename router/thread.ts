@@ -4,9 +4,14 @@
 // API keys stay with the main thread's Authenticator: one set of per-key rate-limit windows for the whole process.
 // The thread asks it about each request's key (router/worker.ts) over the thread's message port.
 //
+// Subgraphs served by this process (kit/serve.ts `answer`) are asked over the same port where the router sends a
+// query to one of them whole (router/pass-through.ts): one message each way instead of a loopback HTTP exchange.
+// The subgraph still listens on its port, for every other fetch, for subscriptions and for routers elsewhere.
+//
 // The thread is opened first and told to listen once the subgraphs' URLs are known: loading the gateway in a fresh
 // thread takes a few seconds, spent while the main thread starts the services.
 import type { Authenticator, AuthOutcome, ChargeOutcome, Endpoint, Surface } from '../access/auth.ts';
+import type { LocalReply, LocalRequest } from '../kit/serve.ts';
 import type { SubscriptionStats } from '../platform/shared-subscriptions.ts';
 import { startThread, type Thread } from '../platform/threads.ts';
 import type { RouterOptions } from './server.ts';
@@ -17,7 +22,9 @@ export type RouterListenOptions = Pick<
 >;
 
 export type ToRouterThread =
-  | ({ type: 'listen'; authenticate: boolean } & RouterListenOptions)
+  | ({ type: 'listen'; authenticate: boolean; local: string[] } & RouterListenOptions)
+  | { type: 'answered'; id: number; reply: LocalReply }
+  | { type: 'answered'; id: number; error: string }
   | { type: 'auth'; id: number; outcome: AuthOutcome }
   | { type: 'auth'; id: number; error: string }
   | { type: 'charged'; id: number; outcome: ChargeOutcome }
@@ -30,6 +37,7 @@ export type FromRouterThread =
   | { type: 'failed'; error: string }
   | { type: 'auth'; id: number; key: string | null; surface: Surface }
   | { type: 'charge'; id: number; key: string | null; credits: number; endpoint: Endpoint }
+  | { type: 'answer'; id: number; subgraph: string; request: LocalRequest }
   | { type: 'stats'; id: number; stats: SubscriptionStats }
   | { type: 'closed' };
 
@@ -40,10 +48,18 @@ export interface RouterThreadOptions {
   onFailure?: (err: Error) => void;
 }
 
+/** Subgraphs served in this process, by name: each answers a router's request without a socket (kit/serve.ts). */
+export type LocalSubgraphAnswers = Readonly<Record<string, (request: LocalRequest) => Promise<LocalReply> | null>>;
+
 export interface RouterThread {
-  /** Starts the router on the composed supergraph; resolves with its URL. */
-  listen(opts: RouterListenOptions): Promise<string>;
+  /**
+   * Starts the router on the composed supergraph; resolves with its URL. `local`: the subgraphs of this process,
+   * asked without a socket where a query goes to one of them whole.
+   */
+  listen(opts: RouterListenOptions, local?: LocalSubgraphAnswers): Promise<string>;
   subscriptions(): Promise<SubscriptionStats>;
+  /** Requests this process's subgraphs answered the router without a socket so far (tests, diagnostics). */
+  answeredInProcess(): number;
   /** Stops the router (if it listens) and ends the thread. */
   close(): Promise<void>;
   /** How busy the thread is (performance.eventLoopUtilization, diffs alike): the bench reports it. */
@@ -62,6 +78,8 @@ export function openRouterThread(opts: RouterThreadOptions = {}): RouterThread {
   });
   let nextId = 0;
   const statsAsked = new Map<number, (stats: SubscriptionStats) => void>();
+  let local: LocalSubgraphAnswers = {};
+  let answeredInProcess = 0;
 
   const onMessage = (m: FromRouterThread) => {
     switch (m.type) {
@@ -84,6 +102,18 @@ export function openRouterThread(opts: RouterThreadOptions = {}): RouterThread {
           (err: unknown) => thread.post({ type: 'charged', id: m.id, error: String(err) }),
         );
         return;
+      case 'answer': {
+        const answering = local[m.subgraph]?.(m.request);
+        if (!answering) return thread.post({ type: 'answered', id: m.id, error: `${m.subgraph}: not answered here` });
+        answering.then(
+          (reply) => {
+            answeredInProcess++;
+            thread.post({ type: 'answered', id: m.id, reply });
+          },
+          (err: unknown) => thread.post({ type: 'answered', id: m.id, error: String(err) }),
+        );
+        return;
+      }
       case 'stats':
         statsAsked.get(m.id)?.(m.stats);
         statsAsked.delete(m.id);
@@ -107,14 +137,16 @@ export function openRouterThread(opts: RouterThreadOptions = {}): RouterThread {
   );
 
   return {
-    listen(listen) {
+    listen(listen, answers = {}) {
       if (failure) return Promise.reject(failure);
+      local = answers;
       return new Promise((resolve, reject) => {
         listening = { resolve, reject };
-        thread.post({ type: 'listen', authenticate: auth !== undefined, ...listen });
+        thread.post({ type: 'listen', authenticate: auth !== undefined, local: Object.keys(answers), ...listen });
       });
     },
     eventLoopUtilization: (a, b) => thread.eventLoopUtilization(a, b),
+    answeredInProcess: () => answeredInProcess,
     subscriptions() {
       const id = ++nextId;
       return new Promise((resolve) => {

@@ -2,7 +2,9 @@
 // and asks the main thread about API keys.
 import { parentPort } from 'node:worker_threads';
 import { type AuthOutcome, type ChargeOutcome, type KeyChecker, presentedKey } from '../access/auth.ts';
-import { shutdownTracing, startTracing } from '../platform/tracing.ts';
+import type { LocalReply } from '../kit/serve.ts';
+import { shutdownTracing, startTracing, tracing } from '../platform/tracing.ts';
+import type { LocalSubgraphs } from './pass-through.ts';
 import { startRouter } from './server.ts';
 import type { FromRouterThread, ToRouterThread } from './thread.ts';
 
@@ -32,14 +34,31 @@ const remoteAuth: KeyChecker = {
   },
 };
 
+const answers = new Map<number, { resolve: (r: LocalReply) => void; reject: (err: Error) => void }>();
+/** The main thread's subgraphs named in `local`, asked over the port; none while tracing runs (HTTP carries spans). */
+function localSubgraphs(local: readonly string[]): LocalSubgraphs | undefined {
+  if (!local.length || tracing()) return undefined;
+  const here = new Set(local);
+  return (subgraph, request) => {
+    if (!here.has(subgraph)) return null;
+    const id = ++nextId;
+    return new Promise((resolve, reject) => {
+      answers.set(id, { resolve, reject });
+      post({ type: 'answer', id, subgraph, request });
+    });
+  };
+}
+
 let router: ReturnType<typeof startRouter> | null = null;
 
 main.on('message', (m: ToRouterThread) => {
   switch (m.type) {
     case 'listen': {
-      const { type: _, authenticate, ...opts } = m;
+      const { type: _, authenticate, local, ...opts } = m;
       // The thread's own tracer providers, before the router installs its hooks (none while tracing is off).
-      router = startTracing().then(() => startRouter({ ...opts, auth: authenticate ? remoteAuth : undefined }));
+      router = startTracing().then(() =>
+        startRouter({ ...opts, auth: authenticate ? remoteAuth : undefined, local: localSubgraphs(local) }),
+      );
       router.then(
         (r) => post({ type: 'listening', url: r.url }),
         (err: unknown) => post({ type: 'failed', error: err instanceof Error ? err.message : String(err) }),
@@ -57,6 +76,13 @@ main.on('message', (m: ToRouterThread) => {
       const waiting = charges.get(m.id);
       charges.delete(m.id);
       if ('outcome' in m) waiting?.resolve(m.outcome);
+      else waiting?.reject(new Error(m.error));
+      return;
+    }
+    case 'answered': {
+      const waiting = answers.get(m.id);
+      answers.delete(m.id);
+      if ('reply' in m) waiting?.resolve(m.reply);
       else waiting?.reject(new Error(m.error));
       return;
     }
