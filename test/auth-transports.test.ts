@@ -6,6 +6,8 @@ import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createKey, revokeKey } from '../access/keys.ts';
+import type { TradeRow } from '../db/rows/markets.ts';
+import { InProcessBus } from '../events/bus.ts';
 import { errorBody } from '../platform/error-codes.ts';
 import type { Stack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
@@ -14,12 +16,14 @@ import { startStackWithoutNode } from './stack.ts';
 
 let db: TestDatabase;
 let stack: Stack;
+/** The bus the stack's ingest would publish on: trades for the SSE subscribers go there, as a node's do. */
+const bus = new InProcessBus();
 let dataKey: string;
 let mcpKey: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  stack = await startStackWithoutNode(db.pool);
+  stack = await startStackWithoutNode(db.pool, { bus });
   dataKey = (await createKey(db.pool, { scope: 'data', rateLimitPerMin: 100_000 })).key;
   mcpKey = (await createKey(db.pool, { scope: 'mcp', rateLimitPerMin: 100_000 })).key;
   stack.auth.invalidate();
@@ -97,8 +101,9 @@ async function sse(opts: { headers?: Headers; key?: string; get?: boolean }) {
   });
   if (res.status !== 200) return answer(res);
   expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-  let tid = 0;
-  const publishing = setInterval(() => stack.markets.live.publish('trades', [wireTrade(TRADE_COIN, ++tid)]), 100);
+  // Trades of new blocks, as ingest publishes them: a subscription follows the stored stream, whose live part takes a
+  // block it has not had yet (every SSE call is a new subscriber after the last).
+  const publishing = setInterval(() => bus.publish('trades', [wireTradeRow(TRADE_COIN, ++tradeBlock)]), 100);
   try {
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
@@ -114,6 +119,14 @@ async function sse(opts: { headers?: Headers; key?: string; get?: boolean }) {
     clearInterval(publishing);
     abort.abort();
   }
+}
+
+let tradeBlock = 0;
+
+/** A trade of block `tid` as ingest stores and publishes it (markets.trades' row). */
+function wireTradeRow(coin: string, tid: number): TradeRow {
+  const { users, ...trade } = wireTrade(coin, tid);
+  return { ...trade, block_number: tid, seq: 0, buyer: users[0], seller: users[1], fees: '0' };
 }
 
 /** A WebSocket class for graphql-ws's client that sends these headers with the upgrade. */
