@@ -50,11 +50,6 @@ export interface StackOptions {
   /** Beyond loopback, serve without a key while none is configured (ALLOW_ANONYMOUS); otherwise one is required. */
   allowAnonymous?: boolean;
   routerLimits?: RouterLimits;
-  /**
-   * The router asks this process's subgraphs without a socket where a query goes to one of them whole
-   * (router/thread.ts); false: over loopback HTTP, as a router elsewhere does (tests and the bench compare the two).
-   */
-  localSubgraphs?: boolean;
   /** Origins the router allows credentials for (CORS_ORIGINS); any other gets `*` without. */
   corsOrigins?: readonly string[];
   /** Host names the MCP server's Host/Origin check accepts besides loopback's and `host` (MCP_ALLOWED_HOSTS). */
@@ -170,9 +165,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         ),
       },
       // Every subgraph here is this process's: a query sent to one whole is answered without a socket.
-      opts.localSubgraphs === false
-        ? {}
-        : Object.fromEntries(subgraphs.map(({ domain, subgraph }) => [domain.name, subgraph.answer])),
+      Object.fromEntries(subgraphs.map(({ domain, subgraph }) => [domain.name, subgraph.answer])),
     );
     // Once it serves, the router stops before the subgraphs it reads from.
     closers.splice(closers.indexOf(router.close), 1);
