@@ -7,6 +7,10 @@ import type { Capabilities, InfoDoor } from '../../kit/capability.ts';
 import { capability, wholeCapability } from '../../kit/capability.ts';
 import * as R from '../../kit/response-schema.ts';
 import { resultOf } from '../../kit/response-schema.ts';
+import { AccountStateRef } from './schema/account.ts';
+import { LiquidationRef } from './schema/liquidation.ts';
+import { TwapStatusChangeRef } from './schema/twap.ts';
+import { UserRef } from './schema/user.ts';
 import {
   type AccountsService,
   ALL_FILLS,
@@ -49,6 +53,9 @@ const fillRowsInfo = <P extends typeof FILL_ROWS.fields | typeof ALL_FILLS.field
 /** Compact fill rows in the data envelope (`/fills/*`), paged by keyset cursor. */
 const FILL_ROWS_ANSWER = { body: dataEnvelopeOf(R.list(compactFillSchema)) };
 
+/** A User's fields: the account is the parent's. */
+const fromUser = { user: (u: { address: string }) => u.address };
+
 const twapSliceFillsAnswer = R.list(R.record({ fill: wireFillSchema, twapId: R.int }));
 
 export const ACCOUNTS_CAPABILITIES: Capabilities<AccountsService> = {
@@ -69,6 +76,7 @@ export const ACCOUNTS_CAPABILITIES: Capabilities<AccountsService> = {
           'HIP-3 dex positions are not included (see accounts_spot_balances).',
         key: 'account',
       },
+      graphql: { type: AccountStateRef, description: '', fields: [{ on: UserRef, name: 'account', given: fromUser }] },
     }),
     wholeCapability({
       name: 'userFills',
@@ -194,6 +202,19 @@ export const ACCOUNTS_CAPABILITIES: Capabilities<AccountsService> = {
           'duration and start.',
         key: 'twaps',
       },
+      graphql: {
+        type: [TwapStatusChangeRef],
+        description: '',
+        fields: [
+          {
+            on: UserRef,
+            name: 'twapHistory',
+            description: `The status changes of the user's TWAP orders, oldest first: the newest ${MAX_TWAP_HISTORY}`,
+            given: fromUser,
+            listSize: { assumedSize: 100 },
+          },
+        ],
+      },
     }),
     // A page of a user's history, unwrapped as the exchange answers it (a window oldest first, else the newest first:
     // the service's rule), with X-Has-More and X-Next-Cursor; `limit` and `cursor` are this service's additions.
@@ -239,6 +260,19 @@ export const ACCOUNTS_CAPABILITIES: Capabilities<AccountsService> = {
           'Liquidations a user was in (liquidated or liquidator), most recent first. For liquidations as they happen ' +
           'use accounts_collect_liquidations.',
         key: 'liquidations',
+      },
+      graphql: {
+        type: [LiquidationRef],
+        description: '',
+        fields: [
+          {
+            on: UserRef,
+            name: 'liquidations',
+            description: 'Liquidations in which the user was liquidated or the liquidator, most recent first',
+            given: fromUser,
+            listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
+          },
+        ],
       },
     }),
     wholeCapability({

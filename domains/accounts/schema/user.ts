@@ -7,8 +7,6 @@ import {
   FILL_PAGE,
   FUNDING_PAGE,
   LEDGER_PAGE,
-  LIQUIDATIONS,
-  MAX_TWAP_HISTORY,
   MAX_WIRE_FILLS,
   ORDER_STATUS,
   ORDERS_PAGE,
@@ -16,14 +14,11 @@ import {
   TWAP_SLICE_FILLS,
   USER_ENTITY,
 } from '../service/index.ts';
-import { AccountStateRef } from './account.ts';
 import { badInput, serviceInput } from './args.ts';
 import { FillConnectionRef, fillsConnection, TwapSliceFillRef } from './fill.ts';
 import { FundingConnectionRef, fundingsConnection } from './funding.ts';
 import { LedgerUpdateConnectionRef, ledgerConnection } from './ledger.ts';
-import { LiquidationRef } from './liquidation.ts';
 import { OrderStatusConnectionRef, OrderStatusRef, ordersConnection } from './order.ts';
-import { TwapStatusChangeRef } from './twap.ts';
 
 /** An ID argument as its definition reads it: its digits as a number (other text is refused by the definition). */
 const idOf = (id: unknown) => (typeof id === 'string' && /^\d{1,16}$/.test(id) ? Number(id) : id);
@@ -56,12 +51,6 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
         ctx.accounts.twapSliceFills(
           TWAP_SLICE_FILLS.parse({ ...a, twapId: idOf(a.twapId), user: u.address }, 'graphql'),
         ),
-    }),
-    twapHistory: t.field({
-      type: [TwapStatusChangeRef],
-      description: `The status changes of the user's TWAP orders, oldest first: the newest ${MAX_TWAP_HISTORY}`,
-      listSize: { assumedSize: 100 },
-      resolve: (u, _a, ctx) => ctx.accounts.twapHistory(u.address),
     }),
     orders: t.field({
       type: OrderStatusConnectionRef,
@@ -105,17 +94,6 @@ export const UserRef = builder.objectRef<UserParent>('User').implement({
       args: LEDGER_PAGE.args(t, ['user']),
       listSize: HISTORY_LIST_SIZE,
       resolve: (u, a, ctx) => ledgerConnection(ctx.accounts, LEDGER_PAGE.parse({ ...a, user: u.address }, 'graphql')),
-    }),
-    liquidations: t.field({
-      type: [LiquidationRef],
-      description: 'Liquidations in which the user was liquidated or the liquidator, most recent first',
-      args: LIQUIDATIONS.args(t, ['user']),
-      listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-      resolve: (u, a, ctx) => ctx.accounts.liquidations(LIQUIDATIONS.parse({ ...a, user: u.address }, 'graphql')),
-    }),
-    account: t.field({
-      type: AccountStateRef,
-      resolve: (u, _a, ctx) => ctx.accounts.accountState(u.address),
     }),
   }),
 });
