@@ -18,6 +18,8 @@ export function capabilityInfo(domain: string, capabilities: Capabilities): Reco
   for (const c of capabilities.list) {
     const door = c.info;
     if (!door) continue;
+    // /info charges CALL_CREDITS a call, whatever the type: a dearer capability would be undercharged there.
+    if (c.credits) throw new Error(`capability ${c.name}: one with credits has no /info door (it charges one call)`);
     const entry = infoEntry(domain, c, door);
     for (const type of [door.type].flat()) types[type] = entry;
   }

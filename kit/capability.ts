@@ -107,7 +107,7 @@ export interface RestDoor<S, P extends TProperties, A = Any> {
  * definition's (`body()`), read once by its `parse(body, 'info')` before the call is charged, and answered as the
  * exchange answers the type: bare (a whole answer as it is; a page's records, with the paging headers X-Has-More,
  * X-Next-Cursor, X-Total-Count), in the result envelope (`{result, cursor}`, with the paging headers), or as JSON
- * text the service writes in chunks (`stream`).
+ * text the service writes in chunks (`stream`). An /info call costs CALL_CREDITS: a capability with `credits` has none.
  */
 export interface InfoDoor<S, P extends TProperties, A = Any> {
   /** Its type (`userFills`), or several types answered alike (`userFunding`, `accountFunding`). */

@@ -1,0 +1,101 @@
+// The /info door of a capability (compat-rest/capability-info.ts), in process: the entry's body schema is the
+// definition's (less what the door omits, with its extra fields), its read is the definition's parse (what is omitted
+// or extra is not read), and the answer has the declared shape with the page's paging headers.
+import { describe, expect, it } from 'vitest';
+import { type Capabilities, capability, wholeCapability } from '../kit/capability.ts';
+import type { CompatServices } from '../kit/info.ts';
+import { address, bool, defineInput, int, optional, time } from '../kit/input.ts';
+import { FieldError } from '../platform/fields.ts';
+import { capabilityInfo } from './capability-info.ts';
+
+const USER = '0x00000000000000000000000000000000000000aa';
+const ROWS = defineInput({
+  user: address('whose rows'),
+  startTime: optional(time('from')),
+  limit: int('rows (1 to 5, default 2)', { min: 1, max: 5, default: 2 }),
+  flag: bool('a flag', false),
+});
+
+interface Service {
+  calls: unknown[];
+}
+const service: Service = { calls: [] };
+const services = { test: service } as unknown as CompatServices;
+
+const list: Capabilities<Service> = {
+  prefix: '',
+  list: [
+    capability({
+      name: 'rows',
+      input: ROWS,
+      page: async (s, q) => {
+        s.calls.push(q);
+        return { rows: [1, 2], cursors: ['a', 'b'], hasMore: true, nextCursor: 'b', totalCount: 7 };
+      },
+      record: (n: number) => ({ n }),
+      info: {
+        type: ['rows', 'sameRows'],
+        omit: ['startTime'],
+        extra: { the_flag: { type: 'boolean' } },
+        body: (b) => ({ ...b, flag: b.flag ?? b.the_flag }),
+        result: true,
+        response: {},
+      },
+    }),
+    wholeCapability({
+      name: 'whole',
+      input: ROWS,
+      answer: async () => ({ a: 1 }),
+      info: { type: 'whole', of: (a) => [a], response: {} },
+    }),
+  ],
+};
+
+describe('an /info door', () => {
+  const types = capabilityInfo('test', list);
+
+  it('is one entry per type, in the list order', () => {
+    expect(Object.keys(types)).toEqual(['rows', 'sameRows', 'whole']);
+    expect(types.rows).toBe(types.sameRows);
+  });
+
+  it("publishes the definition's body, less what it omits, with its extra fields", () => {
+    const schema = types.rows?.schema as { properties: Record<string, unknown>; required: string[] };
+    expect(Object.keys(schema.properties)).toEqual(['user', 'limit', 'flag', 'the_flag']);
+    expect(schema.required).toEqual(['user']);
+  });
+
+  it('reads the body once by the definition: the door names it, omitted fields are not read', () => {
+    const read = types.rows?.read as (b: Record<string, unknown>) => unknown;
+    expect(read({ type: 'rows', user: USER.toUpperCase().replace('0X', '0x'), startTime: 5, the_flag: true })).toEqual({
+      user: USER,
+      limit: 2,
+      flag: true,
+    });
+    expect(() => read({ type: 'rows', user: USER, limit: 6 })).toThrow(FieldError);
+    expect(() => read({ type: 'rows', user: USER, limit: 6 })).toThrow('limit: ');
+  });
+
+  it('answers a page in the result envelope with its paging headers, a whole answer as `of` words it', async () => {
+    const input = { user: USER, limit: 2, flag: false };
+    const reply = await types.rows?.handler({}, services, input);
+    expect(reply).toEqual({
+      kind: 'json',
+      body: { result: [{ n: 1 }, { n: 2 }], cursor: null },
+      headers: { 'x-has-more': 'true', 'x-next-cursor': 'b', 'x-total-count': '7' },
+    });
+    expect(service.calls).toEqual([input]);
+    expect(await types.whole?.handler({}, services, input)).toEqual({ kind: 'json', body: [{ a: 1 }] });
+  });
+
+  it('refuses a capability that costs more than a call', () => {
+    const dear = capability({
+      name: 'dear',
+      input: ROWS,
+      page: async () => ({ rows: [], cursors: [], hasMore: false, nextCursor: null }),
+      credits: () => 3,
+      info: { type: 'dear', response: {} },
+    });
+    expect(() => capabilityInfo('test', { prefix: '', list: [dear] })).toThrow(/credits/);
+  });
+});
