@@ -173,8 +173,9 @@ function deliveredAt(source: EventSource<TopicMap>, topic: string): RowPosition 
  * store (or, before any was, at its newest stored row, read). Live batches are followed first and held while the
  * store is read; then each part's first live batch after a read of the store (and the first after a bus gap) is
  * preceded by the stored rows between where the subscriber stands and that batch's first block (rows a bus that
- * publishes before it commits had not committed when the store was read), and a live row of a block the subscriber
- * already has is dropped. Resolves once the stored events are sent, with the teardown; a bad position rejects with
+ * publishes before it commits had not committed when the store was read), and a live row of a block the store gave
+ * is dropped (only those: a live batch may hold rows of blocks the subscriber stands past, its own rows that came
+ * after another key's batch of the same blocks, as JetStream sends them). Resolves once the stored events are sent, with the teardown; a bad position rejects with
  * a FieldError on `after`.
  */
 export async function followStored<E>(
@@ -217,6 +218,13 @@ export async function followStored<E>(
     for (const off of offs) off();
   };
   const at: RowPosition[] = [];
+  /**
+   * Per part, the block up to which the store gave the subscriber its rows (after a read of it; absent: none read):
+   * a live row of such a block is one it has. Only those are dropped: a bus may deliver one block's rows in several
+   * batches (JetStream sends each key's rows, a coin's trades, as a message of its own), so a live row of a block
+   * at or before where the subscriber stands is not one it has unless the store gave it.
+   */
+  const stored: (number | undefined)[] = [];
   const emit = (i: number, rows: readonly BlockRow[], position: RowPosition) => {
     at[i] = position;
     const events = parts[i]?.select(rows) ?? [];
@@ -224,16 +232,21 @@ export async function followStored<E>(
     const text = encodePosition(at);
     for (const event of events) sink.send(event, text);
   };
-  /** A live batch of part `i`, less the blocks the subscriber already has. */
+  /**
+   * A live batch of part `i`, less the blocks the store gave. A batch with no event of the subscriber does not move
+   * it: the batch may be another key's rows of blocks whose rows of the subscriber's key come in a later batch.
+   */
   const take = (i: number, rows: readonly BlockRow[]) => {
-    if (!rows.length) return;
-    const last = lastOf(rows) as RowPosition;
-    let first = rows[0] as BlockRow;
-    for (const r of rows) if (r.block_number < first.block_number) first = r;
+    const floor = stored[i];
+    const fresh = floor === undefined ? rows : rows.filter((r) => r.block_number > floor);
+    if (!fresh.length) return;
+    const events = parts[i]?.select(fresh) ?? [];
+    if (!events.length) return;
+    const last = lastOf(fresh) as RowPosition;
     const now = at[i] as RowPosition;
-    if (last.block <= now.block) return;
-    const fresh = first.block_number > now.block ? rows : rows.filter((r) => r.block_number > now.block);
-    emit(i, fresh, { block: last.block, time: Math.max(last.time, now.time) });
+    at[i] = after(last, now) ? last : now;
+    const text = encodePosition(at);
+    for (const event of events) sink.send(event, text);
   };
   /** Sends the stored blocks of part `i` after where it stands (before `beforeBlock`), pausing for the subscriber. */
   const sendStored = async (i: number, beforeBlock?: number) => {
@@ -245,6 +258,7 @@ export async function followStored<E>(
       }
       emit(i, group.rows, group.position);
     }
+    stored[i] = (at[i] as RowPosition).block;
   };
   const pump = () => {
     if (pumping) return;
@@ -310,6 +324,7 @@ export async function followStored<E>(
       emit(read[pick] as number, head.value.rows, head.value.position);
       heads[pick] = await (cursors[pick] as AsyncIterator<Group>).next();
     }
+    for (const i of read) stored[i] = (at[i] as RowPosition).block;
   } catch (err) {
     stop();
     throw err;
