@@ -18,8 +18,6 @@ export type AuthOutcome =
   /** Over the key's rate: `retryAfter` seconds until its next window (the `Retry-After` header). */
   | (Refusal<'rate_limited'> & { retryAfter: number });
 
-export type { ChargeOutcome, Endpoint } from './credits.ts';
-
 export interface AuthRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The raw query string or URL search params, for `api_key`. */

@@ -15,8 +15,13 @@ import { buildCompatApp } from '../compat-rest/app.ts';
 import { inTransaction } from '../db/pool.ts';
 import { LIVE_BOARDS, METRICS, metricOrder, rankColumn } from '../domains/analytics/service/ranking.ts';
 import { windowHours, windowParams } from '../domains/analytics/service/window.ts';
-import { deriveUntil, storedFrontier } from '../domains/analytics/writer/index.ts';
-import { HISTORY_MAX_FILLS, LIVE_MAX_FILLS, resetDerived } from '../domains/analytics/writer/job.ts';
+import {
+  deriveUntil,
+  HISTORY_MAX_FILLS,
+  LIVE_MAX_FILLS,
+  resetDerived,
+  storedFrontier,
+} from '../domains/analytics/writer/job.ts';
 import { refreshLeaderboard, refreshLiveBoards } from '../domains/analytics/writer/leaderboard.ts';
 import { resummedBoard, resummedSums } from '../domains/analytics/writer/resummed.ts';
 import { DOMAIN_LIST } from '../domains.ts';

@@ -9,7 +9,8 @@ import { fillsTable } from '../db/rows/accounts.ts';
 import { tradesTable } from '../db/rows/markets.ts';
 import { Batch } from '../ingest/batch.ts';
 import { LOADERS } from '../ingest/formats/index.ts';
-import { Ingest, listStreamFiles } from '../ingest/pipeline.ts';
+import { listStreamFiles } from '../ingest/layouts.ts';
+import { Ingest } from '../ingest/pipeline.ts';
 import { writeSyntheticFills } from '../test/node-files.ts';
 import type { BenchServer } from './db.ts';
 

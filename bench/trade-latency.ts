@@ -3,7 +3,7 @@
 
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { TradeRow } from '../db/rows/markets.ts';
-import { toWireTrade } from '../domains/markets/service/index.ts';
+import { toWireTrade } from '../domains/markets/service/market-data.ts';
 import { startBareFanout } from './bare-fanout.ts';
 import type { MarketsBench } from './markets.ts';
 import { type BenchRow, type BenchSection, int, met, ms, percent, postJson, sleep, until } from './section.ts';

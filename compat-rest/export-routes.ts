@@ -7,7 +7,9 @@ import path from 'node:path';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { exportCredits } from '../access/costs.ts';
-import { countDayRows, DATASET_NAMES, datasetOf, dayStart, exportDay, readManifest } from '../export/index.ts';
+import { DATASET_NAMES, datasetOf, dayStart } from '../export/datasets.ts';
+import { countDayRows, exportDay } from '../export/index.ts';
+import { readManifest } from '../export/manifest.ts';
 import { loadConfig } from '../platform/config.ts';
 
 export interface ExportRouteOptions {

@@ -5,9 +5,9 @@
 // newest time first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainTools } from '../mcp/tools.ts';
-import { NodeFiles, nodeFill, userConnection } from '../test/accounts-files.ts';
+import { NodeFiles, userConnection } from '../test/accounts-files.ts';
 import { startCompatApp, type TestCompatApp } from '../test/compat-app.ts';
-import { addr, hash, T0 } from '../test/node-files.ts';
+import { addr, hash, nodeFill, T0 } from '../test/node-files.ts';
 import { openSocket } from '../test/ws-client.ts';
 import type { FillEvent } from '../wire/node-lines.ts';
 

@@ -3,15 +3,15 @@ import type pg from 'pg';
 import { type Authenticator, presentedKey } from '../access/auth.ts';
 import { CALL_CREDITS, subscribeCredits } from '../access/costs.ts';
 import { DOMAIN_LIST, type DomainName } from '../domains.ts';
+import type { Channel } from '../kit/channel.ts';
 import { errorAnswer } from '../kit/envelopes.ts';
 import type { CompatServices } from '../kit/info.ts';
+import { holesOf } from '../kit/resume.ts';
 import { errorBody } from '../platform/error-codes.ts';
 import { watchWs } from '../platform/metrics.ts';
 import { buildCompatApp } from './app.ts';
 import { checkInfo } from './info/index.ts';
 import { attachWsServer } from './ws/protocol.ts';
-import { holesOf } from './ws/resume.ts';
-import type { Channel } from './ws/types.ts';
 
 export interface CompatServerOptions {
   services: CompatServices;

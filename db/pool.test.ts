@@ -3,15 +3,10 @@
 
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TextRow } from '../platform/json-text.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
-import {
-  createPool,
-  databaseStatus,
-  eachTextRow,
-  isStorageUnavailable,
-  StorageUnavailableError,
-  type TextRow,
-} from './pool.ts';
+import { createPool, databaseStatus, eachTextRow } from './pool.ts';
+import { isStorageUnavailable, StorageUnavailableError } from './unavailable.ts';
 
 let db: TestDatabase;
 beforeAll(async () => {

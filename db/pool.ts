@@ -6,8 +6,6 @@ import { type EmbeddedCluster, type EmbeddedOptions, startEmbedded } from './emb
 import { migrate, pendingMigrations } from './migrate.ts';
 import { runOnce, type StartupStep } from './startup.ts';
 
-export { isStorageUnavailable, STORAGE_UNAVAILABLE, StorageUnavailableError } from './unavailable.ts';
-
 // Return int8 as a JS number only where it is safe; numeric stays a string (never a float on the way through).
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => {
   const n = Number(v);
@@ -53,8 +51,6 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     client.release(broken);
   }
 }
-
-export type { TextRow } from '../platform/json-text.ts';
 
 /**
  * A query handing each data row to `onRow` as the wire carries it (Postgres's text, NULL as null), through the

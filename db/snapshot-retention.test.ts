@@ -4,7 +4,7 @@
 // makes the days it writes before its transaction.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalyticsService } from '../domains/analytics/service/index.ts';
-import { deriveUntil } from '../domains/analytics/writer/index.ts';
+import { deriveUntil } from '../domains/analytics/writer/job.ts';
 import { DEFAULT_RETENTION } from '../platform/config.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import { DAY_MS, dayOf, keepPartitions, makePartitions, partitionName } from './partitions.ts';

@@ -6,7 +6,8 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../db/pool.ts';
 import { loadConfig } from '../platform/config.ts';
 import { FieldError } from '../platform/fields.ts';
-import { DATASET_NAMES, datasetOf, dayStart, exportDay } from './index.ts';
+import { DATASET_NAMES, datasetOf, dayStart } from './datasets.ts';
+import { exportDay } from './index.ts';
 
 const USAGE = `usage: npm run export -- --dataset ${DATASET_NAMES.join('|')} --day YYYY-MM-DD --out DIR`;
 

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import { plainDecimal, readParquet } from '../test/parquet.ts';
-import { exportDay, readManifest } from './index.ts';
+import { exportDay } from './index.ts';
+import { readManifest } from './manifest.ts';
 
 const DAY = '2026-06-01';
 const START = Date.UTC(2026, 5, 1);

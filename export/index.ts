@@ -10,9 +10,6 @@ import { type Dataset, datasetOf, dayStart, dayWhere } from './datasets.ts';
 import { type ManifestEntry, mergeManifest, withManifestLock } from './manifest.ts';
 import { writeDayParquet } from './parquet.ts';
 
-export { DATASET_NAMES, type DatasetName, datasetOf, dayStart } from './datasets.ts';
-export { MANIFEST, type Manifest, type ManifestEntry, readManifest } from './manifest.ts';
-
 /** Where a dataset's day goes, relative to the export directory. */
 export const dayFile = (dataset: string, day: string) => `${dataset}/${day}.parquet`;
 

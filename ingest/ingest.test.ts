@@ -14,7 +14,6 @@ import {
   nodeOrder,
   T0,
   tempDataDir,
-  ZERO_HASH,
 } from '../test/node-files.ts';
 import type {
   FillEvent,
@@ -25,6 +24,7 @@ import type {
   StreamName,
   TwapStatusEvent,
 } from '../wire/node-lines.ts';
+import { ZERO_HASH } from '../wire/node-lines.ts';
 import { hourlyPath, isoNs } from './files.ts';
 import { Ingest } from './pipeline.ts';
 

@@ -5,7 +5,8 @@
 // committed, waits with backoff, and resumes from the checkpoint Postgres holds, which is the same thing.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { makePartitions } from '../db/partitions.ts';
-import { databaseStatus, inTransaction, isStorageUnavailable, StorageUnavailableError } from '../db/pool.ts';
+import { databaseStatus, inTransaction } from '../db/pool.ts';
+import { isStorageUnavailable, StorageUnavailableError } from '../db/unavailable.ts';
 import type { BusGap, Topic, Topics } from '../events/bus.ts';
 import { FieldError } from '../platform/fields.ts';
 import { STREAMS, type StreamName } from '../wire/node-lines.ts';
@@ -28,9 +29,6 @@ import {
   tailOf,
 } from './layouts.ts';
 import { type BlockRead, committedUntil, type IngestOptions, type StreamStats } from './options.ts';
-
-export { listStreamFiles } from './layouts.ts';
-export type { IngestOptions, StreamStats } from './options.ts';
 
 /** Where a line ends: the file's checkpoint name, the byte offset just past it, its line number. */
 interface Position {

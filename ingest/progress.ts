@@ -2,7 +2,7 @@
 // first batch down to none) with rows/s and the ETA to catching up on a terminal; a line per 10 s otherwise
 // (platform/progress.ts).
 import { type Progress, progress } from '../platform/progress.ts';
-import type { StreamStats } from './pipeline.ts';
+import type { StreamStats } from './options.ts';
 
 export interface ProgressReporter {
   stop(): void;

@@ -4,7 +4,7 @@
 import type { EventBus, Topic, Topics } from '../events/bus.ts';
 import type { WriterProgress } from '../platform/metrics.ts';
 import { closeThread, startThread, type Thread } from '../platform/threads.ts';
-import type { StreamStats } from './pipeline.ts';
+import type { StreamStats } from './options.ts';
 
 export interface WriterThreadData {
   databaseUrl: string;

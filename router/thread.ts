@@ -10,7 +10,8 @@
 //
 // The thread is opened first and told to listen once the subgraphs' URLs are known: loading the gateway in a fresh
 // thread takes a few seconds, spent while the main thread starts the services.
-import type { Authenticator, AuthOutcome, ChargeOutcome, Endpoint, Surface } from '../access/auth.ts';
+import type { Authenticator, AuthOutcome, Surface } from '../access/auth.ts';
+import type { ChargeOutcome, Endpoint } from '../access/credits.ts';
 import type { LocalReply, LocalRequest } from '../kit/serve.ts';
 import type { SubscriptionStats } from '../platform/shared-subscriptions.ts';
 import { startThread, type Thread } from '../platform/threads.ts';

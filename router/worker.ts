@@ -1,7 +1,8 @@
 // The router thread's entry (opened by router/thread.ts): loads the gateway, serves the router when told to listen,
 // and asks the main thread about API keys.
 import { parentPort } from 'node:worker_threads';
-import { type AuthOutcome, type ChargeOutcome, type KeyChecker, presentedKey } from '../access/auth.ts';
+import { type AuthOutcome, type KeyChecker, presentedKey } from '../access/auth.ts';
+import type { ChargeOutcome } from '../access/credits.ts';
 import type { LocalReply } from '../kit/serve.ts';
 import { shutdownTracing, startTracing, tracing } from '../platform/tracing.ts';
 import type { LocalSubgraphs } from './pass-through.ts';

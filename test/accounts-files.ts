@@ -12,8 +12,6 @@ import type { MiscEvent, NodeOrder, OrderStatusEvent, StreamName } from '../wire
 import type { TestDatabase } from './db.ts';
 import { appendBlocks, block, hash, tempDataDir } from './node-files.ts';
 
-export { nodeFill, nodeOrder } from './node-files.ts';
-
 export class NodeFiles {
   private readonly blocks = new Map<StreamName, { time: number; events: unknown[] }[]>();
 

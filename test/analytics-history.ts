@@ -4,9 +4,10 @@
 // The expected numbers the tests check are worked out by hand in the comments.
 import { isoNs } from '../ingest/files.ts';
 import type { FillEvent, MiscEvent } from '../wire/node-lines.ts';
+import { ZERO_HASH } from '../wire/node-lines.ts';
 import { NodeFiles } from './accounts-files.ts';
 import type { TestDatabase } from './db.ts';
-import { addr, hash, nodeFill, ZERO_HASH } from './node-files.ts';
+import { addr, hash, nodeFill } from './node-files.ts';
 
 export const ALICE = addr(0xa11ce);
 export const BOB = addr(0xb0b);

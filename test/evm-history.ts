@@ -2,9 +2,9 @@
 // burns, NFTs, two registered tokens, a system transaction, HIP-3 backstop principal), ledger events (a deposit, an
 // agent send between dexes, an internal transfer) and two fills the xyz backstop absorbed, loaded by the real ingest.
 import type { EvmBlockEvent, EvmTransfer, EvmTx } from '../wire/node-lines.ts';
-import { ledgerEvent, NodeFiles, nodeFill } from './accounts-files.ts';
+import { ledgerEvent, NodeFiles } from './accounts-files.ts';
 import type { TestDatabase } from './db.ts';
-import { addr, hash } from './node-files.ts';
+import { addr, hash, nodeFill } from './node-files.ts';
 
 export const ALICE = addr(0xa1);
 export const BOB = addr(0xb2);

@@ -5,10 +5,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Stack } from '../stack.ts';
-import { NodeFiles, nodeFill } from './accounts-files.ts';
+import { NodeFiles } from './accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { type GraphqlAnswer, postGraphql } from './graphql.ts';
-import { addr, hash, T0 } from './node-files.ts';
+import { addr, hash, nodeFill, T0 } from './node-files.ts';
 import { startStackWithoutNode } from './stack.ts';
 
 const TRADER = addr(0x7a0);

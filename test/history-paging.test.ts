@@ -10,10 +10,11 @@ import { isoNs } from '../ingest/files.ts';
 import { FUNDING_COVERAGE_START, LEDGER_COVERAGE_START } from '../platform/coverage.ts';
 import type { Stack } from '../stack.ts';
 import type { MiscEvent } from '../wire/node-lines.ts';
+import { ZERO_HASH } from '../wire/node-lines.ts';
 import { ledgerEvent, NodeFiles } from './accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { mcpClient } from './mcp-client.ts';
-import { addr, hash, ZERO_HASH } from './node-files.ts';
+import { addr, hash } from './node-files.ts';
 import { startStackWithoutNode } from './stack.ts';
 
 const ALICE = addr(0xa1);

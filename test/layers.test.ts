@@ -63,8 +63,8 @@ const LAYERS: LayerRule = {
     // The analytics writer (domains/analytics/writer/) reads accounts' cash rule until accounts' port offers it.
     {
       from: /^domains\/analytics\/writer\//,
-      to: /^domains\/accounts\/service\/state\.ts$/,
-      why: 'the analytics writer reads account state',
+      to: /^domains\/accounts\/service\/cash\.ts$/,
+      why: "the analytics writer reads accounts' cash rule",
     },
   ],
 };

@@ -8,7 +8,8 @@
 import fs from 'node:fs/promises';
 import { InProcessBus } from '../events/bus.ts';
 import { Ingest } from '../ingest/pipeline.ts';
-import { Simulator, startNodeInfoServer } from '../ingest/simulator/index.ts';
+import { Simulator } from '../ingest/simulator/index.ts';
+import { startNodeInfoServer } from '../ingest/simulator/node-info.ts';
 import { watchIngest } from '../platform/metrics.ts';
 import { EPHEMERAL_PORTS, type Stack, type StackOptions, startStack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';

@@ -4,14 +4,10 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { type Channel, type ChannelContext, SubscriptionError } from '../../kit/channel.ts';
 import { errorBody } from '../../platform/error-codes.ts';
-import {
-  attachWsServer,
-  type Channel,
-  type ChannelContext,
-  SubscriptionError,
-  type WsServerOptions,
-} from './protocol.ts';
+import { attachWsServer } from './protocol.ts';
+import type { WsServerOptions } from './types.ts';
 
 const ALICE = '0xAbCdEf0123456789aBcDeF0123456789AbCdEf01';
 

@@ -3,19 +3,11 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import type { Channel } from '../../kit/channel.ts';
 import { type ErrorCode, errorBody, statusOf } from '../../platform/error-codes.ts';
 import { replayChannel } from './resume.ts';
 import { WsSession } from './session.ts';
-import type { Channel, WsAuth, WsRefusal, WsServerOptions } from './types.ts';
-
-export {
-  type Channel,
-  type ChannelContext,
-  SubscriptionError,
-  type WsAuth,
-  type WsRefusal,
-  type WsServerOptions,
-} from './types.ts';
+import type { WsAuth, WsRefusal, WsServerOptions } from './types.ts';
 
 export const WS_PATH = '/ws';
 

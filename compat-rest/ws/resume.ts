@@ -95,7 +95,6 @@ export function readReplay(sub: Record<string, unknown>, channels: ReadonlyMap<s
 }
 
 /** The store's holes of a window, shared with GraphQL's replay (compat-rest/server.ts imports it from here). */
-export { holesOf } from '../../kit/resume.ts';
 
 export interface ReplaySettings {
   /** The store's holes in a window for the stream's datasets. */

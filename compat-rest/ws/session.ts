@@ -3,6 +3,7 @@
 import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import { isStorageUnavailable, STORAGE_UNAVAILABLE } from '../../db/unavailable.ts';
+import type { Channel, ChannelContext } from '../../kit/channel.ts';
 import { rememberJsonSource } from '../../kit/json-source.ts';
 import { codeOfBody, type ErrorCode } from '../../platform/error-codes.ts';
 import { FieldError } from '../../platform/fields.ts';
@@ -19,7 +20,7 @@ import {
   subscriptionKey,
 } from './frames.ts';
 import { type ResumeRequest, resumeKind, resumeOf, startResumed } from './resume.ts';
-import type { Channel, ChannelContext, WsAuth, WsServerOptions } from './types.ts';
+import type { WsAuth, WsServerOptions } from './types.ts';
 
 /** The exchange's limit on in-flight posts per connection; more are refused with its own message. */
 const MAX_PENDING_POSTS = 100;

@@ -5,8 +5,6 @@ import type { Channel } from '../../kit/channel.ts';
 import type { ErrorCode } from '../../platform/error-codes.ts';
 import type { ReplaySettings } from './resume.ts';
 
-export { type Channel, type ChannelContext, SubscriptionError } from '../../kit/channel.ts';
-
 /**
  * What a connection authenticated with: the key it presented at the upgrade (null: none). Each `post` is checked
  * with it again, so that posts count against the key's rate limit and a revoked key stops being served.

@@ -11,25 +11,23 @@ import { AccountStateRef } from './schema/account.ts';
 import { LiquidationRef } from './schema/liquidation.ts';
 import { TwapStatusChangeRef } from './schema/twap.ts';
 import { UserRef } from './schema/user.ts';
+import { compactFillSchema, wireFillSchema } from './service/fill-fields.ts';
+import { MAX_WIRE_FILLS } from './service/fills.ts';
+import { MAX_HISTORY_PAGE } from './service/history-page.ts';
+import type { AccountsService } from './service/index.ts';
 import {
-  type AccountsService,
   ALL_FILLS,
-  compactFillSchema,
   FILL_ROWS,
   FUNDING_PAGE,
   LEDGER_PAGE,
   LIQUIDATIONS,
-  MAX_HISTORY_PAGE,
-  MAX_TWAP_HISTORY,
-  MAX_WIRE_FILLS,
   TWAP_SLICE_FILLS,
   TWAP_SLICE_FILLS_BY_TIME,
-  toTwapHistoryItem,
   USER,
   USER_FILLS,
   USER_FILLS_BY_TIME,
-  wireFillSchema,
-} from './service/index.ts';
+} from './service/inputs.ts';
+import { MAX_TWAP_HISTORY, toTwapHistoryItem } from './service/twaps.ts';
 
 /** A user's funding or ledger history, paged as the service pages it: what the MCP tool says of its order. */
 const historyDescription = (what: string) =>

@@ -12,7 +12,8 @@ import { accountChannels } from './compat/channels.ts';
 import { accountsInfo } from './compat/info.ts';
 import { accountsTools } from './mcp.ts';
 import { accountsSchema } from './schema/index.ts';
-import { AccountsService, type ReservePricing } from './service/index.ts';
+import type { ReservePricing } from './service/borrow-lend.ts';
+import { AccountsService } from './service/index.ts';
 
 /** What accounts takes from the markets domain: live mid prices, which value positions. */
 /** What accounts takes of the markets service: live mids (positions' marks) and the reserves' latest pricing. */

@@ -4,17 +4,10 @@
 
 import type { McpTool } from '../../kit/domain.ts';
 import { collect } from '../../kit/mcp-tool.ts';
-import {
-  COLLECT_LIQUIDATIONS,
-  COLLECT_USER_EVENTS,
-  HISTORICAL_ORDERS,
-  HISTORICAL_ORDERS_MAX_LIMIT,
-  ORDER_STATUS,
-  orderRef,
-  toWsLiquidation,
-  USER,
-  type UserEvent,
-} from './service/index.ts';
+import { COLLECT_LIQUIDATIONS, COLLECT_USER_EVENTS, HISTORICAL_ORDERS, ORDER_STATUS, USER } from './service/inputs.ts';
+import { toWsLiquidation } from './service/liquidations.ts';
+import { HISTORICAL_ORDERS_MAX_LIMIT, orderRef } from './service/orders.ts';
+import type { UserEvent } from './service/streams.ts';
 
 type Args = Record<string, unknown>;
 

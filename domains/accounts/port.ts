@@ -6,16 +6,13 @@ import type { AccountsService } from './service/index.ts';
 /** The accounts reads another domain's service is given: the fills of an address and a user's ledger events. */
 export type AccountsPort = Pick<AccountsService, 'fillRows' | 'fillSummary' | 'ledgerEvents'>;
 
+export { type CompactFillRow, compactFillSchema } from './service/fill-fields.ts';
+export { type FillRowsPage, type FillRowsQuery, MAX_FILL_ROWS } from './service/fill-pages.ts';
 export {
-  type CompactFillRow,
-  compactFillSchema,
-  FILL_ROWS_DEFAULT_LIMIT,
-  type FillRowsPage,
-  type FillRowsQuery,
   LEDGER_EVENT_TYPES,
   type LedgerEvent,
   type LedgerEventsQuery,
   type LedgerEventType,
-  MAX_FILL_ROWS,
   toLedgerEvent,
-} from './service/index.ts';
+} from './service/ledger-events.ts';
+export { FILL_ROWS_DEFAULT_LIMIT } from './service/limits.ts';

@@ -5,7 +5,7 @@ import type { Stack } from '../../stack.ts';
 import { ALICE, BOB, BUILDER, loadAnalyticsHistory, UNTIL } from '../../test/analytics-history.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
 import { startStackWithoutNode } from '../../test/stack.ts';
-import { deriveUntil } from './writer/index.ts';
+import { deriveUntil } from './writer/job.ts';
 import { refreshLeaderboard } from './writer/leaderboard.ts';
 
 let db: TestDatabase;

@@ -22,14 +22,14 @@ import {
   ProviderRef,
   QuestionRef,
 } from './schema/refs.ts';
+import type { Hip4Service } from './service/index.ts';
+import { ANALYTICS, DEPLOYERS, FILLS, OUTCOMES, PROVIDERS, QUESTIONS } from './service/inputs.ts';
 import {
   ANALYTICS_DEFAULT_WINDOW_MS,
   DEPLOYERS_REFRESH_MS,
-  type Hip4Service,
   MAX_ANALYTICS_BUCKETS,
   MAX_QUESTION_ID,
-} from './service/index.ts';
-import { ANALYTICS, DEPLOYERS, FILLS, OUTCOMES, PROVIDERS, QUESTIONS } from './service/inputs.ts';
+} from './service/limits.ts';
 
 const DAY_MS = 86_400_000;
 const count = (what: string, key: string) => (r: Record<string, unknown>) => `${(r[key] as unknown[]).length} ${what}`;

@@ -11,7 +11,8 @@ import {
   providerRecord,
   questionRecord,
 } from './records.ts';
-import { FILL_COLUMN, type Hip4FillWithMarket, type OutcomeRow } from './service/index.ts';
+import { FILL_COLUMN, type Hip4FillWithMarket } from './service/fills.ts';
+import type { OutcomeRow } from './service/registry.ts';
 
 const A1 = `0x${'a1'.repeat(20)}`;
 const D0 = `0x${'d0'.repeat(20)}`;

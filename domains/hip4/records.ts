@@ -10,18 +10,15 @@ import type { JsonSchema } from '../../kit/request-schema.ts';
 import * as R from '../../kit/response-schema.ts';
 import type { TextRow } from '../../platform/json-text.ts';
 import { naiveIso } from '../../platform/naive-iso.ts';
+import { type AnalyticsBucket, FILL_COLUMN, type Hip4FillWithMarket, type ProviderStats } from './service/fills.ts';
 import {
-  type AnalyticsBucket,
   descriptionFields,
-  FILL_COLUMN,
-  type Hip4FillWithMarket,
   type OutcomeRow,
-  type ProviderStats,
   type QuestionRow,
   sideCoin,
   type VenueRow,
   venueName,
-} from './service/index.ts';
+} from './service/registry.ts';
 
 const text = R.orNull(R.str);
 const num: JsonSchema = { type: 'number' };

@@ -7,10 +7,11 @@ import type { McpTool } from '../../kit/domain.ts';
 import { shared } from '../../kit/info.ts';
 import { collect } from '../../kit/mcp-tool.ts';
 import { compareDecimal } from '../../platform/decimal.ts';
+import { isSpotCoin } from './service/coins.ts';
+import { HISTORY_DATASET_NAMES, HISTORY_SERIES_NAMES } from './service/history.ts';
 import {
   ALL_MIDS,
   AVAILABLE_DATES,
-  CANDLE_INTERVALS,
   CANDLES,
   COIN,
   COLLECT_BBO,
@@ -21,26 +22,26 @@ import {
   FUNDING_HISTORY,
   HIP3_SNAPSHOTS,
   HIP3_TOP_MOVERS,
-  HIP3_TOP_MOVERS_DEFAULT,
-  HISTORY_DATASET_NAMES,
-  HISTORY_SERIES_NAMES,
-  isSpotCoin,
   L2_BOOK,
   L2_BOOKS,
   L4_BOOK,
   LIQUIDITY_REPORT,
   MARKET_HISTORY,
+  NO_INPUT,
+  RESERVE_HISTORY,
+  TRADES,
+} from './service/inputs.ts';
+import { CANDLE_INTERVALS } from './service/intervals.ts';
+import {
+  HIP3_TOP_MOVERS_DEFAULT,
   MAX_HIP3_TOP_MOVERS,
   MAX_L2_BOOKS,
   MAX_RESERVE_HISTORY,
   MAX_TRADES,
-  NO_INPUT,
-  RESERVE_HISTORY,
   RESERVE_HISTORY_DEFAULT_LIMIT,
-  TRADES,
   TRADES_DEFAULT_LIMIT,
-  type WireTrade,
-} from './service/index.ts';
+} from './service/limits.ts';
+import type { WireTrade } from './service/market-data.ts';
 
 /** The node answers meta-like types for the markets domain; relayed as the node sends them. */
 function relayed(name: string, type: string, title: string, description: string): McpTool {

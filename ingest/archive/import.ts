@@ -23,8 +23,8 @@ import { LOADERS } from '../formats/index.ts';
 // market-data archive (`hyperliquid-archive`: recorded l2Book books, per-minute asset contexts) into the market
 // history and the contexts, one transaction per file with the file's checkpoint (`archive:<path>`). Every row loads
 // once however often it runs or wherever it was cut short; while it runs, dataCoverage lists it under `backfills`.
-import { layoutDirs } from '../layouts.ts';
-import { Ingest, listStreamFiles } from '../pipeline.ts';
+import { layoutDirs, listStreamFiles } from '../layouts.ts';
+import { Ingest } from '../pipeline.ts';
 import { parseContextRow, parseHeader } from './asset-ctxs.ts';
 import { addRecordedBook, parseRecordedBook } from './l2book.ts';
 

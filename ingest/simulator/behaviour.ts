@@ -1,6 +1,7 @@
 // What traders do: pick a market and an action (market/limit/trigger orders, cancels, rejections, TWAPs) with
 // sizes scaled to their balances. TWAPs are sliced here every 30 s until finished, terminated or failed.
 import type { TwapState } from '../../wire/node-lines.ts';
+import { ZERO_HASH } from '../../wire/node-lines.ts';
 import type { Account } from './account.ts';
 import { USDC_TOKEN, USDH_TOKEN } from './catalog.ts';
 import { fmtNum, fmtUnits } from './decimal.ts';
@@ -9,7 +10,6 @@ import type { BuilderFee, Market } from './market.ts';
 import { executeTaker } from './matching.ts';
 import { placeLimit, placeMarket, reject, slippagePx } from './orders.ts';
 import type { MainnetProfile } from './profile.ts';
-import { ZERO_HASH } from './rng.ts';
 import { cancelResting, emitStatus, takerNodeOrder } from './statuses.ts';
 import { placeTrigger } from './triggers.ts';
 

@@ -4,10 +4,10 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseDuration } from '../../platform/config.ts';
-import { type NodeInfoServer, startNodeInfoServer } from './index.ts';
+import { DEFAULT_FILLS_PER_SECOND } from './index.ts';
+import { type NodeInfoServer, startNodeInfoServer } from './node-info.ts';
 import { MAINNET, parseCascadeAt, parseProfile } from './profile.ts';
 import {
-  DEFAULT_FILLS_PER_SECOND,
   DEFAULT_HISTORY_FILLS_PER_SECOND,
   DEFAULT_LEAN_FILLS_PER_SECOND,
   openTimeline,

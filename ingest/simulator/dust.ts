@@ -3,6 +3,8 @@
 // market order against the book (a paired trade, zero hash), and each holder gets a fill of its dust at that price:
 // `dir` "Spot Dust Conversion", `tid` 0, the system order's oid, no fee, as in the fixture's block of 1 344 fills
 // (hypercore-indexer node_fills_sample.jsonl, 2026-03-15T00:00:00.099).
+
+import { ZERO_HASH } from '../../wire/node-lines.ts';
 import type { Account } from './account.ts';
 import { tokenWeiDecimals, USDC_TOKEN } from './catalog.ts';
 import { fmtNum } from './decimal.ts';
@@ -11,7 +13,7 @@ import type { Market } from './market.ts';
 import { executeTaker } from './matching.ts';
 import { slippagePx } from './orders.ts';
 import type { MainnetProfile } from './profile.ts';
-import { Rng, ZERO_HASH } from './rng.ts';
+import { Rng } from './rng.ts';
 
 /** The seed's stream for the dust (see Rng `stream`). */
 const DUST_STREAM = 8;

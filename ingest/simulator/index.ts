@@ -24,10 +24,6 @@ import { eventsJson } from './serialize.ts';
 import { loadGraph, saveGraph } from './snapshot.ts';
 import { HourlyFileWriter, type ResumePoints } from './writer.ts';
 
-export { InfoRequestError, SUPPORTED_INFO_TYPES } from './info.ts';
-export { type NodeInfoServer, startNodeInfoServer } from './node-info.ts';
-export { type ResumePoints, scanResumePoints } from './writer.ts';
-
 export interface SimulatorOptions {
   /** The node data dir the streams are written under (`<dataDir>/<stream>/hourly/...`). */
   dataDir: string;

@@ -1,12 +1,12 @@
 // The matching engine: a taker walks the opposite side of the book in price-time priority; every trade is a
 // pair of fills with the same tid (the taker `crossed`), fees by market kind, and the makers' diffs and statuses.
 import type { NodeFill, NodeFillLiquidation } from '../../wire/node-lines.ts';
+import { ZERO_HASH } from '../../wire/node-lines.ts';
 import { type Account, applyPerpFill, applySpotFill } from './account.ts';
 import { FEES, tokenName, tokenWeiDecimals } from './catalog.ts';
 import { fmtNum, fmtUnits } from './decimal.ts';
 import type { Exchange } from './exchange.ts';
 import type { BuilderFee, Market } from './market.ts';
-import { ZERO_HASH } from './rng.ts';
 import { cancelResting, emitStatus, restingNodeOrder } from './statuses.ts';
 
 /** An order that takes liquidity: market, IOC, the crossing part of a limit, a TWAP slice, a liquidation. */

@@ -1,13 +1,14 @@
 // Periodic account-level processes: funding rates and the hourly Funding payment, margin checks that liquidate
 // under-margined positions (market or backstop), and expiry of stale orders so memory stays bounded.
 import type { FundingDelta, NodeFillLiquidation } from '../../wire/node-lines.ts';
+import { ZERO_HASH } from '../../wire/node-lines.ts';
 import type { Account, PerpPosition } from './account.ts';
 import { fmtNum, fmtRate, fmtUnits } from './decimal.ts';
 import type { Exchange } from './exchange.ts';
 import type { Market } from './market.ts';
 import { executeTaker, fillPair, type TakerOrder } from './matching.ts';
 import { slippagePx } from './orders.ts';
-import { Rng, ZERO_HASH } from './rng.ts';
+import { Rng } from './rng.ts';
 import { cancelResting, emitStatus, takerNodeOrder } from './statuses.ts';
 import { cancelTrigger } from './triggers.ts';
 

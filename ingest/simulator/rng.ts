@@ -136,5 +136,3 @@ export class Rng {
     return (this.uint32() & 0x3ffff) * TWO_POW_32 + this.uint32();
   }
 }
-
-export { ZERO_HASH } from '../../wire/node-lines.ts';

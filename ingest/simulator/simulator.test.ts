@@ -22,9 +22,10 @@ import {
 import { isoNs } from '../files.ts';
 import { BACKSTOP_ADDRESS, HIP3_DEX } from './catalog.ts';
 import { IsoFormatter } from './clock.ts';
-import { Simulator, scanResumePoints, startNodeInfoServer } from './index.ts';
+import { Simulator } from './index.ts';
+import { startNodeInfoServer } from './node-info.ts';
 import { saveGraph } from './snapshot.ts';
-import { listHourlyFiles } from './writer.ts';
+import { listHourlyFiles, scanResumePoints } from './writer.ts';
 
 const T0 = Date.UTC(2026, 10, 20, 22, 30, 0);
 const HOUR = 3600_000;

@@ -10,11 +10,10 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, parseDuration } from '../../platform/config.ts';
 import { type BlockLine, type BookDiffEvent, type FillEvent, STREAMS } from '../../wire/node-lines.ts';
-import { Simulator, scanResumePoints } from './index.ts';
+import { DEFAULT_FILLS_PER_SECOND, Simulator } from './index.ts';
 import {
   backfillDir,
   configuredTimeline,
-  DEFAULT_FILLS_PER_SECOND,
   DEFAULT_HISTORY_FILLS_PER_SECOND,
   DEFAULT_LEAN_FILLS_PER_SECOND,
   LEAN_BLOCKS_PER_SECOND,
@@ -24,7 +23,7 @@ import {
   openTimeline,
   type TimelineParams,
 } from './timeline.ts';
-import { listHourlyFiles } from './writer.ts';
+import { listHourlyFiles, scanResumePoints } from './writer.ts';
 
 const MINUTE = 60_000;
 const root = path.resolve(import.meta.dirname, '../..');

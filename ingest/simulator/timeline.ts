@@ -6,10 +6,9 @@ import path from 'node:path';
 import { type Config, parseDuration } from '../../platform/config.ts';
 import { STREAMS, type StreamName } from '../../wire/node-lines.ts';
 import { BlockGrid, type LeanGrid } from './clock.ts';
-import { type BackfillLane, type FillRateChange, type ResumePoints, Simulator, scanResumePoints } from './index.ts';
+import { type BackfillLane, type FillRateChange, Simulator } from './index.ts';
 import { MAINNET, type ProfileName, parseCascadeAt, parseProfile } from './profile.ts';
-
-export { DEFAULT_FILLS_PER_SECOND } from './index.ts';
+import { type ResumePoints, scanResumePoints } from './writer.ts';
 
 export const MARKER = '.simulator.json';
 

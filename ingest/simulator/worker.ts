@@ -4,7 +4,7 @@
 // the older blocks apart (the backfill lane) while following the present.
 import { parentPort, workerData } from 'node:worker_threads';
 import { writeHistoryInBackground } from './background.ts';
-import { startNodeInfoServer } from './index.ts';
+import { startNodeInfoServer } from './node-info.ts';
 import type { FromSimulatorThread, SimulatorThreadData, ToSimulatorThread } from './thread.ts';
 import { LIVE_LANE_MS, openTimeline } from './timeline.ts';
 

@@ -13,14 +13,10 @@ import {
   storedFrames,
 } from '../../../kit/channel.ts';
 import type { StoredSnapshotStream } from '../../../kit/live.ts';
-import {
-  type AccountsService,
-  LIQUIDATION_STREAM,
-  toWsLiquidation,
-  USER,
-  USER_FILLS_STREAM,
-  type UserEvent,
-} from '../service/index.ts';
+import type { AccountsService } from '../service/index.ts';
+import { LIQUIDATION_STREAM, USER, USER_FILLS_STREAM } from '../service/inputs.ts';
+import { toWsLiquidation } from '../service/liquidations.ts';
+import type { UserEvent } from '../service/streams.ts';
 
 /** The exchange's OpenOrder (orderUpdates): the basic order fields, `reduceOnly` only when true. */
 const openOrder = (r: OrderStatusRow) => ({

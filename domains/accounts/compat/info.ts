@@ -9,14 +9,8 @@ import { proxied, relay } from '../../../kit/proxy.ts';
 import type { JsonSchema } from '../../../kit/request-schema.ts';
 import * as R from '../../../kit/response-schema.ts';
 import { address as checkedAddress } from '../../../platform/fields.ts';
-import {
-  CLEARINGHOUSE_STATES,
-  checkOrderCursor,
-  HISTORICAL_ORDERS,
-  ORDER_STATUS,
-  orderRef,
-  USER_ON_DEX,
-} from '../service/index.ts';
+import { CLEARINGHOUSE_STATES, HISTORICAL_ORDERS, ORDER_STATUS, USER_ON_DEX } from '../service/inputs.ts';
+import { checkOrderCursor, orderRef } from '../service/orders.ts';
 import { nodeUserTypes } from './node-types.ts';
 
 type Body = Record<string, unknown>;

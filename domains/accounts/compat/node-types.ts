@@ -5,7 +5,7 @@
 // accounts domain's side, the per-user types; the markets domain's are in domains/markets/compat/node-types.ts.
 import type { InfoEntry } from '../../../kit/info.ts';
 import { nodeAnswer, proxied } from '../../../kit/proxy.ts';
-import { BORROW_LEND_INTEREST, TRANSFER_CHECK, USER, USER_BUILDER, USER_COIN } from '../service/index.ts';
+import { BORROW_LEND_INTEREST, TRANSFER_CHECK, USER, USER_BUILDER, USER_COIN } from '../service/inputs.ts';
 
 /** A user type relayed uncached (a user's state changes with each of their actions). */
 const ofUser = (description: string): InfoEntry => proxied(0, USER, nodeAnswer(description));

@@ -1,7 +1,7 @@
 // AccountState: a user's perp account rebuilt from stored fills, funding and ledger (service/state.ts says how, and
 // what it approximates), valued at the live mids as /users/{user}/account is; and its open positions.
 import { builder } from '../builder.ts';
-import type { AccountPosition, AccountState } from '../service/index.ts';
+import type { AccountPosition, AccountState } from '../service/state.ts';
 import { MarketRef } from './market.ts';
 
 /** The service's naive UTC ISO times ("2026-11-22T07:00:00.123") as epoch ms. */

@@ -2,7 +2,7 @@
 // input definitions, service/inputs.ts): every refusal is a FieldError whose message names the argument
 // (kit/serve.ts answers it as a GraphQL error, BAD_USER_INPUT).
 import { FieldError } from '../../../platform/fields.ts';
-import { InvalidQueryError } from '../service/index.ts';
+import { InvalidQueryError } from '../service/shared.ts';
 
 export function badInput(arg: string, rule: string): FieldError {
   // A service's rule may name its own parameter ("cursor: ..."): the caller's argument is named instead.

@@ -13,19 +13,16 @@ import { holesFrom } from '../../../kit/resume.ts';
 import { columnsFor, selectedFieldNames } from '../../../kit/selection.ts';
 import { type AccountsContext, builder } from '../builder.ts';
 import {
-  type AccountsService,
-  ALL_FILL_PAGE,
   FILL_COLUMNS_BY_FIELD,
   type FillColumn,
-  type FillPageInput,
-  fillCursor,
-  MAX_COUNTED_FILLS,
   type StoredFill,
-  type TwapSliceFill,
   toWireFill,
-  USER_FILLS_STREAM,
   type WireFill,
-} from '../service/index.ts';
+} from '../service/fill-fields.ts';
+import { fillCursor, MAX_COUNTED_FILLS } from '../service/fill-pages.ts';
+import type { AccountsService } from '../service/index.ts';
+import { ALL_FILL_PAGE, type FillPageInput, USER_FILLS_STREAM } from '../service/inputs.ts';
+import type { TwapSliceFill } from '../service/twaps.ts';
 import { serviceInput } from './args.ts';
 import { MarketRef } from './market.ts';
 

@@ -13,13 +13,9 @@ import { connectionOf } from '../../../kit/page.ts';
 import { replayFields } from '../../../kit/replay-fields.ts';
 import { holesFrom } from '../../../kit/resume.ts';
 import { type AccountsContext, builder } from '../builder.ts';
-import {
-  type AccountsService,
-  type FUNDING_PAGE,
-  USER,
-  type UserFundingEntry,
-  type WsFunding,
-} from '../service/index.ts';
+import type { UserFundingEntry, WsFunding } from '../service/funding.ts';
+import type { AccountsService } from '../service/index.ts';
+import { type FUNDING_PAGE, USER } from '../service/inputs.ts';
 import { serviceInput } from './args.ts';
 import { MarketRef } from './market.ts';
 

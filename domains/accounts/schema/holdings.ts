@@ -4,13 +4,9 @@
 
 import { selectedFieldNames } from '../../../kit/selection.ts';
 import { builder } from '../builder.ts';
-import {
-  type BorrowLendSide,
-  type BorrowLendUserState,
-  BUILDER_REVENUE,
-  FILL_PAGE,
-  type SpotBalance,
-} from '../service/index.ts';
+import type { BorrowLendSide, BorrowLendUserState } from '../service/borrow-lend.ts';
+import type { SpotBalance } from '../service/index.ts';
+import { BUILDER_REVENUE, FILL_PAGE } from '../service/inputs.ts';
 import { FillConnectionRef, type FillNode, FillRef, fillsConnection } from './fill.ts';
 import { LiquidationRef } from './liquidation.ts';
 import { OrderRef } from './order.ts';

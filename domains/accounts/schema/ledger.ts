@@ -12,7 +12,9 @@ import { connectionOf } from '../../../kit/page.ts';
 import { replayFields } from '../../../kit/replay-fields.ts';
 import { holesFrom } from '../../../kit/resume.ts';
 import { type AccountsContext, builder } from '../builder.ts';
-import { type AccountsService, type LedgerUpdate, USER } from '../service/index.ts';
+import type { AccountsService } from '../service/index.ts';
+import { USER } from '../service/inputs.ts';
+import type { LedgerUpdate } from '../service/ledger.ts';
 import { serviceInput } from './args.ts';
 import type { HistoryInput } from './funding.ts';
 

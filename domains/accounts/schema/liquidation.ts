@@ -11,7 +11,8 @@ import {
 import { replayFields } from '../../../kit/replay-fields.ts';
 import { holesFrom } from '../../../kit/resume.ts';
 import { type AccountsContext, builder } from '../builder.ts';
-import { LIQUIDATION_STREAM, type WsLiquidation } from '../service/index.ts';
+import { LIQUIDATION_STREAM } from '../service/inputs.ts';
+import type { WsLiquidation } from '../service/liquidations.ts';
 import { MarketRef } from './market.ts';
 
 export const LiquidationRef = builder.objectRef<LiquidationRow>('Liquidation').implement({

@@ -9,16 +9,15 @@ import { replayFields } from '../../../kit/replay-fields.ts';
 import { holesFrom } from '../../../kit/resume.ts';
 import { columnsFor } from '../../../kit/selection.ts';
 import { type AccountsContext, builder } from '../builder.ts';
+import type { AccountsService } from '../service/index.ts';
+import { type ORDERS_PAGE, USER } from '../service/inputs.ts';
 import {
-  type AccountsService,
   type FrontendOpenOrder,
-  type ORDERS_PAGE,
   orderKey,
   type StatusColumn,
   toOrder,
-  USER,
   type UserOrderStatus,
-} from '../service/index.ts';
+} from '../service/orders.ts';
 import { serviceInput } from './args.ts';
 import { MarketRef } from './market.ts';
 

@@ -1,6 +1,6 @@
 // TwapStatusChange: one stored status change of a user's TWAP order (User.twapHistory; /info twapHistory).
 import { builder } from '../builder.ts';
-import type { TwapState, TwapStatusChange } from '../service/index.ts';
+import type { TwapState, TwapStatusChange } from '../service/twaps.ts';
 import { MarketRef } from './market.ts';
 
 const TwapStateRef = builder.objectRef<TwapState>('TwapState').implement({

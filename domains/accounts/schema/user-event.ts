@@ -4,7 +4,8 @@ import { CURSOR_DESCRIPTION, cursorOf, cursorOn, STORED_AFTER_DESCRIPTION, store
 import { replayFields } from '../../../kit/replay-fields.ts';
 import { holesFrom } from '../../../kit/resume.ts';
 import { type AccountsContext, builder } from '../builder.ts';
-import { type NonUserCancel, USER, type UserEvent } from '../service/index.ts';
+import { USER } from '../service/inputs.ts';
+import type { NonUserCancel, UserEvent } from '../service/streams.ts';
 import { FillRef } from './fill.ts';
 import { FundingRef } from './funding.ts';
 import { LiquidationEventRef } from './liquidation.ts';

@@ -3,17 +3,17 @@
 
 import { selectedFieldNames } from '../../../kit/selection.ts';
 import { builder } from '../builder.ts';
+import { MAX_WIRE_FILLS } from '../service/fills.ts';
 import {
   FILL_PAGE,
   FUNDING_PAGE,
   LEDGER_PAGE,
-  MAX_WIRE_FILLS,
   ORDER_STATUS,
   ORDERS_PAGE,
-  orderRef,
   TWAP_SLICE_FILLS,
   USER_ENTITY,
-} from '../service/index.ts';
+} from '../service/inputs.ts';
+import { orderRef } from '../service/orders.ts';
 import { badInput, serviceInput } from './args.ts';
 import { FillConnectionRef, fillsConnection, TwapSliceFillRef } from './fill.ts';
 import { FundingConnectionRef, fundingsConnection } from './funding.ts';

@@ -4,11 +4,11 @@
 // type, toCompact, its OpenAPI schema) and GraphQL's Fill field → columns all derive from FILL_FIELDS, the first two
 // as records described by kit/record-fields.ts.
 
-import type { TextRow } from '../../../db/pool.ts';
 import type { FillRow } from '../../../db/rows/accounts.ts';
 import { describeRecord, type RecordField } from '../../../kit/record-fields.ts';
 import type { JsonSchema } from '../../../kit/request-schema.ts';
 import * as R from '../../../kit/response-schema.ts';
+import type { TextRow } from '../../../platform/json-text.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import type { NodeFill } from '../../../wire/node-lines.ts';
 

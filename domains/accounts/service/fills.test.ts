@@ -2,29 +2,18 @@
 // userFillsByTime, compact rows paged by cursor with and without orderType, TWAP slice fills.
 import { type GraphQLObjectType, getNamedType, isLeafType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  accountsOver,
-  NodeFiles,
-  nodeFill,
-  nodeOrder,
-  statusEvent,
-  userConnection,
-} from '../../../test/accounts-files.ts';
+import { accountsOver, NodeFiles, statusEvent, userConnection } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { addr, hash, T0, ZERO_HASH } from '../../../test/node-files.ts';
+import { addr, hash, nodeFill, nodeOrder, T0 } from '../../../test/node-files.ts';
 import type { FillEvent } from '../../../wire/node-lines.ts';
+import { ZERO_HASH } from '../../../wire/node-lines.ts';
 import { FILL_FIELD_COLUMNS } from '../schema/fill.ts';
 import { accountsSchema } from '../schema/index.ts';
-import {
-  aggregateFillsByTime,
-  type CompactFillRow,
-  fillRows,
-  MAX_COUNTED_FILLS,
-  userFills,
-  userFillsJson,
-  type WireFill,
-} from './fills.ts';
+import type { CompactFillRow, WireFill } from './fill-fields.ts';
+import { fillRows, MAX_COUNTED_FILLS } from './fill-pages.ts';
+import { userFills, userFillsJson } from './fills.ts';
 import { twapSliceFills } from './twaps.ts';
+import { aggregateFillsByTime } from './wire-fill.ts';
 
 const ALICE = addr(0xa1);
 const BOB = addr(0xb2);

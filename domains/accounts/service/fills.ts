@@ -9,41 +9,6 @@ import { type FillPageQuery, fillPage, fillPageStatement } from './fill-pages.ts
 import { MAX_WIRE_FILLS } from './limits.ts';
 import { writeWireFillPage } from './wire-fill.ts';
 
-export {
-  type CompactFillRow,
-  compactFillSchema,
-  FILL_COLUMNS_BY_FIELD,
-  type FillColumn,
-  type StoredFill,
-  toWireFill,
-  WIRE_FILL_COLUMNS,
-  type WireFill,
-  type WireFillSource,
-  wireFillSchema,
-} from './fill-fields.ts';
-export {
-  type AllFillsQuery,
-  allFills,
-  allFillsEnd,
-  type BuilderRevenue,
-  builderFeeRevenues,
-  countFills,
-  type FillPage,
-  type FillPageQuery,
-  type FillRowsPage,
-  type FillRowsQuery,
-  fillCursor,
-  fillPage,
-  fillPageStatement,
-  fillRows,
-  MAX_ALL_FILLS_WINDOW_MS,
-  MAX_COUNTED_FILLS,
-  MAX_FILL_ROWS,
-  type PartialFill,
-  parseFillCursor,
-} from './fill-pages.ts';
-export { aggregateFillsByTime, fillColumns, fillOrder, NEWEST_FIRST } from './wire-fill.ts';
-
 export { MAX_WIRE_FILLS };
 
 /**

@@ -4,8 +4,9 @@ import { isoNs } from '../../../ingest/files.ts';
 import { dataCoverage, FUNDING_COVERAGE_START } from '../../../platform/coverage.ts';
 import { NodeFiles } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { addr, ZERO_HASH } from '../../../test/node-files.ts';
+import { addr } from '../../../test/node-files.ts';
 import type { MiscEvent } from '../../../wire/node-lines.ts';
+import { ZERO_HASH } from '../../../wire/node-lines.ts';
 import { accounts } from '../domain.ts';
 import { recentFundings, userFunding } from './funding.ts';
 

@@ -3,8 +3,8 @@
 import type pg from 'pg';
 import type { FundingPaymentRow } from '../../../db/rows/accounts.ts';
 import { FUNDING_COVERAGE_START } from '../../../platform/coverage.ts';
+import { ZERO_HASH } from '../../../wire/node-lines.ts';
 import { type HistoryPage, type HistoryPageQuery, type HistoryTable, historyPage } from './history-page.ts';
-import { ZERO_HASH } from './shared.ts';
 
 export interface FundingDelta {
   type: 'funding';

@@ -15,24 +15,20 @@ import {
 import { FieldError } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { borrowLendUserState, type ReservePricing } from './borrow-lend.ts';
-import { fillSummary } from './fill-summary.ts';
+import type { FillColumn } from './fill-fields.ts';
 import {
   type AllFillsQuery,
   allFills,
   allFillsEnd,
   builderFeeRevenues,
   countFills,
-  type FillColumn,
   type FillPageQuery,
   type FillRowsQuery,
   fillPage,
   fillRows,
-  MAX_WIRE_FILLS,
-  type UserFillsQuery,
-  userFills,
-  userFillsJson,
-  userFillsList,
-} from './fills.ts';
+} from './fill-pages.ts';
+import { fillSummary } from './fill-summary.ts';
+import { MAX_WIRE_FILLS, type UserFillsQuery, userFills, userFillsJson, userFillsList } from './fills.ts';
 import { recentFundings, userFunding } from './funding.ts';
 import { type HistoryPageQuery, MAX_HISTORY_PAGE } from './history-page.ts';
 import { recentLedgerUpdates, userNonFundingLedgerUpdates } from './ledger.ts';
@@ -55,74 +51,6 @@ import { type AccountState, accountState, type Leverage } from './state.ts';
 import { AccountStoredStreams } from './stored-streams.ts';
 import { AccountStreams } from './streams.ts';
 import { type TwapSliceFillsQuery, twapHistory, twapSliceFills } from './twaps.ts';
-
-export type { BorrowLendSide, BorrowLendUserState, ReservePricing } from './borrow-lend.ts';
-export type { FillSummary } from './fill-summary.ts';
-export {
-  aggregateFillsByTime,
-  type CompactFillRow,
-  compactFillSchema,
-  FILL_COLUMNS_BY_FIELD,
-  type FillColumn,
-  type FillRowsPage,
-  type FillRowsQuery,
-  fillCursor,
-  fillOrder,
-  MAX_COUNTED_FILLS,
-  MAX_FILL_ROWS,
-  MAX_WIRE_FILLS,
-  parseFillCursor,
-  type StoredFill,
-  toWireFill,
-  type WireFill,
-  wireFillSchema,
-} from './fills.ts';
-export { toWsFunding, type UserFundingEntry, type WsFunding } from './funding.ts';
-export { type HistoryPage, type HistoryPageQuery, MAX_HISTORY_PAGE } from './history-page.ts';
-export * from './inputs.ts';
-export type { LedgerUpdate } from './ledger.ts';
-export {
-  LEDGER_EVENT_TYPES,
-  type LedgerEvent,
-  type LedgerEventsQuery,
-  type LedgerEventType,
-  toLedgerEvent,
-} from './ledger-events.ts';
-export {
-  FILL_ROWS_DEFAULT_LIMIT,
-  FILLS_PAGE_DEFAULT,
-  LIQUIDATIONS_DEFAULT_LIMIT,
-  MAX_LIQUIDATIONS,
-  MAX_ORDERS_PAGE,
-} from './limits.ts';
-export {
-  liquidationsMatching,
-  MAX_LIQUIDATION_USERS,
-  toWsLiquidation,
-  type WsLiquidation,
-} from './liquidations.ts';
-export {
-  checkOrderCursor,
-  type FrontendOpenOrder,
-  HISTORICAL_ORDERS_MAX_LIMIT,
-  type HistoricalOrder,
-  orderKey,
-  orderRef,
-  type StatusColumn,
-  toOrder,
-  type UserOrderStatus,
-} from './orders.ts';
-export { InvalidQueryError } from './shared.ts';
-export type { AccountPosition, AccountState } from './state.ts';
-export type { NonUserCancel, UserEvent } from './streams.ts';
-export {
-  MAX_TWAP_HISTORY,
-  type TwapHistoryItem,
-  type TwapSliceFill,
-  type TwapState,
-  type TwapStatusChange,
-  toTwapHistoryItem,
-} from './twaps.ts';
 
 /** A query whose `limit` the service defaults (and checks against its cap). */
 type WithOptionalLimit<Q extends { limit?: number }> = Omit<Q, 'limit'> & { limit?: number };

@@ -2,9 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiquidationRow } from '../../../db/rows/accounts.ts';
 import { InProcessBus } from '../../../events/bus.ts';
-import { ledgerEvent, NodeFiles, nodeFill } from '../../../test/accounts-files.ts';
+import { ledgerEvent, NodeFiles } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { addr, hash, T0 } from '../../../test/node-files.ts';
+import { addr, hash, nodeFill, T0 } from '../../../test/node-files.ts';
 import type { FillEvent } from '../../../wire/node-lines.ts';
 import { LiquidationJoin, liquidationsMatching, liquidationsOf, toWsLiquidation } from './liquidations.ts';
 

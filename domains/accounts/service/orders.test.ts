@@ -2,9 +2,9 @@
 // orderStatus, on order statuses loaded from hand-made node files.
 import type { GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsOver, NodeFiles, nodeOrder, statusEvent, userConnection } from '../../../test/accounts-files.ts';
+import { accountsOver, NodeFiles, statusEvent, userConnection } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { addr, T0 } from '../../../test/node-files.ts';
+import { addr, nodeOrder, T0 } from '../../../test/node-files.ts';
 import type { NodeOrder, OrderStatusEvent } from '../../../wire/node-lines.ts';
 import { accountsSchema } from '../schema/index.ts';
 import { ORDER_FIELD_COLUMNS } from '../schema/order.ts';

@@ -16,9 +16,16 @@
 //   oid returned as a decimal string, and the next page holds orders with a strictly smaller oid that have a status
 //   in the same window. lookbackDays, when given, also bounds the window's start there.
 import type pg from 'pg';
-import { eachTextRow, type TextRow } from '../../../db/pool.ts';
+import { eachTextRow } from '../../../db/pool.ts';
 import { type OrderStatusRow, orderStatusesTable } from '../../../db/rows/accounts.ts';
-import { boolJson, CHUNK_BYTES, JsonArrayWriter, nullableTextJson, textJson } from '../../../platform/json-text.ts';
+import {
+  boolJson,
+  CHUNK_BYTES,
+  JsonArrayWriter,
+  nullableTextJson,
+  type TextRow,
+  textJson,
+} from '../../../platform/json-text.ts';
 import type { NodeOrder } from '../../../wire/node-lines.ts';
 import { fitsBigint, InvalidQueryError } from './shared.ts';
 

@@ -7,8 +7,6 @@ export class InvalidQueryError extends FieldError {
   override readonly name = 'InvalidQueryError';
 }
 
-export { ZERO_HASH } from '../../../wire/node-lines.ts';
-
 const PG_BIGINT_MAX = 2n ** 63n - 1n;
 
 /** Digits that fit Postgres's bigint (the oids, tids and times cursors carry); larger ones would fail the statement. */
@@ -30,7 +28,6 @@ export function decimalOf(v: number | string): string {
 // ---- times ----
 
 /** Epoch ms → the naive UTC ISO text of the service's records (compact fill rows, account state). */
-export { naiveIso } from '../../../platform/naive-iso.ts';
 
 /** Integers a caller passes as limits and days: whole and within [min, max], else a 400. */
 export function checkInt(name: string, v: number, min: number, max: number): number {

@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessBus } from '../../../events/bus.ts';
 import { isoNs } from '../../../ingest/files.ts';
 import { Upstream } from '../../../platform/upstream.ts';
-import { ledgerEvent, NodeFiles, nodeFill } from '../../../test/accounts-files.ts';
+import { ledgerEvent, NodeFiles } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { addr, hash, T0, ZERO_HASH } from '../../../test/node-files.ts';
+import { addr, hash, nodeFill, T0 } from '../../../test/node-files.ts';
 import type { FillEvent, MiscEvent } from '../../../wire/node-lines.ts';
+import { ZERO_HASH } from '../../../wire/node-lines.ts';
 import { AccountsService } from './index.ts';
 import { accountState, type Leverage } from './state.ts';
 

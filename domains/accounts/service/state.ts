@@ -33,9 +33,9 @@ import {
   toDecimal,
   ZERO,
 } from '../../../platform/decimal.ts';
+import { naiveIso } from '../../../platform/naive-iso.ts';
 import { CASH_TYPES, ledgerCash, PERP_COIN } from './cash.ts';
-import { fillOrder } from './fills.ts';
-import { naiveIso } from './shared.ts';
+import { fillOrder } from './wire-fill.ts';
 
 export interface AccountPosition {
   coin: string;
@@ -374,5 +374,3 @@ function positionView(
     },
   };
 }
-
-export { CASH_TYPES, ledgerCash } from './cash.ts';

@@ -16,12 +16,13 @@ import {
 } from '../../../db/rows/accounts.ts';
 import type { EventSource, TopicMap } from '../../../events/bus.ts';
 import { type BlockRow, blockOrderedReader, type StoredStream, storedPart } from '../../../kit/resume.ts';
-import { aggregateFillsByTime, toWireFill, type WireFill } from './fills.ts';
+import { toWireFill, type WireFill } from './fill-fields.ts';
 import { toWsFunding, type WsFunding } from './funding.ts';
 import type { LiquidationStreamInput } from './inputs.ts';
 import type { LedgerUpdate } from './ledger.ts';
 import { liquidationsMatching, toWsLiquidation } from './liquidations.ts';
 import { isNonUserCancel, toLedgerUpdate, type UserEvent } from './streams.ts';
+import { aggregateFillsByTime } from './wire-fill.ts';
 
 const columnsOf = (t: { columns: readonly string[] }) => t.columns.join(', ');
 

@@ -6,11 +6,13 @@ import type { LedgerUpdateRow, LiquidationRow, OrderStatusRow } from '../../../d
 import type { EventSource, Topics } from '../../../events/bus.ts';
 import { mergedStreams, type ResumableStoredStream, type ResumableStream, topicStream } from '../../../kit/live.ts';
 import { sortedJson } from '../../../platform/json-text.ts';
-import { aggregateFillsByTime, toWireFill, userFills, type WireFill } from './fills.ts';
+import { toWireFill, type WireFill } from './fill-fields.ts';
+import { userFills } from './fills.ts';
 import { recentFundings, toWsFunding, type WsFunding } from './funding.ts';
 import type { LiquidationStreamInput } from './inputs.ts';
 import { type LedgerUpdate, recentLedgerUpdates } from './ledger.ts';
 import { liquidationsMatching, toWsLiquidation, type WsLiquidation } from './liquidations.ts';
+import { aggregateFillsByTime } from './wire-fill.ts';
 
 /** An order the exchange canceled on the user's behalf (margin, liquidation, self-trade...). */
 export interface NonUserCancel {

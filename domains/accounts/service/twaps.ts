@@ -3,14 +3,9 @@
 import type pg from 'pg';
 import type { TwapStatusRow } from '../../../db/rows/accounts.ts';
 import type { TwapState } from '../../../wire/node-lines.ts';
-import {
-  fillPage,
-  MAX_WIRE_FILLS,
-  toWireFill,
-  WIRE_FILL_COLUMNS,
-  type WireFill,
-  type WireFillSource,
-} from './fills.ts';
+import { toWireFill, WIRE_FILL_COLUMNS, type WireFill, type WireFillSource } from './fill-fields.ts';
+import { fillPage } from './fill-pages.ts';
+import { MAX_WIRE_FILLS } from './fills.ts';
 
 /** The most records one answer holds: the newest this many. */
 export const MAX_TWAP_HISTORY = 2000;

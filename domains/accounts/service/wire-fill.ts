@@ -2,10 +2,10 @@
 // lists' order, pages of wire fills written straight from Postgres's text, and aggregateByTime's merge of a crossing
 // order's partial fills.
 import type pg from 'pg';
-import { eachTextRow, type TextRow } from '../../../db/pool.ts';
+import { eachTextRow } from '../../../db/pool.ts';
 import { fillsTable } from '../../../db/rows/accounts.ts';
 import { add, compareDecimal, div, mul, type Ratio, ratio, toDecimal, ZERO } from '../../../platform/decimal.ts';
-import { CHUNK_BYTES, EncodedList, JsonArrayWriter } from '../../../platform/json-text.ts';
+import { CHUNK_BYTES, EncodedList, JsonArrayWriter, type TextRow } from '../../../platform/json-text.ts';
 import { type FillColumn, WIRE_FILL_COLUMNS, type WireFill, wireJsonWriter } from './fill-fields.ts';
 
 const DECIMAL_COLUMNS: ReadonlySet<FillColumn> = new Set([

@@ -2,7 +2,7 @@
 // the perp account state from rows stored before ingest kept it (state-fill.ts), address by address until it is done,
 // then the positions a late fill made stale (a backfill lane loading the past), walked again as they appear. The
 // account state reads the rows themselves for what is not done yet (service/state.ts).
-import { isStorageUnavailable } from '../../../db/pool.ts';
+import { isStorageUnavailable } from '../../../db/unavailable.ts';
 import type { DomainWriter, WriterDeps } from '../../../kit/domain.ts';
 import { stoppableWriter } from '../../../kit/stoppable-writer.ts';
 import { fillStep, refoldStale } from './state-fill.ts';

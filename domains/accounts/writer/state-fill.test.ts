@@ -6,10 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoNs } from '../../../ingest/files.ts';
 import { Ingest } from '../../../ingest/pipeline.ts';
-import { ledgerEvent, NodeFiles, nodeFill } from '../../../test/accounts-files.ts';
+import { ledgerEvent, NodeFiles } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
-import { addr, hash, T0, ZERO_HASH } from '../../../test/node-files.ts';
+import { addr, hash, nodeFill, T0 } from '../../../test/node-files.ts';
 import type { FillEvent, MiscEvent } from '../../../wire/node-lines.ts';
+import { ZERO_HASH } from '../../../wire/node-lines.ts';
 import { type AccountState, accountState, accountStateFromRows } from '../service/state.ts';
 import { fillStep, refoldStale } from './state-fill.ts';
 

@@ -2,7 +2,7 @@
 // POST /builders/{builder}/external-activity answers it. Query.builder returns it, Builder.externalActivity the
 // ExternalActivity; both are capabilities (../capabilities.ts).
 import { builder } from '../builder.ts';
-import type { BuilderActivity, ExternalActivity, WalletActivity } from '../service/index.ts';
+import type { BuilderActivity, ExternalActivity, WalletActivity } from '../service/answers.ts';
 import { UserRef } from './user.ts';
 
 type Activity = Omit<BuilderActivity, 'builder'> & { builder?: string };

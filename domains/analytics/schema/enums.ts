@@ -1,7 +1,7 @@
 // The analytics arguments' enums: GraphQL names (no leading digit) over the service's values, so resolvers pass
 // the value on as the service takes it.
 import { builder } from '../builder.ts';
-import { WINDOW_RULE } from '../service/index.ts';
+import { WINDOW_RULE } from '../service/window.ts';
 
 const periodEnding = `The period ending now (or endTime), ${WINDOW_RULE}`;
 

@@ -2,7 +2,7 @@
 // 100 over the last `hours`, as /users/leaderboard answers it; Query.leaderboard and User.leaderboardRank are
 // capabilities (../capabilities.ts).
 import { builder } from '../builder.ts';
-import type { LeaderboardPage, LeaderboardRow } from '../service/index.ts';
+import type { LeaderboardPage, LeaderboardRow } from '../service/answers.ts';
 import { UserRef } from './user.ts';
 
 const RowRef = builder.objectRef<LeaderboardRow>('LeaderboardRow').implement({

@@ -1,7 +1,7 @@
 // Performance, EquityHistory, PnlCalendar and Trade: a user's derived history as the analytics service answers it
 // (service/index.ts says how each is computed); User's fields (user.ts) return them.
 import { builder } from '../builder.ts';
-import type { CalendarDay, EquityHistory, EquityPoint, Performance, PnlCalendar, Trade } from '../service/index.ts';
+import type { CalendarDay, EquityHistory, EquityPoint, Performance, PnlCalendar, Trade } from '../service/answers.ts';
 
 const DRAWDOWN_PCT =
   'Largest fall from a running peak as a percent of that peak, 0 to 100 (a trough below zero counts as zero); ' +

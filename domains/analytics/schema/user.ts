@@ -2,7 +2,7 @@
 // PnL calendar, top trades, round trips and leaderboard rank, each a capability's field (../capabilities.ts); and
 // BatchPerformance, an entry of Query.batchPerformance.
 import { builder } from '../builder.ts';
-import type { Performance } from '../service/index.ts';
+import type { Performance } from '../service/answers.ts';
 import { PerformanceRef } from './performance.ts';
 
 interface UserParent {

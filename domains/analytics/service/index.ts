@@ -53,54 +53,6 @@ import {
   windowRows,
 } from './window.ts';
 
-export type {
-  BuilderActivity,
-  CalendarDay,
-  EquityHistory,
-  EquityPoint,
-  ExternalActivity,
-  LeaderboardPage,
-  LeaderboardRow,
-  Performance,
-  PnlCalendar,
-  Trade,
-  WalletActivity,
-} from './answers.ts';
-export {
-  BATCH_PERFORMANCE,
-  DEFAULT_LEADERBOARD_PAGE_SIZE,
-  DEFAULT_LIVE_HOURS,
-  DEFAULT_TOP_TRADES,
-  EQUITY_HISTORY,
-  EQUITY_INTERVALS,
-  type EquityInterval,
-  EXTERNAL_ACTIVITY,
-  LEADERBOARD,
-  LEADERBOARD_RANK,
-  LEADERBOARD_WINDOWS,
-  type LeaderboardWindow,
-  LIVE_TOP,
-  MAX_LEADERBOARD_PAGE,
-  MAX_LEADERBOARD_PAGE_SIZE,
-  MAX_LIVE_HOURS,
-  MAX_MIN_TRADES,
-  MAX_ROUND_TRIPS,
-  MAX_TOP_TRADES,
-  MAX_WALLETS,
-  PERFORMANCE,
-  PNL_CALENDAR,
-  ROUND_TRIPS,
-  TIMEFRAMES,
-  type Timeframe,
-  TOP_TRADES,
-  TRADE_SORTS,
-  type TradeSort,
-  WINDOWS,
-  type Window,
-} from './inputs.ts';
-export { DEFAULT_MIN_TRADES, METRICS, type Metric, RATIO_METRICS } from './ranking.ts';
-export { WINDOW_RULE } from './window.ts';
-
 const num = (col: string) => `trim_scale(${col})::text`;
 
 export interface AnalyticsServiceOptions {

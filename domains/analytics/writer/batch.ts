@@ -5,7 +5,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type pg from 'pg';
 import { WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
 import { abs, add, cmp, div, mul, type Ratio, ratio, sign, sub, ZERO } from '../../../platform/decimal.ts';
-import { CASH_TYPES, ledgerCash } from '../../accounts/service/state.ts';
+import { CASH_TYPES, ledgerCash } from '../../accounts/service/cash.ts';
 import { DAY_MS, HOUR_MS } from '../service/window.ts';
 import { columns, dec, entry, type Statement, StoredFigure, sumsStatement } from './statements.ts';
 

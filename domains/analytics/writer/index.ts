@@ -5,14 +5,11 @@
 // checkpoint Postgres holds.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { isStorageUnavailable } from '../../../db/pool.ts';
+import { isStorageUnavailable } from '../../../db/unavailable.ts';
 import type { DomainWriter, ImportedBackfill, LaneView, WriterDeps } from '../../../kit/domain.ts';
-import { deriveBatch, derivedUntil, importsToInclude, noteImports, resetDerived, storedFrontier } from './job.ts';
-
-export { deriveUntil, storedFrontier } from './job.ts';
-
 import { LIVE_BOARDS } from '../service/ranking.ts';
 import { HOUR_MS } from '../service/window.ts';
+import { deriveBatch, derivedUntil, importsToInclude, noteImports, resetDerived, storedFrontier } from './job.ts';
 import { type LeaderboardWindow, refreshLeaderboard, refreshLiveBoards, WINDOWS } from './leaderboard.ts';
 import { deriveStored } from './rebuild.ts';
 

@@ -25,8 +25,8 @@ import { addr } from '../../../test/node-files.ts';
 import { analytics } from '../domain.ts';
 import { rankingSums } from '../service/ranking.ts';
 import { windowParams, windowRows } from '../service/window.ts';
-import { Derivation, type DerivationOptions, deriveUntil, storedFrontier } from './index.ts';
-import { derivedUntil, resetDerived } from './job.ts';
+import { Derivation, type DerivationOptions } from './index.ts';
+import { derivedUntil, deriveUntil, resetDerived, storedFrontier } from './job.ts';
 
 let db: TestDatabase;
 

@@ -20,11 +20,9 @@ import type pg from 'pg';
 import { ACCOUNT_SNAPSHOTS, makePartitions } from '../../../db/partitions.ts';
 import { inTransaction, WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
 import type { ImportedBackfill } from '../../../kit/domain.ts';
-import { CASH_TYPES } from '../../accounts/service/state.ts';
+import { CASH_TYPES } from '../../accounts/service/cash.ts';
 import { HOUR_MS } from '../service/window.ts';
 import { DerivationBatch, PERP_COIN, query } from './batch.ts';
-
-export { DAY_MS, HOUR_MS } from '../service/window.ts';
 
 /** The checkpoint row's name. */
 const JOB = 'analytics';

@@ -5,8 +5,7 @@ import { loadAnalyticsHistory } from '../../../test/analytics-history.ts';
 import { runCli } from '../../../test/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { capturedStream } from '../../../test/terminal.ts';
-import { storedFrontier } from './index.ts';
-import { fillsBefore } from './job.ts';
+import { fillsBefore, storedFrontier } from './job.ts';
 import { rebuildDerived } from './rebuild.ts';
 
 let db: TestDatabase;

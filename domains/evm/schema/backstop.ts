@@ -6,8 +6,9 @@ import type { BackstopTransferRow } from '../../../db/rows/evm.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
 import type { CompactFillRow } from '../../accounts/port.ts';
 import { builder } from '../builder.ts';
-import type { BackstopHealth, PrincipalSummary } from '../service/index.ts';
-import { BACKSTOP_TRANSFER_STREAM } from '../service/index.ts';
+import type { PrincipalSummary } from '../service/backstop.ts';
+import type { BackstopHealth } from '../service/index.ts';
+import { BACKSTOP_TRANSFER_STREAM } from '../service/inputs.ts';
 import { msOf, pageType } from './args.ts';
 import { MarketRef, UserRef } from './user.ts';
 

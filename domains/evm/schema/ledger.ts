@@ -2,8 +2,7 @@
 // stored (db/rows/evm.ts).
 import type { LedgerTransferRow } from '../../../db/rows/evm.ts';
 import { builder } from '../builder.ts';
-import { LEDGER_ACTION_TYPES, type LedgerActionType } from '../service/index.ts';
-import { actionTypeOf } from '../service/ledger.ts';
+import { actionTypeOf, LEDGER_ACTION_TYPES, type LedgerActionType } from '../service/ledger.ts';
 import { pageType } from './args.ts';
 
 export const LedgerActionTypeRef = builder.enumType('LedgerActionType', {

@@ -5,7 +5,8 @@ import DataLoader from 'dataloader';
 import type { TokenTransferRow } from '../../../db/rows/evm.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
 import { builder, type EvmContext } from '../builder.ts';
-import { type EvmToken, TOKEN_TRANSFER_STREAM, type TokenHolder } from '../service/index.ts';
+import { TOKEN_TRANSFER_STREAM } from '../service/inputs.ts';
+import type { EvmToken, TokenHolder } from '../service/tokens.ts';
 
 export const TokenHolderRef = builder.objectRef<TokenHolder>('TokenHolder').implement({
   description: 'A holder of a token and its balance',

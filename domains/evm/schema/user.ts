@@ -4,7 +4,7 @@
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
 import { LEDGER_EVENT_TYPES, type LedgerEvent } from '../../accounts/port.ts';
 import { builder } from '../builder.ts';
-import { LEDGER_EVENT_STREAM } from '../service/index.ts';
+import { LEDGER_EVENT_STREAM } from '../service/inputs.ts';
 import { pageType } from './args.ts';
 
 export const UserRef = builder.objectRef<{ address: string }>('User');

@@ -9,8 +9,6 @@ import { trimDecimal } from '../../../platform/decimal.ts';
 import type { BackstopTransferFilter, BackstopTransfersQuery, SummaryQuery } from './inputs.ts';
 import { pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
 
-export type { BackstopTransfersQuery, SummaryQuery } from './inputs.ts';
-
 /** Whether a transfer (stored or live) matches the filters other than time and paging. */
 export function backstopTransferMatches(r: BackstopTransferRow, q: BackstopTransferFilter) {
   return (

@@ -6,8 +6,6 @@ import type { Page } from '../../../kit/page.ts';
 import type { TransactionsQuery } from './inputs.ts';
 import { pageClause, pageOf, sqlParams, whereClause } from './paging.ts';
 
-export type { TransactionsQuery } from './inputs.ts';
-
 export const TX_COLUMNS = `block_number, tx_index, hash, time, tx_type, from_addr, to_addr, value_wei::text AS value_wei,
   gas_limit, gas_used, success, input_len, is_system`;
 

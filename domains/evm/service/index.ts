@@ -10,23 +10,18 @@ import { FieldError } from '../../../platform/fields.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import type { AccountsPort, FillRowsPage } from '../../accounts/port.ts';
-import {
-  type BackstopTransfersQuery,
-  backstopTransfers,
-  type PrincipalSummary,
-  principalSummaries,
-  type SummaryQuery,
-} from './backstop.ts';
-import {
-  blocks,
-  blockTransactions,
-  latestBlocks,
-  type TransactionsQuery,
-  transactions,
-  transactionsByHash,
-} from './chain.ts';
-import type { BackstopFillsInput, TokenHoldersInput, UserLedgerEventsInput } from './inputs.ts';
-import { type LedgerTransfersQuery, ledgerTransfers } from './ledger.ts';
+import { backstopTransfers, type PrincipalSummary, principalSummaries } from './backstop.ts';
+import { blocks, blockTransactions, latestBlocks, transactions, transactionsByHash } from './chain.ts';
+import type {
+  BackstopFillsInput,
+  BackstopTransfersQuery,
+  LedgerTransfersQuery,
+  SummaryQuery,
+  TokenHoldersInput,
+  TransactionsQuery,
+  UserLedgerEventsInput,
+} from './inputs.ts';
+import { ledgerTransfers } from './ledger.ts';
 import { EvmStreams } from './streams.ts';
 import {
   type EvmToken,
@@ -36,13 +31,6 @@ import {
   tokenHolders,
   tokensByAddress,
 } from './tokens.ts';
-
-export type { BackstopTransfersQuery, PrincipalSummary } from './backstop.ts';
-export type { TransactionsQuery } from './chain.ts';
-export * from './inputs.ts';
-export { LEDGER_ACTION_TYPES, type LedgerActionType } from './ledger.ts';
-export { EVM_ROWS_DEFAULT, MAX_EVM_OFFSET, MAX_EVM_ROWS, type PageQuery } from './paging.ts';
-export type { EvmToken, HoldersPage, HoldersQuery, TokenHolder } from './tokens.ts';
 
 /** How long the node's perp dex list (names → indexes) is kept: dexes are deployed rarely. */
 const PERP_DEXS_TTL_MS = 60_000;

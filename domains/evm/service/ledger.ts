@@ -22,8 +22,6 @@ const ACTION_OF_DELTA = new Map<string, string>(
   Object.entries(LEDGER_ACTION_TYPES).map(([action, delta]) => [delta, action]),
 );
 
-export type { LedgerTransfersQuery } from './inputs.ts';
-
 /** The action type a caller names for a stored transfer (its delta type when no action names it). */
 export const actionTypeOf = (r: LedgerTransferRow): string => ACTION_OF_DELTA.get(r.action_type) ?? r.action_type;
 

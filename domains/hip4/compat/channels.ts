@@ -4,7 +4,8 @@
 
 import type { Channel } from '../../../kit/channel.ts';
 import { readChannel, sendStream } from '../../../kit/channel.ts';
-import { type Hip4Service, REGISTRY_STREAM } from '../service/index.ts';
+import type { Hip4Service } from '../service/index.ts';
+import { REGISTRY_STREAM } from '../service/inputs.ts';
 
 export function hip4Channels(hip4: Hip4Service): Channel[] {
   return [

@@ -3,7 +3,7 @@
 // subscription.
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
 import { builder } from '../builder.ts';
-import type { AnalyticsBucket } from '../service/index.ts';
+import type { AnalyticsBucket } from '../service/fills.ts';
 import { FILL_STREAM } from '../service/inputs.ts';
 import { AnalyticsRef, Hip4FillRef, MarketRef, OutcomeRef, ProviderRef, UserRef } from './refs.ts';
 

@@ -1,7 +1,7 @@
 // Market @key(coin) is the markets subgraph's (its book, trades and candles); hip4 adds what an outcome side's coin
 // (`#<10·outcome+side>`) is: its outcome and side. Every other coin has neither.
 import { builder } from '../builder.ts';
-import { parseSideCoin } from '../service/index.ts';
+import { parseSideCoin } from '../service/registry.ts';
 import { MarketRef, OutcomeRef } from './refs.ts';
 
 MarketRef.implement({

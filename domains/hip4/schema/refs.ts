@@ -1,16 +1,12 @@
 // The hip4 object types that other type files refer to, declared here and each implemented in its own file
 // (fill.ts implements Hip4FillRef): the type files then need nothing of each other at run time, and none loads
 // before a type it refers to exists.
+
+import type { Hip4FillRow } from '../../../db/rows/hip4.ts';
 import { builder } from '../builder.ts';
-import {
-  ANALYTICS_INTERVALS,
-  type AnalyticsAnswer,
-  type Hip4FillRow,
-  type OutcomeRow,
-  type ProviderStats,
-  type QuestionRow,
-  type VenueRow,
-} from '../service/index.ts';
+import { ANALYTICS_INTERVALS, type ProviderStats } from '../service/fills.ts';
+import type { AnalyticsAnswer } from '../service/index.ts';
+import type { OutcomeRow, QuestionRow, VenueRow } from '../service/registry.ts';
 
 export const Hip4FillRef = builder.objectRef<Hip4FillRow>('Hip4Fill');
 export const MarketRef = builder.objectRef<{ coin: string }>('Market');

@@ -1,13 +1,11 @@
 // Hip4RegistryEvent: a registry change as ingest read it (a new venue, question or outcome; an outcome or a question
 // settled), and its subscription.
+
+import type { Hip4RegistryEvent } from '../../../events/bus.ts';
 import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, cursorOn } from '../../../kit/live.ts';
 import { builder } from '../builder.ts';
-import {
-  HIP4_REGISTRY_KINDS,
-  type Hip4RegistryEvent,
-  type Hip4RegistryKind,
-  REGISTRY_STREAM,
-} from '../service/index.ts';
+import { REGISTRY_STREAM } from '../service/inputs.ts';
+import { HIP4_REGISTRY_KINDS, type Hip4RegistryKind } from '../service/streams.ts';
 import { OutcomeRef, QuestionRef } from './refs.ts';
 
 const KindEnum = builder.enumType('Hip4RegistryKind', { values: HIP4_REGISTRY_KINDS });

@@ -1,7 +1,7 @@
 // User is owned by the accounts subgraph (key `address`); hip4 adds an account's HIP-4 fills and positions to it.
 import { isAddress } from '../../../platform/fields.ts';
 import { builder } from '../builder.ts';
-import type { Hip4Position } from '../service/index.ts';
+import type { Hip4Position } from '../service/fills.ts';
 import { FILLS } from '../service/inputs.ts';
 import { Hip4FillRef, MarketRef, OutcomeRef, UserRef } from './refs.ts';
 

@@ -6,9 +6,10 @@
 // fill counts, fees and unique users count every fill row. Settlement fills are payouts, not trading: the
 // statistics leave them out.
 import type pg from 'pg';
-import { eachTextRow, type TextRow } from '../../../db/pool.ts';
+import { eachTextRow } from '../../../db/pool.ts';
 import type { Hip4FillRow } from '../../../db/rows/hip4.ts';
 import { trimDecimal } from '../../../platform/decimal.ts';
+import type { TextRow } from '../../../platform/json-text.ts';
 import { ORACLE_VENUE, type Paging, storedVenue } from './registry.ts';
 
 /** Notional of the matches among the selected fills (each match once: its taker's fill). */

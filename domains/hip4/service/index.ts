@@ -4,11 +4,11 @@
 // The hip4 subgraph, compat-rest's /hip4 routes and /ws channel and the MCP tools call only this class; the pool is
 // its own. It knows nothing of GraphQL or HTTP.
 import type pg from 'pg';
-import type { TextRow } from '../../../db/pool.ts';
 import type { EventBus } from '../../../events/bus.ts';
 import type { InputOf } from '../../../kit/input.ts';
 import { type Page, pageOf } from '../../../kit/page.ts';
 import { FieldError, orderedWindow } from '../../../platform/fields.ts';
+import type { TextRow } from '../../../platform/json-text.ts';
 import {
   type AnalyticsBucket,
   analytics,
@@ -41,37 +41,6 @@ import {
   venues,
 } from './registry.ts';
 import { Hip4Streams } from './streams.ts';
-
-export type { Hip4FillRow } from '../../../db/rows/hip4.ts';
-export type { Hip4RegistryEvent } from '../../../events/bus.ts';
-export {
-  ANALYTICS_INTERVALS,
-  type AnalyticsBucket,
-  FILL_COLUMN,
-  type Hip4FillWithMarket,
-  type Hip4Position,
-  INTERVAL_MS,
-  type ProviderStats,
-} from './fills.ts';
-export * from './inputs.ts';
-export * from './limits.ts';
-export {
-  descriptionFields,
-  ORACLE_VENUE,
-  type OutcomeRow,
-  parseSideCoin,
-  type QuestionRow,
-  SIDE_COIN_PATTERN,
-  type SideSpec,
-  sideCoin,
-  type VenueRow,
-  venueName,
-} from './registry.ts';
-export {
-  HIP4_REGISTRY_KINDS,
-  type Hip4RegistryKind,
-  Hip4Streams,
-} from './streams.ts';
 
 /** A page's bounds as a definition read them (kit/input.ts): limit and offset bounded and defaulted. */
 export interface PageInput {

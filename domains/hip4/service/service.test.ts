@@ -5,8 +5,9 @@ import type { Hip4FillRow } from '../../../db/rows/hip4.ts';
 import { InProcessBus } from '../../../events/bus.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { A1, A2, hip4History } from '../../../test/hip4-files.ts';
-import { DEPLOYERS_REFRESH_MS, Hip4Service } from './index.ts';
+import { Hip4Service } from './index.ts';
 import { DEPLOYERS } from './inputs.ts';
+import { DEPLOYERS_REFRESH_MS } from './limits.ts';
 
 let db: TestDatabase;
 let hip4: Hip4Service;

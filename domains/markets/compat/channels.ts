@@ -7,19 +7,19 @@
 import { type Channel, readChannel, sendStream, sendStreams, storedFrames } from '../../../kit/channel.ts';
 import type { InputOf } from '../../../kit/input.ts';
 import { FieldError } from '../../../platform/fields.ts';
+import { isSpotCoin } from '../service/coins.ts';
+import type { MarketsService } from '../service/index.ts';
 import {
   ALL_CANDLES_STREAM,
   ALL_MIDS,
   CANDLE_STREAM,
-  type CandleInterval,
   COIN,
   COIN_STREAM,
   type CoinSelection,
-  isSpotCoin,
   L2_BOOK_DIFF_STREAM,
   L2_BOOK_STREAM,
-  type MarketsService,
-} from '../service/index.ts';
+} from '../service/inputs.ts';
+import type { CandleInterval } from '../service/intervals.ts';
 
 // A subscription is read as the definition reads an /info body: the exchange's names, `type` and the keys a
 // definition does not hold left to the ack, which echoes them as sent.

@@ -7,7 +7,8 @@ import type { CompatServices } from '../../../kit/info.ts';
 import * as R from '../../../kit/response-schema.ts';
 import { routeInput } from '../../../kit/route-input.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
-import { HIP3_SNAPSHOTS, HIP3_TOP_MOVERS, type Hip3Snapshot } from '../service/index.ts';
+import type { Hip3Snapshot } from '../service/hip3.ts';
+import { HIP3_SNAPSHOTS, HIP3_TOP_MOVERS } from '../service/inputs.ts';
 
 const nullableDecimal = R.orNull(R.decimal);
 /** Both routes' rows (reference/service-details.md). */

@@ -21,7 +21,7 @@ import {
   RESERVE_HISTORY,
   TRADES,
   VAULT_LEADER,
-} from '../service/index.ts';
+} from '../service/inputs.ts';
 import { nodeMarketTypes } from './node-types.ts';
 
 const META_TTL_MS = 30_000;

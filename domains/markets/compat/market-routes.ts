@@ -9,7 +9,8 @@ import type { CompatServices } from '../../../kit/info.ts';
 import * as R from '../../../kit/response-schema.ts';
 import { routeInput } from '../../../kit/route-input.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
-import { HISTORY_SERIES_NAMES, L4_BOOK, LIQUIDITY_REPORT, MARKET_HISTORY } from '../service/index.ts';
+import { HISTORY_SERIES_NAMES } from '../service/history.ts';
+import { L4_BOOK, LIQUIDITY_REPORT, MARKET_HISTORY } from '../service/inputs.ts';
 
 const nullableDecimal = R.orNull(R.decimal);
 const level = R.record({ px: R.decimal, sz: R.decimal, n: R.int });

@@ -5,7 +5,7 @@
 // markets domain's side of the exchange; the per-user types are accounts' (domains/accounts/compat/node-types.ts).
 import type { InfoEntry } from '../../../kit/info.ts';
 import { METADATA_TTL_MS, nodeAnswer, proxied } from '../../../kit/proxy.ts';
-import { COIN, DEX, NAMED_DEX, NO_INPUT, OUTCOME, TOKEN_ID, TOKEN_INDEX, VAULT } from '../service/index.ts';
+import { COIN, DEX, NAMED_DEX, NO_INPUT, OUTCOME, TOKEN_ID, TOKEN_INDEX, VAULT } from '../service/inputs.ts';
 
 /** A type without fields, relayed (cached `ttlMs` when its data allows). */
 const global = (description: string, ttlMs = 0): InfoEntry => proxied(ttlMs, NO_INPUT, nodeAnswer(description));

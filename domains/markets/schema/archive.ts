@@ -3,7 +3,7 @@
 // and its liquidity report. Each field calls the service method the route and the tool call, with its defaults.
 import type { BackfillCoverage, Coverage, DatasetCoverage } from '../../../platform/coverage.ts';
 import { builder } from '../builder.ts';
-import { HISTORY_DATASET_NAMES, HISTORY_SERIES_NAMES, type HistoryDataset } from '../service/index.ts';
+import { HISTORY_DATASET_NAMES, HISTORY_SERIES_NAMES, type HistoryDataset } from '../service/history.ts';
 import { AVAILABLE_DATES, LIQUIDITY_REPORT, MARKET_HISTORY } from '../service/inputs.ts';
 import { MarketRef } from './market.ts';
 

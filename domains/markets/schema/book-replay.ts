@@ -3,7 +3,7 @@
 import { replayFields } from '../../../kit/replay-fields.ts';
 import { FieldError } from '../../../platform/fields.ts';
 import { builder, type MarketsContext } from '../builder.ts';
-import type { L2BookAnswer } from '../service/index.ts';
+import type { L2BookAnswer } from '../service/book/coin-book.ts';
 import { L2_BOOK_DIFF } from '../service/inputs.ts';
 import { LevelRef } from './market.ts';
 

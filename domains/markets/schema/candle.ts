@@ -11,13 +11,9 @@ import {
 import { replayFields } from '../../../kit/replay-fields.ts';
 import { holesFrom } from '../../../kit/resume.ts';
 import { builder, type MarketsContext } from '../builder.ts';
-import {
-  ALL_CANDLES_STREAM,
-  CANDLE_INTERVALS,
-  CANDLE_STREAM,
-  type CandleFrame,
-  type CandleInterval,
-} from '../service/index.ts';
+import type { CandleFrame } from '../service/candles.ts';
+import { ALL_CANDLES_STREAM, CANDLE_STREAM } from '../service/inputs.ts';
+import { CANDLE_INTERVALS, type CandleInterval } from '../service/intervals.ts';
 
 export const CandleIntervalEnum = builder.enumType('CandleInterval', {
   description: "The exchange's 14 intervals plus 5s and 30s (enum names: _5s, _1m, ..., _1M)",

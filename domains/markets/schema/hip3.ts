@@ -1,6 +1,7 @@
 // Dex @key(name): a HIP-3 builder-deployed perp dex and the price/volume snapshots of its coins; top movers.
 import { builder } from '../builder.ts';
-import { dexOf, HIP3_TOP_MOVERS, type Hip3Snapshot } from '../service/index.ts';
+import { dexOf, type Hip3Snapshot } from '../service/hip3.ts';
+import { HIP3_TOP_MOVERS } from '../service/inputs.ts';
 import { MarketRef } from './market.ts';
 
 const SnapshotRef = builder.objectRef<Hip3Snapshot>('Hip3Snapshot').implement({

@@ -3,14 +3,9 @@
 // Market.l4Book, and applies the updates whose height is above the book's.
 import { liveIterator } from '../../../kit/live.ts';
 import { builder } from '../builder.ts';
-import type {
-  L4BookAnswer,
-  L4CoinUpdates,
-  L4WireOrder,
-  NodeDiffRecord,
-  NodeOrderRecord,
-  NodeStatusRecord,
-} from '../service/index.ts';
+import type { L4WireOrder } from '../service/book/l4-snapshot.ts';
+import type { L4CoinUpdates, NodeDiffRecord, NodeOrderRecord, NodeStatusRecord } from '../service/book/l4-updates.ts';
+import type { L4BookAnswer } from '../service/book.ts';
 import { L4_BOOK } from '../service/inputs.ts';
 import { MarketRef } from './market.ts';
 import { UserRef } from './user.ts';

@@ -4,19 +4,14 @@
 import { liveIterator } from '../../../kit/live.ts';
 import { FieldError } from '../../../platform/fields.ts';
 import { builder } from '../builder.ts';
-import {
-  type BboAnswer,
-  type FundingRate,
-  isSpotCoin,
-  type L2BookAnswer,
-  type L2DiffEvent,
-  type L2Level,
-  type MarketInfo,
-  type MarketsService,
-  type PerpAssetCtx,
-  type SpotAssetCtx,
-} from '../service/index.ts';
+import type { L2BookAnswer, L2Level } from '../service/book/coin-book.ts';
+import type { L2DiffEvent } from '../service/book/l2-diff.ts';
+import type { BboAnswer } from '../service/book.ts';
+import { isSpotCoin } from '../service/coins.ts';
+import type { MarketsService } from '../service/index.ts';
 import { ALL_MIDS, CANDLES, COIN, FUNDING_HISTORY, L2_BOOK_DIFF, TRADES } from '../service/inputs.ts';
+import type { FundingRate } from '../service/market-data.ts';
+import type { MarketInfo, PerpAssetCtx, SpotAssetCtx } from '../service/meta.ts';
 import { CandleIntervalEnum, CandleRef } from './candle.ts';
 import { TradeRef } from './trade.ts';
 

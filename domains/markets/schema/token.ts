@@ -1,8 +1,8 @@
 // Token @key(index): a borrow/lend reserve's latest state and its history (spec §4.2), and its HyperEVM contract
 // (EvmToken @key(address), the evm subgraph's; here it gains the spot token it is the contract of).
 import { builder } from '../builder.ts';
-import { RESERVE_INTERVALS, type ReserveSample } from '../service/index.ts';
 import { RESERVE_HISTORY } from '../service/inputs.ts';
+import { RESERVE_INTERVALS, type ReserveSample } from '../service/reserves.ts';
 
 const ReserveRef = builder.objectRef<ReserveSample>('ReserveSample').implement({
   fields: (t) => ({

@@ -10,7 +10,8 @@ import {
 import { replayFields } from '../../../kit/replay-fields.ts';
 import { holesFrom } from '../../../kit/resume.ts';
 import { builder, type MarketsContext } from '../builder.ts';
-import { COIN, type WireTrade } from '../service/index.ts';
+import { COIN } from '../service/inputs.ts';
+import type { WireTrade } from '../service/market-data.ts';
 import { UserRef } from './user.ts';
 
 export const TradeRef = builder.objectRef<WireTrade>('Trade').implement({

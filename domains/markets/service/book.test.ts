@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import type { BookDiffRow } from '../../../db/rows/markets.ts';
 import { addDecimal } from '../../../platform/decimal.ts';
-import { BookQueryError, type L2Level, type L2Options, type L4Order, OrderBooks } from './book.ts';
+import { BookQueryError, type L2Options } from './book/aggregation.ts';
+import type { L2Level } from './book/coin-book.ts';
+import type { L4Order } from './book/l4-snapshot.ts';
+import { OrderBooks } from './book.ts';
 
 interface DiffInit {
   oid: number;

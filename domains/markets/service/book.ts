@@ -16,16 +16,6 @@ import {
 import { type DepthAnswer, depthBands, impactBps, type SlippageAnswer } from './book/depth.ts';
 import { type L4Order, type L4WireOrder, parseL4Snapshot } from './book/l4-snapshot.ts';
 
-export {
-  BookQueryError,
-  type CheckedL2Options,
-  type L2Options,
-  l2Options,
-} from './book/aggregation.ts';
-export type { L2BookAnswer, L2Level } from './book/coin-book.ts';
-export { DEPTH_BANDS_BPS, type DepthAnswer, type DepthBand, type SlippageAnswer } from './book/depth.ts';
-export type { L4Order, L4WireOrder } from './book/l4-snapshot.ts';
-
 /** A coin's L4 book as order_book_server's l4Book snapshot prints it: every resting order, best first, in time priority. */
 export interface L4BookAnswer {
   coin: string;

@@ -14,8 +14,9 @@ import type { InputOf } from '../../../kit/input.ts';
 import { orderedWindow } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { isHip3Coin } from '../../../wire/coins.ts';
+import type { L2BookAnswer } from './book/coin-book.ts';
 import { type L4BlockUpdates, L4UpdateAssembler } from './book/l4-updates.ts';
-import { type L2BookAnswer, type L4BookAnswer, OrderBooks } from './book.ts';
+import { type L4BookAnswer, OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
 import { Hip3Rollup, type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
 import {
@@ -65,85 +66,6 @@ import { allReserveStates, latestReserves, reserveHistory } from './reserves.ts'
 import { latestPerKey } from './sql.ts';
 import { MarketStoredStreams } from './stored-streams.ts';
 import { MarketStreams } from './streams.ts';
-
-export type { L2DiffEvent } from './book/l2-diff.ts';
-export type {
-  L4CoinUpdates,
-  NodeDiffRecord,
-  NodeOrderRecord,
-  NodeStatusRecord,
-  RawBookDiff,
-} from './book/l4-updates.ts';
-export type { BboAnswer, L2BookAnswer, L2Level, L2Options, L4BookAnswer, L4WireOrder } from './book.ts';
-export type { CandleFrame } from './candles.ts';
-export { isSpotCoin } from './coins.ts';
-export { dexOf, type Hip3Snapshot } from './hip3.ts';
-export {
-  HISTORY_DATASET_NAMES,
-  HISTORY_SERIES_NAMES,
-  type HistoryDataset,
-  type HistorySeries,
-} from './history.ts';
-export {
-  ALL_CANDLES_STREAM,
-  ALL_MIDS,
-  AVAILABLE_DATES,
-  CANDLE_STREAM,
-  CANDLES,
-  COIN,
-  COIN_STREAM,
-  COLLECT_BBO,
-  COLLECT_CANDLES,
-  COLLECT_MIDS,
-  COLLECT_TRADES,
-  type CoinSelection,
-  DEX,
-  FUNDING_HISTORY,
-  HIP3_SNAPSHOTS,
-  HIP3_TOP_MOVERS,
-  L2_BOOK,
-  L2_BOOK_DIFF,
-  L2_BOOK_DIFF_STREAM,
-  L2_BOOK_STREAM,
-  L2_BOOKS,
-  L4_BOOK,
-  LIQUIDITY_REPORT,
-  MARGIN_TABLE,
-  MARKET_HISTORY,
-  NAMED_DEX,
-  NO_INPUT,
-  OUTCOME,
-  RESERVE_HISTORY,
-  TOKEN_ID,
-  TOKEN_INDEX,
-  TRADES,
-  VAULT,
-  VAULT_LEADER,
-} from './inputs.ts';
-export { CANDLE_INTERVALS, type CandleInterval } from './intervals.ts';
-export {
-  HIP3_TOP_MOVERS_DEFAULT,
-  L2_LEVELS_DEFAULT,
-  MAX_HIP3_TOP_MOVERS,
-  MAX_HISTORY_SAMPLES,
-  MAX_L2_BOOKS,
-  MAX_L2_LEVELS,
-  MAX_RESERVE_HISTORY,
-  MAX_TRADES,
-  RESERVE_HISTORY_DEFAULT_LIMIT,
-  TRADES_DEFAULT_LIMIT,
-} from './limits.ts';
-export { type FundingRate, toWireTrade, type WireTrade } from './market-data.ts';
-export {
-  type MarketInfo,
-  type PerpAssetCtx,
-  type PerpMeta,
-  type SpotAssetCtx,
-  type SpotMeta,
-  type SpotMetaToken,
-  UnknownDexError,
-} from './meta.ts';
-export { RESERVE_INTERVALS, type ReserveInterval, type ReserveSample } from './reserves.ts';
 
 /** Live events the service emits for subscriptions (GraphQL and /ws alike). */
 export type MarketEvents = {

@@ -17,7 +17,7 @@ import {
   time,
 } from '../../../kit/input.ts';
 import { FieldError } from '../../../platform/fields.ts';
-import { BookQueryError } from './book.ts';
+import { BookQueryError } from './book/aggregation.ts';
 import { HISTORY_DATASET_NAMES, HISTORY_SERIES_NAMES } from './history.ts';
 import { CANDLE_INTERVALS } from './intervals.ts';
 import {

@@ -15,14 +15,17 @@ import {
   topicStream,
 } from '../../../kit/live.ts';
 import { isHip3Coin } from '../../../wire/coins.ts';
+import type { L2Options } from './book/aggregation.ts';
+import type { L2BookAnswer, L2Level } from './book/coin-book.ts';
 import { type L2DiffEvent, L2DiffFeed, sameLevels } from './book/l2-diff.ts';
 import type { L4CoinUpdates } from './book/l4-updates.ts';
-import type { BboAnswer, L2BookAnswer, L2Level, L2Options, L4BookAnswer } from './book.ts';
+import type { BboAnswer, L4BookAnswer } from './book.ts';
 import type { CandleFrame } from './candles.ts';
 import { isSpotCoin } from './coins.ts';
-import type { MarketsService, PerpAssetCtx, SpotAssetCtx } from './index.ts';
+import type { MarketsService } from './index.ts';
 import type { CandleInterval } from './intervals.ts';
 import type { WireTrade } from './market-data.ts';
+import type { PerpAssetCtx, SpotAssetCtx } from './meta.ts';
 
 /**
  * Whose trades a trades subscription of several coins follows: a list of coins, or every market of a perp dex by its

@@ -2,7 +2,7 @@
 // the HIP-3 rollup from the trades stored before it (hip3-fill.ts), step by step until it is done. The /hip3 answers
 // sum the trades themselves until then (service/hip3.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isStorageUnavailable } from '../../../db/pool.ts';
+import { isStorageUnavailable } from '../../../db/unavailable.ts';
 import type { DomainWriter, WriterDeps } from '../../../kit/domain.ts';
 import { stoppableWriter } from '../../../kit/stoppable-writer.ts';
 import { fillStep } from './hip3-fill.ts';
