@@ -282,13 +282,14 @@ describe('l4Book', () => {
 
 describe('l2Book and l2BookDiff every block', () => {
   it('l2BookDiff: the snapshot, then the changed levels with prevHeight; l2Book: the whole book in the same block', async () => {
+    // BTC: the simulated book deep enough on both sides for five levels each (a thinner coin's side may hold fewer).
     const ws = await openSocket(compat.urls.ws);
-    ws.send({ method: 'subscribe', subscription: { type: 'l2BookDiff', coin: 'ETH', nLevels: 5 } });
+    ws.send({ method: 'subscribe', subscription: { type: 'l2BookDiff', coin: 'BTC', nLevels: 5 } });
     expect(await ws.next()).toEqual({
       channel: 'subscriptionResponse',
       data: {
         method: 'subscribe',
-        subscription: { type: 'l2BookDiff', coin: 'ETH', nSigFigs: null, mantissa: null, nLevels: 5 },
+        subscription: { type: 'l2BookDiff', coin: 'BTC', nSigFigs: null, mantissa: null, nLevels: 5 },
       },
     });
     const snap = (await ws.next()) as {
@@ -301,13 +302,13 @@ describe('l2Book and l2BookDiff every block', () => {
     const [bids, asks] = snap.data.levels;
     expect(bids).toHaveLength(5);
     expect(asks).toHaveLength(5);
-    ws.send({ method: 'subscribe', subscription: { type: 'l2Book', coin: 'ETH', nLevels: 5 } });
+    ws.send({ method: 'subscribe', subscription: { type: 'l2Book', coin: 'BTC', nLevels: 5 } });
     await ws.next(); // its ack
     expect(((await ws.next()) as { data: { levels: unknown[][] } }).data.levels).toEqual([bids, asks]);
 
     // A bid between the best bid and the best ask: a new best level, and the fifth pushed out of the five.
     const best = Number(bids![0]!.px);
-    const px = String(best + (Number(asks![0]!.px) - best) / 2);
+    const px = (best + (Number(asks![0]!.px) - best) / 2).toFixed(1); // as the book prints a BTC price
     const height = compat.markets.books.height + 1;
     await compat.bus.publish('bookDiffs', [
       {
@@ -315,7 +316,7 @@ describe('l2Book and l2BookDiff every block', () => {
         time: T + 1000,
         address: ALICE,
         oid: OID + 1,
-        coin: 'ETH',
+        coin: 'BTC',
         side: 'B',
         px,
         kind: 'new',
@@ -326,7 +327,7 @@ describe('l2Book and l2BookDiff every block', () => {
     const frames = [await ws.next(), await ws.next()] as { channel: string; data: Record<string, unknown> }[];
     const diff = frames.find((f) => f.channel === 'l2BookDiff')!;
     expect(diff.data).toEqual({
-      coin: 'ETH',
+      coin: 'BTC',
       time: T + 1000,
       height,
       prevHeight: snap.data.height,
