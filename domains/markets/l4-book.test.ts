@@ -350,10 +350,26 @@ describe('l2Book and l2BookDiff every block', () => {
       expect(refusal.channel).toBe('error');
       expect(refusal.data).toMatch(/nLevels/);
     }
+    // Bids at 25 prices below any other (the simulated book's depth varies with its clock): more than 20 levels.
+    await compat.bus.publish(
+      'bookDiffs',
+      Array.from({ length: 25 }, (_, i) => ({
+        block_number: compat.markets.books.height + 1,
+        time: T + 2000,
+        address: ALICE,
+        oid: OID + 100 + i,
+        coin: 'BTC',
+        side: 'B' as const,
+        px: `${1000 + i}.0`,
+        kind: 'new' as const,
+        sz: '1',
+        orig_sz: null,
+      })),
+    );
     ws.send({ method: 'subscribe', subscription: { type: 'l2Book', coin: 'BTC', nLevels: 100 } });
     expect(((await ws.next()) as { channel: string }).channel).toBe('subscriptionResponse');
     const full = (await ws.next()) as { data: { levels: unknown[][] } };
-    expect(full.data.levels[0]!.length).toBeGreaterThan(20);
+    expect(full.data.levels[0]!.length).toBeGreaterThanOrEqual(25);
     ws.send({ method: 'subscribe', subscription: { type: 'l2BookDiff', coin: 'BTC', nLevels: 1 } });
     await ws.next();
     const one = (await ws.next()) as { data: { levels: unknown[][] } };
