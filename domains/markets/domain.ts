@@ -3,6 +3,7 @@
 import { defineDomain } from '../../kit/domain.ts';
 import { DOCUMENTED_COVERAGE_STARTS as STARTS } from '../../platform/coverage.ts';
 import type { MarketsContext } from './builder.ts';
+import { MARKETS_CAPABILITIES } from './capabilities.ts';
 import { marketChannels } from './compat/channels.ts';
 import { hip3Routes } from './compat/hip3-routes.ts';
 import { marketsInfo } from './compat/info.ts';
@@ -41,6 +42,7 @@ export const markets = defineDomain({
       { prefix: '/hip3', plugin: hip3Routes },
     ],
   },
+  capabilities: MARKETS_CAPABILITIES,
   mcpTools: marketsTools,
   // The fill of the HIP-3 rollup from trades stored before it; loaded only by the writer thread of the role that ingests.
   writer: new URL('./writer/index.ts', import.meta.url),

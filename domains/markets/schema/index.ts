@@ -1,5 +1,9 @@
-// The markets subgraph schema: every type file registers itself on the builder; this builds the SDL.
+// The markets subgraph schema: every type file registers itself on the builder, the capabilities' fields are added
+// (capabilities.ts), and this builds the SDL.
+import { capabilityFields } from '../../../kit/capability-fields.ts';
+import type { MarketsContext } from '../builder.ts';
 import { builder } from '../builder.ts';
+import { MARKETS_CAPABILITIES } from '../capabilities.ts';
 import './archive.ts';
 import './book-replay.ts';
 import './candle.ts';
@@ -9,6 +13,8 @@ import './market.ts';
 import './token.ts';
 import './trade.ts';
 import './user.ts';
+
+capabilityFields<MarketsContext>(builder, MARKETS_CAPABILITIES, (ctx) => ctx.markets);
 
 builder.queryType({});
 builder.subscriptionType({});
