@@ -3,7 +3,7 @@
 // or extra is not read), and the answer has the declared shape with the page's paging headers.
 import { describe, expect, it } from 'vitest';
 import { type Capabilities, capability, wholeCapability } from '../kit/capability.ts';
-import type { CompatServices } from '../kit/info.ts';
+import { type CompatServices, knownJson } from '../kit/info.ts';
 import { address, bool, defineInput, int, optional, time } from '../kit/input.ts';
 import { FieldError } from '../platform/fields.ts';
 import { capabilityInfo } from './capability-info.ts';
@@ -97,5 +97,65 @@ describe('an /info door', () => {
       info: { type: 'dear', response: {} },
     });
     expect(() => capabilityInfo('test', { prefix: '', list: [dear] })).toThrow(/credits/);
+  });
+});
+
+describe('an /info door of a relayed, shared or hand-written answer', () => {
+  const sent: unknown[] = [];
+  const upstream = {
+    post: async (body: unknown) => {
+      sent.push(body);
+      return { status: 200, contentType: 'application/json', body: '{"node":true}' };
+    },
+  };
+  const map = { BTC: '1' };
+  const doors = capabilityInfo('test', {
+    prefix: '',
+    list: [
+      wholeCapability({
+        name: 'relayed',
+        input: defineInput({ user: address('whose') }),
+        answer: async () => 'not asked on this door',
+        info: { type: 'relayed', relay: 0, response: {} },
+      }),
+      wholeCapability({
+        name: 'shared',
+        input: ROWS,
+        answer: async () => map,
+        shared: true,
+        info: { type: 'shared', response: {} },
+      }),
+      wholeCapability({
+        name: 'bytes',
+        input: ROWS,
+        answer: async () => map,
+        info: { type: 'bytes', bytes: (a) => Buffer.from(`{"result":${JSON.stringify(a)}}`), response: {} },
+      }),
+    ],
+  });
+  const withUpstream = { ...services, upstream } as unknown as CompatServices;
+
+  it("relays the body as sent (its documented fields) and answers the node's bytes, the call not made", async () => {
+    const body = { type: 'relayed', user: USER.replace('aa', 'AA'), pad: 'x' };
+    const input = doors.relayed?.read?.(body);
+    expect(input).toEqual({ user: USER });
+    expect(await doors.relayed?.handler(body, withUpstream, input)).toEqual({
+      kind: 'relay',
+      status: 200,
+      contentType: 'application/json',
+      body: '{"node":true}',
+    });
+    expect(sent).toEqual([{ type: 'relayed', user: USER.replace('aa', 'AA') }]);
+  });
+
+  it('sends a shared answer as its bytes encoded once, and bytes the door writes as they are', async () => {
+    const input = { user: USER, limit: 2, flag: false };
+    const reply = await doors.shared?.handler({}, withUpstream, input);
+    expect(reply).toEqual({ kind: 'encoded', body: Buffer.from('{"BTC":"1"}') });
+    expect(knownJson(map)).toBe((reply as { body: Buffer }).body);
+    expect(await doors.bytes?.handler({}, withUpstream, input)).toEqual({
+      kind: 'encoded',
+      body: Buffer.from('{"result":{"BTC":"1"}}'),
+    });
   });
 });

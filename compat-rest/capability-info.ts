@@ -6,7 +6,8 @@
 // text streamed), a page with its paging headers.
 import { type Capabilities, type Capability, callOf, type Paged } from '../kit/capability.ts';
 import { pagingHeaders, resultEnvelope } from '../kit/envelopes.ts';
-import { type InfoEntry, json, readInfo, streamedJson } from '../kit/info.ts';
+import { encodedJson, type InfoEntry, json, readInfo, sharedJson, streamedJson } from '../kit/info.ts';
+import { relay } from '../kit/proxy.ts';
 import type { JsonSchema } from '../kit/request-schema.ts';
 
 type Info = NonNullable<Capability['info']>;
@@ -41,14 +42,20 @@ function infoEntry(domain: string, c: Capability, door: Info): InfoEntry {
     for (const key of [...omit, ...extra]) delete kept[key];
     return kept;
   };
+  const relayed = door.relay === undefined ? undefined : relay(door.relay, c.input);
   return readInfo({
     schema: door.schema ? door.schema(withExtra) : withExtra,
     read: (body) => c.input.parse(readable(body), 'info') as unknown,
-    async handler(input, services) {
+    async handler(input, services, body) {
+      if (relayed) return relayed(body, services);
       const service = (services as unknown as Record<string, unknown>)[domain];
       if (door.stream) return streamedJson((out) => door.stream?.(service, input as never, out) as Promise<Buffer>);
       const answer = await callOf(c, service, input, 'info');
-      if (answer === null || !c.page) return json(door.of ? door.of(answer) : answer);
+      if (door.bytes) return encodedJson(door.bytes(answer));
+      if (answer === null || !c.page) {
+        const value = door.of ? door.of(answer) : answer;
+        return c.shared ? sharedJson(value as object | null) : json(value);
+      }
       const page = answer as Paged<unknown>;
       const records = c.record ? page.rows.map((row) => c.record?.(row)) : page.rows;
       return json(door.result ? resultEnvelope(records) : records, pagingHeaders(page));

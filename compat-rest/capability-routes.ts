@@ -143,7 +143,7 @@ async function answer(c: Capability, service: unknown, input: unknown, req: Fast
     return reply.headers(pagingHeaders(paging)).type(JSON_TYPE).send(json.end());
   }
   const result = await callOf(c, service, input, 'rest');
-  if (result === null) throw new HttpError('not_found', c.missing?.(input as never) ?? 'not found');
+  if (result === null && !c.orNull) throw new HttpError('not_found', c.missing?.(input as never) ?? 'not found');
   if (!c.page) {
     const shaped: DataAnswer = typeof rest.data === 'function' ? rest.data(result) : { data: result };
     return { ...dataEnvelope(req, shaped.data, shaped.page), ...shaped.beside };

@@ -7,8 +7,9 @@
 //
 // A capability answers either a page of rows (`page`, each row answered as its `record`) or one whole answer
 // (`answer`: an object, an unpaged list), which may be null when there is nothing to answer (`missing` says why: a
-// path route answers it as a 404, a tool as a note beside an empty answer). A page's `nextCursor` is stated on the
-// REST and MCP doors when the capability's input takes a `cursor` (an offset-paged list states `hasMore` only).
+// path route answers it as a 404, a tool as a note beside an empty answer), or null as an answer in itself (`orNull`:
+// a coin without a book). A page's `nextCursor` is stated on the REST and MCP doors when the capability's input takes
+// a `cursor` (an offset-paged list states `hasMore` only).
 import type { Static, TObject, TProperties } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { FieldError } from '../platform/fields.ts';
@@ -48,6 +49,17 @@ export interface Capability<S = Any, P extends TProperties = Any, R = Any, A = A
   envelope?(page: A): Record<string, unknown>;
   /** Credits a call costs (the cost table is access/costs.ts); CALL_CREDITS when absent. */
   credits?(input: Static<TObject<P>>): number;
+  /**
+   * Its whole answer may be null, and null is an answer (a coin without a book), not something missing: every door answers
+   * it as null (a path route's `data`, a tool's key), none as `missing`.
+   */
+  orNull?: true;
+  /**
+   * Its answer is an object the service hands out unchanged for as long as its data is (the mids, a book): /info
+   * sends its JSON encoded once per object (kit/info.ts `sharedJson`), and a tool marks it (`shared`) so that the tool
+   * server copies those bytes.
+   */
+  shared?: true;
   rest?: RestDoor<S, P, A>;
   info?: InfoDoor<S, P, A>;
   mcp?: McpDoor;
@@ -126,6 +138,14 @@ export interface InfoDoor<S, P extends TProperties, A = Any> {
   stream?(service: S, input: Static<TObject<P>>, out: (chunk: Buffer) => void): Promise<Buffer>;
   /** The answer as the exchange words it, where not the call's (`time` in seconds). */
   of?(answer: A): unknown;
+  /** The answer as JSON text the door writes itself (answers whose bytes are shared across callers, in one answer). */
+  bytes?(answer: A): Buffer;
+  /**
+   * Relayed to the node instead, for a type the node answers itself (kit/proxy.ts `relay`): the body as sent, once
+   * the definition has read it, cached this many ms (0: not cached), and the node's answer sent as it is. The call
+   * then serves the capability's other doors.
+   */
+  relay?: number;
   /** The JSON Schema of the 200 answer (OpenAPI; pinned against real answers by openapi-answers.test.ts). */
   response: JsonSchema;
 }
@@ -143,6 +163,8 @@ export interface McpDoor {
    * unpaged list: `{ dexes: [...] }`); without it a whole answer is the tool's answer as it is.
    */
   key?: string;
+  /** A whole answer as the tool states it (under `key`), where not the call's as it is (a map as an object). */
+  of?(answer: Any): unknown;
   /** What a page's answer states after its paging (a holders page's `totalRaw`). */
   beside?(answer: Any): Record<string, unknown>;
   /** A one-line text of an answer, sent beside the structured content. */

@@ -6,6 +6,7 @@
 // saying why.
 import { type Capabilities, type Capability, callOf, type Paged, takesCursor } from '../kit/capability.ts';
 import type { McpTool } from '../kit/domain.ts';
+import { shared } from '../kit/info.ts';
 import { pagingOf } from '../kit/page.ts';
 
 /** The tools of `domain`'s capabilities that have an MCP door. */
@@ -36,12 +37,17 @@ const paging = (c: Capability, page: { hasMore: boolean; nextCursor: string | nu
 
 function answerOf(c: Capability, result: unknown, input: unknown): Record<string, unknown> {
   const door = c.mcp as NonNullable<Capability['mcp']>;
-  if (result === null) {
+  if (result === null && !c.orNull) {
     const note = c.missing?.(input as never) ?? 'none';
     if (!c.page) return { ...(door.key ? { [door.key]: [] } : {}), note };
     return { [door.key ?? 'rows']: [], ...paging(c, { hasMore: false, nextCursor: null }), note };
   }
-  if (!c.page) return door.key ? { [door.key]: result } : { ...(result as object) };
+  if (!c.page) {
+    const value = door.of ? door.of(result) : result;
+    // An answer handed out unchanged is encoded once: the tool server copies its bytes (mcp/direct.ts).
+    const answer = c.shared && typeof value === 'object' && value !== null ? shared(value) : value;
+    return door.key ? { [door.key]: answer } : { ...(answer as object) };
+  }
   const page = result as Paged<unknown>;
   const records = c.record ? page.rows.map((row) => c.record?.(row)) : page.rows;
   if (c.envelope) return { ...c.envelope(page as never), count: records.length, data: records, ...pagingOf(page) };

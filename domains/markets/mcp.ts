@@ -4,13 +4,10 @@
 // which its call reads the arguments through.
 
 import type { McpTool } from '../../kit/domain.ts';
-import { shared } from '../../kit/info.ts';
 import { collect } from '../../kit/mcp-tool.ts';
 import { compareDecimal } from '../../platform/decimal.ts';
-import { isSpotCoin } from './service/coins.ts';
 import { HISTORY_DATASET_NAMES, HISTORY_SERIES_NAMES } from './service/history.ts';
 import {
-  ALL_MIDS,
   AVAILABLE_DATES,
   CANDLES,
   COIN,
@@ -18,7 +15,6 @@ import {
   COLLECT_CANDLES,
   COLLECT_MIDS,
   COLLECT_TRADES,
-  DEX,
   FUNDING_HISTORY,
   HIP3_SNAPSHOTS,
   HIP3_TOP_MOVERS,
@@ -43,93 +39,7 @@ import {
 } from './service/limits.ts';
 import type { WireTrade } from './service/market-data.ts';
 
-/** The node answers meta-like types for the markets domain; relayed as the node sends them. */
-function relayed(name: string, type: string, title: string, description: string): McpTool {
-  return {
-    name,
-    title,
-    description,
-    input: NO_INPUT.schema,
-    call: async (_args, { services }) => ({ [type]: await services.upstream.json({ type }, 30_000) }),
-  };
-}
-
 export const marketsTools: readonly McpTool[] = [
-  {
-    name: 'markets_all_mids',
-    title: 'Mid prices of all coins',
-    description:
-      'Current mid price of every coin (perps and spot pairs) from the live order books, falling back to the last ' +
-      'trade price. Use it for "what is the price of X" or to list tradable coins. With `dex`, the coins of that ' +
-      'HIP-3 dex; with `coins`, only those.',
-    input: ALL_MIDS.schema,
-    async call(args, { services: { markets } }) {
-      // The map compat's allMids sends too (sharedJson): its JSON is encoded once and copied into the answer.
-      return { mids: shared(await markets.dexMids(ALL_MIDS.parse(args))) };
-    },
-    summary: (r) => `${Object.keys(r.mids as object).length} mid prices`,
-  },
-  {
-    name: 'markets_market_info',
-    title: 'Market metadata of a coin',
-    description:
-      'What kind of market a coin is (perp, spot or HIP-4 outcome) and its trading parameters: size decimals, max ' +
-      'leverage, margin table, isolated-only, delisted; for spot the base and quote tokens. Null when unknown. For ' +
-      'every asset at once use markets_perp_meta or markets_spot_meta.',
-    input: COIN.schema,
-    call: async (args, { services: { markets } }) => ({ market: await markets.marketInfo(COIN.parse(args).coin) }),
-  },
-  {
-    name: 'markets_perp_meta',
-    title: 'Perp universe',
-    description:
-      'The perp universe of the main dex or of a HIP-3 dex: every asset with its size decimals, max leverage and ' +
-      'margin table (the exchange meta answer). An unknown dex is an error.',
-    input: DEX.schema,
-    call: async (args, { services: { markets } }) => ({ meta: await markets.meta(DEX.parse(args).dex) }),
-    summary: (r) => `${(r.meta as { universe: unknown[] }).universe.length} perp assets`,
-  },
-  {
-    name: 'markets_spot_meta',
-    title: 'Spot universe',
-    description: 'Every spot pair and token (names, indexes, decimals): the exchange spotMeta answer.',
-    input: NO_INPUT.schema,
-    call: async (_args, { services: { markets } }) => ({ spotMeta: await markets.spotMeta() }),
-  },
-  {
-    name: 'markets_perp_contexts',
-    title: 'Perp asset contexts',
-    description:
-      'Live context of every perp of a dex: funding rate, open interest, mark, oracle and mid prices, 24 h ' +
-      'notional and base volume, previous-day price, premium. For one coin prefer markets_asset_context.',
-    input: DEX.schema,
-    async call(args, { services: { markets } }) {
-      const [meta, contexts] = await markets.metaAndAssetCtxs(DEX.parse(args).dex);
-      return { contexts: meta.universe.map((u, i) => ({ coin: u.name, ...contexts[i] })) };
-    },
-  },
-  {
-    name: 'markets_spot_contexts',
-    title: 'Spot asset contexts',
-    description: 'Live context of every spot pair: mark and mid prices, 24 h volumes, supply, previous-day price.',
-    input: NO_INPUT.schema,
-    async call(_args, { services: { markets } }) {
-      const [, contexts] = await markets.spotMetaAndAssetCtxs();
-      return { contexts };
-    },
-  },
-  {
-    name: 'markets_asset_context',
-    title: 'Asset context of one coin',
-    description:
-      "One coin's live context (perp: funding, open interest, mark/oracle/mid price, 24 h volume, premium; spot: " +
-      'prices, volumes, supply).',
-    input: COIN.schema,
-    call: async (args, { services: { markets } }) => {
-      const { coin } = COIN.parse(args);
-      return { coin, ctx: isSpotCoin(coin) ? markets.spotAssetCtx(coin) : markets.perpAssetCtx(coin) };
-    },
-  },
   {
     name: 'markets_l2_book',
     title: 'Order book of a coin',
@@ -299,25 +209,6 @@ export const marketsTools: readonly McpTool[] = [
       movers: await markets.hip3TopMovers(HIP3_TOP_MOVERS.parse(args)),
     }),
   },
-  relayed(
-    'markets_perp_dexs',
-    'perpDexs',
-    'Perp dexes',
-    'The perp dexes (the main one and every HIP-3 dex) the node knows.',
-  ),
-  relayed(
-    'markets_vault_summaries',
-    'vaultSummaries',
-    'Vaults',
-    'The vaults the node lists (name, address, leader, TVL, closed or not, parent/child relationship, creation time).',
-  ),
-  relayed(
-    'markets_max_market_order_notionals',
-    'maxMarketOrderNtls',
-    'Max market order notionals',
-    'The largest notional a single market order may have, per asset, as the node reports it.',
-  ),
-
   // ---- live: a stream collected for a bounded time ----
   {
     name: 'markets_collect_trades',

@@ -3,8 +3,8 @@
 // (dexMids) and answer the same map. The simulated node lists the HIP-3 dex `xyz` beside the first dex and spot.
 import { graphql } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolCatalog } from '../../mcp/tools.ts';
 import { startCompatApp, type TestCompatApp } from '../../test/compat-app.ts';
-import { marketsTools } from './mcp.ts';
 import { marketsSchema } from './schema/index.ts';
 
 let compat: TestCompatApp;
@@ -35,8 +35,14 @@ async function gql(dex?: string) {
 }
 
 async function mcp(args: Record<string, unknown>) {
-  const tool = marketsTools.find((t) => t.name === 'markets_all_mids');
-  const answer = await tool?.call(args, { services: compat.services, signal: new AbortController().signal });
+  // The tool as the server calls it: its arguments read by its definition, then its call.
+  const tool = toolCatalog().get('markets_all_mids');
+  const read = tool?.read(args);
+  if (read?.fault) throw read.fault;
+  const answer = await tool?.tool.call(read?.args ?? {}, {
+    services: compat.services,
+    signal: new AbortController().signal,
+  });
   return answer?.mids as Record<string, string>;
 }
 

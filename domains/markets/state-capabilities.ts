@@ -1,5 +1,249 @@
-// The markets domain's capabilities of the market's present: mids, metas, contexts, books, HIP-3 snapshots.
-import type { Capability } from '../../kit/capability.ts';
+// The markets domain's capabilities of the market's present: mids, metas, contexts, books, HIP-3 snapshots, and the
+// node's own types the service relays (kit/proxy.ts): each /info type the exchange answers keeps its shape, so that
+// its SDKs work unchanged.
+import type { TProperties } from '@sinclair/typebox';
+import type { Capability, McpDoor } from '../../kit/capability.ts';
+import { wholeCapability } from '../../kit/capability.ts';
+import type { Input } from '../../kit/input.ts';
+import { METADATA_TTL_MS, nodeAnswer } from '../../kit/proxy.ts';
+import type { JsonSchema } from '../../kit/request-schema.ts';
+import * as R from '../../kit/response-schema.ts';
+import { MarketInfoRef, MarketRef, MidRef, midsList } from './schema/market.ts';
+import { isSpotCoin } from './service/coins.ts';
 import type { MarketsService } from './service/index.ts';
+import {
+  ALL_MIDS,
+  COIN,
+  DEX,
+  MARGIN_TABLE,
+  NAMED_DEX,
+  NO_INPUT,
+  OUTCOME,
+  TOKEN_ID,
+  TOKEN_INDEX,
+  VAULT,
+  VAULT_LEADER,
+} from './service/inputs.ts';
 
-export const STATE_CAPABILITIES: readonly Capability<MarketsService>[] = [];
+/**
+ * A type the node answers and the service does not index: /info relays the body as sent (cached `ttlMs` when its
+ * data allows) and sends the node's answer as it is, `response` its shape; a tool answers the node's JSON under the
+ * type's name.
+ */
+const nodeType = <P extends TProperties>(
+  type: string,
+  input: Input<P>,
+  ttlMs: number,
+  response: JsonSchema,
+  mcp?: Omit<McpDoor, 'key'>,
+) =>
+  wholeCapability({
+    name: type,
+    input,
+    answer: (markets: MarketsService, q) => markets.nodeAnswer({ type, ...q }, ttlMs),
+    info: { type, relay: ttlMs, response },
+    ...(mcp ? { mcp: { ...mcp, key: type } } : {}),
+  });
+
+/** A type of the node without fields, its answer described. */
+const global = (type: string, description: string, ttlMs = 0) =>
+  nodeType(type, NO_INPUT, ttlMs, nodeAnswer(description));
+
+/** A Market's fields: the coin is the parent's. */
+const fromMarket = { coin: (m: { coin: string }) => m.coin };
+
+/** The markets of the node's side of the exchange, answered as it answers them (hyperliquid-wire.md §3). */
+const NODE_TYPES: readonly Capability<MarketsService>[] = [
+  nodeType('perpDexs', NO_INPUT, METADATA_TTL_MS, R.list({ anyOf: [{ type: 'null' }, R.record({ name: R.str })] }), {
+    name: 'markets_perp_dexs',
+    title: 'Perp dexes',
+    description: 'The perp dexes (the main one and every HIP-3 dex) the node knows.',
+  }),
+  /** `null` for an id no market uses. */
+  nodeType(
+    'marginTable',
+    MARGIN_TABLE,
+    METADATA_TTL_MS,
+    R.orNull(
+      R.record({ description: R.str, marginTiers: R.list(R.record({ lowerBound: R.decimal, maxLeverage: R.int })) }),
+    ),
+  ),
+  nodeType('maxMarketOrderNtls', NO_INPUT, METADATA_TTL_MS, R.list(R.tuple(R.int, R.decimal)), {
+    name: 'markets_max_market_order_notionals',
+    title: 'Max market order notionals',
+    description: 'The largest notional a single market order may have, per asset, as the node reports it.',
+  }),
+  nodeType('leadingVaults', VAULT_LEADER, 10_000, R.list(R.record({ address: R.address, name: R.str }))),
+  // The rest of the node's documented types (the @nktkas/hyperliquid SDK's list) of this side of the exchange:
+  // listings, deploys, validators, vaults. Their answers are the node's, each described and left to it.
+  global('allPerpMetas', "every perp dex's `meta`, in perpDexs order", METADATA_TTL_MS),
+  nodeType('perpsAtOpenInterestCap', DEX, 0, nodeAnswer('the coins at their open-interest cap (string[])')),
+  nodeType('perpDexLimits', NAMED_DEX, 0, nodeAnswer("a HIP-3 dex's open-interest and transfer caps, or null")),
+  nodeType('perpDexStatus', NAMED_DEX, 0, nodeAnswer("a HIP-3 dex's `{totalNetDeposit}`")),
+  nodeType('perpAnnotation', COIN, METADATA_TTL_MS, nodeAnswer("a perp's annotation")),
+  global('perpCategories', "the perps' categories", METADATA_TTL_MS),
+  global('perpConciseAnnotations', "the perps' concise annotations", METADATA_TTL_MS),
+  global('predictedFundings', 'the predicted funding rates per coin and venue'),
+  global('exchangeStatus', '`{time, specialStatuses}`'),
+  global('liquidatable', 'the accounts now liquidatable'),
+  global('perpDeployAuctionStatus', 'the perp deploy gas auction'),
+  global('spotPairDeployAuctionStatus', 'the spot pair deploy gas auction'),
+  global('gossipPriorityAuctionStatus', 'the gossip priority auction'),
+  global('gossipRootIps', "the gossip network's root IPs"),
+  nodeType(
+    'tokenDetails',
+    TOKEN_ID,
+    METADATA_TTL_MS,
+    nodeAnswer("a spot token's details (supplies, price, genesis, deployer)"),
+  ),
+  nodeType('borrowLendReserveState', TOKEN_INDEX, 0, nodeAnswer("a token's borrow/lend reserve now")),
+  global('usdcRouting', 'the USDC routing state'),
+  global('outcomeMeta', 'the HIP-4 outcome markets', METADATA_TTL_MS),
+  global('outcomeTemplates', 'the HIP-4 outcome templates', METADATA_TTL_MS),
+  nodeType('settledOutcome', OUTCOME, 0, nodeAnswer('a settled HIP-4 outcome')),
+  global('validatorSummaries', 'the validators (stake, commission, uptime)'),
+  global('validatorL1Votes', "the validators' pending L1 votes"),
+  nodeType('vaultSummaries', NO_INPUT, 0, nodeAnswer('the vaults (name, address, leader, TVL, closed, relationship)'), {
+    name: 'markets_vault_summaries',
+    title: 'Vaults',
+    description:
+      'The vaults the node lists (name, address, leader, TVL, closed or not, parent/child relationship, creation time).',
+  }),
+  nodeType(
+    'vaultDetails',
+    VAULT,
+    0,
+    nodeAnswer("a vault's details (portfolio, APR, followers; with `user`, their state in it)"),
+  ),
+];
+
+export const STATE_CAPABILITIES: readonly Capability<MarketsService>[] = [
+  wholeCapability({
+    name: 'meta',
+    input: DEX,
+    answer: (markets, { dex }) => markets.meta(dex),
+    info: { type: 'meta', relay: METADATA_TTL_MS, response: R.perpMeta },
+    mcp: {
+      name: 'markets_perp_meta',
+      title: 'Perp universe',
+      description:
+        'The perp universe of the main dex or of a HIP-3 dex: every asset with its size decimals, max leverage and ' +
+        'margin table (the exchange meta answer). An unknown dex is an error.',
+      key: 'meta',
+      summary: (r) => `${(r.meta as { universe: unknown[] }).universe.length} perp assets`,
+    },
+  }),
+  wholeCapability({
+    name: 'spotMeta',
+    input: NO_INPUT,
+    answer: (markets) => markets.spotMeta(),
+    info: { type: 'spotMeta', relay: METADATA_TTL_MS, response: R.spotMeta },
+    mcp: {
+      name: 'markets_spot_meta',
+      title: 'Spot universe',
+      description: 'Every spot pair and token (names, indexes, decimals): the exchange spotMeta answer.',
+      key: 'spotMeta',
+    },
+  }),
+  ...NODE_TYPES,
+  wholeCapability({
+    name: 'metaAndAssetCtxs',
+    input: DEX,
+    answer: (markets, { dex }) => markets.metaAndAssetCtxs(dex),
+    info: { type: 'metaAndAssetCtxs', response: R.tuple(R.perpMeta, R.list(R.perpAssetCtx)) },
+    mcp: {
+      name: 'markets_perp_contexts',
+      title: 'Perp asset contexts',
+      description:
+        'Live context of every perp of a dex: funding rate, open interest, mark, oracle and mid prices, 24 h ' +
+        'notional and base volume, previous-day price, premium. For one coin prefer markets_asset_context.',
+      key: 'contexts',
+      of: ([meta, contexts]) =>
+        meta.universe.map((u: { name: string }, i: number) => ({ coin: u.name, ...contexts[i] })),
+    },
+  }),
+  wholeCapability({
+    name: 'spotMetaAndAssetCtxs',
+    input: NO_INPUT,
+    answer: (markets) => markets.spotMetaAndAssetCtxs(),
+    info: { type: 'spotMetaAndAssetCtxs', response: R.tuple(R.spotMeta, R.list(R.spotAssetCtx)) },
+    mcp: {
+      name: 'markets_spot_contexts',
+      title: 'Spot asset contexts',
+      description: 'Live context of every spot pair: mark and mid prices, 24 h volumes, supply, previous-day price.',
+      key: 'contexts',
+      of: ([, contexts]) => contexts,
+    },
+  }),
+  wholeCapability({
+    name: 'allMids',
+    input: ALL_MIDS,
+    // Without dex, the service hands out one map until the next change: its JSON is encoded once.
+    answer: (markets, q) => markets.dexMids(q),
+    shared: true,
+    info: { type: 'allMids', omit: ['coins'], response: R.mapOf(R.decimal) },
+    mcp: {
+      name: 'markets_all_mids',
+      title: 'Mid prices of all coins',
+      description:
+        'Current mid price of every coin (perps and spot pairs) from the live order books, falling back to the last ' +
+        'trade price. Use it for "what is the price of X" or to list tradable coins. With `dex`, the coins of that ' +
+        'HIP-3 dex; with `coins`, only those.',
+      key: 'mids',
+      summary: (r) => `${Object.keys(r.mids as object).length} mid prices`,
+    },
+    graphql: {
+      type: [MidRef],
+      description:
+        'Mid prices by the exchange\'s rule: without `dex` (or "") the main perp dex\'s coins and spot; with a HIP-3 ' +
+        "dex, that dex's coins",
+      answer: 'allMids',
+      omit: ['coins'],
+      listSize: { assumedSize: 200 },
+      of: midsList,
+    },
+  }),
+  wholeCapability({
+    name: 'marketInfo',
+    input: COIN,
+    answer: (markets, { coin }) => markets.marketInfo(coin),
+    orNull: true,
+    mcp: {
+      name: 'markets_market_info',
+      title: 'Market metadata of a coin',
+      description:
+        'What kind of market a coin is (perp, spot or HIP-4 outcome) and its trading parameters: size decimals, max ' +
+        'leverage, margin table, isolated-only, delisted; for spot the base and quote tokens. Null when unknown. For ' +
+        'every asset at once use markets_perp_meta or markets_spot_meta.',
+      key: 'market',
+    },
+    graphql: {
+      type: MarketInfoRef,
+      description: '',
+      fields: [
+        {
+          on: MarketRef,
+          name: 'info',
+          nullable: true,
+          description: "The node's metadata of the coin; null when the node does not list it",
+          given: fromMarket,
+        },
+      ],
+    },
+  }),
+  wholeCapability({
+    name: 'assetContext',
+    input: COIN,
+    answer: async (markets, { coin }) => ({
+      coin,
+      ctx: isSpotCoin(coin) ? markets.spotAssetCtx(coin) : markets.perpAssetCtx(coin),
+    }),
+    mcp: {
+      name: 'markets_asset_context',
+      title: 'Asset context of one coin',
+      description:
+        "One coin's live context (perp: funding, open interest, mark/oracle/mid price, 24 h volume, premium; spot: " +
+        'prices, volumes, supply).',
+    },
+  }),
+];

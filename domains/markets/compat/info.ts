@@ -5,68 +5,23 @@
 import { resultEnvelope } from '../../../kit/envelopes.ts';
 import { encodedJson, type InfoEntry, json, readInfo, sharedBytes, sharedJson } from '../../../kit/info.ts';
 import { nestedBody } from '../../../kit/input.ts';
-import { proxied } from '../../../kit/proxy.ts';
 import * as R from '../../../kit/response-schema.ts';
 import {
-  ALL_MIDS,
   AVAILABLE_DATES,
   CANDLES,
   COIN,
-  DEX,
   FUNDING_HISTORY,
   L2_BOOK,
   L2_BOOKS,
-  MARGIN_TABLE,
   NO_INPUT,
   RESERVE_HISTORY,
   TRADES,
-  VAULT_LEADER,
 } from '../service/inputs.ts';
-import { nodeMarketTypes } from './node-types.ts';
-
-const META_TTL_MS = 30_000;
 
 /** candleSnapshot's body nests its input in `req`: `{type, req: {coin, interval, startTime, endTime}}`. */
 const CANDLE_SNAPSHOT = nestedBody('req', CANDLES);
 
 export const marketsInfo: Record<string, InfoEntry> = {
-  meta: proxied(META_TTL_MS, DEX, R.perpMeta),
-  spotMeta: proxied(META_TTL_MS, NO_INPUT, R.spotMeta),
-  /** The first perp dex is `null`; the others are objects the node describes. */
-  perpDexs: proxied(META_TTL_MS, NO_INPUT, R.list({ anyOf: [{ type: 'null' }, R.record({ name: R.str })] })),
-  /** `null` for an id no market uses. */
-  marginTable: proxied(
-    META_TTL_MS,
-    MARGIN_TABLE,
-    R.orNull(
-      R.record({ description: R.str, marginTiers: R.list(R.record({ lowerBound: R.decimal, maxLeverage: R.int })) }),
-    ),
-  ),
-  maxMarketOrderNtls: proxied(META_TTL_MS, NO_INPUT, R.list(R.tuple(R.int, R.decimal))),
-  leadingVaults: proxied(10_000, VAULT_LEADER, R.list(R.record({ address: R.address, name: R.str }))),
-  ...nodeMarketTypes,
-
-  metaAndAssetCtxs: readInfo({
-    schema: DEX.body(),
-    read: (body) => DEX.parse(body, 'info'),
-    handler: async ({ dex }, { markets }) => json(await markets.metaAndAssetCtxs(dex)),
-    response: R.tuple(R.perpMeta, R.list(R.perpAssetCtx)),
-  }),
-
-  spotMetaAndAssetCtxs: {
-    schema: NO_INPUT.body(),
-    handler: async (_body, { markets }) => json(await markets.spotMetaAndAssetCtxs()),
-    response: R.tuple(R.spotMeta, R.list(R.spotAssetCtx)),
-  },
-
-  allMids: readInfo({
-    schema: ALL_MIDS.body(['coins']),
-    read: (body) => ALL_MIDS.parse(body, 'info'),
-    // Without dex, the service hands out one map until the next change: its JSON is encoded once (sharedJson).
-    handler: async (q, { markets }) => sharedJson(await markets.dexMids(q)),
-    response: R.mapOf(R.decimal),
-  }),
-
   l2Book: readInfo({
     schema: L2_BOOK.body(),
     read: (body) => L2_BOOK.parse(body, 'info'),

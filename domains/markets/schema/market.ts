@@ -140,7 +140,7 @@ const MarketKindEnum = builder.enumType('MarketKind', {
   values: { PERP: { value: 'perp' }, SPOT: { value: 'spot' }, OUTCOME: { value: 'outcome' } } as const,
 });
 
-const MarketInfoRef = builder.objectRef<MarketInfo>('MarketInfo').implement({
+export const MarketInfoRef = builder.objectRef<MarketInfo>('MarketInfo').implement({
   description: "The node's metadata of a coin: its perp dex's meta, or spotMeta (outcome sides carry none)",
   fields: (t) => ({
     kind: t.field({ type: MarketKindEnum, resolve: (i) => i.kind }),
@@ -159,12 +159,6 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
   description: 'A tradable coin (perp, spot pair, HIP-3 dex coin or outcome side)',
   fields: (t) => ({
     coin: t.exposeString('coin'),
-    info: t.field({
-      type: MarketInfoRef,
-      nullable: true,
-      description: "The node's metadata of the coin; null when the node does not list it",
-      resolve: (m, _a, ctx) => ctx.markets.marketInfo(m.coin),
-    }),
     mid: t.field({ type: 'Decimal', nullable: true, resolve: (m, _a, ctx) => ctx.markets.mid(m.coin) }),
     book: t.field({
       type: BookRef,
@@ -230,11 +224,11 @@ builder.asEntity(MarketRef, {
   resolveReference: (ref) => ({ coin: ref.coin }),
 });
 
-const MidRef = builder.objectRef<{ coin: string; mid: string }>('Mid').implement({
+export const MidRef = builder.objectRef<{ coin: string; mid: string }>('Mid').implement({
   fields: (t) => ({ coin: t.exposeString('coin'), mid: t.expose('mid', { type: 'Decimal' }) }),
 });
 
-const midsList = (mids: Record<string, string>) => Object.entries(mids).map(([coin, mid]) => ({ coin, mid }));
+export const midsList = (mids: Record<string, string>) => Object.entries(mids).map(([coin, mid]) => ({ coin, mid }));
 
 builder.queryFields((t) => ({
   market: t.field({
@@ -252,15 +246,6 @@ builder.queryFields((t) => ({
     description: 'Every market with a price',
     listSize: { assumedSize: 200 },
     resolve: (_r, _a, ctx) => Object.keys(ctx.markets.allMids()).map((coin) => ({ coin })),
-  }),
-  allMids: t.field({
-    type: [MidRef],
-    description:
-      'Mid prices by the exchange\'s rule: without `dex` (or "") the main perp dex\'s coins and spot; with a HIP-3 ' +
-      "dex, that dex's coins",
-    args: ALL_MIDS.args(t, ['coins']),
-    listSize: { assumedSize: 200 },
-    resolve: async (_r, a, ctx) => midsList(await ctx.markets.dexMids(ALL_MIDS.parse(a, 'graphql'))),
   }),
 }));
 

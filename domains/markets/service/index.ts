@@ -311,6 +311,14 @@ export class MarketsService {
     return meta;
   }
 
+  /**
+   * The node's answer to a type the service does not index (`{type, ...fields}`), parsed; cached `ttlMs` (0: asked
+   * each time). What a relayed /info type answers as the node's bytes, the other doors answer through this.
+   */
+  nodeAnswer(body: Readonly<Record<string, unknown>>, ttlMs: number): Promise<unknown> {
+    return this.upstream.json(body, ttlMs);
+  }
+
   spotMeta(): Promise<SpotMeta> {
     return this.upstream.json<SpotMeta>({ type: 'spotMeta' }, this.metaTtlMs);
   }

@@ -303,7 +303,7 @@ export const HIP3_TOP_MOVERS = defineInput({
   }),
 });
 
-// ---- relayed to the node as sent, once read by these (compat/info.ts, compat/node-types.ts) ----
+// ---- relayed to the node as sent, once read by these (state-capabilities.ts) ----
 
 /** A perp dex's name, required (perpDexLimits, perpDexStatus); "" is the first perp dex. */
 export const NAMED_DEX = defineInput({ dex: text('a perp dex name ("" for the main perp dex)', { minLength: 0 }) });
