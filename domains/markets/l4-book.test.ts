@@ -6,9 +6,9 @@ import { graphql, parse, subscribe } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderStatusRow } from '../../db/rows/accounts.ts';
 import type { BookDiffRow } from '../../db/rows/markets.ts';
+import { toolCatalog } from '../../mcp/tools.ts';
 import { startCompatApp, type TestCompatApp } from '../../test/compat-app.ts';
 import { openSocket } from '../../test/ws-client.ts';
-import { marketsTools } from './mcp.ts';
 import { marketsSchema } from './schema/index.ts';
 
 const ALICE = '0xa11ce00000000000000000000000000000000041';
@@ -172,9 +172,9 @@ describe('l4Book', () => {
     expect(rest.status).toBe(200);
     expect(rest.body.data.height).toBe(h);
     expect(rest.body.data.levels[0].at(-1)).toEqual(bookOrder('2'));
-    const tool = marketsTools.find((t) => t.name === 'markets_l4_book')!;
+    const tool = toolCatalog().get('markets_l4_book')!;
     const viaMcp = (
-      await tool.call({ coin: 'BTC' }, { services: compat.services, signal: new AbortController().signal })
+      await tool.tool.call({ coin: 'BTC' }, { services: compat.services, signal: new AbortController().signal })
     ).book as { levels: unknown[][] };
     expect(viaMcp.levels[0]!.at(-1)).toEqual(bookOrder('2'));
     const gql = await graphql({
@@ -270,10 +270,8 @@ describe('l4Book', () => {
     expect(refusal.channel).toBe('error');
     expect(refusal.data).toMatch(/^Invalid subscription .*coin/);
     ws.close();
-    const tool = marketsTools.find((t) => t.name === 'markets_l4_book')!;
-    await expect(tool.call({}, { services: compat.services, signal: new AbortController().signal })).rejects.toThrow(
-      /coin/,
-    );
+    // The tool's arguments are read by its definition before the call, as the server reads them.
+    expect(toolCatalog().get('markets_l4_book')?.read({}).fault?.message).toMatch(/coin/);
     const unknown = await compat.get('/market/l4book/NOPE');
     expect(unknown.status).toBe(200);
     expect(unknown.body.data).toBeNull();

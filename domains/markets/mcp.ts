@@ -10,7 +10,6 @@ import { HISTORY_DATASET_NAMES, HISTORY_SERIES_NAMES } from './service/history.t
 import {
   AVAILABLE_DATES,
   CANDLES,
-  COIN,
   COLLECT_BBO,
   COLLECT_CANDLES,
   COLLECT_MIDS,
@@ -18,9 +17,6 @@ import {
   FUNDING_HISTORY,
   HIP3_SNAPSHOTS,
   HIP3_TOP_MOVERS,
-  L2_BOOK,
-  L2_BOOKS,
-  L4_BOOK,
   LIQUIDITY_REPORT,
   MARKET_HISTORY,
   NO_INPUT,
@@ -31,7 +27,6 @@ import { CANDLE_INTERVALS } from './service/intervals.ts';
 import {
   HIP3_TOP_MOVERS_DEFAULT,
   MAX_HIP3_TOP_MOVERS,
-  MAX_L2_BOOKS,
   MAX_RESERVE_HISTORY,
   MAX_TRADES,
   RESERVE_HISTORY_DEFAULT_LIMIT,
@@ -40,52 +35,6 @@ import {
 import type { WireTrade } from './service/market-data.ts';
 
 export const marketsTools: readonly McpTool[] = [
-  {
-    name: 'markets_l2_book',
-    title: 'Order book of a coin',
-    description:
-      'The live L2 order book of a coin: up to 20 price levels a side (px, sz, number of orders), optionally ' +
-      'aggregated to fewer significant figures. Null when the coin has no book.',
-    input: L2_BOOK.schema,
-    call: async (args, { services: { markets } }) => ({ book: markets.l2Book(L2_BOOK.parse(args)) }),
-  },
-  {
-    name: 'markets_l2_books',
-    title: 'Order books of several coins',
-    description: `The live L2 books of up to ${MAX_L2_BOOKS} coins at once (null for a coin without a book).`,
-    input: L2_BOOKS.schema,
-    call: async (args, { services: { markets } }) => ({
-      books: Object.fromEntries(markets.l2Books(L2_BOOKS.parse(args))),
-    }),
-  },
-  {
-    name: 'markets_l4_book',
-    title: 'Order-level (L4) book of a coin',
-    description:
-      'Every resting order of a coin, best price first and in time priority within a price: user, oid, cloid, ' +
-      'side, limit price, size, time, tif, trigger fields and reduce-only, as the node records them, with the ' +
-      'block height the book stands at. Null when the coin has no book. For price levels use markets_l2_book.',
-    input: L4_BOOK.schema,
-    call: async (args, { services: { markets } }) => ({ book: markets.l4Book(L4_BOOK.parse(args)) }),
-  },
-  {
-    name: 'markets_best_bid_offer',
-    title: 'Best bid and offer',
-    description:
-      "A coin's best bid and best ask (price, size, orders) from the live book; null without a book. For more " +
-      'levels use markets_l2_book; for the spread and depth around the mid, markets_current_depth.',
-    input: COIN.schema,
-    call: async (args, { services: { markets } }) => ({ bbo: markets.books.bbo(COIN.parse(args).coin) }),
-  },
-  {
-    name: 'markets_current_depth',
-    title: 'Book depth summary',
-    description:
-      "A coin's live book depth: spread and the resting size and notional within bands around the mid. Use it to " +
-      'judge liquidity now; for past liquidity use markets_liquidity_report.',
-    input: COIN.schema,
-    call: async (args, { services: { markets } }) => ({ depth: markets.books.depth(COIN.parse(args).coin) }),
-  },
   {
     name: 'markets_candles',
     title: 'Candles (OHLCV)',

@@ -2,19 +2,28 @@
 // node's own types the service relays (kit/proxy.ts): each /info type the exchange answers keeps its shape, so that
 // its SDKs work unchanged.
 import type { TProperties } from '@sinclair/typebox';
+import { dataEnvelopeOf } from '../../kit/answers.ts';
 import type { Capability, McpDoor } from '../../kit/capability.ts';
 import { wholeCapability } from '../../kit/capability.ts';
+import { resultEnvelope } from '../../kit/envelopes.ts';
+import { sharedBytes } from '../../kit/info.ts';
 import type { Input } from '../../kit/input.ts';
 import { METADATA_TTL_MS, nodeAnswer } from '../../kit/proxy.ts';
 import type { JsonSchema } from '../../kit/request-schema.ts';
 import * as R from '../../kit/response-schema.ts';
-import { MarketInfoRef, MarketRef, MidRef, midsList } from './schema/market.ts';
+import { L4BookRef } from './schema/l4-book.ts';
+import { BboRef, BookRef, bboOf, DepthBandRef, MarketInfoRef, MarketRef, MidRef, midsList } from './schema/market.ts';
+import type { L2BookAnswer } from './service/book/coin-book.ts';
 import { isSpotCoin } from './service/coins.ts';
 import type { MarketsService } from './service/index.ts';
 import {
   ALL_MIDS,
   COIN,
   DEX,
+  L2_BOOK,
+  L2_BOOK_DIFF,
+  L2_BOOKS,
+  L4_BOOK,
   MARGIN_TABLE,
   NAMED_DEX,
   NO_INPUT,
@@ -24,6 +33,7 @@ import {
   VAULT,
   VAULT_LEADER,
 } from './service/inputs.ts';
+import { MAX_L2_BOOKS } from './service/limits.ts';
 
 /**
  * A type the node answers and the service does not index: /info relays the body as sent (cached `ttlMs` when its
@@ -48,6 +58,40 @@ const nodeType = <P extends TProperties>(
 /** A type of the node without fields, its answer described. */
 const global = (type: string, description: string, ttlMs = 0) =>
   nodeType(type, NO_INPUT, ttlMs, nodeAnswer(description));
+
+/** order_book_server's L4Order: the node's order record, its user inside. */
+const l4Order = R.record({
+  user: R.address,
+  coin: R.str,
+  side: R.side,
+  limitPx: R.decimal,
+  sz: R.decimal,
+  oid: R.int,
+  timestamp: R.ms,
+  triggerCondition: R.str,
+  isTrigger: R.bool,
+  triggerPx: R.decimal,
+  isPositionTpsl: R.bool,
+  reduceOnly: R.bool,
+  orderType: R.str,
+  tif: R.orNull(R.str),
+  cloid: R.orNull(R.str),
+});
+const l4Book = R.record({ coin: R.str, time: R.ms, height: R.int, levels: R.tuple(R.list(l4Order), R.list(l4Order)) });
+
+const COMMA = Buffer.from(',');
+
+/**
+ * Several books in one /info answer: `{result: {coin: l2Book answer | null, ...}, cursor: null}` in the order asked,
+ * each book the bytes its own l2Book answer is sent as.
+ */
+function booksJson(books: Map<string, L2BookAnswer | null>): Buffer {
+  const parts = [...books].map(([coin, book]) =>
+    Buffer.concat([Buffer.from(`${JSON.stringify(coin)}:`), book ? sharedBytes(book) : Buffer.from('null')]),
+  );
+  const joined = parts.flatMap((p, i) => (i ? [COMMA, p] : [p]));
+  return Buffer.concat([Buffer.from('{"result":{'), ...joined, Buffer.from('},"cursor":null}')]);
+}
 
 /** A Market's fields: the coin is the parent's. */
 const fromMarket = { coin: (m: { coin: string }) => m.coin };
@@ -201,6 +245,143 @@ export const STATE_CAPABILITIES: readonly Capability<MarketsService>[] = [
       omit: ['coins'],
       listSize: { assumedSize: 200 },
       of: midsList,
+    },
+  }),
+  wholeCapability({
+    name: 'l2Book',
+    input: L2_BOOK,
+    answer: async (markets, q) => markets.l2Book(q),
+    orNull: true,
+    // The service hands out one aggregated book until it changes: its JSON is encoded once.
+    shared: true,
+    info: { type: 'l2Book', response: R.orNull(R.l2Book) },
+    mcp: {
+      name: 'markets_l2_book',
+      title: 'Order book of a coin',
+      description:
+        'The live L2 order book of a coin: up to 20 price levels a side (px, sz, number of orders), optionally ' +
+        'aggregated to fewer significant figures. Null when the coin has no book.',
+      key: 'book',
+    },
+  }),
+  wholeCapability({
+    name: 'l2Books',
+    input: L2_BOOKS,
+    answer: async (markets, q) => markets.l2Books(q),
+    info: { type: 'l2Books', bytes: booksJson, response: R.resultOf(R.mapOf(R.orNull(R.l2Book))) },
+    mcp: {
+      name: 'markets_l2_books',
+      title: 'Order books of several coins',
+      description: `The live L2 books of up to ${MAX_L2_BOOKS} coins at once (null for a coin without a book).`,
+      key: 'books',
+      of: Object.fromEntries,
+    },
+  }),
+  /** A Market's book, as deep as asked (its levels a side: the live l2Book subscription's). */
+  wholeCapability({
+    name: 'book',
+    input: L2_BOOK_DIFF,
+    answer: async (markets, q) => markets.l2Book(q),
+    orNull: true,
+    graphql: {
+      type: BookRef,
+      description: '',
+      fields: [{ on: MarketRef, name: 'book', nullable: true, given: fromMarket }],
+    },
+  }),
+  wholeCapability({
+    name: 'l4Book',
+    input: L4_BOOK,
+    answer: async (markets, q) => markets.l4Book(q),
+    orNull: true,
+    rest: {
+      paths: ['/market/l4book/:coin'],
+      params: { coin: 'coin' },
+      data: true,
+      answer: { body: dataEnvelopeOf(R.orNull(l4Book)) },
+    },
+    mcp: {
+      name: 'markets_l4_book',
+      title: 'Order-level (L4) book of a coin',
+      description:
+        'Every resting order of a coin, best price first and in time priority within a price: user, oid, cloid, ' +
+        'side, limit price, size, time, tif, trigger fields and reduce-only, as the node records them, with the ' +
+        'block height the book stands at. Null when the coin has no book. For price levels use markets_l2_book.',
+      key: 'book',
+    },
+    graphql: {
+      type: L4BookRef,
+      description: '',
+      fields: [
+        {
+          on: MarketRef,
+          name: 'l4Book',
+          nullable: true,
+          description: 'Every resting order of the coin (the L4 book) at the height it stands at; null without a book',
+          given: fromMarket,
+        },
+      ],
+    },
+  }),
+  wholeCapability({
+    name: 'bbo',
+    input: COIN,
+    answer: async (markets, { coin }) => markets.books.bbo(coin),
+    orNull: true,
+    mcp: {
+      name: 'markets_best_bid_offer',
+      title: 'Best bid and offer',
+      description:
+        "A coin's best bid and best ask (price, size, orders) from the live book; null without a book. For more " +
+        'levels use markets_l2_book; for the spread and depth around the mid, markets_current_depth.',
+      key: 'bbo',
+    },
+    graphql: {
+      type: BboRef,
+      description: '',
+      fields: [{ on: MarketRef, name: 'bbo', nullable: true, of: bboOf, given: fromMarket }],
+    },
+  }),
+  wholeCapability({
+    name: 'currentDepth',
+    input: COIN,
+    answer: async (markets, { coin }) => markets.books.depth(coin),
+    orNull: true,
+    info: {
+      type: 'currentDepth',
+      of: resultEnvelope,
+      /** USD depth within each band of basis points around the mid; `null` without a two-sided book. */
+      response: R.resultOf(
+        R.orNull(
+          R.record({
+            coin: R.str,
+            time: R.ms,
+            midPx: R.decimal,
+            depth: R.mapOf(R.record({ bidDepthUsd: R.decimal, askDepthUsd: R.decimal })),
+          }),
+        ),
+      ),
+    },
+    mcp: {
+      name: 'markets_current_depth',
+      title: 'Book depth summary',
+      description:
+        "A coin's live book depth: spread and the resting size and notional within bands around the mid. Use it to " +
+        'judge liquidity now; for past liquidity use markets_liquidity_report.',
+      key: 'depth',
+    },
+    graphql: {
+      type: [DepthBandRef],
+      description: '',
+      fields: [
+        {
+          on: MarketRef,
+          name: 'depth',
+          listSize: { assumedSize: 6 },
+          of: (d) => (d ? Object.entries(d.depth).map(([bps, v]) => ({ bps: Number(bps), ...(v as object) })) : []),
+          given: fromMarket,
+        },
+      ],
     },
   }),
   wholeCapability({

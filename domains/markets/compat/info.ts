@@ -3,7 +3,7 @@
 // result envelope.
 
 import { resultEnvelope } from '../../../kit/envelopes.ts';
-import { encodedJson, type InfoEntry, json, readInfo, sharedBytes, sharedJson } from '../../../kit/info.ts';
+import { encodedJson, type InfoEntry, json, readInfo } from '../../../kit/info.ts';
 import { nestedBody } from '../../../kit/input.ts';
 import * as R from '../../../kit/response-schema.ts';
 import {
@@ -11,8 +11,6 @@ import {
   CANDLES,
   COIN,
   FUNDING_HISTORY,
-  L2_BOOK,
-  L2_BOOKS,
   NO_INPUT,
   RESERVE_HISTORY,
   TRADES,
@@ -22,32 +20,6 @@ import {
 const CANDLE_SNAPSHOT = nestedBody('req', CANDLES);
 
 export const marketsInfo: Record<string, InfoEntry> = {
-  l2Book: readInfo({
-    schema: L2_BOOK.body(),
-    read: (body) => L2_BOOK.parse(body, 'info'),
-    handler: async (q, { markets }) => sharedJson(markets.l2Book(q)),
-    response: R.orNull(R.l2Book),
-  }),
-
-  /**
-   * Several books in one answer: `{result: {coin: l2Book answer | null, ...}, cursor: null}` in the order asked, each
-   * book the bytes its own l2Book answer is sent as.
-   */
-  l2Books: readInfo({
-    schema: L2_BOOKS.body(),
-    read: (body) => L2_BOOKS.parse(body, 'info'),
-    async handler(q, { markets }) {
-      const books = markets.l2Books(q);
-      const parts = [...books].map(([coin, book]) =>
-        Buffer.concat([Buffer.from(`${JSON.stringify(coin)}:`), book ? sharedBytes(book) : Buffer.from('null')]),
-      );
-      const comma = Buffer.from(',');
-      const joined = parts.flatMap((p, i) => (i ? [comma, p] : [p]));
-      return encodedJson(Buffer.concat([Buffer.from('{"result":{'), ...joined, Buffer.from('},"cursor":null}')]));
-    },
-    response: R.resultOf(R.mapOf(R.orNull(R.l2Book))),
-  }),
-
   /** `{result: {coin: {dataset: ["YYYY-MM-DD", ...]}}, cursor: null}`; `coin` and `dataset` optional filters. */
   availableDates: readInfo({
     schema: AVAILABLE_DATES.body(),
@@ -82,23 +54,6 @@ export const marketsInfo: Record<string, InfoEntry> = {
     read: (body) => FUNDING_HISTORY.parse(body, 'info'),
     handler: async (q, { markets }) => json(await markets.fundingHistory(q)),
     response: R.list(R.record({ coin: R.str, fundingRate: R.decimal, premium: R.decimal, time: R.ms })),
-  }),
-
-  currentDepth: readInfo({
-    schema: COIN.body(),
-    read: (body) => COIN.parse(body, 'info'),
-    handler: async ({ coin }, { markets }) => json(resultEnvelope(markets.books.depth(coin))),
-    /** USD depth within each band of basis points around the mid; `null` without a two-sided book. */
-    response: R.resultOf(
-      R.orNull(
-        R.record({
-          coin: R.str,
-          time: R.ms,
-          midPx: R.decimal,
-          depth: R.mapOf(R.record({ bidDepthUsd: R.decimal, askDepthUsd: R.decimal })),
-        }),
-      ),
-    ),
   }),
 
   dataCoverage: {

@@ -1,7 +1,7 @@
 // /market/*: the market-history archive (bbo, spread, depth, slippage, book, liquidity report) per coin, in the
 // data envelope, newest first, paged by `limit` within a `start_time`/`end_time` window (the service's default: the
-// last day). Times are naive UTC ISO text, as in every path-endpoint record. And the live L4 book of a coin
-// (/market/l4book/{coin}), in order_book_server's l4Book snapshot shape.
+// last day). Times are naive UTC ISO text, as in every path-endpoint record. The live L4 book of a coin
+// (/market/l4book/{coin}) is a capability's route (state-capabilities.ts).
 import type { FastifyPluginAsync } from 'fastify';
 import { dataEnvelopeOf, naiveTime } from '../../../kit/answers.ts';
 import { dataEnvelope } from '../../../kit/envelopes.ts';
@@ -10,7 +10,7 @@ import * as R from '../../../kit/response-schema.ts';
 import { routeInput } from '../../../kit/route-input.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import { HISTORY_SERIES_NAMES } from '../service/history.ts';
-import { L4_BOOK, LIQUIDITY_REPORT, MARKET_HISTORY } from '../service/inputs.ts';
+import { LIQUIDITY_REPORT, MARKET_HISTORY } from '../service/inputs.ts';
 
 const nullableDecimal = R.orNull(R.decimal);
 const level = R.record({ px: R.decimal, sz: R.decimal, n: R.int });
@@ -51,26 +51,6 @@ const liquidityReport = R.record({
   slippage_bps: averages,
 });
 
-/** order_book_server's L4Order: the node's order record, its user inside. */
-const l4Order = R.record({
-  user: R.address,
-  coin: R.str,
-  side: R.side,
-  limitPx: R.decimal,
-  sz: R.decimal,
-  oid: R.int,
-  timestamp: R.ms,
-  triggerCondition: R.str,
-  isTrigger: R.bool,
-  triggerPx: R.decimal,
-  isPositionTpsl: R.bool,
-  reduceOnly: R.bool,
-  orderType: R.str,
-  tif: R.orNull(R.str),
-  cloid: R.orNull(R.str),
-});
-const l4Book = R.record({ coin: R.str, time: R.ms, height: R.int, levels: R.tuple(R.list(l4Order), R.list(l4Order)) });
-
 const coinParams = { type: 'object', properties: { coin: { type: 'string', minLength: 1 } }, required: ['coin'] };
 
 export const marketRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
@@ -104,20 +84,6 @@ export const marketRoutes: FastifyPluginAsync<{ services: CompatServices }> = as
       },
     );
   }
-
-  const l4Input = routeInput(L4_BOOK);
-  app.get(
-    '/l4book/:coin',
-    {
-      schema: {
-        params: l4Input.params({ coin: 'coin' }),
-        querystring: l4Input.querystring(['coin']),
-        answer: { body: dataEnvelopeOf(R.orNull(l4Book)) },
-      },
-      config: l4Input.config,
-    },
-    async (req) => dataEnvelope(req, markets.l4Book(l4Input.of(req))),
-  );
 
   const reportInput = routeInput(LIQUIDITY_REPORT);
   app.get(

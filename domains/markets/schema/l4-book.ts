@@ -1,13 +1,12 @@
-// L4Book: a coin's order-level book (Market.l4Book), each order linking to its User (owned by accounts), and the
-// l4Book subscription of each block's order statuses and raw book diffs. A follower subscribes first, then reads
-// Market.l4Book, and applies the updates whose height is above the book's.
+// L4Book: a coin's order-level book (Market.l4Book, declared in state-capabilities.ts), each order linking to its User
+// (owned by accounts), and the l4Book subscription of each block's order statuses and raw book diffs. A follower
+// subscribes first, then reads Market.l4Book, and applies the updates whose height is above the book's.
 import { liveIterator } from '../../../kit/live.ts';
 import { builder } from '../builder.ts';
 import type { L4WireOrder } from '../service/book/l4-snapshot.ts';
 import type { L4CoinUpdates, NodeDiffRecord, NodeOrderRecord, NodeStatusRecord } from '../service/book/l4-updates.ts';
 import type { L4BookAnswer } from '../service/book.ts';
 import { L4_BOOK } from '../service/inputs.ts';
-import { MarketRef } from './market.ts';
 import { UserRef } from './user.ts';
 
 /** An order as a book or a status carries it; `user` absent on a status's order (the status names it). */
@@ -39,7 +38,7 @@ const L4OrderRef = builder.objectRef<OrderParent>('L4Order').implement({
   }),
 });
 
-const L4BookRef = builder.objectRef<L4BookAnswer>('L4Book').implement({
+export const L4BookRef = builder.objectRef<L4BookAnswer>('L4Book').implement({
   description: 'Every resting order of a coin, best price first, in time priority within a price',
   fields: (t) => ({
     coin: t.exposeString('coin'),
@@ -106,15 +105,6 @@ const L4BookUpdatesRef = builder.objectRef<L4CoinUpdates & { coin: string }>('L4
     bookDiffs: t.field({ type: [L4BookDiffRef], listSize: { assumedSize: 20 }, resolve: (u) => u.book_diffs }),
   }),
 });
-
-builder.objectFields(MarketRef, (t) => ({
-  l4Book: t.field({
-    type: L4BookRef,
-    nullable: true,
-    description: 'Every resting order of the coin (the L4 book) at the height it stands at; null without a book',
-    resolve: (m, _a, ctx) => ctx.markets.l4Book(L4_BOOK.parse({ coin: m.coin }, 'graphql')),
-  }),
-}));
 
 builder.subscriptionFields((t) => ({
   l4Book: t.field({

@@ -33,7 +33,7 @@ export const LevelRef = builder.objectRef<L2Level>('BookLevel').implement({
   }),
 });
 
-const BookRef = builder.objectRef<L2BookAnswer>('L2Book').implement({
+export const BookRef = builder.objectRef<L2BookAnswer>('L2Book').implement({
   fields: (t) => ({
     coin: t.exposeString('coin'),
     time: t.expose('time', { type: 'Timestamp' }),
@@ -65,10 +65,10 @@ interface BboParent {
   ask: L2Level | null;
 }
 
-const bboOf = (b: BboAnswer | null): BboParent | null =>
+export const bboOf = (b: BboAnswer | null): BboParent | null =>
   b && { coin: b.coin, time: b.time, bid: b.bbo[0], ask: b.bbo[1] };
 
-const BboRef = builder.objectRef<BboParent>('Bbo').implement({
+export const BboRef = builder.objectRef<BboParent>('Bbo').implement({
   fields: (t) => ({
     coin: t.exposeString('coin'),
     time: t.expose('time', { type: 'Timestamp' }),
@@ -127,7 +127,7 @@ interface DepthBand {
   askDepthUsd: string;
 }
 
-const DepthBandRef = builder.objectRef<DepthBand>('DepthBand').implement({
+export const DepthBandRef = builder.objectRef<DepthBand>('DepthBand').implement({
   description: 'Cumulative notional (USD) resting within `bps` basis points of the mid',
   fields: (t) => ({
     bps: t.exposeInt('bps'),
@@ -160,25 +160,6 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
   fields: (t) => ({
     coin: t.exposeString('coin'),
     mid: t.field({ type: 'Decimal', nullable: true, resolve: (m, _a, ctx) => ctx.markets.mid(m.coin) }),
-    book: t.field({
-      type: BookRef,
-      nullable: true,
-      args: L2_BOOK_DIFF.args(t, ['coin']),
-      resolve: (m, a, ctx) => ctx.markets.l2Book(L2_BOOK_DIFF.parse({ ...a, coin: m.coin }, 'graphql')),
-    }),
-    bbo: t.field({
-      type: BboRef,
-      nullable: true,
-      resolve: (m, _a, ctx) => bboOf(ctx.markets.books.bbo(m.coin)),
-    }),
-    depth: t.field({
-      type: [DepthBandRef],
-      listSize: { assumedSize: 6 },
-      resolve: (m, _a, ctx) => {
-        const d = ctx.markets.books.depth(m.coin);
-        return d ? Object.entries(d.depth).map(([bps, v]) => ({ bps: Number(bps), ...v })) : [];
-      },
-    }),
     trades: t.field({
       type: [TradeRef],
       description: 'Most recent first',
