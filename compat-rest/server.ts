@@ -1,4 +1,5 @@
 // compat-rest as a running server: the fastify app (POST /info, path endpoints) and /ws on one port (8080).
+
 import type pg from 'pg';
 import { type Authenticator, presentedKey } from '../access/auth.ts';
 import { CALL_CREDITS, subscribeCredits } from '../access/costs.ts';
@@ -10,6 +11,7 @@ import { holesOf } from '../kit/resume.ts';
 import { errorBody } from '../platform/error-codes.ts';
 import { watchWs } from '../platform/metrics.ts';
 import { buildCompatApp } from './app.ts';
+import { capabilityChannels } from './capability-channels.ts';
 import { checkInfo } from './info/index.ts';
 import { attachWsServer } from './ws/protocol.ts';
 
@@ -25,9 +27,15 @@ export interface CompatServerOptions {
   graphqlUrl?: string;
 }
 
-/** Every domain's /ws channels (its `compat.channels`, domains.ts), over its service. */
+/** Every domain's /ws channels (its live capabilities', then its `compat.channels`, domains.ts), over its service. */
 export function domainChannels(services: CompatServices): Channel[] {
-  return DOMAIN_LIST.flatMap((d) => d.compat.channels?.(services[d.name as DomainName]) ?? []);
+  return DOMAIN_LIST.flatMap((d) => {
+    const service = services[d.name as DomainName];
+    return [
+      ...(d.capabilities ? capabilityChannels(d.capabilities, service) : []),
+      ...(d.compat.channels?.(service) ?? []),
+    ];
+  });
 }
 
 export async function startCompatServer(opts: CompatServerOptions) {

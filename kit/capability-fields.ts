@@ -6,8 +6,11 @@
 //     cursor the page's next), whose connection and edge types are named after the row's type;
 //   - `answer`: the call's answer as it is (a page object, an envelope the type describes);
 //   - `fields`: the call's answer as fields of other object types (an entity's), the parent giving some input.
+//
+// A live capability's subscription (and replay) fields are kit/live-fields.ts'.
 import type { Capabilities, Capability, FieldForm, GraphqlDoor } from './capability.ts';
 import { callOf } from './capability.ts';
+import { liveFields } from './live-fields.ts';
 import { connectionOf } from './page.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: Pothos' builder and refs, whatever the subgraph's types
@@ -15,7 +18,10 @@ type Any = any;
 
 const SLICED = { slicingArguments: ['limit'], requireOneSlicingArgument: false };
 
-/** Adds the Query fields of `capabilities` to `builder`; `serviceOf` is the capability's service in a context. */
+/**
+ * Adds the Query fields of `capabilities` to `builder`, and the Subscription fields of its live ones; `serviceOf` is
+ * the capability's service in a context.
+ */
 export function capabilityFields<Context>(
   builder: Any,
   capabilities: Capabilities,
@@ -100,4 +106,5 @@ export function capabilityFields<Context>(
       }));
     }
   }
+  liveFields(builder, capabilities, serviceOf);
 }

@@ -10,14 +10,23 @@
 // path route answers it as a 404, a tool as a note beside an empty answer), or null as an answer in itself (`orNull`:
 // a coin without a book). A page's `nextCursor` is stated on the REST and MCP doors when the capability's input takes
 // a `cursor` (an offset-paged list states `hasMore` only).
+//
+// A live capability (`live`) answers no page but a stream of events: a stored stream (every event a stored row:
+// resumed from the store after a position, replayed over a stored window), a stream resumed from the event bus's log,
+// or a stream of states from now on. Its doors are the subscription field with its `<name>Replay`
+// (kit/live-fields.ts), the /ws channel (compat-rest/capability-channels.ts) and the MCP tool collecting it for some
+// seconds (mcp/capability-tools.ts).
 import type { Static, TObject, TProperties } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { FieldError } from '../platform/fields.ts';
 import type { RouteAnswer } from './answers.ts';
+import type { ChannelContext, StoredFrames } from './channel.ts';
 import type { ListPage } from './envelopes.ts';
 import { type ArgOptions, type Edge, type Input, namedOnEdge } from './input.ts';
+import type { LiveStream, ResumableStream } from './live.ts';
 import type { Page } from './page.ts';
 import type { JsonSchema } from './request-schema.ts';
+import type { StoredStream } from './resume.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: a capability list holds capabilities of any input and row
 type Any = any;
@@ -64,6 +73,100 @@ export interface Capability<S = Any, P extends TProperties = Any, R = Any, A = A
   info?: InfoDoor<S, P, A>;
   mcp?: McpDoor;
   graphql?: GraphqlDoor<P>;
+  live?: LiveDoor<S, P>;
+}
+
+/**
+ * The capability as a stream of events `E` (its input `P` read on every door by the definition): the streams the
+ * service follows it by, and its doors.
+ */
+export interface LiveDoor<S, P extends TProperties, E = Any> {
+  /** The stream's name: its subscription field (`userFills`), its replay's (`userFillsReplay`), its /ws type. */
+  name: string;
+  /** Its events from now on as the service follows them: what /ws sends and a tool collects. */
+  live?(service: S, input: Static<TObject<P>>): LiveStream<E> | Promise<LiveStream<E>>;
+  /**
+   * Its events read back from the store (kit/resume.ts): resumed after a position (the subscription's `after`, /ws
+   * `after`) and replayed over a stored window (`<name>Replay`, /ws `replay`).
+   */
+  stored?(service: S, input: Static<TObject<P>>): StoredStream<E>;
+  /** Whether the service has stored streams (markets' without an event bus has none); always when absent. */
+  storing?(service: S): boolean;
+  /** Or its events resumed from the event bus's log after a cursor (the subscription's `after`). */
+  resumable?(service: S, input: Static<TObject<P>>): ResumableStream<E>;
+  subscription?: SubscriptionDoor<P, E>;
+  channel?: ChannelDoor<S, P, E>;
+  collect?: CollectDoor<S, E>;
+}
+
+/**
+ * The capability as a field of the subgraph's Subscription named as its stream, with `after` where its stream
+ * resumes, and `<name>Replay` where it is stored (kit/replay-fields.ts).
+ */
+export interface SubscriptionDoor<P extends TProperties, E> {
+  /** The object type of an item (a Pothos ref of the domain's builder). */
+  type: unknown;
+  description: string;
+  /** An event is a batch of items, sized as the router's cost analysis assumes it (`@listSize(assumedSize)`). */
+  batch?: number;
+  /** The arguments' types where the domain declares its own (an enum). */
+  types?: ArgOptions<P>['types'];
+  /** Arguments left out (the field's input takes the definition's default). */
+  omit?: readonly (keyof P & string)[];
+  /**
+   * An event as the field sends it, with its cursor where the stream resumes (default: a batch's items each given
+   * the cursor, `withCursor`; one event given it, `cursorOn`; a live state as it is).
+   */
+  of?(event: E, cursor?: string): unknown;
+  /** A stored stream followed from now with each frame's cursor only when asked: this argument's description. */
+  positions?: string;
+  /** The replay field's description (a stored stream's). */
+  replay?: string;
+  /** The events a slow reader may lag by before the oldest are dropped (a live state's); 1000 when absent. */
+  queue?: number;
+  /** The live stream the field follows, where not the door's `live` (a book's diffs without its snapshot). */
+  live?(service: unknown, input: Static<TObject<P>>): LiveStream<unknown> | Promise<LiveStream<unknown>>;
+}
+
+/**
+ * The capability as a /ws channel: its subscription read by the definition as an /info body, acknowledged as sent with
+ * what was read over it, resumed (`after`) and replayed from its stored stream, each stored event framed as a live one.
+ */
+export interface ChannelDoor<S, P extends TProperties, E> {
+  /** The data channel's name where not the type (userEvents → "user"). */
+  channelName?(sub: Record<string, unknown>): string;
+  /** The subscription as acknowledged, where not as sent with what was read over it. */
+  normalize?(sub: Record<string, unknown>, input: Static<TObject<P>>): Record<string, unknown>;
+  /** Its snapshot is read from storage (limited per connection). */
+  storedSnapshot?: boolean;
+  /** How many subscriptions it counts as (its coins). */
+  weight?(service: S, input: Static<TObject<P>>): number | Promise<number>;
+  /** Starts delivery, where not the live stream's snapshot then each event, framed (`sendStream`). */
+  start?(service: S, input: Static<TObject<P>>, ctx: ChannelContext): (() => void) | Promise<() => void>;
+  /** An event's frame data, where not the event itself. */
+  frame?(event: E, input: Static<TObject<P>>): unknown;
+  /** Recorded states a `replay` plays, for a channel of state (l2Book's book samples). */
+  replay?(service: S, input: Static<TObject<P>>): StoredFrames;
+}
+
+/**
+ * The capability as an MCP tool collecting its live stream for some seconds (kit/mcp-tool.ts `collect`): its input is
+ * the stream's and `seconds`; its answer the items under `key`, their count, why it stopped and the seconds taken.
+ */
+export interface CollectDoor<_S, E> {
+  /** snake_case, prefixed with the domain: `accounts_collect_liquidations`. */
+  name: string;
+  title: string;
+  description: string;
+  /** Its input: the stream's definition's fields, and `seconds`. */
+  // biome-ignore lint/suspicious/noExplicitAny: a collect tool's input is its own definition
+  input: Input<any>;
+  /** The answer's key of the items. */
+  key: string;
+  /** The most items it gathers. */
+  max: number;
+  /** An event's items (default: the event is one). */
+  items?(event: E): readonly unknown[];
 }
 
 /** What a path route answers in the data envelope: its `data`, its paging, and keys stated beside them. */
@@ -227,6 +330,11 @@ export const capability = <S, P extends TProperties, R, A extends Paged<R> = Pag
 export const wholeCapability = <S, P extends TProperties, A>(
   c: Capability<S, P, unknown, A> & { answer(service: S, input: Static<TObject<P>>): Promise<A | null> },
 ): Capability<S, P, unknown, A> => c;
+
+/** Declares a live capability (its input and events inferred from `input` and `live`). */
+export const liveCapability = <S, P extends TProperties, E>(
+  c: Pick<Capability<S, P>, 'name' | 'input'> & { live: LiveDoor<S, P, E> },
+): Capability<S, P> => c as Capability<S, P>;
 
 /** Whether a capability's input takes a cursor: its pages then state the next page's cursor on REST and MCP. */
 export const takesCursor = (c: Capability): boolean => Object.hasOwn(c.input.fields, 'cursor');

@@ -3,7 +3,7 @@
 // parameters through its service's input definition), and /ws's policy for a service's live stream (its snapshot
 // first, as the exchange sends one, then every event).
 import { FieldError } from '../platform/fields.ts';
-import type { LiveStream, SnapshotStream } from './live.ts';
+import type { LiveStream, SnapshotStream, StoredSnapshotStream } from './live.ts';
 import type { Hole, StoredStream } from './resume.ts';
 
 /**
@@ -148,3 +148,34 @@ export function sendStreams<T>(
     for (const stop of stops) stop();
   };
 }
+
+/**
+ * A snapshot from storage, then live items, with nothing lost or sent twice between them: the stream is followed
+ * before the snapshot is read, what arrives meanwhile is held back and sent after the snapshot, less what the
+ * snapshot already holds (same `key`). If the snapshot cannot be read, the stream is left again.
+ */
+export async function snapshotThenLive<I>(
+  stream: StoredSnapshotStream<I>,
+  send: (items: I[], isSnapshot: boolean) => void,
+): Promise<() => void> {
+  let pending: I[] | null = [];
+  const off = stream.subscribe((items) => {
+    if (pending) pending.push(...items);
+    else send(items, false);
+  });
+  try {
+    const snapshot = await stream.snapshot();
+    send(snapshot, true);
+    const seen = new Set(snapshot.map(stream.key));
+    const missed = pending.filter((item) => !seen.has(stream.key(item)));
+    pending = null;
+    if (missed.length) send(missed, false);
+    return off;
+  } catch (err) {
+    off();
+    throw err;
+  }
+}
+
+/** What a frame of a snapshot says of it: `isSnapshot: true` on the snapshot's only. */
+export const snapshotFlag = (isSnapshot: boolean) => (isSnapshot ? { isSnapshot: true as const } : {});

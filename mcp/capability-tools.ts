@@ -3,16 +3,27 @@
 // words a refusal), and whose answer is the page's records under the door's key with the page's paging (its
 // `nextCursor` when the input takes a cursor), or the capability's envelope (`{ ..., count, data, hasMore,
 // nextCursor }`), or a whole answer (under the key, or as it is). A null answer is an empty one with a `note`
-// saying why.
-import { type Capabilities, type Capability, callOf, type Paged, takesCursor } from '../kit/capability.ts';
+// saying why. A live capability's `collect` door becomes a tool collecting its live stream for some seconds: its
+// items under the door's key, their count, why it stopped and the seconds it took.
+import {
+  type Capabilities,
+  type Capability,
+  type CollectDoor,
+  callOf,
+  type LiveDoor,
+  type Paged,
+  takesCursor,
+} from '../kit/capability.ts';
 import type { McpTool } from '../kit/domain.ts';
 import { shared } from '../kit/info.ts';
+import { collect } from '../kit/mcp-tool.ts';
 import { pagingOf } from '../kit/page.ts';
 
 /** The tools of `domain`'s capabilities that have an MCP door. */
 export function capabilityTools(domain: string, capabilities: Capabilities): McpTool[] {
   return capabilities.list.flatMap((c) => {
     const door = c.mcp;
+    if (c.live?.collect) return [collectTool(domain, c, c.live.collect)];
     if (!door) return [];
     const tool: McpTool = {
       name: door.name,
@@ -29,6 +40,31 @@ export function capabilityTools(domain: string, capabilities: Capabilities): Mcp
     };
     return [tool];
   });
+}
+
+/** The tool collecting a live capability's stream: its input the door's, the stream's own fields read from it. */
+function collectTool(domain: string, c: Capability, door: CollectDoor<unknown, unknown>): McpTool {
+  const live = c.live as LiveDoor<unknown, never>;
+  return {
+    name: door.name,
+    title: door.title,
+    description: door.description,
+    input: door.input.schema,
+    read: (args) => door.input.parse(args, 'mcp'),
+    async call(args, { services, signal }) {
+      const service = (services as unknown as Record<string, unknown>)[domain];
+      const input = Object.fromEntries(Object.entries(args).filter(([key]) => Object.hasOwn(c.input.fields, key)));
+      const stream = await (live.live as NonNullable<LiveDoor<unknown, never>['live']>)(service, input as never);
+      const seconds = args.seconds as number;
+      const got = await collect(stream, {
+        seconds,
+        max: door.max,
+        signal,
+        ...(door.items ? { items: door.items } : {}),
+      });
+      return { [door.key]: got.items, count: got.items.length, stoppedBy: got.stoppedBy, seconds: got.seconds };
+    },
+  };
 }
 
 /** A page's paging as the capability states it: its next cursor only when its input takes one. */

@@ -7,6 +7,7 @@ import type { Capabilities, InfoDoor } from '../../kit/capability.ts';
 import { capability, wholeCapability } from '../../kit/capability.ts';
 import * as R from '../../kit/response-schema.ts';
 import { resultOf } from '../../kit/response-schema.ts';
+import { LIVE_CAPABILITIES } from './live-capabilities.ts';
 import { AccountStateRef } from './schema/account.ts';
 import { LiquidationRef } from './schema/liquidation.ts';
 import { TwapStatusChangeRef } from './schema/twap.ts';
@@ -301,5 +302,6 @@ export const ACCOUNTS_CAPABILITIES: Capabilities<AccountsService> = {
         key: 'state',
       },
     }),
+    ...LIVE_CAPABILITIES,
   ],
 };

@@ -1,13 +1,10 @@
-// The accounts domain's MCP tools written by hand (the others are its capabilities' tools, capabilities.ts): the
-// node's state relayed, orders, and bounded live tools. The service keeps its rules (defaults, caps, windows,
+// The accounts domain's MCP tools written by hand (the others are its capabilities' tools, capabilities.ts and
+// live-capabilities.ts): the node's state relayed, and orders. The service keeps its rules (defaults, caps, windows,
 // coverage); the schemas bound what a model may send.
 
 import type { McpTool } from '../../kit/domain.ts';
-import { collect } from '../../kit/mcp-tool.ts';
-import { COLLECT_LIQUIDATIONS, COLLECT_USER_EVENTS, HISTORICAL_ORDERS, ORDER_STATUS, USER } from './service/inputs.ts';
-import { toWsLiquidation } from './service/liquidations.ts';
+import { HISTORICAL_ORDERS, ORDER_STATUS, USER } from './service/inputs.ts';
 import { HISTORICAL_ORDERS_MAX_LIMIT, orderRef } from './service/orders.ts';
-import type { UserEvent } from './service/streams.ts';
 
 type Args = Record<string, unknown>;
 
@@ -86,38 +83,6 @@ export const accountsTools: readonly McpTool[] = [
     async call(args, { services: { accounts } }) {
       const q = ORDER_STATUS.parse(args);
       return (await accounts.orderStatus({ user: q.user, ...orderRef(q.oid, q.cloid) })) as unknown as Args;
-    },
-  },
-  // ---- live: a stream collected for a bounded time ----
-  {
-    name: 'accounts_collect_user_events',
-    title: "Collect a user's live events",
-    description:
-      "Waits and collects a user's events as they happen for `seconds` (1 to 60): fills, funding payments, " +
-      'liquidations and orders the exchange canceled. For "tell me what happens on this account in the next 30 s".',
-    input: COLLECT_USER_EVENTS.schema,
-    async call(args, { services: { accounts }, signal }) {
-      const { user, seconds } = COLLECT_USER_EVENTS.parse(args);
-      const got = await collect<UserEvent>(accounts.streams.userEvents(user), { seconds, max: 10_000, signal });
-      return { events: got.items, count: got.items.length, stoppedBy: got.stoppedBy, seconds: got.seconds };
-    },
-  },
-  {
-    name: 'accounts_collect_liquidations',
-    title: 'Collect live liquidations',
-    description:
-      'Waits and collects liquidations as they happen for `seconds` (1 to 60), filtered by user or users ' +
-      '(liquidated or liquidator), minimum notional in dollars and builder; all filters combine.',
-    input: COLLECT_LIQUIDATIONS.schema,
-    async call(args, { services: { accounts }, signal }) {
-      const { seconds, ...filter } = COLLECT_LIQUIDATIONS.parse(args);
-      const got = await collect(accounts.streams.liquidations(filter), {
-        seconds,
-        max: 5_000,
-        signal,
-        items: (rows) => rows.map((r) => ({ ...toWsLiquidation(r), coin: r.coin, px: r.px, sz: r.sz, time: r.time })),
-      });
-      return { liquidations: got.items, count: got.items.length, stoppedBy: got.stoppedBy, seconds: got.seconds };
     },
   },
 ];

@@ -1,17 +1,10 @@
 // Fill: one execution as the exchange prints it (wire Fill) with the type of its order and its market; the fills
-// connection of a user (keyset pages of stored fills); TWAP slice fills; and the userFills subscription.
-import {
-  CURSOR_DESCRIPTION,
-  cursorOf,
-  STORED_AFTER_DESCRIPTION,
-  storedIterator,
-  withCursor,
-} from '../../../kit/live.ts';
+// connection of a user (keyset pages of stored fills); TWAP slice fills (the userFills subscription:
+// live-capabilities.ts).
+import { CURSOR_DESCRIPTION, cursorOf } from '../../../kit/live.ts';
 import { toConnection } from '../../../kit/page.ts';
-import { replayFields } from '../../../kit/replay-fields.ts';
-import { holesFrom } from '../../../kit/resume.ts';
 import { columnsFor, selectedFieldNames } from '../../../kit/selection.ts';
-import { type AccountsContext, builder } from '../builder.ts';
+import { builder } from '../builder.ts';
 import {
   FILL_COLUMNS_BY_FIELD,
   type FillColumn,
@@ -21,7 +14,7 @@ import {
 } from '../service/fill-fields.ts';
 import { fillCursor, MAX_COUNTED_FILLS } from '../service/fill-pages.ts';
 import type { AccountsService } from '../service/index.ts';
-import { ALL_FILL_PAGE, type FillPageInput, USER_FILLS_STREAM } from '../service/inputs.ts';
+import { ALL_FILL_PAGE, type FillPageInput } from '../service/inputs.ts';
 import type { TwapSliceFill } from '../service/twaps.ts';
 import { serviceInput } from './args.ts';
 import { MarketRef } from './market.ts';
@@ -186,38 +179,3 @@ builder.queryFields((t) => ({
       ),
   }),
 }));
-
-/** The live subscription's batch size as pricing assumes it, its replay's too. */
-const BATCH = { assumedSize: 20 };
-
-builder.subscriptionFields((t) => ({
-  userFills: t.field({
-    type: [FillRef],
-    description: "The user's fills as they happen, one batch per block (history: User.fills)",
-    args: { ...USER_FILLS_STREAM.args(t), after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }) },
-    listSize: BATCH,
-    subscribe: (_root, { after, ...a }, ctx) => {
-      const { user, aggregateByTime } = USER_FILLS_STREAM.parse(a, 'graphql');
-      return storedIterator(ctx.accounts.stored.userFills(user, { aggregateByTime }), after);
-    },
-    resolve: withCursor,
-  }),
-}));
-
-replayFields<AccountsContext>(builder, [
-  {
-    name: 'userFillsReplay',
-    item: FillRef,
-    list: BATCH,
-    description:
-      "The user's fills of a stored window, paced by their own times at `speed`, as userFills sends them, with a gap " +
-      'frame where the store has a hole and a complete frame at the end (the /ws replay subscription)',
-    args: (t) => USER_FILLS_STREAM.args(t),
-    stream: (a, ctx) => {
-      const { user, aggregateByTime } = USER_FILLS_STREAM.parse(a, 'graphql');
-      return ctx.accounts.stored.userFills(user, { aggregateByTime });
-    },
-    data: (event, cursor) => withCursor({ event: event as FillNode[], cursor }),
-    holes: (ctx) => holesFrom(ctx.coverage),
-  },
-]);

@@ -1,21 +1,13 @@
 // Funding: one hourly funding payment of a user's position (the exchange's userFundings item), the funding connection
-// of a user (the service's history pages), and the userFundings subscription.
+// of a user (the service's history pages); its subscription is live-capabilities.ts'.
 
 import type { InputOf } from '../../../kit/input.ts';
-import {
-  CURSOR_DESCRIPTION,
-  cursorOf,
-  STORED_AFTER_DESCRIPTION,
-  storedIterator,
-  withCursor,
-} from '../../../kit/live.ts';
+import { CURSOR_DESCRIPTION, cursorOf } from '../../../kit/live.ts';
 import { connectionOf } from '../../../kit/page.ts';
-import { replayFields } from '../../../kit/replay-fields.ts';
-import { holesFrom } from '../../../kit/resume.ts';
-import { type AccountsContext, builder } from '../builder.ts';
+import { builder } from '../builder.ts';
 import type { UserFundingEntry, WsFunding } from '../service/funding.ts';
 import type { AccountsService } from '../service/index.ts';
-import { type FUNDING_PAGE, USER } from '../service/inputs.ts';
+import type { FUNDING_PAGE } from '../service/inputs.ts';
 import { serviceInput } from './args.ts';
 import { MarketRef } from './market.ts';
 
@@ -51,32 +43,3 @@ export async function fundingsConnection(accounts: AccountsService, q: HistoryIn
 export function fundingOfEntry({ time, delta: { type: _type, ...payment } }: UserFundingEntry): WsFunding {
   return { time, ...payment };
 }
-
-/** The live subscription's batch size as pricing assumes it, its replay's too. */
-const BATCH = { assumedSize: 20 };
-
-builder.subscriptionFields((t) => ({
-  userFundings: t.field({
-    type: [FundingRef],
-    description: "The user's funding payments as they settle, one batch per block (history: User.fundings)",
-    args: { ...USER.args(t), after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }) },
-    listSize: BATCH,
-    subscribe: (_root, { after, ...a }, ctx) =>
-      storedIterator(ctx.accounts.stored.userFundings(USER.parse(a, 'graphql').user), after),
-    resolve: withCursor,
-  }),
-}));
-
-replayFields<AccountsContext>(builder, [
-  {
-    name: 'userFundingsReplay',
-    item: FundingRef,
-    list: BATCH,
-    description:
-      "The user's funding payments of a stored window, replayed as userFundings sends them (userFillsReplay)",
-    args: (t) => USER.args(t),
-    stream: (a, ctx) => ctx.accounts.stored.userFundings(USER.parse(a, 'graphql').user),
-    data: (event, cursor) => withCursor({ event: event as WsFunding[], cursor }),
-    holes: (ctx) => holesFrom(ctx.coverage),
-  },
-]);

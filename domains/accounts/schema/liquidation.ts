@@ -1,17 +1,8 @@
 // Liquidation: one stored liquidation fill (liquidated user, liquidator, size, notional, method); LiquidationEvent:
-// the exchange's userEvents shape of it; and the liquidations subscription with the channel's combined filters.
+// the exchange's userEvents shape of it (the liquidations subscription: live-capabilities.ts).
 import type { LiquidationRow } from '../../../db/rows/accounts.ts';
-import {
-  CURSOR_DESCRIPTION,
-  cursorOf,
-  STORED_AFTER_DESCRIPTION,
-  storedIterator,
-  withCursor,
-} from '../../../kit/live.ts';
-import { replayFields } from '../../../kit/replay-fields.ts';
-import { holesFrom } from '../../../kit/resume.ts';
-import { type AccountsContext, builder } from '../builder.ts';
-import { LIQUIDATION_STREAM } from '../service/inputs.ts';
+import { CURSOR_DESCRIPTION, cursorOf } from '../../../kit/live.ts';
+import { builder } from '../builder.ts';
 import type { WsLiquidation } from '../service/liquidations.ts';
 import { MarketRef } from './market.ts';
 
@@ -52,35 +43,3 @@ export const LiquidationEventRef = builder.objectRef<WsLiquidation>('Liquidation
     liquidatedAccountValue: t.expose('liquidated_account_value', { type: 'Decimal' }),
   }),
 });
-
-/** The live subscription's batch size as pricing assumes it, its replay's too. */
-const BATCH = { assumedSize: 10 };
-
-builder.subscriptionFields((t) => ({
-  liquidations: t.field({
-    type: [LiquidationRef],
-    description:
-      'Liquidations as they happen; every given filter applies (users: at most 50, each matching either side)',
-    args: {
-      ...LIQUIDATION_STREAM.args(t, { types: { amountDollars: 'Decimal' } }),
-      after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }),
-    },
-    listSize: BATCH,
-    subscribe: (_root, { after, ...a }, ctx) =>
-      storedIterator(ctx.accounts.stored.liquidations(LIQUIDATION_STREAM.parse(a, 'graphql')), after),
-    resolve: withCursor,
-  }),
-}));
-
-replayFields<AccountsContext>(builder, [
-  {
-    name: 'liquidationsReplay',
-    item: LiquidationRef,
-    list: BATCH,
-    description: 'Liquidations of a stored window, filtered and replayed as liquidations sends them (userFillsReplay)',
-    args: (t) => LIQUIDATION_STREAM.args(t, { types: { amountDollars: 'Decimal' } }),
-    stream: (a, ctx) => ctx.accounts.stored.liquidations(LIQUIDATION_STREAM.parse(a, 'graphql')),
-    data: (event, cursor) => withCursor({ event: event as LiquidationRow[], cursor }),
-    holes: (ctx) => holesFrom(ctx.coverage),
-  },
-]);

@@ -1,23 +1,15 @@
 // Order (the exchange's FrontendOpenOrder) and OrderStatus (an order at one status, with every status it went
-// through); the orders connection of a user over historicalOrders' window mode; the orderUpdates subscription.
+// through); the orders connection of a user over historicalOrders' window mode (the orderUpdates subscription:
+// live-capabilities.ts).
 
-import type { OrderStatusRow } from '../../../db/rows/accounts.ts';
 import type { InputOf } from '../../../kit/input.ts';
-import { CURSOR_DESCRIPTION, cursorOf, STORED_AFTER_DESCRIPTION, storedIterator } from '../../../kit/live.ts';
+import { CURSOR_DESCRIPTION, cursorOf } from '../../../kit/live.ts';
 import { toConnection } from '../../../kit/page.ts';
-import { replayFields } from '../../../kit/replay-fields.ts';
-import { holesFrom } from '../../../kit/resume.ts';
 import { columnsFor } from '../../../kit/selection.ts';
-import { type AccountsContext, builder } from '../builder.ts';
+import { builder } from '../builder.ts';
 import type { AccountsService } from '../service/index.ts';
-import { type ORDERS_PAGE, USER } from '../service/inputs.ts';
-import {
-  type FrontendOpenOrder,
-  orderKey,
-  type StatusColumn,
-  toOrder,
-  type UserOrderStatus,
-} from '../service/orders.ts';
+import type { ORDERS_PAGE } from '../service/inputs.ts';
+import { type FrontendOpenOrder, orderKey, type StatusColumn, type UserOrderStatus } from '../service/orders.ts';
 import { serviceInput } from './args.ts';
 import { MarketRef } from './market.ts';
 
@@ -121,32 +113,3 @@ export async function ordersConnection(
   const nodes = page.rows.map((r): UserOrderStatus => Object.assign(r, { user }));
   return toConnection(nodes, (s) => String(s.order.oid), { ...page, after: a.cursor });
 }
-
-/** The live subscription's batch size as pricing assumes it, its replay's too. */
-const BATCH = { assumedSize: 20 };
-
-builder.subscriptionFields((t) => ({
-  orderUpdates: t.field({
-    type: [OrderStatusRef],
-    description: "The user's order status changes as they happen, one batch per block",
-    args: { ...USER.args(t), after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }) },
-    listSize: BATCH,
-    subscribe: (_root, { after, ...a }, ctx) =>
-      storedIterator(ctx.accounts.stored.orderUpdates(USER.parse(a, 'graphql').user), after),
-    resolve: ({ event, cursor }) => event.map((r) => ({ ...toOrder(r), user: r.address, cursor })),
-  }),
-}));
-
-replayFields<AccountsContext>(builder, [
-  {
-    name: 'orderUpdatesReplay',
-    item: OrderStatusRef,
-    list: BATCH,
-    description:
-      "The user's order status changes of a stored window, replayed as orderUpdates sends them (userFillsReplay)",
-    args: (t) => USER.args(t),
-    stream: (a, ctx) => ctx.accounts.stored.orderUpdates(USER.parse(a, 'graphql').user),
-    data: (event, cursor) => (event as OrderStatusRow[]).map((r) => ({ ...toOrder(r), user: r.address, cursor })),
-    holes: (ctx) => holesFrom(ctx.coverage),
-  },
-]);

@@ -1,0 +1,209 @@
+// The accounts domain's live capabilities (kit/capability.ts `live`): the per-user streams and liquidations, each a
+// stored stream (domains/accounts/service/stored-streams.ts) resumed and replayed from the store, with its doors: the
+// subscription and its replay, the /ws channel in the exchange's shapes (userFills, userFundings and
+// userNonFundingLedgerUpdates: a snapshot from storage marked `isSnapshot: true`, then live frames; userEvents on
+// channel "user"; orderUpdates; the service's own liquidations channel with its filters), and the MCP tools
+// collecting userEvents and liquidations for some seconds.
+import type { LiquidationRow, OrderStatusRow } from '../../db/rows/accounts.ts';
+import type { Capability } from '../../kit/capability.ts';
+import { liveCapability } from '../../kit/capability.ts';
+import { snapshotFlag, snapshotThenLive } from '../../kit/channel.ts';
+import { FillRef } from './schema/fill.ts';
+import { FundingRef } from './schema/funding.ts';
+import { LedgerUpdateRef } from './schema/ledger.ts';
+import { LiquidationRef } from './schema/liquidation.ts';
+import { OrderStatusRef } from './schema/order.ts';
+import { UserEventRef } from './schema/user-event.ts';
+import type { AccountsService } from './service/index.ts';
+import {
+  COLLECT_LIQUIDATIONS,
+  COLLECT_USER_EVENTS,
+  LIQUIDATION_STREAM,
+  USER,
+  USER_FILLS_STREAM,
+} from './service/inputs.ts';
+import { toWsLiquidation } from './service/liquidations.ts';
+import { toOrder } from './service/orders.ts';
+import type { UserEvent } from './service/streams.ts';
+
+/** The exchange's OpenOrder (orderUpdates): the basic order fields, `reduceOnly` only when true. */
+const openOrder = (r: OrderStatusRow) => ({
+  coin: r.coin,
+  side: r.side,
+  limitPx: r.limit_px,
+  sz: r.sz,
+  oid: r.oid,
+  timestamp: r.order_time,
+  origSz: r.orig_sz,
+  ...(r.cloid ? { cloid: r.cloid } : {}),
+  ...(r.reduce_only ? { reduceOnly: true as const } : {}),
+});
+
+/** The exchange's orderUpdates frame. */
+const orderUpdatesFrame = (rows: OrderStatusRow[]) =>
+  rows.map((r) => ({ order: openOrder(r), status: r.status, statusTimestamp: r.time }));
+
+/** A liquidation as the liquidations channel and its collecting tool send it. */
+const wsLiquidation = (r: LiquidationRow) => ({
+  ...toWsLiquidation(r),
+  coin: r.coin,
+  px: r.px,
+  sz: r.sz,
+  time: r.time,
+});
+
+/** The exchange's userEvents frame: its nonUserCancel items carry the coin and oid only. */
+const userEventFrame = (e: UserEvent): UserEvent | { nonUserCancel: { coin: string; oid: number }[] } =>
+  e.nonUserCancel ? { nonUserCancel: e.nonUserCancel.map(({ coin, oid }) => ({ coin, oid })) } : e;
+
+/** The replay field's description of a user's stream replayed as its subscription sends it. */
+const replayedAs = (what: string, name: string) =>
+  `${what} of a stored window, replayed as ${name} sends them (userFillsReplay)`;
+
+export const LIVE_CAPABILITIES: readonly Capability<AccountsService>[] = [
+  liveCapability({
+    name: 'userFillsStream',
+    input: USER_FILLS_STREAM,
+    live: {
+      name: 'userFills',
+      stored: ({ stored }, { user, aggregateByTime }) => stored.userFills(user, { aggregateByTime }),
+      subscription: {
+        type: FillRef,
+        batch: 20,
+        description: "The user's fills as they happen, one batch per block (history: User.fills)",
+        replay:
+          "The user's fills of a stored window, paced by their own times at `speed`, as userFills sends them, with a " +
+          'gap frame where the store has a hole and a complete frame at the end (the /ws replay subscription)',
+      },
+      channel: {
+        // The ack holds the default too: aggregateByTime false.
+        storedSnapshot: true,
+        start: ({ streams }, input, ctx) =>
+          snapshotThenLive(streams.userFills(input.user, input), (fills, isSnapshot) =>
+            ctx.send({ user: input.user, fills, ...snapshotFlag(isSnapshot) }),
+          ),
+        frame: (fills, { user }) => ({ user, fills }),
+      },
+    },
+  }),
+  liveCapability({
+    name: 'userFundingsStream',
+    input: USER,
+    live: {
+      name: 'userFundings',
+      stored: ({ stored }, { user }) => stored.userFundings(user),
+      subscription: {
+        type: FundingRef,
+        batch: 20,
+        description: "The user's funding payments as they settle, one batch per block (history: User.fundings)",
+        replay: replayedAs("The user's funding payments", 'userFundings'),
+      },
+      channel: {
+        storedSnapshot: true,
+        start: ({ streams }, { user }, ctx) =>
+          snapshotThenLive(streams.userFundings(user), (fundings, isSnapshot) =>
+            ctx.send({ user, fundings, ...snapshotFlag(isSnapshot) }),
+          ),
+        frame: (fundings, { user }) => ({ user, fundings }),
+      },
+    },
+  }),
+  liveCapability({
+    name: 'userNonFundingLedgerUpdatesStream',
+    input: USER,
+    live: {
+      name: 'userNonFundingLedgerUpdates',
+      stored: ({ stored }, { user }) => stored.userNonFundingLedgerUpdates(user),
+      subscription: {
+        type: LedgerUpdateRef,
+        batch: 10,
+        description: "The user's non-funding ledger updates as they happen (history: User.ledgerUpdates)",
+        replay: replayedAs("The user's non-funding ledger updates", 'userNonFundingLedgerUpdates'),
+      },
+      channel: {
+        storedSnapshot: true,
+        start: ({ streams }, { user }, ctx) =>
+          snapshotThenLive(streams.userNonFundingLedgerUpdates(user), (nonFundingLedgerUpdates, isSnapshot) =>
+            ctx.send({ user, nonFundingLedgerUpdates, ...snapshotFlag(isSnapshot) }),
+          ),
+        frame: (nonFundingLedgerUpdates, { user }) => ({ user, nonFundingLedgerUpdates }),
+      },
+    },
+  }),
+  liveCapability({
+    name: 'userEventsStream',
+    input: USER,
+    live: {
+      name: 'userEvents',
+      live: ({ streams }, { user }) => streams.userEvents(user),
+      stored: ({ stored }, { user }) => stored.userEvents(user),
+      subscription: {
+        type: UserEventRef,
+        description:
+          "The user's fills (one batch per block), funding payments and liquidations (one frame each), and cancels",
+        replay: replayedAs("The user's events", 'userEvents'),
+      },
+      channel: { channelName: () => 'user', frame: userEventFrame },
+      collect: {
+        name: 'accounts_collect_user_events',
+        title: "Collect a user's live events",
+        description:
+          "Waits and collects a user's events as they happen for `seconds` (1 to 60): fills, funding payments, " +
+          'liquidations and orders the exchange canceled. For "tell me what happens on this account in the next 30 s".',
+        input: COLLECT_USER_EVENTS,
+        key: 'events',
+        max: 10_000,
+      },
+    },
+  }),
+  liveCapability({
+    name: 'orderUpdatesStream',
+    input: USER,
+    live: {
+      name: 'orderUpdates',
+      live: ({ streams }, { user }) => streams.orderUpdates(user),
+      stored: ({ stored }, { user }) => stored.orderUpdates(user),
+      subscription: {
+        type: OrderStatusRef,
+        batch: 20,
+        description: "The user's order status changes as they happen, one batch per block",
+        of: (rows, cursor) => rows.map((r) => ({ ...toOrder(r), user: r.address, cursor })),
+        replay: replayedAs("The user's order status changes", 'orderUpdates'),
+      },
+      channel: { frame: orderUpdatesFrame },
+    },
+  }),
+  liveCapability({
+    name: 'liquidationsStream',
+    input: LIQUIDATION_STREAM,
+    live: {
+      name: 'liquidations',
+      live: ({ streams }, filter) => streams.liquidations(filter),
+      stored: ({ stored }, filter) => stored.liquidations(filter),
+      subscription: {
+        type: LiquidationRef,
+        batch: 10,
+        types: { amountDollars: 'Decimal' },
+        description:
+          'Liquidations as they happen; every given filter applies (users: at most 50, each matching either side)',
+        replay: 'Liquidations of a stored window, filtered and replayed as liquidations sends them (userFillsReplay)',
+      },
+      channel: {
+        // The ack echoes amount_dollars as sent, and the addresses lowercased.
+        normalize: (sub, { amountDollars: _asSent, ...addresses }) => ({ ...sub, ...addresses }),
+        frame: (rows) => rows.map(wsLiquidation),
+      },
+      collect: {
+        name: 'accounts_collect_liquidations',
+        title: 'Collect live liquidations',
+        description:
+          'Waits and collects liquidations as they happen for `seconds` (1 to 60), filtered by user or users ' +
+          '(liquidated or liquidator), minimum notional in dollars and builder; all filters combine.',
+        input: COLLECT_LIQUIDATIONS,
+        key: 'liquidations',
+        max: 5_000,
+        items: (rows) => rows.map(wsLiquidation),
+      },
+    },
+  }),
+];
