@@ -144,7 +144,8 @@ function typesOf(builder: Any) {
 function frameType(builder: Any, item: Any, list: ReplayField<unknown>['list']) {
   const types = typesOf(builder);
   const made = types.frames.get(item);
-  if (made && made.list !== (list && list.assumedSize))
+  const size = list === false ? false : list.assumedSize;
+  if (made && made.list !== size)
     throw new Error(
       `${item.name}ReplayFrame: the replays of one item type send it alike (one, or batches of one size)`,
     );
@@ -168,7 +169,7 @@ function frameType(builder: Any, item: Any, list: ReplayField<unknown>['list']) 
       complete: t.field({ type: types.complete, nullable: true, resolve: (f: ReplayFrame) => f.complete }),
     }),
   });
-  types.frames.set(item, { ref, list: list && list.assumedSize });
+  types.frames.set(item, { ref, list: size });
   return ref;
 }
 

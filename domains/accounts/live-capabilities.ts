@@ -5,9 +5,10 @@
 // channel "user"; orderUpdates; the service's own liquidations channel with its filters), and the MCP tools
 // collecting userEvents and liquidations for some seconds.
 import type { LiquidationRow, OrderStatusRow } from '../../db/rows/accounts.ts';
-import type { Capability } from '../../kit/capability.ts';
+import type { Capability, ChannelDoor } from '../../kit/capability.ts';
 import { liveCapability } from '../../kit/capability.ts';
 import { snapshotFlag, snapshotThenLive } from '../../kit/channel.ts';
+import type { StoredSnapshotStream } from '../../kit/live.ts';
 import { FillRef } from './schema/fill.ts';
 import { FundingRef } from './schema/funding.ts';
 import { LedgerUpdateRef } from './schema/ledger.ts';
@@ -25,6 +26,9 @@ import {
 import { toWsLiquidation } from './service/liquidations.ts';
 import { toOrder } from './service/orders.ts';
 import type { UserEvent } from './service/streams.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: a channel door over any input holding a user
+type Any = any;
 
 /** The exchange's OpenOrder (orderUpdates): the basic order fields, `reduceOnly` only when true. */
 const openOrder = (r: OrderStatusRow) => ({
@@ -56,6 +60,22 @@ const wsLiquidation = (r: LiquidationRow) => ({
 const userEventFrame = (e: UserEvent): UserEvent | { nonUserCancel: { coin: string; oid: number }[] } =>
   e.nonUserCancel ? { nonUserCancel: e.nonUserCancel.map(({ coin, oid }) => ({ coin, oid })) } : e;
 
+/**
+ * A user's history channel (userFills, userFundings, userNonFundingLedgerUpdates): a snapshot from storage marked
+ * `isSnapshot: true`, then live frames, each `{user, [key]: items}`; a stored event framed as a live one.
+ */
+const historyChannel = <I>(
+  key: string,
+  streamOf: (accounts: AccountsService, input: Any) => StoredSnapshotStream<I>,
+): ChannelDoor<AccountsService, Any, I[]> => ({
+  storedSnapshot: true,
+  start: (accounts, input, ctx) =>
+    snapshotThenLive(streamOf(accounts, input), (items, isSnapshot) =>
+      ctx.send({ user: input.user, [key]: items, ...snapshotFlag(isSnapshot) }),
+    ),
+  frame: (items, { user }) => ({ user, [key]: items }),
+});
+
 /** The replay field's description of a user's stream replayed as its subscription sends it. */
 const replayedAs = (what: string, name: string) =>
   `${what} of a stored window, replayed as ${name} sends them (userFillsReplay)`;
@@ -75,15 +95,8 @@ export const LIVE_CAPABILITIES: readonly Capability<AccountsService>[] = [
           "The user's fills of a stored window, paced by their own times at `speed`, as userFills sends them, with a " +
           'gap frame where the store has a hole and a complete frame at the end (the /ws replay subscription)',
       },
-      channel: {
-        // The ack holds the default too: aggregateByTime false.
-        storedSnapshot: true,
-        start: ({ streams }, input, ctx) =>
-          snapshotThenLive(streams.userFills(input.user, input), (fills, isSnapshot) =>
-            ctx.send({ user: input.user, fills, ...snapshotFlag(isSnapshot) }),
-          ),
-        frame: (fills, { user }) => ({ user, fills }),
-      },
+      // The ack holds the default too: aggregateByTime false.
+      channel: historyChannel('fills', ({ streams }, input) => streams.userFills(input.user, input)),
     },
   }),
   liveCapability({
@@ -98,14 +111,7 @@ export const LIVE_CAPABILITIES: readonly Capability<AccountsService>[] = [
         description: "The user's funding payments as they settle, one batch per block (history: User.fundings)",
         replay: replayedAs("The user's funding payments", 'userFundings'),
       },
-      channel: {
-        storedSnapshot: true,
-        start: ({ streams }, { user }, ctx) =>
-          snapshotThenLive(streams.userFundings(user), (fundings, isSnapshot) =>
-            ctx.send({ user, fundings, ...snapshotFlag(isSnapshot) }),
-          ),
-        frame: (fundings, { user }) => ({ user, fundings }),
-      },
+      channel: historyChannel('fundings', ({ streams }, { user }) => streams.userFundings(user)),
     },
   }),
   liveCapability({
@@ -120,14 +126,9 @@ export const LIVE_CAPABILITIES: readonly Capability<AccountsService>[] = [
         description: "The user's non-funding ledger updates as they happen (history: User.ledgerUpdates)",
         replay: replayedAs("The user's non-funding ledger updates", 'userNonFundingLedgerUpdates'),
       },
-      channel: {
-        storedSnapshot: true,
-        start: ({ streams }, { user }, ctx) =>
-          snapshotThenLive(streams.userNonFundingLedgerUpdates(user), (nonFundingLedgerUpdates, isSnapshot) =>
-            ctx.send({ user, nonFundingLedgerUpdates, ...snapshotFlag(isSnapshot) }),
-          ),
-        frame: (nonFundingLedgerUpdates, { user }) => ({ user, nonFundingLedgerUpdates }),
-      },
+      channel: historyChannel('nonFundingLedgerUpdates', ({ streams }, { user }) =>
+        streams.userNonFundingLedgerUpdates(user),
+      ),
     },
   }),
   liveCapability({
