@@ -5,7 +5,6 @@ import { DOCUMENTED_COVERAGE_STARTS as STARTS } from '../../platform/coverage.ts
 import type { MarketsContext } from './builder.ts';
 import { MARKETS_CAPABILITIES } from './capabilities.ts';
 import { marketChannels } from './compat/channels.ts';
-import { hip3Routes } from './compat/hip3-routes.ts';
 import { marketsInfo } from './compat/info.ts';
 import { marketRoutes } from './compat/market-routes.ts';
 import { marketsTools } from './mcp.ts';
@@ -37,10 +36,7 @@ export const markets = defineDomain({
   compat: {
     info: marketsInfo,
     channels: marketChannels,
-    routes: [
-      { prefix: '/market', plugin: marketRoutes },
-      { prefix: '/hip3', plugin: hip3Routes },
-    ],
+    routes: [{ prefix: '/market', plugin: marketRoutes }],
   },
   capabilities: MARKETS_CAPABILITIES,
   mcpTools: marketsTools,

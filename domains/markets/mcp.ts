@@ -15,9 +15,6 @@ import {
   COLLECT_MIDS,
   COLLECT_TRADES,
   FUNDING_HISTORY,
-  HIP3_SNAPSHOTS,
-  HIP3_TOP_MOVERS,
-  LIQUIDITY_REPORT,
   MARKET_HISTORY,
   NO_INPUT,
   RESERVE_HISTORY,
@@ -25,8 +22,6 @@ import {
 } from './service/inputs.ts';
 import { CANDLE_INTERVALS } from './service/intervals.ts';
 import {
-  HIP3_TOP_MOVERS_DEFAULT,
-  MAX_HIP3_TOP_MOVERS,
   MAX_RESERVE_HISTORY,
   MAX_TRADES,
   RESERVE_HISTORY_DEFAULT_LIMIT,
@@ -109,17 +104,6 @@ export const marketsTools: readonly McpTool[] = [
     },
   },
   {
-    name: 'markets_liquidity_report',
-    title: 'Liquidity report',
-    description:
-      "A coin's liquidity over a window (default the last day): average spread, depth per band around the mid and " +
-      'slippage per notional size, from the market-history archive.',
-    input: LIQUIDITY_REPORT.schema,
-    call: async (args, { services: { markets } }) => ({
-      report: await markets.liquidityReport(LIQUIDITY_REPORT.parse(args)),
-    }),
-  },
-  {
     name: 'markets_available_dates',
     title: 'Dates with archived data',
     description: `The UTC dates on which each archive dataset (${HISTORY_DATASET_NAMES.join(', ')}) holds data, per coin.`,
@@ -137,26 +121,6 @@ export const marketsTools: readonly McpTool[] = [
       'and from when it is complete: check it before asking for old history.',
     input: NO_INPUT.schema,
     call: async (_args, { services: { markets, coverage } }) => ({ ...(await coverage(markets.now())) }),
-  },
-  {
-    name: 'markets_hip3_snapshots',
-    title: 'HIP-3 market snapshots',
-    description:
-      'Latest snapshot of every HIP-3 dex coin (mark and oracle price, funding, open interest, 24 h volume, fees and ' +
-      'trades, cumulative totals, halted), optionally one dex or one coin.',
-    input: HIP3_SNAPSHOTS.schema,
-    call: async (args, { services: { markets } }) => ({
-      snapshots: await markets.hip3Snapshots(HIP3_SNAPSHOTS.parse(args)),
-    }),
-  },
-  {
-    name: 'markets_hip3_top_movers',
-    title: 'HIP-3 top movers',
-    description: `HIP-3 coins with the largest 24 h price move, largest first (1 to ${MAX_HIP3_TOP_MOVERS}, default ${HIP3_TOP_MOVERS_DEFAULT}).`,
-    input: HIP3_TOP_MOVERS.schema,
-    call: async (args, { services: { markets } }) => ({
-      movers: await markets.hip3TopMovers(HIP3_TOP_MOVERS.parse(args)),
-    }),
   },
   // ---- live: a stream collected for a bounded time ----
   {

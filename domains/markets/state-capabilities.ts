@@ -2,7 +2,7 @@
 // node's own types the service relays (kit/proxy.ts): each /info type the exchange answers keeps its shape, so that
 // its SDKs work unchanged.
 import type { TProperties } from '@sinclair/typebox';
-import { dataEnvelopeOf } from '../../kit/answers.ts';
+import { dataEnvelopeOf, naiveTime, type RouteAnswer } from '../../kit/answers.ts';
 import type { Capability, McpDoor } from '../../kit/capability.ts';
 import { wholeCapability } from '../../kit/capability.ts';
 import { resultEnvelope } from '../../kit/envelopes.ts';
@@ -11,19 +11,25 @@ import type { Input } from '../../kit/input.ts';
 import { METADATA_TTL_MS, nodeAnswer } from '../../kit/proxy.ts';
 import type { JsonSchema } from '../../kit/request-schema.ts';
 import * as R from '../../kit/response-schema.ts';
+import { naiveIso } from '../../platform/naive-iso.ts';
+import { DexRef, SnapshotRef } from './schema/hip3.ts';
 import { L4BookRef } from './schema/l4-book.ts';
 import { BboRef, BookRef, bboOf, DepthBandRef, MarketInfoRef, MarketRef, MidRef, midsList } from './schema/market.ts';
 import type { L2BookAnswer } from './service/book/coin-book.ts';
 import { isSpotCoin } from './service/coins.ts';
+import type { Hip3Snapshot } from './service/hip3.ts';
 import type { MarketsService } from './service/index.ts';
 import {
   ALL_MIDS,
   COIN,
   DEX,
+  HIP3_SNAPSHOTS,
+  HIP3_TOP_MOVERS,
   L2_BOOK,
   L2_BOOK_DIFF,
   L2_BOOKS,
   L4_BOOK,
+  LIQUIDITY_REPORT,
   MARGIN_TABLE,
   NAMED_DEX,
   NO_INPUT,
@@ -33,7 +39,7 @@ import {
   VAULT,
   VAULT_LEADER,
 } from './service/inputs.ts';
-import { MAX_L2_BOOKS } from './service/limits.ts';
+import { HIP3_TOP_MOVERS_DEFAULT, MAX_HIP3_TOP_MOVERS, MAX_L2_BOOKS } from './service/limits.ts';
 
 /**
  * A type the node answers and the service does not index: /info relays the body as sent (cached `ttlMs` when its
@@ -92,6 +98,51 @@ function booksJson(books: Map<string, L2BookAnswer | null>): Buffer {
   const joined = parts.flatMap((p, i) => (i ? [COMMA, p] : [p]));
   return Buffer.concat([Buffer.from('{"result":{'), ...joined, Buffer.from('},"cursor":null}')]);
 }
+
+const nullableDecimal = R.orNull(R.decimal);
+
+/** A coin's liquidity over a window (the market-history archive's averages); times naive UTC ISO. */
+const averages = R.mapOf(R.record({}));
+const liquidityReport = R.record({
+  coin: R.str,
+  start_time: naiveTime,
+  end_time: naiveTime,
+  samples: R.int,
+  spread_bps: R.record({ avg: nullableDecimal, median: nullableDecimal, max: nullableDecimal }),
+  depth_usd: averages,
+  slippage_bps: averages,
+});
+
+/** The HIP-3 routes' rows (reference/service-details.md), in the data envelope. */
+const snapshots: RouteAnswer = {
+  body: dataEnvelopeOf(
+    R.list(
+      R.record({
+        dex_id: R.str,
+        coin: R.str,
+        current_mark_price: nullableDecimal,
+        current_oracle_price: nullableDecimal,
+        current_funding_rate: nullableDecimal,
+        open_interest: nullableDecimal,
+        volume_24h: R.decimal,
+        fees_24h: R.decimal,
+        trades_24h: R.int,
+        total_volume_cumulative: R.decimal,
+        total_fees_cumulative: R.decimal,
+        is_halted: R.bool,
+        last_update: R.orNull(naiveTime),
+      }),
+    ),
+  ),
+};
+
+/** A HIP-3 snapshot as a path route answers it: `last_update` as naive UTC ISO text, as in every path-endpoint record. */
+const snapshotRows = (rows: Hip3Snapshot[]) => ({
+  data: rows.map((s) => ({ ...s, last_update: s.last_update === null ? null : naiveIso(s.last_update) })),
+});
+
+/** A Dex's fields: the dex is the parent's. */
+const fromDex = { dexId: (d: { name: string }) => d.name };
 
 /** A Market's fields: the coin is the parent's. */
 const fromMarket = { coin: (m: { coin: string }) => m.coin };
@@ -425,6 +476,64 @@ export const STATE_CAPABILITIES: readonly Capability<MarketsService>[] = [
       description:
         "One coin's live context (perp: funding, open interest, mark/oracle/mid price, 24 h volume, premium; spot: " +
         'prices, volumes, supply).',
+    },
+  }),
+  wholeCapability({
+    name: 'liquidityReport',
+    input: LIQUIDITY_REPORT,
+    answer: (markets, q) => markets.liquidityReport(q),
+    rest: {
+      paths: ['/market/liquidity-report/:coin'],
+      params: { coin: 'coin' },
+      data: (report) => ({
+        data: { ...report, start_time: naiveIso(report.start_time), end_time: naiveIso(report.end_time) },
+      }),
+      answer: { body: dataEnvelopeOf(liquidityReport) },
+    },
+    mcp: {
+      name: 'markets_liquidity_report',
+      title: 'Liquidity report',
+      description:
+        "A coin's liquidity over a window (default the last day): average spread, depth per band around the mid and " +
+        'slippage per notional size, from the market-history archive.',
+      key: 'report',
+    },
+  }),
+  wholeCapability({
+    name: 'hip3Snapshots',
+    input: HIP3_SNAPSHOTS,
+    answer: (markets, q) => markets.hip3Snapshots(q),
+    rest: { paths: ['/hip3/snapshots'], data: snapshotRows, answer: snapshots },
+    mcp: {
+      name: 'markets_hip3_snapshots',
+      title: 'HIP-3 market snapshots',
+      description:
+        'Latest snapshot of every HIP-3 dex coin (mark and oracle price, funding, open interest, 24 h volume, fees and ' +
+        'trades, cumulative totals, halted), optionally one dex or one coin.',
+      key: 'snapshots',
+    },
+    graphql: {
+      type: [SnapshotRef],
+      description: '',
+      fields: [{ on: DexRef, name: 'snapshots', omit: ['coin'], listSize: { assumedSize: 20 }, given: fromDex }],
+    },
+  }),
+  wholeCapability({
+    name: 'hip3TopMovers',
+    input: HIP3_TOP_MOVERS,
+    answer: (markets, q) => markets.hip3TopMovers(q),
+    rest: { paths: ['/hip3/top-movers'], data: snapshotRows, answer: snapshots },
+    mcp: {
+      name: 'markets_hip3_top_movers',
+      title: 'HIP-3 top movers',
+      description: `HIP-3 coins with the largest 24 h price move, largest first (1 to ${MAX_HIP3_TOP_MOVERS}, default ${HIP3_TOP_MOVERS_DEFAULT}).`,
+      key: 'movers',
+    },
+    graphql: {
+      type: [SnapshotRef],
+      description: 'HIP-3 coins ranked by the size of their 24 h price move',
+      answer: 'hip3TopMovers',
+      listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
     },
   }),
 ];

@@ -1,7 +1,7 @@
-// /market/*: the market-history archive (bbo, spread, depth, slippage, book, liquidity report) per coin, in the
-// data envelope, newest first, paged by `limit` within a `start_time`/`end_time` window (the service's default: the
-// last day). Times are naive UTC ISO text, as in every path-endpoint record. The live L4 book of a coin
-// (/market/l4book/{coin}) is a capability's route (state-capabilities.ts).
+// /market/*: the market-history archive (bbo, spread, depth, slippage, book) per coin, in the data envelope, newest
+// first, paged by `limit` within a `start_time`/`end_time` window (the service's default: the last day). Times are
+// naive UTC ISO text, as in every path-endpoint record. The live L4 book of a coin (/market/l4book/{coin}) and the
+// liquidity report (/market/liquidity-report/{coin}) are capabilities' routes (state-capabilities.ts).
 import type { FastifyPluginAsync } from 'fastify';
 import { dataEnvelopeOf, naiveTime } from '../../../kit/answers.ts';
 import { dataEnvelope } from '../../../kit/envelopes.ts';
@@ -10,7 +10,7 @@ import * as R from '../../../kit/response-schema.ts';
 import { routeInput } from '../../../kit/route-input.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import { HISTORY_SERIES_NAMES } from '../service/history.ts';
-import { LIQUIDITY_REPORT, MARKET_HISTORY } from '../service/inputs.ts';
+import { MARKET_HISTORY } from '../service/inputs.ts';
 
 const nullableDecimal = R.orNull(R.decimal);
 const level = R.record({ px: R.decimal, sz: R.decimal, n: R.int });
@@ -40,17 +40,6 @@ const SERIES_ROWS = {
   slippage: R.record({ time: naiveTime, notional: R.decimal, buy_bps: nullableDecimal, sell_bps: nullableDecimal }),
   book: R.record({ time: naiveTime, levels: R.tuple(R.list(level), R.list(level)) }),
 };
-const averages = R.mapOf(R.record({}));
-const liquidityReport = R.record({
-  coin: R.str,
-  start_time: naiveTime,
-  end_time: naiveTime,
-  samples: R.int,
-  spread_bps: R.record({ avg: nullableDecimal, median: nullableDecimal, max: nullableDecimal }),
-  depth_usd: averages,
-  slippage_bps: averages,
-});
-
 const coinParams = { type: 'object', properties: { coin: { type: 'string', minLength: 1 } }, required: ['coin'] };
 
 export const marketRoutes: FastifyPluginAsync<{ services: CompatServices }> = async (app, { services }) => {
@@ -84,25 +73,4 @@ export const marketRoutes: FastifyPluginAsync<{ services: CompatServices }> = as
       },
     );
   }
-
-  const reportInput = routeInput(LIQUIDITY_REPORT);
-  app.get(
-    '/liquidity-report/:coin',
-    {
-      schema: {
-        answer: { body: dataEnvelopeOf(liquidityReport) },
-        params: coinParams,
-        querystring: reportInput.querystring(['coin']),
-      },
-      config: reportInput.config,
-    },
-    async (req) => {
-      const report = await markets.liquidityReport(reportInput.of(req));
-      return dataEnvelope(req, {
-        ...report,
-        start_time: naiveIso(report.start_time),
-        end_time: naiveIso(report.end_time),
-      });
-    },
-  );
 };

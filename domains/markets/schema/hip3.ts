@@ -1,10 +1,10 @@
-// Dex @key(name): a HIP-3 builder-deployed perp dex and the price/volume snapshots of its coins; top movers.
+// Dex @key(name): a HIP-3 builder-deployed perp dex and the price/volume snapshots of its coins (Dex.snapshots and
+// Query.hip3TopMovers are declared in state-capabilities.ts).
 import { builder } from '../builder.ts';
 import { dexOf, type Hip3Snapshot } from '../service/hip3.ts';
-import { HIP3_TOP_MOVERS } from '../service/inputs.ts';
 import { MarketRef } from './market.ts';
 
-const SnapshotRef = builder.objectRef<Hip3Snapshot>('Hip3Snapshot').implement({
+export const SnapshotRef = builder.objectRef<Hip3Snapshot>('Hip3Snapshot').implement({
   description: 'A HIP-3 coin: latest price, funding and open interest, 24 h and cumulative volume, fees and trades',
   fields: (t) => ({
     dexId: t.exposeString('dex_id'),
@@ -28,11 +28,6 @@ export const DexRef = builder.objectRef<{ name: string }>('Dex').implement({
   description: 'A HIP-3 perp dex; its coins are named `<dex>:<COIN>`',
   fields: (t) => ({
     name: t.exposeString('name'),
-    snapshots: t.field({
-      type: [SnapshotRef],
-      listSize: { assumedSize: 20 },
-      resolve: (d, _a, ctx) => ctx.markets.hip3Snapshots({ dexId: d.name }),
-    }),
   }),
 });
 
@@ -59,12 +54,5 @@ builder.queryFields((t) => ({
     listSize: { assumedSize: 5 },
     resolve: async (_r, _a, ctx) =>
       [...new Set((await ctx.markets.hip3Snapshots()).map((s) => s.dex_id))].map((name) => ({ name })),
-  }),
-  hip3TopMovers: t.field({
-    type: [SnapshotRef],
-    description: 'HIP-3 coins ranked by the size of their 24 h price move',
-    args: HIP3_TOP_MOVERS.args(t),
-    listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-    resolve: (_r, a, ctx) => ctx.markets.hip3TopMovers(HIP3_TOP_MOVERS.parse(a, 'graphql')),
   }),
 }));
