@@ -13,15 +13,10 @@ import type pg from 'pg';
 import { Authenticator } from '../access/auth.ts';
 import { buildCompatApp } from '../compat-rest/app.ts';
 import { inTransaction } from '../db/pool.ts';
+import { storedEventsEnd } from '../domains/accounts/port.ts';
 import { LIVE_BOARDS, METRICS, metricOrder, rankColumn } from '../domains/analytics/service/ranking.ts';
 import { windowHours, windowParams } from '../domains/analytics/service/window.ts';
-import {
-  deriveUntil,
-  HISTORY_MAX_FILLS,
-  LIVE_MAX_FILLS,
-  resetDerived,
-  storedFrontier,
-} from '../domains/analytics/writer/job.ts';
+import { deriveUntil, HISTORY_MAX_FILLS, LIVE_MAX_FILLS, resetDerived } from '../domains/analytics/writer/job.ts';
 import { refreshLeaderboard, refreshLiveBoards } from '../domains/analytics/writer/leaderboard.ts';
 import { resummedBoard, resummedSums } from '../domains/analytics/writer/resummed.ts';
 import { DOMAIN_LIST } from '../domains.ts';
@@ -170,7 +165,7 @@ async function compatOver(pool: pg.Pool, now: number): Promise<{ app: FastifyIns
  * BENCH_ANALYTICS_LIVE_BATCHES=0) and one GROUP BY computing the daily sums from the same fills.
  */
 export async function benchDerivation(b: AnalyticsBench): Promise<BenchSection> {
-  const upTo = (await storedFrontier(b.pool)) as number;
+  const upTo = (await storedEventsEnd(b.pool)) as number;
   const timedDerivation = async (maxFills: number) => {
     await resetDerived(b.pool);
     const started = performance.now();
@@ -364,7 +359,7 @@ async function ingestFollowed(b: AnalyticsBench, ingestOf: (pool: pg.Pool) => In
 /** Each route end to end (fastify inject: routing, validation, service, serialization) beside its raw SQL. */
 export async function benchAnalyticsReads(b: AnalyticsBench): Promise<BenchSection> {
   // The data set derived (the derivation section leaves it so; run alone, this section derives it first).
-  await deriveUntil(b.pool, (await storedFrontier(b.pool)) as number);
+  await deriveUntil(b.pool, (await storedEventsEnd(b.pool)) as number);
   for (const w of ['7d', '30d', 'all'] as const) await refreshLeaderboard(b.pool, w, b.now);
   const runs = 200;
   const someone = () => user(Math.floor(Math.random() * USERS));

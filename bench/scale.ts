@@ -21,9 +21,10 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { DAY_MS, makePartitions, PARTITIONED } from '../db/partitions.ts';
+import { perpFillsBefore, storedEventsEnd } from '../domains/accounts/port.ts';
 import { userFillsSql } from '../domains/accounts/service/fills.ts';
 import { catchUp as accountStateCatchUp } from '../domains/accounts/writer/index.ts';
-import { derivedUntil, fillsBefore, storedFrontier } from '../domains/analytics/writer/job.ts';
+import { derivedUntil } from '../domains/analytics/writer/job.ts';
 import { deriveStored } from '../domains/analytics/writer/rebuild.ts';
 import { catchUp as hip3CatchUp } from '../domains/markets/writer/index.ts';
 import { InProcessBus } from '../events/bus.ts';
@@ -194,9 +195,9 @@ async function deriveHistory(
   };
   log(`scale: deriving (${load()})`);
   // The fills the derivation reads (the perp ones since its checkpoint), counted as deriveStored counts them.
-  const upTo = (await storedFrontier(pool)) ?? 0;
+  const upTo = (await storedEventsEnd(pool)) ?? 0;
   const from = await derivedUntil(pool);
-  const perpFills = (await fillsBefore(pool, upTo)) - (from === null ? 0 : await fillsBefore(pool, from));
+  const perpFills = (await perpFillsBefore(pool, upTo)) - (from === null ? 0 : await perpFillsBefore(pool, from));
   await time('analytics derivation (deriveStored, leaderboards ranked)', () =>
     deriveStored(pool, { label: 'scale: derived', intervalMs: 30_000 }),
   );

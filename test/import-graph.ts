@@ -23,7 +23,8 @@ export interface ImportEdge {
 /** Project file (from the root, `/`-separated) → its imports of other project files (relative specifiers only). */
 export type ImportGraph = Map<string, ImportEdge[]>;
 
-type Token = { kind: 'word' | 'punct' | 'string' | 'other'; text: string; line: number };
+/** A template's text is its chunks between `${…}`, each a token of its own (the expressions are tokens too). */
+type Token = { kind: 'word' | 'punct' | 'string' | 'template' | 'other'; text: string; line: number };
 
 const REGEX_AFTER_WORDS = new Set(['return', 'typeof', 'case', 'in', 'of', 'delete', 'void', 'throw', 'new', 'yield']);
 const REGEX_AFTER_WORDS_OR_PUNCT = (prev: Token | undefined) =>
@@ -44,20 +45,23 @@ export function tokenize(text: string): Token[] {
   const templateText = () => {
     // From just after a ` or a resuming }, to the closing ` or the next ${.
     const start = i;
+    const startLine = line;
+    let end = text.length;
     while (i < text.length) {
       const c = text[i];
       if (c === '\\') i += 2;
       else if (c === '`') {
-        i++;
+        end = i++;
         break;
       } else if (c === '$' && text[i + 1] === '{') {
+        end = i;
         i += 2;
         braces.push(0);
         break;
       } else i++;
     }
     count(start, i);
-    tokens.push({ kind: 'other', text: 'template', line });
+    tokens.push({ kind: 'template', text: text.slice(start, end), line: startLine });
   };
   while (i < text.length) {
     const c = text[i] as string;
@@ -332,4 +336,60 @@ export function runtimeCycles(graph: ImportGraph): string[][] {
     }
     return [...component, start];
   });
+}
+
+/** A table (or other object) of a schema named in a source's strings and templates, where its SQL is. */
+export interface TableName {
+  /** `schema.table`, as written. */
+  name: string;
+  schema: string;
+  line: number;
+}
+
+/**
+ * The `schema.table` names of `schemas` in a source's string literals and template texts (not its comments, nor a
+ * module's file name such as `../db/rows/accounts.ts`).
+ */
+export function tablesNamed(text: string, schemas: readonly string[]): TableName[] {
+  const name = new RegExp(`(?<![\\w./$-])(${schemas.join('|')})\\.(?!ts\\b)([a-z_][a-z0-9_]*)\\b`, 'g');
+  const out: TableName[] = [];
+  for (const token of tokenize(text)) {
+    if (token.kind !== 'string' && token.kind !== 'template') continue;
+    for (const m of token.text.matchAll(name)) {
+      const line = token.line + (token.text.slice(0, m.index).match(/\n/g)?.length ?? 0);
+      out.push({ name: m[0], schema: m[1] as string, line });
+    }
+  }
+  return out;
+}
+
+/** Which files may name which schema's tables in their SQL. */
+export interface TableRule {
+  schemas: readonly string[];
+  /** Whether `file` is the schema's own (its domain's folder). */
+  owns(schema: string, file: string): boolean;
+  /** Files that name other schemas' tables by design, and why (the check fails once no name uses one). */
+  allowed?: readonly { file: RegExp; why: string }[];
+}
+
+/**
+ * Every table named outside its owner's files, as `file:line names schema.table (why)`, and the allowances no name
+ * uses any more. `sources`: each file (from the root) and its text.
+ */
+export function tablesAgainst(
+  sources: ReadonlyMap<string, string>,
+  rule: TableRule,
+): { wrong: string[]; unused: string[] } {
+  const wrong: string[] = [];
+  const used = new Set<NonNullable<TableRule['allowed']>[number]>();
+  for (const [file, text] of sources) {
+    for (const t of tablesNamed(text, rule.schemas)) {
+      if (rule.owns(t.schema, file)) continue;
+      const allowance = rule.allowed?.find((a) => a.file.test(file));
+      if (allowance) used.add(allowance);
+      else wrong.push(`${file}:${t.line} names ${t.name} outside domains/${t.schema}/`);
+    }
+  }
+  const unused = (rule.allowed ?? []).filter((a) => !used.has(a)).map((a) => `${a.file} (${a.why})`);
+  return { wrong, unused };
 }

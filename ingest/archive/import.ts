@@ -9,7 +9,8 @@ import { decompressFrameSync } from 'lz4-napi';
 import type pg from 'pg';
 import { makePartitions } from '../../db/partitions.ts';
 import { inTransaction } from '../../db/pool.ts';
-import { backfillCandles } from '../../domains/markets/service/candles.ts';
+import { anyStoredIn, TIMED_EVENT_TABLES, type TimedEvents } from '../../domains/accounts/port.ts';
+import { backfillCandles } from '../../domains/markets/port.ts';
 import type { BusGap } from '../../events/bus.ts';
 import { FieldError } from '../../platform/fields.ts';
 import { type Progress, progress } from '../../platform/progress.ts';
@@ -292,13 +293,14 @@ async function loadMarketFile(
 }
 
 /**
- * Per stream, a table its rows go to, timed by `time` (ms): an hour of the archive whose rows are there already, and
- * that this lane has not loaded, was loaded from elsewhere (the node's own files, by the lane following it). Node data
- * from two sources is not matched block by block, so such an hour is left out rather than loaded twice.
+ * Per stream, the accounts events it stores (asked through accounts' port): an hour of the archive whose events are
+ * stored already, and that this lane has not loaded, was loaded from elsewhere (the node's own files, by the lane
+ * following it). Node data from two sources is not matched block by block, so such an hour is left out rather than
+ * loaded twice.
  */
-const HELD_ROWS: Partial<Record<StreamName, string>> = {
-  node_fills_by_block: 'accounts.fills',
-  misc_events_by_block: 'accounts.funding_payments',
+const HELD_ROWS: Partial<Record<StreamName, TimedEvents>> = {
+  node_fills_by_block: 'fills',
+  misc_events_by_block: 'funding',
 };
 
 const hourOf = (name: string) => {
@@ -329,7 +331,7 @@ async function loadNodeDay(
         [`${lane}/${stream}`],
       );
       const reached = rows[0] ? hourOf(rows[0].file) : -1;
-      const table = HELD_ROWS[stream];
+      const held = HELD_ROWS[stream];
       for (const dir of streamDirs) {
         const from = path.join(nodeRoot, dir, 'hourly', day);
         const to = path.join(view, dir, 'hourly', day);
@@ -337,18 +339,14 @@ async function loadNodeDay(
         for (const name of await fs.readdir(from)) {
           const hour = hourOf(`hourly/${day}/${name}`);
           if (Number.isNaN(hour)) continue;
-          if (table && hour > reached) {
+          if (held && hour > reached) {
             const start = dayStart(day) + hour * HOUR;
-            const { rows: found } = await opts.pool.query(
-              `SELECT 1 FROM ${table} WHERE time >= $1 AND time < $2 LIMIT 1`,
-              // Not its last minute: a file holds events stamped up to seconds before its hour (processed after it),
-              // so the node's first file may hold a few of the hour before.
-              [start, start + HOUR - 60_000],
-            );
-            if (found.length) {
+            // Not its last minute: a file holds events stamped up to seconds before its hour (processed after it),
+            // so the node's first file may hold a few of the hour before.
+            if (await anyStoredIn(opts.pool, held, start, start + HOUR - 60_000)) {
               leftOut++;
               opts.log(
-                `import: left out ${dir}/hourly/${day}/${name}: ${table} holds rows of that hour already (loaded from the node's own files?)`,
+                `import: left out ${dir}/hourly/${day}/${name}: ${TIMED_EVENT_TABLES[held]} holds rows of that hour already (loaded from the node's own files?)`,
               );
               continue;
             }

@@ -1,6 +1,6 @@
 // The public archive's recorded books (`market_data/<date>/<H>/l2Book/<coin>.lz4`; ingest/FORMATS.md, the public
 // archive buckets): one line per recorded book, turned into the market-history series the live sampler writes (book,
-// bbo, depth bands, slippage), measured the same way (domains/markets/service/book/depth.ts).
+// bbo, depth bands, slippage), measured the same way (markets' port: recordedBookSeries).
 import {
   type HistoryBookRow,
   historyBboTable,
@@ -8,10 +8,7 @@ import {
   historyDepthTable,
   historySlippageTable,
 } from '../../db/rows/markets.ts';
-import { midPrice, type PriceLevel } from '../../domains/markets/service/book/coin-book.ts';
-import { depthBands, impactBps } from '../../domains/markets/service/book/depth.ts';
-import { REGISTER_HISTORY_COINS, SLIPPAGE_NOTIONALS } from '../../domains/markets/service/history.ts';
-import { formatScaled, scaled } from '../../platform/decimal.ts';
+import { REGISTER_HISTORY_COINS, recordedBookSeries } from '../../domains/markets/port.ts';
 import { array, dec, FieldError, int, object, str } from '../../platform/fields.ts';
 import type { Batch } from '../batch.ts';
 
@@ -56,45 +53,15 @@ export function parseRecordedBook(text: string): RecordedBook {
   };
 }
 
-/** A printed level as the book measures take it (its size given, not summed from orders). */
-function priceLevel(level: WireLevel): PriceLevel {
-  return { px: level.px, pxNum: Number(level.px), orders: new Set(), size: scaled(level.sz), pxDec: scaled(level.px) };
-}
-
 /**
- * The series rows of one recorded book: the book itself and its best levels always; depth bands and slippage at the
- * sampler's notionals when both sides hold a level (no mid to measure from otherwise).
+ * The series rows of one recorded book (markets' recordedBookSeries): the book itself and its best levels always;
+ * depth bands and slippage when both sides hold a level.
  */
 export function addRecordedBook(batch: Batch, book: RecordedBook): void {
-  const { coin, time, levels } = book;
-  const [bids, asks] = levels;
-  const bid = bids[0];
-  const ask = asks[0];
-  batch.add(historyBookTable, { coin, time, levels });
-  batch.collect(REGISTER_HISTORY_COINS, [coin]);
-  batch.add(historyBboTable, {
-    coin,
-    time,
-    bid_px: bid?.px ?? null,
-    bid_sz: bid?.sz ?? null,
-    bid_n: bid?.n ?? null,
-    ask_px: ask?.px ?? null,
-    ask_sz: ask?.sz ?? null,
-    ask_n: ask?.n ?? null,
-  });
-  if (!bid || !ask) return;
-  const bidLevels = bids.map(priceLevel);
-  const askLevels = asks.map(priceLevel);
-  const mid = midPrice(scaled(bid.px), scaled(ask.px));
-  batch.add(historyDepthTable, { coin, time, mid_px: formatScaled(mid), bands: depthBands(bidLevels, askLevels, mid) });
-  for (const notional of SLIPPAGE_NOTIONALS) {
-    const n = scaled(notional);
-    batch.add(historySlippageTable, {
-      coin,
-      time,
-      notional,
-      buy_bps: impactBps(askLevels, n, mid, 'buy'),
-      sell_bps: impactBps(bidLevels, n, mid, 'sell'),
-    });
-  }
+  const { bbo, depth, slippage } = recordedBookSeries(book);
+  batch.add(historyBookTable, book);
+  batch.collect(REGISTER_HISTORY_COINS, [book.coin]);
+  batch.add(historyBboTable, bbo);
+  if (depth) batch.add(historyDepthTable, depth);
+  for (const row of slippage) batch.add(historySlippageTable, row);
 }

@@ -5,7 +5,7 @@ import { fillsTable, liquidationsTable } from '../../db/rows/accounts.ts';
 import { hip4FillsTable } from '../../db/rows/hip4.ts';
 import type { TradeRow } from '../../db/rows/markets.ts';
 import { tradesTable } from '../../db/rows/markets.ts';
-import { isPerpCoin } from '../../domains/accounts/service/cash.ts';
+import { isPerpCoin } from '../../domains/accounts/port.ts';
 import { addDecimal, mulDecimal } from '../../platform/decimal.ts';
 import {
   address,

@@ -5,7 +5,7 @@
 import { fundingPaymentsTable, ledgerUpdatesTable } from '../../db/rows/accounts.ts';
 import type { LedgerTransferRow } from '../../db/rows/evm.ts';
 import { ledgerTransfersTable } from '../../db/rows/evm.ts';
-import { exactDecimal, isCashType, isPerpCoin, ledgerCash } from '../../domains/accounts/service/cash.ts';
+import { exactDecimal, isCashType, isPerpCoin, ledgerCash } from '../../domains/accounts/port.ts';
 import { address, addressValue, array, dec, FieldError, isoTime, object, optDec, str } from '../../platform/fields.ts';
 import type { Batch } from '../batch.ts';
 import { parseIsoNs } from '../files.ts';

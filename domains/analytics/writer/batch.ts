@@ -5,14 +5,18 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type pg from 'pg';
 import { WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
 import { abs, add, cmp, div, mul, type Ratio, ratio, sign, sub, ZERO } from '../../../platform/decimal.ts';
-import { CASH_TYPES, ledgerCash } from '../../accounts/service/cash.ts';
+import {
+  type CashLedgerEvent,
+  cashLedgerOf,
+  ledgerCash,
+  type PerpFillEvent,
+  type PerpFundingEvent,
+  perpFillsOf,
+  perpFundingOf,
+} from '../../accounts/port.ts';
 import { DAY_MS, HOUR_MS } from '../service/window.ts';
 import { columns, dec, entry, type Statement, StoredFigure, sumsStatement } from './statements.ts';
 
-/** The coins derived: the main perp dex's (no '/', '@', '#' or ':'), as the account state's. */
-export const PERP_COIN = `coin !~ '[/@#:]'`;
-/** The fills a batch derives: the perp fills of its range, `$1` to `$2` (exclusive). */
-const FILLS_OF_BATCH = `time >= $1 AND time < $2 AND ${PERP_COIN}`;
 /**
  * Events applied between yields to the event loop: the job runs in ingest's process (`npm start`), and a batch's
  * arithmetic held the loop for the whole batch (about a second per 10 000 fills), stalling ingest's own I/O.
@@ -49,33 +53,17 @@ export function query<R extends pg.QueryResultRow = pg.QueryResultRow>(
   return c.query<R>({ text, values, query_timeout: timeoutMs } as pg.QueryConfig);
 }
 
-interface FillEvent {
-  kind: 0;
-  time: number;
-  address: string;
-  coin: string;
-  px: string;
-  sz: string;
-  side: 'A' | 'B';
-  start_position: string;
-  closed_pnl: string;
-  fee: string;
-}
-interface FundingEvent {
-  kind: 1;
-  time: number;
-  address: string;
-  coin: string;
-  usdc: string;
-}
-interface LedgerEvent {
-  kind: 2;
-  time: number;
-  address: string;
-  delta_type: string;
-  delta: Record<string, unknown>;
-}
+// The events of accounts' tables a batch derives from (accounts' port reads them), each tagged with its kind.
+type FillEvent = PerpFillEvent & { kind: 0 };
+type FundingEvent = PerpFundingEvent & { kind: 1 };
+type LedgerEvent = CashLedgerEvent & { kind: 2 };
 type DeriveEvent = FillEvent | FundingEvent | LedgerEvent;
+
+/** `rows`, each tagged with `kind` in place. */
+function ofKind<R extends object, K extends DeriveEvent['kind']>(rows: R[], kind: K): (R & { kind: K })[] {
+  for (const r of rows) (r as R & { kind: K }).kind = kind;
+  return rows as (R & { kind: K })[];
+}
 
 interface Trip {
   address: string;
@@ -171,40 +159,14 @@ export class DerivationBatch {
       for (const m of marks) this.marks.set(m.coin, { px: ratio(m.px), time: m.time });
       this.marksLoaded = true;
     }
-    const { rows: fills } = await this.query<FillEvent>(
-      `SELECT 0 AS kind, address, coin, px::text AS px, sz::text AS sz, side, time,
-         start_position::text AS start_position, closed_pnl::text AS closed_pnl, fee::text AS fee
-       FROM accounts.fills WHERE ${FILLS_OF_BATCH}
-       -- within one account, coin and millisecond: in execution order (the position moves from each fill's start)
-       ORDER BY time, block_number, address, coin,
-         CASE WHEN side = 'B' THEN start_position ELSE -start_position END, tid`,
-      [from, end],
-    );
-    // Funding through the (coin, time) index, of every perp coin that has funding stored (a loose index scan: one
-    // probe per coin), not only the coins filled so far: a payment on a position opened before the stored history
-    // is still money paid or received that day (it once went missing from the calendar and performance sums).
-    const { rows: fundingCoins } = await this.query<{ coin: string }>(
-      `WITH RECURSIVE c (coin) AS (
-         (SELECT coin FROM accounts.funding_payments ORDER BY coin LIMIT 1)
-         UNION ALL
-         SELECT (SELECT f.coin FROM accounts.funding_payments f WHERE f.coin > c.coin ORDER BY f.coin LIMIT 1)
-         FROM c WHERE c.coin IS NOT NULL)
-       SELECT coin FROM c WHERE coin IS NOT NULL AND ${PERP_COIN}`,
-    );
-    const coins = fundingCoins.map((r) => r.coin);
-    const { rows: funding } = await this.query<Omit<FundingEvent, 'kind'>>(
-      `SELECT address, coin, usdc::text AS usdc, time FROM accounts.funding_payments
-       WHERE coin = ANY($3) AND time >= $1 AND time < $2 ORDER BY time, address, coin`,
-      [from, end, coins],
-    );
-    const { rows: ledger } = await this.query<Omit<LedgerEvent, 'kind'>>(
-      `SELECT address, delta_type, delta, time FROM accounts.ledger_updates
-       WHERE delta_type = ANY($3) AND time >= $1 AND time < $2 ORDER BY time, address, hash`,
-      [from, end, CASH_TYPES],
-    );
-    const events: DeriveEvent[] = fills;
-    for (const f of funding) events.push(Object.assign(f, { kind: 1 as const }));
-    for (const l of ledger) events.push(Object.assign(l, { kind: 2 as const }));
+    const fills = await perpFillsOf(this.c, from, end, this.timeoutMs);
+    // Every perp coin's funding, not only the coins filled so far: a payment on a position opened before the stored
+    // history is still money paid or received that day (it once went missing from the calendar and performance sums).
+    const funding = await perpFundingOf(this.c, from, end, this.timeoutMs);
+    const ledger = await cashLedgerOf(this.c, from, end, this.timeoutMs);
+    const events: DeriveEvent[] = ofKind(fills, 0);
+    for (const f of ofKind(funding, 1)) events.push(f);
+    for (const l of ofKind(ledger, 2)) events.push(l);
     // Stable: fills keep their execution order.
     events.sort((a, b) => a.time - b.time || a.kind - b.kind);
     await this.loadAccounts([...new Set(events.map((e) => e.address))]);
@@ -471,7 +433,7 @@ export class DerivationBatch {
     const opened = trips.filter((t) => !t.stored);
     if (stored.length) statements.push(() => tripsStatement(stored));
     if (opened.length) statements.push(() => tripsStatement(opened, false));
-    statements.push(() => sumsStatement(FILLS_OF_BATCH, this.range, this.hourly, this.daily));
+    statements.push(() => sumsStatement(this.range, this.hourly, this.daily));
     if (this.accounts.size) {
       statements.push(() => [
         `INSERT INTO analytics.account_state (address, cash, last_event, snapshot_value, snapshot_unrealized)

@@ -7,9 +7,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { isStorageUnavailable } from '../../../db/unavailable.ts';
 import type { DomainWriter, ImportedBackfill, LaneView, WriterDeps } from '../../../kit/domain.ts';
+import { storedEventsEnd } from '../../accounts/port.ts';
 import { LIVE_BOARDS } from '../service/ranking.ts';
 import { HOUR_MS } from '../service/window.ts';
-import { deriveBatch, derivedUntil, importsToInclude, noteImports, resetDerived, storedFrontier } from './job.ts';
+import { deriveBatch, derivedUntil, importsToInclude, noteImports, resetDerived } from './job.ts';
 import { type LeaderboardWindow, refreshLeaderboard, refreshLiveBoards, WINDOWS } from './leaderboard.ts';
 import { deriveStored } from './rebuild.ts';
 
@@ -71,7 +72,7 @@ export interface DerivationOptions {
   /**
    * The lane following the node's files: the job derives what it has committed of the streams it reads, up to the
    * last stored block of a feed that pauses (ingest/options.ts committedUntil). Unset: every stored event
-   * (storedFrontier), for a database no ingest writes to.
+   * (storedEventsEnd), for a database no ingest writes to.
    */
   present?: LaneView;
   /** The archive imports to include (WriterDeps.imports; unset: none). */
@@ -129,7 +130,7 @@ export class Derivation {
           this.stats.cursor = null;
         }
         const backfill = this.opts.backfill?.() ?? { complete: true, loadedUntil: null };
-        const live = this.opts.present ? this.opts.present.loadedUntil(DERIVED_FROM) : await storedFrontier(pool);
+        const live = this.opts.present ? this.opts.present.loadedUntil(DERIVED_FROM) : await storedEventsEnd(pool);
         const upTo = backfill.complete
           ? live
           : backfill.loadedUntil === null || live === null

@@ -22,11 +22,12 @@ import {
 } from '../../../test/analytics-history.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr } from '../../../test/node-files.ts';
+import { storedEventsEnd } from '../../accounts/port.ts';
 import { analytics } from '../domain.ts';
 import { rankingSums } from '../service/ranking.ts';
 import { windowParams, windowRows } from '../service/window.ts';
 import { Derivation, type DerivationOptions } from './index.ts';
-import { derivedUntil, deriveUntil, resetDerived, storedFrontier } from './job.ts';
+import { derivedUntil, deriveUntil, resetDerived } from './job.ts';
 
 let db: TestDatabase;
 
@@ -327,7 +328,7 @@ describe('derivation job', () => {
 
     // The rebuild command's steps: every stored event (the last hour not closed yet), then on to the same point.
     await resetDerived(db.pool);
-    const stored = (await storedFrontier(db.pool)) as number;
+    const stored = (await storedEventsEnd(db.pool)) as number;
     expect(stored).toBe(D3 + 3 * H + 1);
     await deriveUntil(db.pool, stored);
     await deriveUntil(db.pool, UNTIL);

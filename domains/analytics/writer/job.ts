@@ -20,9 +20,9 @@ import type pg from 'pg';
 import { ACCOUNT_SNAPSHOTS, makePartitions } from '../../../db/partitions.ts';
 import { inTransaction, WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
 import type { ImportedBackfill } from '../../../kit/domain.ts';
-import { CASH_TYPES } from '../../accounts/service/cash.ts';
+import { fillTimeAfter, firstPerpEventTime } from '../../accounts/port.ts';
 import { HOUR_MS } from '../service/window.ts';
-import { DerivationBatch, PERP_COIN, query } from './batch.ts';
+import { DerivationBatch, query } from './batch.ts';
 
 /** The checkpoint row's name. */
 const JOB = 'analytics';
@@ -110,28 +110,6 @@ export async function noteImports(db: pg.Pool | pg.PoolClient, imports: readonly
   }
 }
 
-/** The fills a derivation up to `upTo` reads (a rebuild's total): the perp fills stored before it. */
-export async function fillsBefore(pool: pg.Pool, upTo: number): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM accounts.fills WHERE time < $1 AND ${PERP_COIN}`,
-    [upTo],
-  );
-  return rows[0]?.n ?? 0;
-}
-
-/** The time of the earliest stored event the job reads (null: none stored). */
-async function firstEventTime(c: pg.PoolClient): Promise<number | null> {
-  const { rows } = await query<{ t: number | null }>(
-    c,
-    `SELECT least(
-       (SELECT min(time) FROM accounts.fills WHERE ${PERP_COIN}),
-       (SELECT min(time) FROM accounts.funding_payments WHERE ${PERP_COIN}),
-       (SELECT min(time) FROM accounts.ledger_updates WHERE delta_type = ANY($1))) AS t`,
-    [CASH_TYPES],
-  );
-  return rows[0]?.t ?? null;
-}
-
 /**
  * Derives one batch: the events from the checkpoint up to about `maxFills` fills, never at or past `upTo`, committed
  * with the new checkpoint.
@@ -147,16 +125,12 @@ export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = LIVE_M
     // The sums statement sorts and groups the batch's fills (it spilled to disk at the default 4 MB).
     await c.query(`SET LOCAL work_mem = '128MB'`);
     await query(c, 'SELECT pg_advisory_xact_lock($1)', [DERIVE_LOCK]);
-    const cursor = (await derivedUntil(c)) ?? (await firstEventTime(c));
+    const cursor = (await derivedUntil(c)) ?? (await firstPerpEventTime(c, WRITE_STATEMENT_TIMEOUT_MS));
     if (cursor === null || cursor >= upTo) return { cursor, fills: 0, events: 0, reached: true };
     // The batch ends before the time of the fill `maxFills` on (a whole millisecond at least), within the span.
-    const { rows: nth } = await query<{ time: number }>(
-      c,
-      `SELECT time FROM accounts.fills WHERE time >= $1 AND time < $2 ORDER BY time LIMIT 1 OFFSET $3`,
-      [cursor, upTo, maxFills],
-    );
+    const nth = await fillTimeAfter(c, cursor, upTo, maxFills, WRITE_STATEMENT_TIMEOUT_MS);
     let end = Math.min(upTo, cursor + MAX_SPAN_MS);
-    if (nth[0]) end = Math.min(end, Math.max(nth[0].time, cursor + 1));
+    if (nth !== null) end = Math.min(end, Math.max(nth, cursor + 1));
     // A batch cut short ends on an hour when it spans one: the hourly rows (sums, builder activity) of the hours it
     // holds are then written once, by one batch, instead of inserted by one and updated by the next.
     const hour = Math.floor(end / HOUR_MS) * HOUR_MS;
@@ -193,27 +167,10 @@ export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = LIVE_M
  * batch spans, and the close of its last hour. A day not made goes to the DEFAULT partition, and is never thinned.
  */
 async function makeSnapshotDays(pool: pg.Pool, upTo: number): Promise<void> {
-  let from = await derivedUntil(pool);
-  if (from === null) {
-    const c = await pool.connect();
-    try {
-      from = await firstEventTime(c);
-    } finally {
-      c.release();
-    }
-  }
+  const from = (await derivedUntil(pool)) ?? (await firstPerpEventTime(pool, WRITE_STATEMENT_TIMEOUT_MS));
   if (from === null || from >= upTo) return;
   const max = Math.min(upTo, from + MAX_SPAN_MS) + HOUR_MS;
   await makePartitions(pool, new Map([[ACCOUNT_SNAPSHOTS.table, { min: from, max }]]));
-}
-
-/** After ingest has stopped (a rebuild, tests): every stored event. */
-export async function storedFrontier(pool: pg.Pool): Promise<number | null> {
-  const { rows } = await pool.query<{ t: number | null }>(
-    `SELECT greatest((SELECT max(time) FROM accounts.fills), (SELECT max(time) FROM accounts.funding_payments),
-       (SELECT max(time) FROM accounts.ledger_updates)) + 1 AS t`,
-  );
-  return rows[0]?.t ?? null;
 }
 
 /** Derives every event before `upTo`, batch after batch (each told to `onBatch`); returns the checkpoint reached. */

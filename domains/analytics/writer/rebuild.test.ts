@@ -5,7 +5,7 @@ import { loadAnalyticsHistory } from '../../../test/analytics-history.ts';
 import { runCli } from '../../../test/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { capturedStream } from '../../../test/terminal.ts';
-import { fillsBefore, storedFrontier } from './job.ts';
+import { perpFillsBefore, storedEventsEnd } from '../../accounts/port.ts';
 import { rebuildDerived } from './rebuild.ts';
 
 let db: TestDatabase;
@@ -14,7 +14,7 @@ let total = 0;
 beforeAll(async () => {
   db = await createTestDatabase();
   await loadAnalyticsHistory(db);
-  total = await fillsBefore(db.pool, (await storedFrontier(db.pool)) as number);
+  total = await perpFillsBefore(db.pool, (await storedEventsEnd(db.pool)) as number);
 });
 afterAll(() => db?.drop());
 

@@ -3,7 +3,8 @@
 // a bar with fills/s and the ETA on a terminal, a line per interval otherwise), then the leaderboards.
 import type pg from 'pg';
 import { progress } from '../../../platform/progress.ts';
-import { derivedUntil, deriveUntil, fillsBefore, HISTORY_MAX_FILLS, resetDerived, storedFrontier } from './job.ts';
+import { perpFillsBefore, storedEventsEnd } from '../../accounts/port.ts';
+import { derivedUntil, deriveUntil, HISTORY_MAX_FILLS, resetDerived } from './job.ts';
 import { type LeaderboardWindow, refreshLeaderboard, refreshLiveBoards, WINDOWS } from './leaderboard.ts';
 
 export interface RebuildOptions {
@@ -26,10 +27,10 @@ export async function rebuildDerived(pool: pg.Pool, opts: RebuildOptions = {}): 
  */
 export async function deriveStored(pool: pg.Pool, opts: RebuildOptions & { label: string }): Promise<number | null> {
   const started = Date.now();
-  const upTo = await storedFrontier(pool);
+  const upTo = await storedEventsEnd(pool);
   const from = await derivedUntil(pool);
   const total =
-    upTo === null ? 0 : (await fillsBefore(pool, upTo)) - (from === null ? 0 : await fillsBefore(pool, from));
+    upTo === null ? 0 : (await perpFillsBefore(pool, upTo)) - (from === null ? 0 : await perpFillsBefore(pool, from));
   const bar = progress({ label: 'derive', total, unit: 'fills', out: opts.out, intervalMs: opts.intervalMs });
   let fills = 0;
   const cursor =

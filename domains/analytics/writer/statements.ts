@@ -1,7 +1,8 @@
 // The statements a derivation batch (batch.ts) writes with: each table's rows as one `unnest` insert of column
 // arrays, and the upsert adding a batch's sums to the daily and hourly tables.
 import { type Ratio, ratio, toDecimal } from '../../../platform/decimal.ts';
-import { DAY_MS, HOUR_MS } from '../service/window.ts';
+import { PERP_FILLS_BY_BUILDER_HOUR } from '../../accounts/port.ts';
+import { DAY_MS } from '../service/window.ts';
 import type { Sums } from './batch.ts';
 
 /** Digits kept where a division rounds (VWAPs, split fees, leverage). */
@@ -36,17 +37,12 @@ function decSql(x: string): string {
 /**
  * The one statement adding a batch's sums to user_hourly, user_daily, builder_hourly and the running totals
  * (user_totals, the `all` leaderboard's sums). The fill-driven sums (fills,
- * volume, realized PnL, fees; builder activity) are grouped in SQL from the batch's fills (`fills` is their
- * WHERE clause over `$1` and `$2`, the batch's range), as the batch derived them in Node before; the sums only the
+ * volume, realized PnL, fees; builder activity) are grouped in SQL from the batch's fills (accounts' port's
+ * PERP_FILLS_BY_BUILDER_HOUR over `$1` and `$2`, the batch's range), as the batch derived them in Node before; the sums only the
  * walk in time order knows (funding, trips opened and closed, wins and losses) come from `hourly` and `daily`.
  * Each figure is written as the text `dec` gives, so the tables are the same as when Node summed everything.
  */
-export function sumsStatement(
-  fills: string,
-  range: [number, number],
-  hourly: Map<string, Sums>,
-  daily: Map<string, Sums>,
-): Statement {
+export function sumsStatement(range: [number, number], hourly: Map<string, Sums>, daily: Map<string, Sums>): Statement {
   const walked = (sums: Map<string, Sums>, keyValue: (ms: number) => string | number) =>
     columns(
       [...sums].map(([k, s]) => {
@@ -85,19 +81,14 @@ export function sumsStatement(
     ON CONFLICT (address, ${key}) DO UPDATE SET
       ${sumColumns.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')}`;
   return [
-    `WITH b AS (
-       SELECT coalesce(builder, '') AS builder, address, time / ${HOUR_MS} * ${HOUR_MS} AS k, count(*)::int4 AS fills,
-         sum(px * sz) AS volume, sum(closed_pnl) AS realized, sum(fee) AS fees,
-         array_agg(DISTINCT coin COLLATE "C" ORDER BY coin COLLATE "C") AS coins, min(time) AS first_fill,
-         max(time) AS last_fill
-       FROM accounts.fills WHERE ${fills} GROUP BY 1, 2, 3),
-     h AS (SELECT address, k, sum(fills)::int4 AS fills, sum(volume) AS volume, sum(realized) AS realized,
+    `WITH b AS (${PERP_FILLS_BY_BUILDER_HOUR}),
+     h AS (SELECT address, hour AS k, sum(fills)::int4 AS fills, sum(volume) AS volume, sum(realized) AS realized,
        sum(fees) AS fees FROM b GROUP BY 1, 2),
      d AS (SELECT address, '1970-01-01'::date + (k / ${DAY_MS})::int4 AS k, sum(fills)::int4 AS fills,
        sum(volume) AS volume, sum(realized) AS realized, sum(fees) AS fees FROM h GROUP BY 1, 2),
      builders AS (
        INSERT INTO analytics.builder_hourly AS t (builder, address, hour, fills, notional, coins, first_fill, last_fill)
-       SELECT builder, address, k, fills, ${decSql('volume')}, coins, first_fill, last_fill FROM b
+       SELECT builder, address, hour, fills, ${decSql('volume')}, coins, first_fill, last_fill FROM b
        ON CONFLICT (builder, address, hour) DO UPDATE SET fills = t.fills + EXCLUDED.fills,
          notional = t.notional + EXCLUDED.notional,
          coins = ARRAY(SELECT DISTINCT unnest(t.coins || EXCLUDED.coins) ORDER BY 1),
