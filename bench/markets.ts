@@ -116,7 +116,7 @@ export async function benchCompatInfo(b: MarketsBench): Promise<BenchSection> {
         value: `${int(compat.requestsPerS)} req/s`,
         baseline: `${int(baseline.requestsPerS)} bare`,
         ratio: ratio.toFixed(2),
-        target: `>= 0.50 of bare: ${met(ratio >= 0.5)}`,
+        target: `>= 0.90 of bare: ${met(ratio >= 0.9)}`,
       });
       notes.push(
         `${r.label}: ${int(compat.avgBytes)} B per answer; errors compat ${compat.errors}, bare ${baseline.errors}` +

@@ -123,12 +123,13 @@ function checkKnownParams(schema: unknown, values: unknown, extras: readonly str
 const QUERY_EXTRAS = [...EVERY_ROUTE_PARAMS, ''];
 
 /** Requests outside the API: probes, the documents, metrics and the live page (no key, no parameter rules). */
-const outsideApi = (req: FastifyRequest) =>
-  PUBLIC_PATHS.has(req.url.split('?')[0] as string) ||
-  req.method === 'OPTIONS' ||
-  isDocsRequest(req) ||
-  isMetricsRequest(req) ||
-  isLivePageRequest(req);
+const outsideApi = (req: FastifyRequest) => req.method === 'OPTIONS' || outsideApiPath(req.method, pathOf(req.url));
+const outsideApiPath = (method: string, path: string) =>
+  PUBLIC_PATHS.has(path) || isDocsRequest(path) || isMetricsRequest(path) || isLivePageRequest(method, path);
+const pathOf = (url: string) => {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+};
 
 function queryOf(req: FastifyRequest): URLSearchParams {
   const i = req.url.indexOf('?');
@@ -203,19 +204,23 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   // Clients send JSON with or without a content type; anything unparsable is the same 400.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
-    const malformed = new FieldError('JSON body required', 'malformed_json');
-    if (typeof body !== 'string' || body.trim() === '') return done(malformed);
+    // Made only when refused: an Error captures its stack, a cost every request would otherwise pay.
+    const malformed = () => new FieldError('JSON body required', 'malformed_json');
+    if (typeof body !== 'string' || body.trim() === '') return done(malformed());
     try {
       done(null, parseJsonBody(body));
     } catch (err) {
-      done(err instanceof FieldError ? err : malformed);
+      done(err instanceof FieldError ? err : malformed());
     }
   });
 
   /** Each admitted request's key (null: none needed), for its charge. */
   const callers = new WeakMap<FastifyRequest, ApiKey | null>();
-  app.addHook('onRequest', noteRequestStart);
+  // The hooks below take a callback rather than return a promise where they can finish at once: an async hook costs
+  // every request a promise and a turn of the microtask queue (a third of compat's time on a small /info answer was
+  // its hooks', beside a bare route sending the same bytes; bench section `compat POST /info`).
   app.addHook('onRequest', (req, reply, done) => {
+    noteRequestStart(req);
     reply.header(REQUEST_ID_HEADER, req.id);
     withRequestId(req.id, done);
   });
@@ -225,32 +230,36 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
       traceRequest('compat', req.raw, reply.raw, done, () => req.routeOptions.url),
     );
   }
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('access-control-allow-origin', '*');
     reply.header('access-control-expose-headers', '*');
-    if (outsideApi(req)) return;
-    const outcome = await opts.auth.check({ headers: req.headers, query: queryOf(req) }, 'rest');
-    if (!outcome.ok) {
-      if (outcome.status === 429) reply.header('retry-after', String(outcome.retryAfter));
-      throw new HttpError(outcome.code, outcome.error);
-    }
-    callers.set(req, outcome.key);
+    if (outsideApi(req)) return done();
+    opts.auth.check({ headers: req.headers, query: queryOf(req) }, 'rest').then((outcome) => {
+      if (!outcome.ok) {
+        if (outcome.status === 429) reply.header('retry-after', String(outcome.retryAfter));
+        return done(new HttpError(outcome.code, outcome.error));
+      }
+      callers.set(req, outcome.key);
+      done();
+    }, done);
   });
 
   // The call is charged once its input passed the schemas (a refused input costs nothing), before it runs; its
   // cost may depend on the body (a batch's wallets). No route, nothing charged. A call its handler then refuses
   // for its input (400, 404) gets the charge back in the error handler.
   const charges = new WeakMap<FastifyRequest, { key: ApiKey | null; credits: number }>();
-  app.addHook('preHandler', async (req) => {
-    if (req.is404) return;
+  app.addHook('preHandler', (req, _reply, done) => {
+    if (req.is404) return done();
     // What the route's input definition refuses is refused here, before the charge.
     readRouteInput(req);
-    if (!callers.has(req)) return;
+    if (!callers.has(req)) return done();
     const credits = req.routeOptions.config.credits?.(req) ?? CALL_CREDITS;
     const key = callers.get(req) ?? null;
-    const charged = await opts.auth.chargeKey(key, credits, 'rest');
-    if (!charged.ok) throw new HttpError(charged.code, charged.error);
-    charges.set(req, { key, credits });
+    opts.auth.chargeKey(key, credits, 'rest').then((charged) => {
+      if (!charged.ok) return done(new HttpError(charged.code, charged.error));
+      charges.set(req, { key, credits });
+      done();
+    }, done);
   });
   const refundRefused = async (req: FastifyRequest, status: number) => {
     const charge = charges.get(req);
@@ -261,8 +270,8 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
 
   // One check of every path and query parameter for all routes, before their schemas (and before the charge): its
   // text, its name, an integer's digits.
-  app.addHook('preValidation', async (req) => {
-    if (req.is404) return;
+  app.addHook('preValidation', (req, _reply, done) => {
+    if (req.is404) return done();
     checkParamText(req.params);
     checkParamText(req.query);
     const schema = req.routeOptions.schema;
@@ -274,13 +283,16 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     checkIntegerText(schema?.params, req.params);
     checkIntegerText(schema?.querystring, req.query);
     checkTimeText(schema?.querystring, req.query);
+    done();
   });
 
   // Bodies go out as bytes: fastify and node's http encode a string body several times slower (utf8 in
   // platform/json-text.ts). Objects (the path endpoints' envelopes, errors) are serialized straight to bytes, array
   // item by array item (jsonBytes); a string sent as it is gets encoded here. Fastify sends a Buffer as it is.
   app.setReplySerializer((payload) => jsonBytes(payload) as unknown as string);
-  app.addHook('onSend', async (_req, _reply, payload) => (typeof payload === 'string' ? utf8(payload) : payload));
+  app.addHook('onSend', (_req, _reply, payload, done) =>
+    done(null, typeof payload === 'string' ? utf8(payload) : payload),
+  );
 
   // The one mapping of thrown errors to answers (envelopes.ts), shared with /ws posts.
   app.setErrorHandler(async (err, req, reply) => {
@@ -324,7 +336,10 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
   const checkedInfo = new WeakMap<FastifyRequest, ReturnType<typeof checkInfo>>();
   const infoOptions = {
     ...infoRouteOptions(),
-    preValidation: async (req: FastifyRequest) => void checkedInfo.set(req, checkInfo(req.body)),
+    preValidation: (req: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+      checkedInfo.set(req, checkInfo(req.body));
+      done();
+    },
   };
   app.post('/info', infoOptions, async (req, reply) => {
     const { request, entry, input } = checkedInfo.get(req) ?? checkInfo(req.body);

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { CREATE_KEY_COMMAND } from '../access/keys.ts';
 import { HttpError } from '../kit/envelopes.ts';
 
@@ -28,9 +28,8 @@ const ASSETS: Record<string, { file: string; type: string }> = {
 };
 
 /** The page and its assets need no key. */
-export function isLivePageRequest(req: FastifyRequest): boolean {
-  const p = req.url.split('?')[0] as string;
-  return req.method === 'GET' && (p === '/' || p.startsWith('/live/'));
+export function isLivePageRequest(method: string, urlPath: string): boolean {
+  return method === 'GET' && (urlPath === '/' || urlPath.startsWith('/live/'));
 }
 
 /** Router addresses that name no host a browser can use: the page puts its own host there. */

@@ -5,7 +5,7 @@
 // The docs page's assets (swagger-ui) are served from node_modules: the page works without internet.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { dataEnvelopeOf, PAGING_HEADERS, type RouteAnswer } from '../kit/answers.ts';
 import { ERROR_CODES } from '../platform/error-codes.ts';
 import { INFO_TYPES, infoRequestSchemas, infoResponseName, infoResponseSchemas } from './info/index.ts';
@@ -14,9 +14,8 @@ export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PREFIX = '/docs';
 
 /** The document and the docs page are public: they say what the API is, not what its data holds. */
-export function isDocsRequest(req: FastifyRequest): boolean {
-  const path = req.url.split('?')[0] as string;
-  return path === OPENAPI_PATH || path === DOCS_PREFIX || path.startsWith(`${DOCS_PREFIX}/`);
+export function isDocsRequest(urlPath: string): boolean {
+  return urlPath === OPENAPI_PATH || urlPath === DOCS_PREFIX || urlPath.startsWith(`${DOCS_PREFIX}/`);
 }
 
 /** Every error body (platform/error-codes.ts): the message twice, as `error` and as the `msg` the Python SDK reads. */

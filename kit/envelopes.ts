@@ -37,7 +37,7 @@ const requestStarts = new WeakMap<FastifyRequest, number>();
  * The onRequest hook (compat-rest/app.ts) noting when each request started, for the data envelope's
  * `execution_time_ms`.
  */
-export async function noteRequestStart(req: FastifyRequest): Promise<void> {
+export function noteRequestStart(req: FastifyRequest): void {
   requestStarts.set(req, performance.now());
 }
 
