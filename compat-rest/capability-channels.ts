@@ -20,7 +20,7 @@ export function capabilityChannels(capabilities: Capabilities, service: unknown)
     const { replay, weight } = door;
     return [
       readChannel<Record<string, unknown>>({
-        type: live.name,
+        type: door.type ?? live.name,
         ...(door.channelName ? { channelName: door.channelName } : {}),
         ...(door.storedSnapshot ? { storedSnapshot: true } : {}),
         read: (sub) => c.input.parse(sub, 'info'),
@@ -28,7 +28,9 @@ export function capabilityChannels(capabilities: Capabilities, service: unknown)
         start: (input, ctx) => {
           if (door.start) return door.start(service, input, ctx);
           const send = (stream: LiveStream<unknown>) => sendStream(stream, ctx, (event) => frame(event, input));
-          const stream = live.live?.(service, input) as LiveStream<unknown> | Promise<LiveStream<unknown>>;
+          const stream = (live.live ?? live.resumable)?.(service, input) as
+            | LiveStream<unknown>
+            | Promise<LiveStream<unknown>>;
           // Followed at once where the stream is (no tick between the ack and the first event).
           return stream instanceof Promise ? stream.then(send) : send(stream);
         },

@@ -83,7 +83,7 @@ export interface Capability<S = Any, P extends TProperties = Any, R = Any, A = A
 export interface LiveDoor<S, P extends TProperties, E = Any> {
   /** The stream's name: its subscription field (`userFills`), its replay's (`userFillsReplay`), its /ws type. */
   name: string;
-  /** Its events from now on as the service follows them: what /ws sends and a tool collects. */
+  /** Its events from now on as the service follows them: what /ws sends and a tool collects (default `resumable`). */
   live?(service: S, input: Static<TObject<P>>): LiveStream<E> | Promise<LiveStream<E>>;
   /**
    * Its events read back from the store (kit/resume.ts): resumed after a position (the subscription's `after`, /ws
@@ -133,6 +133,8 @@ export interface SubscriptionDoor<P extends TProperties, E> {
  * what was read over it, resumed (`after`) and replayed from its stored stream, each stored event framed as a live one.
  */
 export interface ChannelDoor<S, P extends TProperties, E> {
+  /** `subscription.type` where not the stream's name (hip4Registry's channel: `hip4Events`). */
+  type?: string;
   /** The data channel's name where not the type (userEvents → "user"). */
   channelName?(sub: Record<string, unknown>): string;
   /** The subscription as acknowledged, where not as sent with what was read over it. */

@@ -54,7 +54,8 @@ function collectTool(domain: string, c: Capability, door: CollectDoor<unknown, u
     async call(args, { services, signal }) {
       const service = (services as unknown as Record<string, unknown>)[domain];
       const input = Object.fromEntries(Object.entries(args).filter(([key]) => Object.hasOwn(c.input.fields, key)));
-      const stream = await (live.live as NonNullable<LiveDoor<unknown, never>['live']>)(service, input as never);
+      const follow = (live.live ?? live.resumable) as NonNullable<LiveDoor<unknown, never>['live']>;
+      const stream = await follow(service, input as never);
       const seconds = args.seconds as number;
       const got = await collect(stream, {
         seconds,

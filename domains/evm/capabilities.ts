@@ -6,6 +6,7 @@ import type { Capabilities } from '../../kit/capability.ts';
 import { capability, wholeCapability } from '../../kit/capability.ts';
 import { HttpError } from '../../kit/envelopes.ts';
 import { EVM_ANSWERS } from './compat/answers.ts';
+import { LIVE_CAPABILITIES } from './live-capabilities.ts';
 import { BACKSTOP_TRANSFER, LEDGER_TRANSFER, TRANSACTION } from './records.ts';
 import { PAGE_LIST_SIZE } from './schema/args.ts';
 import {
@@ -353,5 +354,6 @@ export const EVM_CAPABILITIES: Capabilities<EvmService> = {
       answer: async (_evm, { name }) => ({ name }),
       graphql: { type: DexRef, description: 'A HIP-3 dex by name, for its backstop fields', answer: 'backstopDex' },
     }),
+    ...LIVE_CAPABILITIES,
   ],
 };

@@ -5,6 +5,7 @@
 import type { Capabilities } from '../../kit/capability.ts';
 import { capability } from '../../kit/capability.ts';
 import { HIP4_ANSWERS } from './compat/answers.ts';
+import { LIVE_CAPABILITIES } from './live-capabilities.ts';
 import {
   bucketRecord,
   deployerRecord,
@@ -188,5 +189,6 @@ export const HIP4_CAPABILITIES: Capabilities<Hip4Service> = {
         types: { interval: AnalyticsIntervalEnum },
       },
     }),
+    ...LIVE_CAPABILITIES,
   ],
 };

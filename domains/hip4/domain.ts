@@ -1,9 +1,9 @@
-// The hip4 domain (HIP-4 outcome markets) as the service lists it (domains.ts): its service, subgraph, datasets,
-// capabilities (the /hip4/* routes, MCP tools and Query lists made from them) and the /ws hip4Events channel.
+// The hip4 domain (HIP-4 outcome markets) as the service lists it (domains.ts): its service, subgraph, datasets and
+// capabilities (the /hip4/* routes, MCP tools and Query lists made from them; its subscriptions and the /ws
+// hip4Events channel).
 import { defineDomain } from '../../kit/domain.ts';
 import type { Hip4Context } from './builder.ts';
 import { HIP4_CAPABILITIES } from './capabilities.ts';
-import { hip4Channels } from './compat/channels.ts';
 import { hip4Schema } from './schema/index.ts';
 import { Hip4Service } from './service/index.ts';
 
@@ -24,6 +24,6 @@ export const hip4 = defineDomain({
   },
   // Registry and market statistics are the same for everyone: identical requests may meet.
   router: { deduplicateInflightRequests: true },
-  compat: { channels: hip4Channels },
+  compat: {},
   capabilities: HIP4_CAPABILITIES,
 });

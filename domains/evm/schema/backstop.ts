@@ -3,16 +3,15 @@
 // fields and the Query fields that answer them are capabilities.ts's.
 
 import type { BackstopTransferRow } from '../../../db/rows/evm.ts';
-import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+import { CURSOR_DESCRIPTION, cursorOf } from '../../../kit/live.ts';
 import type { CompactFillRow } from '../../accounts/port.ts';
 import { builder } from '../builder.ts';
 import type { PrincipalSummary } from '../service/backstop.ts';
 import type { BackstopHealth } from '../service/index.ts';
-import { BACKSTOP_TRANSFER_STREAM } from '../service/inputs.ts';
 import { msOf, pageType } from './args.ts';
 import { MarketRef, UserRef } from './user.ts';
 
-const BackstopTransferRef = builder.objectRef<BackstopTransferRow>('BackstopTransfer').implement({
+export const BackstopTransferRef = builder.objectRef<BackstopTransferRow>('BackstopTransfer').implement({
   description: "A deposit or withdrawal of a HIP-3 dex's backstop principal",
   fields: (t) => ({
     cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
@@ -112,15 +111,3 @@ builder.asEntity(DexRef, {
   key: builder.selection<{ name: string }>('name'),
   resolveReference: (ref) => ({ name: ref.name }),
 });
-
-builder.subscriptionFields((t) => ({
-  backstopTransfers: t.field({
-    type: [BackstopTransferRef],
-    description: 'Backstop principal transfers as they happen, one batch per block',
-    args: { ...BACKSTOP_TRANSFER_STREAM.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
-    listSize: { assumedSize: 5 },
-    subscribe: (_root, { after, ...a }, ctx) =>
-      cursoredIterator(ctx.evm.streams.backstopTransfers(BACKSTOP_TRANSFER_STREAM.parse(a, 'graphql')), after),
-    resolve: withCursor,
-  }),
-}));

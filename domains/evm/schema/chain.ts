@@ -1,7 +1,7 @@
 // Block @key(number) and Transaction @key(hash), owned here. A transaction's sender is a User (owned by accounts),
 // so a client goes from a transaction to its sender's fills through the router.
 import type { EvmBlockRow, EvmTransactionRow } from '../../../db/rows/evm.ts';
-import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, cursorOn } from '../../../kit/live.ts';
+import { CURSOR_DESCRIPTION, cursorOf } from '../../../kit/live.ts';
 import { FieldError } from '../../../platform/fields.ts';
 import { builder } from '../builder.ts';
 import { pageType } from './args.ts';
@@ -89,15 +89,5 @@ builder.queryFields((t) => ({
       if (!/^0x[0-9a-fA-F]{64}$/.test(a.hash)) throw new FieldError('hash: must be 0x and 64 hex digits');
       return ctx.evm.transaction(a.hash);
     },
-  }),
-}));
-
-builder.subscriptionFields((t) => ({
-  newBlocks: t.field({
-    type: BlockRef,
-    description: 'Each HyperEVM block as it is indexed',
-    args: { after: t.arg.string({ description: AFTER_DESCRIPTION }) },
-    subscribe: (_root, a, ctx) => cursoredIterator(ctx.evm.streams.blocks(), a.after),
-    resolve: cursorOn,
   }),
 }));

@@ -3,9 +3,8 @@
 import { createContextCache } from '@pothos/core';
 import DataLoader from 'dataloader';
 import type { TokenTransferRow } from '../../../db/rows/evm.ts';
-import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+import { CURSOR_DESCRIPTION, cursorOf } from '../../../kit/live.ts';
 import { builder, type EvmContext } from '../builder.ts';
-import { TOKEN_TRANSFER_STREAM } from '../service/inputs.ts';
 import type { EvmToken, TokenHolder } from '../service/tokens.ts';
 
 export const TokenHolderRef = builder.objectRef<TokenHolder>('TokenHolder').implement({
@@ -56,7 +55,7 @@ builder.asEntity(EvmTokenRef, {
   resolveReference: (ref, ctx) => tokenLoader(ctx).load(ref.address.toLowerCase()),
 });
 
-const TokenTransferRef = builder.objectRef<TokenTransferRow>('TokenTransfer').implement({
+export const TokenTransferRef = builder.objectRef<TokenTransferRow>('TokenTransfer').implement({
   description: 'A token transfer log (from or to the zero address: a mint or a burn)',
   fields: (t) => ({
     cursor: t.string({ nullable: true, description: CURSOR_DESCRIPTION, resolve: cursorOf }),
@@ -71,15 +70,3 @@ const TokenTransferRef = builder.objectRef<TokenTransferRow>('TokenTransfer').im
     tokenId: t.expose('token_id', { type: 'Decimal', nullable: true }),
   }),
 });
-
-builder.subscriptionFields((t) => ({
-  tokenTransfers: t.field({
-    type: [TokenTransferRef],
-    description: "A token's transfers as they happen, one batch per block",
-    args: { ...TOKEN_TRANSFER_STREAM.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
-    listSize: { assumedSize: 20 },
-    subscribe: (_root, { after, ...a }, ctx) =>
-      cursoredIterator(ctx.evm.streams.tokenTransfers(TOKEN_TRANSFER_STREAM.parse(a, 'graphql').token), after),
-    resolve: withCursor,
-  }),
-}));

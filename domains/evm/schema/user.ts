@@ -1,10 +1,9 @@
 // User @key(address), owned by accounts: here it gains its ledger events (by type, with the dexes of agent sends)
 // and its core-ledger transfers (capabilities.ts adds those fields). Market @key(coin) is the markets subgraph's, referenced by absorbed fills.
 
-import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+import { CURSOR_DESCRIPTION, cursorOf } from '../../../kit/live.ts';
 import { LEDGER_EVENT_TYPES, type LedgerEvent } from '../../accounts/port.ts';
 import { builder } from '../builder.ts';
-import { LEDGER_EVENT_STREAM } from '../service/inputs.ts';
 import { pageType } from './args.ts';
 
 export const UserRef = builder.objectRef<{ address: string }>('User');
@@ -45,15 +44,3 @@ builder.asEntity(UserRef, {
   key: builder.selection<{ address: string }>('address'),
   resolveReference: (ref) => ({ address: ref.address.toLowerCase() }),
 });
-
-builder.subscriptionFields((t) => ({
-  userLedgerEvents: t.field({
-    type: [LedgerEventRef],
-    description: "The user's ledger events as they happen, one batch per block (history: User.ledgerEvents)",
-    args: { ...LEDGER_EVENT_STREAM.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
-    listSize: { assumedSize: 10 },
-    subscribe: (_root, { after, ...a }, ctx) =>
-      cursoredIterator(ctx.evm.streams.userLedgerEvents(LEDGER_EVENT_STREAM.parse(a, 'graphql').user), after),
-    resolve: withCursor,
-  }),
-}));

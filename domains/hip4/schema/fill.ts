@@ -1,10 +1,9 @@
 // Hip4Fill: one side of a match on an outcome coin, or a settlement fill; the fill list, the statistics per venue
-// (providers) and per time bucket (analytics) over them (their Query fields: capabilities.ts), and the live fills
-// subscription.
-import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, withCursor } from '../../../kit/live.ts';
+// (providers) and per time bucket (analytics) over them (their Query fields: capabilities.ts; the live fills
+// subscription: live-capabilities.ts).
+import { CURSOR_DESCRIPTION, cursorOf } from '../../../kit/live.ts';
 import { builder } from '../builder.ts';
 import type { AnalyticsBucket } from '../service/fills.ts';
-import { FILL_STREAM } from '../service/inputs.ts';
 import { AnalyticsRef, Hip4FillRef, MarketRef, OutcomeRef, ProviderRef, UserRef } from './refs.ts';
 
 Hip4FillRef.implement({
@@ -70,15 +69,3 @@ AnalyticsRef.implement({
     buckets: t.field({ type: [BucketRef], listSize: { assumedSize: 200 }, resolve: (a) => a.rows }),
   }),
 });
-
-builder.subscriptionFields((t) => ({
-  hip4Fills: t.field({
-    type: [Hip4FillRef],
-    description: 'HIP-4 fills per block: of one outcome, of a question or of a venue (at most one filter)',
-    listSize: { assumedSize: 20 },
-    args: { ...FILL_STREAM.args(t), after: t.arg.string({ description: AFTER_DESCRIPTION }) },
-    subscribe: (_r, { after, ...a }, ctx) =>
-      cursoredIterator(ctx.hip4.streams.fills(FILL_STREAM.parse(a, 'graphql')), after),
-    resolve: withCursor,
-  }),
-}));

@@ -1,19 +1,18 @@
 // Hip4RegistryEvent: a registry change as ingest read it (a new venue, question or outcome; an outcome or a question
-// settled), and its subscription.
+// settled); its subscription is live-capabilities.ts'.
 
 import type { Hip4RegistryEvent } from '../../../events/bus.ts';
-import { AFTER_DESCRIPTION, CURSOR_DESCRIPTION, cursoredIterator, cursorOf, cursorOn } from '../../../kit/live.ts';
+import { CURSOR_DESCRIPTION, cursorOf } from '../../../kit/live.ts';
 import { builder } from '../builder.ts';
-import { REGISTRY_STREAM } from '../service/inputs.ts';
 import { HIP4_REGISTRY_KINDS, type Hip4RegistryKind } from '../service/streams.ts';
 import { OutcomeRef, QuestionRef } from './refs.ts';
 
-const KindEnum = builder.enumType('Hip4RegistryKind', { values: HIP4_REGISTRY_KINDS });
+export const KindEnum = builder.enumType('Hip4RegistryKind', { values: HIP4_REGISTRY_KINDS });
 
 const num = (e: Hip4RegistryEvent, key: string): number | null =>
   typeof e.data[key] === 'number' ? (e.data[key] as number) : null;
 
-const RegistryEventRef = builder.objectRef<Hip4RegistryEvent>('Hip4RegistryEvent');
+export const RegistryEventRef = builder.objectRef<Hip4RegistryEvent>('Hip4RegistryEvent');
 RegistryEventRef.implement({
   description: 'A HIP-4 registry change',
   fields: (t) => ({
@@ -54,17 +53,3 @@ RegistryEventRef.implement({
     }),
   }),
 });
-
-builder.subscriptionFields((t) => ({
-  hip4Registry: t.field({
-    type: RegistryEventRef,
-    description: 'HIP-4 registry changes as they are ingested: new venues, questions, outcomes; settlements',
-    args: {
-      ...REGISTRY_STREAM.args(t, { types: { kinds: [KindEnum] } }),
-      after: t.arg.string({ description: AFTER_DESCRIPTION }),
-    },
-    subscribe: (_r, { after, ...a }, ctx) =>
-      cursoredIterator(ctx.hip4.streams.registry(REGISTRY_STREAM.parse(a, 'graphql')), after),
-    resolve: cursorOn,
-  }),
-}));
