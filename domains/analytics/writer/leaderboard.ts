@@ -7,15 +7,7 @@
 import type pg from 'pg';
 import { inTransaction } from '../../../db/pool.ts';
 import { LIVE_TOP } from '../service/inputs.ts';
-import {
-  LIVE_BOARDS,
-  METRICS,
-  rankColumn,
-  rankExpressions,
-  rankingRows,
-  rankingSums,
-  withCurrentValue,
-} from '../service/ranking.ts';
+import { LIVE_BOARDS, METRICS, rankColumn, rankedRows, rankingRows, rankingSums } from '../service/ranking.ts';
 import { DAY_MS, HOUR_MS, windowHours, windowParams, windowRows } from '../service/window.ts';
 
 export const WINDOWS = { '7d': 5 * 60_000, '30d': 5 * 60_000, all: 60 * 60_000 } as const;
@@ -46,7 +38,8 @@ const SUMS = ['fills', 'volume', 'realized_pnl', 'fees', 'funding', 'wins', 'los
  * hour before `$to`. The same sums as every daily row before `$to`'s day and the hourly rows of its day.
  */
 function totalsAsOf(to: string): string {
-  return `SELECT t.address, ${SUMS.map((c) => `t.${c} - coalesce(l.${c}, 0) AS ${c}`).join(', ')}
+  // coalesce(t − l, t): t itself where no later hour is summed (the usual case), no arithmetic per address.
+  return `SELECT t.address, ${SUMS.map((c) => `coalesce(t.${c} - l.${c}, t.${c}) AS ${c}`).join(', ')}
     FROM analytics.user_totals t
     LEFT JOIN (SELECT address, ${SUMS.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM analytics.user_hourly
                WHERE hour >= ${to} GROUP BY address) l ON l.address = t.address
@@ -82,18 +75,20 @@ export async function refreshLeaderboard(pool: pg.Pool, window: LeaderboardWindo
       `INSERT INTO analytics.${next} (${BOARD_COLUMNS})
        SELECT $1, r.address, r.fills, r.volume, r.realized_pnl, r.fees, r.funding, r.wins, r.losses, r.trades,
          r.win_rate, r.pnl_pct, r.account_value, r.unrealized_pnl, to_timestamp($2::float8 / 1000),
-         ${rankExpressions('r')}
-       FROM (${withCurrentValue(rows.sql)}) r`,
+         ${METRICS.map((m) => `r.${rankColumn(m)}`).join(', ')}
+       FROM (${rankedRows(rows.sql)}) r`,
       [window, now, ...rows.params],
     );
     // The parent's indexes, built on the full table before the swap: attaching finds them and builds nothing; the
     // check lets the attach skip its scan of the rows.
     // Named after the board, under the next board's name until the swap (the board's own hold them till then).
     const indexes = ['pkey', ...METRICS.map(rankColumn)];
-    await q(`ALTER TABLE analytics.${next} ADD CONSTRAINT ${next}_pkey PRIMARY KEY (window_name, address),
+    // Keyed as the parent's (migration 0057): the address first and each rank alone, so that a build's sort compares
+    // by its leading column (the board's one window name, first, made every comparison a tie to break).
+    await q(`ALTER TABLE analytics.${next} ADD CONSTRAINT ${next}_pkey PRIMARY KEY (address, window_name),
       ADD CHECK (window_name = '${window}')`);
     for (const rank of METRICS.map(rankColumn)) {
-      await q(`CREATE INDEX ${next}_${rank} ON analytics.${next} (window_name, ${rank}) WHERE ${rank} IS NOT NULL`);
+      await q(`CREATE INDEX ${next}_${rank} ON analytics.${next} (${rank}) WHERE ${rank} IS NOT NULL`);
     }
     await swapIn(c, `DETACH PARTITION analytics.${board}`, async () => {
       await q(`DROP TABLE analytics.${board}`);
@@ -138,7 +133,7 @@ export async function refreshLiveBoards(
 ): Promise<void> {
   for (const hours of boards) {
     const span = windowHours(now - hours * HOUR_MS, now);
-    const ranked = `SELECT r.*, ${rankExpressions('r')} FROM (${withCurrentValue(rankingSums(windowRows(3, 'true')))}) r`;
+    const ranked = rankedRows(rankingSums(windowRows(3, 'true')));
     const totals = METRICS.map((m) => `'${m}', coalesce(max(${rankColumn(m)}), 0)`).join(', ');
     const top = METRICS.map(
       (m) => `SELECT '${m}' AS metric, ${rankColumn(m)} AS rank, b.* FROM b WHERE ${rankColumn(m)} <= ${LIVE_TOP}`,
