@@ -10,7 +10,8 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import { type ColumnKind, DAY_MS, type Dataset, daySelect } from './datasets.ts';
+import type { ColumnKind } from '../kit/export-table.ts';
+import { DAY_MS, type Dataset, daySelect } from './datasets.ts';
 
 /** The DECIMAL every numeric becomes: 20 integer digits and 18 decimals. */
 export const DECIMAL_SCALE = 18;

@@ -91,10 +91,6 @@ const TABLES: TableRule = {
       why: "ingest's loaders write the node's rows into each domain's tables, the one writer of node data (they read none)",
     },
     {
-      file: /^export\/datasets\.ts$/,
-      why: 'the datasets `npm run export` writes as Parquet: each names the stored table it copies out whole (COPY)',
-    },
-    {
       file: /^(bench|test)\//,
       why: 'entry points: benchmarks and test helpers seed and inspect the tables themselves',
     },

@@ -1,8 +1,9 @@
 // What the accounts domain offers other parts: the reads another domain's factory receives (`needs: ['accounts']`,
 // typed AccountsPort) and the types and constants of what they answer; the perp account's cash rule; the bulk reads
-// of its stored events a derivation makes (the analytics writer) and the archive import's. The one file of this folder another domain, ingest
-// or export imports, and the one way they read accounts' tables (test/layers.test.ts): evm reads a backstop's fills
-// and a user's ledger events through it, the analytics writer the fills, funding and ledger it derives from.
+// of its stored events a derivation makes (the analytics writer) and the archive import's; the tables export
+// publishes (fills, funding, ledger). The one file of this folder another domain, ingest or export imports, and the
+// one way they read accounts' tables (test/layers.test.ts): evm reads a backstop's fills and a user's ledger events
+// through it, the analytics writer the fills, funding and ledger it derives from.
 import type { AccountsService } from './service/index.ts';
 
 /** The accounts reads another domain's service is given: the fills of an address and a user's ledger events. */
@@ -25,6 +26,7 @@ export {
   type TimedEvents,
 } from './service/bulk-reads.ts';
 export { exactDecimal, isCashType, isPerpCoin, ledgerCash } from './service/cash.ts';
+export { FILLS_EXPORT, FUNDING_EXPORT, LEDGER_EXPORT } from './service/export-tables.ts';
 export { type CompactFillRow, compactFillSchema } from './service/fill-fields.ts';
 export { type FillRowsPage, type FillRowsQuery, MAX_FILL_ROWS } from './service/fill-pages.ts';
 export {
