@@ -14,7 +14,18 @@ import * as R from '../../kit/response-schema.ts';
 import { naiveIso } from '../../platform/naive-iso.ts';
 import { DexRef, SnapshotRef } from './schema/hip3.ts';
 import { L4BookRef } from './schema/l4-book.ts';
-import { BboRef, BookRef, bboOf, DepthBandRef, MarketInfoRef, MarketRef, MidRef, midsList } from './schema/market.ts';
+import {
+  AssetCtxRef,
+  BboRef,
+  BookRef,
+  bboOf,
+  DepthBandRef,
+  MarketInfoRef,
+  MarketRef,
+  MidRef,
+  midsList,
+  SpotAssetCtxRef,
+} from './schema/market.ts';
 import type { L2BookAnswer } from './service/book/coin-book.ts';
 import { isSpotCoin } from './service/coins.ts';
 import type { Hip3Snapshot } from './service/hip3.ts';
@@ -478,6 +489,83 @@ export const STATE_CAPABILITIES: readonly Capability<MarketsService>[] = [
         'prices, volumes, supply).',
     },
   }),
+  // The market as the graph reaches it: by its coin, every market with a price, its mid and its contexts.
+  wholeCapability({
+    name: 'market',
+    input: COIN,
+    answer: async (markets, { coin }) => (markets.mid(coin) !== null || markets.hasCtx(coin) ? { coin } : null),
+    orNull: true,
+    graphql: {
+      type: MarketRef,
+      nullable: true,
+      description: 'A market by coin name ("BTC", "PURR/USDC", "@1", "xyz:XYZ100", "#2901"); null when unknown',
+      answer: 'market',
+    },
+  }),
+  wholeCapability({
+    name: 'markets',
+    input: NO_INPUT,
+    answer: async (markets) => Object.keys(markets.allMids()).map((coin) => ({ coin })),
+    graphql: {
+      type: [MarketRef],
+      description: 'Every market with a price',
+      answer: 'markets',
+      listSize: { assumedSize: 200 },
+    },
+  }),
+  wholeCapability({
+    name: 'mid',
+    input: COIN,
+    answer: async (markets, { coin }) => markets.mid(coin),
+    orNull: true,
+    graphql: {
+      type: 'Decimal',
+      description: '',
+      fields: [{ on: MarketRef, name: 'mid', nullable: true, given: fromMarket }],
+    },
+  }),
+  /** A perp's context, or null for a spot pair (its context is spotAssetCtx) and a coin without one. */
+  wholeCapability({
+    name: 'perpAssetCtx',
+    input: COIN,
+    answer: async (markets, { coin }) =>
+      !isSpotCoin(coin) && markets.hasCtx(coin) ? { coin, ...markets.perpAssetCtx(coin) } : null,
+    orNull: true,
+    graphql: {
+      type: AssetCtxRef,
+      description: '',
+      fields: [
+        {
+          on: MarketRef,
+          name: 'assetCtx',
+          nullable: true,
+          description: "A perp's context; null for a spot pair (see spotAssetCtx)",
+          given: fromMarket,
+        },
+      ],
+    },
+  }),
+  wholeCapability({
+    name: 'spotAssetCtx',
+    input: COIN,
+    // As /ws activeSpotAssetCtx: a pair that trades has a context even before the node's first ctx row for it.
+    answer: async (markets, { coin }) =>
+      isSpotCoin(coin) && (markets.hasCtx(coin) || markets.mid(coin) !== null) ? markets.spotAssetCtx(coin) : null,
+    orNull: true,
+    graphql: {
+      type: SpotAssetCtxRef,
+      description: '',
+      fields: [
+        {
+          on: MarketRef,
+          name: 'spotAssetCtx',
+          nullable: true,
+          description: "A spot pair's context; null for a perp (see assetCtx)",
+          given: fromMarket,
+        },
+      ],
+    },
+  }),
   wholeCapability({
     name: 'liquidityReport',
     input: LIQUIDITY_REPORT,
@@ -517,6 +605,14 @@ export const STATE_CAPABILITIES: readonly Capability<MarketsService>[] = [
       description: '',
       fields: [{ on: DexRef, name: 'snapshots', omit: ['coin'], listSize: { assumedSize: 20 }, given: fromDex }],
     },
+  }),
+  /** The HIP-3 dexes with a snapshot. */
+  wholeCapability({
+    name: 'dexes',
+    input: NO_INPUT,
+    answer: async (markets) =>
+      [...new Set((await markets.hip3Snapshots()).map((s) => s.dex_id))].map((name) => ({ name })),
+    graphql: { type: [DexRef], description: '', answer: 'dexes', listSize: { assumedSize: 5 } },
   }),
   wholeCapability({
     name: 'hip3TopMovers',

@@ -1,5 +1,5 @@
-// Dex @key(name): a HIP-3 builder-deployed perp dex and the price/volume snapshots of its coins (Dex.snapshots and
-// Query.hip3TopMovers are declared in state-capabilities.ts).
+// Dex @key(name): a HIP-3 builder-deployed perp dex and the price/volume snapshots of its coins (Dex.snapshots,
+// Query.dexes and Query.hip3TopMovers are declared in state-capabilities.ts).
 import { builder } from '../builder.ts';
 import { dexOf, type Hip3Snapshot } from '../service/hip3.ts';
 import { MarketRef } from './market.ts';
@@ -45,14 +45,5 @@ builder.objectFields(MarketRef, (t) => ({
       const name = dexOf(m.coin);
       return name ? { name } : null;
     },
-  }),
-}));
-
-builder.queryFields((t) => ({
-  dexes: t.field({
-    type: [DexRef],
-    listSize: { assumedSize: 5 },
-    resolve: async (_r, _a, ctx) =>
-      [...new Set((await ctx.markets.hip3Snapshots()).map((s) => s.dex_id))].map((name) => ({ name })),
   }),
 }));

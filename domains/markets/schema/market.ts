@@ -1,5 +1,6 @@
-// Market @key(coin): one coin's metadata (from the node), live book, mid, trades, candles, asset context and
-// funding history; the root fields that return markets; and the live book/mid/context subscriptions.
+// Market @key(coin): one coin's trades, candles and funding history, the types of its metadata, book, mid and asset
+// context (their fields, and the root fields that return markets, are declared in state-capabilities.ts); and the
+// live book/mid/context subscriptions.
 
 import { liveIterator } from '../../../kit/live.ts';
 import { FieldError } from '../../../platform/fields.ts';
@@ -8,7 +9,6 @@ import type { L2BookAnswer, L2Level } from '../service/book/coin-book.ts';
 import type { L2DiffEvent } from '../service/book/l2-diff.ts';
 import type { BboAnswer } from '../service/book.ts';
 import { isSpotCoin } from '../service/coins.ts';
-import type { MarketsService } from '../service/index.ts';
 import { ALL_MIDS, CANDLES, COIN, FUNDING_HISTORY, L2_BOOK_DIFF, TRADES } from '../service/inputs.ts';
 import type { FundingRate } from '../service/market-data.ts';
 import type { MarketInfo, PerpAssetCtx, SpotAssetCtx } from '../service/meta.ts';
@@ -77,7 +77,7 @@ export const BboRef = builder.objectRef<BboParent>('Bbo').implement({
   }),
 });
 
-const AssetCtxRef = builder.objectRef<PerpAssetCtx & { coin: string }>('AssetCtx').implement({
+export const AssetCtxRef = builder.objectRef<PerpAssetCtx & { coin: string }>('AssetCtx').implement({
   fields: (t) => ({
     coin: t.exposeString('coin'),
     funding: t.expose('funding', { type: 'Decimal' }),
@@ -93,7 +93,7 @@ const AssetCtxRef = builder.objectRef<PerpAssetCtx & { coin: string }>('AssetCtx
   }),
 });
 
-const SpotAssetCtxRef = builder.objectRef<SpotAssetCtx>('SpotAssetCtx').implement({
+export const SpotAssetCtxRef = builder.objectRef<SpotAssetCtx>('SpotAssetCtx').implement({
   description: "A spot pair's context (the exchange's SpotAssetCtx)",
   fields: (t) => ({
     coin: t.exposeString('coin'),
@@ -106,11 +106,6 @@ const SpotAssetCtxRef = builder.objectRef<SpotAssetCtx>('SpotAssetCtx').implemen
     totalSupply: t.expose('totalSupply', { type: 'Decimal' }),
   }),
 });
-
-/** A perp's context, or null for a spot pair (its context is spotAssetCtx) and a coin without one. */
-function perpCtx(markets: MarketsService, coin: string) {
-  return !isSpotCoin(coin) && markets.hasCtx(coin) ? { coin, ...markets.perpAssetCtx(coin) } : null;
-}
 
 const FundingRateRef = builder.objectRef<FundingRate>('FundingRate').implement({
   fields: (t) => ({
@@ -159,7 +154,6 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
   description: 'A tradable coin (perp, spot pair, HIP-3 dex coin or outcome side)',
   fields: (t) => ({
     coin: t.exposeString('coin'),
-    mid: t.field({ type: 'Decimal', nullable: true, resolve: (m, _a, ctx) => ctx.markets.mid(m.coin) }),
     trades: t.field({
       type: [TradeRef],
       description: 'Most recent first',
@@ -173,22 +167,6 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
       args: CANDLES.args(t, { omit: ['coin'], types: { interval: CandleIntervalEnum } }),
       listSize: { assumedSize: 500 },
       resolve: (m, a, ctx) => ctx.markets.candleSnapshot(CANDLES.parse({ ...a, coin: m.coin }, 'graphql')),
-    }),
-    assetCtx: t.field({
-      type: AssetCtxRef,
-      nullable: true,
-      description: "A perp's context; null for a spot pair (see spotAssetCtx)",
-      resolve: (m, _a, ctx) => perpCtx(ctx.markets, m.coin),
-    }),
-    spotAssetCtx: t.field({
-      type: SpotAssetCtxRef,
-      nullable: true,
-      description: "A spot pair's context; null for a perp (see assetCtx)",
-      // As /ws activeSpotAssetCtx: a pair that trades has a context even before the node's first ctx row for it.
-      resolve: (m, _a, ctx) =>
-        isSpotCoin(m.coin) && (ctx.markets.hasCtx(m.coin) || ctx.markets.mid(m.coin) !== null)
-          ? ctx.markets.spotAssetCtx(m.coin)
-          : null,
     }),
     fundingHistory: t.field({
       type: [FundingRateRef],
@@ -210,25 +188,6 @@ export const MidRef = builder.objectRef<{ coin: string; mid: string }>('Mid').im
 });
 
 export const midsList = (mids: Record<string, string>) => Object.entries(mids).map(([coin, mid]) => ({ coin, mid }));
-
-builder.queryFields((t) => ({
-  market: t.field({
-    type: MarketRef,
-    nullable: true,
-    description: 'A market by coin name ("BTC", "PURR/USDC", "@1", "xyz:XYZ100", "#2901"); null when unknown',
-    args: COIN.args(t),
-    resolve: (_r, a, ctx) => {
-      const { coin } = COIN.parse(a, 'graphql');
-      return ctx.markets.mid(coin) !== null || ctx.markets.hasCtx(coin) ? { coin } : null;
-    },
-  }),
-  markets: t.field({
-    type: [MarketRef],
-    description: 'Every market with a price',
-    listSize: { assumedSize: 200 },
-    resolve: (_r, _a, ctx) => Object.keys(ctx.markets.allMids()).map((coin) => ({ coin })),
-  }),
-}));
 
 // Pure live streams (no snapshot on subscribe, nothing of the caller): what lets equal operations share one
 // execution (platform/shared-subscriptions.ts). Books and mids are conflated by the stream (service/streams.ts);
