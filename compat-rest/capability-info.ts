@@ -3,7 +3,7 @@
 // body's schema is the definition's (`body()`, less what the door omits, with its extra fields), checked by the
 // dispatcher and read once by the definition (`parse(body, 'info')`) before the call is charged; the handler calls
 // the service with what was read and answers in the shape the door declares (bare, the result envelope, or JSON
-// text streamed), a page with its paging headers.
+// text streamed), a page with its paging headers; or relays the body to the node (`relay`).
 import { type Capabilities, type Capability, callOf, type Paged } from '../kit/capability.ts';
 import { pagingHeaders, resultEnvelope } from '../kit/envelopes.ts';
 import { encodedJson, type InfoEntry, json, readInfo, sharedJson, streamedJson } from '../kit/info.ts';
@@ -47,9 +47,12 @@ function infoEntry(domain: string, c: Capability, door: Info): InfoEntry {
     schema: door.schema ? door.schema(withExtra) : withExtra,
     read: (body) => c.input.parse(readable(body), 'info') as unknown,
     async handler(input, services, body) {
-      if (relayed) return relayed(body, services);
+      if (relayed && (door.relayWhen?.(input as never) ?? true)) return relayed(body, services);
       const service = (services as unknown as Record<string, unknown>)[domain];
-      if (door.stream) return streamedJson((out) => door.stream?.(service, input as never, out) as Promise<Buffer>);
+      if (door.stream) {
+        const { write, paging } = await door.stream(service, input as never);
+        return streamedJson(write, paging && pagingHeaders(paging));
+      }
       const answer = await callOf(c, service, input, 'info');
       if (door.bytes) return encodedJson(door.bytes(answer));
       if (answer === null || !c.page) {

@@ -5,13 +5,16 @@
 //   - `connection`: the page as a Relay connection (asked `after` a cursor: each edge's cursor is its row's, the end
 //     cursor the page's next), whose connection and edge types are named after the row's type;
 //   - `answer`: the call's answer as it is (a page object, an envelope the type describes);
-//   - `fields`: the call's answer as fields of other object types (an entity's), the parent giving some input.
+//   - `fields`: the call's answer (or its page as a connection) as fields of other object types (an entity's), the
+//     parent giving some input, or of Query with a form of their own.
 //
 // A live capability's subscription (and replay) fields are kit/live-fields.ts'.
-import type { Capabilities, Capability, FieldForm, GraphqlDoor } from './capability.ts';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Capabilities, Capability, FieldForm, GraphqlDoor, ParentField } from './capability.ts';
 import { callOf } from './capability.ts';
 import { liveFields } from './live-fields.ts';
-import { connectionOf } from './page.ts';
+import { connectionOf, type Page } from './page.ts';
+import { selectedFieldNames } from './selection.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: Pothos' builder and refs, whatever the subgraph's types
 type Any = any;
@@ -36,16 +39,21 @@ export function capabilityFields<Context>(
     }
     return ref;
   };
-  /** The field of a whole answer, `given` input fields from its parent. */
+  /**
+   * The field of a whole answer (or of a page as a connection, `form.connection`), `given` input fields from its
+   * parent.
+   */
   const answerField = (
     t: Any,
     c: Capability,
     door: GraphqlDoor<Any>,
     form: FieldForm<Any>,
     given: Readonly<Record<string, (parent: unknown) => unknown>> = {},
-  ) =>
-    t.field({
-      type: form.type ?? door.type,
+  ) => {
+    // A Query answer is never a connection (`door.connection` names a Query field of its own).
+    const connection = form === door ? undefined : (form as ParentField<Any>);
+    return t.field({
+      type: connection?.connection ? (form.type ?? connectionOfType(door.type)) : (form.type ?? door.type),
       // A Query field says the door's description; another type's field its own, if any.
       ...((form === door ? door.description : form.description) ? { description: form.description } : {}),
       ...(form.nullable ? { nullable: true } : {}),
@@ -55,13 +63,21 @@ export function capabilityFields<Context>(
         types: door.types,
       }),
       ...(form.listSize ? { listSize: form.listSize } : {}),
-      resolve: async (parent: unknown, a: Record<string, unknown>, ctx: Context) => {
-        const raw = { ...a };
+      resolve: async (parent: unknown, a: Record<string, unknown>, ctx: Context, info: GraphQLResolveInfo) => {
+        const raw = { ...(form.args ? form.args(a) : a) };
         for (const [key, of] of Object.entries(given)) raw[key] = of(parent);
-        const answer = await callOf(c, serviceOf(ctx), c.input.parse(raw, 'graphql'), 'graphql');
-        return form.of ? form.of(answer) : answer;
+        const input = c.input.parse(raw, 'graphql') as Record<string, unknown>;
+        const answer = await callOf(c, serviceOf(ctx), input, 'graphql', selectedFieldNames(info));
+        if (connection?.connection) {
+          const page = answer as Page<unknown>;
+          const node = connection.node;
+          const nodes = node ? (row: unknown) => node(row, input) : (row: unknown) => row;
+          return { ...connectionOf(page, nodes, input.cursor as string | undefined), page };
+        }
+        return form.of ? form.of(answer, input) : answer;
       },
     });
+  };
 
   builder.queryFields((t: Any) => {
     const fields: Record<string, unknown> = {};
@@ -101,9 +117,11 @@ export function capabilityFields<Context>(
   for (const c of capabilities.list) {
     for (const field of c.graphql?.fields ?? []) {
       const door = c.graphql as GraphqlDoor<Any>;
-      builder.objectFields(field.on, (t: Any) => ({
+      const fields = (t: Any) => ({
         [field.name]: answerField(t, c, door, field, field.given as Record<string, (parent: unknown) => unknown>),
-      }));
+      });
+      if (field.on === 'Query') builder.queryFields(fields);
+      else builder.objectFields(field.on, fields);
     }
   }
   liveFields(builder, capabilities, serviceOf);

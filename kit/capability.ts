@@ -43,10 +43,13 @@ export interface Capability<S = Any, P extends TProperties = Any, R = Any, A = A
   name: string;
   /** Its input, stated once: every door's schema and its one reading of a request. */
   input: Input<P>;
-  /** The service call: a finished page of rows (null: `missing`). */
-  page?(service: S, input: Static<TObject<P>>): Promise<A | null>;
+  /**
+   * The service call: a finished page of rows (null: `missing`). `selected`: the field names a GraphQL selection
+   * asks for (the service may read only their columns); undefined on the other doors, which answer every field.
+   */
+  page?(service: S, input: Static<TObject<P>>, selected?: ReadonlySet<string>): Promise<A | null>;
   /** Or the service call answering one whole answer, not a page (null: `missing`). */
-  answer?(service: S, input: Static<TObject<P>>): Promise<A | null>;
+  answer?(service: S, input: Static<TObject<P>>, selected?: ReadonlySet<string>): Promise<A | null>;
   /** Why a null answer is empty, worded for the caller (`No backstop activity recorded for dex 'abc'`). */
   missing?(input: Static<TObject<P>>): string;
   /** One row as REST and MCP answer it (the domain's described record); the row as it is when absent. */
@@ -239,8 +242,11 @@ export interface InfoDoor<S, P extends TProperties, A = Any> {
   body?(body: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
   /** A page answered in the result envelope `{result, cursor: null}` (the paging in the headers). */
   result?: true;
-  /** The answer as JSON text the service writes in chunks (a user's fills), instead of the call's answer. */
-  stream?(service: S, input: Static<TObject<P>>, out: (chunk: Buffer) => void): Promise<Buffer>;
+  /**
+   * The answer as JSON text the service writes in chunks (a user's fills), instead of the call's answer: its writer,
+   * and the paging it states in the headers where it has one (known before the rows are written).
+   */
+  stream?(service: S, input: Static<TObject<P>>): Promise<StreamedAnswer>;
   /** The answer as the exchange words it, where not the call's (`time` in seconds). */
   of?(answer: A): unknown;
   /** The answer as JSON text the door writes itself (answers whose bytes are shared across callers, in one answer). */
@@ -251,8 +257,16 @@ export interface InfoDoor<S, P extends TProperties, A = Any> {
    * then serves the capability's other doors.
    */
   relay?: number;
+  /** With `relay`: relayed for these inputs only (clearinghouseState of one `user`, not of several `users`). */
+  relayWhen?(input: Static<TObject<P>>): boolean;
   /** The JSON Schema of the 200 answer (OpenAPI; pinned against real answers by openapi-answers.test.ts). */
   response: JsonSchema;
+}
+
+/** An answer the service writes as JSON text in chunks (`write` hands each to `out`, resolving with the last). */
+export interface StreamedAnswer {
+  write(out: (chunk: Buffer) => void): Promise<Buffer>;
+  paging?: { hasMore: boolean; nextCursor: string | null };
 }
 
 /** The capability as an MCP tool. */
@@ -285,18 +299,31 @@ export interface FieldForm<P extends TProperties> {
   omit?: readonly (keyof P & string)[];
   /** The field's cost directive (router/credits.ts): `listSize`. */
   listSize?: Readonly<Record<string, unknown>>;
-  /** The field's value from the call's answer, where not the answer itself (the first of a list). */
-  of?(answer: Any): unknown;
+  /** The field's value from the call's answer (and the input), where not the answer itself (the first of a list). */
+  of?(answer: Any, input: Any): unknown;
+  /**
+   * The arguments as the definition reads them, where this door's differ (an ID's digits as a number), or a rule of
+   * this door's own (a FieldError naming the argument).
+   */
+  args?(args: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
 }
 
 /** The capability as a field of an object type (an entity's: `User.ledgerEvents`), its parent giving some input. */
 export interface ParentField<P extends TProperties> extends FieldForm<P> {
-  /** The object type (a Pothos ref of the domain's builder). */
+  /** The object type (a Pothos ref of the domain's builder), or `Query`. */
   on: unknown;
   /** The field's name. */
   name: string;
   /** The input fields the parent gives (left out of the arguments), each from the parent. */
   given: Partial<Record<keyof P & string, (parent: Any) => unknown>>;
+  /**
+   * The page as a Relay connection (asked `after` a cursor, each edge's cursor its row's, the end cursor the page's
+   * next), of the connection type `type` (default: one made and named after the row's type); the connection also
+   * holds the `page` itself, for fields of its own (a lazy total).
+   */
+  connection?: true;
+  /** A row as the connection's node, where not the row itself (the parent's user attached). */
+  node?(row: Any, input: Any): unknown;
 }
 
 /** The capability as fields of the subgraph's Query (and of other object types). */
@@ -325,12 +352,16 @@ export interface Capabilities<S = Any> {
 
 /** Declares a capability of a page (its input and rows inferred from `input` and `page`). */
 export const capability = <S, P extends TProperties, R, A extends Paged<R> = Page<R>>(
-  c: Capability<S, P, R, A> & { page(service: S, input: Static<TObject<P>>): Promise<A | null> },
+  c: Capability<S, P, R, A> & {
+    page(service: S, input: Static<TObject<P>>, selected?: ReadonlySet<string>): Promise<A | null>;
+  },
 ): Capability<S, P, R, A> => c;
 
 /** Declares a capability of one whole answer (its input and answer inferred from `input` and `answer`). */
 export const wholeCapability = <S, P extends TProperties, A>(
-  c: Capability<S, P, unknown, A> & { answer(service: S, input: Static<TObject<P>>): Promise<A | null> },
+  c: Capability<S, P, unknown, A> & {
+    answer(service: S, input: Static<TObject<P>>, selected?: ReadonlySet<string>): Promise<A | null>;
+  },
 ): Capability<S, P, unknown, A> => c;
 
 /** Declares a live capability (its input and events inferred from `input` and `live`). */
@@ -342,9 +373,15 @@ export const liveCapability = <S, P extends TProperties, E>(
 export const takesCursor = (c: Capability): boolean => Object.hasOwn(c.input.fields, 'cursor');
 
 /** The call: the page or the whole answer. */
-export async function callOf(c: Capability, service: unknown, input: unknown, edge?: Edge): Promise<unknown> {
+export async function callOf(
+  c: Capability,
+  service: unknown,
+  input: unknown,
+  edge?: Edge,
+  selected?: ReadonlySet<string>,
+): Promise<unknown> {
   try {
-    return await (c.page ?? (c.answer as NonNullable<Capability['answer']>))(service, input as never);
+    return await (c.page ?? (c.answer as NonNullable<Capability['answer']>))(service, input as never, selected);
   } catch (err) {
     // The service names a field by the definition's name; the caller hears it by the edge's.
     throw edge && err instanceof FieldError ? namedOnEdge(c.input, err, edge) : err;

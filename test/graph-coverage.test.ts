@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ROUTE_AJV_OPTIONS } from '../compat-rest/app.ts';
 import { capabilityInfo } from '../compat-rest/capability-info.ts';
 import { capabilityRoutes } from '../compat-rest/capability-routes.ts';
-import { nodeUserTypes } from '../domains/accounts/compat/node-types.ts';
+import { ACCOUNTS_CAPABILITIES } from '../domains/accounts/capabilities.ts';
 import { MARKETS_CAPABILITIES } from '../domains/markets/capabilities.ts';
 import { DOMAIN_LIST } from '../domains.ts';
 import { domainTools } from '../mcp/tools.ts';
@@ -173,11 +173,11 @@ const RELAYED_MCP_TOOLS = [
   'markets_max_market_order_notionals',
 ];
 const RELAYED_INFO_TYPES = [
-  // The markets types relayed to the node, but those a field serves (meta and spotMeta: Market.info).
-  ...MARKETS_CAPABILITIES.list.flatMap((c) =>
+  // The types relayed to the node, but those a field serves (meta and spotMeta: Market.info; openOrders:
+  // User.openOrders...).
+  ...[...MARKETS_CAPABILITIES.list, ...ACCOUNTS_CAPABILITIES.list].flatMap((c) =>
     c.info?.relay !== undefined && !(`info ${c.info.type}` in GRAPH_FIELD) ? [c.info.type as string] : [],
   ),
-  ...Object.keys(nodeUserTypes),
 ];
 
 /**

@@ -1,15 +1,26 @@
 // The accounts domain's capabilities, each declared once (kit/capability.ts): its input (service/inputs.ts), its
-// service call, and its doors: /info types (compat-rest/capability-info.ts), path routes, MCP tools. The node's state
-// (relayed types, compat/node-types.ts), the compact fill rows, orders and the GraphQL fields are still written by
-// hand (compat/, mcp.ts, schema/).
+// service call, and its doors: /info types (compat-rest/capability-info.ts), path routes, MCP tools, GraphQL fields
+// (kit/capability-fields.ts). The node's state relayed is declared in node-capabilities.ts; the live streams (/ws
+// channels, subscriptions, replays, the MCP collectors) are still written by hand (compat/channels.ts, schema/,
+// mcp.ts).
 import { dataEnvelopeOf } from '../../kit/answers.ts';
 import type { Capabilities, InfoDoor } from '../../kit/capability.ts';
 import { capability, wholeCapability } from '../../kit/capability.ts';
+import type { InputOf } from '../../kit/input.ts';
+import { integerLiteral } from '../../kit/json-source.ts';
+import type { JsonSchema } from '../../kit/request-schema.ts';
 import * as R from '../../kit/response-schema.ts';
 import { resultOf } from '../../kit/response-schema.ts';
 import { LIVE_CAPABILITIES } from './live-capabilities.ts';
+import { NODE_STATES } from './node-capabilities.ts';
 import { AccountStateRef } from './schema/account.ts';
+import { badInput } from './schema/args.ts';
+import { FillConnectionRef, FillRef, fillColumnsOf, TwapSliceFillRef } from './schema/fill.ts';
+import { FundingConnectionRef, FundingRef, fundingOfEntry } from './schema/funding.ts';
+import { BuilderRef } from './schema/holdings.ts';
+import { LedgerUpdateConnectionRef, LedgerUpdateRef } from './schema/ledger.ts';
 import { LiquidationRef } from './schema/liquidation.ts';
+import { OrderStatusConnectionRef, OrderStatusRef, orderColumnsOf } from './schema/order.ts';
 import { TwapStatusChangeRef } from './schema/twap.ts';
 import { UserRef } from './schema/user.ts';
 import { compactFillSchema, wireFillSchema } from './service/fill-fields.ts';
@@ -17,17 +28,23 @@ import { MAX_WIRE_FILLS } from './service/fills.ts';
 import { MAX_HISTORY_PAGE } from './service/history-page.ts';
 import type { AccountsService } from './service/index.ts';
 import {
+  ALL_FILL_PAGE,
   ALL_FILLS,
+  FILL_PAGE,
   FILL_ROWS,
   FUNDING_PAGE,
+  HISTORICAL_ORDERS,
   LEDGER_PAGE,
   LIQUIDATIONS,
+  ORDER_STATUS,
+  ORDERS_PAGE,
   TWAP_SLICE_FILLS,
   TWAP_SLICE_FILLS_BY_TIME,
   USER,
   USER_FILLS,
   USER_FILLS_BY_TIME,
 } from './service/inputs.ts';
+import { HISTORICAL_ORDERS_MAX_LIMIT, orderRef } from './service/orders.ts';
 import { MAX_TWAP_HISTORY, toTwapHistoryItem } from './service/twaps.ts';
 
 /** A user's funding or ledger history, paged as the service pages it: what the MCP tool says of its order. */
@@ -52,8 +69,29 @@ const fillRowsInfo = <P extends typeof FILL_ROWS.fields | typeof ALL_FILLS.field
 /** Compact fill rows in the data envelope (`/fills/*`), paged by keyset cursor. */
 const FILL_ROWS_ANSWER = { body: dataEnvelopeOf(R.list(compactFillSchema)) };
 
+/** A schema with one more field (a spelling or a type the exchange's clients send besides the definition's). */
+const withField = (schema: JsonSchema, name: string, field: JsonSchema): JsonSchema => ({
+  ...schema,
+  properties: { ...(schema.properties as object), [name]: field },
+});
+
+const HISTORY_LIST_SIZE = { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false };
+
 /** A User's fields: the account is the parent's. */
 const fromUser = { user: (u: { address: string }) => u.address };
+
+/**
+ * A stored-fills page as the connections ask it: newest first, each fill's order type looked up only when selected,
+ * only the selected fields' columns read (every field's off GraphQL).
+ */
+const fillPageOf = (
+  q: InputOf<typeof FILL_PAGE> | (InputOf<typeof ALL_FILL_PAGE> & { aggregateByTime: false }),
+  selected: ReadonlySet<string> | undefined,
+) =>
+  [
+    { ...q, order: 'desc' as const, includeOrderType: selected?.has('orderType') ?? true },
+    selected && fillColumnsOf(selected),
+  ] as const;
 
 const twapSliceFillsAnswer = R.list(R.record({ fill: wireFillSchema, twapId: R.int }));
 
@@ -88,7 +126,7 @@ export const ACCOUNTS_CAPABILITIES: Capabilities<AccountsService> = {
         type: 'userFills',
         // The window is MCP's (accounts_user_fills); /info has userFillsByTime, and takes a client's endTime unread.
         omit: ['startTime', 'endTime'],
-        stream: (accounts, q, out) => accounts.userFillsJson(q, out),
+        stream: async (accounts, q) => ({ write: (out) => accounts.userFillsJson(q, out) }),
         response: R.list(wireFillSchema),
       },
       mcp: {
@@ -107,7 +145,7 @@ export const ACCOUNTS_CAPABILITIES: Capabilities<AccountsService> = {
       answer: (accounts, q) => accounts.userFillsList(q),
       info: {
         type: 'userFillsByTime',
-        stream: (accounts, q, out) => accounts.userFillsJson(q, out),
+        stream: async (accounts, q) => ({ write: (out) => accounts.userFillsJson(q, out) }),
         response: R.list(wireFillSchema),
       },
     }),
@@ -167,6 +205,65 @@ export const ACCOUNTS_CAPABILITIES: Capabilities<AccountsService> = {
         beside: (page) => (page.totalCount === undefined ? {} : { totalCount: page.totalCount }),
       },
     }),
+    // The GraphQL connections of stored fills: a user's or a builder's, and every user's of a window of at most a day.
+    capability({
+      name: 'fillPage',
+      input: FILL_PAGE,
+      page: (accounts, q, selected) => accounts.wireFillPage(...fillPageOf(q, selected)),
+      graphql: {
+        type: FillRef,
+        description: '',
+        fields: [
+          {
+            on: UserRef,
+            name: 'fills',
+            connection: true,
+            type: FillConnectionRef,
+            description:
+              'Newest first, fills of one time in execution order; `after` is a cursor ' +
+              '`"<time>:<block>:<event index>:<tid>"` (an endCursor)',
+            given: fromUser,
+            omit: ['builder'],
+            listSize: HISTORY_LIST_SIZE,
+          },
+          {
+            on: BuilderRef,
+            name: 'fills',
+            connection: true,
+            type: FillConnectionRef,
+            description:
+              'Fills routed through this builder, newest first (fills of one time in execution order); `after` is ' +
+              'an endCursor',
+            given: { builder: (b: { address: string }) => b.address },
+            omit: ['user', 'aggregateByTime'],
+            listSize: HISTORY_LIST_SIZE,
+          },
+        ],
+      },
+    }),
+    capability({
+      name: 'allFillPage',
+      input: ALL_FILL_PAGE,
+      page: (accounts, q, selected) => accounts.wireFillPage(...fillPageOf({ ...q, aggregateByTime: false }, selected)),
+      graphql: {
+        type: FillRef,
+        description: '',
+        fields: [
+          {
+            on: 'Query',
+            name: 'fills',
+            connection: true,
+            type: FillConnectionRef,
+            description:
+              "Every user's fills of a window of at most a day (the allFills /info type, `/fills`): newest first, " +
+              'fills of one time in execution order; `endTime` defaults to a day after `startTime`; `after` is an ' +
+              'endCursor',
+            given: {},
+            listSize: HISTORY_LIST_SIZE,
+          },
+        ],
+      },
+    }),
     wholeCapability({
       name: 'twapSliceFills',
       input: TWAP_SLICE_FILLS,
@@ -177,6 +274,23 @@ export const ACCOUNTS_CAPABILITIES: Capabilities<AccountsService> = {
         title: 'TWAP slice fills',
         description: `A user's TWAP slice fills, newest first (at most ${MAX_WIRE_FILLS}), optionally of one TWAP and a window.`,
         key: 'fills',
+      },
+      graphql: {
+        type: [TwapSliceFillRef],
+        description: '',
+        types: { twapId: 'ID' },
+        fields: [
+          {
+            on: UserRef,
+            name: 'twapSliceFills',
+            description: `Fills of the user's TWAP slices, newest first, at most ${MAX_WIRE_FILLS}`,
+            given: fromUser,
+            listSize: { assumedSize: 100 },
+            // An ID's digits as the definition's integer (other text is refused by the definition).
+            args: (a) =>
+              typeof a.twapId === 'string' && /^\d{1,16}$/.test(a.twapId) ? { ...a, twapId: Number(a.twapId) } : a,
+          },
+        ],
       },
     }),
     /** userTwapSliceFills of a window (`startTime` required, as the exchange has it), from the same index. */
@@ -215,6 +329,104 @@ export const ACCOUNTS_CAPABILITIES: Capabilities<AccountsService> = {
         ],
       },
     }),
+    // historicalOrders unwrapped, as JSON text from Postgres's, with the paging headers in window mode.
+    capability({
+      name: 'historicalOrders',
+      input: HISTORICAL_ORDERS,
+      page: (accounts, q) => accounts.historicalOrders(q),
+      info: {
+        type: 'historicalOrders',
+        // The cursor (the X-Next-Cursor value, an oid) comes back as a string or as a number.
+        schema: (body) => withField(body, 'cursor', { type: ['string', 'integer', 'null'] }),
+        body: (body) => (typeof body.cursor === 'number' ? { ...body, cursor: String(body.cursor) } : body),
+        stream: async (accounts, q) => {
+          const page = await accounts.historicalOrdersJson(q);
+          const windowMode = q.startTime !== undefined || q.endTime !== undefined || q.cursor !== undefined;
+          return { write: (out) => page.write(out), ...(windowMode ? { paging: page } : {}) };
+        },
+        response: R.list(R.orderWithStatus),
+      },
+      mcp: {
+        name: 'accounts_historical_orders',
+        title: 'Order history',
+        description:
+          `A user's orders with their latest status (filled, canceled, open, rejected, ...), newest first: limit 1 to ` +
+          `${HISTORICAL_ORDERS_MAX_LIMIT} (default 2000), lookbackDays 1 to 365; or a window (startTime, endTime) ` +
+          'paged by cursor.',
+        key: 'orders',
+      },
+    }),
+    // User.orders: historicalOrders' window mode (from the epoch when no startTime), only the selected columns read.
+    capability({
+      name: 'orders',
+      input: ORDERS_PAGE,
+      page: (accounts, q, selected) =>
+        accounts.historicalOrders({ ...q, startTime: q.startTime ?? 0 }, selected && orderColumnsOf(selected)),
+      graphql: {
+        type: OrderStatusRef,
+        description: '',
+        fields: [
+          {
+            on: UserRef,
+            name: 'orders',
+            connection: true,
+            type: OrderStatusConnectionRef,
+            description:
+              'Orders with a status in the window, by oid descending: per order its latest status (trigger orders: ' +
+              'the latest of each status); `first` counts orders; `after` is the last oid of the previous page',
+            given: fromUser,
+            listSize: HISTORY_LIST_SIZE,
+            node: (row, q) => Object.assign(row, { user: q.user }),
+          },
+        ],
+      },
+    }),
+    wholeCapability({
+      name: 'orderStatus',
+      input: ORDER_STATUS,
+      answer: (accounts, q) => accounts.orderStatus({ user: q.user, ...orderRef(q.oid, q.cloid) }),
+      info: {
+        type: 'orderStatus',
+        // An oid above 2^53 sent as a JSON number (rounded by JSON.parse) read exactly, from its digits.
+        body: (body) =>
+          typeof body.oid === 'number' && !Number.isSafeInteger(body.oid)
+            ? { ...body, oid: integerLiteral(body, 'oid') ?? body.oid }
+            : body,
+        response: {
+          anyOf: [
+            R.record({ status: { const: 'order' }, order: R.orderWithStatus }),
+            R.record({ status: { const: 'unknownOid' } }),
+          ],
+        },
+      },
+      mcp: {
+        name: 'accounts_order_status',
+        title: 'Status of one order',
+        description:
+          "One order's current status and details, by order id (oid) or client order id (cloid): live state, then " +
+          'the node, then history; status unknownOid when no one knows it.',
+      },
+      graphql: {
+        type: OrderStatusRef,
+        description: '',
+        types: { oid: 'ID' },
+        fields: [
+          {
+            on: UserRef,
+            name: 'orderStatus',
+            nullable: true,
+            description:
+              'The latest status of one order, by oid or cloid (live, then the node, then history); null: unknown',
+            given: fromUser,
+            args: (a) => {
+              if ((a.oid == null) === (a.cloid == null)) throw badInput('oid', 'give exactly one of oid and cloid');
+              return a;
+            },
+            of: (answer, q) => (answer.status === 'order' ? { ...answer.order, user: q.user } : null),
+          },
+        ],
+      },
+    }),
     // A page of a user's history, unwrapped as the exchange answers it (a window oldest first, else the newest first:
     // the service's rule), with X-Has-More and X-Next-Cursor; `limit` and `cursor` are this service's additions.
     capability({
@@ -232,6 +444,24 @@ export const ACCOUNTS_CAPABILITIES: Capabilities<AccountsService> = {
         ),
         key: 'payments',
       },
+      graphql: {
+        type: FundingRef,
+        description: '',
+        fields: [
+          {
+            on: UserRef,
+            name: 'fundings',
+            connection: true,
+            type: FundingConnectionRef,
+            description:
+              'Funding payments: with startTime, the window oldest first (as the exchange answers it); without, the ' +
+              'newest first (up to endTime). `after` is an endCursor `"<time>:<block>:<coin>"`',
+            given: fromUser,
+            listSize: HISTORY_LIST_SIZE,
+            node: fundingOfEntry,
+          },
+        ],
+      },
     }),
     capability({
       name: 'ledgerUpdates',
@@ -246,6 +476,23 @@ export const ACCOUNTS_CAPABILITIES: Capabilities<AccountsService> = {
             'moves). evm_user_ledger_events answers them classified (deposit, withdrawal, agent_send between dexes, ...).',
         ),
         key: 'updates',
+      },
+      graphql: {
+        type: LedgerUpdateRef,
+        description: '',
+        fields: [
+          {
+            on: UserRef,
+            name: 'ledgerUpdates',
+            connection: true,
+            type: LedgerUpdateConnectionRef,
+            description:
+              'Non-funding ledger updates, paged as fundings: with startTime the window oldest first, without the ' +
+              'newest first. `after` is an endCursor `"<time>:<block>:<hash>:<digest>"`',
+            given: fromUser,
+            listSize: HISTORY_LIST_SIZE,
+          },
+        ],
       },
     }),
     wholeCapability({
@@ -302,6 +549,7 @@ export const ACCOUNTS_CAPABILITIES: Capabilities<AccountsService> = {
         key: 'state',
       },
     }),
+    ...NODE_STATES,
     ...LIVE_CAPABILITIES,
   ],
 };

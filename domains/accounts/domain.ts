@@ -8,8 +8,6 @@ import {
 } from '../../platform/coverage.ts';
 import type { AccountsContext } from './builder.ts';
 import { ACCOUNTS_CAPABILITIES } from './capabilities.ts';
-import { accountsInfo } from './compat/info.ts';
-import { accountsTools } from './mcp.ts';
 import { accountsSchema } from './schema/index.ts';
 import type { ReservePricing } from './service/borrow-lend.ts';
 import { AccountsService } from './service/index.ts';
@@ -56,9 +54,9 @@ export const accounts = defineDomain({
   // Answers are per user: merging identical requests seldom saves a call, and the executor's clone of each merged
   // answer costs ~5 ms on 2 000 fills (npm run bench).
   router: { deduplicateInflightRequests: false },
-  compat: { info: accountsInfo },
+  // Every door of the domain is its capabilities'.
+  compat: {},
   capabilities: ACCOUNTS_CAPABILITIES,
-  mcpTools: accountsTools,
   // The account state's fill from rows stored before ingest kept it, and its stale positions walked again; loaded
   // only by the writer thread of the role that ingests.
   writer: new URL('./writer/index.ts', import.meta.url),

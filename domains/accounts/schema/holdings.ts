@@ -2,12 +2,12 @@
 // ledger; the same relays as the openOrders/spotClearinghouseState /info types and their MCP tools) and borrow/lend
 // positions (indexed, priced at the reserves' latest), each the accounts service's one method.
 
-import { selectedFieldNames } from '../../../kit/selection.ts';
 import { builder } from '../builder.ts';
 import type { BorrowLendSide, BorrowLendUserState } from '../service/borrow-lend.ts';
+import type { AccountFill } from '../service/fill-fields.ts';
 import type { SpotBalance } from '../service/index.ts';
-import { BUILDER_REVENUE, FILL_PAGE } from '../service/inputs.ts';
-import { FillConnectionRef, type FillNode, FillRef, fillsConnection } from './fill.ts';
+import { BUILDER_REVENUE } from '../service/inputs.ts';
+import { FillRef } from './fill.ts';
 import { LiquidationRef } from './liquidation.ts';
 import { OrderRef } from './order.ts';
 import { UserRef } from './user.ts';
@@ -89,12 +89,12 @@ builder.objectFields(FillRef, (t) => ({
     type: UserRef,
     nullable: true,
     description: 'The account that traded (on stored fills; a subscription knows it from its argument)',
-    resolve: (f: FillNode) => (f.address ? { address: f.address } : null),
+    resolve: (f: AccountFill) => (f.address ? { address: f.address } : null),
   }),
 }));
 
 /** Builder @key(address), the analytics subgraph's: here it gains the fills routed through it and what it earned. */
-const BuilderRef = builder.objectRef<{ address: string }>('Builder');
+export const BuilderRef = builder.objectRef<{ address: string }>('Builder');
 
 const BuilderRevenueRef = builder
   .objectRef<{ fills: number; volume: string; builderFees: string }>('BuilderRevenue')
@@ -110,16 +110,6 @@ const BuilderRevenueRef = builder
 BuilderRef.implement({
   fields: (t) => ({
     address: t.exposeString('address'),
-    fills: t.field({
-      type: FillConnectionRef,
-      description:
-        'Fills routed through this builder, newest first (fills of one time in execution order); `after` is an ' +
-        'endCursor',
-      args: FILL_PAGE.args(t, ['aggregateByTime']),
-      listSize: { slicingArguments: ['first'], sizedFields: ['edges'], requireOneSlicingArgument: false },
-      resolve: (b, a, ctx, info) =>
-        fillsConnection(ctx.accounts, { builder: b.address }, FILL_PAGE.parse(a, 'graphql'), selectedFieldNames(info)),
-    }),
     revenue: t.loadable({
       type: BuilderRevenueRef,
       description: 'What the builder earned in a window (default all stored fills)',
@@ -146,7 +136,7 @@ builder.objectFields(FillRef, (t) => ({
     type: BuilderRef,
     nullable: true,
     description: 'The builder the fill was routed through (on stored fills; null when none)',
-    resolve: (f: FillNode) => builderOf(f.builder),
+    resolve: (f: AccountFill) => builderOf(f.builder),
   }),
 }));
 

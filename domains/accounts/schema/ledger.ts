@@ -1,14 +1,10 @@
 // LedgerUpdate: a non-funding ledger event of a user (deposit, withdraw, transfer, vault, liquidation...), its delta
-// as the exchange prints it; and the ledger connection of a user (the subscription:
+// as the exchange prints it; and its connection (User.ledgerUpdates, a capability's field; the subscription:
 // live-capabilities.ts).
 
 import { CURSOR_DESCRIPTION, cursorOf } from '../../../kit/live.ts';
-import { connectionOf } from '../../../kit/page.ts';
 import { builder } from '../builder.ts';
-import type { AccountsService } from '../service/index.ts';
 import type { LedgerUpdate } from '../service/ledger.ts';
-import { serviceInput } from './args.ts';
-import type { HistoryInput } from './funding.ts';
 
 export const LedgerUpdateRef = builder.objectRef<LedgerUpdate>('LedgerUpdate').implement({
   fields: (t) => ({
@@ -24,9 +20,3 @@ export const LedgerUpdateConnectionRef = builder.connectionObject(
   { type: LedgerUpdateRef, name: 'LedgerUpdateConnection' },
   { name: 'LedgerUpdateEdge' },
 );
-
-/** A page of the user's ledger updates, paged as User.fundings. */
-export async function ledgerConnection(accounts: AccountsService, q: HistoryInput) {
-  const page = await serviceInput('after', () => accounts.ledgerUpdates(q));
-  return connectionOf(page, (u) => u, q.cursor);
-}

@@ -1,16 +1,11 @@
 // Order (the exchange's FrontendOpenOrder) and OrderStatus (an order at one status, with every status it went
-// through); the orders connection of a user over historicalOrders' window mode (the orderUpdates subscription:
+// through); the orders connection (User.orders, a capability's field; the orderUpdates subscription:
 // live-capabilities.ts).
 
-import type { InputOf } from '../../../kit/input.ts';
 import { CURSOR_DESCRIPTION, cursorOf } from '../../../kit/live.ts';
-import { toConnection } from '../../../kit/page.ts';
 import { columnsFor } from '../../../kit/selection.ts';
 import { builder } from '../builder.ts';
-import type { AccountsService } from '../service/index.ts';
-import type { ORDERS_PAGE } from '../service/inputs.ts';
 import { type FrontendOpenOrder, orderKey, type StatusColumn, type UserOrderStatus } from '../service/orders.ts';
-import { serviceInput } from './args.ts';
 import { MarketRef } from './market.ts';
 
 // Declared before implemented: both types refer to themselves (children, statusHistory).
@@ -95,21 +90,3 @@ export const ORDER_FIELD_COLUMNS: Readonly<Record<string, readonly StatusColumn[
 
 /** The columns behind the OrderStatus and Order fields among `selected` (names anywhere in the selection). */
 export const orderColumnsOf = (selected: Iterable<string>) => columnsFor(selected, ORDER_FIELD_COLUMNS);
-
-/**
- * historicalOrders in window mode (from the epoch when no startTime): orders by oid descending, each order's rows
- * newest first (one per distinct status for trigger orders); `first` counts orders; the cursor is the last oid.
- */
-export async function ordersConnection(
-  accounts: AccountsService,
-  user: string,
-  a: InputOf<typeof ORDERS_PAGE>,
-  selected: ReadonlySet<string>,
-) {
-  const query = { ...a, user, startTime: a.startTime ?? 0 };
-  // Only the columns of the selected fields: the others come out undefined, and no resolver of this selection
-  // reads them.
-  const page = await serviceInput('after', () => accounts.historicalOrders(query, orderColumnsOf(selected)));
-  const nodes = page.rows.map((r): UserOrderStatus => Object.assign(r, { user }));
-  return toConnection(nodes, (s) => String(s.order.oid), { ...page, after: a.cursor });
-}

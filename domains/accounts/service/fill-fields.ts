@@ -138,6 +138,12 @@ const wireFields = fields.filter(([, f]) => f.wire !== false);
 /** The wire Fill, described by its fields (their `wire` and `compact` notes are not read there). */
 const WIRE = describeRecord<StoredFill>()(Object.fromEntries(wireFields));
 
+/**
+ * A stored fill as the exchange prints it, with what storage knows besides: its order's type, its account and its
+ * builder (absent on a fill a live stream sends).
+ */
+export type AccountFill = WireFill & { orderType?: string | null; address?: string; builder?: string | null };
+
 /** The columns a wire Fill is printed from (toWireFill, wireJsonWriter). */
 export const WIRE_FILL_COLUMNS: ReadonlySet<FillColumn> = WIRE.columns as ReadonlySet<FillColumn>;
 

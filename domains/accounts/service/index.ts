@@ -12,10 +12,11 @@ import {
   InProcessBus,
   type Topics,
 } from '../../../events/bus.ts';
+import type { Page } from '../../../kit/page.ts';
 import { FieldError } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { borrowLendUserState, type ReservePricing } from './borrow-lend.ts';
-import type { FillColumn } from './fill-fields.ts';
+import { type AccountFill, type FillColumn, type StoredFill, toWireFill } from './fill-fields.ts';
 import {
   type AllFillsQuery,
   allFills,
@@ -24,6 +25,7 @@ import {
   countFills,
   type FillPageQuery,
   type FillRowsQuery,
+  fillCursor,
   fillPage,
   fillRows,
 } from './fill-pages.ts';
@@ -51,6 +53,9 @@ import { type AccountState, accountState, type Leverage } from './state.ts';
 import { AccountStoredStreams } from './stored-streams.ts';
 import { AccountStreams } from './streams.ts';
 import { type TwapSliceFillsQuery, twapHistory, twapSliceFills } from './twaps.ts';
+
+/** A page of stored fills (wireFillPage), with the count of the fills its filters match. */
+export type WireFillPage = Page<AccountFill> & { count(): Promise<number | null> };
 
 /** A query whose `limit` the service defaults (and checks against its cap). */
 type WithOptionalLimit<Q extends { limit?: number }> = Omit<Q, 'limit'> & { limit?: number };
@@ -189,6 +194,25 @@ export class AccountsService {
     return orderStatus(this.pool, { ...q, user });
   }
 
+  /**
+   * The node's answer to `{type, ...fields}` (a user's state it alone keeps: open orders, fees, sub-accounts...),
+   * under its type: `{ [type]: answer }` (the answer may be null: no sub-accounts).
+   */
+  async nodeState(type: string, fields: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
+    return { [type]: await this.upstream.json({ type, ...fields }) };
+  }
+
+  /** clearinghouseState of several users on one perp dex, in the order asked. */
+  async clearinghouseStates(
+    users: readonly string[],
+    dex: string,
+  ): Promise<{ user: string; clearinghouseState: unknown }[]> {
+    const states = await Promise.all(
+      users.map((user) => this.upstream.json({ type: 'clearinghouseState', user, dex })),
+    );
+    return users.map((user, i) => ({ user, clearinghouseState: states[i] }));
+  }
+
   /** The user's resting orders now, as the node answers frontendOpenOrders (it alone knows the live book). */
   openOrders(user: string): Promise<FrontendOpenOrder[]> {
     return this.upstream.json<FrontendOpenOrder[]>({ type: 'frontendOpenOrders', user });
@@ -260,6 +284,42 @@ export class AccountsService {
       q = { ...q, endTime: allFillsEnd({ startTime: q.startTime, endTime: q.endTime }) };
     }
     return fillPage(this.pool, q, { maxLimit: MAX_WIRE_FILLS, columns });
+  }
+
+  /**
+   * A page of stored fills as wire fills with their order type, account and builder, each with its cursor, newest
+   * first (fills of one time in execution order): a user's, a builder's, or every user's of a window of at most a
+   * day (the GraphQL connections). With aggregateByTime the partial fills of a crossing order are merged, a merged
+   * fill keeping its first part's cursor (an approximate resume point), and no order type is looked up. `count()`
+   * counts the fills matching the filters, not the cursor (null merged). With `columns` (not merged), only those are
+   * read: the fills' other fields are absent.
+   */
+  async wireFillPage(q: FillPageQuery, columns?: ReadonlySet<FillColumn>): Promise<WireFillPage> {
+    if (q.aggregateByTime) {
+      const page = await this.fillPage(q, undefined);
+      // A merged fill keeps its first part's (time, tid): that part's cursor and builder.
+      const parts = new Map(page.rows.map((r) => [`${r.time}:${r.tid}`, r]));
+      const rows: AccountFill[] = page.fills ?? [];
+      const cursors = rows.map((f) => {
+        const part = parts.get(`${f.time}:${f.tid}`);
+        f.address = q.user;
+        f.builder = part?.builder ?? null;
+        return part ? fillCursor(part) : '';
+      });
+      return { rows, cursors, hasMore: page.hasMore, nextCursor: page.nextCursor, count: async () => null };
+    }
+    const page = await this.fillPage(q, columns);
+    // Assigned, not spread into a copy: spreading 2 000 fills took 5.7 ms, assigning 0.06 ms. The fields whose
+    // columns were not read come out undefined.
+    const rows = page.rows.map((r) => {
+      const fill: AccountFill = toWireFill(r as StoredFill);
+      fill.orderType = r.order_type ?? null;
+      fill.address = r.address;
+      fill.builder = r.builder;
+      return fill;
+    });
+    const cursors = page.rows.map((r) => fillCursor(r as StoredFill));
+    return { rows, cursors, hasMore: page.hasMore, nextCursor: page.nextCursor, count: () => this.countFills(q) };
   }
 
   /** What each builder earned on the fills routed through it in a window (fills, volume, builder fees), at once. */

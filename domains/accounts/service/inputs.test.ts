@@ -62,14 +62,19 @@ describe('historicalOrders (spec §8)', () => {
   );
 
   it('pages User.orders by `first` 1 to 2000 (default 100) and `after`', () => {
-    expect(ORDERS_PAGE.parse({}, 'graphql')).toEqual({ limit: 100 });
-    expect(ORDERS_PAGE.parse({ first: 2000, after: '17' }, 'graphql')).toEqual({ limit: 2000, cursor: '17' });
+    // The user is the parent User's.
+    expect(ORDERS_PAGE.parse({ user: USER }, 'graphql')).toEqual({ user, limit: 100 });
+    expect(ORDERS_PAGE.parse({ user, first: 2000, after: '17' }, 'graphql')).toEqual({
+      user,
+      limit: 2000,
+      cursor: '17',
+    });
     for (const first of [0, 2001]) {
-      expect(refusal(() => ORDERS_PAGE.parse({ first }, 'graphql'))).toBe(
+      expect(refusal(() => ORDERS_PAGE.parse({ user, first }, 'graphql'))).toBe(
         `first: must be an integer from 1 to 2000, got ${first}`,
       );
     }
-    expect(refusal(() => ORDERS_PAGE.parse({ startTime: 2, endTime: 1 }, 'graphql'))).toBe(
+    expect(refusal(() => ORDERS_PAGE.parse({ user, startTime: 2, endTime: 1 }, 'graphql'))).toBe(
       'startTime: must not be after endTime',
     );
   });

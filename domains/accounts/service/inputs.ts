@@ -19,6 +19,7 @@ import {
   text,
   time,
 } from '../../../kit/input.ts';
+import { addressValue } from '../../../platform/fields.ts';
 import { MAX_FILL_ROWS } from './fill-pages.ts';
 import { FUNDING_CURSOR_FORM } from './funding.ts';
 import { MAX_HISTORY_PAGE } from './history-page.ts';
@@ -34,7 +35,13 @@ import {
   ORDERS_PAGE_DEFAULT,
 } from './limits.ts';
 import { MAX_LIQUIDATION_USERS } from './liquidations.ts';
-import { HISTORICAL_ORDERS_DEFAULT_LIMIT, HISTORICAL_ORDERS_MAX_LIMIT, MAX_OID } from './orders.ts';
+import {
+  checkOrderCursor,
+  HISTORICAL_ORDERS_DEFAULT_LIMIT,
+  HISTORICAL_ORDERS_MAX_LIMIT,
+  MAX_OID,
+  orderRef,
+} from './orders.ts';
 
 const WINDOW = { window: ['startTime', 'endTime'] } as const;
 const user = address('the user');
@@ -131,6 +138,8 @@ const fillPageFields = {
 /** A user's (or a builder's) stored fills, newest first, keyset-paged; aggregateByTime merges crossing orders. */
 export const FILL_PAGE = defineInput(
   {
+    user: optional(address('only this user')),
+    builder: optional(address('only fills routed through this builder')),
     ...fillPageFields,
     startTime: startTime(),
     aggregateByTime: bool('merge the partial fills of one crossing order at one time', false),
@@ -184,12 +193,14 @@ export const HISTORICAL_ORDERS = defineInput(
     endTime: optional(time('window mode: end')),
     cursor: optional(orderCursor('window mode: nextCursor of the previous page')),
   },
-  WINDOW,
+  // The cursor's bound (an oid within bigint) is the service's rule, checked as the request is read.
+  { ...WINDOW, check: (q) => (q.cursor === undefined ? undefined : checkOrderCursor(q.cursor)) },
 );
 
 /** User.orders: historicalOrders' window mode (from the epoch when no startTime), `first` orders a page. */
 export const ORDERS_PAGE = defineInput(
   {
+    user,
     limit: named(
       int(`orders per page (1 to ${MAX_ORDERS_PAGE}, default ${ORDERS_PAGE_DEFAULT})`, {
         min: 1,
@@ -209,23 +220,27 @@ export const ORDERS_PAGE = defineInput(
  * orderStatus: one order by its oid (a u64, as a JSON number or decimal digits) or its cloid, in `oid` itself (how
  * the exchange's SDKs send one) or in `cloid`; the service reads which (orderRef) and the u64's bound.
  */
-export const ORDER_STATUS = defineInput({
-  user,
-  oid: optional(
-    integerOrText('the order id (an integer, or its decimal digits), or a cloid', {
-      pattern: '^([0-9]{1,20}|0x[0-9a-fA-F]{32})$',
-      rule:
-        `must be an order id (an integer from 0 to ${MAX_OID}, as a JSON number or a decimal string) or a cloid ` +
-        '(0x followed by 32 hex digits)',
-    }),
-  ),
-  cloid: optional(
-    text('the client order id (0x and 32 hex digits)', {
-      pattern: '^0x[0-9a-fA-F]{32}$',
-      rule: 'must be a cloid (0x followed by 32 hex digits)',
-    }),
-  ),
-});
+export const ORDER_STATUS = defineInput(
+  {
+    user,
+    oid: optional(
+      integerOrText('the order id (an integer, or its decimal digits), or a cloid', {
+        pattern: '^([0-9]{1,20}|0x[0-9a-fA-F]{32})$',
+        rule:
+          `must be an order id (an integer from 0 to ${MAX_OID}, as a JSON number or a decimal string) or a cloid ` +
+          '(0x followed by 32 hex digits)',
+      }),
+    ),
+    cloid: optional(
+      text('the client order id (0x and 32 hex digits)', {
+        pattern: '^0x[0-9a-fA-F]{32}$',
+        rule: 'must be a cloid (0x followed by 32 hex digits)',
+      }),
+    ),
+  },
+  // Which of the two names the order, and an oid's u64 bound: the service's rule (orderRef), checked as read.
+  { check: (q) => void orderRef(q.oid, q.cloid) },
+);
 
 // ---- funding and ledger pages ----
 
@@ -292,17 +307,21 @@ export const LIQUIDATION_STREAM = defineInput({
 export type LiquidationStreamInput = InputOf<typeof LIQUIDATION_STREAM>;
 
 /** The /info clearinghouseState of several users at once (or one `user`, relayed). */
-export const CLEARINGHOUSE_STATES = defineInput({
-  user: optional(address('the user (relayed to the node)')),
-  users: optional(
-    list(address('an address'), `several users, answered in the order asked (1 to ${MAX_CLEARINGHOUSE_USERS})`, {
-      min: 1,
-      max: MAX_CLEARINGHOUSE_USERS,
-      rule: `must hold 1 to ${MAX_CLEARINGHOUSE_USERS} addresses`,
-    }),
-  ),
-  dex,
-});
+export const CLEARINGHOUSE_STATES = defineInput(
+  {
+    user: optional(address('the user (relayed to the node)')),
+    users: optional(
+      list(address('an address'), `several users, answered in the order asked (1 to ${MAX_CLEARINGHOUSE_USERS})`, {
+        min: 1,
+        max: MAX_CLEARINGHOUSE_USERS,
+        rule: `must hold 1 to ${MAX_CLEARINGHOUSE_USERS} addresses`,
+      }),
+    ),
+    dex,
+  },
+  // Without `users`, the one `user` is required.
+  { check: (q, name) => void (q.users === undefined && addressValue(q.user, name('user'))) },
+);
 
 /** What a builder earned in a window (Builder.revenue). */
 export const BUILDER_REVENUE = defineInput(

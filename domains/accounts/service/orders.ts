@@ -61,6 +61,8 @@ export interface HistoricalOrdersQuery {
 
 export interface HistoricalOrdersPage {
   rows: HistoricalOrder[];
+  /** Each row's cursor: its order's oid (a page after it starts at the next smaller oid, in window mode). */
+  cursors: string[];
   hasMore: boolean;
   nextCursor: string | null;
 }
@@ -166,7 +168,7 @@ export async function historicalOrders(
   columns?: ReadonlySet<StatusColumn>,
 ): Promise<HistoricalOrdersPage> {
   const { rows, hasMore, nextCursor } = await historicalOrderRows(pool, q, columns);
-  return { rows: rows.map(toOrder), hasMore, nextCursor };
+  return { rows: rows.map(toOrder), cursors: rows.map((r) => String(r.oid)), hasMore, nextCursor };
 }
 
 /** The orders of a historicalOrders answer: the statement reading their rows (none when none), and the paging. */
