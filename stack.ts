@@ -18,7 +18,7 @@ import { flushTracing, startTracing } from './platform/tracing.ts';
 import { Upstream } from './platform/upstream.ts';
 import { composeSupergraph } from './router/compose.ts';
 import type { RouterLimits } from './router/server.ts';
-import { openRouterThread, type RouterThread } from './router/thread.ts';
+import { openRouterThread, type RouterThread, type RouterThreadOptions } from './router/thread.ts';
 
 /** A port for compat-rest, the router, the MCP tool server and each domain's subgraph (0: an ephemeral one). */
 export type StackPorts = { compat: number; router: number; mcp: number } & Record<DomainName, number>;
@@ -72,6 +72,8 @@ export interface StackOptions {
    * ports, held answering 503 while its start retried.
    */
   beforeListen?: () => Promise<void>;
+  /** Opens the router: by default in a thread of its own (router/thread.ts); tests may run it in theirs. */
+  openRouter?: (opts: RouterThreadOptions) => RouterThread;
 }
 
 type StackParts = {
@@ -121,7 +123,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     // Last to stop: the usage counted in memory is written.
     closers.push(() => auth.close());
     // The router runs in a thread of its own (router/thread.ts), which loads while the services start here.
-    const router = openRouterThread({ auth, onFailure: opts.onFailure });
+    const router = (opts.openRouter ?? openRouterThread)({ auth, onFailure: opts.onFailure });
     closers.push(router.close);
     const bus = opts.bus ?? new InProcessBus();
     const unwatchPool = watchPool('main', opts.pool);

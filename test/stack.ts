@@ -14,6 +14,7 @@ import { watchIngest } from '../platform/metrics.ts';
 import { EPHEMERAL_PORTS, type Stack, type StackOptions, startStack } from '../stack.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import { tempDataDir } from './node-files.ts';
+import { openRouterHere } from './router-here.ts';
 import { loadedStackTemplate, SIM_RATES } from './stack-template.ts';
 
 export interface TestStack extends Stack {
@@ -111,7 +112,8 @@ export interface FrozenTestStack extends Stack {
  * Every server over a clone of the loaded template with at least `historyMs` of history (templateHistoryMs), frozen
  * as ingest left it when the template was built: for files that would stop a test stack's node at once and compare
  * answers with each other (no replay of the history, no ingest). The node the servers relay proxied types to is
- * simulatedNode's (the same seed's listings and users, its state a few minutes of trading, not the history's).
+ * simulatedNode's (the same seed's listings and users, its state a few minutes of trading, not the history's). The
+ * router runs in the test's thread (test/router-here.ts).
  */
 export async function startFrozenStack(opts: { historyMs?: number; seed?: number } = {}): Promise<FrozenTestStack> {
   const seed = opts.seed ?? 7;
@@ -122,11 +124,13 @@ export async function startFrozenStack(opts: { historyMs?: number; seed?: number
     throw err;
   });
   const bus = new InProcessBus();
-  const stack = await startServersOverNode(db.pool, bus, node.url).catch(async (err) => {
-    await node.close();
-    await db.drop();
-    throw err;
-  });
+  const stack = await startServersOverNode(db.pool, bus, node.url, { openRouter: openRouterHere }).catch(
+    async (err) => {
+      await node.close();
+      await db.drop();
+      throw err;
+    },
+  );
   return {
     ...stack,
     db,
@@ -157,13 +161,27 @@ export async function simulatedNode(seed = 7): Promise<{ url: string; close(): P
 }
 
 /** The servers over `pool` on ephemeral ports, fed by `bus`, relaying to a (simulated) node at `upstreamInfoUrl`. */
-export function startServersOverNode(pool: StackOptions['pool'], bus: InProcessBus, upstreamInfoUrl: string) {
-  return startStack({ pool, bus, upstreamInfoUrl, ports: EPHEMERAL_PORTS, upstreamTimeoutMs: 2000, log: () => {} });
+export function startServersOverNode(
+  pool: StackOptions['pool'],
+  bus: InProcessBus,
+  upstreamInfoUrl: string,
+  opts: Pick<StackOptions, 'openRouter'> = {},
+) {
+  return startStack({
+    pool,
+    bus,
+    upstreamInfoUrl,
+    ports: EPHEMERAL_PORTS,
+    upstreamTimeoutMs: 2000,
+    log: () => {},
+    ...opts,
+  });
 }
 
 /**
  * The servers alone over `pool`, on ephemeral ports, with no node behind them (proxied types fail fast) and no data
- * feed: for tests of what the servers decide themselves (keys, exposure).
+ * feed: for tests of what the servers decide themselves (keys, exposure). The router runs in the test's thread
+ * (test/router-here.ts) unless `openRouter` says otherwise.
  */
 export function startStackWithoutNode(
   pool: StackOptions['pool'],
@@ -175,6 +193,7 @@ export function startStackWithoutNode(
     upstreamTimeoutMs: 500,
     ports: EPHEMERAL_PORTS,
     log: () => {},
+    openRouter: openRouterHere,
     ...opts,
   });
 }
