@@ -127,8 +127,6 @@ export interface SubscriptionDoor<P extends TProperties, E> {
   replay?: string;
   /** The events a slow reader may lag by before the oldest are dropped (a live state's); 1000 when absent. */
   queue?: number;
-  /** The live stream the field follows, where not the door's `live` (a book's diffs without its snapshot). */
-  live?(service: unknown, input: Static<TObject<P>>): LiveStream<unknown> | Promise<LiveStream<unknown>>;
 }
 
 /**

@@ -79,8 +79,8 @@ export function liveFields<Context>(
           if (stored && cursored && (!c.live.storing || c.live.storing(service)))
             return storedIterator(stored(service, input as never), after as string | null | undefined);
           if (resumable) return cursoredIterator(resumable(service, input as never), after as string | null);
-          const stream = door.live ?? c.live.live;
-          return liveIterator(await (stream as NonNullable<typeof stream>)(service, input as never), door.queue);
+          const follow = c.live.live as NonNullable<LiveDoor<unknown, Any>['live']>;
+          return liveIterator(await follow(service, input as never), door.queue);
         },
         resolve: (frame: unknown) =>
           frame !== null && typeof frame === 'object' && 'cursor' in frame && 'event' in frame

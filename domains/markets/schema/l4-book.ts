@@ -1,12 +1,7 @@
-// L4Book: a coin's order-level book (Market.l4Book, declared in state-capabilities.ts), each order linking to its User
-// (owned by accounts), and the l4Book subscription of each block's order statuses and raw book diffs. A follower
-// subscribes first, then reads Market.l4Book, and applies the updates whose height is above the book's.
-import { liveIterator } from '../../../kit/live.ts';
 import { builder } from '../builder.ts';
 import type { L4WireOrder } from '../service/book/l4-snapshot.ts';
 import type { L4CoinUpdates, NodeDiffRecord, NodeOrderRecord, NodeStatusRecord } from '../service/book/l4-updates.ts';
 import type { L4BookAnswer } from '../service/book.ts';
-import { L4_BOOK } from '../service/inputs.ts';
 import { UserRef } from './user.ts';
 
 /** An order as a book or a status carries it; `user` absent on a status's order (the status names it). */
@@ -91,7 +86,7 @@ const L4BookDiffRef = builder.objectRef<NodeDiffRecord>('L4BookDiff').implement(
   }),
 });
 
-const L4BookUpdatesRef = builder.objectRef<L4CoinUpdates & { coin: string }>('L4BookUpdates').implement({
+export const L4BookUpdatesRef = builder.objectRef<L4CoinUpdates & { coin: string }>('L4BookUpdates').implement({
   description: "One block's order statuses and raw book diffs of a coin",
   fields: (t) => ({
     coin: t.exposeString('coin'),
@@ -105,25 +100,3 @@ const L4BookUpdatesRef = builder.objectRef<L4CoinUpdates & { coin: string }>('L4
     bookDiffs: t.field({ type: [L4BookDiffRef], listSize: { assumedSize: 20 }, resolve: (u) => u.book_diffs }),
   }),
 });
-
-builder.subscriptionFields((t) => ({
-  l4Book: t.field({
-    type: L4BookUpdatesRef,
-    description:
-      "A coin's order statuses and raw book diffs, one event per block that has any: subscribe, then read " +
-      'Market.l4Book and apply the events whose height is above its height',
-    args: L4_BOOK.args(t),
-    subscribe: (_r, a, ctx) => {
-      const { coin } = L4_BOOK.parse(a, 'graphql');
-      const stream = ctx.markets.streams.l4Book(coin);
-      return liveIterator<L4CoinUpdates & { coin: string }>(
-        {
-          subscribe: (onEvent) =>
-            stream.subscribe((frame) => 'Updates' in frame && onEvent({ ...frame.Updates, coin })),
-        },
-        1000,
-      );
-    },
-    resolve: (u) => u,
-  }),
-}));

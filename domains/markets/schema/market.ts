@@ -1,15 +1,12 @@
 // Market @key(coin): one coin's trades, candles and funding history, the types of its metadata, book, mid and asset
-// context (their fields, and the root fields that return markets, are declared in state-capabilities.ts); and the
-// live book/mid/context subscriptions.
+// context (their fields, and the root fields that return markets, are declared in state-capabilities.ts; the live
+// book, mid and context subscriptions in live-capabilities.ts).
 
-import { liveIterator } from '../../../kit/live.ts';
-import { FieldError } from '../../../platform/fields.ts';
 import { builder } from '../builder.ts';
 import type { L2BookAnswer, L2Level } from '../service/book/coin-book.ts';
 import type { L2DiffEvent } from '../service/book/l2-diff.ts';
 import type { BboAnswer } from '../service/book.ts';
-import { isSpotCoin } from '../service/coins.ts';
-import { ALL_MIDS, CANDLES, COIN, FUNDING_HISTORY, L2_BOOK_DIFF, TRADES } from '../service/inputs.ts';
+import { CANDLES, FUNDING_HISTORY, TRADES } from '../service/inputs.ts';
 import type { FundingRate } from '../service/market-data.ts';
 import type { MarketInfo, PerpAssetCtx, SpotAssetCtx } from '../service/meta.ts';
 import { CandleIntervalEnum, CandleRef } from './candle.ts';
@@ -17,12 +14,6 @@ import { TradeRef } from './trade.ts';
 
 export interface MarketParent {
   coin: string;
-}
-
-/** The refusal of a coin of the other kind on an asset-context subscription. */
-function badSpotCoin(coin: string, use: string): FieldError {
-  const kind = isSpotCoin(coin) ? 'a spot pair' : 'not a spot pair';
-  return new FieldError(`coin: ${JSON.stringify(coin)} is ${kind}; subscribe to ${use}`);
 }
 
 export const LevelRef = builder.objectRef<L2Level>('BookLevel').implement({
@@ -46,7 +37,7 @@ export const BookRef = builder.objectRef<L2BookAnswer>('L2Book').implement({
   }),
 });
 
-const BookDiffRef = builder.objectRef<L2DiffEvent>('L2BookDiff').implement({
+export const BookDiffRef = builder.objectRef<L2DiffEvent>('L2BookDiff').implement({
   description: "One block's changed levels of a coin's book",
   fields: (t) => ({
     coin: t.exposeString('coin'),
@@ -188,73 +179,3 @@ export const MidRef = builder.objectRef<{ coin: string; mid: string }>('Mid').im
 });
 
 export const midsList = (mids: Record<string, string>) => Object.entries(mids).map(([coin, mid]) => ({ coin, mid }));
-
-// Pure live streams (no snapshot on subscribe, nothing of the caller): what lets equal operations share one
-// execution (platform/shared-subscriptions.ts). Books and mids are conflated by the stream (service/streams.ts);
-// each field keeps the latest 10 events for a slow reader, older states being worth nothing.
-builder.subscriptionFields((t) => ({
-  allMids: t.field({
-    type: [MidRef],
-    description: 'The mids of the `dex` rule of Query.allMids, each time a book changes (at most every 500 ms)',
-    args: ALL_MIDS.args(t, ['coins']),
-    listSize: { assumedSize: 200 },
-    subscribe: async (_r, a, ctx) =>
-      liveIterator(await ctx.markets.streams.allMids(ALL_MIDS.parse(a, 'graphql').dex ?? ''), 10),
-    resolve: (mids) => midsList(mids),
-  }),
-  l2Book: t.field({
-    type: BookRef,
-    description: "A coin's book (nLevels a side) in every block in which the levels shown change",
-    args: L2_BOOK_DIFF.args(t),
-    subscribe: (_r, a, ctx) => {
-      const q = L2_BOOK_DIFF.parse(a, 'graphql');
-      return liveIterator(ctx.markets.streams.l2Book(q.coin, { ...q, levels: q.nLevels }), 10);
-    },
-    resolve: (book) => book,
-  }),
-  l2BookDiff: t.field({
-    type: BookDiffRef,
-    description:
-      "A coin's changed levels (nLevels a side), one event per block in which they change; sz 0 removes a level. " +
-      'Subscribe, then read Market.book with the same arguments and apply the events above its height',
-    args: L2_BOOK_DIFF.args(t),
-    subscribe: (_r, a, ctx) => {
-      const q = L2_BOOK_DIFF.parse(a, 'graphql');
-      const stream = ctx.markets.streams.l2BookDiff(q.coin, { ...q, levels: q.nLevels });
-      return liveIterator<L2DiffEvent>(
-        { subscribe: (onEvent) => stream.subscribe((e) => 'bids' in e && onEvent(e)) },
-        1000,
-      );
-    },
-    resolve: (diff) => diff,
-  }),
-  bbo: t.field({
-    type: BboRef,
-    description: 'The best bid and offer of a coin, when they change',
-    args: COIN.args(t),
-    subscribe: (_r, a, ctx) => liveIterator(ctx.markets.streams.bbo(COIN.parse(a, 'graphql').coin), 10),
-    resolve: (b) => bboOf(b) as BboParent,
-  }),
-  activeAssetCtx: t.field({
-    type: AssetCtxRef,
-    description: "A perp's context as it changes (a spot pair's: activeSpotAssetCtx)",
-    args: COIN.args(t),
-    subscribe: (_r, a, ctx) => {
-      const { coin } = COIN.parse(a, 'graphql');
-      if (isSpotCoin(coin)) throw badSpotCoin(coin, 'activeSpotAssetCtx');
-      return liveIterator(ctx.markets.streams.activeAssetCtx(coin));
-    },
-    resolve: (c) => ({ coin: c.coin, ...(c.ctx as PerpAssetCtx) }),
-  }),
-  activeSpotAssetCtx: t.field({
-    type: SpotAssetCtxRef,
-    description: "A spot pair's context as it changes",
-    args: COIN.args(t),
-    subscribe: (_r, a, ctx) => {
-      const { coin } = COIN.parse(a, 'graphql');
-      if (!isSpotCoin(coin)) throw badSpotCoin(coin, 'activeAssetCtx');
-      return liveIterator(ctx.markets.streams.activeAssetCtx(coin));
-    },
-    resolve: (c) => c.ctx as SpotAssetCtx,
-  }),
-}));

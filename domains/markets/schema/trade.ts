@@ -1,16 +1,6 @@
 // Trade: one match, as the exchange prints it, with its two traders as federated User references.
-import {
-  CURSOR_DESCRIPTION,
-  cursoredIterator,
-  cursorOf,
-  STORED_AFTER_DESCRIPTION,
-  storedIterator,
-  withCursor,
-} from '../../../kit/live.ts';
-import { replayFields } from '../../../kit/replay-fields.ts';
-import { holesFrom } from '../../../kit/resume.ts';
-import { builder, type MarketsContext } from '../builder.ts';
-import { COIN } from '../service/inputs.ts';
+import { CURSOR_DESCRIPTION, cursorOf } from '../../../kit/live.ts';
+import { builder } from '../builder.ts';
 import type { WireTrade } from '../service/market-data.ts';
 import { UserRef } from './user.ts';
 
@@ -33,43 +23,3 @@ export const TradeRef = builder.objectRef<WireTrade>('Trade').implement({
     }),
   }),
 });
-
-/** The live subscription's batch size as pricing assumes it, its replay's too. */
-const BATCH = { assumedSize: 20 };
-
-builder.subscriptionFields((t) => ({
-  trades: t.field({
-    type: [TradeRef],
-    description: 'Trades of a coin as they happen, one batch per block',
-    listSize: BATCH,
-    args: { ...COIN.args(t), after: t.arg.string({ description: STORED_AFTER_DESCRIPTION }) },
-    // Resumed from the store where the service has its stored stream (a bus), else from the bus's log.
-    subscribe: (_root, { after, ...a }, ctx) => {
-      const { coin } = COIN.parse(a, 'graphql');
-      const stored = ctx.markets.stored;
-      return stored
-        ? storedIterator(stored.trades(coin), after)
-        : cursoredIterator(ctx.markets.streams.trades(coin), after);
-    },
-    resolve: withCursor,
-  }),
-}));
-
-replayFields<MarketsContext>(builder, [
-  {
-    name: 'tradesReplay',
-    item: TradeRef,
-    list: BATCH,
-    description:
-      'Trades of a coin in a stored window, paced by their own times at `speed`, as trades sends them, with a gap ' +
-      'frame where the store has a hole and a complete frame at the end (the /ws replay subscription)',
-    args: (t) => COIN.args(t),
-    stream: (a, ctx) => {
-      const { coin } = COIN.parse(a, 'graphql');
-      if (!ctx.markets.stored) throw new Error('replays need the service to follow the event bus');
-      return ctx.markets.stored.trades(coin);
-    },
-    data: (event, cursor) => withCursor({ event: event as WireTrade[], cursor }),
-    holes: (ctx) => holesFrom(ctx.coverage),
-  },
-]);

@@ -1,0 +1,214 @@
+// The markets domain's live capabilities (kit/capability.ts `live`): a coin's trades and candle, stored streams
+// resumed and replayed from the store (the coin's stored trades), and the streams of state (every candle of an
+// interval, the mids, a coin's book and its diffs, its best bid and offer, its asset context, its L4 updates), from
+// now on, each keeping the latest events for a slow reader. Their subscriptions are made from this list; the /ws
+// channels (their coin selections) and the collecting tools are still written by hand (compat/channels.ts, mcp.ts).
+import type { Capability } from '../../kit/capability.ts';
+import { liveCapability } from '../../kit/capability.ts';
+import type { LiveStream } from '../../kit/live.ts';
+import { FieldError } from '../../platform/fields.ts';
+import { CandleIntervalEnum, CandleRef } from './schema/candle.ts';
+import { L4BookUpdatesRef } from './schema/l4-book.ts';
+import {
+  AssetCtxRef,
+  BboRef,
+  BookDiffRef,
+  BookRef,
+  bboOf,
+  MidRef,
+  midsList,
+  SpotAssetCtxRef,
+} from './schema/market.ts';
+import { TradeRef } from './schema/trade.ts';
+import type { L2DiffEvent } from './service/book/l2-diff.ts';
+import type { L4CoinUpdates } from './service/book/l4-updates.ts';
+import { isSpotCoin } from './service/coins.ts';
+import type { MarketsService } from './service/index.ts';
+import { ALL_CANDLES_STREAM, ALL_MIDS, CANDLE_STREAM, COIN, L2_BOOK_DIFF, L4_BOOK } from './service/inputs.ts';
+import type { PerpAssetCtx, SpotAssetCtx } from './service/meta.ts';
+
+/** Stored streams are followed where the service follows the event bus. */
+const storing = (markets: MarketsService) => markets.stored !== null && markets.stored !== undefined;
+
+/** The stored streams of a service that has them (`storing`). */
+const storedOf = (markets: MarketsService) => markets.stored as NonNullable<MarketsService['stored']>;
+
+/** The refusal of a coin of the other kind on an asset-context subscription. */
+function badSpotCoin(coin: string, use: string): FieldError {
+  const kind = isSpotCoin(coin) ? 'a spot pair' : 'not a spot pair';
+  return new FieldError(`coin: ${JSON.stringify(coin)} is ${kind}; subscribe to ${use}`);
+}
+
+// Pure live streams (no snapshot on subscribe, nothing of the caller): what lets equal operations share one
+// execution (platform/shared-subscriptions.ts). Books and mids are conflated by the stream (service/streams.ts);
+// each of those keeps the latest 10 events for a slow reader, older states being worth nothing.
+export const LIVE_CAPABILITIES: readonly Capability<MarketsService>[] = [
+  liveCapability({
+    name: 'l4BookStream',
+    input: L4_BOOK,
+    live: {
+      name: 'l4Book',
+      live: ({ streams }, { coin }): LiveStream<L4CoinUpdates & { coin: string }> => {
+        const stream = streams.l4Book(coin);
+        return {
+          subscribe: (onEvent) =>
+            stream.subscribe((frame) => 'Updates' in frame && onEvent({ ...frame.Updates, coin })),
+        };
+      },
+      subscription: {
+        type: L4BookUpdatesRef,
+        description:
+          "A coin's order statuses and raw book diffs, one event per block that has any: subscribe, then read " +
+          'Market.l4Book and apply the events whose height is above its height',
+      },
+    },
+  }),
+  liveCapability({
+    name: 'candleStream',
+    input: CANDLE_STREAM,
+    live: {
+      name: 'candle',
+      live: ({ streams }, { coin, interval }) => streams.candle(coin, interval),
+      // Resumed and replayed from the coin's stored trades (service/stored-candles.ts: what a position means).
+      stored: (markets, { coin, interval }) => storedOf(markets).candle(coin, interval),
+      storing,
+      subscription: {
+        type: CandleRef,
+        types: { interval: CandleIntervalEnum },
+        description:
+          'Updates of one coin and interval; each bucket ends with one closed frame. With `after` or `positions`, ' +
+          "the stored stream made of the coin's trades, each frame with its cursor: a bucket's closed frame then " +
+          "comes just before the next bucket's first update (docs/interfaces.md)",
+        positions: 'true: from now, each frame with its cursor (as with `after`)',
+        replay:
+          "A coin's candle of one interval over a stored window, made of its stored trades, paced by their times at " +
+          '`speed`, as candle sends it with `after`, with a gap frame where the store has a hole and a complete ' +
+          'frame at the end (the /ws replay subscription)',
+      },
+    },
+  }),
+  liveCapability({
+    name: 'allCandlesStream',
+    input: ALL_CANDLES_STREAM,
+    live: {
+      name: 'allCandles',
+      live: ({ streams }, { interval }) => streams.allCandles(interval),
+      subscription: {
+        type: CandleRef,
+        types: { interval: CandleIntervalEnum },
+        description: 'Updates of every coin for one interval',
+      },
+    },
+  }),
+  liveCapability({
+    name: 'tradesStream',
+    input: COIN,
+    live: {
+      name: 'trades',
+      // Resumed from the store where the service has its stored stream (a bus), else from the bus's log.
+      stored: (markets, { coin }) => storedOf(markets).trades(coin),
+      storing,
+      resumable: ({ streams }, { coin }) => streams.trades(coin),
+      subscription: {
+        type: TradeRef,
+        batch: 20,
+        description: 'Trades of a coin as they happen, one batch per block',
+        replay:
+          'Trades of a coin in a stored window, paced by their own times at `speed`, as trades sends them, with a ' +
+          'gap frame where the store has a hole and a complete frame at the end (the /ws replay subscription)',
+      },
+    },
+  }),
+  liveCapability({
+    name: 'allMidsStream',
+    input: ALL_MIDS,
+    live: {
+      name: 'allMids',
+      live: ({ streams }, { dex }) => streams.allMids(dex ?? ''),
+      subscription: {
+        type: MidRef,
+        batch: 200,
+        omit: ['coins'],
+        queue: 10,
+        description: 'The mids of the `dex` rule of Query.allMids, each time a book changes (at most every 500 ms)',
+        of: (mids) => midsList(mids as Record<string, string>),
+      },
+    },
+  }),
+  liveCapability({
+    name: 'l2BookStream',
+    input: L2_BOOK_DIFF,
+    live: {
+      name: 'l2Book',
+      live: ({ streams }, q) => streams.l2Book(q.coin, { ...q, levels: q.nLevels }),
+      subscription: {
+        type: BookRef,
+        queue: 10,
+        description: "A coin's book (nLevels a side) in every block in which the levels shown change",
+      },
+    },
+  }),
+  liveCapability({
+    name: 'l2BookDiffStream',
+    input: L2_BOOK_DIFF,
+    live: {
+      name: 'l2BookDiff',
+      live: ({ streams }, q): LiveStream<L2DiffEvent> => {
+        const stream = streams.l2BookDiff(q.coin, { ...q, levels: q.nLevels });
+        return { subscribe: (onEvent) => stream.subscribe((e) => 'bids' in e && onEvent(e)) };
+      },
+      subscription: {
+        type: BookDiffRef,
+        description:
+          "A coin's changed levels (nLevels a side), one event per block in which they change; sz 0 removes a " +
+          'level. Subscribe, then read Market.book with the same arguments and apply the events above its height',
+      },
+    },
+  }),
+  liveCapability({
+    name: 'bboStream',
+    input: COIN,
+    live: {
+      name: 'bbo',
+      live: ({ streams }, { coin }) => streams.bbo(coin),
+      subscription: {
+        type: BboRef,
+        queue: 10,
+        description: 'The best bid and offer of a coin, when they change',
+        of: (b) => bboOf(b),
+      },
+    },
+  }),
+  liveCapability({
+    name: 'activeAssetCtxStream',
+    input: COIN,
+    live: {
+      name: 'activeAssetCtx',
+      live: ({ streams }, { coin }) => {
+        if (isSpotCoin(coin)) throw badSpotCoin(coin, 'activeSpotAssetCtx');
+        return streams.activeAssetCtx(coin);
+      },
+      subscription: {
+        type: AssetCtxRef,
+        description: "A perp's context as it changes (a spot pair's: activeSpotAssetCtx)",
+        of: (c) => ({ coin: c.coin, ...(c.ctx as PerpAssetCtx) }),
+      },
+    },
+  }),
+  liveCapability({
+    name: 'activeSpotAssetCtxStream',
+    input: COIN,
+    live: {
+      name: 'activeSpotAssetCtx',
+      live: ({ streams }, { coin }) => {
+        if (!isSpotCoin(coin)) throw badSpotCoin(coin, 'activeAssetCtx');
+        return streams.activeAssetCtx(coin);
+      },
+      subscription: {
+        type: SpotAssetCtxRef,
+        description: "A spot pair's context as it changes",
+        of: (c) => c.ctx as SpotAssetCtx,
+      },
+    },
+  }),
+];
