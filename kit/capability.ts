@@ -154,9 +154,10 @@ export interface ChannelDoor<S, P extends TProperties, E> {
 
 /**
  * The capability as an MCP tool collecting its live stream for some seconds (kit/mcp-tool.ts `collect`): its input is
- * the stream's and `seconds`; its answer the items under `key`, their count, why it stopped and the seconds taken.
+ * the stream's and `seconds`; its answer the items under `key` and their count (or the door's `answer` of them), then
+ * why it stopped and the seconds taken.
  */
-export interface CollectDoor<_S, E> {
+export interface CollectDoor<S, E> {
   /** snake_case, prefixed with the domain: `accounts_collect_liquidations`. */
   name: string;
   title: string;
@@ -165,11 +166,22 @@ export interface CollectDoor<_S, E> {
   // biome-ignore lint/suspicious/noExplicitAny: a collect tool's input is its own definition
   input: Input<any>;
   /** The answer's key of the items. */
-  key: string;
-  /** The most items it gathers. */
-  max: number;
+  key?: string;
+  /** The most items it gathers: a number, or the input's (`maxTrades`). */
+  // biome-ignore lint/suspicious/noExplicitAny: a collect tool's input is its own definition
+  max: number | ((input: any) => number);
   /** An event's items (default: the event is one). */
   items?(event: E): readonly unknown[];
+  /** The items start with the stream's state when the collection starts (its snapshot). */
+  snapshot?: true;
+  /** The stream collected, where not the capability's live one (every coin's mids), of the tool's input. */
+  // biome-ignore lint/suspicious/noExplicitAny: a collect tool's input is its own definition
+  stream?(service: S, input: any): LiveStream<E> | Promise<LiveStream<E>>;
+  /** The answer made of the items, where not `{ [key]: items, count }`. */
+  // biome-ignore lint/suspicious/noExplicitAny: a collect tool's input is its own definition
+  answer?(items: any[], input: any): Record<string, unknown>;
+  /** A one-line text of an answer, sent beside the structured content. */
+  summary?(answer: Record<string, unknown>): string;
 }
 
 /** What a path route answers in the data envelope: its `data`, its paging, and keys stated beside them. */

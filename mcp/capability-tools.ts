@@ -16,6 +16,7 @@ import {
 } from '../kit/capability.ts';
 import type { McpTool } from '../kit/domain.ts';
 import { shared } from '../kit/info.ts';
+import type { SnapshotStream } from '../kit/live.ts';
 import { collect } from '../kit/mcp-tool.ts';
 import { pagingOf } from '../kit/page.ts';
 
@@ -55,16 +56,16 @@ function collectTool(domain: string, c: Capability, door: CollectDoor<unknown, u
       const service = (services as unknown as Record<string, unknown>)[domain];
       const input = Object.fromEntries(Object.entries(args).filter(([key]) => Object.hasOwn(c.input.fields, key)));
       const follow = (live.live ?? live.resumable) as NonNullable<LiveDoor<unknown, never>['live']>;
-      const stream = await follow(service, input as never);
+      const stream = await (door.stream ? door.stream(service, args) : follow(service, input as never));
+      const first = door.snapshot ? (stream as SnapshotStream<unknown>).snapshot() : null;
+      const max = typeof door.max === 'number' ? door.max : door.max(args);
       const seconds = args.seconds as number;
-      const got = await collect(stream, {
-        seconds,
-        max: door.max,
-        signal,
-        ...(door.items ? { items: door.items } : {}),
-      });
-      return { [door.key]: got.items, count: got.items.length, stoppedBy: got.stoppedBy, seconds: got.seconds };
+      const got = await collect(stream, { seconds, max, signal, ...(door.items ? { items: door.items } : {}) });
+      const items = first === null ? got.items : [first, ...got.items];
+      const answer = door.answer?.(items, args) ?? { [door.key ?? 'items']: items, count: items.length };
+      return { ...answer, stoppedBy: got.stoppedBy, seconds: got.seconds };
     },
+    ...(door.summary ? { summary: door.summary } : {}),
   };
 }
 

@@ -1,11 +1,13 @@
 // The markets domain's live capabilities (kit/capability.ts `live`): a coin's trades and candle, stored streams
 // resumed and replayed from the store (the coin's stored trades), and the streams of state (every candle of an
 // interval, the mids, a coin's book and its diffs, its best bid and offer, its asset context, its L4 updates), from
-// now on, each keeping the latest events for a slow reader. Their subscriptions are made from this list; the /ws
-// channels (their coin selections) and the collecting tools are still written by hand (compat/channels.ts, mcp.ts).
+// now on, each keeping the latest events for a slow reader. Their subscriptions and the MCP tools collecting trades,
+// candles, the best bid and offer and the mids are made from this list; the /ws channels (their coin selections) are
+// still written by hand (compat/channels.ts).
 import type { Capability } from '../../kit/capability.ts';
 import { liveCapability } from '../../kit/capability.ts';
 import type { LiveStream } from '../../kit/live.ts';
+import { compareDecimal } from '../../platform/decimal.ts';
 import { FieldError } from '../../platform/fields.ts';
 import { CandleIntervalEnum, CandleRef } from './schema/candle.ts';
 import { L4BookUpdatesRef } from './schema/l4-book.ts';
@@ -24,7 +26,19 @@ import type { L2DiffEvent } from './service/book/l2-diff.ts';
 import type { L4CoinUpdates } from './service/book/l4-updates.ts';
 import { isSpotCoin } from './service/coins.ts';
 import type { MarketsService } from './service/index.ts';
-import { ALL_CANDLES_STREAM, ALL_MIDS, CANDLE_STREAM, COIN, L2_BOOK_DIFF, L4_BOOK } from './service/inputs.ts';
+import {
+  ALL_CANDLES_STREAM,
+  ALL_MIDS,
+  CANDLE_STREAM,
+  COIN,
+  COLLECT_BBO,
+  COLLECT_CANDLES,
+  COLLECT_MIDS,
+  COLLECT_TRADES,
+  L2_BOOK_DIFF,
+  L4_BOOK,
+} from './service/inputs.ts';
+import type { WireTrade } from './service/market-data.ts';
 import type { PerpAssetCtx, SpotAssetCtx } from './service/meta.ts';
 
 /** Stored streams are followed where the service follows the event bus. */
@@ -32,6 +46,20 @@ const storing = (markets: MarketsService) => markets.stored !== null && markets.
 
 /** The stored streams of a service that has them (`storing`). */
 const storedOf = (markets: MarketsService) => markets.stored as NonNullable<MarketsService['stored']>;
+
+/** Each coin's first, last, low and high mid over some samples of the mids (null: none had it). */
+function midsMoves(samples: readonly Record<string, string>[], coins: readonly string[]) {
+  return Object.fromEntries(
+    coins.map((coin) => {
+      // Prices stay decimal text, compared exactly.
+      const pxs = samples.flatMap((m) => (m[coin] === undefined ? [] : [m[coin] as string]));
+      if (pxs.length === 0) return [coin, null];
+      const low = pxs.reduce((a, b) => (compareDecimal(b, a) < 0 ? b : a));
+      const high = pxs.reduce((a, b) => (compareDecimal(b, a) > 0 ? b : a));
+      return [coin, { first: pxs[0], last: pxs.at(-1), low, high }];
+    }),
+  );
+}
 
 /** The refusal of a coin of the other kind on an asset-context subscription. */
 function badSpotCoin(coin: string, use: string): FieldError {
@@ -85,6 +113,17 @@ export const LIVE_CAPABILITIES: readonly Capability<MarketsService>[] = [
           '`speed`, as candle sends it with `after`, with a gap frame where the store has a hole and a complete ' +
           'frame at the end (the /ws replay subscription)',
       },
+      collect: {
+        name: 'markets_collect_candles',
+        title: 'Collect live candle updates',
+        description:
+          "Follows a coin's open candle of one interval for `seconds` (1 to 60): every update, each bucket ending " +
+          'with a closed frame. Starts with the open candle.',
+        input: COLLECT_CANDLES,
+        max: 10_000,
+        snapshot: true,
+        answer: (candles) => ({ candles }),
+      },
     },
   }),
   liveCapability({
@@ -117,6 +156,24 @@ export const LIVE_CAPABILITIES: readonly Capability<MarketsService>[] = [
           'Trades of a coin in a stored window, paced by their own times at `speed`, as trades sends them, with a ' +
           'gap frame where the store has a hole and a complete frame at the end (the /ws replay subscription)',
       },
+      collect: {
+        name: 'markets_collect_trades',
+        title: 'Collect live trades',
+        description:
+          'Waits and collects the trades of a coin as they happen, for `seconds` (1 to 60) or until `maxTrades` ' +
+          '(default 500, at most 5000): for "watch BTC trades for 10 seconds". Returns the trades, their count and ' +
+          'volume.',
+        input: COLLECT_TRADES,
+        max: ({ maxTrades }) => maxTrades,
+        items: (batch) => batch,
+        answer: (trades: WireTrade[], { coin }) => ({
+          coin,
+          trades,
+          count: trades.length,
+          volume: trades.reduce((sum, t) => sum + Number(t.sz), 0),
+        }),
+        summary: (r) => `${r.count} ${r.coin} trades in ${r.seconds} s (volume ${r.volume})`,
+      },
     },
   }),
   liveCapability({
@@ -132,6 +189,22 @@ export const LIVE_CAPABILITIES: readonly Capability<MarketsService>[] = [
         queue: 10,
         description: 'The mids of the `dex` rule of Query.allMids, each time a book changes (at most every 500 ms)',
         of: (mids) => midsList(mids as Record<string, string>),
+      },
+      collect: {
+        name: 'markets_collect_mids',
+        title: 'Collect mid price changes',
+        description:
+          'Follows the mid prices of some coins for `seconds` (1 to 60), sampled at most every half second: first, ' +
+          'last, low and high mid per coin. For "how did BTC move in the last 30 seconds".',
+        input: COLLECT_MIDS,
+        // Every dex's mids: the coins asked may be of any.
+        stream: ({ streams }) => streams.allMids(null),
+        max: 10_000,
+        snapshot: true,
+        answer: (samples: Record<string, string>[], { coins }) => ({
+          mids: midsMoves(samples, coins),
+          samples: samples.length,
+        }),
       },
     },
   }),
@@ -176,6 +249,17 @@ export const LIVE_CAPABILITIES: readonly Capability<MarketsService>[] = [
         queue: 10,
         description: 'The best bid and offer of a coin, when they change',
         of: (b) => bboOf(b),
+      },
+      collect: {
+        name: 'markets_collect_bbo',
+        title: 'Collect best bid/offer changes',
+        description:
+          "Follows a coin's best bid and offer for `seconds` (1 to 60): the current one, then each change. For " +
+          'spread and top-of-book moves over a short time.',
+        input: COLLECT_BBO,
+        max: 10_000,
+        snapshot: true,
+        answer: (updates) => ({ updates }),
       },
     },
   }),
