@@ -12,6 +12,7 @@ import { userFillsSql } from '../domains/accounts/service/fills.ts';
 import { historicalOrderRows } from '../domains/accounts/service/orders.ts';
 import { marketsSchema } from '../domains/markets/schema/index.ts';
 import { InProcessBus } from '../events/bus.ts';
+import type { Address } from '../platform/fields.ts';
 import { progress } from '../platform/progress.ts';
 import { composeSupergraph } from '../router/compose.ts';
 import { openRouterThread } from '../router/thread.ts';
@@ -24,7 +25,7 @@ import type { BenchRow, BenchSection } from './section.ts';
 import { LatencyHistogram, percentile, timeSequential } from './stats.ts';
 import { Subscribers, stampHash, wallMs } from './subscribers.ts';
 
-export const HEAVY_USER = `0x${'ab'.repeat(20)}`;
+export const HEAVY_USER = `0x${'ab'.repeat(20)}` as Address;
 const FILLS = Number(process.env.BENCH_ACCOUNT_FILLS ?? 10_000_000);
 const STATUSES = Number(process.env.BENCH_ACCOUNT_STATUSES ?? 2_000_000);
 /** Every 100th fill and status row is the heavy user's: 100 000 fills of 10 million. */

@@ -3,9 +3,11 @@
 // 50 concurrent callers (throughput with a key that has credits, one conditional UPDATE a call, against a key
 // without a credit limit, rounds alternating). BENCH_MCP_FILLS sets the fills generated (default 20 000, a tenth of
 // them the heavy user's).
+
 import type pg from 'pg';
 import { createKey } from '../access/keys.ts';
 import { userFillsSql } from '../domains/accounts/service/fills.ts';
+import type { Address } from '../platform/fields.ts';
 import type { Stack } from '../stack.ts';
 import { startStackWithoutNode } from '../test/stack.ts';
 import type { BenchServer } from './db.ts';
@@ -135,7 +137,7 @@ export async function benchMcpCalls(b: McpBench): Promise<BenchSection> {
     'tools/call userFills 2000',
     mcpTarget(b, key, 'accounts_user_fills', { user: HEAVY_USER }),
     compatTarget(b, key, { type: 'userFills', user: HEAVY_USER }),
-    { what: 'the SQL alone', run: () => b.pool.query(userFillsSql(HEAVY_USER)) },
+    { what: 'the SQL alone', run: () => b.pool.query(userFillsSql(HEAVY_USER as Address)) },
     40,
   );
   return { rows: [mids.row, fills.row], notes: [mids.note, fills.note] };

@@ -14,6 +14,7 @@
 // day 1 and 770 over days 2-3, and the account state fill walks every stored fill again at each checkpoint at ~1 600/s):
 // 5 mainnet days take about a day. Run it smaller to see the shape (BENCH_SCALE_DAYS=3
 // BENCH_SCALE_FILLS_PER_DAY=200000: ~30 min), full size on a machine that can spare one.
+
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -30,6 +31,7 @@ import { catchUp as hip3CatchUp } from '../domains/markets/writer/index.ts';
 import { InProcessBus } from '../events/bus.ts';
 import { Ingest } from '../ingest/pipeline.ts';
 import type { WriterDeps } from '../kit/domain.ts';
+import type { Address } from '../platform/fields.ts';
 import { startStackWithoutNode } from '../test/stack.ts';
 import type { BenchServer } from './db.ts';
 import { concurrent, type HttpTarget, type LatencyResult } from './http-load.ts';
@@ -304,7 +306,7 @@ async function measureReads(
   try {
     // The SQL behind userFills, one caller: what the read costs without the service and without the load. First: the
     // stack runs in this process, and a read that holds its event loop (account state) would be timed here too.
-    const sql = await timeSequential(() => pool.query(userFillsSql(BUSIEST_MAKER)), 5, 50);
+    const sql = await timeSequential(() => pool.query(userFillsSql(BUSIEST_MAKER as Address)), 5, 50);
     for (const read of list) {
       results.set(read.name, await measureRead(read));
       log(`scale: ${read.name}: ${describeRead(results.get(read.name))}`);

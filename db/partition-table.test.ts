@@ -2,6 +2,7 @@
 // funding payments (0055) and account snapshots (0056): on a database holding rows before, every row kept where it
 // was (renamed and attached, not rewritten), reads answering the same, a re-run a no-op, a run stopped half way
 // resumed; then trades and funding by week, made by ingest and the upkeep, and frozen once closed.
+
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { recentFundings } from '../domains/accounts/service/funding.ts';
 import { tradesOf } from '../domains/markets/service/market-data.ts';
 import { Batch } from '../ingest/batch.ts';
 import { DEFAULT_RETENTION } from '../platform/config.ts';
+import type { Address } from '../platform/fields.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import { listMigrations, migrate } from './migrate.ts';
 import { DAY_MS, dayOf, keepPartitions, makePartitions, partitionName, periodOf } from './partitions.ts';
@@ -17,8 +19,8 @@ import { inTransaction } from './pool.ts';
 import { fundingPaymentsTable } from './rows/accounts.ts';
 import { tradesTable } from './rows/markets.ts';
 
-const ALICE = '0x00000000000000000000000000000000000a11ce';
-const BOB = '0x0000000000000000000000000000000000000b0b';
+const ALICE = '0x00000000000000000000000000000000000a11ce' as Address;
+const BOB = '0x0000000000000000000000000000000000000b0b' as Address;
 const TRADES = 'markets.trades';
 const FUNDING = 'accounts.funding_payments';
 const SNAPSHOTS = 'analytics.account_snapshots';

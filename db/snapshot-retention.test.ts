@@ -2,16 +2,18 @@
 // ACCOUNT_SNAPSHOTS_HOURLY_DAYS closed days, then per address the day's last snapshot and the one at midnight; the
 // daily reads over an old window answer the same from the kept rows, the hourly one answers with them. The derivation
 // makes the days it writes before its transaction.
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalyticsService } from '../domains/analytics/service/index.ts';
 import { deriveUntil } from '../domains/analytics/writer/job.ts';
 import { DEFAULT_RETENTION } from '../platform/config.ts';
+import type { Address } from '../platform/fields.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import { DAY_MS, dayOf, keepPartitions, makePartitions, partitionName } from './partitions.ts';
 
 const SNAPSHOTS = 'analytics.account_snapshots';
-const ALICE = '0x00000000000000000000000000000000000a11ce';
-const BOB = '0x0000000000000000000000000000000000000b0b';
+const ALICE = '0x00000000000000000000000000000000000a11ce' as Address;
+const BOB = '0x0000000000000000000000000000000000000b0b' as Address;
 const CAROL = '0x00000000000000000000000000000000000ca201';
 const H = 3_600_000;
 const retention = { ...DEFAULT_RETENTION };

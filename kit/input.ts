@@ -24,10 +24,11 @@ import {
   type TProperties,
   type TSchema,
   type TString,
+  type TUnsafe,
   Type,
 } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
-import { ADDRESS_PATTERN, FieldError, MAX_TIME_MS, orderedWindow } from '../platform/fields.ts';
+import { ADDRESS_PATTERN, type Address, FieldError, MAX_TIME_MS, orderedWindow } from '../platform/fields.ts';
 import { MAX_COLLECT_SECONDS } from './mcp-tool.ts';
 import { TIME_FORMAT, timeParam } from './params.ts';
 import { argumentFieldError, fieldError, NO_NUL_PATTERN, RULE } from './request-schema.ts';
@@ -48,9 +49,11 @@ const meta = (schema: TSchema): Meta => schema as Meta;
 
 // ---- fields ----
 
-/** A 0x address of 40 hex digits, any case; parsed lowercased. */
-export const address = (description: string): TString =>
-  Type.String({ pattern: ADDRESS_PATTERN, description: `${description}: 0x and 40 hex digits`, [Lower]: true });
+/** A 0x address of 40 hex digits, any case; parsed lowercased, as an Address. */
+export const address = (description: string): TUnsafe<Address> =>
+  Type.Unsafe<Address>(
+    Type.String({ pattern: ADDRESS_PATTERN, description: `${description}: 0x and 40 hex digits`, [Lower]: true }),
+  );
 
 /**
  * Text without NUL (no Postgres text takes it), 1 to 100 characters unless bounded otherwise; `pattern` narrows it

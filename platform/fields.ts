@@ -31,6 +31,13 @@ export const ADDRESS_PATTERN = '^0x[0-9a-fA-F]{40}$';
 const ADDRESS = new RegExp(ADDRESS_PATTERN);
 export const isAddress = (v: unknown): v is string => typeof v === 'string' && ADDRESS.test(v);
 
+declare const lowercase: unique symbol;
+/**
+ * An address in its normal form, lowercase: what reading one makes of it (`address` here, an input definition's
+ * field, kit/input.ts). A service taking an Address compares and queries it as it is, without lowercasing it again.
+ */
+export type Address = string & { readonly [lowercase]: true };
+
 function fail(key: string, rule: string, value: unknown): never {
   const shown = JSON.stringify(value);
   throw new FieldError(`${key}: ${rule}, got ${shown === undefined ? 'nothing' : shown.slice(0, 60)}`);
@@ -99,13 +106,13 @@ export function bool(o: Obj, key: string): boolean {
 }
 
 /** A 0x address, lowercased (the API prints addresses lowercase). */
-export function address(o: Obj, key: string): string {
+export function address(o: Obj, key: string): Address {
   const v = o[key];
   if (!isAddress(v)) fail(key, 'must be a 0x address', v);
-  return v.toLowerCase();
+  return v.toLowerCase() as Address;
 }
 
-export function addressValue(v: unknown, key: string): string {
+export function addressValue(v: unknown, key: string): Address {
   return address({ [key]: v }, key);
 }
 

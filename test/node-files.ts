@@ -1,14 +1,16 @@
 // Hand-written hl-node files for tests: block lines in the node's envelope, appended to hourly files.
+
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { WireTrade } from '../domains/markets/service/market-data.ts';
 import { hourlyPath, isoNs } from '../ingest/files.ts';
+import type { Address } from '../platform/fields.ts';
 import type { BlockLine, NodeFill, NodeOrder, StreamName } from '../wire/node-lines.ts';
 
 export const T0 = Date.UTC(2026, 10, 22, 7, 0, 0); // 2026-11-22 07:00 UTC
 
-export function addr(n: number): string {
-  return `0x${n.toString(16).padStart(40, '0')}`;
+export function addr(n: number): Address {
+  return `0x${n.toString(16).padStart(40, '0')}` as Address;
 }
 
 export function hash(n: number): string {

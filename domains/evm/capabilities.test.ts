@@ -2,10 +2,12 @@
 // and refuses a bad argument (the tool server's one Ajv is configured like /info's), its one reading of the arguments
 // refuses it too, and each `call` answers over the real services (the simulated history of test/compat-app.ts) what
 // the service answers.
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpToolContext } from '../../kit/domain.ts';
 import { infoAjv } from '../../kit/request-schema.ts';
 import { capabilityTools } from '../../mcp/capability-tools.ts';
+import type { Address } from '../../platform/fields.ts';
 import { startCompatApp, type TestCompatApp } from '../../test/compat-app.ts';
 import { EVM_CAPABILITIES } from './capabilities.ts';
 import { evm } from './domain.ts';
@@ -82,7 +84,11 @@ describe('evm MCP tools', () => {
 
   it('evm_token_holders answers the holders page with the total', async () => {
     const out = await call('evm_token_holders', { token, limit: 3 });
-    const { rows, hasMore, nextCursor, totalRaw } = await c.services.evm.tokenHolders({ token, limit: 3, offset: 0 });
+    const { rows, hasMore, nextCursor, totalRaw } = await c.services.evm.tokenHolders({
+      token: token as Address,
+      limit: 3,
+      offset: 0,
+    });
     expect(out).toEqual({ rows, hasMore, nextCursor, totalRaw });
   });
 

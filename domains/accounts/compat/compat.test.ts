@@ -1,7 +1,9 @@
 // Accounts through compat-rest over a simulated node: the path endpoints, the paging headers of /info fills and
 // historicalOrders, include_order_type, a 400 naming the field for every bad input, and dataCoverage's delay.
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFill } from '../../../ingest/formats/fills.ts';
+import type { Address } from '../../../platform/fields.ts';
 import { describeWsChannels } from '../../../test/accounts-ws-channels.ts';
 import { startCompatApp, type TestCompatApp } from '../../../test/compat-app.ts';
 import { nodeFill } from '../../../test/node-files.ts';
@@ -190,7 +192,7 @@ describe('/users/{user}/account and /funding/userFunding', () => {
 
 describe('POST /info accounts types', () => {
   it('streams a large userFills answer: the bytes written whole, with its headers, and whole in a /ws post', async () => {
-    const user = `0x${'5e'.repeat(20)}`;
+    const user = `0x${'5e'.repeat(20)}` as Address;
     const t0 = Date.now() - 3_600_000;
     // 600 fills, ~176 kB: two 64 kB chunks and the rest.
     const fills = Array.from({ length: 600 }, (_, i) =>

@@ -3,7 +3,7 @@
 // earned on the fills they routed.
 import type pg from 'pg';
 import type { FillRow } from '../../../db/rows/accounts.ts';
-import { FieldError } from '../../../platform/fields.ts';
+import { type Address, FieldError } from '../../../platform/fields.ts';
 import {
   type CompactFillRow,
   type FillColumn,
@@ -21,9 +21,9 @@ import { aggregateFillsByTime, fillColumns, fillOrder } from './wire-fill.ts';
 export const MAX_FILL_ROWS = 1000;
 
 export interface FillRowsQuery {
-  user?: string;
-  /** Only the fills routed through this builder (lowercase 0x address). */
-  builder?: string;
+  user?: Address;
+  /** Only the fills routed through this builder. */
+  builder?: Address;
   coin?: string;
   side?: 'A' | 'B';
   /** Only TWAP slice fills (`{}`), or those of one TWAP (`{ id }`). */
@@ -323,8 +323,8 @@ function queryParams() {
 /** The conditions on `accounts.fills f` of a fill-rows query's filters (the cursor aside). */
 function fillFilters(q: FillFilters, param: (v: unknown) => string): string[] {
   const filters: string[] = [];
-  if (q.user !== undefined) filters.push(`f.address = ${param(q.user.toLowerCase())}`);
-  if (q.builder !== undefined) filters.push(`f.builder = ${param(q.builder.toLowerCase())}`);
+  if (q.user !== undefined) filters.push(`f.address = ${param(q.user)}`);
+  if (q.builder !== undefined) filters.push(`f.builder = ${param(q.builder)}`);
   if (q.coin !== undefined) filters.push(`f.coin = ${param(q.coin)}`);
   if (q.side !== undefined) filters.push(`f.side = ${param(q.side)}`);
   if (q.twap !== undefined) {

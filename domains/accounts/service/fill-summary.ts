@@ -1,6 +1,8 @@
 // One address's fill counters over its whole history: what the EVM domain's backstop health reports of the fills
 // a HIP-3 dex's backstop address absorbed. One aggregate over the address's index range.
+
 import type pg from 'pg';
+import type { Address } from '../../../platform/fields.ts';
 
 export interface FillSummary {
   fill_count: number;
@@ -17,7 +19,7 @@ export interface FillSummary {
   coins: string[];
 }
 
-export async function fillSummary(pool: pg.Pool, address: string, since: number): Promise<FillSummary> {
+export async function fillSummary(pool: pg.Pool, address: Address, since: number): Promise<FillSummary> {
   const { rows } = await pool.query<{
     fill_count: string;
     notional_traded: string;
@@ -32,7 +34,7 @@ export async function fillSummary(pool: pg.Pool, address: string, since: number)
        min(time) AS first_fill_time, max(time) AS last_fill_time,
        coalesce(array_agg(DISTINCT coin ORDER BY coin), '{}') AS coins
      FROM accounts.fills WHERE address = $1`,
-    [address.toLowerCase(), since],
+    [address, since],
   );
   const r = rows[0] as (typeof rows)[number];
   return {

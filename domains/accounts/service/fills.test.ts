@@ -1,7 +1,9 @@
 // Fills in the exchange's shapes, loaded from hand-made node files: userFills (+ aggregateByTime),
 // userFillsByTime, compact rows paged by cursor with and without orderType, TWAP slice fills.
+
 import { type GraphQLObjectType, getNamedType, isLeafType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressValue } from '../../../platform/fields.ts';
 import { accountsOver, NodeFiles, statusEvent, userConnection } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, hash, nodeFill, nodeOrder, T0 } from '../../../test/node-files.ts';
@@ -150,7 +152,7 @@ const keys = (fills: WireFill[]) => fills.map((f) => [f.time, f.tid]);
 
 describe('userFills', () => {
   it('returns every fill of the user newest first, a sweep in execution order, in the wire shape', async () => {
-    const fills = await userFills(db.pool, { user: ALICE.toUpperCase().replace('0X', '0x') });
+    const fills = await userFills(db.pool, { user: addressValue(ALICE.toUpperCase().replace('0X', '0x'), 'user') });
     expect(keys(fills)).toEqual([
       [T5, 31],
       [T4, 23],

@@ -2,7 +2,9 @@
 // the one read path of fill pages (fill-pages.ts fillPage), and their JSON written from Postgres's text by the same
 // statement. A fill's fields (fill-fields.ts), the wire shape (wire-fill.ts) and the keyset pages (fill-pages.ts) are
 // re-exported: this module is where the domain's fill functions are imported from.
+
 import type pg from 'pg';
+import type { Address } from '../../../platform/fields.ts';
 import { EncodedList, jsonBytes } from '../../../platform/json-text.ts';
 import { toWireFill, WIRE_FILL_COLUMNS, type WireFill } from './fill-fields.ts';
 import { type FillPageQuery, fillPage, fillPageStatement } from './fill-pages.ts';
@@ -17,7 +19,7 @@ export { MAX_WIRE_FILLS };
  * partial fills; `reversed: false` (the TS SDK's) lists the same fills oldest first.
  */
 export interface UserFillsQuery {
-  user: string;
+  user: Address;
   startTime?: number;
   endTime?: number;
   aggregateByTime?: boolean;
@@ -68,4 +70,4 @@ export async function userFillsJson(pool: pg.Pool, q: UserFillsQuery, out?: (chu
 }
 
 /** The SQL of a plain userFills (for the bench's baseline): the statement and its parameters. */
-export const userFillsSql = (user: string) => fillPageStatement(newestPage({ user }), WIRE_FILL_COLUMNS);
+export const userFillsSql = (user: Address) => fillPageStatement(newestPage({ user }), WIRE_FILL_COLUMNS);

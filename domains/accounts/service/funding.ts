@@ -1,8 +1,10 @@
 // Per-user funding payments: userFunding / accountFunding (exchange shape with the spec's top-level additions, paged
 // by history-page.ts's rule) and the snapshot of the userFundings WebSocket channel.
+
 import type pg from 'pg';
 import type { FundingPaymentRow } from '../../../db/rows/accounts.ts';
 import { FUNDING_COVERAGE_START } from '../../../platform/coverage.ts';
+import type { Address } from '../../../platform/fields.ts';
 import { ZERO_HASH } from '../../../wire/node-lines.ts';
 import { type HistoryPage, type HistoryPageQuery, type HistoryTable, historyPage } from './history-page.ts';
 
@@ -83,11 +85,11 @@ export function userFunding(pool: pg.Pool, q: HistoryPageQuery): Promise<History
 }
 
 /** The userFundings snapshot: the `n` most recent payments, returned oldest first. */
-export async function recentFundings(pool: pg.Pool, user: string, n = 100): Promise<WsFunding[]> {
+export async function recentFundings(pool: pg.Pool, user: Address, n = 100): Promise<WsFunding[]> {
   const { rows } = await pool.query<FundingSqlRow>(
     `SELECT ${FUNDING_COLUMNS} FROM accounts.funding_payments WHERE address = $1 AND time >= $3
      ORDER BY time DESC, block_number DESC, coin DESC LIMIT $2`,
-    [user.toLowerCase(), n, FUNDING_COVERAGE_START],
+    [user, n, FUNDING_COVERAGE_START],
   );
   return rows.reverse().map(toWsFunding);
 }

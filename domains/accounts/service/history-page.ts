@@ -2,14 +2,16 @@
 // `startTime`, the window's rows oldest first, as the exchange answers a window; without one, the newest rows first
 // (up to `endTime` when given), as fill lists are. Either way keyset-paged: the cursor is the last row's key and
 // resumes strictly after it, in the same direction, so that paging returns every row of the history exactly once.
+
 import type pg from 'pg';
+import type { Address } from '../../../platform/fields.ts';
 import { fitsBigint, InvalidQueryError } from './shared.ts';
 
 /** The exchange's cap on a time-ranged answer (500 elements), which is also the default page. */
 export const MAX_HISTORY_PAGE = 500;
 
 export interface HistoryPageQuery {
-  user: string;
+  user: Address;
   /** Inclusive epoch-ms bounds. A start means the exchange's window: oldest first. */
   startTime?: number;
   endTime?: number;
@@ -80,7 +82,7 @@ export async function historyPage<R>(
   const startTime = Math.max(q.startTime ?? 0, t.coverageStart);
   if (q.endTime !== undefined && q.endTime < startTime)
     return { rows: [], cursors: [], hasMore: false, nextCursor: null };
-  const params: unknown[] = [q.user.toLowerCase(), startTime, q.endTime ?? null];
+  const params: unknown[] = [q.user, startTime, q.endTime ?? null];
   const param = (v: unknown) => `$${params.push(v)}`;
   const filters = ['address = $1', 'time >= $2', '($3::bigint IS NULL OR time <= $3)'];
   const keyRow = (values: readonly unknown[]) =>

@@ -13,7 +13,7 @@ import {
   type Topics,
 } from '../../../events/bus.ts';
 import type { Page } from '../../../kit/page.ts';
-import { FieldError } from '../../../platform/fields.ts';
+import { type Address, FieldError } from '../../../platform/fields.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import { borrowLendUserState, type ReservePricing } from './borrow-lend.ts';
 import { type AccountFill, type FillColumn, type StoredFill, toWireFill } from './fill-fields.ts';
@@ -235,7 +235,7 @@ export class AccountsService {
   }
 
   /** The latest perp account state (state.ts), valued at `markPx`, with the leverage the node reports. */
-  async accountState(user: string): Promise<AccountState> {
+  async accountState(user: Address): Promise<AccountState> {
     return accountState(this.pool, {
       user,
       markPx: this.markPx,
@@ -354,7 +354,7 @@ export class AccountsService {
   }
 
   /** twapHistory: the user's TWAP status changes, oldest first (the newest MAX_TWAP_HISTORY). */
-  twapHistory(user: string) {
+  twapHistory(user: Address) {
     return twapHistory(this.pool, user);
   }
 
@@ -382,7 +382,7 @@ export class AccountsService {
   }
 
   /** The `n` most recent payments, oldest first (the userFundings channel's snapshot). */
-  recentFundings(user: string, n: number) {
+  recentFundings(user: Address, n: number) {
     return recentFundings(this.pool, user, n);
   }
 
@@ -397,12 +397,12 @@ export class AccountsService {
   }
 
   /** An address's fill counters over its history, `fills_since` counting those at or after `since`. */
-  fillSummary(address: string, since: number) {
+  fillSummary(address: Address, since: number) {
     return fillSummary(this.pool, address, since);
   }
 
   /** The `n` most recent updates, oldest first (the userNonFundingLedgerUpdates channel's snapshot). */
-  recentLedgerUpdates(user: string, n: number) {
+  recentLedgerUpdates(user: Address, n: number) {
     return recentLedgerUpdates(this.pool, user, n);
   }
 

@@ -2,9 +2,11 @@
 // each stored non-funding ledger update classified into one event type — deposits, withdrawals, transfers in and
 // out, class and sub-account transfers, vault moves and `send` (agentSendAsset / sendAsset, which carries the
 // source and destination dex). The classification is written once here, for SQL (filter) and JS (live events).
+
 import type pg from 'pg';
 import type { LedgerUpdateRow } from '../../../db/rows/accounts.ts';
 import { LEDGER_COVERAGE_START } from '../../../platform/coverage.ts';
+import type { Address } from '../../../platform/fields.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 
 export const LEDGER_EVENT_TYPES = [
@@ -81,7 +83,7 @@ export function toLedgerEvent(
 }
 
 export interface LedgerEventsQuery {
-  user: string;
+  user: Address;
   /** Any of these; absent or empty = every type. */
   eventTypes?: readonly LedgerEventType[];
   startTime?: number;
@@ -127,7 +129,7 @@ export async function ledgerEvents(
     return `$${params.length}`;
   };
   const where = [
-    `l.address = ${param(q.user.toLowerCase())}`,
+    `l.address = ${param(q.user)}`,
     `l.time >= ${param(Math.max(q.startTime ?? 0, LEDGER_COVERAGE_START))}`,
   ];
   if (q.endTime !== undefined) where.push(`l.time <= ${param(q.endTime)}`);

@@ -1,8 +1,10 @@
 // Non-funding ledger updates: userNonFundingLedgerUpdates (paged by history-page.ts's rule) and the snapshot of the
 // userNonFundingLedgerUpdates WebSocket channel. One stored row per event and per address involved, so a `send`
 // appears in the history of its sender and of its receiver.
+
 import type pg from 'pg';
 import { LEDGER_COVERAGE_START } from '../../../platform/coverage.ts';
+import type { Address } from '../../../platform/fields.ts';
 import { type HistoryPage, type HistoryPageQuery, type HistoryTable, historyPage } from './history-page.ts';
 
 /** `{time, hash, delta}`: the delta is stored as the node printed it, already in the API's shape (wire §2.6). */
@@ -38,11 +40,11 @@ export function userNonFundingLedgerUpdates(pool: pg.Pool, q: HistoryPageQuery):
 }
 
 /** The channel snapshot: the `n` most recent updates, returned oldest first. */
-export async function recentLedgerUpdates(pool: pg.Pool, user: string, n = 100): Promise<LedgerUpdate[]> {
+export async function recentLedgerUpdates(pool: pg.Pool, user: Address, n = 100): Promise<LedgerUpdate[]> {
   const { rows } = await pool.query<LedgerUpdate>(
     `SELECT time, hash, delta FROM accounts.ledger_updates WHERE address = $1 AND time >= $3
      ORDER BY time DESC, block_number DESC, hash DESC LIMIT $2`,
-    [user.toLowerCase(), n, LEDGER_COVERAGE_START],
+    [user, n, LEDGER_COVERAGE_START],
   );
   return rows.reverse();
 }

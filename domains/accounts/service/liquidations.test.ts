@@ -1,7 +1,9 @@
 // The liquidations channel filter over liquidation rows written by ingest, and the event shape.
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiquidationRow } from '../../../db/rows/accounts.ts';
 import { InProcessBus } from '../../../events/bus.ts';
+import { addressValue } from '../../../platform/fields.ts';
 import { ledgerEvent, NodeFiles } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, hash, nodeFill, T0 } from '../../../test/node-files.ts';
@@ -63,7 +65,7 @@ describe('liquidationsMatching', () => {
 
   it('matches user and users against the liquidated user or the liquidator', () => {
     expect(tids({ user: VICTIM })).toEqual([1, 3]);
-    expect(tids({ user: BACKSTOP.toUpperCase().replace('0X', '0x') })).toEqual([2, 3]);
+    expect(tids({ user: addressValue(BACKSTOP.toUpperCase().replace('0X', '0x'), 'user') })).toEqual([2, 3]);
     expect(tids({ users: [OTHER_VICTIM, LIQUIDATOR] })).toEqual([1, 2]);
   });
 

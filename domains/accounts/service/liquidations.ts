@@ -1,22 +1,24 @@
 // Liquidations: the subscription filter of spec §6 (user, users, amount_dollars, builder, all combined) as a
 // predicate over stored/live rows, the exchange's liquidation event shape, and a user's stored liquidations.
+
 import type pg from 'pg';
 import { type LedgerUpdateRow, type LiquidationRow, liquidationsTable } from '../../../db/rows/accounts.ts';
 import type { EventBus } from '../../../events/bus.ts';
 import { compareDecimal } from '../../../platform/decimal.ts';
+import type { Address } from '../../../platform/fields.ts';
 import { decimalOf } from './shared.ts';
 
 export const MAX_LIQUIDATION_USERS = 50;
 
 export interface LiquidationFilter {
   /** Matches the liquidated user or the liquidator. */
-  user?: string;
+  user?: Address;
   /** Up to 50 addresses; each matches the liquidated user or the liquidator. */
-  users?: readonly string[];
+  users?: readonly Address[];
   /** Minimum notional (px × sz of the liquidation fill), in dollars. */
   amountDollars?: number | string;
   /** The builder of the liquidation fill. */
-  builder?: string;
+  builder?: Address;
 }
 
 /** The exchange's liquidation event (userEvents `{liquidation}`). */
@@ -30,10 +32,9 @@ export interface WsLiquidation {
 
 /** A predicate accepting the rows every given filter accepts (no filter: every row). */
 export function liquidationsMatching(filter: LiquidationFilter): (row: LiquidationRow) => boolean {
-  const user = filter.user?.toLowerCase();
-  const users = filter.users ? new Set(filter.users.map((u) => u.toLowerCase())) : null;
+  const { user, builder } = filter;
+  const users = filter.users ? new Set<string>(filter.users) : null;
   const min = filter.amountDollars === undefined ? null : decimalOf(filter.amountDollars);
-  const builder = filter.builder?.toLowerCase();
   return (row) => {
     const liquidated = row.liquidated_user.toLowerCase();
     const liquidator = row.liquidator.toLowerCase();

@@ -1,7 +1,9 @@
 // historicalOrders (the four rules of spec §4.1, the stop order's three rows of spec §3) and the indexed step of
 // orderStatus, on order statuses loaded from hand-made node files.
+
 import type { GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressValue } from '../../../platform/fields.ts';
 import { accountsOver, NodeFiles, statusEvent, userConnection } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, nodeOrder, T0 } from '../../../test/node-files.ts';
@@ -341,7 +343,7 @@ describe('orderStatus (indexed history)', () => {
 
   it('answers by cloid (any case) with the latest status of that order', async () => {
     const answer = await orderStatus(db.pool, {
-      user: ALICE.toUpperCase().replace('0X', '0x'),
+      user: addressValue(ALICE.toUpperCase().replace('0X', '0x'), 'user'),
       cloid: STOP_CLOID.toUpperCase().replace('0X', '0x'),
     });
     expect(answer).toStrictEqual({

@@ -15,9 +15,11 @@
 // - In window mode (rule 3) orders come by oid descending, each order's rows newest first; the cursor is the last
 //   oid returned as a decimal string, and the next page holds orders with a strictly smaller oid that have a status
 //   in the same window. lookbackDays, when given, also bounds the window's start there.
+
 import type pg from 'pg';
 import { eachTextRow } from '../../../db/pool.ts';
 import { type OrderStatusRow, orderStatusesTable } from '../../../db/rows/accounts.ts';
+import type { Address } from '../../../platform/fields.ts';
 import {
   boolJson,
   CHUNK_BYTES,
@@ -46,7 +48,7 @@ export interface HistoricalOrder {
 }
 
 export interface HistoricalOrdersQuery {
-  user: string;
+  user: Address;
   /** Orders (not rows) per answer: 1 to 5000, default 2000. */
   limit?: number;
   /** 1 to 365: only statuses from the last `lookbackDays` days before `now`. */
@@ -187,7 +189,7 @@ async function historicalOrderPage(
   q: HistoricalOrdersQuery,
   columns?: ReadonlySet<StatusColumn>,
 ): Promise<OrderPage> {
-  const user = q.user.toLowerCase();
+  const { user } = q;
   // limit and lookbackDays as HISTORICAL_ORDERS (inputs.ts) checked them.
   const limit = q.limit ?? HISTORICAL_ORDERS_DEFAULT_LIMIT;
   const lookbackStart = q.lookbackDays === undefined ? null : q.now - q.lookbackDays * DAY_MS;
@@ -377,7 +379,7 @@ export function orderRef(oid: unknown, cloid?: unknown): OrderRef {
 }
 
 export interface OrderStatusQuery {
-  user: string;
+  user: Address;
   /** Any u64: a number, or its decimal digits. */
   oid?: number | string;
   cloid?: string;
@@ -388,7 +390,7 @@ export interface OrderStatusQuery {
  * user's most recent order carrying it); `unknownOid` when none. Live state and the node come first, in the caller.
  */
 export async function orderStatus(pool: pg.Pool, q: OrderStatusQuery): Promise<OrderStatusAnswer> {
-  const user = q.user.toLowerCase();
+  const { user } = q;
   let key: string;
   let value: string;
   if (q.oid !== undefined) {

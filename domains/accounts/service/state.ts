@@ -17,6 +17,7 @@
 //   that leverage. When the node does not say (it is down, or reports no position for the coin), all three are
 //   null. `funding` is the funding accrued since open, + = received.
 // - No mark price from the caller → the last fill price of the coin.
+
 import type pg from 'pg';
 import type { FillRow } from '../../../db/rows/accounts.ts';
 import {
@@ -33,6 +34,7 @@ import {
   toDecimal,
   ZERO,
 } from '../../../platform/decimal.ts';
+import type { Address } from '../../../platform/fields.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import { CASH_TYPES, ledgerCash, PERP_COIN } from './cash.ts';
 import { fillOrder } from './wire-fill.ts';
@@ -78,7 +80,7 @@ export interface Leverage {
 }
 
 export interface AccountStateQuery {
-  user: string;
+  user: Address;
   markPx: (coin: string) => string | null;
   /**
    * The user's leverage per coin (a coin absent: unknown), or its promise, awaited beside the statements so that
@@ -137,7 +139,7 @@ interface HeldPosition {
  * has not reached yet is read from the rows as before (accountStateFromRows).
  */
 export async function accountState(pool: pg.Pool, q: AccountStateQuery): Promise<AccountState> {
-  const user = q.user.toLowerCase();
+  const { user } = q;
   const [leverage, kept, rows] = await Promise.all([
     q.leverage ?? new Map<string, Leverage>(),
     pool.query<{ cash: string | null; ready: boolean }>(
@@ -189,7 +191,7 @@ export async function accountState(pool: pg.Pool, q: AccountStateQuery): Promise
 
 /** The account state summed and walked from every stored row of the user: what the derived rows must equal. */
 export async function accountStateFromRows(pool: pg.Pool, q: AccountStateQuery): Promise<AccountState> {
-  const user = q.user.toLowerCase();
+  const { user } = q;
   const [leverage, latest, realized, funding, ledger] = await Promise.all([
     q.leverage ?? new Map<string, Leverage>(),
     pool.query<PositionFill>(

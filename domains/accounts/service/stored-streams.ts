@@ -1,6 +1,7 @@
 // The accounts domain's stored streams (kit/resume.ts): the per-user histories and liquidations as the live streams
 // of streams.ts send them, each also read back from its table, so that a subscriber resumes from any position the
 // store holds and a window of them replays. Each part selects rows as its live stream does.
+
 import type pg from 'pg';
 import {
   type FillRow,
@@ -16,6 +17,7 @@ import {
 } from '../../../db/rows/accounts.ts';
 import type { EventSource, TopicMap } from '../../../events/bus.ts';
 import { type BlockRow, blockOrderedReader, type StoredStream, storedPart } from '../../../kit/resume.ts';
+import type { Address } from '../../../platform/fields.ts';
 import { toWireFill, type WireFill } from './fill-fields.ts';
 import { toWsFunding, type WsFunding } from './funding.ts';
 import type { LiquidationStreamInput } from './inputs.ts';
@@ -46,8 +48,7 @@ export class AccountStoredStreams {
     return blockOrderedReader<R>(this.pool, { from, columns, where: 'address = $1', params: [address], order });
   }
 
-  private fillsPart<E>(user: string, select: (fills: FillRow[]) => readonly E[]) {
-    const address = user.toLowerCase();
+  private fillsPart<E>(address: Address, select: (fills: FillRow[]) => readonly E[]) {
     return storedPart<E, FillRow>({
       source: this.source,
       topic: 'fills',
@@ -60,8 +61,7 @@ export class AccountStoredStreams {
     });
   }
 
-  private fundingPart<E>(user: string, select: (rows: FundingPaymentRow[]) => readonly E[]) {
-    const address = user.toLowerCase();
+  private fundingPart<E>(address: Address, select: (rows: FundingPaymentRow[]) => readonly E[]) {
     return storedPart<E, FundingPaymentRow>({
       source: this.source,
       topic: 'fundingPayments',
@@ -79,8 +79,7 @@ export class AccountStoredStreams {
     });
   }
 
-  private orderStatusPart<E>(user: string, select: (rows: OrderStatusRow[]) => readonly E[]) {
-    const address = user.toLowerCase();
+  private orderStatusPart<E>(address: Address, select: (rows: OrderStatusRow[]) => readonly E[]) {
     return storedPart<E, OrderStatusRow>({
       source: this.source,
       topic: 'orderStatuses',
@@ -100,7 +99,7 @@ export class AccountStoredStreams {
 
   private liquidationPart<E>(filter: LiquidationStreamInput, select: (rows: LiquidationRow[]) => readonly E[]) {
     const matches = liquidationsMatching(filter);
-    const user = filter.user?.toLowerCase();
+    const user = filter.user;
     const columns = `${columnsOf(liquidationsTable)}, account_value`;
     return storedPart<E, LiquidationRow>({
       source: this.source,
@@ -122,7 +121,7 @@ export class AccountStoredStreams {
   }
 
   /** userFills: the user's fills, one batch per block (merged per crossing order with aggregateByTime). */
-  userFills(user: string, opts: { aggregateByTime?: boolean } = {}): StoredStream<WireFill[]> {
+  userFills(user: Address, opts: { aggregateByTime?: boolean } = {}): StoredStream<WireFill[]> {
     const aggregate = opts.aggregateByTime === true;
     return {
       parts: [
@@ -131,12 +130,11 @@ export class AccountStoredStreams {
     };
   }
 
-  userFundings(user: string): StoredStream<WsFunding[]> {
+  userFundings(user: Address): StoredStream<WsFunding[]> {
     return { parts: [this.fundingPart(user, (rows) => [rows.map(toWsFunding)])] };
   }
 
-  userNonFundingLedgerUpdates(user: string): StoredStream<LedgerUpdate[]> {
-    const address = user.toLowerCase();
+  userNonFundingLedgerUpdates(address: Address): StoredStream<LedgerUpdate[]> {
     return {
       parts: [
         storedPart<LedgerUpdate[], LedgerUpdateRow>({
@@ -158,13 +156,13 @@ export class AccountStoredStreams {
     };
   }
 
-  orderUpdates(user: string): StoredStream<OrderStatusRow[]> {
+  orderUpdates(user: Address): StoredStream<OrderStatusRow[]> {
     return { parts: [this.orderStatusPart(user, (rows) => [rows])] };
   }
 
   /** userEvents: fills, funding payments, liquidations on either side and the exchange's cancels, as live. */
-  userEvents(user: string): StoredStream<UserEvent> {
-    const address = user.toLowerCase();
+  userEvents(user: Address): StoredStream<UserEvent> {
+    const address = user;
     return {
       parts: [
         this.fillsPart<UserEvent>(user, (rows) => [{ fills: rows.map(toWireFill) }]),

@@ -1,15 +1,17 @@
 // The accounts streams' rules, held once where they live: whose rows a per-user stream carries, what a userEvents
 // event holds (fills per block, one event per payment and liquidation, the exchange's cancels only), and
 // aggregateByTime on live fills. Live only: the snapshots are storage reads tested with the /ws join.
+
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { FillRow, FundingPaymentRow, LiquidationRow, OrderStatusRow } from '../../../db/rows/accounts.ts';
 import { InProcessBus } from '../../../events/bus.ts';
 import type { LiveStream } from '../../../kit/live.ts';
+import { type Address, addressValue } from '../../../platform/fields.ts';
 import { AccountStreams, type UserEvent } from './streams.ts';
 
-const ALICE = `0x${'a'.repeat(40)}`;
-const BOB = `0x${'b'.repeat(40)}`;
+const ALICE = `0x${'a'.repeat(40)}` as Address;
+const BOB = `0x${'b'.repeat(40)}` as Address;
 
 const fill = (address: string, tid: number, more: Partial<FillRow> = {}) =>
   ({
@@ -69,7 +71,9 @@ describe('userEvents', () => {
   it("composes the user's fills, payments, liquidations and the exchange's cancels, in publication order", () => {
     const { bus, streams } = setup();
     // A checksummed address is the same user.
-    const { events } = collect<UserEvent>(streams.userEvents(ALICE.toUpperCase().replace('0X', '0x')));
+    const { events } = collect<UserEvent>(
+      streams.userEvents(addressValue(ALICE.toUpperCase().replace('0X', '0x'), 'user')),
+    );
     bus.publish('fills', [fill(ALICE, 1), fill(BOB, 2), fill(ALICE, 3)]);
     bus.publish('fundingPayments', [payment(ALICE, 'BTC'), payment(BOB, 'BTC'), payment(ALICE, 'ETH')]);
     bus.publish('liquidations', [liquidation(BOB, ALICE, 7), liquidation(BOB, BOB, 8), liquidation(ALICE, BOB, 9)]);

@@ -1,10 +1,12 @@
 // The accounts domain's live streams, each defined once with its rules (whose rows, how they are grouped, what a
 // userEvents frame holds, which cancels are not the user's) and, for the per-user histories, the snapshot a
 // transport that sends one (/ws) starts from. GraphQL subscriptions and /ws channels adapt these.
+
 import type pg from 'pg';
 import type { LedgerUpdateRow, LiquidationRow, OrderStatusRow } from '../../../db/rows/accounts.ts';
 import type { EventSource, Topics } from '../../../events/bus.ts';
 import { mergedStreams, type ResumableStoredStream, type ResumableStream, topicStream } from '../../../kit/live.ts';
+import type { Address } from '../../../platform/fields.ts';
 import { sortedJson } from '../../../platform/json-text.ts';
 import { toWireFill, type WireFill } from './fill-fields.ts';
 import { userFills } from './fills.ts';
@@ -52,8 +54,7 @@ export class AccountStreams {
   ) {}
 
   /** `user`'s rows of a topic, one batch per published batch that has any, shaped by `toBatch`. */
-  private batches<T extends AccountTopic, R>(topic: T, user: string, toBatch: (rows: Topics[T][]) => R[]) {
-    const address = user.toLowerCase();
+  private batches<T extends AccountTopic, R>(topic: T, address: Address, toBatch: (rows: Topics[T][]) => R[]) {
     return topicStream(
       this.bus,
       topic,
@@ -69,7 +70,7 @@ export class AccountStreams {
    * The user's fills, one batch per block, merged per crossing order with aggregateByTime; the snapshot is the most
    * recent fills (aggregated by the query itself, which reads the whole group at the cut).
    */
-  userFills(user: string, opts: { aggregateByTime?: boolean } = {}): ResumableStoredStream<WireFill> {
+  userFills(user: Address, opts: { aggregateByTime?: boolean } = {}): ResumableStoredStream<WireFill> {
     const aggregate = opts.aggregateByTime === true;
     return {
       ...this.batches('fills', user, (rows) =>
@@ -83,7 +84,7 @@ export class AccountStreams {
   }
 
   /** The user's funding payments, one batch per block; the snapshot is the most recent ones. */
-  userFundings(user: string): ResumableStoredStream<WsFunding> {
+  userFundings(user: Address): ResumableStoredStream<WsFunding> {
     return {
       ...this.batches('fundingPayments', user, (rows) => rows.map(toWsFunding)),
       snapshot: () => recentFundings(this.pool, user, HISTORY_SNAPSHOT_SIZE),
@@ -93,7 +94,7 @@ export class AccountStreams {
   }
 
   /** The user's non-funding ledger updates, one batch per block; the snapshot is the most recent ones. */
-  userNonFundingLedgerUpdates(user: string): ResumableStoredStream<LedgerUpdate> {
+  userNonFundingLedgerUpdates(user: Address): ResumableStoredStream<LedgerUpdate> {
     return {
       ...this.batches('ledgerUpdates', user, (rows) => rows.map(toLedgerUpdate)),
       snapshot: () => recentLedgerUpdates(this.pool, user, HISTORY_SNAPSHOT_SIZE),
@@ -103,7 +104,7 @@ export class AccountStreams {
   }
 
   /** The user's order status changes, one batch per block. */
-  orderUpdates(user: string): ResumableStream<OrderStatusRow[]> {
+  orderUpdates(user: Address): ResumableStream<OrderStatusRow[]> {
     return this.batches('orderStatuses', user, (rows) => rows);
   }
 
@@ -111,8 +112,7 @@ export class AccountStreams {
    * The user's events in the order they are published: fills (one batch per block), funding payments and
    * liquidations on either side (one event each), and the orders the exchange canceled (one batch per block).
    */
-  userEvents(user: string): ResumableStream<UserEvent> {
-    const address = user.toLowerCase();
+  userEvents(address: Address): ResumableStream<UserEvent> {
     const involved = liquidationsMatching({ user: address });
     const { bus } = this;
     const mine = <R extends { address: string }>(rows: readonly R[]) => rows.filter((r) => r.address === address);

@@ -1,8 +1,10 @@
 // twapHistory on TWAP statuses loaded from hand-made node files: the user's status changes oldest first, an error's
 // message kept, another user's left out; the exchange's record (time in seconds, status object); User.twapHistory.
+
 import { graphql } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoNs } from '../../../ingest/files.ts';
+import { addressValue } from '../../../platform/fields.ts';
 import { accountsOver, NodeFiles } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, T0 } from '../../../test/node-files.ts';
@@ -54,7 +56,7 @@ afterAll(async () => {
 
 describe('twapHistory', () => {
   it("lists the user's status changes oldest first, as stored from the node lines", async () => {
-    const changes = await twapHistory(db.pool, ALICE.toUpperCase().replace('0X', '0x'));
+    const changes = await twapHistory(db.pool, addressValue(ALICE.toUpperCase().replace('0X', '0x'), 'user'));
     expect(changes.map((c) => [c.twapId, c.time, c.status, c.error])).toEqual([
       [7, T0, 'activated', null],
       [9, T0 + 1_500, 'error', 'Insufficient margin to place order.'],

@@ -1,7 +1,9 @@
 // TWAPs: a user's stored TWAP statuses (twapHistory: node_twap_statuses, one row per status change) in the exchange's
 // shape (hyperliquid-wire.md §2.7), and the fills of its slices (userTwapSliceFills).
+
 import type pg from 'pg';
 import type { TwapStatusRow } from '../../../db/rows/accounts.ts';
+import type { Address } from '../../../platform/fields.ts';
 import type { TwapState } from '../../../wire/node-lines.ts';
 import { toWireFill, WIRE_FILL_COLUMNS, type WireFill, type WireFillSource } from './fill-fields.ts';
 import { fillPage } from './fill-pages.ts';
@@ -67,7 +69,7 @@ function toStatusChange(r: StoredStatus): TwapStatusChange {
 }
 
 /** A user's TWAP status changes, oldest first: the newest MAX_TWAP_HISTORY of them. */
-export async function twapHistory(pool: pg.Pool, user: string): Promise<TwapStatusChange[]> {
+export async function twapHistory(pool: pg.Pool, user: Address): Promise<TwapStatusChange[]> {
   const { rows } = await pool.query<StoredStatus>(
     `SELECT * FROM (
        SELECT time, twap_id, address, coin, side, sz::text AS sz, executed_sz::text AS executed_sz,
@@ -76,7 +78,7 @@ export async function twapHistory(pool: pg.Pool, user: string): Promise<TwapStat
        FROM accounts.twap_statuses WHERE address = $1
        ORDER BY time DESC, block_number DESC, twap_id DESC LIMIT $2
      ) newest ORDER BY time, block_number, twap_id`,
-    [user.toLowerCase(), MAX_TWAP_HISTORY],
+    [user, MAX_TWAP_HISTORY],
   );
   return rows.map(toStatusChange);
 }
@@ -89,7 +91,7 @@ export interface TwapSliceFill {
 }
 
 export interface TwapSliceFillsQuery {
-  user: string;
+  user: Address;
   /** Only the slices of this TWAP. */
   twapId?: number;
   /** Inclusive epoch-ms bounds on the fill time. */

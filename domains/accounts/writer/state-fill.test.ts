@@ -3,9 +3,11 @@
 // generated histories (flips, partial and full closes, fills sharing a timestamp, funding, ledger) loaded present
 // first and the past after it, once more over the same files (nothing counts twice), and after the fill of history
 // stored before the rows existed.
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoNs } from '../../../ingest/files.ts';
 import { Ingest } from '../../../ingest/pipeline.ts';
+import type { Address } from '../../../platform/fields.ts';
 import { ledgerEvent, NodeFiles } from '../../../test/accounts-files.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
 import { addr, hash, nodeFill, T0 } from '../../../test/node-files.ts';
@@ -48,10 +50,10 @@ async function load(files: NodeFiles, lane?: string): Promise<string> {
   return dataDir;
 }
 
-const stateOf = (user: string, from: typeof accountState) =>
+const stateOf = (user: Address, from: typeof accountState) =>
   from(db.pool, { user, markPx: (c) => MARKS[c] ?? null, now: NOW });
 
-async function expectKeptEqualsRows(users: string[]): Promise<AccountState[]> {
+async function expectKeptEqualsRows(users: Address[]): Promise<AccountState[]> {
   const kept = await Promise.all(users.map((u) => stateOf(u, accountState)));
   const rows = await Promise.all(users.map((u) => stateOf(u, accountStateFromRows)));
   expect(kept).toStrictEqual(rows);

@@ -2,9 +2,11 @@
 // fills) loaded by the real ingest: exact holder balances after mints, transfers and burns, the backstop principal
 // summary and health (404 for a dex never seen), agent sends with both dex names, paging without loss or repeat, and
 // every 400.
+
 import { graphql } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody } from '../../../platform/error-codes.ts';
+import type { Address } from '../../../platform/fields.ts';
 import { startCompatApp, type TestCompatApp } from '../../../test/compat-app.ts';
 import {
   ALICE,
@@ -157,7 +159,7 @@ describe('the holders page written from its rows', () => {
   ];
   it.each(pages)('%s: the same envelope and bytes as the service page', async (_, q) => {
     const res = await c.get(`/hyperevm/testnet/tokens/${q.token}/holders?limit=${q.limit}&offset=${q.offset}`);
-    const page = await c.services.evm.tokenHolders(q);
+    const page = await c.services.evm.tokenHolders({ ...q, token: q.token as Address });
     const envelope = {
       success: true,
       message: 'ok',
@@ -173,10 +175,10 @@ describe('the holders page written from its rows', () => {
   });
 
   it('pages by cursor across a page boundary as the service does', async () => {
-    const first = await c.services.evm.tokenHolders({ token: TOKEN, limit: 3, offset: 0 });
+    const first = await c.services.evm.tokenHolders({ token: TOKEN as Address, limit: 3, offset: 0 });
     const cursor = first.nextCursor as string;
     const res = await c.get(`/hyperevm/testnet/tokens/${TOKEN}/holders?limit=1&cursor=${cursor}`);
-    const page = await c.services.evm.tokenHolders({ token: TOKEN, limit: 1, offset: 0, cursor });
+    const page = await c.services.evm.tokenHolders({ token: TOKEN as Address, limit: 1, offset: 0, cursor });
     expect(page.rows).toHaveLength(1);
     expect([res.body.data, res.body.has_more, res.body.next_cursor]).toEqual([
       page.rows,

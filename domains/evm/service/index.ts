@@ -6,7 +6,7 @@ import type pg from 'pg';
 import type { EvmBlockRow, EvmTransactionRow } from '../../../db/rows/evm.ts';
 import type { EventBus } from '../../../events/bus.ts';
 import { trimDecimal } from '../../../platform/decimal.ts';
-import { FieldError } from '../../../platform/fields.ts';
+import { type Address, FieldError } from '../../../platform/fields.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import type { AccountsPort, FillRowsPage } from '../../accounts/port.ts';
@@ -37,8 +37,8 @@ const PERP_DEXS_TTL_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 /** A HIP-3 dex's backstop address: 0x4000…0000 plus the dex's index (reference/service-details.md). */
-export function backstopAddress(dexIndex: number): string {
-  return `0x4${dexIndex.toString(16).padStart(39, '0')}`;
+export function backstopAddress(dexIndex: number): Address {
+  return `0x4${dexIndex.toString(16).padStart(39, '0')}` as Address;
 }
 
 /** `/evm/hip3/backstop/health`'s row for one dex. */
