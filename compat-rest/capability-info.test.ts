@@ -1,6 +1,7 @@
 // The /info door of a capability (compat-rest/capability-info.ts), in process: the entry's body schema is the
 // definition's (less what the door omits, with its extra fields), its read is the definition's parse (what is omitted
-// or extra is not read), and the answer has the declared shape with the page's paging headers.
+// or extra is not read; a nested body's fields are read under its key), and the answer has the declared shape with the
+// page's paging headers.
 import { describe, expect, it } from 'vitest';
 import { type Capabilities, capability, wholeCapability } from '../kit/capability.ts';
 import { type CompatServices, knownJson } from '../kit/info.ts';
@@ -86,6 +87,24 @@ describe('an /info door', () => {
     });
     expect(service.calls).toEqual([input]);
     expect(await types.whole?.handler({}, services, input)).toEqual({ kind: 'json', body: [{ a: 1 }] });
+  });
+
+  it("reads a nested body's object by the definition, a refusal naming the field under its key", () => {
+    const nested = wholeCapability({
+      name: 'nested',
+      input: ROWS,
+      answer: async () => [],
+      info: { type: 'nested', nested: 'req', omit: ['startTime'], response: {} },
+    });
+    const entry = capabilityInfo('test', { prefix: '', list: [nested] }).nested;
+    const schema = entry?.schema as { properties: { req: { properties: object } }; required: string[] };
+    expect(schema.required).toEqual(['req']);
+    expect(Object.keys(schema.properties)).toEqual(['req']);
+    expect(Object.keys(schema.properties.req.properties)).toEqual(['user', 'limit', 'flag']);
+    const read = entry?.read as (b: Record<string, unknown>) => unknown;
+    expect(read({ type: 'nested', req: { user: USER, startTime: 5 } })).toEqual({ user: USER, limit: 2, flag: false });
+    expect(() => read({ type: 'nested', req: { user: USER, limit: 6 } })).toThrow(/^req\.limit: /);
+    expect(() => read({ type: 'nested' })).toThrow('req: is required, must be an object');
   });
 
   it('refuses a capability that costs more than a call', () => {

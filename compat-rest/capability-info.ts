@@ -7,6 +7,7 @@
 import { type Capabilities, type Capability, callOf, type Paged } from '../kit/capability.ts';
 import { pagingHeaders, resultEnvelope } from '../kit/envelopes.ts';
 import { encodedJson, type InfoEntry, json, readInfo, sharedJson, streamedJson } from '../kit/info.ts';
+import { nestedBody } from '../kit/input.ts';
 import { relay } from '../kit/proxy.ts';
 import type { JsonSchema } from '../kit/request-schema.ts';
 
@@ -29,7 +30,8 @@ export function capabilityInfo(domain: string, capabilities: Capabilities): Reco
 
 function infoEntry(domain: string, c: Capability, door: Info): InfoEntry {
   const omit = door.omit ?? [];
-  const definition = c.input.body(omit) as JsonSchema;
+  const nested = door.nested === undefined ? null : nestedBody(door.nested, c.input, omit);
+  const definition = (nested ? nested.body() : c.input.body(omit)) as JsonSchema;
   const withExtra = door.extra
     ? { ...definition, properties: { ...(definition.properties as object), ...door.extra } }
     : definition;
@@ -45,7 +47,7 @@ function infoEntry(domain: string, c: Capability, door: Info): InfoEntry {
   const relayed = door.relay === undefined ? undefined : relay(door.relay, c.input);
   return readInfo({
     schema: door.schema ? door.schema(withExtra) : withExtra,
-    read: (body) => c.input.parse(readable(body), 'info') as unknown,
+    read: (body) => (nested ? nested.parse(readable(body)) : c.input.parse(readable(body), 'info')) as unknown,
     async handler(input, services, body) {
       if (relayed && (door.relayWhen?.(input as never) ?? true)) return relayed(body, services);
       const service = (services as unknown as Record<string, unknown>)[domain];

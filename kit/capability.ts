@@ -244,6 +244,11 @@ export interface InfoDoor<S, P extends TProperties, A = Any> {
   type: string | readonly string[];
   /** Fields a body does not give (left out of its schema and not read: the definition's default). */
   omit?: readonly (keyof P & string)[];
+  /**
+   * The key a body nests the definition's fields under (candleSnapshot's `{type, req: {coin, ...}}`): the schema holds
+   * them there, and a refusal names them under it (`req.startTime: ...`).
+   */
+  nested?: string;
   /** Body fields beside the definition's, by their schema (a spelling or a type the exchange's clients send). */
   extra?: Readonly<Record<string, JsonSchema>>;
   /** The body's schema where not the definition's (a bound the definition words better, left out of it). */

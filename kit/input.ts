@@ -413,20 +413,27 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
  * body's schema holds the definition's under `key`, and `parse` reads that object, naming a refused field
  * `key.field` as the dispatcher's 400 names it (`req.startTime: must not be after endTime`).
  */
-export function nestedBody<P extends TProperties>(key: string, definition: Input<P>) {
+export function nestedBody<P extends TProperties>(
+  key: string,
+  definition: Input<P>,
+  omit: readonly (keyof P & string)[] = [],
+) {
   return {
     body: (): Readonly<Record<string, unknown>> => ({
       type: 'object',
-      properties: { [key]: definition.body() },
+      properties: { [key]: definition.body(omit) },
       required: [key],
     }),
+    /** Reads the nested object (what `omit` names is not read). */
     parse(body: Readonly<Record<string, unknown>>): Static<TObject<P>> {
       const inner = body[key];
       if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) {
         throw new FieldError(`${key}: is required, must be an object`);
       }
+      const read: Record<string, unknown> = omit.length ? { ...inner } : (inner as Record<string, unknown>);
+      for (const field of omit) delete read[field];
       try {
-        return definition.parse(inner as Record<string, unknown>, 'info');
+        return definition.parse(read, 'info');
       } catch (err) {
         throw err instanceof FieldError ? new FieldError(`${key}.${err.message}`, err.code) : err;
       }

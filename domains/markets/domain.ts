@@ -6,7 +6,6 @@ import type { MarketsContext } from './builder.ts';
 import { MARKETS_CAPABILITIES } from './capabilities.ts';
 import { marketChannels } from './compat/channels.ts';
 import { marketsInfo } from './compat/info.ts';
-import { marketRoutes } from './compat/market-routes.ts';
 import { marketsTools } from './mcp.ts';
 import { marketsSchema } from './schema/index.ts';
 import { MarketsService } from './service/index.ts';
@@ -36,7 +35,6 @@ export const markets = defineDomain({
   compat: {
     info: marketsInfo,
     channels: marketChannels,
-    routes: [{ prefix: '/market', plugin: marketRoutes }],
   },
   capabilities: MARKETS_CAPABILITIES,
   mcpTools: marketsTools,

@@ -1,10 +1,10 @@
-// What the service holds over time, in the graph as on REST and MCP: dataCoverage, the market-history archive's
-// coins and dates (availableDates), a coin's archived samples (`/market/{bbo,spread,depth,slippage,book}/{coin}`)
-// and its liquidity report. Each field calls the service method the route and the tool call, with its defaults.
+// What the service holds over time, in the graph as on REST and MCP: dataCoverage, the types of the market-history
+// archive's fields (its dates, a coin's archived samples), which its capabilities declare (history-capabilities.ts),
+// and Market.liquidityReport (its route and tool are the liquidityReport capability's, state-capabilities.ts).
 import type { BackfillCoverage, Coverage, DatasetCoverage } from '../../../platform/coverage.ts';
 import { builder } from '../builder.ts';
 import { HISTORY_DATASET_NAMES, HISTORY_SERIES_NAMES, type HistoryDataset } from '../service/history.ts';
-import { AVAILABLE_DATES, LIQUIDITY_REPORT, MARKET_HISTORY } from '../service/inputs.ts';
+import { LIQUIDITY_REPORT } from '../service/inputs.ts';
 import { MarketRef } from './market.ts';
 
 const DatasetCoverageRef = builder.objectRef<DatasetCoverage & { name: string }>('DatasetCoverage').implement({
@@ -48,10 +48,10 @@ const DataCoverageRef = builder.objectRef<Coverage>('DataCoverage').implement({
   }),
 });
 
-const HistoryDatasetEnum = builder.enumType('HistoryDataset', { values: HISTORY_DATASET_NAMES });
-const HistorySeriesEnum = builder.enumType('HistorySeries', { values: HISTORY_SERIES_NAMES });
+export const HistoryDatasetEnum = builder.enumType('HistoryDataset', { values: HISTORY_DATASET_NAMES });
+export const HistorySeriesEnum = builder.enumType('HistorySeries', { values: HISTORY_SERIES_NAMES });
 
-const AvailableDatesRef = builder
+export const AvailableDatesRef = builder
   .objectRef<{ coin: string; dataset: HistoryDataset; dates: string[] }>('AvailableDates')
   .implement({
     description: 'The UTC dates (YYYY-MM-DD, ascending) on which a dataset holds data for a coin',
@@ -63,7 +63,17 @@ const AvailableDatesRef = builder
     }),
   });
 
-const HistoryPageRef = builder
+/** availableDates' answer (`{coin: {dataset: dates}}`) as a list of one coin's dataset each. */
+export const listedDates = (dates: Partial<Record<string, Partial<Record<HistoryDataset, string[]>>>>) =>
+  Object.entries(dates).flatMap(([coin, byDataset = {}]) =>
+    Object.entries(byDataset).map(([dataset, days]) => ({
+      coin,
+      dataset: dataset as HistoryDataset,
+      dates: days ?? [],
+    })),
+  );
+
+export const HistoryPageRef = builder
   .objectRef<{ rows: unknown[]; hasMore: boolean; nextCursor: string | null }>('MarketHistoryPage')
   .implement({
     description: 'Archived samples of one series, newest first, as `/market/<series>/{coin}` gives them',
@@ -82,35 +92,9 @@ builder.queryFields((t) => ({
     type: DataCoverageRef,
     resolve: (_r, _a, ctx) => ctx.coverage(ctx.markets.now()),
   }),
-  historyCoins: t.stringList({
-    description: 'Coins for which the market-history archive holds samples',
-    resolve: (_r, _a, ctx) => ctx.markets.historyCoins(),
-  }),
-  availableDates: t.field({
-    type: [AvailableDatesRef],
-    description: 'Per coin and dataset, the UTC dates with data (the availableDates /info type)',
-    args: AVAILABLE_DATES.args(t, { types: { dataset: HistoryDatasetEnum } }),
-    listSize: { assumedSize: 100 },
-    resolve: async (_r, a, ctx) => {
-      const dates = await ctx.markets.availableDates(AVAILABLE_DATES.parse(a, 'graphql'));
-      return Object.entries(dates).flatMap(([coin, byDataset]) =>
-        Object.entries(byDataset).map(([dataset, days]) => ({
-          coin,
-          dataset: dataset as HistoryDataset,
-          dates: days ?? [],
-        })),
-      );
-    },
-  }),
 }));
 
 builder.objectFields(MarketRef, (t) => ({
-  history: t.field({
-    type: HistoryPageRef,
-    description: 'Archived samples of one series; window default: the day before endTime (default now)',
-    args: MARKET_HISTORY.args(t, { omit: ['coin'], types: { series: HistorySeriesEnum } }),
-    resolve: (m, a, ctx) => ctx.markets.marketHistory(MARKET_HISTORY.parse({ ...a, coin: m.coin }, 'graphql')),
-  }),
   liquidityReport: t.field({
     type: 'JSON',
     description:

@@ -6,11 +6,8 @@ import { builder } from '../builder.ts';
 import type { L2BookAnswer, L2Level } from '../service/book/coin-book.ts';
 import type { L2DiffEvent } from '../service/book/l2-diff.ts';
 import type { BboAnswer } from '../service/book.ts';
-import { CANDLES, FUNDING_HISTORY, TRADES } from '../service/inputs.ts';
 import type { FundingRate } from '../service/market-data.ts';
 import type { MarketInfo, PerpAssetCtx, SpotAssetCtx } from '../service/meta.ts';
-import { CandleIntervalEnum, CandleRef } from './candle.ts';
-import { TradeRef } from './trade.ts';
 
 export interface MarketParent {
   coin: string;
@@ -98,7 +95,7 @@ export const SpotAssetCtxRef = builder.objectRef<SpotAssetCtx>('SpotAssetCtx').i
   }),
 });
 
-const FundingRateRef = builder.objectRef<FundingRate>('FundingRate').implement({
+export const FundingRateRef = builder.objectRef<FundingRate>('FundingRate').implement({
   fields: (t) => ({
     coin: t.exposeString('coin'),
     fundingRate: t.expose('fundingRate', { type: 'Decimal' }),
@@ -145,27 +142,6 @@ export const MarketRef = builder.objectRef<MarketParent>('Market').implement({
   description: 'A tradable coin (perp, spot pair, HIP-3 dex coin or outcome side)',
   fields: (t) => ({
     coin: t.exposeString('coin'),
-    trades: t.field({
-      type: [TradeRef],
-      description: 'Most recent first',
-      args: TRADES.args(t, ['coin']),
-      listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-      resolve: (m, a, ctx) => ctx.markets.trades(TRADES.parse({ ...a, coin: m.coin }, 'graphql')),
-    }),
-    candles: t.field({
-      type: [CandleRef],
-      description: 'Oldest first; at most the 5000 most recent candles of the window',
-      args: CANDLES.args(t, { omit: ['coin'], types: { interval: CandleIntervalEnum } }),
-      listSize: { assumedSize: 500 },
-      resolve: (m, a, ctx) => ctx.markets.candleSnapshot(CANDLES.parse({ ...a, coin: m.coin }, 'graphql')),
-    }),
-    fundingHistory: t.field({
-      type: [FundingRateRef],
-      description: 'Hourly rates, oldest first, at most 500',
-      args: FUNDING_HISTORY.args(t, ['coin']),
-      listSize: { assumedSize: 500 },
-      resolve: (m, a, ctx) => ctx.markets.fundingHistory(FUNDING_HISTORY.parse({ ...a, coin: m.coin }, 'graphql')),
-    }),
   }),
 });
 

@@ -1,10 +1,10 @@
-// Token @key(index): a borrow/lend reserve's latest state and its history (spec §4.2), and its HyperEVM contract
+// Token @key(index): a borrow/lend reserve's latest state and its history (spec §4.2; the history field is its
+// capability's, history-capabilities.ts), and its HyperEVM contract
 // (EvmToken @key(address), the evm subgraph's; here it gains the spot token it is the contract of).
 import { builder } from '../builder.ts';
-import { RESERVE_HISTORY } from '../service/inputs.ts';
 import { RESERVE_INTERVALS, type ReserveSample } from '../service/reserves.ts';
 
-const ReserveRef = builder.objectRef<ReserveSample>('ReserveSample').implement({
+export const ReserveRef = builder.objectRef<ReserveSample>('ReserveSample').implement({
   fields: (t) => ({
     time: t.expose('time', { type: 'Timestamp' }),
     token: t.exposeInt('token'),
@@ -20,7 +20,7 @@ const ReserveRef = builder.objectRef<ReserveSample>('ReserveSample').implement({
   }),
 });
 
-const ReserveIntervalEnum = builder.enumType('ReserveInterval', {
+export const ReserveIntervalEnum = builder.enumType('ReserveInterval', {
   values: Object.fromEntries(RESERVE_INTERVALS.map((i) => [`_${i}`, { value: i }])) as Record<
     string,
     { value: (typeof RESERVE_INTERVALS)[number] }
@@ -47,16 +47,6 @@ export const TokenRef = builder.objectRef<{ index: number; latest?: ReserveSampl
       // A list of tokens asks spotMeta once (cached), not once per token.
       load: async (indexes: number[], ctx) => (await ctx.markets.evmContracts(indexes)).map(toEvmToken),
       resolve: (tok) => tok.index,
-    }),
-    reserveHistory: t.field({
-      type: [ReserveRef],
-      description: 'Raw one-minute samples, or the last sample per bucket; oldest first',
-      args: RESERVE_HISTORY.args(t, { omit: ['token'], types: { interval: ReserveIntervalEnum } }),
-      listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-      resolve: async (tok, a, ctx) => {
-        const r = await ctx.markets.reserveHistory(RESERVE_HISTORY.parse({ ...a, token: tok.index }, 'graphql'));
-        return r.history;
-      },
     }),
   }),
 });
