@@ -107,6 +107,21 @@ describe('an /info door', () => {
     expect(() => read({ type: 'nested' })).toThrow('req: is required, must be an object');
   });
 
+  it("gives the call the platform (every domain's dataCoverage): the services' own", async () => {
+    const coverage = async (now: number) => ({ region: 'here', datasets: {}, backfills: [], now }) as never;
+    const covered = wholeCapability({
+      name: 'covered',
+      input: defineInput({}),
+      answer: (_s, _q, _selected, platform) => platform.coverage(7),
+      info: { type: 'covered', response: {} },
+    });
+    const entry = capabilityInfo('test', { prefix: '', list: [covered] }).covered;
+    expect(await entry?.handler({}, { ...services, coverage }, {})).toEqual({
+      kind: 'json',
+      body: { region: 'here', datasets: {}, backfills: [], now: 7 },
+    });
+  });
+
   it('refuses a capability that costs more than a call', () => {
     const dear = capability({
       name: 'dear',

@@ -55,7 +55,7 @@ function infoEntry(domain: string, c: Capability, door: Info): InfoEntry {
         const { write, paging } = await door.stream(service, input as never);
         return streamedJson(write, paging && pagingHeaders(paging));
       }
-      const answer = await callOf(c, service, input, 'info');
+      const answer = await callOf(c, service, input, 'info', undefined, services);
       if (door.bytes) return encodedJson(door.bytes(answer));
       if (answer === null || !c.page) {
         const value = door.of ? door.of(answer) : answer;

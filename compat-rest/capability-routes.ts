@@ -32,7 +32,8 @@ export function capabilityRoutes(domain: string, capabilities: Capabilities): Co
     const add = (scope: FastifyInstance, c: Capability) => {
       const rest = c.rest as Rest;
       const options = routeOptions(c);
-      const handler = (req: FastifyRequest, reply: FastifyReply) => answer(c, service, routeInputOf(req), req, reply);
+      const handler = (req: FastifyRequest, reply: FastifyReply) =>
+        answer(c, service, services, routeInputOf(req), req, reply);
       for (const path of rest.paths) scope.route({ method: rest.method ?? 'GET', url: path, ...options, handler });
     };
     // A door's own prefix is a scope of its own, as fastify registers a prefixed plugin (`/fills` and `/fills/`).
@@ -127,7 +128,14 @@ const pagingOfPage = (c: Capability, page: { hasMore: boolean; nextCursor: strin
   return page.totalCount === undefined ? paging : { ...paging, totalCount: page.totalCount };
 };
 
-async function answer(c: Capability, service: unknown, input: unknown, req: FastifyRequest, reply: FastifyReply) {
+async function answer(
+  c: Capability,
+  service: unknown,
+  services: CompatServices,
+  input: unknown,
+  req: FastifyRequest,
+  reply: FastifyReply,
+) {
   const rest = c.rest as Rest;
   rest.check?.(req);
   if (rest.text) {
@@ -142,7 +150,7 @@ async function answer(c: Capability, service: unknown, input: unknown, req: Fast
     const paging = await rest.text(service, input as never, (row) => json.push(row));
     return reply.headers(pagingHeaders(paging)).type(JSON_TYPE).send(json.end());
   }
-  const result = await callOf(c, service, input, 'rest');
+  const result = await callOf(c, service, input, 'rest', undefined, services);
   if (result === null && !c.orNull) throw new HttpError('not_found', c.missing?.(input as never) ?? 'not found');
   if (!c.page) {
     const shaped: DataAnswer = typeof rest.data === 'function' ? rest.data(result) : { data: result };

@@ -12,6 +12,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Capabilities, Capability, FieldForm, GraphqlDoor, ParentField } from './capability.ts';
 import { callOf } from './capability.ts';
+import type { SubgraphPlatform } from './domain.ts';
 import { liveFields } from './live-fields.ts';
 import { connectionOf, type Page } from './page.ts';
 import { selectedFieldNames } from './selection.ts';
@@ -23,13 +24,17 @@ const SLICED = { slicingArguments: ['limit'], requireOneSlicingArgument: false }
 
 /**
  * Adds the Query fields of `capabilities` to `builder`, and the Subscription fields of its live ones; `serviceOf` is
- * the capability's service in a context.
+ * the capability's service in a context, and `platformOf` what is assembled over every domain (dataCoverage) in it,
+ * for the capabilities that read it.
  */
 export function capabilityFields<Context>(
   builder: Any,
   capabilities: Capabilities,
   serviceOf: (context: Context) => unknown,
+  platformOf?: (context: Context) => SubgraphPlatform,
 ): void {
+  const callIn = (c: Capability, ctx: Context, input: unknown, selected?: ReadonlySet<string>) =>
+    callOf(c, serviceOf(ctx), input, 'graphql', selected, platformOf?.(ctx));
   const connections = new Map<unknown, unknown>();
   const connectionOfType = (type: Any) => {
     let ref = connections.get(type);
@@ -67,7 +72,7 @@ export function capabilityFields<Context>(
         const raw = { ...(form.args ? form.args(a) : a) };
         for (const [key, of] of Object.entries(given)) raw[key] = of(parent);
         const input = c.input.parse(raw, 'graphql') as Record<string, unknown>;
-        const answer = await callOf(c, serviceOf(ctx), input, 'graphql', selectedFieldNames(info));
+        const answer = await callIn(c, ctx, input, selectedFieldNames(info));
         if (connection?.connection) {
           const page = answer as Page<unknown>;
           const node = connection.node;
@@ -87,7 +92,7 @@ export function capabilityFields<Context>(
       const { description, type, types } = door;
       const call = (a: Record<string, unknown>, ctx: Context) => {
         const input = c.input.parse(a, 'graphql');
-        return { input, page: callOf(c, serviceOf(ctx), input, 'graphql') as Promise<Any> };
+        return { input, page: callIn(c, ctx, input) as Promise<Any> };
       };
       if (door.list) {
         fields[door.list] = t.field({

@@ -21,6 +21,7 @@ import type { FastifyRequest } from 'fastify';
 import { FieldError } from '../platform/fields.ts';
 import type { RouteAnswer } from './answers.ts';
 import type { ChannelContext, StoredFrames } from './channel.ts';
+import type { SubgraphPlatform } from './domain.ts';
 import type { ListPage } from './envelopes.ts';
 import { type ArgOptions, type Edge, type Input, namedOnEdge } from './input.ts';
 import type { LiveStream, ResumableStream } from './live.ts';
@@ -46,10 +47,22 @@ export interface Capability<S = Any, P extends TProperties = Any, R = Any, A = A
   /**
    * The service call: a finished page of rows (null: `missing`). `selected`: the field names a GraphQL selection
    * asks for (the service may read only their columns); undefined on the other doors, which answer every field.
+   * `platform`: what the door's process assembles over every domain (dataCoverage), for a capability that answers
+   * of more than its own domain.
    */
-  page?(service: S, input: Static<TObject<P>>, selected?: ReadonlySet<string>): Promise<A | null>;
+  page?(
+    service: S,
+    input: Static<TObject<P>>,
+    selected: ReadonlySet<string> | undefined,
+    platform: SubgraphPlatform,
+  ): Promise<A | null>;
   /** Or the service call answering one whole answer, not a page (null: `missing`). */
-  answer?(service: S, input: Static<TObject<P>>, selected?: ReadonlySet<string>): Promise<A | null>;
+  answer?(
+    service: S,
+    input: Static<TObject<P>>,
+    selected: ReadonlySet<string> | undefined,
+    platform: SubgraphPlatform,
+  ): Promise<A | null>;
   /** Why a null answer is empty, worded for the caller (`No backstop activity recorded for dex 'abc'`). */
   missing?(input: Static<TObject<P>>): string;
   /** One row as REST and MCP answer it (the domain's described record); the row as it is when absent. */
@@ -368,14 +381,24 @@ export interface Capabilities<S = Any> {
 /** Declares a capability of a page (its input and rows inferred from `input` and `page`). */
 export const capability = <S, P extends TProperties, R, A extends Paged<R> = Page<R>>(
   c: Capability<S, P, R, A> & {
-    page(service: S, input: Static<TObject<P>>, selected?: ReadonlySet<string>): Promise<A | null>;
+    page(
+      service: S,
+      input: Static<TObject<P>>,
+      selected: ReadonlySet<string> | undefined,
+      platform: SubgraphPlatform,
+    ): Promise<A | null>;
   },
 ): Capability<S, P, R, A> => c;
 
 /** Declares a capability of one whole answer (its input and answer inferred from `input` and `answer`). */
 export const wholeCapability = <S, P extends TProperties, A>(
   c: Capability<S, P, unknown, A> & {
-    answer(service: S, input: Static<TObject<P>>, selected?: ReadonlySet<string>): Promise<A | null>;
+    answer(
+      service: S,
+      input: Static<TObject<P>>,
+      selected: ReadonlySet<string> | undefined,
+      platform: SubgraphPlatform,
+    ): Promise<A | null>;
   },
 ): Capability<S, P, unknown, A> => c;
 
@@ -387,16 +410,18 @@ export const liveCapability = <S, P extends TProperties, E>(
 /** Whether a capability's input takes a cursor: its pages then state the next page's cursor on REST and MCP. */
 export const takesCursor = (c: Capability): boolean => Object.hasOwn(c.input.fields, 'cursor');
 
-/** The call: the page or the whole answer. */
+/** The call: the page or the whole answer, `platform` what the door's process assembles over every domain. */
 export async function callOf(
   c: Capability,
   service: unknown,
   input: unknown,
   edge?: Edge,
   selected?: ReadonlySet<string>,
+  platform?: SubgraphPlatform,
 ): Promise<unknown> {
   try {
-    return await (c.page ?? (c.answer as NonNullable<Capability['answer']>))(service, input as never, selected);
+    const call = c.page ?? (c.answer as NonNullable<Capability['answer']>);
+    return await call(service, input as never, selected, platform as SubgraphPlatform);
   } catch (err) {
     // The service names a field by the definition's name; the caller hears it by the edge's.
     throw edge && err instanceof FieldError ? namedOnEdge(c.input, err, edge) : err;

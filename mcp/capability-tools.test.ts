@@ -53,3 +53,25 @@ describe('an MCP door of a whole answer', () => {
     expect(knownJson(shared)?.toString()).toBe('{"BTC":"1"}');
   });
 });
+
+describe('an MCP door of an answer of every domain', () => {
+  it("gives the call the platform (every domain's dataCoverage): the services' own", async () => {
+    const [tool] = capabilityTools('test', {
+      prefix: '',
+      list: [
+        wholeCapability({
+          name: 'covered',
+          input: defineInput({}),
+          answer: (_s, _q, _selected, platform) => platform.coverage(7),
+          mcp: { name: 'test_covered', title: 'Coverage', description: 'The coverage.' },
+        }),
+      ],
+    });
+    const coverage = async (now: number) => ({ region: 'here', now }) as never;
+    const services = { test: {}, coverage } as unknown as CompatServices;
+    expect(await tool?.call({}, { services, signal: new AbortController().signal })).toEqual({
+      region: 'here',
+      now: 7,
+    });
+  });
+});

@@ -35,7 +35,7 @@ export function capabilityTools(domain: string, capabilities: Capabilities): Mcp
       ...(c.credits ? { credits: (input) => c.credits?.(input as never) as number } : {}),
       async call(input, { services }) {
         const service = (services as unknown as Record<string, unknown>)[domain];
-        return answerOf(c, await callOf(c, service, input, 'mcp'), input);
+        return answerOf(c, await callOf(c, service, input, 'mcp', undefined, services), input);
       },
       ...(door.summary ? { summary: door.summary } : {}),
     };

@@ -5,8 +5,6 @@ import { DOCUMENTED_COVERAGE_STARTS as STARTS } from '../../platform/coverage.ts
 import type { MarketsContext } from './builder.ts';
 import { MARKETS_CAPABILITIES } from './capabilities.ts';
 import { marketChannels } from './compat/channels.ts';
-import { marketsInfo } from './compat/info.ts';
-import { marketsTools } from './mcp.ts';
 import { marketsSchema } from './schema/index.ts';
 import { MarketsService } from './service/index.ts';
 
@@ -33,11 +31,9 @@ export const markets = defineDomain({
   // Market data is the same for every client, so identical requests meet.
   router: { deduplicateInflightRequests: true },
   compat: {
-    info: marketsInfo,
     channels: marketChannels,
   },
   capabilities: MARKETS_CAPABILITIES,
-  mcpTools: marketsTools,
   // The fill of the HIP-3 rollup from trades stored before it; loaded only by the writer thread of the role that ingests.
   writer: new URL('./writer/index.ts', import.meta.url),
 });

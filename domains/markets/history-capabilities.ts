@@ -9,6 +9,7 @@ import * as R from '../../kit/response-schema.ts';
 import { naiveIso } from '../../platform/naive-iso.ts';
 import {
   AvailableDatesRef,
+  DataCoverageRef,
   HistoryDatasetEnum,
   HistoryPageRef,
   HistorySeriesEnum,
@@ -315,5 +316,37 @@ export const HISTORY_CAPABILITIES: readonly Capability<MarketsService>[] = [
       listSize: { assumedSize: 100 },
       of: listedDates,
     },
+  }),
+  wholeCapability({
+    name: 'dataCoverage',
+    input: NO_INPUT,
+    // Every domain's datasets: the platform's, not this domain's alone.
+    answer: (markets, _q, _selected, platform) => platform.coverage(markets.now()),
+    info: {
+      type: 'dataCoverage',
+      of: resultEnvelope,
+      response: R.resultOf(
+        R.record({
+          region: R.str,
+          datasets: R.mapOf(
+            R.record({
+              start: { type: ['integer', 'null'] },
+              latest: { type: ['integer', 'null'] },
+              earliest: { type: ['integer', 'null'] },
+              delaySeconds: { type: ['number', 'null'] },
+            }),
+          ),
+          backfills: R.list(R.record({ lane: R.str, until: R.int, loadedThrough: R.mapOf(R.int) })),
+        }),
+      ),
+    },
+    mcp: {
+      name: 'markets_data_coverage',
+      title: 'Data coverage',
+      description:
+        'Where each dataset of this service starts and ends (fills, orders, funding, ledger, trades, candles, ...) ' +
+        'and from when it is complete: check it before asking for old history.',
+    },
+    graphql: { type: DataCoverageRef, description: '', answer: 'dataCoverage' },
   }),
 ];

@@ -1,6 +1,6 @@
-// What the service holds over time, in the graph as on REST and MCP: dataCoverage, the types of the market-history
-// archive's fields (its dates, a coin's archived samples), which its capabilities declare (history-capabilities.ts),
-// and Market.liquidityReport (its route and tool are the liquidityReport capability's, state-capabilities.ts).
+// The types of what the service holds over time, whose fields its capabilities declare (history-capabilities.ts):
+// dataCoverage, the market-history archive's dates (availableDates) and a coin's archived samples; and
+// Market.liquidityReport (its route and tool are the liquidityReport capability's, state-capabilities.ts).
 import type { BackfillCoverage, Coverage, DatasetCoverage } from '../../../platform/coverage.ts';
 import { builder } from '../builder.ts';
 import { HISTORY_DATASET_NAMES, HISTORY_SERIES_NAMES, type HistoryDataset } from '../service/history.ts';
@@ -36,7 +36,7 @@ const BackfillCoverageRef = builder.objectRef<BackfillCoverage>('BackfillCoverag
   }),
 });
 
-const DataCoverageRef = builder.objectRef<Coverage>('DataCoverage').implement({
+export const DataCoverageRef = builder.objectRef<Coverage>('DataCoverage').implement({
   description: "The service's coverage (the dataCoverage /info type): check it before asking for old history",
   fields: (t) => ({
     region: t.exposeString('region'),
@@ -86,13 +86,6 @@ export const HistoryPageRef = builder
       }),
     }),
   });
-
-builder.queryFields((t) => ({
-  dataCoverage: t.field({
-    type: DataCoverageRef,
-    resolve: (_r, _a, ctx) => ctx.coverage(ctx.markets.now()),
-  }),
-}));
 
 builder.objectFields(MarketRef, (t) => ({
   liquidityReport: t.field({

@@ -14,7 +14,12 @@ import './token.ts';
 import './trade.ts';
 import './user.ts';
 
-capabilityFields<MarketsContext>(builder, MARKETS_CAPABILITIES, (ctx) => ctx.markets);
+capabilityFields<MarketsContext>(
+  builder,
+  MARKETS_CAPABILITIES,
+  (ctx) => ctx.markets,
+  (ctx) => ctx,
+);
 
 builder.queryType({});
 builder.subscriptionType({});
