@@ -8,6 +8,7 @@ import { errorBody } from '../platform/error-codes.ts';
 import { EPHEMERAL_PORTS, type Stack, startStack } from '../stack.ts';
 import { startCompatApp, type TestCompatApp } from '../test/compat-app.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
+import { openRouterHere } from '../test/router-here.ts';
 import { openSocket } from '../test/ws-client.ts';
 
 let db: TestDatabase;
@@ -206,6 +207,7 @@ describe('authentication', () => {
       ports: EPHEMERAL_PORTS,
       upstreamTimeoutMs: 1000,
       log: () => {},
+      openRouter: openRouterHere,
     });
   });
   afterAll(async () => {

@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { createKey } from '../access/keys.ts';
 import { errorBody } from '../platform/error-codes.ts';
 import { mcpClient } from '../test/mcp-client.ts';
+import { openRouterHere } from '../test/router-here.ts';
 import { startTestStack, type TestStack } from '../test/stack.ts';
 import { SEND_KEY_MESSAGE } from './server.ts';
 import { toolCatalog } from './tools.ts';
@@ -25,7 +26,7 @@ let client: Client;
 const TOOLS = [...toolCatalog().keys()];
 
 beforeAll(async () => {
-  stack = await startTestStack({ historyMs: 15 * 60_000 });
+  stack = await startTestStack({ historyMs: 15 * 60_000, openRouter: openRouterHere });
   dataKey = (await createKey(stack.db.pool, { scope: 'data', rateLimitPerMin: 100_000 })).key;
   mcpKey = (await createKey(stack.db.pool, { scope: 'mcp', rateLimitPerMin: 100_000 })).key;
   stack.auth.invalidate();

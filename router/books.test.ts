@@ -4,11 +4,12 @@
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlWsClient, postGraphql } from '../test/graphql.ts';
+import { openRouterHere } from '../test/router-here.ts';
 import { startTestStack, type TestStack } from '../test/stack.ts';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack({ historyMs: 20 * 60_000 });
+  stack = await startTestStack({ historyMs: 20 * 60_000, openRouter: openRouterHere });
 }, 180_000);
 afterAll(async () => {
   await stack?.close();

@@ -46,6 +46,11 @@ export async function startTestStack(
     historyMs?: number;
     seed?: number /** A database of the caller's (default: a clone of the template). */;
     db?: TestDatabase;
+    /**
+     * Where the router runs: by default its own thread, as under npm start; openRouterHere (test/router-here.ts) for
+     * files about what the servers answer, not where the router runs (it saves a thread's ~4 s of CPU).
+     */
+    openRouter?: StackOptions['openRouter'];
   } = {},
 ): Promise<TestStack> {
   const seed = opts.seed ?? 7;
@@ -77,7 +82,7 @@ export async function startTestStack(
   running.catch(() => {}); // surfaced by close()
   const unwatchIngest = watchIngest(() => ingest.stats);
   await ingest.caughtUp();
-  const stack = await startServersOverNode(db.pool, bus, `${nodeInfo.url}/info`);
+  const stack = await startServersOverNode(db.pool, bus, `${nodeInfo.url}/info`, { openRouter: opts.openRouter });
   sim.startRealtime();
   return {
     ...stack,

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GraphqlAnswer, graphqlWsClient, postGraphql } from '../../test/graphql.ts';
+import { openRouterHere } from '../../test/router-here.ts';
 import { startTestStack, type TestStack } from '../../test/stack.ts';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack({ historyMs: 20 * 60_000 });
+  stack = await startTestStack({ historyMs: 20 * 60_000, openRouter: openRouterHere });
 }, 120_000);
 afterAll(async () => {
   await stack?.close();

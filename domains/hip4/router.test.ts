@@ -8,12 +8,13 @@ import type { Hip4FillRow } from '../../db/rows/hip4.ts';
 import type { TradeRow } from '../../db/rows/markets.ts';
 import type { Hip4RegistryEvent } from '../../events/bus.ts';
 import { graphqlWsClient } from '../../test/graphql.ts';
+import { openRouterHere } from '../../test/router-here.ts';
 import { startTestStack, type TestStack } from '../../test/stack.ts';
 import { openSocket } from '../../test/ws-client.ts';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack({ historyMs: 3_600_000 });
+  stack = await startTestStack({ historyMs: 3_600_000, openRouter: openRouterHere });
 }, 120_000);
 afterAll(async () => {
   await stack?.close();

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { HttpTransport, InfoClient, SubscriptionClient, WebSocketTransport } from '@nktkas/hyperliquid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listHourlyFiles } from '../../ingest/simulator/writer.ts';
+import { openRouterHere } from '../router-here.ts';
 import { startTestStack, type TestStack } from '../stack.ts';
 import { firstEvent } from './events.ts';
 import { expectEventShape, expectInfoShape } from './schemas.ts';
@@ -34,7 +35,7 @@ async function one<T>(sql: string): Promise<T> {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack({ historyMs: 2 * 3_600_000 });
+  stack = await startTestStack({ historyMs: 2 * 3_600_000, openRouter: openRouterHere });
   info = new InfoClient({ transport: new HttpTransport({ apiUrl: stack.urls.compat, timeout: 10_000 }) });
   ws = new WebSocketTransport({ url: stack.urls.ws, timeout: 10_000 });
   subs = new SubscriptionClient({ transport: ws });

@@ -4,6 +4,7 @@ import { HttpTransport, InfoClient, SubscriptionClient, WebSocketTransport } fro
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { errorBody } from '../../platform/error-codes.ts';
+import { openRouterHere } from '../router-here.ts';
 import { startTestStack, type TestStack } from '../stack.ts';
 import { firstEvent } from './events.ts';
 import { expectEventShape, expectInfoShape } from './schemas.ts';
@@ -14,7 +15,7 @@ let subs: SubscriptionClient;
 let ws: WebSocketTransport;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ openRouter: openRouterHere });
   info = new InfoClient({ transport: new HttpTransport({ apiUrl: stack.urls.compat, timeout: 10_000 }) });
   ws = new WebSocketTransport({ url: stack.urls.ws, timeout: 10_000 });
   subs = new SubscriptionClient({ transport: ws });
