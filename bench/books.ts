@@ -18,11 +18,12 @@ import type { Duplex } from 'node:stream';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { capabilityChannels } from '../compat-rest/capability-channels.ts';
 import { encodeFrame } from '../compat-rest/ws/frames.ts';
 import { attachWsServer } from '../compat-rest/ws/protocol.ts';
 import type { OrderStatusRow } from '../db/rows/accounts.ts';
 import type { BookDiffRow } from '../db/rows/markets.ts';
-import { marketChannels } from '../domains/markets/compat/channels.ts';
+import { MARKETS_CAPABILITIES } from '../domains/markets/capabilities.ts';
 import { OrderBooks } from '../domains/markets/service/book.ts';
 import { MarketsService } from '../domains/markets/service/index.ts';
 import { InProcessBus } from '../events/bus.ts';
@@ -100,7 +101,7 @@ export async function benchBooks(): Promise<BenchSection> {
     );
     const http = createServer();
     const ws = attachWsServer(http, {
-      channels: marketChannels(markets),
+      channels: capabilityChannels(MARKETS_CAPABILITIES, markets),
       info: async () => ({ status: 400, body: null }),
       authenticate: async () => ({ key: null }),
     });

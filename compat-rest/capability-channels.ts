@@ -17,13 +17,14 @@ export function capabilityChannels(capabilities: Capabilities, service: unknown)
     if (!live || !door) return [];
     const frame = door.frame ?? ((event: unknown) => event);
     const stored = live.stored && (!live.storing || live.storing(service)) ? live.stored : undefined;
-    const { replay, weight } = door;
+    const { weight } = door;
+    const replay = door.replay && (!live.storing || live.storing(service)) ? door.replay : undefined;
     return [
       readChannel<Record<string, unknown>>({
         type: door.type ?? live.name,
         ...(door.channelName ? { channelName: door.channelName } : {}),
         ...(door.storedSnapshot ? { storedSnapshot: true } : {}),
-        read: (sub) => c.input.parse(sub, 'info'),
+        read: door.read ?? ((sub) => c.input.parse(sub, 'info')),
         ...(door.normalize ? { normalize: door.normalize } : {}),
         start: (input, ctx) => {
           if (door.start) return door.start(service, input, ctx);

@@ -149,6 +149,11 @@ export interface SubscriptionDoor<P extends TProperties, E> {
 export interface ChannelDoor<S, P extends TProperties, E> {
   /** `subscription.type` where not the stream's name (hip4Registry's channel: `hip4Events`). */
   type?: string;
+  /**
+   * Reads the subscription where not by the capability's definition (a selection of coins: `coin`, `coins` or `dex`,
+   * by the channel's own definition): what `normalize`, `weight`, `start` and `frame` get as `input`.
+   */
+  read?(sub: Record<string, unknown>): Any;
   /** The data channel's name where not the type (userEvents → "user"). */
   channelName?(sub: Record<string, unknown>): string;
   /** The subscription as acknowledged, where not as sent with what was read over it. */
@@ -161,7 +166,7 @@ export interface ChannelDoor<S, P extends TProperties, E> {
   start?(service: S, input: Static<TObject<P>>, ctx: ChannelContext): (() => void) | Promise<() => void>;
   /** An event's frame data, where not the event itself. */
   frame?(event: E, input: Static<TObject<P>>): unknown;
-  /** Recorded states a `replay` plays, for a channel of state (l2Book's book samples). */
+  /** Recorded states a `replay` plays, for a channel of state (l2Book's book samples), where the service `storing`. */
   replay?(service: S, input: Static<TObject<P>>): StoredFrames;
 }
 

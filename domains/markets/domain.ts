@@ -4,7 +4,6 @@ import { defineDomain } from '../../kit/domain.ts';
 import { DOCUMENTED_COVERAGE_STARTS as STARTS } from '../../platform/coverage.ts';
 import type { MarketsContext } from './builder.ts';
 import { MARKETS_CAPABILITIES } from './capabilities.ts';
-import { marketChannels } from './compat/channels.ts';
 import { marketsSchema } from './schema/index.ts';
 import { MarketsService } from './service/index.ts';
 
@@ -30,9 +29,7 @@ export const markets = defineDomain({
   },
   // Market data is the same for every client, so identical requests meet.
   router: { deduplicateInflightRequests: true },
-  compat: {
-    channels: marketChannels,
-  },
+  compat: {},
   capabilities: MARKETS_CAPABILITIES,
   // The fill of the HIP-3 rollup from trades stored before it; loaded only by the writer thread of the role that ingests.
   writer: new URL('./writer/index.ts', import.meta.url),
