@@ -1,4 +1,4 @@
-// The markets domain as the service lists it (domains.ts): its service, subgraph, datasets, compat part and writer.
+// The markets domain as the service lists it (domains.ts): its service, subgraph, datasets, capabilities and writer.
 
 import { defineDomain } from '../../kit/domain.ts';
 import { DOCUMENTED_COVERAGE_STARTS as STARTS } from '../../platform/coverage.ts';
