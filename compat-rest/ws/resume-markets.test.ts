@@ -3,16 +3,15 @@
 // expected frames are worked out by hand from the trades written, and checked against the store with SQL of this
 // test's own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { makePartitions } from '../../db/partitions.ts';
 import { backfillCandles } from '../../domains/markets/service/candles.ts';
 import { InProcessBus } from '../../events/bus.ts';
-import { Ingest } from '../../ingest/pipeline.ts';
 import type { Stack } from '../../stack.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
 import { graphqlWsClient } from '../../test/graphql.ts';
-import { addr, appendBlocks, block, hash, nodeFill, T0, tempDataDir } from '../../test/node-files.ts';
+import { addr, hash, nodeFill, T0, tempDataDir } from '../../test/node-files.ts';
 import { startStackWithoutNode } from '../../test/stack.ts';
+import { type Frame, frameClient, ingestFillBlocks, subscribe } from '../../test/ws-frames.ts';
 import type { FillEvent } from '../../wire/node-lines.ts';
 
 const ALICE = addr(0xa11ce);
@@ -36,58 +35,11 @@ function fillsOfBlock(n: number): FillEvent[] {
   return out;
 }
 
-async function ingestBlocks(from: number, to: number): Promise<void> {
-  const blocks = [];
-  for (let n = from; n <= to; n++) blocks.push(block(n, timeOf(n), fillsOfBlock(n)));
-  await appendBlocks(dataDir, 'node_fills_by_block', blocks);
-  await new Ingest({ dataDir, pool: db.pool, bus, streams: ['node_fills_by_block'], log: () => {} }).run();
-}
+const ingestBlocks = (from: number, to: number) =>
+  ingestFillBlocks({ dataDir, pool: db.pool, bus }, from, to, timeOf, fillsOfBlock);
 
-type Frame = Record<string, unknown>;
-
-async function client(): Promise<{
-  socket: WebSocket;
-  frames: Frame[];
-  until(pred: (f: Frame) => boolean): Promise<void>;
-}> {
-  const socket = new WebSocket(stack.urls.ws);
-  const frames: Frame[] = [];
-  const waiters: { pred: (f: Frame) => boolean; resolve: () => void }[] = [];
-  socket.on('message', (raw) => {
-    const frame = JSON.parse(raw.toString()) as Frame;
-    frames.push(frame);
-    for (const w of [...waiters]) {
-      if (w.pred(frame)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve();
-      }
-    }
-  });
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
-  });
-  return {
-    socket,
-    frames,
-    until(pred) {
-      if (frames.some(pred)) return Promise.resolve();
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no such frame; got ${JSON.stringify(frames)}`)), 10_000);
-        waiters.push({
-          pred,
-          resolve: () => {
-            clearTimeout(timer);
-            resolve();
-          },
-        });
-      });
-    },
-  };
-}
-
-const subscribe = (socket: WebSocket, subscription: Record<string, unknown>) =>
-  socket.send(JSON.stringify({ method: 'subscribe', subscription }));
+/** A /ws client that keeps every frame it got. */
+const client = () => frameClient(stack.urls.ws);
 
 /** A BTC 1m candle frame's data as worked out by hand: bucket `m` minutes after T0, prices of blocks `o`..`c`. */
 function candle(m: number, o: number, h: number, c: number, n: number, closed: boolean, reconciled = closed) {

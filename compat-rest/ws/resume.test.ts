@@ -3,13 +3,12 @@
 // (checked against the store with SQL of this test's own), then live ones. A window replayed fast, with the store's
 // hole before its first row told as a gap. Bad input names the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { InProcessBus } from '../../events/bus.ts';
-import { Ingest } from '../../ingest/pipeline.ts';
 import type { Stack } from '../../stack.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/db.ts';
-import { addr, appendBlocks, block, hash, nodeFill, T0, tempDataDir } from '../../test/node-files.ts';
+import { addr, hash, nodeFill, T0, tempDataDir } from '../../test/node-files.ts';
 import { startStackWithoutNode } from '../../test/stack.ts';
+import { frameClient, ingestFillBlocks, subscribe } from '../../test/ws-frames.ts';
 import type { FillEvent } from '../../wire/node-lines.ts';
 
 const ALICE = addr(0xa11ce);
@@ -32,64 +31,11 @@ function fillsOfBlock(n: number): FillEvent[] {
 }
 
 /** Writes blocks `from..to` of node_fills_by_block and loads them with the real pipeline, publishing on the bus. */
-async function ingestBlocks(from: number, to: number): Promise<void> {
-  const blocks = [];
-  for (let n = from; n <= to; n++) blocks.push(block(n, T0 + n * 1000, fillsOfBlock(n)));
-  await appendBlocks(dataDir, 'node_fills_by_block', blocks);
-  await new Ingest({ dataDir, pool: db.pool, bus, streams: ['node_fills_by_block'], log: () => {} }).run();
-}
+const ingestBlocks = (from: number, to: number) =>
+  ingestFillBlocks({ dataDir, pool: db.pool, bus }, from, to, (n) => T0 + n * 1000, fillsOfBlock);
 
 /** A /ws client that keeps every frame it got. */
-async function client(): Promise<{
-  socket: WebSocket;
-  frames: Record<string, unknown>[];
-  next(pred: (f: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
-}> {
-  const socket = new WebSocket(stack.urls.ws);
-  const frames: Record<string, unknown>[] = [];
-  const waiters: { pred: (f: Record<string, unknown>) => boolean; resolve: (f: Record<string, unknown>) => void }[] =
-    [];
-  let seen = 0;
-  socket.on('message', (raw) => {
-    const frame = JSON.parse(raw.toString()) as Record<string, unknown>;
-    frames.push(frame);
-    for (const w of [...waiters]) {
-      if (w.pred(frame)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(frame);
-      }
-    }
-  });
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
-  });
-  return {
-    socket,
-    frames,
-    next(pred, timeoutMs = 10_000) {
-      const found = frames.slice(seen).find(pred);
-      if (found) {
-        seen = frames.indexOf(found) + 1;
-        return Promise.resolve(found);
-      }
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no such frame; got ${JSON.stringify(frames)}`)), timeoutMs);
-        waiters.push({
-          pred,
-          resolve: (f) => {
-            clearTimeout(timer);
-            seen = frames.indexOf(f) + 1;
-            resolve(f);
-          },
-        });
-      });
-    },
-  };
-}
-
-const subscribe = (socket: WebSocket, subscription: Record<string, unknown>) =>
-  socket.send(JSON.stringify({ method: 'subscribe', subscription }));
+const client = () => frameClient(stack.urls.ws);
 
 type Fill = { tid: number; time: number };
 const tidsOf = (frames: Record<string, unknown>[]) =>
