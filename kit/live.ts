@@ -1,7 +1,7 @@
 // Live streams, the form in which a domain service defines each of its live channels once (services' streams.ts):
 // a typed stream (subscribe → unsubscribe) with its domain rules, an optional snapshot, and the combinators they are
 // built from. The transports adapt them: GraphQL subscriptions read one as an async iterator (`liveIterator`), /ws
-// channels call it directly (domains/<domain>/compat/channels.ts).
+// channels call it directly (compat-rest/capability-channels.ts, from each domain's live capabilities).
 import { CursorError, type EventSource, type TopicMap } from '../events/bus.ts';
 import { PushQueue } from '../platform/push-queue.ts';
 import { followStored, type StoredStream } from './resume.ts';

@@ -1,8 +1,7 @@
 // The accounts domain's capabilities, each declared once (kit/capability.ts): its input (service/inputs.ts), its
 // service call, and its doors: /info types (compat-rest/capability-info.ts), path routes, MCP tools, GraphQL fields
 // (kit/capability-fields.ts). The node's state relayed is declared in node-capabilities.ts; the live streams (/ws
-// channels, subscriptions, replays, the MCP collectors) are still written by hand (compat/channels.ts, schema/,
-// mcp.ts).
+// channels, subscriptions, replays, the MCP collectors) are live-capabilities.ts'.
 import { dataEnvelopeOf } from '../../kit/answers.ts';
 import type { Capabilities, InfoDoor } from '../../kit/capability.ts';
 import { capability, wholeCapability } from '../../kit/capability.ts';
