@@ -586,6 +586,20 @@ export const STATE_CAPABILITIES: readonly Capability<MarketsService>[] = [
         'slippage per notional size, from the market-history archive.',
       key: 'report',
     },
+    graphql: {
+      type: 'JSON',
+      description: '',
+      fields: [
+        {
+          on: MarketRef,
+          name: 'liquidityReport',
+          description:
+            'Averages over a window (default the day before endTime): spread, depth per band, slippage per notional, ' +
+            'as `/market/liquidity-report/{coin}` gives them',
+          given: fromMarket,
+        },
+      ],
+    },
   }),
   wholeCapability({
     name: 'hip3Snapshots',

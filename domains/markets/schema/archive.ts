@@ -1,10 +1,8 @@
 // The types of what the service holds over time, whose fields its capabilities declare (history-capabilities.ts):
-// dataCoverage, the market-history archive's dates (availableDates) and a coin's archived samples; and
-// Market.liquidityReport (its route and tool are the liquidityReport capability's, state-capabilities.ts).
+// dataCoverage, the market-history archive's dates (availableDates) and a coin's archived samples.
 import type { BackfillCoverage, Coverage, DatasetCoverage } from '../../../platform/coverage.ts';
 import { builder } from '../builder.ts';
 import { HISTORY_DATASET_NAMES, HISTORY_SERIES_NAMES, type HistoryDataset } from '../service/history.ts';
-import { LIQUIDITY_REPORT } from '../service/inputs.ts';
 import { MarketRef } from './market.ts';
 
 const DatasetCoverageRef = builder.objectRef<DatasetCoverage & { name: string }>('DatasetCoverage').implement({
@@ -86,14 +84,3 @@ export const HistoryPageRef = builder
       }),
     }),
   });
-
-builder.objectFields(MarketRef, (t) => ({
-  liquidityReport: t.field({
-    type: 'JSON',
-    description:
-      'Averages over a window (default the day before endTime): spread, depth per band, slippage per notional, ' +
-      'as `/market/liquidity-report/{coin}` gives them',
-    args: LIQUIDITY_REPORT.args(t, ['coin']),
-    resolve: (m, a, ctx) => ctx.markets.liquidityReport(LIQUIDITY_REPORT.parse({ ...a, coin: m.coin }, 'graphql')),
-  }),
-}));
