@@ -3,7 +3,7 @@
 // quote token. A side's market (book, trades, candles) is the markets subgraph's Market.
 import { addDecimal, mulDecimal } from '../../../platform/decimal.ts';
 import { builder } from '../builder.ts';
-import { FILLS, OUTCOMES } from '../service/inputs.ts';
+import { FILLS } from '../service/inputs.ts';
 import { descriptionFields, type OutcomeRow, sideCoin } from '../service/registry.ts';
 import { Hip4FillRef, MarketRef, OutcomeRef, QuestionRef, VenueRef } from './refs.ts';
 

@@ -1,8 +1,7 @@
 // Question @key(questionId): named outcomes and a fallback outcome under one question; settled when
 // `settledNamedOutcomes` becomes non-empty. Oracle-emitted (legacy) questions have no venue.
 import { builder } from '../builder.ts';
-import { OUTCOMES, QUESTIONS } from '../service/inputs.ts';
-import { MAX_QUESTION_ID } from '../service/limits.ts';
+import { OUTCOMES } from '../service/inputs.ts';
 import { venueName } from '../service/registry.ts';
 import { OutcomeRef, QuestionRef, VenueRef } from './refs.ts';
 
