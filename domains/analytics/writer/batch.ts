@@ -53,16 +53,34 @@ export function query<R extends pg.QueryResultRow = pg.QueryResultRow>(
   return c.query<R>({ text, values, query_timeout: timeoutMs } as pg.QueryConfig);
 }
 
-// The events of accounts' tables a batch derives from (accounts' port reads them), each tagged with its kind.
-type FillEvent = PerpFillEvent & { kind: 0 };
-type FundingEvent = PerpFundingEvent & { kind: 1 };
-type LedgerEvent = CashLedgerEvent & { kind: 2 };
+// The events of accounts' tables a batch derives from, as accounts' port reads them (told apart by their columns:
+// tagging each row with its kind cost a property added to every fill, which slowed the walk and its sort).
+type FillEvent = PerpFillEvent;
+type FundingEvent = PerpFundingEvent;
+type LedgerEvent = CashLedgerEvent;
 type DeriveEvent = FillEvent | FundingEvent | LedgerEvent;
 
-/** `rows`, each tagged with `kind` in place. */
-function ofKind<R extends object, K extends DeriveEvent['kind']>(rows: R[], kind: K): (R & { kind: K })[] {
-  for (const r of rows) (r as R & { kind: K }).kind = kind;
-  return rows as (R & { kind: K })[];
+export const isFill = (e: DeriveEvent): e is FillEvent => 'px' in e;
+const isFunding = (e: DeriveEvent): e is FundingEvent => 'usdc' in e;
+
+/**
+ * The three reads (each in its own order, by time first) as one list in the order they are derived: by time, and
+ * within a millisecond its fills, then its funding, then its ledger updates.
+ */
+function inTimeOrder(fills: FillEvent[], funding: FundingEvent[], ledger: LedgerEvent[]): DeriveEvent[] {
+  const events: DeriveEvent[] = new Array(fills.length + funding.length + ledger.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  for (let n = 0; n < events.length; n++) {
+    const tf = i < fills.length ? (fills[i] as FillEvent).time : Number.POSITIVE_INFINITY;
+    const tu = j < funding.length ? (funding[j] as FundingEvent).time : Number.POSITIVE_INFINITY;
+    const tl = k < ledger.length ? (ledger[k] as LedgerEvent).time : Number.POSITIVE_INFINITY;
+    if (tf <= tu && tf <= tl) events[n] = fills[i++] as FillEvent;
+    else if (tu <= tl) events[n] = funding[j++] as FundingEvent;
+    else events[n] = ledger[k++] as LedgerEvent;
+  }
+  return events;
 }
 
 interface Trip {
@@ -164,11 +182,7 @@ export class DerivationBatch {
     // history is still money paid or received that day (it once went missing from the calendar and performance sums).
     const funding = await perpFundingOf(this.c, from, end, this.timeoutMs);
     const ledger = await cashLedgerOf(this.c, from, end, this.timeoutMs);
-    const events: DeriveEvent[] = ofKind(fills, 0);
-    for (const f of ofKind(funding, 1)) events.push(f);
-    for (const l of ofKind(ledger, 2)) events.push(l);
-    // Stable: fills keep their execution order.
-    events.sort((a, b) => a.time - b.time || a.kind - b.kind);
+    const events = inTimeOrder(fills, funding, ledger);
     await this.loadAccounts([...new Set(events.map((e) => e.address))]);
     return events;
   }
@@ -243,8 +257,8 @@ export class DerivationBatch {
       }
       const account = this.accounts.get(e.address) as Account;
       account.lastEvent = Math.max(account.lastEvent, e.time);
-      if (e.kind === 0) this.fill(e, account);
-      else if (e.kind === 1) this.funding(e, account);
+      if (isFill(e)) this.fill(e, account);
+      else if (isFunding(e)) this.funding(e, account);
       else account.cash = add(account.cash, ledgerCash(e.address, e.delta_type, e.delta));
     }
     for (; nextHour <= end; nextHour += HOUR_MS) await this.snapshotHour(nextHour, from);

@@ -22,7 +22,7 @@ import { inTransaction, WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
 import type { ImportedBackfill } from '../../../kit/domain.ts';
 import { fillTimeAfter, firstPerpEventTime } from '../../accounts/port.ts';
 import { HOUR_MS } from '../service/window.ts';
-import { DerivationBatch, query } from './batch.ts';
+import { DerivationBatch, isFill, query } from './batch.ts';
 
 /** The checkpoint row's name. */
 const JOB = 'analytics';
@@ -145,7 +145,7 @@ export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = LIVE_M
       const until = Math.min(end, Math.floor(from / HOUR_MS) * HOUR_MS + HOUR_MS);
       const loaded = await batch.load(from, until);
       events += loaded.length;
-      for (const e of loaded) if (e.kind === 0) fills++;
+      for (const e of loaded) if (isFill(e)) fills++;
       await batch.run(loaded, from, until);
       if (until < end) await batch.flushFinal();
       from = until;
