@@ -132,6 +132,19 @@ export interface StoredSink<E> {
 }
 
 /** The last of a batch's rows in (time, block) order: where a subscriber that has the batch stands. */
+/** A batch's rows by block, the blocks in the order of their first row (a bus batch holds them in block order). */
+function blocksOf(rows: readonly BlockRow[]): BlockRow[][] {
+  if (rows.length && rows.every((r) => r.block_number === (rows[0] as BlockRow).block_number))
+    return [rows as BlockRow[]];
+  const blocks = new Map<number, BlockRow[]>();
+  for (const r of rows) {
+    const block = blocks.get(r.block_number);
+    if (block) block.push(r);
+    else blocks.set(r.block_number, [r]);
+  }
+  return [...blocks.values()];
+}
+
 function lastOf(rows: readonly BlockRow[]): RowPosition | null {
   let last: RowPosition | null = null;
   for (const r of rows) {
@@ -233,20 +246,23 @@ export async function followStored<E>(
     for (const event of events) sink.send(event, text);
   };
   /**
-   * A live batch of part `i`, less the blocks the store gave. A batch with no event of the subscriber does not move
-   * it: the batch may be another key's rows of blocks whose rows of the subscriber's key come in a later batch.
+   * A live batch of part `i`, less the blocks the store gave, sent a block at a time as the store sends them: a batch
+   * of several blocks (ingest catching up) is then sent, and its items' cursors read, the same whether an instance
+   * had it live or from the store. A block with no event of the subscriber does not move it: the batch may be
+   * another key's rows of blocks whose rows of the subscriber's key come in a later batch.
    */
   const take = (i: number, rows: readonly BlockRow[]) => {
     const floor = stored[i];
     const fresh = floor === undefined ? rows : rows.filter((r) => r.block_number > floor);
-    if (!fresh.length) return;
-    const events = parts[i]?.select(fresh) ?? [];
-    if (!events.length) return;
-    const last = lastOf(fresh) as RowPosition;
-    const now = at[i] as RowPosition;
-    at[i] = after(last, now) ? last : now;
-    const text = encodePosition(at);
-    for (const event of events) sink.send(event, text);
+    for (const block of blocksOf(fresh)) {
+      const events = parts[i]?.select(block) ?? [];
+      if (!events.length) continue;
+      const last = lastOf(block) as RowPosition;
+      const now = at[i] as RowPosition;
+      at[i] = after(last, now) ? last : now;
+      const text = encodePosition(at);
+      for (const event of events) sink.send(event, text);
+    }
   };
   /** Sends the stored blocks of part `i` after where it stands (before `beforeBlock`), pausing for the subscriber. */
   const sendStored = async (i: number, beforeBlock?: number) => {
