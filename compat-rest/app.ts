@@ -275,7 +275,8 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     checkParamText(req.params);
     checkParamText(req.query);
     const schema = req.routeOptions.schema;
-    if (!outsideApi(req)) {
+    // A request of the API has its caller (onRequest told it apart once).
+    if (callers.has(req)) {
       checkKnownParams(schema?.querystring, req.query, QUERY_EXTRAS);
       // /info's body is checked by its type's schema (info/index.ts): its route schema names no fields at the top.
       if ((schema?.body as { properties?: unknown } | undefined)?.properties) checkKnownParams(schema?.body, req.body);
