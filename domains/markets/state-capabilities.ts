@@ -624,8 +624,7 @@ export const STATE_CAPABILITIES: readonly Capability<MarketsService>[] = [
   wholeCapability({
     name: 'dexes',
     input: NO_INPUT,
-    answer: async (markets) =>
-      [...new Set((await markets.hip3Snapshots()).map((s) => s.dex_id))].map((name) => ({ name })),
+    answer: async (markets) => (await markets.hip3Dexes()).map((name) => ({ name })),
     graphql: { type: [DexRef], description: '', answer: 'dexes', listSize: { assumedSize: 5 } },
   }),
   wholeCapability({

@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { compressFrameSync } from 'lz4-napi';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AssetCtxRow } from '../../../db/rows/markets.ts';
 import { importArchive } from '../../../ingest/archive/import.ts';
 import { Ingest } from '../../../ingest/pipeline.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/db.ts';
@@ -20,7 +21,7 @@ import {
 } from '../../../test/hip3-trades.ts';
 import { T0, tempDataDir } from '../../../test/node-files.ts';
 import type { BlockLine, FillEvent } from '../../../wire/node-lines.ts';
-import { Hip3Rollup, hip3Snapshots, hip3TradeTotals } from './hip3.ts';
+import { Hip3Rollup, hip3Dexes, hip3Snapshots, hip3TradeTotals } from './hip3.ts';
 
 const MIN = 60_000;
 const HOUR = 3_600_000;
@@ -143,6 +144,18 @@ describe('HIP-3 trade sums from the rollup', () => {
       [GOLD, '4003.50', 4, '4403.60'],
       [INDEX, '304.50', 2, '705.50'],
     ]);
+  });
+
+  it("lists the dexes of the snapshots, in their order, from the coins' names", async () => {
+    // A dex known only by a context (no trade stored yet), and a coin of the native dex, which is not HIP-3.
+    const ctx = { time: NOW, mark_px: '1.0' } as AssetCtxRow;
+    const ctxs = new Map([
+      ['abc:FOO', ctx],
+      ['BTC', ctx],
+    ]);
+    expect(await hip3Dexes(db.pool, ctxs)).toEqual(['abc', 'xyz']);
+    const snapshots = await hip3Snapshots(db.pool, ctxs, NOW);
+    expect([...new Set(snapshots.map((s) => s.dex_id))]).toEqual(['abc', 'xyz']);
   });
 
   it('counts a block the node emits again once', async () => {

@@ -251,9 +251,8 @@ export async function hip3Snapshots(
   rollup?: Hip3Rollup,
 ): Promise<Hip3Snapshot[]> {
   const totals = new Map((await hip3TradeTotals(pool, now, rollup)).map((r) => [r.coin, r]));
-  const coins = new Set([...ctxs.keys(), ...totals.keys()].filter(isHip3Coin));
   const out: Hip3Snapshot[] = [];
-  for (const coin of [...coins].sort()) {
+  for (const coin of hip3Coins(ctxs, totals.keys())) {
     const dexId = dexOf(coin);
     if ((filter.dexId && filter.dexId !== dexId) || (filter.coin && filter.coin !== coin)) continue;
     const ctx = ctxs.get(coin);
@@ -276,6 +275,20 @@ export async function hip3Snapshots(
     });
   }
   return out;
+}
+
+/** The HIP-3 coins with a context or a trade, sorted: the snapshots' rows. */
+const hip3Coins = (ctxs: ReadonlyMap<string, AssetCtxRow>, traded: Iterable<string>): string[] =>
+  [...new Set([...ctxs.keys(), ...traded])].filter(isHip3Coin).sort();
+
+/** The HIP-3 dexes with a snapshot, in the snapshots' order: the coins' names read, not their sums. */
+export async function hip3Dexes(pool: pg.Pool, ctxs: ReadonlyMap<string, AssetCtxRow>): Promise<string[]> {
+  const { rows } = await pool.query<{ coin: string }>('SELECT coin FROM markets.hip3_trade_totals');
+  const coins = hip3Coins(
+    ctxs,
+    rows.map((r) => r.coin),
+  );
+  return [...new Set(coins.map(dexOf))];
 }
 
 /** The HIP-3 dex a coin is listed on (`<dex>:<COIN>`); '' for the native perp dex and spot. */

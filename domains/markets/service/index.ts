@@ -18,7 +18,7 @@ import type { L2BookAnswer } from './book/coin-book.ts';
 import { type L4BlockUpdates, L4UpdateAssembler } from './book/l4-updates.ts';
 import { type L4BookAnswer, OrderBooks } from './book.ts';
 import { backfillCandles, CandleAggregator, type CandleFrame, openCandleSeeds, pgCandleStore } from './candles.ts';
-import { Hip3Rollup, type Hip3Snapshot, hip3Snapshots, priceMove } from './hip3.ts';
+import { Hip3Rollup, type Hip3Snapshot, hip3Dexes, hip3Snapshots, priceMove } from './hip3.ts';
 import {
   availableDates,
   HISTORY_DATASET_NAMES,
@@ -519,6 +519,11 @@ export class MarketsService {
     // with no start was refused as a start after the end.
     const startTime = q.startTime ?? endTime - RESERVE_WINDOW_MS;
     return reserveHistory(this.pool, { token: q.token, interval: q.interval, startTime, endTime, limit: q.limit });
+  }
+
+  /** The HIP-3 dexes with a snapshot (hip3Snapshots' dex_id, in its order). */
+  hip3Dexes(): Promise<string[]> {
+    return hip3Dexes(this.pool, this.ctxs);
   }
 
   hip3Snapshots(filter: { dexId?: string; coin?: string } = {}): Promise<Hip3Snapshot[]> {
