@@ -14,8 +14,6 @@ import { dataCoverage } from './platform/coverage.ts';
 
 export const DOMAINS = [markets, accounts, hip4, evm, analytics] as const;
 
-export type { DomainName, DomainServices } from './kit/domain.ts';
-
 type Listed = (typeof DOMAINS)[number]['name'];
 /** Compile-time: every domain that declares its service (DomainServices) is listed above, and only those. */
 export const EVERY_DOMAIN_LISTED: [Exclude<DomainName, Listed>] extends [never] ? true : Exclude<DomainName, Listed> =

@@ -3,8 +3,9 @@
 import type pg from 'pg';
 import { type Authenticator, presentedKey } from '../access/auth.ts';
 import { CALL_CREDITS, subscribeCredits } from '../access/costs.ts';
-import { DOMAIN_LIST, type DomainName } from '../domains.ts';
+import { DOMAIN_LIST } from '../domains.ts';
 import type { Channel } from '../kit/channel.ts';
+import type { DomainName } from '../kit/domain.ts';
 import { errorAnswer } from '../kit/envelopes.ts';
 import type { CompatServices } from '../kit/info.ts';
 import { holesOf } from '../kit/resume.ts';
