@@ -1,7 +1,7 @@
 // The /info door of a capability (compat-rest/capability-info.ts), in process: the entry's body schema is the
-// definition's (less what the door omits, with its extra fields), its read is the definition's parse (what is omitted
-// or extra is not read; a nested body's fields are read under its key), and the answer has the declared shape with the
-// page's paging headers.
+// definition's (less what the door omits, with its extra fields), its read is the body's one check and reading by the
+// definition (a field it does not name refused, what is extra or a client's not read; a nested body's fields read
+// under its key), and the answer has the declared shape with the page's paging headers.
 import { describe, expect, it } from 'vitest';
 import { type Capabilities, capability, wholeCapability } from '../kit/capability.ts';
 import { type CompatServices, knownJson } from '../kit/info.ts';
@@ -55,9 +55,10 @@ const list: Capabilities<Service> = {
 describe('an /info door', () => {
   const types = capabilityInfo('test', list);
 
-  it('is one entry per type, in the list order', () => {
+  it('is one entry per type, in the list order, the types of one door alike', () => {
     expect(Object.keys(types)).toEqual(['rows', 'sameRows', 'whole']);
-    expect(types.rows).toBe(types.sameRows);
+    expect(types.sameRows?.schema).toEqual(types.rows?.schema);
+    expect(types.sameRows?.response).toBe(types.rows?.response);
   });
 
   it("publishes the definition's body, less what it omits, with its extra fields", () => {
@@ -66,15 +67,35 @@ describe('an /info door', () => {
     expect(schema.required).toEqual(['user']);
   });
 
-  it('reads the body once by the definition: the door names it, omitted fields are not read', () => {
+  it('checks and reads the body once by the definition: the door names it, a field it omits is refused', () => {
     const read = types.rows?.read as (b: Record<string, unknown>) => unknown;
-    expect(read({ type: 'rows', user: USER.toUpperCase().replace('0X', '0x'), startTime: 5, the_flag: true })).toEqual({
+    // `dex`: a field the exchange's clients send with any type (request-schema.ts CLIENT_EXTRAS), taken unread.
+    expect(read({ type: 'rows', user: USER.toUpperCase().replace('0X', '0x'), the_flag: true, dex: '' })).toEqual({
       user: USER,
       limit: 2,
       flag: true,
     });
     expect(() => read({ type: 'rows', user: USER, limit: 6 })).toThrow(FieldError);
-    expect(() => read({ type: 'rows', user: USER, limit: 6 })).toThrow('limit: ');
+    expect(() => read({ type: 'rows', user: USER, limit: 6 })).toThrow('limit: must be an integer from 1 to 5, got 6');
+    expect(() => read({ type: 'rows', user: USER, startTime: 5 })).toThrow(
+      'startTime: unknown parameter; it takes type, user, limit, flag, the_flag',
+    );
+    expect(() => read({ type: 'rows', user: null })).toThrow('user: must be a 0x address, got null');
+    expect(() => read({ type: 'rows', user: USER, the_flag: 1 })).toThrow('the_flag: must be a boolean, got 1');
+  });
+
+  it("takes a field its clients send unread where the door omits it from the definition (userFills' endTime)", () => {
+    const fills = wholeCapability({
+      name: 'fills',
+      input: defineInput({ user: address('whose'), endTime: optional(time('to')) }),
+      answer: async () => [],
+      info: { type: 'userFills', omit: ['endTime'], response: {} },
+    });
+    const read = capabilityInfo('test', { prefix: '', list: [fills] }).userFills?.read;
+    expect(read?.({ type: 'userFills', user: USER, endTime: 5 })).toEqual({ user: USER });
+    expect(() => read?.({ type: 'userFills', user: USER, startTime: 5 })).toThrow(
+      'startTime: unknown parameter; it takes type, user',
+    );
   });
 
   it('answers a page in the result envelope with its paging headers, a whole answer as `of` words it', async () => {
@@ -102,8 +123,11 @@ describe('an /info door', () => {
     expect(Object.keys(schema.properties)).toEqual(['req']);
     expect(Object.keys(schema.properties.req.properties)).toEqual(['user', 'limit', 'flag']);
     const read = entry?.read as (b: Record<string, unknown>) => unknown;
-    expect(read({ type: 'nested', req: { user: USER, startTime: 5 } })).toEqual({ user: USER, limit: 2, flag: false });
+    expect(read({ type: 'nested', req: { user: USER } })).toEqual({ user: USER, limit: 2, flag: false });
     expect(() => read({ type: 'nested', req: { user: USER, limit: 6 } })).toThrow(/^req\.limit: /);
+    expect(() => read({ type: 'nested', req: { user: USER, startTime: 5 } })).toThrow(
+      'req.startTime: unknown parameter; it takes user, limit, flag',
+    );
     expect(() => read({ type: 'nested' })).toThrow('req: is required, must be an object');
   });
 
@@ -170,7 +194,8 @@ describe('an /info door of a relayed, shared or hand-written answer', () => {
   const withUpstream = { ...services, upstream } as unknown as CompatServices;
 
   it("relays the body as sent (its documented fields) and answers the node's bytes, the call not made", async () => {
-    const body = { type: 'relayed', user: USER.replace('aa', 'AA'), pad: 'x' };
+    // `dex`: a client's field the type does not read, not sent on.
+    const body = { type: 'relayed', user: USER.replace('aa', 'AA'), dex: '' };
     const input = doors.relayed?.read?.(body);
     expect(input).toEqual({ user: USER });
     expect(await doors.relayed?.handler(body, withUpstream, input)).toEqual({

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document of compat-rest (GET /openapi.json) and its docs page (GET /docs), both made by the
 // fastify ecosystem's plugins from the schemas the routes validate with: a path route's `schema` as fastify reads
-// it, POST /info's body as the /info dispatcher checks it (one request schema per `type`, discriminated on `type`)
+// it, POST /info's body as each /info type's reading checks it (one request schema per `type`, discriminated on `type`)
 // and its answer per `type` (each /info entry's `response`, a component `info.<type>`).
 // The docs page's assets (swagger-ui) are served from node_modules: the page works without internet.
 import swagger from '@fastify/swagger';
@@ -68,7 +68,8 @@ const PUBLIC_ROUTES = new Set(['/health', '/ready']);
 
 /**
  * POST /info's route options: its body schema is every type's request, `oneOf` discriminated on `type`, for the
- * document; the dispatcher checks the body against the same schemas (with its own messages), so fastify does not.
+ * document; each type's reading checks the body against the same schemas (with its own messages), so fastify does
+ * not.
  */
 export const infoRouteOptions = () => ({
   schema: {

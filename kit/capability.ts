@@ -252,10 +252,11 @@ export interface RestDoor<S, P extends TProperties, A = Any> {
 
 /**
  * The capability as /info types (POST /info, and /ws `post` through the same table): the body's schema is the
- * definition's (`body()`), read once by its `parse(body, 'info')` before the call is charged, and answered as the
- * exchange answers the type: bare (a whole answer as it is; a page's records, with the paging headers X-Has-More,
- * X-Next-Cursor, X-Total-Count), in the result envelope (`{result, cursor}`, with the paging headers), or as JSON
- * text the service writes in chunks (`stream`). An /info call costs CALL_CREDITS: a capability with `credits` has none.
+ * definition's (`body()`), checked and read in one pass by its `infoReader` before the call is charged, and answered
+ * as the exchange answers the type: bare (a whole answer as it is; a page's records, with the paging headers
+ * X-Has-More, X-Next-Cursor, X-Total-Count), in the result envelope (`{result, cursor}`, with the paging headers), or
+ * as JSON text the service writes in chunks (`stream`). An /info call costs CALL_CREDITS: a capability with
+ * `credits` has none.
  */
 export interface InfoDoor<S, P extends TProperties, A = Any> {
   /** Its type (`userFills`), or several types answered alike (`userFunding`, `accountFunding`). */
@@ -269,9 +270,15 @@ export interface InfoDoor<S, P extends TProperties, A = Any> {
   nested?: string;
   /** Body fields beside the definition's, by their schema (a spelling or a type the exchange's clients send). */
   extra?: Readonly<Record<string, JsonSchema>>;
-  /** The body's schema where not the definition's (a bound the definition words better, left out of it). */
+  /**
+   * The body's schema where not the definition's (a bound the definition words better, left out of it): the body is
+   * checked against it alone, so a rule it leaves out is the definition's `check`'s.
+   */
   schema?(definition: JsonSchema): JsonSchema;
-  /** The body as the definition reads it, where it names a field otherwise (`include_order_type`). */
+  /**
+   * The body as the definition reads it, where it names a field otherwise (`include_order_type`); what it makes is
+   * not checked again (the body's schema states each field's rule).
+   */
   body?(body: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
   /** A page answered in the result envelope `{result, cursor: null}` (the paging in the headers). */
   result?: true;

@@ -12,7 +12,7 @@ import type { Upstream } from '../platform/upstream.ts';
 import type { StreamName } from '../wire/node-lines.ts';
 import type { Capabilities } from './capability.ts';
 import type { Channel } from './channel.ts';
-import type { CompatServices, InfoEntry } from './info.ts';
+import type { CompatServices } from './info.ts';
 import type { JsonSchema } from './request-schema.ts';
 import { type RunningServer, serveSubgraph } from './serve.ts';
 
@@ -64,11 +64,6 @@ export interface CompatRoutes {
 
 /** The domain's part of the compatibility layer. Handlers get every domain's services by name, plus upstream. */
 export interface DomainCompat<S> {
-  /**
-   * `POST /info` (and `/ws` `post`) types → body schema and handler; a type declared by two domains stops the service
-   * at start.
-   */
-  info?: Readonly<Record<string, InfoEntry>>;
   /** The `/ws` subscription channels, over the domain's service. */
   channels?(service: S): Channel[];
   /** Path endpoints, each group under its prefix. */

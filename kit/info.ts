@@ -25,7 +25,7 @@ export type InfoReply =
   | { kind: 'streamed'; write: (out: (chunk: Buffer) => void) => Promise<Buffer>; headers?: Record<string, string> }
   | { kind: 'relay'; status: number; contentType: string; body: string };
 
-/** A type's handler: the body as sent, the services, and what its entry's `read` made of the body (if it has one). */
+/** A type's handler: the body as sent, the services, and what its entry's `read` made of the body. */
 export type InfoHandler = (
   body: Record<string, unknown>,
   services: CompatServices,
@@ -33,18 +33,18 @@ export type InfoHandler = (
 ) => Promise<InfoReply>;
 
 /**
- * One /info type: the JSON Schema of its body (its input definition's; the dispatcher checks the body against it
- * before the handler runs, OpenAPI publishes it), how its input is read from the body (`read`, once, before the call
- * is charged), its handler, and the JSON Schema of its 200 answer (response-schema.ts; documentation only, pinned
- * against real answers by openapi-answers.test.ts).
+ * One /info type: the JSON Schema of its body (its input definition's, as OpenAPI publishes it), how the body is
+ * checked against it and read (`read`, once, before the call is charged), its handler, and the JSON Schema of its 200
+ * answer (response-schema.ts; documentation only, pinned against real answers by openapi-answers.test.ts).
  */
 export interface InfoEntry {
   schema: JsonSchema;
   /**
-   * Reads the body once it matches `schema`, by the type's input definition (kit/input.ts), before the call is
-   * charged: a FieldError refuses it for free, and what it read is the handler's `input` (read once).
+   * Checks the body against `schema` (with `type`, closed to other fields but the clients' extras) and reads it by the
+   * type's input definition, in one pass (kit/input.ts `infoReader`), before the call is charged: a FieldError
+   * refuses it for free, and what it read is the handler's `input`.
    */
-  read?: (body: Record<string, unknown>) => unknown;
+  read: (body: Record<string, unknown>) => unknown;
   handler: InfoHandler;
   response: JsonSchema;
 }

@@ -17,7 +17,7 @@ import {
   text,
   time,
 } from './input.ts';
-import { bodyValidator, closedBody, RULE } from './request-schema.ts';
+import { RULE } from './request-schema.ts';
 
 const HOLDERS = defineInput({
   token: address('the token'),
@@ -197,34 +197,64 @@ describe('defineInput', () => {
     expect(() => COINS.parse({ coins: many })).toThrow('coins: must hold 1 to 3 coins, got 4');
     expect(() => COINS.parse({ coins: [] }, 'info')).toThrow('coins: must hold 1 to 3 coins, got 0');
     expect(() => COINS.fromQuery({ coins: many })).toThrow('coins: must hold 1 to 3 coins, got 4');
-    // Every edge's schema states the length and the rule (what OpenAPI publishes), and the /info dispatcher's
-    // validator, refusing it before parse, says what parse says.
+    // Every edge's schema states the length and the rule (what OpenAPI publishes), and an /info body's reading
+    // (checked against the body's schema) says what parse says.
     for (const edge of [COINS.body(), COINS.query(), COINS.schema]) {
       expect(edge.properties).toMatchObject({ coins: { minItems: 1, maxItems: 3, [RULE]: 'must hold 1 to 3 coins' } });
     }
-    const check = bodyValidator(closedBody(COINS.body()));
-    expect(() => check({ coins: many })).toThrow('coins: must hold 1 to 3 coins, got 4');
-    expect(() => check({ coins: 'a' })).toThrow('coins: must hold 1 to 3 coins, got "a"');
+    const read = COINS.infoReader({ schema: COINS.body() });
+    expect(() => read({ coins: many })).toThrow('coins: must hold 1 to 3 coins, got 4');
+    expect(() => read({ coins: 'a' })).toThrow('coins: must hold 1 to 3 coins, got "a"');
   });
 
-  it('reads a definition nested in an /info body, naming its fields as the dispatcher does', () => {
+  it("reads an /info body in one pass: checked against the body's schema, closed, then read as parse reads", () => {
+    const read = HOLDERS.infoReader({ schema: HOLDERS.body(['offset']), extras: ['dex'] });
+    // The type, a client's extra and an optional field sent null are taken; the input is parse's.
+    expect(read({ type: 'holders', token: TOKEN, startTime: null, dex: '' })).toEqual(
+      HOLDERS.parse({ token: TOKEN, startTime: null }, 'info'),
+    );
+    // What the body's schema does not name is refused naming what it takes (an omitted field too), and a required
+    // field sent null is a wrong value, not a missing one: the words of the /info 400s.
+    expect(() => read({ token: TOKEN, offset: 1 })).toThrow(
+      'offset: unknown parameter; it takes type, token, limit, cursor, startTime, side, name, system',
+    );
+    expect(() => read({ token: null })).toThrow('token: must be a 0x address, got null');
+    expect(() => read({ token: TOKEN, type: 5 })).toThrow('type: must be a string, got 5');
+    expect(() => read({ token: TOKEN, limit: 0 })).toThrow('limit: must be an integer from 1 to 1000, got 0');
+    // A door's form of the body: its own field beside the definition's (checked by the rule the door states for
+    // it), read as the definition names it.
+    const theSide = { type: 'string', enum: ['A', 'B'] };
+    const spelled = HOLDERS.infoReader({
+      schema: { ...HOLDERS.body(), properties: { ...(HOLDERS.body().properties as object), the_side: theSide } },
+      fields: (body) => ({ ...body, side: body.side ?? body.the_side }),
+    });
+    expect(spelled({ token: TOKEN, the_side: 'A' }).side).toBe('A');
+    expect(() => spelled({ token: TOKEN, the_side: 'C' })).toThrow('the_side: must be one of A, B, got "C"');
+  });
+
+  it('reads a definition nested in an /info body, naming its fields under its key', () => {
     const CANDLES = defineInput(
       { coin: text('the coin'), startTime: time('from'), endTime: optional(time('to')) },
       { window: ['startTime', 'endTime'] },
     );
-    const nested = nestedBody('req', CANDLES);
-    expect(nested.body()).toMatchObject({
+    const schema = nestedBody('req', CANDLES);
+    expect(schema).toMatchObject({
       required: ['req'],
       properties: { req: { required: ['coin', 'startTime'] } },
     });
-    expect(nested.parse({ type: 'candleSnapshot', req: { coin: 'BTC', startTime: 5, endTime: null } })).toEqual({
+    const read = CANDLES.infoReader({ schema, nested: 'req' });
+    expect(read({ type: 'candleSnapshot', req: { coin: 'BTC', startTime: 5, endTime: null } })).toEqual({
       coin: 'BTC',
       startTime: 5,
     });
-    expect(() => nested.parse({ req: { coin: 'BTC', startTime: 5, endTime: 4 } })).toThrow(
+    expect(() => read({ req: { coin: 'BTC', startTime: 5, endTime: 4 } })).toThrow(
       'req.startTime: must not be after endTime',
     );
-    expect(() => nested.parse({ req: { coin: 'BTC' } })).toThrow('req.startTime: is required');
-    expect(() => nested.parse({})).toThrow('req: is required, must be an object');
+    expect(() => read({ req: { coin: 'BTC' } })).toThrow('req.startTime: is required');
+    expect(() => read({ req: { coin: 'BTC', startTime: 5, limit: 1 } })).toThrow(
+      'req.limit: unknown parameter; it takes coin, startTime, endTime',
+    );
+    expect(() => read({})).toThrow('req: is required, must be an object');
+    expect(() => read({ req: [] })).toThrow('req: must be an object, got []');
   });
 });

@@ -7,9 +7,9 @@
 //   - a path route's query string: `query`, snake_case, times as ISO 8601 or epoch-ms text (spec §3);
 //   - GraphQL arguments: `args(t)`, with the Timestamp scalar for times and `after` for a cursor;
 //
-// and `parse` (or `fromQuery` for a query string) checks the request against the one schema, fills the defaults and
-// lowercases addresses, once, throwing a FieldError that names the field as that edge calls it. The service method's
-// parameter is `InputOf<typeof definition>`: what it gets is already checked.
+// and `parse` (or `fromQuery` for a query string, `infoReader` for an /info body) checks the request against the one
+// schema, fills the defaults and lowercases addresses, once, throwing a FieldError that names the field as that edge
+// calls it. The service method's parameter is `InputOf<typeof definition>`: what it gets is already checked.
 
 import type { InputFieldMap } from '@pothos/core';
 import {
@@ -31,7 +31,15 @@ import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import { ADDRESS_PATTERN, type Address, FieldError, MAX_TIME_MS, orderedWindow } from '../platform/fields.ts';
 import { MAX_COLLECT_SECONDS } from './mcp-tool.ts';
 import { TIME_FORMAT, timeParam } from './params.ts';
-import { argumentFieldError, fieldError, NO_NUL_PATTERN, RULE } from './request-schema.ts';
+import {
+  argumentFieldError,
+  bodyValidator,
+  closedBody,
+  fieldError,
+  type JsonSchema,
+  NO_NUL_PATTERN,
+  RULE,
+} from './request-schema.ts';
 
 /** How a field is read beyond its JSON Schema; kept under symbols, which neither Ajv nor OpenAPI sees. */
 const Lower = Symbol('input.lowercase');
@@ -199,7 +207,7 @@ export interface Input<P extends TProperties> {
   readonly schema: Readonly<Record<string, unknown>>;
   /**
    * An /info body's fields (camelCase): each optional field also takes null (the exchange's Python SDK sends explicit
-   * nulls), an integer's unit its description (what compat's 400 names). The dispatcher closes it to unknown fields.
+   * nulls), an integer's unit its description (what compat's 400 names). `infoReader` closes it to unknown fields.
    */
   body(omit?: readonly (keyof P & string)[]): Readonly<Record<string, unknown>>;
   /** A path route's querystring schema: snake_case names, times as text (read by `fromQuery`). */
@@ -208,6 +216,14 @@ export interface Input<P extends TProperties> {
   params(names: Readonly<Record<string, keyof P & string>>): Readonly<Record<string, unknown>>;
   /** Checks `raw` (null or absent = not given), fills defaults, lowercases addresses; a FieldError names the field. */
   parse(raw: Readonly<Record<string, unknown>>, edge?: Edge): Static<TObject<P>>;
+  /**
+   * An /info type's reading of its body, the one check the body gets (POST /info and /ws `post`): against
+   * `form.schema` with `type`, closed to any field it does not name but the clients' `extras`, refused as compat words
+   * it (`limit: must be an integer from 1 to 1000, got 0`, `foo: unknown parameter; it takes type, user, ...`); then
+   * the fields it names (under `form.nested`) read as `parse` reads them (defaults, lowercased addresses, the window,
+   * the definition's rule), not checked again.
+   */
+  infoReader(form: InfoBody): (body: Readonly<Record<string, unknown>>) => Static<TObject<P>>;
   /** A path route's query (and path parameters, camelCase or snake_case) as `parse` reads them. */
   fromQuery(query: Readonly<Record<string, unknown>>): Static<TObject<P>>;
   /**
@@ -215,6 +231,25 @@ export interface Input<P extends TProperties> {
    * for times, lists of those; `types` gives a field the schema's own type instead (an enum the edge declares).
    */
   args(t: ArgBuilder, options?: readonly (keyof P & string)[] | ArgOptions<P>): InputFieldMap;
+}
+
+/** How an /info type's body holds a definition's fields (what `infoReader` checks and reads). */
+export interface InfoBody {
+  /**
+   * The body's schema as published: `body()` less what the type omits, a door's form of it (fields beside the
+   * definition's, a field clients send in another type), or nested under a key (`nestedBody`).
+   */
+  schema: JsonSchema;
+  /** Fields the exchange's clients send that the type does not read (request-schema.ts CLIENT_EXTRAS): taken unread. */
+  extras?: readonly string[];
+  /** The key the definition's fields are nested under (candleSnapshot's `req`): a refusal names them under it. */
+  nested?: string;
+  /**
+   * The checked body as the definition reads it, where the type names a field otherwise (`include_order_type`) or
+   * sends one the definition does not read (an omitted field a client adds). What it hands on is not checked again:
+   * `schema` states the rule of every field it reads.
+   */
+  fields?(body: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
 }
 
 /** What `args` leaves out (fields the parent gives) and the GraphQL types the edge chooses for some fields. */
@@ -296,19 +331,19 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
     return keys;
   };
 
-  const parse = (raw: Readonly<Record<string, unknown>>, edge: Edge = 'mcp') => {
+  /**
+   * The fields `raw` gives (null or absent = not given) under the definition's names, and a stray: a tool's argument
+   * sent under the definition's name where MCP names it otherwise (`users` for `addresses`), not an argument of the
+   * tool (other edges' callers give a parent's fields under the definition's names).
+   */
+  const given = (raw: Readonly<Record<string, unknown>>, edge: Edge) => {
     const input: Record<string, unknown> = {};
     const byEdgeName = keysOn(edge);
-    /**
-     * A tool's argument sent under the definition's name where MCP names it otherwise (`users` for `addresses`): not
-     * an argument of the tool (other edges' callers give a parent's fields under the definition's names).
-     */
     let stray: string | undefined;
     for (const [name, value] of Object.entries(raw)) {
       if (value === undefined || value === null) continue;
       const key = byEdgeName.get(name);
-      // An /info body also holds its `type` and the fields clients add (CLIENT_EXTRAS), which the dispatcher has
-      // already told from unknown ones.
+      // An /info body or a /ws subscription also holds its `type` and the fields clients add (CLIENT_EXTRAS).
       if (key === undefined && edge === 'info') continue;
       if (key === undefined && edge === 'mcp' && Object.hasOwn(fields, name)) {
         stray ??= name;
@@ -316,6 +351,30 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
       }
       input[key ?? name] = value;
     }
+    return { input, stray };
+  };
+
+  /** A checked input read: defaults filled, addresses lowercased, then the window and the definition's own rule. */
+  const finish = (input: Record<string, unknown>, edge: Edge) => {
+    for (const [key, field] of entries) {
+      const value = input[key];
+      if (value === undefined && field.default !== undefined) input[key] = field.default;
+      else if (typeof value === 'string' && meta(field)[Lower]) input[key] = value.toLowerCase();
+      else if (Array.isArray(value) && meta(field.items ?? {})[Lower]) {
+        input[key] = value.map((v) => (v as string).toLowerCase());
+      }
+    }
+    if (rules.window) {
+      const [start, end] = rules.window;
+      const nameOn = (key: string) => edgeName(key, fields[key] as TSchema, edge);
+      orderedWindow(nameOn(start), input[start] as number | undefined, input[end] as number | undefined, nameOn(end));
+    }
+    rules.check?.(input as Static<TObject<P>>, (key) => edgeName(key, fields[key] as TSchema, edge));
+    return input as Static<TObject<P>>;
+  };
+
+  const parse = (raw: Readonly<Record<string, unknown>>, edge: Edge = 'mcp') => {
+    const { input, stray } = given(raw, edge);
     // A query string's values are text: its reading coerces them to the field's type, as fastify's would.
     if (edge === 'rest') validateText ??= textAjv.compile(keyed);
     else validate ??= ajv.compile(keyed);
@@ -334,21 +393,7 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
       throw argumentFieldError(unknown as ErrorObject);
     }
     if (error) throw edge === 'mcp' ? argumentFieldError(error, naming(edge)) : fieldError(error, naming(edge));
-    for (const [key, field] of entries) {
-      const value = input[key];
-      if (value === undefined && field.default !== undefined) input[key] = field.default;
-      else if (typeof value === 'string' && meta(field)[Lower]) input[key] = value.toLowerCase();
-      else if (Array.isArray(value) && meta(field.items ?? {})[Lower]) {
-        input[key] = value.map((v) => (v as string).toLowerCase());
-      }
-    }
-    if (rules.window) {
-      const [start, end] = rules.window;
-      const nameOn = (key: string) => edgeName(key, fields[key] as TSchema, edge);
-      orderedWindow(nameOn(start), input[start] as number | undefined, input[end] as number | undefined, nameOn(end));
-    }
-    rules.check?.(input as Static<TObject<P>>, (key) => edgeName(key, fields[key] as TSchema, edge));
-    return input as Static<TObject<P>>;
+    return finish(input, edge);
   };
 
   return {
@@ -381,6 +426,22 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
       return { type: 'object', properties, required: Object.keys(names) };
     },
     parse,
+    infoReader(form) {
+      const { nested, fields: readable = (body) => body } = form;
+      const typed = { ...form.schema, properties: { type: { type: 'string' }, ...(form.schema.properties ?? {}) } };
+      // Compiled as the table is made: a schema Ajv refuses stops the service at start.
+      const check = bodyValidator(closedBody(typed, form.extras));
+      return (body) => {
+        check(body);
+        const read = readable(body);
+        if (nested === undefined) return finish(given(read, 'info').input, 'info');
+        try {
+          return finish(given(read[nested] as Readonly<Record<string, unknown>>, 'info').input, 'info');
+        } catch (err) {
+          throw err instanceof FieldError ? new FieldError(`${nested}.${err.message}`, err.code) : err;
+        }
+      };
+    },
     fromQuery(query) {
       const raw: Record<string, unknown> = {};
       for (const [key, field] of entries) {
@@ -409,36 +470,15 @@ export function defineInput<P extends TProperties>(fields: P, rules: InputRules<
 }
 
 /**
- * A definition read from one object field of an /info body (candleSnapshot's `{req: {coin, interval, ...}}`): the
- * body's schema holds the definition's under `key`, and `parse` reads that object, naming a refused field
- * `key.field` as the dispatcher's 400 names it (`req.startTime: must not be after endTime`).
+ * The body of an /info type that nests a definition's fields under one object field (candleSnapshot's
+ * `{req: {coin, interval, ...}}`), less what `omit` names; its reader is the definition's `infoReader` with `nested`.
  */
 export function nestedBody<P extends TProperties>(
   key: string,
   definition: Input<P>,
   omit: readonly (keyof P & string)[] = [],
-) {
-  return {
-    body: (): Readonly<Record<string, unknown>> => ({
-      type: 'object',
-      properties: { [key]: definition.body(omit) },
-      required: [key],
-    }),
-    /** Reads the nested object (what `omit` names is not read). */
-    parse(body: Readonly<Record<string, unknown>>): Static<TObject<P>> {
-      const inner = body[key];
-      if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) {
-        throw new FieldError(`${key}: is required, must be an object`);
-      }
-      const read: Record<string, unknown> = omit.length ? { ...inner } : (inner as Record<string, unknown>);
-      for (const field of omit) delete read[field];
-      try {
-        return definition.parse(read, 'info');
-      } catch (err) {
-        throw err instanceof FieldError ? new FieldError(`${key}.${err.message}`, err.code) : err;
-      }
-    },
-  };
+): JsonSchema {
+  return { type: 'object', properties: { [key]: definition.body(omit) }, required: [key] };
 }
 
 /**

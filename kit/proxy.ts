@@ -5,7 +5,7 @@
 import type { TProperties } from '@sinclair/typebox';
 import { FieldError } from '../platform/fields.ts';
 import { UpstreamError } from '../platform/upstream.ts';
-import type { InfoEntry, InfoHandler } from './info.ts';
+import type { InfoHandler } from './info.ts';
 import type { Input } from './input.ts';
 import type { JsonSchema } from './request-schema.ts';
 
@@ -36,19 +36,6 @@ export function relay<P extends TProperties>(ttlMs: number, definition: Input<P>
       throw new FieldError(`body: refused by the node (${reply.status}): ${reply.body.slice(0, 200)}`);
     }
     return { kind: 'relay', status: reply.status, contentType: reply.contentType, body: reply.body };
-  };
-}
-
-/**
- * A type relayed to the node (relay's `ttlMs`) once its body reads as `definition` says; `response` is the node's
- * shape. What is relayed is the body as sent, not as read (an address keeps its case).
- */
-export function proxied<P extends TProperties>(ttlMs: number, definition: Input<P>, response: JsonSchema): InfoEntry {
-  return {
-    schema: definition.body(),
-    read: (body) => definition.parse(body, 'info'),
-    handler: relay(ttlMs, definition),
-    response,
   };
 }
 

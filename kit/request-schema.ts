@@ -29,6 +29,12 @@ export const CLIENT_EXTRAS: Readonly<Record<string, readonly string[]>> = {
   userFills: ['endTime'],
 };
 
+/** The fields clients send with an /info `type` that it takes unread (CLIENT_EXTRAS'). */
+export const clientExtras = (type: string): readonly string[] => [
+  ...(CLIENT_EXTRAS['*'] ?? []),
+  ...(CLIENT_EXTRAS[type] ?? []),
+];
+
 /** Query parameters every path route and /info take besides their own: the API key (spec §5.1). */
 export const EVERY_ROUTE_PARAMS: readonly string[] = ['api_key'];
 
@@ -48,7 +54,8 @@ const documented = (schema: JsonSchema): string[] =>
 
 /**
  * A schema whose objects take no field they do not name (`additionalProperties: false`, at every level), but
- * `extras` at the top (accepted, ignored). The dispatcher validates every /info body with it.
+ * `extras` at the top (accepted, ignored). Every /info type's reading checks its body with it (kit/input.ts
+ * `infoReader`).
  */
 export function closedBody(schema: JsonSchema, extras: readonly string[] = []): JsonSchema {
   const close = (s: JsonSchema, top: boolean): JsonSchema => {

@@ -212,7 +212,7 @@ async function capabilities(): Promise<string[]> {
   const out: string[] = [];
   for (const d of DOMAIN_LIST) {
     const declared = d.capabilities ? capabilityInfo(d.name, d.capabilities) : {};
-    out.push(...Object.keys({ ...declared, ...d.compat.info }).map((t) => `info ${t}`));
+    out.push(...Object.keys(declared).map((t) => `info ${t}`));
   }
   out.push(...domainTools().map((t) => `mcp ${t.name}`));
   // The path routes as the domains register them (no handler runs: the services are not needed).

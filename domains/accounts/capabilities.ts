@@ -335,7 +335,8 @@ export const ACCOUNTS_CAPABILITIES: Capabilities<AccountsService> = {
       page: (accounts, q) => accounts.historicalOrders(q),
       info: {
         type: 'historicalOrders',
-        // The cursor (the X-Next-Cursor value, an oid) comes back as a string or as a number.
+        // The cursor (the X-Next-Cursor value, an oid) comes back as a string or as a number; its form is then the
+        // definition's check (checkOrderCursor), in the words of the definition's rule for it.
         schema: (body) => withField(body, 'cursor', { type: ['string', 'integer', 'null'] }),
         body: (body) => (typeof body.cursor === 'number' ? { ...body, cursor: String(body.cursor) } : body),
         stream: async (accounts, q) => {

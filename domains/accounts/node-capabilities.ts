@@ -51,7 +51,7 @@ const tool = (type: string, name: string, title: string, description: string, re
     ...(response ? { response: nodeAnswer(response) } : {}),
   });
 
-/** clearinghouseState's body: the count of `users` refused by the definition's rule, not the body schema's. */
+/** clearinghouseState's body: the count of `users` refused by the definition's check, not the body schema. */
 const statesSchema = (schema: JsonSchema): JsonSchema => {
   const properties = schema.properties as Record<string, JsonSchema>;
   const { minItems: _min, maxItems: _max, ...users } = properties.users ?? {};

@@ -311,6 +311,19 @@ describe('POST /info accounts types', () => {
     [{ type: 'fills', limit: 0 }, 'limit: must be an integer from 1 to 1000'],
     [{ type: 'fills', cursor: 'not-a-cursor' }, 'cursor'],
     [{ type: 'clearinghouseState', users: [] }, 'users: must hold 1 to 50 addresses'],
+    // The body's schema states no count of users and takes a cursor as a number: the definition's check reads both.
+    [
+      { type: 'clearinghouseState', users: Array.from({ length: 51 }, () => `0x${'1'.repeat(40)}`) },
+      'users: must hold 1 to 50 addresses, got 51',
+    ],
+    [
+      { type: 'historicalOrders', user: `0x${'1'.repeat(40)}`, cursor: '12ab' },
+      'cursor: must be an oid (at most 2^63 - 1), got "12ab"',
+    ],
+    [
+      { type: 'historicalOrders', user: `0x${'1'.repeat(40)}`, cursor: -5 },
+      'cursor: must be an oid (at most 2^63 - 1), got "-5"',
+    ],
     [{ type: 'clearinghouseState', users: [`0x${'1'.repeat(40)}`, '0x12'] }, 'users[1]: must be a 0x address'],
     [
       { type: 'userFunding', user: `0x${'1'.repeat(40)}`, startTime: 10, endTime: 5 },

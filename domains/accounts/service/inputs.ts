@@ -19,7 +19,7 @@ import {
   text,
   time,
 } from '../../../kit/input.ts';
-import { addressValue } from '../../../platform/fields.ts';
+import { addressValue, FieldError } from '../../../platform/fields.ts';
 import { MAX_FILL_ROWS } from './fill-pages.ts';
 import { FUNDING_CURSOR_FORM } from './funding.ts';
 import { MAX_HISTORY_PAGE } from './history-page.ts';
@@ -306,6 +306,8 @@ export const LIQUIDATION_STREAM = defineInput({
 });
 export type LiquidationStreamInput = InputOf<typeof LIQUIDATION_STREAM>;
 
+const CLEARINGHOUSE_USERS_RULE = `must hold 1 to ${MAX_CLEARINGHOUSE_USERS} addresses`;
+
 /** The /info clearinghouseState of several users at once (or one `user`, relayed). */
 export const CLEARINGHOUSE_STATES = defineInput(
   {
@@ -314,13 +316,23 @@ export const CLEARINGHOUSE_STATES = defineInput(
       list(address('an address'), `several users, answered in the order asked (1 to ${MAX_CLEARINGHOUSE_USERS})`, {
         min: 1,
         max: MAX_CLEARINGHOUSE_USERS,
-        rule: `must hold 1 to ${MAX_CLEARINGHOUSE_USERS} addresses`,
+        rule: CLEARINGHOUSE_USERS_RULE,
       }),
     ),
     dex,
   },
-  // Without `users`, the one `user` is required.
-  { check: (q, name) => void (q.users === undefined && addressValue(q.user, name('user'))) },
+  {
+    check: (q, name) => {
+      // The /info body's schema states no count of `users` (a bad address in it is named first): it is read here, in
+      // the list's words.
+      const count = q.users?.length;
+      if (count !== undefined && (count < 1 || count > MAX_CLEARINGHOUSE_USERS)) {
+        throw new FieldError(`${name('users')}: ${CLEARINGHOUSE_USERS_RULE}, got ${count}`);
+      }
+      // Without `users`, the one `user` is required.
+      if (q.users === undefined) addressValue(q.user, name('user'));
+    },
+  },
 );
 
 /** What a builder earned in a window (Builder.revenue). */

@@ -57,7 +57,7 @@ describe('a book (l2Book, l2Books)', () => {
 
 describe('candles', () => {
   it('takes the 16 intervals and a start not after the end; the /info body nests them in req', () => {
-    const req = nestedBody('req', CANDLES);
+    const req = CANDLES.infoReader({ schema: nestedBody('req', CANDLES), nested: 'req' });
     for (const interval of ['5s', '30s', '1m', '1M']) {
       expect(CANDLES.parse({ coin: 'BTC', interval, startTime: 0 })).toEqual({ coin: 'BTC', interval, startTime: 0 });
     }
@@ -69,7 +69,7 @@ describe('candles', () => {
     expect(() => CANDLES.parse({ coin: 'BTC', interval: '1m', startTime: 6, endTime: 5 }, 'graphql')).toThrow(
       'startTime: must not be after endTime',
     );
-    expect(() => req.parse({ req: { coin: 'BTC', interval: '1m', startTime: 6, endTime: 5 } })).toThrow(
+    expect(() => req({ req: { coin: 'BTC', interval: '1m', startTime: 6, endTime: 5 } })).toThrow(
       'req.startTime: must not be after endTime',
     );
   });
