@@ -6,13 +6,16 @@
 //     cursor the page's next), whose connection and edge types are named after the row's type;
 //   - `answer`: the call's answer as it is (a page object, an envelope the type describes);
 //   - `fields`: the call's answer (or its page as a connection) as fields of other object types (an entity's), the
-//     parent giving some input, or of Query with a form of their own.
+//     parent giving some input, or of Query with a form of their own; a field asked of many parents in one response
+//     may be answered for all of them at once (`batch`: one statement for a page's builders).
 //
 // A live capability's subscription (and replay) fields are kit/live-fields.ts'.
 import type { GraphQLResolveInfo } from 'graphql';
+import { FieldError } from '../platform/fields.ts';
 import type { Capabilities, Capability, FieldForm, GraphqlDoor, ParentField } from './capability.ts';
 import { callOf } from './capability.ts';
 import type { SubgraphPlatform } from './domain.ts';
+import { namedOnEdge } from './input.ts';
 import { liveFields } from './live-fields.ts';
 import { connectionOf, type Page } from './page.ts';
 import { selectedFieldNames } from './selection.ts';
@@ -57,7 +60,13 @@ export function capabilityFields<Context>(
   ) => {
     // A Query answer is never a connection (`door.connection` names a Query field of its own).
     const connection = form === door ? undefined : (form as ParentField<Any>);
-    return t.field({
+    /** The input the field is asked with: its arguments as the definition reads them, and what the parent gives. */
+    const inputOf = (parent: unknown, a: Record<string, unknown>) => {
+      const raw = { ...(form.args ? form.args(a) : a) };
+      for (const [key, of] of Object.entries(given)) raw[key] = of(parent);
+      return c.input.parse(raw, 'graphql') as Record<string, unknown>;
+    };
+    const field = {
       type: connection?.connection ? (form.type ?? connectionOfType(door.type)) : (form.type ?? door.type),
       // A Query field says the door's description; another type's field its own, if any.
       ...((form === door ? door.description : form.description) ? { description: form.description } : {}),
@@ -68,10 +77,28 @@ export function capabilityFields<Context>(
         types: door.types,
       }),
       ...(form.listSize ? { listSize: form.listSize } : {}),
+    };
+    const batch = connection?.batch;
+    if (batch) {
+      return t.loadable({
+        ...field,
+        // One loader per field path (the parents' inputs share its arguments), each input asked once.
+        byPath: true,
+        loaderOptions: { cacheKeyFn: JSON.stringify },
+        resolve: inputOf,
+        load: async (inputs: Record<string, unknown>[], ctx: Context) => {
+          try {
+            return await batch(serviceOf(ctx), inputs);
+          } catch (err) {
+            throw err instanceof FieldError ? namedOnEdge(c.input, err, 'graphql') : err;
+          }
+        },
+      });
+    }
+    return t.field({
+      ...field,
       resolve: async (parent: unknown, a: Record<string, unknown>, ctx: Context, info: GraphQLResolveInfo) => {
-        const raw = { ...(form.args ? form.args(a) : a) };
-        for (const [key, of] of Object.entries(given)) raw[key] = of(parent);
-        const input = c.input.parse(raw, 'graphql') as Record<string, unknown>;
+        const input = inputOf(parent, a);
         const answer = await callIn(c, ctx, input, selectedFieldNames(info));
         if (connection?.connection) {
           const page = answer as Page<unknown>;
@@ -79,7 +106,7 @@ export function capabilityFields<Context>(
           const nodes = node ? (row: unknown) => node(row, input) : (row: unknown) => row;
           return { ...connectionOf(page, nodes, input.cursor as string | undefined), page };
         }
-        return form.of ? form.of(answer, input) : answer;
+        return form.of ? form.of(answer, input, parent) : answer;
       },
     });
   };

@@ -339,8 +339,11 @@ export interface FieldForm<P extends TProperties> {
   omit?: readonly (keyof P & string)[];
   /** The field's cost directive (router/credits.ts): `listSize`. */
   listSize?: Readonly<Record<string, unknown>>;
-  /** The field's value from the call's answer (and the input), where not the answer itself (the first of a list). */
-  of?(answer: Any, input: Any): unknown;
+  /**
+   * The field's value from the call's answer (and the input, and the parent of a field of another type), where not
+   * the answer itself (the first of a list; a question's outcomes in the question's order).
+   */
+  of?(answer: Any, input: Any, parent?: Any): unknown;
   /**
    * The arguments as the definition reads them, where this door's differ (an ID's digits as a number), or a rule of
    * this door's own (a FieldError naming the argument).
@@ -364,6 +367,12 @@ export interface ParentField<P extends TProperties> extends FieldForm<P> {
   connection?: true;
   /** A row as the connection's node, where not the row itself (the parent's user attached). */
   node?(row: Any, input: Any): unknown;
+  /**
+   * The answers of every parent the field is asked of in one response, one per input in their order (a page of
+   * fills' builders, each one's revenue: one statement), instead of a call per parent. The field is loaded per field
+   * path, so the inputs share the path's arguments and differ only in what each parent gives. Its type is no list.
+   */
+  batch?(service: Any, inputs: readonly Any[]): Promise<readonly unknown[]>;
 }
 
 /** The capability as fields of the subgraph's Query (and of other object types). */

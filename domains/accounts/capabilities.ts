@@ -16,7 +16,7 @@ import { AccountStateRef } from './schema/account.ts';
 import { badInput } from './schema/args.ts';
 import { FillConnectionRef, FillRef, fillColumnsOf, TwapSliceFillRef } from './schema/fill.ts';
 import { FundingConnectionRef, FundingRef, fundingOfEntry } from './schema/funding.ts';
-import { BuilderRef } from './schema/holdings.ts';
+import { BuilderRef, BuilderRevenueRef } from './schema/holdings.ts';
 import { LedgerUpdateConnectionRef, LedgerUpdateRef } from './schema/ledger.ts';
 import { LiquidationRef } from './schema/liquidation.ts';
 import { OrderStatusConnectionRef, OrderStatusRef, orderColumnsOf } from './schema/order.ts';
@@ -29,6 +29,7 @@ import type { AccountsService } from './service/index.ts';
 import {
   ALL_FILL_PAGE,
   ALL_FILLS,
+  BUILDER_REVENUE,
   FILL_PAGE,
   FILL_ROWS,
   FUNDING_PAGE,
@@ -40,6 +41,7 @@ import {
   TWAP_SLICE_FILLS,
   TWAP_SLICE_FILLS_BY_TIME,
   USER,
+  USER_ENTITY,
   USER_FILLS,
   USER_FILLS_BY_TIME,
 } from './service/inputs.ts';
@@ -92,12 +94,27 @@ const fillPageOf = (
     selected && fillColumnsOf(selected),
   ] as const;
 
+/** What each builder earned in a window: the inputs of one field path, which share it. */
+const builderRevenues = (accounts: AccountsService, inputs: readonly InputOf<typeof BUILDER_REVENUE>[]) =>
+  accounts.builderFeeRevenues({
+    builders: inputs.map((q) => q.builder),
+    startTime: inputs[0]?.startTime,
+    endTime: inputs[0]?.endTime,
+  });
+
 const twapSliceFillsAnswer = R.list(R.record({ fill: wireFillSchema, twapId: R.int }));
 
 export const ACCOUNTS_CAPABILITIES: Capabilities<AccountsService> = {
   // Its routes are under three prefixes: each route states its own.
   prefix: '',
   list: [
+    // The account itself (Query.user): its fields are the capabilities below, the parent giving them its address.
+    wholeCapability({
+      name: 'user',
+      input: USER_ENTITY,
+      answer: (_accounts, { user }) => Promise.resolve({ address: user }),
+      graphql: { type: UserRef, description: 'An account by its 0x address (any case)', answer: 'user' },
+    }),
     wholeCapability({
       name: 'accountState',
       input: USER,
@@ -202,6 +219,25 @@ export const ACCOUNTS_CAPABILITIES: Capabilities<AccountsService> = {
           "fills in the exchange's own form use accounts_user_fills.",
         key: 'rows',
         beside: (page) => (page.totalCount === undefined ? {} : { totalCount: page.totalCount }),
+      },
+    }),
+    // Builder.revenue: the builders of a page of fills summed in one statement per window (per field path).
+    wholeCapability({
+      name: 'builderRevenue',
+      input: BUILDER_REVENUE,
+      answer: async (accounts, q) => (await builderRevenues(accounts, [q]))[0] ?? null,
+      graphql: {
+        type: BuilderRevenueRef,
+        description: '',
+        fields: [
+          {
+            on: BuilderRef,
+            name: 'revenue',
+            description: 'What the builder earned in a window (default all stored fills)',
+            given: { builder: (b: { address: string }) => b.address },
+            batch: builderRevenues,
+          },
+        ],
       },
     }),
     // The GraphQL connections of stored fills: a user's or a builder's, and every user's of a window of at most a day.

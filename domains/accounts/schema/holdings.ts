@@ -6,7 +6,6 @@ import { builder } from '../builder.ts';
 import type { BorrowLendSide, BorrowLendUserState } from '../service/borrow-lend.ts';
 import type { AccountFill } from '../service/fill-fields.ts';
 import type { SpotBalance } from '../service/index.ts';
-import { BUILDER_REVENUE } from '../service/inputs.ts';
 import { FillRef } from './fill.ts';
 import { LiquidationRef } from './liquidation.ts';
 import { OrderRef } from './order.ts';
@@ -93,10 +92,13 @@ builder.objectFields(FillRef, (t) => ({
   }),
 }));
 
-/** Builder @key(address), the analytics subgraph's: here it gains the fills routed through it and what it earned. */
+/**
+ * Builder @key(address), the analytics subgraph's: here it gains the fills routed through it and what it earned (its
+ * capabilities' fields).
+ */
 export const BuilderRef = builder.objectRef<{ address: string }>('Builder');
 
-const BuilderRevenueRef = builder
+export const BuilderRevenueRef = builder
   .objectRef<{ fills: number; volume: string; builderFees: string }>('BuilderRevenue')
   .implement({
     description: 'The fills a builder routed in a window, their notional, and the builder fees they paid it',
@@ -110,16 +112,6 @@ const BuilderRevenueRef = builder
 BuilderRef.implement({
   fields: (t) => ({
     address: t.exposeString('address'),
-    revenue: t.loadable({
-      type: BuilderRevenueRef,
-      description: 'What the builder earned in a window (default all stored fills)',
-      args: BUILDER_REVENUE.args(t),
-      // The builders of a page of fills are summed in one statement per window (per field path).
-      byPath: true,
-      load: (builders: string[], ctx, a) =>
-        ctx.accounts.builderFeeRevenues({ builders, ...BUILDER_REVENUE.parse(a, 'graphql') }),
-      resolve: (b) => b.address,
-    }),
   }),
 });
 

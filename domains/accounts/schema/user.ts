@@ -1,9 +1,8 @@
 // User @key(address): an account, whose fields (fills, orders, TWAP slices and statuses, funding, ledger,
 // liquidations, perp account state) are its capabilities' (capabilities.ts). Owned here; the markets subgraph
-// references it (the traders of a trade). Query.user returns it.
+// references it (the traders of a trade). Query.user returns it (the `user` capability).
 
 import { builder } from '../builder.ts';
-import { USER_ENTITY } from '../service/inputs.ts';
 
 interface UserParent {
   address: string;
@@ -20,12 +19,3 @@ builder.asEntity(UserRef, {
   key: builder.selection<{ address: string }>('address'),
   resolveReference: (ref) => ({ address: ref.address.toLowerCase() }),
 });
-
-builder.queryFields((t) => ({
-  user: t.field({
-    type: UserRef,
-    description: 'An account by its 0x address (any case)',
-    args: USER_ENTITY.args(t),
-    resolve: (_r, a) => ({ address: USER_ENTITY.parse(a, 'graphql').user }),
-  }),
-}));

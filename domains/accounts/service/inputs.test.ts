@@ -135,8 +135,8 @@ describe('fills', () => {
   });
 
   it("orders a builder's revenue window", () => {
-    expect(BUILDER_REVENUE.parse({}, 'graphql')).toEqual({});
-    expect(refusal(() => BUILDER_REVENUE.parse({ startTime: 2, endTime: 1 }, 'graphql'))).toBe(
+    expect(BUILDER_REVENUE.parse({ builder: USER }, 'graphql')).toEqual({ builder: user });
+    expect(refusal(() => BUILDER_REVENUE.parse({ builder: user, startTime: 2, endTime: 1 }, 'graphql'))).toBe(
       'startTime: must not be after endTime',
     );
   });

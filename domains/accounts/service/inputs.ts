@@ -335,9 +335,9 @@ export const CLEARINGHOUSE_STATES = defineInput(
   },
 );
 
-/** What a builder earned in a window (Builder.revenue). */
+/** What a builder earned in a window (Builder.revenue: the builder is the parent). */
 export const BUILDER_REVENUE = defineInput(
-  { startTime: startTime('start of the window; default all stored fills'), endTime },
+  { builder: address('the builder'), startTime: startTime('start of the window; default all stored fills'), endTime },
   WINDOW,
 );
 
