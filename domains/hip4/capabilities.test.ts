@@ -192,4 +192,40 @@ describe('hip4 Query connections (kit/capability-fields.ts)', () => {
     // The service's refusal names the field as GraphQL calls it.
     expect(refused.errors?.[0]?.message).toBe('after: must be the next cursor of a page (the last id it held)');
   });
+
+  it("an entity's lists are its capabilities' fields: a question's outcomes, an outcome's and an account's fills and positions", async () => {
+    const data = await query(
+      '{ questions(limit: 100) { questionId outcomes { outcomeId } } ' +
+        'outcome(outcomeId: 10) { fills(limit: 2, offset: 1) { tid user { address } } } }',
+    );
+    // Named outcomes, then the fallback outcome.
+    expect(data.questions).toEqual([
+      { questionId: 1, outcomes: [{ outcomeId: 10 }, { outcomeId: 11 }, { outcomeId: 12 }] },
+      { questionId: 2, outcomes: [{ outcomeId: 20 }, { outcomeId: 21 }, { outcomeId: 22 }] },
+    ]);
+    const outcomeFills = (await hip4.fillsPage(FILLS.parse({ outcomeId: 10, limit: 2, offset: 1 }))).rows;
+    expect(outcomeFills).toHaveLength(2);
+    expect((data.outcome as { fills: unknown }).fills).toEqual(
+      outcomeFills.map((f) => ({ tid: String(f.tid), user: { address: f.address } })),
+    );
+    const account = await query(
+      'query($r: [_Any!]!) { _entities(representations: $r) { ... on User { ' +
+        'hip4Fills(limit: 2) { tid } hip4Positions { coin size } } } }',
+      { r: [{ __typename: 'User', address: A1.toUpperCase().replace('0X', '0x') }] },
+    );
+    const positions = await hip4.positions(A1);
+    expect(positions.length).toBeGreaterThan(0);
+    expect(account._entities).toEqual([
+      {
+        hip4Fills: [{ tid: '90' }, { tid: '4' }],
+        hip4Positions: positions.map((p) => ({ coin: p.coin, size: p.size })),
+      },
+    ]);
+    const refused = await graphql({
+      schema: hip4Schema,
+      source: '{ outcome(outcomeId: 10) { fills(limit: 0) { tid } } }',
+      contextValue: { hip4 },
+    });
+    expect(refused.errors?.[0]?.message).toMatch(/^limit: /);
+  });
 });

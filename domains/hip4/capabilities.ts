@@ -1,9 +1,10 @@
 // The hip4 domain's capabilities, each declared once (kit/capability.ts): its input (service/inputs.ts), its service
-// call answering a page, its record (records.ts) and its doors. The /hip4 path routes, the MCP tools and the
-// subgraph's Query lists are made from this list; each pages by cursor on every door (a GraphQL connection beside
-// each list).
+// call answering a page, its record (records.ts) and its doors. The /hip4 path routes, the MCP tools, the
+// subgraph's Query lists and its entities' fields (an outcome's fills, a question's outcomes, an account's fills and
+// positions) are made from this list; each list pages by cursor on every door (a GraphQL connection beside each).
 import type { Capabilities } from '../../kit/capability.ts';
-import { capability } from '../../kit/capability.ts';
+import { capability, wholeCapability } from '../../kit/capability.ts';
+import type { Page } from '../../kit/page.ts';
 import { HIP4_ANSWERS } from './compat/answers.ts';
 import { LIVE_CAPABILITIES } from './live-capabilities.ts';
 import {
@@ -20,17 +21,20 @@ import {
   AnalyticsRef,
   Hip4FillRef,
   OutcomeRef,
+  PositionRef,
   ProviderRef,
   QuestionRef,
+  UserRef,
 } from './schema/refs.ts';
 import type { Hip4Service } from './service/index.ts';
-import { ANALYTICS, DEPLOYERS, FILLS, OUTCOMES, PROVIDERS, QUESTIONS } from './service/inputs.ts';
+import { ANALYTICS, DEPLOYERS, FILLS, OUTCOMES, PROVIDERS, QUESTIONS, USER } from './service/inputs.ts';
 import {
   ANALYTICS_DEFAULT_WINDOW_MS,
   DEPLOYERS_REFRESH_MS,
   MAX_ANALYTICS_BUCKETS,
   MAX_QUESTION_ID,
 } from './service/limits.ts';
+import type { OutcomeRow, QuestionRow } from './service/registry.ts';
 
 const DAY_MS = 86_400_000;
 const count = (what: string, key: string) => (r: Record<string, unknown>) => `${(r[key] as unknown[]).length} ${what}`;
@@ -38,6 +42,13 @@ const count = (what: string, key: string) => (r: Record<string, unknown>) => `${
 /** The analytics `coin` of a path route: one coin id or a comma-separated list, `#` optional (`290,291`, `#290`). */
 export const coinList = (csv: string): string[] => csv.split(',').map((c) => c.trim());
 const COIN_LIST = { type: 'string', minLength: 1, maxLength: 1000 } as const;
+
+/** A field of fills of a parent (an outcome's, an account's): the page's rows, sliced by `limit`. */
+const FILL_LIST = {
+  type: [Hip4FillRef],
+  listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
+  of: (page: Page<unknown>) => page.rows,
+};
 
 export const HIP4_CAPABILITIES: Capabilities<Hip4Service> = {
   prefix: '/hip4',
@@ -86,6 +97,21 @@ export const HIP4_CAPABILITIES: Capabilities<Hip4Service> = {
         description: 'HIP-4 outcomes by id',
         list: 'outcomes',
         connection: 'outcomesConnection',
+        fields: [
+          {
+            on: QuestionRef,
+            name: 'outcomes',
+            type: [OutcomeRef],
+            description: 'Named outcomes, then the fallback outcome',
+            given: { questionId: (q: QuestionRow) => q.question_id },
+            omit: ['outcomeId', 'class', 'underlying', 'venue', 'limit', 'offset', 'cursor'],
+            listSize: { assumedSize: 5 },
+            of: (page: Page<OutcomeRow>, _q, question: QuestionRow) =>
+              [...question.named_outcomes, question.fallback_outcome].flatMap((id) =>
+                page.rows.filter((o) => o.outcome_id === id),
+              ),
+          },
+        ],
       },
     }),
     capability({
@@ -114,6 +140,41 @@ export const HIP4_CAPABILITIES: Capabilities<Hip4Service> = {
         description: 'HIP-4 fills, newest first',
         list: 'hip4Fills',
         connection: 'hip4FillsConnection',
+        fields: [
+          {
+            on: OutcomeRef,
+            name: 'fills',
+            ...FILL_LIST,
+            description: 'Fills on both sides, newest first',
+            given: { outcomeId: (o: OutcomeRow) => o.outcome_id },
+            omit: ['cursor', 'user', 'coin', 'startTime', 'endTime'],
+          },
+          {
+            on: UserRef,
+            name: 'hip4Fills',
+            ...FILL_LIST,
+            description: "The account's HIP-4 fills, newest first",
+            given: { user: (u: { address: string }) => u.address },
+            omit: ['cursor', 'coin'],
+          },
+        ],
+      },
+    }),
+    wholeCapability({
+      name: 'positions',
+      input: USER,
+      answer: (hip4, { user }) => hip4.positions(user),
+      graphql: {
+        type: [PositionRef],
+        description: '',
+        fields: [
+          {
+            on: UserRef,
+            name: 'hip4Positions',
+            given: { user: (u: { address: string }) => u.address },
+            listSize: { assumedSize: 20 },
+          },
+        ],
       },
     }),
     capability({

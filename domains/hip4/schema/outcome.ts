@@ -1,11 +1,11 @@
 // Outcome @key(outcomeId): a two-sided, fully collateralised contract; each side is a coin `#<10·outcome+side>`
 // traded between 0.001 and 0.999 and paying the settlement fraction (side 0) or its complement (side 1) of the
-// quote token. A side's market (book, trades, candles) is the markets subgraph's Market.
+// quote token. A side's market (book, trades, candles) is the markets subgraph's Market; its fills are the fills
+// capability's field (capabilities.ts).
 import { addDecimal, mulDecimal } from '../../../platform/decimal.ts';
 import { builder } from '../builder.ts';
-import { FILLS } from '../service/inputs.ts';
 import { descriptionFields, type OutcomeRow, sideCoin } from '../service/registry.ts';
-import { Hip4FillRef, MarketRef, OutcomeRef, QuestionRef, VenueRef } from './refs.ts';
+import { MarketRef, OutcomeRef, QuestionRef, VenueRef } from './refs.ts';
 
 interface SideParent {
   outcome: OutcomeRow;
@@ -85,13 +85,6 @@ OutcomeRef.implement({
       totalFills: t.exposeInt('total_fills', { description: 'Settlement fills excluded' }),
       totalVolume: t.expose('total_volume', { type: 'Decimal', description: 'Notional matched (each match once)' }),
       uniqueUsers: t.exposeInt('unique_users'),
-      fills: t.field({
-        type: [Hip4FillRef],
-        description: 'Fills on both sides, newest first',
-        args: FILLS.args(t, ['cursor', 'user', 'coin', 'outcomeId', 'startTime', 'endTime']),
-        listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-        resolve: (o, a, ctx) => ctx.hip4.fills(FILLS.parse({ ...a, outcomeId: o.outcome_id }, 'graphql')),
-      }),
     };
   },
 });

@@ -1,9 +1,9 @@
 // Question @key(questionId): named outcomes and a fallback outcome under one question; settled when
-// `settledNamedOutcomes` becomes non-empty. Oracle-emitted (legacy) questions have no venue.
+// `settledNamedOutcomes` becomes non-empty. Oracle-emitted (legacy) questions have no venue. Its outcomes are the
+// outcomes capability's field (capabilities.ts).
 import { builder } from '../builder.ts';
-import { OUTCOMES } from '../service/inputs.ts';
 import { venueName } from '../service/registry.ts';
-import { OutcomeRef, QuestionRef, VenueRef } from './refs.ts';
+import { QuestionRef, VenueRef } from './refs.ts';
 
 QuestionRef.implement({
   description: 'A HIP-4 question: its named outcomes, the fallback outcome and which outcomes it settled to',
@@ -11,16 +11,6 @@ QuestionRef.implement({
     questionId: t.exposeInt('question_id'),
     name: t.exposeString('name'),
     description: t.exposeString('description', { description: 'Pipe-delimited key:value text' }),
-    outcomes: t.field({
-      type: [OutcomeRef],
-      description: 'Named outcomes, then the fallback outcome',
-      listSize: { assumedSize: 5 },
-      resolve: async (q, _a, ctx) => {
-        const all = await ctx.hip4.outcomes(OUTCOMES.parse({ questionId: q.question_id }));
-        const order = [...q.named_outcomes, q.fallback_outcome];
-        return order.flatMap((id) => all.filter((o) => o.outcome_id === id));
-      },
-    }),
     namedOutcomeIds: t.exposeIntList('named_outcomes', { listSize: { assumedSize: 4 } }),
     fallbackOutcomeId: t.exposeInt('fallback_outcome'),
     settledNamedOutcomeIds: t.exposeIntList('settled_named_outcomes', { listSize: { assumedSize: 1 } }),

@@ -4,7 +4,7 @@
 
 import type { Hip4FillRow } from '../../../db/rows/hip4.ts';
 import { builder } from '../builder.ts';
-import { ANALYTICS_INTERVALS, type ProviderStats } from '../service/fills.ts';
+import { ANALYTICS_INTERVALS, type Hip4Position, type ProviderStats } from '../service/fills.ts';
 import type { AnalyticsAnswer } from '../service/index.ts';
 import type { OutcomeRow, QuestionRow, VenueRow } from '../service/registry.ts';
 
@@ -14,6 +14,7 @@ export const OutcomeRef = builder.objectRef<OutcomeRow>('Outcome');
 export const QuestionRef = builder.objectRef<QuestionRow>('Question');
 export const UserRef = builder.objectRef<{ address: string }>('User');
 export const VenueRef = builder.objectRef<VenueRow>('Venue');
+export const PositionRef = builder.objectRef<Hip4Position>('Hip4Position');
 export const ProviderRef = builder.objectRef<ProviderStats>('Hip4Provider');
 export const AnalyticsRef = builder.objectRef<AnalyticsAnswer>('Hip4Analytics');
 export const AnalyticsIntervalEnum = builder.enumType('Hip4AnalyticsInterval', {

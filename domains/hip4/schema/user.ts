@@ -1,11 +1,9 @@
-// User is owned by the accounts subgraph (key `address`); hip4 adds an account's HIP-4 fills and positions to it.
+// User is owned by the accounts subgraph (key `address`); hip4 adds an account's HIP-4 fills and positions to it (its
+// capabilities' fields: capabilities.ts).
 import { isAddress } from '../../../platform/fields.ts';
 import { builder } from '../builder.ts';
-import type { Hip4Position } from '../service/fills.ts';
-import { FILLS } from '../service/inputs.ts';
-import { Hip4FillRef, MarketRef, OutcomeRef, UserRef } from './refs.ts';
+import { MarketRef, OutcomeRef, PositionRef, UserRef } from './refs.ts';
 
-const PositionRef = builder.objectRef<Hip4Position>('Hip4Position');
 PositionRef.implement({
   description: 'An outcome side held: the net of the account’s fills on it (settlement fills close it)',
   fields: (t) => ({
@@ -24,18 +22,6 @@ PositionRef.implement({
 UserRef.implement({
   fields: (t) => ({
     address: t.exposeString('address'),
-    hip4Fills: t.field({
-      type: [Hip4FillRef],
-      description: "The account's HIP-4 fills, newest first",
-      args: FILLS.args(t, ['cursor', 'user', 'coin']),
-      listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-      resolve: (u, a, ctx) => ctx.hip4.fills(FILLS.parse({ ...a, user: u.address }, 'graphql')),
-    }),
-    hip4Positions: t.field({
-      type: [PositionRef],
-      listSize: { assumedSize: 20 },
-      resolve: (u, _a, ctx) => ctx.hip4.positions(u.address),
-    }),
   }),
 });
 

@@ -255,10 +255,6 @@ export class Hip4Service {
 
   // ---- fills and statistics ----
 
-  async fills(input: FillsInput): Promise<Hip4FillWithMarket[]> {
-    return (await this.fillsPage(input)).rows;
-  }
-
   /** A page of fills, newest first (the cursor: the key of a page's last fill). */
   async fillsPage(input: FillsInput): Promise<Page<Hip4FillWithMarket>> {
     const { filter, paging } = this.fillsQuery(input);

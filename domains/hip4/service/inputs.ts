@@ -116,6 +116,9 @@ export const FILLS = defineInput(
   WINDOW,
 );
 
+/** An account alone (User.hip4Positions). */
+export const USER = defineInput({ user: address('the account') });
+
 export const PROVIDERS = defineInput({ venue, ...window(), ...page('venues', PROVIDERS_DEFAULT_LIMIT) }, WINDOW);
 
 export const DEPLOYERS = defineInput({ venue, ...page('deployers', REGISTRY_DEFAULT_LIMIT) }, CURSOR_OR_OFFSET);
