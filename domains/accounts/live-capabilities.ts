@@ -24,7 +24,7 @@ import {
   USER_FILLS_STREAM,
 } from './service/inputs.ts';
 import { toWsLiquidation } from './service/liquidations.ts';
-import { toOrder } from './service/orders.ts';
+import { basicOrder, toOrder } from './service/orders.ts';
 import type { UserEvent } from './service/streams.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: a channel door over any input holding a user
@@ -32,12 +32,7 @@ type Any = any;
 
 /** The exchange's OpenOrder (orderUpdates): the basic order fields, `reduceOnly` only when true. */
 const openOrder = (r: OrderStatusRow) => ({
-  coin: r.coin,
-  side: r.side,
-  limitPx: r.limit_px,
-  sz: r.sz,
-  oid: r.oid,
-  timestamp: r.order_time,
+  ...basicOrder(r),
   origSz: r.orig_sz,
   ...(r.cloid ? { cloid: r.cloid } : {}),
   ...(r.reduce_only ? { reduceOnly: true as const } : {}),

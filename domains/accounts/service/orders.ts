@@ -91,15 +91,23 @@ const statusColumnNames = (only?: ReadonlySet<StatusColumn>) =>
 /** Among rows of equal time and block, the later lifecycle step wins (a stop triggered and filled together). */
 const LIFECYCLE_RANK = `CASE s.status WHEN 'open' THEN 0 WHEN 'triggered' THEN 1 ELSE 2 END`;
 
+/**
+ * The fields every order of the exchange's starts with (its BasicOrder), in their order: a historical order's
+ * (toOrder) and an orderUpdates frame's OpenOrder go on from them.
+ */
+export const basicOrder = (r: Pick<OrderStatusRow, 'coin' | 'side' | 'limit_px' | 'sz' | 'oid' | 'order_time'>) => ({
+  coin: r.coin,
+  side: r.side,
+  limitPx: r.limit_px,
+  sz: r.sz,
+  oid: r.oid,
+  timestamp: r.order_time,
+});
+
 export function toOrder(r: StatusSqlRow): HistoricalOrder {
   return {
     order: {
-      coin: r.coin,
-      side: r.side,
-      limitPx: r.limit_px,
-      sz: r.sz,
-      oid: r.oid,
-      timestamp: r.order_time,
+      ...basicOrder(r),
       triggerCondition: r.trigger_condition,
       isTrigger: r.is_trigger,
       triggerPx: r.trigger_px,
