@@ -352,12 +352,8 @@ export async function buildCompatApp(opts: CompatAppOptions): Promise<FastifyIns
     return reply.type('application/json').send(jsonBytes(answer.body));
   });
 
-  // Each domain's path endpoints (its `compat.routes` and its capabilities' routes, domains.ts), each group under its
-  // prefix.
-  const routes = DOMAIN_LIST.flatMap((d) => [
-    ...(d.compat.routes ?? []),
-    ...(d.capabilities ? [capabilityRoutes(d.name, d.capabilities)] : []),
-  ]);
+  // Each domain's path endpoints (its capabilities' routes, domains.ts), under its prefix.
+  const routes = DOMAIN_LIST.flatMap((d) => (d.capabilities ? [capabilityRoutes(d.name, d.capabilities)] : []));
   for (const { plugin, prefix } of routes) {
     await app.register(plugin, { prefix, services: opts.services });
   }

@@ -28,15 +28,11 @@ export interface CompatServerOptions {
   graphqlUrl?: string;
 }
 
-/** Every domain's /ws channels (its live capabilities', then its `compat.channels`, domains.ts), over its service. */
+/** Every domain's /ws channels (its live capabilities', domains.ts), over its service. */
 export function domainChannels(services: CompatServices): Channel[] {
-  return DOMAIN_LIST.flatMap((d) => {
-    const service = services[d.name as DomainName];
-    return [
-      ...(d.capabilities ? capabilityChannels(d.capabilities, service) : []),
-      ...(d.compat.channels?.(service) ?? []),
-    ];
-  });
+  return DOMAIN_LIST.flatMap((d) =>
+    d.capabilities ? capabilityChannels(d.capabilities, services[d.name as DomainName]) : [],
+  );
 }
 
 export async function startCompatServer(opts: CompatServerOptions) {

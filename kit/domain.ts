@@ -11,7 +11,6 @@ import type { WriterProgress } from '../platform/metrics.ts';
 import type { Upstream } from '../platform/upstream.ts';
 import type { StreamName } from '../wire/node-lines.ts';
 import type { Capabilities } from './capability.ts';
-import type { Channel } from './channel.ts';
 import type { CompatServices } from './info.ts';
 import type { JsonSchema } from './request-schema.ts';
 import { type RunningServer, serveSubgraph } from './serve.ts';
@@ -60,14 +59,6 @@ export interface DomainDeps<Needs extends object> extends SharedDeps {
 export interface CompatRoutes {
   prefix: string;
   plugin: FastifyPluginAsync<{ services: CompatServices }>;
-}
-
-/** The domain's part of the compatibility layer. Handlers get every domain's services by name, plus upstream. */
-export interface DomainCompat<S> {
-  /** The `/ws` subscription channels, over the domain's service. */
-  channels?(service: S): Channel[];
-  /** Path endpoints, each group under its prefix. */
-  routes?: readonly CompatRoutes[];
 }
 
 /** What a tool's `call` gets: every domain's service by name (as compat handlers do), and the call's abort signal. */
@@ -132,7 +123,6 @@ export interface Domain<
      */
     deduplicateInflightRequests: boolean;
   };
-  compat: DomainCompat<S>;
   /**
    * Its capabilities, each declared once (kit/capability.ts): the transports make their doors from the list (path
    * routes under its prefix, MCP tools, the subgraph's Query fields).

@@ -221,7 +221,7 @@ async function capabilities(): Promise<string[]> {
     for (const method of [r.method].flat()) if (method !== 'HEAD') out.push(`${method} ${r.url}`);
   });
   for (const d of DOMAIN_LIST) {
-    const routes = [...(d.compat.routes ?? []), ...(d.capabilities ? [capabilityRoutes(d.name, d.capabilities)] : [])];
+    const routes = d.capabilities ? [capabilityRoutes(d.name, d.capabilities)] : [];
     for (const r of routes) await app.register(r.plugin, { prefix: r.prefix, services: {} as never });
   }
   await app.ready();

@@ -55,7 +55,6 @@ export const accounts = defineDomain({
   // answer costs ~5 ms on 2 000 fills (npm run bench).
   router: { deduplicateInflightRequests: false },
   // Every door of the domain is its capabilities'.
-  compat: {},
   capabilities: ACCOUNTS_CAPABILITIES,
   // The account state's fill from rows stored before ingest kept it, and its stale positions walked again; loaded
   // only by the writer thread of the role that ingests.

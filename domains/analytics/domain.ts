@@ -31,7 +31,6 @@ export const analytics = defineDomain({
   },
   // Answers are per user or per page of a ranking that changes every few minutes: merging seldom saves a call.
   router: { deduplicateInflightRequests: false },
-  compat: {},
   capabilities: ANALYTICS_CAPABILITIES,
   // Loaded only by the writer thread of the role that ingests.
   writer: new URL('./writer/index.ts', import.meta.url),

@@ -29,6 +29,5 @@ export const evm = defineDomain({
   },
   // Chain data is the same for everyone, but holder pages and ledger events are per caller; answers are small.
   router: { deduplicateInflightRequests: false },
-  compat: {},
   capabilities: EVM_CAPABILITIES,
 });

@@ -24,6 +24,5 @@ export const hip4 = defineDomain({
   },
   // Registry and market statistics are the same for everyone: identical requests may meet.
   router: { deduplicateInflightRequests: true },
-  compat: {},
   capabilities: HIP4_CAPABILITIES,
 });

@@ -29,7 +29,6 @@ export const markets = defineDomain({
   },
   // Market data is the same for every client, so identical requests meet.
   router: { deduplicateInflightRequests: true },
-  compat: {},
   capabilities: MARKETS_CAPABILITIES,
   // The fill of the HIP-3 rollup from trades stored before it; loaded only by the writer thread of the role that ingests.
   writer: new URL('./writer/index.ts', import.meta.url),
