@@ -27,7 +27,7 @@ import { type ArgOptions, type Edge, type Input, namedOnEdge } from './input.ts'
 import type { LiveStream, ResumableStream } from './live.ts';
 import type { Page } from './page.ts';
 import type { JsonSchema } from './request-schema.ts';
-import type { StoredStream } from './resume.ts';
+import type { Hole, StoredStream } from './resume.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: a capability list holds capabilities of any input and row
 type Any = any;
@@ -140,6 +140,23 @@ export interface SubscriptionDoor<P extends TProperties, E> {
   replay?: string;
   /** The events a slow reader may lag by before the oldest are dropped (a live state's); 1000 when absent. */
   queue?: number;
+  /** A stream of state's recorded states, replayed over a window as `<name>Replay` (l2Book's recorded books). */
+  recorded?: RecordedReplay<P>;
+}
+
+/**
+ * The replay of a stream of state's recorded states (`<name>Replay`, its arguments the subscription's): each state
+ * sent as it is, one frame's data; a gap frame where a window holds none. Never resumed, only replayed.
+ */
+export interface RecordedReplay<P extends TProperties> {
+  /** The object type of a recorded state (a Pothos ref of the domain's builder). */
+  type: unknown;
+  description: string;
+  /** The recorded states an input asks for, and where a window holds none (a FieldError refuses the input). */
+  states(
+    service: Any,
+    input: Static<TObject<P>>,
+  ): { stream: StoredStream<unknown>; holes(start: number, end: number): Promise<Hole[]> };
 }
 
 /**

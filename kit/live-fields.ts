@@ -5,7 +5,8 @@
 //   - of a stored stream: `after` (a position: what was missed, from the store), and its `<name>Replay`
 //     (kit/replay-fields.ts), each event sent as the replay sends it;
 //   - of a stream resumed from the bus's log: `after` (a cursor of the log);
-//   - of a stream of states: no `after`, a slow reader losing the oldest.
+//   - of a stream of states: no `after`, a slow reader losing the oldest; where its states are recorded, their
+//     `<name>Replay` (`recorded`), each state sent as it is.
 import type { Capabilities, Capability, LiveDoor, SubscriptionDoor } from './capability.ts';
 import type { SubgraphPlatform } from './domain.ts';
 import {
@@ -100,6 +101,21 @@ export function liveFields<Context>(
         stream: (a, ctx) => storedOf(c.live, serviceOf(ctx), c.input.parse(a, 'graphql')),
         data: (event, cursor) => of(event, cursor),
         holes: (ctx) => holesFrom((ctx as WithCoverage).coverage as NonNullable<WithCoverage['coverage']>),
+      };
+      replayFields<Context>(builder, [field]);
+    }
+    const recorded = door.recorded;
+    if (recorded) {
+      const states = (a: Args, ctx: Context) => recorded.states(serviceOf(ctx), c.input.parse(a, 'graphql'));
+      const field: ReplayField<Context> = {
+        name: `${c.live.name}Replay`,
+        item: recorded.type,
+        list: false,
+        description: recorded.description,
+        args,
+        stream: (a, ctx) => states(a, ctx).stream,
+        data: (state) => state,
+        holes: (ctx, a) => (_datasets, start, end) => states(a, ctx).holes(start, end),
       };
       replayFields<Context>(builder, [field]);
     }

@@ -1,7 +1,7 @@
 // The evm domain's capabilities, each declared once (kit/capability.ts): its input (service/inputs.ts), its service
 // call, its record (records.ts) and its doors. The `/evm/*` and token-holder path routes (each in the data envelope),
-// the MCP tools and the subgraph's Query fields and entity fields (User.ledgerEvents, Dex.backstopTransfers,
-// EvmToken.holders, ...) are made from this list.
+// the MCP tools and the subgraph's Query fields (block, latestBlocks, transaction, evmTransactions, ...) and entity
+// fields (User.ledgerEvents, Dex.backstopTransfers, EvmToken.holders, ...) are made from this list.
 import type { Capabilities } from '../../kit/capability.ts';
 import { capability, wholeCapability } from '../../kit/capability.ts';
 import { HttpError } from '../../kit/envelopes.ts';
@@ -16,7 +16,7 @@ import {
   DexRef,
   PrincipalSummaryRef,
 } from './schema/backstop.ts';
-import { TransactionPageRef } from './schema/chain.ts';
+import { BlockRef, TransactionPageRef, TransactionRef } from './schema/chain.ts';
 import { LedgerActionTypeRef, LedgerTransferPageRef } from './schema/ledger.ts';
 import { EvmTokenRef, HoldersRef } from './schema/token.ts';
 import { LedgerEventPageRef, LedgerEventTypeRef, UserRef } from './schema/user.ts';
@@ -27,10 +27,13 @@ import {
   BACKSTOP_HEALTH,
   BACKSTOP_SUMMARY,
   BACKSTOP_TRANSFERS,
+  BLOCK,
   DEX_HEALTH,
   EVM_TOKEN,
+  LATEST_BLOCKS,
   LEDGER_TRANSFERS,
   TOKEN_HOLDERS,
+  TRANSACTION_HASH,
   TRANSACTIONS,
   USER_LEDGER_EVENTS,
 } from './service/inputs.ts';
@@ -55,6 +58,33 @@ const fromUser = { user: (u: { address: string }) => u.address };
 export const EVM_CAPABILITIES: Capabilities<EvmService> = {
   prefix: '',
   list: [
+    // The chain's blocks and a transaction by hash, as the graph reaches them (GraphQL doors only: REST and MCP list
+    // the transactions, `transactions`). First: the subgraph's first Query fields.
+    wholeCapability({
+      name: 'block',
+      input: BLOCK,
+      answer: (evm, { number }) => evm.block(number),
+      orNull: true,
+      graphql: { type: BlockRef, nullable: true, description: '', answer: 'block' },
+    }),
+    wholeCapability({
+      name: 'latestBlocks',
+      input: LATEST_BLOCKS,
+      answer: (evm, input) => evm.latestBlocks(input),
+      graphql: {
+        type: [BlockRef],
+        description: 'The newest blocks, newest first',
+        answer: 'latestBlocks',
+        listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
+      },
+    }),
+    wholeCapability({
+      name: 'transaction',
+      input: TRANSACTION_HASH,
+      answer: (evm, { hash }) => evm.transaction(hash),
+      orNull: true,
+      graphql: { type: TransactionRef, nullable: true, description: '', answer: 'transaction' },
+    }),
     capability({
       name: 'transactions',
       input: TRANSACTIONS,

@@ -211,6 +211,18 @@ export const HISTORY_CAPABILITIES: readonly Capability<MarketsService>[] = [
       key: 'reserves',
     },
   }),
+  /** The tokens with a reserve, each with its latest sample (Token.reserve answers it without another call). */
+  wholeCapability({
+    name: 'tokens',
+    input: NO_INPUT,
+    answer: async (markets) => (await markets.latestReserves()).map((s) => ({ index: s.token, latest: s })),
+    graphql: {
+      type: [TokenRef],
+      description: 'Every token with a borrow/lend reserve',
+      answer: 'tokens',
+      listSize: { assumedSize: 10 },
+    },
+  }),
   wholeCapability({
     name: 'reserveHistory',
     input: RESERVE_HISTORY,

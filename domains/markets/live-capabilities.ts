@@ -13,6 +13,7 @@ import type { InputOf } from '../../kit/input.ts';
 import type { LiveStream } from '../../kit/live.ts';
 import { compareDecimal } from '../../platform/decimal.ts';
 import { FieldError } from '../../platform/fields.ts';
+import { RecordedBookRef } from './schema/book-replay.ts';
 import { CandleIntervalEnum, CandleRef } from './schema/candle.ts';
 import { L4BookUpdatesRef } from './schema/l4-book.ts';
 import {
@@ -31,6 +32,7 @@ import type { L4CoinUpdates } from './service/book/l4-updates.ts';
 import { isSpotCoin } from './service/coins.ts';
 import type { MarketsService } from './service/index.ts';
 import {
+  type Aggregation,
   ALL_CANDLES_STREAM,
   ALL_MIDS,
   CANDLE_STREAM,
@@ -52,8 +54,11 @@ import type { PerpAssetCtx, SpotAssetCtx } from './service/meta.ts';
 /** Stored streams are followed where the service follows the event bus. */
 const storing = (markets: MarketsService) => markets.stored !== null && markets.stored !== undefined;
 
-/** The stored streams of a service that has them (`storing`). */
-const storedOf = (markets: MarketsService) => markets.stored as NonNullable<MarketsService['stored']>;
+/** The stored streams of a service that has them (`storing`); a replay on one without them is refused. */
+function storedOf(markets: MarketsService): NonNullable<MarketsService['stored']> {
+  if (!markets.stored) throw new Error('replays need the service to follow the event bus');
+  return markets.stored;
+}
 
 /** Each coin's first, last, low and high mid over some samples of the mids (null: none had it). */
 function midsMoves(samples: readonly Record<string, string>[], coins: readonly string[]) {
@@ -95,6 +100,29 @@ const tradeSelection = ({ coin, coins, dex }: CoinSelection) =>
   coin !== undefined ? coin : coins !== undefined ? { coins: [...new Set(coins)] } : { dex: dex as string };
 
 type L2BookInput = InputOf<typeof L2_BOOK_STREAM>;
+
+/**
+ * The recorded books of a selection (service/stored-books.ts) as recorded: at most 20 levels a side (5 `fast`),
+ * unaggregated (nSigFigs or mantissa refused, named as `named` words the field), and where a window holds none.
+ */
+function recordedBooks(
+  markets: MarketsService,
+  input: CoinSelection & Aggregation & { nLevels?: number; fast?: boolean },
+  named: (key: string) => string = (key) => key,
+) {
+  for (const key of ['nSigFigs', 'mantissa'] as const) {
+    if (input[key] != null) {
+      throw new FieldError(
+        `${named(key)}: a replay gives the recorded books as recorded, unaggregated (leave it out), got ${input[key]}`,
+      );
+    }
+  }
+  const coins = () => coinsOf(markets, input);
+  return {
+    stream: storedOf(markets).books(coins, Math.min(input.nLevels ?? (input.fast ? 5 : 20), 20)),
+    holes: async (start: number, end: number) => storedOf(markets).bookHoles(await coins(), start, end),
+  };
+}
 
 /** The refusal of a coin of the other kind on an asset-context subscription. */
 function badSpotCoin(coin: string, use: string): FieldError {
@@ -155,6 +183,14 @@ export const LIVE_CAPABILITIES: readonly Capability<MarketsService>[] = [
         type: BookRef,
         queue: 10,
         description: "A coin's book (nLevels a side) in every block in which the levels shown change",
+        recorded: {
+          type: RecordedBookRef,
+          description:
+            "A coin's recorded books (every 10 s while sampled; imported archive books) over a window, paced by " +
+            'their times at `speed`, at most 20 levels a side, with a gap frame where a minute or more holds none and ' +
+            'a complete frame at the end (the /ws replay of l2Book)',
+          states: (markets, input) => recordedBooks(markets, input),
+        },
       },
       channel: {
         read: (sub) => L2_BOOK_STREAM.parse(sub, 'info'),
@@ -179,19 +215,8 @@ export const LIVE_CAPABILITIES: readonly Capability<MarketsService>[] = [
         // A replay plays the recorded books (the history sampler's, an archive's), as recorded: at most 20 levels a
         // side, unaggregated; a gap where a minute or more has none (service/stored-books.ts).
         replay: (markets, input: L2BookInput) => {
-          for (const key of ['nSigFigs', 'mantissa'] as const) {
-            if (input[key] != null) {
-              throw new FieldError(
-                `stream.${key}: a replay gives the recorded books as recorded, unaggregated (leave it out), got ${input[key]}`,
-              );
-            }
-          }
-          const coins = () => coinsOf(markets, input);
-          return storedFrames(
-            storedOf(markets).books(coins, Math.min(input.nLevels ?? (input.fast ? 5 : 20), 20)),
-            (book) => book,
-            async (start, end) => storedOf(markets).bookHoles(await coins(), start, end),
-          );
+          const { stream, holes } = recordedBooks(markets, input, (key) => `stream.${key}`);
+          return storedFrames(stream, (book) => book, holes);
         },
       },
     },

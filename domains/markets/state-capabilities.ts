@@ -28,7 +28,7 @@ import {
 } from './schema/market.ts';
 import type { L2BookAnswer } from './service/book/coin-book.ts';
 import { isSpotCoin } from './service/coins.ts';
-import type { Hip3Snapshot } from './service/hip3.ts';
+import { dexOf, type Hip3Snapshot } from './service/hip3.ts';
 import type { MarketsService } from './service/index.ts';
 import {
   ALL_MIDS,
@@ -337,6 +337,32 @@ export const STATE_CAPABILITIES: readonly Capability<MarketsService>[] = [
       description: `The live L2 books of up to ${MAX_L2_BOOKS} coins at once (null for a coin without a book).`,
       key: 'books',
       of: Object.fromEntries,
+    },
+  }),
+  /**
+   * The HIP-3 dex a coin is listed on: its own prefix (`<dex>:<COIN>`), no call. The first of Market's fields here, as
+   * it printed when it was written by hand.
+   */
+  wholeCapability({
+    name: 'dex',
+    input: COIN,
+    answer: async (_markets, { coin }) => {
+      const name = dexOf(coin);
+      return name ? { name } : null;
+    },
+    orNull: true,
+    graphql: {
+      type: DexRef,
+      description: '',
+      fields: [
+        {
+          on: MarketRef,
+          name: 'dex',
+          nullable: true,
+          description: 'The HIP-3 dex a `<dex>:<COIN>` market is listed on (null for the native perp dex and spot)',
+          given: fromMarket,
+        },
+      ],
     },
   }),
   /** A Market's book, as deep as asked (its levels a side: the live l2Book subscription's). */

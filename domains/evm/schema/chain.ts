@@ -1,8 +1,8 @@
-// Block @key(number) and Transaction @key(hash), owned here. A transaction's sender is a User (owned by accounts),
-// so a client goes from a transaction to its sender's fills through the router.
+// Block @key(number) and Transaction @key(hash), owned here (Query.block, latestBlocks and transaction are their
+// capabilities', capabilities.ts). A transaction's sender is a User (owned by accounts), so a client goes from a
+// transaction to its sender's fills through the router.
 import type { EvmBlockRow, EvmTransactionRow } from '../../../db/rows/evm.ts';
 import { CURSOR_DESCRIPTION, cursorOf } from '../../../kit/live.ts';
-import { FieldError } from '../../../platform/fields.ts';
 import { builder } from '../builder.ts';
 import { pageType } from './args.ts';
 import { UserRef } from './user.ts';
@@ -66,28 +66,3 @@ builder.asEntity(TransactionRef, {
 });
 
 export const TransactionPageRef = pageType('TransactionPage', TransactionRef, 'transactions, newest first');
-
-builder.queryFields((t) => ({
-  block: t.field({
-    type: BlockRef,
-    nullable: true,
-    args: { number: t.arg.int({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.evm.block(a.number),
-  }),
-  latestBlocks: t.field({
-    type: [BlockRef],
-    description: 'The newest blocks, newest first',
-    args: { limit: t.arg.int({ required: true, defaultValue: 10, description: '1 to 100' }) },
-    listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
-    resolve: (_r, a, ctx) => ctx.evm.latestBlocks(a.limit),
-  }),
-  transaction: t.field({
-    type: TransactionRef,
-    nullable: true,
-    args: { hash: t.arg.string({ required: true }) },
-    resolve: (_r, a, ctx) => {
-      if (!/^0x[0-9a-fA-F]{64}$/.test(a.hash)) throw new FieldError('hash: must be 0x and 64 hex digits');
-      return ctx.evm.transaction(a.hash);
-    },
-  }),
-}));

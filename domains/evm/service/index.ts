@@ -6,7 +6,7 @@ import type pg from 'pg';
 import type { EvmBlockRow, EvmTransactionRow } from '../../../db/rows/evm.ts';
 import type { EventBus } from '../../../events/bus.ts';
 import { trimDecimal } from '../../../platform/decimal.ts';
-import { type Address, FieldError } from '../../../platform/fields.ts';
+import type { Address } from '../../../platform/fields.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import type { Upstream } from '../../../platform/upstream.ts';
 import type { AccountsPort, FillRowsPage } from '../../accounts/port.ts';
@@ -15,6 +15,7 @@ import { blocks, blockTransactions, latestBlocks, transactions, transactionsByHa
 import type {
   BackstopFillsInput,
   BackstopTransfersQuery,
+  LatestBlocksInput,
   LedgerTransfersQuery,
   SummaryQuery,
   TokenHoldersInput,
@@ -117,10 +118,9 @@ export class EvmService {
     return blockTransactions(this.pool, number);
   }
 
-  /** The newest `n` blocks (1 to 100), newest first. */
-  latestBlocks(n: number) {
-    if (!Number.isSafeInteger(n) || n < 1 || n > 100) throw new FieldError('limit: must be an integer from 1 to 100');
-    return latestBlocks(this.pool, n);
+  /** The newest blocks, newest first. */
+  latestBlocks({ limit }: LatestBlocksInput) {
+    return latestBlocks(this.pool, limit);
   }
 
   // ---- tokens ----

@@ -53,6 +53,22 @@ export const TRANSACTIONS = defineInput(
 );
 export type TransactionsQuery = InputOf<typeof TRANSACTIONS>;
 
+/** One block by its number (GraphQL's `block`). */
+export const BLOCK = defineInput({ number: int('the block number', { min: 0, max: Number.MAX_SAFE_INTEGER }) });
+
+/** The newest blocks (GraphQL's `latestBlocks`). */
+export const LATEST_BLOCKS = defineInput({ limit: int('1 to 100', { min: 1, max: 100, default: 10 }) });
+export type LatestBlocksInput = InputOf<typeof LATEST_BLOCKS>;
+
+/** One transaction by its hash, any case (GraphQL's `transaction`). */
+export const TRANSACTION_HASH = defineInput({
+  hash: text("the transaction's hash", {
+    maxLength: 66,
+    pattern: '^0x[0-9a-fA-F]{64}$',
+    rule: 'must be 0x and 64 hex digits',
+  }),
+});
+
 /** `"<balance_raw>:<address>"` of a page's last holder (tokens.ts holderCursor). */
 export const HOLDER_CURSOR = /^(\d{1,78}):(0x[0-9a-f]{40})$/;
 

@@ -1,7 +1,7 @@
 // Dex @key(name): a HIP-3 builder-deployed perp dex and the price/volume snapshots of its coins (Dex.snapshots,
-// Query.dexes and Query.hip3TopMovers are declared in state-capabilities.ts).
+// Market.dex, Query.dexes and Query.hip3TopMovers are declared in state-capabilities.ts).
 import { builder } from '../builder.ts';
-import { dexOf, type Hip3Snapshot } from '../service/hip3.ts';
+import type { Hip3Snapshot } from '../service/hip3.ts';
 import { MarketRef } from './market.ts';
 
 export const SnapshotRef = builder.objectRef<Hip3Snapshot>('Hip3Snapshot').implement({
@@ -35,15 +35,3 @@ builder.asEntity(DexRef, {
   key: builder.selection<{ name: string }>('name'),
   resolveReference: (ref) => ({ name: ref.name }),
 });
-
-builder.objectFields(MarketRef, (t) => ({
-  dex: t.field({
-    type: DexRef,
-    nullable: true,
-    description: 'The HIP-3 dex a `<dex>:<COIN>` market is listed on (null for the native perp dex and spot)',
-    resolve: (m) => {
-      const name = dexOf(m.coin);
-      return name ? { name } : null;
-    },
-  }),
-}));

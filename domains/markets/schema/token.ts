@@ -1,5 +1,5 @@
-// Token @key(index): a borrow/lend reserve's latest state and its history (spec §4.2; the history field is its
-// capability's, history-capabilities.ts), and its HyperEVM contract
+// Token @key(index): a borrow/lend reserve's latest state and its history (spec §4.2; the history field and the
+// `tokens` list are their capabilities', history-capabilities.ts), and its HyperEVM contract
 // (EvmToken @key(address), the evm subgraph's; here it gains the spot token it is the contract of).
 import { builder } from '../builder.ts';
 import { RESERVE_INTERVALS, type ReserveSample } from '../service/reserves.ts';
@@ -76,12 +76,6 @@ builder.asEntity(EvmTokenRef, {
 });
 
 builder.queryFields((t) => ({
-  tokens: t.field({
-    type: [TokenRef],
-    description: 'Every token with a borrow/lend reserve',
-    listSize: { assumedSize: 10 },
-    resolve: async (_r, _a, ctx) => (await ctx.markets.latestReserves()).map((s) => ({ index: s.token, latest: s })),
-  }),
   token: t.field({
     type: TokenRef,
     args: { index: t.arg.int({ required: true }) },
