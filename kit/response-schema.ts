@@ -139,17 +139,7 @@ export const spotAssetCtx = record({
   dayBaseVlm: decimal,
 });
 
-/** §3.1 ReserveState (allBorrowLendReserveStates' values, borrowLendReserveHistory's samples). */
-export const reserveStateFields = {
-  borrowYearlyRate: decimal,
-  supplyYearlyRate: decimal,
-  balance: decimal,
-  utilization: decimal,
-  oraclePx: decimal,
-  ltv: decimal,
-  totalSupplied: decimal,
-  totalBorrowed: decimal,
-};
+// §3.1 ReserveState: its fields describe it (domains/markets/service/reserves.ts RESERVE_STATE).
 
 /** §2.8 clearinghouse state (perp account). */
 const marginSummary = record({

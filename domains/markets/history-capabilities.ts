@@ -43,6 +43,8 @@ import {
   RESERVE_HISTORY_DEFAULT_LIMIT,
   TRADES_DEFAULT_LIMIT,
 } from './service/limits.ts';
+import { FUNDING_RATE } from './service/market-data.ts';
+import { RESERVE_SAMPLE, RESERVE_STATE } from './service/reserves.ts';
 
 const nullableDecimal = R.orNull(R.decimal);
 const level = R.record({ px: R.decimal, sz: R.decimal, n: R.int });
@@ -173,7 +175,7 @@ export const HISTORY_CAPABILITIES: readonly Capability<MarketsService>[] = [
     answer: (markets, q) => markets.fundingHistory(q),
     info: {
       type: 'fundingHistory',
-      response: R.list(R.record({ coin: R.str, fundingRate: R.decimal, premium: R.decimal, time: R.ms })),
+      response: R.list(FUNDING_RATE.schema),
     },
     mcp: {
       name: 'markets_funding_history',
@@ -201,7 +203,7 @@ export const HISTORY_CAPABILITIES: readonly Capability<MarketsService>[] = [
     name: 'reserveStates',
     input: NO_INPUT,
     answer: (markets) => markets.allReserveStates(),
-    info: { type: 'allBorrowLendReserveStates', response: R.list(R.tuple(R.int, R.record(R.reserveStateFields))) },
+    info: { type: 'allBorrowLendReserveStates', response: R.list(R.tuple(R.int, RESERVE_STATE.schema)) },
     mcp: {
       name: 'markets_reserve_states',
       title: 'Borrow/lend reserves now',
@@ -232,7 +234,7 @@ export const HISTORY_CAPABILITIES: readonly Capability<MarketsService>[] = [
       response: R.record({
         token: { type: ['integer', 'null'] },
         interval: { type: ['string', 'null'] },
-        history: R.list(R.record({ time: R.ms, token: R.int, tokenName: R.str, ...R.reserveStateFields })),
+        history: R.list(RESERVE_SAMPLE.schema),
       }),
     },
     mcp: {

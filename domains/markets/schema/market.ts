@@ -2,11 +2,12 @@
 // context (their fields, and the root fields that return markets, are declared in state-capabilities.ts; the live
 // book, mid and context subscriptions in live-capabilities.ts).
 
+import { exposeRecord } from '../../../kit/record-type.ts';
 import { builder } from '../builder.ts';
 import type { L2BookAnswer, L2Level } from '../service/book/coin-book.ts';
 import type { L2DiffEvent } from '../service/book/l2-diff.ts';
 import type { BboAnswer } from '../service/book.ts';
-import type { FundingRate } from '../service/market-data.ts';
+import { FUNDING_RATE, type FundingRate } from '../service/market-data.ts';
 import type { MarketInfo, PerpAssetCtx, SpotAssetCtx } from '../service/meta.ts';
 
 export interface MarketParent {
@@ -96,12 +97,7 @@ export const SpotAssetCtxRef = builder.objectRef<SpotAssetCtx>('SpotAssetCtx').i
 });
 
 export const FundingRateRef = builder.objectRef<FundingRate>('FundingRate').implement({
-  fields: (t) => ({
-    coin: t.exposeString('coin'),
-    fundingRate: t.expose('fundingRate', { type: 'Decimal' }),
-    premium: t.expose('premium', { type: 'Decimal' }),
-    time: t.expose('time', { type: 'Timestamp' }),
-  }),
+  fields: (t) => exposeRecord(t, FUNDING_RATE),
 });
 
 interface DepthBand {

@@ -1,23 +1,12 @@
 // Token @key(index): a borrow/lend reserve's latest state and its history (spec §4.2; the history field and the
 // `tokens` list are their capabilities', history-capabilities.ts), and its HyperEVM contract
 // (EvmToken @key(address), the evm subgraph's; here it gains the spot token it is the contract of).
+import { exposeRecord } from '../../../kit/record-type.ts';
 import { builder } from '../builder.ts';
-import { RESERVE_INTERVALS, type ReserveSample } from '../service/reserves.ts';
+import { RESERVE_INTERVALS, RESERVE_SAMPLE, type ReserveSample } from '../service/reserves.ts';
 
 export const ReserveRef = builder.objectRef<ReserveSample>('ReserveSample').implement({
-  fields: (t) => ({
-    time: t.expose('time', { type: 'Timestamp' }),
-    token: t.exposeInt('token'),
-    tokenName: t.exposeString('tokenName'),
-    borrowYearlyRate: t.expose('borrowYearlyRate', { type: 'Decimal' }),
-    supplyYearlyRate: t.expose('supplyYearlyRate', { type: 'Decimal' }),
-    balance: t.expose('balance', { type: 'Decimal' }),
-    utilization: t.expose('utilization', { type: 'Decimal' }),
-    oraclePx: t.expose('oraclePx', { type: 'Decimal' }),
-    ltv: t.expose('ltv', { type: 'Decimal' }),
-    totalSupplied: t.expose('totalSupplied', { type: 'Decimal' }),
-    totalBorrowed: t.expose('totalBorrowed', { type: 'Decimal' }),
-  }),
+  fields: (t) => exposeRecord(t, RESERVE_SAMPLE),
 });
 
 export const ReserveIntervalEnum = builder.enumType('ReserveInterval', {

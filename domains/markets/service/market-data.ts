@@ -2,7 +2,9 @@
 // with the aggregator's live ones).
 import type pg from 'pg';
 import { TEXT_TYPES } from '../../../db/pool.ts';
-import type { TradeRow } from '../../../db/rows/markets.ts';
+import type { FundingRateRow, TradeRow } from '../../../db/rows/markets.ts';
+import { describeRecord, type RecordOf } from '../../../kit/record-fields.ts';
+import * as R from '../../../kit/response-schema.ts';
 import { jsonArrayBytes, jsonString } from '../../../platform/json-text.ts';
 import type { CandleFrame } from './candles.ts';
 import { bucketStart, type CandleInterval } from './intervals.ts';
@@ -54,12 +56,17 @@ export async function tradesOf(pool: pg.Pool, q: TradesQuery): Promise<WireTrade
   return rows;
 }
 
-export interface FundingRate {
-  coin: string;
-  fundingRate: string;
-  premium: string;
-  time: number;
-}
+/**
+ * A perp's funding rate of an hour (fundingHistory's items, GraphQL's FundingRate), described once: its object, its
+ * OpenAPI schema and its GraphQL fields derive from this. A premium the node did not give is 0.
+ */
+export const FUNDING_RATE = describeRecord<FundingRateRow>()({
+  coin: { columns: ['coin'], schema: R.str },
+  fundingRate: { columns: ['funding_rate'], schema: R.decimal },
+  premium: { columns: ['premium'], schema: R.decimal, of: (r) => r.premium ?? '0' },
+  time: { columns: ['time'], schema: R.ms },
+});
+export type FundingRate = RecordOf<FundingRateRow, typeof FUNDING_RATE.fields>;
 
 /** fundingHistory: hourly rates, oldest first, at most `limit` (the exchange caps time ranges at 500). */
 export async function fundingHistory(
@@ -69,12 +76,12 @@ export async function fundingHistory(
   endTime: number,
   limit = 500,
 ): Promise<FundingRate[]> {
-  const { rows } = await pool.query<FundingRate>(
-    `SELECT coin, funding_rate::text AS "fundingRate", coalesce(premium, 0)::text AS premium, time
+  const { rows } = await pool.query<FundingRateRow>(
+    `SELECT ${[...FUNDING_RATE.columns].join(', ')}
      FROM markets.funding_rates WHERE coin = $1 AND time >= $2 AND time <= $3 ORDER BY time LIMIT $4`,
     [coin, startTime, endTime, limit],
   );
-  return rows;
+  return rows.map(FUNDING_RATE.of);
 }
 
 /** The exchange's candle shape. */

@@ -1,18 +1,41 @@
 // Borrow/lend reserves: the latest state per token and the history of spec §4.2 (raw one-minute samples, or the
 // last sample of each bucket with the bucket start as `time`; `limit` keeps the most recent; oldest first).
 import type pg from 'pg';
-import type { ReserveEvent } from '../../../wire/node-lines.ts';
+import type { ReserveSampleRow } from '../../../db/rows/markets.ts';
+import { describeRecord, type RecordOf } from '../../../kit/record-fields.ts';
+import * as R from '../../../kit/response-schema.ts';
 import { bucketSql, type CandleInterval } from './intervals.ts';
 import { latestPerKey } from './sql.ts';
 
 export const RESERVE_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
 export type ReserveInterval = (typeof RESERVE_INTERVALS)[number];
 
-/** A sample as the service prints it: the same shape the reserve stream carries (ingest/FORMATS.md). */
-export type ReserveSample = ReserveEvent;
+/** The exchange's ReserveState (spec §3.1: allBorrowLendReserveStates' values, borrowLendReserveState)'s fields. */
+const STATE_FIELDS = {
+  borrowYearlyRate: { columns: ['borrow_yearly_rate'], schema: R.decimal },
+  supplyYearlyRate: { columns: ['supply_yearly_rate'], schema: R.decimal },
+  balance: { columns: ['balance'], schema: R.decimal },
+  utilization: { columns: ['utilization'], schema: R.decimal },
+  oraclePx: { columns: ['oracle_px'], schema: R.decimal },
+  ltv: { columns: ['ltv'], schema: R.decimal },
+  totalSupplied: { columns: ['total_supplied'], schema: R.decimal },
+  totalBorrowed: { columns: ['total_borrowed'], schema: R.decimal },
+} as const;
 
-/** The exchange's ReserveState (allBorrowLendReserveStates, borrowLendReserveState). */
-export type ReserveState = Omit<ReserveSample, 'time' | 'token' | 'tokenName'>;
+/**
+ * A reserve's state and a sample of it (borrowLendReserveHistory's samples, GraphQL's ReserveSample: the state's
+ * time, token and token name first), each described once: its object, the columns it reads, its OpenAPI schema and
+ * its GraphQL fields derive from it. A sample has the shape the reserve stream carries (ingest/FORMATS.md).
+ */
+export const RESERVE_STATE = describeRecord<ReserveSampleRow>()(STATE_FIELDS);
+export const RESERVE_SAMPLE = describeRecord<ReserveSampleRow>()({
+  time: { columns: ['time'], schema: R.ms },
+  token: { columns: ['token'], schema: R.int },
+  tokenName: { columns: ['token_name'], schema: R.str },
+  ...STATE_FIELDS,
+});
+export type ReserveSample = RecordOf<ReserveSampleRow, typeof RESERVE_SAMPLE.fields>;
+export type ReserveState = RecordOf<ReserveSampleRow, typeof RESERVE_STATE.fields>;
 
 export interface ReserveHistory {
   token: number | null;
@@ -20,16 +43,14 @@ export interface ReserveHistory {
   history: ReserveSample[];
 }
 
-const SAMPLE_COLUMNS = `time, token, token_name AS "tokenName", borrow_yearly_rate::text AS "borrowYearlyRate",
-  supply_yearly_rate::text AS "supplyYearlyRate", balance::text AS balance, utilization::text AS utilization,
-  oracle_px::text AS "oraclePx", ltv::text AS ltv, total_supplied::text AS "totalSupplied",
-  total_borrowed::text AS "totalBorrowed"`;
+/** A sample's columns, `time` first (a bucketed history states its own). */
+const SAMPLE_COLUMNS = [...RESERVE_SAMPLE.columns].join(', ');
 
 export async function latestReserves(pool: pg.Pool): Promise<ReserveSample[]> {
-  const { rows } = await pool.query<ReserveSample>(
+  const { rows } = await pool.query<ReserveSampleRow>(
     `${latestPerKey('markets.reserve_samples', 'token', SAMPLE_COLUMNS)} ORDER BY token`,
   );
-  return rows;
+  return rows.map(RESERVE_SAMPLE.of);
 }
 
 /** `allBorrowLendReserveStates`: `[[tokenIndex, ReserveState], ...]`. */
@@ -62,7 +83,7 @@ export async function reserveHistory(pool: pg.Pool, q: ReserveHistoryQuery): Pro
   } else {
     sql = `SELECT ${SAMPLE_COLUMNS} FROM markets.reserve_samples WHERE ${filter} ORDER BY time DESC, token LIMIT $4`;
   }
-  const { rows } = await pool.query<ReserveSample>(sql, params);
-  const history = rows.sort((a, b) => a.time - b.time || a.token - b.token);
+  const { rows } = await pool.query<ReserveSampleRow>(sql, params);
+  const history = rows.sort((a, b) => a.time - b.time || a.token - b.token).map(RESERVE_SAMPLE.of);
   return { token: q.token ?? null, interval: q.interval ?? null, history };
 }
