@@ -195,4 +195,16 @@ describe('Token ↔ EvmToken', () => {
       weth: { symbol: 'WETH', spotToken: null },
     });
   });
+
+  it('looks a token up by its index (its reserve null where it has none); a negative index is refused', async () => {
+    const answer = await gql(
+      '{ token(index: 1) { index reserve { tokenName } } none: token(index: 7) { reserve { tokenName } } }',
+    );
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data).toEqual({ token: { index: 1, reserve: { tokenName: 'UBTC' } }, none: { reserve: null } });
+    const refused = await gql('{ token(index: -1) { index } }');
+    expect(refused.errors?.map((e: { message: string }) => e.message)).toEqual([
+      'index: must be an integer from 0 to 4294967295, got -1',
+    ]);
+  });
 });

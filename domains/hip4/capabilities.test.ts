@@ -228,4 +228,33 @@ describe('hip4 Query connections (kit/capability-fields.ts)', () => {
     });
     expect(refused.errors?.[0]?.message).toMatch(/^limit: /);
   });
+
+  it("Query.outcome, question and venue are their capabilities' fields: the row, null when unknown, a bad id refused", async () => {
+    const data = await query(
+      '{ outcome(outcomeId: 10) { outcomeId name question { questionId } } ' +
+        'question(questionId: 1) { questionId name } venue(name: "oddsx") { name } ' +
+        'noOutcome: outcome(outcomeId: 999999) { outcomeId } noQuestion: question(questionId: 999999) { questionId } ' +
+        'noVenue: venue(name: "nope") { name } oracle: venue(name: "oracle") { name } }',
+    );
+    const [outcome, question, venue] = await Promise.all([hip4.outcome(10), hip4.question(1), hip4.venue('oddsx')]);
+    expect(data).toEqual({
+      outcome: { outcomeId: 10, name: outcome?.name, question: { questionId: 1 } },
+      question: { questionId: 1, name: question?.name },
+      venue: { name: venue?.venue },
+      noOutcome: null,
+      noQuestion: null,
+      noVenue: null,
+      oracle: null,
+    });
+    expect(venue?.venue).toBe('oddsx');
+    const refusal = async (source: string) =>
+      (await graphql({ schema: hip4Schema, source, contextValue: { hip4 } })).errors?.map((e) => e.message);
+    expect(await refusal('{ outcome(outcomeId: -1) { outcomeId } }')).toEqual([
+      'outcomeId: must be an integer from 0 to 2147483647, got -1',
+    ]);
+    expect(await refusal('{ question(questionId: -1) { questionId } }')).toEqual([
+      'questionId: must be an integer from 0 to 2147483647, got -1',
+    ]);
+    expect(await refusal('{ venue(name: "") { name } }')).toEqual(['name: must be a non-empty string, got ""']);
+  });
 });

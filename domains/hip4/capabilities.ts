@@ -25,9 +25,21 @@ import {
   ProviderRef,
   QuestionRef,
   UserRef,
+  VenueRef,
 } from './schema/refs.ts';
 import type { Hip4Service } from './service/index.ts';
-import { ANALYTICS, DEPLOYERS, FILLS, OUTCOMES, PROVIDERS, QUESTIONS, USER } from './service/inputs.ts';
+import {
+  ANALYTICS,
+  DEPLOYERS,
+  FILLS,
+  OUTCOME_ID,
+  OUTCOMES,
+  PROVIDERS,
+  QUESTION_ID,
+  QUESTIONS,
+  USER,
+  VENUE_NAME,
+} from './service/inputs.ts';
 import {
   ANALYTICS_DEFAULT_WINDOW_MS,
   DEPLOYERS_REFRESH_MS,
@@ -53,6 +65,29 @@ const FILL_LIST = {
 export const HIP4_CAPABILITIES: Capabilities<Hip4Service> = {
   prefix: '/hip4',
   list: [
+    // An outcome, a question and a venue by its id or name, as the graph looks them up (GraphQL doors only: REST and
+    // MCP filter the lists by them). First: the subgraph's first Query fields.
+    wholeCapability({
+      name: 'outcome',
+      input: OUTCOME_ID,
+      answer: (hip4, { outcomeId }) => hip4.outcome(outcomeId),
+      orNull: true,
+      graphql: { type: OutcomeRef, nullable: true, description: '', answer: 'outcome' },
+    }),
+    wholeCapability({
+      name: 'question',
+      input: QUESTION_ID,
+      answer: (hip4, { questionId }) => hip4.question(questionId),
+      orNull: true,
+      graphql: { type: QuestionRef, nullable: true, description: '', answer: 'question' },
+    }),
+    wholeCapability({
+      name: 'venue',
+      input: VENUE_NAME,
+      answer: (hip4, { name }) => hip4.venue(name),
+      orNull: true,
+      graphql: { type: VenueRef, nullable: true, description: '', answer: 'venue' },
+    }),
     capability({
       name: 'questions',
       input: QUESTIONS,

@@ -34,6 +34,7 @@ import {
   MARKET_HISTORY,
   NO_INPUT,
   RESERVE_HISTORY,
+  TOKEN_LOOKUP,
   TRADES,
 } from './service/inputs.ts';
 import { CANDLE_INTERVALS } from './service/intervals.ts';
@@ -212,6 +213,13 @@ export const HISTORY_CAPABILITIES: readonly Capability<MarketsService>[] = [
         'total supplied and borrowed, oracle price.',
       key: 'reserves',
     },
+  }),
+  /** A Token by its index, without a call: its fields ask for its reserve and history. */
+  wholeCapability({
+    name: 'token',
+    input: TOKEN_LOOKUP,
+    answer: async (_markets, { index }) => ({ index }),
+    graphql: { type: TokenRef, description: '', answer: 'token' },
   }),
   /** The tokens with a reserve, each with its latest sample (Token.reserve answers it without another call). */
   wholeCapability({

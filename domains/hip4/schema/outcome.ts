@@ -1,7 +1,7 @@
 // Outcome @key(outcomeId): a two-sided, fully collateralised contract; each side is a coin `#<10·outcome+side>`
 // traded between 0.001 and 0.999 and paying the settlement fraction (side 0) or its complement (side 1) of the
 // quote token. A side's market (book, trades, candles) is the markets subgraph's Market; its fills are the fills
-// capability's field (capabilities.ts).
+// capability's field, and Query.outcome the outcome capability's (capabilities.ts).
 import { addDecimal, mulDecimal } from '../../../platform/decimal.ts';
 import { builder } from '../builder.ts';
 import { descriptionFields, type OutcomeRow, sideCoin } from '../service/registry.ts';
@@ -93,12 +93,3 @@ builder.asEntity(OutcomeRef, {
   key: builder.selection<{ outcomeId: number }>('outcomeId'),
   resolveReference: (ref, ctx) => ctx.hip4.outcome(ref.outcomeId),
 });
-
-builder.queryFields((t) => ({
-  outcome: t.field({
-    type: OutcomeRef,
-    nullable: true,
-    args: { outcomeId: t.arg.int({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.hip4.outcome(a.outcomeId),
-  }),
-}));

@@ -1,6 +1,6 @@
 // Question @key(questionId): named outcomes and a fallback outcome under one question; settled when
 // `settledNamedOutcomes` becomes non-empty. Oracle-emitted (legacy) questions have no venue. Its outcomes are the
-// outcomes capability's field (capabilities.ts).
+// outcomes capability's field, and Query.question the question capability's (capabilities.ts).
 import { builder } from '../builder.ts';
 import { venueName } from '../service/registry.ts';
 import { QuestionRef, VenueRef } from './refs.ts';
@@ -34,12 +34,3 @@ builder.asEntity(QuestionRef, {
   key: builder.selection<{ questionId: number }>('questionId'),
   resolveReference: (ref, ctx) => ctx.hip4.question(ref.questionId),
 });
-
-builder.queryFields((t) => ({
-  question: t.field({
-    type: QuestionRef,
-    nullable: true,
-    args: { questionId: t.arg.int({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.hip4.question(a.questionId),
-  }),
-}));

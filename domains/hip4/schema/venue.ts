@@ -1,5 +1,5 @@
 // Venue and Deployer: who runs HIP-4 markets since permissionless support. A venue has one deployer, a fee scale
-// and sub-deployer delegations ([action, [addresses]]); oracle-emitted markets have no venue.
+// and sub-deployer delegations ([action, [addresses]]); oracle-emitted markets have no venue. Query.venue is the venue capability's (capabilities.ts).
 import { builder } from '../builder.ts';
 import { UserRef, VenueRef } from './refs.ts';
 
@@ -47,11 +47,5 @@ builder.queryFields((t) => ({
     description: 'Every HIP-4 venue, by name',
     listSize: { assumedSize: 10 },
     resolve: (_r, _a, ctx) => ctx.hip4.venues(),
-  }),
-  venue: t.field({
-    type: VenueRef,
-    nullable: true,
-    args: { name: t.arg.string({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.hip4.venue(a.name),
   }),
 }));

@@ -116,6 +116,15 @@ export const FILLS = defineInput(
   WINDOW,
 );
 
+/**
+ * One outcome, question or venue as the graph looks it up (GraphQL's `outcome`, `question`, `venue`): an id is a
+ * Postgres integer, a name is bounded as the `venue` filter is; one not known answers null. No description: the
+ * arguments print as they were written by hand.
+ */
+export const OUTCOME_ID = defineInput({ outcomeId: int('', { min: 0, max: MAX_OUTCOME_ID }) });
+export const QUESTION_ID = defineInput({ questionId: int('', { min: 0, max: MAX_OUTCOME_ID }) });
+export const VENUE_NAME = defineInput({ name: text('', { maxLength: 200 }) });
+
 /** An account alone (User.hip4Positions). */
 export const USER = defineInput({ user: address('the account') });
 

@@ -1,5 +1,5 @@
-// Token @key(index): a borrow/lend reserve's latest state and its history (spec §4.2; the history field and the
-// `tokens` list are their capabilities', history-capabilities.ts), and its HyperEVM contract
+// Token @key(index): a borrow/lend reserve's latest state and its history (spec §4.2; the history field, the
+// `tokens` list and `token` are their capabilities', history-capabilities.ts), and its HyperEVM contract
 // (EvmToken @key(address), the evm subgraph's; here it gains the spot token it is the contract of).
 import { exposeRecord } from '../../../kit/record-type.ts';
 import { builder } from '../builder.ts';
@@ -63,11 +63,3 @@ builder.asEntity(EvmTokenRef, {
   key: builder.selection<{ address: string }>('address'),
   resolveReference: (ref) => ({ address: ref.address.toLowerCase() }),
 });
-
-builder.queryFields((t) => ({
-  token: t.field({
-    type: TokenRef,
-    args: { index: t.arg.int({ required: true }) },
-    resolve: (_r, a) => ({ index: a.index }),
-  }),
-}));

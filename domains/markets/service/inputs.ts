@@ -325,6 +325,12 @@ export const TOKEN_ID = defineInput({
   }),
 });
 
+/**
+ * A Token as the graph looks it up (GraphQL's `token`), by its index (a u32 on the exchange). No description: the
+ * argument prints as it was written by hand.
+ */
+export const TOKEN_LOOKUP = defineInput({ index: int('', { min: 0, max: 2 ** 32 - 1 }) });
+
 /** borrowLendReserveState: a token by its index (a u32 on the exchange). */
 export const TOKEN_INDEX = defineInput({ token: int('a token index', { min: 0, max: 2 ** 32 - 1 }) });
 
