@@ -137,19 +137,27 @@ export function divideScaled(x: Scaled, y: Scaled, places: number): string {
 }
 
 // ---- exact rationals (bigint numerator / positive bigint denominator) ----
+// A decimal read from text keeps its scale (`s`: d = 10^s, not reduced), and sums, differences and products of such
+// decimals stay decimals at the larger (or summed) scale: no gcd, which was most of the cost of a long walk of
+// additions (the analytics derivation adds every fill, fee and funding payment). A division gives a reduced ratio;
+// mixing one with a decimal takes the general path. The value is the same either way, and so is every result printed.
 
 export interface Ratio {
-  n: bigint;
-  d: bigint;
+  readonly n: bigint;
+  readonly d: bigint;
+  /** Set on a decimal: d = 10^s. */
+  readonly s?: number;
 }
 
-export const ZERO: Ratio = { n: 0n, d: 1n };
+/** n × 10^-s. */
+const decimalOf = (n: bigint, s: number): Ratio => ({ n, d: pow10(s), s });
+
+export const ZERO: Ratio = decimalOf(0n, 0);
 
 export function ratio(dec: string): Ratio {
   if (!isDecimal(dec)) throw new FieldError(`not a decimal number: ${dec}`);
   const i = dec.indexOf('.');
-  const scale = i < 0 ? 0 : dec.length - i - 1;
-  return { n: BigInt(dec.replace('.', '')), d: 10n ** BigInt(scale) };
+  return i < 0 ? decimalOf(BigInt(dec), 0) : decimalOf(BigInt(dec.slice(0, i) + dec.slice(i + 1)), dec.length - i - 1);
 }
 
 function gcd(a: bigint, b: bigint): bigint {
@@ -166,11 +174,20 @@ function norm(n: bigint, d: bigint): Ratio {
   return g > 1n ? { n: n / g, d: d / g } : { n, d };
 }
 
-export const add = (a: Ratio, b: Ratio): Ratio =>
-  a.d === b.d ? norm(a.n + b.n, a.d) : norm(a.n * b.d + b.n * a.d, a.d * b.d);
-export const sub = (a: Ratio, b: Ratio): Ratio => add(a, { n: -b.n, d: b.d });
-export const mul = (a: Ratio, b: Ratio): Ratio => norm(a.n * b.n, a.d * b.d);
-export const abs = (a: Ratio): Ratio => ({ n: a.n < 0n ? -a.n : a.n, d: a.d });
+export function add(a: Ratio, b: Ratio): Ratio {
+  const as = a.s;
+  const bs = b.s;
+  if (as !== undefined && bs !== undefined) {
+    if (as === bs) return decimalOf(a.n + b.n, as);
+    return as > bs ? decimalOf(a.n + b.n * pow10(as - bs), as) : decimalOf(a.n * pow10(bs - as) + b.n, bs);
+  }
+  return a.d === b.d ? norm(a.n + b.n, a.d) : norm(a.n * b.d + b.n * a.d, a.d * b.d);
+}
+export const neg = (a: Ratio): Ratio => (a.s === undefined ? { n: -a.n, d: a.d } : decimalOf(-a.n, a.s));
+export const sub = (a: Ratio, b: Ratio): Ratio => add(a, neg(b));
+export const mul = (a: Ratio, b: Ratio): Ratio =>
+  a.s !== undefined && b.s !== undefined ? decimalOf(a.n * b.n, a.s + b.s) : norm(a.n * b.n, a.d * b.d);
+export const abs = (a: Ratio): Ratio => (a.n < 0n ? neg(a) : a);
 export const sign = (a: Ratio): -1 | 0 | 1 => (a.n < 0n ? -1 : a.n > 0n ? 1 : 0);
 
 export function div(a: Ratio, b: Ratio): Ratio {
@@ -184,7 +201,9 @@ export function cmp(a: Ratio, b: Ratio): -1 | 0 | 1 {
 
 /** Rounded half away from zero to `scale` fractional digits, then trimmed ("93604.0", "0.123457"). */
 export function toDecimal(r: Ratio, scale: number): string {
-  const unit = 10n ** BigInt(scale);
+  // A decimal within the scale prints as it is (the rounding below would change nothing).
+  if (r.s !== undefined && r.s <= scale) return trimDecimal(fromScaled(r.n, r.s));
+  const unit = pow10(scale);
   const neg = r.n < 0n;
   const n = (neg ? -r.n : r.n) * unit;
   let q = n / r.d;
