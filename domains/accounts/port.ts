@@ -16,6 +16,7 @@ export {
   fillTimeAfter,
   firstPerpEventTime,
   PERP_FILLS_BY_BUILDER_HOUR,
+  PERP_FILLS_BY_DAY,
   type PerpFillEvent,
   type PerpFundingEvent,
   perpFillsBefore,

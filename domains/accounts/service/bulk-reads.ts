@@ -176,6 +176,15 @@ export const PERP_FILLS_BY_BUILDER_HOUR = `
     max(time) AS last_fill
   FROM accounts.fills WHERE time >= $1 AND time < $2 AND ${PERP_COIN} GROUP BY 1, 2, 3`;
 
+/**
+ * SQL, a subquery: the perp fills of [$1, $2) grouped by address and UTC day (`k`, a date), with `fills`, `volume`,
+ * `realized` and `fees` as in PERP_FILLS_BY_BUILDER_HOUR, and `first_hour`, the hour of the address's first of them.
+ */
+export const PERP_FILLS_BY_DAY = `
+  SELECT address, '1970-01-01'::date + (time / 86400000)::int4 AS k, count(*)::int4 AS fills, sum(px * sz) AS volume,
+    sum(closed_pnl) AS realized, sum(fee) AS fees, min(time) / 3600000 * 3600000 AS first_hour
+  FROM accounts.fills WHERE time >= $1 AND time < $2 AND ${PERP_COIN} GROUP BY 1, 2`;
+
 /** Accounts' tables of timed node events another part asks about, by what they hold. */
 export const TIMED_EVENT_TABLES = { fills: 'accounts.fills', funding: 'accounts.funding_payments' } as const;
 export type TimedEvents = keyof typeof TIMED_EVENT_TABLES;

@@ -4,7 +4,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type pg from 'pg';
 import { WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
-import { abs, add, cmp, div, mul, type Ratio, ratio, sign, sub, ZERO } from '../../../platform/decimal.ts';
+import { abs, add, cmp, div, mul, neg, type Ratio, ratio, sign, sub, ZERO } from '../../../platform/decimal.ts';
 import {
   type CashLedgerEvent,
   cashLedgerOf,
@@ -15,7 +15,15 @@ import {
   perpFundingOf,
 } from '../../accounts/port.ts';
 import { DAY_MS, HOUR_MS } from '../service/window.ts';
-import { columns, dec, entry, type Statement, StoredFigure, sumsStatement } from './statements.ts';
+import {
+  columns,
+  daySumsStatement,
+  dec,
+  entry,
+  hourSumsStatement,
+  type Statement,
+  StoredFigure,
+} from './statements.ts';
 
 /**
  * Events applied between yields to the event loop: the job runs in ingest's process (`npm start`), and a batch's
@@ -37,7 +45,7 @@ const TRIP_UPSERT = `ON CONFLICT (address, coin, opened_at, open_seq) DO UPDATE 
   notional = EXCLUDED.notional, pnl = EXCLUDED.pnl, fees = EXCLUDED.fees, funding = EXCLUDED.funding,
   fills = EXCLUDED.fills, entry_sz = EXCLUDED.entry_sz, entry_ntl = EXCLUDED.entry_ntl, exit_sz = EXCLUDED.exit_sz,
   exit_ntl = EXCLUDED.exit_ntl, status = EXCLUDED.status`;
-/** Closed trips and snapshots a batch holds before writing them ahead of its end (flushFinal). */
+/** Closed trips and snapshots a batch holds before writing them ahead of its end (endHour). */
 const FLUSHED_ROWS = 50_000;
 
 /**
@@ -99,6 +107,8 @@ interface Trip {
   fills: number;
   entrySz: Ratio;
   entryNtl: Ratio;
+  /** Its entry price as last worked out (`entryOf`), with the figures it was worked from. */
+  entry: { sz: Ratio; ntl: Ratio; px: Ratio; text: string } | null;
   exitSz: Ratio;
   exitNtl: Ratio;
   /** Opened or filled by the batch (else only paid funding: its funding alone is written back). */
@@ -113,7 +123,34 @@ interface Account {
   snapshotValue: Ratio | null;
   /** The latest snapshot's unrealized PnL (as text): what the leaderboards show beside its value. */
   snapshotUnrealized: string | null;
+  /** Its open trips, by coin. */
+  open: Map<string, Trip>;
+  /** The hour and day of its latest event, and their sums (entries of the batch's `hourly` and `daily`). */
+  hour: number;
+  hourSums: Sums;
+  day: number;
+  daySums: Sums;
+  /** The time of its latest trip opened per coin, and how many it opened at that millisecond before. */
+  opened: Map<string, { time: number; n: number }>;
 }
+
+const newAccount = (
+  cash: Ratio,
+  lastEvent: number,
+  snapshotValue: Ratio | null,
+  unrealized: string | null,
+): Account => ({
+  cash,
+  lastEvent,
+  snapshotValue,
+  snapshotUnrealized: unrealized,
+  open: new Map(),
+  hour: -1,
+  hourSums: NO_SUMS,
+  day: -1,
+  daySums: NO_SUMS,
+  opened: new Map(),
+});
 
 /**
  * The sums of an address and hour (or day) only the walk in time order knows; the fill-driven ones (fills, volume,
@@ -129,7 +166,6 @@ export interface Sums {
   shorts: number;
 }
 
-const neg = (r: Ratio): Ratio => ({ n: -r.n, d: r.d });
 const emptySums = (): Sums => ({
   funding: ZERO,
   wins: 0,
@@ -138,24 +174,27 @@ const emptySums = (): Sums => ({
   longs: 0,
   shorts: 0,
 });
+/** An account's sums before its first event of the batch (never written: `hour` -1 matches no event). */
+const NO_SUMS: Sums = Object.freeze(emptySums());
 
 /** One batch's state: what it loaded, what it changed, and the rows it writes. */
 export class DerivationBatch {
-  /** Open trips of the batch's accounts, by `address|coin`. */
-  private readonly open = new Map<string, Trip>();
   /** Trips created or changed (written back whole). */
   private readonly changed = new Set<Trip>();
   private readonly accounts = new Map<string, Account>();
   private readonly marks = new Map<string, { px: Ratio; time: number }>();
   private readonly changedMarks = new Set<string>();
   private readonly daily = new Map<string, Sums>();
-  private readonly hourly = new Map<string, Sums>();
+  /** The walked sums of the hour being walked (written when it ends). */
+  private hourly = new Map<string, Sums>();
+  /** Each address's first hour with walked sums in the batch (user_totals' `first_hour`). */
+  private readonly firstHours = new Map<string, number>();
   /** Rows of account_snapshots, by column name. */
   private readonly snapshots: Record<string, unknown>[] = [];
-  /** Trips opened per `address|coin|time`: their sequence numbers. */
-  private readonly opened = new Map<string, number>();
 
   private marksLoaded = false;
+  /** The writes `endHour` started, running on the batch's connection while it walks on. */
+  private writing: Promise<void> = Promise.resolve();
 
   /** `range`: the batch's, [from, end); `timeoutMs`: each statement's limit. */
   constructor(
@@ -168,8 +207,8 @@ export class DerivationBatch {
     return query<R>(this.c, text, values, this.timeoutMs);
   }
 
-  /** The events of [from, end) (a part of the batch's range) in the order they are derived, their accounts loaded. */
-  async load(from: number, end: number): Promise<DeriveEvent[]> {
+  /** The events of [from, end) (a part of the batch's range) in the order they are derived. */
+  async read(from: number, end: number): Promise<DeriveEvent[]> {
     if (!this.marksLoaded) {
       const { rows: marks } = await this.query<{ coin: string; px: string; time: number }>(
         'SELECT coin, px::text AS px, time FROM analytics.marks',
@@ -182,18 +221,19 @@ export class DerivationBatch {
     // history is still money paid or received that day (it once went missing from the calendar and performance sums).
     const funding = await perpFundingOf(this.c, from, end, this.timeoutMs);
     const ledger = await cashLedgerOf(this.c, from, end, this.timeoutMs);
-    const events = inTimeOrder(fills, funding, ledger);
+    return inTimeOrder(fills, funding, ledger);
+  }
+
+  /** Reads the state and open trips of the accounts of `events` not loaded yet (before `run` applies them). */
+  async loadAccountsOf(events: DeriveEvent[]): Promise<void> {
     await this.loadAccounts([...new Set(events.map((e) => e.address))]);
-    return events;
   }
 
   /** Reads the state and open trips of `addresses` not loaded yet. */
   private async loadAccounts(addresses: string[]): Promise<void> {
     const missing = addresses.filter((a) => !this.accounts.has(a));
     if (!missing.length) return;
-    for (const a of missing) {
-      this.accounts.set(a, { cash: ZERO, lastEvent: 0, snapshotValue: null, snapshotUnrealized: null });
-    }
+    for (const a of missing) this.accounts.set(a, newAccount(ZERO, 0, null, null));
     const { rows } = await this.query<{
       address: string;
       cash: string;
@@ -207,12 +247,15 @@ export class DerivationBatch {
       [missing],
     );
     for (const r of rows) {
-      this.accounts.set(r.address, {
-        cash: ratio(r.cash),
-        lastEvent: r.last_event,
-        snapshotValue: r.snapshot_value === null ? null : ratio(r.snapshot_value),
-        snapshotUnrealized: r.snapshot_unrealized,
-      });
+      this.accounts.set(
+        r.address,
+        newAccount(
+          ratio(r.cash),
+          r.last_event,
+          r.snapshot_value === null ? null : ratio(r.snapshot_value),
+          r.snapshot_unrealized,
+        ),
+      );
     }
     const { rows: trips } = await this.query(
       `SELECT address, coin, opened_at, open_seq, direction, size::text, position::text, pnl::text, fees::text,
@@ -221,7 +264,7 @@ export class DerivationBatch {
       [missing],
     );
     for (const t of trips) {
-      this.open.set(`${t.address}|${t.coin}`, {
+      (this.accounts.get(t.address) as Account).open.set(t.coin, {
         address: t.address,
         coin: t.coin,
         openedAt: Number(t.opened_at),
@@ -237,6 +280,7 @@ export class DerivationBatch {
         fills: t.fills,
         entrySz: new StoredFigure(t.entry_sz),
         entryNtl: new StoredFigure(t.entry_ntl),
+        entry: null,
         exitSz: new StoredFigure(t.exit_sz),
         exitNtl: new StoredFigure(t.exit_ntl),
         filled: false,
@@ -264,10 +308,17 @@ export class DerivationBatch {
     for (; nextHour <= end; nextHour += HOUR_MS) await this.snapshotHour(nextHour, from);
   }
 
-  private sums(address: string, time: number): [Sums, Sums] {
-    const day = `${address}|${Math.floor(time / DAY_MS) * DAY_MS}`;
-    const hour = `${address}|${Math.floor(time / HOUR_MS) * HOUR_MS}`;
-    return [entry(this.daily, day, emptySums), entry(this.hourly, hour, emptySums)];
+  /** Points the account's `hourSums` and `daySums` at those of `time` (events come in time order). */
+  private sumsAt(address: string, account: Account, time: number): void {
+    const hour = Math.floor(time / HOUR_MS) * HOUR_MS;
+    if (hour === account.hour) return;
+    account.hour = hour;
+    account.hourSums = entry(this.hourly, `${address}|${hour}`, emptySums);
+    if (!this.firstHours.has(address)) this.firstHours.set(address, hour);
+    const day = Math.floor(time / DAY_MS) * DAY_MS;
+    if (day === account.day) return;
+    account.day = day;
+    account.daySums = entry(this.daily, `${address}|${day}`, emptySums);
   }
 
   private fill(f: FillEvent, account: Account): void {
@@ -278,11 +329,14 @@ export class DerivationBatch {
     const start = ratio(f.start_position);
     const end = add(start, f.side === 'B' ? sz : neg(sz));
     account.cash = add(account.cash, sub(closedPnl, fee));
-    this.marks.set(f.coin, { px, time: f.time });
+    const mark = this.marks.get(f.coin);
+    if (mark) {
+      mark.px = px;
+      mark.time = f.time;
+    } else this.marks.set(f.coin, { px, time: f.time });
     this.changedMarks.add(f.coin);
 
-    const key = `${f.address}|${f.coin}`;
-    let trip = this.open.get(key);
+    let trip = account.open.get(f.coin);
     // History starting mid-position: the position stated before the fill is taken as entered at its price.
     if (!trip && sign(start) !== 0) trip = this.openTrip(f, abs(start), sign(start), px, account, ZERO);
     if (!trip) {
@@ -305,14 +359,15 @@ export class DerivationBatch {
     }
     // Reduces, closes or flips: the part up to flat closes; the rest (a flip) opens the next trip.
     const closing = sign(end) === sign(trip.position) ? sub(before, after) : before;
-    const closingFee = sign(sz) === 0 ? fee : mul(fee, div(closing, sz));
+    // (A whole fill closing: its whole fee, the same value without a division.)
+    const closingFee = sign(sz) === 0 || cmp(closing, sz) === 0 ? fee : mul(fee, div(closing, sz));
     trip.exitSz = add(trip.exitSz, closing);
     trip.exitNtl = add(trip.exitNtl, mul(px, closing));
     trip.pnl = add(trip.pnl, closedPnl);
     trip.fees = add(trip.fees, closingFee);
     trip.position = sign(end) === sign(trip.position) ? end : ZERO;
     if (sign(trip.position) !== 0) return;
-    this.close(trip, f.time);
+    this.close(trip, account, f.time);
     if (sign(end) !== 0) this.openTrip(f, after, sign(end), px, account, sub(fee, closingFee)).fills++;
   }
 
@@ -324,7 +379,7 @@ export class DerivationBatch {
       coin: f.coin,
       openedAt: f.time,
       // A batch holds every fill of a millisecond, so counting here numbers the trips of one millisecond fully.
-      openSeq: this.openedIn(`${f.address}|${f.coin}|${f.time}`),
+      openSeq: this.openedIn(account, f.coin, f.time),
       closedAt: null,
       direction: side > 0 ? 'long' : 'short',
       size,
@@ -336,31 +391,43 @@ export class DerivationBatch {
       fills: 0,
       entrySz: size,
       entryNtl: notional,
+      entry: null,
       exitSz: ZERO,
       exitNtl: ZERO,
       filled: true,
       stored: false,
     };
-    this.open.set(`${f.address}|${f.coin}`, trip);
+    account.open.set(f.coin, trip);
     this.changed.add(trip);
-    for (const s of this.sums(f.address, f.time)) {
-      if (side > 0) s.longs++;
-      else s.shorts++;
+    this.sumsAt(f.address, account, f.time);
+    if (side > 0) {
+      account.daySums.longs++;
+      account.hourSums.longs++;
+    } else {
+      account.daySums.shorts++;
+      account.hourSums.shorts++;
     }
     return trip;
   }
 
-  private openedIn(key: string): number {
-    const n = this.opened.get(key) ?? 0;
-    this.opened.set(key, n + 1);
-    return n;
+  /** The trip's number among those the account opened in `coin` at `time` (events come in time order). */
+  private openedIn(account: Account, coin: string, time: number): number {
+    const last = account.opened.get(coin);
+    if (!last) account.opened.set(coin, { time, n: 0 });
+    else if (last.time === time) return ++last.n;
+    else {
+      last.time = time;
+      last.n = 0;
+    }
+    return 0;
   }
 
-  private close(trip: Trip, time: number): void {
+  private close(trip: Trip, account: Account, time: number): void {
     trip.closedAt = time;
-    this.open.delete(`${trip.address}|${trip.coin}`);
+    account.open.delete(trip.coin);
     const net = sign(add(sub(trip.pnl, trip.fees), trip.funding));
-    for (const s of this.sums(trip.address, time)) {
+    this.sumsAt(trip.address, account, time);
+    for (const s of [account.daySums, account.hourSums]) {
       s.trips++;
       if (net > 0) s.wins++;
       else if (net < 0) s.losses++;
@@ -370,8 +437,10 @@ export class DerivationBatch {
   private funding(e: FundingEvent, account: Account): void {
     const usdc = ratio(e.usdc);
     account.cash = add(account.cash, usdc);
-    for (const s of this.sums(e.address, e.time)) s.funding = add(s.funding, usdc);
-    const trip = this.open.get(`${e.address}|${e.coin}`);
+    this.sumsAt(e.address, account, e.time);
+    account.daySums.funding = add(account.daySums.funding, usdc);
+    account.hourSums.funding = add(account.hourSums.funding, usdc);
+    const trip = account.open.get(e.coin);
     if (trip) {
       trip.funding = add(trip.funding, usdc);
       this.changed.add(trip);
@@ -389,22 +458,20 @@ export class DerivationBatch {
       await this.loadAccounts(rows.map((r) => r.address));
     }
     const active = [...this.accounts].filter(([, a]) => a.lastEvent >= hour - HOUR_MS && a.lastEvent < hour);
-    const byAddress = new Map<string, Trip[]>();
-    for (const t of this.open.values()) byAddress.set(t.address, [...(byAddress.get(t.address) ?? []), t]);
     for (const [address, account] of active.sort(([a], [b]) => (a < b ? -1 : 1))) {
       let unrealized = ZERO;
       let positionValue = ZERO;
       const positions = [];
-      for (const t of (byAddress.get(address) ?? []).sort((a, b) => (a.coin < b.coin ? -1 : 1))) {
-        const entry = div(t.entryNtl, t.entrySz);
-        const mark = this.marks.get(t.coin)?.px ?? entry;
-        const upnl = mul(sub(mark, entry), t.position);
+      for (const t of [...account.open.values()].sort((a, b) => (a.coin < b.coin ? -1 : 1))) {
+        const entry = entryOf(t);
+        const mark = this.marks.get(t.coin)?.px ?? entry.px;
+        const upnl = mul(sub(mark, entry.px), t.position);
         unrealized = add(unrealized, upnl);
         positionValue = add(positionValue, mul(abs(t.position), mark));
         positions.push({
           coin: t.coin,
           szi: dec(t.position),
-          entry_px: dec(entry),
+          entry_px: entry.text,
           mark_px: dec(mark),
           unrealized_pnl: dec(upnl),
         });
@@ -447,7 +514,7 @@ export class DerivationBatch {
     const opened = trips.filter((t) => !t.stored);
     if (stored.length) statements.push(() => tripsStatement(stored));
     if (opened.length) statements.push(() => tripsStatement(opened, false));
-    statements.push(() => sumsStatement(this.range, this.hourly, this.daily));
+    statements.push(() => daySumsStatement(this.range, this.daily, this.firstHours));
     if (this.accounts.size) {
       statements.push(() => [
         `INSERT INTO analytics.account_state (address, cash, last_event, snapshot_value, snapshot_unrealized)
@@ -477,17 +544,29 @@ export class DerivationBatch {
         columns(marks, 3),
       ]);
     }
-    await this.runStatements(statements);
+    this.send(statements);
+    await this.writing;
   }
 
   /**
-   * Writes what no later event of the batch changes (closed trips, snapshots) and lets it go: a history batch spans
-   * hours, and holding them all to its end cost more in garbage collection than writing them.
+   * Ends the hour just walked (`range`, or the part of it the batch holds): sends its hourly sums, and what no later
+   * event of the batch changes (closed trips, snapshots) once enough has gathered, and lets them go (a history batch
+   * spans hours, and holding them all to its end cost more in garbage collection than writing them). Not awaited:
+   * Postgres writes them while the batch walks on.
    */
-  async flushFinal(): Promise<void> {
+  endHour(range: [number, number]): void {
+    const hourly = this.hourly;
+    this.hourly = new Map();
+    const statements: (() => Statement | null)[] = [() => hourSumsStatement(range, hourly)];
     let closed = 0;
     for (const t of this.changed) if (t.closedAt !== null) closed++;
-    if (closed + this.snapshots.length >= FLUSHED_ROWS) await this.runStatements(this.finalStatements());
+    if (closed + this.snapshots.length >= FLUSHED_ROWS) statements.push(...this.finalStatements());
+    this.send(statements);
+  }
+
+  /** Waits for the writes sent so far (throws their error). */
+  written(): Promise<void> {
+    return this.writing;
   }
 
   private finalStatements(): (() => Statement | null)[] {
@@ -509,17 +588,29 @@ export class DerivationBatch {
     return statements;
   }
 
-  /** Each statement built while the one before runs on the batch's connection (one transaction). */
-  private async runStatements(statements: (() => Statement | null)[]): Promise<void> {
-    let running: Promise<unknown> | undefined;
+  /**
+   * Sends `statements` on the batch's connection (its transaction), each as soon as it is built: the connection runs
+   * them in order, Postgres writing while Node builds the next one and walks on. `writing` settles when all are done.
+   */
+  private send(statements: (() => Statement | null)[]): void {
+    const sent: Promise<unknown>[] = [this.writing];
     for (const build of statements) {
       const statement = build();
-      if (!statement) continue;
-      await running;
-      running = this.query(...statement);
+      if (statement) sent.push(this.query(...statement));
     }
-    await running;
+    this.writing = Promise.all(sent).then(() => undefined);
+    // Handled here: a failure is told by whoever waits for `written()` (or `write`), not as an unhandled rejection.
+    this.writing.catch(() => {});
   }
+}
+
+/** The trip's VWAP entry price (worked out again only when its entry figures changed), and its text. */
+function entryOf(t: Trip): { px: Ratio; text: string } {
+  const known = t.entry;
+  if (known && known.ntl === t.entryNtl && known.sz === t.entrySz) return known;
+  const px = div(t.entryNtl, t.entrySz);
+  t.entry = { sz: t.entrySz, ntl: t.entryNtl, px, text: dec(px) };
+  return t.entry;
 }
 
 /**
@@ -534,7 +625,7 @@ function tripsStatement(trips: Trip[], stored = true): Statement {
     [
       JSON.stringify(
         trips.map((t) => {
-          const entry = div(t.entryNtl, t.entrySz);
+          const entry = entryOf(t);
           return {
             address: t.address,
             coin: t.coin,
@@ -544,9 +635,10 @@ function tripsStatement(trips: Trip[], stored = true): Statement {
             direction: t.direction,
             size: dec(t.size),
             position: dec(t.position),
-            entry_px: dec(entry),
+            entry_px: entry.text,
             exit_px: sign(t.exitSz) === 0 ? null : dec(div(t.exitNtl, t.exitSz)),
-            notional: dec(mul(entry, t.size)),
+            // entry × size: the entry notional itself when the size never grew back after a reduction.
+            notional: dec(cmp(t.size, t.entrySz) === 0 ? t.entryNtl : mul(entry.px, t.size)),
             pnl: dec(t.pnl),
             fees: dec(t.fees),
             funding: dec(t.funding),

@@ -137,18 +137,39 @@ export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = LIVE_M
     if (end < upTo && hour > cursor) end = hour;
     const batch = new DerivationBatch(c, [cursor, end], timeoutMs);
     // An hour's events at a time (a history batch spans hours: its events held at once cost more in garbage
-    // collection than in arithmetic), each hour's closed trips and snapshots written as it ends; the state they
-    // change (open trips, accounts, sums) is written once, at the batch's end.
-    let events = 0;
-    let fills = 0;
+    // collection than in arithmetic), each hour's hourly sums written as it ends, with its closed trips and
+    // snapshots once enough have gathered; the state they change (open trips, accounts, daily sums and totals) is
+    // written once, at the batch's end. Postgres works while Node walks: it reads the next hour's events and writes
+    // the hour before while this one is applied (its one connection runs them in order). The next hour's
+    // accounts are read before this hour's writes are queued, so that its walk does not wait for them.
+    const hours: [number, number][] = [];
     for (let from = cursor; from < end; ) {
       const until = Math.min(end, Math.floor(from / HOUR_MS) * HOUR_MS + HOUR_MS);
-      const loaded = await batch.load(from, until);
+      hours.push([from, until]);
+      from = until;
+    }
+    // A read failing after a write did (the transaction aborted): the write's error is the one to tell.
+    const afterWrites = <T>(read: Promise<T>) =>
+      read.catch(async (err) => {
+        await batch.written();
+        throw err;
+      });
+    let events = 0;
+    let fills = 0;
+    let loaded = await batch.read(...(hours[0] as [number, number]));
+    await batch.loadAccountsOf(loaded);
+    for (let i = 0; i < hours.length; i++) {
+      const [from, until] = hours[i] as [number, number];
+      const next = i + 1 < hours.length ? afterWrites(batch.read(...(hours[i + 1] as [number, number]))) : undefined;
+      next?.catch(() => {}); // awaited below, unless the walk throws first
       events += loaded.length;
       for (const e of loaded) if (isFill(e)) fills++;
       await batch.run(loaded, from, until);
-      if (until < end) await batch.flushFinal();
-      from = until;
+      if (next) {
+        loaded = await next;
+        await afterWrites(batch.loadAccountsOf(loaded));
+      }
+      batch.endHour([from, until]);
     }
     await batch.write();
     await query(

@@ -1,8 +1,7 @@
 // The statements a derivation batch (batch.ts) writes with: each table's rows as one `unnest` insert of column
 // arrays, and the upsert adding a batch's sums to the daily and hourly tables.
 import { type Ratio, ratio, toDecimal } from '../../../platform/decimal.ts';
-import { PERP_FILLS_BY_BUILDER_HOUR } from '../../accounts/port.ts';
-import { DAY_MS } from '../service/window.ts';
+import { PERP_FILLS_BY_BUILDER_HOUR, PERP_FILLS_BY_DAY } from '../../accounts/port.ts';
 import type { Sums } from './batch.ts';
 
 /** Digits kept where a division rounds (VWAPs, split fees, leverage). */
@@ -23,6 +22,10 @@ export class StoredFigure implements Ratio {
     this.#parsed ??= ratio(this.text);
     return this.#parsed.d;
   }
+  get s(): number | undefined {
+    this.#parsed ??= ratio(this.text);
+    return this.#parsed.s;
+  }
 }
 
 /** A derived figure as the decimal text its numeric column takes (a stored one as Postgres gave it: the same value). */
@@ -34,77 +37,106 @@ function decSql(x: string): string {
   return `CASE WHEN scale(${t}) = 0 THEN round(${x}, 1) ELSE ${t} END`;
 }
 
+const SUM_COLUMNS = [
+  'fills',
+  'volume',
+  'realized_pnl',
+  'fees',
+  'funding',
+  'wins',
+  'losses',
+  'trips',
+  'longs',
+  'shorts',
+];
+
+/** The walked sums (`sums`, by `address|ms`) as the parameters of `walkedRows`, each key's time by `keyValue`. */
+function walked(sums: Map<string, Sums>, keyValue: (ms: number) => string | number): unknown[][] {
+  return columns(
+    [...sums].map(([k, s]) => {
+      const [address, ms] = k.split('|') as [string, string];
+      return [address, keyValue(Number(ms)), dec(s.funding), s.wins, s.losses, s.trips, s.longs, s.shorts];
+    }),
+    8,
+  );
+}
+
+const walkedRows = (first: number, keyType: string) =>
+  `unnest($${first}::text[], $${first + 1}::${keyType}[], $${first + 2}::numeric[], $${first + 3}::int4[],
+     $${first + 4}::int4[], $${first + 5}::int4[], $${first + 6}::int4[], $${first + 7}::int4[])
+     AS n (address, k, funding, wins, losses, trips, longs, shorts)`;
+
+/** A table's rows: the fill-driven sums (`grouped`) beside the walked ones, per address and hour (or day). */
+const rowsOf = (grouped: string, keyType: string, first: number) => `
+  SELECT coalesce(g.address, n.address) AS address, coalesce(g.k, n.k) AS k, coalesce(g.fills, 0) AS fills,
+    coalesce(${decSql('g.volume')}, 0.0) AS volume, coalesce(${decSql('g.realized')}, 0.0) AS realized_pnl,
+    coalesce(${decSql('g.fees')}, 0.0) AS fees, coalesce(n.funding, 0.0) AS funding, coalesce(n.wins, 0) AS wins,
+    coalesce(n.losses, 0) AS losses, coalesce(n.trips, 0) AS trips, coalesce(n.longs, 0) AS longs,
+    coalesce(n.shorts, 0) AS shorts
+  FROM ${grouped} g FULL JOIN ${walkedRows(first, keyType)} ON n.address = g.address AND n.k = g.k`;
+
+const upsert = (table: string, key: string, rows: string) => `
+  INSERT INTO ${table} AS t (address, ${key}, ${SUM_COLUMNS.join(', ')})
+  SELECT address, k, ${SUM_COLUMNS.join(', ')} FROM ${rows}
+  ON CONFLICT (address, ${key}) DO UPDATE SET
+    ${SUM_COLUMNS.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')}`;
+
 /**
- * The one statement adding a batch's sums to user_hourly, user_daily, builder_hourly and the running totals
- * (user_totals, the `all` leaderboard's sums). The fill-driven sums (fills,
- * volume, realized PnL, fees; builder activity) are grouped in SQL from the batch's fills (accounts' port's
- * PERP_FILLS_BY_BUILDER_HOUR over `$1` and `$2`, the batch's range), as the batch derived them in Node before; the sums only the
- * walk in time order knows (funding, trips opened and closed, wins and losses) come from `hourly` and `daily`.
- * Each figure is written as the text `dec` gives, so the tables are the same as when Node summed everything.
+ * The statement adding an hour's sums (`range`: the hour, or the part of it the batch holds) to user_hourly and
+ * builder_hourly. The fill-driven sums (fills, volume, realized PnL, fees; builder activity) are grouped in SQL from
+ * its fills (accounts' port's PERP_FILLS_BY_BUILDER_HOUR over `$1` and `$2`), as the batch derived them in Node
+ * before; the sums only the walk in time order knows (funding, trips opened and closed, wins and losses) come from
+ * `hourly`, the hour's. Each figure is written as the text `dec` gives, so the tables are the same as when Node summed
+ * everything. Written as soon as the hour is walked, while the batch walks the next.
  */
-export function sumsStatement(range: [number, number], hourly: Map<string, Sums>, daily: Map<string, Sums>): Statement {
-  const walked = (sums: Map<string, Sums>, keyValue: (ms: number) => string | number) =>
-    columns(
-      [...sums].map(([k, s]) => {
-        const [address, ms] = k.split('|') as [string, string];
-        return [address, keyValue(Number(ms)), dec(s.funding), s.wins, s.losses, s.trips, s.longs, s.shorts];
-      }),
-      8,
-    );
-  const walkedRows = (first: number, keyType: string) =>
-    `unnest($${first}::text[], $${first + 1}::${keyType}[], $${first + 2}::numeric[], $${first + 3}::int4[],
-       $${first + 4}::int4[], $${first + 5}::int4[], $${first + 6}::int4[], $${first + 7}::int4[])
-       AS n (address, k, funding, wins, losses, trips, longs, shorts)`;
-  const sumColumns = [
-    'fills',
-    'volume',
-    'realized_pnl',
-    'fees',
-    'funding',
-    'wins',
-    'losses',
-    'trips',
-    'longs',
-    'shorts',
-  ];
-  // A table's rows of the batch: the fill-driven sums beside the walked ones, per address and hour (or day).
-  const rowsOf = (grouped: string, keyType: string, first: number) => `
-    SELECT coalesce(g.address, n.address) AS address, coalesce(g.k, n.k) AS k, coalesce(g.fills, 0) AS fills,
-      coalesce(${decSql('g.volume')}, 0.0) AS volume, coalesce(${decSql('g.realized')}, 0.0) AS realized_pnl,
-      coalesce(${decSql('g.fees')}, 0.0) AS fees, coalesce(n.funding, 0.0) AS funding, coalesce(n.wins, 0) AS wins,
-      coalesce(n.losses, 0) AS losses, coalesce(n.trips, 0) AS trips, coalesce(n.longs, 0) AS longs,
-      coalesce(n.shorts, 0) AS shorts
-    FROM ${grouped} g FULL JOIN ${walkedRows(first, keyType)} ON n.address = g.address AND n.k = g.k`;
-  const upsert = (table: string, key: string, rows: string) => `
-    INSERT INTO ${table} AS t (address, ${key}, ${sumColumns.join(', ')})
-    SELECT address, k, ${sumColumns.join(', ')} FROM ${rows}
-    ON CONFLICT (address, ${key}) DO UPDATE SET
-      ${sumColumns.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')}`;
+export function hourSumsStatement(range: [number, number], hourly: Map<string, Sums>): Statement {
   return [
     `WITH b AS (${PERP_FILLS_BY_BUILDER_HOUR}),
      h AS (SELECT address, hour AS k, sum(fills)::int4 AS fills, sum(volume) AS volume, sum(realized) AS realized,
        sum(fees) AS fees FROM b GROUP BY 1, 2),
-     d AS (SELECT address, '1970-01-01'::date + (k / ${DAY_MS})::int4 AS k, sum(fills)::int4 AS fills,
-       sum(volume) AS volume, sum(realized) AS realized, sum(fees) AS fees FROM h GROUP BY 1, 2),
      builders AS (
        INSERT INTO analytics.builder_hourly AS t (builder, address, hour, fills, notional, coins, first_fill, last_fill)
        SELECT builder, address, hour, fills, ${decSql('volume')}, coins, first_fill, last_fill FROM b
        ON CONFLICT (builder, address, hour) DO UPDATE SET fills = t.fills + EXCLUDED.fills,
          notional = t.notional + EXCLUDED.notional,
          coins = ARRAY(SELECT DISTINCT unnest(t.coins || EXCLUDED.coins) ORDER BY 1),
-         first_fill = least(t.first_fill, EXCLUDED.first_fill), last_fill = greatest(t.last_fill, EXCLUDED.last_fill)),
-     hour_rows AS (${rowsOf('h', 'int8', 3)}),
-     day_rows AS (${rowsOf('d', 'date', 11)}),
-     hours AS (${upsert('analytics.user_hourly', 'hour', 'hour_rows')}),
-     days AS (${upsert('analytics.user_daily', 'day', 'day_rows')})
+         first_fill = least(t.first_fill, EXCLUDED.first_fill), last_fill = greatest(t.last_fill, EXCLUDED.last_fill))
+     ${upsert('analytics.user_hourly', 'hour', `(${rowsOf('h', 'int8', 3)}) r`)}`,
+    [...range, ...walked(hourly, (k) => k)],
+  ];
+}
+
+/**
+ * The statement adding a batch's daily sums to user_daily and the running totals (user_totals, the `all`
+ * leaderboard's sums): the fill-driven ones grouped in SQL from the batch's fills (PERP_FILLS_BY_DAY), the walked
+ * ones from `daily`; `firstHours`, each address's first hour with walked sums in the batch (its first hour with a
+ * fill is the grouping's).
+ */
+export function daySumsStatement(
+  range: [number, number],
+  daily: Map<string, Sums>,
+  firstHours: Map<string, number>,
+): Statement {
+  return [
+    `WITH d AS (${PERP_FILLS_BY_DAY}),
+     day_rows AS (${rowsOf('d', 'date', 3)}),
+     days AS (${upsert('analytics.user_daily', 'day', 'day_rows')}),
+     f AS (SELECT address, min(first_hour) AS first_hour
+       FROM (SELECT address, first_hour FROM d UNION ALL SELECT * FROM unnest($11::text[], $12::int8[])) s
+       GROUP BY address)
     -- The running totals take the daily rows' figures, so they stay the sum of user_daily exactly.
-    INSERT INTO analytics.user_totals AS t (address, first_hour, ${sumColumns.join(', ')})
-    SELECT d.address, f.first_hour, ${sumColumns.map((c) => `sum(d.${c})`).join(', ')}
-    FROM day_rows d JOIN (SELECT address, min(k) AS first_hour FROM hour_rows GROUP BY address) f USING (address)
+    INSERT INTO analytics.user_totals AS t (address, first_hour, ${SUM_COLUMNS.join(', ')})
+    SELECT d.address, f.first_hour, ${SUM_COLUMNS.map((c) => `sum(d.${c})`).join(', ')}
+    FROM day_rows d JOIN f USING (address)
     GROUP BY d.address, f.first_hour
     ON CONFLICT (address) DO UPDATE SET first_hour = least(t.first_hour, EXCLUDED.first_hour),
-      ${sumColumns.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')}`,
-    [...range, ...walked(hourly, (k) => k), ...walked(daily, (k) => new Date(k).toISOString().slice(0, 10))],
+      ${SUM_COLUMNS.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')}`,
+    [
+      ...range,
+      ...walked(daily, (k) => new Date(k).toISOString().slice(0, 10)),
+      [...firstHours.keys()],
+      [...firstHours.values()],
+    ],
   ];
 }
 
