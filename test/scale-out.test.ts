@@ -167,6 +167,9 @@ describe.skipIf(!natsUp)('scale-out on NATS JetStream', () => {
     const [a, b] = instances as [Instance, Instance];
     const referenceClient = graphqlWsClient(b.stack.urls.router);
     const reference = followTrades(referenceClient);
+    // The reference is live before A's subscriber starts, so it holds A's first trade (two subscriptions begun at
+    // once on two instances go live in either order: under load the reference began a block later, once).
+    await until(() => reference.trades.length > 0, 'the reference live');
     const clientA = graphqlWsClient(a.stack.urls.router);
     const onA = followTrades(clientA);
     await until(() => onA.trades.length >= 5, 'trades on A');
