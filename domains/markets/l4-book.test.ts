@@ -280,7 +280,24 @@ describe('l4Book', () => {
 
 describe('l2Book and l2BookDiff every block', () => {
   it('l2BookDiff: the snapshot, then the changed levels with prevHeight; l2Book: the whole book in the same block', async () => {
-    // BTC: the simulated book deep enough on both sides for five levels each (a thinner coin's side may hold fewer).
+    // BTC with five levels on each side whatever the simulated book holds (its depth varies with its clock: CI once
+    // found three asks): five bids below and five asks above any of its prices.
+    const level = (side: 'A' | 'B', px: string, i: number): BookDiffRow => ({
+      block_number: compat.markets.books.height + 1,
+      time: T + 500,
+      address: ALICE,
+      oid: OID + 50 + i,
+      coin: 'BTC',
+      side,
+      px,
+      kind: 'new',
+      sz: '1',
+      orig_sz: null,
+    });
+    await compat.bus.publish('bookDiffs', [
+      ...Array.from({ length: 5 }, (_, i) => level('B', `${900 + i}.0`, i)),
+      ...Array.from({ length: 5 }, (_, i) => level('A', `${9_000_000 + i}.0`, 5 + i)),
+    ]);
     const ws = await openSocket(compat.urls.ws);
     ws.send({ method: 'subscribe', subscription: { type: 'l2BookDiff', coin: 'BTC', nLevels: 5 } });
     expect(await ws.next()).toEqual({
