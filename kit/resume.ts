@@ -8,6 +8,7 @@ import { REPLAY_MAX_MS, REPLAY_SPEED } from '../access/costs.ts';
 import type { EventSource, TopicMap } from '../events/bus.ts';
 import type { Coverage } from '../platform/coverage.ts';
 import { FieldError } from '../platform/fields.ts';
+import { groupsOf } from '../platform/groups.ts';
 
 /** What every stored row carries: its block and the block's time (the time grows with the block). */
 export interface BlockRow {
@@ -131,20 +132,14 @@ export interface StoredSink<E> {
   ready(): Promise<boolean>;
 }
 
-/** The last of a batch's rows in (time, block) order: where a subscriber that has the batch stands. */
 /** A batch's rows by block, the blocks in the order of their first row (a bus batch holds them in block order). */
 function blocksOf(rows: readonly BlockRow[]): BlockRow[][] {
   if (rows.length && rows.every((r) => r.block_number === (rows[0] as BlockRow).block_number))
     return [rows as BlockRow[]];
-  const blocks = new Map<number, BlockRow[]>();
-  for (const r of rows) {
-    const block = blocks.get(r.block_number);
-    if (block) block.push(r);
-    else blocks.set(r.block_number, [r]);
-  }
-  return [...blocks.values()];
+  return groupsOf(rows, (r) => r.block_number);
 }
 
+/** The last of a batch's rows in (time, block) order: where a subscriber that has the batch stands. */
 function lastOf(rows: readonly BlockRow[]): RowPosition | null {
   let last: RowPosition | null = null;
   for (const r of rows) {

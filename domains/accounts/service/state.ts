@@ -35,6 +35,7 @@ import {
   ZERO,
 } from '../../../platform/decimal.ts';
 import type { Address } from '../../../platform/fields.ts';
+import { groupsOf } from '../../../platform/groups.ts';
 import { naiveIso } from '../../../platform/naive-iso.ts';
 import { CASH_TYPES, ledgerCash, PERP_COIN } from './cash.ts';
 import { fillOrder } from './wire-fill.ts';
@@ -168,7 +169,7 @@ export async function accountState(pool: pg.Pool, q: AccountStateQuery): Promise
   ]);
   if (!kept.rows[0]?.ready) return accountStateFromRows(pool, { ...q, leverage });
   const held: HeldPosition[] = [];
-  for (const group of groupByCoin(rows.rows)) {
+  for (const group of groupsOf(rows.rows, (f) => f.coin)) {
     const szi = finalPosition(group);
     if (sign(szi) === 0) continue;
     const last = group.at(-1) as (typeof group)[number];
@@ -220,24 +221,13 @@ export async function accountStateFromRows(pool: pg.Pool, q: AccountStateQuery):
   for (const r of ledger.rows) cash = add(cash, ledgerCash(user, r.delta_type, r.delta));
 
   const held: HeldPosition[] = [];
-  for (const group of groupByCoin(latest.rows)) {
+  for (const group of groupsOf(latest.rows, (f) => f.coin)) {
     const szi = finalPosition(group);
     if (sign(szi) === 0) continue;
     const last = group.at(-1) as PositionFill;
     held.push({ ...(await walkFromFills(pool, user, last.coin)), coin: last.coin, szi, lastPx: last.px });
   }
   return valued(user, q, cash, held, leverage);
-}
-
-/** Rows ordered by coin, as one array per coin. */
-function groupByCoin<F extends PositionFill>(rows: F[]): F[][] {
-  const byCoin = new Map<string, F[]>();
-  for (const f of rows) {
-    const group = byCoin.get(f.coin);
-    if (group) group.push(f);
-    else byCoin.set(f.coin, [f]);
-  }
-  return [...byCoin.values()];
 }
 
 /** The account valued at the caller's marks. */
