@@ -33,7 +33,6 @@ import {
   sourceFiles,
   type TableRule,
   tablesAgainst,
-  tablesNamed,
 } from './import-graph.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
