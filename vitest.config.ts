@@ -14,6 +14,7 @@ const ISOLATED = [
   'router/router.test.ts',
   'ingest/simulator/timeline.test.ts',
   'domains/markets/service/streams.test.ts',
+  'domains/analytics/writer/one-client.test.ts',
 ];
 
 export default defineConfig({

@@ -52,6 +52,35 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   }
 }
 
+/** What runs a statement: a pool, a client, or a client's queue (ClientQueue). */
+export interface Queryable {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>>;
+}
+
+/**
+ * One client's statements in the order they are asked, each sent once the one before has finished (whether it
+ * succeeded or failed, as pg's own queue ran them): for work that keeps several statements of one transaction in
+ * flight (a derivation batch reads ahead and writes behind its walk). pg@8 warns when a client is asked while it is
+ * still executing, and pg@9 refuses.
+ */
+export class ClientQueue implements Queryable {
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly client: pg.ClientBase) {}
+
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>> {
+    const run = () => this.client.query<R>(config);
+    const result = this.#tail.then(run, run);
+    this.#tail = result.catch(() => {});
+    return result;
+  }
+
+  /** Settles when every statement asked so far has finished (never rejects: each caller hears its own failure). */
+  idle(): Promise<void> {
+    return this.#tail.then(() => undefined);
+  }
+}
+
 /**
  * A query handing each data row to `onRow` as the wire carries it (Postgres's text, NULL as null), through the
  * submittable's data-row handler that pg's client calls: no value parsed, no row object or 'row' event, no row kept.

@@ -4,9 +4,11 @@
 // the caller's one statement; by the archive import, whether an hour's events are stored already. Each read is one
 // statement on the caller's connection (its transaction, its lock) with the caller's time limit: no row is read alone.
 import type pg from 'pg';
+import type { Queryable } from '../../../db/pool.ts';
 import { CASH_TYPES, PERP_COIN } from './cash.ts';
 
-type Db = pg.Pool | pg.PoolClient;
+/** A pool, a client, or a client's queue (a caller keeping several statements of its transaction in flight). */
+type Db = Queryable;
 
 /** A perp fill as a derivation applies it (numerics as their text). */
 export interface PerpFillEvent {

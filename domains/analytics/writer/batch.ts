@@ -3,7 +3,7 @@
 // the rows it writes in bulk statements (the fill-driven sums grouped in SQL: statements.ts).
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type pg from 'pg';
-import { WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
+import { type ClientQueue, type Queryable, WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
 import { abs, add, cmp, div, mul, neg, type Ratio, ratio, sign, sub, ZERO } from '../../../platform/decimal.ts';
 import {
   type CashLedgerEvent,
@@ -53,7 +53,7 @@ const FLUSHED_ROWS = 50_000;
  * tens of thousands of rows), after which the connection is given up as stalled.
  */
 export function query<R extends pg.QueryResultRow = pg.QueryResultRow>(
-  c: pg.PoolClient,
+  c: Queryable,
   text: string,
   values?: unknown[],
   timeoutMs = WRITE_STATEMENT_TIMEOUT_MS,
@@ -196,9 +196,12 @@ export class DerivationBatch {
   /** The writes `endHour` started, running on the batch's connection while it walks on. */
   private writing: Promise<void> = Promise.resolve();
 
-  /** `range`: the batch's, [from, end); `timeoutMs`: each statement's limit. */
+  /**
+   * `c`: the batch's transaction, its statements queued (reads ahead and writes behind the walk are in flight
+   * together); `range`: the batch's, [from, end); `timeoutMs`: each statement's limit.
+   */
   constructor(
-    private readonly c: pg.PoolClient,
+    private readonly c: ClientQueue,
     private readonly range: [number, number],
     private readonly timeoutMs = WRITE_STATEMENT_TIMEOUT_MS,
   ) {}
@@ -589,8 +592,8 @@ export class DerivationBatch {
   }
 
   /**
-   * Sends `statements` on the batch's connection (its transaction), each as soon as it is built: the connection runs
-   * them in order, Postgres writing while Node builds the next one and walks on. `writing` settles when all are done.
+   * Sends `statements` on the batch's connection (its transaction), each as soon as it is built: its queue runs them
+   * in order, Postgres writing while Node builds the next one and walks on. `writing` settles when all are done.
    */
   private send(statements: (() => Statement | null)[]): void {
     const sent: Promise<unknown>[] = [this.writing];

@@ -18,7 +18,7 @@
 // perp account only".
 import type pg from 'pg';
 import { ACCOUNT_SNAPSHOTS, makePartitions } from '../../../db/partitions.ts';
-import { inTransaction, WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
+import { ClientQueue, inTransaction, WRITE_STATEMENT_TIMEOUT_MS } from '../../../db/pool.ts';
 import type { ImportedBackfill } from '../../../kit/domain.ts';
 import { fillTimeAfter, firstPerpEventTime } from '../../accounts/port.ts';
 import { HOUR_MS } from '../service/window.ts';
@@ -135,51 +135,70 @@ export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = LIVE_M
     // holds are then written once, by one batch, instead of inserted by one and updated by the next.
     const hour = Math.floor(end / HOUR_MS) * HOUR_MS;
     if (end < upTo && hour > cursor) end = hour;
-    const batch = new DerivationBatch(c, [cursor, end], timeoutMs);
-    // An hour's events at a time (a history batch spans hours: its events held at once cost more in garbage
-    // collection than in arithmetic), each hour's hourly sums written as it ends, with its closed trips and
-    // snapshots once enough have gathered; the state they change (open trips, accounts, daily sums and totals) is
-    // written once, at the batch's end. Postgres works while Node walks: it reads the next hour's events and writes
-    // the hour before while this one is applied (its one connection runs them in order). The next hour's
-    // accounts are read before this hour's writes are queued, so that its walk does not wait for them.
-    const hours: [number, number][] = [];
-    for (let from = cursor; from < end; ) {
-      const until = Math.min(end, Math.floor(from / HOUR_MS) * HOUR_MS + HOUR_MS);
-      hours.push([from, until]);
-      from = until;
+    // Its statements go through one queue: the walk keeps reads and writes of the one transaction in flight.
+    const statements = new ClientQueue(c);
+    const batch = new DerivationBatch(statements, [cursor, end], timeoutMs);
+    try {
+      return await walkBatch(batch, statements, cursor, end, upTo);
+    } catch (err) {
+      // The rollback comes after whatever is still queued.
+      await statements.idle();
+      throw err;
     }
-    // A read failing after a write did (the transaction aborted): the write's error is the one to tell.
-    const afterWrites = <T>(read: Promise<T>) =>
-      read.catch(async (err) => {
-        await batch.written();
-        throw err;
-      });
-    let events = 0;
-    let fills = 0;
-    let loaded = await batch.read(...(hours[0] as [number, number]));
-    await batch.loadAccountsOf(loaded);
-    for (let i = 0; i < hours.length; i++) {
-      const [from, until] = hours[i] as [number, number];
-      const next = i + 1 < hours.length ? afterWrites(batch.read(...(hours[i + 1] as [number, number]))) : undefined;
-      next?.catch(() => {}); // awaited below, unless the walk throws first
-      events += loaded.length;
-      for (const e of loaded) if (isFill(e)) fills++;
-      await batch.run(loaded, from, until);
-      if (next) {
-        loaded = await next;
-        await afterWrites(batch.loadAccountsOf(loaded));
-      }
-      batch.endHour([from, until]);
-    }
-    await batch.write();
-    await query(
-      c,
-      `INSERT INTO analytics.derive_checkpoint (job, cursor_time) VALUES ($1, $2)
-       ON CONFLICT (job) DO UPDATE SET cursor_time = EXCLUDED.cursor_time, updated_at = now()`,
-      [JOB, end],
-    );
-    return { cursor: end, fills, events, reached: end >= upTo };
   });
+}
+
+/** Walks [cursor, end) hour by hour, writes what it derived and the new checkpoint (deriveBatch's transaction). */
+async function walkBatch(
+  batch: DerivationBatch,
+  statements: ClientQueue,
+  cursor: number,
+  end: number,
+  upTo: number,
+): Promise<BatchResult> {
+  // An hour's events at a time (a history batch spans hours: its events held at once cost more in garbage
+  // collection than in arithmetic), each hour's hourly sums written as it ends, with its closed trips and
+  // snapshots once enough have gathered; the state they change (open trips, accounts, daily sums and totals) is
+  // written once, at the batch's end. Postgres works while Node walks: it reads the next hour's events and writes
+  // the hour before while this one is applied (the one connection's queue runs them in order). The next hour's
+  // accounts are read before this hour's writes are queued, so that its walk does not wait for them.
+  const hours: [number, number][] = [];
+  for (let from = cursor; from < end; ) {
+    const until = Math.min(end, Math.floor(from / HOUR_MS) * HOUR_MS + HOUR_MS);
+    hours.push([from, until]);
+    from = until;
+  }
+  // A read failing after a write did (the transaction aborted): the write's error is the one to tell.
+  const afterWrites = <T>(read: Promise<T>) =>
+    read.catch(async (err) => {
+      await batch.written();
+      throw err;
+    });
+  let events = 0;
+  let fills = 0;
+  let loaded = await batch.read(...(hours[0] as [number, number]));
+  await batch.loadAccountsOf(loaded);
+  for (let i = 0; i < hours.length; i++) {
+    const [from, until] = hours[i] as [number, number];
+    const next = i + 1 < hours.length ? afterWrites(batch.read(...(hours[i + 1] as [number, number]))) : undefined;
+    next?.catch(() => {}); // awaited below, unless the walk throws first
+    events += loaded.length;
+    for (const e of loaded) if (isFill(e)) fills++;
+    await batch.run(loaded, from, until);
+    if (next) {
+      loaded = await next;
+      await afterWrites(batch.loadAccountsOf(loaded));
+    }
+    batch.endHour([from, until]);
+  }
+  await batch.write();
+  await query(
+    statements,
+    `INSERT INTO analytics.derive_checkpoint (job, cursor_time) VALUES ($1, $2)
+     ON CONFLICT (job) DO UPDATE SET cursor_time = EXCLUDED.cursor_time, updated_at = now()`,
+    [JOB, end],
+  );
+  return { cursor: end, fills, events, reached: end >= upTo };
 }
 
 /**
