@@ -70,7 +70,7 @@ export function capabilityFields<Context>(
       type: connection?.connection ? (form.type ?? connectionOfType(door.type)) : (form.type ?? door.type),
       // A Query field says the door's description; another type's field its own, if any.
       ...((form === door ? door.description : form.description) ? { description: form.description } : {}),
-      ...(form.nullable ? { nullable: true } : {}),
+      ...((form.nullable ?? (c.orNull && !form.of)) ? { nullable: true } : {}),
       args: c.input.args(t, {
         // A Query answer is asked without a cursor; a parent's field pages as its input does.
         omit: [...(form === door ? ['cursor'] : []), ...(form.omit ?? []), ...Object.keys(given)],

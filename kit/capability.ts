@@ -351,6 +351,7 @@ export interface McpDoor {
 export interface FieldForm<P extends TProperties> {
   type?: unknown;
   description?: string;
+  /** Whether the field may be null: by default, when its capability's answer may be (`orNull`) and no `of` maps it. */
   nullable?: boolean;
   /** Arguments left out (the field's input takes the definition's default). */
   omit?: readonly (keyof P & string)[];
@@ -439,6 +440,18 @@ export const wholeCapability = <S, P extends TProperties, A>(
     ): Promise<A | null>;
   },
 ): Capability<S, P, unknown, A> => c;
+
+/**
+ * Declares a lookup of the graph: one thing by its key (`input`), null when there is none, answered only as the Query
+ * field `name` of type `type` (REST and MCP filter their lists by the same key).
+ */
+export const lookupCapability = <S, P extends TProperties, A>(
+  name: string,
+  input: Input<P>,
+  type: unknown,
+  answer: (service: S, input: Static<TObject<P>>) => Promise<A | null>,
+): Capability<S, P, unknown, A> =>
+  wholeCapability({ name, input, answer, orNull: true, graphql: { type, description: '', answer: name } });
 
 /** Declares a live capability (its input and events inferred from `input` and `live`). */
 export const liveCapability = <S, P extends TProperties, E>(

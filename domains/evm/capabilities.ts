@@ -3,7 +3,7 @@
 // the MCP tools and the subgraph's Query fields (block, latestBlocks, transaction, evmTransactions, ...) and entity
 // fields (User.ledgerEvents, Dex.backstopTransfers, EvmToken.holders, ...) are made from this list.
 import type { Capabilities } from '../../kit/capability.ts';
-import { capability, wholeCapability } from '../../kit/capability.ts';
+import { capability, lookupCapability, wholeCapability } from '../../kit/capability.ts';
 import { HttpError } from '../../kit/envelopes.ts';
 import { EVM_ANSWERS } from './compat/answers.ts';
 import { LIVE_CAPABILITIES } from './live-capabilities.ts';
@@ -60,13 +60,7 @@ export const EVM_CAPABILITIES: Capabilities<EvmService> = {
   list: [
     // The chain's blocks and a transaction by hash, as the graph reaches them (GraphQL doors only: REST and MCP list
     // the transactions, `transactions`). First: the subgraph's first Query fields.
-    wholeCapability({
-      name: 'block',
-      input: BLOCK,
-      answer: (evm, { number }) => evm.block(number),
-      orNull: true,
-      graphql: { type: BlockRef, nullable: true, description: '', answer: 'block' },
-    }),
+    lookupCapability('block', BLOCK, BlockRef, (evm: EvmService, { number }) => evm.block(number)),
     wholeCapability({
       name: 'latestBlocks',
       input: LATEST_BLOCKS,
@@ -78,13 +72,9 @@ export const EVM_CAPABILITIES: Capabilities<EvmService> = {
         listSize: { slicingArguments: ['limit'], requireOneSlicingArgument: false },
       },
     }),
-    wholeCapability({
-      name: 'transaction',
-      input: TRANSACTION_HASH,
-      answer: (evm, { hash }) => evm.transaction(hash),
-      orNull: true,
-      graphql: { type: TransactionRef, nullable: true, description: '', answer: 'transaction' },
-    }),
+    lookupCapability('transaction', TRANSACTION_HASH, TransactionRef, (evm: EvmService, { hash }) =>
+      evm.transaction(hash),
+    ),
     capability({
       name: 'transactions',
       input: TRANSACTIONS,

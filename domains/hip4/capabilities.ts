@@ -3,7 +3,7 @@
 // subgraph's Query lists and its entities' fields (an outcome's fills, a question's outcomes, an account's fills and
 // positions) are made from this list; each list pages by cursor on every door (a GraphQL connection beside each).
 import type { Capabilities } from '../../kit/capability.ts';
-import { capability, wholeCapability } from '../../kit/capability.ts';
+import { capability, lookupCapability, wholeCapability } from '../../kit/capability.ts';
 import type { Page } from '../../kit/page.ts';
 import { HIP4_ANSWERS } from './compat/answers.ts';
 import { LIVE_CAPABILITIES } from './live-capabilities.ts';
@@ -67,27 +67,11 @@ export const HIP4_CAPABILITIES: Capabilities<Hip4Service> = {
   list: [
     // An outcome, a question and a venue by its id or name, as the graph looks them up (GraphQL doors only: REST and
     // MCP filter the lists by them). First: the subgraph's first Query fields.
-    wholeCapability({
-      name: 'outcome',
-      input: OUTCOME_ID,
-      answer: (hip4, { outcomeId }) => hip4.outcome(outcomeId),
-      orNull: true,
-      graphql: { type: OutcomeRef, nullable: true, description: '', answer: 'outcome' },
-    }),
-    wholeCapability({
-      name: 'question',
-      input: QUESTION_ID,
-      answer: (hip4, { questionId }) => hip4.question(questionId),
-      orNull: true,
-      graphql: { type: QuestionRef, nullable: true, description: '', answer: 'question' },
-    }),
-    wholeCapability({
-      name: 'venue',
-      input: VENUE_NAME,
-      answer: (hip4, { name }) => hip4.venue(name),
-      orNull: true,
-      graphql: { type: VenueRef, nullable: true, description: '', answer: 'venue' },
-    }),
+    lookupCapability('outcome', OUTCOME_ID, OutcomeRef, (hip4: Hip4Service, { outcomeId }) => hip4.outcome(outcomeId)),
+    lookupCapability('question', QUESTION_ID, QuestionRef, (hip4: Hip4Service, { questionId }) =>
+      hip4.question(questionId),
+    ),
+    lookupCapability('venue', VENUE_NAME, VenueRef, (hip4: Hip4Service, { name }) => hip4.venue(name)),
     capability({
       name: 'questions',
       input: QUESTIONS,

@@ -358,7 +358,6 @@ export const STATE_CAPABILITIES: readonly Capability<MarketsService>[] = [
         {
           on: MarketRef,
           name: 'dex',
-          nullable: true,
           description: 'The HIP-3 dex a `<dex>:<COIN>` market is listed on (null for the native perp dex and spot)',
           given: fromMarket,
         },
@@ -374,7 +373,7 @@ export const STATE_CAPABILITIES: readonly Capability<MarketsService>[] = [
     graphql: {
       type: BookRef,
       description: '',
-      fields: [{ on: MarketRef, name: 'book', nullable: true, given: fromMarket }],
+      fields: [{ on: MarketRef, name: 'book', given: fromMarket }],
     },
   }),
   wholeCapability({
@@ -404,7 +403,6 @@ export const STATE_CAPABILITIES: readonly Capability<MarketsService>[] = [
         {
           on: MarketRef,
           name: 'l4Book',
-          nullable: true,
           description: 'Every resting order of the coin (the L4 book) at the height it stands at; null without a book',
           given: fromMarket,
         },
@@ -493,7 +491,6 @@ export const STATE_CAPABILITIES: readonly Capability<MarketsService>[] = [
         {
           on: MarketRef,
           name: 'info',
-          nullable: true,
           description: "The node's metadata of the coin; null when the node does not list it",
           given: fromMarket,
         },
@@ -523,7 +520,6 @@ export const STATE_CAPABILITIES: readonly Capability<MarketsService>[] = [
     orNull: true,
     graphql: {
       type: MarketRef,
-      nullable: true,
       description: 'A market by coin name ("BTC", "PURR/USDC", "@1", "xyz:XYZ100", "#2901"); null when unknown',
       answer: 'market',
     },
@@ -547,7 +543,7 @@ export const STATE_CAPABILITIES: readonly Capability<MarketsService>[] = [
     graphql: {
       type: 'Decimal',
       description: '',
-      fields: [{ on: MarketRef, name: 'mid', nullable: true, given: fromMarket }],
+      fields: [{ on: MarketRef, name: 'mid', given: fromMarket }],
     },
   }),
   /** A perp's context, or null for a spot pair (its context is spotAssetCtx) and a coin without one. */
@@ -564,7 +560,6 @@ export const STATE_CAPABILITIES: readonly Capability<MarketsService>[] = [
         {
           on: MarketRef,
           name: 'assetCtx',
-          nullable: true,
           description: "A perp's context; null for a spot pair (see spotAssetCtx)",
           given: fromMarket,
         },
@@ -585,7 +580,6 @@ export const STATE_CAPABILITIES: readonly Capability<MarketsService>[] = [
         {
           on: MarketRef,
           name: 'spotAssetCtx',
-          nullable: true,
           description: "A spot pair's context; null for a perp (see assetCtx)",
           given: fromMarket,
         },
