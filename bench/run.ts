@@ -139,7 +139,8 @@ try {
     ],
     () => startAnalyticsBench(server, (line) => console.log(`   ${line}`)),
   );
-  // BENCH_LEADERBOARD_ADDRESSES / BENCH_LEADERBOARD_ACTIVE size it (default 1.4M addresses, 60k active a day).
+  // BENCH_LEADERBOARD_ADDRESSES / BENCH_LEADERBOARD_ACTIVE size it (default 1.4M addresses, 60k active a day);
+  // BENCH_LEADERBOARD_OLD=0 leaves the old way out.
   await runSections(
     [{ title: 'analytics: leaderboards over a mainnet-sized population, beside the old way', run: benchLeaderboards }],
     () => startLeaderboardBench(server, (line) => console.log(`   ${line}`)),
