@@ -2,6 +2,7 @@
 import pg from 'pg';
 import type { Config } from '../platform/config.ts';
 import type { TextRow } from '../platform/json-text.ts';
+import { copyInto } from './copy.ts';
 import { type EmbeddedCluster, type EmbeddedOptions, startEmbedded } from './embedded.ts';
 import { migrate, pendingMigrations } from './migrate.ts';
 import { runOnce, type StartupStep } from './startup.ts';
@@ -69,7 +70,15 @@ export class ClientQueue implements Queryable {
   constructor(private readonly client: pg.ClientBase) {}
 
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>> {
-    const run = () => this.client.query<R>(config);
+    return this.#after(() => this.client.query<R>(config));
+  }
+
+  /** COPY of `text` (COPY text format) into `target` (a table and its columns), in turn (copy.ts copyInto). */
+  copy(target: string, text: Buffer, timeoutMs: number): Promise<void> {
+    return this.#after(() => copyInto(this.client, target, text, timeoutMs));
+  }
+
+  #after<T>(run: () => Promise<T>): Promise<T> {
     const result = this.#tail.then(run, run);
     this.#tail = result.catch(() => {});
     return result;

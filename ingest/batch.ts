@@ -1,10 +1,8 @@
 // A batch of rows on its way to Postgres: encoded as COPY text as rows arrive, written in one transaction with
 // the stream's checkpoint, and the rows' live events published once that transaction commits.
 
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { copyInto, copyValue } from '../db/copy.ts';
 import { isPartitioned } from '../db/partitions.ts';
 import { WRITE_STATEMENT_TIMEOUT_MS } from '../db/pool.ts';
 import type { TableSpec } from '../db/rows/table.ts';
@@ -28,24 +26,6 @@ export interface BatchMark {
   collected: Map<string, number>;
   events: Map<string, number>;
   rows: number;
-}
-
-const ESCAPE = /[\\\t\n\r]/g;
-const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-
-function copyValue(v: unknown): string {
-  switch (typeof v) {
-    case 'string':
-      return ESCAPE.test(v) ? v.replace(ESCAPE, (c) => ESCAPES[c] as string) : v;
-    case 'number':
-      return String(v);
-    case 'boolean':
-      return v ? 't' : 'f';
-    case 'undefined':
-      return '\\N';
-    default:
-      return v === null ? '\\N' : copyValue(JSON.stringify(v));
-  }
 }
 
 /** One row as a line of COPY text format. */
@@ -216,30 +196,5 @@ export class Batch {
 
   eventsByTopic(): Map<string, unknown[]> {
     return this.events;
-  }
-}
-
-/**
- * COPY of `text` into `target`. pg's own read timeout does not suit a COPY stream (pg-copy-streams throws,
- * uncaught, when the server answers after it fired), so it is turned off for the COPY and replaced by a guard that
- * cuts the connection: the COPY then fails as any statement on a dead connection does.
- */
-async function copyInto(client: pg.PoolClient, target: string, text: Buffer, timeoutMs: number): Promise<void> {
-  const CHUNK = 256 * 1024;
-  function* chunks() {
-    for (let at = 0; at < text.length; at += CHUNK) yield text.subarray(at, at + CHUNK);
-  }
-  const copy = copyFrom(`COPY ${target} FROM STDIN`);
-  // pg reads a query's own `query_timeout` before the connection's; 0 would mean "the connection's".
-  (copy as unknown as { query_timeout: number }).query_timeout = 2 ** 31 - 1;
-  const guard = setTimeout(() => {
-    (client as unknown as { connection: { stream: { destroy(err?: Error): void } } }).connection.stream.destroy(
-      new Error('Connection terminated: COPY timed out'),
-    );
-  }, timeoutMs);
-  try {
-    await pipeline(Readable.from(chunks()), client.query(copy));
-  } finally {
-    clearTimeout(guard);
   }
 }

@@ -1,6 +1,7 @@
 // The derivation job on the hand-written history (test/analytics-history.ts): round trips, daily sums, snapshots and
 // builder activity to the cent, and the same tables after a crash in the middle of a batch and a restart, after
 // one-fill batches, and after a rebuild.
+import { Writable } from 'node:stream';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { completeBackfill, importedBackfills, startBackfill } from '../../../ingest/backfills.ts';
@@ -59,7 +60,7 @@ async function dump(pool: pg.Pool): Promise<Record<string, unknown[]>> {
   return out;
 }
 
-/** A pool whose clients fail the `n`th statement writing snapshots: a crash in the middle of a batch. */
+/** A pool whose clients fail the `n`th statement (an insert or a COPY) writing snapshots: a crash mid-batch. */
 function crashingPool(pool: pg.Pool, n: number): pg.Pool {
   let seen = 0;
   return new Proxy(pool, {
@@ -74,7 +75,11 @@ function crashingPool(pool: pg.Pool, n: number): pg.Pool {
             if (p !== 'query') return Reflect.get(c, p, r);
             return (sql: unknown, ...rest: unknown[]) => {
               const text = typeof sql === 'string' ? sql : (sql as { text?: string }).text;
-              if (text?.includes('INSERT INTO analytics.account_snapshots') && ++seen === n) {
+              if (/^\s*(INSERT INTO|COPY) analytics\.account_snapshots/.test(text ?? '') && ++seen === n) {
+                // A COPY (db/copy.ts) is a stream the rows are written to: this one fails on the first.
+                if (text?.trimStart().startsWith('COPY')) {
+                  return new Writable({ write: (_chunk, _encoding, done) => done(new Error('killed mid-batch')) });
+                }
                 return Promise.reject(new Error('killed mid-batch'));
               }
               return (c.query as (...a: unknown[]) => unknown)(sql, ...rest);
