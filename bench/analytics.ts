@@ -7,7 +7,6 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { Authenticator } from '../access/auth.ts';
@@ -23,12 +22,11 @@ import { DOMAIN_LIST } from '../domains.ts';
 import { InProcessBus } from '../events/bus.ts';
 import { Ingest } from '../ingest/pipeline.ts';
 import { type DomainServices, startDomainServices } from '../kit/domain.ts';
-import { closeThread, startThread } from '../platform/threads.ts';
 import { Upstream } from '../platform/upstream.ts';
 import { compatServicesOf } from '../stack.ts';
 import { writeSyntheticFills } from '../test/node-files.ts';
 import type { BenchServer } from './db.ts';
-import type { FromDerivationThread, ToDerivationThread } from './derivation-thread.ts';
+import { type Followed, followIngest } from './derivation-lag.ts';
 import { type BenchRow, type BenchSection, met } from './section.ts';
 import { percentile, timeSequential } from './stats.ts';
 
@@ -246,7 +244,7 @@ export async function benchIngestWithJobs(b: AnalyticsBench): Promise<BenchSecti
     })();
     const followed = await ingestFollowed(b, ingestOf);
     const ratio = alone / followed.seconds;
-    const lagS = followed.steadyLagMs / 1000;
+    const lagS = followed.lags.wallMaxMs / 1000;
     return {
       rows: [
         {
@@ -266,7 +264,7 @@ export async function benchIngestWithJobs(b: AnalyticsBench): Promise<BenchSecti
         {
           name: 'derivation lag behind ingest (steady)',
           value: `${lagS.toFixed(1)} s max`,
-          baseline: `${(followed.medianLagMs / 1000).toFixed(1)} s p50`,
+          baseline: `${(followed.lags.wallP50Ms / 1000).toFixed(1)} s p50`,
           ratio: '',
           target: `< 60 s: ${lagS < 60 ? 'met' : 'NOT met'}`,
         },
@@ -285,73 +283,13 @@ export async function benchIngestWithJobs(b: AnalyticsBench): Promise<BenchSecti
   }
 }
 
-interface Followed {
-  /** Ingest's time with the writer following it. */
-  seconds: number;
-  /** Fills the writer had derived when ingest stopped. */
-  derivedDuring: number;
-  /** The writer's lag behind ingest after the first fifth of the run: its maximum and median. */
-  steadyLagMs: number;
-  medianLagMs: number;
-  /** From ingest's stop until the writer has derived every fill. */
-  catchUpMs: number;
-}
-
 /** Ingest into a fresh database with the analytics writer following it on its own thread. */
 async function ingestFollowed(b: AnalyticsBench, ingestOf: (pool: pg.Pool) => Ingest): Promise<Followed> {
   const { url, pool } = await b.server.freshDatabase('bench_analytics_follow');
-  /** Ingest's progress: wall time → block time of the newest row it read. */
-  const read: [number, number][] = [];
-  /** The writer's: wall time, its checkpoint, fills derived. */
-  const derived: { at: number; cursor: number | null; fills: number }[] = [];
-  let stopped = () => {};
-  const stopping = new Promise<void>((resolve) => {
-    stopped = resolve;
-  });
-  const thread = startThread<ToDerivationThread, FromDerivationThread>(
-    new URL('./derivation-thread.ts', import.meta.url),
-    { databaseUrl: url },
-    (m) => {
-      if (m.type === 'stopped') stopped();
-      else derived.push({ at: m.at, cursor: m.progress.cursor, fills: m.progress.items });
-    },
-    (err) => console.error(`derivation thread: ${err.message}`),
-  );
   try {
-    const ingest = ingestOf(pool);
-    const sample = setInterval(() => {
-      const at = ingest.stats[0]?.lastBlockTime;
-      if (at !== null && at !== undefined) read.push([Date.now(), at]);
-      thread.post({ type: 'present', stats: ingest.stats });
-    }, 50);
-    const started = Date.now();
-    await ingest.run();
-    const ended = Date.now();
-    clearInterval(sample);
-    const { rows } = await pool.query<{ t: number }>('SELECT max(time) AS t FROM accounts.fills');
-    const lastTime = Number(rows[0]?.t);
-    const derivedAt = (t: number) => derived.findLast((d) => d.at <= t)?.fills ?? 0;
-    thread.post({ type: 'present', stats: ingest.stats });
-    const deadline = Date.now() + 600_000;
-    while (!derived.some((d) => d.cursor !== null && d.cursor > lastTime)) {
-      if (Date.now() > deadline) throw new Error('the derivation did not catch up within 10 minutes');
-      await sleep(50);
-    }
-    const caughtUp = derived.find((d) => d.cursor !== null && d.cursor > lastTime)?.at as number;
-    // The lag of each report while ingest ran: since when ingest had read what the writer had derived.
-    const lags = derived
-      .filter((d) => d.at >= started + (ended - started) / 5 && d.at <= ended && d.cursor !== null)
-      .map((d) => d.at - (read.find(([, blockTime]) => blockTime >= (d.cursor as number))?.[0] ?? d.at));
-    lags.sort((x, y) => x - y);
-    return {
-      seconds: (ended - started) / 1000,
-      derivedDuring: derivedAt(ended),
-      steadyLagMs: lags.at(-1) ?? 0,
-      medianLagMs: lags[Math.floor(lags.length / 2)] ?? 0,
-      catchUpMs: caughtUp - ended,
-    };
+    // The lag after the first fifth of the run: the writer starts behind.
+    return await followIngest(url, pool, ingestOf(pool), { steadyFrom: 1 / 5 });
   } finally {
-    await closeThread(thread, { type: 'stop' }, stopping, 30_000);
     await pool.end();
   }
 }

@@ -145,11 +145,12 @@ try {
     [{ title: 'analytics: leaderboards over a mainnet-sized population, beside the old way', run: benchLeaderboards }],
     () => startLeaderboardBench(server, (line) => console.log(`   ${line}`)),
   );
-  // BENCH_SCALE_DAYS / BENCH_SCALE_FILLS_PER_DAY size it (default 5 mainnet days of 6.5M fills); `scale-out` is apart.
+  // BENCH_SCALE_DAYS / BENCH_SCALE_FILLS_PER_DAY size it (default 5 mainnet days of 6.5M fills; 0 days: only the
+  // window of node files, its ingest, the derivation's lag and the fan-out at 10x); `scale-out` is apart.
   await runSections(
     [
       {
-        title: 'scale: mainnet days loaded one by one, reads and ingest at 1, 3 and 5 days',
+        title: 'scale: mainnet days loaded one by one, reads at 1, 3 and 5 days; ingest, the derivation lag, fan-out at 10x',
         run: () => benchScale(server, (line) => console.log(`   ${line}`)),
       },
     ],

@@ -22,8 +22,14 @@ export function stampHash(measured: boolean, publishedAtMs: number): string {
 const MARKER = Buffer.from('"hash":"0x');
 const TID = Buffer.from('"tid":');
 
-/** The publish stamp at `start` (64 bytes): its phase and publish time in ms. */
+/** Zeros a stamp starts with after its phase digit (a time in µs has 16 digits of 63): a real hash has none so. */
+const STAMP_ZEROS = 20;
+
+/** The publish stamp at `start` (64 bytes): its phase and publish time in ms; a real hash (a trade read from the
+ * store, or sent before the bench stamped them) is neither phase. */
 function decodeStamp(frame: Buffer, start: number): { measured: boolean; publishedAtMs: number } {
+  for (let i = start + 1; i <= start + STAMP_ZEROS; i++)
+    if (frame[i] !== 48) return { measured: false, publishedAtMs: 0 };
   let micros = 0;
   for (let i = start + 1; i < start + 64; i++) micros = micros * 10 + ((frame[i] as number) - 48);
   return { measured: frame[start] === 49, publishedAtMs: micros / 1000 };
@@ -45,11 +51,13 @@ function tidAt(frame: Buffer, at: number): number {
  * Calls `onStamps` with the trades found in a raw frame: their phase, publish time (ms) and number; returns the
  * number. The clients share the machine with the server they measure, so they do not scan every trade: a frame is
  * one block, whose trades share their stamp and have consecutive ids; the first and last trade tell the stamp and
- * the count. A frame whose first and last stamps differ is scanned trade by trade.
+ * the count. A frame whose first and last stamps differ, or any frame when `scan` (real trades: their ids are not
+ * consecutive in a coin's frame), is scanned trade by trade.
  */
 function readStamps(
   frame: Buffer,
   onStamps: (measured: boolean, publishedAtMs: number, count: number) => void,
+  scan = false,
 ): number {
   const first = frame.indexOf(MARKER);
   if (first < 0 || first + MARKER.length + 64 > frame.length) return 0;
@@ -64,7 +72,7 @@ function readStamps(
       last + MARKER.length,
       last + MARKER.length + 64,
     ) === 0;
-  if (sameStamp && firstTid >= 0 && lastTid >= firstTid) {
+  if (!scan && sameStamp && firstTid >= 0 && lastTid >= firstTid) {
     const { measured, publishedAtMs } = decodeStamp(frame, first + MARKER.length);
     const count = lastTid - firstTid + 1;
     onStamps(measured, publishedAtMs, count);
@@ -91,6 +99,8 @@ interface Job {
   first: number;
   /** The /ws subscription object, or the GraphQL subscription document; an array gives client i its i-th entry. */
   subscription: unknown;
+  /** Count a frame's trades one by one (readStamps). */
+  scan: boolean;
 }
 
 export interface SubscriberResult extends HistogramData {
@@ -127,13 +137,14 @@ export class Subscribers {
     subscription: unknown,
     timeoutMs: number,
     threads = 1,
+    scan = false,
   ): Promise<Subscribers> {
     const n = Math.max(1, Math.min(threads, count));
     const starting = Array.from({ length: n }, (_, t) => {
       const first = Math.floor((count * t) / n);
       const share = Math.floor((count * (t + 1)) / n) - first;
       return SubscriberThread.start(
-        { role: 'subscribers', protocol, url, count: share, first, subscription },
+        { role: 'subscribers', protocol, url, count: share, first, subscription, scan },
         timeoutMs,
       );
     });
@@ -313,13 +324,17 @@ async function runSubscribers(job: Job): Promise<void> {
       ws.on('message', (raw) => {
         const now = wallMs();
         const frame = frameBuffer(raw);
-        const stamps = readStamps(frame, (measured, publishedAtMs, count) => {
-          if (!measured) return;
-          measuring ??= performance.eventLoopUtilization();
-          histogram.add(now - publishedAtMs, count);
-          perClient[i] = (perClient[i] ?? 0) + count;
-          received += count;
-        });
+        const stamps = readStamps(
+          frame,
+          (measured, publishedAtMs, count) => {
+            if (!measured) return;
+            measuring ??= performance.eventLoopUtilization();
+            histogram.add(now - publishedAtMs, count);
+            perClient[i] = (perClient[i] ?? 0) + count;
+            received += count;
+          },
+          job.scan,
+        );
         if (stamps > 0) {
           if (!seen) live++;
           seen = true;

@@ -18,8 +18,22 @@ const GRAPHQL_SUBSCRIPTION = 'subscription { trades(coin: "BTC") { px time hash 
 /** The /ws subscription (the bare baseline acknowledges it the same way). */
 const TRADES_CHANNEL = { type: 'trades', coin: 'BTC' };
 
+/**
+ * What publishes the trades the clients time: stamped with their publish time (stampHash), as measured or warm-up
+ * by the phase `begin` starts.
+ */
+export interface TradeSource {
+  /** (Re)starts a phase: warm-up trades are not counted by the clients. */
+  begin(measuring: boolean): void;
+  /** Ends the measured phase: what follows is not counted. */
+  stop(): void;
+  /** Trades published in the measured phase (of one coin, or of all), and the phase's length. */
+  measured(coin?: string): number;
+  readonly measuredMs: number;
+}
+
 /** Synthetic BTC trades published at a fixed rate (on the ingest bus, or to the bare baseline), one batch per block. */
-class TradePublisher {
+class TradePublisher implements TradeSource {
   private timer: NodeJS.Timeout | null = null;
   private phaseStart = 0;
   /** Trades published in this phase, and trades skipped because the timer ran late. */
@@ -36,6 +50,10 @@ class TradePublisher {
   measuredMs = 0;
 
   constructor(private readonly publish: (trades: TradeRow[]) => void) {}
+
+  measured(): number {
+    return this.measuredTrades;
+  }
 
   /** (Re)starts the clock of a phase: warm-up trades are not counted by the clients. */
   begin(measuring: boolean): void {
@@ -94,25 +112,43 @@ class TradePublisher {
 }
 
 /** One group of clients: `count` of them over `protocol`, each with the same subscription. */
-interface Audience {
+export interface Audience {
   label: string;
   protocol: SubscriberProtocol;
   /** The server, or several (client i on the i-th). */
   url: string | readonly string[];
   count: number;
+  /** The subscription; an array gives client i its i-th entry (modulo its length). */
   subscription: unknown;
+  /** The coin of each subscription (one, or one per entry of `subscription`); unset: every trade published. */
+  coin?: string | readonly string[];
+  /** Real trades: a frame's trade ids are not consecutive, so each trade is counted (subscribers.ts readStamps). */
+  scan?: boolean;
 }
 
 interface Heard {
   audience: Audience;
   histogram: LatencyHistogram;
   result: SubscriberResult;
+  /** The measured trade events the audience's clients should have received together. */
+  expected: number;
   /** Every client received every measured trade. */
   complete: boolean;
 }
 
+/** The measured trades an audience's clients are owed together: each its coin's. */
+function owed(audience: Audience, source: TradeSource): number {
+  const { coin, count } = audience;
+  if (coin === undefined) return source.measured() * count;
+  const coins = typeof coin === 'string' ? [coin] : coin;
+  let total = 0;
+  for (let i = 0; i < count; i++) total += source.measured(coins[i % coins.length]);
+  return total;
+}
+
 export interface TradeRun {
   heard: Heard[];
+  /** Trades published in the measured phase. */
   expected: number;
   measuredMs: number;
   /** Event-loop delay of this thread while measuring (p99 and max, ms). */
@@ -125,19 +161,29 @@ export interface TradeRun {
  * goes on for `settleMs`, then publishes MEASURE_MS of measured trades and collects what each client received.
  * `measuring` brackets the measured phase (the caller samples its threads' busy share there).
  */
-export async function measureTrades(
+export function measureTrades(
   publish: (trades: TradeRow[]) => void,
   audiences: Audience[],
   measuring: (phase: 'start' | 'end') => void = () => {},
   settleMs = 1000,
 ): Promise<TradeRun> {
-  const publisher = new TradePublisher(publish);
+  return measureFanout(new TradePublisher(publish), audiences, measuring, settleMs);
+}
+
+/** measureTrades over any source of stamped trades (scale.ts: ingest replaying node files). */
+export async function measureFanout(
+  publisher: TradeSource,
+  audiences: Audience[],
+  measuring: (phase: 'start' | 'end') => void = () => {},
+  settleMs = 1000,
+): Promise<TradeRun> {
   const subscribers: { audience: Audience; subs: Subscribers }[] = [];
   const loop = monitorEventLoopDelay({ resolution: 10 });
   try {
     for (const audience of audiences) {
-      const { protocol, url, count, subscription } = audience;
-      subscribers.push({ audience, subs: await Subscribers.start(protocol, url, count, subscription, 60_000) });
+      const { protocol, url, count, subscription, scan } = audience;
+      const subs = await Subscribers.start(protocol, url, count, subscription, 60_000, 1, scan);
+      subscribers.push({ audience, subs });
     }
     // graphql-ws never acknowledges a subscription: warm up until every client has seen a trade.
     publisher.begin(false);
@@ -155,25 +201,27 @@ export async function measureTrades(
     await sleep(MEASURE_MS);
     measuring('end');
     publisher.stop();
-    const expected = publisher.measuredTrades;
     await until(
-      () => subscribers.every(({ subs }) => subs.received >= expected * subs.count || subs.failed !== null),
+      () =>
+        subscribers.every(({ audience, subs }) => subs.received >= owed(audience, publisher) || subs.failed !== null),
       15_000,
     );
     loop.disable();
     const heard: Heard[] = [];
     for (const { audience, subs } of subscribers) {
       const result = await subs.stop();
+      const expected = owed(audience, publisher);
       heard.push({
         audience,
         result,
         histogram: LatencyHistogram.from(result),
-        complete: result.total === expected * subs.count,
+        expected,
+        complete: result.total === expected,
       });
     }
     return {
       heard,
-      expected,
+      expected: publisher.measured(),
       measuredMs: publisher.measuredMs,
       loopP99: loop.percentile(99) / 1e6,
       loopMax: loop.max / 1e6,
@@ -206,7 +254,7 @@ export function tradeAudiences(
 type EventLoopUse = ReturnType<typeof performance.eventLoopUtilization>;
 
 /** Busy shares (event-loop utilization) of named threads over measureTrades' measured phase. */
-function busyShares(threads: Record<string, (from?: EventLoopUse) => EventLoopUse>) {
+export function busyShares(threads: Record<string, (from?: EventLoopUse) => EventLoopUse>) {
   const from: Record<string, EventLoopUse> = {};
   const shares: Record<string, number> = {};
   const measuring = (phase: 'start' | 'end') => {
@@ -290,7 +338,8 @@ export async function benchTradeLatency(
         )
         .join('; '),
   ];
-  for (const [i, { audience, histogram: h, result: r, complete }] of run.heard.entries()) {
+  for (const [i, heard] of run.heard.entries()) {
+    const { audience, histogram: h, result: r, complete } = heard;
     const p99 = h.quantile(0.99);
     const floorP99 = floor.heard[i]?.histogram.quantile(0.99) ?? Number.NaN;
     rows.push({
@@ -302,7 +351,7 @@ export async function benchTradeLatency(
     });
     notes.push(
       `${audience.label}: ${audience.count} clients, p50 ${ms(h.quantile(0.5))}, p99 ${ms(p99)}, max ${ms(h.max)}; ` +
-        `received ${int(r.total)} of ${int(run.expected * audience.count)} trade events (fewest per client ` +
+        `received ${int(r.total)} of ${int(heard.expected)} trade events (fewest per client ` +
         `${int(r.minPerClient)}); client thread busy ${Math.round(r.clientBusy * 100)} %` +
         (r.lost ? `; ${r.lost} connections lost` : '') +
         (r.errors.length ? `; ${r.errors.join(' | ')}` : ''),
