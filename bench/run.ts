@@ -150,7 +150,8 @@ try {
   await runSections(
     [
       {
-        title: 'scale: mainnet days loaded one by one, reads at 1, 3 and 5 days; ingest, the derivation lag, fan-out at 10x',
+        title:
+          'scale: mainnet days loaded one by one, reads at 1, 3 and 5 days; ingest, the derivation lag, fan-out at 10x',
         run: () => benchScale(server, (line) => console.log(`   ${line}`)),
       },
     ],
