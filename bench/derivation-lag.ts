@@ -42,13 +42,14 @@ export interface Followed {
 /**
  * Runs `ingest` into `pool` (database `url`) to its end with the analytics writer following it on its own thread,
  * sampling both every 50-100 ms. `steadyFrom`: the share of the run whose samples are left out (a derivation
- * starting behind catches up first); `mark`: a block time whose derivation is timed apart.
+ * starting behind catches up first); `mark`: a block time whose derivation is timed apart; `from`: the block time
+ * the files start at (a checkpoint before it has nothing between it and the files: the data lag counts from it).
  */
 export async function followIngest(
   url: string,
   pool: pg.Pool,
   ingest: Ingest,
-  opts: { steadyFrom?: number; mark?: number; timeoutMs?: number } = {},
+  opts: { steadyFrom?: number; mark?: number; from?: number; timeoutMs?: number } = {},
 ): Promise<Followed> {
   /** Ingest's progress: wall time → every event before this block time committed. */
   const committed: [number, number][] = [];
@@ -96,7 +97,7 @@ export async function followIngest(
       if (d.at < from || d.at > ended || d.cursor === null) continue;
       wall.push(d.at - (committedAt(d.cursor) ?? d.at));
       const position = committed.findLast(([at]) => at <= d.at)?.[1];
-      if (position !== undefined) data.push(Math.max(0, position - d.cursor));
+      if (position !== undefined) data.push(Math.max(0, position - Math.max(d.cursor, opts.from ?? d.cursor)));
     }
     wall.sort((x, y) => x - y);
     data.sort((x, y) => x - y);

@@ -688,7 +688,7 @@ async function ingestWindow(url: string, pool: pg.Pool, log: (line: string) => v
     }, 50);
     let followed: Followed;
     try {
-      followed = await followIngest(url, pool, ingest, { mark: w.top });
+      followed = await followIngest(url, pool, ingest, { mark: w.top, from: w.start });
     } finally {
       clearInterval(sampler);
     }
