@@ -137,10 +137,33 @@ describe('a no-transaction migration', () => {
     expect(await migrate(pool, mended)).toEqual(['zz/9002_half.sql']);
   });
 
+  it('runs each statement a query ended by \\gexec answers, in order, each on its own (CREATE INDEX CONCURRENTLY)', async () => {
+    await migrate(pool);
+    const dir = await dirWith(
+      '9004_gexec.sql',
+      '-- migrate: no transaction\nCREATE TABLE IF NOT EXISTS markets.gx (a int, b int);\n' +
+        "SELECT format('CREATE INDEX CONCURRENTLY IF NOT EXISTS %I ON markets.gx (%I)', 'gx_' || c, c), NULL\n" +
+        "  FROM unnest(ARRAY['a', 'b']) c ORDER BY c\n\\gexec\n",
+    );
+    expect(await migrate(pool, dir)).toEqual(['zz/9004_gexec.sql']);
+    const { rows } = await pool.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'gx' ORDER BY 1`);
+    expect(rows).toEqual([{ indexname: 'gx_a' }, { indexname: 'gx_b' }]);
+    const broken = await dirWith(
+      '9005_gexec.sql',
+      "-- migrate: no transaction\nSELECT 'SELECT no_such_function()'\n\\gexec\n",
+    );
+    await expect(migrate(pool, broken)).rejects.toThrow(
+      /migration zz\/9005_gexec.sql failed at statement 1 of 1 \(SELECT no_such_function\(\), one it answered\)/,
+    );
+  });
+
   it('splits at the end of a line ending with ";" outside $$ bodies (a DO block one statement), and refuses one left open', async () => {
     const sql =
       '-- migrate: no transaction\nDO $$\nBEGIN\n  PERFORM 1;\nEND $$;\n-- a; comment\nSELECT 1;\nSELECT\n  2;\n';
     expect(statementsOf({ name: 'x', sql })).toEqual(['DO $$\nBEGIN\n  PERFORM 1;\nEND $$', 'SELECT 1', 'SELECT\n  2']);
+    expect(
+      statementsOf({ name: 'x', sql: "-- migrate: no transaction\nSELECT 'SELECT 1'\n\\gexec\nSELECT 3;\n" }),
+    ).toEqual(["SELECT 'SELECT 1'\n\\gexec", 'SELECT 3']);
     const dir = await dirWith('9003_body.sql', '-- migrate: no transaction\nDO $$ BEGIN\nPERFORM 1;\n');
     await expect(listMigrations(dir)).rejects.toThrow('migration zz/9003_body.sql: a $$ body is not closed');
   });

@@ -6,6 +6,9 @@
 // builds an index while ingest keeps writing). It is recorded once its last statement is done, so one that stops
 // half way runs again from its first statement: such a file is written to be re-run (`IF EXISTS`, an index built
 // under a new name and swapped in). Its statements end with `;` at the end of a line (a `$$` body is one statement).
+// A query ended by `\gexec` instead (as in psql) is run, and each non-null column of each row it answers is then run as
+// a statement of its own, in order: what a statement per partition needs (CREATE INDEX CONCURRENTLY, which no DO block
+// or procedure may run).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -25,9 +28,12 @@ export interface Migration {
 
 const NO_TRANSACTION = /^-- migrate: no transaction\s*$/m;
 
+/** The end of a query whose answer is the statements to run (psql's `\gexec`), kept at the end of its statement. */
+export const GEXEC = '\\gexec';
+
 /**
- * The statements of a no-transaction migration: each ends where a line ends with `;` outside a `$$` body (a DO block
- * is one statement); comment lines are dropped. A `$$` left open is refused.
+ * The statements of a no-transaction migration: each ends where a line ends with `;` (or `\gexec`, kept) outside a
+ * `$$` body (a DO block is one statement); comment lines are dropped. A `$$` left open is refused.
  */
 export function statementsOf(m: Pick<Migration, 'name' | 'sql'>): string[] {
   const statements: string[] = [];
@@ -37,7 +43,7 @@ export function statementsOf(m: Pick<Migration, 'name' | 'sql'>): string[] {
     if (!inBody && line.trimStart().startsWith('--')) continue;
     current.push(line);
     if ((line.match(/\$\$/g)?.length ?? 0) % 2 === 1) inBody = !inBody;
-    if (!inBody && /;\s*$/.test(line)) {
+    if (!inBody && /(;|\\gexec)\s*$/.test(line)) {
       statements.push(current.join('\n').trim().replace(/;$/, ''));
       current = [];
     }
@@ -148,11 +154,23 @@ async function applyInTransaction(client: pg.PoolClient, m: Migration): Promise<
 async function applyStatements(client: pg.PoolClient, m: Migration): Promise<void> {
   const statements = statementsOf(m);
   for (const [i, statement] of statements.entries()) {
+    let running = statement;
     try {
-      await client.query(statement);
+      if (!statement.endsWith(GEXEC)) await client.query(statement);
+      else {
+        const { rows } = await client.query({ text: statement.slice(0, -GEXEC.length), rowMode: 'array' });
+        for (const row of rows as unknown[][]) {
+          for (const generated of row) {
+            if (generated === null) continue;
+            running = String(generated);
+            await client.query(running);
+          }
+        }
+      }
     } catch (err) {
+      const generated = running === statement ? '' : ` (${running.split('\n', 1)[0]}, one it answered)`;
       throw new Error(
-        `migration ${m.name} failed at statement ${i + 1} of ${statements.length}: ${(err as Error).message} ` +
+        `migration ${m.name} failed at statement ${i + 1} of ${statements.length}${generated}: ${(err as Error).message} ` +
           '(it runs without a transaction: the statements before it stay applied, and the next start runs it again ' +
           'from its first statement)',
         { cause: err },
