@@ -154,11 +154,13 @@ function pageSql(q: FillPageQuery, columns: ReadonlySet<FillColumn> | undefined)
   const filterCount = params.length;
   const position = (k: FillKey) =>
     `(${param(k.block_number)}::bigint, ${param(k.event_index)}::int, ${param(k.tid)}::bigint)`;
-  // Past a key in fillOrder: time runs in the asked direction, execution order always forwards.
+  // Past a key in fillOrder: time runs in the asked direction, execution order always forwards. The time bound is
+  // stated alone too: an index condition (the scan starts at the key, not at the newest fill, and the partitions past
+  // it are pruned) that the OR alone is not.
   const after = (k: FillKey) => {
     const t = `${param(k.time)}::bigint`;
     const later = `(f.block_number, f.event_index, f.tid) > ${position(k)}`;
-    return `(f.time ${desc ? '<' : '>'} ${t} OR (f.time = ${t} AND ${later}))`;
+    return `(f.time ${desc ? '<=' : '>='} ${t} AND (f.time ${desc ? '<' : '>'} ${t} OR ${later}))`;
   };
   // Any status row of the order gives its type; none (orders before order-status coverage) → null.
   const orderType = q.includeOrderType
