@@ -68,8 +68,8 @@ describe('migrations', () => {
     );
     const defs = rows.map((r) => r.indexdef.replace(/ USING btree/, '').replace(' ON ONLY ', ' ON ')).join('\n');
     for (const path of [
-      'accounts.fills (address, "time", block_number DESC, event_index DESC, tid DESC)',
-      'accounts.fills ("time", block_number DESC, event_index DESC, tid DESC)',
+      'accounts.fills (address, "time")',
+      'accounts.fills ("time", block_number DESC)',
       'accounts.fills (coin, "time")',
       'accounts.order_statuses (address, oid, "time" DESC)',
       'accounts.order_statuses (address, cloid)',
