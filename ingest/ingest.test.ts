@@ -429,6 +429,29 @@ describe('misc_events_by_block', () => {
     ]);
     expect(other.map((o) => o.kind)).toEqual(['CDeposit']);
   });
+
+  it("loads a top of hour's funding block written over many read chunks, every payment once", async () => {
+    // One line per block: the mainnet profile's top-of-hour block is ~120 MB (every open position paid). Here 20 000
+    // payments (~2.6 MB, three of ingest's 1 MiB reads), the line's head kept while the rest is read.
+    const hour = T0 + 3_600_000;
+    const deltas = Array.from({ length: 20_000 }, (_, i) => ({
+      user: addr(0x100000 + i),
+      coin: i % 2 ? 'ETH' : 'BTC',
+      funding_amount: `-0.${String(i + 1).padStart(6, '0')}`,
+      szi: '1.5',
+      funding_rate: '0.0000125',
+    }));
+    const line = JSON.stringify(
+      block(4100, hour, [{ time: isoNs(hour), hash: ZERO_HASH, inner: { Funding: { deltas } } }]),
+    );
+    expect(line.length).toBeGreaterThan(2 * (1 << 20));
+    await appendRaw(dataDir, 'misc_events_by_block', hour, [line]);
+    await ingestOnce(['misc_events_by_block']);
+    const { rows } = await db.pool.query(
+      'SELECT count(*)::int AS n, count(DISTINCT address)::int AS users, sum(usdc)::text AS usdc FROM accounts.funding_payments',
+    );
+    expect(rows[0]).toEqual({ n: 20_000, users: 20_000, usdc: '-200.010000' });
+  });
 });
 
 describe('reading files', () => {
