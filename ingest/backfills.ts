@@ -32,3 +32,23 @@ export async function importedBackfills(pool: pg.Pool): Promise<ImportedBackfill
   );
   return rows.map((r) => ({ ...r, loadedFromMs: Number(r.loadedFromMs), completedAt: Number(r.completedAt) }));
 }
+
+/** A lane whose checkpoints have not moved for this long is not loading (stopped, or crashed and not restarted). */
+export const BACKFILL_IDLE_MS = 60_000;
+
+/**
+ * Whether a backfill lane is loading: not complete, and started or committed within BACKFILL_IDLE_MS. Any process's
+ * lane counts (the rows say which ran, whoever ran them).
+ */
+export async function backfillLoading(pool: pg.Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ loading: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM platform.backfills b
+       WHERE NOT b.complete AND (b.updated_at > now() - make_interval(secs => $1)
+         OR EXISTS (SELECT 1 FROM platform.ingest_checkpoints c
+                    WHERE c.stream LIKE b.lane || '/%' AND c.updated_at > now() - make_interval(secs => $1)))
+     ) AS loading`,
+    [BACKFILL_IDLE_MS / 1000],
+  );
+  return rows[0]?.loading ?? false;
+}

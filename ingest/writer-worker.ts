@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { writerPool } from '../db/pool.ts';
 import type { DomainWriter, WriterModule } from '../kit/domain.ts';
-import { completeBackfill, importedBackfills, startBackfill } from './backfills.ts';
+import { backfillLoading, completeBackfill, importedBackfills, startBackfill } from './backfills.ts';
 import { committedUntil, type StreamStats } from './options.ts';
 import { Ingest } from './pipeline.ts';
 import type { FromWriterThread, ToWriterThread, WriterThreadData } from './writer-thread.ts';
@@ -54,6 +54,7 @@ for (const { domain, module } of data.writers) {
       backfill: { complete, loadedUntil: (streams) => backfill?.loadedUntil(streams) ?? null },
       present: { loadedUntil: (streams) => committedUntil(present, streams) },
       imports: () => importedBackfills(pool),
+      backfillLoading: async () => !complete() || (await backfillLoading(pool)),
       publish: (topic, items) => post({ type: 'publish', topic, items }),
     }),
   );

@@ -171,6 +171,11 @@ export interface WriterDeps {
    * includes what they added, however old (unset: none).
    */
   imports?(): Promise<readonly ImportedBackfill[]>;
+  /**
+   * Whether a backfill lane is loading older rows behind the present: this role's own, or another process's (an
+   * archive import beside the service). A writer may hold back work those rows would undo (unset: none loads).
+   */
+  backfillLoading?(): Promise<boolean>;
   /** Publishes on the bus (the domain's own `topics`), from the writer thread through the role's bus. */
   publish<T extends Topic>(topic: T, items: readonly Topics[T][]): void;
 }

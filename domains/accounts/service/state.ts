@@ -136,8 +136,9 @@ interface HeldPosition {
 /**
  * The account state, from the rows ingest keeps as it stores fills, funding and ledger updates (migration 0028:
  * accounts.perp_cash, perp_positions): one row per coin the user has traded and the fills of each coin's last
- * timestamp. A coin whose walk a late row made stale is walked from its fills, and a user the fill of older history
- * has not reached yet is read from the rows as before (accountStateFromRows).
+ * timestamp. A coin whose walk a late row made stale is walked from its fills (until the accounts writer walks it
+ * again, once no backfill loads behind the present), and a user the fill of older history has not reached yet is read
+ * from the rows as before (accountStateFromRows).
  */
 export async function accountState(pool: pg.Pool, q: AccountStateQuery): Promise<AccountState> {
   const { user } = q;

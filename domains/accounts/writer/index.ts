@@ -1,6 +1,6 @@
 // The accounts domain's writer (its definition's `writer`), on the writer thread of the role that ingests: the fill of
 // the perp account state from rows stored before ingest kept it (state-fill.ts), address by address until it is done,
-// then the positions a late fill made stale (a backfill lane loading the past), walked again as they appear. The
+// then the positions a late fill made stale (a backfill lane loading the past), walked again once no backfill loads. The
 // account state reads the rows themselves for what is not done yet (service/state.ts).
 import { isStorageUnavailable } from '../../../db/unavailable.ts';
 import type { DomainWriter, WriterDeps } from '../../../kit/domain.ts';
@@ -8,7 +8,7 @@ import { stoppableWriter } from '../../../kit/stoppable-writer.ts';
 import { fillStep, refoldStale } from './state-fill.ts';
 
 const FAILURE_RETRY_MS = 30_000;
-/** How often stale positions are looked for: while a backfill runs it makes the same ones stale batch after batch. */
+/** How often stale positions are looked for, and whether a backfill still loads. */
 const STALE_POLL_MS = 2_000;
 
 interface Stats {
@@ -17,7 +17,7 @@ interface Stats {
 }
 
 async function run(
-  deps: Pick<WriterDeps, 'pool' | 'log'>,
+  deps: Pick<WriterDeps, 'pool' | 'log' | 'backfillLoading'>,
   stats: Stats,
   stopped: () => boolean,
   pause: (ms: number) => Promise<void>,
@@ -46,6 +46,11 @@ async function run(
             );
           }
         }
+      } else if (await deps.backfillLoading?.()) {
+        // A backfill loading the past behind the present makes the same positions stale batch after batch: each
+        // walk would be undone by its next batch, and a market maker's walk reads all its fills since the open
+        // (quadratic over the backfill). The positions wait, read from their fills meanwhile, and are walked once.
+        await pause(STALE_POLL_MS);
       } else {
         const n = await refoldStale(deps.pool);
         stats.refolded += n;

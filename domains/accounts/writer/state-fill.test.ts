@@ -14,6 +14,7 @@ import { addr, hash, nodeFill, T0 } from '../../../test/node-files.ts';
 import type { FillEvent, MiscEvent } from '../../../wire/node-lines.ts';
 import { ZERO_HASH } from '../../../wire/node-lines.ts';
 import { type AccountState, accountState, accountStateFromRows } from '../service/state.ts';
+import { startWriter } from './index.ts';
 import { fillStep, refoldStale } from './state-fill.ts';
 
 const MIN = 60_000;
@@ -98,6 +99,48 @@ describe('a position opened in the past, loaded after the present', () => {
     expect(await refoldStale(db.pool)).toBe(1);
     expect(await staleCount()).toBe(0);
     expect(await expectKeptEqualsRows([USER])).toEqual([state]);
+  });
+});
+
+describe('the accounts writer beside a backfill', () => {
+  const USER = addr(0xc2);
+
+  it('leaves stale positions while a backfill loads, and walks them once it is done', async () => {
+    const present = new NodeFiles();
+    present.add('node_fills_by_block', T0 + 20 * MIN, [
+      fill(USER, T0 + 20 * MIN, { coin: 'SOL', px: '8.0', sz: '2.0', startPosition: '1.0', dir: 'Open Long' }),
+    ]);
+    // Lanes of their own: the other tests' lanes have read files of the same names.
+    await load(present, 'present-beside-writer');
+    const past = new NodeFiles();
+    past.add('node_fills_by_block', T0 - HOUR, [fill(USER, T0 - HOUR, { coin: 'SOL', px: '6.0', sz: '1.0' })]);
+    await load(past, 'backfill-beside-writer');
+    expect(await staleCount()).toBe(1);
+
+    let loading = true;
+    const writer = startWriter({
+      pool: db.pool,
+      log: () => {},
+      backfill: { complete: () => !loading, loadedUntil: () => null },
+      backfillLoading: async () => loading,
+      publish: () => {},
+    });
+    const running = writer.run();
+    try {
+      // Two of its polls: a walk now would be undone by the backfill's next batch.
+      await new Promise((resolve) => setTimeout(resolve, 4_500));
+      expect(await staleCount()).toBe(1);
+      loading = false;
+      const until = Date.now() + 15_000;
+      while ((await staleCount()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      expect(await staleCount()).toBe(0);
+      const [state] = await expectKeptEqualsRows([USER]);
+      // 1.0 @ 6 then +2.0 @ 8: entry (6 + 16) / 3.
+      expect(state?.positions.map((p) => [p.coin, p.szi, p.entry_px])).toEqual([['SOL', '3.0', '7.33333333']]);
+    } finally {
+      await writer.stop();
+      await running;
+    }
   });
 });
 
