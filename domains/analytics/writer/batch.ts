@@ -17,6 +17,7 @@ import {
 } from '../../accounts/port.ts';
 import { DAY_MS, HOUR_MS } from '../service/window.ts';
 import {
+  batchDaysStatements,
   columns,
   daySumsStatement,
   dec,
@@ -220,16 +221,22 @@ export class DerivationBatch {
   private snapshots: string[] = [];
 
   private marksLoaded = false;
+  private daysGrouped = false;
   /** The writes `endHour` started, running on the batch's connection while it walks on. */
   private writing: Promise<void> = Promise.resolve();
+  /** Settles when the statements sent so far are built and handed to the connection (`send`, in order). */
+  private built: Promise<void> = Promise.resolve();
 
   /**
    * `c`: the batch's transaction, its statements queued (reads ahead and writes behind the walk are in flight
-   * together); `range`: the batch's, [from, end); `timeoutMs`: each statement's limit.
+   * together); `range`: the batch's, [from, end), `from` its checkpoint; `derivedBefore`: whether a batch committed
+   * before this one (else no derived row is stored: the tables are as a reset leaves them); `timeoutMs`: each
+   * statement's limit.
    */
   constructor(
     private readonly c: ClientQueue,
     private readonly range: [number, number],
+    private readonly derivedBefore = true,
     private readonly timeoutMs = WRITE_STATEMENT_TIMEOUT_MS,
   ) {}
 
@@ -525,8 +532,24 @@ export class DerivationBatch {
     }
   }
 
+  /**
+   * Sends the grouping of the batch's fills by day (daySumsStatement's), once: the caller sends it early, while
+   * Postgres would otherwise wait for the walk.
+   */
+  groupDays(): void {
+    if (this.daysGrouped) return;
+    this.daysGrouped = true;
+    this.send(batchDaysStatements(this.range).map((st) => () => st));
+  }
+
+  /** Whether no row of the hour or day starting at `start` can be stored yet (statements.ts hourSumsStatement). */
+  private fresh(start: number): boolean {
+    return !this.derivedBefore || start >= this.range[0];
+  }
+
   /** Writes what the batch changed (the checkpoint is the caller's, in the same transaction). */
   async write(): Promise<void> {
+    this.groupDays();
     const statements = this.finalStatements();
     const trips = [...this.changed].filter((t) => t.filled);
     const funded = [...this.changed].filter((t) => !t.filled);
@@ -546,7 +569,13 @@ export class DerivationBatch {
     const opened = trips.filter((t) => !t.stored);
     if (stored.length) statements.push(() => tripsStatement(stored));
     if (opened.length) statements.push(() => tripsCopy(opened));
-    statements.push(() => daySumsStatement(this.range, this.daily, this.firstHours));
+    const firstDay = Math.floor(this.range[0] / DAY_MS) * DAY_MS;
+    statements.push(() =>
+      daySumsStatement(this.daily, this.firstHours, {
+        daysFresh: this.fresh(firstDay),
+        totalsFresh: !this.derivedBefore,
+      }),
+    );
     if (this.accounts.size) {
       statements.push(() => [
         `INSERT INTO analytics.account_state (address, cash, last_event, snapshot_value, snapshot_unrealized)
@@ -589,7 +618,8 @@ export class DerivationBatch {
   endHour(range: [number, number]): void {
     const hourly = this.hourly;
     this.hourly = new Map();
-    const statements: (() => Write | null)[] = [() => hourSumsStatement(range, hourly)];
+    const hour = Math.floor(range[0] / HOUR_MS) * HOUR_MS;
+    const statements: (() => Write | null)[] = [() => hourSumsStatement(range, hourly, this.fresh(hour))];
     let closed = 0;
     for (const t of this.changed) if (t.closedAt !== null) closed++;
     if (closed + this.snapshots.length >= FLUSHED_ROWS) statements.push(...this.finalStatements());
@@ -599,6 +629,11 @@ export class DerivationBatch {
   /** Waits for the writes sent so far (throws their error). */
   written(): Promise<void> {
     return this.writing;
+  }
+
+  /** Settles when every statement sent so far is handed to the connection (never rejects). */
+  handedOver(): Promise<void> {
+    return this.built.catch(() => {});
   }
 
   private finalStatements(): (() => Write | null)[] {
@@ -618,18 +653,26 @@ export class DerivationBatch {
 
   /**
    * Sends `statements` on the batch's connection (its transaction), each as soon as it is built: its queue runs them
-   * in order, Postgres writing while Node builds the next one and walks on. `writing` settles when all are done.
+   * in order (and after those sent before), Postgres writing while Node builds the next one and walks on (a turn of
+   * the event loop after each, so that the connection starts on it: building an hour's trips and snapshots took
+   * seconds, Postgres idle). `writing` settles when all are done.
    */
   private send(statements: (() => Write | null)[]): void {
-    const sent: Promise<unknown>[] = [this.writing];
-    for (const build of statements) {
-      const w = build();
-      if (!w) continue;
-      if (Array.isArray(w)) sent.push(this.query(...w));
-      else sent.push(this.c.copy(w.into, Buffer.from(w.rows.join('')), this.timeoutMs));
-    }
-    this.writing = Promise.all(sent).then(() => undefined);
+    const before = { built: this.built, writing: this.writing };
+    const sent: Promise<unknown>[] = [before.writing];
+    this.built = (async () => {
+      await before.built;
+      for (const build of statements) {
+        const w = build();
+        if (!w) continue;
+        if (Array.isArray(w)) sent.push(this.query(...w));
+        else sent.push(this.c.copy(w.into, Buffer.from(w.rows.join('')), this.timeoutMs));
+        await yieldToLoop();
+      }
+    })();
+    this.writing = this.built.then(() => Promise.all(sent)).then(() => undefined);
     // Handled here: a failure is told by whoever waits for `written()` (or `write`), not as an unhandled rejection.
+    this.built.catch(() => {});
     this.writing.catch(() => {});
   }
 }

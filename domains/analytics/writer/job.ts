@@ -125,7 +125,8 @@ export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = LIVE_M
     // The sums statement sorts and groups the batch's fills (it spilled to disk at the default 4 MB).
     await c.query(`SET LOCAL work_mem = '128MB'`);
     await query(c, 'SELECT pg_advisory_xact_lock($1)', [DERIVE_LOCK]);
-    const cursor = (await derivedUntil(c)) ?? (await firstPerpEventTime(c, WRITE_STATEMENT_TIMEOUT_MS));
+    const checkpoint = await derivedUntil(c);
+    const cursor = checkpoint ?? (await firstPerpEventTime(c, WRITE_STATEMENT_TIMEOUT_MS));
     if (cursor === null || cursor >= upTo) return { cursor, fills: 0, events: 0, reached: true };
     // The batch ends before the time of the fill `maxFills` on (a whole millisecond at least), within the span.
     const nth = await fillTimeAfter(c, cursor, upTo, maxFills, WRITE_STATEMENT_TIMEOUT_MS);
@@ -137,11 +138,12 @@ export async function deriveBatch(pool: pg.Pool, upTo: number, maxFills = LIVE_M
     if (end < upTo && hour > cursor) end = hour;
     // Its statements go through one queue: the walk keeps reads and writes of the one transaction in flight.
     const statements = new ClientQueue(c);
-    const batch = new DerivationBatch(statements, [cursor, end], timeoutMs);
+    const batch = new DerivationBatch(statements, [cursor, end], checkpoint !== null, timeoutMs);
     try {
       return await walkBatch(batch, statements, cursor, end, upTo);
     } catch (err) {
-      // The rollback comes after whatever is still queued.
+      // The rollback comes after whatever is still queued (and still being built).
+      await batch.handedOver();
       await statements.idle();
       throw err;
     }
@@ -182,6 +184,8 @@ async function walkBatch(
     const [from, until] = hours[i] as [number, number];
     const next = i + 1 < hours.length ? afterWrites(batch.read(...(hours[i + 1] as [number, number]))) : undefined;
     next?.catch(() => {}); // awaited below, unless the walk throws first
+    // Postgres groups the batch's fills by day (its end's daily sums) while the first hour is walked.
+    batch.groupDays();
     events += loaded.length;
     for (const e of loaded) if (isFill(e)) fills++;
     await batch.run(loaded, from, until);
