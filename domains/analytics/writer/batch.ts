@@ -550,25 +550,8 @@ export class DerivationBatch {
   /** Writes what the batch changed (the checkpoint is the caller's, in the same transaction). */
   async write(): Promise<void> {
     this.groupDays();
-    const statements = this.finalStatements();
-    const trips = [...this.changed].filter((t) => t.filled);
-    const funded = [...this.changed].filter((t) => !t.filled);
-    if (funded.length) {
-      statements.push(() => [
-        `UPDATE analytics.round_trips t SET funding = u.funding
-         FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::numeric[])
-           AS u (address, coin, opened_at, open_seq, funding)
-         WHERE t.address = u.address AND t.coin = u.coin AND t.opened_at = u.opened_at AND t.open_seq = u.open_seq`,
-        columns(
-          funded.map((t) => [t.address, t.coin, t.openedAt, t.openSeq, dec(t.funding)]),
-          5,
-        ),
-      ]);
-    }
-    const stored = trips.filter((t) => t.stored);
-    const opened = trips.filter((t) => !t.stored);
-    if (stored.length) statements.push(() => tripsStatement(stored));
-    if (opened.length) statements.push(() => tripsCopy(opened));
+    // Quick to build and long to run first: Postgres writes them while the trips' COPY text is made.
+    const statements: (() => Write | null)[] = [];
     const firstDay = Math.floor(this.range[0] / DAY_MS) * DAY_MS;
     statements.push(() =>
       daySumsStatement(this.daily, this.firstHours, {
@@ -605,6 +588,24 @@ export class DerivationBatch {
         columns(marks, 3),
       ]);
     }
+    statements.push(...this.finalStatements());
+    const trips = [...this.changed].filter((t) => t.filled);
+    const funded = [...this.changed].filter((t) => !t.filled);
+    if (funded.length) {
+      statements.push(() => [
+        `UPDATE analytics.round_trips t SET funding = u.funding
+         FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::numeric[])
+           AS u (address, coin, opened_at, open_seq, funding)
+         WHERE t.address = u.address AND t.coin = u.coin AND t.opened_at = u.opened_at AND t.open_seq = u.open_seq`,
+        columns(
+          funded.map((t) => [t.address, t.coin, t.openedAt, t.openSeq, dec(t.funding)]),
+          5,
+        ),
+      ]);
+    }
+    const stored = trips.filter((t) => t.stored);
+    if (stored.length) statements.push(() => tripsStatement(stored));
+    statements.push(...tripsCopies(trips.filter((t) => !t.stored)));
     this.send(statements);
     await this.writing;
   }
@@ -643,9 +644,8 @@ export class DerivationBatch {
     this.snapshots = [];
     const statements: (() => Write | null)[] = [];
     const stored = closed.filter((t) => t.stored);
-    const opened = closed.filter((t) => !t.stored);
     if (stored.length) statements.push(() => tripsStatement(stored));
-    if (opened.length) statements.push(() => tripsCopy(opened));
+    statements.push(...tripsCopies(closed.filter((t) => !t.stored)));
     if (snapshots.length)
       statements.push(() => ({ into: `analytics.account_snapshots (${SNAPSHOT_COLUMNS})`, rows: snapshots }));
     return statements;
@@ -731,10 +731,21 @@ function tripsStatement(trips: Trip[]): Statement {
   ];
 }
 
+/** Trips a COPY of the batch's writes holds: Postgres copies one while the next one's text is made. */
+const TRIPS_PER_COPY = 25_000;
+
 /**
- * Trips the batch opened, none of them stored yet (its checkpoint is before them): a plain COPY, without an upsert's
+ * Trips the batch opened, none of them stored yet (its checkpoint is before them): plain COPYs, without an upsert's
  * speculative insertion for each of the ~10^5 trips a mainnet hour opens.
  */
-function tripsCopy(trips: Trip[]): Write {
-  return { into: `analytics.round_trips (${TRIP_COLUMNS})`, rows: trips.map((t) => copyRow(tripRow(t))) };
+function tripsCopies(trips: Trip[]): (() => Write)[] {
+  const copies: (() => Write)[] = [];
+  for (let at = 0; at < trips.length; at += TRIPS_PER_COPY) {
+    const part = trips.slice(at, at + TRIPS_PER_COPY);
+    copies.push(() => ({
+      into: `analytics.round_trips (${TRIP_COLUMNS})`,
+      rows: part.map((t) => copyRow(tripRow(t))),
+    }));
+  }
+  return copies;
 }
