@@ -326,14 +326,17 @@ export class DerivationBatch {
     }
   }
 
-  /** Applies the events in order, taking each hour's snapshots once every event before its close is applied. */
+  /**
+   * Applies the events of [from, end) (the batch's, or a part of it) in order, taking each hour's snapshots once
+   * every event before its close is applied.
+   */
   async run(events: DeriveEvent[], from: number, end: number): Promise<void> {
     let nextHour = Math.floor(from / HOUR_MS) * HOUR_MS + HOUR_MS;
     let applied = 0;
     for (const e of events) {
       if (++applied % EVENTS_PER_SLICE === 0) await yieldToLoop();
       while (e.time >= nextHour) {
-        await this.snapshotHour(nextHour, from);
+        await this.snapshotHour(nextHour);
         nextHour += HOUR_MS;
       }
       const account = this.accounts.get(e.address) as Account;
@@ -342,7 +345,7 @@ export class DerivationBatch {
       else if (isFunding(e)) this.funding(e, account);
       else account.cash = add(account.cash, ledgerCash(e.address, e.delta_type, e.delta));
     }
-    for (; nextHour <= end; nextHour += HOUR_MS) await this.snapshotHour(nextHour, from);
+    for (; nextHour <= end; nextHour += HOUR_MS) await this.snapshotHour(nextHour);
   }
 
   /** Points the account's `hourSums` and `daySums` at those of `time` (events come in time order). */
@@ -485,9 +488,9 @@ export class DerivationBatch {
   }
 
   /** Snapshots, at `hour` (its close), every account with an event in the hour before. */
-  private async snapshotHour(hour: number, from: number): Promise<void> {
+  private async snapshotHour(hour: number): Promise<void> {
     // Accounts last active earlier in an hour the batch starts inside of; any later activity is this batch's own.
-    if (hour - HOUR_MS < from) {
+    if (hour - HOUR_MS < this.range[0]) {
       const { rows } = await this.query<{ address: string }>(
         `SELECT address FROM analytics.account_state WHERE last_event >= $1 AND last_event < $2`,
         [hour - HOUR_MS, hour],

@@ -39,6 +39,11 @@ export const LIVE_MAX_FILLS = 20_000;
  * account states a dozen times an hour; a batch of 6 hours writes each once in 6 (issue 39, bench/analytics.ts).
  */
 export const HISTORY_MAX_FILLS = 2_000_000;
+/**
+ * The first part of a batch's first hour, read and walked alone: the walk starts after reading minutes of events, not
+ * an hour's (seconds of a mainnet hour, in which nothing else overlapped).
+ */
+const FIRST_PART_MS = 5 * 60_000;
 /** A batch's statements may take this long per fill it holds (a history batch's upserts write ~10^5-10^6 rows). */
 const STATEMENT_MS_PER_FILL = 1;
 
@@ -163,11 +168,17 @@ async function walkBatch(
   // snapshots once enough have gathered; the state they change (open trips, accounts, daily sums and totals) is
   // written once, at the batch's end. Postgres works while Node walks: it reads the next hour's events and writes
   // the hour before while this one is applied (the one connection's queue runs them in order). The next hour's
-  // accounts are read before this hour's writes are queued, so that its walk does not wait for them.
-  const hours: [number, number][] = [];
+  // accounts are read before this hour's writes are queued, so that its walk does not wait for them. The first hour
+  // comes in two parts (FIRST_PART_MS, then the rest), so that the walk starts after a short read.
+  const parts: { range: [number, number]; endsHour: boolean }[] = [];
   for (let from = cursor; from < end; ) {
     const until = Math.min(end, Math.floor(from / HOUR_MS) * HOUR_MS + HOUR_MS);
-    hours.push([from, until]);
+    if (!parts.length && until - from > 2 * FIRST_PART_MS)
+      parts.push(
+        { range: [from, from + FIRST_PART_MS], endsHour: false },
+        { range: [from + FIRST_PART_MS, until], endsHour: true },
+      );
+    else parts.push({ range: [from, until], endsHour: true });
     from = until;
   }
   // A read failing after a write did (the transaction aborted): the write's error is the one to tell.
@@ -178,11 +189,14 @@ async function walkBatch(
     });
   let events = 0;
   let fills = 0;
-  let loaded = await batch.read(...(hours[0] as [number, number]));
+  let loaded = await batch.read(...(parts[0] as (typeof parts)[number]).range);
   await batch.loadAccountsOf(loaded);
-  for (let i = 0; i < hours.length; i++) {
-    const [from, until] = hours[i] as [number, number];
-    const next = i + 1 < hours.length ? afterWrites(batch.read(...(hours[i + 1] as [number, number]))) : undefined;
+  let hourFrom = cursor;
+  for (let i = 0; i < parts.length; i++) {
+    const { range, endsHour } = parts[i] as (typeof parts)[number];
+    const [from, until] = range;
+    const next =
+      i + 1 < parts.length ? afterWrites(batch.read(...(parts[i + 1] as (typeof parts)[number]).range)) : undefined;
     next?.catch(() => {}); // awaited below, unless the walk throws first
     // Postgres groups the batch's fills by day (its end's daily sums) while the first hour is walked.
     batch.groupDays();
@@ -193,7 +207,10 @@ async function walkBatch(
       loaded = await next;
       await afterWrites(batch.loadAccountsOf(loaded));
     }
-    batch.endHour([from, until]);
+    if (endsHour) {
+      batch.endHour([hourFrom, until]);
+      hourFrom = until;
+    }
   }
   await batch.write();
   await query(
