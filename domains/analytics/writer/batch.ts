@@ -212,8 +212,9 @@ export class DerivationBatch {
   private readonly accounts = new Map<string, Account>();
   private readonly marks = new Map<string, { px: Ratio; time: number }>();
   private readonly changedMarks = new Set<string>();
-  private readonly daily = new Map<string, Sums>();
-  /** The walked sums of the hour being walked (written when it ends). */
+  /** The walked sums of each day (its first ms), by address. */
+  private readonly daily = new Map<number, Map<string, Sums>>();
+  /** The walked sums of the hour being walked (written when it ends), by address. */
   private hourly = new Map<string, Sums>();
   /** Each address's first hour with walked sums in the batch (user_totals' `first_hour`). */
   private readonly firstHours = new Map<string, number>();
@@ -353,12 +354,17 @@ export class DerivationBatch {
     const hour = Math.floor(time / HOUR_MS) * HOUR_MS;
     if (hour === account.hour) return;
     account.hour = hour;
-    account.hourSums = entry(this.hourly, `${address}|${hour}`, emptySums);
+    // (`hourly` holds the hour being walked: events come in time order, a batch's hours one after another.)
+    account.hourSums = entry(this.hourly, address, emptySums);
     if (!this.firstHours.has(address)) this.firstHours.set(address, hour);
     const day = Math.floor(time / DAY_MS) * DAY_MS;
     if (day === account.day) return;
     account.day = day;
-    account.daySums = entry(this.daily, `${address}|${day}`, emptySums);
+    account.daySums = entry(
+      entry(this.daily, day, () => new Map<string, Sums>()),
+      address,
+      emptySums,
+    );
   }
 
   private fill(f: FillEvent, account: Account): void {

@@ -2,6 +2,7 @@
 // arrays, and the upsert adding a batch's sums to the daily and hourly tables.
 import { type Ratio, ratio, toDecimal } from '../../../platform/decimal.ts';
 import { PERP_FILLS_BY_BUILDER_HOUR, PERP_FILLS_BY_DAY } from '../../accounts/port.ts';
+import { HOUR_MS } from '../service/window.ts';
 import type { Sums } from './batch.ts';
 
 /** Digits kept where a division rounds (VWAPs, split fees, leverage). */
@@ -50,15 +51,15 @@ const SUM_COLUMNS = [
   'shorts',
 ];
 
-/** The walked sums (`sums`, by `address|ms`) as the parameters of `walkedRows`, each key's time by `keyValue`. */
-function walked(sums: Map<string, Sums>, keyValue: (ms: number) => string | number): unknown[][] {
-  return columns(
-    [...sums].map(([k, s]) => {
-      const [address, ms] = k.split('|') as [string, string];
-      return [address, keyValue(Number(ms)), dec(s.funding), s.wins, s.losses, s.trips, s.longs, s.shorts];
-    }),
-    8,
-  );
+/** The walked sums (of each key, an hour's first ms or a day's date: by address) as the parameters of `walkedRows`. */
+function walked(sums: Iterable<[string | number, Map<string, Sums>]>): unknown[][] {
+  const rows: unknown[][] = [];
+  for (const [k, byAddress] of sums) {
+    for (const [address, s] of byAddress) {
+      rows.push([address, k, dec(s.funding), s.wins, s.losses, s.trips, s.longs, s.shorts]);
+    }
+  }
+  return columns(rows, 8);
 }
 
 const walkedRows = (first: number, keyType: string) =>
@@ -108,7 +109,7 @@ export function hourSumsStatement(range: [number, number], hourly: Map<string, S
        SELECT builder, address, hour, fills, ${decSql('volume')}, coins, first_fill, last_fill FROM b
        ${fresh ? '' : builderUpsert})
      ${upsert('analytics.user_hourly', 'hour', `(${rowsOf('h', 'int8', 3)}) r`, fresh)}`,
-    [...range, ...walked(hourly, (k) => k)],
+    [...range, ...walked([[Math.floor(range[0] / HOUR_MS) * HOUR_MS, hourly]])],
   ];
 }
 
@@ -140,7 +141,7 @@ export function batchDaysStatements(range: [number, number]): Statement[] {
  * can be stored yet.
  */
 export function daySumsStatement(
-  daily: Map<string, Sums>,
+  daily: Map<number, Map<string, Sums>>,
   firstHours: Map<string, number>,
   fresh: { daysFresh: boolean; totalsFresh: boolean },
 ): Statement {
@@ -162,7 +163,11 @@ export function daySumsStatement(
         : `ON CONFLICT (address) DO UPDATE SET first_hour = least(t.first_hour, EXCLUDED.first_hour),
       ${SUM_COLUMNS.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')}`
     }`,
-    [...walked(daily, (k) => new Date(k).toISOString().slice(0, 10)), [...firstHours.keys()], [...firstHours.values()]],
+    [
+      ...walked([...daily].map(([day, byAddress]) => [new Date(day).toISOString().slice(0, 10), byAddress])),
+      [...firstHours.keys()],
+      [...firstHours.values()],
+    ],
   ];
 }
 
@@ -170,7 +175,7 @@ export function daySumsStatement(
 export type Statement = [string, unknown[]];
 
 /** The entry of `key`, made by `make` when absent. */
-export function entry<V>(map: Map<string, V>, key: string, make: () => V): V {
+export function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
   let v = map.get(key);
   if (v === undefined) {
     v = make();
