@@ -264,7 +264,9 @@ export class DerivationBatch {
 
   /** Reads the state and open trips of the accounts of `events` not loaded yet (before `run` applies them). */
   async loadAccountsOf(events: DeriveEvent[]): Promise<void> {
-    await this.loadAccounts([...new Set(events.map((e) => e.address))]);
+    const missing = new Set<string>();
+    for (const e of events) if (!this.accounts.has(e.address)) missing.add(e.address);
+    await this.loadAccounts([...missing]);
   }
 
   /** Reads the state and open trips of `addresses` not loaded yet. */
