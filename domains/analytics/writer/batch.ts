@@ -544,8 +544,8 @@ export class DerivationBatch {
   }
 
   /**
-   * Sends the grouping of the batch's fills by day (daySumsStatement's), once: the caller sends it early, while
-   * Postgres would otherwise wait for the walk.
+   * Sends the grouping of the batch's fills by day (daySumsStatement's), once: the caller of a batch of hours sends
+   * it early, while Postgres would otherwise wait for the walk (else daySumsStatement groups them itself).
    */
   groupDays(): void {
     if (this.daysGrouped) return;
@@ -560,15 +560,16 @@ export class DerivationBatch {
 
   /** Writes what the batch changed (the checkpoint is the caller's, in the same transaction). */
   async write(): Promise<void> {
-    this.groupDays();
     // Quick to build and long to run first: Postgres writes them while the trips' COPY text is made.
     const statements: (() => Write | null)[] = [];
     const firstDay = Math.floor(this.range[0] / DAY_MS) * DAY_MS;
     statements.push(() =>
-      daySumsStatement(this.daily, this.firstHours, {
-        daysFresh: this.fresh(firstDay),
-        totalsFresh: !this.derivedBefore,
-      }),
+      daySumsStatement(
+        this.daily,
+        this.firstHours,
+        { daysFresh: this.fresh(firstDay), totalsFresh: !this.derivedBefore },
+        this.daysGrouped ? { early: true } : { range: this.range },
+      ),
     );
     if (this.accounts.size) {
       statements.push(() => [

@@ -198,8 +198,8 @@ async function walkBatch(
     const next =
       i + 1 < parts.length ? afterWrites(batch.read(...(parts[i + 1] as (typeof parts)[number]).range)) : undefined;
     next?.catch(() => {}); // awaited below, unless the walk throws first
-    // Postgres groups the batch's fills by day (its end's daily sums) while the first hour is walked.
-    batch.groupDays();
+    // Postgres groups a batch of hours' fills by day (its end's daily sums) while the first hour is walked.
+    if (parts.length > 2) batch.groupDays();
     events += loaded.length;
     for (const e of loaded) if (isFill(e)) fills++;
     await batch.run(loaded, from, until);

@@ -118,8 +118,10 @@ const BATCH_DAYS = 'pg_temp.derive_batch_days';
 
 /**
  * The statements grouping the batch's fills (`range`) by address and UTC day (accounts' PERP_FILLS_BY_DAY) into a
- * temporary table for daySumsStatement: sent early in the batch, while Postgres waits for the walk, so that the
- * grouping (a second of a mainnet hour's fills) is not among the writes at the batch's end, which nothing overlaps.
+ * temporary table for daySumsStatement: sent early in a batch of hours, while Postgres waits for the walk, so that
+ * the grouping (seconds of a history batch's fills) is not among the writes at the batch's end, which nothing
+ * overlaps. (A live batch of minutes groups them in daySumsStatement: a temporary table a second would churn the
+ * catalog.)
  */
 export function batchDaysStatements(range: [number, number]): Statement[] {
   return [
@@ -134,8 +136,8 @@ export function batchDaysStatements(range: [number, number]): Statement[] {
 
 /**
  * The statement adding a batch's daily sums to user_daily and the running totals (user_totals, the `all`
- * leaderboard's sums): the fill-driven ones grouped in SQL from the batch's fills (batchDaysStatements' table), the
- * walked ones from `daily`; `firstHours`, each address's first hour with walked sums in the batch (its first hour
+ * leaderboard's sums): the fill-driven ones grouped in SQL from the batch's fills (`grouping`: batchDaysStatements'
+ * table, sent early, or PERP_FILLS_BY_DAY over its range in this statement), the walked ones from `daily`; `firstHours`, each address's first hour with walked sums in the batch (its first hour
  * with a fill is the grouping's). `fresh`: no row of the batch's days (`daysFresh`: its first day starts at or after
  * its checkpoint, as hourSumsStatement's hours) or of the totals (`totalsFresh`: nothing derived before the batch)
  * can be stored yet.
@@ -144,13 +146,15 @@ export function daySumsStatement(
   daily: Map<number, Map<string, Sums>>,
   firstHours: Map<string, number>,
   fresh: { daysFresh: boolean; totalsFresh: boolean },
+  grouping: { early: true } | { range: [number, number] },
 ): Statement {
+  const first = 'range' in grouping ? 3 : 1;
   return [
-    `WITH d AS (SELECT * FROM ${BATCH_DAYS}),
-     day_rows AS (${rowsOf('d', 'date', 1)}),
+    `WITH d AS (${'range' in grouping ? PERP_FILLS_BY_DAY : `SELECT * FROM ${BATCH_DAYS}`}),
+     day_rows AS (${rowsOf('d', 'date', first)}),
      days AS (${upsert('analytics.user_daily', 'day', 'day_rows', fresh.daysFresh)}),
      f AS (SELECT address, min(first_hour) AS first_hour
-       FROM (SELECT address, first_hour FROM d UNION ALL SELECT * FROM unnest($9::text[], $10::int8[])) s
+       FROM (SELECT address, first_hour FROM d UNION ALL SELECT * FROM unnest($${first + 8}::text[], $${first + 9}::int8[])) s
        GROUP BY address)
     -- The running totals take the daily rows' figures, so they stay the sum of user_daily exactly.
     INSERT INTO analytics.user_totals AS t (address, first_hour, ${SUM_COLUMNS.join(', ')})
@@ -164,6 +168,7 @@ export function daySumsStatement(
       ${SUM_COLUMNS.map((c) => `${c} = t.${c} + EXCLUDED.${c}`).join(', ')}`
     }`,
     [
+      ...('range' in grouping ? grouping.range : []),
       ...walked([...daily].map(([day, byAddress]) => [new Date(day).toISOString().slice(0, 10), byAddress])),
       [...firstHours.keys()],
       [...firstHours.values()],
