@@ -49,12 +49,17 @@ export async function fillStep(pool: pg.Pool): Promise<{ address: string } | nul
   });
 }
 
-/** Walks the stale positions again from their open, up to `limit` of them; how many it walked. */
+/**
+ * Walks the stale positions again from their open, up to `limit` of them, an address's together (one read of its fills
+ * for all of them); how many it walked.
+ */
 export async function refoldStale(pool: pg.Pool, limit = 100): Promise<number> {
-  const { rows } = await pool.query<{ address: string; coin: string }>(
-    'SELECT address, coin FROM accounts.perp_positions WHERE stale LIMIT $1',
+  const { rows } = await pool.query<{ address: string; coins: string[] }>(
+    `SELECT address, array_agg(coin) AS coins
+     FROM (SELECT address, coin FROM accounts.perp_positions WHERE stale ORDER BY address, coin LIMIT $1) s
+     GROUP BY address`,
     [limit],
   );
-  for (const r of rows) await pool.query('SELECT accounts.refold_position($1, $2)', [r.address, r.coin]);
-  return rows.length;
+  for (const r of rows) await pool.query('SELECT accounts.refold_positions($1, $2)', [r.address, r.coins]);
+  return rows.reduce((n, r) => n + r.coins.length, 0);
 }
