@@ -20,6 +20,12 @@ export function hourlyOrder(relative: string): number {
   return Number(m[1]) * 100 + Number(m[2]);
 }
 
+/** The start (epoch ms) of the hour an `hourlyOrder` numbers (YYYYMMDDH). */
+export function hourOfOrder(order: number): number {
+  const day = Math.floor(order / 100);
+  return Date.UTC(Math.floor(day / 10_000), (Math.floor(day / 100) % 100) - 1, day % 100, order % 100);
+}
+
 /** Epoch ms → the node's `2026-01-02T03:04:05.123000000`. `extraNs` (0..999999) fills the sub-ms digits. */
 export function isoNs(timeMs: number, extraNs = 0): string {
   const iso = new Date(timeMs).toISOString(); // 2026-01-02T03:04:05.123Z

@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import { compressFrameSync } from 'lz4-napi';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { InProcessBus, type Topics } from '../events/bus.ts';
+import { type BusGap, InProcessBus, type Topics } from '../events/bus.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import {
   addr,
@@ -220,6 +220,40 @@ describe('a bus that keeps only recent events', () => {
     expect(rows.map((r) => Number(r.tid))).toEqual([1, 2]);
     // The subscribers are told, before the first event after it, which topics had events they did not get.
     expect(published).toEqual([`gap fills,trades ${old}`, 2]);
+  });
+});
+
+describe('a backfill lane resumed after a restart', () => {
+  it("tells a gap from its first file, so what its runs before loaded is refilled even if their gap's was cut short", async () => {
+    const h9 = Date.UTC(2026, 10, 22, 9);
+    const h10 = Date.UTC(2026, 10, 22, 10);
+    const run = async (): Promise<BusGap[]> => {
+      const bus = new InProcessBus();
+      const gaps: BusGap[] = [];
+      bus.subscribe('gaps', (told) => gaps.push(...told));
+      await new Ingest({
+        dataDir,
+        pool: db.pool,
+        bus,
+        streams: ['node_fills_by_block'],
+        lane: 'resumed',
+        log: () => {},
+      }).run();
+      return gaps;
+    };
+    await appendBlocks(dataDir, 'node_fills_by_block', [
+      block(900, h9 + 5_000, [[ALICE, fill({ time: h9 + 5_000, tid: 9 })]]),
+    ]);
+    expect((await run()).map((g) => [g.from, g.until])).toEqual([[h9 + 5_000, h9 + 5_000]]);
+    // The process stopped before its subscribers refilled that gap; the next run loads the next hour.
+    await appendBlocks(dataDir, 'node_fills_by_block', [
+      block(901, h10 + 5_000, [[ALICE, fill({ time: h10 + 5_000, tid: 10 })]]),
+    ]);
+    expect(await run()).toEqual([
+      { stream: 'resumed/node_fills_by_block', topics: ['fills', 'trades'], from: h9, until: h10 + 5_000 },
+    ]);
+    // A run that loads nothing tells nothing.
+    expect(await run()).toEqual([]);
   });
 });
 

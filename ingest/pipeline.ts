@@ -12,6 +12,7 @@ import type { BusGap, Topic, Topics } from '../events/bus.ts';
 import { FieldError } from '../platform/fields.ts';
 import { STREAMS, type StreamName } from '../wire/node-lines.ts';
 import { Batch, type BatchMark, INGEST_STATEMENT_TIMEOUT_MS } from './batch.ts';
+import { hourOfOrder } from './files.ts';
 import { LOADERS } from './formats/index.ts';
 import type { StreamLoader } from './formats/loader.ts';
 import {
@@ -81,6 +82,12 @@ class StreamReader {
   private fresh: BatchMark | undefined;
   /** Block time of the first of those blocks. */
   private freshFrom: number | undefined;
+  /**
+   * A lane resumed from its checkpoint: the start of its first file. What its runs before loaded was told as a gap
+   * too, but the refill a subscriber starts on it (a backfill's candles) may have been cut short with that process;
+   * this run's gap starts there, so nothing the lane loaded is left without it.
+   */
+  private resumedFrom: number | undefined;
   /** Events of blocks not given to the bus (older than it keeps), not yet told to its subscribers. */
   private gap: BusGap | undefined;
   /** Storage is unavailable: batches are published without being committed. */
@@ -178,6 +185,10 @@ class StreamReader {
     this.open = undefined;
     if (fromMemory) this.checkpoint = this.stored && { ...this.stored };
     else this.checkpoint = this.loader.liveOnly ? await this.tailPosition() : await this.loadCheckpoint();
+    if (!fromMemory && this.opts.lane && this.stored) {
+      const first = (await listLayoutFiles(this.opts.dataDir, this.loader.stream))[0];
+      this.resumedFrom = first && hourOfOrder(Math.floor(first.order / 10));
+    }
     this.readAt = this.checkpoint && { ...this.checkpoint };
     let probeAt = Date.now() + probeMs;
     const buf = Buffer.allocUnsafe(CHUNK);
@@ -408,7 +419,8 @@ class StreamReader {
       (keeps !== undefined && lastTime !== null && lastTime < Date.now() - keeps);
     if (history && lastTime !== null && work.fresh) {
       // Told to the subscribers with the first batch published after it (BusGap).
-      this.gap ??= { stream: this.key, topics: [], from: work.fromTime ?? lastTime, until: lastTime };
+      const from = Math.min(work.fromTime ?? lastTime, this.resumedFrom ?? Number.POSITIVE_INFINITY);
+      this.gap ??= { stream: this.key, topics: [], from, until: lastTime };
       this.gap.until = lastTime;
       for (const [topic] of work.batch.eventsByTopic())
         if (!this.gap.topics.includes(topic)) this.gap.topics.push(topic);
