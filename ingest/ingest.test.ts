@@ -254,6 +254,45 @@ describe('a backfill lane resumed after a restart', () => {
     ]);
     // A run that loads nothing tells nothing.
     expect(await run()).toEqual([]);
+
+    // Following: its first gap starts at its first file, a later one at its own rows.
+    const h11 = Date.UTC(2026, 10, 22, 11);
+    await appendBlocks(dataDir, 'node_fills_by_block', [
+      block(902, h11 + 5_000, [[ALICE, fill({ time: h11 + 5_000, tid: 11 })]]),
+    ]);
+    const bus = new InProcessBus();
+    const gaps: BusGap[] = [];
+    bus.subscribe('gaps', (told) => gaps.push(...told));
+    const following = new Ingest({
+      dataDir,
+      pool: db.pool,
+      bus,
+      streams: ['node_fills_by_block'],
+      lane: 'resumed',
+      follow: true,
+      pollMs: 25,
+      log: () => {},
+    });
+    const running = following.run();
+    try {
+      const told = async (n: number) => {
+        for (const until = Date.now() + 10_000; gaps.length < n && Date.now() < until; ) {
+          await new Promise((r) => setTimeout(r, 25));
+        }
+      };
+      await told(1);
+      await appendBlocks(dataDir, 'node_fills_by_block', [
+        block(903, h11 + 9_000, [[ALICE, fill({ time: h11 + 9_000, tid: 12 })]]),
+      ]);
+      await told(2);
+      expect(gaps.map((g) => [g.from, g.until])).toEqual([
+        [h9, h11 + 5_000],
+        [h11 + 9_000, h11 + 9_000],
+      ]);
+    } finally {
+      await following.stop();
+      await running;
+    }
   });
 });
 

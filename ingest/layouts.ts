@@ -8,7 +8,7 @@ import path from 'node:path';
 import { decompressFrameSync } from 'lz4-napi';
 import { array, FieldError, int, object } from '../platform/fields.ts';
 import type { StreamName } from '../wire/node-lines.ts';
-import { hourlyOrder, parseIsoNs } from './files.ts';
+import { hourlyOrder, hourOfOrder, parseIsoNs } from './files.ts';
 
 export type Layout = 'events' | 'by_block' | 'streaming';
 
@@ -58,6 +58,11 @@ export function fileOrder(stream: StreamName, name: string): number {
   const layout = layoutDirs(stream).find((d) => d.dir === dir)?.layout;
   if (!layout) return Number.NaN;
   return hourlyOrder(slash < 0 ? name : name.slice(slash + 1)) * 10 + RANK[layout];
+}
+
+/** The start (epoch ms) of the hour a file holds (its `order` is that hour's, then its layout's rank). */
+export function fileHour(file: StreamFile): number {
+  return hourOfOrder(Math.floor(file.order / 10));
 }
 
 /** Every file of a stream, in every layout, in the order they are read. */

@@ -12,13 +12,13 @@ import type { BusGap, Topic, Topics } from '../events/bus.ts';
 import { FieldError } from '../platform/fields.ts';
 import { STREAMS, type StreamName } from '../wire/node-lines.ts';
 import { Batch, type BatchMark, INGEST_STATEMENT_TIMEOUT_MS } from './batch.ts';
-import { hourOfOrder } from './files.ts';
 import { LOADERS } from './formats/index.ts';
 import type { StreamLoader } from './formats/loader.ts';
 import {
   alreadyLoaded,
   before,
   FileSource,
+  fileHour,
   fileOrder,
   type Layout,
   lastKey,
@@ -187,7 +187,7 @@ class StreamReader {
     else this.checkpoint = this.loader.liveOnly ? await this.tailPosition() : await this.loadCheckpoint();
     if (!fromMemory && this.opts.lane && this.stored) {
       const first = (await listLayoutFiles(this.opts.dataDir, this.loader.stream))[0];
-      this.resumedFrom = first && hourOfOrder(Math.floor(first.order / 10));
+      this.resumedFrom = first && fileHour(first);
     }
     this.readAt = this.checkpoint && { ...this.checkpoint };
     let probeAt = Date.now() + probeMs;
@@ -483,6 +483,8 @@ class StreamReader {
     const gap = this.gap;
     if (!gap || !this.opts.bus) return;
     this.gap = undefined;
+    // Told from the lane's first file once: a later gap of the same run starts at its own rows.
+    this.resumedFrom = undefined;
     await this.opts.bus.publish('gaps', [gap]);
   }
 
