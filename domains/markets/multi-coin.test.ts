@@ -104,16 +104,25 @@ function trade(coin: string, tid: number): TradeRow {
   };
 }
 
-/** A price strictly inside a book's spread: a new best bid. */
+const decimals = (px: string) => (px.includes('.') ? px.length - px.indexOf('.') - 1 : 0);
+
+/**
+ * A price strictly inside a book's spread, a new best bid: half a tick above the best bid, the tick being the finer
+ * of the best bid's and ask's last digits. Its last digit is a 5, so it is written as the book writes it.
+ */
 const insideSpread = (levels: Level[][]) => {
-  const bid = Number(levels[0]![0]!.px);
-  return String(bid + (Number(levels[1]![0]!.px) - bid) / 2);
+  const bid = levels[0]![0]!.px;
+  const scale = Math.max(decimals(bid), decimals(levels[1]![0]!.px)) + 1;
+  const units = BigInt(bid.replace('.', '') + '0'.repeat(scale - decimals(bid))) + 5n;
+  const digits = units.toString().padStart(scale + 1, '0');
+  return `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
 };
 
 describe('coins on one subscription', () => {
   it('l2BookDiff: a snapshot per coin, then each coin’s diffs named; unsubscribed with the same object', async () => {
     const ws = await connect();
-    const sub = { type: 'l2BookDiff', coins: ['BTC', 'ETH'], nLevels: 5 };
+    // Two levels a side: the simulated node's books always hold that many (five not always, after a sweep).
+    const sub = { type: 'l2BookDiff', coins: ['BTC', 'ETH'], nLevels: 2 };
     ws.send({ method: 'subscribe', subscription: sub });
     expect(await ws.next()).toEqual({
       channel: 'subscriptionResponse',
@@ -131,7 +140,7 @@ describe('coins on one subscription', () => {
     const px = insideSpread(eth);
     const height = nextHeight();
     await compat.bus.publish('bookDiffs', [newOrder(height, 'ETH', 4_100_000_101, px, '3')]);
-    // A new best bid of ETH, the fifth pushed out: ETH's frame only.
+    // A new best bid of ETH, the second pushed out: ETH's frame only.
     expect(await ws.next()).toEqual({
       channel: 'l2BookDiff',
       data: {
@@ -141,7 +150,7 @@ describe('coins on one subscription', () => {
         prevHeight: (snaps[1]!.data as unknown as { height: number }).height,
         bids: [
           { px, sz: '3.0', n: 1 },
-          { px: eth[0]![4]!.px, sz: '0', n: 0 },
+          { px: eth[0]![1]!.px, sz: '0', n: 0 },
         ],
         asks: [],
       },
