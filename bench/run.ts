@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, each figure printed beside its baseline measured in the same run.
-// BENCH_ONLY=startup,maintenance,export,resume,storage,ingest,books,candle,trade,hip3,scale-out,accounts,hip4,evm,analytics,scale,mcp (substrings of the section titles) runs
+// BENCH_ONLY=startup,maintenance,export,coverage,resume,storage,ingest,books,candle,trade,hip3,scale-out,accounts,hip4,evm,analytics,scale,mcp (substrings of the section titles) runs
 // just those sections; BENCH_HIP4_FILLS sets the hip4 data size (default 1 000 000), BENCH_HIP3_TRADES the HIP-3
 // snapshots' (default 2 000 000). The scale-out sections need NATS JetStream (BENCH_NATS_URL, else NATS_URL, else
 // nats://127.0.0.1:4222) and print SKIPPED without it.
@@ -14,6 +14,7 @@ import {
   startLeaderboardBench,
 } from './analytics.ts';
 import { benchBooks } from './books.ts';
+import { benchCoverage } from './coverage.ts';
 import { benchServer } from './db.ts';
 import { benchEvm, startEvmBench } from './evm.ts';
 import { benchExport } from './export.ts';
@@ -80,6 +81,10 @@ try {
   );
   await runSections(
     [{ title: 'export: a mainnet-shaped day of fills as Parquet', run: () => benchExport(server) }],
+    async () => ({ close: async () => {} }),
+  );
+  await runSections(
+    [{ title: 'coverage: dataCoverage over a mainnet-profile day of funding', run: () => benchCoverage(server) }],
     async () => ({ close: async () => {} }),
   );
   await runSections(

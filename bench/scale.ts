@@ -283,6 +283,8 @@ function reads(compat: string, lastHour: number): Read[] {
     { name: '/hip3/top-movers', target: get('/hip3/top-movers'), bound: 50, grows: true },
     { name: 'leaderboard 7d page', target: get('/users/leaderboard?window=7d'), bound: 20, grows: false },
     { name: 'recentTrades BTC', target: info({ type: 'recentTrades', coin: 'BTC' }), bound: 50, grows: true },
+    // Every dataset's first and last time: kept bounds and time indexes (migration 0060), never a table read whole.
+    { name: 'dataCoverage', target: info({ type: 'dataCoverage' }), bound: 50, grows: false },
     {
       name: 'candleSnapshot BTC 1m, a day',
       target: info({

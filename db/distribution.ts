@@ -53,6 +53,7 @@ export const DISTRIBUTION: Readonly<Record<string, Placement>> = {
   'markets.reserve_samples': 'reference',
   'markets.history_coins': 'reference',
   'markets.hip3_trade_fill': 'coordinator',
+  'markets.candle_refills': 'coordinator',
   // hip4: outcome markets, per coin (with markets' coins) where they grow.
   'hip4.fills': byCoin,
   'hip4.fill_hours': byCoin,
@@ -78,6 +79,7 @@ export const DISTRIBUTION: Readonly<Record<string, Placement>> = {
   'platform.backfills': 'coordinator',
   'platform.thinned_partitions': 'coordinator',
   'platform.frozen_partitions': 'coordinator',
+  'platform.time_bounds': 'coordinator',
 };
 
 /**

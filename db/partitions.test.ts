@@ -4,11 +4,21 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATASETS } from '../domains.ts';
 import { Batch } from '../ingest/batch.ts';
 import { DEFAULT_RETENTION } from '../platform/config.ts';
+import { dataCoverage } from '../platform/coverage.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
 import { listMigrations, migrate } from './migrate.ts';
-import { DAY_MS, dayOf, keepPartitions, makePartitions, partitionName, periodOf } from './partitions.ts';
+import {
+  completeTimeBounds,
+  DAY_MS,
+  dayOf,
+  keepPartitions,
+  makePartitions,
+  partitionName,
+  periodOf,
+} from './partitions.ts';
 import { inTransaction } from './pool.ts';
 import { type OrderStatusRow, orderStatusesTable } from './rows/accounts.ts';
 
@@ -165,6 +175,77 @@ describe('order statuses by day', () => {
     const parts = await partitions(db, OS);
     expect(parts).toContain(month);
     expect(parts.filter((name) => name.startsWith(`${OS}_p`) && name < partitionName(OS, monthEnd))).toEqual([]);
+  });
+});
+
+describe('time bounds kept as rows are written (migration 0060)', () => {
+  let db: TestDatabase;
+  let DAY: number;
+  const bounds = async () =>
+    (
+      await db.pool.query<{ earliest: number | null; latest: number | null; complete: boolean }>(
+        `SELECT earliest, latest, complete FROM platform.time_bounds WHERE tbl = '${OS}'`,
+      )
+    ).rows[0];
+  const orders = async () => (await dataCoverage(db.pool, DAY + 3 * DAY_MS, DATASETS)).datasets.orders;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const today = new Date(await dbDay(db));
+    DAY = Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 2, 1);
+  });
+  afterAll(() => db?.drop());
+
+  it('widen with each batch that reaches past them, narrow once a thinned day or a DELETE is read again', async () => {
+    expect(await bounds()).toEqual({ earliest: null, latest: null, complete: true });
+    const t = DAY + 3_600_000;
+    await write(db, [status(1, 'open', t), status(1, 'canceled', t + 5)]);
+    await write(db, [status(2, 'open', t + 10), status(2, 'filled', t + 11, '0.0')]);
+    await write(db, [status(3, 'open', t + 7)]); // inside: nothing to widen
+    expect(await bounds()).toEqual({ earliest: t, latest: t + 11, complete: true });
+    // dataCoverage answers from the kept row, not from a scan of the table: set aside, it reads the table again.
+    expect(await orders()).toMatchObject({ earliest: t, latest: t + 11 });
+    await db.pool.query(`UPDATE platform.time_bounds SET latest = $1 WHERE tbl = '${OS}'`, [t + 99]);
+    expect(await orders()).toMatchObject({ earliest: t, latest: t + 99 });
+    await db.pool.query('SELECT platform.forget_time_bounds($1)', [OS]);
+    expect(await orders()).toMatchObject({ earliest: t, latest: t + 11 });
+    await completeTimeBounds(db.pool);
+    expect(await bounds()).toEqual({ earliest: t, latest: t + 11, complete: true });
+
+    // The day closed, thinned: order 1 (canceled untouched) and 3 (still open) go; the bounds, forgotten with the swap,
+    // are read again by the same upkeep.
+    const { thinned } = await keepPartitions(db.pool, { now: DAY + 2 * DAY_MS + 60_000, retention });
+    expect(thinned.filter((x) => x.rowsBefore > 0).map((x) => x.rowsKept)).toEqual([2]);
+    expect(await bounds()).toEqual({ earliest: t + 10, latest: t + 11, complete: true });
+    expect(await orders()).toMatchObject({ earliest: t + 10, latest: t + 11 });
+
+    await db.pool.query('DELETE FROM accounts.order_statuses WHERE time = $1', [t + 11]);
+    expect(await bounds()).toEqual({ earliest: null, latest: null, complete: false });
+    expect(await orders()).toMatchObject({ earliest: t + 10, latest: t + 10 });
+    await completeTimeBounds(db.pool);
+    expect(await bounds()).toEqual({ earliest: t + 10, latest: t + 10, complete: true });
+    // Kept from a migration over rows already held: unknown until the upkeep reads them.
+    await db.pool.query(`SELECT platform.keep_time_bounds($1, 'time')`, [OS]);
+    expect(await bounds()).toEqual({ earliest: null, latest: null, complete: false });
+    await keepPartitions(db.pool, { now: DAY + 2 * DAY_MS + 60_000, retention });
+    expect(await bounds()).toEqual({ earliest: t + 10, latest: t + 10, complete: true });
+    await db.pool.query(`TRUNCATE ${OS}`);
+    expect(await bounds()).toEqual({ earliest: null, latest: null, complete: true });
+  });
+
+  it('candles: a rewritten candle widens nothing, a new one does', async () => {
+    const candle = (t: number) =>
+      db.pool.query(
+        `INSERT INTO markets.candles (coin, interval, t, close_time, o, h, l, c, v, n) VALUES ('BTC', '1m', $1, $2, 1, 1, 1, 1, 1, 1)
+         ON CONFLICT (coin, interval, t) DO UPDATE SET n = markets.candles.n + 1`,
+        [t, t + 59_999],
+      );
+    await candle(DAY);
+    await candle(DAY + 60_000);
+    await candle(DAY);
+    const { rows } = await db.pool.query(
+      `SELECT earliest, latest, complete FROM platform.time_bounds WHERE tbl = 'markets.candles'`,
+    );
+    expect(rows).toEqual([{ earliest: DAY, latest: DAY + 60_000, complete: true }]);
   });
 });
 

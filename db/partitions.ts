@@ -270,6 +270,7 @@ export async function keepRetention(
       await client.query(`DROP TABLE ${part.name}`);
       await client.query('DELETE FROM platform.thinned_partitions WHERE partition = $1', [part.name]);
       await client.query('DELETE FROM platform.frozen_partitions WHERE partition = $1', [part.name]);
+      await client.query('SELECT platform.forget_time_bounds($1)', [p.table]);
     });
     out.dropped.push(part.name);
   }
@@ -394,6 +395,7 @@ async function swap(pool: pg.Pool, table: string, olds: Partition[], next: Parti
     await client.query(`ALTER TABLE ${table} ATTACH PARTITION ${next.name} ${next.bound}`);
     const record = { partition: next.name, rowsBefore, rowsKept: rowCount ?? 0 };
     await client.query('DELETE FROM platform.thinned_partitions WHERE partition = ANY($1)', [olds.map((o) => o.name)]);
+    await client.query('SELECT platform.forget_time_bounds($1)', [table]);
     await client.query(
       'INSERT INTO platform.thinned_partitions (parent, partition, rows_before, rows_kept) VALUES ($1, $2, $3, $4)',
       [table, record.partition, record.rowsBefore, record.rowsKept],
@@ -419,5 +421,36 @@ export async function keepPartitions(
     out.merged.push(...done.merged);
     out.dropped.push(...done.dropped);
   }
+  await completeTimeBounds(pool);
   return out;
+}
+
+/** A table read whole: months of funding payments take minutes. */
+const BOUNDS_SCAN_TIMEOUT_MS = 3_600_000;
+
+/**
+ * The time bounds a DELETE, a dropped partition or the migration left unknown (platform.time_bounds, migration
+ * 0060), read again from their tables: a scan each, in the upkeep rather than in dataCoverage. Rows written meanwhile
+ * widened the bounds in their own transactions, so the min and max read are merged with them; bounds forgotten again
+ * while the scan ran (a partition dropped) stay unknown.
+ */
+export async function completeTimeBounds(pool: pg.Pool): Promise<void> {
+  const { rows } = await pool.query<{ tbl: string; col: string; generation: number }>(
+    'SELECT tbl, col, generation FROM platform.time_bounds WHERE NOT complete',
+  );
+  for (const { tbl, col, generation } of rows) {
+    const held = await inTransaction(pool, async (c) => {
+      const q = (text: string) => c.query({ text, query_timeout: BOUNDS_SCAN_TIMEOUT_MS } as pg.QueryConfig);
+      await q(`SET LOCAL statement_timeout = ${BOUNDS_SCAN_TIMEOUT_MS}`);
+      return (await q(`SELECT min(${col}) AS lo, max(${col}) AS hi FROM ${tbl}`)).rows as {
+        lo: string | null;
+        hi: string | null;
+      }[];
+    });
+    await pool.query(
+      `UPDATE platform.time_bounds SET earliest = least(earliest, $3), latest = greatest(latest, $4), complete = true
+        WHERE tbl = $1 AND col = $2 AND generation = $5`,
+      [tbl, col, held[0]?.lo ?? null, held[0]?.hi ?? null, generation],
+    );
+  }
 }

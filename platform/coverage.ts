@@ -1,6 +1,8 @@
 // dataCoverage: for every dataset, the start of its complete coverage, the latest event time held and the delay
-// behind now. Reads only the time columns' min and max (index-backed), never the rows themselves. Each domain
-// declares its own datasets (`datasets` in domains/<name>/domain.ts); domains.ts assembles them.
+// behind now. Reads each time column's min and max from an index leading with it, or, for the tables without one,
+// the bounds their writers keep (platform.time_bounds, migration 0060): never the rows themselves, so its cost does
+// not grow with history. Each domain declares its own datasets (`datasets` in domains/<name>/domain.ts); domains.ts
+// assembles them.
 import type pg from 'pg';
 
 /** Per-user funding is complete from 2025-09-27 10:00 UTC (spec §8). */
@@ -113,20 +115,34 @@ export interface Coverage {
   backfills: BackfillCoverage[];
 }
 
+type Bounds = { start: number | null; latest: number | null };
+
 async function heldCoverage(
   pool: pg.Pool,
   now: number,
   datasets: Readonly<Record<string, Dataset>>,
 ): Promise<Record<string, DatasetCoverage>> {
+  // The bounds kept as rows are written (migration 0060), where a table keeps them and they are known; the rest read
+  // from their tables' time indexes.
+  const { rows: kept } = await pool.query<{ tbl: string; col: string } & Bounds>(
+    'SELECT tbl, col, earliest AS start, latest FROM platform.time_bounds WHERE complete',
+  );
+  const keptOf = (d: Dataset) => kept.find((k) => k.tbl === d.table && k.col === d.column);
   const names = Object.keys(datasets);
-  const { rows } = await pool.query<{ name: string; start: number | null; latest: number | null }>(
-    names
-      .map((name, i) => {
-        const { table, column } = datasets[name] as Dataset;
-        return `SELECT $${i + 1}::text AS name, min(${column}) AS start, max(${column}) AS latest FROM ${table}`;
-      })
-      .join(' UNION ALL '),
-    names,
+  const read = names.filter((name) => !keptOf(datasets[name] as Dataset));
+  const { rows: scanned } = read.length
+    ? await pool.query<{ name: string; start: number | null; latest: number | null }>(
+        read
+          .map((name, i) => {
+            const { table, column } = datasets[name] as Dataset;
+            return `SELECT $${i + 1}::text AS name, min(${column}) AS start, max(${column}) AS latest FROM ${table}`;
+          })
+          .join(' UNION ALL '),
+        read,
+      )
+    : { rows: [] };
+  const rows = names.map(
+    (name) => scanned.find((r) => r.name === name) ?? { name, ...(keptOf(datasets[name] as Dataset) as Bounds) },
   );
   return Object.fromEntries(
     rows.map((r) => [
