@@ -205,6 +205,7 @@ export class MarketsService {
       `SELECT max(t) AS t FROM markets.candles WHERE interval = '1m'`,
     );
     await backfillCandles(this.primary, latest[0]?.t ?? 0, now);
+    await this.refillCandles();
     const seeds = await openCandleSeeds(this.primary, now);
     this.candles.seed(seeds.rollups, seeds.trades);
     this.candles.start();
@@ -243,26 +244,53 @@ export class MarketsService {
   }
 
   /**
-   * What a gap in the events (BusGap) leaves missing: the closed candles of its trades, written by one instance of
-   * all those following the bus (the others find the lock taken), and the books, from the node's snapshot.
+   * What a gap in the events (BusGap) leaves missing: the closed candles of its trades, recorded first so that a stop
+   * does not lose them (refillCandles), and the books, from the node's snapshot.
    */
   private async refill(gap: BusGap): Promise<void> {
     if (gap.topics.includes('trades')) {
-      await inTransaction(this.primary, async (client) => {
-        const { rows } = await client.query<{ mine: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS mine', [
-          CANDLE_BACKFILL_LOCK,
-        ]);
-        if (!rows[0]?.mine) return;
-        // A backfill's gap may span days of trades: more than an answer's 3 s.
-        await client.query(`SET LOCAL statement_timeout = ${REFILL_TIMEOUT_MS}`);
-        await backfillCandles(client, gap.from, this.now(), undefined, {
-          until: gap.until,
-          timeoutMs: REFILL_TIMEOUT_MS + 500,
-        });
-      });
+      await this.primary.query(
+        'INSERT INTO markets.candle_refills (from_ms, until_ms) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [gap.from, gap.until],
+      );
+      await this.refillCandles();
     }
     if (gap.topics.includes('trades') || gap.topics.includes('assetCtxs')) await this.loadLatest(this.now());
     if (gap.topics.includes('bookDiffs')) await this.reloadBookSnapshot();
+  }
+
+  /**
+   * Writes the closed candles of every gap recorded (markets.candle_refills) and deletes its row in the same
+   * transaction: one instance of those following the bus, under a lock (the others find it taken), and again at
+   * start for a refill a stop cut short. The instance holding the lock looks again once it commits: a gap recorded
+   * by another while it wrote was left to it.
+   */
+  private async refillCandles(): Promise<void> {
+    for (;;) {
+      const done = await inTransaction(this.primary, async (client) => {
+        const { rows } = await client.query<{ mine: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS mine', [
+          CANDLE_BACKFILL_LOCK,
+        ]);
+        if (!rows[0]?.mine) return 0;
+        const { rows: gaps } = await client.query<{ from_ms: number; until_ms: number }>(
+          'SELECT from_ms, until_ms FROM markets.candle_refills ORDER BY from_ms',
+        );
+        // A backfill's gap may span days of trades: more than an answer's 3 s.
+        await client.query(`SET LOCAL statement_timeout = ${REFILL_TIMEOUT_MS}`);
+        for (const gap of gaps) {
+          await backfillCandles(client, gap.from_ms, this.now(), undefined, {
+            until: gap.until_ms,
+            timeoutMs: REFILL_TIMEOUT_MS + 500,
+          });
+          await client.query('DELETE FROM markets.candle_refills WHERE from_ms = $1 AND until_ms = $2', [
+            gap.from_ms,
+            gap.until_ms,
+          ]);
+        }
+        return gaps.length;
+      });
+      if (!done) return;
+    }
   }
 
   /**
