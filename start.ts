@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { isLoopbackHost } from './access/auth.ts';
 import { anyKeyConfigured, CREATE_KEY_COMMAND } from './access/keys.ts';
-import { createPool, type Database, openDatabase, writerPool } from './db/pool.ts';
+import { createPool, type Database, openDatabase, UPKEEP_APPLICATION, upkeepPool, writerPool } from './db/pool.ts';
 import { type StartupStep, startupRetry } from './db/startup.ts';
 import { takeWriterLock } from './db/writer-lock.ts';
 import { type OpenBus, openConfiguredBus } from './events/open.ts';
@@ -322,7 +322,7 @@ async function startLoading(database: Database, feed: Feed, bus: OpenBus): Promi
   // The writers derive what this lane has committed: told a few times a second (a feed's last block within one).
   const telling = setInterval(() => writer.present(ingest.stats), PRESENT_TOLD_MS);
   stops.push(() => clearInterval(telling));
-  stops.push(keepPartitionsEvery(pool));
+  stops.push(keepPartitionsEvery(database));
   stops.push(watchIngest(() => ingest.stats));
   log(`ingest            following ${feed.dataDir}`);
   if (sim) log(`backfill          loading ${sim.backfillDir} behind the present (writer thread)`);
@@ -359,8 +359,13 @@ async function startLoading(database: Database, feed: Feed, bus: OpenBus): Promi
 /** How often the one writer makes the coming days' partitions and thins or drops the closed ones (db/partitions.ts). */
 const PARTITION_UPKEEP_MS = 10 * 60_000;
 
-/** The partitions' upkeep, now and every PARTITION_UPKEEP_MS; returns its stop. A failed round is retried at the next. */
-function keepPartitionsEvery(pool: pg.Pool): () => Promise<void> {
+/**
+ * The partitions' upkeep, now and every PARTITION_UPKEEP_MS, on a pool of its own without a statement limit
+ * (db/pool.ts upkeepPool: a week's index rebuild takes minutes at mainnet's size). Returns its stop, which cancels a
+ * round's statement rather than wait for it. A failed round is retried at the next.
+ */
+function keepPartitionsEvery(database: Database): () => Promise<void> {
+  const pool = upkeepPool(database.url);
   let round: Promise<void> | undefined;
   const run = () => {
     // A round may outlast the interval (a week's indexes rebuilt): the next starts after it.
@@ -372,9 +377,9 @@ function keepPartitionsEvery(pool: pg.Pool): () => Promise<void> {
         for (const name of merged) log(`partitions        ${name}: its thinned days merged`);
         for (const name of dropped) log(`partitions        ${name} dropped (retention)`);
       })
-      .catch((err: unknown) =>
-        log(`partitions        upkeep failed: ${err instanceof Error ? err.message : String(err)}`),
-      )
+      .catch((err: unknown) => {
+        if (!stopping) log(`partitions        upkeep failed: ${err instanceof Error ? err.message : String(err)}`);
+      })
       .finally(() => {
         round = undefined;
       });
@@ -383,7 +388,18 @@ function keepPartitionsEvery(pool: pg.Pool): () => Promise<void> {
   const timer = setInterval(run, PARTITION_UPKEEP_MS);
   return async () => {
     clearInterval(timer);
-    await round;
+    if (round) {
+      // A rebuild cut short leaves an invalid index, dropped and built again by the next start's round.
+      await pool
+        .query(
+          `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+            WHERE application_name = $1 AND datname = current_database() AND pid <> pg_backend_pid()`,
+          [UPKEEP_APPLICATION],
+        )
+        .catch(() => {});
+      await round;
+    }
+    await pool.end();
   };
 }
 

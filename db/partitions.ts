@@ -406,7 +406,8 @@ async function swap(pool: pg.Pool, table: string, olds: Partition[], next: Parti
 
 /**
  * The writer's upkeep of every partitioned table: the periods from today to `aheadDays` on made, the closed ones
- * thinned, frozen, merged by month and dropped by their class.
+ * thinned, frozen, merged by month and dropped by their class; then the time bounds left unknown read again. Its
+ * statements take minutes at mainnet's size: `pool` sets no statement limit (db/pool.ts upkeepPool).
  */
 export async function keepPartitions(
   pool: pg.Pool,
@@ -425,28 +426,21 @@ export async function keepPartitions(
   return out;
 }
 
-/** A table read whole: months of funding payments take minutes. */
-const BOUNDS_SCAN_TIMEOUT_MS = 3_600_000;
-
 /**
  * The time bounds a DELETE, a dropped partition or the migration left unknown (platform.time_bounds, migration
  * 0060), read again from their tables: a scan each, in the upkeep rather than in dataCoverage. Rows written meanwhile
  * widened the bounds in their own transactions, so the min and max read are merged with them; bounds forgotten again
- * while the scan ran (a partition dropped) stay unknown.
+ * while the scan ran (a partition dropped) stay unknown. A scan of months of funding payments takes minutes: run on
+ * the upkeep's pool (db/pool.ts upkeepPool), which sets no statement limit.
  */
 export async function completeTimeBounds(pool: pg.Pool): Promise<void> {
   const { rows } = await pool.query<{ tbl: string; col: string; generation: number }>(
     'SELECT tbl, col, generation FROM platform.time_bounds WHERE NOT complete',
   );
   for (const { tbl, col, generation } of rows) {
-    const held = await inTransaction(pool, async (c) => {
-      const q = (text: string) => c.query({ text, query_timeout: BOUNDS_SCAN_TIMEOUT_MS } as pg.QueryConfig);
-      await q(`SET LOCAL statement_timeout = ${BOUNDS_SCAN_TIMEOUT_MS}`);
-      return (await q(`SELECT min(${col}) AS lo, max(${col}) AS hi FROM ${tbl}`)).rows as {
-        lo: string | null;
-        hi: string | null;
-      }[];
-    });
+    const { rows: held } = await pool.query<{ lo: number | null; hi: number | null }>(
+      `SELECT min(${col}) AS lo, max(${col}) AS hi FROM ${tbl}`,
+    );
     await pool.query(
       `UPDATE platform.time_bounds SET earliest = least(earliest, $3), latest = greatest(latest, $4), complete = true
         WHERE tbl = $1 AND col = $2 AND generation = $5`,

@@ -5,7 +5,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TextRow } from '../platform/json-text.ts';
 import { createTestDatabase, type TestDatabase } from '../test/db.ts';
-import { createPool, databaseStatus, eachTextRow } from './pool.ts';
+import { createPool, databaseStatus, eachTextRow, UPKEEP_APPLICATION, upkeepPool, writerPool } from './pool.ts';
 import { isStorageUnavailable, StorageUnavailableError } from './unavailable.ts';
 
 let db: TestDatabase;
@@ -96,5 +96,23 @@ describe('storage unavailable', () => {
     expect(isStorageUnavailable(new TypeError('x is undefined'))).toBe(false);
     expect(isStorageUnavailable(new Error('wrapped', { cause: new StorageUnavailableError('why') }))).toBe(true);
     expect(await databaseStatus(db.pool)).toBe('up');
+  });
+});
+
+describe('the pools by role', () => {
+  it("the upkeep's sets no statement limit (a week's index rebuild takes minutes), the writers' 30 s; each named", async () => {
+    const setting = async (pool: ReturnType<typeof createPool>) => {
+      try {
+        return (
+          await pool.query<{ timeout: string; name: string }>(
+            `SELECT current_setting('statement_timeout') AS timeout, current_setting('application_name') AS name`,
+          )
+        ).rows[0];
+      } finally {
+        await pool.end();
+      }
+    };
+    expect(await setting(upkeepPool(db.url))).toEqual({ timeout: '0', name: UPKEEP_APPLICATION });
+    expect(await setting(writerPool(db.url))).toEqual({ timeout: '30s', name: 'hl-data-graph' });
   });
 });

@@ -168,11 +168,16 @@ export function defaultTimeouts(): PoolTimeouts {
 /** Client-side margin over `statement_timeout`: Postgres's own cancel comes first while it is alive. */
 const READ_TIMEOUT_MARGIN_MS = 500;
 
-export function createPool(url: string, max = 20, timeouts: PoolTimeouts = defaultTimeouts()): pg.Pool {
+export function createPool(
+  url: string,
+  max = 20,
+  timeouts: PoolTimeouts = defaultTimeouts(),
+  applicationName = 'hl-data-graph',
+): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    application_name: 'hl-data-graph',
+    application_name: applicationName,
     connectionTimeoutMillis: timeouts.connectTimeoutMs,
     ...(timeouts.statementTimeoutMs > 0
       ? {
@@ -199,6 +204,19 @@ export function writerPool(url: string): pg.Pool {
     connectTimeoutMs: WRITER_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: WRITER_STATEMENT_TIMEOUT_MS,
   });
+}
+
+/** What the upkeep's connections are named in `pg_stat_activity` (its stop cancels their statements). */
+export const UPKEEP_APPLICATION = 'hl-data-graph upkeep';
+
+/**
+ * The partitions' upkeep (db/partitions.ts keepPartitions), apart from the writers: at mainnet's size a closed week's
+ * index rebuild takes minutes (~2 min for a week of fills), a day of order statuses thinned longer, and reading a
+ * table's time bounds again as long as its scan, all past the writers' 30 s. Two clients without a statement limit,
+ * as migrations; a stop cancels what they run (a rebuild cut short is dropped and made again at the next round).
+ */
+export function upkeepPool(url: string): pg.Pool {
+  return createPool(url, 2, { connectTimeoutMs: WRITER_CONNECT_TIMEOUT_MS, statementTimeoutMs: 0 }, UPKEEP_APPLICATION);
 }
 
 /** One per stream of both lanes, the derivation and a spare. */
