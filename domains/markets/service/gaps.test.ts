@@ -17,15 +17,14 @@ afterAll(async () => {
   await db?.drop();
 });
 
+/** The service over the test's database, with no node: the books start empty (the snapshot's failure is logged). */
+const serviceOn = (bus: InProcessBus) =>
+  new MarketsService({ pool: db.pool, upstream: new Upstream('http://127.0.0.1:9/info', { timeoutMs: 200 }), bus });
+
 describe('a gap in the events', () => {
   it('has the closed candles of the trades loaded during it written from storage', async () => {
     const bus = new InProcessBus();
-    // No node: the books start empty (the snapshot's failure is logged).
-    markets = new MarketsService({
-      pool: db.pool,
-      upstream: new Upstream('http://127.0.0.1:9/info', { timeoutMs: 200 }),
-      bus,
-    });
+    markets = serviceOn(bus);
     await markets.start();
     // Loaded by ingest without being published (two hours old), after the service had started.
     const t = Math.floor((Date.now() - 2 * 3_600_000) / 60_000) * 60_000;
@@ -54,11 +53,7 @@ describe('a gap in the events', () => {
   it('finishes at the next start a refill a stop cut short', async () => {
     await markets?.stop();
     const bus = new InProcessBus();
-    markets = new MarketsService({
-      pool: db.pool,
-      upstream: new Upstream('http://127.0.0.1:9/info', { timeoutMs: 200 }),
-      bus,
-    });
+    markets = serviceOn(bus);
     // A backfill's trades of three hours ago, behind the newest candle (the start's own backfill begins after it),
     // and the record of their gap, as a refill stopped before its commit leaves them.
     const t = Math.floor((Date.now() - 3 * 3_600_000) / 60_000) * 60_000;
